@@ -1,0 +1,130 @@
+/*
+ * program.h: a command stream in memory (prefix emu_).
+ *
+ * The data flow is   text --emu_parse--> emu_program --emu_exec--> SRAM
+ * and back           emu_program --emu_format--> text (the disassembler)
+ *                    emu_program --emu_encode--> command words --emu_decode-->
+ * emu_parse checks everything a user can get wrong (syntax, names,
+ * ranges, overlaps, widths that do not fit) and reports the first problem
+ * with FILE:LINE:COL.  A program that parsed is valid for its machine:
+ * the executor does not check again.
+ */
+#ifndef INFSIM_PROGRAM_H
+#define INFSIM_PROGRAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "isa.h"
+#include "sram.h"
+
+/* An affine pattern (infinity-stream §4.2 and the published artifact):
+ * start plus up to 8 (stride, count) pairs, innermost first.  Element i is
+ *   start + sum_k stride_k * ((i / prod_{j<k} count_j) % count_k).
+ * Text: start[:stride1:count1[:stride2:count2...]].  "5" is the single
+ * element 5; "0:1:0" is empty. */
+#define EMU_PAT_MAX_DIMS 8
+typedef struct emu_pattern {
+	int64_t start;
+	unsigned ndims;
+	int64_t stride[EMU_PAT_MAX_DIMS];
+	uint64_t count[EMU_PAT_MAX_DIMS];
+} emu_pattern;
+
+uint64_t emu_pattern_size(const emu_pattern *p);
+int64_t emu_pattern_at(const emu_pattern *p, uint64_t i);
+/* Smallest and largest element (p must be non-empty). */
+void emu_pattern_bounds(const emu_pattern *p, int64_t *lo, int64_t *hi);
+/* Parse text[0..len).  0 on success; -1 with *err a static message and
+ * *errcol the 0-based offset of the problem. */
+int emu_pattern_parse(const char *text, size_t len, emu_pattern *out,
+		      const char **err, size_t *errcol);
+/* Canonical text; returns the length snprintf would. */
+int emu_pattern_format(const emu_pattern *p, char *buf, size_t size);
+/* The pattern 0:1:count. */
+emu_pattern emu_pattern_range(uint64_t count);
+
+/* How a buffer is filled before the first command. */
+typedef enum emu_init_kind {
+	EMU_INIT_NONE = 0, /* left as the SRAM holds it (zero at start) */
+	EMU_INIT_ZERO,
+	EMU_INIT_IOTA,     /* element i = i, wrapped to n bits */
+	EMU_INIT_RANDOM,   /* a seeded generator (emu_random_fill) */
+	EMU_INIT_CONST,
+} emu_init_kind;
+
+/* A named buffer: element i lives in array arrays[i / B], bitline i % B,
+ * bits k = 0..width-1 at wordlines wl + k (LSB first, Fig 1(d)). */
+#define EMU_NAME_MAX 64
+typedef struct emu_buffer {
+	char name[EMU_NAME_MAX];
+	uint8_t width;       /* 1..64 */
+	uint8_t is_signed;
+	uint64_t length;     /* elements */
+	uint16_t wl;         /* first wordline */
+	emu_pattern arrays;  /* the arrays holding it, in element order */
+	emu_init_kind init;
+	uint64_t init_arg;   /* seed (random) or value (const) */
+	int line, col;       /* where it was declared */
+} emu_buffer;
+
+/* One compute command. */
+typedef struct emu_cmd {
+	isa_cmd c;            /* resolved wordlines, width, signedness */
+	emu_pattern arrays;   /* selected arrays (global array numbers) */
+	emu_pattern bitlines; /* selected bitlines inside each array */
+	int16_t buf_d, buf_d2, buf_a, buf_b; /* operand buffers, -1 if none */
+	int line;             /* source line, 0 if decoded from binary */
+} emu_cmd;
+
+typedef struct emu_program {
+	char *path;           /* for diagnostics */
+	sram_geom geom;
+	uint16_t scratch;     /* first scratch wordline */
+	emu_buffer *bufs;
+	size_t nbufs;
+	emu_cmd *cmds;
+	size_t ncmds;
+} emu_program;
+
+void emu_program_init(emu_program *p);
+void emu_program_free(emu_program *p);
+
+/* Parse a command stream.  geom_default is the machine used when the
+ * stream has no `machine` line (the command line's or a config file's);
+ * a stream's own `machine` line wins over it.  Returns 0, or -1 with d set. */
+int emu_parse(const char *path, const char *text, size_t len,
+	      const sram_geom *geom_default, emu_program *out, diag *d);
+int emu_parse_file(const char *path, const sram_geom *geom_default,
+		   emu_program *out, diag *d);
+
+/* The disassembler: canonical text of p (malloc'd, NUL-terminated), such
+ * that emu_parse(emu_format(p)) gives back p exactly, and formatting that
+ * again gives the same text.  NULL on allocation failure. */
+char *emu_format(const emu_program *p);
+/* One command's canonical text, as in emu_format. */
+int emu_format_cmd(const emu_program *p, const emu_cmd *c, char *buf, size_t size);
+
+/* The assembler's binary form: a header, the buffers and the commands as
+ * little-endian 64-bit words (doc/FORMAT.md).  emu_decode(emu_encode(p))
+ * equals p except for source lines.  Return 0, or -1 with d set. */
+int emu_encode(const emu_program *p, uint64_t **words, size_t *nwords, diag *d);
+int emu_decode(const char *path, const uint64_t *words, size_t nwords,
+	       emu_program *out, diag *d);
+
+/* Machine settings: "key=value" (wordlines, bitlines, arrays, ways,
+ * banks, mesh=XxY), used by the `machine` line, --machine and config
+ * files.  Return 0, or -1 with *err a static message. */
+int emu_geom_set(sram_geom *g, const char *key, const char *value,
+		 const char **err);
+/* A config file: one key = value per line, # comments. */
+int emu_geom_load(const char *path, sram_geom *g, diag *d);
+int emu_geom_format(const sram_geom *g, char *buf, size_t size);
+
+/* Deterministic pseudo-random fill for EMU_INIT_RANDOM (splitmix64 of
+ * seed + index), so the same stream always starts from the same data. */
+uint64_t emu_random_elem(uint64_t seed, uint64_t index);
+
+#endif
