@@ -1,0 +1,11 @@
+# emu/: the program model (parser, assembler, disassembler), the machine
+# that executes it, the scalar reference model, and the infsim program.
+libinfsim_la_SOURCES += emu/program.h emu/program.c emu/pattern.c emu/geom.c \
+	emu/parse.c emu/format.c emu/encode.c \
+	emu/machine.h emu/machine.c emu/refmodel.h emu/refmodel.c \
+	emu/report.h emu/report.c
+pkginclude_HEADERS += emu/program.h emu/machine.h emu/refmodel.h emu/report.h
+
+bin_PROGRAMS += infsim
+infsim_SOURCES = emu/main.c
+infsim_LDADD = libinfsim.la

@@ -9,4 +9,29 @@ tests_test_isa_basic_SOURCES = tests/test_isa_basic.c
 tests_test_isa_basic_CFLAGS = $(TEST_CFLAGS)
 tests_test_isa_basic_LDADD = $(TEST_LIBS)
 
+
+check_PROGRAMS += tests/test_mul_div
+tests_test_mul_div_SOURCES = tests/test_mul_div.c
+tests_test_mul_div_CFLAGS = $(TEST_CFLAGS)
+tests_test_mul_div_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_ops
+tests_test_ops_SOURCES = tests/test_ops.c
+tests_test_ops_CFLAGS = $(TEST_CFLAGS)
+tests_test_ops_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_stream
+tests_test_stream_SOURCES = tests/test_stream.c
+tests_test_stream_CFLAGS = $(TEST_CFLAGS)
+tests_test_stream_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_cli
+tests_test_cli_SOURCES = tests/test_cli.c
+tests_test_cli_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_cli_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_machine
+tests_test_machine_SOURCES = tests/test_machine.c
+tests_test_machine_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_machine_LDADD = $(TEST_LIBS)
 TESTS += $(check_PROGRAMS)

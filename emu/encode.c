@@ -1,0 +1,1 @@
+/* encode.c: being written. */

@@ -1,0 +1,1 @@
+/* geom.c: being written. */

@@ -1,0 +1,1 @@
+/* machine.h: being written. */

@@ -1,0 +1,1 @@
+/* parse.c: being written. */

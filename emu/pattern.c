@@ -1,0 +1,1 @@
+/* pattern.c: being written. */

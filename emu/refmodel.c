@@ -1,0 +1,1 @@
+/* refmodel.c: being written. */

@@ -1,0 +1,1 @@
+/* refmodel.h: being written. */

@@ -1,0 +1,1 @@
+/* report.c: being written. */

@@ -1,0 +1,1 @@
+/* npy.h: being written. */

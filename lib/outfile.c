@@ -1,0 +1,1 @@
+/* outfile.c: being written. */

@@ -1,0 +1,1 @@
+/* outfile.h: being written. */

@@ -1,0 +1,2 @@
+/* test_cli.c: being written. */
+#include <criterion/criterion.h>

@@ -1,0 +1,2 @@
+/* test_machine.c: being written. */
+#include <criterion/criterion.h>

@@ -1,0 +1,2 @@
+/* test_mul_div.c: being written. */
+#include <criterion/criterion.h>

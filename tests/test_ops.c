@@ -1,0 +1,2 @@
+/* test_ops.c: being written. */
+#include <criterion/criterion.h>

@@ -1,0 +1,2 @@
+/* test_stream.c: being written. */
+#include <criterion/criterion.h>
