@@ -179,6 +179,8 @@ const char *sram_fn_semantics(unsigned fn);
 int sram_fn_kind(unsigned fn);   /* 'W', 'L' or 0 */
 int sram_fn_sense(unsigned fn);  /* SENSE column of pe.def */
 int sram_fn_lookup(const char *name); /* -1 if unknown */
+/* The latch a function updates: 'C', 'T', or 0 for none. */
+int sram_fn_latch(unsigned fn);
 
 /* Threads used by sram_run (0 = OpenMP's default). */
 void sram_set_threads(int n);

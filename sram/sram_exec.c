@@ -69,7 +69,7 @@ static int latch_of_lfn(unsigned fn)
 {
 	switch (fn) {
 	case SRAM_FN_LOADC: case SRAM_FN_CANDZ: case SRAM_FN_CANDNX:
-	case SRAM_FN_CORS:
+	case SRAM_FN_CORS: case SRAM_FN_SUBC:
 		return 'C';
 	default:
 		return 'T';
@@ -85,6 +85,15 @@ static bool wfn_sets_carry(unsigned fn)
 	default:
 		return false;
 	}
+}
+
+int sram_fn_latch(unsigned fn)
+{
+	if (fn == SRAM_FN_NONE || fn >= SRAM_FN_COUNT)
+		return 0;
+	if (fn_table[fn].kind == 'L')
+		return latch_of_lfn(fn);
+	return wfn_sets_carry(fn) ? 'C' : 0;
 }
 
 static bool sense_ok(int need, unsigned nact)
@@ -202,6 +211,7 @@ static uint64_t lfn_value(unsigned fn, uint64_t s, uint64_t z, uint64_t x,
 	case SRAM_FN_CANDZ: return C & z;
 	case SRAM_FN_CANDNX: return C & ~x;
 	case SRAM_FN_CORS: return C | s;
+	case SRAM_FN_SUBC: return (T & x) | (C & (T | ~x));
 	default: return 0;
 	}
 }
@@ -275,23 +285,6 @@ static void run_wfn(const sram_machine *m, sram_way *w, const sram_uop *u,
 	}
 }
 
-/* Write functions with no destination write: only the carry. */
-static void run_carry_only(const sram_machine *m, sram_way *w,
-			   const sram_uop *u, const struct sense *sp)
-{
-	const struct sense S = *sp;
-	uint64_t *carry = w->carry;
-	const uint64_t *tag = w->tag, *en = w->enable;
-	const unsigned n = m->stride;
-	if (u->wfn != SRAM_FN_SUBC)
-		return;
-	for (unsigned k = 0; k < n; k++) {
-		SENSE_WORD(k);
-		const uint64_t cn = (T & x) | (C & (T | ~x));
-		carry[k] = (C & ~g) | (cn & g);
-	}
-}
-
 /* Bitline shift by one inside each array of the way. */
 static void run_shift(const sram_machine *m, sram_way *w, const sram_uop *u,
 		      const struct sense *sp, uint64_t *tmp)
@@ -356,8 +349,6 @@ static void exec_uop(const sram_machine *m, sram_way *w, const sram_uop *u,
 		run_lfn(m, w, u, &S, ltmp);
 	if (u->wfn == SRAM_FN_SHUP || u->wfn == SRAM_FN_SHDOWN)
 		run_shift(m, w, u, &S, scratch + m->stride);
-	else if (u->wfn == SRAM_FN_SUBC)
-		run_carry_only(m, w, u, &S);
 	else if (u->wfn)
 		run_wfn(m, w, u, &S);
 	if (u->lfn)
