@@ -1,0 +1,1 @@
+dist_man1_MANS += doc/infsim.1

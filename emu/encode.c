@@ -1,1 +1,375 @@
-/* encode.c: being written. */
+/*
+ * encode.c: the assembler's binary form, 64-bit words (doc/FORMAT.md,
+ * "Binary format"; stored little-endian in files).
+ *
+ *   header   magic "INFSIMB1", version 1, total words, the machine
+ *            (4 words), scratch, buffer count, command count
+ *   buffer   name (8 words), width|signed|init|wl, length, init value,
+ *            array pattern
+ *   command  op|width|signed, d|d2|a|b, imm, buffer indices,
+ *            array pattern, bitline pattern
+ *   pattern  start, ndims, then (stride, count) per dimension
+ *
+ * The decoder trusts nothing: every read is bounds-checked, every
+ * reserved bit must be zero, and the program is rebuilt through emu_asm,
+ * the same checks (isa_check included) as the text parser's.  Errors name
+ * the offset of the word at fault.
+ */
+#include "program.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assemble.h"
+
+#define MAGIC UINT64_C(0x31424D49534E4649) /* "INFSIMB1" read little-endian */
+#define VERSION 1
+#define HEADER_WORDS 10
+#define NAME_WORDS (EMU_NAME_MAX / 8)
+#define MIN_BUF_WORDS (NAME_WORDS + 5)
+#define MIN_CMD_WORDS 8
+#define U16_OF(w, k) ((uint16_t)((w) >> (16 * (k))))
+
+typedef struct writer {
+	uint64_t *w;
+	size_t n, cap;
+	bool oom;
+} writer;
+
+static void emit(writer *wr, uint64_t v)
+{
+	if (wr->oom)
+		return;
+	if (wr->n == wr->cap) {
+		size_t cap = wr->cap ? wr->cap * 2 : 256;
+		uint64_t *nw = cap > wr->cap ? realloc(wr->w, cap * sizeof *nw) : NULL;
+		if (!nw) {
+			wr->oom = true;
+			return;
+		}
+		wr->w = nw;
+		wr->cap = cap;
+	}
+	wr->w[wr->n++] = v;
+}
+
+static void emit_pattern(writer *wr, const emu_pattern *p)
+{
+	emit(wr, (uint64_t)p->start);
+	emit(wr, p->ndims);
+	for (unsigned k = 0; k < p->ndims && k < EMU_PAT_MAX_DIMS; k++) {
+		emit(wr, (uint64_t)p->stride[k]);
+		emit(wr, p->count[k]);
+	}
+}
+
+static void emit_buffer(writer *wr, const emu_buffer *b)
+{
+	for (unsigned j = 0; j < NAME_WORDS; j++) {
+		uint64_t v = 0;
+		for (unsigned i = 0; i < 8; i++)
+			v |= (uint64_t)(unsigned char)b->name[8 * j + i] << (8 * i);
+		emit(wr, v);
+	}
+	emit(wr, b->width | (uint64_t)b->is_signed << 8 | (uint64_t)b->init << 16 |
+		 (uint64_t)b->wl << 32);
+	emit(wr, b->length);
+	emit(wr, b->init_arg);
+	emit_pattern(wr, &b->arrays);
+}
+
+static void emit_cmd(writer *wr, const emu_cmd *c)
+{
+	emit(wr, c->c.op | (uint64_t)c->c.width << 16 | (uint64_t)c->c.is_signed << 24);
+	emit(wr, c->c.d | (uint64_t)c->c.d2 << 16 | (uint64_t)c->c.a << 32 |
+		 (uint64_t)c->c.b << 48);
+	emit(wr, c->c.imm);
+	emit(wr, (uint16_t)c->buf_d | (uint64_t)(uint16_t)c->buf_d2 << 16 |
+		 (uint64_t)(uint16_t)c->buf_a << 32 | (uint64_t)(uint16_t)c->buf_b << 48);
+	emit_pattern(wr, &c->arrays);
+	emit_pattern(wr, &c->bitlines);
+}
+
+int emu_encode(const emu_program *p, uint64_t **words, size_t *nwords, diag *d)
+{
+	writer wr = {0};
+	const sram_geom *g = &p->geom;
+	emit(&wr, MAGIC);
+	emit(&wr, VERSION);
+	emit(&wr, 0); /* total, filled in below */
+	emit(&wr, g->wordlines);
+	emit(&wr, g->bitlines);
+	emit(&wr, g->arrays_per_way | (uint64_t)g->ways_per_bank << 32);
+	emit(&wr, g->mesh_x | (uint64_t)g->mesh_y << 32);
+	emit(&wr, p->scratch);
+	emit(&wr, p->nbufs);
+	emit(&wr, p->ncmds);
+	for (size_t i = 0; i < p->nbufs; i++)
+		emit_buffer(&wr, &p->bufs[i]);
+	for (size_t i = 0; i < p->ncmds; i++)
+		emit_cmd(&wr, &p->cmds[i]);
+	if (wr.oom) {
+		free(wr.w);
+		diag_file(d, p->path ? p->path : "<program>", "out of memory encoding the program");
+		return -1;
+	}
+	wr.w[2] = wr.n;
+	*words = wr.w;
+	*nwords = wr.n;
+	return 0;
+}
+
+/* ---- decoding ---- */
+
+typedef struct reader {
+	const char *path;
+	const uint64_t *w;
+	size_t n, pos;
+	diag *d;
+} reader;
+
+static int take(reader *r, const char *what, uint64_t *v)
+{
+	if (r->pos >= r->n) {
+		diag_file(r->d, r->path, "word %zu: the stream ends inside %s; it is truncated",
+			  r->pos, what);
+		return -1;
+	}
+	*v = r->w[r->pos++];
+	return 0;
+}
+
+/* Bits outside mask must be zero. */
+static int reserved_zero(reader *r, uint64_t v, uint64_t mask, const char *what)
+{
+	if (!(v & ~mask))
+		return 0;
+	diag_file(r->d, r->path, "word %zu: reserved bits 0x%016" PRIx64 " of %s are set; "
+		  "the stream is corrupted", r->pos - 1, v & ~mask, what);
+	return -1;
+}
+
+static int take_pattern(reader *r, const char *what, emu_pattern *p)
+{
+	uint64_t v;
+	memset(p, 0, sizeof p[0]);
+	if (take(r, what, &v))
+		return -1;
+	p->start = (int64_t)v;
+	if (take(r, what, &v))
+		return -1;
+	if (v > EMU_PAT_MAX_DIMS) {
+		diag_file(r->d, r->path, "word %zu: %s has %" PRIu64 " dimensions; at most %d",
+			  r->pos - 1, what, v, EMU_PAT_MAX_DIMS);
+		return -1;
+	}
+	p->ndims = (unsigned)v;
+	for (unsigned k = 0; k < p->ndims; k++) {
+		if (take(r, what, &v))
+			return -1;
+		p->stride[k] = (int64_t)v;
+		if (take(r, what, &p->count[k]))
+			return -1;
+	}
+	return 0;
+}
+
+static int take_name(reader *r, char name[EMU_NAME_MAX])
+{
+	uint64_t v;
+	for (unsigned j = 0; j < NAME_WORDS; j++) {
+		if (take(r, "a buffer name", &v))
+			return -1;
+		for (unsigned i = 0; i < 8; i++)
+			name[8 * j + i] = (char)(v >> (8 * i));
+	}
+	size_t len = strnlen(name, EMU_NAME_MAX);
+	for (size_t i = len; i < EMU_NAME_MAX; i++)
+		if (name[i]) {
+			diag_file(r->d, r->path, "word %zu: the buffer name is not padded with "
+				  "zero bytes; the stream is corrupted", r->pos - NAME_WORDS + i / 8);
+			return -1;
+		}
+	return 0;
+}
+
+static int take_buffer(reader *r, emu_asm *a)
+{
+	emu_buffer b;
+	emu_src s = {.path = r->path, .binary = true};
+	uint64_t v;
+	memset(&b, 0, sizeof b);
+	s.at[EMU_AT_STMT] = s.at[EMU_AT_NAME] = r->pos;
+	if (take_name(r, b.name))
+		return -1;
+	s.at[EMU_AT_TYPE] = s.at[EMU_AT_WL] = s.at[EMU_AT_INIT] = r->pos;
+	if (take(r, "a buffer", &v) ||
+	    reserved_zero(r, v, UINT64_C(0x0000ffff00ffffff), "a buffer's layout word"))
+		return -1;
+	b.width = (uint8_t)v;
+	b.is_signed = (uint8_t)(v >> 8);
+	b.init = (emu_init_kind)(uint8_t)(v >> 16);
+	b.wl = U16_OF(v, 2);
+	s.at[EMU_AT_LENGTH] = r->pos;
+	if (take(r, "a buffer", &b.length))
+		return -1;
+	if (b.init != EMU_INIT_NONE)
+		s.at[EMU_AT_INIT] = r->pos;
+	if (take(r, "a buffer", &b.init_arg))
+		return -1;
+	s.at[EMU_AT_ARRAYS] = r->pos;
+	if (take_pattern(r, "a buffer's array pattern", &b.arrays))
+		return -1;
+	return emu_asm_buffer(a, &b, &s);
+}
+
+static int take_cmd(reader *r, emu_asm *a)
+{
+	emu_cmd c;
+	emu_src s = {.path = r->path, .binary = true};
+	uint64_t v;
+	memset(&c, 0, sizeof c);
+	s.at[EMU_AT_STMT] = r->pos;
+	if (take(r, "a command", &v) ||
+	    reserved_zero(r, v, UINT64_C(0xffffffff), "a command's opcode word"))
+		return -1;
+	c.c.op = (uint16_t)v;
+	c.c.width = (uint8_t)(v >> 16);
+	c.c.is_signed = (uint8_t)(v >> 24);
+	s.at[EMU_AT_D] = s.at[EMU_AT_D2] = s.at[EMU_AT_A] = s.at[EMU_AT_B] = r->pos;
+	if (take(r, "a command", &v))
+		return -1;
+	c.c.d = U16_OF(v, 0);
+	c.c.d2 = U16_OF(v, 1);
+	c.c.a = U16_OF(v, 2);
+	c.c.b = U16_OF(v, 3);
+	s.at[EMU_AT_IMM] = r->pos;
+	if (take(r, "a command", &c.c.imm) || take(r, "a command", &v))
+		return -1;
+	c.buf_d = (int16_t)U16_OF(v, 0);
+	c.buf_d2 = (int16_t)U16_OF(v, 1);
+	c.buf_a = (int16_t)U16_OF(v, 2);
+	c.buf_b = (int16_t)U16_OF(v, 3);
+	s.at[EMU_AT_ARRAYS] = r->pos;
+	if (take_pattern(r, "a command's array pattern", &c.arrays))
+		return -1;
+	s.at[EMU_AT_BITLINES] = r->pos;
+	if (take_pattern(r, "a command's bitline pattern", &c.bitlines))
+		return -1;
+	return emu_asm_cmd(a, &c, &s);
+}
+
+/* Magic, version and length: is this a whole infsim binary? */
+static int take_preamble(reader *r)
+{
+	uint64_t v;
+	if (take(r, "the header", &v))
+		return -1;
+	if (v != MAGIC) {
+		diag_file(r->d, r->path, "word 0: bad magic 0x%016" PRIx64 "; expected "
+			  "\"INFSIMB1\" (0x%016" PRIx64 "): not an infsim binary", v, MAGIC);
+		return -1;
+	}
+	if (take(r, "the header", &v))
+		return -1;
+	if (v != VERSION) {
+		diag_file(r->d, r->path, "word 1: version %" PRIu64 " is not supported; "
+			  "expected %d", v, VERSION);
+		return -1;
+	}
+	if (take(r, "the header", &v))
+		return -1;
+	if (v > r->n) {
+		diag_file(r->d, r->path, "word %zu: the stream ends after %zu words, but its "
+			  "header says %" PRIu64 "; it is truncated", r->n, r->n, v);
+		return -1;
+	}
+	if (v < r->n) {
+		diag_file(r->d, r->path, "word %" PRIu64 ": %zu words follow the end given in "
+			  "the header (word 2); the stream is corrupted", v, r->n - (size_t)v);
+		return -1;
+	}
+	return 0;
+}
+
+static int take_machine(reader *r, emu_program *out)
+{
+	uint64_t w[4];
+	for (unsigned i = 0; i < 4; i++)
+		if (take(r, "the header", &w[i]))
+			return -1;
+	if (w[0] > UINT32_MAX || w[1] > UINT32_MAX) {
+		diag_file(r->d, r->path, "word %u: the machine is not valid: %s", w[0] > UINT32_MAX ? 3 : 4,
+			  "a dimension does not fit in 32 bits");
+		return -1;
+	}
+	sram_geom g = {.wordlines = (unsigned)w[0], .bitlines = (unsigned)w[1],
+		       .arrays_per_way = (unsigned)w[2], .ways_per_bank = (unsigned)(w[2] >> 32),
+		       .mesh_x = (unsigned)w[3], .mesh_y = (unsigned)(w[3] >> 32)};
+	const char *e = sram_geom_check(&g);
+	if (e) {
+		diag_file(r->d, r->path, "word 3: the machine is not valid: %s", e);
+		return -1;
+	}
+	out->geom = g;
+	return 0;
+}
+
+/* Scratch, buffer and command counts; the counts must fit the words
+ * left (a buffer takes at least 13, a command 8), so a corrupted count cannot
+ * cause a huge allocation or a long loop. */
+static int take_counts(reader *r, emu_asm *a, uint64_t *nbufs, uint64_t *ncmds)
+{
+	uint64_t scratch;
+	emu_src s = {.path = r->path, .binary = true, .at = {[EMU_AT_STMT] = r->pos}};
+	if (take(r, "the header", &scratch) || take(r, "the header", nbufs) ||
+	    take(r, "the header", ncmds))
+		return -1;
+	if (scratch > UINT16_MAX)
+		scratch = UINT16_MAX; /* emu_asm_scratch reports it out of range */
+	if (emu_asm_scratch(a, (unsigned)scratch, &s))
+		return -1;
+	const uint64_t left = r->n - r->pos;
+	if (*nbufs > INT16_MAX || *nbufs > left / MIN_BUF_WORDS ||
+	    *ncmds > left / MIN_CMD_WORDS ||
+	    *nbufs * MIN_BUF_WORDS + *ncmds * MIN_CMD_WORDS > left) {
+		diag_file(r->d, r->path, "word %zu: %" PRIu64 " buffers and %" PRIu64 " commands "
+			  "cannot fit in the %" PRIu64 " words that follow (at most %d buffers); "
+			  "the stream is corrupted", r->pos - 2, *nbufs, *ncmds, left, INT16_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+int emu_decode(const char *path, const uint64_t *words, size_t nwords,
+	       emu_program *out, diag *d)
+{
+	reader r = {.path = path ? path : "<binary>", .w = words, .n = words ? nwords : 0, .d = d};
+	emu_asm a;
+	uint64_t nbufs, ncmds;
+	int rc = -1;
+	emu_program_init(out);
+	if (take_preamble(&r) || take_machine(&r, out))
+		goto done;
+	if (!(out->path = strdup(r.path))) {
+		diag_file(d, r.path, "out of memory");
+		goto done;
+	}
+	emu_asm_init(&a, out, d);
+	rc = take_counts(&r, &a, &nbufs, &ncmds);
+	for (uint64_t i = 0; rc == 0 && i < nbufs; i++)
+		rc = take_buffer(&r, &a);
+	for (uint64_t i = 0; rc == 0 && i < ncmds; i++)
+		rc = take_cmd(&r, &a);
+	if (rc == 0 && r.pos != r.n) {
+		diag_file(d, r.path, "word %zu: %zu words are left after the last command; the "
+			  "stream is corrupted", r.pos, r.n - r.pos);
+		rc = -1;
+	}
+	emu_asm_free(&a);
+done:
+	if (rc)
+		emu_program_free(out);
+	return rc;
+}

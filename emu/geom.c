@@ -1,1 +1,192 @@
-/* geom.c: being written. */
+/*
+ * geom.c: machine settings (the `machine` line, --machine and config
+ * files), all as key=value:
+ *   wordlines=W  bitlines=B  arrays=A (per way)  ways=N (per bank)  mesh=XxY
+ * The defaults are infinity-stream Table 2 (sram_geom_default).
+ *
+ * Each value is checked on its own here, with sram_geom_check's own
+ * messages; limits that involve several keys (total arrays, total bytes)
+ * can only be checked once every key is known, by the caller with
+ * sram_geom_check -- the `machine` line and emu_geom_load do.
+ */
+#include "program.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lex.h"
+
+static const char *const geom_keys[EMU_GEOM_KEYS] = {
+	"wordlines", "bitlines", "arrays", "ways", "mesh",
+};
+
+int emu_geom_key_index(const char *key)
+{
+	for (int i = 0; i < EMU_GEOM_KEYS; i++)
+		if (strcmp(key, geom_keys[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* A positive decimal number of at most 9 digits, ending at *end. */
+static int scan_count(const char *s, const char **end, unsigned *v)
+{
+	uint64_t x = 0;
+	size_t n = 0;
+	while (s[n] >= '0' && s[n] <= '9') {
+		x = x * 10 + (uint64_t)(s[n] - '0');
+		if (++n > 9)
+			return -1;
+	}
+	*end = s + n;
+	*v = (unsigned)x;
+	return n ? 0 : -1;
+}
+
+/* The smallest valid machine with one field taken from g: what
+ * sram_geom_check then says concerns that field alone. */
+static const char *check_field(const sram_geom *g, int key)
+{
+	sram_geom t = {.wordlines = 8, .bitlines = 8, .arrays_per_way = 1,
+		       .ways_per_bank = 1, .mesh_x = 1, .mesh_y = 1};
+	switch (key) {
+	case 0: t.wordlines = g->wordlines; break;
+	case 1: t.bitlines = g->bitlines; break;
+	case 2: t.arrays_per_way = g->arrays_per_way; break;
+	case 3: t.ways_per_bank = g->ways_per_bank; break;
+	default: t.mesh_x = g->mesh_x; t.mesh_y = g->mesh_y; break;
+	}
+	return sram_geom_check(&t);
+}
+
+int emu_geom_set(sram_geom *g, const char *key, const char *value,
+		 const char **err)
+{
+	const int k = emu_geom_key_index(key);
+	sram_geom t = *g;
+	const char *end;
+	unsigned v, y;
+	if (k < 0) {
+		*err = "unknown machine setting; expected wordlines, bitlines, arrays, ways or mesh";
+		return -1;
+	}
+	if (k == 4) {
+		if (scan_count(value, &end, &v) || (*end != 'x' && *end != 'X') ||
+		    scan_count(end + 1, &end, &y) || *end) {
+			*err = "expected XxY, the mesh's banks across and down, e.g. 8x8";
+			return -1;
+		}
+		t.mesh_x = v;
+		t.mesh_y = y;
+	} else {
+		if (scan_count(value, &end, &v) || *end) {
+			*err = "expected a decimal number";
+			return -1;
+		}
+		unsigned *f[] = {&t.wordlines, &t.bitlines, &t.arrays_per_way, &t.ways_per_bank};
+		*f[k] = v;
+	}
+	if ((*err = check_field(&t, k)) != NULL)
+		return -1;
+	*g = t;
+	return 0;
+}
+
+int emu_geom_format(const sram_geom *g, char *buf, size_t size)
+{
+	return snprintf(buf, size, "wordlines=%u bitlines=%u arrays=%u ways=%u mesh=%ux%u",
+			g->wordlines, g->bitlines, g->arrays_per_way, g->ways_per_bank,
+			g->mesh_x, g->mesh_y);
+}
+
+/* One "key = value" line of a config file. */
+static int load_line(const emu_line *ln, const char *path, sram_geom *g,
+		     int seen[EMU_GEOM_KEYS], diag *d)
+{
+	const char *s = ln->s, *err;
+	size_t i = 0, k, kn, v, vn;
+	char key[32], val[64];
+	while (i < ln->len && emu_is_space(s[i]))
+		i++;
+	if (i == ln->len || s[i] == '#')
+		return 0;
+	for (k = i, kn = 0; k + kn < ln->len && emu_is_ident_char(s[k + kn]); kn++)
+		;
+	if (kn == 0 || kn >= sizeof key) {
+		diag_at(d, path, ln->no, (int)k + 1, "expected a setting: wordlines, bitlines, "
+			"arrays, ways or mesh, then '=' and a value");
+		return -1;
+	}
+	memcpy(key, s + k, kn);
+	key[kn] = '\0';
+	int ki = emu_geom_key_index(key);
+	if (ki < 0) {
+		diag_at(d, path, ln->no, (int)k + 1, "unknown setting '%s'; expected wordlines, "
+			"bitlines, arrays, ways or mesh", key);
+		return -1;
+	}
+	if (seen[ki]) {
+		diag_at(d, path, ln->no, (int)k + 1, "'%s' is set twice (first at line %d)",
+			key, seen[ki]);
+		return -1;
+	}
+	for (i = k + kn; i < ln->len && emu_is_space(s[i]); i++)
+		;
+	if (i == ln->len || s[i] != '=') {
+		diag_at(d, path, ln->no, (int)i + 1, "expected '=' after '%s'", key);
+		return -1;
+	}
+	for (i++; i < ln->len && emu_is_space(s[i]); i++)
+		;
+	for (v = i, vn = 0; v + vn < ln->len && !emu_is_space(s[v + vn]) && s[v + vn] != '#'; vn++)
+		;
+	if (vn == 0 || vn >= sizeof val) {
+		diag_at(d, path, ln->no, (int)v + 1, "expected a value for '%s'", key);
+		return -1;
+	}
+	memcpy(val, s + v, vn);
+	val[vn] = '\0';
+	if (emu_geom_set(g, key, val, &err)) {
+		diag_at(d, path, ln->no, (int)v + 1, "%s = %s: %s", key, val, err);
+		return -1;
+	}
+	for (i = v + vn; i < ln->len && emu_is_space(s[i]); i++)
+		;
+	if (i < ln->len && s[i] != '#') {
+		diag_at(d, path, ln->no, (int)i + 1, "unexpected '%c' after the value of '%s'",
+			s[i], key);
+		return -1;
+	}
+	seen[ki] = ln->no;
+	return 0;
+}
+
+int emu_geom_load(const char *path, sram_geom *g, diag *d)
+{
+	char *text;
+	size_t len;
+	emu_lines it;
+	emu_line ln;
+	int seen[EMU_GEOM_KEYS] = {0}, rc;
+	sram_geom t = *g;
+	if (emu_read_file(path, &text, &len, d))
+		return -1;
+	emu_lines_init(&it, path, text, len);
+	while ((rc = emu_lines_next(&it, &ln, d)) > 0)
+		if (load_line(&ln, path, &t, seen, d)) {
+			rc = -1;
+			break;
+		}
+	free(text);
+	if (rc < 0)
+		return -1;
+	const char *e = sram_geom_check(&t);
+	if (e) {
+		diag_file(d, path, "the machine it describes is not valid: %s", e);
+		return -1;
+	}
+	*g = t;
+	return 0;
+}

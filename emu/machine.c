@@ -1,1 +1,338 @@
-/* machine.c: being written. */
+/*
+ * machine.c: running a command stream on the SRAM model; see machine.h.
+ */
+#include "machine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+unsigned emu_array_index(const sram_machine *m, unsigned bank, unsigned way,
+			 unsigned array)
+{
+	return (bank * m->g.ways_per_bank + way) * m->g.arrays_per_way + array;
+}
+
+unsigned emu_bank_of_array(const sram_machine *m, unsigned array)
+{
+	return array / (m->g.arrays_per_way * m->g.ways_per_bank);
+}
+
+emu_machine *emu_machine_new(const emu_program *p, diag *d)
+{
+	emu_machine *em = calloc(1, sizeof *em);
+	if (!em) {
+		diag_file(d, p->path, "out of memory");
+		return NULL;
+	}
+	em->prog = p;
+	em->m = sram_new(&p->geom);
+	if (!em->m) {
+		diag_file(d, p->path,
+			  "cannot allocate %llu MiB of compute SRAM for this machine",
+			  (unsigned long long)(sram_geom_bytes(&p->geom) >> 20));
+		free(em);
+		return NULL;
+	}
+	em->way_on = calloc(em->m->nways, 1);
+	em->bank_on = calloc(em->m->nbanks, 1);
+	em->st.by_bank = calloc(em->m->nbanks, sizeof *em->st.by_bank);
+	em->st.nbanks = em->m->nbanks;
+	isa_prog_init(&em->up);
+	if (!em->way_on || !em->bank_on || !em->st.by_bank) {
+		diag_file(d, p->path, "out of memory");
+		emu_machine_free(em);
+		return NULL;
+	}
+	return em;
+}
+
+void emu_machine_free(emu_machine *em)
+{
+	if (!em)
+		return;
+	sram_free(em->m);
+	free(em->way_on);
+	free(em->bank_on);
+	free(em->st.by_bank);
+	isa_prog_free(&em->up);
+	free(em);
+}
+
+/* ---- the transpose unit ---- */
+
+/* Element i of b: its array and bitline. */
+static void elem_place(const sram_machine *m, const emu_buffer *b, uint64_t i,
+		       unsigned *array, unsigned *bl)
+{
+	*array = (unsigned)emu_pattern_at(&b->arrays, i / m->g.bitlines);
+	*bl = (unsigned)(i % m->g.bitlines);
+}
+
+/* Cycles of moving `count` elements of b: one wordline per cycle per
+ * array; a bank's unit serves its arrays one after another; banks work
+ * in parallel, so the slowest bank decides. */
+static uint64_t ttu_cycles(emu_machine *em, const emu_buffer *b, uint64_t count)
+{
+	const sram_machine *m = em->m;
+	const uint64_t B = m->g.bitlines;
+	uint64_t *per_bank = calloc(m->nbanks, sizeof *per_bank);
+	uint64_t worst = 0;
+	if (!per_bank)
+		return 0;
+	for (uint64_t t = 0; t * B < count; t++) {
+		unsigned a = (unsigned)emu_pattern_at(&b->arrays, t);
+		uint64_t c = per_bank[emu_bank_of_array(m, a)] += b->width;
+		if (c > worst)
+			worst = c;
+	}
+	free(per_bank);
+	em->st.ttu_cycles += worst;
+	em->st.ttu_bits += count * b->width;
+	return worst;
+}
+
+/* Write the `len` elements v[0..len) into one array's bitlines
+ * [first, first+len), one wordline at a time, the way the transpose unit
+ * fills a row: bit k of 64 consecutive elements makes one word. */
+static void store_tile(sram_machine *m, unsigned array, unsigned first,
+		       const emu_buffer *b, const uint64_t *v, unsigned len)
+{
+	for (unsigned k = 0; k < b->width; k++) {
+		uint64_t *row = sram_row(m, array, b->wl + k);
+		for (unsigned j = 0; j < len;) {
+			unsigned bl = first + j, w = bl / 64, sh = bl % 64;
+			unsigned take = 64 - sh < len - j ? 64 - sh : len - j;
+			uint64_t bits = 0;
+			for (unsigned t = 0; t < take; t++)
+				bits |= ((v[j + t] >> k) & 1) << t;
+			uint64_t mask = (take == 64 ? ~UINT64_C(0)
+						    : (UINT64_C(1) << take) - 1) << sh;
+			row[w] = (row[w] & ~mask) | (bits << sh);
+			j += take;
+		}
+	}
+}
+
+static void load_tile(const sram_machine *m, unsigned array, unsigned first,
+		      const emu_buffer *b, uint64_t *v, unsigned len)
+{
+	memset(v, 0, len * sizeof *v);
+	for (unsigned k = 0; k < b->width; k++) {
+		const uint64_t *row = sram_row((sram_machine *)m, array, b->wl + k);
+		for (unsigned j = 0; j < len; j++) {
+			unsigned bl = first + j;
+			v[j] |= ((row[bl / 64] >> (bl % 64)) & 1) << k;
+		}
+	}
+}
+
+static void for_each_tile(sram_machine *m, const emu_buffer *b, uint64_t *v,
+			  uint64_t count, bool store)
+{
+	const uint64_t B = m->g.bitlines, mask = isa_mask(b->width);
+	for (uint64_t t = 0; t * B < count; t++) {
+		unsigned array, bl;
+		elem_place(m, b, t * B, &array, &bl);
+		unsigned len = (unsigned)(count - t * B < B ? count - t * B : B);
+		if (store) {
+			uint64_t tmp[SRAM_MAX_DIM];
+			for (unsigned j = 0; j < len; j++)
+				tmp[j] = v[t * B + j] & mask;
+			store_tile(m, array, 0, b, tmp, len);
+		} else {
+			load_tile(m, array, 0, b, v + t * B, len);
+		}
+	}
+}
+
+uint64_t emu_ttu_store(emu_machine *em, const emu_buffer *b,
+		       const uint64_t *values, uint64_t count)
+{
+	if (count > b->length)
+		count = b->length;
+	for_each_tile(em->m, b, (uint64_t *)values, count, true);
+	return ttu_cycles(em, b, count);
+}
+
+uint64_t emu_ttu_load(emu_machine *em, const emu_buffer *b, uint64_t *values,
+		      uint64_t count)
+{
+	if (count > b->length)
+		count = b->length;
+	for_each_tile(em->m, b, values, count, false);
+	return ttu_cycles(em, b, count);
+}
+
+void emu_buffer_read(const emu_machine *em, const emu_buffer *b, uint64_t *values)
+{
+	for_each_tile(em->m, b, values, b->length, false);
+}
+
+uint64_t emu_elem_get(const emu_machine *em, const emu_buffer *b, uint64_t i)
+{
+	unsigned array, bl;
+	uint64_t v = 0;
+	elem_place(em->m, b, i, &array, &bl);
+	for (unsigned k = 0; k < b->width; k++)
+		v |= (uint64_t)sram_get_bit(em->m, array, b->wl + k, bl) << k;
+	return v;
+}
+
+void emu_elem_set(emu_machine *em, const emu_buffer *b, uint64_t i, uint64_t v)
+{
+	unsigned array, bl;
+	elem_place(em->m, b, i, &array, &bl);
+	for (unsigned k = 0; k < b->width; k++)
+		sram_set_bit(em->m, array, b->wl + k, bl, (v >> k) & 1);
+}
+
+uint64_t emu_init_value(const emu_buffer *b, uint64_t i)
+{
+	const uint64_t m = isa_mask(b->width);
+	switch (b->init) {
+	case EMU_INIT_IOTA: return i & m;
+	case EMU_INIT_RANDOM: return emu_random_elem(b->init_arg, i) & m;
+	case EMU_INIT_CONST: return b->init_arg & m;
+	default: return 0;
+	}
+}
+
+int emu_init_buffers(emu_machine *em, diag *d)
+{
+	const emu_program *p = em->prog;
+	for (size_t k = 0; k < p->nbufs; k++) {
+		const emu_buffer *b = &p->bufs[k];
+		if (b->init == EMU_INIT_NONE)
+			continue;
+		uint64_t *v = malloc(b->length * sizeof *v);
+		if (!v) {
+			diag_at(d, p->path, b->line, b->col,
+				"out of memory initialising buffer '%s'", b->name);
+			return -1;
+		}
+		for (uint64_t i = 0; i < b->length; i++)
+			v[i] = emu_init_value(b, i);
+		emu_ttu_store(em, b, v, b->length);
+		free(v);
+	}
+	return 0;
+}
+
+/* ---- running commands ---- */
+
+bool emu_done(const emu_machine *em)
+{
+	return em->pc >= em->prog->ncmds;
+}
+
+/* Expand the command's patterns into enable masks and the ways and banks
+ * that run it (infinity-stream §5.2: the bank controller turns the
+ * bitline and tile patterns into masks for its local tiles). */
+static void select_bitlines(emu_machine *em, const emu_cmd *c)
+{
+	sram_machine *m = em->m;
+	uint64_t mask[SRAM_MAX_DIM / 64] = {0};
+	const uint64_t nb = emu_pattern_size(&c->bitlines);
+	for (uint64_t i = 0; i < nb; i++) {
+		uint64_t bl = (uint64_t)emu_pattern_at(&c->bitlines, i);
+		mask[bl / 64] |= UINT64_C(1) << (bl % 64);
+	}
+	sram_enable_clear(m);
+	memset(em->way_on, 0, m->nways);
+	memset(em->bank_on, 0, m->nbanks);
+	const uint64_t na = emu_pattern_size(&c->arrays);
+	for (uint64_t i = 0; i < na; i++) {
+		unsigned a = (unsigned)emu_pattern_at(&c->arrays, i);
+		memcpy(sram_latch_words(m, a, SRAM_ENABLE), mask,
+		       m->wpa * sizeof(uint64_t));
+		em->way_on[a / m->g.arrays_per_way] = 1;
+		em->bank_on[emu_bank_of_array(m, a)] = 1;
+	}
+}
+
+int emu_cmd_uprog(const emu_machine *em, size_t i, isa_prog *p)
+{
+	isa_prog_clear(p);
+	return isa_build(&em->prog->cmds[i].c, em->m->g.bitlines, p);
+}
+
+static int start_cmd(emu_machine *em, diag *d)
+{
+	const emu_cmd *c = &em->prog->cmds[em->pc];
+	if (emu_cmd_uprog(em, em->pc, &em->up) != 0) {
+		diag_at(d, em->prog->path, c->line, 0,
+			"out of memory building the micro-program");
+		return -1;
+	}
+	select_bitlines(em, c);
+	memset(&em->cur, 0, sizeof em->cur);
+	return 0;
+}
+
+static void add_count(sram_count *to, const sram_count *c)
+{
+	to->cycles += c->cycles;
+	to->reads += c->reads;
+	to->writes += c->writes;
+	to->logic += c->logic;
+	to->activations += c->activations;
+}
+
+static void finish_cmd(emu_machine *em)
+{
+	const unsigned op = em->prog->cmds[em->pc].c.op;
+	add_count(&em->st.total, &em->cur);
+	add_count(&em->st.by_op[op], &em->cur);
+	em->st.cmds_by_op[op]++;
+	em->st.commands++;
+	for (unsigned b = 0; b < em->m->nbanks; b++) {
+		if (em->bank_on[b])
+			add_count(&em->st.by_bank[b], &em->cur);
+		else
+			em->st.bank_skips++;
+	}
+	em->pc++;
+	em->upc = 0;
+}
+
+static int advance(emu_machine *em, size_t steps, diag *d)
+{
+	if (emu_done(em))
+		return 1;
+	if (em->upc == 0 && start_cmd(em, d) != 0)
+		return -1;
+	const size_t left = em->up.n - em->upc;
+	if (steps > left)
+		steps = left;
+	const sram_uop *u = em->up.u + em->upc;
+	if (steps == 1)
+		sram_step(em->m, em->way_on, u);
+	else
+		sram_run(em->m, em->way_on, u, steps);
+	for (size_t i = 0; i < steps; i++)
+		sram_uop_cost(&u[i], &em->cur);
+	em->upc += steps;
+	if (em->upc >= em->up.n)
+		finish_cmd(em);
+	return 0;
+}
+
+int emu_run_cmd(emu_machine *em, diag *d)
+{
+	return advance(em, SIZE_MAX, d);
+}
+
+int emu_stepi(emu_machine *em, diag *d)
+{
+	return advance(em, 1, d);
+}
+
+int emu_run_all(emu_machine *em, bool stepi, diag *d)
+{
+	while (!emu_done(em)) {
+		int rc = stepi ? emu_stepi(em, d) : emu_run_cmd(em, d);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}

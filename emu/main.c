@@ -1,1 +1,1014 @@
-int main(void) { return 0; }
+/*
+ * main.c: the infsim program.
+ *
+ *   infsim run PROG [OPTION]...    execute a command stream
+ *   infsim asm PROG -o OUT.inb     assemble to the binary form
+ *   infsim disasm FILE             print canonical text
+ *   infsim info [-m ...] [-c FILE] describe the machine
+ *   infsim commands                list the commands
+ *
+ * Exit status: 0 success, 1 a runtime failure (a file, the stream), 2 a
+ * usage error, 3 a result that differs from --expect or from --check.
+ * Every message is one line naming the file (FILE:LINE:COL) or the option.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assemble.h"
+#include "diag.h"
+#include "isa.h"
+#include "lex.h"
+#include "machine.h"
+#include "npy.h"
+#include "outfile.h"
+#include "program.h"
+#include "refmodel.h"
+#include "report.h"
+
+enum { EXIT_USAGE = 2, EXIT_MISMATCH = 3 };
+
+static const char help_text[] =
+"Usage: infsim run PROG [OPTION]...     execute a command stream (.ins or .inb)\n"
+"  or:  infsim asm PROG -o OUT.inb      assemble to the binary form\n"
+"  or:  infsim disasm FILE              print the canonical text of a stream\n"
+"  or:  infsim info [-m ...] [-c FILE]  describe the machine\n"
+"  or:  infsim commands                 list the compute commands\n"
+"Emulate computing in cache SRAM arrays, bit for bit.\n"
+"\n"
+"Machine (run, asm, disasm, info):\n"
+"  -m, --machine=KEY=VAL[,KEY=VAL]...  wordlines, bitlines, arrays (per way),\n"
+"                             ways (per bank), mesh=XxY (banks); repeatable\n"
+"  -c, --config=FILE          machine config file (KEY = VAL lines)\n"
+"                             Precedence: the stream's machine line < --config\n"
+"                             < --machine, key by key.\n"
+"\n"
+"run:\n"
+"  -l, --load=BUF=FILE        fill buffer BUF from FILE (.npy, or raw .bin)\n"
+"  -s, --save=BUF=FILE        write buffer BUF after the run (.npy or .bin)\n"
+"  -e, --expect=BUF=FILE      compare buffer BUF with FILE after the run\n"
+"      --check                run the scalar reference model beside the\n"
+"                             machine and compare after every command\n"
+"      --stepi                run one micro-op at a time (same bits, slower)\n"
+"      --stats[=FORMAT]       print statistics, FORMAT text (default) or json\n"
+"      --stats-file=FILE      write the statistics to FILE instead of stdout\n"
+"  -j, --threads=N            threads for the SRAM executor (1 to 1024)\n"
+"  -q, --quiet                print nothing on success\n"
+"\n"
+"asm:\n"
+"  -o, --output=FILE          the binary stream to write (required)\n"
+"\n"
+"info:\n"
+"      --json                 print the sizes as JSON\n"
+"\n"
+"      --help                 display this help and exit\n"
+"      --version              output version information and exit\n"
+"\n"
+"Element files: .npy of the buffer's type (<iN/<uN of the smallest size\n"
+"holding its width, |b1 for 1-bit buffers), C order, any shape with the\n"
+"buffer's element count; .bin holds the same items with no header.\n"
+"Outputs are written to a temporary file and renamed into place.\n"
+"\n"
+"Exit status: 0 if OK, 1 on a runtime failure (a file, the stream),\n"
+"2 on a usage error, 3 if a result differs (--expect or --check).\n"
+"\n"
+"Full documentation: man infsim, and doc/USAGE.md.\n";
+
+/* ---- messages ---- */
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("infsim: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'infsim --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+static int runtime_error(const diag *d)
+{
+	fprintf(stderr, "%s\n", d->set ? d->msg : "infsim: error: unknown failure");
+	return EXIT_FAILURE;
+}
+
+static int print_help(void)
+{
+	fputs(help_text, stdout);
+	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+static int print_version(void)
+{
+	printf("infsim %s\n", PACKAGE_VERSION);
+	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+/* ---- the machine's size: --config and --machine ---- */
+
+typedef struct geom_opts {
+	const char *config;
+	const char **machine; /* -m arguments in order */
+	size_t nmachine;
+} geom_opts;
+
+/* Apply one -m argument "KEY=VAL[,KEY=VAL]..." to g.  0, or a usage
+ * error's exit status after printing it. */
+static int apply_machine_arg(sram_geom *g, const char *arg)
+{
+	char *copy = strdup(arg), *save = NULL;
+	if (!copy)
+		return usage_error("out of memory");
+	int rc = 0;
+	for (char *kv = strtok_r(copy, ",", &save); kv && !rc;
+	     kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '=');
+		const char *err = NULL;
+		if (!eq || eq == kv || !eq[1])
+			rc = usage_error("--machine '%s': expected KEY=VALUE (keys: wordlines, bitlines, arrays, ways, mesh)",
+					 kv);
+		else if ((*eq = '\0', emu_geom_set(g, kv, eq + 1, &err) < 0))
+			rc = usage_error("--machine '%s=%s': %s", kv, eq + 1, err);
+	}
+	if (!rc && (!*arg || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")))
+		rc = usage_error("--machine '%s': empty KEY=VALUE", arg);
+	free(copy);
+	return rc;
+}
+
+/* Apply --config, then every --machine, to g; then check the result.
+ * 0, or an exit status after printing the error. */
+static int apply_geom_opts(sram_geom *g, const geom_opts *go)
+{
+	diag d;
+	diag_clear(&d);
+	if (go->config && emu_geom_load(go->config, g, &d) < 0)
+		return runtime_error(&d);
+	for (size_t i = 0; i < go->nmachine; i++) {
+		int rc = apply_machine_arg(g, go->machine[i]);
+		if (rc)
+			return rc;
+	}
+	const char *err = sram_geom_check(g);
+	if (err)
+		return go->nmachine ? usage_error("--machine: %s", err)
+			: go->config ? (diag_file(&d, go->config, "%s", err), runtime_error(&d))
+				     : usage_error("%s", err);
+	return 0;
+}
+
+static bool geom_equal(const sram_geom *a, const sram_geom *b)
+{
+	return a->wordlines == b->wordlines && a->bitlines == b->bitlines &&
+	       a->arrays_per_way == b->arrays_per_way &&
+	       a->ways_per_bank == b->ways_per_bank && a->mesh_x == b->mesh_x &&
+	       a->mesh_y == b->mesh_y;
+}
+
+/* ---- reading a stream (.ins text or .inb words) ---- */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static int decode_inb(const char *path, const char *bytes, size_t len,
+		      emu_program *p, diag *d)
+{
+	if (len % 8) {
+		diag_file(d, path, "a binary stream is a whole number of 64-bit words; this file has %zu bytes",
+			  len);
+		return -1;
+	}
+	uint64_t *words = malloc(len ? len : 1);
+	if (!words) {
+		diag_file(d, path, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < len / 8; i++) {
+		uint64_t w = 0;
+		for (unsigned k = 0; k < 8; k++)
+			w |= (uint64_t)(unsigned char)bytes[i * 8 + k] << (8 * k);
+		words[i] = w;
+	}
+	int rc = emu_decode(path, words, len / 8, p, d);
+	free(words);
+	return rc;
+}
+
+/* Parse or decode path for the machine geom. */
+static int load_stream(const char *path, const char *bytes, size_t len,
+		       const sram_geom *geom, emu_program *p, diag *d)
+{
+	emu_program_init(p);
+	int rc = ends_with(path, ".inb") ? decode_inb(path, bytes, len, p, d)
+					 : emu_parse(path, bytes, len, geom, p, d);
+	if (rc < 0)
+		emu_program_free(p);
+	return rc;
+}
+
+/* ---- element files: .npy, or raw .bin ---- */
+
+/* The file type of buffer b: the smallest integer holding its width, by
+ * its signedness; bool for one bit. */
+static npy_dtype buffer_dtype(const emu_buffer *b)
+{
+	npy_dtype dt = { b->is_signed ? 'i' : 'u', 8 };
+	if (b->width == 1)
+		dt = (npy_dtype){ 'b', 1 };
+	else if (b->width <= 8)
+		dt.size = 1;
+	else if (b->width <= 16)
+		dt.size = 2;
+	else if (b->width <= 32)
+		dt.size = 4;
+	return dt;
+}
+
+/* Do the values read for b fit its width?  Then keep their n-bit
+ * patterns.  A bool is 0 or 1 already (true is -1 in a signed 1-bit
+ * buffer). */
+static int fit_values(const char *path, const emu_buffer *b, uint64_t *v,
+		      uint64_t count, diag *d)
+{
+	unsigned n = b->width;
+	if (n == 1 || n == 64)
+		return 0;
+	for (uint64_t i = 0; i < count; i++) {
+		bool fits = b->is_signed ? isa_sext(v[i], n) == (int64_t)v[i]
+					 : v[i] <= isa_mask(n);
+		if (fits) {
+			v[i] &= isa_mask(n);
+			continue;
+		}
+		if (b->is_signed)
+			diag_file(d, path, "element %" PRIu64 " is %" PRId64 ", which does not fit buffer '%s' (i%u: %" PRId64 " to %" PRId64 ")",
+				  i, (int64_t)v[i], b->name, n, -(INT64_C(1) << (n - 1)),
+				  (INT64_C(1) << (n - 1)) - 1);
+		else
+			diag_file(d, path, "element %" PRIu64 " is %" PRIu64 ", which does not fit buffer '%s' (u%u: 0 to %" PRIu64 ")",
+				  i, v[i], b->name, n, isa_mask(n));
+		return -1;
+	}
+	return 0;
+}
+
+static int check_npy_header(const char *path, const npy_header *h,
+			    const emu_buffer *b, diag *d)
+{
+	npy_dtype dt = buffer_dtype(b);
+	char want[16], shape[32 + 24 * NPY_MAX_DIMS];
+	npy_descr(dt, want, sizeof want);
+	if (!npy_dtype_matches(h, dt)) {
+		diag_file(d, path, "dtype '%s' does not match buffer '%s' (%c%u): expected '%s'",
+			  h->descr, b->name, b->is_signed ? 'i' : 'u', b->width, want);
+		return -1;
+	}
+	if (h->count != b->length) {
+		npy_shape_text(h, shape, sizeof shape);
+		diag_file(d, path, "shape %s has %" PRIu64 " elements; buffer '%s' has %" PRIu64,
+			  shape, h->count, b->name, b->length);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read path (.npy, or raw .bin) for buffer b into values[b->length],
+ * as n-bit patterns. */
+static int read_elements(const char *path, const emu_buffer *b, uint64_t *values,
+			 diag *d)
+{
+	npy_dtype dt = buffer_dtype(b);
+	FILE *f = NULL;
+	if (ends_with(path, ".bin")) {
+		if (npy_open_raw(path, dt, b->length, &f, d) < 0)
+			return -1;
+	} else {
+		npy_header h;
+		if (npy_open(path, &h, &f, d) < 0)
+			return -1;
+		if (check_npy_header(path, &h, b, d) < 0) {
+			fclose(f);
+			return -1;
+		}
+	}
+	int rc = npy_read_elems(f, path, dt, b->length, values, d);
+	fclose(f);
+	if (rc == 0)
+		rc = fit_values(path, b, values, b->length, d);
+	return rc;
+}
+
+/* Write values (n-bit patterns) of b to path, sign-extended for a signed
+ * buffer so that NumPy reads the same numbers. */
+static int write_elements(const char *path, const emu_buffer *b, uint64_t *values,
+			  diag *d)
+{
+	npy_dtype dt = buffer_dtype(b);
+	if (b->is_signed && b->width > 1)
+		for (uint64_t i = 0; i < b->length; i++)
+			values[i] = (uint64_t)isa_sext(values[i], b->width);
+	size_t len;
+	unsigned char *bytes = ends_with(path, ".bin")
+		? npy_build_raw(dt, values, b->length, &len)
+		: npy_build(dt, values, b->length, &len);
+	if (!bytes) {
+		diag_file(d, path, "out of memory");
+		return -1;
+	}
+	int rc = outfile_write(path, bytes, len, d);
+	free(bytes);
+	return rc;
+}
+
+/* ---- infsim run: options ---- */
+
+/* One --load, --save or --expect. */
+typedef struct bufarg {
+	int opt;               /* 'l', 's' or 'e' */
+	const char *arg;       /* BUF=FILE as given */
+	char name[EMU_NAME_MAX];
+	const char *path;
+	const emu_buffer *buf; /* resolved after the stream is read */
+	uint64_t *values;      /* elements read (load, expect) */
+} bufarg;
+
+typedef struct run_opts {
+	geom_opts geo;
+	const char *prog;
+	bufarg *ba;
+	size_t nba;
+	bool check, stepi, quiet;
+	int stats;             /* 0 none, 't' text, 'j' json */
+	const char *stats_file;
+	long threads;          /* 0: not given */
+} run_opts;
+
+static const char *bufarg_option(int opt)
+{
+	return opt == 'l' ? "--load" : opt == 's' ? "--save" : "--expect";
+}
+
+static int parse_bufarg(bufarg *b, int opt, const char *arg)
+{
+	memset(b, 0, sizeof *b);
+	b->opt = opt;
+	b->arg = arg;
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1])
+		return usage_error("%s '%s': expected BUF=FILE", bufarg_option(opt), arg);
+	if ((size_t)(eq - arg) >= sizeof b->name)
+		return usage_error("%s '%s': buffer name too long", bufarg_option(opt), arg);
+	memcpy(b->name, arg, (size_t)(eq - arg));
+	b->path = eq + 1;
+	return 0;
+}
+
+static int parse_threads(const char *arg, long *out)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < 1 || n > 1024)
+		return usage_error("--threads '%s': expected a number of threads from 1 to 1024",
+				   arg);
+	*out = n;
+	return 0;
+}
+
+enum { OPT_CHECK = 256, OPT_STEPI, OPT_STATS, OPT_STATS_FILE, OPT_HELP,
+       OPT_VERSION, OPT_JSON };
+
+static const struct option run_longopts[] = {
+	{ "machine", required_argument, NULL, 'm' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "load", required_argument, NULL, 'l' },
+	{ "save", required_argument, NULL, 's' },
+	{ "expect", required_argument, NULL, 'e' },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "stepi", no_argument, NULL, OPT_STEPI },
+	{ "stats", optional_argument, NULL, OPT_STATS },
+	{ "stats-file", required_argument, NULL, OPT_STATS_FILE },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Options every subcommand shares: -m, -c, --help, --version.  Returns
+ * -1 if opt is not one of them, else 0 or an exit status (with *done
+ * set when --help or --version has run). */
+static int common_option(int opt, geom_opts *geo, bool *done)
+{
+	switch (opt) {
+	case 'm':
+		geo->machine[geo->nmachine++] = optarg;
+		return 0;
+	case 'c':
+		geo->config = optarg;
+		return 0;
+	case OPT_HELP:
+		*done = true;
+		return print_help();
+	case OPT_VERSION:
+		*done = true;
+		return print_version();
+	case '?': /* getopt has said what was wrong, on one line */
+		*done = true;
+		fputs("Try 'infsim --help' for more information.\n", stderr);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+static int run_option(int opt, run_opts *o)
+{
+	switch (opt) {
+	case 'l':
+	case 's':
+	case 'e':
+		return parse_bufarg(&o->ba[o->nba++], opt, optarg);
+	case OPT_CHECK:
+		o->check = true;
+		return 0;
+	case OPT_STEPI:
+		o->stepi = true;
+		return 0;
+	case OPT_STATS:
+		if (!optarg || !strcmp(optarg, "text"))
+			o->stats = 't';
+		else if (!strcmp(optarg, "json"))
+			o->stats = 'j';
+		else
+			return usage_error("--stats '%s': expected text or json", optarg);
+		return 0;
+	case OPT_STATS_FILE:
+		o->stats_file = optarg;
+		return 0;
+	case 'j':
+		return parse_threads(optarg, &o->threads);
+	case 'q':
+		o->quiet = true;
+		return 0;
+	}
+	return usage_error("invalid option");
+}
+
+/* The one operand of a subcommand, after getopt has permuted argv. */
+static int one_operand(int argc, char **argv, const char *what, const char **out)
+{
+	if (optind >= argc)
+		return usage_error("missing %s operand", what);
+	if (optind + 1 < argc)
+		return usage_error("extra operand '%s'", argv[optind + 1]);
+	*out = argv[optind];
+	return 0;
+}
+
+static int parse_run_opts(int argc, char **argv, run_opts *o, bool *done)
+{
+	int opt, rc = 0;
+	while (!rc && !*done &&
+	       (opt = getopt_long(argc, argv, "m:c:l:s:e:j:q", run_longopts, NULL)) != -1) {
+		rc = common_option(opt, &o->geo, done);
+		if (rc < 0)
+			rc = run_option(opt, o);
+	}
+	if (rc || *done)
+		return rc;
+	if (o->stats_file && !o->stats)
+		o->stats = 't';
+	return one_operand(argc, argv, "stream file", &o->prog);
+}
+
+/* ---- the stream and its machine ---- */
+
+/* Blank every `machine` line of a stream (keeping its newline, so lines
+ * and columns stay where they were), for a parse whose machine comes
+ * from the command line instead. */
+static void blank_machine_lines(char *text, size_t len)
+{
+	for (size_t pos = 0; pos < len;) {
+		size_t start = pos, k = pos;
+		while (k < len && (text[k] == ' ' || text[k] == '\t'))
+			k++;
+		bool is_machine = len - k >= 7 && memcmp(text + k, "machine", 7) == 0 &&
+				  (k + 7 == len || (!emu_is_ident_char(text[k + 7]) &&
+						    text[k + 7] != '.'));
+		while (pos < len && text[pos] != '\n')
+			pos++;
+		if (is_machine)
+			memset(text + start, ' ', pos - start);
+		pos += pos < len;
+	}
+}
+
+/* Read a stream for the machine that its own `machine` line, --config
+ * and --machine give, each key taken from the last of them that sets it
+ * (so a user can resize any stream).  0, or an exit status. */
+static int load_program(const geom_opts *go, const char *path, emu_program *p)
+{
+	diag d;
+	diag_clear(&d);
+	char *bytes;
+	size_t len;
+	if (emu_read_file(path, &bytes, &len, &d) < 0)
+		return runtime_error(&d);
+	sram_geom g = sram_geom_default();
+	int rc = load_stream(path, bytes, len, &g, p, &d) < 0 ? runtime_error(&d) : 0;
+	if (!rc && (go->config || go->nmachine)) {
+		g = p->geom;
+		rc = apply_geom_opts(&g, go);
+	}
+	if (!rc && !geom_equal(&g, &p->geom)) {
+		emu_program_free(p);
+		if (ends_with(path, ".inb"))
+			rc = usage_error("%s: a binary stream's machine is fixed; resize the text stream and assemble it again",
+					 path);
+		else if (blank_machine_lines(bytes, len), load_stream(path, bytes, len, &g, p, &d) < 0)
+			rc = runtime_error(&d);
+	}
+	free(bytes);
+	return rc;
+}
+
+/* Find each --load/--save/--expect buffer in p. */
+static int resolve_bufargs(run_opts *o, const emu_program *p)
+{
+	for (size_t i = 0; i < o->nba; i++) {
+		bufarg *b = &o->ba[i];
+		for (size_t k = 0; k < p->nbufs && !b->buf; k++)
+			if (!strcmp(p->bufs[k].name, b->name))
+				b->buf = &p->bufs[k];
+		if (b->buf)
+			continue;
+		char names[256] = "";
+		size_t n = 0;
+		for (size_t k = 0; k < p->nbufs && n < sizeof names - 70; k++)
+			n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
+					      k ? ", " : "", p->bufs[k].name);
+		if (p->nbufs && n >= sizeof names - 70)
+			snprintf(names + n, sizeof names - n, ", ...");
+		return usage_error("%s '%s': %s declares no buffer '%s' (it has: %s)",
+				   bufarg_option(b->opt), b->arg, p->path ? p->path : o->prog,
+				   b->name, p->nbufs ? names : "none");
+	}
+	return 0;
+}
+
+/* Before the run: every output can be written, every input is read. */
+static int prepare_files(run_opts *o, diag *d)
+{
+	if (o->stats_file && outfile_check(o->stats_file, d) < 0)
+		return -1;
+	for (size_t i = 0; i < o->nba; i++) {
+		bufarg *b = &o->ba[i];
+		if (b->opt == 's') {
+			if (outfile_check(b->path, d) < 0)
+				return -1;
+			continue;
+		}
+		b->values = malloc(b->buf->length ? b->buf->length * sizeof *b->values : 1);
+		if (!b->values) {
+			diag_file(d, b->path, "out of memory for %" PRIu64 " elements",
+				  b->buf->length);
+			return -1;
+		}
+		if (read_elements(b->path, b->buf, b->values, d) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- infsim run: execution ---- */
+
+typedef struct run_state {
+	run_opts *o;
+	const emu_program *p;
+	emu_machine *em;
+	emu_ref *ref;          /* --check only */
+	diag d;
+} run_state;
+
+/* The machine (and the reference model), with init= and --load applied. */
+static int start_machine(run_state *s)
+{
+	s->em = emu_machine_new(s->p, &s->d);
+	if (!s->em)
+		return -1;
+	if (s->o->threads)
+		sram_set_threads((int)s->o->threads);
+	if (emu_init_buffers(s->em, &s->d) < 0)
+		return -1;
+	if (s->o->check) {
+		s->ref = emu_ref_new(s->p, &s->d);
+		if (!s->ref)
+			return -1;
+		emu_ref_init_buffers(s->ref);
+	}
+	for (size_t i = 0; i < s->o->nba; i++) {
+		const bufarg *b = &s->o->ba[i];
+		if (b->opt != 'l')
+			continue;
+		emu_ttu_store(s->em, b->buf, b->values, b->buf->length);
+		if (s->ref)
+			emu_ref_store(s->ref, b->buf, b->values, b->buf->length);
+	}
+	return 0;
+}
+
+/* Run command pc whole, or one micro-op at a time. */
+static int run_one(run_state *s)
+{
+	if (!s->o->stepi)
+		return emu_run_cmd(s->em, &s->d) < 0 ? -1 : 0;
+	size_t pc = s->em->pc;
+	while (s->em->pc == pc && !emu_done(s->em))
+		if (emu_stepi(s->em, &s->d) < 0)
+			return -1;
+	return 0;
+}
+
+/* Compare buffer bi of machine and reference; on a difference set d
+ * (naming command i, or the end of the run if i is past the last). */
+static bool check_buffer(run_state *s, int bi, size_t i)
+{
+	emu_mismatch mm;
+	if (bi < 0 || emu_ref_compare(s->ref, s->em, &s->p->bufs[bi], &mm))
+		return true;
+	char text[640], cmd[512] = "";
+	emu_report_mismatch_text(text, sizeof text, &mm);
+	if (i >= s->p->ncmds) {
+		diag_file(&s->d, s->p->path, "--check: at the end of the run, machine and reference model differ: %s",
+			  text);
+		return false;
+	}
+	const emu_cmd *c = &s->p->cmds[i];
+	emu_format_cmd(s->p, c, cmd, sizeof cmd);
+	diag_at(&s->d, s->p->path, c->line, 0, "--check: after command %zu '%s', machine and reference model differ: %s",
+		i + 1, cmd, text);
+	return false;
+}
+
+/* --check: after every command, compare what it wrote; at the end,
+ * every buffer (a write outside the destination shows up there).
+ * 0, -1 (d set) or EXIT_MISMATCH (d set). */
+static int run_checked(run_state *s)
+{
+	for (size_t i = 0; i < s->p->ncmds; i++) {
+		const emu_cmd *c = &s->p->cmds[i];
+		if (run_one(s) < 0 || emu_ref_run_cmd(s->ref, i, &s->d) < 0)
+			return -1;
+		if (!check_buffer(s, c->buf_d, i) || !check_buffer(s, c->buf_d2, i))
+			return EXIT_MISMATCH;
+	}
+	for (size_t b = 0; b < s->p->nbufs; b++)
+		if (!check_buffer(s, (int)b, s->p->ncmds))
+			return EXIT_MISMATCH;
+	return 0;
+}
+
+static int save_outputs(run_state *s)
+{
+	for (size_t i = 0; i < s->o->nba; i++) {
+		const bufarg *b = &s->o->ba[i];
+		if (b->opt != 's')
+			continue;
+		uint64_t *v = malloc(b->buf->length ? b->buf->length * sizeof *v : 1);
+		if (!v) {
+			diag_file(&s->d, b->path, "out of memory");
+			return -1;
+		}
+		emu_ttu_load(s->em, b->buf, v, b->buf->length);
+		int rc = write_elements(b->path, b->buf, v, &s->d);
+		free(v);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Every --expect; each buffer that differs is reported.  0 or
+ * EXIT_MISMATCH. */
+static int compare_expects(run_state *s)
+{
+	int rc = 0;
+	for (size_t i = 0; i < s->o->nba; i++) {
+		const bufarg *b = &s->o->ba[i];
+		if (b->opt != 'e')
+			continue;
+		uint64_t *got = malloc(b->buf->length ? b->buf->length * sizeof *got : 1);
+		if (!got) {
+			diag_file(&s->d, b->path, "out of memory");
+			return -1;
+		}
+		emu_buffer_read(s->em, b->buf, got);
+		for (uint64_t k = 0; k < b->buf->length; k++) {
+			if (got[k] == b->values[k])
+				continue;
+			emu_mismatch mm = { b->buf, k, b->values[k], got[k] };
+			char what[DIAG_MAX];
+			snprintf(what, sizeof what, "%s: error: --expect", b->path);
+			emu_report_mismatch(stderr, what, &mm);
+			rc = EXIT_MISMATCH;
+			break;
+		}
+		free(got);
+	}
+	return rc;
+}
+
+static int write_stats(run_state *s)
+{
+	FILE *f = stdout;
+	char *mem = NULL;
+	size_t len = 0;
+	if (s->o->stats_file && !(f = open_memstream(&mem, &len))) {
+		diag_file(&s->d, s->o->stats_file, "out of memory");
+		return -1;
+	}
+	if (s->o->stats == 'j')
+		emu_report_stats_json(f, s->em);
+	else
+		emu_report_stats_text(f, s->em);
+	if (!s->o->stats_file)
+		return 0;
+	int rc = fclose(f) == 0 ? outfile_write(s->o->stats_file, mem, len, &s->d) : -1;
+	if (rc < 0)
+		diag_file(&s->d, s->o->stats_file, "out of memory");
+	free(mem);
+	return rc;
+}
+
+/* One line on stdout after a good run, unless --quiet or the statistics
+ * go to stdout (so that --stats=json output stays pure JSON). */
+static void print_summary(const run_state *s)
+{
+	if (s->o->quiet || (s->o->stats && !s->o->stats_file))
+		return;
+	const emu_stats *st = &s->em->st;
+	printf("%s: %" PRIu64 " command%s, %" PRIu64 " cycles; transpose unit %" PRIu64
+	       " cycles", s->p->path, st->commands, st->commands == 1 ? "" : "s",
+	       st->total.cycles, st->ttu_cycles);
+	if (s->o->check)
+		printf("; --check: the reference model agrees");
+	for (size_t i = 0; i < s->o->nba; i++)
+		if (s->o->ba[i].opt == 'e')
+			printf("; %s matches %s", s->o->ba[i].name, s->o->ba[i].path);
+	putchar('\n');
+}
+
+static int execute(run_state *s)
+{
+	if (start_machine(s) < 0)
+		return runtime_error(&s->d);
+	int rc = s->o->check ? run_checked(s)
+			     : emu_run_all(s->em, s->o->stepi, &s->d) < 0 ? -1 : 0;
+	if (rc == 0 && save_outputs(s) < 0)
+		rc = -1;
+	if (rc == 0 && s->o->stats && write_stats(s) < 0)
+		rc = -1;
+	if (rc == 0 && (rc = compare_expects(s)) == 0)
+		print_summary(s);
+	if (rc < 0)
+		return runtime_error(&s->d);
+	if (rc == EXIT_MISMATCH && s->d.set)
+		fprintf(stderr, "%s\n", s->d.msg);
+	return rc;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	run_opts o;
+	memset(&o, 0, sizeof o);
+	o.ba = calloc((size_t)argc, sizeof *o.ba);
+	o.geo.machine = calloc((size_t)argc, sizeof *o.geo.machine);
+	emu_program p;
+	emu_program_init(&p);
+	run_state s = { &o, &p, NULL, NULL, { 0 } };
+	bool done = false;
+	int rc = !o.ba || !o.geo.machine ? usage_error("out of memory")
+					 : parse_run_opts(argc, argv, &o, &done);
+	if (!rc && !done)
+		rc = load_program(&o.geo, o.prog, &p);
+	if (!rc && !done)
+		rc = resolve_bufargs(&o, &p);
+	if (!rc && !done)
+		rc = prepare_files(&o, &s.d) < 0 ? runtime_error(&s.d) : execute(&s);
+	if (s.ref)
+		emu_ref_free(s.ref);
+	if (s.em)
+		emu_machine_free(s.em);
+	emu_program_free(&p);
+	for (size_t i = 0; i < o.nba; i++)
+		free(o.ba[i].values);
+	free(o.ba);
+	free(o.geo.machine);
+	return rc;
+}
+
+/* ---- asm, disasm, info, commands ---- */
+
+static const struct option tool_longopts[] = {
+	{ "machine", required_argument, NULL, 'm' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Options of asm, disasm, info and commands; allowed lists the ones the
+ * subcommand sub accepts: m, c, o, j (--json).  0 or an exit status. */
+static int parse_tool_opts(int argc, char **argv, const char *sub,
+			   const char *allowed, geom_opts *go, const char **output,
+			   bool *json, bool *done)
+{
+	int opt;
+	while ((opt = getopt_long(argc, argv, "m:c:o:", tool_longopts, NULL)) != -1) {
+		int key = opt == OPT_JSON ? 'j' : opt;
+		if (strchr("mcoj", key) && !strchr(allowed, key)) {
+			const struct option *lo = tool_longopts;
+			while (lo->val != opt)
+				lo++;
+			return usage_error("option '--%s' does not apply to '%s'", lo->name, sub);
+		}
+		if (opt == 'o')
+			*output = optarg;
+		else if (opt == OPT_JSON)
+			*json = true;
+		else {
+			int rc = common_option(opt, go, done);
+			if (rc > 0 || *done)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int write_stdout(const char *text, size_t len)
+{
+	if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
+		fprintf(stderr, "infsim: error: writing the output: %s\n", strerror(errno));
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
+static int cmd_asm(int argc, char **argv)
+{
+	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0 };
+	const char *out = NULL, *prog = NULL;
+	bool json = false, done = false;
+	emu_program p;
+	emu_program_init(&p);
+	int rc = !go.machine ? usage_error("out of memory")
+			     : parse_tool_opts(argc, argv, "asm", "mco", &go, &out, &json, &done);
+	if (!rc && !done)
+		rc = one_operand(argc, argv, "stream file", &prog);
+	if (!rc && !done && !out)
+		rc = usage_error("asm: missing -o OUT.inb");
+	if (!rc && !done)
+		rc = load_program(&go, prog, &p);
+	if (!rc && !done) {
+		diag d;
+		diag_clear(&d);
+		uint64_t *words = NULL;
+		size_t n = 0;
+		unsigned char *bytes = NULL;
+		if (emu_encode(&p, &words, &n, &d) == 0 && !(bytes = malloc(n * 8 + 1)))
+			diag_file(&d, out, "out of memory");
+		for (size_t i = 0; bytes && i < n * 8; i++)
+			bytes[i] = (unsigned char)(words[i / 8] >> (8 * (i % 8)));
+		if (!bytes || outfile_write(out, bytes, n * 8, &d) < 0)
+			rc = runtime_error(&d);
+		free(bytes);
+		free(words);
+	}
+	emu_program_free(&p);
+	free(go.machine);
+	return rc;
+}
+
+static int cmd_disasm(int argc, char **argv)
+{
+	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0 };
+	const char *out = NULL, *prog = NULL;
+	bool json = false, done = false;
+	emu_program p;
+	emu_program_init(&p);
+	int rc = !go.machine ? usage_error("out of memory")
+			     : parse_tool_opts(argc, argv, "disasm", "mc", &go, &out, &json, &done);
+	if (!rc && !done)
+		rc = one_operand(argc, argv, "stream file", &prog);
+	if (!rc && !done)
+		rc = load_program(&go, prog, &p);
+	if (!rc && !done) {
+		char *text = emu_format(&p);
+		rc = text ? write_stdout(text, strlen(text))
+			  : (fputs("infsim: error: out of memory\n", stderr), EXIT_FAILURE);
+		free(text);
+	}
+	emu_program_free(&p);
+	free(go.machine);
+	return rc;
+}
+
+/* info [PROG]: the machine of the options, or of a stream run with them. */
+static int cmd_info(int argc, char **argv)
+{
+	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0 };
+	const char *out = NULL;
+	bool json = false, done = false;
+	emu_program p;
+	emu_program_init(&p);
+	sram_geom g = sram_geom_default();
+	int rc = !go.machine ? usage_error("out of memory")
+			     : parse_tool_opts(argc, argv, "info", "mcj", &go, &out, &json, &done);
+	if (!rc && !done && optind + 1 < argc)
+		rc = usage_error("extra operand '%s'", argv[optind + 1]);
+	if (!rc && !done && optind < argc && !(rc = load_program(&go, argv[optind], &p)))
+		g = p.geom;
+	else if (!rc && !done)
+		rc = apply_geom_opts(&g, &go);
+	if (!rc && !done) {
+		emu_report_geom(stdout, &g, json);
+		rc = write_stdout("", 0);
+	}
+	emu_program_free(&p);
+	free(go.machine);
+	return rc;
+}
+
+/* The command table, from opcodes.def through isa_info_of. */
+static int cmd_commands(int argc, char **argv)
+{
+	geom_opts go = { NULL, NULL, 0 };
+	const char *out = NULL;
+	bool json = false, done = false;
+	int rc = parse_tool_opts(argc, argv, "commands", "", &go, &out, &json, &done);
+	if (rc || done)
+		return rc;
+	if (optind < argc)
+		return usage_error("extra operand '%s'", argv[optind]);
+	printf("Each command takes a type suffix .iN (signed) or .uN (unsigned),\n"
+	       "N the element width in bits, and optional patterns after '@'.\n\n");
+	printf("%-8s %-12s %-8s %s\n", "command", "operands", "family", "semantics");
+	for (unsigned op = 0; op < ISA_OP_COUNT; op++) {
+		const isa_info *in = isa_info_of(op);
+		printf("%-8s %-12s %-8s %s\n", in->name, emu_form_of(in->form)->syntax,
+		       in->family, in->semantics);
+	}
+	return write_stdout("", 0);
+}
+
+/* ---- main ---- */
+
+static const struct subcmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} subcmds[] = {
+	{ "run", cmd_run },
+	{ "asm", cmd_asm },
+	{ "disasm", cmd_disasm },
+	{ "info", cmd_info },
+	{ "commands", cmd_commands },
+};
+
+int main(int argc, char **argv)
+{
+	outfile_cleanup_on_signals();
+	if (argc < 2)
+		return usage_error("missing command (run, asm, disasm, info or commands)");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return print_help();
+	if (!strcmp(argv[1], "--version"))
+		return print_version();
+	if (!strcmp(argv[1], "--list-commands")) /* the name parse.c suggests */
+		argv[1] = (char *)"commands";
+	for (size_t i = 0; i < sizeof subcmds / sizeof subcmds[0]; i++) {
+		if (strcmp(argv[1], subcmds[i].name) != 0)
+			continue;
+		/* getopt names the program by argv[0] in its messages. */
+		char *sub_argv0 = argv[1];
+		argv[1] = (char *)"infsim";
+		optind = 1;
+		int rc = subcmds[i].run(argc - 1, argv + 1);
+		argv[1] = sub_argv0;
+		return rc;
+	}
+	return usage_error("unknown command '%s' (expected run, asm, disasm, info or commands)",
+			   argv[1]);
+}

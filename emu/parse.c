@@ -1,1 +1,809 @@
-/* parse.c: being written. */
+/*
+ * parse.c: the assembler's front end: command-stream text to emu_program
+ * (grammar in doc/FORMAT.md).
+ *
+ * A recursive-descent parser over one line at a time: each line holds at
+ * most one statement (machine, scratch, buffer or a command).  Syntax and
+ * names are checked here, where the column of every token is known; the
+ * meaning (ranges, overlaps, widths, occupancy, isa_check) is checked by
+ * emu_asm (program.c), which the binary decoder shares.  Mnemonics and
+ * operand forms come from the command table (isa_lookup, isa_info_of),
+ * never from a list of our own.
+ */
+#include "program.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assemble.h"
+#include "lex.h"
+
+/* ---- the lexical layer (lex.h) ---- */
+
+void emu_lines_init(emu_lines *it, const char *path, const char *text, size_t len)
+{
+	it->path = path;
+	it->text = text;
+	it->len = text ? len : 0;
+	it->pos = 0;
+	it->no = 0;
+}
+
+int emu_lines_next(emu_lines *it, emu_line *out, diag *d)
+{
+	if (it->pos >= it->len)
+		return 0;
+	if (it->no == INT32_MAX) {
+		diag_at(d, it->path, it->no, 0, "too many lines");
+		return -1;
+	}
+	const char *s = it->text + it->pos;
+	const char *nl = memchr(s, '\n', it->len - it->pos);
+	const size_t n = nl ? (size_t)(nl - s) : it->len - it->pos;
+	it->no++;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (i == EMU_LINE_MAX) {
+			diag_at(d, it->path, it->no, (int)i + 1, "line is longer than %d "
+				"characters", EMU_LINE_MAX);
+			return -1;
+		}
+		if (ch == 0 || (ch < 0x20 && ch != '\t' && ch != '\r') || ch == 0x7f) {
+			diag_at(d, it->path, it->no, (int)i + 1, ch ? "control character "
+				"0x%02x in the input; expected text" : "NUL byte in the input; "
+				"expected text", ch);
+			return -1;
+		}
+	}
+	if (!nl) {
+		diag_at(d, it->path, it->no, (int)n + 1, "the last line does not end with "
+			"a newline; the file may be truncated");
+		return -1;
+	}
+	out->s = s;
+	out->len = n;
+	out->no = it->no;
+	it->pos += n + 1;
+	return 1;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int emu_scan_number(const char *s, size_t len, uint64_t *mag, bool *neg,
+		    size_t *used, const char **err)
+{
+	uint64_t v = 0;
+	bool over = false;
+	*neg = len > 0 && s[0] == '-';
+	size_t i = *neg;
+	const bool hex = i + 1 < len && s[i] == '0' && (s[i + 1] | 0x20) == 'x';
+	i += 2 * hex;
+	const size_t first = i;
+	const unsigned base = hex ? 16 : 10;
+	for (int dg; i < len && (dg = hex_digit(s[i])) >= 0 && (unsigned)dg < base; i++)
+		over |= __builtin_mul_overflow(v, base, &v) ||
+			__builtin_add_overflow(v, (unsigned)dg, &v);
+	*used = 0;
+	if (i == first) {
+		*err = hex ? "expected hex digits after 0x" : "expected a number";
+		return -1;
+	}
+	if (i < len && emu_is_ident_char(s[i])) {
+		*err = "malformed number";
+		return -1;
+	}
+	if (over) {
+		*err = "number does not fit in 64 bits";
+		return -1;
+	}
+	*mag = v;
+	*used = i;
+	return 0;
+}
+
+int emu_read_file(const char *path, char **text, size_t *len, diag *d)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	if (!f) {
+		diag_file(d, path, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 65536;
+			char *nb = nc > cap ? realloc(buf, nc) : NULL;
+			if (!nb) {
+				diag_file(d, path, "out of memory reading the file");
+				goto fail;
+			}
+			buf = nb;
+			cap = nc;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		diag_file(d, path, "cannot read: %s", strerror(errno));
+		goto fail;
+	}
+	fclose(f);
+	*text = buf;
+	*len = n;
+	return 0;
+fail:
+	fclose(f);
+	free(buf);
+	return -1;
+}
+
+/* ---- the parser ---- */
+
+typedef struct parser {
+	emu_asm a;
+	emu_program *p;
+	const char *path;
+	diag *d;
+	const char *s;     /* the current line */
+	size_t len, pos;
+	int line;
+	int machine_line, scratch_line, decl_line, cmd_line;
+} parser;
+
+static int perr(parser *ps, size_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int perr(parser *ps, size_t pos, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vat(ps->d, ps->path, ps->line, (int)pos + 1, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void skip_ws(parser *ps)
+{
+	while (ps->pos < ps->len && emu_is_space(ps->s[ps->pos]))
+		ps->pos++;
+}
+
+/* At the end of the statement: the end of the line or a comment. */
+static bool at_end(parser *ps)
+{
+	skip_ws(ps);
+	return ps->pos >= ps->len || ps->s[ps->pos] == '#';
+}
+
+static size_t word_len(const parser *ps, size_t pos)
+{
+	size_t n = 0;
+	if (pos < ps->len && emu_is_ident_start(ps->s[pos]))
+		while (pos + n < ps->len && emu_is_ident_char(ps->s[pos + n]))
+			n++;
+	return n;
+}
+
+static bool word_is(const parser *ps, size_t pos, size_t n, const char *w)
+{
+	return strlen(w) == n && memcmp(ps->s + pos, w, n) == 0;
+}
+
+/* The token at pos, for messages: "'xyz'" or "the end of the line". */
+static const char *found(const parser *ps, size_t pos, char *buf, size_t size)
+{
+	size_t n = 0;
+	while (pos + n < ps->len && n < 40 && !emu_is_space(ps->s[pos + n]) &&
+	       (n == 0 || ps->s[pos + n] != ','))
+		n++;
+	if (pos >= ps->len)
+		snprintf(buf, size, "the end of the line");
+	else
+		snprintf(buf, size, "'%.*s'", (int)n, ps->s + pos);
+	return buf;
+}
+
+/* A non-space run at pos: a pattern or a machine setting's value. */
+static size_t run_len(const parser *ps, size_t pos)
+{
+	size_t n = 0;
+	while (pos + n < ps->len && !emu_is_space(ps->s[pos + n]) && ps->s[pos + n] != '#')
+		n++;
+	return n;
+}
+
+/* A number at pos; its text must end at a delimiter. */
+static int parse_number(parser *ps, const char *what, uint64_t *mag, bool *neg)
+{
+	size_t used;
+	const char *err;
+	char f[64];
+	if (emu_scan_number(ps->s + ps->pos, ps->len - ps->pos, mag, neg, &used, &err))
+		return perr(ps, ps->pos + used, "expected %s, found %s (%s)", what,
+			    found(ps, ps->pos, f, sizeof f), err);
+	ps->pos += used;
+	return 0;
+}
+
+/* An unsigned number below limit. */
+static int parse_index(parser *ps, const char *what, uint64_t limit, uint64_t *v)
+{
+	const size_t t = ps->pos;
+	bool neg;
+	if (parse_number(ps, what, v, &neg))
+		return -1;
+	if ((neg && *v) || *v >= limit)
+		return perr(ps, t, "%s %s%" PRIu64 " is out of range; expected 0 to %" PRIu64,
+			    what, neg ? "-" : "", *v, limit - 1);
+	return 0;
+}
+
+static int parse_pattern(parser *ps, const char *what, emu_pattern *out)
+{
+	const size_t t = ps->pos, n = run_len(ps, t);
+	const char *err;
+	size_t col;
+	if (n == 0)
+		return perr(ps, t, "expected a pattern start[:stride:count]... after '%s='", what);
+	if (emu_pattern_parse(ps->s + t, n, out, &err, &col))
+		return perr(ps, t + col, "malformed %s pattern '%.*s': %s", what,
+			    n > 80 ? 80 : (int)n, ps->s + t, err);
+	ps->pos = t + n;
+	return 0;
+}
+
+/* iN or uN, N = 1..64, at pos. */
+static int parse_type(parser *ps, uint8_t *width, uint8_t *is_signed)
+{
+	const size_t t = ps->pos, n = word_len(ps, t);
+	char f[64];
+	if (n == 0)
+		return perr(ps, t, "expected an element type (iN or uN, e.g. i32), found %s",
+			    found(ps, t, f, sizeof f));
+	const char k = ps->s[t];
+	bool digits = n >= 2;
+	uint64_t w = 0;
+	for (size_t i = 1; i < n && digits; i++) {
+		digits = ps->s[t + i] >= '0' && ps->s[t + i] <= '9';
+		w = w > 1000 ? w : w * 10 + (uint64_t)(ps->s[t + i] - '0');
+	}
+	if ((k != 'i' && k != 'u') || !digits)
+		return perr(ps, t, "unknown element type '%.*s'; expected iN or uN with N from "
+			    "1 to 64", n > 40 ? 40 : (int)n, ps->s + t);
+	if (w < 1 || w > ISA_MAX_WIDTH)
+		return perr(ps, t, "element width %.*s is out of range; expected 1 to 64",
+			    n > 40 ? 40 : (int)n - 1, ps->s + t + 1);
+	*width = (uint8_t)w;
+	*is_signed = k == 'i';
+	ps->pos = t + n;
+	return 0;
+}
+
+/* The closest mnemonic or directive to word, or NULL. */
+static const char *closest_keyword(const char *w, size_t n)
+{
+	static const char *const directives[] = {"machine", "scratch", "buffer"};
+	const char *best = NULL;
+	unsigned bd = 3;
+	for (unsigned i = 0; i < ISA_OP_COUNT + 3; i++) {
+		const char *k = i < ISA_OP_COUNT ? isa_info_of(i)->name
+						 : directives[i - ISA_OP_COUNT];
+		unsigned dist = emu_edit_distance(w, n, k, strlen(k));
+		if (dist < bd && dist < n) {
+			bd = dist;
+			best = k;
+		}
+	}
+	return best;
+}
+
+static int unknown_command(parser *ps, size_t t, size_t n)
+{
+	const int shown = n > 40 ? 40 : (int)n;
+	char mn[32];
+	if (n < sizeof mn) {
+		memcpy(mn, ps->s + t, n);
+		mn[n] = '\0';
+		if (isa_lookup(mn) >= 0)
+			return perr(ps, t, "'%s' needs an element type: %s.i32, %s.u8, ...",
+				    mn, mn, mn);
+	}
+	const char *best = closest_keyword(ps->s + t, n);
+	if (best)
+		return perr(ps, t, "unknown command '%.*s'; did you mean '%s'?", shown,
+			    ps->s + t, best);
+	return perr(ps, t, "unknown command '%.*s'; expected a command such as add.i32 "
+		    "(infsim --list-commands lists them) or machine, scratch, buffer",
+		    shown, ps->s + t);
+}
+
+/* ---- commands ---- */
+
+static void set_slot(emu_cmd *c, unsigned k, uint16_t wl, int16_t buf)
+{
+	uint16_t *w = k == 0 ? &c->c.d : k == 1 ? &c->c.d2 : k == 2 ? &c->c.a : &c->c.b;
+	int16_t *b = k == 0 ? &c->buf_d : k == 1 ? &c->buf_d2 : k == 2 ? &c->buf_a : &c->buf_b;
+	*w = wl;
+	*b = buf;
+}
+
+/* A register operand: a buffer name, wl:N or tag. */
+static int parse_operand(parser *ps, emu_cmd *c, unsigned k, const char *nm)
+{
+	const size_t t = ps->pos, n = word_len(ps, t);
+	char f[64];
+	uint64_t wl;
+	if (n == 0)
+		return perr(ps, t, "expected a buffer name, wl:N or tag for operand %s, "
+			    "found %s", nm, found(ps, t, f, sizeof f));
+	ps->pos = t + n;
+	if (word_is(ps, t, n, "wl")) {
+		if (ps->pos >= ps->len || ps->s[ps->pos] != ':')
+			return perr(ps, ps->pos, "expected ':' and a wordline number after "
+				    "'wl' (wl:N)");
+		ps->pos++;
+		if (parse_index(ps, "wordline", ps->p->geom.wordlines, &wl))
+			return -1;
+		set_slot(c, k, (uint16_t)wl, -1);
+		return 0;
+	}
+	if (word_is(ps, t, n, "tag")) {
+		set_slot(c, k, ISA_TAG, -1);
+		return 0;
+	}
+	const int bi = emu_asm_find(&ps->a, ps->s + t, n);
+	if (bi < 0) {
+		const char *best = emu_asm_closest(&ps->a, ps->s + t, n);
+		const int shown = n > 63 ? 63 : (int)n;
+		if (best)
+			return perr(ps, t, "unknown buffer '%.*s'; did you mean '%s'?", shown,
+				    ps->s + t, best);
+		return perr(ps, t, "unknown buffer '%.*s'; declare it first with a buffer "
+			    "line", shown, ps->s + t);
+	}
+	set_slot(c, k, ps->p->bufs[bi].wl, (int16_t)bi);
+	return 0;
+}
+
+/* #N: it must fit n bits as a signed or an unsigned number. */
+static int parse_imm(parser *ps, emu_cmd *c, const char *cn)
+{
+	const size_t t = ps->pos;
+	const unsigned n = c->c.width;
+	uint64_t mag;
+	bool neg;
+	ps->pos++;
+	if (parse_number(ps, "an immediate", &mag, &neg))
+		return -1;
+	const int len = (int)(ps->pos - t);
+	if (emu_imm_is_shift(c->c.op) && ((neg && mag) || mag >= n))
+		return perr(ps, t, "%s: shift amount %.*s is out of range; expected #0 to #%u",
+			    cn, len - 1, ps->s + t + 1, n - 1);
+	const uint64_t min_mag = UINT64_C(1) << (n - 1); /* |most negative| */
+	if (neg ? mag > min_mag : mag > isa_mask(n))
+		return perr(ps, t, "%s: immediate %.*s does not fit in %u bits; expected "
+			    "#-%" PRIu64 " to #%" PRIu64, cn, len - 1, ps->s + t + 1, n,
+			    min_mag, isa_mask(n));
+	c->c.imm = (neg ? 0 - mag : mag) & isa_mask(n);
+	return 0;
+}
+
+/* Is there an immediate #N or #-N at pos? */
+static bool looks_imm(const parser *ps)
+{
+	const size_t p = ps->pos;
+	return p + 1 < ps->len && ps->s[p] == '#' &&
+	       (ps->s[p + 1] == '-' || (ps->s[p + 1] >= '0' && ps->s[p + 1] <= '9'));
+}
+
+/* Operand i of the form, after the ',' that separates it. */
+static int parse_one_operand(parser *ps, emu_cmd *c, emu_src *src, const char *cn,
+			     const emu_form_info *f, unsigned i)
+{
+	const bool imm = f->ops[i] == EMU_AT_IMM;
+	char fd[64];
+	skip_ws(ps);
+	if (i > 0) {
+		if (ps->pos < ps->len && ps->s[ps->pos] == ',') {
+			ps->pos++;
+			skip_ws(ps);
+		} else if (!at_end(ps) || looks_imm(ps)) {
+			return perr(ps, ps->pos, "expected ',' before operand %s, found %s",
+				    f->names[i], found(ps, ps->pos, fd, sizeof fd));
+		}
+	}
+	if (!looks_imm(ps) && at_end(ps))
+		return perr(ps, ps->pos, "missing operand %s: %s takes %s", f->names[i],
+			    cn, f->syntax);
+	src->at[f->ops[i]] = ps->pos + 1;
+	if (imm != looks_imm(ps))
+		return perr(ps, ps->pos, "expected %s for operand %s, found %s",
+			    imm ? "an immediate #N" : "a buffer name, wl:N or tag",
+			    f->names[i], found(ps, ps->pos, fd, sizeof fd));
+	return imm ? parse_imm(ps, c, cn)
+		   : parse_operand(ps, c, (unsigned)(f->ops[i] - EMU_AT_D), f->names[i]);
+}
+
+static int parse_operands(parser *ps, emu_cmd *c, emu_src *src, const char *cn)
+{
+	const emu_form_info *f = emu_form_of(isa_info_of(c->c.op)->form);
+	for (unsigned i = 0; i < f->nops; i++)
+		if (parse_one_operand(ps, c, src, cn, f, i))
+			return -1;
+	if (!at_end(ps) && ps->s[ps->pos] == ',')
+		return perr(ps, ps->pos, "too many operands: %s takes %u (%s)", cn,
+			    f->nops, f->syntax);
+	return 0;
+}
+
+/* "@ arrays=PATTERN bitlines=PATTERN", each optional, in any order. */
+static int parse_selection(parser *ps, emu_cmd *c, emu_src *src, bool *has_arrays,
+			   bool *has_bitlines)
+{
+	char fd[64];
+	ps->pos++; /* '@' */
+	while (!at_end(ps)) {
+		const size_t t = ps->pos, n = word_len(ps, t);
+		const bool arr = word_is(ps, t, n, "arrays");
+		if (!arr && !word_is(ps, t, n, "bitlines"))
+			return perr(ps, t, "expected arrays=PATTERN or bitlines=PATTERN, found %s",
+				    found(ps, t, fd, sizeof fd));
+		bool *has = arr ? has_arrays : has_bitlines;
+		if (*has)
+			return perr(ps, t, "%s= is given twice", arr ? "arrays" : "bitlines");
+		ps->pos = t + n;
+		if (ps->pos >= ps->len || ps->s[ps->pos] != '=')
+			return perr(ps, ps->pos, "expected '=' right after '%s'",
+				    arr ? "arrays" : "bitlines");
+		ps->pos++;
+		src->at[arr ? EMU_AT_ARRAYS : EMU_AT_BITLINES] = ps->pos + 1;
+		if (parse_pattern(ps, arr ? "arrays" : "bitlines", arr ? &c->arrays : &c->bitlines))
+			return -1;
+		*has = true;
+	}
+	if (!*has_arrays && !*has_bitlines)
+		return perr(ps, ps->pos, "expected arrays=PATTERN or bitlines=PATTERN after '@'");
+	return 0;
+}
+
+/* Default arrays: the destination buffer's (else the first buffer
+ * operand's), in the order d, d2, a, b. */
+static bool default_arrays(const parser *ps, emu_cmd *c)
+{
+	const int16_t order[4] = {c->buf_d, c->buf_d2, c->buf_a, c->buf_b};
+	for (unsigned k = 0; k < 4; k++)
+		if (order[k] >= 0) {
+			c->arrays = ps->p->bufs[order[k]].arrays;
+			return true;
+		}
+	return false;
+}
+
+static int parse_command(parser *ps, size_t t, size_t n)
+{
+	char mn[32], cn[40], fd[64];
+	if (n >= sizeof mn)
+		return unknown_command(ps, t, n);
+	memcpy(mn, ps->s + t, n);
+	mn[n] = '\0';
+	const int op = isa_lookup(mn);
+	if (op < 0)
+		return unknown_command(ps, t, n);
+	emu_cmd c;
+	emu_src src = {.path = ps->path, .line = ps->line, .at = {[EMU_AT_STMT] = t + 1}};
+	bool has_arrays = false, has_bitlines = false;
+	memset(&c, 0, sizeof c);
+	c.c.op = (uint16_t)op;
+	c.c.d = c.c.d2 = c.c.a = c.c.b = ISA_NONE;
+	c.buf_d = c.buf_d2 = c.buf_a = c.buf_b = -1;
+	c.line = ps->line;
+	ps->pos++; /* '.' */
+	if (parse_type(ps, &c.c.width, &c.c.is_signed))
+		return -1;
+	emu_cmd_name(&c.c, cn, sizeof cn);
+	if (parse_operands(ps, &c, &src, cn))
+		return -1;
+	if (!at_end(ps) && ps->s[ps->pos] == '@' &&
+	    parse_selection(ps, &c, &src, &has_arrays, &has_bitlines))
+		return -1;
+	if (!at_end(ps))
+		return perr(ps, ps->pos, "unexpected %s after the operands; expected '@', a "
+			    "comment or the end of the line", found(ps, ps->pos, fd, sizeof fd));
+	if (!has_arrays && !default_arrays(ps, &c))
+		return perr(ps, t, "%s names no buffer, so it needs '@ arrays=PATTERN' to "
+			    "say which arrays run it", cn);
+	if (!has_bitlines)
+		c.bitlines = emu_pattern_range(ps->p->geom.bitlines);
+	if (!ps->cmd_line)
+		ps->cmd_line = ps->line;
+	return emu_asm_cmd(&ps->a, &c, &src);
+}
+
+/* ---- directives ---- */
+
+static int parse_machine(parser *ps, size_t t)
+{
+	static const char *const keys = "wordlines, bitlines, arrays, ways or mesh";
+	char key[32], val[64], fd[64];
+	bool seen[EMU_GEOM_KEYS] = {false};
+	sram_geom g = ps->p->geom;
+	if (ps->machine_line)
+		return perr(ps, t, "a second 'machine' line; the machine is already set at "
+			    "line %d", ps->machine_line);
+	if (ps->decl_line || ps->cmd_line)
+		return perr(ps, t, "'machine' must come before every scratch, buffer and "
+			    "command line (line %d has one)",
+			    ps->decl_line ? ps->decl_line : ps->cmd_line);
+	while (!at_end(ps)) {
+		const size_t k = ps->pos, n = word_len(ps, k);
+		int ki = -1;
+		if (n > 0 && n < sizeof key) {
+			memcpy(key, ps->s + k, n);
+			key[n] = '\0';
+			ki = emu_geom_key_index(key);
+		}
+		if (ki < 0)
+			return perr(ps, k, "expected a machine setting (%s), found %s", keys,
+				    found(ps, k, fd, sizeof fd));
+		if (seen[ki])
+			return perr(ps, k, "'%s' is given twice", key);
+		seen[ki] = true;
+		ps->pos = k + n;
+		if (ps->pos >= ps->len || ps->s[ps->pos] != '=')
+			return perr(ps, ps->pos, "expected '=' right after '%s' (%s=VALUE)", key, key);
+		const size_t v = ++ps->pos, vn = run_len(ps, v);
+		const char *err;
+		if (vn == 0 || vn >= sizeof val)
+			return perr(ps, v, "expected a value after '%s='", key);
+		memcpy(val, ps->s + v, vn);
+		val[vn] = '\0';
+		if (emu_geom_set(&g, key, val, &err))
+			return perr(ps, v, "machine %s=%s: %s", key, val, err);
+		ps->pos = v + vn;
+	}
+	const char *e = sram_geom_check(&g);
+	if (e)
+		return perr(ps, t, "this machine is not valid: %s", e);
+	ps->p->geom = g;
+	emu_asm_free(&ps->a);
+	emu_asm_init(&ps->a, ps->p, ps->d);
+	ps->machine_line = ps->line;
+	return 0;
+}
+
+static int parse_scratch(parser *ps, size_t t)
+{
+	char fd[64];
+	uint64_t v;
+	if (ps->cmd_line)
+		return perr(ps, t, "'scratch' must come before the first command (line %d)",
+			    ps->cmd_line);
+	if (ps->scratch_line)
+		return perr(ps, t, "a second 'scratch' line; scratch is already set at line %d",
+			    ps->scratch_line);
+	emu_src src = {.path = ps->path, .line = ps->line, .at = {[EMU_AT_STMT] = t + 1}};
+	if (at_end(ps))
+		return perr(ps, ps->pos, "expected the first scratch wordline after 'scratch'");
+	src.at[EMU_AT_WL] = ps->pos + 1;
+	if (parse_index(ps, "scratch wordline", (uint64_t)ps->p->geom.wordlines + 1, &v))
+		return -1;
+	if (!at_end(ps))
+		return perr(ps, ps->pos, "unexpected %s after the scratch wordline",
+			    found(ps, ps->pos, fd, sizeof fd));
+	ps->scratch_line = ps->line;
+	return emu_asm_scratch(&ps->a, (unsigned)v, &src);
+}
+
+/* init=none | zero | iota | random:SEED | const:VALUE */
+static int parse_init(parser *ps, emu_buffer *b)
+{
+	static const char *const kinds[] = {"none", "zero", "iota", "random", "const"};
+	const size_t t = ps->pos, n = word_len(ps, t);
+	char fd[64];
+	unsigned k = 0;
+	while (k < 5 && !word_is(ps, t, n, kinds[k]))
+		k++;
+	if (k == 5)
+		return perr(ps, t, "unknown init %s; expected none, zero, iota, random:SEED or "
+			    "const:VALUE", found(ps, t, fd, sizeof fd));
+	b->init = (emu_init_kind)k;
+	ps->pos = t + n;
+	const bool wants = k == EMU_INIT_RANDOM || k == EMU_INIT_CONST;
+	const bool has = ps->pos < ps->len && ps->s[ps->pos] == ':';
+	if (wants != has)
+		return perr(ps, ps->pos, wants ? "expected ':' and a value after '%s'"
+				: "init=%s takes no value", kinds[k]);
+	if (!wants)
+		return 0;
+	const size_t v = ++ps->pos;
+	uint64_t mag;
+	bool neg;
+	if (parse_number(ps, k == EMU_INIT_RANDOM ? "a seed" : "a value", &mag, &neg))
+		return -1;
+	const uint64_t min_mag = UINT64_C(1) << (b->width - 1);
+	if (k == EMU_INIT_RANDOM && neg && mag)
+		return perr(ps, v, "a seed cannot be negative");
+	if (k == EMU_INIT_CONST && (neg ? mag > min_mag : mag > isa_mask(b->width)))
+		return perr(ps, v, "init value %.*s does not fit in %u bits; expected -%" PRIu64
+			    " to %" PRIu64, (int)(ps->pos - v), ps->s + v, b->width, min_mag,
+			    isa_mask(b->width));
+	b->init_arg = k == EMU_INIT_RANDOM ? mag : (neg ? 0 - mag : mag) & isa_mask(b->width);
+	return 0;
+}
+
+/* One field of a buffer line: wl=N, arrays=PATTERN or init=KIND. */
+static int parse_buffer_field(parser *ps, emu_buffer *b, emu_src *src, bool seen[3])
+{
+	static const char *const fields[] = {"wl", "arrays", "init"};
+	static const enum emu_part parts[] = {EMU_AT_WL, EMU_AT_ARRAYS, EMU_AT_INIT};
+	const size_t t = ps->pos, n = word_len(ps, t);
+	char fd[64];
+	uint64_t v;
+	unsigned k = 0;
+	while (k < 3 && !word_is(ps, t, n, fields[k]))
+		k++;
+	if (k == 3)
+		return perr(ps, t, "unknown buffer field %s; expected wl=N, arrays=PATTERN "
+			    "or init=KIND", found(ps, t, fd, sizeof fd));
+	if (seen[k])
+		return perr(ps, t, "%s= is given twice", fields[k]);
+	seen[k] = true;
+	ps->pos = t + n;
+	if (ps->pos >= ps->len || ps->s[ps->pos] != '=')
+		return perr(ps, ps->pos, "expected '=' right after '%s'", fields[k]);
+	ps->pos++;
+	src->at[parts[k]] = ps->pos + 1;
+	if (k == 1)
+		return parse_pattern(ps, "arrays", &b->arrays);
+	if (k == 2)
+		return parse_init(ps, b);
+	if (parse_index(ps, "wordline", ps->p->geom.wordlines, &v))
+		return -1;
+	b->wl = (uint16_t)v;
+	return 0;
+}
+
+/* buffer NAME TYPE LENGTH wl=N arrays=PATTERN [init=KIND] */
+static int parse_buffer(parser *ps, size_t t)
+{
+	emu_buffer b;
+	emu_src src = {.path = ps->path, .line = ps->line, .at = {[EMU_AT_STMT] = t + 1}};
+	bool seen[3] = {false}, neg;
+	char fd[64];
+	memset(&b, 0, sizeof b);
+	if (ps->cmd_line)
+		return perr(ps, t, "buffers must be declared before the first command (line %d)",
+			    ps->cmd_line);
+	skip_ws(ps);
+	const size_t nt = ps->pos, n = word_len(ps, nt);
+	if (n == 0)
+		return perr(ps, nt, "expected a buffer name after 'buffer', found %s",
+			    found(ps, nt, fd, sizeof fd));
+	if (n >= EMU_NAME_MAX)
+		return perr(ps, nt, "buffer name is %zu characters long; at most %d", n,
+			    EMU_NAME_MAX - 1);
+	memcpy(b.name, ps->s + nt, n);
+	src.at[EMU_AT_NAME] = nt + 1;
+	ps->pos = nt + n;
+	if (!at_end(ps) && ps->pos == nt + n)
+		return perr(ps, ps->pos, "unexpected '%c' in buffer name '%s'; a name is "
+			    "[A-Za-z_][A-Za-z0-9_]*", ps->s[ps->pos], b.name);
+	if (at_end(ps))
+		return perr(ps, ps->pos, "expected an element type (iN or uN, e.g. i32) after "
+			    "the buffer name");
+	src.at[EMU_AT_TYPE] = ps->pos + 1;
+	if (parse_type(ps, &b.width, &b.is_signed))
+		return -1;
+	if (at_end(ps))
+		return perr(ps, ps->pos, "expected the buffer's length (its number of elements)");
+	src.at[EMU_AT_LENGTH] = ps->pos + 1;
+	if (parse_number(ps, "the buffer's length", &b.length, &neg))
+		return -1;
+	if (neg && b.length)
+		return perr(ps, src.at[EMU_AT_LENGTH] - 1, "a buffer length cannot be negative");
+	while (!at_end(ps))
+		if (parse_buffer_field(ps, &b, &src, seen))
+			return -1;
+	if (!seen[0] || !seen[1])
+		return perr(ps, ps->pos, "buffer '%s' needs %s", b.name,
+			    !seen[0] ? "wl=N (its first wordline)"
+				     : "arrays=PATTERN (the arrays that hold it)");
+	b.line = ps->line;
+	b.col = (int)nt + 1;
+	return emu_asm_buffer(&ps->a, &b, &src);
+}
+
+static int parse_statement(parser *ps)
+{
+	char fd[64];
+	if (at_end(ps))
+		return 0;
+	const size_t t = ps->pos, n = word_len(ps, t);
+	if (n == 0)
+		return perr(ps, t, "expected a command or a directive (machine, scratch, "
+			    "buffer), found %s", found(ps, t, fd, sizeof fd));
+	ps->pos = t + n;
+	if (ps->pos < ps->len && ps->s[ps->pos] == '.')
+		return parse_command(ps, t, n);
+	if (word_is(ps, t, n, "machine"))
+		return parse_machine(ps, t);
+	if (!ps->decl_line && (word_is(ps, t, n, "scratch") || word_is(ps, t, n, "buffer")))
+		ps->decl_line = ps->line;
+	if (word_is(ps, t, n, "scratch"))
+		return parse_scratch(ps, t);
+	if (word_is(ps, t, n, "buffer"))
+		return parse_buffer(ps, t);
+	return unknown_command(ps, t, n);
+}
+
+int emu_parse(const char *path, const char *text, size_t len,
+	      const sram_geom *geom_default, emu_program *out, diag *d)
+{
+	parser ps;
+	emu_lines it;
+	emu_line ln;
+	int rc;
+	emu_program_init(out);
+	path = path ? path : "<input>";
+	if (geom_default)
+		out->geom = *geom_default;
+	const char *e = sram_geom_check(&out->geom);
+	if (e) {
+		diag_file(d, path, "the default machine is not valid: %s", e);
+		return -1;
+	}
+	if (!(out->path = strdup(path))) {
+		diag_file(d, path, "out of memory");
+		return -1;
+	}
+	memset(&ps, 0, sizeof ps);
+	ps.p = out;
+	ps.path = path;
+	ps.d = d;
+	emu_asm_init(&ps.a, out, d);
+	emu_lines_init(&it, path, text, len);
+	while ((rc = emu_lines_next(&it, &ln, d)) > 0) {
+		ps.s = ln.s;
+		ps.len = ln.len;
+		ps.pos = 0;
+		ps.line = ln.no;
+		if (parse_statement(&ps)) {
+			rc = -1;
+			break;
+		}
+	}
+	emu_asm_default_scratch(&ps.a);
+	emu_asm_free(&ps.a);
+	if (rc < 0)
+		emu_program_free(out);
+	return rc < 0 ? -1 : 0;
+}
+
+int emu_parse_file(const char *path, const sram_geom *geom_default,
+		   emu_program *out, diag *d)
+{
+	char *text;
+	size_t len;
+	emu_program_init(out);
+	if (emu_read_file(path, &text, &len, d))
+		return -1;
+	int rc = emu_parse(path, text, len, geom_default, out, d);
+	free(text);
+	return rc;
+}

@@ -1,1 +1,780 @@
-/* program.c: being written. */
+/*
+ * program.c: the command-stream model and its invariants.
+ *
+ * Every emu_program is built through emu_asm (assemble.h), by the text
+ * parser or the binary decoder, so "a program that parsed is valid for
+ * its machine" holds whichever way it came in: buffers lie inside the
+ * machine and below the scratch wordlines, never share a cell, and every
+ * command's operands, patterns and micro-program constraints (isa_check)
+ * have been checked once, here.
+ */
+#include "program.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assemble.h"
+#include "lex.h"
+
+void emu_program_init(emu_program *p)
+{
+	memset(p, 0, sizeof *p);
+	p->geom = sram_geom_default();
+}
+
+void emu_program_free(emu_program *p)
+{
+	free(p->path);
+	free(p->bufs);
+	free(p->cmds);
+	emu_program_init(p);
+}
+
+/* The (index + 1)-th output of Steele, Lea and Flood's splitmix64
+ * generator started at seed: any element can be computed on its own, so
+ * init=random gives the same data however the buffer is filled. */
+uint64_t emu_random_elem(uint64_t seed, uint64_t index)
+{
+	uint64_t z = seed + (index + 1) * UINT64_C(0x9E3779B97F4A7C15);
+	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+void emu_src_error(diag *d, const emu_src *s, enum emu_part part,
+		   const char *fmt, ...)
+{
+	char msg[DIAG_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	size_t at = s->at[part] ? s->at[part] : s->at[EMU_AT_STMT];
+	if (s->binary)
+		diag_file(d, s->path, "word %zu: %s", at, msg);
+	else
+		diag_at(d, s->path, s->line, (int)at, "%s", msg);
+}
+
+static const emu_form_info forms[] = {
+	[ISA_FORM_DAB] = {"d, a, b", 3, {EMU_AT_D, EMU_AT_A, EMU_AT_B}, {"d", "a", "b"}},
+	[ISA_FORM_DA] = {"d, a", 2, {EMU_AT_D, EMU_AT_A}, {"d", "a"}},
+	[ISA_FORM_DAI] = {"d, a, #imm", 3, {EMU_AT_D, EMU_AT_A, EMU_AT_IMM}, {"d", "a", "#imm"}},
+	[ISA_FORM_DI] = {"d, #imm", 2, {EMU_AT_D, EMU_AT_IMM}, {"d", "#imm"}},
+	[ISA_FORM_PAB] = {"p, a, b", 3, {EMU_AT_D, EMU_AT_A, EMU_AT_B}, {"p", "a", "b"}},
+	[ISA_FORM_QRAB] = {"q, r, a, b", 4, {EMU_AT_D, EMU_AT_D2, EMU_AT_A, EMU_AT_B},
+			   {"q", "r", "a", "b"}},
+	[ISA_FORM_RA] = {"d, a", 2, {EMU_AT_D, EMU_AT_A}, {"d", "a"}},
+};
+
+const emu_form_info *emu_form_of(unsigned form)
+{
+	return form < sizeof forms / sizeof forms[0] ? &forms[form] : NULL;
+}
+
+int emu_cmd_name(const isa_cmd *c, char *buf, size_t size)
+{
+	const isa_info *in = isa_info_of(c->op);
+	return snprintf(buf, size, "%s.%c%u", in ? in->name : "?",
+			c->is_signed ? 'i' : 'u', c->width);
+}
+
+bool emu_imm_is_shift(unsigned op)
+{
+	const isa_info *in = isa_info_of(op);
+	return in && in->form == ISA_FORM_DAI && strcmp(in->family, "shift") == 0;
+}
+
+bool emu_name_reserved(const char *name, size_t len)
+{
+	static const char *const reserved[] = {
+		"tag", "wl", "machine", "scratch", "buffer",
+	};
+	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
+		if (strlen(reserved[i]) == len && memcmp(reserved[i], name, len) == 0)
+			return true;
+	return false;
+}
+
+unsigned emu_edit_distance(const char *x, size_t xl, const char *y, size_t yl)
+{
+	unsigned row[33], prev[33];
+	xl = xl > 32 ? 32 : xl;
+	yl = yl > 32 ? 32 : yl;
+	for (size_t j = 0; j <= yl; j++)
+		prev[j] = (unsigned)j;
+	for (size_t i = 1; i <= xl; i++) {
+		row[0] = (unsigned)i;
+		for (size_t j = 1; j <= yl; j++) {
+			unsigned sub = prev[j - 1] + (x[i - 1] != y[j - 1]);
+			unsigned del = prev[j] + 1, ins = row[j - 1] + 1;
+			row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+		}
+		memcpy(prev, row, sizeof row);
+	}
+	return prev[yl];
+}
+
+/* ---- the assembler's state ---- */
+
+void emu_asm_init(emu_asm *a, emu_program *p, diag *d)
+{
+	memset(a, 0, sizeof *a);
+	a->p = p;
+	a->d = d;
+	a->narrays = (uint64_t)p->geom.arrays_per_way * p->geom.ways_per_bank *
+		     p->geom.mesh_x * p->geom.mesh_y;
+}
+
+void emu_asm_free(emu_asm *a)
+{
+	free(a->hash);
+	free(a->amark);
+	free(a->bmark);
+	a->hash = NULL;
+	a->amark = a->bmark = NULL;
+}
+
+static uint64_t name_hash(const char *s, size_t len)
+{
+	uint64_t h = UINT64_C(1469598103934665603); /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * UINT64_C(1099511628211);
+	return h;
+}
+
+int emu_asm_find(const emu_asm *a, const char *name, size_t len)
+{
+	if (!a->hashcap || len >= EMU_NAME_MAX)
+		return -1;
+	for (size_t i = name_hash(name, len) & (a->hashcap - 1);;
+	     i = (i + 1) & (a->hashcap - 1)) {
+		uint32_t v = a->hash[i];
+		if (!v)
+			return -1;
+		const char *n = a->p->bufs[v - 1].name;
+		if (strncmp(n, name, len) == 0 && n[len] == '\0')
+			return (int)(v - 1);
+	}
+}
+
+static int hash_insert(emu_asm *a, size_t idx)
+{
+	if ((a->p->nbufs + 1) * 2 > a->hashcap) {
+		size_t cap = a->hashcap ? a->hashcap * 2 : 64;
+		uint32_t *h = calloc(cap, sizeof *h);
+		if (!h)
+			return -1;
+		free(a->hash);
+		a->hash = h;
+		a->hashcap = cap;
+		for (size_t i = 0; i < a->p->nbufs; i++)
+			if (i != idx && hash_insert(a, i))
+				return -1;
+	}
+	const char *n = a->p->bufs[idx].name;
+	size_t i = name_hash(n, strlen(n)) & (a->hashcap - 1);
+	while (a->hash[i])
+		i = (i + 1) & (a->hashcap - 1);
+	a->hash[i] = (uint32_t)idx + 1;
+	return 0;
+}
+
+const char *emu_asm_closest(const emu_asm *a, const char *name, size_t len)
+{
+	const char *best = NULL;
+	unsigned bd = 3;
+	for (size_t i = 0; i < a->p->nbufs; i++) {
+		const char *n = a->p->bufs[i].name;
+		unsigned dist = emu_edit_distance(name, len, n, strlen(n));
+		if (dist < bd && dist < len) {
+			bd = dist;
+			best = n;
+		}
+	}
+	return best;
+}
+
+static void *grow(void *v, size_t *cap, size_t n, size_t elem)
+{
+	if (n < *cap)
+		return v;
+	size_t c = *cap ? *cap * 2 : 16;
+	if (c > SIZE_MAX / elem)
+		return NULL;
+	void *nv = realloc(v, c * elem);
+	if (nv)
+		*cap = c;
+	return nv;
+}
+
+/* ---- marks: one bit per array or bitline, all clear between uses ---- */
+
+static uint64_t *marks(emu_asm *a, bool arrays)
+{
+	uint64_t **m = arrays ? &a->amark : &a->bmark;
+	uint64_t n = arrays ? a->narrays : a->p->geom.bitlines;
+	if (!*m)
+		*m = calloc((size_t)(n + 63) / 64, sizeof **m);
+	return *m;
+}
+
+static bool test_mark(const uint64_t *m, int64_t v)
+{
+	return (m[(uint64_t)v / 64] >> ((uint64_t)v % 64)) & 1;
+}
+
+static void set_marks(uint64_t *m, const emu_pattern *p, bool on)
+{
+	uint64_t n = emu_pattern_size(p);
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t v = (uint64_t)emu_pattern_at(p, i);
+		if (on)
+			m[v / 64] |= UINT64_C(1) << (v % 64);
+		else
+			m[v / 64] &= ~(UINT64_C(1) << (v % 64));
+	}
+}
+
+/* A pattern whose elements are certainly all different. */
+static bool plainly_distinct(const emu_pattern *p)
+{
+	return p->ndims == 0 ||
+	       (p->ndims == 1 && (p->stride[0] != 0 || p->count[0] <= 1));
+}
+
+/* First element that p repeats, or -1 (p's elements are in range). */
+static int64_t first_repeat(emu_asm *a, const emu_pattern *p, bool arrays)
+{
+	if (plainly_distinct(p))
+		return -1;
+	uint64_t *m = marks(a, arrays), n = emu_pattern_size(p);
+	int64_t rep = -1;
+	if (!m)
+		return -2;
+	for (uint64_t i = 0; i < n && rep < 0; i++) {
+		int64_t v = emu_pattern_at(p, i);
+		if (test_mark(m, v))
+			rep = v;
+		m[(uint64_t)v / 64] |= UINT64_C(1) << ((uint64_t)v % 64);
+	}
+	set_marks(m, p, false);
+	return rep;
+}
+
+static void oom(emu_asm *a, const emu_src *s)
+{
+	emu_src_error(a->d, s, EMU_AT_STMT, "out of memory");
+}
+
+/* An array or bitline selection: a valid pattern, not empty, inside the
+ * machine, each element once. */
+static int check_selection(emu_asm *a, const emu_pattern *p, bool arrays,
+			   const emu_src *s, enum emu_part part)
+{
+	const char *what = arrays ? "array" : "bitline";
+	const uint64_t limit = arrays ? a->narrays : a->p->geom.bitlines;
+	char pat[EMU_PAT_TEXT];
+	unsigned dim;
+	emu_pattern_format(p, pat, sizeof pat);
+	const char *e = emu_pattern_check(p, &dim);
+	if (e) {
+		emu_src_error(a->d, s, part, "%s pattern %s: %s", what, pat, e);
+		return -1;
+	}
+	uint64_t n = emu_pattern_size(p);
+	if (n == 0) {
+		emu_src_error(a->d, s, part, "the %s pattern %s is empty; expected at least one %s",
+			      what, pat, what);
+		return -1;
+	}
+	int64_t lo, hi;
+	emu_pattern_bounds(p, &lo, &hi);
+	if (lo < 0 || (uint64_t)hi >= limit) {
+		emu_src_error(a->d, s, part,
+			      "%s %" PRId64 " of the pattern %s is out of range; expected 0 to %" PRIu64
+			      " (%s %" PRIu64 " %ss)", what, lo < 0 ? lo : hi, pat, limit - 1,
+			      arrays ? "the machine has" : "an array has", limit, what);
+		return -1;
+	}
+	if (n > limit) {
+		emu_src_error(a->d, s, part, "the %s pattern %s has %" PRIu64
+			      " elements, more than the %" PRIu64 " %ss there are",
+			      what, pat, n, limit, what);
+		return -1;
+	}
+	int64_t rep = first_repeat(a, p, arrays);
+	if (rep == -2) {
+		oom(a, s);
+		return -1;
+	}
+	if (rep >= 0) {
+		emu_src_error(a->d, s, part, "%s %" PRId64 " appears twice in the pattern %s",
+			      what, rep, pat);
+		return -1;
+	}
+	return 0;
+}
+
+/* Where buffer i was declared: "line 3", or "buffer #0" if decoded. */
+static const char *buf_where(const emu_asm *a, size_t i, char *out, size_t size)
+{
+	const emu_buffer *b = &a->p->bufs[i];
+	if (b->line > 0)
+		snprintf(out, size, "line %d", b->line);
+	else
+		snprintf(out, size, "buffer #%zu", i);
+	return out;
+}
+
+/* ---- buffers ---- */
+
+static int check_buffer_name(emu_asm *a, const emu_buffer *b, const emu_src *s)
+{
+	size_t len = strnlen(b->name, EMU_NAME_MAX);
+	bool ok = len > 0 && len < EMU_NAME_MAX && emu_is_ident_start(b->name[0]);
+	for (size_t i = 1; ok && i < len; i++)
+		ok = emu_is_ident_char(b->name[i]);
+	if (!ok) {
+		emu_src_error(a->d, s, EMU_AT_NAME, "a buffer name must be an identifier "
+			      "[A-Za-z_][A-Za-z0-9_]* of 1 to %d characters", EMU_NAME_MAX - 1);
+		return -1;
+	}
+	if (emu_name_reserved(b->name, len)) {
+		emu_src_error(a->d, s, EMU_AT_NAME, "'%s' is a reserved word; choose another "
+			      "buffer name", b->name);
+		return -1;
+	}
+	int other = emu_asm_find(a, b->name, len);
+	if (other >= 0) {
+		char w[64];
+		emu_src_error(a->d, s, EMU_AT_NAME, "buffer '%s' is already declared (%s)",
+			      b->name, buf_where(a, (size_t)other, w, sizeof w));
+		return -1;
+	}
+	if (a->p->nbufs >= INT16_MAX) {
+		emu_src_error(a->d, s, EMU_AT_NAME, "too many buffers; at most %d", INT16_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_buffer_shape(emu_asm *a, const emu_buffer *b, const emu_src *s)
+{
+	const sram_geom *g = &a->p->geom;
+	if (b->width < 1 || b->width > ISA_MAX_WIDTH || b->is_signed > 1) {
+		emu_src_error(a->d, s, EMU_AT_TYPE, "element type %c%u is not valid; expected "
+			      "iN or uN with N from 1 to 64", b->is_signed ? 'i' : 'u', b->width);
+		return -1;
+	}
+	if (b->length == 0 || b->length > a->narrays * g->bitlines) {
+		emu_src_error(a->d, s, EMU_AT_LENGTH, "buffer length %" PRIu64 " is out of range; "
+			      "expected 1 to %" PRIu64 " (every bitline of the machine)",
+			      b->length, a->narrays * g->bitlines);
+		return -1;
+	}
+	if ((unsigned)b->wl + b->width > g->wordlines) {
+		emu_src_error(a->d, s, EMU_AT_WL, "buffer '%s' needs wordlines %u..%u, past the "
+			      "last wordline %u", b->name, b->wl, b->wl + b->width - 1,
+			      g->wordlines - 1);
+		return -1;
+	}
+	if (a->scratch_set && (unsigned)b->wl + b->width > a->p->scratch) {
+		emu_src_error(a->d, s, EMU_AT_WL, "buffer '%s' (wordlines %u..%u) reaches into "
+			      "the scratch wordlines, which start at %u", b->name, b->wl,
+			      b->wl + b->width - 1, a->p->scratch);
+		return -1;
+	}
+	/* Exactly the arrays its elements fill: then the arrays a command
+	 * selects by default (a buffer's) all hold the buffer. */
+	const uint64_t need = (b->length + g->bitlines - 1) / g->bitlines;
+	unsigned dim;
+	if (!emu_pattern_check(&b->arrays, &dim) && emu_pattern_size(&b->arrays) != need) {
+		char pat[EMU_PAT_TEXT];
+		emu_pattern_format(&b->arrays, pat, sizeof pat);
+		emu_src_error(a->d, s, EMU_AT_ARRAYS, "buffer '%s' has %" PRIu64 " elements, "
+			      "which fill %" PRIu64 " arrays of %u bitlines, but its array pattern "
+			      "%s has %" PRIu64, b->name, b->length, need, g->bitlines, pat,
+			      emu_pattern_size(&b->arrays));
+		return -1;
+	}
+	return check_selection(a, &b->arrays, true, s, EMU_AT_ARRAYS);
+}
+
+static int check_buffer_init(emu_asm *a, const emu_buffer *b, const emu_src *s)
+{
+	if (b->init > EMU_INIT_CONST) {
+		emu_src_error(a->d, s, EMU_AT_INIT, "unknown init kind %u; expected 0 to %u",
+			      (unsigned)b->init, (unsigned)EMU_INIT_CONST);
+		return -1;
+	}
+	if (b->init == EMU_INIT_CONST && (b->init_arg & ~isa_mask(b->width))) {
+		emu_src_error(a->d, s, EMU_AT_INIT, "init value 0x%" PRIx64 " does not fit in %u bits",
+			      b->init_arg, b->width);
+		return -1;
+	}
+	if (b->init != EMU_INIT_CONST && b->init != EMU_INIT_RANDOM && b->init_arg) {
+		emu_src_error(a->d, s, EMU_AT_INIT, "this init kind takes no value, found %" PRIu64,
+			      b->init_arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* First array that both buffers hold, or -1; x's arrays are marked. */
+static int64_t shared_array(const uint64_t *m, const emu_buffer *y)
+{
+	uint64_t n = emu_pattern_size(&y->arrays);
+	for (uint64_t i = 0; i < n; i++) {
+		int64_t v = emu_pattern_at(&y->arrays, i);
+		if (test_mark(m, v))
+			return v;
+	}
+	return -1;
+}
+
+static bool ranges_meet(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
+{
+	return a0 <= b1 && b0 <= a1;
+}
+
+static int check_buffer_overlap(emu_asm *a, const emu_buffer *b, const emu_src *s)
+{
+	int64_t lo, hi, ylo, yhi, hit = -1;
+	uint64_t *m = NULL;
+	bool marked = false;
+	size_t i;
+	emu_pattern_bounds(&b->arrays, &lo, &hi);
+	for (i = 0; i < a->p->nbufs && hit < 0; i++) {
+		const emu_buffer *y = &a->p->bufs[i];
+		emu_pattern_bounds(&y->arrays, &ylo, &yhi);
+		if (!ranges_meet(b->wl, b->wl + b->width - 1, y->wl, y->wl + y->width - 1) ||
+		    !ranges_meet(lo, hi, ylo, yhi))
+			continue;
+		if (!m && !(m = marks(a, true))) {
+			oom(a, s);
+			return -1;
+		}
+		if (!marked)
+			set_marks(m, &b->arrays, true);
+		marked = true;
+		hit = shared_array(m, y);
+	}
+	if (marked)
+		set_marks(m, &b->arrays, false);
+	if (hit < 0)
+		return 0;
+	const emu_buffer *y = &a->p->bufs[i - 1];
+	char w[64];
+	emu_src_error(a->d, s, EMU_AT_WL, "buffer '%s' (wordlines %u..%u) overlaps buffer "
+		      "'%s' (wordlines %u..%u, %s) in array %" PRId64, b->name, b->wl,
+		      b->wl + b->width - 1, y->name, y->wl, y->wl + y->width - 1,
+		      buf_where(a, i - 1, w, sizeof w), hit);
+	return -1;
+}
+
+int emu_asm_buffer(emu_asm *a, const emu_buffer *b, const emu_src *s)
+{
+	if (check_buffer_name(a, b, s) || check_buffer_shape(a, b, s) ||
+	    check_buffer_init(a, b, s) || check_buffer_overlap(a, b, s))
+		return -1;
+	emu_program *p = a->p;
+	emu_buffer *nb = grow(p->bufs, &a->bufcap, p->nbufs, sizeof *nb);
+	if (!nb) {
+		oom(a, s);
+		return -1;
+	}
+	p->bufs = nb;
+	p->bufs[p->nbufs] = *b;
+	if (hash_insert(a, p->nbufs)) {
+		oom(a, s);
+		return -1;
+	}
+	p->nbufs++;
+	return 0;
+}
+
+int emu_asm_scratch(emu_asm *a, unsigned scratch, const emu_src *s)
+{
+	const unsigned W = a->p->geom.wordlines;
+	if (scratch > W) {
+		emu_src_error(a->d, s, EMU_AT_WL, "scratch wordline %u is out of range; expected "
+			      "0 to %u (the machine has %u wordlines)", scratch, W, W);
+		return -1;
+	}
+	for (size_t i = 0; i < a->p->nbufs; i++) {
+		const emu_buffer *b = &a->p->bufs[i];
+		char w[64];
+		if ((unsigned)b->wl + b->width > scratch) {
+			emu_src_error(a->d, s, EMU_AT_WL, "scratch wordlines from %u would overlap "
+				      "buffer '%s' (wordlines %u..%u, %s)", scratch, b->name,
+				      b->wl, b->wl + b->width - 1, buf_where(a, i, w, sizeof w));
+			return -1;
+		}
+	}
+	a->p->scratch = (uint16_t)scratch;
+	a->scratch_set = true;
+	return 0;
+}
+
+void emu_asm_default_scratch(emu_asm *a)
+{
+	if (a->scratch_set)
+		return;
+	unsigned top = 0;
+	for (size_t i = 0; i < a->p->nbufs; i++) {
+		unsigned end = (unsigned)a->p->bufs[i].wl + a->p->bufs[i].width;
+		top = end > top ? end : top;
+	}
+	a->p->scratch = (uint16_t)top;
+	a->scratch_set = true;
+}
+
+/* ---- commands ---- */
+
+/* Operand slot k of a command: 0 d, 1 d2, 2 a, 3 b. */
+static uint16_t slot_wl(const emu_cmd *c, unsigned k)
+{
+	return k == 0 ? c->c.d : k == 1 ? c->c.d2 : k == 2 ? c->c.a : c->c.b;
+}
+
+static int16_t slot_buf(const emu_cmd *c, unsigned k)
+{
+	return k == 0 ? c->buf_d : k == 1 ? c->buf_d2 : k == 2 ? c->buf_a : c->buf_b;
+}
+
+/* Which of d, d2, a, b the form uses, and their names there. */
+static bool slot_used(const emu_form_info *f, unsigned k, const char **name)
+{
+	for (unsigned i = 0; i < f->nops; i++)
+		if (f->ops[i] == EMU_AT_D + k) {
+			*name = f->names[i];
+			return true;
+		}
+	*name = k == 0 ? "d" : k == 1 ? "d2" : k == 2 ? "a" : "b";
+	return false;
+}
+
+static int check_cmd_head(emu_asm *a, const emu_cmd *c, const emu_src *s)
+{
+	if (c->c.op >= ISA_OP_COUNT) {
+		emu_src_error(a->d, s, EMU_AT_STMT, "unknown command number %u; expected 0 to %u",
+			      c->c.op, ISA_OP_COUNT - 1);
+		return -1;
+	}
+	if (c->c.width < 1 || c->c.width > ISA_MAX_WIDTH || c->c.is_signed > 1) {
+		emu_src_error(a->d, s, EMU_AT_STMT, "%s: element type %c%u is not valid; "
+			      "expected iN or uN with N from 1 to 64", isa_info_of(c->c.op)->name,
+			      c->c.is_signed ? 'i' : 'u', c->c.width);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_operand_buffer(emu_asm *a, const emu_cmd *c, unsigned k,
+				const char *nm, unsigned rows, const emu_src *s)
+{
+	const int16_t bi = slot_buf(c, k);
+	const enum emu_part part = (enum emu_part)(EMU_AT_D + k);
+	char cn[32];
+	emu_cmd_name(&c->c, cn, sizeof cn);
+	if ((size_t)bi >= a->p->nbufs) {
+		emu_src_error(a->d, s, part, "%s: operand %s names buffer %d, but there are %zu",
+			      cn, nm, bi, a->p->nbufs);
+		return -1;
+	}
+	const emu_buffer *b = &a->p->bufs[bi];
+	if (b->wl != slot_wl(c, k)) {
+		emu_src_error(a->d, s, part, "%s: operand %s is at wordline %u, but buffer '%s' "
+			      "is at wordline %u", cn, nm, slot_wl(c, k), b->name, b->wl);
+		return -1;
+	}
+	if (b->width != rows && rows == 1) {
+		emu_src_error(a->d, s, part, "%s: buffer '%s' is %c%u, but the destination of a "
+			      "compare must be 1 bit wide (an i1 or u1 buffer, wl:N or tag)", cn,
+			      b->name, b->is_signed ? 'i' : 'u', b->width);
+		return -1;
+	}
+	if (b->width != rows) {
+		emu_src_error(a->d, s, part, "%s: buffer '%s' is %c%u, but the command works on "
+			      "%u-bit elements", cn, b->name, b->is_signed ? 'i' : 'u', b->width, rows);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_operand_raw(emu_asm *a, const emu_cmd *c, unsigned k,
+			     const char *nm, unsigned rows, const emu_src *s)
+{
+	const uint16_t wl = slot_wl(c, k);
+	const unsigned W = a->p->geom.wordlines;
+	const enum emu_part part = (enum emu_part)(EMU_AT_D + k);
+	char cn[32];
+	emu_cmd_name(&c->c, cn, sizeof cn);
+	if (slot_buf(c, k) != -1) {
+		emu_src_error(a->d, s, part, "%s: operand %s has a bad buffer index %d", cn, nm,
+			      slot_buf(c, k));
+		return -1;
+	}
+	if (wl == ISA_TAG && k != 0) {
+		emu_src_error(a->d, s, part, "%s: the tag latch can only be a destination, "
+			      "not operand %s", cn, nm);
+		return -1;
+	}
+	if (wl == ISA_NONE) {
+		emu_src_error(a->d, s, part, "%s: operand %s is missing", cn, nm);
+		return -1;
+	}
+	if (wl != ISA_TAG && wl + rows > W) {
+		emu_src_error(a->d, s, part, "%s: operand %s needs wordlines %u..%u, past the "
+			      "last wordline %u", cn, nm, wl, wl + rows - 1, W - 1);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_cmd_operands(emu_asm *a, const emu_cmd *c, const emu_src *s)
+{
+	const isa_info *in = isa_info_of(c->c.op);
+	const emu_form_info *f = emu_form_of(in->form);
+	for (unsigned k = 0; k < 4; k++) {
+		const char *nm;
+		const bool used = slot_used(f, k, &nm);
+		const unsigned rows = k == 0 && in->form == ISA_FORM_PAB ? 1 : c->c.width;
+		if (!used) {
+			if (slot_wl(c, k) != ISA_NONE ||
+			    slot_buf(c, k) != -1) {
+				emu_src_error(a->d, s, EMU_AT_STMT, "%s takes no operand %s "
+					      "(its operands are %s)", in->name, nm, f->syntax);
+				return -1;
+			}
+			continue;
+		}
+		int rc = slot_buf(c, k) >= 0
+				 ? check_operand_buffer(a, c, k, nm, rows, s)
+				 : check_operand_raw(a, c, k, nm, rows, s);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+static int check_cmd_imm(emu_asm *a, const emu_cmd *c, const emu_src *s)
+{
+	const isa_info *in = isa_info_of(c->c.op);
+	const unsigned n = c->c.width;
+	char cn[32];
+	emu_cmd_name(&c->c, cn, sizeof cn);
+	if (in->form != ISA_FORM_DAI && in->form != ISA_FORM_DI) {
+		if (c->c.imm) {
+			emu_src_error(a->d, s, EMU_AT_STMT, "%s takes no immediate, found %" PRIu64,
+				      cn, c->c.imm);
+			return -1;
+		}
+		return 0;
+	}
+	if (c->c.imm & ~isa_mask(n)) {
+		emu_src_error(a->d, s, EMU_AT_IMM, "%s: immediate 0x%" PRIx64 " does not fit "
+			      "in %u bits", cn, c->c.imm, n);
+		return -1;
+	}
+	if (emu_imm_is_shift(c->c.op) && c->c.imm >= n) {
+		emu_src_error(a->d, s, EMU_AT_IMM, "%s: shift amount %" PRIu64 " is out of "
+			      "range; expected 0 to %u", cn, c->c.imm, n - 1);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_cmd_reduce(emu_asm *a, const emu_cmd *c, const emu_src *s)
+{
+	const unsigned B = a->p->geom.bitlines;
+	if (isa_info_of(c->c.op)->form != ISA_FORM_RA ||
+	    emu_pattern_size(&c->bitlines) == B)
+		return 0; /* distinct and in range: every bitline */
+	char cn[32], pat[EMU_PAT_TEXT];
+	emu_cmd_name(&c->c, cn, sizeof cn);
+	emu_pattern_format(&c->bitlines, pat, sizeof pat);
+	emu_src_error(a->d, s, EMU_AT_BITLINES, "%s reduces whole arrays: it needs every "
+		      "bitline selected (bitlines=0:1:%u), not %s", cn, B, pat);
+	return -1;
+}
+
+/* Each buffer operand must hold every selected array, so that what the
+ * command does there is what the scalar reference does to its elements. */
+static int check_cmd_occupancy(emu_asm *a, const emu_cmd *c, const emu_src *s)
+{
+	const uint64_t n = emu_pattern_size(&c->arrays);
+	for (unsigned k = 0; k < 4; k++) {
+		int16_t bi = slot_buf(c, k);
+		if (bi < 0 || emu_pattern_equal(&a->p->bufs[bi].arrays, &c->arrays))
+			continue;
+		const emu_buffer *b = &a->p->bufs[bi];
+		uint64_t *m = marks(a, true);
+		int64_t miss = -1;
+		if (!m) {
+			oom(a, s);
+			return -1;
+		}
+		set_marks(m, &b->arrays, true);
+		for (uint64_t i = 0; i < n && miss < 0; i++)
+			if (!test_mark(m, emu_pattern_at(&c->arrays, i)))
+				miss = emu_pattern_at(&c->arrays, i);
+		set_marks(m, &b->arrays, false);
+		if (miss >= 0) {
+			char pat[EMU_PAT_TEXT];
+			emu_pattern_format(&b->arrays, pat, sizeof pat);
+			/* Point at arrays= if it was written, else at the operand. */
+			emu_src_error(a->d, s, s->at[EMU_AT_ARRAYS] ? EMU_AT_ARRAYS
+					       : (enum emu_part)(EMU_AT_D + k), "buffer '%s' does not "
+				      "hold array %" PRId64 ", which the command selects ('%s' is on "
+				      "arrays %s)", b->name, miss, b->name, pat);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int check_cmd_isa(emu_asm *a, const emu_cmd *c, const emu_src *s)
+{
+	isa_rules r;
+	const sram_geom *g = &a->p->geom;
+	const char *e = isa_check(&c->c, g->wordlines, g->bitlines, &r);
+	if (!e)
+		return 0;
+	char cn[32];
+	emu_cmd_name(&c->c, cn, sizeof cn);
+	if (r.scratch_rows > c->c.scratch_rows)
+		emu_src_error(a->d, s, EMU_AT_STMT, "%s: %s (it needs %u scratch wordlines; the "
+			      "program has %u, from wordline %u)", cn, e, r.scratch_rows,
+			      c->c.scratch_rows, c->c.scratch);
+	else
+		emu_src_error(a->d, s, EMU_AT_STMT, "%s: %s", cn, e);
+	return -1;
+}
+
+int emu_asm_cmd(emu_asm *a, emu_cmd *c, const emu_src *s)
+{
+	emu_asm_default_scratch(a);
+	c->c.scratch = a->p->scratch;
+	c->c.scratch_rows = (uint16_t)(a->p->geom.wordlines - a->p->scratch);
+	if (check_cmd_head(a, c, s) || check_cmd_operands(a, c, s) ||
+	    check_cmd_imm(a, c, s) ||
+	    check_selection(a, &c->arrays, true, s, EMU_AT_ARRAYS) ||
+	    check_selection(a, &c->bitlines, false, s, EMU_AT_BITLINES) ||
+	    check_cmd_reduce(a, c, s) || check_cmd_occupancy(a, c, s) ||
+	    check_cmd_isa(a, c, s))
+		return -1;
+	emu_program *p = a->p;
+	emu_cmd *nc = grow(p->cmds, &a->cmdcap, p->ncmds, sizeof *nc);
+	if (!nc) {
+		oom(a, s);
+		return -1;
+	}
+	p->cmds = nc;
+	p->cmds[p->ncmds++] = *c;
+	return 0;
+}

@@ -1,1 +1,261 @@
-/* refmodel.c: being written. */
+/*
+ * refmodel.c: the scalar reference model; see refmodel.h.
+ *
+ * Storage: for each array, B columns of W bits (ceil(W/64) words each),
+ * allocated when first written (an array never written reads as zero,
+ * as the SRAM does at start).  An operand at wordlines [wl, wl+n) of one
+ * bitline is the bit field [wl, wl+n) of that bitline's column.
+ */
+#include "refmodel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { TAG_ZERO = 0, TAG_ONE = 1, TAG_UNDEF = 2 };
+
+struct emu_ref {
+	const emu_program *p;
+	unsigned W, B, cw;     /* wordlines, bitlines, words per column */
+	unsigned narrays;
+	uint64_t **cols;       /* per array: B * cw words, or NULL */
+	uint8_t **tags;        /* per array: B tag states, or NULL */
+	size_t undef_by;       /* command that last left a tag undefined */
+	uint8_t *sel_arr;      /* scratch: selected arrays of a command */
+};
+
+emu_ref *emu_ref_new(const emu_program *p, diag *d)
+{
+	emu_ref *r = calloc(1, sizeof *r);
+	if (!r)
+		goto oom;
+	r->p = p;
+	r->W = p->geom.wordlines;
+	r->B = p->geom.bitlines;
+	r->cw = (r->W + 63) / 64;
+	r->narrays = (unsigned)(sram_geom_bitlines(&p->geom) / r->B);
+	r->cols = calloc(r->narrays, sizeof *r->cols);
+	r->tags = calloc(r->narrays, sizeof *r->tags);
+	r->sel_arr = calloc(r->narrays, 1);
+	if (!r->cols || !r->tags || !r->sel_arr)
+		goto oom;
+	return r;
+oom:
+	diag_file(d, p->path, "out of memory for the reference model");
+	emu_ref_free(r);
+	return NULL;
+}
+
+void emu_ref_free(emu_ref *r)
+{
+	if (!r)
+		return;
+	for (unsigned a = 0; r->cols && a < r->narrays; a++) {
+		free(r->cols[a]);
+		free(r->tags[a]);
+	}
+	free(r->cols);
+	free(r->tags);
+	free(r->sel_arr);
+	free(r);
+}
+
+/* The column of (array, bitline); allocated on first use when `make`. */
+static uint64_t *column(const emu_ref *r, unsigned array, unsigned bl, bool make)
+{
+	if (!r->cols[array]) {
+		if (!make)
+			return NULL;
+		r->cols[array] = calloc((size_t)r->B * r->cw, sizeof(uint64_t));
+		r->tags[array] = calloc(r->B, 1);
+		if (!r->cols[array] || !r->tags[array])
+			abort(); /* see emu_ref_new: sized like the machine */
+	}
+	return r->cols[array] + (size_t)bl * r->cw;
+}
+
+static uint64_t field_get(const uint64_t *col, unsigned wl, unsigned n)
+{
+	if (!col)
+		return 0;
+	uint64_t v = 0;
+	for (unsigned k = 0; k < n; k++)
+		v |= ((col[(wl + k) / 64] >> ((wl + k) % 64)) & 1) << k;
+	return v;
+}
+
+static void field_set(uint64_t *col, unsigned wl, unsigned n, uint64_t v)
+{
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t bit = UINT64_C(1) << ((wl + k) % 64);
+		if ((v >> k) & 1)
+			col[(wl + k) / 64] |= bit;
+		else
+			col[(wl + k) / 64] &= ~bit;
+	}
+}
+
+static void place(const emu_ref *r, const emu_buffer *b, uint64_t i,
+		  unsigned *array, unsigned *bl)
+{
+	*array = (unsigned)emu_pattern_at(&b->arrays, i / r->B);
+	*bl = (unsigned)(i % r->B);
+}
+
+uint64_t emu_ref_get(const emu_ref *r, const emu_buffer *b, uint64_t i)
+{
+	unsigned a, bl;
+	place(r, b, i, &a, &bl);
+	return field_get(column(r, a, bl, false), b->wl, b->width);
+}
+
+void emu_ref_set(emu_ref *r, const emu_buffer *b, uint64_t i, uint64_t v)
+{
+	unsigned a, bl;
+	place(r, b, i, &a, &bl);
+	field_set(column(r, a, bl, true), b->wl, b->width, v);
+}
+
+void emu_ref_store(emu_ref *r, const emu_buffer *b, const uint64_t *values,
+		   uint64_t count)
+{
+	if (count > b->length)
+		count = b->length;
+	for (uint64_t i = 0; i < count; i++)
+		emu_ref_set(r, b, i, values[i] & isa_mask(b->width));
+}
+
+void emu_ref_init_buffers(emu_ref *r)
+{
+	for (size_t k = 0; k < r->p->nbufs; k++) {
+		const emu_buffer *b = &r->p->bufs[k];
+		if (b->init == EMU_INIT_NONE)
+			continue;
+		for (uint64_t i = 0; i < b->length; i++)
+			emu_ref_set(r, b, i, emu_init_value(b, i));
+	}
+}
+
+/* Does the command's lowering use the tag latch as a temporary?  That is
+ * a fact of the micro-program, not of the values, so it is read from the
+ * micro-program's latch functions. */
+static bool clobbers_tag(const emu_ref *r, const isa_cmd *c)
+{
+	if (c->d == ISA_TAG)
+		return false;
+	isa_prog p;
+	isa_prog_init(&p);
+	bool t = false;
+	if (isa_build(c, r->B, &p) == 0)
+		for (size_t i = 0; i < p.n && !t; i++)
+			t = sram_fn_latch(p.u[i].lfn) == 'T';
+	isa_prog_free(&p);
+	return t;
+}
+
+static void mark_bitlines(const emu_cmd *c, bool *sel, unsigned B)
+{
+	memset(sel, 0, B * sizeof *sel);
+	const uint64_t nb = emu_pattern_size(&c->bitlines);
+	for (uint64_t i = 0; i < nb; i++)
+		sel[emu_pattern_at(&c->bitlines, i)] = true;
+}
+
+/* One element-wise command on one bitline of one array. */
+static int apply_elem(emu_ref *r, const emu_cmd *ec, unsigned a, unsigned bl,
+		      bool clobber, diag *d, size_t cmd_index)
+{
+	const isa_cmd *c = &ec->c;
+	const isa_form f = isa_info_of(c->op)->form;
+	uint64_t *col = column(r, a, bl, true);
+	uint8_t *tag = &r->tags[a][bl];
+	if (c->op == ISA_SEL && *tag == TAG_UNDEF) {
+		const emu_cmd *by = &r->p->cmds[r->undef_by];
+		diag_at(d, r->p->path, ec->line, 0,
+			"command %zu reads the tag latch of array %u bitline %u, "
+			"which command %zu (line %d) left undefined",
+			cmd_index, a, bl, r->undef_by, by->line);
+		return -1;
+	}
+	uint64_t av = c->a == ISA_NONE ? 0 : field_get(col, c->a, c->width);
+	uint64_t bv = c->b == ISA_NONE ? 0 : field_get(col, c->b, c->width);
+	bool tout = *tag == TAG_ONE;
+	uint64_t r2 = 0;
+	uint64_t dv = isa_ref_elem(c, av, bv, *tag == TAG_ONE, &tout, &r2);
+	if (c->d == ISA_TAG)
+		*tag = tout ? TAG_ONE : TAG_ZERO;
+	else
+		field_set(col, c->d, f == ISA_FORM_PAB ? 1 : c->width, dv);
+	if (f == ISA_FORM_QRAB)
+		field_set(col, c->d2, c->width, r2);
+	if (clobber)
+		*tag = TAG_UNDEF;
+	return 0;
+}
+
+/* A reduction over every bitline of one array: the result goes to
+ * bitline 0 of d; the other bitlines of d keep their values. */
+static void apply_reduce(emu_ref *r, const isa_cmd *c, unsigned a, bool clobber)
+{
+	uint64_t v[SRAM_MAX_DIM];
+	for (unsigned bl = 0; bl < r->B; bl++)
+		v[bl] = field_get(column(r, a, bl, true), c->a, c->width);
+	field_set(column(r, a, 0, true), c->d, c->width,
+		  isa_ref_reduce(c, v, r->B));
+	if (clobber)
+		memset(r->tags[a], TAG_UNDEF, r->B);
+}
+
+int emu_ref_run_cmd(emu_ref *r, size_t i, diag *d)
+{
+	const emu_cmd *ec = &r->p->cmds[i];
+	const bool clobber = clobbers_tag(r, &ec->c);
+	bool sel[SRAM_MAX_DIM];
+	mark_bitlines(ec, sel, r->B);
+	/* A pattern may name an array twice; the hardware enables it once. */
+	memset(r->sel_arr, 0, r->narrays);
+	const uint64_t na = emu_pattern_size(&ec->arrays);
+	for (uint64_t k = 0; k < na; k++) {
+		unsigned a = (unsigned)emu_pattern_at(&ec->arrays, k);
+		if (r->sel_arr[a])
+			continue;
+		r->sel_arr[a] = 1;
+		if (isa_info_of(ec->c.op)->form == ISA_FORM_RA) {
+			apply_reduce(r, &ec->c, a, clobber);
+			continue;
+		}
+		for (unsigned bl = 0; bl < r->B; bl++)
+			if (sel[bl] && apply_elem(r, ec, a, bl, clobber, d, i) != 0)
+				return -1;
+	}
+	if (clobber)
+		r->undef_by = i;
+	return 0;
+}
+
+bool emu_ref_compare(const emu_ref *r, const emu_machine *em,
+		     const emu_buffer *b, emu_mismatch *mm)
+{
+	uint64_t *got = malloc(b->length * sizeof *got);
+	bool same = true;
+	if (!got) {
+		/* Fall back to one element at a time. */
+		for (uint64_t i = 0; i < b->length && same; i++) {
+			uint64_t e = emu_ref_get(r, b, i), g = emu_elem_get(em, b, i);
+			if (e != g) {
+				*mm = (emu_mismatch){b, i, e, g};
+				same = false;
+			}
+		}
+		return same;
+	}
+	emu_buffer_read(em, b, got);
+	for (uint64_t i = 0; i < b->length && same; i++) {
+		uint64_t e = emu_ref_get(r, b, i);
+		if (e != got[i]) {
+			*mm = (emu_mismatch){b, i, e, got[i]};
+			same = false;
+		}
+	}
+	free(got);
+	return same;
+}

@@ -1,1 +1,31 @@
-/* report.h: being written. */
+/*
+ * report.h: what `infsim run` prints (prefix emu_report_): statistics as
+ * text or JSON, and the description of the first wrong element.
+ */
+#ifndef INFSIM_REPORT_H
+#define INFSIM_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "machine.h"
+#include "refmodel.h"
+
+/* Statistics: cycles and micro-ops (reads, writes, logic, activations)
+ * by command kind, by bank and in total, and the transpose unit. */
+void emu_report_stats_text(FILE *f, const emu_machine *em);
+void emu_report_stats_json(FILE *f, const emu_machine *em);
+
+/* "BUF[i]: expected V (0x..), got W (0x..); bits that differ: ..." with
+ * the values shown by the buffer's signedness and the differing bits.
+ * emu_report_mismatch prints "WHAT: " and that line; _text writes the
+ * line without a newline into buf and returns what snprintf would. */
+void emu_report_mismatch(FILE *f, const char *what, const emu_mismatch *mm);
+int emu_report_mismatch_text(char *buf, size_t size, const emu_mismatch *mm);
+
+/* The machine's sizes ("infsim info"): text, or JSON when json. */
+void emu_report_geom(FILE *f, const sram_geom *g, bool json);
+
+#endif

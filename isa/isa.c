@@ -151,12 +151,15 @@ const char *isa_check(const isa_cmd *c, unsigned wordlines, unsigned bitlines,
 	r.min_width = 1;
 	r.max_width = ISA_MAX_WIDTH;
 	r.d_rows = c->width;
+	r.max_imm = UINT64_MAX;
 	e->rules(c, bitlines, &r);
 	if (rules)
 		*rules = r;
 	if (c->width < r.min_width || c->width > r.max_width)
 		return "width out of range for this command";
 	const isa_form f = e->info.form;
+	if ((f == ISA_FORM_DAI || f == ISA_FORM_DI) && c->imm > r.max_imm)
+		return "immediate out of range for this command";
 	const bool has_a = f != ISA_FORM_DI;
 	const bool has_b = f == ISA_FORM_DAB || f == ISA_FORM_PAB ||
 			   f == ISA_FORM_QRAB;

@@ -94,6 +94,7 @@ typedef struct isa_rules {
 	bool d_may_alias_b;
 	unsigned min_width, max_width;
 	bool tag_dest_ok;       /* may d be the tag latch? */
+	uint64_t max_imm;       /* largest immediate (DAI, DI); default all ones */
 } isa_rules;
 
 /* NULL if the command is well-formed for a machine with W wordlines and

@@ -14,9 +14,8 @@
  * Sensing happens before the write, so a uop may read and write the same
  * wordline.
  *
- * Speed: each (write function) has its own loop over the words of the
- * way, with no branch inside, so the compiler vectorises it.  A way of
- * the default machine is 64 words wide; its live rows stay in L1/L2.
+ * Speed: see "How a run executes" below and doc/PERFORMANCE.md.  A way
+ * of the default machine is 64 words wide; its live rows stay in L1/L2.
  */
 #include "sram.h"
 
@@ -147,123 +146,167 @@ void sram_uop_cost(const sram_uop *u, sram_count *c)
 		c->logic++;
 }
 
-/* Sense amplifier inputs: three row pointers (repeating the last one
- * when fewer are activated, which leaves AND and NOR unchanged). */
-struct sense {
-	const uint64_t *r0, *r1, *r2;
-	uint64_t mt, mn; /* gate masks: g = E & ((T & mt) | (~T & mn)) */
-};
+/*
+ * How a run executes (only speed is at stake here: the semantics are the
+ * cycle order above; doc/PERFORMANCE.md has the figures).
+ *
+ * sram_run decodes the program once (struct plan), then each selected
+ * way runs the whole program, uop after uop, so that the way's live rows
+ * stay in L1/L2 from one uop to the next.  Ways share nothing (an array
+ * computes only on its own bitlines), so neither the order of the ways
+ * nor the thread that runs one can change a bit.
+ *
+ * A uop is one pass over the way's words.  Word k of every output depends
+ * only on word k of the inputs (the shifts excepted), so a pass loads a
+ * block of 8 words (one cache line, one GNU vector, which the compiler
+ * maps to SSE2, AVX2 or AVX-512 in the clone picked at load time),
+ * computes, and stores the same block: latches update in place.  A
+ * temporary is needed only when a uop holds both a write and a latch
+ * function (the write must still see the old latches), for the shifts,
+ * and for three activated rows, which are first folded into two (see
+ * fold_three_rows) so that every pass senses exactly two.
+ *
+ * Each function's loop exists in three variants of the gate: all ones
+ * (gate E on a way whose every bitline is enabled, the usual case, which
+ * needs neither the enable mask nor the old destination), E, and E & T
+ * or E & ~T.  BL/BLB are recorded only by the last uop of the run that
+ * senses: earlier records would be overwritten before anyone could look.
+ */
 
-static void sense_setup(const sram_machine *m, const sram_way *w,
-			const sram_uop *u, const uint64_t *zero, struct sense *s)
-{
-	const uint64_t *r[3] = {zero, zero, zero};
-	for (unsigned i = 0; i < u->nact; i++)
-		r[i] = w->rows + (size_t)u->act[i] * m->stride;
-	if (u->nact == 1)
-		r[1] = r[2] = r[0];
-	else if (u->nact == 2)
-		r[2] = r[1];
-	s->r0 = r[0];
-	s->r1 = r[1];
-	s->r2 = r[2];
-	s->mt = u->gate == SRAM_GATE_ENT ? 0 : ~UINT64_C(0);
-	s->mn = u->gate == SRAM_GATE_ET ? 0 : ~UINT64_C(0);
-}
-
-/* Every loop reads word k of its rows before it writes word k, and
- * touches no other word, so a destination that is also an activated row
- * is safe to vectorise. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define IVDEP _Pragma("GCC ivdep")
+#if defined(__GNUC__)
+typedef uint64_t sram_vword __attribute__((vector_size(64)));
+#define VW 8
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
-#define IVDEP
+typedef uint64_t sram_vword;
+#define VW 1
+#define ALWAYS_INLINE inline
 #endif
 
-/* Per-word values every function may use. */
-#define SENSE_WORD(k)                                                    \
-	const uint64_t s = S.r0[k] & S.r1[k] & S.r2[k];                  \
-	const uint64_t z = ~(S.r0[k] | S.r1[k] | S.r2[k]);               \
-	const uint64_t x = ~s & ~z;                                      \
-	const uint64_t C = carry[k], T = tag[k];                         \
-	const uint64_t g = en[k] & ((T & S.mt) | (~T & S.mn));          \
-	(void)x; (void)C; (void)T; (void)s; (void)z
+/* One clone of each pass per x86-64 vector extension, picked when the
+ * library loads (GNU ifunc): no -march flag, and it runs anywhere. */
+#if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) &&      \
+	!defined(__clang__) && __GNUC__ >= 8
+#define SRAM_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define SRAM_CLONES
+#endif
 
-static uint64_t lfn_value(unsigned fn, uint64_t s, uint64_t z, uint64_t x,
-			  uint64_t C, uint64_t T)
-{
-	switch (fn) {
-	case SRAM_FN_LOADT: return s;
-	case SRAM_FN_LOADTN: return z;
-	case SRAM_FN_LOADTX: return x;
-	case SRAM_FN_LOADTXN: return ~x;
-	case SRAM_FN_LOADTOR: return ~z;
-	case SRAM_FN_LOADC: return s;
-	case SRAM_FN_TANDS: return T & s;
-	case SRAM_FN_TANDZ: return T & z;
-	case SRAM_FN_TORS: return T | s;
-	case SRAM_FN_TORNZ: return T | ~z;
-	case SRAM_FN_TXORS: return T ^ s;
-	case SRAM_FN_TSANDC: return s & C;
-	case SRAM_FN_TFROMC: return C;
-	case SRAM_FN_TFROMNC: return ~C;
-	case SRAM_FN_TNOT: return ~T;
-	case SRAM_FN_CANDZ: return C & z;
-	case SRAM_FN_CANDNX: return C & ~x;
-	case SRAM_FN_CORS: return C | s;
-	case SRAM_FN_SUBC: return (T & x) | (C & (T | ~x));
-	default: return 0;
-	}
-}
+/* What one pass of one uop over one way reads and writes. */
+struct pass {
+	const uint64_t *r0, *r1; /* the two sensed rows (equal if one) */
+	uint64_t *dst, *carry, *tag;
+	const uint64_t *en;
+	const uint64_t *lold;    /* the latch the latch function updates */
+	uint64_t *lout;          /* where its gated new value goes */
+	uint64_t flip;           /* gate ET: 0; gate ENT: ~0 */
+	unsigned n;              /* words */
+	unsigned fn;             /* the function of this pass */
+};
 
-/* Step 3: the latch function, into tmp (already gated). */
-static void run_lfn(const sram_machine *m, sram_way *w, const sram_uop *u,
-		    const struct sense *sp, uint64_t *tmp)
-{
-	const struct sense S = *sp;
-	const uint64_t *carry = w->carry, *tag = w->tag, *en = w->enable;
-	const unsigned n = m->stride;
-	const int latch = latch_of_lfn(u->lfn);
-	for (unsigned k = 0; k < n; k++) {
-		SENSE_WORD(k);
-		uint64_t v = lfn_value(u->lfn, s, z, x, C, T);
-		uint64_t old = latch == 'C' ? C : T;
-		tmp[k] = (old & ~g) | (v & g);
-	}
-}
+/* How a pass forms its gate g. */
+enum pass_gate {
+	PG_ALL, /* g = ~0: gate E, and every bitline of the way enabled */
+	PG_E,   /* g = E */
+	PG_T,   /* g = E & (T ^ flip): gate ET or ENT */
+};
 
-/* Loop of a write function that leaves the carry alone. */
+/* BODY once per block of VW words, as sram_vword, then once per word
+ * left over, as uint64_t; W names the type inside BODY. */
+#define FOR_WORDS(BODY)                                                  \
+	do {                                                             \
+		unsigned k = 0;                                          \
+		for (; k + VW <= X->n; k += VW) {                        \
+			typedef sram_vword W;                            \
+			BODY                                             \
+		}                                                        \
+		for (; k < X->n; k++) {                                  \
+			typedef uint64_t W;                              \
+			BODY                                             \
+		}                                                        \
+	} while (0)
+
+#define LD(var, p) W var; memcpy(&var, (p) + k, sizeof var)
+#define ST(p, val)                                                       \
+	do {                                                             \
+		const W st_ = (val);                                     \
+		memcpy((p) + k, &st_, sizeof st_);                       \
+	} while (0)
+
+/* The values of pe.def's notation for the current block, and g.  G is a
+ * constant in every caller, so the unused branches vanish. */
+#define SENSE_BLOCK                                                      \
+	LD(a0_, X->r0); LD(a1_, X->r1);                                  \
+	LD(C, X->carry); LD(T, X->tag);                                  \
+	const W s = a0_ & a1_;                                           \
+	const W z = ~(a0_ | a1_);                                        \
+	const W x = ~(s | z);                                            \
+	W g = ~(W){0};                                                   \
+	if (G != PG_ALL) {                                               \
+		LD(e_, X->en);                                           \
+		g = e_;                                                  \
+		if (G == PG_T)                                           \
+			g &= T ^ X->flip;                                \
+	}                                                                \
+	(void)s; (void)z; (void)x; (void)C; (void)T;
+
+/* old where the gate is clear, v where it is set. */
+#define GATED(old, v) (G == PG_ALL ? (v) : ((old) & ~g) | ((v) & g))
+/* The destination's old block, only when a gate can keep it. */
+#define LD_DST                                                           \
+	W d_ = (W){0};                                                   \
+	if (G != PG_ALL)                                                 \
+		memcpy(&d_, X->dst + k, sizeof d_);
+
+/* A write function that leaves the carry alone.  (W){0} | v makes a
+ * block of a constant. */
 #define WLOOP(EXPR)                                                      \
-	IVDEP                                                             \
-	for (unsigned k = 0; k < n; k++) {                                \
-		SENSE_WORD(k);                                            \
-		const uint64_t out = (EXPR);                              \
-		dst[k] = (dst[k] & ~g) | (out & g);                       \
-	}                                                                 \
+	FOR_WORDS(SENSE_BLOCK LD_DST                                     \
+		  ST(X->dst, GATED(d_, (W){0} | (EXPR))););              \
 	break
 
-/* Loop of a write function that also computes a new carry. */
+/* A write function that also computes a new carry. */
 #define WCLOOP(EXPR, CEXPR)                                              \
-	IVDEP                                                             \
-	for (unsigned k = 0; k < n; k++) {                                \
-		SENSE_WORD(k);                                            \
-		const uint64_t out = (EXPR);                              \
-		const uint64_t cn = (CEXPR);                              \
-		dst[k] = (dst[k] & ~g) | (out & g);                       \
-		carry[k] = (C & ~g) | (cn & g);                           \
-	}                                                                 \
+	FOR_WORDS(SENSE_BLOCK LD_DST                                     \
+		  ST(X->dst, GATED(d_, (W){0} | (EXPR)));                \
+		  ST(X->carry, GATED(C, (W){0} | (CEXPR))););            \
 	break
 
-static void run_wfn(const sram_machine *m, sram_way *w, const sram_uop *u,
-		    const struct sense *sp)
-{
-	const struct sense S = *sp;
-	uint64_t *carry = w->carry;
-	const uint64_t *tag = w->tag, *en = w->enable;
-	uint64_t *dst = w->rows + (size_t)u->dst * m->stride;
-	const unsigned n = m->stride;
+/* A latch function: lout = the latch, updated where the gate is set. */
+#define LLOOP(EXPR)                                                      \
+	FOR_WORDS(SENSE_BLOCK LD(o_, X->lold);                           \
+		  ST(X->lout, GATED(o_, (W){0} | (EXPR))););             \
+	break
 
-	switch (u->wfn) {
+static ALWAYS_INLINE void lfn_pass(const struct pass *X, const enum pass_gate G)
+{
+	switch (X->fn) {
+	case SRAM_FN_LOADT: LLOOP(s);
+	case SRAM_FN_LOADTN: LLOOP(z);
+	case SRAM_FN_LOADTX: LLOOP(x);
+	case SRAM_FN_LOADTXN: LLOOP(~x);
+	case SRAM_FN_LOADTOR: LLOOP(~z);
+	case SRAM_FN_LOADC: LLOOP(s);
+	case SRAM_FN_TANDS: LLOOP(T & s);
+	case SRAM_FN_TANDZ: LLOOP(T & z);
+	case SRAM_FN_TORS: LLOOP(T | s);
+	case SRAM_FN_TORNZ: LLOOP(T | ~z);
+	case SRAM_FN_TXORS: LLOOP(T ^ s);
+	case SRAM_FN_TSANDC: LLOOP(s & C);
+	case SRAM_FN_TFROMC: LLOOP(C);
+	case SRAM_FN_TFROMNC: LLOOP(~C);
+	case SRAM_FN_TNOT: LLOOP(~T);
+	case SRAM_FN_CANDZ: LLOOP(C & z);
+	case SRAM_FN_CANDNX: LLOOP(C & ~x);
+	case SRAM_FN_CORS: LLOOP(C | s);
+	case SRAM_FN_SUBC: LLOOP((T & x) | (C & (T | ~x)));
+	default: LLOOP(0);
+	}
+}
+
+static ALWAYS_INLINE void wfn_pass(const struct pass *X, const enum pass_gate G)
+{
+	switch (X->fn) {
 	case SRAM_FN_COPY: WLOOP(s);
 	case SRAM_FN_NOT: WLOOP(z);
 	case SRAM_FN_OR: WLOOP(~z);
@@ -285,16 +328,38 @@ static void run_wfn(const sram_machine *m, sram_way *w, const sram_uop *u,
 	}
 }
 
-/* Bitline shift by one inside each array of the way. */
-static void run_shift(const sram_machine *m, sram_way *w, const sram_uop *u,
-		      const struct sense *sp, uint64_t *tmp)
+typedef void pass_fn(const struct pass *X);
+static SRAM_CLONES void lfn_pass_all(const struct pass *X) { lfn_pass(X, PG_ALL); }
+static SRAM_CLONES void lfn_pass_e(const struct pass *X) { lfn_pass(X, PG_E); }
+static SRAM_CLONES void lfn_pass_t(const struct pass *X) { lfn_pass(X, PG_T); }
+static SRAM_CLONES void wfn_pass_all(const struct pass *X) { wfn_pass(X, PG_ALL); }
+static SRAM_CLONES void wfn_pass_e(const struct pass *X) { wfn_pass(X, PG_E); }
+static SRAM_CLONES void wfn_pass_t(const struct pass *X) { wfn_pass(X, PG_T); }
+static pass_fn *const lfn_passes[] = {lfn_pass_all, lfn_pass_e, lfn_pass_t};
+static pass_fn *const wfn_passes[] = {wfn_pass_all, wfn_pass_e, wfn_pass_t};
+
+/* Three activated rows: their AND and OR go to two temporaries, whose
+ * own AND is the AND of the three and whose NOR is their NOR (the AND is
+ * inside the OR), so the uop then senses the two like any other. */
+static void fold_three_rows(const uint64_t *r0, const uint64_t *r1,
+			    const uint64_t *r2, uint64_t *tand, uint64_t *tor,
+			    unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		tand[k] = r0[k] & r1[k] & r2[k];
+		tor[k] = r0[k] | r1[k] | r2[k];
+	}
+}
+
+/* Bitline shift by one inside each array of the way: words depend on
+ * their neighbours, so the sensed row goes through tmp first. */
+static void shift_pass(const sram_machine *m, const struct pass *X,
+		       enum pass_gate G, uint64_t *tmp)
 {
 	const unsigned wpa = m->wpa, n = m->stride;
-	const bool up = u->wfn == SRAM_FN_SHUP;
+	const bool up = X->fn == SRAM_FN_SHUP;
 	for (unsigned k = 0; k < n; k++)
-		tmp[k] = sp->r0[k] & sp->r1[k] & sp->r2[k];
-	uint64_t *dst = w->rows + (size_t)u->dst * m->stride;
-	const uint64_t *tag = w->tag, *en = w->enable;
+		tmp[k] = X->r0[k] & X->r1[k];
 	for (unsigned a = 0; a < n; a += wpa) {
 		const uint64_t *src = tmp + a;
 		for (unsigned k = 0; k < wpa; k++) {
@@ -306,20 +371,21 @@ static void run_shift(const sram_machine *m, sram_way *w, const sram_uop *u,
 				    (k + 1 < wpa ? src[k + 1] << 63 : 0);
 			if (k + 1 == wpa)
 				v &= m->tail;
-			const uint64_t T = tag[a + k];
-			const uint64_t g = en[a + k] & ((T & sp->mt) | (~T & sp->mn));
-			dst[a + k] = (dst[a + k] & ~g) | (v & g);
+			const uint64_t T = X->tag[a + k];
+			const uint64_t g = X->en[a + k] &
+					   (G == PG_T ? T ^ X->flip : ~UINT64_C(0));
+			X->dst[a + k] = (X->dst[a + k] & ~g) | (v & g);
 		}
 	}
 }
 
 static void record_sense(const sram_machine *m, sram_way *w,
-			 const sram_uop *u, const struct sense *sp)
+			 const sram_uop *u, const struct pass *X)
 {
 	const unsigned n = m->stride;
 	for (unsigned k = 0; k < n; k++) {
-		w->bl[k] = sp->r0[k] & sp->r1[k] & sp->r2[k];
-		w->blb[k] = ~(sp->r0[k] | sp->r1[k] | sp->r2[k]);
+		w->bl[k] = X->r0[k] & X->r1[k];
+		w->blb[k] = ~(X->r0[k] | X->r1[k]);
 	}
 	/* BLB of bitlines outside any array (tail bits) reads 0. */
 	if (m->wpa && m->tail != ~UINT64_C(0))
@@ -329,48 +395,155 @@ static void record_sense(const sram_machine *m, sram_way *w,
 	w->last_nact = u->nact;
 }
 
-/* One uop on one way.  scratch holds 2 * stride words. */
-static void exec_uop(const sram_machine *m, sram_way *w, const sram_uop *u,
-		     const uint64_t *zero, uint64_t *scratch)
+/* The carry preset drives the latch on enabled bitlines only. */
+static void preset_carry(const sram_machine *m, sram_way *w, unsigned cpre)
 {
-	struct sense S;
-	sense_setup(m, w, u, zero, &S);
-	if (u->cpre != SRAM_CPRE_KEEP) {
-		/* The preset drives the latch on enabled bitlines only. */
-		const uint64_t v = u->cpre == SRAM_CPRE_1 ? ~UINT64_C(0) : 0;
-		for (unsigned k = 0; k < m->stride; k++)
-			w->carry[k] = (w->carry[k] & ~w->enable[k]) |
-				      (v & w->enable[k]);
-	}
-	if (u->nact)
-		record_sense(m, w, u, &S);
-	uint64_t *ltmp = scratch;
-	if (u->lfn)
-		run_lfn(m, w, u, &S, ltmp);
-	if (u->wfn == SRAM_FN_SHUP || u->wfn == SRAM_FN_SHDOWN)
-		run_shift(m, w, u, &S, scratch + m->stride);
-	else if (u->wfn)
-		run_wfn(m, w, u, &S);
-	if (u->lfn)
-		memcpy(latch_of_lfn(u->lfn) == 'C' ? w->carry : w->tag, ltmp,
-		       m->stride * sizeof(uint64_t));
-	w->last_dst = u->wfn ? u->dst : SRAM_NO_ROW;
+	const uint64_t v = cpre == SRAM_CPRE_1 ? ~UINT64_C(0) : 0;
+	for (unsigned k = 0; k < m->stride; k++)
+		w->carry[k] = (w->carry[k] & ~w->enable[k]) | (v & w->enable[k]);
 }
 
-/* Scratch for one thread: a zero row and two temporaries. */
-static uint64_t *thread_scratch(const sram_machine *m)
+/* A uop decoded for a run; offsets are in words from a way's rows. */
+struct plan {
+	const sram_uop *u;
+	size_t act[SRAM_MAX_ACT]; /* sensed rows, the last one repeated */
+	size_t dst;
+	uint64_t flip;            /* see struct pass */
+	bool record;              /* the run's last sensing uop */
+	bool general;             /* needs more than one plain pass */
+};
+
+struct run {
+	const sram_machine *m;
+	const struct plan *plan;
+	size_t n;
+	const uint64_t *zero;     /* the sense inputs of a uop with nact 0 */
+};
+
+/* Every step of the cycle, for any uop.  tmp holds 4 * stride words. */
+static void exec_general(const struct run *R, sram_way *w,
+			 const struct plan *p, struct pass *X,
+			 enum pass_gate G, uint64_t *tmp)
 {
-	return calloc(3 * (size_t)m->stride + 8, sizeof(uint64_t));
+	const sram_uop *u = p->u;
+	const unsigned n = R->m->stride;
+	if (u->nact == 3) {
+		fold_three_rows(w->rows + p->act[0], w->rows + p->act[1],
+				w->rows + p->act[2], tmp + 2 * n, tmp + 3 * n, n);
+		X->r0 = tmp + 2 * n;
+		X->r1 = tmp + 3 * n;
+	}
+	if (u->cpre != SRAM_CPRE_KEEP)
+		preset_carry(R->m, w, u->cpre);
+	if (p->record)
+		record_sense(R->m, w, u, X);
+	if (u->lfn) {
+		X->fn = u->lfn;
+		if (u->wfn)
+			X->lout = tmp;
+		lfn_passes[G](X);
+	}
+	X->fn = u->wfn;
+	if (u->wfn == SRAM_FN_SHUP || u->wfn == SRAM_FN_SHDOWN)
+		shift_pass(R->m, X, G, tmp + n);
+	else if (u->wfn)
+		wfn_passes[G](X);
+	if (u->lfn && u->wfn)
+		memcpy((uint64_t *)X->lold, tmp, n * sizeof(uint64_t));
+}
+
+static bool all_enabled(const uint64_t *en, unsigned n)
+{
+	uint64_t all = ~UINT64_C(0);
+	for (unsigned k = 0; k < n; k++)
+		all &= en[k];
+	return all == ~UINT64_C(0);
+}
+
+static void run_way(const struct run *R, sram_way *w, uint64_t *tmp)
+{
+	struct pass X = {.carry = w->carry, .tag = w->tag, .en = w->enable,
+			 .n = R->m->stride};
+	/* Enable never changes during a run: no function writes it. */
+	const bool all_on = all_enabled(w->enable, X.n);
+	for (size_t i = 0; i < R->n; i++) {
+		const struct plan *p = &R->plan[i];
+		const sram_uop *u = p->u;
+		X.r0 = u->nact ? w->rows + p->act[0] : R->zero;
+		X.r1 = u->nact ? w->rows + p->act[1] : R->zero;
+		X.dst = w->rows + p->dst;
+		X.flip = p->flip;
+		X.lout = latch_of_lfn(u->lfn) == 'C' ? w->carry : w->tag;
+		X.lold = X.lout;
+		const enum pass_gate G = u->gate != SRAM_GATE_E ? PG_T
+					 : all_on ? PG_ALL : PG_E;
+		if (p->general) {
+			exec_general(R, w, p, &X, G, tmp);
+		} else if (u->lfn) {
+			X.fn = u->lfn;
+			lfn_passes[G](&X);
+		} else {
+			X.fn = u->wfn;
+			wfn_passes[G](&X);
+		}
+	}
+	if (R->n) {
+		const sram_uop *u = R->plan[R->n - 1].u;
+		w->last_dst = u->wfn ? u->dst : SRAM_NO_ROW;
+	}
+}
+
+/* Decode prog for m, into R; NULL when out of memory.  A zero row
+ * follows the plans in the same allocation. */
+static struct plan *plan_new(const sram_machine *m, const sram_uop *prog,
+			     size_t n, struct run *R)
+{
+	const size_t pbytes = (n ? n : 1) * sizeof(struct plan);
+	struct plan *pl = calloc(1, pbytes + m->stride * sizeof(uint64_t));
+	if (!pl)
+		return NULL;
+	size_t last_sense = SIZE_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const sram_uop *u = &prog[i];
+		struct plan *p = &pl[i];
+		const unsigned last = u->nact ? u->nact - 1u : 0;
+		p->u = u;
+		for (unsigned j = 0; j < SRAM_MAX_ACT; j++)
+			p->act[j] = (size_t)u->act[j < last ? j : last] * m->stride;
+		p->dst = u->wfn ? (size_t)u->dst * m->stride : 0;
+		p->flip = u->gate == SRAM_GATE_ENT ? ~UINT64_C(0) : 0;
+		p->general = u->cpre != SRAM_CPRE_KEEP || u->nact > 2 ||
+			     (u->lfn && u->wfn) || u->wfn == SRAM_FN_SHUP ||
+			     u->wfn == SRAM_FN_SHDOWN;
+		if (u->nact)
+			last_sense = i;
+	}
+	if (last_sense != SIZE_MAX) {
+		pl[last_sense].record = true;
+		pl[last_sense].general = true;
+	}
+	R->m = m;
+	R->plan = pl;
+	R->n = n;
+	R->zero = (const uint64_t *)((const char *)pl + pbytes);
+	return pl;
+}
+
+static uint64_t *thread_tmp(const sram_machine *m)
+{
+	return calloc(4 * (size_t)m->stride + 8, sizeof(uint64_t));
 }
 
 void sram_run_way(sram_machine *m, unsigned way, const sram_uop *prog, size_t n)
 {
-	uint64_t *buf = thread_scratch(m);
-	if (!buf)
+	struct run R;
+	struct plan *pl = plan_new(m, prog, n, &R);
+	uint64_t *tmp = thread_tmp(m);
+	if (!pl || !tmp)
 		abort(); /* a few KiB; the machine itself is far larger */
-	for (size_t i = 0; i < n; i++)
-		exec_uop(m, &m->ways[way], &prog[i], buf, buf + m->stride);
-	free(buf);
+	run_way(&R, &m->ways[way], tmp);
+	free(tmp);
+	free(pl);
 }
 
 static int run_threads;
@@ -384,6 +557,10 @@ void sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog,
 	      size_t n)
 {
 	const long nways = (long)m->nways;
+	struct run R;
+	struct plan *pl = plan_new(m, prog, n, &R);
+	if (!pl)
+		abort();
 #ifdef _OPENMP
 	int nt = run_threads ? run_threads : omp_get_max_threads();
 	if (nt > nways)
@@ -391,21 +568,20 @@ void sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog,
 #pragma omp parallel num_threads(nt)
 #endif
 	{
-		uint64_t *buf = thread_scratch(m);
-		if (!buf)
+		uint64_t *tmp = thread_tmp(m);
+		if (!tmp)
 			abort();
+		/* Static chunks: which thread runs a way is fixed, though
+		 * nothing would change if it were not. */
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
-		for (long w = 0; w < nways; w++) {
-			if (way_on && !way_on[w])
-				continue;
-			for (size_t i = 0; i < n; i++)
-				exec_uop(m, &m->ways[w], &prog[i], buf,
-					 buf + m->stride);
-		}
-		free(buf);
+		for (long w = 0; w < nways; w++)
+			if (!way_on || way_on[w])
+				run_way(&R, &m->ways[w], tmp);
+		free(tmp);
 	}
+	free(pl);
 }
 
 void sram_step(sram_machine *m, const uint8_t *way_on, const sram_uop *u)

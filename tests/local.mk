@@ -35,3 +35,4 @@ tests_test_machine_SOURCES = tests/test_machine.c
 tests_test_machine_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_machine_LDADD = $(TEST_LIBS)
 TESTS += $(check_PROGRAMS)
+EXTRA_DIST += tests/data/small.ins tests/data/resize.ins tests/data/bad_syntax.ins

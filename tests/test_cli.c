@@ -1,2 +1,717 @@
-/* test_cli.c: being written. */
+/*
+ * test_cli.c: the infsim program, run as a user runs it (INFSIM_BIN), on
+ * the streams in tests/data and on .npy files each test writes: exit
+ * codes, one-line messages naming the file or the option, atomic
+ * outputs, the .npy reader's strictness, statistics, and the samples.
+ */
 #include <criterion/criterion.h>
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "isa.h"
+#include "npy.h"
+#include "report.h"
+
+#define DATA SRCDIR "/tests/data"
+
+/* ---- running the program ---- */
+
+typedef struct result {
+	int status;   /* exit status */
+	char *out;    /* stdout */
+	char *err;    /* stderr */
+} result;
+
+static char tmpdir[256];
+
+static void make_tmpdir(void)
+{
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/infsim-cli-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+}
+
+static void remove_tmpdir(void)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			cap = (n + 4096 + 1) * 2;
+			buf = realloc(buf, cap);
+			cr_assert_not_null(buf);
+		}
+		size_t got = fread(buf + n, 1, 4096, f);
+		n += got;
+		if (got < 4096)
+			break;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* Run "infsim ARGS" in tmpdir; ARGS is a shell word list. */
+static result run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static result run(const char *fmt, ...)
+{
+	char args[4096], cmd[8192], outp[300], errp[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	snprintf(outp, sizeof outp, "%s/.stdout", tmpdir);
+	snprintf(errp, sizeof errp, "%s/.stderr", tmpdir);
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s >'%s' 2>'%s'", tmpdir,
+		 INFSIM_BIN, args, outp, errp);
+	int st = system(cmd);
+	cr_assert(WIFEXITED(st), "infsim %s: did not exit normally", args);
+	result r = { WEXITSTATUS(st), slurp(outp, NULL), slurp(errp, NULL) };
+	unlink(outp);
+	unlink(errp);
+	return r;
+}
+
+static void result_free(result *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static unsigned count_lines(const char *s)
+{
+	unsigned n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* A runtime failure: exit 1, one line on stderr containing want. */
+static void expect_failure(result r, int status, const char *want)
+{
+	cr_expect_eq(r.status, status, "exit %d, expected %d; stderr: %s", r.status,
+		     status, r.err);
+	cr_expect(strstr(r.err, want), "stderr lacks \"%s\": %s", want, r.err);
+	unsigned lines = status == 2 ? 2 : 1;
+	cr_expect_eq(count_lines(r.err), lines, "expected %u line(s) on stderr: %s",
+		     lines, r.err);
+	if (status == 2)
+		cr_expect(strstr(r.err, "Try 'infsim --help' for more information.\n"),
+			  "%s", r.err);
+	result_free(&r);
+}
+
+static void expect_ok(result r)
+{
+	cr_expect_eq(r.status, 0, "exit %d; stderr: %s", r.status, r.err);
+	cr_expect_str_empty(r.err);
+	result_free(&r);
+}
+
+/* ---- files in tmpdir ---- */
+
+static void write_file(const char *name, const void *data, size_t len)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	FILE *f = fopen(path, "wb");
+	cr_assert_not_null(f);
+	cr_assert_eq(fwrite(data, 1, len, f), len);
+	cr_assert_eq(fclose(f), 0);
+}
+
+static char *read_tmp(const char *name, size_t *len)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	return slurp(path, len);
+}
+
+/* A .npy file with the given version, header dict and data; hlen is the
+ * header length written (-1: the real one). */
+static void write_npy_raw(const char *name, int major, const char *dict,
+			  const void *data, size_t len, long hlen)
+{
+	unsigned char buf[4096];
+	size_t dl = strlen(dict), pre = major == 1 ? 10 : 12;
+	size_t h = hlen < 0 ? dl : (size_t)hlen;
+	memcpy(buf, "\x93NUMPY", 6);
+	buf[6] = (unsigned char)major;
+	buf[7] = 0;
+	for (size_t k = 0; k < pre - 8; k++)
+		buf[8 + k] = (unsigned char)(h >> (8 * k));
+	memcpy(buf + pre, dict, dl);
+	cr_assert(pre + dl + len < sizeof buf);
+	memcpy(buf + pre + dl, data, len);
+	write_file(name, buf, pre + dl + len);
+}
+
+/* A good .npy of int16 values. */
+static void write_npy_i16(const char *name, const int16_t *v, size_t count)
+{
+	unsigned char data[2048];
+	char dict[128];
+	for (size_t i = 0; i < count; i++) {
+		data[2 * i] = (unsigned char)v[i];
+		data[2 * i + 1] = (unsigned char)((uint16_t)v[i] >> 8);
+	}
+	snprintf(dict, sizeof dict,
+		 "{'descr': '<i2', 'fortran_order': False, 'shape': (%zu,), }\n", count);
+	write_npy_raw(name, 1, dict, data, 2 * count, -1);
+}
+
+static bool tmp_exists(const char *name)
+{
+	char path[512];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	return stat(path, &st) == 0;
+}
+
+/* Files in tmpdir, hidden ones (temporaries) included. */
+static unsigned tmp_count(void)
+{
+	DIR *dir = opendir(tmpdir);
+	cr_assert_not_null(dir);
+	unsigned n = 0;
+	for (struct dirent *e; (e = readdir(dir));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(dir);
+	return n;
+}
+
+/* a[i] = 3 * i - 150: the inputs of the small stream. */
+static void small_inputs(int16_t *a)
+{
+	for (int i = 0; i < 100; i++)
+		a[i] = (int16_t)(3 * i - 150);
+}
+
+TestSuite(cli, .init = make_tmpdir, .fini = remove_tmpdir);
+
+/* ---- the program's conventions ---- */
+
+Test(cli, help_and_version)
+{
+	result r = run("--help");
+	cr_expect_eq(r.status, 0);
+	cr_expect(strstr(r.out, "Usage: infsim run PROG"));
+	cr_expect(strstr(r.out, "Exit status"));
+	cr_expect_str_empty(r.err);
+	result_free(&r);
+	r = run("--version");
+	cr_expect_eq(r.status, 0);
+	cr_expect(strncmp(r.out, "infsim ", 7) == 0, "%s", r.out);
+	result_free(&r);
+	r = run("run --help");
+	cr_expect_eq(r.status, 0);
+	cr_expect(strstr(r.out, "--expect=BUF=FILE"));
+	result_free(&r);
+}
+
+Test(cli, usage_errors)
+{
+	expect_failure(run(" "), 2, "infsim: missing command");
+	expect_failure(run("frobnicate"), 2, "infsim: unknown command 'frobnicate'");
+	expect_failure(run("run"), 2, "infsim: missing stream file operand");
+	expect_failure(run("run a.ins b.ins"), 2, "infsim: extra operand 'b.ins'");
+	expect_failure(run("run --frob " DATA "/small.ins"), 2, "infsim: unrecognized option '--frob'");
+	expect_failure(run("run -l"), 2, "infsim: option requires an argument -- 'l'");
+	expect_failure(run("run --stats=xml " DATA "/small.ins"), 2, "--stats 'xml'");
+	expect_failure(run("asm " DATA "/small.ins"), 2, "missing -o");
+	expect_failure(run("disasm -o x " DATA "/small.ins"), 2,
+		       "option '--output' does not apply to 'disasm'");
+	expect_failure(run("commands extra"), 2, "extra operand 'extra'");
+}
+
+Test(cli, missing_and_unreadable_stream)
+{
+	expect_failure(run("run nothere.ins"), 1, "nothere.ins: error: cannot open");
+	expect_failure(run("run ."), 1, ".: error:");
+	expect_failure(run("run " DATA "/bad_syntax.ins"), 1, "bad_syntax.ins:4:");
+}
+
+/* ---- a whole run: load, save, expect, check, stepi ---- */
+
+Test(cli, load_run_save_expect_check)
+{
+	int16_t a[100], want[100];
+	small_inputs(a);
+	for (int i = 0; i < 100; i++)
+		want[i] = (int16_t)(a[i] + i);
+	write_npy_i16("a.npy", a, 100);
+	write_npy_i16("want.npy", want, 100);
+	result r = run("run %s/small.ins -l a=a.npy -s c=c.npy -e c=want.npy --check",
+		       DATA);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "the reference model agrees"), "%s", r.out);
+	cr_expect(strstr(r.out, "c matches want.npy"), "%s", r.out);
+	result_free(&r);
+	/* The saved file is what NumPy would write for the same array. */
+	size_t nc, nw;
+	char *c = read_tmp("c.npy", &nc);
+	npy_dtype dt = { 'i', 2 };
+	uint64_t v[100];
+	for (int i = 0; i < 100; i++)
+		v[i] = (uint64_t)(int64_t)want[i];
+	unsigned char *w = npy_build(dt, v, 100, &nw);
+	cr_assert_eq(nc, nw);
+	cr_expect_eq(memcmp(c, w, nc), 0);
+	cr_expect_eq(nc % 64, 200 % 64, "data starts on a 64-byte boundary");
+	free(c);
+	free(w);
+	/* --stepi and one thread give the same bytes. */
+	expect_ok(run("run %s/small.ins -q -l a=a.npy -s c=c2.npy --stepi -j 1", DATA));
+	char *c2 = read_tmp("c2.npy", &nw);
+	c = read_tmp("c.npy", &nc);
+	cr_expect(nc == nw && memcmp(c, c2, nc) == 0);
+	free(c);
+	free(c2);
+}
+
+Test(cli, expect_mismatch_reports_first_wrong_element)
+{
+	int16_t a[100], want[100];
+	small_inputs(a);
+	for (int i = 0; i < 100; i++)
+		want[i] = (int16_t)(a[i] + i);
+	want[37] ^= 0x0104;
+	want[60] ^= 1;
+	write_npy_i16("a.npy", a, 100);
+	write_npy_i16("want.npy", want, 100);
+	result r = run("run %s/small.ins -l a=a.npy -e c=want.npy", DATA);
+	cr_expect_eq(r.status, 3, "%s", r.err);
+	char line[256];
+	int16_t good = (int16_t)(a[37] + 37);
+	snprintf(line, sizeof line,
+		 "want.npy: error: --expect: c[37] (i16): expected %d (0x%04x), got %d (0x%04x); bits that differ: 2, 8\n",
+		 want[37], (uint16_t)want[37], good, (uint16_t)good);
+	cr_expect_str_eq(r.err, line);
+	cr_expect_str_empty(r.out);
+	result_free(&r);
+}
+
+/* The text of a mismatch: decimal by signedness, hex, bit ranges. */
+Test(cli, mismatch_text)
+{
+	emu_buffer b;
+	memset(&b, 0, sizeof b);
+	strcpy(b.name, "q");
+	b.width = 12;
+	b.is_signed = 1;
+	emu_mismatch mm = { &b, 5, 0xfff, 0x0f0 };
+	char text[256];
+	emu_report_mismatch_text(text, sizeof text, &mm);
+	cr_expect_str_eq(text, "q[5] (i12): expected -1 (0xfff), got 240 (0x0f0); bits that differ: 0-3, 8-11");
+	b.is_signed = 0;
+	b.width = 64;
+	mm = (emu_mismatch){ &b, 0, UINT64_MAX, 0x8000000000000001u };
+	emu_report_mismatch_text(text, sizeof text, &mm);
+	cr_expect_str_eq(text, "q[0] (u64): expected 18446744073709551615 (0xffffffffffffffff), "
+			 "got 9223372036854775809 (0x8000000000000001); bits that differ: 1-62");
+}
+
+/* ---- element files: every way a .npy or .bin can be wrong ---- */
+
+static const char good_dict[] = "{'descr': '<i2', 'fortran_order': False, 'shape': (100,), }\n";
+
+/* Load bad.npy into a; expect exit 1 and a message containing want. */
+static void bad_load(const char *want)
+{
+	expect_failure(run("run %s/small.ins -l a=bad.npy -s c=out.npy", DATA), 1, want);
+	cr_expect_not(tmp_exists("out.npy"), "an output was written after a failure");
+}
+
+static void bad_npy(int major, const char *dict, size_t datalen, long hlen,
+		    const char *want)
+{
+	static const unsigned char zeros[400];
+	write_npy_raw("bad.npy", major, dict, zeros, datalen, hlen);
+	bad_load(want);
+}
+
+Test(cli, npy_versions_and_shapes)
+{
+	static const unsigned char zeros[200];
+	const char *dicts[] = {
+		good_dict,
+		"{'shape': (4, 25), 'descr': '<i2', 'fortran_order': False}",
+		"{\"descr\": \"<i2\", \"fortran_order\": False, \"shape\": (2, 2, 25)}   \n",
+		"{'descr':'<i2','fortran_order':False,'shape':(100,)}",
+	};
+	for (int major = 1; major <= 3; major++)
+		for (size_t k = 0; k < sizeof dicts / sizeof dicts[0]; k++) {
+			write_npy_raw("a.npy", major, dicts[k], zeros, 200, -1);
+			expect_ok(run("run %s/small.ins -q -l a=a.npy", DATA));
+		}
+}
+
+Test(cli, npy_bad_magic_version_header)
+{
+	static const unsigned char junk[] = "\x93NUMPZ\x01\x00\x10\x00{}";
+	write_file("bad.npy", junk, sizeof junk - 1);
+	bad_load("bad.npy: error: not a .npy file (bad magic");
+	write_file("bad.npy", "\x93NUMPY", 6);
+	bad_load("bad.npy: error: file ends inside the .npy header");
+	bad_npy(4, good_dict, 200, -1, "format version 4.0 is not supported");
+	bad_npy(1, good_dict, 200, 5000, "header length (5000 bytes) runs past the end");
+	bad_npy(2, good_dict, 200, 0x7fffffff, "runs past the end of the file");
+	bad_npy(1, "{'descr': 'i2', 'fortran_order': False, 'shape': (100,), }", 200, -1,
+		"descr must be a byte order, a type letter and a size");
+	bad_npy(1, "{'descr': [('x', '<i2')], 'fortran_order': False, 'shape': (100,), }",
+		200, -1, "structured types");
+	bad_npy(1, "{'descr': '<i2', 'fortran_order': True, 'shape': (100,), }", 200, -1,
+		"fortran_order True");
+	bad_npy(1, "{'descr': '<i2', 'fortran_order': 0, 'shape': (100,), }", 200, -1,
+		"fortran_order must be True or False");
+	bad_npy(1, "{'descr': '<i2', 'fortran_order': False, 'shape': (100), }", 200, -1,
+		"needs a trailing comma");
+	bad_npy(1, "{'descr': '<i2', 'fortran_order': False, 'shape': (-100,), }", 200, -1,
+		"expected a non-negative integer in the shape");
+	bad_npy(1, "{'descr': '<i2', 'fortran_order': False, 'shape': [100], }", 200, -1,
+		"expected '(' to start the shape");
+	bad_npy(1, "{'descr': '<i2', 'fortran_order': False}", 200, -1,
+		"the key 'shape' is missing");
+	bad_npy(1, "{'descr': '<i2', 'descr': '<i2', 'fortran_order': False, 'shape': (100,)}",
+		200, -1, "key given twice");
+	bad_npy(1, "{'descr': '<i2', 'fortran_order': False, 'shape': (100,), 'x': 1}",
+		200, -1, "unknown key");
+	bad_npy(1, "{'descr': '<i2', 'fortran_order': False, 'shape': (100,)} junk", 200, -1,
+		"unexpected text after the header dict");
+	bad_npy(1, "{'descr': '<i2, 'fortran_order': False, 'shape': (100,)}", 200, -1,
+		"bad .npy header at byte");
+	bad_npy(1, "{'descr': '<i2', 'fortran_order': False, 'shape': (99999999999999999999,)}",
+		200, -1, "shape dimension too large");
+}
+
+/* A shape that lies cannot make the reader allocate: the size is checked
+ * against the file first. */
+Test(cli, npy_lying_shape_short_long)
+{
+	bad_npy(1, "{'descr': '<i2', 'fortran_order': False, 'shape': (1000000000000000,), }",
+		200, -1, "file is too short: shape (1000000000000000,) of '<i2' needs 2000000000000000 bytes");
+	bad_npy(1, "{'descr': '<i2', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4294967296), }",
+		200, -1, "more elements than fit in 64 bits");
+	bad_npy(1, good_dict, 199, -1, "file is too short: shape (100,) of '<i2' needs 200 bytes");
+	bad_npy(1, good_dict, 202, -1, "file is too long: shape (100,) of '<i2' needs 200 bytes");
+}
+
+Test(cli, npy_wrong_type_or_count_for_the_buffer)
+{
+	bad_npy(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (100,), }", 400, -1,
+		"bad.npy: error: dtype '<i4' does not match buffer 'a' (i16): expected '<i2'");
+	bad_npy(1, "{'descr': '<u2', 'fortran_order': False, 'shape': (100,), }", 200, -1,
+		"dtype '<u2' does not match buffer 'a' (i16)");
+	bad_npy(1, "{'descr': '>i2', 'fortran_order': False, 'shape': (100,), }", 200, -1,
+		"dtype '>i2' does not match");
+	bad_npy(1, "{'descr': '<f2', 'fortran_order': False, 'shape': (100,), }", 200, -1,
+		"dtype '<f2' does not match");
+	bad_npy(1, "{'descr': '<i2', 'fortran_order': False, 'shape': (99,), }", 198, -1,
+		"shape (99,) has 99 elements; buffer 'a' has 100");
+	/* Types of the other buffers: u12 is <u2 and must fit 12 bits; u1 is
+	 * bool, 0 or 1; i64 is <i8. */
+	unsigned char d[800] = { 0 };
+	d[2 * 7 + 1] = 0x10; /* m[7] = 4096 */
+	write_npy_raw("m.npy", 1, "{'descr': '<u2', 'fortran_order': False, 'shape': (100,), }",
+		      d, 200, -1);
+	expect_failure(run("run %s/small.ins -l m=m.npy", DATA), 1,
+		       "m.npy: error: element 7 is 4096, which does not fit buffer 'm' (u12: 0 to 4095)");
+	d[2 * 7 + 1] = 0x0f;
+	write_npy_raw("m.npy", 1, "{'descr': '<u2', 'fortran_order': False, 'shape': (100,), }",
+		      d, 200, -1);
+	expect_ok(run("run %s/small.ins -q -l m=m.npy -e m=m.npy", DATA));
+	memset(d, 0, sizeof d);
+	d[3] = 2;
+	write_npy_raw("f.npy", 1, "{'descr': '|b1', 'fortran_order': False, 'shape': (100,), }",
+		      d, 100, -1);
+	expect_failure(run("run %s/small.ins -l f=f.npy", DATA), 1,
+		       "f.npy: error: element 3 is 2, not a bool (0 or 1)");
+	d[3] = 1;
+	write_npy_raw("f.npy", 1, "{'descr': '|b1', 'fortran_order': False, 'shape': (100,), }",
+		      d, 100, -1);
+	expect_ok(run("run %s/small.ins -q -l f=f.npy -e f=f.npy -s f=f2.npy", DATA));
+	char *f2 = read_tmp("f2.npy", NULL);
+	cr_expect(strstr(f2, "'descr': '|b1'"));
+	free(f2);
+	memset(d, 0xff, sizeof d);
+	write_npy_raw("w.npy", 1, "{'descr': '<i8', 'fortran_order': False, 'shape': (100,), }",
+		      d, 800, -1);
+	expect_ok(run("run %s/small.ins -q -l w=w.npy -e w=w.npy", DATA));
+}
+
+Test(cli, raw_bin_files)
+{
+	unsigned char d[202] = { 0 };
+	for (int i = 0; i < 100; i++)
+		d[2 * i] = (unsigned char)i;
+	write_file("a.bin", d, 200);
+	expect_ok(run("run %s/small.ins -q -l a=a.bin -s c=c.bin -s a=a2.bin", DATA));
+	size_t n;
+	char *c = read_tmp("c.bin", &n);
+	cr_assert_eq(n, 200);
+	for (int i = 0; i < 100; i++)
+		cr_expect_eq((unsigned char)c[2 * i], 2 * i, "c[%d]", i);
+	free(c);
+	char *a2 = read_tmp("a2.bin", &n);
+	cr_expect(n == 200 && memcmp(a2, d, 200) == 0);
+	free(a2);
+	write_file("a.bin", d, 202);
+	expect_failure(run("run %s/small.ins -l a=a.bin", DATA), 1,
+		       "a.bin: error: raw data of 202 bytes; expected 200 (100 elements of 2 bytes)");
+	write_file("a.bin", d, 198);
+	expect_failure(run("run %s/small.ins -l a=a.bin", DATA), 1, "raw data of 198 bytes");
+	expect_failure(run("run %s/small.ins -l a=none.bin", DATA), 1,
+		       "none.bin: error: cannot open: No such file or directory");
+	expect_failure(run("run %s/small.ins -l a=none.npy", DATA), 1,
+		       "none.npy: error: cannot open");
+	expect_failure(run("run %s/small.ins -e a=.", DATA), 1, ".: error: is a directory");
+}
+
+Test(cli, unknown_buffers_and_malformed_bufargs)
+{
+	expect_failure(run("run %s/small.ins -l zz=a.npy", DATA), 2,
+		       "infsim: --load 'zz=a.npy': ");
+	expect_failure(run("run %s/small.ins -s zz=a.npy", DATA), 2,
+		       "declares no buffer 'zz' (it has: a, b, c, m, f, w)");
+	expect_failure(run("run %s/small.ins -e zz=a.npy", DATA), 2, "--expect 'zz=a.npy'");
+	expect_failure(run("run %s/small.ins -l a", DATA), 2, "--load 'a': expected BUF=FILE");
+	expect_failure(run("run %s/small.ins -s =x.npy", DATA), 2, "--save '=x.npy': expected BUF=FILE");
+	expect_failure(run("run %s/small.ins -e a=", DATA), 2, "--expect 'a=': expected BUF=FILE");
+}
+
+/* ---- the machine and the executor's options ---- */
+
+Test(cli, machine_option_errors)
+{
+	expect_failure(run("info -m wordlines"), 2,
+		       "infsim: --machine 'wordlines': expected KEY=VALUE");
+	expect_failure(run("info -m size=4"), 2, "--machine 'size=4': unknown machine setting");
+	expect_failure(run("info -m wordlines=3"), 2,
+		       "--machine 'wordlines=3': wordlines must be a power of two from 8 to 1024");
+	expect_failure(run("info -m mesh=0x8"), 2, "--machine 'mesh=0x8': ");
+	expect_failure(run("info -m mesh=8"), 2, "--machine 'mesh=8': expected XxY");
+	expect_failure(run("info -m wordlines=64,,bitlines=64"), 2, "empty KEY=VALUE");
+	expect_failure(run("info -m bitlines=1024,arrays=4096,ways=64,mesh=64x64"), 2,
+		       "--machine: the machine has more than");
+	expect_failure(run("run %s/small.ins -j -1", DATA), 2,
+		       "infsim: --threads '-1': expected a number of threads from 1 to 1024");
+	expect_failure(run("run %s/small.ins -j 99999999999", DATA), 2, "--threads '99999999999'");
+	expect_failure(run("run %s/small.ins --threads=2x", DATA), 2, "--threads '2x'");
+	expect_failure(run("run %s/small.ins -j 0", DATA), 2, "--threads '0'");
+}
+
+Test(cli, info_and_config)
+{
+	result r = run("info");
+	cr_expect_eq(r.status, 0);
+	cr_expect(strstr(r.out, "256 wordlines x 256 bitlines"), "%s", r.out);
+	cr_expect(strstr(r.out, "134217728 bytes (128 MiB)"), "%s", r.out);
+	cr_expect(strstr(r.out, "64 banks, 16384 arrays"), "%s", r.out);
+	result_free(&r);
+	r = run("info -m wordlines=512 -m mesh=2x4,ways=4 --json");
+	cr_expect_eq(r.status, 0);
+	cr_expect(strstr(r.out, "\"wordlines\": 512"), "%s", r.out);
+	cr_expect(strstr(r.out, "\"banks\": 8"), "%s", r.out);
+	result_free(&r);
+	write_file("m.conf", "# a config\nwordlines = 128\nbitlines=64  # narrow\n", 45);
+	r = run("info -c m.conf -m wordlines=32");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "32 wordlines x 64 bitlines"), "%s", r.out);
+	result_free(&r);
+	write_file("bad.conf", "wordlines = 128\nsize = 3\n", 25);
+	expect_failure(run("info -c bad.conf"), 1, "bad.conf:2:1: error: unknown setting 'size'");
+	expect_failure(run("info -c none.conf"), 1, "none.conf: error:");
+}
+
+/* The stream's machine line < --config < --machine, key by key. */
+Test(cli, machine_precedence)
+{
+	result r = run("info %s/resize.ins", DATA);
+	cr_expect(strstr(r.out, "64 wordlines x 16 bitlines"), "%s", r.out);
+	result_free(&r);
+	write_file("m.conf", "wordlines = 128\n", 16);
+	r = run("info %s/resize.ins -c m.conf", DATA);
+	cr_expect(strstr(r.out, "128 wordlines x 16 bitlines"), "%s %s", r.out, r.err);
+	result_free(&r);
+	r = run("info %s/resize.ins -c m.conf -m wordlines=256,bitlines=32", DATA);
+	cr_expect(strstr(r.out, "256 wordlines x 32 bitlines"), "%s %s", r.out, r.err);
+	result_free(&r);
+	/* The resized stream runs, and gives the same result. */
+	expect_ok(run("run %s/resize.ins -q -s y=y1.npy", DATA));
+	expect_ok(run("run %s/resize.ins -q -m bitlines=32,arrays=1 -s y=y2.npy --check", DATA));
+	size_t n1, n2;
+	char *y1 = read_tmp("y1.npy", &n1), *y2 = read_tmp("y2.npy", &n2);
+	cr_expect(n1 == n2 && memcmp(y1, y2, n1) == 0);
+	free(y1);
+	free(y2);
+	/* A stream that no longer fits is reported at its line. */
+	expect_failure(run("run %s/resize.ins -m bitlines=8", DATA), 1, "resize.ins:4:");
+}
+
+/* ---- outputs: atomic, checked before the run ---- */
+
+Test(cli, outputs_are_atomic)
+{
+	int16_t a[100];
+	small_inputs(a);
+	write_npy_i16("a.npy", a, 100);
+	expect_failure(run("run %s/small.ins -l a=a.npy -s c=nodir/c.npy", DATA), 1,
+		       "nodir/c.npy: error: cannot write: folder 'nodir'");
+	cr_expect_not(tmp_exists("nodir"));
+	expect_failure(run("run %s/small.ins --stats-file=nodir/s.txt", DATA), 1,
+		       "nodir/s.txt: error: cannot write");
+	expect_failure(run("run %s/small.ins -s c=.", DATA), 1, ".: error: is a directory");
+	expect_failure(run("run %s/small.ins -s c=/dev/null", DATA), 1,
+		       "/dev/null: error: exists and is not a regular file");
+	/* An existing output is left alone by a failed run ... */
+	write_file("c.npy", "old", 3);
+	unsigned before = tmp_count();
+	write_file("bad.npy", "junk", 4);
+	expect_failure(run("run %s/small.ins -l a=bad.npy -s c=c.npy", DATA), 1, "bad.npy");
+	size_t n;
+	char *c = read_tmp("c.npy", &n);
+	cr_expect(n == 3 && memcmp(c, "old", 3) == 0);
+	free(c);
+	cr_expect_eq(tmp_count(), before + 1, "a temporary file was left behind");
+	/* ... and replaced whole by a good one, with no temporary left. */
+	expect_ok(run("run %s/small.ins -q -l a=a.npy -s c=c.npy", DATA));
+	c = read_tmp("c.npy", &n);
+	cr_expect(n == 328 && memcmp(c, "\x93NUMPY", 6) == 0, "%zu bytes", n);
+	free(c);
+	cr_expect_eq(tmp_count(), before + 1);
+}
+
+/* ---- statistics ---- */
+
+Test(cli, stats_text_and_json)
+{
+	result r = run("run %s/small.ins --stats", DATA);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "32 wordlines") == NULL);
+	cr_expect(strstr(r.out, "128 wordlines x 32 bitlines"), "%s", r.out);
+	cr_expect(strstr(r.out, "by command"), "%s", r.out);
+	cr_expect(strstr(r.out, "  add  "), "%s", r.out);
+	cr_expect(strstr(r.out, "  sub  "), "%s", r.out);
+	cr_expect(strstr(r.out, "bank 0 (0,0)"), "%s", r.out);
+	cr_expect(strstr(r.out, "transpose unit"), "%s", r.out);
+	cr_expect(strstr(r.out, "(1 of 2 banks ran no command; 3 (command, bank) pairs skipped)"),
+		  "%s", r.out);
+	result_free(&r);
+	expect_ok(run("run %s/small.ins --stats=json --stats-file=s.json", DATA));
+	char *js = read_tmp("s.json", NULL);
+	cr_assert_not_null(js);
+	cr_expect(strstr(js, "\"totals\": {\"commands\": 3, \"cycles\": 64,"), "%s", js);
+	cr_expect(strstr(js, "\"add\": {\"count\": 2, \"cycles\": 32,"), "%s", js);
+	cr_expect(strstr(js, "\"sub\": {\"count\": 1, \"cycles\": 32,"), "%s", js);
+	cr_expect(strstr(js, "\"bank_skips\": 3"), "%s", js);
+	free(js);
+	/* It parses as JSON (python3 is part of the build environment). */
+	if (system("python3 -c 1 >/dev/null 2>&1") == 0) {
+		result p = run("run %s/small.ins --stats=json | python3 -m json.tool >/dev/null", DATA);
+		cr_expect_eq(p.status, 0, "%s", p.err);
+		result_free(&p);
+	}
+	/* Statistics on stdout keep stdout pure: no summary line. */
+	r = run("run %s/small.ins --stats=json", DATA);
+	cr_expect_eq(r.out[0], '{');
+	cr_expect_eq(r.out[strlen(r.out) - 2], '}');
+	result_free(&r);
+}
+
+/* ---- asm, disasm, commands ---- */
+
+Test(cli, asm_disasm_round_trip)
+{
+	expect_ok(run("asm %s/small.ins -o s.inb", DATA));
+	result t = run("disasm %s/small.ins", DATA), b = run("disasm s.inb");
+	cr_expect_eq(t.status, 0, "%s", t.err);
+	cr_expect_eq(b.status, 0, "%s", b.err);
+	cr_expect_str_eq(t.out, b.out);
+	cr_expect(strstr(t.out, "add.i16 c, a, b"), "%s", t.out);
+	result_free(&t);
+	result_free(&b);
+	int16_t a[100];
+	small_inputs(a);
+	write_npy_i16("a.npy", a, 100);
+	expect_ok(run("run s.inb -q -l a=a.npy -s c=c1.npy --check"));
+	expect_ok(run("run %s/small.ins -q -l a=a.npy -s c=c2.npy", DATA));
+	size_t n1, n2;
+	char *c1 = read_tmp("c1.npy", &n1), *c2 = read_tmp("c2.npy", &n2);
+	cr_expect(n1 == n2 && memcmp(c1, c2, n1) == 0);
+	free(c1);
+	free(c2);
+	expect_failure(run("run s.inb -m wordlines=256"), 2, "a binary stream's machine is fixed");
+	write_file("odd.inb", "1234567", 7);
+	expect_failure(run("disasm odd.inb"), 1, "odd.inb: error: a binary stream is a whole number of 64-bit words");
+	expect_failure(run("asm %s/small.ins -o nodir/x.inb", DATA), 1, "nodir/x.inb: error:");
+}
+
+Test(cli, commands_lists_the_table)
+{
+	result r = run("commands");
+	cr_expect_eq(r.status, 0);
+	for (unsigned op = 0; op < ISA_OP_COUNT; op++) {
+		const isa_info *in = isa_info_of(op);
+		cr_expect(strstr(r.out, in->semantics), "%s missing", in->name);
+	}
+	result_free(&r);
+}
+
+/* ---- the samples ---- */
+
+static void sample_checks(const char *name)
+{
+	result r = run("run %s/samples/%s --check", SRCDIR, name);
+	cr_expect_eq(r.status, 0, "%s: %s", name, r.err);
+	cr_expect(strstr(r.out, "the reference model agrees"), "%s", r.out);
+	result_free(&r);
+}
+
+Test(samples, fig1d_add4)
+{
+	make_tmpdir();
+	sample_checks("fig1d_add4.ins");
+	/* Fig 1(d): C = A + B on 4 bits, wrapping. */
+	result r = run("run %s/samples/fig1d_add4.ins -s C=c.npy", SRCDIR);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	unsigned char *c = (unsigned char *)read_tmp("c.npy", NULL);
+	cr_assert_not_null(c);
+	for (int i = 0; i < 16; i++)
+		cr_expect_eq(c[128 + i], (i + 3) & 15, "C[%d] = %d", i, c[128 + i]);
+	free(c);
+	remove_tmpdir();
+}
+
+Test(samples, vadd_i32, .timeout = 120)
+{
+	make_tmpdir();
+	sample_checks("vadd_i32.ins");
+	remove_tmpdir();
+}
+
+Test(samples, vmul_i32, .timeout = 300)
+{
+	make_tmpdir();
+	sample_checks("vmul_i32.ins");
+	remove_tmpdir();
+}

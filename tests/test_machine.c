@@ -1,2 +1,271 @@
-/* test_machine.c: being written. */
+/*
+ * test_machine.c: the machine that runs a stream (emu/machine.c), the
+ * transpose unit, the reference model (emu/refmodel.c), stepping versus
+ * running, thread-count independence, statistics, and that the docs
+ * list every peripheral function and command.
+ */
 #include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa_harness.h"
+#include "machine.h"
+#include "program.h"
+#include "refmodel.h"
+
+static emu_program parse_text(const char *text)
+{
+	emu_program p;
+	diag d;
+	diag_clear(&d);
+	emu_program_init(&p);
+	sram_geom g = sram_geom_default();
+	int rc = emu_parse("test.ins", text, strlen(text), &g, &p, &d);
+	cr_assert_eq(rc, 0, "parse failed: %s", d.msg);
+	return p;
+}
+
+static const char *small_prog =
+	"machine wordlines=256 bitlines=64 arrays=4 ways=2 mesh=2x2\n"
+	"buffer A i16 1000 wl=0 arrays=0:1:16 init=random:1\n"
+	"buffer B i16 1000 wl=16 arrays=0:1:16 init=random:2\n"
+	"buffer C i16 1000 wl=32 arrays=0:1:16\n"
+	"buffer D i16 1000 wl=48 arrays=0:1:16\n"
+	"add.i16 C, A, B\n"
+	"sub.i16 D, C, A\n"
+	"xor.i16 C, D, B\n"
+	"add.i16 D, D, C @ arrays=2:3:4 bitlines=1:2:20\n";
+
+static void run_with_ref(emu_program *p, bool stepi, emu_machine **emo,
+			 emu_ref **refo)
+{
+	diag d;
+	diag_clear(&d);
+	emu_machine *em = emu_machine_new(p, &d);
+	cr_assert_not_null(em, "%s", d.msg);
+	emu_ref *r = emu_ref_new(p, &d);
+	cr_assert_not_null(r, "%s", d.msg);
+	cr_assert_eq(emu_init_buffers(em, &d), 0);
+	emu_ref_init_buffers(r);
+	for (size_t i = 0; i < p->ncmds; i++) {
+		if (stepi) {
+			size_t pc = em->pc;
+			while (em->pc == pc)
+				cr_assert_eq(emu_stepi(em, &d), 0);
+		} else {
+			cr_assert_eq(emu_run_cmd(em, &d), 0);
+		}
+		cr_assert_eq(emu_ref_run_cmd(r, i, &d), 0, "%s", d.msg);
+	}
+	cr_assert(emu_done(em));
+	*emo = em;
+	*refo = r;
+}
+
+Test(machine, reference_agrees_after_every_buffer)
+{
+	emu_program p = parse_text(small_prog);
+	emu_machine *em;
+	emu_ref *r;
+	run_with_ref(&p, false, &em, &r);
+	for (size_t b = 0; b < p.nbufs; b++) {
+		emu_mismatch mm;
+		cr_assert(emu_ref_compare(r, em, &p.bufs[b], &mm),
+			  "%s[%llu]: expected %llx got %llx", p.bufs[b].name,
+			  (unsigned long long)mm.index,
+			  (unsigned long long)mm.expected,
+			  (unsigned long long)mm.actual);
+	}
+	/* A flipped cell is found, at the right element. */
+	const emu_buffer *C = &p.bufs[2];
+	uint64_t v = emu_elem_get(em, C, 777);
+	emu_elem_set(em, C, 777, v ^ 0x100);
+	emu_mismatch mm;
+	cr_assert_not(emu_ref_compare(r, em, C, &mm));
+	cr_assert_eq(mm.index, 777);
+	cr_assert_eq(mm.expected ^ mm.actual, 0x100);
+	emu_ref_free(r);
+	emu_machine_free(em);
+	emu_program_free(&p);
+}
+
+/* Stepping every micro-op and running whole commands give identical
+ * SRAM state, latches included, and identical statistics. */
+Test(machine, stepi_equals_run)
+{
+	emu_program p = parse_text(small_prog);
+	emu_machine *a, *b;
+	emu_ref *ra, *rb;
+	run_with_ref(&p, false, &a, &ra);
+	run_with_ref(&p, true, &b, &rb);
+	size_t words = (size_t)a->m->stride * (a->m->g.wordlines + 5) * a->m->nways;
+	cr_assert_eq(memcmp(a->m->store, b->m->store, words * 8), 0);
+	cr_assert_eq(a->st.total.cycles, b->st.total.cycles);
+	cr_assert_eq(a->st.total.reads, b->st.total.reads);
+	cr_assert_eq(a->st.total.writes, b->st.total.writes);
+	cr_assert_eq(a->st.total.logic, b->st.total.logic);
+	emu_ref_free(ra);
+	emu_ref_free(rb);
+	emu_machine_free(a);
+	emu_machine_free(b);
+	emu_program_free(&p);
+}
+
+Test(machine, thread_count_does_not_matter)
+{
+	emu_program p = parse_text(small_prog);
+	emu_machine *a, *b;
+	emu_ref *ra, *rb;
+	sram_set_threads(1);
+	run_with_ref(&p, false, &a, &ra);
+	sram_set_threads(2);
+	run_with_ref(&p, false, &b, &rb);
+	sram_set_threads(0);
+	size_t words = (size_t)a->m->stride * (a->m->g.wordlines + 5) * a->m->nways;
+	cr_assert_eq(memcmp(a->m->store, b->m->store, words * 8), 0);
+	emu_ref_free(ra);
+	emu_ref_free(rb);
+	emu_machine_free(a);
+	emu_machine_free(b);
+	emu_program_free(&p);
+}
+
+/* Cycles are the micro-program lengths; banks that hold no selected
+ * array skip the command and are counted. */
+Test(machine, statistics)
+{
+	emu_program p = parse_text(small_prog);
+	emu_machine *em;
+	emu_ref *r;
+	run_with_ref(&p, false, &em, &r);
+	uint64_t want = 0;
+	for (size_t i = 0; i < p.ncmds; i++)
+		want += isa_baseline_cycles(&p.cmds[i].c, 64);
+	cr_assert_eq(em->st.total.cycles, want);
+	cr_assert_eq(em->st.commands, 4);
+	cr_assert_eq(em->st.cmds_by_op[ISA_ADD], 2);
+	cr_assert_eq(em->st.by_op[ISA_SUB].cycles, 32);
+	/* 16 arrays = 2 banks of 8; the last command touches arrays 2, 5, 8,
+	 * 11: banks 0 and 1.  Banks 2 and 3 skip all four commands. */
+	cr_assert_eq(em->st.bank_skips, 8);
+	cr_assert_eq(em->st.by_bank[0].cycles, want);
+	cr_assert_eq(em->st.by_bank[2].cycles, 0);
+	/* add: one read, one write, one carry update per cycle. */
+	cr_assert_eq(em->st.by_op[ISA_ADD].reads, 32);
+	cr_assert_eq(em->st.by_op[ISA_ADD].writes, 32);
+	cr_assert_eq(em->st.by_op[ISA_ADD].activations, 64);
+	/* Transpose unit: two 16-bit buffers of 16 arrays, 8 per bank. */
+	cr_assert_eq(em->st.ttu_cycles, 2 * 8 * 16);
+	cr_assert_eq(em->st.ttu_bits, 2 * 1000 * 16);
+	emu_ref_free(r);
+	emu_machine_free(em);
+	emu_program_free(&p);
+}
+
+/* The transpose unit round-trips every width, partial arrays included,
+ * and leaves the other wordlines and bitlines alone. */
+Test(machine, transpose_round_trip)
+{
+	char text[512];
+	for (unsigned n = 1; n <= 64; n++) {
+		snprintf(text, sizeof text,
+			 "machine wordlines=256 bitlines=128 arrays=2 ways=1 mesh=2x1\n"
+			 "buffer X %c%u 300 wl=3 arrays=3:-1:3\n"
+			 "buffer Y u8 256 wl=100 arrays=0:1:2 init=const:171\n",
+			 n % 2 ? 'i' : 'u', n);
+		emu_program p = parse_text(text);
+		diag d;
+		emu_machine *em = emu_machine_new(&p, &d);
+		cr_assert_eq(emu_init_buffers(em, &d), 0);
+		uint64_t in[300], out[300];
+		harness_values(in, 300, n, n);
+		uint64_t cyc = emu_ttu_store(em, &p.bufs[0], in, 300);
+		/* 3 arrays: 3 and 2 in bank 1, 1 in bank 0 -> 2 * n. */
+		cr_assert_eq(cyc, 2u * n);
+		cr_assert_eq(emu_ttu_load(em, &p.bufs[0], out, 300), 2u * n);
+		for (int i = 0; i < 300; i++) {
+			cr_assert_eq(out[i], in[i], "n=%u i=%d", n, i);
+			cr_assert_eq(emu_elem_get(em, &p.bufs[0], (uint64_t)i), in[i]);
+		}
+		/* Bitlines past the 300th element and other wordlines untouched. */
+		for (unsigned bl = 44; bl < 128; bl++)
+			for (unsigned k = 0; k < n; k++)
+				cr_assert_not(sram_get_bit(em->m, 1, 3 + k, bl));
+		for (int i = 0; i < 256; i++)
+			cr_assert_eq(emu_elem_get(em, &p.bufs[1], (uint64_t)i), 171);
+		emu_machine_free(em);
+		emu_program_free(&p);
+	}
+}
+
+/* sel after a command that used the tag latch as a temporary is caught
+ * by the reference model. */
+Test(machine, undefined_tag_is_reported)
+{
+	emu_program p = parse_text(
+		"machine wordlines=128 bitlines=64 arrays=1 ways=1 mesh=1x1\n"
+		"buffer A u8 64 wl=0 arrays=0 init=iota\n"
+		"buffer B u8 64 wl=8 arrays=0 init=const:3\n"
+		"buffer C u8 64 wl=16 arrays=0\n"
+		"lt.u8 tag, A, B\n"
+		"sel.u8 C, A, B\n"
+		"sub.u8 C, A, B\n"
+		"sel.u8 C, A, B\n");
+	diag d;
+	diag_clear(&d);
+	emu_ref *r = emu_ref_new(&p, &d);
+	emu_ref_init_buffers(r);
+	cr_assert_eq(emu_ref_run_cmd(r, 0, &d), 0, "%s", d.msg);
+	cr_assert_eq(emu_ref_run_cmd(r, 1, &d), 0, "%s", d.msg);
+	cr_assert_eq(emu_ref_get(r, &p.bufs[2], 1), 1);
+	cr_assert_eq(emu_ref_get(r, &p.bufs[2], 5), 3);
+	cr_assert_eq(emu_ref_run_cmd(r, 2, &d), 0, "%s", d.msg);
+	cr_assert_eq(emu_ref_run_cmd(r, 3, &d), -1);
+	cr_assert(strstr(d.msg, "test.ins:8:") != NULL, "%s", d.msg);
+	cr_assert(strstr(d.msg, "left undefined") != NULL, "%s", d.msg);
+	emu_ref_free(r);
+	emu_program_free(&p);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	cr_assert_not_null(f, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+	s[n] = '\0';
+	fclose(f);
+	return s;
+}
+
+/* The docs cannot drift from pe.def and opcodes.def. */
+Test(docs, machine_md_lists_every_peripheral_function)
+{
+	char *md = slurp(SRCDIR "/doc/MACHINE.md");
+	for (unsigned fn = 1; fn < SRAM_FN_COUNT; fn++) {
+		char name[64];
+		snprintf(name, sizeof name, "| `%s` |", sram_fn_name(fn));
+		cr_assert(strstr(md, name), "doc/MACHINE.md lacks %s", name);
+		cr_assert(strstr(md, sram_fn_semantics(fn)),
+			  "doc/MACHINE.md lacks the semantics of %s", sram_fn_name(fn));
+	}
+	free(md);
+}
+
+Test(docs, commands_md_lists_every_command)
+{
+	char *md = slurp(SRCDIR "/doc/COMMANDS.md");
+	for (unsigned op = 0; op < ISA_OP_COUNT; op++) {
+		char name[64];
+		snprintf(name, sizeof name, "| `%s` |", isa_info_of(op)->name);
+		cr_assert(strstr(md, name), "doc/COMMANDS.md lacks %s", name);
+		cr_assert(strstr(md, isa_info_of(op)->semantics),
+			  "doc/COMMANDS.md lacks the semantics of %s", isa_info_of(op)->name);
+	}
+	free(md);
+}
