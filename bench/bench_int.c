@@ -153,18 +153,20 @@ static bool check_sample(const sram_machine *m, const struct bench *B,
 	return true;
 }
 
-/* Bytes of a machine's store (cells, latches, enable, sense). */
-static size_t store_bytes(const sram_machine *m)
+/* Every cell, latch, enable and sense word, way by way (a way's row
+ * holds all its arrays side by side, sram.h), and the last-cycle data. */
+static bool same_state(sram_machine *x, sram_machine *y)
 {
-	return (size_t)m->stride * (m->g.wordlines + 5) * m->nways *
-	       sizeof(uint64_t);
-}
-
-static bool same_state(const sram_machine *x, const sram_machine *y)
-{
-	if (memcmp(x->store, y->store, store_bytes(x)) != 0)
-		return false;
+	const size_t row = (size_t)x->stride * sizeof(uint64_t);
 	for (unsigned w = 0; w < x->nways; w++) {
+		const unsigned arr = w * x->g.arrays_per_way;
+		for (unsigned wl = 0; wl < x->g.wordlines; wl++)
+			if (memcmp(sram_row(x, arr, wl), sram_row(y, arr, wl), row))
+				return false;
+		for (int l = SRAM_CARRY; l <= SRAM_BLB; l++)
+			if (memcmp(sram_latch_words(x, arr, (enum sram_latch)l),
+				   sram_latch_words(y, arr, (enum sram_latch)l), row))
+				return false;
 		const sram_way *p = &x->ways[w], *q = &y->ways[w];
 		if (p->last_nact != q->last_nact || p->last_dst != q->last_dst ||
 		    memcmp(p->last_act, q->last_act, sizeof p->last_act) != 0)

@@ -22,7 +22,7 @@
 enum emu_part {
 	EMU_AT_STMT,  /* the statement itself (a command's mnemonic) */
 	EMU_AT_NAME, EMU_AT_TYPE, EMU_AT_LENGTH, EMU_AT_WL, EMU_AT_ARRAYS,
-	EMU_AT_INIT, EMU_AT_BITLINES, EMU_AT_IMM,
+	EMU_AT_INIT, EMU_AT_INIT_VALUE, EMU_AT_BITLINES, EMU_AT_IMM,
 	EMU_AT_D, EMU_AT_D2, EMU_AT_A, EMU_AT_B, /* operands, in isa_cmd order */
 	EMU_AT_COUNT
 };
@@ -50,6 +50,8 @@ typedef struct emu_asm {
 	uint64_t *bmark;     /* one bit per bitline */
 	uint64_t narrays;
 	bool scratch_set;    /* p->scratch is final */
+	emu_pattern ok_sel[2]; /* the last bitline [0] and array [1] selections */
+	bool ok_sel_set[2];    /* found valid */
 } emu_asm;
 
 /* p must be initialised, with p->geom valid. */

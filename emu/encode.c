@@ -214,8 +214,7 @@ static int take_buffer(reader *r, emu_asm *a)
 	s.at[EMU_AT_LENGTH] = r->pos;
 	if (take(r, "a buffer", &b.length))
 		return -1;
-	if (b.init != EMU_INIT_NONE)
-		s.at[EMU_AT_INIT] = r->pos;
+	s.at[EMU_AT_INIT_VALUE] = r->pos;
 	if (take(r, "a buffer", &b.init_arg))
 		return -1;
 	s.at[EMU_AT_ARRAYS] = r->pos;

@@ -103,13 +103,13 @@ static int runtime_error(const diag *d)
 static int print_help(void)
 {
 	fputs(help_text, stdout);
-	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return EXIT_SUCCESS;
 }
 
 static int print_version(void)
 {
 	printf("infsim %s\n", PACKAGE_VERSION);
-	return fflush(stdout) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return EXIT_SUCCESS;
 }
 
 /* ---- the machine's size: --config and --machine ---- */
@@ -132,10 +132,13 @@ static int apply_machine_arg(sram_geom *g, const char *arg)
 	     kv = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(kv, '=');
 		const char *err = NULL;
-		if (!eq || eq == kv || !eq[1])
+		if (!eq || eq == kv || !eq[1]) {
 			rc = usage_error("--machine '%s': expected KEY=VALUE (keys: wordlines, bitlines, arrays, ways, mesh)",
 					 kv);
-		else if ((*eq = '\0', emu_geom_set(g, kv, eq + 1, &err) < 0))
+			break;
+		}
+		*eq = '\0';
+		if (emu_geom_set(g, kv, eq + 1, &err) < 0)
 			rc = usage_error("--machine '%s=%s': %s", kv, eq + 1, err);
 	}
 	if (!rc && (!*arg || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")))
@@ -157,12 +160,10 @@ static int apply_geom_opts(sram_geom *g, const geom_opts *go)
 		if (rc)
 			return rc;
 	}
+	/* emu_geom_load checked the whole machine; -m keys are checked one
+	 * by one, so their combination is checked here. */
 	const char *err = sram_geom_check(g);
-	if (err)
-		return go->nmachine ? usage_error("--machine: %s", err)
-			: go->config ? (diag_file(&d, go->config, "%s", err), runtime_error(&d))
-				     : usage_error("%s", err);
-	return 0;
+	return err ? usage_error("--machine: %s", err) : 0;
 }
 
 static bool geom_equal(const sram_geom *a, const sram_geom *b)
@@ -205,13 +206,21 @@ static int decode_inb(const char *path, const char *bytes, size_t len,
 	return rc;
 }
 
+/* The binary form: named *.inb, or with a NUL byte in its first two
+ * words (its version word has several; text never has one).  The
+ * decoder then checks the magic. */
+static bool is_binary(const char *path, const char *bytes, size_t len)
+{
+	return ends_with(path, ".inb") || memchr(bytes, '\0', len < 16 ? len : 16);
+}
+
 /* Parse or decode path for the machine geom. */
 static int load_stream(const char *path, const char *bytes, size_t len,
 		       const sram_geom *geom, emu_program *p, diag *d)
 {
 	emu_program_init(p);
-	int rc = ends_with(path, ".inb") ? decode_inb(path, bytes, len, p, d)
-					 : emu_parse(path, bytes, len, geom, p, d);
+	int rc = is_binary(path, bytes, len) ? decode_inb(path, bytes, len, p, d)
+					     : emu_parse(path, bytes, len, geom, p, d);
 	if (rc < 0)
 		emu_program_free(p);
 	return rc;
@@ -527,13 +536,14 @@ static int load_program(const geom_opts *go, const char *path, emu_program *p)
 		return runtime_error(&d);
 	sram_geom g = sram_geom_default();
 	int rc = load_stream(path, bytes, len, &g, p, &d) < 0 ? runtime_error(&d) : 0;
-	if (!rc && (go->config || go->nmachine)) {
+	bool resize = !rc && (go->config || go->nmachine);
+	if (resize) {
 		g = p->geom;
 		rc = apply_geom_opts(&g, go);
 	}
-	if (!rc && !geom_equal(&g, &p->geom)) {
+	if (!rc && resize && !geom_equal(&g, &p->geom)) {
 		emu_program_free(p);
-		if (ends_with(path, ".inb"))
+		if (is_binary(path, bytes, len))
 			rc = usage_error("%s: a binary stream's machine is fixed; resize the text stream and assemble it again",
 					 path);
 		else if (blank_machine_lines(bytes, len), load_stream(path, bytes, len, &g, p, &d) < 0)
@@ -640,43 +650,18 @@ static int run_one(run_state *s)
 	return 0;
 }
 
-/* Compare buffer bi of machine and reference; on a difference set d
- * (naming command i, or the end of the run if i is past the last). */
-static bool check_buffer(run_state *s, int bi, size_t i)
-{
-	emu_mismatch mm;
-	if (bi < 0 || emu_ref_compare(s->ref, s->em, &s->p->bufs[bi], &mm))
-		return true;
-	char text[640], cmd[512] = "";
-	emu_report_mismatch_text(text, sizeof text, &mm);
-	if (i >= s->p->ncmds) {
-		diag_file(&s->d, s->p->path, "--check: at the end of the run, machine and reference model differ: %s",
-			  text);
-		return false;
-	}
-	const emu_cmd *c = &s->p->cmds[i];
-	emu_format_cmd(s->p, c, cmd, sizeof cmd);
-	diag_at(&s->d, s->p->path, c->line, 0, "--check: after command %zu '%s', machine and reference model differ: %s",
-		i + 1, cmd, text);
-	return false;
-}
-
 /* --check: after every command, compare what it wrote; at the end,
  * every buffer (a write outside the destination shows up there).
  * 0, -1 (d set) or EXIT_MISMATCH (d set). */
 static int run_checked(run_state *s)
 {
 	for (size_t i = 0; i < s->p->ncmds; i++) {
-		const emu_cmd *c = &s->p->cmds[i];
 		if (run_one(s) < 0 || emu_ref_run_cmd(s->ref, i, &s->d) < 0)
 			return -1;
-		if (!check_buffer(s, c->buf_d, i) || !check_buffer(s, c->buf_d2, i))
+		if (!emu_report_check_cmd(s->ref, s->em, i, &s->d))
 			return EXIT_MISMATCH;
 	}
-	for (size_t b = 0; b < s->p->nbufs; b++)
-		if (!check_buffer(s, (int)b, s->p->ncmds))
-			return EXIT_MISMATCH;
-	return 0;
+	return emu_report_check_all(s->ref, s->em, &s->d) ? 0 : EXIT_MISMATCH;
 }
 
 static int save_outputs(run_state *s)
@@ -858,15 +843,6 @@ static int parse_tool_opts(int argc, char **argv, const char *sub,
 	return 0;
 }
 
-static int write_stdout(const char *text, size_t len)
-{
-	if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
-		fprintf(stderr, "infsim: error: writing the output: %s\n", strerror(errno));
-		return EXIT_FAILURE;
-	}
-	return 0;
-}
-
 static int cmd_asm(int argc, char **argv)
 {
 	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0 };
@@ -917,7 +893,7 @@ static int cmd_disasm(int argc, char **argv)
 		rc = load_program(&go, prog, &p);
 	if (!rc && !done) {
 		char *text = emu_format(&p);
-		rc = text ? write_stdout(text, strlen(text))
+		rc = text ? (fputs(text, stdout), 0)
 			  : (fputs("infsim: error: out of memory\n", stderr), EXIT_FAILURE);
 		free(text);
 	}
@@ -943,10 +919,8 @@ static int cmd_info(int argc, char **argv)
 		g = p.geom;
 	else if (!rc && !done)
 		rc = apply_geom_opts(&g, &go);
-	if (!rc && !done) {
+	if (!rc && !done)
 		emu_report_geom(stdout, &g, json);
-		rc = write_stdout("", 0);
-	}
 	emu_program_free(&p);
 	free(go.machine);
 	return rc;
@@ -971,10 +945,22 @@ static int cmd_commands(int argc, char **argv)
 		printf("%-8s %-12s %-8s %s\n", in->name, emu_form_of(in->form)->syntax,
 		       in->family, in->semantics);
 	}
-	return write_stdout("", 0);
+	return 0;
 }
 
 /* ---- main ---- */
+
+/* Output that never reached stdout (a full disk, a closed pipe) is a
+ * failure, not a success. */
+static int finish_stdout(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "infsim: error: writing to standard output: %s\n",
+			strerror(errno));
+		return rc ? rc : EXIT_FAILURE;
+	}
+	return rc;
+}
 
 static const struct subcmd {
 	const char *name;
@@ -993,9 +979,9 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return usage_error("missing command (run, asm, disasm, info or commands)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-		return print_help();
+		return finish_stdout(print_help());
 	if (!strcmp(argv[1], "--version"))
-		return print_version();
+		return finish_stdout(print_version());
 	if (!strcmp(argv[1], "--list-commands")) /* the name parse.c suggests */
 		argv[1] = (char *)"commands";
 	for (size_t i = 0; i < sizeof subcmds / sizeof subcmds[0]; i++) {
@@ -1007,7 +993,7 @@ int main(int argc, char **argv)
 		optind = 1;
 		int rc = subcmds[i].run(argc - 1, argv + 1);
 		argv[1] = sub_argv0;
-		return rc;
+		return finish_stdout(rc);
 	}
 	return usage_error("unknown command '%s' (expected run, asm, disasm, info or commands)",
 			   argv[1]);

@@ -205,6 +205,16 @@ static bool word_is(const parser *ps, size_t pos, size_t n, const char *w)
 	return strlen(w) == n && memcmp(ps->s + pos, w, n) == 0;
 }
 
+/* Index of the word at pos (n characters) in words[0..count), or count. */
+static unsigned word_index(const parser *ps, size_t pos, size_t n,
+			   const char *const *words, unsigned count)
+{
+	unsigned k = 0;
+	while (k < count && !word_is(ps, pos, n, words[k]))
+		k++;
+	return k;
+}
+
 /* The token at pos, for messages: "'xyz'" or "the end of the line". */
 static const char *found(const parser *ps, size_t pos, char *buf, size_t size)
 {
@@ -616,9 +626,7 @@ static int parse_init(parser *ps, emu_buffer *b)
 	static const char *const kinds[] = {"none", "zero", "iota", "random", "const"};
 	const size_t t = ps->pos, n = word_len(ps, t);
 	char fd[64];
-	unsigned k = 0;
-	while (k < 5 && !word_is(ps, t, n, kinds[k]))
-		k++;
+	const unsigned k = word_index(ps, t, n, kinds, 5);
 	if (k == 5)
 		return perr(ps, t, "unknown init %s; expected none, zero, iota, random:SEED or "
 			    "const:VALUE", found(ps, t, fd, sizeof fd));
@@ -655,9 +663,7 @@ static int parse_buffer_field(parser *ps, emu_buffer *b, emu_src *src, bool seen
 	const size_t t = ps->pos, n = word_len(ps, t);
 	char fd[64];
 	uint64_t v;
-	unsigned k = 0;
-	while (k < 3 && !word_is(ps, t, n, fields[k]))
-		k++;
+	const unsigned k = word_index(ps, t, n, fields, 3);
 	if (k == 3)
 		return perr(ps, t, "unknown buffer field %s; expected wl=N, arrays=PATTERN "
 			    "or init=KIND", found(ps, t, fd, sizeof fd));

@@ -239,14 +239,39 @@ static void set_marks(uint64_t *m, const emu_pattern *p, bool on)
 	}
 }
 
-/* A pattern whose elements are certainly all different. */
-static bool plainly_distinct(const emu_pattern *p)
+static uint64_t magnitude(int64_t v)
 {
-	return p->ndims == 0 ||
-	       (p->ndims == 1 && (p->stride[0] != 0 || p->count[0] <= 1));
+	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 }
 
-/* First element that p repeats, or -1 (p's elements are in range). */
+/* Are p's elements certainly all different?  Yes when, taking the
+ * dimensions by increasing |stride|, each stride exceeds the span of
+ * those before: a box (x + y*S1 : 1:Q1 : S1:Q2 with Q1 <= S1) and
+ * anything nested like one.  Cheap, so a stream of commands on the same
+ * tiles does not pay for marking every element. */
+static bool plainly_distinct(const emu_pattern *p)
+{
+	bool taken[EMU_PAT_MAX_DIMS] = {false};
+	uint64_t span = 0;
+	for (unsigned t = 0; t < p->ndims; t++) {
+		unsigned k = EMU_PAT_MAX_DIMS;
+		for (unsigned j = 0; j < p->ndims; j++)
+			if (!taken[j] && (k == EMU_PAT_MAX_DIMS ||
+					  magnitude(p->stride[j]) < magnitude(p->stride[k])))
+				k = j;
+		taken[k] = true;
+		if (p->count[k] <= 1)
+			continue;
+		const uint64_t st = magnitude(p->stride[k]);
+		if (st <= span ||
+		    __builtin_add_overflow(span, st * (p->count[k] - 1), &span))
+			return false;
+	}
+	return true;
+}
+
+/* First element that p repeats, -1 if none, -2 out of memory (p's
+ * elements are in range). */
 static int64_t first_repeat(emu_asm *a, const emu_pattern *p, bool arrays)
 {
 	if (plainly_distinct(p))
@@ -270,52 +295,61 @@ static void oom(emu_asm *a, const emu_src *s)
 	emu_src_error(a->d, s, EMU_AT_STMT, "out of memory");
 }
 
+static const char *pat_text(const emu_pattern *p, char buf[EMU_PAT_TEXT])
+{
+	emu_pattern_format(p, buf, EMU_PAT_TEXT);
+	return buf;
+}
+
 /* An array or bitline selection: a valid pattern, not empty, inside the
- * machine, each element once. */
+ * machine, each element once.  The last pattern found valid is kept:
+ * streams repeat their selections. */
 static int check_selection(emu_asm *a, const emu_pattern *p, bool arrays,
 			   const emu_src *s, enum emu_part part)
 {
 	const char *what = arrays ? "array" : "bitline";
 	const uint64_t limit = arrays ? a->narrays : a->p->geom.bitlines;
-	char pat[EMU_PAT_TEXT];
+	char pt[EMU_PAT_TEXT];
 	unsigned dim;
-	emu_pattern_format(p, pat, sizeof pat);
+	int64_t lo, hi, rep;
+	if (a->ok_sel_set[arrays] && emu_pattern_equal(p, &a->ok_sel[arrays]))
+		return 0;
 	const char *e = emu_pattern_check(p, &dim);
 	if (e) {
-		emu_src_error(a->d, s, part, "%s pattern %s: %s", what, pat, e);
+		emu_src_error(a->d, s, part, "%s pattern %s: %s", what, pat_text(p, pt), e);
 		return -1;
 	}
-	uint64_t n = emu_pattern_size(p);
+	const uint64_t n = emu_pattern_size(p);
 	if (n == 0) {
 		emu_src_error(a->d, s, part, "the %s pattern %s is empty; expected at least one %s",
-			      what, pat, what);
+			      what, pat_text(p, pt), what);
 		return -1;
 	}
-	int64_t lo, hi;
 	emu_pattern_bounds(p, &lo, &hi);
 	if (lo < 0 || (uint64_t)hi >= limit) {
 		emu_src_error(a->d, s, part,
 			      "%s %" PRId64 " of the pattern %s is out of range; expected 0 to %" PRIu64
-			      " (%s %" PRIu64 " %ss)", what, lo < 0 ? lo : hi, pat, limit - 1,
-			      arrays ? "the machine has" : "an array has", limit, what);
+			      " (%s %" PRIu64 " %ss)", what, lo < 0 ? lo : hi, pat_text(p, pt),
+			      limit - 1, arrays ? "the machine has" : "an array has", limit, what);
 		return -1;
 	}
 	if (n > limit) {
-		emu_src_error(a->d, s, part, "the %s pattern %s has %" PRIu64
-			      " elements, more than the %" PRIu64 " %ss there are",
-			      what, pat, n, limit, what);
+		emu_src_error(a->d, s, part, "the %s pattern %s has %" PRIu64 " elements, more "
+			      "than the %" PRIu64 " %ss there are", what, pat_text(p, pt), n,
+			      limit, what);
 		return -1;
 	}
-	int64_t rep = first_repeat(a, p, arrays);
-	if (rep == -2) {
+	if ((rep = first_repeat(a, p, arrays)) == -2) {
 		oom(a, s);
 		return -1;
 	}
 	if (rep >= 0) {
 		emu_src_error(a->d, s, part, "%s %" PRId64 " appears twice in the pattern %s",
-			      what, rep, pat);
+			      what, rep, pat_text(p, pt));
 		return -1;
 	}
+	a->ok_sel[arrays] = *p;
+	a->ok_sel_set[arrays] = true;
 	return 0;
 }
 
@@ -396,8 +430,9 @@ static int check_buffer_shape(emu_asm *a, const emu_buffer *b, const emu_src *s)
 		char pat[EMU_PAT_TEXT];
 		emu_pattern_format(&b->arrays, pat, sizeof pat);
 		emu_src_error(a->d, s, EMU_AT_ARRAYS, "buffer '%s' has %" PRIu64 " elements, "
-			      "which fill %" PRIu64 " arrays of %u bitlines, but its array pattern "
-			      "%s has %" PRIu64, b->name, b->length, need, g->bitlines, pat,
+			      "which fill %" PRIu64 " array%s of %u bitlines, but its array pattern "
+			      "%s has %" PRIu64, b->name, b->length, need, need == 1 ? "" : "s",
+			      g->bitlines, pat,
 			      emu_pattern_size(&b->arrays));
 		return -1;
 	}
@@ -412,12 +447,12 @@ static int check_buffer_init(emu_asm *a, const emu_buffer *b, const emu_src *s)
 		return -1;
 	}
 	if (b->init == EMU_INIT_CONST && (b->init_arg & ~isa_mask(b->width))) {
-		emu_src_error(a->d, s, EMU_AT_INIT, "init value 0x%" PRIx64 " does not fit in %u bits",
+		emu_src_error(a->d, s, EMU_AT_INIT_VALUE, "init value 0x%" PRIx64 " does not fit in %u bits",
 			      b->init_arg, b->width);
 		return -1;
 	}
 	if (b->init != EMU_INIT_CONST && b->init != EMU_INIT_RANDOM && b->init_arg) {
-		emu_src_error(a->d, s, EMU_AT_INIT, "this init kind takes no value, found %" PRIu64,
+		emu_src_error(a->d, s, EMU_AT_INIT_VALUE, "this init kind takes no value, found %" PRIu64,
 			      b->init_arg);
 		return -1;
 	}
@@ -703,35 +738,58 @@ static int check_cmd_reduce(emu_asm *a, const emu_cmd *c, const emu_src *s)
 	return -1;
 }
 
+/* The first selected array that the buffer b does not hold, or -1.  A
+ * buffer on one run of consecutive arrays (the usual layout) needs only
+ * the bounds; any other is marked. */
+static int64_t first_missing(emu_asm *a, const emu_buffer *b, const emu_pattern *sel)
+{
+	const emu_pattern *bp = &b->arrays;
+	const uint64_t n = emu_pattern_size(sel);
+	int64_t lo, hi, slo, shi, miss = -1;
+	emu_pattern_bounds(bp, &lo, &hi);
+	emu_pattern_bounds(sel, &slo, &shi);
+	if (bp->ndims == 0 || (bp->ndims == 1 && magnitude(bp->stride[0]) == 1)) {
+		if (slo >= lo && shi <= hi)
+			return -1;
+		for (uint64_t i = 0; i < n && miss < 0; i++) {
+			int64_t v = emu_pattern_at(sel, i);
+			miss = v < lo || v > hi ? v : -1;
+		}
+		return miss;
+	}
+	uint64_t *m = marks(a, true);
+	if (!m)
+		return -2;
+	set_marks(m, bp, true);
+	for (uint64_t i = 0; i < n && miss < 0; i++)
+		if (!test_mark(m, emu_pattern_at(sel, i)))
+			miss = emu_pattern_at(sel, i);
+	set_marks(m, bp, false);
+	return miss;
+}
+
 /* Each buffer operand must hold every selected array, so that what the
  * command does there is what the scalar reference does to its elements. */
 static int check_cmd_occupancy(emu_asm *a, const emu_cmd *c, const emu_src *s)
 {
-	const uint64_t n = emu_pattern_size(&c->arrays);
 	for (unsigned k = 0; k < 4; k++) {
-		int16_t bi = slot_buf(c, k);
+		const int16_t bi = slot_buf(c, k);
 		if (bi < 0 || emu_pattern_equal(&a->p->bufs[bi].arrays, &c->arrays))
 			continue;
 		const emu_buffer *b = &a->p->bufs[bi];
-		uint64_t *m = marks(a, true);
-		int64_t miss = -1;
-		if (!m) {
+		const int64_t miss = first_missing(a, b, &c->arrays);
+		if (miss == -2) {
 			oom(a, s);
 			return -1;
 		}
-		set_marks(m, &b->arrays, true);
-		for (uint64_t i = 0; i < n && miss < 0; i++)
-			if (!test_mark(m, emu_pattern_at(&c->arrays, i)))
-				miss = emu_pattern_at(&c->arrays, i);
-		set_marks(m, &b->arrays, false);
 		if (miss >= 0) {
-			char pat[EMU_PAT_TEXT];
-			emu_pattern_format(&b->arrays, pat, sizeof pat);
+			char pt[EMU_PAT_TEXT];
 			/* Point at arrays= if it was written, else at the operand. */
 			emu_src_error(a->d, s, s->at[EMU_AT_ARRAYS] ? EMU_AT_ARRAYS
-					       : (enum emu_part)(EMU_AT_D + k), "buffer '%s' does not "
-				      "hold array %" PRId64 ", which the command selects ('%s' is on "
-				      "arrays %s)", b->name, miss, b->name, pat);
+					       : (enum emu_part)(EMU_AT_D + k),
+				      "buffer '%s' does not hold array %" PRId64 ", which the "
+				      "command selects ('%s' is on arrays %s)", b->name, miss,
+				      b->name, pat_text(&b->arrays, pt));
 			return -1;
 		}
 	}

@@ -51,7 +51,7 @@ typedef enum emu_init_kind {
 	EMU_INIT_NONE = 0, /* left as the SRAM holds it (zero at start) */
 	EMU_INIT_ZERO,
 	EMU_INIT_IOTA,     /* element i = i, wrapped to n bits */
-	EMU_INIT_RANDOM,   /* a seeded generator (emu_random_fill) */
+	EMU_INIT_RANDOM,   /* a seeded generator (emu_random_elem) */
 	EMU_INIT_CONST,
 } emu_init_kind;
 
@@ -114,17 +114,21 @@ int emu_encode(const emu_program *p, uint64_t **words, size_t *nwords, diag *d);
 int emu_decode(const char *path, const uint64_t *words, size_t nwords,
 	       emu_program *out, diag *d);
 
-/* Machine settings: "key=value" (wordlines, bitlines, arrays, ways,
- * banks, mesh=XxY), used by the `machine` line, --machine and config
- * files.  Return 0, or -1 with *err a static message. */
+/* Machine settings: "key=value" (wordlines, bitlines, arrays per way,
+ * ways per bank, mesh=XxY), used by the `machine` line, --machine and
+ * config files.  The value is checked on its own; limits on the whole
+ * machine (total arrays, bytes) need sram_geom_check once every key is
+ * set.  Return 0, or -1 with *err a static message (g unchanged). */
 int emu_geom_set(sram_geom *g, const char *key, const char *value,
 		 const char **err);
 /* A config file: one key = value per line, # comments. */
 int emu_geom_load(const char *path, sram_geom *g, diag *d);
 int emu_geom_format(const sram_geom *g, char *buf, size_t size);
 
-/* Deterministic pseudo-random fill for EMU_INIT_RANDOM (splitmix64 of
- * seed + index), so the same stream always starts from the same data. */
+/* Deterministic pseudo-random fill for EMU_INIT_RANDOM: element index
+ * gets the (index + 1)-th output of splitmix64 started at seed (before
+ * masking to the buffer's width), so the same stream always starts from
+ * the same data. */
 uint64_t emu_random_elem(uint64_t seed, uint64_t index);
 
 #endif

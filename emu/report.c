@@ -20,6 +20,11 @@ static unsigned bytes_text(char *buf, size_t size, uint64_t bytes)
 	return u;
 }
 
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 static void geom_text(FILE *f, const sram_geom *g)
 {
 	unsigned banks = g->mesh_x * g->mesh_y;
@@ -30,11 +35,13 @@ static void geom_text(FILE *f, const sram_geom *g)
 	bool in_units = bytes_text(all_bytes, sizeof all_bytes, sram_geom_bytes(g)) > 0;
 	fprintf(f, "  array       %u wordlines x %u bitlines (%s)\n",
 		g->wordlines, g->bitlines, array_bytes);
-	fprintf(f, "  way         %u arrays\n", g->arrays_per_way);
-	fprintf(f, "  bank        %u ways, %u arrays\n", g->ways_per_bank,
-		g->ways_per_bank * g->arrays_per_way);
-	fprintf(f, "  machine     %u x %u mesh of banks: %u banks, %" PRIu64 " arrays\n",
-		g->mesh_x, g->mesh_y, banks, arrays);
+	fprintf(f, "  way         %u array%s\n", g->arrays_per_way,
+		plural(g->arrays_per_way));
+	fprintf(f, "  bank        %u way%s, %u array%s\n", g->ways_per_bank,
+		plural(g->ways_per_bank), g->ways_per_bank * g->arrays_per_way,
+		plural(g->ways_per_bank * g->arrays_per_way));
+	fprintf(f, "  machine     %u x %u mesh: %u bank%s, %" PRIu64 " array%s\n",
+		g->mesh_x, g->mesh_y, banks, plural(banks), arrays, plural(arrays));
 	fprintf(f, "  bitlines    %" PRIu64 " (elements per wordline)\n",
 		sram_geom_bitlines(g));
 	if (in_units)
@@ -70,25 +77,28 @@ void emu_report_geom(FILE *f, const sram_geom *g, bool json)
 
 /* ---- statistics ---- */
 
-#define COUNT_HEAD "%12s %12s %12s %12s %12s"
-#define COUNT_ROW "%12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+/* One table for the totals, the command kinds and the banks: a label,
+ * a count of commands (blank for a bank) and the micro-op counts. */
+#define STATS_HEAD "%-16s %10s %12s %12s %12s %12s %12s\n"
 
-static void count_row(FILE *f, const sram_count *c)
+static void count_row(FILE *f, const char *label, const char *cmds,
+		      const sram_count *c)
 {
-	fprintf(f, COUNT_ROW "\n", c->cycles, c->reads, c->writes, c->logic,
-		c->activations);
+	fprintf(f, "%-16s %10s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+		" %12" PRIu64 "\n", label, cmds, c->cycles, c->reads, c->writes,
+		c->logic, c->activations);
 }
 
 static void stats_by_op_text(FILE *f, const emu_stats *st)
 {
-	fprintf(f, "\nby command    %8s " COUNT_HEAD "\n", "count", "cycles", "reads",
-		"writes", "logic", "activations");
+	char label[32], cmds[24];
+	fprintf(f, "by command\n");
 	for (unsigned op = 0; op < ISA_OP_COUNT; op++) {
 		if (!st->cmds_by_op[op])
 			continue;
-		fprintf(f, "  %-11s %8" PRIu64 " ", isa_info_of(op)->name,
-			st->cmds_by_op[op]);
-		count_row(f, &st->by_op[op]);
+		snprintf(label, sizeof label, "  %s", isa_info_of(op)->name);
+		snprintf(cmds, sizeof cmds, "%" PRIu64, st->cmds_by_op[op]);
+		count_row(f, label, cmds, &st->by_op[op]);
 	}
 }
 
@@ -96,36 +106,34 @@ static void stats_by_op_text(FILE *f, const emu_stats *st)
 static void stats_by_bank_text(FILE *f, const emu_stats *st, unsigned mesh_x)
 {
 	unsigned idle = 0;
-	fprintf(f, "\nby bank                " COUNT_HEAD "\n", "cycles", "reads",
-		"writes", "logic", "activations");
+	char label[48];
+	fprintf(f, "by bank (x,y)\n");
 	for (unsigned b = 0; b < st->nbanks; b++) {
 		if (!st->by_bank[b].cycles) {
 			idle++;
 			continue;
 		}
-		char at[48];
-		snprintf(at, sizeof at, "%u (%u,%u)", b, b % mesh_x, b / mesh_x);
-		fprintf(f, "  bank %-16s ", at);
-		count_row(f, &st->by_bank[b]);
+		snprintf(label, sizeof label, "  bank %u (%u,%u)", b, b % mesh_x, b / mesh_x);
+		count_row(f, label, "", &st->by_bank[b]);
 	}
-	fprintf(f, "  (%u of %u banks ran no command; %" PRIu64
-		" (command, bank) pairs skipped)\n", idle, st->nbanks, st->bank_skips);
+	fprintf(f, "  %u of %u banks ran no command; %" PRIu64
+		" (command, bank) pairs skipped\n", idle, st->nbanks, st->bank_skips);
 }
 
 void emu_report_stats_text(FILE *f, const emu_machine *em)
 {
 	const emu_stats *st = &em->st;
+	char cmds[24];
 	emu_report_geom(f, &em->m->g, false);
-	fprintf(f, "\ntotal                  " COUNT_HEAD "\n", "cycles", "reads",
-		"writes", "logic", "activations");
-	fprintf(f, "  %-20" PRIu64 " ", st->commands);
-	count_row(f, &st->total);
-	fprintf(f, "  (commands; cycles are summed over commands: the banks run a"
-		" command in parallel)\n");
+	fprintf(f, "\n" STATS_HEAD, "", "commands", "cycles", "reads", "writes",
+		"logic", "activations");
+	snprintf(cmds, sizeof cmds, "%" PRIu64, st->commands);
+	count_row(f, "total", cmds, &st->total);
 	stats_by_op_text(f, st);
 	stats_by_bank_text(f, st, em->m->g.mesh_x);
-	fprintf(f, "\ntranspose unit\n  cycles      %" PRIu64 "\n  bits        %"
-		PRIu64 "\n", st->ttu_cycles, st->ttu_bits);
+	fprintf(f, "cycles are summed over commands; the banks run each command in parallel\n");
+	fprintf(f, "\ntranspose unit  %" PRIu64 " cycles, %" PRIu64 " bits\n",
+		st->ttu_cycles, st->ttu_bits);
 }
 
 static void count_json(FILE *f, const sram_count *c)
@@ -226,4 +234,44 @@ void emu_report_mismatch(FILE *f, const char *what, const emu_mismatch *mm)
 	char text[640];
 	emu_report_mismatch_text(text, sizeof text, mm);
 	fprintf(f, "%s: %s\n", what, text);
+}
+
+/* ---- --check ---- */
+
+/* Compare buffer bi (none if < 0); on a difference, set d naming command
+ * c, the i-th, or the end of the run when c is NULL. */
+static bool check_buffer(const emu_ref *r, const emu_machine *em, int bi,
+			 const emu_cmd *c, size_t i, diag *d)
+{
+	const emu_program *p = em->prog;
+	emu_mismatch mm;
+	if (bi < 0 || emu_ref_compare(r, em, &p->bufs[bi], &mm))
+		return true;
+	char text[640], cmd[512];
+	emu_report_mismatch_text(text, sizeof text, &mm);
+	if (!c) {
+		diag_file(d, p->path, "--check: at the end of the run, machine and reference model differ: %s",
+			  text);
+		return false;
+	}
+	emu_format_cmd(p, c, cmd, sizeof cmd);
+	diag_at(d, p->path, c->line, 0, "--check: after command %zu '%s', machine and reference model differ: %s",
+		i + 1, cmd, text);
+	return false;
+}
+
+bool emu_report_check_cmd(const emu_ref *r, const emu_machine *em, size_t i,
+			  diag *d)
+{
+	const emu_cmd *c = &em->prog->cmds[i];
+	return check_buffer(r, em, c->buf_d, c, i, d) &&
+	       check_buffer(r, em, c->buf_d2, c, i, d);
+}
+
+bool emu_report_check_all(const emu_ref *r, const emu_machine *em, diag *d)
+{
+	for (size_t b = 0; b < em->prog->nbufs; b++)
+		if (!check_buffer(r, em, (int)b, NULL, 0, d))
+			return false;
+	return true;
 }

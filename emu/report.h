@@ -25,6 +25,17 @@ void emu_report_stats_json(FILE *f, const emu_machine *em);
 void emu_report_mismatch(FILE *f, const char *what, const emu_mismatch *mm);
 int emu_report_mismatch_text(char *buf, size_t size, const emu_mismatch *mm);
 
+/* `infsim run --check`.  _cmd: after command i, compare the buffers it
+ * wrote (d and d2); _all: compare every buffer (at the end of a run,
+ * where a write outside a command's destination shows).  true when the
+ * machine and the reference model agree; otherwise d gets one line,
+ * "FILE:LINE: error: --check: after command N 'TEXT', ...", naming the
+ * command, its canonical text (emu_format_cmd) and the first wrong
+ * element (emu_report_mismatch_text). */
+bool emu_report_check_cmd(const emu_ref *r, const emu_machine *em, size_t i,
+			  diag *d);
+bool emu_report_check_all(const emu_ref *r, const emu_machine *em, diag *d);
+
 /* The machine's sizes ("infsim info"): text, or JSON when json. */
 void emu_report_geom(FILE *f, const sram_geom *g, bool json);
 

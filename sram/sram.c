@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Rows a way holds besides its wordlines: 5 latch rows (carry, tag,
+ * enable, bl, blb) and 5 for the executor (a zero row, 4 temporaries). */
+#define WAY_EXTRA_ROWS 10
+
 static bool is_pow2_in(unsigned v, unsigned lo, unsigned hi)
 {
 	return v >= lo && v <= hi && (v & (v - 1)) == 0;
@@ -74,8 +78,10 @@ sram_machine *sram_new(const sram_geom *g)
 	m->narrays = m->nways * g->arrays_per_way;
 	m->tail = g->bitlines >= 64 ? ~UINT64_C(0)
 				    : (UINT64_C(1) << g->bitlines) - 1;
-	/* Per way: the rows, then carry, tag, enable, bl, blb. */
-	size_t per_way = (size_t)m->stride * (g->wordlines + 5);
+	/* Per way: the rows, then carry, tag, enable, bl, blb, then rows
+	 * that belong to the executor (sram_exec.c, struct layout): one that
+	 * stays zero and four temporaries. */
+	size_t per_way = (size_t)m->stride * (g->wordlines + WAY_EXTRA_ROWS);
 	m->ways = calloc(m->nways, sizeof *m->ways);
 	/* 64-byte alignment keeps every way's rows on cache-line starts. */
 	size_t bytes = per_way * m->nways * sizeof(uint64_t);
@@ -114,7 +120,7 @@ void sram_free(sram_machine *m)
 
 void sram_copy_state(sram_machine *dst, const sram_machine *src)
 {
-	size_t per_way = (size_t)src->stride * (src->g.wordlines + 5);
+	size_t per_way = (size_t)src->stride * (src->g.wordlines + WAY_EXTRA_ROWS);
 	memcpy(dst->store, src->store, per_way * src->nways * sizeof(uint64_t));
 	for (unsigned w = 0; w < src->nways; w++) {
 		sram_way *d = &dst->ways[w];

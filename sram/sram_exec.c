@@ -147,107 +147,183 @@ void sram_uop_cost(const sram_uop *u, sram_count *c)
 }
 
 /*
- * How a run executes (only speed is at stake here: the semantics are the
- * cycle order above; doc/PERFORMANCE.md has the figures).
+ * The peripheral functions as code, one line each, in pe.def's notation
+ * (s, z, x, C, T).  A new function needs its pe.def line and its line
+ * here (the shifts, whose words depend on their neighbours, are in
+ * shift_pass instead):
+ *   WRITE(name, out)           a write function that leaves the carry
+ *   WRITE_C(name, out, C')     a write function that also sets the carry
+ *   LATCH(name, value)         a latch function (latch_of_lfn says which)
+ */
+#define SRAM_WRITE_FUNCTIONS(WRITE, WRITE_C)                             \
+	WRITE(COPY, s)                                                   \
+	WRITE(NOT, z)                                                    \
+	WRITE(OR, ~z)                                                    \
+	WRITE(XOR, x)                                                    \
+	WRITE(XNOR, ~x)                                                  \
+	WRITE(ZERO, 0)                                                   \
+	WRITE(ONE, ~UINT64_C(0))                                         \
+	WRITE(WRC, C)                                                    \
+	WRITE(WRT, T)                                                    \
+	WRITE(ANDT, s & T)                                               \
+	WRITE(XORT, s ^ T)                                               \
+	WRITE_C(ADD, x ^ C, s | (x & C))                                 \
+	WRITE_C(ADDN, ~(x ^ C), s | (x & C))                             \
+	WRITE_C(SUB, ~x ^ C, (T & x) | (C & (T | ~x)))                   \
+	WRITE_C(NEG, z ^ C, z & C)                                       \
+	WRITE_C(INC, s ^ C, s & C)                                       \
+	WRITE_C(CNEG, s ^ (T & C), C | s)
+
+#define SRAM_LATCH_FUNCTIONS(LATCH)                                      \
+	LATCH(LOADT, s)                                                  \
+	LATCH(LOADTN, z)                                                 \
+	LATCH(LOADTX, x)                                                 \
+	LATCH(LOADTXN, ~x)                                               \
+	LATCH(LOADTOR, ~z)                                               \
+	LATCH(LOADC, s)                                                  \
+	LATCH(TANDS, T & s)                                              \
+	LATCH(TANDZ, T & z)                                              \
+	LATCH(TORS, T | s)                                               \
+	LATCH(TORNZ, T | ~z)                                             \
+	LATCH(TXORS, T ^ s)                                              \
+	LATCH(TSANDC, s & C)                                             \
+	LATCH(TFROMC, C)                                                 \
+	LATCH(TFROMNC, ~C)                                               \
+	LATCH(TNOT, ~T)                                                  \
+	LATCH(CANDZ, C & z)                                              \
+	LATCH(CANDNX, C & ~x)                                            \
+	LATCH(CORS, C | s)                                               \
+	LATCH(SUBC, (T & x) | (C & (T | ~x)))
+
+/*
+ * How a run executes (only speed is at stake from here on: the semantics
+ * are the cycle order at the top; doc/PERFORMANCE.md has the figures).
  *
- * sram_run decodes the program once (struct plan), then each selected
- * way runs the whole program, uop after uop, so that the way's live rows
- * stay in L1/L2 from one uop to the next.  Ways share nothing (an array
- * computes only on its own bitlines), so neither the order of the ways
- * nor the thread that runs one can change a bit.
+ * sram_run decodes the program once (struct plan), then runs it on small
+ * groups of ways, uop after uop, so that the group's live rows stay in
+ * L1/L2 from one uop to the next.  Ways share nothing (an array computes
+ * only on its own bitlines), so neither the grouping nor the thread that
+ * runs a group can change a bit.  A group of RUN_GROUP ways pays the
+ * dispatch of each uop once for all its ways.
  *
- * A uop is one pass over the way's words.  Word k of every output depends
- * only on word k of the inputs (the shifts excepted), so a pass loads a
- * block of 8 words (one cache line, one GNU vector, which the compiler
- * maps to SSE2, AVX2 or AVX-512 in the clone picked at load time),
- * computes, and stores the same block: latches update in place.  A
- * temporary is needed only when a uop holds both a write and a latch
- * function (the write must still see the old latches), for the shifts,
- * and for three activated rows, which are first folded into two (see
- * fold_three_rows) so that every pass senses exactly two.
+ * A uop is one pass over the words of each way.  Word k of every output
+ * depends only on word k of the inputs (the shifts excepted), so a pass
+ * loads a block of words into one vector register, computes, and stores
+ * the same block: latches update in place.  The block is 8 words with
+ * AVX-512, 4 with AVX2, 2 otherwise; each pass is compiled once per
+ * width, and run_init picks the widest the CPU has.  Temporaries (rows
+ * that sram.c keeps after each way's latches) are needed only when a uop
+ * holds both a write and a latch function (the write must still see the
+ * old latches), for the shifts, and for three activated rows, which are
+ * folded into two first (fold_three_rows): every pass senses two rows.
  *
- * Each function's loop exists in three variants of the gate: all ones
- * (gate E on a way whose every bitline is enabled, the usual case, which
- * needs neither the enable mask nor the old destination), E, and E & T
- * or E & ~T.  BL/BLB are recorded only by the last uop of the run that
- * senses: earlier records would be overwritten before anyone could look.
+ * Each pass exists in three variants of the gate: all ones (gate E where
+ * every bitline is enabled, the usual case, which needs neither the
+ * enable mask nor the old destination), E, and E & T or E & ~T.  BL/BLB
+ * are recorded only by the last uop of the run that senses: earlier
+ * records would be overwritten before anyone could look.
  */
 
-#if defined(__GNUC__)
-typedef uint64_t sram_vword __attribute__((vector_size(64)));
-#define VW 8
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-typedef uint64_t sram_vword;
-#define VW 1
-#define ALWAYS_INLINE inline
-#endif
+enum { RUN_GROUP = 4 }; /* ways that run each uop together */
 
-/* One clone of each pass per x86-64 vector extension, picked when the
- * library loads (GNU ifunc): no -march flag, and it runs anywhere. */
-#if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) &&      \
-	!defined(__clang__) && __GNUC__ >= 8
-#define SRAM_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define SRAM_CLONES
-#endif
+/* A way's words, as offsets from its rows: the latches, then the rows
+ * that sram.c allocates for the executor after blb. */
+struct layout {
+	size_t carry, tag, en;
+	size_t zero;      /* a row that stays 0: the sense of no wordline */
+	size_t tmp[4];    /* temporaries */
+	size_t n;         /* words of a row of a way */
+};
 
-/* What one pass of one uop over one way reads and writes. */
+/* A uop decoded for a run; rows are offsets as in struct layout. */
+struct plan {
+	const sram_uop *u;
+	size_t r0, r1;     /* the two sensed rows (equal if one, zero if none) */
+	size_t r2;         /* the third, when three are activated */
+	size_t dst, lold, lout;
+	uint64_t flip;     /* gate ET: 0; gate ENT: ~0 */
+	unsigned fn;       /* the function of the plain pass */
+	bool latch_pass;   /* the plain pass is the latch function's */
+	bool record;       /* the run's last sensing uop */
+	bool general;      /* needs more than the plain pass */
+};
+
+/* One pass: a plan over the ways of a group. */
 struct pass {
-	const uint64_t *r0, *r1; /* the two sensed rows (equal if one) */
-	uint64_t *dst, *carry, *tag;
-	const uint64_t *en;
-	const uint64_t *lold;    /* the latch the latch function updates */
-	uint64_t *lout;          /* where its gated new value goes */
-	uint64_t flip;           /* gate ET: 0; gate ENT: ~0 */
-	unsigned n;              /* words */
-	unsigned fn;             /* the function of this pass */
+	const struct plan *p;
+	const struct layout *L;
+	sram_way *const *ways;
+	unsigned nw;
 };
 
 /* How a pass forms its gate g. */
 enum pass_gate {
-	PG_ALL, /* g = ~0: gate E, and every bitline of the way enabled */
+	PG_ALL, /* g = ~0: gate E, and every bitline of the group enabled */
 	PG_E,   /* g = E */
 	PG_T,   /* g = E & (T ^ flip): gate ET or ENT */
 };
 
-/* BODY once per block of VW words, as sram_vword, then once per word
- * left over, as uint64_t; W names the type inside BODY. */
+typedef void pass_fn(const struct pass *X);
+typedef pass_fn *const pass_table[2][3]; /* [latch pass][enum pass_gate] */
+
+/* BODY once per block of words of each way of the pass, as VBLK (the
+ * vector type of the pass), then once per word left over, as uint64_t;
+ * W names the type inside BODY, WM its type in memory (8-byte aligned,
+ * aliasing uint64_t).  Offsets and pointers are copied to locals: the
+ * stores may alias anything, so fields read through X would be reloaded
+ * after each one. */
 #define FOR_WORDS(BODY)                                                  \
 	do {                                                             \
-		unsigned k = 0;                                          \
-		for (; k + VW <= X->n; k += VW) {                        \
-			typedef sram_vword W;                            \
-			BODY                                             \
+		const struct plan *const p_ = X->p;                      \
+		const size_t o0_ = p_->r0, o1_ = p_->r1, od_ = p_->dst;  \
+		const size_t olo_ = p_->lold, oli_ = p_->lout;           \
+		const size_t oc_ = X->L->carry, ot_ = X->L->tag;         \
+		const size_t oe_ = X->L->en, n_ = X->L->n;               \
+		const uint64_t flip_ = p_->flip;                         \
+		const unsigned nw_ = X->nw;                              \
+		sram_way *const *const ways_ = X->ways;                  \
+		for (unsigned w_ = 0; w_ < nw_; w_++) {                  \
+			uint64_t *const b_ = ways_[w_]->rows;            \
+			WAY_POINTERS                                     \
+			const size_t bw_ = sizeof(VBLK) / sizeof(uint64_t); \
+			size_t k = 0;                                    \
+			for (; k + bw_ <= n_; k += bw_) {                \
+				typedef VBLK W;                          \
+				typedef VBLKM WM;                        \
+				BODY                                     \
+			}                                                \
+			for (; k < n_; k++) {                            \
+				typedef uint64_t W;                      \
+				typedef uint64_t WM;                     \
+				BODY                                     \
+			}                                                \
 		}                                                        \
-		for (; k < X->n; k++) {                                  \
-			typedef uint64_t W;                              \
-			BODY                                             \
-		}                                                        \
+		(void)flip_;                                             \
 	} while (0)
 
-#define LD(var, p) W var; memcpy(&var, (p) + k, sizeof var)
-#define ST(p, val)                                                       \
-	do {                                                             \
-		const W st_ = (val);                                     \
-		memcpy((p) + k, &st_, sizeof st_);                       \
-	} while (0)
+#define WAY_POINTERS                                                     \
+	const uint64_t *const r0_ = b_ + o0_, *const r1_ = b_ + o1_;     \
+	const uint64_t *const en_ = b_ + oe_, *const lold_ = b_ + olo_;  \
+	uint64_t *const dst_ = b_ + od_, *const lout_ = b_ + oli_;       \
+	uint64_t *const carry_ = b_ + oc_, *const tag_ = b_ + ot_;       \
+	(void)en_; (void)lold_; (void)dst_; (void)lout_;
+
+#define LD(var, p) const W var = *(const WM *)((p) + k)
+#define ST(p, val) (*(WM *)((p) + k) = (val))
 
 /* The values of pe.def's notation for the current block, and g.  G is a
- * constant in every caller, so the unused branches vanish. */
+ * constant in every pass, so the unused branches vanish. */
 #define SENSE_BLOCK                                                      \
-	LD(a0_, X->r0); LD(a1_, X->r1);                                  \
-	LD(C, X->carry); LD(T, X->tag);                                  \
+	LD(a0_, r0_); LD(a1_, r1_);                                      \
+	LD(C, carry_); LD(T, tag_);                                      \
 	const W s = a0_ & a1_;                                           \
 	const W z = ~(a0_ | a1_);                                        \
 	const W x = ~(s | z);                                            \
 	W g = ~(W){0};                                                   \
-	if (G != PG_ALL) {                                               \
-		LD(e_, X->en);                                           \
-		g = e_;                                                  \
-		if (G == PG_T)                                           \
-			g &= T ^ X->flip;                                \
-	}                                                                \
+	if (G != PG_ALL)                                                 \
+		g = *(const WM *)(en_ + k);                              \
+	if (G == PG_T)                                                   \
+		g &= T ^ flip_;                                          \
 	(void)s; (void)z; (void)x; (void)C; (void)T;
 
 /* old where the gate is clear, v where it is set. */
@@ -256,143 +332,166 @@ enum pass_gate {
 #define LD_DST                                                           \
 	W d_ = (W){0};                                                   \
 	if (G != PG_ALL)                                                 \
-		memcpy(&d_, X->dst + k, sizeof d_);
+		d_ = *(const WM *)(dst_ + k);
 
-/* A write function that leaves the carry alone.  (W){0} | v makes a
- * block of a constant. */
-#define WLOOP(EXPR)                                                      \
-	FOR_WORDS(SENSE_BLOCK LD_DST                                     \
-		  ST(X->dst, GATED(d_, (W){0} | (EXPR))););              \
-	break
-
-/* A write function that also computes a new carry. */
-#define WCLOOP(EXPR, CEXPR)                                              \
-	FOR_WORDS(SENSE_BLOCK LD_DST                                     \
-		  ST(X->dst, GATED(d_, (W){0} | (EXPR)));                \
-		  ST(X->carry, GATED(C, (W){0} | (CEXPR))););            \
-	break
-
+/* The loops; (W){0} | v makes a block of a constant. */
+#define WRITE_CASE(NAME, EXPR)                                           \
+	case SRAM_FN_##NAME:                                             \
+		FOR_WORDS(SENSE_BLOCK LD_DST                             \
+			  ST(dst_, GATED(d_, (W){0} | (EXPR))););        \
+		break;
+#define WRITE_C_CASE(NAME, EXPR, CEXPR)                                  \
+	case SRAM_FN_##NAME:                                             \
+		FOR_WORDS(SENSE_BLOCK LD_DST                             \
+			  ST(dst_, GATED(d_, (W){0} | (EXPR)));          \
+			  ST(carry_, GATED(C, (W){0} | (CEXPR))););      \
+		break;
 /* A latch function: lout = the latch, updated where the gate is set. */
-#define LLOOP(EXPR)                                                      \
-	FOR_WORDS(SENSE_BLOCK LD(o_, X->lold);                           \
-		  ST(X->lout, GATED(o_, (W){0} | (EXPR))););             \
-	break
+#define LATCH_LOOP(EXPR)                                                 \
+	FOR_WORDS(SENSE_BLOCK LD(o_, lold_);                             \
+		  ST(lout_, GATED(o_, (W){0} | (EXPR))););
+#define LATCH_CASE(NAME, EXPR)                                           \
+	case SRAM_FN_##NAME:                                             \
+		LATCH_LOOP(EXPR)                                         \
+		break;
 
-static ALWAYS_INLINE void lfn_pass(const struct pass *X, const enum pass_gate G)
-{
-	switch (X->fn) {
-	case SRAM_FN_LOADT: LLOOP(s);
-	case SRAM_FN_LOADTN: LLOOP(z);
-	case SRAM_FN_LOADTX: LLOOP(x);
-	case SRAM_FN_LOADTXN: LLOOP(~x);
-	case SRAM_FN_LOADTOR: LLOOP(~z);
-	case SRAM_FN_LOADC: LLOOP(s);
-	case SRAM_FN_TANDS: LLOOP(T & s);
-	case SRAM_FN_TANDZ: LLOOP(T & z);
-	case SRAM_FN_TORS: LLOOP(T | s);
-	case SRAM_FN_TORNZ: LLOOP(T | ~z);
-	case SRAM_FN_TXORS: LLOOP(T ^ s);
-	case SRAM_FN_TSANDC: LLOOP(s & C);
-	case SRAM_FN_TFROMC: LLOOP(C);
-	case SRAM_FN_TFROMNC: LLOOP(~C);
-	case SRAM_FN_TNOT: LLOOP(~T);
-	case SRAM_FN_CANDZ: LLOOP(C & z);
-	case SRAM_FN_CANDNX: LLOOP(C & ~x);
-	case SRAM_FN_CORS: LLOOP(C | s);
-	case SRAM_FN_SUBC: LLOOP((T & x) | (C & (T | ~x)));
-	default: LLOOP(0);
+#define WRITE_SWITCH(G_)                                                 \
+	{                                                                \
+		const enum pass_gate G = (G_);                           \
+		switch (X->p->fn) {                                      \
+			SRAM_WRITE_FUNCTIONS(WRITE_CASE, WRITE_C_CASE)   \
+		default:                                                 \
+			break;                                           \
+		}                                                        \
 	}
-}
-
-static ALWAYS_INLINE void wfn_pass(const struct pass *X, const enum pass_gate G)
-{
-	switch (X->fn) {
-	case SRAM_FN_COPY: WLOOP(s);
-	case SRAM_FN_NOT: WLOOP(z);
-	case SRAM_FN_OR: WLOOP(~z);
-	case SRAM_FN_XOR: WLOOP(x);
-	case SRAM_FN_XNOR: WLOOP(~x);
-	case SRAM_FN_ZERO: WLOOP(0);
-	case SRAM_FN_ONE: WLOOP(~UINT64_C(0));
-	case SRAM_FN_WRC: WLOOP(C);
-	case SRAM_FN_WRT: WLOOP(T);
-	case SRAM_FN_ANDT: WLOOP(s & T);
-	case SRAM_FN_XORT: WLOOP(s ^ T);
-	case SRAM_FN_ADD: WCLOOP(x ^ C, s | (x & C));
-	case SRAM_FN_ADDN: WCLOOP(~(x ^ C), s | (x & C));
-	case SRAM_FN_SUB: WCLOOP(~x ^ C, (T & x) | (C & (T | ~x)));
-	case SRAM_FN_NEG: WCLOOP(z ^ C, z & C);
-	case SRAM_FN_INC: WCLOOP(s ^ C, s & C);
-	case SRAM_FN_CNEG: WCLOOP(s ^ (T & C), C | s);
-	default: break;
+#define LATCH_SWITCH(G_)                                                 \
+	{                                                                \
+		const enum pass_gate G = (G_);                           \
+		switch (X->p->fn) {                                      \
+			SRAM_LATCH_FUNCTIONS(LATCH_CASE)                 \
+		default:                                                 \
+			LATCH_LOOP(0)                                    \
+			break;                                           \
+		}                                                        \
 	}
-}
 
-typedef void pass_fn(const struct pass *X);
-static SRAM_CLONES void lfn_pass_all(const struct pass *X) { lfn_pass(X, PG_ALL); }
-static SRAM_CLONES void lfn_pass_e(const struct pass *X) { lfn_pass(X, PG_E); }
-static SRAM_CLONES void lfn_pass_t(const struct pass *X) { lfn_pass(X, PG_T); }
-static SRAM_CLONES void wfn_pass_all(const struct pass *X) { wfn_pass(X, PG_ALL); }
-static SRAM_CLONES void wfn_pass_e(const struct pass *X) { wfn_pass(X, PG_E); }
-static SRAM_CLONES void wfn_pass_t(const struct pass *X) { wfn_pass(X, PG_T); }
-static pass_fn *const lfn_passes[] = {lfn_pass_all, lfn_pass_e, lfn_pass_t};
-static pass_fn *const wfn_passes[] = {wfn_pass_all, wfn_pass_e, wfn_pass_t};
+/* The six passes for one vector type VT (VTM: VT as it sits in memory),
+ * compiled with ATTR, and their table. */
+#define DEFINE_PASSES(SFX, ATTR, VT, VTM)                                \
+	ATTR static void wall_##SFX(const struct pass *X)                \
+	{ typedef VT VBLK; typedef VTM VBLKM; WRITE_SWITCH(PG_ALL) }     \
+	ATTR static void we_##SFX(const struct pass *X)                  \
+	{ typedef VT VBLK; typedef VTM VBLKM; WRITE_SWITCH(PG_E) }       \
+	ATTR static void wt_##SFX(const struct pass *X)                  \
+	{ typedef VT VBLK; typedef VTM VBLKM; WRITE_SWITCH(PG_T) }       \
+	ATTR static void lall_##SFX(const struct pass *X)                \
+	{ typedef VT VBLK; typedef VTM VBLKM; LATCH_SWITCH(PG_ALL) }     \
+	ATTR static void le_##SFX(const struct pass *X)                  \
+	{ typedef VT VBLK; typedef VTM VBLKM; LATCH_SWITCH(PG_E) }       \
+	ATTR static void lt_##SFX(const struct pass *X)                  \
+	{ typedef VT VBLK; typedef VTM VBLKM; LATCH_SWITCH(PG_T) }       \
+	static pass_table passes_##SFX = {                               \
+		{wall_##SFX, we_##SFX, wt_##SFX},                        \
+		{lall_##SFX, le_##SFX, lt_##SFX},                        \
+	};
+
+#if defined(__GNUC__)
+/* GNU vectors: &, |, ^, ~ work on them as on uint64_t. */
+typedef uint64_t sram_v2 __attribute__((vector_size(16)));
+typedef sram_v2 sram_v2m __attribute__((aligned(8), may_alias));
+DEFINE_PASSES(v2, , sram_v2, sram_v2m)
+#else
+DEFINE_PASSES(v2, , uint64_t, uint64_t)
+#endif
+
+#if defined(__GNUC__) && defined(__x86_64__) &&                          \
+	(__GNUC__ >= 8 || (defined(__clang__) && __clang_major__ >= 7))
+#define SRAM_X86_VECTORS 1
+typedef uint64_t sram_v4 __attribute__((vector_size(32)));
+typedef sram_v4 sram_v4m __attribute__((aligned(8), may_alias));
+typedef uint64_t sram_v8 __attribute__((vector_size(64)));
+typedef sram_v8 sram_v8m __attribute__((aligned(8), may_alias));
+DEFINE_PASSES(avx2, __attribute__((target("avx2"))), sram_v4, sram_v4m)
+DEFINE_PASSES(avx512, __attribute__((target("avx512f"))), sram_v8, sram_v8m)
+#endif
+
+/* The widest passes this CPU runs, or narrower ones if the environment
+ * variable INFSIM_VECTOR says so ("avx2", or "generic" for 2 words), so
+ * that the tests can cover every width on one machine. */
+static pass_table *pick_passes(void)
+{
+#ifdef SRAM_X86_VECTORS
+	const char *want = getenv("INFSIM_VECTOR");
+	const bool narrow = want && strcmp(want, "generic") == 0;
+	__builtin_cpu_init();
+	if (!narrow && !(want && strcmp(want, "avx2") == 0) &&
+	    __builtin_cpu_supports("avx512f"))
+		return &passes_avx512;
+	if (!narrow && __builtin_cpu_supports("avx2"))
+		return &passes_avx2;
+#endif
+	return &passes_v2;
+}
 
 /* Three activated rows: their AND and OR go to two temporaries, whose
  * own AND is the AND of the three and whose NOR is their NOR (the AND is
  * inside the OR), so the uop then senses the two like any other. */
-static void fold_three_rows(const uint64_t *r0, const uint64_t *r1,
-			    const uint64_t *r2, uint64_t *tand, uint64_t *tor,
-			    unsigned n)
+static void fold_three_rows(uint64_t *b, const struct plan *p,
+			    const struct layout *L)
 {
-	for (unsigned k = 0; k < n; k++) {
+	const uint64_t *r0 = b + p->r0, *r1 = b + p->r1, *r2 = b + p->r2;
+	uint64_t *tand = b + L->tmp[2], *tor = b + L->tmp[3];
+	for (unsigned k = 0; k < L->n; k++) {
 		tand[k] = r0[k] & r1[k] & r2[k];
 		tor[k] = r0[k] | r1[k] | r2[k];
 	}
 }
 
 /* Bitline shift by one inside each array of the way: words depend on
- * their neighbours, so the sensed row goes through tmp first. */
-static void shift_pass(const sram_machine *m, const struct pass *X,
-		       enum pass_gate G, uint64_t *tmp)
+ * their neighbours, so the sensed row goes through a temporary. */
+static void shift_pass(const sram_machine *m, uint64_t *b,
+		       const struct plan *p, const struct layout *L,
+		       enum pass_gate G)
 {
-	const unsigned wpa = m->wpa, n = m->stride;
-	const bool up = X->fn == SRAM_FN_SHUP;
+	const unsigned wpa = m->wpa, n = L->n;
+	const bool up = p->u->wfn == SRAM_FN_SHUP;
+	const uint64_t *r0 = b + p->r0, *r1 = b + p->r1;
+	const uint64_t *tag = b + L->tag, *en = b + L->en;
+	uint64_t *src = b + L->tmp[1], *dst = b + p->dst;
 	for (unsigned k = 0; k < n; k++)
-		tmp[k] = X->r0[k] & X->r1[k];
-	for (unsigned a = 0; a < n; a += wpa) {
-		const uint64_t *src = tmp + a;
+		src[k] = r0[k] & r1[k];
+	for (unsigned a = 0; a < n; a += wpa)
 		for (unsigned k = 0; k < wpa; k++) {
+			const unsigned i = a + k;
 			uint64_t v;
 			if (up)
-				v = (src[k] << 1) | (k ? src[k - 1] >> 63 : 0);
+				v = (src[i] << 1) | (k ? src[i - 1] >> 63 : 0);
 			else
-				v = (src[k] >> 1) |
-				    (k + 1 < wpa ? src[k + 1] << 63 : 0);
+				v = (src[i] >> 1) |
+				    (k + 1 < wpa ? src[i + 1] << 63 : 0);
 			if (k + 1 == wpa)
 				v &= m->tail;
-			const uint64_t T = X->tag[a + k];
-			const uint64_t g = X->en[a + k] &
-					   (G == PG_T ? T ^ X->flip : ~UINT64_C(0));
-			X->dst[a + k] = (X->dst[a + k] & ~g) | (v & g);
+			const uint64_t g = en[i] & (G == PG_T ? tag[i] ^ p->flip
+							      : ~UINT64_C(0));
+			dst[i] = (dst[i] & ~g) | (v & g);
 		}
-	}
 }
 
 static void record_sense(const sram_machine *m, sram_way *w,
-			 const sram_uop *u, const struct pass *X)
+			 const struct plan *p)
 {
 	const unsigned n = m->stride;
+	const uint64_t *r0 = w->rows + p->r0, *r1 = w->rows + p->r1;
 	for (unsigned k = 0; k < n; k++) {
-		w->bl[k] = X->r0[k] & X->r1[k];
-		w->blb[k] = ~(X->r0[k] | X->r1[k]);
+		w->bl[k] = r0[k] & r1[k];
+		w->blb[k] = ~(r0[k] | r1[k]);
 	}
 	/* BLB of bitlines outside any array (tail bits) reads 0. */
 	if (m->wpa && m->tail != ~UINT64_C(0))
 		for (unsigned k = m->wpa - 1; k < n; k += m->wpa)
 			w->blb[k] &= m->tail;
-	memcpy(w->last_act, u->act, sizeof w->last_act);
-	w->last_nact = u->nact;
+	memcpy(w->last_act, p->u->act, sizeof w->last_act);
+	w->last_nact = p->u->nact;
 }
 
 /* The carry preset drives the latch on enabled bitlines only. */
@@ -403,147 +502,143 @@ static void preset_carry(const sram_machine *m, sram_way *w, unsigned cpre)
 		w->carry[k] = (w->carry[k] & ~w->enable[k]) | (v & w->enable[k]);
 }
 
-/* A uop decoded for a run; offsets are in words from a way's rows. */
-struct plan {
-	const sram_uop *u;
-	size_t act[SRAM_MAX_ACT]; /* sensed rows, the last one repeated */
-	size_t dst;
-	uint64_t flip;            /* see struct pass */
-	bool record;              /* the run's last sensing uop */
-	bool general;             /* needs more than one plain pass */
-};
-
 struct run {
 	const sram_machine *m;
-	const struct plan *plan;
+	struct layout L;
+	struct plan *plan;
 	size_t n;
-	const uint64_t *zero;     /* the sense inputs of a uop with nact 0 */
+	pass_table *passes;
 };
 
-/* Every step of the cycle, for any uop.  tmp holds 4 * stride words. */
-static void exec_general(const struct run *R, sram_way *w,
-			 const struct plan *p, struct pass *X,
-			 enum pass_gate G, uint64_t *tmp)
+/* Every step of the cycle, in order, for any uop, over the ways of X. */
+static void exec_general(const struct run *R, const struct pass *X,
+			 enum pass_gate G)
 {
+	const struct plan *p = X->p;
 	const sram_uop *u = p->u;
-	const unsigned n = R->m->stride;
+	const struct layout *L = &R->L;
+	struct plan q = *p;
+	struct pass Y = *X;
+	Y.p = &q;
+	for (unsigned i = 0; i < X->nw; i++) {
+		sram_way *w = X->ways[i];
+		if (u->nact == 3)
+			fold_three_rows(w->rows, p, L);
+		if (u->cpre != SRAM_CPRE_KEEP)
+			preset_carry(R->m, w, u->cpre);
+	}
 	if (u->nact == 3) {
-		fold_three_rows(w->rows + p->act[0], w->rows + p->act[1],
-				w->rows + p->act[2], tmp + 2 * n, tmp + 3 * n, n);
-		X->r0 = tmp + 2 * n;
-		X->r1 = tmp + 3 * n;
+		q.r0 = L->tmp[2];
+		q.r1 = L->tmp[3];
 	}
-	if (u->cpre != SRAM_CPRE_KEEP)
-		preset_carry(R->m, w, u->cpre);
-	if (p->record)
-		record_sense(R->m, w, u, X);
+	for (unsigned i = 0; p->record && i < X->nw; i++)
+		record_sense(R->m, X->ways[i], &q);
 	if (u->lfn) {
-		X->fn = u->lfn;
-		if (u->wfn)
-			X->lout = tmp;
-		lfn_passes[G](X);
+		q.fn = u->lfn;
+		q.lout = u->wfn ? L->tmp[0] : p->lold;
+		(*R->passes)[1][G](&Y);
 	}
-	X->fn = u->wfn;
-	if (u->wfn == SRAM_FN_SHUP || u->wfn == SRAM_FN_SHDOWN)
-		shift_pass(R->m, X, G, tmp + n);
-	else if (u->wfn)
-		wfn_passes[G](X);
-	if (u->lfn && u->wfn)
-		memcpy((uint64_t *)X->lold, tmp, n * sizeof(uint64_t));
+	q.fn = u->wfn;
+	for (unsigned i = 0; i < X->nw; i++)
+		if (u->wfn == SRAM_FN_SHUP || u->wfn == SRAM_FN_SHDOWN)
+			shift_pass(R->m, X->ways[i]->rows, &q, L, G);
+	if (u->wfn && u->wfn != SRAM_FN_SHUP && u->wfn != SRAM_FN_SHDOWN)
+		(*R->passes)[0][G](&Y);
+	for (unsigned i = 0; u->lfn && u->wfn && i < X->nw; i++)
+		memcpy(X->ways[i]->rows + p->lold, X->ways[i]->rows + L->tmp[0],
+		       L->n * sizeof(uint64_t));
 }
 
-static bool all_enabled(const uint64_t *en, unsigned n)
+static bool all_enabled(const sram_way *w, unsigned n)
 {
 	uint64_t all = ~UINT64_C(0);
 	for (unsigned k = 0; k < n; k++)
-		all &= en[k];
+		all &= w->enable[k];
 	return all == ~UINT64_C(0);
 }
 
-static void run_way(const struct run *R, sram_way *w, uint64_t *tmp)
+/* The whole program on nw ways, uop after uop. */
+static void run_group(const struct run *R, sram_way *const *ways, unsigned nw)
 {
-	struct pass X = {.carry = w->carry, .tag = w->tag, .en = w->enable,
-			 .n = R->m->stride};
 	/* Enable never changes during a run: no function writes it. */
-	const bool all_on = all_enabled(w->enable, X.n);
+	bool all_on = true;
+	for (unsigned i = 0; i < nw; i++)
+		all_on = all_on && all_enabled(ways[i], R->L.n);
+	struct pass X = {.L = &R->L, .ways = ways, .nw = nw};
 	for (size_t i = 0; i < R->n; i++) {
 		const struct plan *p = &R->plan[i];
-		const sram_uop *u = p->u;
-		X.r0 = u->nact ? w->rows + p->act[0] : R->zero;
-		X.r1 = u->nact ? w->rows + p->act[1] : R->zero;
-		X.dst = w->rows + p->dst;
-		X.flip = p->flip;
-		X.lout = latch_of_lfn(u->lfn) == 'C' ? w->carry : w->tag;
-		X.lold = X.lout;
-		const enum pass_gate G = u->gate != SRAM_GATE_E ? PG_T
+		const enum pass_gate G = p->u->gate != SRAM_GATE_E ? PG_T
 					 : all_on ? PG_ALL : PG_E;
-		if (p->general) {
-			exec_general(R, w, p, &X, G, tmp);
-		} else if (u->lfn) {
-			X.fn = u->lfn;
-			lfn_passes[G](&X);
-		} else {
-			X.fn = u->wfn;
-			wfn_passes[G](&X);
-		}
+		X.p = p;
+		if (p->general)
+			exec_general(R, &X, G);
+		else
+			(*R->passes)[p->latch_pass][G](&X);
 	}
-	if (R->n) {
+	for (unsigned i = 0; R->n && i < nw; i++) {
 		const sram_uop *u = R->plan[R->n - 1].u;
-		w->last_dst = u->wfn ? u->dst : SRAM_NO_ROW;
+		ways[i]->last_dst = u->wfn ? u->dst : SRAM_NO_ROW;
 	}
 }
 
-/* Decode prog for m, into R; NULL when out of memory.  A zero row
- * follows the plans in the same allocation. */
-static struct plan *plan_new(const sram_machine *m, const sram_uop *prog,
-			     size_t n, struct run *R)
+static void plan_one(const struct layout *L, const sram_uop *u, struct plan *p)
 {
-	const size_t pbytes = (n ? n : 1) * sizeof(struct plan);
-	struct plan *pl = calloc(1, pbytes + m->stride * sizeof(uint64_t));
+	const size_t n = L->n;
+	p->u = u;
+	p->r0 = p->r1 = p->r2 = L->zero;
+	if (u->nact) {
+		p->r0 = u->act[0] * n;
+		p->r1 = u->act[u->nact > 1] * n;
+		p->r2 = u->act[u->nact > 2 ? 2 : u->nact > 1] * n;
+	}
+	p->dst = u->wfn ? u->dst * n : L->zero;
+	p->lold = p->lout = latch_of_lfn(u->lfn) == 'C' ? L->carry : L->tag;
+	p->flip = u->gate == SRAM_GATE_ENT ? ~UINT64_C(0) : 0;
+	p->latch_pass = u->lfn && !u->wfn;
+	p->fn = p->latch_pass ? u->lfn : u->wfn;
+	p->general = u->cpre != SRAM_CPRE_KEEP || u->nact > 2 ||
+		     (u->lfn && u->wfn) || u->wfn == SRAM_FN_SHUP ||
+		     u->wfn == SRAM_FN_SHDOWN;
+}
+
+/* Decode prog for m into R; false when out of memory. */
+static bool run_init(struct run *R, const sram_machine *m,
+		     const sram_uop *prog, size_t n)
+{
+	const sram_way *w = &m->ways[0];
+	R->m = m;
+	R->n = n;
+	R->passes = pick_passes();
+	R->L.n = m->stride;
+	R->L.carry = (size_t)(w->carry - w->rows);
+	R->L.tag = (size_t)(w->tag - w->rows);
+	R->L.en = (size_t)(w->enable - w->rows);
+	R->L.zero = (size_t)(w->blb - w->rows) + m->stride;
+	for (unsigned i = 0; i < 4; i++)
+		R->L.tmp[i] = R->L.zero + (i + 1u) * m->stride;
+	struct plan *pl = calloc(n ? n : 1, sizeof *pl);
+	R->plan = pl;
 	if (!pl)
-		return NULL;
+		return false;
 	size_t last_sense = SIZE_MAX;
 	for (size_t i = 0; i < n; i++) {
-		const sram_uop *u = &prog[i];
-		struct plan *p = &pl[i];
-		const unsigned last = u->nact ? u->nact - 1u : 0;
-		p->u = u;
-		for (unsigned j = 0; j < SRAM_MAX_ACT; j++)
-			p->act[j] = (size_t)u->act[j < last ? j : last] * m->stride;
-		p->dst = u->wfn ? (size_t)u->dst * m->stride : 0;
-		p->flip = u->gate == SRAM_GATE_ENT ? ~UINT64_C(0) : 0;
-		p->general = u->cpre != SRAM_CPRE_KEEP || u->nact > 2 ||
-			     (u->lfn && u->wfn) || u->wfn == SRAM_FN_SHUP ||
-			     u->wfn == SRAM_FN_SHDOWN;
-		if (u->nact)
+		plan_one(&R->L, &prog[i], &pl[i]);
+		if (prog[i].nact)
 			last_sense = i;
 	}
-	if (last_sense != SIZE_MAX) {
-		pl[last_sense].record = true;
-		pl[last_sense].general = true;
-	}
-	R->m = m;
-	R->plan = pl;
-	R->n = n;
-	R->zero = (const uint64_t *)((const char *)pl + pbytes);
-	return pl;
-}
-
-static uint64_t *thread_tmp(const sram_machine *m)
-{
-	return calloc(4 * (size_t)m->stride + 8, sizeof(uint64_t));
+	if (last_sense != SIZE_MAX)
+		pl[last_sense].record = pl[last_sense].general = true;
+	return true;
 }
 
 void sram_run_way(sram_machine *m, unsigned way, const sram_uop *prog, size_t n)
 {
 	struct run R;
-	struct plan *pl = plan_new(m, prog, n, &R);
-	uint64_t *tmp = thread_tmp(m);
-	if (!pl || !tmp)
+	if (!run_init(&R, m, prog, n))
 		abort(); /* a few KiB; the machine itself is far larger */
-	run_way(&R, &m->ways[way], tmp);
-	free(tmp);
-	free(pl);
+	sram_way *w = &m->ways[way];
+	run_group(&R, &w, 1);
+	free(R.plan);
 }
 
 static int run_threads;
@@ -556,32 +651,29 @@ void sram_set_threads(int n)
 void sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog,
 	      size_t n)
 {
-	const long nways = (long)m->nways;
 	struct run R;
-	struct plan *pl = plan_new(m, prog, n, &R);
-	if (!pl)
+	if (!run_init(&R, m, prog, n))
 		abort();
+	const long ngroups = (long)((m->nways + RUN_GROUP - 1) / RUN_GROUP);
 #ifdef _OPENMP
 	int nt = run_threads ? run_threads : omp_get_max_threads();
-	if (nt > nways)
-		nt = (int)nways;
-#pragma omp parallel num_threads(nt)
+	if (nt > ngroups)
+		nt = (int)ngroups;
+	/* Static chunks of fixed groups, although no schedule could change
+	 * a bit: ways share nothing. */
+#pragma omp parallel for num_threads(nt) schedule(static)
 #endif
-	{
-		uint64_t *tmp = thread_tmp(m);
-		if (!tmp)
-			abort();
-		/* Static chunks: which thread runs a way is fixed, though
-		 * nothing would change if it were not. */
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-		for (long w = 0; w < nways; w++)
+	for (long gi = 0; gi < ngroups; gi++) {
+		sram_way *ways[RUN_GROUP];
+		unsigned nw = 0;
+		for (unsigned w = (unsigned)gi * RUN_GROUP;
+		     w < m->nways && w < (unsigned)(gi + 1) * RUN_GROUP; w++)
 			if (!way_on || way_on[w])
-				run_way(&R, &m->ways[w], tmp);
-		free(tmp);
+				ways[nw++] = &m->ways[w];
+		if (nw)
+			run_group(&R, ways, nw);
 	}
-	free(pl);
+	free(R.plan);
 }
 
 void sram_step(sram_machine *m, const uint8_t *way_on, const sram_uop *u)

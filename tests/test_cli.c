@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 
 #include "isa.h"
 #include "npy.h"
+#include "outfile.h"
 #include "report.h"
 
 #define DATA SRCDIR "/tests/data"
@@ -330,6 +332,55 @@ Test(cli, mismatch_text)
 			 "got 9223372036854775809 (0x8000000000000001); bits that differ: 1-62");
 }
 
+/* --check's report: a cell flipped behind the reference model's back is
+ * found after the command, at the right element, with the command's line
+ * and canonical text; one flipped outside any destination is found at
+ * the end. */
+Test(cli, check_reports_the_command_and_element)
+{
+	static const char text[] =
+		"machine wordlines=64 bitlines=16 arrays=2 ways=1 mesh=1x1\n"
+		"buffer x u8 32 wl=0 arrays=0:1:2 init=iota\n"
+		"buffer y u8 32 wl=8 arrays=0:1:2 init=const:5\n"
+		"buffer z u8 32 wl=16 arrays=0:1:2\n"
+		"\n"
+		"add.u8 z, x, y\n"
+		"xor.u8 z, z, x\n";
+	emu_program p;
+	diag d;
+	diag_clear(&d);
+	sram_geom g = sram_geom_default();
+	cr_assert_eq(emu_parse("t.ins", text, sizeof text - 1, &g, &p, &d), 0, "%s", d.msg);
+	emu_machine *em = emu_machine_new(&p, &d);
+	emu_ref *r = emu_ref_new(&p, &d);
+	cr_assert(em && r);
+	cr_assert_eq(emu_init_buffers(em, &d), 0);
+	emu_ref_init_buffers(r);
+	cr_assert_eq(emu_run_cmd(em, &d), 0);
+	cr_assert_eq(emu_ref_run_cmd(r, 0, &d), 0);
+	cr_expect(emu_report_check_cmd(r, em, 0, &d), "%s", d.msg);
+	/* z[20] = 20 + 5 = 25; flip bit 6. */
+	emu_elem_set(em, &p.bufs[2], 20, 25 ^ 0x40);
+	cr_expect_not(emu_report_check_cmd(r, em, 0, &d));
+	cr_expect_str_eq(d.msg, "t.ins:6: error: --check: after command 1 'add.u8 z, x, y @ arrays=0:1:2 bitlines=0:1:16', "
+			 "machine and reference model differ: z[20] (u8): expected 25 (0x19), "
+			 "got 89 (0x59); bits that differ: 6");
+	emu_elem_set(em, &p.bufs[2], 20, 25);
+	/* y is no command's destination: only the final check sees it. */
+	emu_elem_set(em, &p.bufs[1], 3, 4);
+	cr_assert_eq(emu_run_cmd(em, &d), 0);
+	cr_assert_eq(emu_ref_run_cmd(r, 1, &d), 0);
+	diag_clear(&d);
+	cr_expect(emu_report_check_cmd(r, em, 1, &d), "%s", d.msg);
+	cr_expect_not(emu_report_check_all(r, em, &d));
+	cr_expect_str_eq(d.msg, "t.ins: error: --check: at the end of the run, machine and "
+			 "reference model differ: y[3] (u8): expected 5 (0x05), got 4 (0x04); "
+			 "bits that differ: 0");
+	emu_ref_free(r);
+	emu_machine_free(em);
+	emu_program_free(&p);
+}
+
 /* ---- element files: every way a .npy or .bin can be wrong ---- */
 
 static const char good_dict[] = "{'descr': '<i2', 'fortran_order': False, 'shape': (100,), }\n";
@@ -450,7 +501,7 @@ Test(cli, npy_wrong_type_or_count_for_the_buffer)
 		      d, 100, -1);
 	expect_ok(run("run %s/small.ins -q -l f=f.npy -e f=f.npy -s f=f2.npy", DATA));
 	char *f2 = read_tmp("f2.npy", NULL);
-	cr_expect(strstr(f2, "'descr': '|b1'"));
+	cr_expect(strstr(f2 + 10, "'descr': '|b1'"), "%s", f2 + 10);
 	free(f2);
 	memset(d, 0xff, sizeof d);
 	write_npy_raw("w.npy", 1, "{'descr': '<i8', 'fortran_order': False, 'shape': (100,), }",
@@ -532,7 +583,8 @@ Test(cli, info_and_config)
 	cr_expect(strstr(r.out, "\"wordlines\": 512"), "%s", r.out);
 	cr_expect(strstr(r.out, "\"banks\": 8"), "%s", r.out);
 	result_free(&r);
-	write_file("m.conf", "# a config\nwordlines = 128\nbitlines=64  # narrow\n", 45);
+	const char *conf = "# a config\nwordlines = 128\nbitlines=64  # narrow\n";
+	write_file("m.conf", conf, strlen(conf));
 	r = run("info -c m.conf -m wordlines=32");
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	cr_expect(strstr(r.out, "32 wordlines x 64 bitlines"), "%s", r.out);
@@ -552,12 +604,13 @@ Test(cli, machine_precedence)
 	r = run("info %s/resize.ins -c m.conf", DATA);
 	cr_expect(strstr(r.out, "128 wordlines x 16 bitlines"), "%s %s", r.out, r.err);
 	result_free(&r);
-	r = run("info %s/resize.ins -c m.conf -m wordlines=256,bitlines=32", DATA);
-	cr_expect(strstr(r.out, "256 wordlines x 32 bitlines"), "%s %s", r.out, r.err);
+	r = run("info %s/resize.ins -c m.conf -m wordlines=256,arrays=4", DATA);
+	cr_expect(strstr(r.out, "256 wordlines x 16 bitlines"), "%s %s", r.out, r.err);
+	cr_expect(strstr(r.out, "way         4 arrays"), "%s %s", r.out, r.err);
 	result_free(&r);
 	/* The resized stream runs, and gives the same result. */
 	expect_ok(run("run %s/resize.ins -q -s y=y1.npy", DATA));
-	expect_ok(run("run %s/resize.ins -q -m bitlines=32,arrays=1 -s y=y2.npy --check", DATA));
+	expect_ok(run("run %s/resize.ins -q -m wordlines=128,ways=2 -s y=y2.npy --check", DATA));
 	size_t n1, n2;
 	char *y1 = read_tmp("y1.npy", &n1), *y2 = read_tmp("y2.npy", &n2);
 	cr_expect(n1 == n2 && memcmp(y1, y2, n1) == 0);
@@ -600,6 +653,44 @@ Test(cli, outputs_are_atomic)
 	cr_expect_eq(tmp_count(), before + 1);
 }
 
+/* A write killed by a signal takes its temporary with it. */
+Test(cli, signal_removes_the_temporary)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/out.npy", tmpdir);
+	write_file("out.npy", "old", 3);
+	pid_t pid = fork();
+	cr_assert_neq(pid, -1);
+	if (pid == 0) {
+		outfile o;
+		diag d;
+		diag_clear(&d);
+		outfile_cleanup_on_signals();
+		if (outfile_open(&o, path, &d) == 0 && fputs("partial", o.f) >= 0 &&
+		    fflush(o.f) == 0)
+			raise(SIGTERM);
+		_exit(1);
+	}
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "status %d", st);
+	cr_expect_eq(tmp_count(), 1, "the temporary is still there");
+	char *old = read_tmp("out.npy", NULL);
+	cr_expect_str_eq(old, "old");
+	free(old);
+}
+
+Test(cli, stdout_write_error_fails)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "'%s' info >/dev/full 2>'%s/err'", INFSIM_BIN, tmpdir);
+	int st = system(cmd);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d", st);
+	char *err = read_tmp("err", NULL);
+	cr_expect_str_eq(err, "infsim: error: writing to standard output: No space left on device\n");
+	free(err);
+}
+
 /* ---- statistics ---- */
 
 Test(cli, stats_text_and_json)
@@ -612,8 +703,8 @@ Test(cli, stats_text_and_json)
 	cr_expect(strstr(r.out, "  add  "), "%s", r.out);
 	cr_expect(strstr(r.out, "  sub  "), "%s", r.out);
 	cr_expect(strstr(r.out, "bank 0 (0,0)"), "%s", r.out);
-	cr_expect(strstr(r.out, "transpose unit"), "%s", r.out);
-	cr_expect(strstr(r.out, "(1 of 2 banks ran no command; 3 (command, bank) pairs skipped)"),
+	cr_expect(strstr(r.out, "transpose unit  368 cycles, 9200 bits"), "%s", r.out);
+	cr_expect(strstr(r.out, "1 of 2 banks ran no command; 3 (command, bank) pairs skipped"),
 		  "%s", r.out);
 	result_free(&r);
 	expect_ok(run("run %s/small.ins --stats=json --stats-file=s.json", DATA));
@@ -660,6 +751,8 @@ Test(cli, asm_disasm_round_trip)
 	free(c1);
 	free(c2);
 	expect_failure(run("run s.inb -m wordlines=256"), 2, "a binary stream's machine is fixed");
+	/* The binary form is known by its magic, whatever its name. */
+	expect_ok(run("asm %s/small.ins -o s.stream && '%s' run s.stream -q", DATA, INFSIM_BIN));
 	write_file("odd.inb", "1234567", 7);
 	expect_failure(run("disasm odd.inb"), 1, "odd.inb: error: a binary stream is a whole number of 64-bit words");
 	expect_failure(run("asm %s/small.ins -o nodir/x.inb", DATA), 1, "nodir/x.inb: error:");
@@ -686,9 +779,10 @@ static void sample_checks(const char *name)
 	result_free(&r);
 }
 
+TestSuite(samples, .init = make_tmpdir, .fini = remove_tmpdir);
+
 Test(samples, fig1d_add4)
 {
-	make_tmpdir();
 	sample_checks("fig1d_add4.ins");
 	/* Fig 1(d): C = A + B on 4 bits, wrapping. */
 	result r = run("run %s/samples/fig1d_add4.ins -s C=c.npy", SRCDIR);
@@ -699,19 +793,14 @@ Test(samples, fig1d_add4)
 	for (int i = 0; i < 16; i++)
 		cr_expect_eq(c[128 + i], (i + 3) & 15, "C[%d] = %d", i, c[128 + i]);
 	free(c);
-	remove_tmpdir();
 }
 
 Test(samples, vadd_i32, .timeout = 120)
 {
-	make_tmpdir();
 	sample_checks("vadd_i32.ins");
-	remove_tmpdir();
 }
 
 Test(samples, vmul_i32, .timeout = 300)
 {
-	make_tmpdir();
 	sample_checks("vmul_i32.ins");
-	remove_tmpdir();
 }
