@@ -23,7 +23,7 @@
 
 #include "assemble.h"
 
-#define MAGIC UINT64_C(0x31424D49534E4649) /* "INFSIMB1" read little-endian */
+#define MAGIC UINT64_C(0x31424D4953464E49) /* "INFSIMB1" read little-endian */
 #define VERSION 1
 #define HEADER_WORDS 10
 #define NAME_WORDS (EMU_NAME_MAX / 8)

@@ -163,14 +163,15 @@ static int load_line(const emu_line *ln, const char *path, sram_geom *g,
 	return 0;
 }
 
-int emu_geom_load(const char *path, sram_geom *g, diag *d)
+/* Load a config file into o, recording the keys it sets. */
+int emu_geom_override_load(emu_geom_override *o, const char *path, diag *d)
 {
 	char *text;
 	size_t len;
 	emu_lines it;
 	emu_line ln;
 	int seen[EMU_GEOM_KEYS] = {0}, rc;
-	sram_geom t = *g;
+	sram_geom t = o->g;
 	if (emu_read_file(path, &text, &len, d))
 		return -1;
 	emu_lines_init(&it, path, text, len);
@@ -187,6 +188,51 @@ int emu_geom_load(const char *path, sram_geom *g, diag *d)
 		diag_file(d, path, "the machine it describes is not valid: %s", e);
 		return -1;
 	}
-	*g = t;
+	o->g = t;
+	for (int k = 0; k < EMU_GEOM_KEYS; k++)
+		if (seen[k])
+			o->keys |= 1u << k;
 	return 0;
+}
+
+int emu_geom_load(const char *path, sram_geom *g, diag *d)
+{
+	emu_geom_override o = {*g, 0};
+	if (emu_geom_override_load(&o, path, d))
+		return -1;
+	*g = o.g;
+	return 0;
+}
+
+void emu_geom_override_init(emu_geom_override *o)
+{
+	o->g = sram_geom_default();
+	o->keys = 0;
+}
+
+int emu_geom_override_set(emu_geom_override *o, const char *key,
+			  const char *value, const char **err)
+{
+	if (emu_geom_set(&o->g, key, value, err))
+		return -1;
+	o->keys |= 1u << emu_geom_key_index(key);
+	return 0;
+}
+
+void emu_geom_override_apply(const emu_geom_override *o, sram_geom *g)
+{
+	if (!o)
+		return;
+	if (o->keys & 1)
+		g->wordlines = o->g.wordlines;
+	if (o->keys & 2)
+		g->bitlines = o->g.bitlines;
+	if (o->keys & 4)
+		g->arrays_per_way = o->g.arrays_per_way;
+	if (o->keys & 8)
+		g->ways_per_bank = o->g.ways_per_bank;
+	if (o->keys & 16) {
+		g->mesh_x = o->g.mesh_x;
+		g->mesh_y = o->g.mesh_y;
+	}
 }

@@ -120,9 +120,9 @@ typedef struct geom_opts {
 	size_t nmachine;
 } geom_opts;
 
-/* Apply one -m argument "KEY=VAL[,KEY=VAL]..." to g.  0, or a usage
+/* Apply one -m argument "KEY=VAL[,KEY=VAL]..." to o.  0, or a usage
  * error's exit status after printing it. */
-static int apply_machine_arg(sram_geom *g, const char *arg)
+static int apply_machine_arg(emu_geom_override *o, const char *arg)
 {
 	char *copy = strdup(arg), *save = NULL;
 	if (!copy)
@@ -138,7 +138,7 @@ static int apply_machine_arg(sram_geom *g, const char *arg)
 			break;
 		}
 		*eq = '\0';
-		if (emu_geom_set(g, kv, eq + 1, &err) < 0)
+		if (emu_geom_override_set(o, kv, eq + 1, &err) < 0)
 			rc = usage_error("--machine '%s=%s': %s", kv, eq + 1, err);
 	}
 	if (!rc && (!*arg || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")))
@@ -147,22 +147,24 @@ static int apply_machine_arg(sram_geom *g, const char *arg)
 	return rc;
 }
 
-/* Apply --config, then every --machine, to g; then check the result.
- * 0, or an exit status after printing the error. */
-static int apply_geom_opts(sram_geom *g, const geom_opts *go)
+/* The settings of --config, then every --machine, in o (each key from
+ * the last option that sets it).  0, or an exit status after printing
+ * the error. */
+static int apply_geom_opts(emu_geom_override *o, const geom_opts *go)
 {
 	diag d;
 	diag_clear(&d);
-	if (go->config && emu_geom_load(go->config, g, &d) < 0)
+	emu_geom_override_init(o);
+	if (go->config && emu_geom_override_load(o, go->config, &d) < 0)
 		return runtime_error(&d);
 	for (size_t i = 0; i < go->nmachine; i++) {
-		int rc = apply_machine_arg(g, go->machine[i]);
+		int rc = apply_machine_arg(o, go->machine[i]);
 		if (rc)
 			return rc;
 	}
 	/* emu_geom_load checked the whole machine; -m keys are checked one
 	 * by one, so their combination is checked here. */
-	const char *err = sram_geom_check(g);
+	const char *err = sram_geom_check(&o->g);
 	return err ? usage_error("--machine: %s", err) : 0;
 }
 
@@ -216,11 +218,12 @@ static bool is_binary(const char *path, const char *bytes, size_t len)
 
 /* Parse or decode path for the machine geom. */
 static int load_stream(const char *path, const char *bytes, size_t len,
-		       const sram_geom *geom, emu_program *p, diag *d)
+		       const emu_geom_override *ov, emu_program *p, diag *d)
 {
+	const sram_geom g = sram_geom_default();
 	emu_program_init(p);
 	int rc = is_binary(path, bytes, len) ? decode_inb(path, bytes, len, p, d)
-					     : emu_parse(path, bytes, len, geom, p, d);
+					     : emu_parse_over(path, bytes, len, &g, ov, p, d);
 	if (rc < 0)
 		emu_program_free(p);
 	return rc;
@@ -503,51 +506,29 @@ static int parse_run_opts(int argc, char **argv, run_opts *o, bool *done)
 
 /* ---- the stream and its machine ---- */
 
-/* Blank every `machine` line of a stream (keeping its newline, so lines
- * and columns stay where they were), for a parse whose machine comes
- * from the command line instead. */
-static void blank_machine_lines(char *text, size_t len)
-{
-	for (size_t pos = 0; pos < len;) {
-		size_t start = pos, k = pos;
-		while (k < len && (text[k] == ' ' || text[k] == '\t'))
-			k++;
-		bool is_machine = len - k >= 7 && memcmp(text + k, "machine", 7) == 0 &&
-				  (k + 7 == len || (!emu_is_ident_char(text[k + 7]) &&
-						    text[k + 7] != '.'));
-		while (pos < len && text[pos] != '\n')
-			pos++;
-		if (is_machine)
-			memset(text + start, ' ', pos - start);
-		pos += pos < len;
-	}
-}
-
 /* Read a stream for the machine that its own `machine` line, --config
  * and --machine give, each key taken from the last of them that sets it
- * (so a user can resize any stream).  0, or an exit status. */
+ * (so a user can resize any text stream).  0, or an exit status. */
 static int load_program(const geom_opts *go, const char *path, emu_program *p)
 {
 	diag d;
 	diag_clear(&d);
-	char *bytes;
+	emu_geom_override ov;
+	int rc = apply_geom_opts(&ov, go);
+	char *bytes = NULL;
 	size_t len;
-	if (emu_read_file(path, &bytes, &len, &d) < 0)
-		return runtime_error(&d);
-	sram_geom g = sram_geom_default();
-	int rc = load_stream(path, bytes, len, &g, p, &d) < 0 ? runtime_error(&d) : 0;
-	bool resize = !rc && (go->config || go->nmachine);
-	if (resize) {
-		g = p->geom;
-		rc = apply_geom_opts(&g, go);
-	}
-	if (!rc && resize && !geom_equal(&g, &p->geom)) {
-		emu_program_free(p);
-		if (is_binary(path, bytes, len))
+	if (!rc && emu_read_file(path, &bytes, &len, &d) < 0)
+		rc = runtime_error(&d);
+	if (!rc && load_stream(path, bytes, len, &ov, p, &d) < 0)
+		rc = runtime_error(&d);
+	if (!rc && is_binary(path, bytes, len)) {
+		sram_geom g = p->geom;
+		emu_geom_override_apply(&ov, &g);
+		if (!geom_equal(&g, &p->geom)) {
+			emu_program_free(p);
 			rc = usage_error("%s: a binary stream's machine is fixed; resize the text stream and assemble it again",
 					 path);
-		else if (blank_machine_lines(bytes, len), load_stream(path, bytes, len, &g, p, &d) < 0)
-			rc = runtime_error(&d);
+		}
 	}
 	free(bytes);
 	return rc;
@@ -911,14 +892,15 @@ static int cmd_info(int argc, char **argv)
 	emu_program p;
 	emu_program_init(&p);
 	sram_geom g = sram_geom_default();
+	emu_geom_override ov;
 	int rc = !go.machine ? usage_error("out of memory")
 			     : parse_tool_opts(argc, argv, "info", "mcj", &go, &out, &json, &done);
 	if (!rc && !done && optind + 1 < argc)
 		rc = usage_error("extra operand '%s'", argv[optind + 1]);
 	if (!rc && !done && optind < argc && !(rc = load_program(&go, argv[optind], &p)))
 		g = p.geom;
-	else if (!rc && !done)
-		rc = apply_geom_opts(&g, &go);
+	else if (!rc && !done && !(rc = apply_geom_opts(&ov, &go)))
+		g = ov.g;
 	if (!rc && !done)
 		emu_report_geom(stdout, &g, json);
 	emu_program_free(&p);

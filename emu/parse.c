@@ -158,6 +158,7 @@ fail:
 typedef struct parser {
 	emu_asm a;
 	emu_program *p;
+	const emu_geom_override *ov; /* settings that win over the machine line */
 	const char *path;
 	diag *d;
 	const char *s;     /* the current line */
@@ -587,9 +588,11 @@ static int parse_machine(parser *ps, size_t t)
 			return perr(ps, v, "machine %s=%s: %s", key, val, err);
 		ps->pos = v + vn;
 	}
+	emu_geom_override_apply(ps->ov, &g);
 	const char *e = sram_geom_check(&g);
 	if (e)
-		return perr(ps, t, "this machine is not valid: %s", e);
+		return perr(ps, t, "this machine is not valid%s: %s",
+			    ps->ov && ps->ov->keys ? " with the settings given outside the stream" : "", e);
 	ps->p->geom = g;
 	emu_asm_free(&ps->a);
 	emu_asm_init(&ps->a, ps->p, ps->d);
@@ -761,6 +764,13 @@ static int parse_statement(parser *ps)
 int emu_parse(const char *path, const char *text, size_t len,
 	      const sram_geom *geom_default, emu_program *out, diag *d)
 {
+	return emu_parse_over(path, text, len, geom_default, NULL, out, d);
+}
+
+int emu_parse_over(const char *path, const char *text, size_t len,
+		   const sram_geom *geom_default, const emu_geom_override *ov,
+		   emu_program *out, diag *d)
+{
 	parser ps;
 	emu_lines it;
 	emu_line ln;
@@ -769,6 +779,7 @@ int emu_parse(const char *path, const char *text, size_t len,
 	path = path ? path : "<input>";
 	if (geom_default)
 		out->geom = *geom_default;
+	emu_geom_override_apply(ov, &out->geom);
 	const char *e = sram_geom_check(&out->geom);
 	if (e) {
 		diag_file(d, path, "the default machine is not valid: %s", e);
@@ -780,6 +791,7 @@ int emu_parse(const char *path, const char *text, size_t len,
 	}
 	memset(&ps, 0, sizeof ps);
 	ps.p = out;
+	ps.ov = ov;
 	ps.path = path;
 	ps.d = d;
 	emu_asm_init(&ps.a, out, d);

@@ -100,6 +100,7 @@ int emu_parse(const char *path, const char *text, size_t len,
 int emu_parse_file(const char *path, const sram_geom *geom_default,
 		   emu_program *out, diag *d);
 
+
 /* The disassembler: canonical text of p (malloc'd, NUL-terminated), such
  * that emu_parse(emu_format(p)) gives back p exactly, and formatting that
  * again gives the same text.  NULL on allocation failure. */
@@ -123,6 +124,25 @@ int emu_geom_set(sram_geom *g, const char *key, const char *value,
 		 const char **err);
 /* A config file: one key = value per line, # comments. */
 int emu_geom_load(const char *path, sram_geom *g, diag *d);
+
+/* Machine settings given outside a stream (a config file, --machine).
+ * They win key by key over the stream's own `machine` line, so a user can
+ * resize any stream.  keys has bit k set when key k (wordlines, bitlines,
+ * arrays, ways, mesh, in that order) was given. */
+typedef struct emu_geom_override {
+	sram_geom g;
+	unsigned keys;
+} emu_geom_override;
+void emu_geom_override_init(emu_geom_override *o);
+int emu_geom_override_set(emu_geom_override *o, const char *key,
+			  const char *value, const char **err);
+int emu_geom_override_load(emu_geom_override *o, const char *path, diag *d);
+void emu_geom_override_apply(const emu_geom_override *o, sram_geom *g);
+
+/* emu_parse, with settings that win over the stream's machine line. */
+int emu_parse_over(const char *path, const char *text, size_t len,
+		   const sram_geom *geom_default, const emu_geom_override *ov,
+		   emu_program *out, diag *d);
 int emu_geom_format(const sram_geom *g, char *buf, size_t size);
 
 /* Deterministic pseudo-random fill for EMU_INIT_RANDOM: element index

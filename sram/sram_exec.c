@@ -224,7 +224,10 @@ void sram_uop_cost(const sram_uop *u, sram_count *c)
  * records would be overwritten before anyone could look.
  */
 
-enum { RUN_GROUP = 4 }; /* ways that run each uop together */
+enum {
+	RUN_GROUP = 4,       /* ways that run each uop together */
+	PREFETCH_AHEAD = 16,  /* uops between a row's prefetch and its use */
+};
 
 /* A way's words, as offsets from its rows: the latches, then the rows
  * that sram.c allocates for the executor after blb. */
@@ -246,6 +249,8 @@ struct plan {
 	bool latch_pass;   /* the plain pass is the latch function's */
 	bool record;       /* the run's last sensing uop */
 	bool general;      /* needs more than the plain pass */
+	unsigned npf;      /* rows the run touches first here: pf[0..npf) */
+	size_t pf[SRAM_MAX_ACT + 1];
 };
 
 /* One pass: a plan over the ways of a group. */
@@ -557,6 +562,24 @@ static bool all_enabled(const sram_way *w, unsigned n)
 	return all == ~UINT64_C(0);
 }
 
+/* Ask for the rows that uop i touches first, in every way of the group:
+ * they come from memory, and the uops in between hide the wait. */
+static void prefetch_rows(const struct run *R, size_t i,
+			  sram_way *const *ways, unsigned nw)
+{
+#if defined(__GNUC__)
+	const struct plan *p = &R->plan[i];
+	for (unsigned r = 0; r < p->npf; r++)
+		for (unsigned w = 0; w < nw; w++) {
+			const uint64_t *row = ways[w]->rows + p->pf[r];
+			for (size_t k = 0; k < R->L.n; k += 8)
+				__builtin_prefetch(row + k, 1, 3);
+		}
+#else
+	(void)R, (void)i, (void)ways, (void)nw;
+#endif
+}
+
 /* The whole program on nw ways, uop after uop. */
 static void run_group(const struct run *R, sram_way *const *ways, unsigned nw)
 {
@@ -565,8 +588,12 @@ static void run_group(const struct run *R, sram_way *const *ways, unsigned nw)
 	for (unsigned i = 0; i < nw; i++)
 		all_on = all_on && all_enabled(ways[i], R->L.n);
 	struct pass X = {.L = &R->L, .ways = ways, .nw = nw};
+	for (size_t i = 0; i < PREFETCH_AHEAD && i < R->n; i++)
+		prefetch_rows(R, i, ways, nw);
 	for (size_t i = 0; i < R->n; i++) {
 		const struct plan *p = &R->plan[i];
+		if (i + PREFETCH_AHEAD < R->n)
+			prefetch_rows(R, i + PREFETCH_AHEAD, ways, nw);
 		const enum pass_gate G = p->u->gate != SRAM_GATE_E ? PG_T
 					 : all_on ? PG_ALL : PG_E;
 		X.p = p;
@@ -601,6 +628,23 @@ static void plan_one(const struct layout *L, const sram_uop *u, struct plan *p)
 		     u->wfn == SRAM_FN_SHDOWN;
 }
 
+/* The rows u touches that no earlier uop of the run touched. */
+static void plan_first_touch(const sram_uop *u, const sram_machine *m,
+			     bool *seen, struct plan *p)
+{
+	uint16_t rows[SRAM_MAX_ACT + 1];
+	unsigned nr = 0;
+	for (unsigned j = 0; j < u->nact && j < SRAM_MAX_ACT; j++)
+		rows[nr++] = u->act[j];
+	if (u->wfn)
+		rows[nr++] = u->dst;
+	for (unsigned j = 0; j < nr; j++)
+		if (rows[j] < m->g.wordlines && !seen[rows[j]]) {
+			seen[rows[j]] = true;
+			p->pf[p->npf++] = (size_t)rows[j] * m->stride;
+		}
+}
+
 /* Decode prog for m into R; false when out of memory. */
 static bool run_init(struct run *R, const sram_machine *m,
 		     const sram_uop *prog, size_t n)
@@ -621,10 +665,12 @@ static bool run_init(struct run *R, const sram_machine *m,
 	if (!pl)
 		return false;
 	size_t last_sense = SIZE_MAX;
+	bool seen[SRAM_MAX_DIM] = {false};
 	for (size_t i = 0; i < n; i++) {
 		plan_one(&R->L, &prog[i], &pl[i]);
 		if (prog[i].nact)
 			last_sense = i;
+		plan_first_touch(&prog[i], m, seen, &pl[i]);
 	}
 	if (last_sense != SIZE_MAX)
 		pl[last_sense].record = pl[last_sense].general = true;
