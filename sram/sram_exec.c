@@ -226,7 +226,7 @@ void sram_uop_cost(const sram_uop *u, sram_count *c)
 
 enum {
 	RUN_GROUP = 4,       /* ways that run each uop together */
-	PREFETCH_AHEAD = 16,  /* uops between a row's prefetch and its use */
+	PREFETCH_AHEAD = 3,  /* uops between a row's prefetch and its use */
 };
 
 /* A way's words, as offsets from its rows: the latches, then the rows
