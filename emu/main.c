@@ -717,11 +717,11 @@ static int write_stats(run_state *s)
 	return rc;
 }
 
-/* One line on stdout after a good run, unless --quiet or the statistics
- * go to stdout (so that --stats=json output stays pure JSON). */
+/* One line on stdout after a good run, unless --quiet or JSON statistics
+ * go to stdout (which must stay pure JSON). */
 static void print_summary(const run_state *s)
 {
-	if (s->o->quiet || (s->o->stats && !s->o->stats_file))
+	if (s->o->quiet || (s->o->stats == 'j' && !s->o->stats_file))
 		return;
 	const emu_stats *st = &s->em->st;
 	printf("%s: %" PRIu64 " command%s, %" PRIu64 " cycles; transpose unit %" PRIu64

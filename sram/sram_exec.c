@@ -226,7 +226,7 @@ void sram_uop_cost(const sram_uop *u, sram_count *c)
 
 enum {
 	RUN_GROUP = 4,       /* ways that run each uop together */
-	PREFETCH_AHEAD = 3,  /* uops between a row's prefetch and its use */
+	PREFETCH_AHEAD = 4,  /* uops between a row's prefetch and its use */
 };
 
 /* A way's words, as offsets from its rows: the latches, then the rows
@@ -244,7 +244,6 @@ struct plan {
 	size_t r0, r1;     /* the two sensed rows (equal if one, zero if none) */
 	size_t r2;         /* the third, when three are activated */
 	size_t dst, lold, lout;
-	uint64_t flip;     /* gate ET: 0; gate ENT: ~0 */
 	unsigned fn;       /* the function of the plain pass */
 	bool latch_pass;   /* the plain pass is the latch function's */
 	bool record;       /* the run's last sensing uop */
@@ -259,51 +258,68 @@ struct pass {
 	const struct layout *L;
 	sram_way *const *ways;
 	unsigned nw;
+	size_t k0, k1;     /* the words of each way the pass covers */
 };
 
-/* How a pass forms its gate g. */
+/* How a pass forms its gate g; "all on": every bitline of the group is
+ * enabled, so E drops out. */
 enum pass_gate {
-	PG_ALL, /* g = ~0: gate E, and every bitline of the group enabled */
+	PG_ALL, /* g = ~0: gate E, all on */
 	PG_E,   /* g = E */
-	PG_T,   /* g = E & (T ^ flip): gate ET or ENT */
+	PG_ET,  /* g = E & T */
+	PG_ENT, /* g = E & ~T */
+	PG_T,   /* g = T: gate ET, all on */
+	PG_NT,  /* g = ~T: gate ENT, all on */
+	PG_COUNT
 };
 
 typedef void pass_fn(const struct pass *X);
-typedef pass_fn *const pass_table[2][3]; /* [latch pass][enum pass_gate] */
+typedef pass_fn *const pass_table[2][PG_COUNT]; /* [latch pass][gate] */
 
-/* BODY once per block of words of each way of the pass, as VBLK (the
- * vector type of the pass), then once per word left over, as uint64_t;
- * W names the type inside BODY, WM its type in memory (8-byte aligned,
- * aliasing uint64_t).  Offsets and pointers are copied to locals: the
- * stores may alias anything, so fields read through X would be reloaded
- * after each one. */
+static enum pass_gate pass_gate_of(unsigned gate, bool all_on)
+{
+	switch (gate) {
+	case SRAM_GATE_ET: return all_on ? PG_T : PG_ET;
+	case SRAM_GATE_ENT: return all_on ? PG_NT : PG_ENT;
+	default: return all_on ? PG_ALL : PG_E;
+	}
+}
+
+static uint64_t gate_word(enum pass_gate G, uint64_t e, uint64_t t)
+{
+	switch (G) {
+	case PG_ET: return e & t;
+	case PG_ENT: return e & ~t;
+	case PG_T: return t;
+	case PG_NT: return ~t;
+	default: return e;
+	}
+}
+
+/* BODY once per block of words k0..k1 of each way of the pass; W names
+ * the block's type inside BODY (VBLK, the vector type of the pass), WM
+ * its type in memory (8-byte aligned, aliasing uint64_t).  Offsets and
+ * pointers are copied to locals: the stores may alias anything, so
+ * fields read through X would be reloaded after each one. */
 #define FOR_WORDS(BODY)                                                  \
 	do {                                                             \
 		const struct plan *const p_ = X->p;                      \
 		const size_t o0_ = p_->r0, o1_ = p_->r1, od_ = p_->dst;  \
 		const size_t olo_ = p_->lold, oli_ = p_->lout;           \
 		const size_t oc_ = X->L->carry, ot_ = X->L->tag;         \
-		const size_t oe_ = X->L->en, n_ = X->L->n;               \
-		const uint64_t flip_ = p_->flip;                         \
+		const size_t oe_ = X->L->en, k0_ = X->k0, k1_ = X->k1;   \
 		const unsigned nw_ = X->nw;                              \
 		sram_way *const *const ways_ = X->ways;                  \
 		for (unsigned w_ = 0; w_ < nw_; w_++) {                  \
 			uint64_t *const b_ = ways_[w_]->rows;            \
 			WAY_POINTERS                                     \
 			const size_t bw_ = sizeof(VBLK) / sizeof(uint64_t); \
-			size_t k = 0;                                    \
-			for (; k + bw_ <= n_; k += bw_) {                \
+			for (size_t k = k0_; k < k1_; k += bw_) {        \
 				typedef VBLK W;                          \
 				typedef VBLKM WM;                        \
 				BODY                                     \
 			}                                                \
-			for (; k < n_; k++) {                            \
-				typedef uint64_t W;                      \
-				typedef uint64_t WM;                     \
-				BODY                                     \
-			}                                                \
 		}                                                        \
-		(void)flip_;                                             \
 	} while (0)
 
 #define WAY_POINTERS                                                     \
@@ -325,10 +341,12 @@ typedef pass_fn *const pass_table[2][3]; /* [latch pass][enum pass_gate] */
 	const W z = ~(a0_ | a1_);                                        \
 	const W x = ~(s | z);                                            \
 	W g = ~(W){0};                                                   \
-	if (G != PG_ALL)                                                 \
+	if (G == PG_E || G == PG_ET || G == PG_ENT)                      \
 		g = *(const WM *)(en_ + k);                              \
-	if (G == PG_T)                                                   \
-		g &= T ^ flip_;                                          \
+	if (G == PG_ET || G == PG_T)                                     \
+		g &= T;                                                  \
+	if (G == PG_ENT || G == PG_NT)                                   \
+		g &= ~T;                                                 \
 	(void)s; (void)z; (void)x; (void)C; (void)T;
 
 /* old where the gate is clear, v where it is set. */
@@ -380,33 +398,45 @@ typedef pass_fn *const pass_table[2][3]; /* [latch pass][enum pass_gate] */
 		}                                                        \
 	}
 
-/* The six passes for one vector type VT (VTM: VT as it sits in memory),
- * compiled with ATTR, and their table. */
+/* One pass: function set (WRITE or LATCH) and gate, for vector type VT
+ * (VTM: VT as it sits in memory), compiled with ATTR. */
+#define DEFINE_PASS(NAME, ATTR, VT, VTM, KIND, GATE)                     \
+	ATTR static void NAME(const struct pass *X)                      \
+	{                                                                \
+		typedef VT VBLK;                                         \
+		typedef VTM VBLKM;                                       \
+		KIND##_SWITCH(GATE)                                      \
+	}
+
+/* The twelve passes for one vector type, and their table. */
 #define DEFINE_PASSES(SFX, ATTR, VT, VTM)                                \
-	ATTR static void wall_##SFX(const struct pass *X)                \
-	{ typedef VT VBLK; typedef VTM VBLKM; WRITE_SWITCH(PG_ALL) }     \
-	ATTR static void we_##SFX(const struct pass *X)                  \
-	{ typedef VT VBLK; typedef VTM VBLKM; WRITE_SWITCH(PG_E) }       \
-	ATTR static void wt_##SFX(const struct pass *X)                  \
-	{ typedef VT VBLK; typedef VTM VBLKM; WRITE_SWITCH(PG_T) }       \
-	ATTR static void lall_##SFX(const struct pass *X)                \
-	{ typedef VT VBLK; typedef VTM VBLKM; LATCH_SWITCH(PG_ALL) }     \
-	ATTR static void le_##SFX(const struct pass *X)                  \
-	{ typedef VT VBLK; typedef VTM VBLKM; LATCH_SWITCH(PG_E) }       \
-	ATTR static void lt_##SFX(const struct pass *X)                  \
-	{ typedef VT VBLK; typedef VTM VBLKM; LATCH_SWITCH(PG_T) }       \
+	DEFINE_PASS(wall_##SFX, ATTR, VT, VTM, WRITE, PG_ALL)            \
+	DEFINE_PASS(we_##SFX, ATTR, VT, VTM, WRITE, PG_E)                \
+	DEFINE_PASS(wet_##SFX, ATTR, VT, VTM, WRITE, PG_ET)              \
+	DEFINE_PASS(went_##SFX, ATTR, VT, VTM, WRITE, PG_ENT)            \
+	DEFINE_PASS(wt_##SFX, ATTR, VT, VTM, WRITE, PG_T)                \
+	DEFINE_PASS(wnt_##SFX, ATTR, VT, VTM, WRITE, PG_NT)              \
+	DEFINE_PASS(lall_##SFX, ATTR, VT, VTM, LATCH, PG_ALL)            \
+	DEFINE_PASS(le_##SFX, ATTR, VT, VTM, LATCH, PG_E)                \
+	DEFINE_PASS(let_##SFX, ATTR, VT, VTM, LATCH, PG_ET)              \
+	DEFINE_PASS(lent_##SFX, ATTR, VT, VTM, LATCH, PG_ENT)            \
+	DEFINE_PASS(lt_##SFX, ATTR, VT, VTM, LATCH, PG_T)                \
+	DEFINE_PASS(lnt_##SFX, ATTR, VT, VTM, LATCH, PG_NT)              \
 	static pass_table passes_##SFX = {                               \
-		{wall_##SFX, we_##SFX, wt_##SFX},                        \
-		{lall_##SFX, le_##SFX, lt_##SFX},                        \
+		{wall_##SFX, we_##SFX, wet_##SFX, went_##SFX, wt_##SFX,  \
+		 wnt_##SFX},                                             \
+		{lall_##SFX, le_##SFX, let_##SFX, lent_##SFX, lt_##SFX,  \
+		 lnt_##SFX},                                             \
 	};
+
+/* Word by word: any machine, and the words a vector pass leaves over. */
+DEFINE_PASSES(w1, , uint64_t, uint64_t)
 
 #if defined(__GNUC__)
 /* GNU vectors: &, |, ^, ~ work on them as on uint64_t. */
 typedef uint64_t sram_v2 __attribute__((vector_size(16)));
 typedef sram_v2 sram_v2m __attribute__((aligned(8), may_alias));
 DEFINE_PASSES(v2, , sram_v2, sram_v2m)
-#else
-DEFINE_PASSES(v2, , uint64_t, uint64_t)
 #endif
 
 #if defined(__GNUC__) && defined(__x86_64__) &&                          \
@@ -420,22 +450,34 @@ DEFINE_PASSES(avx2, __attribute__((target("avx2"))), sram_v4, sram_v4m)
 DEFINE_PASSES(avx512, __attribute__((target("avx512f"))), sram_v8, sram_v8m)
 #endif
 
+/* Passes over blocks of `words` words, and word-by-word ones. */
+struct pass_set {
+	pass_table *block;
+	size_t words;
+};
+
 /* The widest passes this CPU runs, or narrower ones if the environment
- * variable INFSIM_VECTOR says so ("avx2", or "generic" for 2 words), so
- * that the tests can cover every width on one machine. */
-static pass_table *pick_passes(void)
+ * variable INFSIM_VECTOR says so ("avx2", "generic" for 2 words, "none"
+ * for 1), so that the tests can cover every width on one machine. */
+static struct pass_set pick_passes(void)
 {
-#ifdef SRAM_X86_VECTORS
 	const char *want = getenv("INFSIM_VECTOR");
-	const bool narrow = want && strcmp(want, "generic") == 0;
+	if (want && strcmp(want, "none") == 0)
+		return (struct pass_set){&passes_w1, 1};
+#ifdef SRAM_X86_VECTORS
+	const bool generic = want && strcmp(want, "generic") == 0;
 	__builtin_cpu_init();
-	if (!narrow && !(want && strcmp(want, "avx2") == 0) &&
+	if (!generic && !(want && strcmp(want, "avx2") == 0) &&
 	    __builtin_cpu_supports("avx512f"))
-		return &passes_avx512;
-	if (!narrow && __builtin_cpu_supports("avx2"))
-		return &passes_avx2;
+		return (struct pass_set){&passes_avx512, 8};
+	if (!generic && __builtin_cpu_supports("avx2"))
+		return (struct pass_set){&passes_avx2, 4};
 #endif
-	return &passes_v2;
+#if defined(__GNUC__)
+	return (struct pass_set){&passes_v2, 2};
+#else
+	return (struct pass_set){&passes_w1, 1};
+#endif
 }
 
 /* Three activated rows: their AND and OR go to two temporaries, whose
@@ -476,8 +518,7 @@ static void shift_pass(const sram_machine *m, uint64_t *b,
 				    (k + 1 < wpa ? src[i + 1] << 63 : 0);
 			if (k + 1 == wpa)
 				v &= m->tail;
-			const uint64_t g = en[i] & (G == PG_T ? tag[i] ^ p->flip
-							      : ~UINT64_C(0));
+			const uint64_t g = gate_word(G, en[i], tag[i]);
 			dst[i] = (dst[i] & ~g) | (v & g);
 		}
 }
@@ -512,8 +553,26 @@ struct run {
 	struct layout L;
 	struct plan *plan;
 	size_t n;
-	pass_table *passes;
+	struct pass_set ps;
+	size_t split;      /* words in whole blocks of ps */
 };
+
+/* A pass over every word: whole blocks, then the words left over. */
+static void run_pass(const struct run *R, struct pass *X, int latch,
+		     enum pass_gate G)
+{
+	const size_t n = R->L.n, split = R->split;
+	if (split) {
+		X->k0 = 0;
+		X->k1 = split;
+		(*R->ps.block)[latch][G](X);
+	}
+	if (split < n) {
+		X->k0 = split;
+		X->k1 = n;
+		passes_w1[latch][G](X);
+	}
+}
 
 /* Every step of the cycle, in order, for any uop, over the ways of X. */
 static void exec_general(const struct run *R, const struct pass *X,
@@ -541,14 +600,14 @@ static void exec_general(const struct run *R, const struct pass *X,
 	if (u->lfn) {
 		q.fn = u->lfn;
 		q.lout = u->wfn ? L->tmp[0] : p->lold;
-		(*R->passes)[1][G](&Y);
+		run_pass(R, &Y, 1, G);
 	}
 	q.fn = u->wfn;
 	for (unsigned i = 0; i < X->nw; i++)
 		if (u->wfn == SRAM_FN_SHUP || u->wfn == SRAM_FN_SHDOWN)
 			shift_pass(R->m, X->ways[i]->rows, &q, L, G);
 	if (u->wfn && u->wfn != SRAM_FN_SHUP && u->wfn != SRAM_FN_SHDOWN)
-		(*R->passes)[0][G](&Y);
+		run_pass(R, &Y, 0, G);
 	for (unsigned i = 0; u->lfn && u->wfn && i < X->nw; i++)
 		memcpy(X->ways[i]->rows + p->lold, X->ways[i]->rows + L->tmp[0],
 		       L->n * sizeof(uint64_t));
@@ -562,8 +621,9 @@ static bool all_enabled(const sram_way *w, unsigned n)
 	return all == ~UINT64_C(0);
 }
 
-/* Ask for the rows that uop i touches first, in every way of the group:
- * they come from memory, and the uops in between hide the wait. */
+/* Ask for the rows that uop i touches first, in each of nw ways: they
+ * come from memory, and the uops in between hide the wait.  (Asking
+ * for the next group's rows a whole group ahead measured no faster.) */
 static void prefetch_rows(const struct run *R, size_t i,
 			  sram_way *const *ways, unsigned nw)
 {
@@ -580,31 +640,37 @@ static void prefetch_rows(const struct run *R, size_t i,
 #endif
 }
 
-/* The whole program on nw ways, uop after uop. */
-static void run_group(const struct run *R, sram_way *const *ways, unsigned nw)
+/* The ways of a group: up to RUN_GROUP of them. */
+struct group {
+	sram_way *w[RUN_GROUP];
+	unsigned n;
+};
+
+/* The whole program on group g, uop after uop. */
+static void run_group(const struct run *R, const struct group *g)
 {
 	/* Enable never changes during a run: no function writes it. */
 	bool all_on = true;
-	for (unsigned i = 0; i < nw; i++)
-		all_on = all_on && all_enabled(ways[i], R->L.n);
-	struct pass X = {.L = &R->L, .ways = ways, .nw = nw};
+	for (unsigned i = 0; i < g->n; i++)
+		all_on = all_on && all_enabled(g->w[i], R->L.n);
+	struct pass X = {.L = &R->L, .ways = g->w, .nw = g->n};
 	for (size_t i = 0; i < PREFETCH_AHEAD && i < R->n; i++)
-		prefetch_rows(R, i, ways, nw);
+		prefetch_rows(R, i, g->w, g->n);
 	for (size_t i = 0; i < R->n; i++) {
 		const struct plan *p = &R->plan[i];
-		if (i + PREFETCH_AHEAD < R->n)
-			prefetch_rows(R, i + PREFETCH_AHEAD, ways, nw);
-		const enum pass_gate G = p->u->gate != SRAM_GATE_E ? PG_T
-					 : all_on ? PG_ALL : PG_E;
+		const size_t ahead = i + PREFETCH_AHEAD;
+		if (ahead < R->n && R->plan[ahead].npf)
+			prefetch_rows(R, ahead, g->w, g->n);
+		const enum pass_gate G = pass_gate_of(p->u->gate, all_on);
 		X.p = p;
 		if (p->general)
 			exec_general(R, &X, G);
 		else
-			(*R->passes)[p->latch_pass][G](&X);
+			run_pass(R, &X, p->latch_pass, G);
 	}
-	for (unsigned i = 0; R->n && i < nw; i++) {
+	for (unsigned i = 0; R->n && i < g->n; i++) {
 		const sram_uop *u = R->plan[R->n - 1].u;
-		ways[i]->last_dst = u->wfn ? u->dst : SRAM_NO_ROW;
+		g->w[i]->last_dst = u->wfn ? u->dst : SRAM_NO_ROW;
 	}
 }
 
@@ -620,7 +686,6 @@ static void plan_one(const struct layout *L, const sram_uop *u, struct plan *p)
 	}
 	p->dst = u->wfn ? u->dst * n : L->zero;
 	p->lold = p->lout = latch_of_lfn(u->lfn) == 'C' ? L->carry : L->tag;
-	p->flip = u->gate == SRAM_GATE_ENT ? ~UINT64_C(0) : 0;
 	p->latch_pass = u->lfn && !u->wfn;
 	p->fn = p->latch_pass ? u->lfn : u->wfn;
 	p->general = u->cpre != SRAM_CPRE_KEEP || u->nact > 2 ||
@@ -652,7 +717,8 @@ static bool run_init(struct run *R, const sram_machine *m,
 	const sram_way *w = &m->ways[0];
 	R->m = m;
 	R->n = n;
-	R->passes = pick_passes();
+	R->ps = pick_passes();
+	R->split = m->stride - m->stride % R->ps.words;
 	R->L.n = m->stride;
 	R->L.carry = (size_t)(w->carry - w->rows);
 	R->L.tag = (size_t)(w->tag - w->rows);
@@ -682,8 +748,8 @@ void sram_run_way(sram_machine *m, unsigned way, const sram_uop *prog, size_t n)
 	struct run R;
 	if (!run_init(&R, m, prog, n))
 		abort(); /* a few KiB; the machine itself is far larger */
-	sram_way *w = &m->ways[way];
-	run_group(&R, &w, 1);
+	const struct group g = {.w = {&m->ways[way]}, .n = 1};
+	run_group(&R, &g);
 	free(R.plan);
 }
 
@@ -692,6 +758,29 @@ static int run_threads;
 void sram_set_threads(int n)
 {
 	run_threads = n > 0 ? n : 0;
+}
+
+/* Group gi: ways gi * RUN_GROUP on, those selected by way_on. */
+static void group_of(const sram_machine *m, const uint8_t *way_on, long gi,
+		     struct group *g)
+{
+	g->n = 0;
+	for (unsigned w = (unsigned)gi * RUN_GROUP;
+	     w < m->nways && w < (unsigned)(gi + 1) * RUN_GROUP; w++)
+		if (!way_on || way_on[w])
+			g->w[g->n++] = &m->ways[w];
+}
+
+/* Groups g0..g1-1, in order. */
+static void run_groups(const struct run *R, sram_machine *m,
+		       const uint8_t *way_on, long g0, long g1)
+{
+	for (long gi = g0; gi < g1; gi++) {
+		struct group g;
+		group_of(m, way_on, gi, &g);
+		if (g.n)
+			run_group(R, &g);
+	}
 }
 
 void sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog,
@@ -705,20 +794,17 @@ void sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog,
 	int nt = run_threads ? run_threads : omp_get_max_threads();
 	if (nt > ngroups)
 		nt = (int)ngroups;
-	/* Static chunks of fixed groups, although no schedule could change
-	 * a bit: ways share nothing. */
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-	for (long gi = 0; gi < ngroups; gi++) {
-		sram_way *ways[RUN_GROUP];
-		unsigned nw = 0;
-		for (unsigned w = (unsigned)gi * RUN_GROUP;
-		     w < m->nways && w < (unsigned)(gi + 1) * RUN_GROUP; w++)
-			if (!way_on || way_on[w])
-				ways[nw++] = &m->ways[w];
-		if (nw)
-			run_group(&R, ways, nw);
+	/* Static chunks: thread t runs a fixed block of consecutive groups,
+	 * though no schedule could change a bit, as ways share nothing. */
+#pragma omp parallel num_threads(nt)
+	{
+		const long t = omp_get_thread_num(), nth = omp_get_num_threads();
+		run_groups(&R, m, way_on, ngroups * t / nth,
+			   ngroups * (t + 1) / nth);
 	}
+#else
+	run_groups(&R, m, way_on, 0, ngroups);
+#endif
 	free(R.plan);
 }
 
