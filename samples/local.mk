@@ -1,1 +1,13 @@
 EXTRA_DIST += samples/vadd_i32.ins samples/vmul_i32.ins samples/fig1d_add4.ins
+# embed.c shows a program linking libinfsim; `make check` builds and runs it
+# against the library in the tree (the include path maps <infsim/...>).
+check_PROGRAMS += samples/embed
+samples_embed_SOURCES = samples/embed.c
+samples_embed_CPPFLAGS = -I$(top_builddir)/samples/include $(AM_CPPFLAGS)
+samples_embed_LDADD = libinfsim.la
+BUILT_SOURCES = samples/include/infsim
+samples/include/infsim: $(pkginclude_HEADERS)
+	$(AM_V_GEN)$(MKDIR_P) samples/include/infsim && \
+	for h in $(pkginclude_HEADERS); do cp $(srcdir)/$$h samples/include/infsim/; done
+clean-local:
+	rm -rf samples/include
