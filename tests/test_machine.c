@@ -269,3 +269,104 @@ Test(docs, commands_md_lists_every_command)
 	}
 	free(md);
 }
+
+/* ---- the SRAM model itself ---- */
+
+Test(sram, geometry_limits)
+{
+	sram_geom g = sram_geom_default();
+	cr_assert_null(sram_geom_check(&g));
+	cr_assert_eq(sram_geom_bitlines(&g), UINT64_C(4194304));
+	cr_assert_eq(sram_geom_bytes(&g), UINT64_C(128) << 20);
+	const unsigned bad[] = {0, 4, 7, 12, 2048, 1000};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		g = sram_geom_default();
+		g.wordlines = bad[i];
+		cr_assert_not_null(sram_geom_check(&g), "wordlines=%u", bad[i]);
+		g = sram_geom_default();
+		g.bitlines = bad[i];
+		cr_assert_not_null(sram_geom_check(&g), "bitlines=%u", bad[i]);
+	}
+	for (unsigned v = 8; v <= 1024; v *= 2) {
+		g = sram_geom_default();
+		g.wordlines = g.bitlines = v;
+		cr_assert_null(sram_geom_check(&g));
+	}
+}
+
+/* The wired-OR signal: T on any enabled bitline of the array. */
+Test(sram, any_tag)
+{
+	sram_geom g = {16, 16, 2, 1, 1, 1};
+	sram_machine *m = sram_new(&g);
+	cr_assert_not(sram_any_tag(m, 0));
+	sram_set_latch(m, 0, SRAM_TAG, 5, true);
+	cr_assert_not(sram_any_tag(m, 0), "bitline 5 is not enabled");
+	sram_enable_set(m, 0, 5, true);
+	cr_assert(sram_any_tag(m, 0));
+	cr_assert_not(sram_any_tag(m, 1));
+	sram_free(m);
+}
+
+/* Sensing: BL is the AND and BLB the NOR of the activated cells, for one,
+ * two and three wordlines; gating by E&T and E&~T; a disabled bitline
+ * changes nothing. */
+Test(sram, sense_and_gates)
+{
+	sram_geom g = {16, 16, 1, 1, 1, 1};
+	sram_machine *m = sram_new(&g);
+	sram_enable_all(m, 0);
+	sram_enable_set(m, 0, 15, false);
+	/* rows 0..2 hold the 8 patterns of 3 bits on bitlines 0..7 */
+	for (unsigned bl = 0; bl < 8; bl++)
+		for (unsigned r = 0; r < 3; r++)
+			sram_set_bit(m, 0, r, bl, (bl >> r) & 1);
+	for (unsigned bl = 0; bl < 16; bl++)
+		sram_set_latch(m, 0, SRAM_TAG, bl, bl % 2);
+	sram_uop u = isa_u2(SRAM_FN_COPY, 8, 0, 1);
+	u.nact = 3;
+	u.act[2] = 2;
+	sram_step(m, NULL, &u);
+	sram_uop v = isa_gate(isa_u2(SRAM_FN_NOT, 9, 0, 1), SRAM_GATE_ET);
+	v.nact = 3;
+	v.act[2] = 2;
+	sram_step(m, NULL, &v);
+	sram_uop w = isa_gate(isa_u1(SRAM_FN_ONE, 10, 0), SRAM_GATE_ENT);
+	w.nact = 0;
+	sram_step(m, NULL, &w);
+	sram_uop x = isa_u1(SRAM_FN_ONE, 11, 0);
+	x.nact = 0;
+	sram_step(m, NULL, &x);
+	for (unsigned bl = 0; bl < 8; bl++) {
+		cr_assert_eq(sram_get_bit(m, 0, 8, bl), bl == 7, "AND3 on %u", bl);
+		cr_assert_eq(sram_get_latch(m, 0, SRAM_BLB, bl), bl == 0, "NOR3 on %u", bl);
+		cr_assert_eq(sram_get_bit(m, 0, 9, bl), bl == 0 && bl % 2, "NOR3 gated by T");
+	}
+	for (unsigned bl = 0; bl < 16; bl++) {
+		cr_assert_eq(sram_get_bit(m, 0, 10, bl), bl % 2 == 0 && bl != 15);
+		cr_assert_eq(sram_get_bit(m, 0, 11, bl), bl != 15, "disabled bitline written");
+	}
+	sram_free(m);
+}
+
+/* sram_uop_check refuses malformed micro-ops with a reason. */
+Test(sram, uop_check)
+{
+	sram_geom g = {16, 16, 1, 1, 1, 1};
+	sram_machine *m = sram_new(&g);
+	sram_uop u = isa_u2(SRAM_FN_ADD, 3, 0, 1);
+	cr_assert_null(sram_uop_check(m, &u));
+	u.act[1] = 16;
+	cr_assert_not_null(sram_uop_check(m, &u));
+	u = isa_u2(SRAM_FN_ADD, 16, 0, 1);
+	cr_assert_not_null(sram_uop_check(m, &u));
+	u = isa_u1(SRAM_FN_ADD, 3, 0);
+	cr_assert_not_null(sram_uop_check(m, &u), "ADD needs two wordlines");
+	u = isa_u2(SRAM_FN_LOADT, 3, 0, 1);
+	cr_assert_not_null(sram_uop_check(m, &u), "a latch function in the write slot");
+	u = isa_with_l(isa_u2(SRAM_FN_ADD, 3, 0, 1), SRAM_FN_LOADC);
+	cr_assert_not_null(sram_uop_check(m, &u), "two functions on the carry");
+	u = isa_l0(SRAM_FN_NONE);
+	cr_assert_not_null(sram_uop_check(m, &u), "a micro-op that does nothing");
+	sram_free(m);
+}
