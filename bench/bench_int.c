@@ -11,7 +11,10 @@
  * Only sram_run is timed.  Operands are placed with sram_row (the
  * array's ordinary port, not micro-ops), through a 64x64 bit transpose;
  * every timed run starts from the same snapshot of the machine.
- * Usage: bench_int [repetitions]   (default 3; the best time is kept)
+ * Usage: bench_int [repetitions]
+ * Each figure is the best of several runs: the given number, or by
+ * default as many as fit in about a quarter of a second (3 to 20), since
+ * other work on the machine can only slow a run down.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -30,7 +33,9 @@
 enum {
 	WIDTH = 32, ROW_A = 0, ROW_B = 32, ROW_D = 64, ROW_D2 = 96,
 	ROW_SCRATCH = 128, SCRATCH_ROWS = 128, SAMPLES = 4096,
+	MIN_REPS = 3, MAX_REPS = 20,
 };
+#define REPS_SECONDS 0.25 /* default: runs until this much time is spent */
 
 /* The strongest published bit-serial simulator, measured on this
  * machine: its bit-exact micro-programs, and its word-level path that
@@ -60,7 +65,8 @@ struct bench {
 	uint64_t count;    /* elements = bitlines of the machine */
 	uint32_t *a, *b;   /* operand values, element order */
 	uint64_t *ref;     /* reference results of the current case */
-	int reps, threads;
+	int reps;          /* runs per figure; 0: by time */
+	int threads;
 };
 
 struct timing {
@@ -243,23 +249,12 @@ static void bench_free(struct bench *B)
 	free(B->ref);
 }
 
-/* Best of B->reps runs of prog on m, each from the snapshot m0. */
-static struct timing time_sram(const struct bench *B, sram_machine *m,
-			       const isa_prog *p, int threads)
+/* Whether run r (from 0), after `spent` seconds of runs, is the last. */
+static bool last_rep(const struct bench *B, int r, double spent)
 {
-	struct timing t = {1e30, 0};
-	sram_set_threads(threads);
-	for (int r = 0; r < B->reps; r++) {
-		sram_copy_state(m, B->m0);
-		const double t0 = now();
-		sram_run(m, NULL, p->u, p->n);
-		const double dt = now() - t0;
-		if (dt < t.sec)
-			t.sec = dt;
-	}
-	sram_set_threads(0);
-	t.eps = (double)B->count / t.sec;
-	return t;
+	if (B->reps)
+		return r + 1 >= B->reps;
+	return r + 1 >= MAX_REPS || (r + 1 >= MIN_REPS && spent >= REPS_SECONDS);
 }
 
 /* Best of B->reps passes of the scalar reference over every element;
@@ -267,15 +262,19 @@ static struct timing time_sram(const struct bench *B, sram_machine *m,
 static struct timing time_reference(struct bench *B, const isa_cmd *c)
 {
 	struct timing t = {1e30, 0};
-	for (int r = 0; r < B->reps; r++) {
+	double spent = 0;
+	for (int r = 0;; r++) {
 		const double t0 = now();
 		for (uint64_t i = 0; i < B->count; i++) {
 			bool tag = false;
 			B->ref[i] = isa_ref_elem(c, B->a[i], B->b[i], false, &tag, NULL);
 		}
 		const double dt = now() - t0;
+		spent += dt;
 		if (dt < t.sec)
 			t.sec = dt;
+		if (last_rep(B, r, spent))
+			break;
 	}
 	t.eps = (double)B->count / t.sec;
 	return t;
@@ -344,6 +343,36 @@ static bool verify(const struct bench *B, const char *label, const char *run,
 	return true;
 }
 
+/* Best of B->reps runs of prog on m, each from the snapshot m0 and each
+ * checked on a sample; the full check is the caller's, on the last. */
+static struct timing time_sram(const struct bench *B, const char *label,
+			       sram_machine *m, const isa_prog *p, int threads,
+			       bool *ok)
+{
+	struct timing t = {1e30, 0};
+	char run[32];
+	snprintf(run, sizeof run, "%d thread%s", threads, threads == 1 ? "" : "s");
+	sram_set_threads(threads);
+	double spent = 0;
+	for (int r = 0; *ok; r++) {
+		sram_copy_state(m, B->m0);
+		const double t0 = now();
+		sram_run(m, NULL, p->u, p->n);
+		const double dt = now() - t0;
+		spent += dt;
+		if (dt < t.sec)
+			t.sec = dt;
+		uint64_t bad = 0;
+		if (!check_sample(m, B, &bad))
+			*ok = report_bad(B, label, run, m, bad);
+		if (last_rep(B, r, spent))
+			break;
+	}
+	sram_set_threads(0);
+	t.eps = (double)B->count / t.sec;
+	return t;
+}
+
 static void print_line(const char *who, struct timing t, size_t cycles,
 		       double ref_eps)
 {
@@ -364,9 +393,10 @@ static int run_case(struct bench *B, const struct bench_case *bc)
 		return rc;
 	}
 	const struct timing ref = time_reference(B, &c);
-	const struct timing tt = time_sram(B, B->mt, &p, B->threads);
-	bool ok = verify(B, bc->label, "default threads", B->mt);
-	const struct timing t1 = time_sram(B, B->m1, &p, 1);
+	bool ok = true;
+	const struct timing tt = time_sram(B, bc->label, B->mt, &p, B->threads, &ok);
+	ok = ok && verify(B, bc->label, "default threads", B->mt);
+	const struct timing t1 = time_sram(B, bc->label, B->m1, &p, 1, &ok);
 	ok = ok && verify(B, bc->label, "1 thread", B->m1);
 	if (ok && !same_state(B->mt, B->m1)) {
 		printf("%-8s FAIL: 1 and %d threads leave different machine state\n",
@@ -392,10 +422,22 @@ static int run_case(struct bench *B, const struct bench_case *bc)
 	return ok ? 1 : -1;
 }
 
+/* Other work on the machine slows the runs down: say how much there was
+ * (Linux's 1-minute load average), so that the figures can be judged. */
+static void print_load(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double load;
+	if (f && fscanf(f, "%lf", &load) == 1)
+		printf("load average when the bench started: %.2f\n", load);
+	if (f)
+		fclose(f);
+}
+
 int main(int argc, char **argv)
 {
-	int reps = argc > 1 ? atoi(argv[1]) : 3;
-	if (reps < 1 || argc > 2) {
+	int reps = argc > 1 ? atoi(argv[1]) : 0;
+	if ((argc > 1 && reps < 1) || argc > 2) {
 		fprintf(stderr, "usage: bench_int [repetitions >= 1]\n");
 		return 2;
 	}
@@ -407,8 +449,13 @@ int main(int argc, char **argv)
 	       " %" PRIu64 " bitlines, one int32 element each\n",
 	       m->nbanks, m->g.ways_per_bank, m->g.arrays_per_way,
 	       m->g.wordlines, m->g.bitlines, B.count);
-	printf("default threads: %d; best of %d runs; only sram_run is timed\n",
-	       B.threads, reps);
+	if (reps)
+		printf("default threads: %d; best of %d runs", B.threads, reps);
+	else
+		printf("default threads: %d; best of %d to %d runs (%.2g s)",
+		       B.threads, MIN_REPS, MAX_REPS, REPS_SECONDS);
+	printf("; only sram_run is timed\n");
+	print_load();
 	printf("published bit-serial simulator, word-level (not bit-exact)"
 	       " path: %.3g elements/s\n\n", PUBLISHED_WORD_LEVEL);
 	int failed = 0;

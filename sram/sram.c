@@ -131,6 +131,22 @@ void sram_copy_state(sram_machine *dst, const sram_machine *src)
 	}
 }
 
+bool sram_state_equal(const sram_machine *a, const sram_machine *b)
+{
+	const size_t rows = (size_t)a->stride * a->g.wordlines * sizeof(uint64_t);
+	const size_t lat = (size_t)a->stride * sizeof(uint64_t);
+	if (memcmp(&a->g, &b->g, sizeof a->g) != 0)
+		return false;
+	for (unsigned w = 0; w < a->nways; w++) {
+		const sram_way *x = &a->ways[w], *y = &b->ways[w];
+		if (memcmp(x->rows, y->rows, rows) || memcmp(x->carry, y->carry, lat) ||
+		    memcmp(x->tag, y->tag, lat) || memcmp(x->enable, y->enable, lat) ||
+		    memcmp(x->bl, y->bl, lat) || memcmp(x->blb, y->blb, lat))
+			return false;
+	}
+	return true;
+}
+
 uint64_t *sram_row(sram_machine *m, unsigned array, unsigned wl)
 {
 	sram_way *w = sram_way_of(m, array);

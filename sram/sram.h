@@ -121,6 +121,10 @@ void sram_free(sram_machine *m);
  * geometries must be equal. */
 void sram_copy_state(sram_machine *dst, const sram_machine *src);
 
+/* Do two machines of the same geometry hold the same architectural
+ * state: every cell, carry, tag, enable and sensed BL/BLB bit? */
+bool sram_state_equal(const sram_machine *a, const sram_machine *b);
+
 /* Array addressing: array a of the machine is array a % apw of way
  * a / apw; way w is way w % ways_per_bank of bank w / ways_per_bank. */
 static inline sram_way *sram_way_of(sram_machine *m, unsigned array)

@@ -21,6 +21,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -217,11 +220,17 @@ void sram_uop_cost(const sram_uop *u, sram_count *c)
  * old latches), for the shifts, and for three activated rows, which are
  * folded into two first (fold_three_rows): every pass senses two rows.
  *
- * Each pass exists in three variants of the gate: all ones (gate E where
- * every bitline is enabled, the usual case, which needs neither the
- * enable mask nor the old destination), E, and E & T or E & ~T.  BL/BLB
- * are recorded only by the last uop of the run that senses: earlier
- * records would be overwritten before anyone could look.
+ * Each pass exists for every way of forming the gate (enum pass_gate):
+ * when every bitline of the group is enabled, the usual case, E drops
+ * out, and gate E needs neither E nor the old destination.  BL/BLB are
+ * recorded only by the last uop of the run that senses: earlier records
+ * would be overwritten before anyone could look.
+ *
+ * Memory.  A run over the whole default machine reads most of its rows
+ * from DRAM, once.  The rows a uop touches first are prefetched a few
+ * uops ahead; and on large machines a destination that the run never
+ * touches again is written with non-temporal stores, which saves reading
+ * the line before writing it (a third of an add's traffic).
  */
 
 enum {
@@ -248,6 +257,7 @@ struct plan {
 	bool latch_pass;   /* the plain pass is the latch function's */
 	bool record;       /* the run's last sensing uop */
 	bool general;      /* needs more than the plain pass */
+	bool stream;       /* the run never touches dst again: PG_STREAM */
 	unsigned npf;      /* rows the run touches first here: pf[0..npf) */
 	size_t pf[SRAM_MAX_ACT + 1];
 };
@@ -265,6 +275,8 @@ struct pass {
  * enabled, so E drops out. */
 enum pass_gate {
 	PG_ALL, /* g = ~0: gate E, all on */
+	PG_STREAM, /* PG_ALL, and the run never touches the destination
+		      again: it goes to memory without passing the cache */
 	PG_E,   /* g = E */
 	PG_ET,  /* g = E & T */
 	PG_ENT, /* g = E & ~T */
@@ -284,6 +296,9 @@ static enum pass_gate pass_gate_of(unsigned gate, bool all_on)
 	default: return all_on ? PG_ALL : PG_E;
 	}
 }
+
+/* Gates that are all ones. */
+#define G_ALL (G == PG_ALL || G == PG_STREAM)
 
 static uint64_t gate_word(enum pass_gate G, uint64_t e, uint64_t t)
 {
@@ -350,23 +365,32 @@ static uint64_t gate_word(enum pass_gate G, uint64_t e, uint64_t t)
 	(void)s; (void)z; (void)x; (void)C; (void)T;
 
 /* old where the gate is clear, v where it is set. */
-#define GATED(old, v) (G == PG_ALL ? (v) : ((old) & ~g) | ((v) & g))
+#define GATED(old, v) (G_ALL ? (v) : ((old) & ~g) | ((v) & g))
 /* The destination's old block, only when a gate can keep it. */
 #define LD_DST                                                           \
 	W d_ = (W){0};                                                   \
-	if (G != PG_ALL)                                                 \
+	if (!G_ALL)                                                      \
 		d_ = *(const WM *)(dst_ + k);
+/* The destination's new block; STREAM is the non-temporal store of
+ * the block's type. */
+#define ST_DST(val)                                                      \
+	do {                                                             \
+		if (G == PG_STREAM)                                      \
+			STREAM(dst_ + k, (val));                         \
+		else                                                     \
+			ST(dst_, (val));                                 \
+	} while (0)
 
 /* The loops; (W){0} | v makes a block of a constant. */
 #define WRITE_CASE(NAME, EXPR)                                           \
 	case SRAM_FN_##NAME:                                             \
 		FOR_WORDS(SENSE_BLOCK LD_DST                             \
-			  ST(dst_, GATED(d_, (W){0} | (EXPR))););        \
+			  ST_DST(GATED(d_, (W){0} | (EXPR))););          \
 		break;
 #define WRITE_C_CASE(NAME, EXPR, CEXPR)                                  \
 	case SRAM_FN_##NAME:                                             \
 		FOR_WORDS(SENSE_BLOCK LD_DST                             \
-			  ST(dst_, GATED(d_, (W){0} | (EXPR)));          \
+			  ST_DST(GATED(d_, (W){0} | (EXPR)));            \
 			  ST(carry_, GATED(C, (W){0} | (CEXPR))););      \
 		break;
 /* A latch function: lout = the latch, updated where the gate is set. */
@@ -408,37 +432,53 @@ static uint64_t gate_word(enum pass_gate G, uint64_t e, uint64_t t)
 		KIND##_SWITCH(GATE)                                      \
 	}
 
-/* The twelve passes for one vector type, and their table. */
-#define DEFINE_PASSES(SFX, ATTR, VT, VTM)                                \
-	DEFINE_PASS(wall_##SFX, ATTR, VT, VTM, WRITE, PG_ALL)            \
-	DEFINE_PASS(we_##SFX, ATTR, VT, VTM, WRITE, PG_E)                \
-	DEFINE_PASS(wet_##SFX, ATTR, VT, VTM, WRITE, PG_ET)              \
-	DEFINE_PASS(went_##SFX, ATTR, VT, VTM, WRITE, PG_ENT)            \
-	DEFINE_PASS(wt_##SFX, ATTR, VT, VTM, WRITE, PG_T)                \
-	DEFINE_PASS(wnt_##SFX, ATTR, VT, VTM, WRITE, PG_NT)              \
-	DEFINE_PASS(lall_##SFX, ATTR, VT, VTM, LATCH, PG_ALL)            \
-	DEFINE_PASS(le_##SFX, ATTR, VT, VTM, LATCH, PG_E)                \
-	DEFINE_PASS(let_##SFX, ATTR, VT, VTM, LATCH, PG_ET)              \
-	DEFINE_PASS(lent_##SFX, ATTR, VT, VTM, LATCH, PG_ENT)            \
-	DEFINE_PASS(lt_##SFX, ATTR, VT, VTM, LATCH, PG_T)                \
-	DEFINE_PASS(lnt_##SFX, ATTR, VT, VTM, LATCH, PG_NT)              \
-	static pass_table passes_##SFX = {                               \
-		{wall_##SFX, we_##SFX, wet_##SFX, went_##SFX, wt_##SFX,  \
-		 wnt_##SFX},                                             \
-		{lall_##SFX, le_##SFX, let_##SFX, lent_##SFX, lt_##SFX,  \
-		 lnt_##SFX},                                             \
-	};
+/* The passes of one kind (WRITE or LATCH, named K) for one vector type,
+ * one per gate, and their row of the table (for a latch pass, PG_STREAM
+ * is the same as PG_ALL: it writes no row). */
+#define DEFINE_GATES(K, KIND, SFX, ATTR, VT, VTM)                        \
+	DEFINE_PASS(K##all_##SFX, ATTR, VT, VTM, KIND, PG_ALL)           \
+	DEFINE_PASS(K##st_##SFX, ATTR, VT, VTM, KIND, PG_STREAM)         \
+	DEFINE_PASS(K##e_##SFX, ATTR, VT, VTM, KIND, PG_E)               \
+	DEFINE_PASS(K##et_##SFX, ATTR, VT, VTM, KIND, PG_ET)             \
+	DEFINE_PASS(K##ent_##SFX, ATTR, VT, VTM, KIND, PG_ENT)           \
+	DEFINE_PASS(K##t_##SFX, ATTR, VT, VTM, KIND, PG_T)               \
+	DEFINE_PASS(K##nt_##SFX, ATTR, VT, VTM, KIND, PG_NT)
+#define GATES_ROW(K, SFX)                                                \
+	{K##all_##SFX, K##st_##SFX, K##e_##SFX, K##et_##SFX,             \
+	 K##ent_##SFX, K##t_##SFX, K##nt_##SFX}
 
-/* Word by word: any machine, and the words a vector pass leaves over. */
-DEFINE_PASSES(w1, , uint64_t, uint64_t)
+/* The passes for one vector type, and their table. */
+#define DEFINE_PASSES(SFX, ATTR, VT, VTM)                                \
+	DEFINE_GATES(w, WRITE, SFX, ATTR, VT, VTM)                       \
+	DEFINE_GATES(l, LATCH, SFX, ATTR, VT, VTM)                       \
+	static pass_table passes_##SFX = {GATES_ROW(w, SFX),             \
+					  GATES_ROW(l, SFX)};
 
 #if defined(__GNUC__)
-/* GNU vectors: &, |, ^, ~ work on them as on uint64_t. */
-typedef uint64_t sram_v2 __attribute__((vector_size(16)));
-typedef sram_v2 sram_v2m __attribute__((aligned(8), may_alias));
-DEFINE_PASSES(v2, , sram_v2, sram_v2m)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
 #endif
 
+/* The block types.  GNU vectors: &, |, ^, ~ work on them as on
+ * uint64_t; the *m types are the same as they sit in a row (8-byte
+ * aligned, aliasing uint64_t).  And the non-temporal store of each. */
+static ALWAYS_INLINE void stream_w1(uint64_t *p, uint64_t v)
+{
+	*p = v;
+}
+#if defined(__GNUC__)
+typedef uint64_t sram_v2 __attribute__((vector_size(16)));
+typedef sram_v2 sram_v2m __attribute__((aligned(8), may_alias));
+static ALWAYS_INLINE void stream_v2(uint64_t *p, sram_v2 v)
+{
+#if defined(__x86_64__)
+	_mm_stream_si128((__m128i *)(void *)p, (__m128i)v);
+#else
+	*(sram_v2m *)p = v;
+#endif
+}
+#endif
 #if defined(__GNUC__) && defined(__x86_64__) &&                          \
 	(__GNUC__ >= 8 || (defined(__clang__) && __clang_major__ >= 7))
 #define SRAM_X86_VECTORS 1
@@ -446,6 +486,32 @@ typedef uint64_t sram_v4 __attribute__((vector_size(32)));
 typedef sram_v4 sram_v4m __attribute__((aligned(8), may_alias));
 typedef uint64_t sram_v8 __attribute__((vector_size(64)));
 typedef sram_v8 sram_v8m __attribute__((aligned(8), may_alias));
+__attribute__((target("avx2")))
+static ALWAYS_INLINE void stream_v4(uint64_t *p, sram_v4 v)
+{
+	_mm256_stream_si256((__m256i *)(void *)p, (__m256i)v);
+}
+__attribute__((target("avx512f")))
+static ALWAYS_INLINE void stream_v8(uint64_t *p, sram_v8 v)
+{
+	_mm512_stream_si512((void *)p, (__m512i)v);
+}
+#define STREAM(p, v)                                                     \
+	_Generic((v), sram_v8: stream_v8, sram_v4: stream_v4,            \
+		 sram_v2: stream_v2, default: stream_w1)(p, v)
+#elif defined(__GNUC__)
+#define STREAM(p, v)                                                     \
+	_Generic((v), sram_v2: stream_v2, default: stream_w1)(p, v)
+#else
+#define STREAM(p, v) stream_w1(p, v)
+#endif
+
+/* Word by word: any machine, and the words a vector pass leaves over. */
+DEFINE_PASSES(w1, , uint64_t, uint64_t)
+#if defined(__GNUC__)
+DEFINE_PASSES(v2, , sram_v2, sram_v2m)
+#endif
+#ifdef SRAM_X86_VECTORS
 DEFINE_PASSES(avx2, __attribute__((target("avx2"))), sram_v4, sram_v4m)
 DEFINE_PASSES(avx512, __attribute__((target("avx512f"))), sram_v8, sram_v8m)
 #endif
@@ -663,7 +729,9 @@ static void run_group(const struct run *R, const struct group *g)
 			prefetch_rows(R, ahead, g->w, g->n);
 		const enum pass_gate G = pass_gate_of(p->u->gate, all_on);
 		X.p = p;
-		if (p->general)
+		if (p->stream && G == PG_ALL)
+			run_pass(R, &X, p->latch_pass, PG_STREAM);
+		else if (p->general)
 			exec_general(R, &X, G);
 		else
 			run_pass(R, &X, p->latch_pass, G);
@@ -710,6 +778,56 @@ static void plan_first_touch(const sram_uop *u, const sram_machine *m,
 		}
 }
 
+/* Whether destinations may bypass the cache: only on machines far
+ * larger than the caches (a run streams through them anyway, and a store
+ * that skips the cache saves reading the line first: doc/PERFORMANCE.md),
+ * with rows aligned to whole blocks.  INFSIM_STREAM=0 or 1 overrides the
+ * size rule (the tests use it on small machines). */
+static bool stream_worth(const sram_machine *m, const struct run *R)
+{
+	const size_t way_words = R->L.tmp[3] + R->L.n;
+	const uint64_t bytes = (uint64_t)way_words * sizeof(uint64_t) * m->nways;
+	const char *force = getenv("INFSIM_STREAM");
+	if (R->ps.words < 2 || m->stride % R->ps.words != 0)
+		return false;
+	if (force)
+		return strcmp(force, "0") != 0;
+	return bytes >= (UINT64_C(64) << 20);
+}
+
+/* Drop row from p's prefetch list: a streamed row is never read. */
+static void plan_no_prefetch(struct plan *p, size_t row)
+{
+	for (unsigned j = 0; j < p->npf; j++)
+		if (p->pf[j] == row)
+			p->pf[j--] = p->pf[--p->npf];
+}
+
+/* Mark the plain write uops whose destination no later uop of the run
+ * senses or writes: walking back, a row is live once a uop touches it. */
+static void plan_streams(const sram_uop *prog, size_t n,
+			 const sram_machine *m, struct plan *pl)
+{
+	bool touched[SRAM_MAX_DIM] = {false};
+	for (size_t i = n; i-- > 0;) {
+		const sram_uop *u = &prog[i];
+		bool sensed = false;
+		for (unsigned j = 0; j < u->nact && j < SRAM_MAX_ACT; j++)
+			sensed = sensed || u->act[j] == u->dst;
+		if (u->wfn && !pl[i].general && !pl[i].latch_pass &&
+		    u->dst < m->g.wordlines && !touched[u->dst]) {
+			pl[i].stream = true;
+			if (!sensed)
+				plan_no_prefetch(&pl[i], (size_t)u->dst * m->stride);
+		}
+		for (unsigned j = 0; j < u->nact && j < SRAM_MAX_ACT; j++)
+			if (u->act[j] < m->g.wordlines)
+				touched[u->act[j]] = true;
+		if (u->wfn && u->dst < m->g.wordlines)
+			touched[u->dst] = true;
+	}
+}
+
 /* Decode prog for m into R; false when out of memory. */
 static bool run_init(struct run *R, const sram_machine *m,
 		     const sram_uop *prog, size_t n)
@@ -740,7 +858,18 @@ static bool run_init(struct run *R, const sram_machine *m,
 	}
 	if (last_sense != SIZE_MAX)
 		pl[last_sense].record = pl[last_sense].general = true;
+	if (stream_worth(m, R))
+		plan_streams(prog, n, m, pl);
 	return true;
+}
+
+/* Non-temporal stores are weakly ordered: fence them before the run
+ * returns and anyone reads the rows. */
+static void stream_fence(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	_mm_sfence();
+#endif
 }
 
 void sram_run_way(sram_machine *m, unsigned way, const sram_uop *prog, size_t n)
@@ -750,6 +879,7 @@ void sram_run_way(sram_machine *m, unsigned way, const sram_uop *prog, size_t n)
 		abort(); /* a few KiB; the machine itself is far larger */
 	const struct group g = {.w = {&m->ways[way]}, .n = 1};
 	run_group(&R, &g);
+	stream_fence();
 	free(R.plan);
 }
 
@@ -781,6 +911,7 @@ static void run_groups(const struct run *R, sram_machine *m,
 		if (g.n)
 			run_group(R, &g);
 	}
+	stream_fence();
 }
 
 void sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog,
