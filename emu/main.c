@@ -824,7 +824,41 @@ static int parse_tool_opts(int argc, char **argv, const char *sub,
 	return 0;
 }
 
-static int cmd_asm(int argc, char **argv)
+/* asm's action: the stream's binary form, written atomically to out. */
+static int write_binary(const emu_program *p, const char *out)
+{
+	diag d;
+	diag_clear(&d);
+	uint64_t *words = NULL;
+	size_t n = 0;
+	unsigned char *bytes = NULL;
+	int rc = 0;
+	if (emu_encode(p, &words, &n, &d) == 0 && !(bytes = malloc(n * 8 + 1)))
+		diag_file(&d, out, "out of memory");
+	for (size_t i = 0; bytes && i < n * 8; i++)
+		bytes[i] = (unsigned char)(words[i / 8] >> (8 * (i % 8)));
+	if (!bytes || outfile_write(out, bytes, n * 8, &d) < 0)
+		rc = runtime_error(&d);
+	free(bytes);
+	free(words);
+	return rc;
+}
+
+/* disasm's action: the canonical text on stdout. */
+static int print_text(const emu_program *p, const char *out)
+{
+	(void)out;
+	char *text = emu_format(p);
+	int rc = text ? (fputs(text, stdout), 0)
+		      : (fputs("infsim: error: out of memory\n", stderr), EXIT_FAILURE);
+	free(text);
+	return rc;
+}
+
+/* asm and disasm: their options, one stream operand, the stream read for
+ * the machine the options give, then the action. */
+static int stream_tool(int argc, char **argv, const char *name, const char *opts,
+		       bool need_out, int (*act)(const emu_program *, const char *))
 {
 	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0 };
 	const char *out = NULL, *prog = NULL;
@@ -832,55 +866,28 @@ static int cmd_asm(int argc, char **argv)
 	emu_program p;
 	emu_program_init(&p);
 	int rc = !go.machine ? usage_error("out of memory")
-			     : parse_tool_opts(argc, argv, "asm", "mco", &go, &out, &json, &done);
+			     : parse_tool_opts(argc, argv, name, opts, &go, &out, &json, &done);
 	if (!rc && !done)
 		rc = one_operand(argc, argv, "stream file", &prog);
-	if (!rc && !done && !out)
-		rc = usage_error("asm: missing -o OUT.inb");
+	if (!rc && !done && need_out && !out)
+		rc = usage_error("%s: missing -o OUT.inb", name);
 	if (!rc && !done)
 		rc = load_program(&go, prog, &p);
-	if (!rc && !done) {
-		diag d;
-		diag_clear(&d);
-		uint64_t *words = NULL;
-		size_t n = 0;
-		unsigned char *bytes = NULL;
-		if (emu_encode(&p, &words, &n, &d) == 0 && !(bytes = malloc(n * 8 + 1)))
-			diag_file(&d, out, "out of memory");
-		for (size_t i = 0; bytes && i < n * 8; i++)
-			bytes[i] = (unsigned char)(words[i / 8] >> (8 * (i % 8)));
-		if (!bytes || outfile_write(out, bytes, n * 8, &d) < 0)
-			rc = runtime_error(&d);
-		free(bytes);
-		free(words);
-	}
+	if (!rc && !done)
+		rc = act(&p, out);
 	emu_program_free(&p);
 	free(go.machine);
 	return rc;
 }
 
+static int cmd_asm(int argc, char **argv)
+{
+	return stream_tool(argc, argv, "asm", "mco", true, write_binary);
+}
+
 static int cmd_disasm(int argc, char **argv)
 {
-	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0 };
-	const char *out = NULL, *prog = NULL;
-	bool json = false, done = false;
-	emu_program p;
-	emu_program_init(&p);
-	int rc = !go.machine ? usage_error("out of memory")
-			     : parse_tool_opts(argc, argv, "disasm", "mc", &go, &out, &json, &done);
-	if (!rc && !done)
-		rc = one_operand(argc, argv, "stream file", &prog);
-	if (!rc && !done)
-		rc = load_program(&go, prog, &p);
-	if (!rc && !done) {
-		char *text = emu_format(&p);
-		rc = text ? (fputs(text, stdout), 0)
-			  : (fputs("infsim: error: out of memory\n", stderr), EXIT_FAILURE);
-		free(text);
-	}
-	emu_program_free(&p);
-	free(go.machine);
-	return rc;
+	return stream_tool(argc, argv, "disasm", "mc", false, print_text);
 }
 
 /* info [PROG]: the machine of the options, or of a stream run with them. */
