@@ -3,3 +3,5 @@ EXTRA_DIST += doc/USAGE.md
 EXTRA_DIST += doc/ARCHITECTURE.md doc/MACHINE.md doc/COMMANDS.md doc/FORMAT.md \
 	doc/commands/mul-div.md doc/commands/ops.md doc/PERFORMANCE.md README.md
 EXTRA_DIST += dbg/README.md
+dist_man1_MANS += doc/infsdb.1
+EXTRA_DIST += doc/DEBUGGER.md

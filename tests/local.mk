@@ -34,5 +34,22 @@ check_PROGRAMS += tests/test_machine
 tests_test_machine_SOURCES = tests/test_machine.c
 tests_test_machine_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_machine_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_exec
+tests_test_exec_SOURCES = tests/test_exec.c
+tests_test_exec_CFLAGS = $(TEST_CFLAGS)
+tests_test_exec_LDADD = $(TEST_LIBS)
 TESTS += $(check_PROGRAMS)
 EXTRA_DIST += tests/data/small.ins tests/data/resize.ins tests/data/bad_syntax.ins
+
+check_PROGRAMS += tests/test_dbg
+tests_test_dbg_SOURCES = tests/test_dbg.c
+tests_test_dbg_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_dbg_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
+	tests/dbg/help.cmds tests/dbg/help.out tests/dbg/abbrev.cmds tests/dbg/abbrev.out \
+	tests/dbg/run.cmds tests/dbg/run.out tests/dbg/break.cmds tests/dbg/break.out \
+	tests/dbg/print.cmds tests/dbg/print.out tests/dbg/array.cmds tests/dbg/array.out \
+	tests/dbg/display.cmds tests/dbg/display.out tests/dbg/check.cmds tests/dbg/check.out \
+	tests/dbg/watch.cmds tests/dbg/watch.out tests/dbg/misc.cmds tests/dbg/misc.out \
+	tests/dbg/reverse.cmds tests/dbg/reverse.out

@@ -1,0 +1,428 @@
+/*
+ * breaks.c: breakpoints and watchpoints of infsdb.
+ *
+ * Location breakpoints (a command index, a source line, an opcode) stop
+ * the machine before the command, as gdb stops before a line; a cycle
+ * breakpoint stops after the micro-op that reaches the count; a
+ * watchpoint stops after the micro-op that changed its expression's value.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbg.h"
+
+static dbg_bp *new_bp(dbg_session *s, dbg_bp_kind kind, uint64_t arg)
+{
+	dbg_bp *grown = realloc(s->bps, (s->nbps + 1) * sizeof *grown);
+	if (!grown) {
+		dbg_error(s, "out of memory");
+		return NULL;
+	}
+	s->bps = grown;
+	dbg_bp *bp = &s->bps[s->nbps++];
+	memset(bp, 0, sizeof *bp);
+	bp->num = ++s->next_bp;
+	bp->kind = kind;
+	bp->arg = arg;
+	bp->enabled = true;
+	return bp;
+}
+
+static void free_bp_fields(dbg_bp *bp)
+{
+	free(bp->cond);
+	free(bp->expr);
+}
+
+static void remove_bp(dbg_session *s, size_t i)
+{
+	free_bp_fields(&s->bps[i]);
+	memmove(&s->bps[i], &s->bps[i + 1], (s->nbps - i - 1) * sizeof *s->bps);
+	s->nbps--;
+}
+
+void dbg_bp_free_all(dbg_session *s)
+{
+	for (size_t i = 0; i < s->nbps; i++)
+		free_bp_fields(&s->bps[i]);
+	free(s->bps);
+	s->bps = NULL;
+	s->nbps = 0;
+}
+
+void dbg_bp_reset_watch(dbg_session *s)
+{
+	for (size_t i = 0; i < s->nbps; i++) {
+		dbg_bp *bp = &s->bps[i];
+		bp->old_valid = false;
+		if (bp->kind == DBG_BP_WATCH) {
+			char err[256];
+			dbg_value v;
+			if (dbg_eval_quiet(s, bp->expr, &v, err, sizeof err) == 0) {
+				bp->old = v.v;
+				bp->old_valid = true;
+			}
+		}
+	}
+}
+
+/* ---- setting ---- */
+
+/* Split "LOCATION if COND": returns the condition (or NULL) and ends the
+ * location before " if ". */
+static char *split_condition(char *args)
+{
+	for (char *p = args; (p = strstr(p, "if")) != NULL; p += 2) {
+		bool starts = p == args || isspace((unsigned char)p[-1]);
+		bool ends = !p[2] || isspace((unsigned char)p[2]) || p[2] == '(';
+		if (starts && ends) {
+			*p = '\0';
+			return dbg_trim(p + 2);
+		}
+	}
+	return NULL;
+}
+
+/* Parse LOCATION into kind and arg.  0, or -1 with an error reported. */
+static int parse_location(dbg_session *s, char *loc, dbg_bp_kind *kind, uint64_t *arg)
+{
+	char *colon = strrchr(loc, ':');
+	if (strncmp(loc, "cycle", 5) == 0 && (!loc[5] || isspace((unsigned char)loc[5]))) {
+		*kind = DBG_BP_CYCLE;
+		if (dbg_parse_u64(dbg_trim(loc + 5), arg) && *arg > 0)
+			return 0;
+		dbg_error(s, "break cycle: expected a positive cycle count, got \"%s\".",
+			  dbg_trim(loc + 5));
+		return -1;
+	}
+	if (colon) {
+		*kind = DBG_BP_LINE;
+		if (dbg_parse_u64(colon + 1, arg) && *arg > 0)
+			return 0;
+		dbg_error(s, "break: expected a line number after ':', got \"%s\".", colon + 1);
+		return -1;
+	}
+	if (isdigit((unsigned char)*loc)) {
+		*kind = DBG_BP_CMD;
+		if (dbg_parse_u64(loc, arg) && *arg < s->prog.ncmds)
+			return 0;
+		dbg_error(s, "break: no command %s: the program has commands 0 to %zu.",
+			  loc, s->prog.ncmds ? s->prog.ncmds - 1 : 0);
+		return -1;
+	}
+	int op = isa_lookup(loc);
+	if (op < 0) {
+		dbg_error(s, "break: \"%s\" is not a command index, :LINE, an opcode or \"cycle N\".",
+			  loc);
+		return -1;
+	}
+	*kind = DBG_BP_OP;
+	*arg = (uint64_t)op;
+	return 0;
+}
+
+/* A line breakpoint must name a line that holds a command. */
+static int check_line(dbg_session *s, uint64_t line)
+{
+	for (size_t i = 0; i < s->prog.ncmds; i++)
+		if ((uint64_t)s->prog.cmds[i].line == line)
+			return 0;
+	dbg_error(s, "break: line %" PRIu64 " of %s holds no command.", line, s->prog.path);
+	return -1;
+}
+
+static void describe_bp(const dbg_session *s, const dbg_bp *bp, char *buf, size_t size)
+{
+	switch (bp->kind) {
+	case DBG_BP_CMD:
+		snprintf(buf, size, "command %" PRIu64, bp->arg);
+		break;
+	case DBG_BP_LINE:
+		snprintf(buf, size, "%s:%" PRIu64, s->prog.path, bp->arg);
+		break;
+	case DBG_BP_OP:
+		snprintf(buf, size, "opcode %s", isa_info_of((unsigned)bp->arg)->name);
+		break;
+	case DBG_BP_CYCLE:
+		snprintf(buf, size, "cycle %" PRIu64, bp->arg);
+		break;
+	case DBG_BP_WATCH:
+		snprintf(buf, size, "%s", bp->expr);
+		break;
+	}
+}
+
+static int set_break(dbg_session *s, char *args, bool temporary)
+{
+	char *cond = split_condition(args);
+	char *loc = dbg_trim(args);
+	dbg_bp_kind kind;
+	uint64_t arg;
+	if (!s->loaded) {
+		dbg_error(s, "No program loaded.");
+		return -1;
+	}
+	if (!*loc) {
+		dbg_error(s, "break: expected a location (N, :LINE, OPCODE or cycle N).");
+		return -1;
+	}
+	if (parse_location(s, loc, &kind, &arg) < 0 ||
+	    (kind == DBG_BP_LINE && check_line(s, arg) < 0))
+		return -1;
+	if (cond && !*cond) {
+		dbg_error(s, "break: \"if\" must be followed by an expression.");
+		return -1;
+	}
+	if (cond && dbg_expr_check(s, cond) < 0)
+		return -1;
+	dbg_bp *bp = new_bp(s, kind, arg);
+	if (!bp)
+		return -1;
+	bp->temporary = temporary;
+	bp->cond = cond ? strdup(cond) : NULL;
+	char where[300];
+	describe_bp(s, bp, where, sizeof where);
+	printf("%s %u at %s\n", temporary ? "Temporary breakpoint" : "Breakpoint", bp->num, where);
+	return 0;
+}
+
+int dbg_cmd_break(dbg_session *s, char *args)
+{
+	return set_break(s, args, false);
+}
+
+int dbg_cmd_tbreak(dbg_session *s, char *args)
+{
+	return set_break(s, args, true);
+}
+
+int dbg_cmd_watch(dbg_session *s, char *args)
+{
+	char *expr = dbg_trim(args);
+	dbg_value v;
+	if (!*expr) {
+		dbg_error(s, "watch: expected an expression.");
+		return -1;
+	}
+	if (dbg_need_machine(s) < 0 || dbg_eval(s, expr, &v) < 0)
+		return -1;
+	dbg_bp *bp = new_bp(s, DBG_BP_WATCH, 0);
+	if (!bp)
+		return -1;
+	bp->expr = strdup(expr);
+	bp->old = v.v;
+	bp->old_valid = true;
+	printf("Watchpoint %u: %s\n", bp->num, expr);
+	return 0;
+}
+
+/* ---- listing, deleting, enabling ---- */
+
+int dbg_cmd_info_breakpoints(dbg_session *s, char *args)
+{
+	(void)args;
+	if (s->nbps == 0) {
+		printf("No breakpoints or watchpoints.\n");
+		return 0;
+	}
+	printf("Num  Type        Disp Enb What\n");
+	for (size_t i = 0; i < s->nbps; i++) {
+		const dbg_bp *bp = &s->bps[i];
+		char where[300];
+		describe_bp(s, bp, where, sizeof where);
+		printf("%-4u %-11s %-4s %-3s %s\n", bp->num,
+		       bp->kind == DBG_BP_WATCH ? "watchpoint" : "breakpoint",
+		       bp->temporary ? "del" : "keep", bp->enabled ? "y" : "n", where);
+		if (bp->cond)
+			printf("\tstop only if %s\n", bp->cond);
+		if (bp->hits)
+			printf("\thit %" PRIu64 " time%s\n", bp->hits, bp->hits == 1 ? "" : "s");
+	}
+	return 0;
+}
+
+static dbg_bp *find_bp(dbg_session *s, uint64_t num, size_t *index)
+{
+	for (size_t i = 0; i < s->nbps; i++)
+		if (s->bps[i].num == num) {
+			*index = i;
+			return &s->bps[i];
+		}
+	return NULL;
+}
+
+/* Apply op to each number in args (every breakpoint without args):
+ * 0 enable, 1 disable, 2 delete. */
+static int for_each_number(dbg_session *s, char *args, int op)
+{
+	args = dbg_trim(args);
+	if (!*args) {
+		for (size_t i = s->nbps; i-- > 0;)
+			if (op == 2)
+				remove_bp(s, i);
+			else
+				s->bps[i].enabled = op == 0;
+		return 0;
+	}
+	int rc = 0;
+	for (char *save = NULL, *w = strtok_r(args, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		uint64_t num;
+		size_t i;
+		dbg_bp *bp = dbg_parse_u64(w, &num) ? find_bp(s, num, &i) : NULL;
+		if (!bp) {
+			dbg_error(s, "No breakpoint number %s.", w);
+			rc = -1;
+		} else if (op == 2) {
+			remove_bp(s, i);
+		} else {
+			bp->enabled = op == 0;
+		}
+	}
+	return rc;
+}
+
+int dbg_cmd_enable(dbg_session *s, char *args)
+{
+	return for_each_number(s, args, 0);
+}
+
+int dbg_cmd_disable(dbg_session *s, char *args)
+{
+	return for_each_number(s, args, 1);
+}
+
+int dbg_cmd_delete(dbg_session *s, char *args)
+{
+	return for_each_number(s, args, 2);
+}
+
+/* ---- hitting ---- */
+
+bool dbg_bp_need_uops(const dbg_session *s)
+{
+	for (size_t i = 0; i < s->nbps; i++)
+		if (s->bps[i].enabled &&
+		    (s->bps[i].kind == DBG_BP_WATCH || s->bps[i].kind == DBG_BP_CYCLE))
+			return true;
+	return false;
+}
+
+/* Does bp's location or cycle match after this micro-op? */
+static bool location_hits(const dbg_session *s, const dbg_bp *bp, bool at_boundary,
+			  uint64_t prev_cycles)
+{
+	const emu_machine *em = s->em;
+	if (bp->kind == DBG_BP_CYCLE) {
+		uint64_t now = dbg_cycles(s);
+		return prev_cycles != UINT64_MAX && prev_cycles < bp->arg && now >= bp->arg;
+	}
+	if (!at_boundary || emu_done(em))
+		return false;
+	const emu_cmd *c = &s->prog.cmds[em->pc];
+	switch (bp->kind) {
+	case DBG_BP_CMD:
+		return em->pc == bp->arg;
+	case DBG_BP_LINE:
+		return (uint64_t)c->line == bp->arg;
+	case DBG_BP_OP:
+		return c->c.op == bp->arg;
+	default:
+		return false;
+	}
+}
+
+/* A watchpoint whose value changed: remember the new one in bp->old
+ * after keeping the previous value in *prev. */
+static bool watch_hits(dbg_session *s, dbg_bp *bp, int64_t *prev, bool *err)
+{
+	dbg_value v;
+	char msg[512];
+	if (dbg_eval_quiet(s, bp->expr, &v, msg, sizeof msg) < 0) {
+		dbg_error(s, "Watchpoint %u: %s", bp->num, msg);
+		*err = true;
+		return false;
+	}
+	if (bp->old_valid && v.v == bp->old)
+		return false;
+	*prev = bp->old;
+	bp->old = v.v;
+	bp->old_valid = true;
+	return true;
+}
+
+static bool condition_holds(dbg_session *s, const dbg_bp *bp, bool *err)
+{
+	if (!bp->cond)
+		return true;
+	dbg_value v;
+	char msg[512];
+	if (dbg_eval_quiet(s, bp->cond, &v, msg, sizeof msg) < 0) {
+		dbg_error(s, "Error in testing condition for breakpoint %u: %s", bp->num, msg);
+		*err = true;
+		return true;
+	}
+	return v.v != 0;
+}
+
+/* The watchpoints that changed in the last micro-op (reported together,
+ * as gdb does), and their previous values. */
+#define MAX_CHANGED 16
+static dbg_bp *changed[MAX_CHANGED];
+static int64_t changed_prev[MAX_CHANGED];
+static size_t nchanged;
+
+dbg_bp *dbg_bp_hit(dbg_session *s, bool at_boundary, uint64_t prev_cycles, bool *err)
+{
+	dbg_bp *hit = NULL;
+	nchanged = 0;
+	for (size_t i = 0; i < s->nbps; i++) {
+		dbg_bp *bp = &s->bps[i];
+		if (!bp->enabled)
+			continue;
+		bool matched;
+		if (bp->kind == DBG_BP_WATCH) {
+			int64_t prev;
+			matched = prev_cycles != UINT64_MAX && watch_hits(s, bp, &prev, err);
+			if (matched && nchanged < MAX_CHANGED) {
+				changed_prev[nchanged] = prev;
+				changed[nchanged++] = bp;
+			}
+		} else {
+			matched = location_hits(s, bp, at_boundary, prev_cycles) &&
+				  condition_holds(s, bp, err);
+		}
+		if (*err)
+			return NULL;
+		if (matched && !hit)
+			hit = bp;
+	}
+	return hit;
+}
+
+void dbg_bp_report(dbg_session *s, dbg_bp *bp)
+{
+	if (bp->kind == DBG_BP_WATCH) {
+		for (size_t i = 0; i < nchanged; i++) {
+			changed[i]->hits++;
+			printf("\nWatchpoint %u: %s\n\nOld value = %" PRId64 "\nNew value = %" PRId64 "\n",
+			       changed[i]->num, changed[i]->expr, changed_prev[i], changed[i]->old);
+		}
+		printf("at cycle %" PRIu64 "\n", dbg_cycles(s));
+		return;
+	}
+	bp->hits++;
+	printf("\n%s %u, ", bp->temporary ? "Temporary breakpoint" : "Breakpoint", bp->num);
+	if (bp->kind == DBG_BP_CYCLE)
+		printf("cycle %" PRIu64 ", ", dbg_cycles(s));
+	if (bp->temporary) {
+		size_t i;
+		if (find_bp(s, bp->num, &i))
+			remove_bp(s, i);
+	}
+}

@@ -1,0 +1,605 @@
+/*
+ * commands.c: infsdb's one command table and what reads it: dispatch with
+ * gdb's unique-prefix abbreviations and aliases, `help`, `source` and
+ * readline completion.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <readline/readline.h>
+
+#include "dbg.h"
+
+static int cmd_help(dbg_session *s, char *args);
+static int cmd_source(dbg_session *s, char *args);
+static int cmd_quit(dbg_session *s, char *args);
+static int cmd_info(dbg_session *s, char *args);
+static int cmd_echo(dbg_session *s, char *args);
+
+static const dbg_command info_commands[] = {
+	{ "breakpoints", "b break watchpoints", "status", dbg_cmd_info_breakpoints, false,
+	  "List breakpoints and watchpoints.",
+	  "info breakpoints\n"
+	  "List every breakpoint and watchpoint: number, type, whether it is\n"
+	  "enabled, where it stops, its condition and how often it was hit.", NULL },
+	{ "buffers", NULL, "status", dbg_cmd_info_buffers, false,
+	  "List the stream's buffers.",
+	  "info buffers\n"
+	  "List every buffer: name, element type, length, first wordline, arrays\n"
+	  "and init= directive.", NULL },
+	{ "display", NULL, "status", dbg_cmd_info_display, false,
+	  "List the expressions shown after every stop.",
+	  "info display\nList the auto-display expressions with their numbers.", NULL },
+	{ "machine", NULL, "status", dbg_cmd_info_machine, false,
+	  "Show the machine's sizes and the position.",
+	  "info machine\n"
+	  "Show the machine (wordlines, bitlines, arrays, ways, banks), the\n"
+	  "stream, and the current command, micro-op and cycle count.", NULL },
+	{ "registers", "r reg", "status", dbg_cmd_info_registers, false,
+	  "Show the wordline allocation.",
+	  "info registers\n"
+	  "Show which wordlines of the arrays hold which buffer (with its type\n"
+	  "and arrays) and which are the scratch rows the micro-programs use.\n"
+	  "A command stream is one region: the allocation does not change.", NULL },
+	{ "stats", NULL, "status", dbg_cmd_info_stats, false,
+	  "Show cycles and micro-op counts so far.",
+	  "info stats\n"
+	  "Show the statistics `infsim run --stats` prints, for the commands\n"
+	  "finished so far: cycles, reads, writes, logic and activations by\n"
+	  "command kind and by bank, and the transpose unit.", NULL },
+	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
+};
+
+static const dbg_command dump_commands[] = {
+	{ "array", NULL, "data", dbg_cmd_dump_array, false,
+	  "Show one array's bits with its latches.",
+	  "dump array ARRAY [WL_FROM:WL_TO] [BL_FROM:BL_TO]\n"
+	  "Show a bit matrix of wordlines x bitlines of ARRAY (a global array\n"
+	  "number, or BANK.WAY.ARRAY), bitline 0 leftmost, with rows for the\n"
+	  "carry latch C, the tag latch T, the enable mask E and the sensed BL\n"
+	  "and BLB of the last micro-op.  The wordlines the last micro-op\n"
+	  "activated are marked 'act', the one it wrote 'write'.  Ranges are\n"
+	  "inclusive; by default all wordlines and bitlines (at most 64).", NULL },
+	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
+};
+
+static const dbg_command set_commands[] = {
+	{ "var", "variable", "data", dbg_cmd_set_var, false,
+	  "Write one element.",
+	  "set var BUF[INDEX] = EXPR\n"
+	  "Write EXPR into element INDEX of BUF through the array's port, as the\n"
+	  "transpose unit would.  The reference model is not changed, so a later\n"
+	  "`check` reports the element as a difference.  EXPR must fit BUF's type.", NULL },
+	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
+};
+
+static const dbg_command record_commands[] = {
+	{ "stop", NULL, "data", dbg_cmd_record_stop, false,
+	  "Stop recording and write the file.",
+	  "record stop\nStop recording and write the VCD file (atomically).", NULL },
+	{ "vcd", NULL, "data", dbg_cmd_record_vcd, false,
+	  "Record micro-ops as a VCD waveform.",
+	  "record vcd FILE [ARRAY]...\n"
+	  "From now on, write every micro-op the machine runs as a time step of a\n"
+	  "VCD waveform (viewable in GTKWave), time being the cycle count.  For\n"
+	  "each ARRAY (a number or BANK.WAY.ARRAY; array 0 by default; at most\n"
+	  "16): its wordlines wl0.., the latches C and T, the enable mask E, the\n"
+	  "sensed BL and BLB (B-bit vectors, bit k = bitline k), and the\n"
+	  "wordlines the last micro-op activated (act) and wrote (write) as\n"
+	  "W-bit vectors.  The file is written when recording stops: `record\n"
+	  "stop`, `kill`, `run`, `start`, `checkpoint load`, a reverse command, or\n"
+	  "the end of the session.", NULL },
+	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
+};
+
+static const dbg_command checkpoint_commands[] = {
+	{ "load", NULL, "running", dbg_cmd_checkpoint_load, false,
+	  "Restore the machine from a file.",
+	  "checkpoint load FILE\n"
+	  "Restore the exact machine state and position saved in FILE.  A file\n"
+	  "from another version of infsim, another machine or another program\n"
+	  "is refused with a message, and the session is left as it was.  The\n"
+	  "reference model is rebuilt by replaying the finished commands.", NULL },
+	{ "save", NULL, "running", dbg_cmd_checkpoint_save, false,
+	  "Save the machine to a file.",
+	  "checkpoint save FILE\n"
+	  "Write the exact machine state (cells, latches, enable masks, sensed\n"
+	  "BL/BLB, last activated wordlines, statistics) and the position\n"
+	  "(command and micro-op) to FILE, atomically.", NULL },
+	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
+};
+
+const dbg_command dbg_commands[] = {
+	{ "run", "r", "running", dbg_cmd_run, false,
+	  "Run the program from the start.",
+	  "run\n"
+	  "Start the program on a fresh machine (buffers filled by their init=\n"
+	  "directives) and run until a breakpoint, a watchpoint, Ctrl-C or the end.", NULL },
+	{ "start", NULL, "running", dbg_cmd_start, false,
+	  "Start the program and stop before command 0.",
+	  "start\nStart the program on a fresh machine and stop before its first command.", NULL },
+	{ "continue", "c cont", "running", dbg_cmd_continue, true,
+	  "Continue running the program.",
+	  "continue\n"
+	  "Run from the current position until a breakpoint, a watchpoint,\n"
+	  "Ctrl-C or the end of the program.", NULL },
+	{ "step", "s", "running", dbg_cmd_step, true,
+	  "Run N whole commands (default 1).",
+	  "step [N]\n"
+	  "Run to the end of the current command, or run the next command, N\n"
+	  "times.  Stops early at a breakpoint or watchpoint.", NULL },
+	{ "stepi", "si", "running", dbg_cmd_stepi, true,
+	  "Run N micro-ops (default 1).",
+	  "stepi [N]\n"
+	  "Run N micro-ops: each is one cycle of the selected arrays (wordline\n"
+	  "activations, the sensed BL/BLB, latch updates and one write).", NULL },
+	{ "until", "u", "running", dbg_cmd_until, false,
+	  "Run until command N is next.",
+	  "until N\n"
+	  "Run until the machine is before command N (or a breakpoint, a\n"
+	  "watchpoint, or the end of the program).", NULL },
+	{ "reverse-stepi", "rsi", "running", dbg_cmd_reverse_stepi, true,
+	  "Go back N micro-ops (default 1).",
+	  "reverse-stepi [N]\n"
+	  "Go back N micro-ops.  The machine is rebuilt from the start of the run\n"
+	  "(or from the last `set var` or `checkpoint load`) and run forward to\n"
+	  "that point, so it holds exactly the bits it had there.", NULL },
+	{ "reverse-step", "rs", "running", dbg_cmd_reverse_step, true,
+	  "Go back to the start of a command, N times.",
+	  "reverse-step [N]\n"
+	  "Go back to the start of the current command (if it has started) or of\n"
+	  "the previous one, N times.", NULL },
+	{ "reverse-continue", "rc", "running", dbg_cmd_reverse_continue, false,
+	  "Run backward to the previous breakpoint.",
+	  "reverse-continue\n"
+	  "Go back to the last point before the position where a breakpoint or\n"
+	  "watchpoint stops the machine, or to the start of the history.", NULL },
+	{ "kill", "k", "running", dbg_cmd_kill, false,
+	  "Stop the program being run.",
+	  "kill\nDiscard the machine; `run` or `start` begin again.", NULL },
+	{ "break", "b br", "breakpoints", dbg_cmd_break, false,
+	  "Set a breakpoint.",
+	  "break LOCATION [if EXPR]\n"
+	  "LOCATION is one of\n"
+	  "  N          before command index N (0 is the first command)\n"
+	  "  :LINE      before the command on source line LINE (also FILE:LINE)\n"
+	  "  OPCODE     before every command of that kind (add, mul, sel, ...)\n"
+	  "  cycle N    as soon as N cycles have run\n"
+	  "With `if EXPR` the machine stops only where EXPR is not zero.", NULL },
+	{ "tbreak", NULL, "breakpoints", dbg_cmd_tbreak, false,
+	  "Set a breakpoint that is deleted when hit.",
+	  "tbreak LOCATION [if EXPR]\nAs `break`, but the breakpoint is deleted once it stops the machine.", NULL },
+	{ "watch", NULL, "breakpoints", dbg_cmd_watch, false,
+	  "Stop when an expression changes.",
+	  "watch EXPR\n"
+	  "Evaluate EXPR (typically an element, BUF[i]) after every micro-op\n"
+	  "and stop on the micro-op that changed it, showing the old and new values.", NULL },
+	{ "delete", "d", "breakpoints", dbg_cmd_delete, false,
+	  "Delete breakpoints (all without argument).",
+	  "delete [N]...\nDelete the breakpoints or watchpoints numbered N, or all of them.", NULL },
+	{ "disable", NULL, "breakpoints", dbg_cmd_disable, false,
+	  "Disable breakpoints.",
+	  "disable [N]...\nDisable the breakpoints numbered N (all without argument).", NULL },
+	{ "enable", NULL, "breakpoints", dbg_cmd_enable, false,
+	  "Enable breakpoints.",
+	  "enable [N]...\nEnable the breakpoints numbered N (all without argument).", NULL },
+	{ "print", "p inspect", "data", dbg_cmd_print, false,
+	  "Print the value of an expression.",
+	  "print[/FMT] EXPR\n"
+	  "FMT is x (hex), t (binary), d (signed) or u (unsigned).  EXPR uses\n"
+	  "integers, elements BUF[i], $pc, $upc, $cycle, parentheses, unary - and !,\n"
+	  "* / % + -, comparisons < <= > >= == !=, && and ||.  An element is read\n"
+	  "from its transposed bits; a bare buffer name prints every element.", NULL },
+	{ "x", NULL, "data", dbg_cmd_x, false,
+	  "Examine wordlines of an array.",
+	  "x/NF ARRAY WL\n"
+	  "Show N wordlines (default 1) of ARRAY from wordline WL, one per line,\n"
+	  "as a word whose bit k is bitline k.  F is x (hex, the default) or t\n"
+	  "(binary, bitline 0 leftmost).  ARRAY is a number or BANK.WAY.ARRAY.", NULL },
+	{ "dump", NULL, "data", NULL, false,
+	  "Show SRAM contents.",
+	  "dump array ARRAY [WL_FROM:WL_TO] [BL_FROM:BL_TO]\n"
+	  "See `help dump array`.", dump_commands },
+	{ "set", NULL, "data", NULL, false,
+	  "Change the machine's state.",
+	  "set var BUF[INDEX] = EXPR\n"
+	  "See `help set var`.", set_commands },
+	{ "checkpoint", NULL, "running", NULL, false,
+	  "Save or restore the exact machine state.",
+	  "checkpoint save FILE | checkpoint load FILE\n"
+	  "See `help checkpoint save` and `help checkpoint load`.", checkpoint_commands },
+	{ "record", NULL, "data", NULL, false,
+	  "Record micro-ops to a file.",
+	  "record vcd FILE [ARRAY]... | record stop\n"
+	  "See `help record vcd`.", record_commands },
+	{ "display", NULL, "data", dbg_cmd_display, false,
+	  "Print an expression after every stop.",
+	  "display[/FMT] EXPR\n"
+	  "Add EXPR to the expressions shown after every stop.  Without an\n"
+	  "argument, show them all now.", NULL },
+	{ "undisplay", NULL, "data", dbg_cmd_undisplay, false,
+	  "Stop displaying expressions.",
+	  "undisplay [N]...\nRemove the displays numbered N (all without argument).", NULL },
+	{ "check", NULL, "data", dbg_cmd_check, false,
+	  "Compare the buffers with the scalar reference model.",
+	  "check\n"
+	  "Compare every buffer with the reference model, which applies each\n"
+	  "command in plain C as the machine finishes it.  Report the first\n"
+	  "wrong element with the expected and actual values and the bits that\n"
+	  "differ.  In the middle of a command, the buffers it writes are not\n"
+	  "compared.  In batch mode a difference makes the exit status 3.\n"
+	  "check every command\n"
+	  "From now on, after every command, compare the buffers it wrote and\n"
+	  "stop at the first command that leaves a wrong element.\n"
+	  "check every off\n"
+	  "Stop doing that.", NULL },
+	{ "bisect", NULL, "data", dbg_cmd_bisect, false,
+	  "Find the first command that wrote a wrong element.",
+	  "bisect\n"
+	  "Replay the history (from the start of the run, or the last `set var`\n"
+	  "or `checkpoint load`) up to the position, comparing after every\n"
+	  "command the buffers it wrote with the reference model.  Stop before\n"
+	  "the first command that wrote a wrong element, naming the element, or\n"
+	  "come back to the position if none did.  Buffers that already differ\n"
+	  "at the start of the history are named first.", NULL },
+	{ "list", "l", "status", dbg_cmd_list, false,
+	  "List the commands around the position.",
+	  "list [N]\n"
+	  "List the commands around command N, or around the current position\n"
+	  "(`=>` marks the next command).", NULL },
+	{ "info", "i", "status", cmd_info, false,
+	  "Show things about the session.",
+	  "info SUBCOMMAND\nSubcommands: breakpoints, buffers, display, machine, registers, stats.",
+	  info_commands },
+	{ "help", "h", "support", cmd_help, false,
+	  "Describe commands.",
+	  "help [CLASS | COMMAND]\n"
+	  "Without argument, list the commands by class; with a class (running,\n"
+	  "breakpoints, data, status, support), its commands; with a command,\n"
+	  "its full description.", NULL },
+	{ "source", NULL, "support", cmd_source, false,
+	  "Read commands from a file.",
+	  "source FILE\nExecute the commands in FILE, one per line (# starts a comment).", NULL },
+	{ "echo", NULL, "support", cmd_echo, false,
+	  "Print text.",
+	  "echo TEXT\nPrint TEXT; \\n is a newline, \\t a tab (no newline is added).", NULL },
+	{ "quit", "q exit", "support", cmd_quit, false,
+	  "Leave infsdb.",
+	  "quit\nLeave infsdb.", NULL },
+	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
+};
+
+static const char *const classes[] = { "running", "breakpoints", "data",
+				       "status", "support", NULL };
+
+/* ---- small parsers ---- */
+
+char *dbg_trim(char *text)
+{
+	while (isspace((unsigned char)*text))
+		text++;
+	size_t n = strlen(text);
+	while (n && isspace((unsigned char)text[n - 1]))
+		text[--n] = '\0';
+	return text;
+}
+
+bool dbg_parse_u64(const char *text, uint64_t *out)
+{
+	if (!isdigit((unsigned char)*text))
+		return false;
+	char *end;
+	errno = 0;
+	bool hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+	unsigned long long v = strtoull(text, &end, hex ? 16 : 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* ---- lookup ---- */
+
+static bool alias_matches(const char *aliases, const char *word, size_t len)
+{
+	for (const char *a = aliases; a && *a;) {
+		size_t n = strcspn(a, " ");
+		if (n == len && strncmp(a, word, len) == 0)
+			return true;
+		a += n;
+		a += strspn(a, " ");
+	}
+	return false;
+}
+
+/* The command word[0..len) names in table: exact name or alias first,
+ * else the one command it is a prefix of.  NULL with an error reported
+ * (unknown or ambiguous; prefix is "" or "info " for the messages). */
+static const dbg_command *lookup(dbg_session *s, const dbg_command *table,
+				 const char *word, size_t len, const char *prefix)
+{
+	const dbg_command *found = NULL;
+	size_t nfound = 0;
+	for (const dbg_command *c = table; c->name; c++) {
+		if ((strlen(c->name) == len && strncmp(c->name, word, len) == 0) ||
+		    alias_matches(c->aliases, word, len))
+			return c;
+		if (strncmp(c->name, word, len) == 0) {
+			found = c;
+			nfound++;
+		}
+	}
+	if (nfound == 1)
+		return found;
+	if (nfound == 0) {
+		dbg_error(s, "Undefined %scommand: \"%.*s\".  Try \"help%s%.*s\".", prefix,
+			  (int)len, word, *prefix ? " " : "", (int)strcspn(prefix, " "), prefix);
+		return NULL;
+	}
+	char list[512] = "";
+	size_t used = 0;
+	for (const dbg_command *c = table; c->name; c++)
+		if (strncmp(c->name, word, len) == 0 && used < sizeof list)
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+						 used ? ", " : "", c->name);
+	dbg_error(s, "Ambiguous %scommand \"%.*s\": %s.", prefix, (int)len, word, list);
+	return NULL;
+}
+
+/* Split "name/fmt args": the command word ends at a space or '/'. */
+static size_t word_length(const char *line)
+{
+	size_t n = 0;
+	while (line[n] && !isspace((unsigned char)line[n]) && line[n] != '/')
+		n++;
+	return n;
+}
+
+static int run_command(dbg_session *s, const dbg_command *table, char *line,
+		       const char *prefix, bool *repeat)
+{
+	size_t len = word_length(line);
+	if (len == 0) {
+		dbg_error(s, "Undefined %scommand: \"%s\".  Try \"help\".", prefix, line);
+		return -1;
+	}
+	const dbg_command *c = lookup(s, table, line, len, prefix);
+	if (!c)
+		return -1;
+	*repeat = c->repeat;
+	char *args = line + len;
+	if (c->sub) {
+		args = dbg_trim(args);
+		if (!*args && c->fn)
+			return c->fn(s, args);
+		if (!*args) {
+			dbg_error(s, "\"%s\" must be followed by the name of a subcommand.", c->name);
+			return -1;
+		}
+		char sub_prefix[64];
+		snprintf(sub_prefix, sizeof sub_prefix, "%s ", c->name);
+		return run_command(s, c->sub, args, sub_prefix, repeat);
+	}
+	return c->fn(s, args);
+}
+
+int dbg_execute(dbg_session *s, const char *text, bool *repeat)
+{
+	*repeat = false;
+	char *copy = strdup(text);
+	if (!copy) {
+		dbg_error(s, "out of memory");
+		return -1;
+	}
+	char *line = dbg_trim(copy);
+	int rc = 0;
+	if (*line && *line != '#')
+		rc = run_command(s, dbg_commands, line, "", repeat);
+	free(copy);
+	fflush(stdout);
+	return rc;
+}
+
+/* ---- info, help, source, echo, quit ---- */
+
+/* "info" alone lists its subcommands, as gdb does. */
+static int cmd_info(dbg_session *s, char *args)
+{
+	(void)s;
+	(void)args;
+	printf("List of info subcommands:\n\n");
+	for (const dbg_command *c = info_commands; c->name; c++)
+		printf("info %-12s -- %s\n", c->name, c->brief);
+	return 0;
+}
+
+static void help_class(const char *cls)
+{
+	printf("List of commands (class %s):\n\n", cls);
+	for (const dbg_command *c = dbg_commands; c->name; c++)
+		if (strcmp(c->cls, cls) == 0)
+			printf("%-16s -- %s\n", c->name, c->brief);
+}
+
+static void help_command(const dbg_command *c)
+{
+	printf("%s\n", c->help);
+	if (c->aliases)
+		printf("Aliases: %s\n", c->aliases);
+	for (const dbg_command *sub = c->sub; sub && sub->name; sub++)
+		printf("%s %-12s -- %s\n", c->name, sub->name, sub->brief);
+}
+
+static int help_topic(dbg_session *s, char *args)
+{
+	for (int i = 0; classes[i]; i++)
+		if (strcmp(args, classes[i]) == 0) {
+			help_class(classes[i]);
+			return 0;
+		}
+	size_t len = word_length(args);
+	const dbg_command *c = lookup(s, dbg_commands, args, len, "");
+	if (!c)
+		return -1;
+	char *rest = dbg_trim(args + len);
+	if (*rest && c->sub) {
+		char sub_prefix[64];
+		snprintf(sub_prefix, sizeof sub_prefix, "%s ", c->name);
+		const dbg_command *sub = lookup(s, c->sub, rest, word_length(rest), sub_prefix);
+		if (!sub)
+			return -1;
+		c = sub;
+	}
+	help_command(c);
+	return 0;
+}
+
+static int cmd_help(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	if (*args)
+		return help_topic(s, args);
+	for (int i = 0; classes[i]; i++) {
+		help_class(classes[i]);
+		printf("\n");
+	}
+	printf("Type \"help\" followed by a command name for its full description.\n"
+	       "Command names may be abbreviated if unambiguous.\n");
+	return 0;
+}
+
+int dbg_source(dbg_session *s, const char *path)
+{
+	if (s->source_depth >= 16) {
+		dbg_error(s, "%s: source files nested too deeply", path);
+		return -1;
+	}
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		dbg_error(s, "%s: %s.", path, strerror(errno));
+		return -1;
+	}
+	s->source_depth++;
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = 0;
+	bool repeat;
+	while (!s->quit && getline(&line, &cap, f) >= 0)
+		if (dbg_execute(s, line, &repeat) < 0)
+			rc = -1;
+	free(line);
+	fclose(f);
+	s->source_depth--;
+	return rc;
+}
+
+static int cmd_source(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	if (!*args) {
+		dbg_error(s, "source command requires file name of file to source.");
+		return -1;
+	}
+	return dbg_source(s, args);
+}
+
+static int cmd_echo(dbg_session *s, char *args)
+{
+	(void)s;
+	if (*args == ' ')
+		args++;
+	for (const char *p = args; *p; p++) {
+		if (p[0] == '\\' && (p[1] == 'n' || p[1] == 't')) {
+			putchar(p[1] == 'n' ? '\n' : '\t');
+			p++;
+		} else if (p[0] == '\\' && p[1]) {
+			putchar(p[1]);
+			p++;
+		} else {
+			putchar(*p);
+		}
+	}
+	return 0;
+}
+
+static int cmd_quit(dbg_session *s, char *args)
+{
+	(void)args;
+	s->quit = true;
+	return 0;
+}
+
+/* ---- completion ---- */
+
+static dbg_session *completion_session;
+static const dbg_command *completion_table;
+
+static char *complete_command(const char *text, int state)
+{
+	static const dbg_command *c;
+	if (!state)
+		c = completion_table;
+	size_t len = strlen(text);
+	for (; c && c->name; c++)
+		if (strncmp(c->name, text, len) == 0)
+			return strdup((c++)->name);
+	return NULL;
+}
+
+static char *complete_buffer(const char *text, int state)
+{
+	static size_t i;
+	const emu_program *p = &completion_session->prog;
+	if (!state)
+		i = 0;
+	size_t len = strlen(text);
+	for (; completion_session->loaded && i < p->nbufs; i++)
+		if (strncmp(p->bufs[i].name, text, len) == 0)
+			return strdup(p->bufs[i++].name);
+	return NULL;
+}
+
+/* The table the word at start completes in: the top level for the first
+ * word, a command's subcommands (or all commands after "help") for the
+ * second, NULL (buffer names) otherwise. */
+static const dbg_command *table_at(int start)
+{
+	const char *line = rl_line_buffer;
+	size_t i = strspn(line, " ");
+	if ((int)i >= start)
+		return dbg_commands;
+	size_t len = word_length(line + i);
+	size_t next = i + len + strspn(line + i + len, " ");
+	if ((int)next < start)
+		return NULL;
+	if (len && strncmp(line + i, "help", len) == 0)
+		return dbg_commands;
+	for (const dbg_command *c = dbg_commands; c->name; c++)
+		if (c->sub && len && strncmp(c->name, line + i, len) == 0)
+			return c->sub;
+	return NULL;
+}
+
+static char **complete(const char *text, int start, int end)
+{
+	(void)end;
+	rl_attempted_completion_over = 1;
+	completion_table = table_at(start);
+	if (completion_table)
+		return rl_completion_matches(text, complete_command);
+	rl_completion_append_character = '\0'; /* a buffer name is followed by [ */
+	return rl_completion_matches(text, complete_buffer);
+}
+
+void dbg_completion_init(dbg_session *s)
+{
+	completion_session = s;
+	rl_attempted_completion_function = complete;
+	rl_completer_word_break_characters = " \t[]()+-*/%<>=!&|,";
+}

@@ -1,0 +1,245 @@
+/*
+ * dbg.h: infsdb, the gdb-style debugger of command streams (prefix dbg_).
+ *
+ * One session (dbg_session) holds the loaded stream, the machine that
+ * runs it (emu_machine, stepped with emu_stepi where a micro-op can be
+ * stopped on, emu_run_cmd elsewhere), a scalar reference model kept in
+ * lockstep at command granularity (emu_ref), breakpoints, watchpoints,
+ * displays and the history that reverse execution replays.  Every
+ * value shown is read from the transposed bits through the array's
+ * ordinary port (emu_elem_get, sram_get_bit, sram_get_latch).
+ *
+ * Commands come from one table (dbg_commands, commands.c): name, aliases,
+ * class, handler, one-line and full help.  Prefix matching, `help` and
+ * tab completion all read that table, as in gdb.
+ */
+#ifndef INFSIM_DBG_H
+#define INFSIM_DBG_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "machine.h"
+#include "program.h"
+#include "refmodel.h"
+
+/* Exit status of a batch session: 1 if a command failed, 3 if `check`
+ * found a difference (as `infsim run --check`), 2 on a usage error. */
+enum { DBG_EXIT_FAILED = 1, DBG_EXIT_USAGE = 2, DBG_EXIT_MISMATCH = 3 };
+
+typedef enum dbg_bp_kind {
+	DBG_BP_CMD,    /* before command index */
+	DBG_BP_LINE,   /* before the command on a source line */
+	DBG_BP_OP,     /* before any command of an opcode */
+	DBG_BP_CYCLE,  /* once the cycle count reaches a value */
+	DBG_BP_WATCH,  /* the value of an expression changed */
+} dbg_bp_kind;
+
+typedef struct dbg_bp {
+	unsigned num;
+	dbg_bp_kind kind;
+	uint64_t arg;      /* command index, line, opcode or cycle */
+	bool enabled, temporary;
+	char *cond;        /* NULL, or the text of the condition */
+	char *expr;        /* watch: the watched expression */
+	int64_t old;       /* watch: the value last seen */
+	bool old_valid;
+	uint64_t hits;
+} dbg_bp;
+
+typedef struct dbg_display {
+	unsigned num;
+	char fmt;          /* 0, or x t d u */
+	char *expr;
+} dbg_display;
+
+/* A machine state in memory: the words of a checkpoint's body. */
+typedef struct dbg_snapshot {
+	uint64_t *w;
+	size_t n;
+} dbg_snapshot;
+
+typedef struct dbg_session {
+	emu_program prog;
+	bool loaded;
+	emu_machine *em;   /* NULL when the program is not being run */
+	emu_ref *ref;      /* the reference, in step with em */
+	size_t ref_pc;     /* commands the reference has applied */
+	char ref_err[1024]; /* set when the reference cannot go on */
+	bool batch, interactive;
+	bool failed;       /* a command failed (batch exit status) */
+	bool mismatch;     /* a check found a difference */
+	bool quit;
+	dbg_bp *bps;
+	size_t nbps;
+	unsigned next_bp;
+	dbg_display *disps;
+	size_t ndisps;
+	unsigned next_disp;
+	int source_depth;
+	/* Execution history, for reverse execution by replay: the machine
+	 * is rebuilt from the base (the start of the run, or the state that
+	 * the last `set var` or `checkpoint load` made) and stepped forward
+	 * `since` times.  bounds: the step counts (since the base) at which
+	 * the machine was before a command, in increasing order. */
+	dbg_snapshot base;  /* w NULL: the base is a fresh start */
+	uint64_t since;
+	uint64_t *bounds;
+	size_t nbounds, capbounds;
+	struct dbg_record *rec; /* `record vcd` in progress, or NULL */
+	bool check_every;  /* `check every command`: compare after each command */
+} dbg_session;
+
+/* Set by SIGINT; running commands poll it between micro-ops. */
+extern volatile sig_atomic_t dbg_interrupted;
+
+/* ---- messages (main.c) ---- */
+/* One error line on stderr, gdb style; marks the command as failed. */
+void dbg_error(dbg_session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- commands (commands.c) ---- */
+typedef int (*dbg_handler)(dbg_session *s, char *args);
+typedef struct dbg_command {
+	const char *name;
+	const char *aliases;     /* space-separated exact aliases, or NULL */
+	const char *cls;         /* running, breakpoints, data, status, support */
+	dbg_handler fn;
+	bool repeat;             /* Enter repeats it */
+	const char *brief;       /* one line */
+	const char *help;        /* full help: usage and description */
+	const struct dbg_command *sub; /* subcommand table, NULL-terminated */
+} dbg_command;
+
+extern const dbg_command dbg_commands[];
+/* Execute one command line (comments and blank lines do nothing).
+ * Returns 0, or -1 if the command failed.  *repeat tells whether Enter
+ * may repeat it. */
+int dbg_execute(dbg_session *s, const char *line, bool *repeat);
+/* Read and execute every line of path. */
+int dbg_source(dbg_session *s, const char *path);
+/* readline completion over the table and buffer names. */
+void dbg_completion_init(dbg_session *s);
+
+/* ---- running (exec.c) ---- */
+int dbg_cmd_run(dbg_session *s, char *args);
+int dbg_cmd_start(dbg_session *s, char *args);
+int dbg_cmd_continue(dbg_session *s, char *args);
+int dbg_cmd_step(dbg_session *s, char *args);
+int dbg_cmd_stepi(dbg_session *s, char *args);
+int dbg_cmd_until(dbg_session *s, char *args);
+int dbg_cmd_kill(dbg_session *s, char *args);
+int dbg_cmd_check(dbg_session *s, char *args);
+void dbg_session_stop(dbg_session *s);
+/* A fresh machine and reference (init= applied); the history is kept. */
+int dbg_new_machine(dbg_session *s);
+/* Forget the history and start it at the machine's current state, with
+ * base as its base (NULL: a fresh start).  Takes base's words. */
+void dbg_history_reset(dbg_session *s, dbg_snapshot *base);
+/* One micro-op (emu_stepi), recorded in the history and followed by
+ * the reference.  0, or -1 with an error reported. */
+int dbg_step_once(dbg_session *s);
+/* The position and the displays, after a stop. */
+void dbg_report_stop(dbg_session *s);
+/* 0 if the program is being run, else an error. */
+int dbg_need_machine(dbg_session *s);
+/* Cycles run so far, the current command's included. */
+uint64_t dbg_cycles(const dbg_session *s);
+/* Print the position: command, line, text and the next micro-op. */
+void dbg_print_position(dbg_session *s);
+/* One micro-op as text. */
+void dbg_format_uop(const sram_uop *u, char *buf, size_t size);
+
+/* ---- breakpoints (breaks.c) ---- */
+int dbg_cmd_break(dbg_session *s, char *args);
+int dbg_cmd_tbreak(dbg_session *s, char *args);
+int dbg_cmd_watch(dbg_session *s, char *args);
+int dbg_cmd_delete(dbg_session *s, char *args);
+int dbg_cmd_enable(dbg_session *s, char *args);
+int dbg_cmd_disable(dbg_session *s, char *args);
+int dbg_cmd_info_breakpoints(dbg_session *s, char *args);
+/* After a step: the breakpoint that stops the machine here, or NULL.
+ * at_boundary: the machine is before a command; prev_cycles: the cycle
+ * count before the step.  Sets *err on an error evaluating a condition. */
+dbg_bp *dbg_bp_hit(dbg_session *s, bool at_boundary, uint64_t prev_cycles,
+		   bool *err);
+/* Is there an enabled watchpoint or cycle breakpoint, which must be
+ * looked at after every micro-op? */
+bool dbg_bp_need_uops(const dbg_session *s);
+/* Report a stop at bp (and delete it when temporary). */
+void dbg_bp_report(dbg_session *s, dbg_bp *bp);
+/* Forget the values watchpoints saw (a new run). */
+void dbg_bp_reset_watch(dbg_session *s);
+void dbg_bp_free_all(dbg_session *s);
+
+/* ---- expressions (expr.c) ---- */
+typedef struct dbg_value {
+	int64_t v;
+	unsigned width;    /* bits that matter: the buffer's for an element */
+	bool is_signed;
+} dbg_value;
+/* Evaluate text.  0, or -1 with an error already reported. */
+int dbg_eval(dbg_session *s, const char *text, dbg_value *out);
+/* The same without reporting: the message goes to err. */
+int dbg_eval_quiet(dbg_session *s, const char *text, dbg_value *out,
+		   char *err, size_t errsize);
+/* Check the names and syntax of text without reading any element (a
+ * breakpoint's condition, a display set before the program runs).  0,
+ * or -1 with an error reported. */
+int dbg_expr_check(dbg_session *s, const char *text);
+/* Format a value: fmt 0 (by signedness), 'x', 't', 'd', 'u'. */
+void dbg_format_value(const dbg_value *v, char fmt, char *buf, size_t size);
+const emu_buffer *dbg_find_buffer(const dbg_session *s, const char *name,
+				  size_t len);
+
+/* ---- reverse execution (reverse.c) ---- */
+int dbg_cmd_reverse_stepi(dbg_session *s, char *args);
+int dbg_cmd_reverse_step(dbg_session *s, char *args);
+int dbg_cmd_reverse_continue(dbg_session *s, char *args);
+int dbg_cmd_bisect(dbg_session *s, char *args);
+
+/* ---- recording (record.c) ---- */
+int dbg_cmd_record_vcd(dbg_session *s, char *args);
+int dbg_cmd_record_stop(dbg_session *s, char *args);
+/* Write the changes of the micro-op just run (nothing if not recording). */
+void dbg_record_step(dbg_session *s);
+/* Finish the recording and write its file.  0, or -1 with an error. */
+int dbg_record_stop(dbg_session *s);
+
+/* ---- state (state.c) ---- */
+/* Copy the machine's state out, or install a machine (and a reference
+ * replayed to its position) made from one.  what names the source for
+ * messages.  0, or -1 with an error reported (the session unchanged). */
+int dbg_snapshot_take(dbg_session *s, dbg_snapshot *snap);
+int dbg_snapshot_restore(dbg_session *s, const dbg_snapshot *snap, const char *what);
+int dbg_cmd_set_var(dbg_session *s, char *args);
+int dbg_cmd_checkpoint_save(dbg_session *s, char *args);
+int dbg_cmd_checkpoint_load(dbg_session *s, char *args);
+
+/* ---- inspection (inspect.c) ---- */
+int dbg_cmd_print(dbg_session *s, char *args);
+int dbg_cmd_x(dbg_session *s, char *args);
+int dbg_cmd_dump_array(dbg_session *s, char *args);
+int dbg_cmd_display(dbg_session *s, char *args);
+int dbg_cmd_undisplay(dbg_session *s, char *args);
+int dbg_cmd_info_display(dbg_session *s, char *args);
+int dbg_cmd_info_machine(dbg_session *s, char *args);
+int dbg_cmd_info_stats(dbg_session *s, char *args);
+int dbg_cmd_info_buffers(dbg_session *s, char *args);
+int dbg_cmd_info_registers(dbg_session *s, char *args);
+int dbg_cmd_list(dbg_session *s, char *args);
+/* ARRAY: a global number or BANK.WAY.ARRAY.  0, or -1 with an error. */
+int dbg_parse_array(dbg_session *s, const char *text, unsigned *array);
+/* Show every display (after a stop). */
+void dbg_show_displays(dbg_session *s);
+void dbg_display_free_all(dbg_session *s);
+
+/* ---- small parsers (commands.c) ---- */
+/* Parse an unsigned decimal (or 0x hex) number taking the whole of text. */
+bool dbg_parse_u64(const char *text, uint64_t *out);
+/* Trim spaces at both ends in place. */
+char *dbg_trim(char *text);
+
+#endif

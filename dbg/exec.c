@@ -1,0 +1,481 @@
+/*
+ * exec.c: running and stepping a stream under infsdb, and `check`.
+ *
+ * The machine runs one micro-op at a time (emu_stepi) for stepi, and
+ * whenever a watchpoint, a cycle breakpoint or a recording must look
+ * between micro-ops; otherwise whole commands at full speed
+ * (emu_run_cmd).  Both give the same bits (doc/MACHINE.md, "One
+ * mechanism, two speeds").
+ * After each finished command the reference model applies that command,
+ * so `check` can compare at any point.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbg.h"
+#include "report.h"
+
+volatile sig_atomic_t dbg_interrupted;
+
+void dbg_session_stop(dbg_session *s)
+{
+	dbg_record_stop(s);
+	emu_machine_free(s->em);
+	emu_ref_free(s->ref);
+	s->em = NULL;
+	s->ref = NULL;
+	s->ref_pc = 0;
+	s->ref_err[0] = '\0';
+	dbg_history_reset(s, NULL);
+}
+
+static void push_bound(dbg_session *s)
+{
+	if (s->nbounds == s->capbounds) {
+		size_t cap = s->capbounds ? s->capbounds * 2 : 64;
+		uint64_t *grown = realloc(s->bounds, cap * sizeof *grown);
+		if (!grown)
+			return; /* reverse-step then stops at an earlier command */
+		s->bounds = grown;
+		s->capbounds = cap;
+	}
+	s->bounds[s->nbounds++] = s->since;
+}
+
+void dbg_history_reset(dbg_session *s, dbg_snapshot *base)
+{
+	free(s->base.w);
+	s->base = base ? *base : (dbg_snapshot){ NULL, 0 };
+	s->since = 0;
+	s->nbounds = 0;
+	if (!s->em) {
+		free(s->bounds);
+		s->bounds = NULL;
+		s->capbounds = 0;
+	} else if (s->em->upc == 0) {
+		push_bound(s);
+	}
+}
+
+int dbg_need_machine(dbg_session *s)
+{
+	if (s->em)
+		return 0;
+	dbg_error(s, "The program is not being run.");
+	return -1;
+}
+
+uint64_t dbg_cycles(const dbg_session *s)
+{
+	if (!s->em)
+		return 0;
+	/* em->cur holds the current command's cost once it has started; it
+	 * is folded into the total when the command ends */
+	return s->em->st.total.cycles + (s->em->upc ? s->em->cur.cycles : 0);
+}
+
+int dbg_new_machine(dbg_session *s)
+{
+	diag d;
+	diag_clear(&d);
+	emu_machine *em = emu_machine_new(&s->prog, &d);
+	emu_ref *ref = NULL;
+	if (em && emu_init_buffers(em, &d) == 0)
+		ref = emu_ref_new(&s->prog, &d);
+	if (!ref) {
+		dbg_error(s, "%s", d.set ? d.msg : "out of memory");
+		emu_machine_free(em);
+		return -1;
+	}
+	emu_ref_init_buffers(ref);
+	emu_machine_free(s->em);
+	emu_ref_free(s->ref);
+	s->em = em;
+	s->ref = ref;
+	s->ref_pc = 0;
+	s->ref_err[0] = '\0';
+	dbg_bp_reset_watch(s);
+	return 0;
+}
+
+/* A fresh machine with a new history. */
+static int fresh_machine(dbg_session *s)
+{
+	if (!s->loaded) {
+		dbg_error(s, "No program loaded.");
+		return -1;
+	}
+	dbg_session_stop(s);
+	if (dbg_new_machine(s) < 0)
+		return -1;
+	dbg_history_reset(s, NULL);
+	return 0;
+}
+
+/* ---- the position ---- */
+
+static const char *const gate_names[] = { "E", "E&T", "E&~T" };
+
+void dbg_format_uop(const sram_uop *u, char *buf, size_t size)
+{
+	size_t n = 0;
+	n += (size_t)snprintf(buf + n, size - n, "%s", u->wfn ? sram_fn_name(u->wfn) : "");
+	if (u->lfn)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", u->wfn ? "+" : "",
+				      sram_fn_name(u->lfn));
+	if (!u->wfn && !u->lfn)
+		n += (size_t)snprintf(buf + n, size - n, "NOP");
+	for (unsigned k = 0; k < u->nact && n < size; k++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%u", k ? "," : " act wl ",
+				      (unsigned)u->act[k]);
+	if (u->dst != SRAM_NO_ROW && n < size)
+		n += (size_t)snprintf(buf + n, size - n, " -> wl %u", (unsigned)u->dst);
+	if (n < size)
+		n += (size_t)snprintf(buf + n, size - n, ", gate %s",
+				      gate_names[u->gate < 3 ? u->gate : 0]);
+	if (u->cpre != SRAM_CPRE_KEEP && n < size)
+		snprintf(buf + n, size - n, ", C:=%d", u->cpre == SRAM_CPRE_1);
+}
+
+static void print_cmd_line(dbg_session *s, size_t i)
+{
+	const emu_cmd *c = &s->prog.cmds[i];
+	char text[512];
+	emu_format_cmd(&s->prog, c, text, sizeof text);
+	if (c->line)
+		printf("command %zu at %s:%d: %s\n", i, s->prog.path, c->line, text);
+	else
+		printf("command %zu: %s\n", i, text);
+}
+
+void dbg_print_position(dbg_session *s)
+{
+	emu_machine *em = s->em;
+	if (!em)
+		return;
+	if (emu_done(em)) {
+		printf("Program finished: %" PRIu64 " command%s, %" PRIu64 " cycle%s.\n",
+		       em->st.commands, em->st.commands == 1 ? "" : "s", dbg_cycles(s),
+		       dbg_cycles(s) == 1 ? "" : "s");
+		return;
+	}
+	print_cmd_line(s, em->pc);
+	if (em->upc > 0) {
+		char text[256];
+		dbg_format_uop(&em->up.u[em->upc], text, sizeof text);
+		printf("  => micro-op %zu (of 0..%zu): %s\n", em->upc, em->up.n - 1, text);
+	}
+}
+
+void dbg_report_stop(dbg_session *s)
+{
+	dbg_print_position(s);
+	dbg_show_displays(s);
+}
+
+/* ---- the stepping loop ---- */
+
+typedef enum stop_mode { RUN_FREE, RUN_CMDS, RUN_UOPS, RUN_UNTIL } stop_mode;
+
+/* Bring the reference up to the commands the machine finished. */
+static void sync_ref(dbg_session *s)
+{
+	while (s->ref_pc < s->em->pc && !s->ref_err[0]) {
+		diag d;
+		diag_clear(&d);
+		if (emu_ref_run_cmd(s->ref, s->ref_pc, &d) < 0)
+			snprintf(s->ref_err, sizeof s->ref_err, "%s", d.msg);
+		else
+			s->ref_pc++;
+	}
+}
+
+/* Has the requested motion ended after this micro-op? */
+static bool motion_done(dbg_session *s, stop_mode mode, uint64_t *count)
+{
+	switch (mode) {
+	case RUN_UOPS:
+		return --*count == 0;
+	case RUN_CMDS:
+		return s->em->upc == 0 && --*count == 0;
+	case RUN_UNTIL:
+		return s->em->upc == 0 && s->em->pc == *count;
+	default:
+		return false;
+	}
+}
+
+int dbg_step_once(dbg_session *s)
+{
+	diag d;
+	diag_clear(&d);
+	if (emu_stepi(s->em, &d) < 0) {
+		dbg_error(s, "%s", d.msg);
+		return -1;
+	}
+	s->since++;
+	if (s->em->upc == 0)
+		push_bound(s);
+	sync_ref(s);
+	dbg_record_step(s);
+	return 0;
+}
+
+/* `check every command`: after the command that just finished, compare
+ * the buffers it wrote.  true to stop (reported). */
+static bool diverged(dbg_session *s)
+{
+	if (!s->check_every || s->em->upc != 0 || s->em->pc == 0 || s->ref_err[0])
+		return false;
+	size_t i = s->em->pc - 1;
+	const emu_cmd *c = &s->prog.cmds[i];
+	const int16_t written[2] = { c->buf_d, c->buf_d2 };
+	for (int k = 0; k < 2; k++) {
+		emu_mismatch mm;
+		if (written[k] < 0 ||
+		    emu_ref_compare(s->ref, s->em, &s->prog.bufs[written[k]], &mm))
+			continue;
+		char text[1024];
+		emu_report_mismatch_text(text, sizeof text, &mm);
+		printf("\ncheck: command %zu left a wrong element: %s\n", i, text);
+		s->mismatch = true;
+		dbg_report_stop(s);
+		return true;
+	}
+	return false;
+}
+
+/* The rest of the current command (or the next one) at full speed
+ * (emu_run_cmd: the same bits as stepping it), counted in the history as
+ * the emu_stepi calls it replaces. */
+static int run_rest_of_cmd(dbg_session *s)
+{
+	size_t upc0 = s->em->upc;
+	diag d;
+	diag_clear(&d);
+	if (emu_run_cmd(s->em, &d) < 0) {
+		dbg_error(s, "%s", d.msg);
+		return -1;
+	}
+	s->since += s->em->up.n > upc0 ? s->em->up.n - upc0 : 1;
+	push_bound(s);
+	sync_ref(s);
+	return 0;
+}
+
+/* Can the motion go a whole command at a time?  Not for stepi, nor
+ * while something must be looked at after every micro-op. */
+static bool whole_commands(const dbg_session *s, stop_mode mode)
+{
+	return mode != RUN_UOPS && !s->rec && !dbg_bp_need_uops(s);
+}
+
+/* One step (a micro-op, or the rest of a command) and what it may stop
+ * on: 1 to stop (reported), 0 to go on, -1 on an error. */
+static int one_step(dbg_session *s, stop_mode mode, uint64_t *count)
+{
+	uint64_t before = dbg_cycles(s);
+	if ((whole_commands(s, mode) ? run_rest_of_cmd(s) : dbg_step_once(s)) < 0)
+		return -1;
+	bool err = false;
+	dbg_bp *bp = dbg_bp_hit(s, s->em->upc == 0, before, &err);
+	if (err) {
+		dbg_report_stop(s);
+		return -1;
+	}
+	if (bp) {
+		dbg_bp_report(s, bp);
+		dbg_report_stop(s);
+		return 1;
+	}
+	if (diverged(s))
+		return 1;
+	if (emu_done(s->em) || motion_done(s, mode, count)) {
+		dbg_report_stop(s);
+		return 1;
+	}
+	return 0;
+}
+
+static int resume(dbg_session *s, stop_mode mode, uint64_t count)
+{
+	if (emu_done(s->em)) {
+		dbg_error(s, "The program is not being run.");
+		return -1;
+	}
+	dbg_interrupted = 0;
+	for (;;) {
+		if (dbg_interrupted) {
+			dbg_interrupted = 0;
+			printf("\nProgram stopped by Ctrl-C.\n");
+			dbg_report_stop(s);
+			return 0;
+		}
+		int rc = one_step(s, mode, &count);
+		if (rc)
+			return rc < 0 ? -1 : 0;
+	}
+}
+
+/* ---- commands ---- */
+
+static int no_args(dbg_session *s, const char *name, char *args)
+{
+	if (!*dbg_trim(args))
+		return 0;
+	dbg_error(s, "\"%s\" takes no arguments.", name);
+	return -1;
+}
+
+int dbg_cmd_start(dbg_session *s, char *args)
+{
+	if (no_args(s, "start", args) < 0 || fresh_machine(s) < 0)
+		return -1;
+	dbg_report_stop(s);
+	return 0;
+}
+
+int dbg_cmd_run(dbg_session *s, char *args)
+{
+	if (no_args(s, "run", args) < 0 || fresh_machine(s) < 0)
+		return -1;
+	if (s->prog.ncmds == 0) {
+		dbg_report_stop(s);
+		return 0;
+	}
+	bool err = false;
+	dbg_bp *bp = dbg_bp_hit(s, true, UINT64_MAX, &err);
+	if (err)
+		return -1;
+	if (bp) {
+		dbg_bp_report(s, bp);
+		dbg_report_stop(s);
+		return 0;
+	}
+	return resume(s, RUN_FREE, 0);
+}
+
+int dbg_cmd_continue(dbg_session *s, char *args)
+{
+	if (no_args(s, "continue", args) < 0 || dbg_need_machine(s) < 0)
+		return -1;
+	return resume(s, RUN_FREE, 0);
+}
+
+static int count_arg(dbg_session *s, char *args, uint64_t *n)
+{
+	args = dbg_trim(args);
+	*n = 1;
+	if (!*args)
+		return 0;
+	if (dbg_parse_u64(args, n) && *n > 0)
+		return 0;
+	dbg_error(s, "Invalid count \"%s\": expected a positive integer.", args);
+	return -1;
+}
+
+int dbg_cmd_step(dbg_session *s, char *args)
+{
+	uint64_t n;
+	if (count_arg(s, args, &n) < 0 || dbg_need_machine(s) < 0)
+		return -1;
+	return resume(s, RUN_CMDS, n);
+}
+
+int dbg_cmd_stepi(dbg_session *s, char *args)
+{
+	uint64_t n;
+	if (count_arg(s, args, &n) < 0 || dbg_need_machine(s) < 0)
+		return -1;
+	return resume(s, RUN_UOPS, n);
+}
+
+int dbg_cmd_until(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	uint64_t n;
+	if (!dbg_parse_u64(args, &n)) {
+		dbg_error(s, "until: expected a command index, got \"%s\".", args);
+		return -1;
+	}
+	if (dbg_need_machine(s) < 0)
+		return -1;
+	if (n > s->prog.ncmds || n <= s->em->pc) {
+		dbg_error(s, "until: command %" PRIu64 " is not ahead of the position (%s command %zu; the program has %zu).",
+			  n, s->em->upc ? "in" : "before", s->em->pc, s->prog.ncmds);
+		return -1;
+	}
+	return resume(s, RUN_UNTIL, n);
+}
+
+int dbg_cmd_kill(dbg_session *s, char *args)
+{
+	if (no_args(s, "kill", args) < 0 || dbg_need_machine(s) < 0)
+		return -1;
+	dbg_session_stop(s);
+	printf("[program killed]\n");
+	return 0;
+}
+
+/* ---- check ---- */
+
+static bool skipped_now(const dbg_session *s, size_t b)
+{
+	if (s->em->upc == 0 || emu_done(s->em))
+		return false;
+	const emu_cmd *c = &s->prog.cmds[s->em->pc];
+	return (int)b == c->buf_d || (int)b == c->buf_d2;
+}
+
+static int check_every(dbg_session *s, char *args)
+{
+	char *save = NULL, *what = strtok_r(args, " \t", &save);
+	bool off = what && strcmp(what, "off") == 0;
+	if ((what && !off && strcmp(what, "command") != 0) || strtok_r(NULL, " \t", &save)) {
+		dbg_error(s, "check every: expected \"command\" or \"off\".");
+		return -1;
+	}
+	s->check_every = !off;
+	printf(off ? "Checking after every command is off.\n"
+		   : "Checking the buffers each command writes after every command.\n");
+	return 0;
+}
+
+int dbg_cmd_check(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	if (strncmp(args, "every", 5) == 0 && (!args[5] || args[5] == ' ' || args[5] == '\t'))
+		return check_every(s, args + 5);
+	if (no_args(s, "check", args) < 0 || dbg_need_machine(s) < 0)
+		return -1;
+	if (s->ref_err[0]) {
+		dbg_error(s, "check: the reference model stopped: %s", s->ref_err);
+		return -1;
+	}
+	size_t compared = 0;
+	for (size_t b = 0; b < s->prog.nbufs; b++) {
+		if (skipped_now(s, b)) {
+			printf("check: %s is not compared: command %zu is at micro-op %zu of %zu.\n",
+			       s->prog.bufs[b].name, s->em->pc, s->em->upc, s->em->up.n);
+			continue;
+		}
+		emu_mismatch mm;
+		if (!emu_ref_compare(s->ref, s->em, &s->prog.bufs[b], &mm)) {
+			char text[1024];
+			emu_report_mismatch_text(text, sizeof text, &mm);
+			printf("check: after %zu command%s: %s\n", s->ref_pc,
+			       s->ref_pc == 1 ? "" : "s", text);
+			s->mismatch = true;
+			return 0;
+		}
+		compared++;
+	}
+	printf("check: %zu buffer%s match%s the reference after %zu command%s.\n",
+	       compared, compared == 1 ? "" : "s", compared == 1 ? "es" : "",
+	       s->ref_pc, s->ref_pc == 1 ? "" : "s");
+	return 0;
+}

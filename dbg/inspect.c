@@ -1,0 +1,508 @@
+/*
+ * inspect.c: what infsdb shows of the machine: print, x, dump array,
+ * display, info machine/stats/buffers/display, list.
+ *
+ * Every value is read from the transposed cells and the latches through
+ * the array's ordinary port (emu_elem_get, sram_get_bit, sram_get_latch),
+ * never from a copy kept on the side.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbg.h"
+#include "report.h"
+
+/* ---- /FMT ---- */
+
+/* Parse an optional "/NF" at the start of *args (N a count, F a format
+ * letter among allowed).  0, or -1 with an error reported. */
+static int parse_format(dbg_session *s, char **args, const char *allowed,
+			char *fmt, uint64_t *count)
+{
+	char *p = *args;
+	if (*p != '/')
+		return 0;
+	p++;
+	if (isdigit((unsigned char)*p)) {
+		char *end;
+		unsigned long long n = strtoull(p, &end, 10);
+		if (!count) {
+			dbg_error(s, "Item count other than 1 is meaningless here (\"/%.*s\").",
+				  (int)strcspn(*args + 1, " "), *args + 1);
+			return -1;
+		}
+		if (n == 0 || n > 1024) {
+			dbg_error(s, "Invalid count in \"/%.*s\": expected 1 to 1024.",
+				  (int)strcspn(*args + 1, " "), *args + 1);
+			return -1;
+		}
+		*count = n;
+		p = end;
+	}
+	/* x takes gdb's unit letter w, which here is always a wordline */
+	const char *letters = count ? "w" : "";
+	if (*p && !isspace((unsigned char)*p) && !(*letters && *p == 'w')) {
+		if (!strchr(allowed, *p)) {
+			dbg_error(s, "Undefined output format \"%.*s\": expected one of %s.",
+				  (int)strcspn(p, " "), p, allowed);
+			return -1;
+		}
+		*fmt = *p++;
+	}
+	if (*letters && *p == 'w')
+		p++;
+	if (*p && !isspace((unsigned char)*p)) {
+		dbg_error(s, "Undefined output format \"%.*s\": expected one of %s%s.",
+			  (int)strcspn(*args + 1, " "), *args + 1, allowed, *letters ? ", then w" : "");
+		return -1;
+	}
+	*args = p;
+	return 0;
+}
+
+/* ---- print ---- */
+
+static int print_buffer(dbg_session *s, const emu_buffer *b, char fmt)
+{
+	if (dbg_need_machine(s) < 0)
+		return -1;
+	printf("%s = {", b->name);
+	for (uint64_t i = 0; i < b->length && i < 256; i++) {
+		uint64_t raw = emu_elem_get(s->em, b, i);
+		dbg_value v = { b->is_signed ? isa_sext(raw, b->width) : (int64_t)raw,
+				b->width, b->is_signed != 0 };
+		char text[80];
+		dbg_format_value(&v, fmt, text, sizeof text);
+		printf("%s%s", i ? ", " : "", text);
+	}
+	printf("%s}\n", b->length > 256 ? ", ..." : "");
+	return 0;
+}
+
+int dbg_cmd_print(dbg_session *s, char *args)
+{
+	char fmt = 0;
+	if (parse_format(s, &args, "xtdu", &fmt, NULL) < 0)
+		return -1;
+	char *expr = dbg_trim(args);
+	const emu_buffer *b = dbg_find_buffer(s, expr, strlen(expr));
+	if (b)
+		return print_buffer(s, b, fmt);
+	dbg_value v;
+	if (dbg_eval(s, expr, &v) < 0)
+		return -1;
+	char text[80];
+	dbg_format_value(&v, fmt, text, sizeof text);
+	printf("%s = %s\n", expr, text);
+	return 0;
+}
+
+/* ---- arrays: x and dump array ---- */
+
+/* ARRAY: a global number or BANK.WAY.ARRAY. */
+int dbg_parse_array(dbg_session *s, const char *text, unsigned *array)
+{
+	const sram_machine *m = s->em->m;
+	unsigned long long b, w, a;
+	int used = 0;
+	if (sscanf(text, "%llu.%llu.%llu%n", &b, &w, &a, &used) == 3 && !text[used] &&
+	    isdigit((unsigned char)*text)) {
+		if (b < m->nbanks && w < m->g.ways_per_bank && a < m->g.arrays_per_way) {
+			*array = emu_array_index(m, (unsigned)b, (unsigned)w, (unsigned)a);
+			return 0;
+		}
+		dbg_error(s, "No array %s: the machine has %u banks of %u ways of %u arrays.",
+			  text, m->nbanks, m->g.ways_per_bank, m->g.arrays_per_way);
+		return -1;
+	}
+	uint64_t n;
+	if (dbg_parse_u64(text, &n) && n < m->narrays) {
+		*array = (unsigned)n;
+		return 0;
+	}
+	dbg_error(s, "No array \"%s\": expected 0 to %u or BANK.WAY.ARRAY.", text,
+		  m->narrays - 1);
+	return -1;
+}
+
+static void print_row(dbg_session *s, unsigned array, unsigned wl, char fmt)
+{
+	const sram_machine *m = s->em->m;
+	unsigned nb = m->g.bitlines;
+	printf("array %u wl %u: ", array, wl);
+	if (fmt == 't') {
+		for (unsigned bl = 0; bl < nb; bl++)
+			putchar(sram_get_bit(m, array, wl, bl) ? '1' : '0');
+	} else {
+		printf("0x");
+		for (unsigned d = (nb + 3) / 4; d-- > 0;) {
+			unsigned digit = 0;
+			for (unsigned k = 0; k < 4 && d * 4 + k < nb; k++)
+				digit |= (unsigned)sram_get_bit(m, array, wl, d * 4 + k) << k;
+			putchar("0123456789abcdef"[digit]);
+		}
+	}
+	putchar('\n');
+}
+
+int dbg_cmd_x(dbg_session *s, char *args)
+{
+	char fmt = 'x';
+	uint64_t count = 1;
+	if (parse_format(s, &args, "xt", &fmt, &count) < 0 || dbg_need_machine(s) < 0)
+		return -1;
+	char *save = NULL, *arr = strtok_r(args, " \t", &save);
+	char *wl_text = strtok_r(NULL, " \t", &save);
+	if (!arr || !wl_text || strtok_r(NULL, " \t", &save)) {
+		dbg_error(s, "x: expected x/NF ARRAY WORDLINE.");
+		return -1;
+	}
+	unsigned array;
+	uint64_t wl;
+	if (dbg_parse_array(s, arr, &array) < 0)
+		return -1;
+	unsigned nw = s->em->m->g.wordlines;
+	if (!dbg_parse_u64(wl_text, &wl) || wl >= nw) {
+		dbg_error(s, "x: no wordline %s: the arrays have wordlines 0 to %u.", wl_text, nw - 1);
+		return -1;
+	}
+	if (wl + count > nw) {
+		dbg_error(s, "x: %" PRIu64 " wordlines from %" PRIu64 " go past wordline %u.",
+			  count, wl, nw - 1);
+		return -1;
+	}
+	for (uint64_t k = 0; k < count; k++)
+		print_row(s, array, (unsigned)(wl + k), fmt);
+	return 0;
+}
+
+/* "FROM:TO" inclusive inside [0, limit). */
+static int parse_range(dbg_session *s, const char *text, unsigned limit,
+		       const char *what, unsigned *from, unsigned *to)
+{
+	unsigned long long a, b;
+	int used = 0;
+	if (sscanf(text, "%llu:%llu%n", &a, &b, &used) == 2 && !text[used] &&
+	    isdigit((unsigned char)*text) && a <= b && b < limit) {
+		*from = (unsigned)a;
+		*to = (unsigned)b;
+		return 0;
+	}
+	dbg_error(s, "dump array: bad %s range \"%s\": expected FROM:TO with FROM <= TO <= %u.",
+		  what, text, limit - 1);
+	return -1;
+}
+
+static void dump_header(unsigned bl0, unsigned bl1)
+{
+	char tens[SRAM_MAX_DIM + 1];
+	size_t n = 0, last = 0;
+	for (unsigned bl = bl0; bl <= bl1; bl++) {
+		tens[n++] = bl % 10 == 0 ? (char)('0' + (bl / 10) % 10) : ' ';
+		if (bl % 10 == 0)
+			last = n;
+	}
+	tens[last] = '\0';
+	if (last)
+		printf("%-10s%s\n%-10s", "bitline", tens, "");
+	else
+		printf("bitline\n%-10s", "");
+	for (unsigned bl = bl0; bl <= bl1; bl++)
+		putchar((char)('0' + bl % 10));
+	putchar('\n');
+}
+
+static void dump_latch(const sram_machine *m, unsigned array, const char *label,
+		       enum sram_latch l, unsigned bl0, unsigned bl1)
+{
+	printf("%-10s", label);
+	for (unsigned bl = bl0; bl <= bl1; bl++)
+		putchar(sram_get_latch(m, array, l, bl) ? '1' : '0');
+	putchar('\n');
+}
+
+static void dump_rows(sram_machine *m, unsigned array, const unsigned r[4])
+{
+	const sram_way *w = sram_way_of(m, array);
+	for (unsigned wl = r[0]; wl <= r[1]; wl++) {
+		printf("wl %-7u", wl);
+		for (unsigned bl = r[2]; bl <= r[3]; bl++)
+			putchar(sram_get_bit(m, array, wl, bl) ? '1' : '0');
+		bool act = false;
+		for (unsigned k = 0; k < w->last_nact; k++)
+			act |= w->last_act[k] == wl;
+		printf("%s%s\n", act ? "  act" : "", w->last_dst == wl ? "  write" : "");
+	}
+}
+
+int dbg_cmd_dump_array(dbg_session *s, char *args)
+{
+	if (dbg_need_machine(s) < 0)
+		return -1;
+	char *save = NULL, *arr = strtok_r(args, " \t", &save);
+	char *wls = strtok_r(NULL, " \t", &save), *bls = strtok_r(NULL, " \t", &save);
+	unsigned array;
+	if (!arr || strtok_r(NULL, " \t", &save)) {
+		dbg_error(s, "dump array: expected ARRAY [WL_FROM:WL_TO] [BL_FROM:BL_TO].");
+		return -1;
+	}
+	sram_machine *m = s->em->m;
+	unsigned nb = m->g.bitlines, r[4] = { 0, m->g.wordlines - 1, 0, nb > 64 ? 63 : nb - 1 };
+	if (dbg_parse_array(s, arr, &array) < 0 ||
+	    (wls && parse_range(s, wls, m->g.wordlines, "wordline", &r[0], &r[1]) < 0) ||
+	    (bls && parse_range(s, bls, nb, "bitline", &r[2], &r[3]) < 0))
+		return -1;
+	unsigned per_way = m->g.arrays_per_way, per_bank = per_way * m->g.ways_per_bank;
+	printf("array %u (bank %u, way %u, array %u), wordlines %u-%u, bitlines %u-%u\n",
+	       array, array / per_bank, (array / per_way) % m->g.ways_per_bank,
+	       array % per_way, r[0], r[1], r[2], r[3]);
+	dump_header(r[2], r[3]);
+	dump_rows(m, array, r);
+	static const char *const labels[] = { "C", "T", "E", "BL", "BLB" };
+	for (int l = SRAM_CARRY; l <= SRAM_BLB; l++)
+		dump_latch(m, array, labels[l], (enum sram_latch)l, r[2], r[3]);
+	return 0;
+}
+
+/* ---- display ---- */
+
+static void show_display(dbg_session *s, const dbg_display *d)
+{
+	dbg_value v;
+	char err[512], text[80];
+	if (d->fmt)
+		printf("%u: /%c %s = ", d->num, d->fmt, d->expr);
+	else
+		printf("%u: %s = ", d->num, d->expr);
+	if (dbg_eval_quiet(s, d->expr, &v, err, sizeof err) == 0) {
+		dbg_format_value(&v, d->fmt, text, sizeof text);
+		printf("%s\n", text);
+	} else {
+		printf("<%s>\n", err);
+	}
+}
+
+void dbg_show_displays(dbg_session *s)
+{
+	for (size_t i = 0; i < s->ndisps; i++)
+		show_display(s, &s->disps[i]);
+}
+
+int dbg_cmd_display(dbg_session *s, char *args)
+{
+	char fmt = 0;
+	if (parse_format(s, &args, "xtdu", &fmt, NULL) < 0)
+		return -1;
+	char *expr = dbg_trim(args);
+	if (!*expr) {
+		dbg_show_displays(s);
+		return 0;
+	}
+	dbg_value v;
+	if (s->em ? dbg_eval(s, expr, &v) < 0 : dbg_expr_check(s, expr) < 0)
+		return -1;
+	dbg_display *grown = realloc(s->disps, (s->ndisps + 1) * sizeof *grown);
+	char *copy = strdup(expr);
+	if (!grown || !copy) {
+		free(copy);
+		if (grown)
+			s->disps = grown;
+		dbg_error(s, "out of memory");
+		return -1;
+	}
+	s->disps = grown;
+	s->disps[s->ndisps] = (dbg_display){ ++s->next_disp, fmt, copy };
+	if (s->em)
+		show_display(s, &s->disps[s->ndisps]);
+	s->ndisps++;
+	return 0;
+}
+
+int dbg_cmd_undisplay(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	if (!*args) {
+		dbg_display_free_all(s);
+		return 0;
+	}
+	int rc = 0;
+	for (char *save = NULL, *w = strtok_r(args, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		uint64_t n;
+		size_t i = 0;
+		while (i < s->ndisps && !(dbg_parse_u64(w, &n) && s->disps[i].num == n))
+			i++;
+		if (i == s->ndisps) {
+			dbg_error(s, "No display number %s.", w);
+			rc = -1;
+			continue;
+		}
+		free(s->disps[i].expr);
+		memmove(&s->disps[i], &s->disps[i + 1], (s->ndisps - i - 1) * sizeof *s->disps);
+		s->ndisps--;
+	}
+	return rc;
+}
+
+void dbg_display_free_all(dbg_session *s)
+{
+	for (size_t i = 0; i < s->ndisps; i++)
+		free(s->disps[i].expr);
+	free(s->disps);
+	s->disps = NULL;
+	s->ndisps = 0;
+}
+
+int dbg_cmd_info_display(dbg_session *s, char *args)
+{
+	(void)args;
+	if (s->ndisps == 0) {
+		printf("There are no auto-display expressions now.\n");
+		return 0;
+	}
+	printf("Auto-display expressions now in effect:\nNum Expression\n");
+	for (size_t i = 0; i < s->ndisps; i++) {
+		const dbg_display *d = &s->disps[i];
+		if (d->fmt)
+			printf("%-3u /%c %s\n", d->num, d->fmt, d->expr);
+		else
+			printf("%-3u %s\n", d->num, d->expr);
+	}
+	return 0;
+}
+
+/* ---- info ---- */
+
+int dbg_cmd_info_machine(dbg_session *s, char *args)
+{
+	(void)args;
+	if (!s->loaded) {
+		dbg_error(s, "No program loaded.");
+		return -1;
+	}
+	emu_report_geom(stdout, &s->prog.geom, false);
+	printf("program %s: %zu commands, %zu buffers\n", s->prog.path, s->prog.ncmds,
+	       s->prog.nbufs);
+	const emu_machine *em = s->em;
+	if (!em)
+		printf("not running\n");
+	else if (emu_done(em))
+		printf("finished, cycle %" PRIu64 "\n", dbg_cycles(s));
+	else if (em->upc)
+		printf("in command %zu, next micro-op %zu (of 0..%zu), cycle %" PRIu64 "\n",
+		       em->pc, em->upc, em->up.n - 1, dbg_cycles(s));
+	else
+		printf("before command %zu, cycle %" PRIu64 "\n", em->pc, dbg_cycles(s));
+	return 0;
+}
+
+int dbg_cmd_info_stats(dbg_session *s, char *args)
+{
+	(void)args;
+	if (dbg_need_machine(s) < 0)
+		return -1;
+	emu_report_stats_text(stdout, s->em);
+	if (s->em->upc)
+		printf("(command %zu is in progress: %" PRIu64 " cycles of it are not counted above)\n",
+		       s->em->pc, s->em->cur.cycles);
+	return 0;
+}
+
+static const char *const init_names[] = { "none", "zero", "iota", "random", "const" };
+
+int dbg_cmd_info_buffers(dbg_session *s, char *args)
+{
+	(void)args;
+	if (!s->loaded) {
+		dbg_error(s, "No program loaded.");
+		return -1;
+	}
+	printf("%-12s %-5s %8s %5s  %-16s %s\n", "Name", "Type", "Length", "WL", "Arrays", "Init");
+	for (size_t i = 0; i < s->prog.nbufs; i++) {
+		const emu_buffer *b = &s->prog.bufs[i];
+		char type[8], arrays[128], init[48];
+		snprintf(type, sizeof type, "%c%u", b->is_signed ? 'i' : 'u', (unsigned)b->width);
+		emu_pattern_format(&b->arrays, arrays, sizeof arrays);
+		if (b->init == EMU_INIT_RANDOM || b->init == EMU_INIT_CONST)
+			snprintf(init, sizeof init, "%s:%" PRIu64, init_names[b->init], b->init_arg);
+		else
+			snprintf(init, sizeof init, "%s", init_names[b->init]);
+		printf("%-12s %-5s %8" PRIu64 " %5u  %-16s %s\n", b->name, type, b->length,
+		       (unsigned)b->wl, arrays, init);
+	}
+	return 0;
+}
+
+/* ---- list ---- */
+
+int dbg_cmd_list(dbg_session *s, char *args)
+{
+	if (!s->loaded) {
+		dbg_error(s, "No program loaded.");
+		return -1;
+	}
+	args = dbg_trim(args);
+	size_t n = s->prog.ncmds, pc = s->em ? s->em->pc : 0;
+	uint64_t centre = pc;
+	if (*args && (!dbg_parse_u64(args, &centre) || centre >= n)) {
+		dbg_error(s, "list: no command %s: the program has commands 0 to %zu.", args,
+			  n ? n - 1 : 0);
+		return -1;
+	}
+	size_t from = centre > 4 ? (size_t)centre - 4 : 0, to = from + 10 < n ? from + 10 : n;
+	for (size_t i = from; i < to; i++) {
+		char text[512];
+		emu_format_cmd(&s->prog, &s->prog.cmds[i], text, sizeof text);
+		printf("%s%-4zu %4d  %s\n", s->em && i == pc ? "=> " : "   ", i,
+		       s->prog.cmds[i].line, text);
+	}
+	return 0;
+}
+
+/* ---- info registers: the wordline allocation ---- */
+
+static int by_wordline(const void *a, const void *b)
+{
+	const emu_buffer *x = *(const emu_buffer *const *)a, *y = *(const emu_buffer *const *)b;
+	return x->wl != y->wl ? (x->wl > y->wl) - (x->wl < y->wl) : strcmp(x->name, y->name);
+}
+
+/* A command stream has one region, the whole stream: its wordlines hold
+ * the buffers (each in the arrays of its pattern) and, from `scratch`
+ * up, the rows the micro-programs use as temporaries (doc/FORMAT.md). */
+int dbg_cmd_info_registers(dbg_session *s, char *args)
+{
+	(void)args;
+	const emu_program *p = &s->prog;
+	const emu_buffer **order = malloc((p->nbufs ? p->nbufs : 1) * sizeof *order);
+	if (!order) {
+		dbg_error(s, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < p->nbufs; i++)
+		order[i] = &p->bufs[i];
+	qsort(order, p->nbufs, sizeof *order, by_wordline);
+	unsigned W = p->geom.wordlines;
+	printf("Wordlines of every array (%u; the stream is one region):\n", W);
+	for (size_t i = 0; i < p->nbufs; i++) {
+		const emu_buffer *b = order[i];
+		char range[32], arrays[128];
+		snprintf(range, sizeof range, "%u-%u", (unsigned)b->wl, b->wl + b->width - 1u);
+		emu_pattern_format(&b->arrays, arrays, sizeof arrays);
+		printf("  wl %-9s %-12s %c%u, in arrays %s\n", range, b->name,
+		       b->is_signed ? 'i' : 'u', (unsigned)b->width, arrays);
+	}
+	if (p->scratch < W)
+		printf("  wl %u-%u%*s scratch (temporaries of the micro-programs)\n",
+		       (unsigned)p->scratch, W - 1,
+		       (int)(9 - snprintf(NULL, 0, "%u-%u", (unsigned)p->scratch, W - 1)), "");
+	else
+		printf("  no scratch wordlines\n");
+	free(order);
+	return 0;
+}

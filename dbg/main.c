@@ -1,0 +1,417 @@
+/*
+ * main.c: the infsdb program: options, loading the stream, the init
+ * files, -x and -ex, and the console (GNU readline, history in
+ * ~/.infsdb_history, Enter repeats, Ctrl-C interrupts a running program).
+ *
+ *   infsdb [OPTION]... PROG
+ *
+ * Exit status (batch mode): 0 if every command worked and every check
+ * agreed, 1 if a command failed, 3 if a check found a difference, 2 on a
+ * usage error.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include "dbg.h"
+#include "lex.h"
+#include "outfile.h"
+
+static const char help_text[] =
+"Usage: infsdb [OPTION]... PROG\n"
+"Debug a command stream (.ins text or .inb binary) on infsim's SRAM model:\n"
+"step it command by command or micro-op by micro-op, stop on breakpoints\n"
+"and watchpoints, inspect elements, wordlines and latches, and compare\n"
+"with the scalar reference model.\n"
+"\n"
+"  -batch                     read commands from -x and -ex only, then exit\n"
+"  -x, -command FILE          execute the commands in FILE (repeatable)\n"
+"  -ex, -eval-command CMD     execute CMD (repeatable; with -x, in order)\n"
+"  -q, -quiet                 print no banner\n"
+"  -nx                        do not read ~/.infsdbinit and ./.infsdbinit\n"
+"  -m, --machine=KEY=VAL[,KEY=VAL]...  machine settings, as infsim run\n"
+"  -c, --config=FILE          machine config file, as infsim run\n"
+"      --help                 display this help and exit\n"
+"      --version              output version information and exit\n"
+"\n"
+"Type \"help\" inside infsdb for the commands.\n"
+"Exit status in batch mode: 0 if OK, 1 if a command failed, 3 if a\n"
+"check found a difference; 2 on a usage error.\n"
+"\n"
+"Full documentation: man infsdb, and doc/DEBUGGER.md.\n";
+
+void dbg_error(dbg_session *s, const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	s->failed = true;
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("infsdb: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'infsdb --help' for more information.\n", stderr);
+	return DBG_EXIT_USAGE;
+}
+
+/* ---- options ---- */
+
+typedef struct action {
+	bool is_file;  /* -x FILE, else -ex CMD */
+	const char *arg;
+} action;
+
+typedef struct options {
+	bool batch, quiet, no_init;
+	action *actions;
+	size_t nactions;
+	const char *config;
+	const char **machine;
+	size_t nmachine;
+	const char *prog;
+} options;
+
+enum { OPT_HELP = 256, OPT_VERSION, OPT_BATCH, OPT_EX, OPT_NX };
+
+static const struct option long_options[] = {
+	{ "batch", no_argument, NULL, OPT_BATCH },
+	{ "command", required_argument, NULL, 'x' },
+	{ "ex", required_argument, NULL, OPT_EX },
+	{ "eval-command", required_argument, NULL, OPT_EX },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "silent", no_argument, NULL, 'q' },
+	{ "nx", no_argument, NULL, OPT_NX },
+	{ "machine", required_argument, NULL, 'm' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int add_action(options *o, bool is_file, const char *arg)
+{
+	action *grown = realloc(o->actions, (o->nactions + 1) * sizeof *grown);
+	if (!grown)
+		return usage_error("out of memory");
+	o->actions = grown;
+	o->actions[o->nactions++] = (action){ is_file, arg };
+	return 0;
+}
+
+static int add_machine(options *o, const char *arg)
+{
+	const char **grown = realloc(o->machine, (o->nmachine + 1) * sizeof *grown);
+	if (!grown)
+		return usage_error("out of memory");
+	o->machine = grown;
+	o->machine[o->nmachine++] = arg;
+	return 0;
+}
+
+/* One option: 0 to go on, -1 to exit 0 (--help, --version), else an exit status. */
+static int one_option(options *o, int c)
+{
+	switch (c) {
+	case OPT_BATCH: o->batch = true; return 0;
+	case 'x': return add_action(o, true, optarg);
+	case OPT_EX: return add_action(o, false, optarg);
+	case 'q': o->quiet = true; return 0;
+	case OPT_NX: o->no_init = true; return 0;
+	case 'm': return add_machine(o, optarg);
+	case 'c': o->config = optarg; return 0;
+	case OPT_HELP: fputs(help_text, stdout); return -1;
+	case OPT_VERSION: printf("infsdb (infsim) %s\n", PACKAGE_VERSION); return -1;
+	default: return usage_error("unknown option");
+	}
+}
+
+static int parse_options(int argc, char **argv, options *o)
+{
+	int c;
+	opterr = 0;
+	while ((c = getopt_long_only(argc, argv, "+x:qm:c:", long_options, NULL)) != -1) {
+		if (c == '?') {
+			if (optopt && strchr("xmc", optopt))
+				return usage_error("option '-%c' requires an argument", optopt);
+			return usage_error("unrecognized option '%s'", argv[optind - 1]);
+		}
+		int rc = one_option(o, c);
+		if (rc)
+			return rc;
+	}
+	if (optind < argc)
+		o->prog = argv[optind++];
+	if (optind < argc)
+		return usage_error("extra operand '%s'", argv[optind]);
+	if (!o->prog)
+		return usage_error("missing program operand (a .ins or .inb stream)");
+	return 0;
+}
+
+/* ---- loading ---- */
+
+static int machine_overrides(const options *o, emu_geom_override *ov, diag *d)
+{
+	emu_geom_override_init(ov);
+	if (o->config && emu_geom_override_load(ov, o->config, d) < 0)
+		return -1;
+	for (size_t i = 0; i < o->nmachine; i++) {
+		char *copy = strdup(o->machine[i]), *save = NULL;
+		int rc = copy ? 0 : -1;
+		for (char *kv = copy ? strtok_r(copy, ",", &save) : NULL; kv && !rc;
+		     kv = strtok_r(NULL, ",", &save)) {
+			char *eq = strchr(kv, '=');
+			const char *err = "expected KEY=VALUE";
+			if (eq)
+				*eq = '\0';
+			if (!eq || emu_geom_override_set(ov, kv, eq + 1, &err) < 0) {
+				diag_file(d, "infsdb", "--machine '%s': %s", o->machine[i], err);
+				rc = -1;
+			}
+		}
+		free(copy);
+		if (rc)
+			return -1;
+	}
+	const char *err = sram_geom_check(&ov->g);
+	if (err)
+		diag_file(d, "infsdb", "--machine: %s", err);
+	return err ? -1 : 0;
+}
+
+static int decode_words(const char *path, const char *bytes, size_t len,
+			emu_program *p, diag *d)
+{
+	if (len % 8) {
+		diag_file(d, path, "a binary stream is a whole number of 64-bit words; this file has %zu bytes",
+			  len);
+		return -1;
+	}
+	uint64_t *words = malloc(len ? len : 1);
+	if (!words) {
+		diag_file(d, path, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < len / 8; i++) {
+		uint64_t w = 0;
+		for (unsigned k = 0; k < 8; k++)
+			w |= (uint64_t)(unsigned char)bytes[i * 8 + k] << (8 * k);
+		words[i] = w;
+	}
+	int rc = emu_decode(path, words, len / 8, p, d);
+	free(words);
+	return rc;
+}
+
+/* Parse (.ins) or decode (.inb, or a NUL in the first 16 bytes, as
+ * infsim run decides) the stream. */
+static int load_program(dbg_session *s, const options *o, diag *d)
+{
+	emu_geom_override ov;
+	char *bytes = NULL;
+	size_t len = 0;
+	if (machine_overrides(o, &ov, d) < 0 || emu_read_file(o->prog, &bytes, &len, d) < 0)
+		return -1;
+	size_t n = strlen(o->prog);
+	bool binary = (n >= 4 && strcmp(o->prog + n - 4, ".inb") == 0) ||
+		      memchr(bytes, '\0', len < 16 ? len : 16);
+	const sram_geom g = sram_geom_default();
+	emu_program_init(&s->prog);
+	int rc = binary ? decode_words(o->prog, bytes, len, &s->prog, d)
+			: emu_parse_over(o->prog, bytes, len, &g, &ov, &s->prog, d);
+	free(bytes);
+	if (rc < 0) {
+		emu_program_free(&s->prog);
+		return -1;
+	}
+	s->loaded = true;
+	return 0;
+}
+
+/* ---- the console ---- */
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	dbg_interrupted = 1;
+}
+
+/* Ctrl-C at the prompt: drop the line being typed, as gdb does. */
+static int prompt_signal_hook(void)
+{
+	if (dbg_interrupted) {
+		dbg_interrupted = 0;
+		rl_replace_line("", 0);
+		rl_point = rl_end = rl_mark = 0;
+		rl_crlf();
+		rl_on_new_line();
+		rl_redisplay();
+	}
+	return 0;
+}
+
+/* readline's getc, checking for a Ctrl-C that arrived while readline
+ * was not waiting in read() (then no EINTR calls the hook above). */
+static int prompt_getc(FILE *in)
+{
+	prompt_signal_hook();
+	int c = rl_getc(in);
+	prompt_signal_hook();
+	return c;
+}
+
+static void install_sigint(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	/* Our handler alone sees SIGINT; readline's getc calls the hooks. */
+	rl_catch_signals = 0;
+	rl_signal_event_hook = prompt_signal_hook;
+	rl_getc_function = prompt_getc;
+}
+
+static char *history_path(void)
+{
+	const char *home = getenv("HOME");
+	if (!home || !*home)
+		return NULL;
+	size_t n = strlen(home) + sizeof "/.infsdb_history";
+	char *path = malloc(n);
+	if (path)
+		snprintf(path, n, "%s/.infsdb_history", home);
+	return path;
+}
+
+static void interactive_loop(dbg_session *s)
+{
+	char *hist = history_path();
+	char *last = NULL;
+	bool last_repeats = false;
+	if (hist)
+		read_history(hist);
+	while (!s->quit) {
+		char *line = readline("(infsdb) ");
+		if (!line) {
+			printf("quit\n");
+			break;
+		}
+		bool empty = !*dbg_trim(line);
+		if (empty && last && last_repeats) {
+			dbg_execute(s, last, &last_repeats);
+		} else if (!empty) {
+			add_history(line);
+			free(last);
+			last = strdup(line);
+			dbg_execute(s, line, &last_repeats);
+		}
+		free(line);
+	}
+	free(last);
+	if (hist)
+		write_history(hist);
+	free(hist);
+}
+
+static void read_init_files(dbg_session *s)
+{
+	const char *home = getenv("HOME");
+	char path[4096];
+	if (home && *home) {
+		snprintf(path, sizeof path, "%s/.infsdbinit", home);
+		if (access(path, R_OK) == 0)
+			dbg_source(s, path);
+	}
+	/* ./.infsdbinit, unless it is the same file as ~/.infsdbinit */
+	char cwd[4096];
+	if (access(".infsdbinit", R_OK) == 0 &&
+	    !(home && getcwd(cwd, sizeof cwd) && strcmp(cwd, home) == 0))
+		dbg_source(s, ".infsdbinit");
+}
+
+static void run_actions(dbg_session *s, const options *o)
+{
+	for (size_t i = 0; i < o->nactions && !s->quit; i++) {
+		bool repeat;
+		if (o->actions[i].is_file)
+			dbg_source(s, o->actions[i].arg);
+		else
+			dbg_execute(s, o->actions[i].arg, &repeat);
+	}
+}
+
+static int session_status(const dbg_session *s)
+{
+	if (s->failed)
+		return DBG_EXIT_FAILED;
+	return s->mismatch ? DBG_EXIT_MISMATCH : EXIT_SUCCESS;
+}
+
+int main(int argc, char **argv)
+{
+	options o = { 0 };
+	int rc = parse_options(argc, argv, &o);
+	if (rc) {
+		free(o.actions);
+		free(o.machine);
+		return rc < 0 ? EXIT_SUCCESS : rc;
+	}
+	dbg_session s = { 0 };
+	s.batch = o.batch;
+	s.interactive = !o.batch && isatty(STDIN_FILENO);
+	diag d;
+	diag_clear(&d);
+	if (!o.batch && !o.quiet)
+		printf("infsdb (infsim) %s\nType \"help\" for the commands.\n", PACKAGE_VERSION);
+	if (load_program(&s, &o, &d) < 0) {
+		fprintf(stderr, "%s\n", d.msg);
+		free(o.actions);
+		free(o.machine);
+		return DBG_EXIT_FAILED;
+	}
+	if (!o.batch && !o.quiet)
+		printf("Reading %s: %zu commands, %zu buffers.\n", o.prog, s.prog.ncmds, s.prog.nbufs);
+	/* Interactive: Ctrl-C stops a running program, not the session.
+	 * Batch: it ends the session, removing a half-written checkpoint. */
+	if (o.batch)
+		outfile_cleanup_on_signals();
+	else
+		install_sigint();
+	dbg_completion_init(&s);
+	if (!o.no_init)
+		read_init_files(&s);
+	run_actions(&s, &o);
+	if (!o.batch && !s.quit)
+		interactive_loop(&s);
+	dbg_session_stop(&s); /* writes a recording still in progress */
+	rc = o.batch ? session_status(&s) : EXIT_SUCCESS;
+	dbg_bp_free_all(&s);
+	dbg_display_free_all(&s);
+	emu_program_free(&s.prog);
+	free(o.actions);
+	free(o.machine);
+	fflush(stdout);
+	return rc;
+}

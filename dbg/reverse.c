@@ -1,0 +1,225 @@
+/*
+ * reverse.c: reverse execution by replay (reverse-stepi, reverse-step,
+ * reverse-continue).
+ *
+ * The machine is deterministic, so the state n micro-ops after the
+ * history's base (the start of the run, or the last `set var` or
+ * `checkpoint load`) is found again by rebuilding the base and running
+ * n micro-ops forward.  Going back therefore gives exactly the bits the
+ * machine had when it was there (tests/dbg/reverse.cmds checks it).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dbg.h"
+#include "report.h"
+
+/* Rebuild the base and run target micro-ops.  0, or -1 with an error. */
+static int replay_to(dbg_session *s, uint64_t target)
+{
+	if (s->rec) {
+		/* a waveform's time only goes forward */
+		printf("Recording stopped: reverse execution.\n");
+		dbg_record_stop(s);
+	}
+	int rc = s->base.w ? dbg_snapshot_restore(s, &s->base, "history")
+			   : dbg_new_machine(s);
+	if (rc < 0)
+		return -1;
+	s->since = 0;
+	s->nbounds = 0;
+	if (s->em->upc == 0 && s->capbounds > 0)
+		s->bounds[s->nbounds++] = 0; /* the array only shrinks here */
+	while (s->since < target)
+		if (dbg_step_once(s) < 0)
+			return -1;
+	dbg_bp_reset_watch(s);
+	return 0;
+}
+
+static int count_arg(dbg_session *s, const char *name, char *args, uint64_t *n)
+{
+	args = dbg_trim(args);
+	*n = 1;
+	if (!*args || (dbg_parse_u64(args, n) && *n > 0))
+		return 0;
+	dbg_error(s, "%s: invalid count \"%s\": expected a positive integer.", name, args);
+	return -1;
+}
+
+static int can_reverse(dbg_session *s)
+{
+	if (dbg_need_machine(s) < 0)
+		return -1;
+	if (s->since > 0)
+		return 0;
+	dbg_error(s, "No more reverse-execution history.");
+	return -1;
+}
+
+/* Go to target, saying so when the history ran out before n steps. */
+static int go_back(dbg_session *s, uint64_t target, bool clamped)
+{
+	if (replay_to(s, target) < 0)
+		return -1;
+	if (clamped)
+		printf("No more reverse-execution history.\n");
+	dbg_report_stop(s);
+	return 0;
+}
+
+int dbg_cmd_reverse_stepi(dbg_session *s, char *args)
+{
+	uint64_t n;
+	if (count_arg(s, "reverse-stepi", args, &n) < 0 || can_reverse(s) < 0)
+		return -1;
+	bool clamped = n > s->since;
+	return go_back(s, clamped ? 0 : s->since - n, clamped);
+}
+
+int dbg_cmd_reverse_step(dbg_session *s, char *args)
+{
+	uint64_t n;
+	if (count_arg(s, "reverse-step", args, &n) < 0 || can_reverse(s) < 0)
+		return -1;
+	/* the n-th command boundary strictly before the position */
+	size_t i = s->nbounds;
+	while (i > 0 && s->bounds[i - 1] >= s->since)
+		i--;
+	bool clamped = n > i;
+	uint64_t target = clamped ? 0 : s->bounds[i - n];
+	return go_back(s, target, clamped);
+}
+
+/* The last step count before the position where a breakpoint stops the
+ * machine, found by replaying the history: 1 if found (in *at), 0 if
+ * none, -1 on an error. */
+static int last_stop_before(dbg_session *s, uint64_t now, uint64_t *at)
+{
+	bool err = false, found = false;
+	if (replay_to(s, 0) < 0)
+		return -1;
+	if (dbg_bp_hit(s, s->em->upc == 0, UINT64_MAX, &err)) {
+		found = true;
+		*at = 0;
+	}
+	while (!err && s->since + 1 < now) {
+		uint64_t before = dbg_cycles(s);
+		if (dbg_step_once(s) < 0)
+			return -1;
+		if (dbg_bp_hit(s, s->em->upc == 0, before, &err)) {
+			found = true;
+			*at = s->since;
+		}
+	}
+	return err ? -1 : found;
+}
+
+/* Stand at step count at and report the breakpoint that stops there. */
+static int stop_at(dbg_session *s, uint64_t at)
+{
+	bool err = false;
+	dbg_bp *bp;
+	if (at == 0) {
+		if (replay_to(s, 0) < 0)
+			return -1;
+		bp = dbg_bp_hit(s, s->em->upc == 0, UINT64_MAX, &err);
+	} else {
+		if (replay_to(s, at - 1) < 0)
+			return -1;
+		uint64_t before = dbg_cycles(s);
+		if (dbg_step_once(s) < 0)
+			return -1;
+		bp = dbg_bp_hit(s, s->em->upc == 0, before, &err);
+	}
+	if (err)
+		return -1;
+	if (bp)
+		dbg_bp_report(s, bp);
+	dbg_report_stop(s);
+	return 0;
+}
+
+int dbg_cmd_reverse_continue(dbg_session *s, char *args)
+{
+	if (*dbg_trim(args)) {
+		dbg_error(s, "\"reverse-continue\" takes no arguments.");
+		return -1;
+	}
+	if (can_reverse(s) < 0)
+		return -1;
+	uint64_t now = s->since, at = 0;
+	int found = last_stop_before(s, now, &at);
+	if (found < 0) {
+		dbg_report_stop(s);
+		return -1;
+	}
+	if (found)
+		return stop_at(s, at);
+	return go_back(s, 0, true);
+}
+
+/* ---- bisect ---- */
+
+/* Name the buffers that differ from the reference at the history's base
+ * (a `set var` or a checkpoint made them so). */
+static void note_base_differences(dbg_session *s)
+{
+	for (size_t b = 0; b < s->prog.nbufs; b++) {
+		emu_mismatch mm;
+		if (!emu_ref_compare(s->ref, s->em, &s->prog.bufs[b], &mm))
+			printf("bisect: %s already differs from the reference at the start of the history.\n",
+			       s->prog.bufs[b].name);
+	}
+}
+
+/* After the command that just finished: does a buffer it wrote differ? */
+static bool wrote_wrong(dbg_session *s, char *text, size_t size)
+{
+	const emu_cmd *c = &s->prog.cmds[s->em->pc - 1];
+	const int16_t written[2] = { c->buf_d, c->buf_d2 };
+	for (int k = 0; k < 2; k++) {
+		emu_mismatch mm;
+		if (written[k] >= 0 &&
+		    !emu_ref_compare(s->ref, s->em, &s->prog.bufs[written[k]], &mm)) {
+			emu_report_mismatch_text(text, size, &mm);
+			return true;
+		}
+	}
+	return false;
+}
+
+int dbg_cmd_bisect(dbg_session *s, char *args)
+{
+	if (*dbg_trim(args)) {
+		dbg_error(s, "\"bisect\" takes no arguments.");
+		return -1;
+	}
+	if (dbg_need_machine(s) < 0)
+		return -1;
+	uint64_t now = s->since, start = 0;
+	char text[1024];
+	if (replay_to(s, 0) < 0)
+		return -1;
+	note_base_differences(s);
+	while (s->since < now && !s->ref_err[0]) {
+		if (s->em->upc == 0)
+			start = s->since;
+		if (dbg_step_once(s) < 0)
+			return -1;
+		if (s->em->upc == 0 && s->em->pc > 0 && wrote_wrong(s, text, sizeof text)) {
+			size_t i = s->em->pc - 1;
+			printf("bisect: command %zu (line %d) is the first to write a wrong element: %s\n",
+			       i, s->prog.cmds[i].line, text);
+			s->mismatch = true;
+			return go_back(s, start, false);
+		}
+	}
+	printf("bisect: no command up to here wrote a wrong element%s.\n",
+	       s->ref_err[0] ? " (the reference model stopped)" : "");
+	return go_back(s, now, false);
+}

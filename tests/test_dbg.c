@@ -1,0 +1,477 @@
+/*
+ * test_dbg.c: infsdb, run as a user runs it (INFSDB_BIN).
+ *
+ * Transcripts: each tests/dbg/NAME.cmds is run as
+ *     infsdb -batch -nx -x tests/dbg/NAME.cmds PROG
+ * from the source folder (PROG is samples/fig1d_add4.ins, or the one a
+ * "# prog: PATH" first line names), and its stdout and stderr together,
+ * followed by "[exit status N]", must equal tests/dbg/NAME.out exactly.
+ * With INFSDB_REGEN=1 in the environment the .out files are rewritten
+ * instead (review the difference before committing it).
+ *
+ * Then: options and exit codes, the stepi-versus-full-speed bits, and a
+ * checkpoint round trip.
+ */
+#include <criterion/criterion.h>
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "machine.h"
+#include "program.h"
+
+#define DBG_DIR SRCDIR "/tests/dbg"
+#define DEFAULT_PROG "samples/fig1d_add4.ins"
+
+typedef struct result {
+	int status;
+	char *out;  /* stdout and stderr, merged */
+} result;
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+	do {
+		if (n + 4097 > cap) {
+			cap = (n + 4097) * 2;
+			buf = realloc(buf, cap);
+			cr_assert_not_null(buf);
+		}
+		got = fread(buf + n, 1, 4096, f);
+		n += got;
+	} while (got == 4096);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Run "infsdb ARGS" in the source folder, stdout and stderr merged. */
+static result run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static result run(const char *fmt, ...)
+{
+	char args[4096], cmd[8192], outp[] = "/tmp/infsdb-test-XXXXXX";
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	int fd = mkstemp(outp);
+	cr_assert(fd >= 0);
+	close(fd);
+	snprintf(cmd, sizeof cmd, "cd '%s' && HOME=/nonexistent '%s' %s >'%s' 2>&1 </dev/null",
+		 SRCDIR, INFSDB_BIN, args, outp);
+	int st = system(cmd);
+	cr_assert(WIFEXITED(st), "infsdb %s: did not exit normally", args);
+	result r = { WEXITSTATUS(st), slurp(outp) };
+	unlink(outp);
+	cr_assert_not_null(r.out);
+	return r;
+}
+
+/* ---- transcripts ---- */
+
+static void program_of(const char *cmds_path, char *prog, size_t size)
+{
+	snprintf(prog, size, "%s", DEFAULT_PROG);
+	FILE *f = fopen(cmds_path, "r");
+	cr_assert_not_null(f, "%s is missing", cmds_path);
+	char line[512];
+	if (fgets(line, sizeof line, f) && strncmp(line, "# prog: ", 8) == 0) {
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(prog, size, "%s", line + 8);
+	}
+	fclose(f);
+}
+
+static void transcript(const char *name)
+{
+	char cmds[512], outp[512], prog[512];
+	snprintf(cmds, sizeof cmds, "%s/%s.cmds", DBG_DIR, name);
+	snprintf(outp, sizeof outp, "%s/%s.out", DBG_DIR, name);
+	program_of(cmds, prog, sizeof prog);
+	result r = run("-batch -nx -x tests/dbg/%s.cmds %s", name, prog);
+	size_t n = strlen(r.out) + 64;
+	char *got = malloc(n);
+	cr_assert_not_null(got);
+	snprintf(got, n, "%s[exit status %d]\n", r.out, r.status);
+	if (getenv("INFSDB_REGEN")) {
+		FILE *f = fopen(outp, "w");
+		cr_assert_not_null(f);
+		fputs(got, f);
+		fclose(f);
+	}
+	char *want = slurp(outp);
+	cr_assert_not_null(want, "%s is missing", outp);
+	cr_expect_str_eq(got, want, "transcript %s differs:\n--- got ---\n%s--- want ---\n%s",
+			 name, got, want);
+	free(want);
+	free(got);
+	free(r.out);
+}
+
+Test(transcript, help) { transcript("help"); }
+Test(transcript, abbrev) { transcript("abbrev"); }
+Test(transcript, run) { transcript("run"); }
+Test(transcript, break) { transcript("break"); }
+Test(transcript, print) { transcript("print"); }
+Test(transcript, array) { transcript("array"); }
+Test(transcript, display) { transcript("display"); }
+Test(transcript, check) { transcript("check"); }
+Test(transcript, watch) { transcript("watch"); }
+Test(transcript, misc) { transcript("misc"); }
+Test(transcript, reverse) { transcript("reverse"); }
+
+/* ---- options ---- */
+
+Test(options, help_and_version)
+{
+	result r = run("--help");
+	cr_expect_eq(r.status, 0);
+	cr_expect(strstr(r.out, "Usage: infsdb [OPTION]... PROG"), "%s", r.out);
+	free(r.out);
+	r = run("--version");
+	cr_expect_eq(r.status, 0);
+	cr_expect(strncmp(r.out, "infsdb (infsim) ", 16) == 0, "%s", r.out);
+	free(r.out);
+}
+
+Test(options, usage_errors)
+{
+	const char *bad[] = { "", "-batch", "--frob " DEFAULT_PROG, "-x",
+			      DEFAULT_PROG " extra", "-m wordlines=7 " DEFAULT_PROG };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		result r = run("%s", bad[i]);
+		cr_expect(r.status == 2 || (i == 5 && r.status == 1), "'%s': exit %d", bad[i],
+			  r.status);
+		cr_expect(strstr(r.out, "infsdb"), "'%s': %s", bad[i], r.out);
+		free(r.out);
+	}
+}
+
+Test(options, missing_and_bad_programs)
+{
+	result r = run("-batch /nonexistent.ins");
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.out, "/nonexistent.ins"), "%s", r.out);
+	free(r.out);
+	r = run("-batch tests/data/bad_syntax.ins");
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.out, "tests/data/bad_syntax.ins:"), "%s", r.out);
+	free(r.out);
+}
+
+Test(options, ex_in_order_and_status)
+{
+	result r = run("-batch -ex 'print 1' -x tests/dbg/sourced.inc -ex 'print 2' " DEFAULT_PROG);
+	cr_expect_eq(r.status, 1, "%s", r.out); /* $pc before run fails */
+	cr_expect_str_eq(r.out, "1 = 1\nin sourced.inc\nThe program is not being run.\n2 = 2\n");
+	free(r.out);
+	r = run("-batch -ex run -ex check " DEFAULT_PROG);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	free(r.out);
+	r = run("-batch -ex run -ex 'set var C[0] = 1' -ex check " DEFAULT_PROG);
+	cr_expect_eq(r.status, 3, "%s", r.out);
+	free(r.out);
+	r = run("-batch -ex run -ex quit -ex nosuch " DEFAULT_PROG);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	free(r.out);
+}
+
+Test(options, machine_override)
+{
+	result r = run("-batch -m bitlines=32 -ex run -ex 'print C[15]' -ex 'info machine' "
+		       DEFAULT_PROG);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	cr_expect(strstr(r.out, "C[15] = 2\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "16 wordlines x 32 bitlines"), "%s", r.out);
+	free(r.out);
+}
+
+/* ---- stepping micro-op by micro-op gives the bits of a full-speed run ---- */
+
+/* What `print BUF` and `x/Nt 0 0` show, computed from a machine that ran
+ * the stream at full speed (emu_run_all without stepi). */
+static char *full_speed_view(const char *path)
+{
+	emu_program p;
+	diag d;
+	diag_clear(&d);
+	const sram_geom g = sram_geom_default();
+	cr_assert_eq(emu_parse_file(path, &g, &p, &d), 0, "%s", d.msg);
+	emu_machine *em = emu_machine_new(&p, &d);
+	cr_assert_not_null(em);
+	cr_assert_eq(emu_init_buffers(em, &d), 0);
+	cr_assert_eq(emu_run_all(em, false, &d), 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	for (size_t b = 0; b < p.nbufs; b++) {
+		const emu_buffer *buf = &p.bufs[b];
+		fprintf(f, "%s = {", buf->name);
+		for (uint64_t i = 0; i < buf->length; i++) {
+			uint64_t v = emu_elem_get(em, buf, i);
+			if (buf->is_signed)
+				fprintf(f, "%s%lld", i ? ", " : "", (long long)isa_sext(v, buf->width));
+			else
+				fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)v);
+		}
+		fprintf(f, "}\n");
+	}
+	for (unsigned wl = 0; wl < p.geom.wordlines; wl++) {
+		fprintf(f, "array 0 wl %u: ", wl);
+		for (unsigned bl = 0; bl < p.geom.bitlines; bl++)
+			fputc(sram_get_bit(em->m, 0, wl, bl) ? '1' : '0', f);
+		fputc('\n', f);
+	}
+	fclose(f);
+	emu_machine_free(em);
+	emu_program_free(&p);
+	return text;
+}
+
+Test(stepi, same_bits_as_full_speed)
+{
+	char cmds[] = "/tmp/infsdb-stepi-XXXXXX";
+	int fd = mkstemp(cmds);
+	cr_assert(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fprintf(f, "start\n");
+	for (int i = 0; i < 33; i++) /* tests/dbg/steps.ins runs 33 micro-ops */
+		fprintf(f, "stepi\n");
+	fprintf(f, "print A\nprint B\nprint C\nprint D\nx/16t 0 0\n");
+	fclose(f);
+	result r = run("-batch -nx -x %s tests/dbg/steps.ins", cmds);
+	unlink(cmds);
+	cr_assert_eq(r.status, 0, "%s", r.out);
+	char *view = full_speed_view(SRCDIR "/tests/dbg/steps.ins");
+	const char *tail = strstr(r.out, "Program finished: 5 commands, 33 cycles.\n");
+	cr_assert_not_null(tail, "%s", r.out);
+	cr_expect_str_eq(tail + strlen("Program finished: 5 commands, 33 cycles.\n"), view);
+	free(view);
+	free(r.out);
+}
+
+/* ---- checkpoints ---- */
+
+Test(checkpoint, round_trip)
+{
+	char dir[] = "/tmp/infsdb-ckpt-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	/* Save in the middle of command 1, run to the end, load, run again:
+	 * the same values and statistics, and check still agrees. */
+	result r = run("-batch -nx -ex start -ex 'stepi 10' -ex 'checkpoint save %s/a.ckpt' "
+		       "-ex continue -ex 'print C' -ex 'print D' -ex 'info stats' "
+		       "-ex 'checkpoint load %s/a.ckpt' -ex 'info machine' -ex continue "
+		       "-ex 'print C' -ex 'print D' -ex 'info stats' -ex check tests/dbg/steps.ins",
+		       dir, dir);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	cr_expect(strstr(r.out, "in command 1, next micro-op 6 (of 0..7), cycle 10\n"), "%s", r.out);
+	const char *mid = strstr(r.out, "Checkpoint ");
+	mid = mid ? strstr(mid + 1, "loaded.") : NULL;
+	cr_assert_not_null(mid, "%s", r.out);
+	const char *first = strstr(r.out, "C = {");
+	const char *second = strstr(mid, "C = {");
+	cr_assert(first && second);
+	size_t n = (size_t)(strstr(first, "transpose unit") - first);
+	cr_expect(strncmp(first, second, n) == 0, "%s", r.out);
+	cr_expect(strstr(r.out, "check: 4 buffers match the reference after 5 commands.\n"),
+		  "%s", r.out);
+	free(r.out);
+	/* Another machine or another program: refused, nothing changed. */
+	r = run("-batch -nx -m wordlines=32 -ex 'checkpoint load %s/a.ckpt' -ex 'info machine' "
+		"tests/dbg/steps.ins", dir);
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.out, "this file is for another machine"), "%s", r.out);
+	cr_expect(strstr(r.out, "not running\n"), "%s", r.out);
+	free(r.out);
+	r = run("-batch -nx -ex 'checkpoint load %s/a.ckpt' " DEFAULT_PROG, dir);
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.out, "this file was saved from another program"), "%s", r.out);
+	free(r.out);
+	/* The loaded state is the base of reverse execution. */
+	r = run("-batch -nx -ex 'checkpoint load %s/a.ckpt' -ex 'stepi 3' -ex 'reverse-stepi 5' "
+		"-ex 'info machine' tests/dbg/steps.ins", dir);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	cr_expect(strstr(r.out, "No more reverse-execution history.\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "in command 1, next micro-op 6 (of 0..7), cycle 10\n"), "%s", r.out);
+	free(r.out);
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "head -c 300 %s/a.ckpt > %s/cut.ckpt", dir, dir);
+	cr_assert_eq(system(cmd), 0);
+	r = run("-batch -nx -ex 'checkpoint load %s/cut.ckpt' tests/dbg/steps.ins", dir);
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.out, "the checkpoint's data is damaged"), "%s", r.out);
+	free(r.out);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+/* ---- record vcd ---- */
+
+/* The last value of each wordline signal wl0..wl15 in a VCD of one
+ * 16 x 16 array, as "array 0 wl N: BITS" lines, bitline 0 leftmost. */
+static char *vcd_rows(const char *vcd)
+{
+	char ids[16][8] = { { 0 } }, vals[16][17] = { { 0 } };
+	unsigned wl;
+	char id[8], bits[64];
+	for (const char *line = vcd; line && *line;) {
+		if (sscanf(line, "$var reg 16 %7s wl%u $end", id, &wl) == 2 && wl < 16)
+			strcpy(ids[wl], id);
+		else if (sscanf(line, "b%63s %7s", bits, id) == 2)
+			for (unsigned k = 0; k < 16; k++)
+				if (ids[k][0] && strcmp(ids[k], id) == 0 && strlen(bits) == 16)
+					strcpy(vals[k], bits);
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	for (unsigned k = 0; k < 16; k++) {
+		fprintf(f, "array 0 wl %u: ", k);
+		for (unsigned bl = 0; bl < 16; bl++)
+			fputc(vals[k][15 - bl] ? vals[k][15 - bl] : '?', f);
+		fputc('\n', f);
+	}
+	fclose(f);
+	return text;
+}
+
+Test(record, vcd_ends_with_the_full_speed_bits)
+{
+	char dir[] = "/tmp/infsdb-vcd-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	result r = run("-batch -nx -ex start -ex 'record vcd %s/a.vcd 0.0.0' -ex continue "
+		       "-ex 'record stop' tests/dbg/steps.ins", dir);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	cr_expect(strstr(r.out, "(cycles up to 33)"), "%s", r.out);
+	free(r.out);
+	char path[512];
+	snprintf(path, sizeof path, "%s/a.vcd", dir);
+	char *vcd = slurp(path);
+	cr_assert_not_null(vcd);
+	cr_expect(strstr(vcd, "$enddefinitions $end\n#0\n$dumpvars\n"), "%s", vcd);
+	cr_expect(strstr(vcd, "\n#1\n") && strstr(vcd, "\n#33\n"), "%s", vcd);
+	char *rows = vcd_rows(vcd);
+	char *view = full_speed_view(SRCDIR "/tests/dbg/steps.ins");
+	cr_expect(strstr(view, rows), "VCD rows:\n%s\nfull speed:\n%s", rows, view);
+	free(rows);
+	free(view);
+	free(vcd);
+	/* Reverse execution and the end of the session end a recording. */
+	r = run("-batch -nx -ex start -ex 'record vcd %s/b.vcd' -ex 'stepi 3' -ex reverse-stepi "
+		"-ex 'record vcd %s/c.vcd' -ex 'stepi 2' tests/dbg/steps.ins", dir, dir);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	cr_expect(strstr(r.out, "Recording stopped: reverse execution.\nRecording of "), "%s", r.out);
+	free(r.out);
+	snprintf(path, sizeof path, "%s/c.vcd", dir);
+	vcd = slurp(path);
+	cr_assert_not_null(vcd, "the recording was not written at the end of the session");
+	cr_expect(strstr(vcd, "\n#2\n$dumpvars\n") && strstr(vcd, "\n#4\n"), "%s", vcd);
+	free(vcd);
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+/* ---- the interactive console, on a pseudo-terminal ---- */
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+
+/* Read from fd until want appears in the output since the last call
+ * (or 10 s pass).  true if it appeared. */
+static bool expect_output(int fd, const char *want)
+{
+	static char seen[65536];
+	static size_t n;
+	for (int waited = 0; waited < 10000;) {
+		seen[n] = '\0';
+		char *hit = strstr(seen, want);
+		if (hit) {
+			size_t used = (size_t)(hit - seen) + strlen(want);
+			memmove(seen, seen + used, n - used + 1);
+			n -= used;
+			return true;
+		}
+		struct pollfd p = { fd, POLLIN, 0 };
+		if (poll(&p, 1, 100) <= 0) {
+			waited += 100;
+			continue;
+		}
+		ssize_t got = read(fd, seen + n, sizeof seen - 1 - n);
+		if (got <= 0)
+			return false;
+		n += (size_t)got;
+	}
+	return false;
+}
+
+static void type(int fd, const char *text)
+{
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+}
+
+Test(console, completion_repeat_history_and_ctrl_c)
+{
+	char home[] = "/tmp/infsdb-home-XXXXXX";
+	cr_assert_not_null(mkdtemp(home));
+	char init[600];
+	snprintf(init, sizeof init, "%s/.infsdbinit", home);
+	FILE *f = fopen(init, "w");
+	cr_assert_not_null(f);
+	fputs("echo home init file\\n\n", f);
+	fclose(f);
+	int fd;
+	pid_t pid = forkpty(&fd, NULL, NULL, NULL);
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		setenv("HOME", home, 1);
+		setenv("TERM", "dumb", 1);
+		if (chdir(SRCDIR) == 0)
+			execl(INFSDB_BIN, "infsdb", "-q", "tests/dbg/steps.ins", (char *)NULL);
+		_exit(127);
+	}
+	cr_expect(expect_output(fd, "home init file"));
+	cr_expect(expect_output(fd, "(infsdb) "));
+	type(fd, "sta\t\r");            /* completes to start */
+	cr_expect(expect_output(fd, "command 0 at tests/dbg/steps.ins:7"));
+	type(fd, "stepi\r");
+	cr_expect(expect_output(fd, "=> micro-op 1 (of 0..3)"));
+	type(fd, "\r");                 /* Enter repeats stepi */
+	cr_expect(expect_output(fd, "=> micro-op 2 (of 0..3)"));
+	type(fd, "print/t $row(0, 8)\r");
+	cr_expect(expect_output(fd, "$row(0, 8) = 0101010101010101"));
+	cr_expect(expect_output(fd, "(infsdb) ")); /* readline reads the tty now */
+	type(fd, "half-typed");
+	cr_expect(expect_output(fd, "half-typed")); /* readline has it */
+	kill(pid, SIGINT);              /* Ctrl-C at the prompt drops the line */
+	type(fd, "info machine\r");
+	cr_expect(expect_output(fd, "in command 0, next micro-op 2 (of 0..3), cycle 2"));
+	type(fd, "quit\r");
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(fd);
+	char hist[600];
+	snprintf(hist, sizeof hist, "%s/.infsdb_history", home);
+	char *h = slurp(hist);
+	cr_assert_not_null(h, "no history file");
+	cr_expect(strstr(h, "start\nstepi\nprint/t $row(0, 8)\ninfo machine\nquit\n"), "%s", h);
+	free(h);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", home);
+	cr_assert_eq(system(cmd), 0);
+}
