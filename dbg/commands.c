@@ -98,6 +98,26 @@ static const dbg_command record_commands[] = {
 	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
 };
 
+static const dbg_command tui_commands[] = {
+	{ "disable", NULL, "support", dbg_cmd_tui_disable, false,
+	  "Leave the text user interface.",
+	  "tui disable\nLeave the TUI and go on in the plain console (also Ctrl-X A).", NULL },
+	{ "enable", NULL, "support", dbg_cmd_tui_enable, false,
+	  "Enter the text user interface.",
+	  "tui enable\n"
+	  "Show, above the console, the commands around the current one (=> marks\n"
+	  "it) and the array view: the current command's first selected array,\n"
+	  "wordlines x bitlines, with the carry (C) and tag (T) latches and the\n"
+	  "enable mask (E).  The wordlines the last micro-op activated are marked\n"
+	  "act, the one it wrote wr; the bits that changed since the previous\n"
+	  "stop are in reverse video.  The wordlines shown are the activated and\n"
+	  "written ones and the command's operands, as many as fit.  Ctrl-X A\n"
+	  "enters and leaves the TUI; `infsdb -tui` starts in it.  Without a\n"
+	  "terminal (or in batch mode) it says so and the session goes on in\n"
+	  "plain text.", NULL },
+	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
+};
+
 static const dbg_command checkpoint_commands[] = {
 	{ "load", NULL, "running", dbg_cmd_checkpoint_load, false,
 	  "Restore the machine from a file.",
@@ -269,6 +289,10 @@ const dbg_command dbg_commands[] = {
 	{ "echo", NULL, "support", cmd_echo, false,
 	  "Print text.",
 	  "echo TEXT\nPrint TEXT; \\n is a newline, \\t a tab (no newline is added).", NULL },
+	{ "tui", NULL, "support", NULL, false,
+	  "The text user interface.",
+	  "tui enable | tui disable\n"
+	  "See `help tui enable`.", tui_commands },
 	{ "quit", "q exit", "support", cmd_quit, false,
 	  "Leave infsdb.",
 	  "quit\nLeave infsdb.", NULL },

@@ -236,6 +236,29 @@ int dbg_parse_array(dbg_session *s, const char *text, unsigned *array);
 void dbg_show_displays(dbg_session *s);
 void dbg_display_free_all(dbg_session *s);
 
+/* ---- the console and the TUI (main.c, tui.c) ---- */
+/* One line typed at the console: empty repeats the last command when
+ * it may be repeated, else it is executed and added to the history. */
+void dbg_console_line(dbg_session *s, char *line);
+int dbg_cmd_tui_enable(dbg_session *s, char *args);
+int dbg_cmd_tui_disable(dbg_session *s, char *args);
+/* Ask for the TUI, which the console loop then enters; when there is no
+ * usable terminal, say so and stay in plain text (not an error).
+ * Returns 0. */
+int dbg_tui_enable(dbg_session *s);
+/* Leave the TUI now (nothing if it is not active). */
+void dbg_tui_disable(void);
+/* Is the TUI active, or asked for? */
+bool dbg_tui_active(void);
+/* The console while the TUI is active: returns once it was left (`tui
+ * disable`, Ctrl-X A) or the session ends. */
+void dbg_tui_run(dbg_session *s);
+/* Was Ctrl-X A typed at the plain prompt (readline then returned an
+ * empty line)?  Clears the request. */
+bool dbg_tui_take_toggle(void);
+/* Bind Ctrl-X A, Ctrl-X a and Ctrl-X Ctrl-A to toggle the TUI, as gdb. */
+void dbg_tui_bind_keys(void);
+
 /* ---- small parsers (commands.c) ---- */
 /* Parse an unsigned decimal (or 0x hex) number taking the whole of text. */
 bool dbg_parse_u64(const char *text, uint64_t *out);

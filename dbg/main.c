@@ -39,6 +39,7 @@ static const char help_text[] =
 "  -ex, -eval-command CMD     execute CMD (repeatable; with -x, in order)\n"
 "  -q, -quiet                 print no banner\n"
 "  -nx                        do not read ~/.infsdbinit and ./.infsdbinit\n"
+"  -tui                       start in the text user interface (tui enable)\n"
 "  -m, --machine=KEY=VAL[,KEY=VAL]...  machine settings, as infsim run\n"
 "  -c, --config=FILE          machine config file, as infsim run\n"
 "      --help                 display this help and exit\n"
@@ -82,7 +83,7 @@ typedef struct action {
 } action;
 
 typedef struct options {
-	bool batch, quiet, no_init;
+	bool batch, quiet, no_init, tui;
 	action *actions;
 	size_t nactions;
 	const char *config;
@@ -91,7 +92,7 @@ typedef struct options {
 	const char *prog;
 } options;
 
-enum { OPT_HELP = 256, OPT_VERSION, OPT_BATCH, OPT_EX, OPT_NX };
+enum { OPT_HELP = 256, OPT_VERSION, OPT_BATCH, OPT_EX, OPT_NX, OPT_TUI };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, OPT_BATCH },
@@ -101,6 +102,7 @@ static const struct option long_options[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "silent", no_argument, NULL, 'q' },
 	{ "nx", no_argument, NULL, OPT_NX },
+	{ "tui", no_argument, NULL, OPT_TUI },
 	{ "machine", required_argument, NULL, 'm' },
 	{ "config", required_argument, NULL, 'c' },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -137,6 +139,7 @@ static int one_option(options *o, int c)
 	case OPT_EX: return add_action(o, false, optarg);
 	case 'q': o->quiet = true; return 0;
 	case OPT_NX: o->no_init = true; return 0;
+	case OPT_TUI: o->tui = true; return 0;
 	case 'm': return add_machine(o, optarg);
 	case 'c': o->config = optarg; return 0;
 	case OPT_HELP: fputs(help_text, stdout); return -1;
@@ -305,31 +308,47 @@ static char *history_path(void)
 	return path;
 }
 
+/* The last command typed, which Enter repeats when it may be. */
+static char *last_line;
+static bool last_repeats;
+
+void dbg_console_line(dbg_session *s, char *line)
+{
+	bool empty = !*dbg_trim(line);
+	if (empty && last_line && last_repeats) {
+		dbg_execute(s, last_line, &last_repeats);
+	} else if (!empty) {
+		add_history(line);
+		free(last_line);
+		last_line = strdup(line);
+		dbg_execute(s, line, &last_repeats);
+	}
+}
+
+/* The console: plain readline, or the TUI's while it is active. */
 static void interactive_loop(dbg_session *s)
 {
 	char *hist = history_path();
-	char *last = NULL;
-	bool last_repeats = false;
 	if (hist)
 		read_history(hist);
 	while (!s->quit) {
+		if (dbg_tui_active()) {
+			dbg_tui_run(s);
+			continue;
+		}
 		char *line = readline("(infsdb) ");
 		if (!line) {
 			printf("quit\n");
 			break;
 		}
-		bool empty = !*dbg_trim(line);
-		if (empty && last && last_repeats) {
-			dbg_execute(s, last, &last_repeats);
-		} else if (!empty) {
-			add_history(line);
-			free(last);
-			last = strdup(line);
-			dbg_execute(s, line, &last_repeats);
-		}
+		if (dbg_tui_take_toggle()) /* Ctrl-X A */
+			dbg_tui_enable(s);
+		else
+			dbg_console_line(s, line);
 		free(line);
 	}
-	free(last);
+	free(last_line);
+	last_line = NULL;
 	if (hist)
 		write_history(hist);
 	free(hist);
@@ -379,6 +398,9 @@ int main(int argc, char **argv)
 		return rc < 0 ? EXIT_SUCCESS : rc;
 	}
 	dbg_session s = { 0 };
+	/* readline must not export LINES and COLUMNS: ncurses would then
+	 * keep that size after a resize. */
+	rl_change_environment = 0;
 	s.batch = o.batch;
 	s.interactive = !o.batch && isatty(STDIN_FILENO);
 	diag d;
@@ -400,11 +422,15 @@ int main(int argc, char **argv)
 	else
 		install_sigint();
 	dbg_completion_init(&s);
+	dbg_tui_bind_keys();
 	if (!o.no_init)
 		read_init_files(&s);
 	run_actions(&s, &o);
+	if (o.tui && !s.quit)
+		dbg_tui_enable(&s);
 	if (!o.batch && !s.quit)
 		interactive_loop(&s);
+	dbg_tui_disable();
 	dbg_session_stop(&s); /* writes a recording still in progress */
 	rc = o.batch ? session_status(&s) : EXIT_SUCCESS;
 	dbg_bp_free_all(&s);

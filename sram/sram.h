@@ -186,7 +186,8 @@ int sram_fn_lookup(const char *name); /* -1 if unknown */
 /* The latch a function updates: 'C', 'T', or 0 for none. */
 int sram_fn_latch(unsigned fn);
 
-/* Threads used by sram_run (0 = OpenMP's default). */
+/* Threads used by sram_run (0 = OpenMP's default, and one thread for
+ * runs too small to be worth a team). */
 void sram_set_threads(int n);
 
 #endif

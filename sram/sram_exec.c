@@ -925,9 +925,14 @@ void sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog,
 	int nt = run_threads ? run_threads : omp_get_max_threads();
 	if (nt > ngroups)
 		nt = (int)ngroups;
+	/* Starting a team costs more than a small run (a single step, a small
+	 * machine): below about 256K word operations one thread does it,
+	 * unless a thread count was set explicitly (sram_set_threads). */
+	if (!run_threads && (uint64_t)n * m->stride * m->nways < (UINT64_C(1) << 18))
+		nt = 1;
 	/* Static chunks: thread t runs a fixed block of consecutive groups,
 	 * though no schedule could change a bit, as ways share nothing. */
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel num_threads(nt) if (nt > 1)
 	{
 		const long t = omp_get_thread_num(), nth = omp_get_num_threads();
 		run_groups(&R, m, way_on, ngroups * t / nth,

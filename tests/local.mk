@@ -53,3 +53,8 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/display.cmds tests/dbg/display.out tests/dbg/check.cmds tests/dbg/check.out \
 	tests/dbg/watch.cmds tests/dbg/watch.out tests/dbg/misc.cmds tests/dbg/misc.out \
 	tests/dbg/reverse.cmds tests/dbg/reverse.out
+
+check_PROGRAMS += tests/test_tui
+tests_test_tui_SOURCES = tests/test_tui.c
+tests_test_tui_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_tui_LDADD = $(TEST_LIBS)

@@ -119,21 +119,29 @@ static void model_cycle(const sram_uop *u, const struct pe_in *in, bool *c,
 	}
 }
 
-/* The whole machine, one bool per bit. */
+/* The whole machine, one bool per bit, by planes: planes 0..W-1 of an
+ * array are its wordlines, plane W + l its latch l (enum sram_latch:
+ * carry, tag, enable, BL, BLB). */
 typedef struct model {
 	unsigned narrays, apw, W, B;
-	bool *cell;    /* [array][wordline][bitline] */
-	bool *lat[5];  /* [enum sram_latch][array][bitline] */
+	bool *bits;  /* [array][plane][bitline] */
 } model;
+
+enum { NLATCH = 5 };
+
+static bool *bit_at(const model *M, unsigned a, unsigned plane, unsigned bl)
+{
+	return &M->bits[((size_t)a * (M->W + NLATCH) + plane) * M->B + bl];
+}
 
 static bool *cell_at(const model *M, unsigned a, unsigned wl, unsigned bl)
 {
-	return &M->cell[((size_t)a * M->W + wl) * M->B + bl];
+	return bit_at(M, a, wl, bl);
 }
 
-static bool *latch_at(const model *M, int l, unsigned a, unsigned bl)
+static bool *latch_at(const model *M, enum sram_latch l, unsigned a, unsigned bl)
 {
-	return &M->lat[l][(size_t)a * M->B + bl];
+	return bit_at(M, a, M->W + (unsigned)l, bl);
 }
 
 static model *model_new(const sram_machine *m)
@@ -144,38 +152,48 @@ static model *model_new(const sram_machine *m)
 	M->apw = m->g.arrays_per_way;
 	M->W = m->g.wordlines;
 	M->B = m->g.bitlines;
-	M->cell = calloc((size_t)M->narrays * M->W * M->B, sizeof(bool));
-	cr_assert_not_null(M->cell);
-	for (int l = 0; l < 5; l++) {
-		M->lat[l] = calloc((size_t)M->narrays * M->B, sizeof(bool));
-		cr_assert_not_null(M->lat[l]);
-	}
+	M->bits = calloc((size_t)M->narrays * (M->W + NLATCH) * M->B, sizeof(bool));
+	cr_assert_not_null(M->bits);
 	return M;
 }
 
 static void model_free(model *M)
 {
-	free(M->cell);
-	for (int l = 0; l < 5; l++)
-		free(M->lat[l]);
+	free(M->bits);
 	free(M);
 }
 
-/* Read a machine's state through the array's ordinary port. */
+/* The machine's words of one plane of array a, through the array's
+ * ordinary port (sram_row, sram_latch_words): wpa words. */
+static const uint64_t *plane_words(const sram_machine *m, unsigned a,
+				   unsigned plane)
+{
+	sram_machine *mm = (sram_machine *)m;
+	if (plane < m->g.wordlines)
+		return sram_row(mm, a, plane);
+	return sram_latch_words(mm, a, (enum sram_latch)(plane - m->g.wordlines));
+}
+
+static bool word_bit(const uint64_t *w, unsigned bl)
+{
+	return (w[bl / 64] >> (bl % 64)) & 1;
+}
+
 static void model_load(model *M, const sram_machine *m)
 {
 	for (unsigned a = 0; a < M->narrays; a++)
-		for (unsigned bl = 0; bl < M->B; bl++) {
-			for (unsigned wl = 0; wl < M->W; wl++)
-				*cell_at(M, a, wl, bl) = sram_get_bit(m, a, wl, bl);
-			for (int l = 0; l < 5; l++)
-				*latch_at(M, l, a, bl) =
-					sram_get_latch(m, a, (enum sram_latch)l, bl);
+		for (unsigned p = 0; p < M->W + NLATCH; p++) {
+			const uint64_t *w = plane_words(m, a, p);
+			for (unsigned bl = 0; bl < M->B; bl++)
+				*bit_at(M, a, p, bl) = word_bit(w, bl);
 		}
 }
 
 /* One uop on one array: sense every bitline first (a uop may write a
- * row it senses, and a shift reads its neighbour's sense), then cycle. */
+ * row it senses, and a shift reads its neighbour's sense), then cycle.
+ * With no wordline activated, s and z mean nothing and nothing reads
+ * them: sram_uop_check then allows only functions of SENSE 0, and only
+ * a uop that senses records BL/BLB. */
 static void model_uop(model *M, unsigned a, const sram_uop *u)
 {
 	bool s[SRAM_MAX_DIM], z[SRAM_MAX_DIM];
@@ -219,71 +237,46 @@ static void model_run(model *M, const uint8_t *way_on, const sram_uop *prog,
 /* ---- comparing a machine with the interpreter ---- */
 
 struct diff {
-	unsigned array, wl, bl;
-	int latch;    /* enum sram_latch, or -1 for a cell of row wl */
-	bool tail;    /* a bit beyond the array's B bitlines */
+	unsigned array, plane, bl;
+	bool tail;    /* a bit beyond the array's B bitlines (B < 64) */
 	bool want, got;
 };
 
-/* Bits beyond a narrow array (B < 64) in word w: must stay 0. */
-static bool tail_set(const sram_machine *m, uint64_t w, unsigned *bl)
+/* The first bit of plane p of array a where m and M differ, or that is
+ * set beyond the array's B bitlines: those must always read 0. */
+static bool find_plane_diff(const sram_machine *m, const model *M,
+			    unsigned a, unsigned p, struct diff *d)
 {
-	const uint64_t extra = w & ~m->tail;
-	if (!extra)
-		return false;
-	*bl = (unsigned)__builtin_ctzll(extra);
-	return true;
-}
-
-static bool find_tail_diff(sram_machine *m, unsigned a, struct diff *d)
-{
-	*d = (struct diff){.array = a, .tail = true, .want = 0, .got = 1};
-	for (d->wl = 0; d->wl < m->g.wordlines; d->wl++) {
-		d->latch = -1;
-		if (tail_set(m, sram_row(m, a, d->wl)[m->wpa - 1], &d->bl))
+	const uint64_t *w = plane_words(m, a, p);
+	for (unsigned bl = 0; bl < M->B; bl++) {
+		const bool want = *bit_at(M, a, p, bl), got = word_bit(w, bl);
+		if (want != got) {
+			*d = (struct diff){a, p, bl, false, want, got};
 			return true;
+		}
 	}
-	for (d->latch = 0; d->latch < 5; d->latch++)
-		if (tail_set(m, sram_latch_words(m, a, (enum sram_latch)d->latch)
-				     [m->wpa - 1], &d->bl))
-			return true;
+	const uint64_t beyond = w[m->wpa - 1] & ~m->tail;
+	if (beyond) {
+		*d = (struct diff){a, p, (unsigned)__builtin_ctzll(beyond), true, 0, 1};
+		return true;
+	}
 	return false;
 }
 
 /* The first bit where m and M differ: the latches and the rows whose
  * flag in rows is set (every row if rows is NULL). */
-static bool find_diff_in(sram_machine *m, const model *M, const bool *rows,
-			 struct diff *d)
+static bool find_diff_in(const sram_machine *m, const model *M,
+			 const bool *rows, struct diff *d)
 {
-	for (unsigned a = 0; a < M->narrays; a++) {
-		for (unsigned wl = 0; wl < M->W; wl++) {
-			if (rows && !rows[wl])
-				continue;
-			for (unsigned bl = 0; bl < M->B; bl++) {
-				const bool want = *cell_at(M, a, wl, bl);
-				const bool got = sram_get_bit(m, a, wl, bl);
-				if (want != got) {
-					*d = (struct diff){a, wl, bl, -1, false, want, got};
-					return true;
-				}
-			}
-		}
-		for (int l = 0; l < 5; l++)
-			for (unsigned bl = 0; bl < M->B; bl++) {
-				const bool want = *latch_at(M, l, a, bl);
-				const bool got = sram_get_latch(m, a, (enum sram_latch)l, bl);
-				if (want != got) {
-					*d = (struct diff){a, 0, bl, l, false, want, got};
-					return true;
-				}
-			}
-		if (M->B < 64 && find_tail_diff(m, a, d))
-			return true;
-	}
+	for (unsigned a = 0; a < M->narrays; a++)
+		for (unsigned p = 0; p < M->W + NLATCH; p++)
+			if ((!rows || p >= M->W || rows[p]) &&
+			    find_plane_diff(m, M, a, p, d))
+				return true;
 	return false;
 }
 
-static bool find_diff(sram_machine *m, const model *M, struct diff *d)
+static bool find_diff(const sram_machine *m, const model *M, struct diff *d)
 {
 	return find_diff_in(m, M, NULL, d);
 }
@@ -448,20 +441,23 @@ static size_t piece_of(enum path p, const struct trial *t)
 	return p == PATH_STEP ? 1 : p == PATH_PIECES ? t->piece : t->n;
 }
 
-/* The whole run spreads the groups of ways over two threads (no shape
- * here has more than two groups); short runs use one, as a thread team
- * per uop or piece only costs time, most of all on a loaded machine. */
-static void exec_path(enum path p, sram_machine *m, const uint8_t *way_on,
-		      const sram_uop *prog, size_t n)
+/* Uops t->prog[i .. i + n) through path p.  The whole run of one trial
+ * in four spreads the groups of ways over two threads (no shape here has
+ * more than two groups); other runs use one, as each thread team costs
+ * milliseconds of spinning, and threads cannot change a bit. */
+static void exec_path(enum path p, sram_machine *m, const struct trial *t,
+		      size_t i, size_t n)
 {
-	sram_set_threads(p == PATH_RUN ? 2 : 1);
+	const uint8_t *way_on = trial_ways(t);
+	const sram_uop *prog = t->prog + i;
+	sram_set_threads(p == PATH_RUN && t->seed % 4 == 0 ? 2 : 1);
 	switch (p) {
 	case PATH_RUN: case PATH_PIECES:
 		sram_run(m, way_on, prog, n);
 		break;
 	case PATH_STEP:
-		for (size_t i = 0; i < n; i++)
-			sram_step(m, way_on, &prog[i]);
+		for (size_t k = 0; k < n; k++)
+			sram_step(m, way_on, &prog[k]);
 		break;
 	default:
 		for (unsigned w = 0; w < m->nways; w++)
@@ -479,8 +475,7 @@ static void replay(enum path p, const sram_machine *init,
 	const size_t piece = piece_of(p, t);
 	sram_copy_state(m, init);
 	for (size_t i = 0; i < end; i += piece)
-		exec_path(p, m, trial_ways(t), t->prog + i,
-			  end - i < piece ? end - i : piece);
+		exec_path(p, m, t, i, end - i < piece ? end - i : piece);
 	model_load(M, init);
 	model_run(M, trial_ways(t), t->prog, end);
 }
@@ -507,14 +502,15 @@ static size_t first_bad_end(enum path p, const sram_machine *init,
 	return end;
 }
 
-static void describe_bit(const struct diff *d, char *buf, size_t len)
+static void describe_bit(const struct diff *d, unsigned W, char *buf,
+			 size_t len)
 {
-	static const char *lat[] = {"carry", "tag", "enable", "BL", "BLB"};
-	if (d->latch < 0)
-		snprintf(buf, len, "%swordline %u", d->tail ? "tail of " : "", d->wl);
+	static const char *lat[NLATCH] = {"carry", "tag", "enable", "BL", "BLB"};
+	const char *where = d->tail ? "beyond the array: " : "";
+	if (d->plane < W)
+		snprintf(buf, len, "%swordline %u", where, d->plane);
 	else
-		snprintf(buf, len, "%s%s latch", d->tail ? "tail of " : "",
-			 lat[d->latch]);
+		snprintf(buf, len, "%s%s latch", where, lat[d->plane - W]);
 }
 
 /* Print the sequence, find the uop that went wrong, and fail. */
@@ -530,7 +526,7 @@ static void report(enum path p, const sram_machine *init,
 	const size_t end = first_bad_end(p, init, t, start, len, &d);
 	const size_t call = (end - 1) / piece_of(p, t) * piece_of(p, t);
 	format_uop(&t->prog[end - 1], ubuf, sizeof ubuf);
-	describe_bit(&d, bbuf, sizeof bbuf);
+	describe_bit(&d, init->g.wordlines, bbuf, sizeof bbuf);
 	const char *vec = getenv("INFSIM_VECTOR"), *st = getenv("INFSIM_STREAM");
 	cr_assert_fail("%s differs from pe.def after uop %zu of %zu (%s)\n"
 		       "  (uops %zu..%zu ran in one call)\n"
@@ -566,7 +562,7 @@ static void check_path(struct bench *b, const struct trial *t, enum path p)
 			if (t->prog[j].wfn)
 				written[t->prog[j].dst] = true;
 		struct diff d;
-		exec_path(p, m, trial_ways(t), t->prog + i, len);
+		exec_path(p, m, t, i, len);
 		model_run(b->M, trial_ways(t), t->prog + i, len);
 		if (find_diff_in(m, b->M, i + len < t->n ? written : NULL, &d))
 			report(p, b->init, t, i, len, d);

@@ -1,0 +1,785 @@
+/*
+ * tui.c: infsdb's text user interface (`tui enable`, `-tui`, Ctrl-X A),
+ * on ncurses, as gdb's: a listing of the commands around the current
+ * one, an array view of the current command's first selected array
+ * (wordlines x bitlines with the latches; the bits that changed since
+ * the previous view in reverse video), and the console below.
+ *
+ * The console is GNU readline's callback interface: ncurses reads the
+ * keys (so KEY_RESIZE arrives with them), readline edits the line
+ * (history, completion, Ctrl-X A) and draws it through our redisplay
+ * hook.  A command's output (stdout and stderr) goes to a temporary
+ * file while it runs and is then appended to the console's scrollback;
+ * ncurses writes to its own duplicate of the terminal's descriptor.
+ * Every value shown is read through the array's port (sram_get_bit,
+ * sram_get_latch), never from a shadow copy of the data: the copy kept
+ * here is the previous view, only to know what changed.
+ */
+#include "config.h"
+
+#include <curses.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include "dbg.h"
+
+enum { SCROLLBACK = 1000, MIN_LINES = 14, MIN_COLS = 40, QUEUE = 16 };
+
+/* The array view as last read: rows wordlines then C, T, E; one byte a bit. */
+typedef struct tui_view {
+	bool valid;
+	unsigned array, nwl, nbl;
+	uint8_t *bits;     /* (nwl + 3) x nbl */
+	uint8_t *changed;  /* same shape: differs from the previous view */
+} tui_view;
+
+static struct tui_state {
+	bool active, want_on, want_off, toggle_req;
+	dbg_session *s;
+	SCREEN *scr;
+	FILE *term_out, *null_out, *cap;
+	char *lines[SCROLLBACK];
+	size_t nlines;
+	int queue[QUEUE];
+	size_t nqueue;
+	tui_view view;
+	/* readline's settings outside the TUI, restored when leaving it */
+	rl_getc_func_t *old_getc;
+	rl_voidfunc_t *old_redisplay;
+	rl_vintfunc_t *old_prep;
+	rl_voidfunc_t *old_deprep;
+	FILE *old_out;
+	rl_compdisp_func_t *old_matches;
+} tui;
+
+/* ---- the scrollback ---- */
+
+static void push_line(const char *text, size_t len)
+{
+	char *line = malloc(len * 8 + 1);
+	if (!line)
+		return;
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '\t')
+			do
+				line[n++] = ' ';
+			while (n % 8);
+		else if ((unsigned char)text[i] >= ' ')
+			line[n++] = text[i];
+	}
+	line[n] = '\0';
+	if (tui.nlines == SCROLLBACK) {
+		free(tui.lines[0]);
+		memmove(tui.lines, tui.lines + 1, (SCROLLBACK - 1) * sizeof *tui.lines);
+		tui.nlines--;
+	}
+	tui.lines[tui.nlines++] = line;
+}
+
+static void push_text(const char *text, size_t len)
+{
+	while (len) {
+		const char *nl = memchr(text, '\n', len);
+		size_t n = nl ? (size_t)(nl - text) : len;
+		push_line(text, n);
+		n += nl != NULL;
+		text += n;
+		len -= n;
+	}
+}
+
+/* Move what the command wrote to the capture file into the scrollback. */
+static void drain_capture(void)
+{
+	int fd = fileno(tui.cap);
+	char buf[4096];
+	char *all = NULL;
+	size_t len = 0;
+	ssize_t got;
+	lseek(fd, 0, SEEK_SET);
+	while ((got = read(fd, buf, sizeof buf)) > 0) {
+		char *grown = realloc(all, len + (size_t)got);
+		if (!grown)
+			break;
+		all = grown;
+		memcpy(all + len, buf, (size_t)got);
+		len += (size_t)got;
+	}
+	if (len)
+		push_text(all, len);
+	free(all);
+	if (ftruncate(fd, 0) < 0) {
+		static const char msg[] = "(the console's capture file could not be emptied)";
+		push_line(msg, sizeof msg - 1);
+	}
+	lseek(fd, 0, SEEK_SET);
+}
+
+/* ---- the array view ---- */
+
+/* The array the view shows: the current (or last) command's first. */
+static bool view_array(const dbg_session *s, unsigned *array)
+{
+	if (!s->em || !s->prog.ncmds)
+		return false;
+	size_t pc = s->em->pc < s->prog.ncmds ? s->em->pc : s->prog.ncmds - 1;
+	const emu_pattern *p = &s->prog.cmds[pc].arrays;
+	if (!emu_pattern_size(p))
+		return false;
+	*array = (unsigned)emu_pattern_at(p, 0);
+	return true;
+}
+
+static uint8_t view_bit(const sram_machine *m, unsigned array, unsigned row, unsigned bl)
+{
+	static const enum sram_latch latch[3] = { SRAM_CARRY, SRAM_TAG, SRAM_ENABLE };
+	if (row < m->g.wordlines)
+		return sram_get_bit(m, array, row, bl);
+	return sram_get_latch(m, array, latch[row - m->g.wordlines], bl);
+}
+
+/* Read the view after a stop; what differs from the previous one is
+ * what the last micro-op (or command) changed. */
+static void view_take(const dbg_session *s)
+{
+	unsigned array;
+	if (!view_array(s, &array)) {
+		tui.view.valid = false;
+		return;
+	}
+	const sram_machine *m = s->em->m;
+	unsigned nwl = m->g.wordlines, nbl = m->g.bitlines;
+	size_t n = (size_t)(nwl + 3) * nbl;
+	tui_view *v = &tui.view;
+	bool same = v->valid && v->array == array && v->nwl == nwl && v->nbl == nbl;
+	if (!same) {
+		free(v->bits);
+		free(v->changed);
+		v->bits = calloc(n, 1);
+		v->changed = calloc(n, 1);
+		if (!v->bits || !v->changed) {
+			v->valid = false;
+			return;
+		}
+	}
+	for (unsigned row = 0; row < nwl + 3; row++)
+		for (unsigned bl = 0; bl < nbl; bl++) {
+			size_t i = (size_t)row * nbl + bl;
+			uint8_t b = view_bit(m, array, row, bl);
+			v->changed[i] = same && v->bits[i] != b;
+			v->bits[i] = b;
+		}
+	*v = (tui_view){ true, array, nwl, nbl, v->bits, v->changed };
+}
+
+static bool row_listed(const unsigned *rows, unsigned n, unsigned wl)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (rows[i] == wl)
+			return true;
+	return false;
+}
+
+static void add_row(unsigned *rows, unsigned *n, unsigned max, unsigned nwl, unsigned wl)
+{
+	if (*n < max && wl < nwl && !row_listed(rows, *n, wl))
+		rows[(*n)++] = wl;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	return (x > y) - (x < y);
+}
+
+/* The wordlines that fit, in order: the activated ones and the written
+ * one first, then the destination's and the operands' wordlines, then
+ * the rest from wordline 0. */
+static unsigned pick_rows(const dbg_session *s, const sram_way *w, unsigned *rows,
+			  unsigned max)
+{
+	unsigned n = 0, nwl = tui.view.nwl;
+	for (unsigned k = 0; k < w->last_nact; k++)
+		add_row(rows, &n, max, nwl, w->last_act[k]);
+	add_row(rows, &n, max, nwl, w->last_dst);
+	size_t pc = s->em->pc < s->prog.ncmds ? s->em->pc : s->prog.ncmds - 1;
+	const emu_cmd *c = &s->prog.cmds[pc];
+	const int16_t ops[4] = { c->buf_d, c->buf_d2, c->buf_a, c->buf_b };
+	for (unsigned o = 0; o < 4; o++)
+		for (unsigned k = 0; ops[o] >= 0 && k < s->prog.bufs[ops[o]].width; k++)
+			add_row(rows, &n, max, nwl, s->prog.bufs[ops[o]].wl + k);
+	for (unsigned wl = 0; wl < nwl; wl++)
+		add_row(rows, &n, max, nwl, wl);
+	qsort(rows, n, sizeof *rows, by_value);
+	return n;
+}
+
+/* "NAME.BIT" of the buffer wordline wl of the array holds, or "". */
+static void row_label(const dbg_session *s, unsigned array, unsigned wl, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", "");
+	for (size_t i = 0; i < s->prog.nbufs; i++) {
+		const emu_buffer *b = &s->prog.bufs[i];
+		if (wl < b->wl || wl >= (unsigned)b->wl + b->width)
+			continue;
+		for (uint64_t k = 0; k < emu_pattern_size(&b->arrays); k++)
+			if (emu_pattern_at(&b->arrays, k) == (int64_t)array) {
+				snprintf(buf, size, "%s.%u", b->name, wl - b->wl);
+				return;
+			}
+	}
+}
+
+static void draw_bits(int y, unsigned row, unsigned nbl)
+{
+	for (unsigned bl = 0; bl < nbl; bl++) {
+		size_t i = (size_t)row * tui.view.nbl + bl;
+		attr_t a = tui.view.changed[i] ? A_REVERSE | A_BOLD : A_NORMAL;
+		attron(a);
+		mvaddch(y, 16 + (int)bl, tui.view.bits[i] ? '1' : '0');
+		attroff(a);
+	}
+}
+
+static void draw_wordline(const dbg_session *s, const sram_way *w, int y, unsigned wl,
+			  unsigned nbl)
+{
+	bool act = false;
+	for (unsigned k = 0; k < w->last_nact; k++)
+		act |= w->last_act[k] == wl;
+	bool wr = w->last_dst == wl;
+	char label[EMU_NAME_MAX + 16];
+	row_label(s, tui.view.array, wl, label, sizeof label);
+	mvprintw(y, 0, "%3u %-7.7s %-3s", wl, label, act && wr ? "a+w" : act ? "act" : wr ? "wr" : "");
+	draw_bits(y, wl, nbl);
+}
+
+static void draw_array(const dbg_session *s, int top, int h)
+{
+	unsigned nbl = tui.view.nbl < (unsigned)COLS - 16 ? tui.view.nbl : (unsigned)COLS - 16;
+	mvaddstr(top, 0, " wl buffer");
+	for (unsigned bl = 0; bl < nbl; bl++)
+		mvaddch(top, 16 + (int)bl, (chtype)('0' + bl % 10));
+	const sram_way *w = sram_way_of(s->em->m, tui.view.array);
+	unsigned rows[SRAM_MAX_DIM];
+	unsigned max = h - 4 < SRAM_MAX_DIM ? (unsigned)(h - 4) : SRAM_MAX_DIM;
+	unsigned n = pick_rows(s, w, rows, max);
+	for (unsigned i = 0; i < n; i++)
+		draw_wordline(s, w, top + 1 + (int)i, rows[i], nbl);
+	static const char *const latch[3] = { "C carry", "T tag", "E enable" };
+	for (unsigned l = 0; l < 3; l++) {
+		mvprintw(top + 1 + (int)n + (int)l, 0, "    %-11s", latch[l]);
+		draw_bits(top + 1 + (int)n + (int)l, tui.view.nwl + l, nbl);
+	}
+}
+
+/* ---- drawing ---- */
+
+static void draw_bar(int y, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void draw_bar(int y, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	attron(A_REVERSE);
+	mvhline(y, 0, ' ', COLS);
+	mvaddnstr(y, 0, text, COLS);
+	attroff(A_REVERSE);
+}
+
+static void draw_listing(const dbg_session *s, int top, int h)
+{
+	size_t n = s->prog.ncmds, pc = s->em ? s->em->pc : 0;
+	size_t from = pc > (size_t)h / 2 ? pc - (size_t)h / 2 : 0;
+	for (int y = 0; y < h && from + (size_t)y < n; y++) {
+		size_t i = from + (size_t)y;
+		char text[512];
+		emu_format_cmd(&s->prog, &s->prog.cmds[i], text, sizeof text);
+		bool cur = s->em && i == pc;
+		if (cur)
+			attron(A_BOLD);
+		mvprintw(top + y, 0, "%s%-4zu %4d  ", cur ? "=> " : "   ", i, s->prog.cmds[i].line);
+		addnstr(text, COLS - 14 > 0 ? COLS - 14 : 0);
+		if (cur)
+			attroff(A_BOLD);
+	}
+}
+
+static void draw_position_bar(const dbg_session *s, int y)
+{
+	const emu_machine *em = s->em;
+	if (!em) {
+		draw_bar(y, " array view: the program is not being run");
+	} else if (!tui.view.valid) {
+		draw_bar(y, " array view: no array selected");
+	} else if (emu_done(em)) {
+		draw_bar(y, " array %u  program finished, %llu cycles", tui.view.array,
+			 (unsigned long long)dbg_cycles(s));
+	} else {
+		char text[256] = "not started";
+		if (em->upc > 0)
+			dbg_format_uop(&em->up.u[em->upc], text, sizeof text);
+		draw_bar(y, " array %u  cmd %zu  next micro-op %zu: %s", tui.view.array, em->pc,
+			 em->upc, text);
+	}
+}
+
+static void draw_console(int top, int h)
+{
+	size_t from = tui.nlines > (size_t)h ? tui.nlines - (size_t)h : 0;
+	for (int y = 0; y < h && from + (size_t)y < tui.nlines; y++)
+		mvaddnstr(top + y, 0, tui.lines[from + (size_t)y], COLS);
+}
+
+/* The prompt line, with readline's buffer and the cursor where it is. */
+static void draw_prompt(void)
+{
+	const char *prompt = rl_prompt ? rl_prompt : "";
+	int y = LINES - 1, plen = (int)strlen(prompt);
+	int point = rl_point, skip = plen + point >= COLS ? plen + point - COLS + 1 : 0;
+	move(y, 0);
+	clrtoeol();
+	char *full = malloc((size_t)plen + (size_t)rl_end + 1);
+	if (!full)
+		return;
+	memcpy(full, prompt, (size_t)plen);
+	memcpy(full + plen, rl_line_buffer ? rl_line_buffer : "", (size_t)rl_end);
+	full[plen + rl_end] = '\0';
+	mvaddnstr(y, 0, full + skip, COLS);
+	free(full);
+	move(y, plen + point - skip);
+}
+
+/* Refresh, and push the bytes out now: ncurses may leave the last
+ * ones in term_out's buffer until the next refresh. */
+static void show(void)
+{
+	refresh();
+	fflush(tui.term_out);
+}
+
+static void draw_all(void)
+{
+	const dbg_session *s = tui.s;
+	erase();
+	if (LINES < MIN_LINES || COLS < MIN_COLS) {
+		mvprintw(0, 0, "The terminal is too small for the TUI (%dx%d; at least %dx%d).",
+			 COLS, LINES, MIN_COLS, MIN_LINES);
+		draw_prompt();
+		show();
+		return;
+	}
+	/* rows: bar, listing, bar, array view, console, prompt */
+	int list_h = LINES * 4 / 24, cons_h = LINES * 6 / 24;
+	int arr_h = LINES - list_h - cons_h - 3;
+	draw_bar(0, " %s  (%zu commands)", s->prog.path ? s->prog.path : "", s->prog.ncmds);
+	draw_listing(s, 1, list_h);
+	draw_position_bar(s, 1 + list_h);
+	if (s->em && tui.view.valid)
+		draw_array(s, 2 + list_h, arr_h);
+	draw_console(2 + list_h + arr_h, cons_h);
+	draw_prompt();
+	show();
+}
+
+static void tui_redisplay(void)
+{
+	if (tui.active)
+		draw_all();
+}
+
+/* ---- readline inside ncurses ---- */
+
+static int tui_getc(FILE *in)
+{
+	(void)in;
+	if (!tui.nqueue)
+		return EOF;
+	int c = tui.queue[0];
+	memmove(tui.queue, tui.queue + 1, --tui.nqueue * sizeof *tui.queue);
+	return c;
+}
+
+static int tui_input_available(void)
+{
+	return tui.nqueue > 0;
+}
+
+/* ncurses and not readline owns the terminal's modes. */
+static void tui_prep(int meta)
+{
+	(void)meta;
+}
+
+static void tui_deprep(void)
+{
+}
+
+/* Run one command with its output going to the console. */
+static void run_captured(dbg_session *s, char *line)
+{
+	char echo[1024];
+	int n = snprintf(echo, sizeof echo, "(infsdb) %s", line);
+	push_line(echo, n < (int)sizeof echo ? (size_t)n : sizeof echo - 1);
+	fflush(stdout);
+	fflush(stderr);
+	int out = dup(STDOUT_FILENO), err = dup(STDERR_FILENO);
+	if (out >= 0 && err >= 0) {
+		dup2(fileno(tui.cap), STDOUT_FILENO);
+		dup2(fileno(tui.cap), STDERR_FILENO);
+	}
+	dbg_console_line(s, line);
+	fflush(stdout);
+	fflush(stderr);
+	if (out >= 0 && err >= 0) {
+		dup2(out, STDOUT_FILENO);
+		dup2(err, STDERR_FILENO);
+	}
+	if (out >= 0)
+		close(out);
+	if (err >= 0)
+		close(err);
+	drain_capture();
+	view_take(s);
+}
+
+static void tui_line(char *line)
+{
+	if (!line) {
+		static const char msg[] = "(infsdb) quit";
+		push_line(msg, sizeof msg - 1);
+		tui.s->quit = true;
+		return;
+	}
+	run_captured(tui.s, line);
+	free(line);
+	if (tui.s->quit)
+		tui.want_off = true;
+}
+
+/* Tab's list of the possible completions goes to the console. */
+static void show_matches(char **matches, int num, int max)
+{
+	(void)max;
+	char line[1024];
+	size_t n = 0, width = COLS > 0 && COLS < (int)sizeof line ? (size_t)COLS : sizeof line - 1;
+	for (int i = 1; i <= num; i++) {
+		size_t len = strlen(matches[i]);
+		if (n && n + len > width) {
+			push_line(line, n);
+			n = 0;
+		}
+		int w = snprintf(line + n, sizeof line - n, "%s  ", matches[i]);
+		n = w > 0 && n + (size_t)w < sizeof line ? n + (size_t)w : sizeof line - 1;
+	}
+	if (n)
+		push_line(line, n);
+	draw_all();
+}
+
+/* Keys ncurses decoded, as the control keys readline knows. */
+static int translate_key(int c)
+{
+	switch (c) {
+	case KEY_UP: return 'P' & 0x1f;
+	case KEY_DOWN: return 'N' & 0x1f;
+	case KEY_LEFT: return 'B' & 0x1f;
+	case KEY_RIGHT: return 'F' & 0x1f;
+	case KEY_HOME: return 'A' & 0x1f;
+	case KEY_END: return 'E' & 0x1f;
+	case KEY_BACKSPACE: return 0x7f;
+	case KEY_DC: return 'D' & 0x1f;
+	case KEY_ENTER: return '\r';
+	default: return c < KEY_MIN ? c : -1;
+	}
+}
+
+/* SIGWINCH: our own handler (readline's or the environment's might keep
+ * ncurses' away), with SA_RESTART so that no write to the terminal is
+ * cut short; getch waits at most a tenth of a second, then the loop
+ * looks at the flag. */
+static volatile sig_atomic_t resized;
+
+static void on_sigwinch(int sig)
+{
+	(void)sig;
+	resized = 1;
+}
+
+static void catch_sigwinch(bool on)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on ? on_sigwinch : SIG_DFL;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGWINCH, &sa, NULL);
+}
+
+/* Take the terminal's new size and draw everything again. */
+static void apply_resize(void)
+{
+	struct winsize ws;
+	resized = 0;
+	if (ioctl(fileno(tui.term_out), TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col &&
+	    is_term_resized(ws.ws_row, ws.ws_col))
+		resizeterm(ws.ws_row, ws.ws_col); /* queues a KEY_RESIZE, drawn below */
+	clearok(curscr, TRUE);
+	draw_all();
+}
+
+static void tui_loop(dbg_session *s)
+{
+	while (tui.active && !tui.want_off && !s->quit) {
+		int c = getch();
+		if (resized)
+			apply_resize();
+		if (c == KEY_RESIZE)
+			draw_all();
+		if (c == KEY_RESIZE || (c == ERR && !dbg_interrupted))
+			continue;
+		if (c == ERR) {
+			if (dbg_interrupted) { /* Ctrl-C at the prompt: drop the line */
+				dbg_interrupted = 0;
+				rl_replace_line("", 0);
+				draw_all();
+			}
+			continue;
+		}
+		c = translate_key(c);
+		if (c < 0 || tui.nqueue == QUEUE)
+			continue;
+		tui.queue[tui.nqueue++] = c;
+		while (tui.nqueue && !tui.want_off && !s->quit)
+			rl_callback_read_char();
+		if (tui.active && !tui.want_off && !s->quit)
+			draw_all();
+	}
+}
+
+/* ---- entering and leaving ---- */
+
+/* Why the TUI cannot start here, or NULL. */
+static const char *unusable(const dbg_session *s)
+{
+	if (s->batch)
+		return "Cannot enable the TUI in batch mode.";
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return "Cannot enable the TUI when output is not a terminal.";
+	const char *term = getenv("TERM");
+	if (!term || !*term || strcmp(term, "dumb") == 0)
+		return "Cannot enable the TUI: the terminal type (TERM) is unset or \"dumb\".";
+	return NULL;
+}
+
+static void release_files(void)
+{
+	if (tui.term_out)
+		fclose(tui.term_out);
+	if (tui.null_out)
+		fclose(tui.null_out);
+	if (tui.cap)
+		fclose(tui.cap);
+	tui.term_out = tui.null_out = tui.cap = NULL;
+}
+
+static int open_screen(void)
+{
+	int fd = dup(STDOUT_FILENO);
+	tui.term_out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!tui.term_out && fd >= 0)
+		close(fd);
+	tui.null_out = fopen("/dev/null", "w");
+	tui.cap = tmpfile();
+	if (!tui.term_out || !tui.null_out || !tui.cap) {
+		release_files();
+		return -1;
+	}
+	/* The size from the terminal (ioctl), even if $LINES and $COLUMNS
+	 * are set: use_env(FALSE) would take terminfo's 80x24 instead. */
+	use_env(TRUE);
+	use_tioctl(TRUE);
+	tui.scr = newterm(NULL, tui.term_out, stdin);
+	if (!tui.scr) {
+		release_files();
+		return -1;
+	}
+	set_term(tui.scr);
+	cbreak();  /* Ctrl-C still interrupts a running program */
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	timeout(100);
+	typeahead(-1); /* draw the whole screen even with keys pending */
+	catch_sigwinch(true);
+	return 0;
+}
+
+static void hook_readline(void)
+{
+	tui.old_getc = rl_getc_function;
+	tui.old_redisplay = rl_redisplay_function;
+	tui.old_prep = rl_prep_term_function;
+	tui.old_deprep = rl_deprep_term_function;
+	tui.old_out = rl_outstream;
+	tui.old_matches = rl_completion_display_matches_hook;
+	rl_completion_display_matches_hook = show_matches;
+	rl_getc_function = tui_getc;
+	rl_input_available_hook = tui_input_available;
+	rl_redisplay_function = tui_redisplay;
+	rl_prep_term_function = tui_prep;
+	rl_deprep_term_function = tui_deprep;
+	rl_outstream = tui.null_out;
+	rl_catch_sigwinch = 0;
+	rl_callback_handler_install("(infsdb) ", tui_line);
+}
+
+static void unhook_readline(void)
+{
+	rl_callback_handler_remove();
+	rl_getc_function = tui.old_getc;
+	rl_input_available_hook = NULL;
+	rl_redisplay_function = tui.old_redisplay;
+	rl_prep_term_function = tui.old_prep;
+	rl_deprep_term_function = tui.old_deprep;
+	rl_outstream = tui.old_out ? tui.old_out : stdout; /* NULL before readline's first call */
+	rl_completion_display_matches_hook = tui.old_matches;
+}
+
+/* Not an error: the session goes on in plain text. */
+static void say_unusable(const char *why)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s\n", why);
+	fflush(stderr);
+}
+
+/* The screen is opened by the console loop (dbg_tui_run), so that what
+ * the init files, -x and -ex print after `tui enable` still goes to the
+ * plain terminal. */
+int dbg_tui_enable(dbg_session *s)
+{
+	const char *why = tui.active ? NULL : unusable(s);
+	if (why) {
+		say_unusable(why);
+		return 0;
+	}
+	tui.want_on = !tui.active;
+	tui.want_off = false;
+	return 0;
+}
+
+static void start_screen(dbg_session *s)
+{
+	tui.want_on = false;
+	if (open_screen() < 0) {
+		say_unusable("Cannot enable the TUI: the terminal (TERM) is unknown to ncurses.");
+		return;
+	}
+	tui.s = s;
+	tui.active = true;
+	tui.want_off = false;
+	hook_readline();
+	view_take(s);
+	draw_all();
+}
+
+void dbg_tui_disable(void)
+{
+	tui.want_on = false;
+	if (!tui.active)
+		return;
+	unhook_readline();
+	catch_sigwinch(false);
+	endwin();
+	delscreen(tui.scr);
+	tui.scr = NULL;
+	release_files();
+	for (size_t i = 0; i < tui.nlines; i++)
+		free(tui.lines[i]);
+	tui.nlines = 0;
+	tui.nqueue = 0;
+	free(tui.view.bits);
+	free(tui.view.changed);
+	tui.view = (tui_view){ 0 };
+	tui.active = tui.want_off = false;
+}
+
+bool dbg_tui_active(void)
+{
+	return tui.active || tui.want_on;
+}
+
+void dbg_tui_run(dbg_session *s)
+{
+	if (!tui.active)
+		start_screen(s);
+	tui_loop(s);
+	if (tui.want_off || s->quit)
+		dbg_tui_disable();
+}
+
+bool dbg_tui_take_toggle(void)
+{
+	bool req = tui.toggle_req;
+	tui.toggle_req = false;
+	return req;
+}
+
+/* Ctrl-X A: leave the TUI, or (at the plain prompt) end the line so
+ * that the console loop enters it. */
+static int toggle_key(int count, int key)
+{
+	(void)count;
+	(void)key;
+	if (tui.active) {
+		tui.want_off = true;
+	} else {
+		tui.toggle_req = true;
+		rl_replace_line("", 0);
+		rl_done = 1;
+	}
+	return 0;
+}
+
+void dbg_tui_bind_keys(void)
+{
+	rl_bind_keyseq("\\C-xa", toggle_key);
+	rl_bind_keyseq("\\C-xA", toggle_key);
+	rl_bind_keyseq("\\C-x\\C-a", toggle_key);
+}
+
+/* ---- the commands ---- */
+
+int dbg_cmd_tui_enable(dbg_session *s, char *args)
+{
+	if (*dbg_trim(args)) {
+		dbg_error(s, "\"tui enable\" takes no arguments.");
+		return -1;
+	}
+	return dbg_tui_enable(s);
+}
+
+int dbg_cmd_tui_disable(dbg_session *s, char *args)
+{
+	if (*dbg_trim(args)) {
+		dbg_error(s, "\"tui disable\" takes no arguments.");
+		return -1;
+	}
+	/* Inside the TUI the loop leaves it once this command's output is shown. */
+	if (tui.active)
+		tui.want_off = true;
+	tui.want_on = false;
+	return 0;
+}
