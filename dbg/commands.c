@@ -625,5 +625,7 @@ void dbg_completion_init(dbg_session *s)
 {
 	completion_session = s;
 	rl_attempted_completion_function = complete;
-	rl_completer_word_break_characters = " \t[]()+-*/%<>=!&|,";
+	/* No '-': command names such as reverse-step contain it, and a
+	 * subtraction can be written with spaces around it. */
+	rl_completer_word_break_characters = " \t[]()+*/%<>=!&|,";
 }
