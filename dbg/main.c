@@ -202,51 +202,13 @@ static int machine_overrides(const options *o, emu_geom_override *ov, diag *d)
 	return err ? -1 : 0;
 }
 
-static int decode_words(const char *path, const char *bytes, size_t len,
-			emu_program *p, diag *d)
-{
-	if (len % 8) {
-		diag_file(d, path, "a binary stream is a whole number of 64-bit words; this file has %zu bytes",
-			  len);
-		return -1;
-	}
-	uint64_t *words = malloc(len ? len : 1);
-	if (!words) {
-		diag_file(d, path, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < len / 8; i++) {
-		uint64_t w = 0;
-		for (unsigned k = 0; k < 8; k++)
-			w |= (uint64_t)(unsigned char)bytes[i * 8 + k] << (8 * k);
-		words[i] = w;
-	}
-	int rc = emu_decode(path, words, len / 8, p, d);
-	free(words);
-	return rc;
-}
-
-/* Parse (.ins) or decode (.inb, or a NUL in the first 16 bytes, as
- * infsim run decides) the stream. */
+/* The stream, for the machine the options give (emu_load_file: a text
+ * stream may be resized, a binary one may not). */
 static int load_program(dbg_session *s, const options *o, diag *d)
 {
 	emu_geom_override ov;
-	char *bytes = NULL;
-	size_t len = 0;
-	if (machine_overrides(o, &ov, d) < 0 || emu_read_file(o->prog, &bytes, &len, d) < 0)
+	if (machine_overrides(o, &ov, d) < 0 || emu_load_file(o->prog, &ov, &s->prog, d) < 0)
 		return -1;
-	size_t n = strlen(o->prog);
-	bool binary = (n >= 4 && strcmp(o->prog + n - 4, ".inb") == 0) ||
-		      memchr(bytes, '\0', len < 16 ? len : 16);
-	const sram_geom g = sram_geom_default();
-	emu_program_init(&s->prog);
-	int rc = binary ? decode_words(o->prog, bytes, len, &s->prog, d)
-			: emu_parse_over(o->prog, bytes, len, &g, &ov, &s->prog, d);
-	free(bytes);
-	if (rc < 0) {
-		emu_program_free(&s->prog);
-		return -1;
-	}
 	s->loaded = true;
 	return 0;
 }

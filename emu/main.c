@@ -168,65 +168,12 @@ static int apply_geom_opts(emu_geom_override *o, const geom_opts *go)
 	return err ? usage_error("--machine: %s", err) : 0;
 }
 
-static bool geom_equal(const sram_geom *a, const sram_geom *b)
-{
-	return a->wordlines == b->wordlines && a->bitlines == b->bitlines &&
-	       a->arrays_per_way == b->arrays_per_way &&
-	       a->ways_per_bank == b->ways_per_bank && a->mesh_x == b->mesh_x &&
-	       a->mesh_y == b->mesh_y;
-}
-
 /* ---- reading a stream (.ins text or .inb words) ---- */
 
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), k = strlen(suffix);
 	return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-static int decode_inb(const char *path, const char *bytes, size_t len,
-		      emu_program *p, diag *d)
-{
-	if (len % 8) {
-		diag_file(d, path, "a binary stream is a whole number of 64-bit words; this file has %zu bytes",
-			  len);
-		return -1;
-	}
-	uint64_t *words = malloc(len ? len : 1);
-	if (!words) {
-		diag_file(d, path, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < len / 8; i++) {
-		uint64_t w = 0;
-		for (unsigned k = 0; k < 8; k++)
-			w |= (uint64_t)(unsigned char)bytes[i * 8 + k] << (8 * k);
-		words[i] = w;
-	}
-	int rc = emu_decode(path, words, len / 8, p, d);
-	free(words);
-	return rc;
-}
-
-/* The binary form: named *.inb, or with a NUL byte in its first two
- * words (its version word has several; text never has one).  The
- * decoder then checks the magic. */
-static bool is_binary(const char *path, const char *bytes, size_t len)
-{
-	return ends_with(path, ".inb") || memchr(bytes, '\0', len < 16 ? len : 16);
-}
-
-/* Parse or decode path for the machine geom. */
-static int load_stream(const char *path, const char *bytes, size_t len,
-		       const emu_geom_override *ov, emu_program *p, diag *d)
-{
-	const sram_geom g = sram_geom_default();
-	emu_program_init(p);
-	int rc = is_binary(path, bytes, len) ? decode_inb(path, bytes, len, p, d)
-					     : emu_parse_over(path, bytes, len, &g, ov, p, d);
-	if (rc < 0)
-		emu_program_free(p);
-	return rc;
 }
 
 /* ---- element files: .npy, or raw .bin ---- */
@@ -515,23 +462,12 @@ static int load_program(const geom_opts *go, const char *path, emu_program *p)
 	diag_clear(&d);
 	emu_geom_override ov;
 	int rc = apply_geom_opts(&ov, go);
-	char *bytes = NULL;
-	size_t len;
-	if (!rc && emu_read_file(path, &bytes, &len, &d) < 0)
-		rc = runtime_error(&d);
-	if (!rc && load_stream(path, bytes, len, &ov, p, &d) < 0)
-		rc = runtime_error(&d);
-	if (!rc && is_binary(path, bytes, len)) {
-		sram_geom g = p->geom;
-		emu_geom_override_apply(&ov, &g);
-		if (!geom_equal(&g, &p->geom)) {
-			emu_program_free(p);
-			rc = usage_error("%s: a binary stream's machine is fixed; resize the text stream and assemble it again",
-					 path);
-		}
-	}
-	free(bytes);
-	return rc;
+	if (rc)
+		return rc;
+	rc = emu_load_file(path, &ov, p, &d);
+	if (rc == EMU_LOAD_FIXED_MACHINE)
+		return usage_error("%s", d.msg);
+	return rc < 0 ? runtime_error(&d) : 0;
 }
 
 /* Find each --load/--save/--expect buffer in p. */

@@ -143,6 +143,14 @@ void emu_geom_override_apply(const emu_geom_override *o, sram_geom *g);
 int emu_parse_over(const char *path, const char *text, size_t len,
 		   const sram_geom *geom_default, const emu_geom_override *ov,
 		   emu_program *out, diag *d);
+
+/* Read a stream file: text (.ins) is parsed with ov (may be NULL)
+ * winning over its machine line; the binary form (.inb, or a NUL byte in
+ * the first 16 bytes) is decoded, and refused with EMU_LOAD_FIXED_MACHINE
+ * when ov would change its machine.  0, or a negative value with d set. */
+#define EMU_LOAD_FIXED_MACHINE (-2)
+int emu_load_file(const char *path, const emu_geom_override *ov,
+		  emu_program *out, diag *d);
 int emu_geom_format(const sram_geom *g, char *buf, size_t size);
 
 /* Deterministic pseudo-random fill for EMU_INIT_RANDOM: element index
