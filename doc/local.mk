@@ -5,3 +5,4 @@ EXTRA_DIST += doc/ARCHITECTURE.md doc/MACHINE.md doc/COMMANDS.md doc/FORMAT.md \
 EXTRA_DIST += dbg/README.md
 dist_man1_MANS += doc/infsdb.1
 EXTRA_DIST += doc/DEBUGGER.md
+EXTRA_DIST += doc/tutorial-bitserial.md

@@ -11,3 +11,5 @@ samples/include/infsim: $(pkginclude_HEADERS)
 	for h in $(pkginclude_HEADERS); do cp $(srcdir)/$$h samples/include/infsim/; done
 clean-local:
 	rm -rf samples/include
+EXTRA_DIST += samples/teach/add4/add4.ins samples/teach/add4/.infsdbinit \
+	samples/teach/mul8/mul8.ins samples/teach/mul8/.infsdbinit

@@ -58,3 +58,8 @@ check_PROGRAMS += tests/test_tui
 tests_test_tui_SOURCES = tests/test_tui.c
 tests_test_tui_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_tui_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_teach
+tests_test_teach_SOURCES = tests/test_teach.c
+tests_test_teach_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_teach_LDADD = $(TEST_LIBS)

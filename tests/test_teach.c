@@ -1,0 +1,250 @@
+/*
+ * test_teach.c: the teaching samples (samples/teach/) and the lab handout
+ * doc/tutorial-bitserial.md, run as a student runs them.
+ *
+ * Each session starts infsdb in the sample's folder, so that it reads the
+ * sample's ./.infsdbinit (HOME points nowhere, so no ~/.infsdbinit), then
+ * runs the tutorial's commands in batch mode, each preceded by an echo of
+ * "(infsdb) CMD" as the handout shows them.  The test checks key lines of
+ * the output (the results and what each step shows), and that every
+ * captured block of the handout (a fenced block with an "(infsdb) " line)
+ * appears verbatim in one of the sessions: the handout cannot drift from
+ * the program.  Then each stream must pass `infsim run --check`.
+ */
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TEACH_DIR SRCDIR "/samples/teach"
+#define TUTORIAL SRCDIR "/doc/tutorial-bitserial.md"
+#define MAX_CMDS 16
+
+typedef struct session {
+	const char *sample;  /* folder under samples/teach and stream base name */
+	const char *cmds[MAX_CMDS];  /* NULL-terminated */
+} session;
+
+typedef struct result {
+	int status;
+	char *out;  /* stdout and stderr, merged */
+} result;
+
+/* The sessions of the handout, in its order (section 3, 4, the answers). */
+static const session add4_steps = { "add4", {
+	"stepi", "dump array 0 0:11", "stepi 2", "dump array 0 0:11", "stepi",
+	"print C", "print/t C[1]", "check", "info breakpoints", NULL } };
+static const session add4_finish = { "add4", { "step", "dump array 0 0:11", NULL } };
+static const session mul8_steps = { "mul8", {
+	"delete 2", "break cycle 17", "continue", "dump array 0 8:31", "delete 3",
+	"watch D[6]", "continue", "continue", "x/8t 0 16", "delete", "continue",
+	"print D", "check", NULL } };
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+	do {
+		if (n + 4097 > cap) {
+			cap = (n + 4097) * 2;
+			buf = realloc(buf, cap);
+			cr_assert_not_null(buf);
+		}
+		got = fread(buf + n, 1, 4096, f);
+		n += got;
+	} while (got == 4096);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Run the shell command CMD, stdout and stderr merged. */
+static result run_shell(const char *cmd)
+{
+	char outp[] = "/tmp/infsdb-teach-XXXXXX", full[16384];
+	int fd = mkstemp(outp);
+	cr_assert(fd >= 0);
+	close(fd);
+	snprintf(full, sizeof full, "%s >'%s' 2>&1 </dev/null", cmd, outp);
+	int st = system(full);
+	cr_assert(WIFEXITED(st), "%s: did not exit normally", cmd);
+	result r = { WEXITSTATUS(st), slurp(outp) };
+	unlink(outp);
+	cr_assert_not_null(r.out);
+	return r;
+}
+
+/* infsdb -batch in the sample's folder, reading its ./.infsdbinit. */
+static result run_session(const session *s)
+{
+	char cmd[12288];
+	int n = snprintf(cmd, sizeof cmd, "cd '%s/%s' && HOME=/nonexistent '%s' -batch",
+			 TEACH_DIR, s->sample, INFSDB_BIN);
+	for (int i = 0; s->cmds[i]; i++)
+		n += snprintf(cmd + n, sizeof cmd - (size_t)n,
+			      " -ex 'echo (infsdb) %s\\n' -ex '%s'", s->cmds[i], s->cmds[i]);
+	snprintf(cmd + n, sizeof cmd - (size_t)n, " %s.ins", s->sample);
+	return run_shell(cmd);
+}
+
+static void expect_lines(const result *r, const char *const *lines)
+{
+	for (int i = 0; lines[i]; i++)
+		cr_expect(strstr(r->out, lines[i]), "missing \"%s\" in:\n%s", lines[i], r->out);
+}
+
+Test(teach, add4_init_stops_before_the_add)
+{
+	static const session init_only = { "add4", { NULL } };
+	result r = run_session(&init_only);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	const char *lines[] = {
+		"Breakpoint 1 at opcode add\n",
+		"Breakpoint 1, command 0 at add4.ins:25: add.u4 C, A, B @ arrays=0 bitlines=0:1:16\n"
+		"1: /t C[1] = 0000\n2: $C(0, 1) = 0\n",
+		"Stopped before the add.", NULL };
+	expect_lines(&r, lines);
+	free(r.out);
+}
+
+Test(teach, add4_carry_ripples)
+{
+	result r = run_session(&add4_steps);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	const char *lines[] = {
+		/* after micro-op 0: a & b in the carry latch, a ^ b in C's bit 0 */
+		"  => micro-op 1 (of 0..3): ADD act wl 1,5 -> wl 9, gate E\n"
+		"1: /t C[1] = 0000\n2: $C(0, 1) = 1\n",
+		"wl 0      0101010101010101  act\n",
+		"wl 8      1010101010101010  write\n",
+		"C         0101010101010101\n",
+		/* after micro-op 2: the carry into bit 3 */
+		"  => micro-op 3 (of 0..3): ADD act wl 3,7 -> wl 11, gate E\n",
+		"wl 10     1000011110000111  write\n",
+		"C         0111111101111111\n",
+		"Program finished: 1 command, 4 cycles.\n1: /t C[1] = 1000\n2: $C(0, 1) = 0\n",
+		"C = {7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6}\n",
+		"check: 3 buffers match the reference after 1 command.\n", NULL };
+	expect_lines(&r, lines);
+	free(r.out);
+}
+
+Test(teach, add4_exercise_answers)
+{
+	result r = run_session(&add4_finish);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	const char *fin[] = { "wl 11     0111111110000000  write\n",
+		"C         0000000001111111\n", "BL        0000000000000000\n",
+		"BLB       1111111100000000\n", NULL };
+	expect_lines(&r, fin);
+	free(r.out);
+	/* exercises 2 and 3: run again from the end, step, step back */
+	static const session ex2 = { "add4", {
+		"step", "run", "stepi 2", "dump array 0 8:9", "reverse-stepi", NULL } };
+	r = run_session(&ex2);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	const char *carry[] = { "C         0111011101110111\n",
+		"(infsdb) reverse-stepi\ncommand 0 at add4.ins:25: add.u4 C, A, B @ arrays=0 "
+		"bitlines=0:1:16\n  => micro-op 1 (of 0..3): ADD act wl 1,5 -> wl 9, gate E\n",
+		NULL };
+	expect_lines(&r, carry);
+	free(r.out);
+}
+
+Test(teach, mul8_partial_products)
+{
+	result r = run_session(&mul8_steps);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	const char *lines[] = {
+		"Breakpoint 1, command 0 at mul8.ins:28: mul.u8 D, A, B @ arrays=0 bitlines=0:1:16\n",
+		"Watchpoint 2: D[6]\n",
+		/* after round 1's LOADT: T is bit 1 of B, D holds 13 & b[0] */
+		"  => micro-op 17 (of 0..85): ADD act wl 17,0 -> wl 17, gate E&T\n",
+		"wl 9      0011001100110011  act\n", "wl 19     0101010101010101\n",
+		"T         0011001100110011\n",
+		/* round 1 adds 13 << 1 into bitline 6, one bit per micro-op */
+		"Old value = 0\nNew value = 2\nat cycle 18\n",
+		"Old value = 2\nNew value = 10\nat cycle 20\n",
+		"1: /t $col(0, 6, 16) = 0000000000001010\n",
+		"array 0 wl 19: 0110011001100110\n",
+		"Program finished: 1 command, 86 cycles.\n"
+		"1: /t $col(0, 6, 16) = 0000000001001110\n",
+		"D = {0, 13, 26, 39, 52, 65, 78, 91, 104, 117, 130, 143, 156, 169, 182, 195}\n",
+		"check: 3 buffers match the reference after 1 command.\n", NULL };
+	expect_lines(&r, lines);
+	free(r.out);
+	static const session ex6 = { "mul8", {
+		"delete 2", "break cycle 26", "continue", "print D[11]", NULL } };
+	r = run_session(&ex6);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	const char *d11[] = { "D[11] = 39\n", NULL };
+	expect_lines(&r, d11);
+	free(r.out);
+}
+
+/* The -x form: the init file named on the command line, from the top. */
+Test(teach, init_file_with_x)
+{
+	result r = run_shell("cd '" SRCDIR "' && HOME=/nonexistent '" INFSDB_BIN "' -batch -nx"
+			     " -x samples/teach/mul8/.infsdbinit -ex continue"
+			     " samples/teach/mul8/mul8.ins");
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	const char *lines[] = { "Breakpoint 1, command 0 at samples/teach/mul8/mul8.ins:28:",
+		"Old value = 0\nNew value = 2\nat cycle 18\n", NULL };
+	expect_lines(&r, lines);
+	free(r.out);
+}
+
+/* Every fenced block of the handout with an "(infsdb) " line must appear,
+ * verbatim, in the output of one of the sessions. */
+Test(teach, tutorial_blocks_are_real)
+{
+	const session *all[] = { &add4_steps, &add4_finish, &mul8_steps };
+	result outs[3];
+	for (int i = 0; i < 3; i++)
+		outs[i] = run_session(all[i]);
+	char *doc = slurp(TUTORIAL);
+	cr_assert_not_null(doc, "%s is missing", TUTORIAL);
+	int blocks = 0;
+	for (char *p = strstr(doc, "```\n"); p; p = strstr(p, "```\n")) {
+		char *body = p + 4, *end = strstr(body, "\n```\n");
+		cr_assert_not_null(end, "unterminated block in %s", TUTORIAL);
+		end[1] = '\0';
+		if (strstr(body, "(infsdb) ")) {
+			blocks++;
+			int found = 0;
+			for (int i = 0; i < 3 && !found; i++)
+				found = strstr(outs[i].out, body) != NULL;
+			cr_expect(found, "this block of %s is not in any session:\n%s",
+				  TUTORIAL, body);
+		}
+		p = end + 5;  /* past the closing fence */
+	}
+	cr_expect_geq(blocks, 6, "only %d captured blocks in %s", blocks, TUTORIAL);
+	free(doc);
+	for (int i = 0; i < 3; i++)
+		free(outs[i].out);
+}
+
+static void stream_checks(const char *name)
+{
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "'%s' run '%s/%s/%s.ins' --check", INFSIM_BIN, TEACH_DIR,
+		 name, name);
+	result r = run_shell(cmd);
+	cr_expect_eq(r.status, 0, "%s: %s", name, r.out);
+	cr_expect(strstr(r.out, "the reference model agrees"), "%s", r.out);
+	free(r.out);
+}
+
+Test(teach, streams_pass_check)
+{
+	stream_checks("add4");
+	stream_checks("mul8");
+}
