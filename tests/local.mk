@@ -1,6 +1,7 @@
 # Test suites (Criterion).  Each is one program; `make check` runs them all.
 check_LTLIBRARIES = tests/libharness.la
-tests_libharness_la_SOURCES = tests/isa_harness.c tests/isa_harness.h
+tests_libharness_la_SOURCES = tests/isa_harness.c tests/isa_harness.h \
+	tests/proc.c tests/proc.h
 TEST_LIBS = tests/libharness.la libinfsim.la $(CRITERION_LIBS)
 TEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 

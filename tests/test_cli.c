@@ -6,6 +6,8 @@
  */
 #include <criterion/criterion.h>
 
+#include "proc.h"
+
 #include <dirent.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -47,31 +49,6 @@ static void remove_tmpdir(void)
 	cr_assert_eq(system(cmd), 0);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	for (;;) {
-		if (n + 4096 + 1 > cap) {
-			cap = (n + 4096 + 1) * 2;
-			buf = realloc(buf, cap);
-			cr_assert_not_null(buf);
-		}
-		size_t got = fread(buf + n, 1, 4096, f);
-		n += got;
-		if (got < 4096)
-			break;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
-}
-
 /* Run "infsim ARGS" in tmpdir; ARGS is a shell word list. */
 static result run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static result run(const char *fmt, ...)
@@ -87,7 +64,7 @@ static result run(const char *fmt, ...)
 		 INFSIM_BIN, args, outp, errp);
 	int st = system(cmd);
 	cr_assert(WIFEXITED(st), "infsim %s: did not exit normally", args);
-	result r = { WEXITSTATUS(st), slurp(outp, NULL), slurp(errp, NULL) };
+	result r = { WEXITSTATUS(st), proc_slurp(outp, NULL), proc_slurp(errp, NULL) };
 	unlink(outp);
 	unlink(errp);
 	return r;
@@ -145,7 +122,7 @@ static char *read_tmp(const char *name, size_t *len)
 {
 	char path[512];
 	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-	return slurp(path, len);
+	return proc_slurp(path, len);
 }
 
 /* A .npy file with the given version, header dict and data; hlen is the

@@ -14,6 +14,8 @@
  */
 #include <criterion/criterion.h>
 
+#include "proc.h"
+
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,46 +35,20 @@ typedef struct result {
 	char *out;  /* stdout and stderr, merged */
 } result;
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t n = 0, cap = 0, got;
-	do {
-		if (n + 4097 > cap) {
-			cap = (n + 4097) * 2;
-			buf = realloc(buf, cap);
-			cr_assert_not_null(buf);
-		}
-		got = fread(buf + n, 1, 4096, f);
-		n += got;
-	} while (got == 4096);
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
-}
-
 /* Run "infsdb ARGS" in the source folder, stdout and stderr merged. */
 static result run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static result run(const char *fmt, ...)
 {
-	char args[4096], cmd[8192], outp[] = "/tmp/infsdb-test-XXXXXX";
+	char args[4096], cmd[8192];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(args, sizeof args, fmt, ap);
 	va_end(ap);
-	int fd = mkstemp(outp);
-	cr_assert(fd >= 0);
-	close(fd);
-	snprintf(cmd, sizeof cmd, "cd '%s' && HOME=/nonexistent '%s' %s >'%s' 2>&1 </dev/null",
-		 SRCDIR, INFSDB_BIN, args, outp);
-	int st = system(cmd);
-	cr_assert(WIFEXITED(st), "infsdb %s: did not exit normally", args);
-	result r = { WEXITSTATUS(st), slurp(outp) };
-	unlink(outp);
-	cr_assert_not_null(r.out);
+	snprintf(cmd, sizeof cmd, "cd '%s' && HOME=/nonexistent '%s' %s", SRCDIR,
+		 INFSDB_BIN, args);
+	result r;
+	r.status = proc_shell(cmd, &r.out);
+	cr_assert(r.status >= 0, "infsdb %s: did not exit normally", args);
 	return r;
 }
 
@@ -108,7 +84,7 @@ static void transcript(const char *name)
 		fputs(got, f);
 		fclose(f);
 	}
-	char *want = slurp(outp);
+	char *want = proc_slurp(outp, NULL);
 	cr_assert_not_null(want, "%s is missing", outp);
 	cr_expect_str_eq(got, want, "transcript %s differs:\n--- got ---\n%s--- want ---\n%s",
 			 name, got, want);
@@ -358,7 +334,7 @@ Test(record, vcd_ends_with_the_full_speed_bits)
 	free(r.out);
 	char path[512];
 	snprintf(path, sizeof path, "%s/a.vcd", dir);
-	char *vcd = slurp(path);
+	char *vcd = proc_slurp(path, NULL);
 	cr_assert_not_null(vcd);
 	cr_expect(strstr(vcd, "$enddefinitions $end\n#0\n$dumpvars\n"), "%s", vcd);
 	cr_expect(strstr(vcd, "\n#1\n") && strstr(vcd, "\n#33\n"), "%s", vcd);
@@ -375,7 +351,7 @@ Test(record, vcd_ends_with_the_full_speed_bits)
 	cr_expect(strstr(r.out, "Recording stopped: reverse execution.\nRecording of "), "%s", r.out);
 	free(r.out);
 	snprintf(path, sizeof path, "%s/c.vcd", dir);
-	vcd = slurp(path);
+	vcd = proc_slurp(path, NULL);
 	cr_assert_not_null(vcd, "the recording was not written at the end of the session");
 	cr_expect(strstr(vcd, "\n#2\n$dumpvars\n") && strstr(vcd, "\n#4\n"), "%s", vcd);
 	free(vcd);
@@ -467,7 +443,7 @@ Test(console, completion_repeat_history_and_ctrl_c)
 	close(fd);
 	char hist[600];
 	snprintf(hist, sizeof hist, "%s/.infsdb_history", home);
-	char *h = slurp(hist);
+	char *h = proc_slurp(hist, NULL);
 	cr_assert_not_null(h, "no history file");
 	cr_expect(strstr(h, "start\nstepi\nprint/t $row(0, 8)\ninfo machine\nquit\n"), "%s", h);
 	free(h);

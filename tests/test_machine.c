@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "isa_harness.h"
+#include "proc.h"
 #include "machine.h"
 #include "program.h"
 #include "refmodel.h"
@@ -230,24 +231,11 @@ Test(machine, undefined_tag_is_reported)
 	emu_program_free(&p);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	cr_assert_not_null(f, "cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-	s[n] = '\0';
-	fclose(f);
-	return s;
-}
-
 /* The docs cannot drift from pe.def and opcodes.def. */
 Test(docs, machine_md_lists_every_peripheral_function)
 {
-	char *md = slurp(SRCDIR "/doc/MACHINE.md");
+	char *md = proc_slurp(SRCDIR "/doc/MACHINE.md", NULL);
+	cr_assert_not_null(md, "cannot read doc/MACHINE.md");
 	for (unsigned fn = 1; fn < SRAM_FN_COUNT; fn++) {
 		char name[64];
 		snprintf(name, sizeof name, "| `%s` |", sram_fn_name(fn));
@@ -260,7 +248,8 @@ Test(docs, machine_md_lists_every_peripheral_function)
 
 Test(docs, commands_md_lists_every_command)
 {
-	char *md = slurp(SRCDIR "/doc/COMMANDS.md");
+	char *md = proc_slurp(SRCDIR "/doc/COMMANDS.md", NULL);
+	cr_assert_not_null(md, "cannot read doc/COMMANDS.md");
 	for (unsigned op = 0; op < ISA_OP_COUNT; op++) {
 		char name[64];
 		snprintf(name, sizeof name, "| `%s` |", isa_info_of(op)->name);

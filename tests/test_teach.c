@@ -13,6 +13,8 @@
  */
 #include <criterion/criterion.h>
 
+#include "proc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,40 +45,12 @@ static const session mul8_steps = { "mul8", {
 	"watch D[6]", "continue", "continue", "x/8t 0 16", "delete", "continue",
 	"print D", "check", NULL } };
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t n = 0, cap = 0, got;
-	do {
-		if (n + 4097 > cap) {
-			cap = (n + 4097) * 2;
-			buf = realloc(buf, cap);
-			cr_assert_not_null(buf);
-		}
-		got = fread(buf + n, 1, 4096, f);
-		n += got;
-	} while (got == 4096);
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
-}
-
 /* Run the shell command CMD, stdout and stderr merged. */
 static result run_shell(const char *cmd)
 {
-	char outp[] = "/tmp/infsdb-teach-XXXXXX", full[16384];
-	int fd = mkstemp(outp);
-	cr_assert(fd >= 0);
-	close(fd);
-	snprintf(full, sizeof full, "%s >'%s' 2>&1 </dev/null", cmd, outp);
-	int st = system(full);
-	cr_assert(WIFEXITED(st), "%s: did not exit normally", cmd);
-	result r = { WEXITSTATUS(st), slurp(outp) };
-	unlink(outp);
-	cr_assert_not_null(r.out);
+	result r;
+	r.status = proc_shell(cmd, &r.out);
+	cr_assert(r.status >= 0, "%s: did not exit normally", cmd);
 	return r;
 }
 
@@ -209,7 +183,7 @@ Test(teach, tutorial_blocks_are_real)
 	result outs[3];
 	for (int i = 0; i < 3; i++)
 		outs[i] = run_session(all[i]);
-	char *doc = slurp(TUTORIAL);
+	char *doc = proc_slurp(TUTORIAL, NULL);
 	cr_assert_not_null(doc, "%s is missing", TUTORIAL);
 	int blocks = 0;
 	for (char *p = strstr(doc, "```\n"); p; p = strstr(p, "```\n")) {
