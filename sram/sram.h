@@ -30,11 +30,12 @@
 #define SRAM_MAX_DIM 1024
 
 /* The peripheral functions, from pe.def. */
+#include "pe.def"
 typedef enum sram_fn {
 	SRAM_FN_NONE = 0,
-#define SRAM_FN(name, kind, sense, sem) SRAM_FN_##name,
-#include "pe.def"
-#undef SRAM_FN
+#define SRAM_FN_ENUM_(name, eff, sense, out, latch, sem) SRAM_FN_##name,
+	SRAM_PE_FUNCTIONS(SRAM_FN_ENUM_)
+#undef SRAM_FN_ENUM_
 	SRAM_FN_COUNT
 } sram_fn;
 

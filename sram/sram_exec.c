@@ -28,15 +28,29 @@
 #include <omp.h>
 #endif
 
+/* What pe.def's EFFECT column means: the kind of function ('W' write,
+ * 'L' latch) and the latch it updates ('C', 'T' or none). */
+#define EFFECT_KIND_W 'W'
+#define EFFECT_KIND_WC 'W'
+#define EFFECT_KIND_SH 'W'
+#define EFFECT_KIND_LT 'L'
+#define EFFECT_KIND_LC 'L'
+#define EFFECT_LATCH_W 0
+#define EFFECT_LATCH_WC 'C'
+#define EFFECT_LATCH_SH 0
+#define EFFECT_LATCH_LT 'T'
+#define EFFECT_LATCH_LC 'C'
+
 static const struct fn_info {
 	const char *name, *sem;
-	char kind;
+	char kind, latch;
 	int sense;
 } fn_table[SRAM_FN_COUNT] = {
-	[SRAM_FN_NONE] = {"none", "", 0, 0},
-#define SRAM_FN(n, k, s, sem_) [SRAM_FN_##n] = {#n, sem_, (#k)[0], s},
-#include "pe.def"
-#undef SRAM_FN
+	[SRAM_FN_NONE] = {"none", "", 0, 0, 0},
+#define FN_INFO_(n, eff, sense_, out, latch_, sem_) \
+	[SRAM_FN_##n] = {#n, sem_, EFFECT_KIND_##eff, EFFECT_LATCH_##eff, sense_},
+	SRAM_PE_FUNCTIONS(FN_INFO_)
+#undef FN_INFO_
 };
 
 const char *sram_fn_name(unsigned fn)
@@ -67,36 +81,22 @@ int sram_fn_lookup(const char *name)
 	return -1;
 }
 
+int sram_fn_latch(unsigned fn)
+{
+	return fn < SRAM_FN_COUNT ? fn_table[fn].latch : 0;
+}
+
+/* The latch a latch function updates. */
 static int latch_of_lfn(unsigned fn)
 {
-	switch (fn) {
-	case SRAM_FN_LOADC: case SRAM_FN_CANDZ: case SRAM_FN_CANDNX:
-	case SRAM_FN_CORS: case SRAM_FN_SUBC:
-		return 'C';
-	default:
-		return 'T';
-	}
+	return fn_table[fn].latch;
 }
 
 static bool wfn_sets_carry(unsigned fn)
 {
-	switch (fn) {
-	case SRAM_FN_ADD: case SRAM_FN_ADDN: case SRAM_FN_SUB:
-	case SRAM_FN_NEG: case SRAM_FN_INC: case SRAM_FN_CNEG:
-		return true;
-	default:
-		return false;
-	}
+	return fn_table[fn].kind == 'W' && fn_table[fn].latch == 'C';
 }
 
-int sram_fn_latch(unsigned fn)
-{
-	if (fn == SRAM_FN_NONE || fn >= SRAM_FN_COUNT)
-		return 0;
-	if (fn_table[fn].kind == 'L')
-		return latch_of_lfn(fn);
-	return wfn_sets_carry(fn) ? 'C' : 0;
-}
 
 static bool sense_ok(int need, unsigned nact)
 {
@@ -150,53 +150,23 @@ void sram_uop_cost(const sram_uop *u, sram_count *c)
 }
 
 /*
- * The peripheral functions as code, one line each, in pe.def's notation
- * (s, z, x, C, T).  A new function needs its pe.def line and its line
- * here (the shifts, whose words depend on their neighbours, are in
- * shift_pass instead):
- *   WRITE(name, out)           a write function that leaves the carry
- *   WRITE_C(name, out, C')     a write function that also sets the carry
- *   LATCH(name, value)         a latch function (latch_of_lfn says which)
+ * The peripheral functions as code come straight from pe.def: its OUT and
+ * LATCH columns are expressions in s, z, x, C and T.  These pick, for
+ * each EFFECT, what the write switch and the latch switch below run (the
+ * shifts, whose words depend on their neighbours, are in shift_pass).
  */
-#define SRAM_WRITE_FUNCTIONS(WRITE, WRITE_C)                             \
-	WRITE(COPY, s)                                                   \
-	WRITE(NOT, z)                                                    \
-	WRITE(OR, ~z)                                                    \
-	WRITE(XOR, x)                                                    \
-	WRITE(XNOR, ~x)                                                  \
-	WRITE(ZERO, 0)                                                   \
-	WRITE(ONE, ~UINT64_C(0))                                         \
-	WRITE(WRC, C)                                                    \
-	WRITE(WRT, T)                                                    \
-	WRITE(ANDT, s & T)                                               \
-	WRITE(XORT, s ^ T)                                               \
-	WRITE_C(ADD, x ^ C, s | (x & C))                                 \
-	WRITE_C(ADDN, ~(x ^ C), s | (x & C))                             \
-	WRITE_C(SUB, ~x ^ C, (T & x) | (C & (T | ~x)))                   \
-	WRITE_C(NEG, z ^ C, z & C)                                       \
-	WRITE_C(INC, s ^ C, s & C)                                       \
-	WRITE_C(CNEG, s ^ (T & C), C | s)
-
-#define SRAM_LATCH_FUNCTIONS(LATCH)                                      \
-	LATCH(LOADT, s)                                                  \
-	LATCH(LOADTN, z)                                                 \
-	LATCH(LOADTX, x)                                                 \
-	LATCH(LOADTXN, ~x)                                               \
-	LATCH(LOADTOR, ~z)                                               \
-	LATCH(LOADC, s)                                                  \
-	LATCH(TANDS, T & s)                                              \
-	LATCH(TANDZ, T & z)                                              \
-	LATCH(TORS, T | s)                                               \
-	LATCH(TORNZ, T | ~z)                                             \
-	LATCH(TXORS, T ^ s)                                              \
-	LATCH(TSANDC, s & C)                                             \
-	LATCH(TFROMC, C)                                                 \
-	LATCH(TFROMNC, ~C)                                               \
-	LATCH(TNOT, ~T)                                                  \
-	LATCH(CANDZ, C & z)                                              \
-	LATCH(CANDNX, C & ~x)                                            \
-	LATCH(CORS, C | s)                                               \
-	LATCH(SUBC, (T & x) | (C & (T | ~x)))
+#define PE_WRITE_W(n, out, latch) WRITE_CASE(n, out)
+#define PE_WRITE_WC(n, out, latch) WRITE_C_CASE(n, out, latch)
+#define PE_WRITE_SH(n, out, latch)
+#define PE_WRITE_LT(n, out, latch)
+#define PE_WRITE_LC(n, out, latch)
+#define PE_WRITE(n, eff, sense, out, latch, sem) PE_WRITE_##eff(n, out, latch)
+#define PE_LATCH_W(n, latch)
+#define PE_LATCH_WC(n, latch)
+#define PE_LATCH_SH(n, latch)
+#define PE_LATCH_LT(n, latch) LATCH_CASE(n, latch)
+#define PE_LATCH_LC(n, latch) LATCH_CASE(n, latch)
+#define PE_LATCH(n, eff, sense, out, latch, sem) PE_LATCH_##eff(n, latch)
 
 /*
  * How a run executes (only speed is at stake from here on: the semantics
@@ -406,7 +376,7 @@ static uint64_t gate_word(enum pass_gate G, uint64_t e, uint64_t t)
 	{                                                                \
 		const enum pass_gate G = (G_);                           \
 		switch (X->p->fn) {                                      \
-			SRAM_WRITE_FUNCTIONS(WRITE_CASE, WRITE_C_CASE)   \
+			SRAM_PE_FUNCTIONS(PE_WRITE)            \
 		default:                                                 \
 			break;                                           \
 		}                                                        \
@@ -415,7 +385,7 @@ static uint64_t gate_word(enum pass_gate G, uint64_t e, uint64_t t)
 	{                                                                \
 		const enum pass_gate G = (G_);                           \
 		switch (X->p->fn) {                                      \
-			SRAM_LATCH_FUNCTIONS(LATCH_CASE)                 \
+			SRAM_PE_FUNCTIONS(PE_LATCH)                      \
 		default:                                                 \
 			LATCH_LOOP(0)                                    \
 			break;                                           \
