@@ -179,22 +179,11 @@ static int machine_overrides(const options *o, emu_geom_override *ov, diag *d)
 	if (o->config && emu_geom_override_load(ov, o->config, d) < 0)
 		return -1;
 	for (size_t i = 0; i < o->nmachine; i++) {
-		char *copy = strdup(o->machine[i]), *save = NULL;
-		int rc = copy ? 0 : -1;
-		for (char *kv = copy ? strtok_r(copy, ",", &save) : NULL; kv && !rc;
-		     kv = strtok_r(NULL, ",", &save)) {
-			char *eq = strchr(kv, '=');
-			const char *err = "expected KEY=VALUE";
-			if (eq)
-				*eq = '\0';
-			if (!eq || emu_geom_override_set(ov, kv, eq + 1, &err) < 0) {
-				diag_file(d, "infsdb", "--machine '%s': %s", o->machine[i], err);
-				rc = -1;
-			}
-		}
-		free(copy);
-		if (rc)
+		char why[256];
+		if (emu_geom_override_parse(ov, o->machine[i], why, sizeof why) < 0) {
+			diag_file(d, "infsdb", "--machine %s", why);
 			return -1;
+		}
 	}
 	const char *err = sram_geom_check(&ov->g);
 	if (err)

@@ -219,6 +219,37 @@ int emu_geom_override_set(emu_geom_override *o, const char *key,
 	return 0;
 }
 
+int emu_geom_override_parse(emu_geom_override *o, const char *list, char *why,
+			    size_t size)
+{
+	const char *item = list;
+	for (;;) {
+		const char *end = strchr(item, ','), *eq;
+		size_t n = end ? (size_t)(end - item) : strlen(item);
+		char kv[128];
+		const char *err = NULL;
+		if (n == 0) {
+			snprintf(why, size, "'%s': empty KEY=VALUE", list);
+			return -1;
+		}
+		snprintf(kv, sizeof kv, "%.*s", (int)n, item);
+		eq = strchr(kv, '=');
+		if (n >= sizeof kv || !eq || eq == kv || !eq[1]) {
+			snprintf(why, size, "'%.*s': expected KEY=VALUE (keys: wordlines, bitlines, arrays, ways, mesh)",
+				 (int)n, item);
+			return -1;
+		}
+		kv[eq - kv] = '\0';
+		if (emu_geom_override_set(o, kv, eq + 1, &err) < 0) {
+			snprintf(why, size, "'%s=%s': %s", kv, eq + 1, err);
+			return -1;
+		}
+		if (!end)
+			return 0;
+		item = end + 1;
+	}
+}
+
 void emu_geom_override_apply(const emu_geom_override *o, sram_geom *g)
 {
 	if (!o)

@@ -120,33 +120,6 @@ typedef struct geom_opts {
 	size_t nmachine;
 } geom_opts;
 
-/* Apply one -m argument "KEY=VAL[,KEY=VAL]..." to o.  0, or a usage
- * error's exit status after printing it. */
-static int apply_machine_arg(emu_geom_override *o, const char *arg)
-{
-	char *copy = strdup(arg), *save = NULL;
-	if (!copy)
-		return usage_error("out of memory");
-	int rc = 0;
-	for (char *kv = strtok_r(copy, ",", &save); kv && !rc;
-	     kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '=');
-		const char *err = NULL;
-		if (!eq || eq == kv || !eq[1]) {
-			rc = usage_error("--machine '%s': expected KEY=VALUE (keys: wordlines, bitlines, arrays, ways, mesh)",
-					 kv);
-			break;
-		}
-		*eq = '\0';
-		if (emu_geom_override_set(o, kv, eq + 1, &err) < 0)
-			rc = usage_error("--machine '%s=%s': %s", kv, eq + 1, err);
-	}
-	if (!rc && (!*arg || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,")))
-		rc = usage_error("--machine '%s': empty KEY=VALUE", arg);
-	free(copy);
-	return rc;
-}
-
 /* The settings of --config, then every --machine, in o (each key from
  * the last option that sets it).  0, or an exit status after printing
  * the error. */
@@ -158,9 +131,9 @@ static int apply_geom_opts(emu_geom_override *o, const geom_opts *go)
 	if (go->config && emu_geom_override_load(o, go->config, &d) < 0)
 		return runtime_error(&d);
 	for (size_t i = 0; i < go->nmachine; i++) {
-		int rc = apply_machine_arg(o, go->machine[i]);
-		if (rc)
-			return rc;
+		char why[256];
+		if (emu_geom_override_parse(o, go->machine[i], why, sizeof why) < 0)
+			return usage_error("--machine %s", why);
 	}
 	/* emu_geom_load checked the whole machine; -m keys are checked one
 	 * by one, so their combination is checked here. */

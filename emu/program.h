@@ -137,6 +137,10 @@ void emu_geom_override_init(emu_geom_override *o);
 int emu_geom_override_set(emu_geom_override *o, const char *key,
 			  const char *value, const char **err);
 int emu_geom_override_load(emu_geom_override *o, const char *path, diag *d);
+/* A --machine argument, "KEY=VAL[,KEY=VAL]...", into o.  0, or -1 with
+ * "'ITEM': reason" written to why (size bytes). */
+int emu_geom_override_parse(emu_geom_override *o, const char *list, char *why,
+			    size_t size);
 void emu_geom_override_apply(const emu_geom_override *o, sram_geom *g);
 
 /* emu_parse, with settings that win over the stream's machine line. */
