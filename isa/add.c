@@ -19,8 +19,10 @@
  */
 #include "isa.h"
 
-int isa_gen_add(const isa_cmd *c, unsigned bitlines, isa_prog *p)
+int isa_gen_add(const isa_cmd *c, unsigned bitlines, isa_prog *p,
+		 isa_ctl *ctl)
 {
+	(void)ctl;
 	(void)bitlines;
 	const unsigned n = c->width;
 	for (unsigned i = 0; i < n; i++) {

@@ -86,8 +86,10 @@ static void emit_no_borrow(isa_prog *p, unsigned x, unsigned y, unsigned n,
 	}
 }
 
-int isa_gen_cmp(const isa_cmd *c, unsigned bitlines, isa_prog *p)
+int isa_gen_cmp(const isa_cmd *c, unsigned bitlines, isa_prog *p,
+		 isa_ctl *ctl)
 {
+	(void)ctl;
 	(void)bitlines;
 	const struct cmp_plan pl = cmp_plan_of(c);
 	if (pl.order)

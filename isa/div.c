@@ -223,8 +223,10 @@ static void emit_negate_tail(isa_prog *p, unsigned rows, unsigned n)
 		isa_emit(p, isa_u1(SRAM_FN_CNEG, rows + i, rows + i));
 }
 
-int isa_gen_div(const isa_cmd *c, unsigned bitlines, isa_prog *p)
+int isa_gen_div(const isa_cmd *c, unsigned bitlines, isa_prog *p,
+		 isa_ctl *ctl)
 {
+	(void)ctl;
 	(void)bitlines;
 	const unsigned n = c->width;
 	if (n < 1 || n > ISA_MAX_WIDTH ||

@@ -6,8 +6,10 @@
  */
 #include "isa.h"
 
-int isa_gen_logic(const isa_cmd *c, unsigned bitlines, isa_prog *p)
+int isa_gen_logic(const isa_cmd *c, unsigned bitlines, isa_prog *p,
+		 isa_ctl *ctl)
 {
+	(void)ctl;
 	(void)bitlines;
 	for (unsigned i = 0; i < c->width; i++) {
 		const unsigned d = c->d + i, a = c->a + i, b = c->b + i;

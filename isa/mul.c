@@ -102,8 +102,10 @@ static void mul_signed(const isa_cmd *c, isa_prog *p)
 	}
 }
 
-int isa_gen_mul(const isa_cmd *c, unsigned bitlines, isa_prog *p)
+int isa_gen_mul(const isa_cmd *c, unsigned bitlines, isa_prog *p,
+		 isa_ctl *ctl)
 {
+	(void)ctl;
 	(void)bitlines;
 	if (c->op != ISA_MUL || c->width < 1 || c->width > ISA_MAX_WIDTH)
 		return -1;

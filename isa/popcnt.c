@@ -32,8 +32,10 @@ static unsigned bit_length(unsigned v)
 	return len;
 }
 
-int isa_gen_popcnt(const isa_cmd *c, unsigned bitlines, isa_prog *p)
+int isa_gen_popcnt(const isa_cmd *c, unsigned bitlines, isa_prog *p,
+		 isa_ctl *ctl)
 {
+	(void)ctl;
 	(void)bitlines;
 	const unsigned n = c->width, counter_rows = bit_length(n);
 	for (unsigned i = 0; i < n; i++) {

@@ -75,12 +75,12 @@ static int emit_combine(isa_prog *p, const isa_cmd *c, unsigned acc,
 {
 	if (c->op == ISA_REDSUM) {
 		isa_cmd add = sub_cmd(c, ISA_ADD, acc, acc, sh);
-		return isa_gen_add(&add, bitlines, p);
+		return isa_gen_add(&add, bitlines, p, NULL);
 	}
 	/* min: take sh where sh < acc; max: where acc < sh. */
 	isa_cmd lt = c->op == ISA_REDMIN ? sub_cmd(c, ISA_LT, ISA_TAG, sh, acc)
 					 : sub_cmd(c, ISA_LT, ISA_TAG, acc, sh);
-	if (isa_gen_cmp(&lt, bitlines, p))
+	if (isa_gen_cmp(&lt, bitlines, p, NULL))
 		return -1;
 	for (unsigned i = 0; i < c->width; i++)
 		isa_emit(p, isa_gate(isa_u1(SRAM_FN_COPY, acc + i, sh + i),
@@ -88,8 +88,10 @@ static int emit_combine(isa_prog *p, const isa_cmd *c, unsigned acc,
 	return 0;
 }
 
-int isa_gen_reduce(const isa_cmd *c, unsigned bitlines, isa_prog *p)
+int isa_gen_reduce(const isa_cmd *c, unsigned bitlines, isa_prog *p,
+		 isa_ctl *ctl)
 {
+	(void)ctl;
 	const unsigned n = c->width, acc = c->scratch, sh = c->scratch + n;
 	if (!is_power_of_two(bitlines) || bitlines < 2)
 		return -1;

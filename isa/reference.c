@@ -65,16 +65,41 @@ static uint64_t ref_shift(unsigned op, bool sgn, unsigned n, uint64_t a,
 uint64_t isa_ref_elem(const isa_cmd *c, uint64_t a, uint64_t b, bool tag_in,
 		      bool *tag_out, uint64_t *r2)
 {
+	return isa_ref_elem3(c, a, b, 0, tag_in, tag_out, r2);
+}
+
+uint64_t isa_ref_elem3(const isa_cmd *c, uint64_t a, uint64_t b, uint64_t c3,
+		       bool tag_in, bool *tag_out, uint64_t *r2)
+{
 	const unsigned n = c->width;
 	const uint64_t m = isa_mask(n);
 	const bool sgn = c->is_signed;
 	uint64_t dummy = 0;
 	bool t = tag_in;
 	uint64_t d = 0;
-	a &= m;
-	b &= m;
 	if (!r2)
 		r2 = &dummy;
+	*r2 = 0;
+	const int cls = isa_class_of(c->op);
+	if (c->op == ISA_CVT) {
+		if (tag_out)
+			*tag_out = t;
+		return isa_fp_cvt(c, a) & m;
+	}
+	if (cls == ISA_CLASS_F) {
+		t = tag_in;
+		d = isa_ref_fp(c, a & m, b & m, c3 & m, &t);
+		if (tag_out)
+			*tag_out = t;
+		return d & m;
+	}
+	if (cls == ISA_CLASS_Q) {
+		if (tag_out)
+			*tag_out = t;
+		return isa_ref_cordic(c, a & m) & m;
+	}
+	a &= m;
+	b &= m;
 	switch (c->op) {
 	case ISA_ADD: d = a + b; break;
 	case ISA_SUB: d = a - b; break;
@@ -106,6 +131,7 @@ uint64_t isa_ref_elem(const isa_cmd *c, uint64_t a, uint64_t b, bool tag_in,
 	case ISA_NEG: d = 0 - a; break;
 	case ISA_POPCNT: d = (uint64_t)__builtin_popcountll(a); break;
 	case ISA_SET: d = c->imm; break;
+	case ISA_SEARCH: t = a == (c->imm & m); d = t; break;
 	default: d = 0; break;
 	}
 	if (tag_out)

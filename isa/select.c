@@ -83,15 +83,17 @@ static void emit_neg(isa_prog *p, const isa_cmd *c)
 	}
 }
 
-int isa_gen_select(const isa_cmd *c, unsigned bitlines, isa_prog *p)
+int isa_gen_select(const isa_cmd *c, unsigned bitlines, isa_prog *p,
+		 isa_ctl *ctl)
 {
+	(void)ctl;
 	const unsigned n = c->width;
 	isa_cmd lt;
 	switch (c->op) {
 	case ISA_MIN:
 	case ISA_MAX:
 		lt = less_into_tag(c);
-		if (isa_gen_cmp(&lt, bitlines, p))
+		if (isa_gen_cmp(&lt, bitlines, p, NULL))
 			return -1;
 		if (c->op == ISA_MIN)
 			emit_tag_select(p, c->d, c->a, c->b, n);

@@ -14,8 +14,10 @@
  */
 #include "isa.h"
 
-int isa_gen_set(const isa_cmd *c, unsigned bitlines, isa_prog *p)
+int isa_gen_set(const isa_cmd *c, unsigned bitlines, isa_prog *p,
+		 isa_ctl *ctl)
 {
+	(void)ctl;
 	(void)bitlines;
 	for (unsigned i = 0; i < c->width; i++) {
 		const bool one = (c->imm >> i) & 1;

@@ -130,8 +130,10 @@ static void emit_barrel(isa_prog *p, const isa_cmd *c)
 	emit_move_rows(p, k, c->d, c->d, n, n, SRAM_GATE_ET);
 }
 
-int isa_gen_shift(const isa_cmd *c, unsigned bitlines, isa_prog *p)
+int isa_gen_shift(const isa_cmd *c, unsigned bitlines, isa_prog *p,
+		 isa_ctl *ctl)
 {
+	(void)ctl;
 	(void)bitlines;
 	switch (c->op) {
 	case ISA_SHL: case ISA_SHR: case ISA_SRA:

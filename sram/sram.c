@@ -228,3 +228,17 @@ bool sram_any_tag(const sram_machine *m, unsigned array)
 		any |= t[k] & e[k];
 	return any != 0;
 }
+
+bool sram_any_tag_ways(const sram_machine *m, unsigned first, unsigned count,
+		       const uint8_t *way_on)
+{
+	uint64_t any = 0;
+	for (unsigned w = first; w < first + count && w < m->nways; w++) {
+		if (way_on && !way_on[w])
+			continue;
+		const sram_way *wy = &m->ways[w];
+		for (unsigned k = 0; k < m->stride; k++)
+			any |= wy->tag[k] & wy->enable[k];
+	}
+	return any != 0;
+}

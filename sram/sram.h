@@ -53,7 +53,12 @@ typedef enum sram_cpre {
 	SRAM_CPRE_1,
 } sram_cpre;
 
-/* One micro-op: one cycle of every enabled bitline of an array. */
+/* One micro-op: one cycle of every enabled bitline of an array.
+ * Activated wordlines: act[0..nact) for up to three; or, when set is not
+ * 0, the wordlines act[0] + i for every bit i of set (nact is then its
+ * popcount, up to 64): the many-wordline activation of a search
+ * (duality-cache §3.1.1), which senses the AND of all of them on BL and
+ * their NOR on BLB. */
 typedef struct sram_uop {
 	uint8_t wfn;   /* write function (kind W) or SRAM_FN_NONE */
 	uint8_t lfn;   /* latch function (kind L) or SRAM_FN_NONE */
@@ -63,7 +68,11 @@ typedef struct sram_uop {
 	uint8_t pad_;
 	uint16_t dst;  /* destination wordline, SRAM_NO_ROW if none */
 	uint16_t act[SRAM_MAX_ACT];
+	uint64_t set;  /* many-wordline activation, relative to act[0] */
 } sram_uop;
+
+/* Does u activate wordline wl? */
+bool sram_uop_activates(const sram_uop *u, unsigned wl);
 
 /* What a micro-op costs, by the categories bit-serial simulators report. */
 typedef struct sram_count {
@@ -92,6 +101,7 @@ typedef struct sram_way {
 	uint64_t *blb;
 	uint16_t last_act[SRAM_MAX_ACT]; /* wordlines of the last read */
 	uint8_t last_nact;
+	uint64_t last_set;  /* its many-wordline set (see sram_uop) */
 	uint16_t last_dst; /* wordline of the last write, SRAM_NO_ROW if none */
 } sram_way;
 
@@ -157,6 +167,10 @@ void sram_enable_all(sram_machine *m, unsigned array);
 /* The wired-OR "any bitline set" signal of an array: is T set on any
  * enabled bitline?  Used by searches and data-dependent skipping. */
 bool sram_any_tag(const sram_machine *m, unsigned array);
+/* The same over every array of ways first..first+count-1 that way_on
+ * selects (all if NULL): a bank controller's view. */
+bool sram_any_tag_ways(const sram_machine *m, unsigned first, unsigned count,
+		       const uint8_t *way_on);
 
 /* Micro-op validation against a machine: NULL if uop can run, else a
  * static message saying what is wrong (row out of range, wrong number of
@@ -177,6 +191,11 @@ void sram_uop_cost(const sram_uop *u, sram_count *c);
 void sram_run_way(sram_machine *m, unsigned way, const sram_uop *prog, size_t n);
 void sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog, size_t n);
 void sram_step(sram_machine *m, const uint8_t *way_on, const sram_uop *u);
+/* Run prog on the ways first..first+count-1 that way_on selects, on the
+ * calling thread (a bank's controller runs its ways this way; callers
+ * spread banks over threads). */
+void sram_run_ways(sram_machine *m, unsigned first, unsigned count,
+		   const uint8_t *way_on, const sram_uop *prog, size_t n);
 
 /* Names and semantics of the peripheral functions (from pe.def). */
 const char *sram_fn_name(unsigned fn);

@@ -914,6 +914,25 @@ void sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog,
 	free(R.plan);
 }
 
+void sram_run_ways(sram_machine *m, unsigned first, unsigned count,
+		   const uint8_t *way_on, const sram_uop *prog, size_t n)
+{
+	struct run R;
+	if (!run_init(&R, m, prog, n))
+		abort();
+	const unsigned end = first + count < m->nways ? first + count : m->nways;
+	for (unsigned w = first; w < end;) {
+		struct group g = {.n = 0};
+		for (; w < end && g.n < RUN_GROUP; w++)
+			if (!way_on || way_on[w])
+				g.w[g.n++] = &m->ways[w];
+		if (g.n)
+			run_group(&R, &g);
+	}
+	stream_fence();
+	free(R.plan);
+}
+
 void sram_step(sram_machine *m, const uint8_t *way_on, const sram_uop *u)
 {
 	sram_run(m, way_on, u, 1);
