@@ -64,11 +64,20 @@ void harness_get_tag(harness *h, bool *t)
 
 isa_cmd harness_cmd(harness *h, unsigned op, unsigned width, bool is_signed)
 {
+	return harness_cmd_fmt(h, op, ISA_FMT_INT, width, is_signed);
+}
+
+isa_cmd harness_cmd_fmt(harness *h, unsigned op, unsigned fmt, unsigned width,
+			bool is_signed)
+{
 	isa_cmd c;
 	memset(&c, 0, sizeof c);
 	c.op = (uint16_t)op;
+	c.fmt = (uint8_t)fmt;
 	c.width = (uint8_t)width;
 	c.is_signed = is_signed;
+	c.iters = ISA_CORDIC_DEFAULT;
+	c.c3 = ISA_NONE;
 	c.a = 0;
 	c.b = (uint16_t)width;
 	c.d = (uint16_t)(2 * width);
@@ -83,7 +92,65 @@ isa_cmd harness_cmd(harness *h, unsigned op, unsigned width, bool is_signed)
 		c.a = c.b = ISA_NONE;
 	if (in->form != ISA_FORM_QRAB)
 		c.d2 = ISA_NONE;
+	if (in->form == ISA_FORM_DABC) {
+		c.c3 = (uint16_t)(4 * width);
+		c.scratch = (uint16_t)(5 * width);
+		c.scratch_rows = (uint16_t)(h->W - 5 * width);
+	}
+	if (in->form == ISA_FORM_PAI)
+		c.b = ISA_NONE;
 	return c;
+}
+
+/* The controller of a data-dependent run: everything emitted so far runs
+ * on the whole harness machine, then the wired-OR of T answers. */
+static bool harness_any(isa_ctl *ctl, isa_prog *p)
+{
+	harness *h = ctl->ctx;
+	if (p->n > ctl->done)
+		sram_run(h->m, NULL, p->u + ctl->done, p->n - ctl->done);
+	for (size_t i = ctl->done; i < p->n; i++)
+		sram_uop_cost(&p->u[i], &h->cost);
+	ctl->done = p->n;
+	return sram_any_tag_ways(h->m, 0, h->m->nways, NULL);
+}
+
+/* Build and run c's micro-program in the given mode.  false with why set
+ * if it cannot be built or a micro-op is invalid. */
+static bool harness_exec(harness *h, const isa_cmd *c, harness_mode mode,
+			 char *why, size_t size)
+{
+	isa_prog p;
+	isa_prog_init(&p);
+	memset(&h->cost, 0, sizeof h->cost);
+	isa_ctl ctl = {.any = harness_any, .done = 0, .ctx = h};
+	bool ok;
+	if (mode == HARNESS_CTL) {
+		ok = isa_build_ctl(c, h->B, &p, &ctl) == 0;
+		if (ok && p.n > ctl.done)
+			harness_any(&ctl, &p);
+	} else {
+		ok = isa_build(c, h->B, &p) == 0;
+	}
+	if (!ok)
+		snprintf(why, size, "isa_build failed");
+	for (size_t i = 0; ok && i < p.n; i++) {
+		const char *e = sram_uop_check(h->m, &p.u[i]);
+		if (e) {
+			snprintf(why, size, "micro-op %zu is invalid: %s", i, e);
+			ok = false;
+		}
+		if (mode != HARNESS_CTL)
+			sram_uop_cost(&p.u[i], &h->cost);
+	}
+	if (ok && mode == HARNESS_STEP)
+		for (size_t i = 0; i < p.n; i++)
+			sram_step(h->m, NULL, &p.u[i]);
+	else if (ok && mode == HARNESS_RUN)
+		sram_run(h->m, NULL, p.u, p.n);
+	h->cycles = p.n;
+	isa_prog_free(&p);
+	return ok;
 }
 
 static void put_bits(char *buf, size_t size, uint64_t v, unsigned n)
@@ -110,51 +177,42 @@ bool harness_check(harness *h, const isa_cmd *c, const uint64_t *a,
 		   const uint64_t *b, const bool *tag_in, bool stepped,
 		   char *why, size_t size)
 {
+	return harness_check3(h, c, a, b, NULL, tag_in,
+			      stepped ? HARNESS_STEP : HARNESS_RUN, why, size);
+}
+
+bool harness_check3(harness *h, const isa_cmd *c, const uint64_t *a,
+		    const uint64_t *b, const uint64_t *c3, const bool *tag_in,
+		    harness_mode mode, char *why, size_t size)
+{
 	const unsigned n = c->width;
+	const unsigned na = c->op == ISA_CVT ? c->swidth : n;
 	const uint64_t cnt = h->count, m = isa_mask(n);
 	const char *bad = isa_check(c, h->W, h->B, NULL);
 	if (bad) {
 		snprintf(why, size, "isa_check refused the command: %s", bad);
 		return false;
 	}
-	uint64_t *va = calloc(cnt, 8), *vb = calloc(cnt, 8);
+	uint64_t *va = calloc(cnt, 8), *vb = calloc(cnt, 8), *vc = calloc(cnt, 8);
 	uint64_t *d = calloc(cnt, 8), *d2 = calloc(cnt, 8);
 	bool *t = calloc(cnt, 1);
 	for (uint64_t i = 0; i < cnt; i++) {
-		va[i] = a ? a[i] & m : 0;
+		va[i] = a ? a[i] & isa_mask(na) : 0;
 		vb[i] = b ? b[i] & m : 0;
+		vc[i] = c3 ? c3[i] & m : 0;
 	}
 	const isa_info *in = isa_info_of(c->op);
 	if (c->a != ISA_NONE)
-		harness_put(h, c->a, n, va);
+		harness_put(h, c->a, na, va);
 	if (c->b != ISA_NONE)
 		harness_put(h, c->b, n, vb);
+	if (in->form == ISA_FORM_DABC)
+		harness_put(h, c->c3, n, vc);
 	harness_put_tag(h, tag_in);
-	isa_prog p;
-	isa_prog_init(&p);
-	bool ok = isa_build(c, h->B, &p) == 0;
-	if (!ok)
-		snprintf(why, size, "isa_build failed");
-	memset(&h->cost, 0, sizeof h->cost);
-	for (size_t i = 0; ok && i < p.n; i++) {
-		const char *e = sram_uop_check(h->m, &p.u[i]);
-		if (e) {
-			snprintf(why, size, "micro-op %zu is invalid: %s", i, e);
-			ok = false;
-		}
-		sram_uop_cost(&p.u[i], &h->cost);
-	}
-	if (ok) {
-		if (stepped)
-			for (size_t i = 0; i < p.n; i++)
-				sram_step(h->m, NULL, &p.u[i]);
-		else
-			sram_run(h->m, NULL, p.u, p.n);
-	}
-	h->cycles = p.n;
-	isa_prog_free(&p);
+	bool ok = harness_exec(h, c, mode, why, size);
 	if (ok && c->d != ISA_TAG)
-		harness_get(h, c->d, in->form == ISA_FORM_PAB ? 1 : n, d);
+		harness_get(h, c->d, in->form == ISA_FORM_PAB ||
+				     in->form == ISA_FORM_PAI ? 1 : n, d);
 	if (ok && in->form == ISA_FORM_QRAB)
 		harness_get(h, c->d2, n, d2);
 	harness_get_tag(h, t);
@@ -170,8 +228,8 @@ bool harness_check(harness *h, const isa_cmd *c, const uint64_t *a,
 	for (uint64_t i = 0; ok && in->form != ISA_FORM_RA && i < cnt; i++) {
 		bool tin = tag_in ? tag_in[i] : false, tout = tin;
 		uint64_t r2 = 0;
-		uint64_t exp = isa_ref_elem(c, va[i], vb[i], tin, &tout, &r2);
-		if (in->form == ISA_FORM_PAB) {
+		uint64_t exp = isa_ref_elem3(c, va[i], vb[i], vc[i], tin, &tout, &r2);
+		if (in->form == ISA_FORM_PAB || in->form == ISA_FORM_PAI) {
 			if (c->d == ISA_TAG ? t[i] != tout : d[i] != (uint64_t)tout)
 				ok = differ("predicate", i, va[i], vb[i], tout,
 					    c->d == ISA_TAG ? t[i] : d[i], 1, why, size);
@@ -183,6 +241,7 @@ bool harness_check(harness *h, const isa_cmd *c, const uint64_t *a,
 	}
 	free(va);
 	free(vb);
+	free(vc);
 	free(d);
 	free(d2);
 	free(t);

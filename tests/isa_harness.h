@@ -34,6 +34,11 @@ void harness_get_tag(harness *h, bool *t);
 /* A command with operands at fixed wordlines that fit width n on the
  * harness machine: a at 0, b at n, d at 2n, d2 at 3n, scratch from 4n. */
 isa_cmd harness_cmd(harness *h, unsigned op, unsigned width, bool is_signed);
+/* The same for any element format (fmt: enum isa_fmt).  madd's c goes at
+ * 4n and the scratch then starts at 5n.  iters is ISA_CORDIC_DEFAULT,
+ * flags 0 (hardware mode); a cvt's caller sets sfmt, swidth, ssigned. */
+isa_cmd harness_cmd_fmt(harness *h, unsigned op, unsigned fmt, unsigned width,
+			bool is_signed);
 
 /* Run c on a and b (count elements each; b may be NULL) with the tag
  * latch set from tag_in (NULL = clear), then compare d (and d2, and the
@@ -48,5 +53,16 @@ bool harness_check(harness *h, const isa_cmd *c, const uint64_t *a,
 /* Random n-bit values mixed with edge values (0, 1, -1, MIN, MAX, ...). */
 void harness_values(uint64_t *v, uint64_t count, unsigned width, uint64_t seed);
 uint64_t harness_rand(uint64_t *state);
+
+/* How harness_check3 runs the micro-program: whole (sram_run), one
+ * micro-op at a time (sram_step), or built and run through a controller
+ * (isa_build_ctl: the optimised, data-dependent latency).  h->cycles is
+ * then the number of micro-ops that ran. */
+typedef enum harness_mode { HARNESS_RUN, HARNESS_STEP, HARNESS_CTL } harness_mode;
+/* harness_check with a third operand c3 (madd's c; NULL for none), a
+ * conversion's source of c->swidth bits, and a mode. */
+bool harness_check3(harness *h, const isa_cmd *c, const uint64_t *a,
+		    const uint64_t *b, const uint64_t *c3, const bool *tag_in,
+		    harness_mode mode, char *why, size_t size);
 
 #endif
