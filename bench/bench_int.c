@@ -21,11 +21,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
+#include "bench_util.h"
 #include "isa.h"
 #include "sram.h"
 
@@ -33,9 +33,7 @@
 enum {
 	WIDTH = 32, ROW_A = 0, ROW_B = 32, ROW_D = 64, ROW_D2 = 96,
 	ROW_SCRATCH = 128, SCRATCH_ROWS = 128, SAMPLES = 4096,
-	MIN_REPS = 3, MAX_REPS = 20,
 };
-#define REPS_SECONDS 0.25 /* default: runs until this much time is spent */
 
 /* The strongest published bit-serial simulator, measured on this
  * machine: its bit-exact micro-programs, and its word-level path that
@@ -63,7 +61,7 @@ struct bench {
 	sram_machine *mt;  /* the run with the default thread count */
 	sram_machine *m1;  /* the run with one thread */
 	uint64_t count;    /* elements = bitlines of the machine */
-	uint32_t *a, *b;   /* operand values, element order */
+	uint64_t *a, *b;   /* operand values, element order */
 	uint64_t *ref;     /* reference results of the current case */
 	int reps;          /* runs per figure; 0: by time */
 	int threads;
@@ -74,84 +72,33 @@ struct timing {
 	double eps;        /* elements per second */
 };
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t splitmix(uint64_t *state)
-{
-	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-/* Transpose a 64x64 bit matrix in place: bit j of x[i] goes to bit i of
- * x[j] (Hacker's Delight 7-3, with bit 0 the least significant).  It
- * turns 64 element values into 64 row words of one array word, and back. */
-static void transpose64(uint64_t x[64])
-{
-	uint64_t mask = UINT64_C(0x00000000ffffffff);
-	for (unsigned j = 32; j; j >>= 1, mask ^= mask << j)
-		for (unsigned k = 0; k < 64; k = ((k | j) + 1) & ~j) {
-			const uint64_t t = ((x[k] >> j) ^ x[k | j]) & mask;
-			x[k] ^= t << j;
-			x[k | j] ^= t;
-		}
-}
-
-/* Place WIDTH-bit values v (element order) at wordlines base.. */
-static void put_operand(sram_machine *m, unsigned base, const uint32_t *v)
-{
-	const unsigned B = m->g.bitlines;
-	uint64_t x[64];
-	for (unsigned arr = 0; arr < m->narrays; arr++)
-		for (unsigned j = 0; j < m->wpa; j++) {
-			const uint64_t e0 = (uint64_t)arr * B + 64u * j;
-			for (unsigned i = 0; i < 64; i++)
-				x[i] = v[e0 + i];
-			transpose64(x);
-			for (unsigned k = 0; k < WIDTH; k++)
-				sram_row(m, arr, base + k)[j] = x[k];
-		}
-}
-
 /* Compare every element of the result at ROW_D with the reference. */
 static bool check_all(sram_machine *m, const struct bench *B, uint64_t *bad)
 {
-	const unsigned BL = m->g.bitlines;
-	uint64_t x[64];
-	for (unsigned arr = 0; arr < m->narrays; arr++)
-		for (unsigned j = 0; j < m->wpa; j++) {
-			for (unsigned k = 0; k < 64; k++)
-				x[k] = k < WIDTH ? sram_row(m, arr, ROW_D + k)[j] : 0;
-			transpose64(x);
-			const uint64_t e0 = (uint64_t)arr * BL + 64u * j;
-			for (unsigned i = 0; i < 64; i++)
-				if (x[i] != B->ref[e0 + i]) {
-					*bad = e0 + i;
-					return false;
-				}
+	uint64_t *v = malloc(B->count * sizeof *v);
+	if (!v) {
+		fprintf(stderr, "bench_int: out of memory\n");
+		exit(1);
+	}
+	bench_get(m, ROW_D, WIDTH, v);
+	bool ok = true;
+	for (uint64_t e = 0; ok && e < B->count; e++)
+		if (v[e] != B->ref[e]) {
+			*bad = e;
+			ok = false;
 		}
-	return true;
+	free(v);
+	return ok;
 }
 
 /* A second, independent read-back of a sample: bit by bit. */
 static bool check_sample(const sram_machine *m, const struct bench *B,
 			 uint64_t *bad)
 {
-	const unsigned BL = m->g.bitlines;
 	for (uint64_t s = 0; s <= SAMPLES; s++) {
 		const uint64_t e = s == SAMPLES ? B->count - 1
 			: (s * UINT64_C(2654435761)) % B->count;
-		uint64_t v = 0;
-		for (unsigned k = 0; k < WIDTH; k++)
-			v |= (uint64_t)sram_get_bit(m, (unsigned)(e / BL), ROW_D + k,
-						    (unsigned)(e % BL)) << k;
-		if (v != B->ref[e]) {
+		if (bench_get_one(m, ROW_D, WIDTH, e) != B->ref[e]) {
 			*bad = e;
 			return false;
 		}
@@ -186,14 +133,14 @@ static bool same_state(sram_machine *x, sram_machine *y)
  * covers division by zero and MIN / -1. */
 static void make_operands(struct bench *B)
 {
-	static const uint32_t edge[] = {0, 1, 2, 0xffffffffu, 0xfffffffeu,
+	static const uint64_t edge[] = {0, 1, 2, 0xffffffffu, 0xfffffffeu,
 					0x80000000u, 0x7fffffffu, 0x80000001u};
 	const unsigned ne = sizeof edge / sizeof edge[0];
 	uint64_t st = 20240607;
 	for (uint64_t i = 0; i < B->count; i++) {
-		const uint64_t r = splitmix(&st), q = splitmix(&st);
-		B->a[i] = (uint32_t)r;
-		B->b[i] = (uint32_t)((q & 0xffffffffu) >> ((r >> 32) % 33));
+		const uint64_t r = bench_splitmix(&st), q = bench_splitmix(&st);
+		B->a[i] = r & 0xffffffffu;
+		B->b[i] = (q & 0xffffffffu) >> ((r >> 32) % 33);
 		if (i % 61 == 0)
 			B->a[i] = edge[(q >> 40) % ne];
 		if (i % 61 == 30 || i % 67 == 0)
@@ -201,24 +148,13 @@ static void make_operands(struct bench *B)
 	}
 }
 
-static sram_machine *new_machine(const sram_geom *g)
-{
-	sram_machine *m = sram_new(g);
-	if (!m) {
-		fprintf(stderr, "bench_int: cannot allocate a %" PRIu64
-			"-byte machine\n", sram_geom_bytes(g));
-		exit(1);
-	}
-	return m;
-}
-
 static void bench_init(struct bench *B, int reps)
 {
 	const sram_geom g = sram_geom_default();
 	B->reps = reps;
-	B->m0 = new_machine(&g);
-	B->mt = new_machine(&g);
-	B->m1 = new_machine(&g);
+	B->m0 = bench_machine(&g, "bench_int");
+	B->mt = bench_machine(&g, "bench_int");
+	B->m1 = bench_machine(&g, "bench_int");
 	B->count = sram_geom_bitlines(&g);
 	B->a = malloc(B->count * sizeof *B->a);
 	B->b = malloc(B->count * sizeof *B->b);
@@ -230,8 +166,8 @@ static void bench_init(struct bench *B, int reps)
 	for (unsigned arr = 0; arr < B->m0->narrays; arr++)
 		sram_enable_all(B->m0, arr);
 	make_operands(B);
-	put_operand(B->m0, ROW_A, B->a);
-	put_operand(B->m0, ROW_B, B->b);
+	bench_put(B->m0, ROW_A, WIDTH, B->a);
+	bench_put(B->m0, ROW_B, WIDTH, B->b);
 #ifdef _OPENMP
 	B->threads = omp_get_max_threads();
 #else
@@ -249,14 +185,6 @@ static void bench_free(struct bench *B)
 	free(B->ref);
 }
 
-/* Whether run r (from 0), after `spent` seconds of runs, is the last. */
-static bool last_rep(const struct bench *B, int r, double spent)
-{
-	if (B->reps)
-		return r + 1 >= B->reps;
-	return r + 1 >= MAX_REPS || (r + 1 >= MIN_REPS && spent >= REPS_SECONDS);
-}
-
 /* Best of B->reps passes of the scalar reference over every element;
  * the last pass leaves its results in B->ref. */
 static struct timing time_reference(struct bench *B, const isa_cmd *c)
@@ -264,16 +192,16 @@ static struct timing time_reference(struct bench *B, const isa_cmd *c)
 	struct timing t = {1e30, 0};
 	double spent = 0;
 	for (int r = 0;; r++) {
-		const double t0 = now();
+		const double t0 = bench_now();
 		for (uint64_t i = 0; i < B->count; i++) {
 			bool tag = false;
 			B->ref[i] = isa_ref_elem(c, B->a[i], B->b[i], false, &tag, NULL);
 		}
-		const double dt = now() - t0;
+		const double dt = bench_now() - t0;
 		spent += dt;
 		if (dt < t.sec)
 			t.sec = dt;
-		if (last_rep(B, r, spent))
+		if (bench_last_rep(B->reps, r, spent))
 			break;
 	}
 	t.eps = (double)B->count / t.sec;
@@ -323,13 +251,9 @@ static int build_prog(const sram_machine *m, const struct bench_case *bc,
 static bool report_bad(const struct bench *B, const char *label,
 		       const char *run, sram_machine *m, uint64_t e)
 {
-	uint64_t got = 0;
-	const unsigned BL = m->g.bitlines;
-	for (unsigned k = 0; k < WIDTH; k++)
-		got |= (uint64_t)sram_get_bit(m, (unsigned)(e / BL), ROW_D + k,
-					      (unsigned)(e % BL)) << k;
-	printf("%-8s FAIL (%s): element %" PRIu64 " a=0x%08" PRIx32
-	       " b=0x%08" PRIx32 ": reference 0x%08" PRIx64 ", SRAM 0x%08"
+	const uint64_t got = bench_get_one(m, ROW_D, WIDTH, e);
+	printf("%-8s FAIL (%s): element %" PRIu64 " a=0x%08" PRIx64
+	       " b=0x%08" PRIx64 ": reference 0x%08" PRIx64 ", SRAM 0x%08"
 	       PRIx64 "\n", label, run, e, B->a[e], B->b[e], B->ref[e], got);
 	return false;
 }
@@ -356,16 +280,16 @@ static struct timing time_sram(const struct bench *B, const char *label,
 	double spent = 0;
 	for (int r = 0; *ok; r++) {
 		sram_copy_state(m, B->m0);
-		const double t0 = now();
+		const double t0 = bench_now();
 		sram_run(m, NULL, p->u, p->n);
-		const double dt = now() - t0;
+		const double dt = bench_now() - t0;
 		spent += dt;
 		if (dt < t.sec)
 			t.sec = dt;
 		uint64_t bad = 0;
 		if (!check_sample(m, B, &bad))
 			*ok = report_bad(B, label, run, m, bad);
-		if (last_rep(B, r, spent))
+		if (bench_last_rep(B->reps, r, spent))
 			break;
 	}
 	sram_set_threads(0);
@@ -422,18 +346,6 @@ static int run_case(struct bench *B, const struct bench_case *bc)
 	return ok ? 1 : -1;
 }
 
-/* Other work on the machine slows the runs down: say how much there was
- * (Linux's 1-minute load average), so that the figures can be judged. */
-static void print_load(void)
-{
-	FILE *f = fopen("/proc/loadavg", "r");
-	double load;
-	if (f && fscanf(f, "%lf", &load) == 1)
-		printf("load average when the bench started: %.2f\n", load);
-	if (f)
-		fclose(f);
-}
-
 int main(int argc, char **argv)
 {
 	int reps = argc > 1 ? atoi(argv[1]) : 0;
@@ -453,9 +365,9 @@ int main(int argc, char **argv)
 		printf("default threads: %d; best of %d runs", B.threads, reps);
 	else
 		printf("default threads: %d; best of %d to %d runs (%.2g s)",
-		       B.threads, MIN_REPS, MAX_REPS, REPS_SECONDS);
+		       B.threads, BENCH_MIN_REPS, BENCH_MAX_REPS, BENCH_REPS_SECONDS);
 	printf("; only sram_run is timed\n");
-	print_load();
+	bench_print_load();
 	printf("published bit-serial simulator, word-level (not bit-exact)"
 	       " path: %.3g elements/s\n\n", PUBLISHED_WORD_LEVEL);
 	int failed = 0;

@@ -1,10 +1,15 @@
 # `make bench`: throughput figures, not tests (doc/PERFORMANCE.md).
 # Arguments for the program: make bench BENCH_ARGS=5 (repetitions).
 EXTRA_PROGRAMS += bench/bench_int
-bench_bench_int_SOURCES = bench/bench_int.c
+bench_bench_int_SOURCES = bench/bench_int.c bench/bench_util.c bench/bench_util.h
 bench_bench_int_LDADD = libinfsim.la
 CLEANFILES += bench/bench_int$(EXEEXT)
+EXTRA_PROGRAMS += bench/bench_fp
+bench_bench_fp_SOURCES = bench/bench_fp.c bench/bench_util.c bench/bench_util.h
+bench_bench_fp_LDADD = libinfsim.la
+CLEANFILES += bench/bench_fp$(EXEEXT)
 
 .PHONY: bench
-bench: bench/bench_int$(EXEEXT)
+bench: bench/bench_int$(EXEEXT) bench/bench_fp$(EXEEXT)
 	./bench/bench_int$(EXEEXT) $(BENCH_ARGS)
+	./bench/bench_fp$(EXEEXT) $(BENCH_ARGS)

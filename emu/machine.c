@@ -5,6 +5,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 unsigned emu_array_index(const sram_machine *m, unsigned bank, unsigned way,
 			 unsigned array)
@@ -38,7 +41,11 @@ emu_machine *emu_machine_new(const emu_program *p, diag *d)
 	em->st.by_bank = calloc(em->m->nbanks, sizeof *em->st.by_bank);
 	em->st.nbanks = em->m->nbanks;
 	isa_prog_init(&em->up);
-	if (!em->way_on || !em->bank_on || !em->st.by_bank) {
+	em->trace = calloc(em->m->nbanks, sizeof *em->trace);
+	em->bank_cur = calloc(em->m->nbanks, sizeof *em->bank_cur);
+	em->optimised = false; /* wired to the machine setting latency=optimised below */
+	if (!em->way_on || !em->bank_on || !em->st.by_bank || !em->trace ||
+	    !em->bank_cur) {
 		diag_file(d, p->path, "out of memory");
 		emu_machine_free(em);
 		return NULL;
@@ -50,11 +57,16 @@ void emu_machine_free(emu_machine *em)
 {
 	if (!em)
 		return;
-	sram_free(em->m);
 	free(em->way_on);
 	free(em->bank_on);
 	free(em->st.by_bank);
 	isa_prog_free(&em->up);
+	for (unsigned b = 0; em->trace && b < em->m->nbanks; b++)
+		isa_prog_free(&em->trace[b]);
+	free(em->trace);
+	free(em->bank_cur);
+	sram_free(em->shadow);
+	sram_free(em->m);
 	free(em);
 }
 
@@ -256,16 +268,104 @@ int emu_cmd_uprog(const emu_machine *em, size_t i, isa_prog *p)
 	return isa_build(&em->prog->cmds[i].c, em->m->g.bitlines, p);
 }
 
-static int start_cmd(emu_machine *em, diag *d)
+/* ---- data-dependent commands: one controller per bank ---- */
+
+struct bank_ctl {
+	isa_ctl ctl;
+	emu_machine *em;
+	unsigned bank;
+};
+
+static void bank_ways(const emu_machine *em, unsigned bank, unsigned *w0,
+		      unsigned *nw)
+{
+	*nw = em->m->g.ways_per_bank;
+	*w0 = bank * *nw;
+}
+
+/* The bank's controller: run what is pending on the bank's ways, then
+ * sense the wired-OR of T over their enabled bitlines. */
+static bool bank_any(isa_ctl *ctl, isa_prog *p)
+{
+	struct bank_ctl *bc = ctl->ctx;
+	emu_machine *em = bc->em;
+	unsigned w0, nw;
+	bank_ways(em, bc->bank, &w0, &nw);
+	if (p->n > ctl->done)
+		sram_run_ways(em->m, w0, nw, em->way_on, p->u + ctl->done,
+			      p->n - ctl->done);
+	ctl->done = p->n;
+	return sram_any_tag_ways(em->m, w0, nw, em->way_on);
+}
+
+/* Build and run command pc's trace on every bank that runs it, each
+ * under its own controller, banks spread over threads (they share
+ * nothing).  0, or -1 if a trace ran out of memory. */
+static int run_traces(emu_machine *em)
+{
+	const isa_cmd *c = &em->prog->cmds[em->pc].c;
+	const long nb = (long)em->m->nbanks;
+	int bad = 0;
+#pragma omp parallel for schedule(dynamic) reduction(| : bad)
+	for (long b = 0; b < nb; b++) {
+		isa_prog *t = &em->trace[b];
+		isa_prog_clear(t);
+		if (!em->bank_on[b])
+			continue;
+		struct bank_ctl bc = {{bank_any, 0, NULL}, em, (unsigned)b};
+		bc.ctl.ctx = &bc;
+		if (isa_build_ctl(c, em->m->g.bitlines, t, &bc.ctl) != 0)
+			bad |= 1;
+		else if (t->n > bc.ctl.done)
+			bank_any(&bc.ctl, t);
+	}
+	return bad ? -1 : 0;
+}
+
+/* The longest trace goes to em->up, for the debugger. */
+static int keep_longest_trace(emu_machine *em)
+{
+	const isa_prog *best = NULL;
+	for (unsigned b = 0; b < em->m->nbanks; b++)
+		if (em->bank_on[b] && (!best || em->trace[b].n > best->n))
+			best = &em->trace[b];
+	isa_prog_clear(&em->up);
+	for (size_t i = 0; best && i < best->n; i++)
+		isa_emit(&em->up, best->u[i]);
+	return em->up.oom ? -1 : 0;
+}
+
+/* Find the traces without changing the machine: run them on a copy of
+ * the state, then put the state back (used before stepping). */
+static int find_traces(emu_machine *em)
+{
+	if (!em->shadow && !(em->shadow = sram_new(&em->m->g)))
+		return -1;
+	sram_copy_state(em->shadow, em->m);
+	int rc = run_traces(em);
+	sram_copy_state(em->m, em->shadow);
+	return rc;
+}
+
+static int start_cmd(emu_machine *em, bool stepping, diag *d)
 {
 	const emu_cmd *c = &em->prog->cmds[em->pc];
-	if (emu_cmd_uprog(em, em->pc, &em->up) != 0) {
+	select_bitlines(em, c);
+	memset(&em->cur, 0, sizeof em->cur);
+	memset(em->bank_cur, 0, em->m->nbanks * sizeof *em->bank_cur);
+	em->dd = em->optimised && isa_data_dependent(&c->c);
+	int rc;
+	if (!em->dd)
+		rc = emu_cmd_uprog(em, em->pc, &em->up);
+	else if (stepping)
+		rc = find_traces(em) || keep_longest_trace(em) ? -1 : 0;
+	else
+		rc = run_traces(em) || keep_longest_trace(em) ? -1 : 0;
+	if (rc != 0) {
 		diag_at(d, em->prog->path, c->line, 0,
 			"out of memory building the micro-program");
 		return -1;
 	}
-	select_bitlines(em, c);
-	memset(&em->cur, 0, sizeof em->cur);
 	return 0;
 }
 
@@ -280,37 +380,68 @@ static void add_count(sram_count *to, const sram_count *c)
 
 static void finish_cmd(emu_machine *em)
 {
-	const unsigned op = em->prog->cmds[em->pc].c.op;
+	const isa_cmd *c = &em->prog->cmds[em->pc].c;
+	const uint64_t base = isa_baseline_cycles(c, em->m->g.bitlines);
 	add_count(&em->st.total, &em->cur);
-	add_count(&em->st.by_op[op], &em->cur);
-	em->st.cmds_by_op[op]++;
+	add_count(&em->st.by_op[c->op], &em->cur);
+	em->st.base_cycles += base;
+	em->st.base_by_op[c->op] += base;
+	em->st.cmds_by_op[c->op]++;
 	em->st.commands++;
 	for (unsigned b = 0; b < em->m->nbanks; b++) {
 		if (em->bank_on[b])
-			add_count(&em->st.by_bank[b], &em->cur);
+			add_count(&em->st.by_bank[b], em->dd ? &em->bank_cur[b] : &em->cur);
 		else
 			em->st.bank_skips++;
 	}
 	em->pc++;
 	em->upc = 0;
+	em->dd = false;
+}
+
+/* Micro-ops upc..upc+steps-1 of every bank's trace, each bank on its own
+ * ways; the command's cost is that of its longest trace. */
+static void advance_traces(emu_machine *em, size_t steps, bool ran)
+{
+	for (unsigned b = 0; b < em->m->nbanks; b++) {
+		const isa_prog *t = &em->trace[b];
+		if (!em->bank_on[b] || em->upc >= t->n)
+			continue;
+		const size_t k = steps < t->n - em->upc ? steps : t->n - em->upc;
+		unsigned w0, nw;
+		bank_ways(em, b, &w0, &nw);
+		if (!ran)
+			sram_run_ways(em->m, w0, nw, em->way_on, t->u + em->upc, k);
+		for (size_t i = 0; i < k; i++)
+			sram_uop_cost(&t->u[em->upc + i], &em->bank_cur[b]);
+	}
+	for (size_t i = 0; i < steps; i++)
+		sram_uop_cost(&em->up.u[em->upc + i], &em->cur);
 }
 
 static int advance(emu_machine *em, size_t steps, diag *d)
 {
 	if (emu_done(em))
 		return 1;
-	if (em->upc == 0 && start_cmd(em, d) != 0)
+	/* A data-dependent command run whole from its start has already run
+	 * while its traces were found. */
+	const bool whole = em->upc == 0 && steps == SIZE_MAX;
+	if (em->upc == 0 && start_cmd(em, !whole, d) != 0)
 		return -1;
 	const size_t left = em->up.n - em->upc;
 	if (steps > left)
 		steps = left;
 	const sram_uop *u = em->up.u + em->upc;
-	if (steps == 1)
-		sram_step(em->m, em->way_on, u);
-	else
-		sram_run(em->m, em->way_on, u, steps);
-	for (size_t i = 0; i < steps; i++)
-		sram_uop_cost(&u[i], &em->cur);
+	if (em->dd) {
+		advance_traces(em, steps, whole);
+	} else {
+		if (steps == 1)
+			sram_step(em->m, em->way_on, u);
+		else
+			sram_run(em->m, em->way_on, u, steps);
+		for (size_t i = 0; i < steps; i++)
+			sram_uop_cost(&u[i], &em->cur);
+	}
 	em->upc += steps;
 	if (em->upc >= em->up.n)
 		finish_cmd(em);

@@ -29,6 +29,11 @@
 typedef struct emu_stats {
 	sram_count total;                /* all compute commands */
 	sram_count by_op[ISA_OP_COUNT];  /* by command kind */
+	/* The baseline latency (isa_baseline_cycles) of the same commands,
+	 * next to total.cycles, which is the latency they ran with: the
+	 * optimised one when the machine has latency=optimised. */
+	uint64_t base_cycles;
+	uint64_t base_by_op[ISA_OP_COUNT];
 	uint64_t cmds_by_op[ISA_OP_COUNT];
 	sram_count *by_bank;             /* nbanks entries */
 	uint64_t commands;               /* commands executed */
@@ -49,6 +54,18 @@ typedef struct emu_machine {
 	uint8_t *way_on;    /* ways that run command pc */
 	uint8_t *bank_on;   /* banks that run command pc */
 	sram_count cur;     /* cost of command pc so far */
+	/* Data-dependent latency (duality-cache §3.1.2).  With optimised
+	 * set, a command whose micro-program depends on the data
+	 * (isa_data_dependent) runs on each bank under that bank's own
+	 * controller: the wired-OR it decides on spans the bank's selected
+	 * bitlines, so banks may run different micro-op sequences (traces),
+	 * and the command's latency is the longest trace.  up then holds the
+	 * longest trace (what the debugger shows). */
+	bool optimised;
+	bool dd;            /* command pc runs per-bank traces */
+	isa_prog *trace;    /* nbanks traces of command pc, when dd */
+	sram_count *bank_cur; /* each bank's cost of command pc so far */
+	sram_machine *shadow; /* scratch copy used to find traces before stepping */
 } emu_machine;
 
 /* A machine for p, with all SRAM cleared.  NULL with d set on failure. */
