@@ -6,3 +6,4 @@ EXTRA_DIST += dbg/README.md
 dist_man1_MANS += doc/infsdb.1
 EXTRA_DIST += doc/DEBUGGER.md
 EXTRA_DIST += doc/tutorial-bitserial.md
+EXTRA_DIST += doc/LAYOUT.md

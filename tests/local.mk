@@ -36,6 +36,11 @@ tests_test_machine_SOURCES = tests/test_machine.c
 tests_test_machine_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_machine_LDADD = $(TEST_LIBS)
 
+check_PROGRAMS += tests/test_layout
+tests_test_layout_SOURCES = tests/test_layout.c
+tests_test_layout_CFLAGS = $(TEST_CFLAGS)
+tests_test_layout_LDADD = $(TEST_LIBS)
+
 check_PROGRAMS += tests/test_exec
 tests_test_exec_SOURCES = tests/test_exec.c
 tests_test_exec_CFLAGS = $(TEST_CFLAGS)
