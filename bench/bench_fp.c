@@ -140,7 +140,7 @@ static void set_cmd(struct bench *B, unsigned op)
 	c->c.scratch_rows = (uint16_t)(m->g.wordlines - ROW_SCRATCH);
 	c->arrays = emu_pattern_range(m->narrays);
 	c->bitlines = emu_pattern_range(m->g.bitlines);
-	c->buf_d = c->buf_d2 = c->buf_a = c->buf_b = -1;
+	c->buf_d = c->buf_d2 = c->buf_a = c->buf_b = c->buf_c = -1;
 }
 
 /* The reference over every element (one thread); returns elements/s. */

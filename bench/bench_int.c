@@ -122,6 +122,7 @@ static bool same_state(sram_machine *x, sram_machine *y)
 				return false;
 		const sram_way *p = &x->ways[w], *q = &y->ways[w];
 		if (p->last_nact != q->last_nact || p->last_dst != q->last_dst ||
+		    p->last_set != q->last_set ||
 		    memcmp(p->last_act, q->last_act, sizeof p->last_act) != 0)
 			return false;
 	}

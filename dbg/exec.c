@@ -129,7 +129,12 @@ void dbg_format_uop(const sram_uop *u, char *buf, size_t size)
 				      sram_fn_name(u->lfn));
 	if (!u->wfn && !u->lfn)
 		n += (size_t)snprintf(buf + n, size - n, "NOP");
-	for (unsigned k = 0; k < u->nact && n < size; k++)
+	/* A many-wordline set lists its rows like the three of a plain uop. */
+	for (unsigned k = 0, i = 0; u->set && i < 64 && n < size; i++)
+		if ((u->set >> i) & 1)
+			n += (size_t)snprintf(buf + n, size - n, "%s%u", k++ ? "," : " act wl ",
+					      (unsigned)u->act[0] + i);
+	for (unsigned k = 0; !u->set && k < u->nact && n < size; k++)
 		n += (size_t)snprintf(buf + n, size - n, "%s%u", k ? "," : " act wl ",
 				      (unsigned)u->act[k]);
 	if (u->dst != SRAM_NO_ROW && n < size)

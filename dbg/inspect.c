@@ -233,9 +233,7 @@ static void dump_rows(sram_machine *m, unsigned array, const unsigned r[4])
 		printf("wl %-7u", wl);
 		for (unsigned bl = r[2]; bl <= r[3]; bl++)
 			putchar(sram_get_bit(m, array, wl, bl) ? '1' : '0');
-		bool act = false;
-		for (unsigned k = 0; k < w->last_nact; k++)
-			act |= w->last_act[k] == wl;
+		const bool act = sram_way_activated(w, wl);
 		printf("%s%s\n", act ? "  act" : "", w->last_dst == wl ? "  write" : "");
 	}
 }

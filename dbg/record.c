@@ -58,9 +58,8 @@ static void signal_value(const dbg_session *s, unsigned k, unsigned sig, char *o
 		return;
 	}
 	for (unsigned wl = 0; wl < W; wl++) {
-		bool on = sig - W == SIG_WRITE ? w->last_dst == wl : false;
-		for (unsigned j = 0; sig - W == SIG_ACT && j < w->last_nact; j++)
-			on |= w->last_act[j] == wl;
+		const bool on = sig - W == SIG_WRITE ? w->last_dst == wl
+						     : sram_way_activated(w, wl);
 		out[W - 1 - wl] = on ? '1' : '0';
 	}
 	out[W] = '\0';

@@ -91,7 +91,8 @@ int dbg_cmd_set_var(dbg_session *s, char *args)
 
 /* ---- checkpoint files ---- */
 
-#define CKPT_MAGIC "infsdb checkpoint 1"
+/* Version 2: a way's marks gained the many-wordline set (last_set). */
+#define CKPT_MAGIC "infsdb checkpoint 2"
 
 /* FNV-1a of the program's canonical text: the same stream gives the
  * same hash whatever its comments or spacing. */
@@ -183,12 +184,16 @@ static void walk_way(walker *k, const sram_machine *m, sram_way *w)
 		for (int i = 0; i < 5; i++)
 			mask_tails(m, lat[i], 1);
 	}
-	uint64_t marks[5] = { w->last_act[0], w->last_act[1], w->last_act[2],
-			      w->last_nact, w->last_dst };
-	walk_words(k, marks, 5);
+	uint64_t marks[6] = { w->last_act[0], w->last_act[1], w->last_act[2],
+			      w->last_nact, w->last_dst, w->last_set };
+	walk_words(k, marks, 6);
 	for (int i = 0; i < 3; i++)
 		w->last_act[i] = (uint16_t)marks[i];
-	w->last_nact = (uint8_t)(marks[3] <= SRAM_MAX_ACT ? marks[3] : 0);
+	/* A set's count is its popcount; otherwise at most three rows. */
+	const uint64_t nact = marks[5] ? (uint64_t)__builtin_popcountll(marks[5])
+				       : marks[3] <= SRAM_MAX_ACT ? marks[3] : 0;
+	w->last_nact = (uint8_t)nact;
+	w->last_set = marks[5];
 	w->last_dst = (uint16_t)marks[4];
 }
 
@@ -210,9 +215,11 @@ static void walk_machine(walker *k, emu_machine *em)
 	walk_flags(k, em->bank_on, m->nbanks);
 	emu_stats *st = &em->st;
 	walk_count(k, &st->total);
+	walk_u64(k, &st->base_cycles);
 	for (unsigned op = 0; op < ISA_OP_COUNT; op++) {
 		walk_count(k, &st->by_op[op]);
 		walk_u64(k, &st->cmds_by_op[op]);
+		walk_u64(k, &st->base_by_op[op]);
 	}
 	for (unsigned b = 0; b < m->nbanks; b++)
 		walk_count(k, &st->by_bank[b]);
@@ -232,6 +239,13 @@ static int checkpoint_save(dbg_session *s, const char *path)
 	walker k = { NULL, 0, 0, true, false };
 	diag d;
 	diag_clear(&d);
+	if (s->em->dd && s->em->upc > 0) {
+		/* Its per-bank micro-op sequences depend on the data it started
+		 * from, which a checkpoint of the middle no longer holds. */
+		dbg_error(s, "checkpoint save: command %zu depends on the data (latency=optimised) "
+			  "and is half run; step to its end first (\"step\").", s->em->pc);
+		return -1;
+	}
 	if (header_text(s, head, sizeof head) < 0) {
 		dbg_error(s, "out of memory");
 		return -1;

@@ -208,8 +208,9 @@ static unsigned pick_rows(const dbg_session *s, const sram_way *w, unsigned *row
 			  unsigned max)
 {
 	unsigned n = 0, nwl = tui.view.nwl;
-	for (unsigned k = 0; k < w->last_nact; k++)
-		add_row(rows, &n, max, nwl, w->last_act[k]);
+	for (unsigned wl = 0; wl < nwl; wl++)
+		if (sram_way_activated(w, wl))
+			add_row(rows, &n, max, nwl, wl);
 	add_row(rows, &n, max, nwl, w->last_dst);
 	size_t pc = s->em->pc < s->prog.ncmds ? s->em->pc : s->prog.ncmds - 1;
 	const emu_cmd *c = &s->prog.cmds[pc];
@@ -253,9 +254,7 @@ static void draw_bits(int y, unsigned row, unsigned nbl)
 static void draw_wordline(const dbg_session *s, const sram_way *w, int y, unsigned wl,
 			  unsigned nbl)
 {
-	bool act = false;
-	for (unsigned k = 0; k < w->last_nact; k++)
-		act |= w->last_act[k] == wl;
+	const bool act = sram_way_activated(w, wl);
 	bool wr = w->last_dst == wl;
 	char label[EMU_NAME_MAX + 16];
 	row_label(s, tui.view.array, wl, label, sizeof label);

@@ -23,7 +23,7 @@ enum emu_part {
 	EMU_AT_STMT,  /* the statement itself (a command's mnemonic) */
 	EMU_AT_NAME, EMU_AT_TYPE, EMU_AT_LENGTH, EMU_AT_WL, EMU_AT_ARRAYS,
 	EMU_AT_INIT, EMU_AT_INIT_VALUE, EMU_AT_BITLINES, EMU_AT_IMM,
-	EMU_AT_D, EMU_AT_D2, EMU_AT_A, EMU_AT_B, /* operands, in isa_cmd order */
+	EMU_AT_D, EMU_AT_D2, EMU_AT_A, EMU_AT_B, EMU_AT_C, /* operand slots 0..4 */
 	EMU_AT_COUNT
 };
 
@@ -65,8 +65,12 @@ int emu_asm_scratch(emu_asm *a, unsigned scratch, const emu_src *s);
 void emu_asm_default_scratch(emu_asm *a);
 int emu_asm_buffer(emu_asm *a, const emu_buffer *b, const emu_src *s);
 /* Fills c->c.scratch and scratch_rows, then checks c completely
- * (operands, widths, patterns, occupancy, isa_check) and appends it. */
+ * (types, settings, operands, patterns, occupancy, isa_check) and
+ * appends it. */
 int emu_asm_cmd(emu_asm *a, emu_cmd *c, const emu_src *s);
+/* The machine's settings that every command carries: flags
+ * (ISA_FL_IEEE for fp=ieee) and the CORDIC iterations. */
+void emu_asm_settings(const emu_asm *a, isa_cmd *c);
 
 /* Index of the buffer named name[0..len), or -1. */
 int emu_asm_find(const emu_asm *a, const char *name, size_t len);
@@ -90,13 +94,20 @@ bool emu_imm_is_shift(unsigned op);
 typedef struct emu_form_info {
 	const char *syntax;          /* as in opcodes.def: "d, a, b" */
 	unsigned nops;
-	enum emu_part ops[4];        /* EMU_AT_D/D2/A/B, or EMU_AT_IMM */
+	enum emu_part ops[4];        /* EMU_AT_D/D2/A/B/C, or EMU_AT_IMM */
 	const char *names[4];        /* "d", "a", "#imm", ... */
 } emu_form_info;
 const emu_form_info *emu_form_of(unsigned form);
 
-/* "add.i32" */
+/* "add.i32", "add.f32", "cvt.f32.i32" */
 int emu_cmd_name(const isa_cmd *c, char *buf, size_t size);
+/* The types a mnemonic takes, from the CLASS column of its lines:
+ * ".iN/.uN or .f32/.f16/.bf16".  0 if the mnemonic is unknown, else the
+ * length snprintf gives. */
+int emu_mnemonic_types(const char *mnemonic, char *buf, size_t size);
+/* Is (fmt, width, is_signed) a type that a suffix can name? */
+#define EMU_TYPE_LIST "iN or uN (N from 1 to 64), f32, f16, bf16 or qN (N from 4 to 64)"
+bool emu_type_valid(unsigned fmt, unsigned width, unsigned is_signed);
 #define EMU_PAT_TEXT 400 /* room for any pattern's text */
 
 /* Levenshtein distance of two short strings (each cut to 32 chars). */

@@ -2,13 +2,17 @@
  * encode.c: the assembler's binary form, 64-bit words (doc/FORMAT.md,
  * "Binary format"; stored little-endian in files).
  *
- *   header   magic "INFSIMB1", version 1, total words, the machine
- *            (4 words), scratch, buffer count, command count
- *   buffer   name (8 words), width|signed|init|wl, length, init value,
+ *   header   magic "INFSIMB1", version 2, total words, the machine
+ *            (4 words), its settings fp|latency|cordic, scratch, buffer
+ *            count, command count
+ *   buffer   name (8 words), width|signed|init|fmt|wl, length, init value,
  *            array pattern
- *   command  op|width|signed, d|d2|a|b, imm, buffer indices,
- *            array pattern, bitline pattern
+ *   command  op|width|signed|fmt|sfmt|swidth|ssigned, d|d2|a|b, imm,
+ *            buffer indices, c3|buffer c|flags|iters, array pattern,
+ *            bitline pattern
  *   pattern  start, ndims, then (stride, count) per dimension
+ * Version 2 added the element formats, madd's c, the settings (fp=,
+ * latency=, cordic=) and what each command carries of them.
  *
  * The decoder trusts nothing: every read is bounds-checked, every
  * reserved bit must be zero, and the program is rebuilt through emu_asm,
@@ -24,11 +28,11 @@
 #include "assemble.h"
 
 #define MAGIC UINT64_C(0x31424D4953464E49) /* "INFSIMB1" read little-endian */
-#define VERSION 1
-#define HEADER_WORDS 10
+#define VERSION 2
+#define HEADER_WORDS 11
 #define NAME_WORDS (EMU_NAME_MAX / 8)
 #define MIN_BUF_WORDS (NAME_WORDS + 5)
-#define MIN_CMD_WORDS 8
+#define MIN_CMD_WORDS 9
 #define U16_OF(w, k) ((uint16_t)((w) >> (16 * (k))))
 
 typedef struct writer {
@@ -73,7 +77,7 @@ static void emit_buffer(writer *wr, const emu_buffer *b)
 		emit(wr, v);
 	}
 	emit(wr, b->width | (uint64_t)b->is_signed << 8 | (uint64_t)b->init << 16 |
-		 (uint64_t)b->wl << 32);
+		 (uint64_t)b->fmt << 24 | (uint64_t)b->wl << 32);
 	emit(wr, b->length);
 	emit(wr, b->init_arg);
 	emit_pattern(wr, &b->arrays);
@@ -81,12 +85,16 @@ static void emit_buffer(writer *wr, const emu_buffer *b)
 
 static void emit_cmd(writer *wr, const emu_cmd *c)
 {
-	emit(wr, c->c.op | (uint64_t)c->c.width << 16 | (uint64_t)c->c.is_signed << 24);
-	emit(wr, c->c.d | (uint64_t)c->c.d2 << 16 | (uint64_t)c->c.a << 32 |
-		 (uint64_t)c->c.b << 48);
-	emit(wr, c->c.imm);
+	const isa_cmd *k = &c->c;
+	emit(wr, k->op | (uint64_t)k->width << 16 | (uint64_t)k->is_signed << 24 |
+		 (uint64_t)k->fmt << 32 | (uint64_t)k->sfmt << 40 |
+		 (uint64_t)k->swidth << 48 | (uint64_t)k->ssigned << 56);
+	emit(wr, k->d | (uint64_t)k->d2 << 16 | (uint64_t)k->a << 32 | (uint64_t)k->b << 48);
+	emit(wr, k->imm);
 	emit(wr, (uint16_t)c->buf_d | (uint64_t)(uint16_t)c->buf_d2 << 16 |
 		 (uint64_t)(uint16_t)c->buf_a << 32 | (uint64_t)(uint16_t)c->buf_b << 48);
+	emit(wr, k->c3 | (uint64_t)(uint16_t)c->buf_c << 16 | (uint64_t)k->flags << 32 |
+		 (uint64_t)k->iters << 40);
 	emit_pattern(wr, &c->arrays);
 	emit_pattern(wr, &c->bitlines);
 }
@@ -102,6 +110,7 @@ int emu_encode(const emu_program *p, uint64_t **words, size_t *nwords, diag *d)
 	emit(&wr, g->bitlines);
 	emit(&wr, g->arrays_per_way | (uint64_t)g->ways_per_bank << 32);
 	emit(&wr, g->mesh_x | (uint64_t)g->mesh_y << 32);
+	emit(&wr, g->fp_ieee | (uint64_t)g->latency_opt << 8 | (uint64_t)g->cordic_iters << 16);
 	emit(&wr, p->scratch);
 	emit(&wr, p->nbufs);
 	emit(&wr, p->ncmds);
@@ -205,11 +214,12 @@ static int take_buffer(reader *r, emu_asm *a)
 		return -1;
 	s.at[EMU_AT_TYPE] = s.at[EMU_AT_WL] = s.at[EMU_AT_INIT] = r->pos;
 	if (take(r, "a buffer", &v) ||
-	    reserved_zero(r, v, UINT64_C(0x0000ffff00ffffff), "a buffer's layout word"))
+	    reserved_zero(r, v, UINT64_C(0x0000ffffffffffff), "a buffer's layout word"))
 		return -1;
 	b.width = (uint8_t)v;
 	b.is_signed = (uint8_t)(v >> 8);
 	b.init = (emu_init_kind)(uint8_t)(v >> 16);
+	b.fmt = (uint8_t)(v >> 24);
 	b.wl = U16_OF(v, 2);
 	s.at[EMU_AT_LENGTH] = r->pos;
 	if (take(r, "a buffer", &b.length))
@@ -230,12 +240,15 @@ static int take_cmd(reader *r, emu_asm *a)
 	uint64_t v;
 	memset(&c, 0, sizeof c);
 	s.at[EMU_AT_STMT] = r->pos;
-	if (take(r, "a command", &v) ||
-	    reserved_zero(r, v, UINT64_C(0xffffffff), "a command's opcode word"))
+	if (take(r, "a command", &v))
 		return -1;
 	c.c.op = (uint16_t)v;
 	c.c.width = (uint8_t)(v >> 16);
 	c.c.is_signed = (uint8_t)(v >> 24);
+	c.c.fmt = (uint8_t)(v >> 32);
+	c.c.sfmt = (uint8_t)(v >> 40);
+	c.c.swidth = (uint8_t)(v >> 48);
+	c.c.ssigned = (uint8_t)(v >> 56);
 	s.at[EMU_AT_D] = s.at[EMU_AT_D2] = s.at[EMU_AT_A] = s.at[EMU_AT_B] = r->pos;
 	if (take(r, "a command", &v))
 		return -1;
@@ -250,6 +263,14 @@ static int take_cmd(reader *r, emu_asm *a)
 	c.buf_d2 = (int16_t)U16_OF(v, 1);
 	c.buf_a = (int16_t)U16_OF(v, 2);
 	c.buf_b = (int16_t)U16_OF(v, 3);
+	s.at[EMU_AT_C] = r->pos;
+	if (take(r, "a command", &v) ||
+	    reserved_zero(r, v, UINT64_C(0x0000ffffffffffff), "a command's c and settings word"))
+		return -1;
+	c.c.c3 = U16_OF(v, 0);
+	c.buf_c = (int16_t)U16_OF(v, 1);
+	c.c.flags = (uint8_t)(v >> 32);
+	c.c.iters = (uint8_t)(v >> 40);
 	s.at[EMU_AT_ARRAYS] = r->pos;
 	if (take_pattern(r, "a command's array pattern", &c.arrays))
 		return -1;
@@ -294,8 +315,8 @@ static int take_preamble(reader *r)
 
 static int take_machine(reader *r, emu_program *out)
 {
-	uint64_t w[4];
-	for (unsigned i = 0; i < 4; i++)
+	uint64_t w[5];
+	for (unsigned i = 0; i < 5; i++)
 		if (take(r, "the header", &w[i]))
 			return -1;
 	if (w[0] > UINT32_MAX || w[1] > UINT32_MAX) {
@@ -311,12 +332,22 @@ static int take_machine(reader *r, emu_program *out)
 		diag_file(r->d, r->path, "word 3: the machine is not valid: %s", e);
 		return -1;
 	}
+	if (reserved_zero(r, w[4], UINT64_C(0xffffff), "the machine's settings"))
+		return -1; /* word 7, the last one read */
+	g.fp_ieee = (uint8_t)w[4];
+	g.latency_opt = (uint8_t)(w[4] >> 8);
+	g.cordic_iters = (uint8_t)(w[4] >> 16);
+	if ((e = sram_geom_check(&g)) || g.cordic_iters == ISA_CORDIC_DEFAULT) {
+		diag_file(r->d, r->path, "word 7: the machine's settings are not valid: %s",
+			  e ? e : "cordic=17 is the default, stored as 0");
+		return -1;
+	}
 	out->geom = g;
 	return 0;
 }
 
 /* Scratch, buffer and command counts; the counts must fit the words
- * left (a buffer takes at least 13, a command 8), so a corrupted count cannot
+ * left (a buffer takes at least 13, a command 9), so a corrupted count cannot
  * cause a huge allocation or a long loop. */
 static int take_counts(reader *r, emu_asm *a, uint64_t *nbufs, uint64_t *ncmds)
 {

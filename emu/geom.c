@@ -2,7 +2,11 @@
  * geom.c: machine settings (the `machine` line, --machine and config
  * files), all as key=value:
  *   wordlines=W  bitlines=B  arrays=A (per way)  ways=N (per bank)  mesh=XxY
- * The defaults are infinity-stream Table 2 (sram_geom_default).
+ * and the controller's settings (duality-cache §3.1.2, §5.5):
+ *   fp=ftz|ieee  latency=baseline|optimised  cordic=K (1..60)
+ * The sizes' defaults are infinity-stream Table 2 (sram_geom_default);
+ * the settings' defaults (ftz, baseline, 17) are stored as 0, so a
+ * geometry has one representation and a zeroed one is valid.
  *
  * Each value is checked on its own here, with sram_geom_check's own
  * messages; limits that involve several keys (total arrays, total bytes)
@@ -19,8 +23,11 @@
 #include "lex.h"
 
 static const char *const geom_keys[EMU_GEOM_KEYS] = {
-	"wordlines", "bitlines", "arrays", "ways", "mesh",
+	"wordlines", "bitlines", "arrays", "ways", "mesh", "fp", "latency", "cordic",
 };
+enum { KEY_MESH = 4, KEY_FP, KEY_LATENCY, KEY_CORDIC };
+static const char *const fp_names[] = {"ftz", "ieee"};
+static const char *const latency_names[] = {"baseline", "optimised"};
 
 int emu_geom_key_index(const char *key)
 {
@@ -61,6 +68,30 @@ static const char *check_field(const sram_geom *g, int key)
 	return sram_geom_check(&t);
 }
 
+/* fp=, latency= and cordic=: the controller's settings. */
+static int set_control(sram_geom *g, int k, const char *value, const char **err)
+{
+	const char *end;
+	unsigned v;
+	if (k == KEY_FP || k == KEY_LATENCY) {
+		const char *const *names = k == KEY_FP ? fp_names : latency_names;
+		if (strcmp(value, names[0]) && strcmp(value, names[1])) {
+			*err = k == KEY_FP ? "expected ftz (subnormals flushed to zero, the default) "
+					     "or ieee (subnormals exact)"
+					   : "expected baseline (the default) or optimised";
+			return -1;
+		}
+		*(k == KEY_FP ? &g->fp_ieee : &g->latency_opt) = strcmp(value, names[0]) != 0;
+		return 0;
+	}
+	if (scan_count(value, &end, &v) || *end || v < 1 || v > ISA_CORDIC_MAX) {
+		*err = "expected the number of CORDIC iterations k, from 1 to 60";
+		return -1;
+	}
+	g->cordic_iters = v == ISA_CORDIC_DEFAULT ? 0 : v;
+	return 0;
+}
+
 int emu_geom_set(sram_geom *g, const char *key, const char *value,
 		 const char **err)
 {
@@ -69,10 +100,12 @@ int emu_geom_set(sram_geom *g, const char *key, const char *value,
 	const char *end;
 	unsigned v, y;
 	if (k < 0) {
-		*err = "unknown machine setting; expected wordlines, bitlines, arrays, ways or mesh";
+		*err = "unknown machine setting; expected " EMU_GEOM_KEY_LIST;
 		return -1;
 	}
-	if (k == 4) {
+	if (k >= KEY_FP)
+		return set_control(g, k, value, err);
+	if (k == KEY_MESH) {
 		if (scan_count(value, &end, &v) || (*end != 'x' && *end != 'X') ||
 		    scan_count(end + 1, &end, &y) || *end) {
 			*err = "expected XxY, the mesh's banks across and down, e.g. 8x8";
@@ -96,9 +129,20 @@ int emu_geom_set(sram_geom *g, const char *key, const char *value,
 
 int emu_geom_format(const sram_geom *g, char *buf, size_t size)
 {
-	return snprintf(buf, size, "wordlines=%u bitlines=%u arrays=%u ways=%u mesh=%ux%u",
+	/* The settings only when not default: a stream written before they
+	 * existed formats as it always did. */
+	char k[24] = "";
+	if (g->cordic_iters)
+		snprintf(k, sizeof k, " cordic=%u", g->cordic_iters);
+	return snprintf(buf, size, "wordlines=%u bitlines=%u arrays=%u ways=%u mesh=%ux%u%s%s%s",
 			g->wordlines, g->bitlines, g->arrays_per_way, g->ways_per_bank,
-			g->mesh_x, g->mesh_y);
+			g->mesh_x, g->mesh_y, g->fp_ieee ? " fp=ieee" : "",
+			g->latency_opt ? " latency=optimised" : "", k);
+}
+
+unsigned emu_geom_cordic(const sram_geom *g)
+{
+	return g->cordic_iters ? g->cordic_iters : ISA_CORDIC_DEFAULT;
 }
 
 /* One "key = value" line of a config file. */
@@ -115,16 +159,16 @@ static int load_line(const emu_line *ln, const char *path, sram_geom *g,
 	for (k = i, kn = 0; k + kn < ln->len && emu_is_ident_char(s[k + kn]); kn++)
 		;
 	if (kn == 0 || kn >= sizeof key) {
-		diag_at(d, path, ln->no, (int)k + 1, "expected a setting: wordlines, bitlines, "
-			"arrays, ways or mesh, then '=' and a value");
+		diag_at(d, path, ln->no, (int)k + 1, "expected a setting: " EMU_GEOM_KEY_LIST
+			", then '=' and a value");
 		return -1;
 	}
 	memcpy(key, s + k, kn);
 	key[kn] = '\0';
 	int ki = emu_geom_key_index(key);
 	if (ki < 0) {
-		diag_at(d, path, ln->no, (int)k + 1, "unknown setting '%s'; expected wordlines, "
-			"bitlines, arrays, ways or mesh", key);
+		diag_at(d, path, ln->no, (int)k + 1, "unknown setting '%s'; expected "
+			EMU_GEOM_KEY_LIST, key);
 		return -1;
 	}
 	if (seen[ki]) {
@@ -235,7 +279,7 @@ int emu_geom_override_parse(emu_geom_override *o, const char *list, char *why,
 		snprintf(kv, sizeof kv, "%.*s", (int)n, item);
 		eq = strchr(kv, '=');
 		if (n >= sizeof kv || !eq || eq == kv || !eq[1]) {
-			snprintf(why, size, "'%.*s': expected KEY=VALUE (keys: wordlines, bitlines, arrays, ways, mesh)",
+			snprintf(why, size, "'%.*s': expected KEY=VALUE (keys: " EMU_GEOM_KEY_LIST ")",
 				 (int)n, item);
 			return -1;
 		}
@@ -266,4 +310,10 @@ void emu_geom_override_apply(const emu_geom_override *o, sram_geom *g)
 		g->mesh_x = o->g.mesh_x;
 		g->mesh_y = o->g.mesh_y;
 	}
+	if (o->keys & 32)
+		g->fp_ieee = o->g.fp_ieee;
+	if (o->keys & 64)
+		g->latency_opt = o->g.latency_opt;
+	if (o->keys & 128)
+		g->cordic_iters = o->g.cordic_iters;
 }

@@ -63,7 +63,8 @@ static inline bool emu_is_space(char c)
 int emu_read_file(const char *path, char **text, size_t *len, diag *d);
 
 /* Index of one of emu_geom_set's keys (0..EMU_GEOM_KEYS-1), or -1. */
-#define EMU_GEOM_KEYS 5
+#define EMU_GEOM_KEYS 8
+#define EMU_GEOM_KEY_LIST "wordlines, bitlines, arrays, ways, mesh, fp, latency or cordic"
 int emu_geom_key_index(const char *key);
 
 #endif

@@ -50,7 +50,8 @@ static bool geom_equal(const sram_geom *a, const sram_geom *b)
 	return a->wordlines == b->wordlines && a->bitlines == b->bitlines &&
 	       a->arrays_per_way == b->arrays_per_way &&
 	       a->ways_per_bank == b->ways_per_bank && a->mesh_x == b->mesh_x &&
-	       a->mesh_y == b->mesh_y;
+	       a->mesh_y == b->mesh_y && a->fp_ieee == b->fp_ieee &&
+	       a->latency_opt == b->latency_opt && a->cordic_iters == b->cordic_iters;
 }
 
 int emu_load_file(const char *path, const emu_geom_override *ov,

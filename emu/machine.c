@@ -43,7 +43,7 @@ emu_machine *emu_machine_new(const emu_program *p, diag *d)
 	isa_prog_init(&em->up);
 	em->trace = calloc(em->m->nbanks, sizeof *em->trace);
 	em->bank_cur = calloc(em->m->nbanks, sizeof *em->bank_cur);
-	em->optimised = false; /* wired to the machine setting latency=optimised below */
+	em->optimised = p->geom.latency_opt != 0; /* machine latency=optimised */
 	if (!em->way_on || !em->bank_on || !em->st.by_bank || !em->trace ||
 	    !em->bank_cur) {
 		diag_file(d, p->path, "out of memory");
@@ -200,13 +200,7 @@ void emu_elem_set(emu_machine *em, const emu_buffer *b, uint64_t i, uint64_t v)
 
 uint64_t emu_init_value(const emu_buffer *b, uint64_t i)
 {
-	const uint64_t m = isa_mask(b->width);
-	switch (b->init) {
-	case EMU_INIT_IOTA: return i & m;
-	case EMU_INIT_RANDOM: return emu_random_elem(b->init_arg, i) & m;
-	case EMU_INIT_CONST: return b->init_arg & m;
-	default: return 0;
-	}
+	return emu_init_elem(b, i); /* program.c: the same for every format */
 }
 
 int emu_init_buffers(emu_machine *em, diag *d)

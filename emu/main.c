@@ -44,7 +44,8 @@ static const char help_text[] =
 "\n"
 "Machine (run, asm, disasm, info):\n"
 "  -m, --machine=KEY=VAL[,KEY=VAL]...  wordlines, bitlines, arrays (per way),\n"
-"                             ways (per bank), mesh=XxY (banks); repeatable\n"
+"                             ways (per bank), mesh=XxY (banks), fp=ftz|ieee,\n"
+"                             latency=baseline|optimised, cordic=K; repeatable\n"
 "  -c, --config=FILE          machine config file (KEY = VAL lines)\n"
 "                             Precedence: the stream's machine line < --config\n"
 "                             < --machine, key by key.\n"
@@ -53,6 +54,8 @@ static const char help_text[] =
 "  -l, --load=BUF=FILE        fill buffer BUF from FILE (.npy, or raw .bin)\n"
 "  -s, --save=BUF=FILE        write buffer BUF after the run (.npy or .bin)\n"
 "  -e, --expect=BUF=FILE      compare buffer BUF with FILE after the run\n"
+"  -d, --dump=BUF             print buffer BUF's elements after the run, as\n"
+"                             values (floats and qN as numbers) and bits\n"
 "      --check                run the scalar reference model beside the\n"
 "                             machine and compare after every command\n"
 "      --stepi                run one micro-op at a time (same bits, slower)\n"
@@ -71,8 +74,9 @@ static const char help_text[] =
 "      --version              output version information and exit\n"
 "\n"
 "Element files: .npy of the buffer's type (<iN/<uN of the smallest size\n"
-"holding its width, |b1 for 1-bit buffers), C order, any shape with the\n"
-"buffer's element count; .bin holds the same items with no header.\n"
+"holding its width, |b1 for 1-bit buffers, <f4 for f32, <f2 for f16, <u2\n"
+"(raw bits) for bf16, <iN (raw two's complement) for qN), C order, any shape\n"
+"with the buffer's element count; .bin holds the same items with no header.\n"
 "Outputs are written to a temporary file and renamed into place.\n"
 "\n"
 "Exit status: 0 if OK, 1 on a runtime failure (a file, the stream),\n"
@@ -152,11 +156,17 @@ static bool ends_with(const char *s, const char *suffix)
 /* ---- element files: .npy, or raw .bin ---- */
 
 /* The file type of buffer b: the smallest integer holding its width, by
- * its signedness; bool for one bit. */
+ * its signedness; bool for one bit; a .qN buffer's raw two's complement
+ * as a signed integer; f4 and f2 for f32 and f16; bf16, which NumPy does
+ * not have, as its raw bits in u2. */
 static npy_dtype buffer_dtype(const emu_buffer *b)
 {
 	npy_dtype dt = { b->is_signed ? 'i' : 'u', 8 };
-	if (b->width == 1)
+	if (b->fmt == ISA_FMT_F32 || b->fmt == ISA_FMT_F16)
+		dt = (npy_dtype){ 'f', b->width / 8u };
+	else if (b->fmt == ISA_FMT_BF16)
+		dt = (npy_dtype){ 'u', 2 };
+	else if (b->width == 1)
 		dt = (npy_dtype){ 'b', 1 };
 	else if (b->width <= 8)
 		dt.size = 1;
@@ -174,8 +184,8 @@ static int fit_values(const char *path, const emu_buffer *b, uint64_t *v,
 		      uint64_t count, diag *d)
 {
 	unsigned n = b->width;
-	if (n == 1 || n == 64)
-		return 0;
+	if (n == 1 || n == 64 || isa_fpfmt_of(b->fmt))
+		return 0; /* every pattern read is one of the buffer's */
 	for (uint64_t i = 0; i < count; i++) {
 		bool fits = b->is_signed ? isa_sext(v[i], n) == (int64_t)v[i]
 					 : v[i] <= isa_mask(n);
@@ -184,9 +194,9 @@ static int fit_values(const char *path, const emu_buffer *b, uint64_t *v,
 			continue;
 		}
 		if (b->is_signed)
-			diag_file(d, path, "element %" PRIu64 " is %" PRId64 ", which does not fit buffer '%s' (i%u: %" PRId64 " to %" PRId64 ")",
-				  i, (int64_t)v[i], b->name, n, -(INT64_C(1) << (n - 1)),
-				  (INT64_C(1) << (n - 1)) - 1);
+			diag_file(d, path, "element %" PRIu64 " is %" PRId64 ", which does not fit buffer '%s' (%c%u: %" PRId64 " to %" PRId64 ")",
+				  i, (int64_t)v[i], b->name, b->fmt == ISA_FMT_FIX ? 'q' : 'i', n,
+				  -(INT64_C(1) << (n - 1)), (INT64_C(1) << (n - 1)) - 1);
 		else
 			diag_file(d, path, "element %" PRIu64 " is %" PRIu64 ", which does not fit buffer '%s' (u%u: 0 to %" PRIu64 ")",
 				  i, v[i], b->name, n, isa_mask(n));
@@ -202,8 +212,9 @@ static int check_npy_header(const char *path, const npy_header *h,
 	char want[16], shape[32 + 24 * NPY_MAX_DIMS];
 	npy_descr(dt, want, sizeof want);
 	if (!npy_dtype_matches(h, dt)) {
-		diag_file(d, path, "dtype '%s' does not match buffer '%s' (%c%u): expected '%s'",
-			  h->descr, b->name, b->is_signed ? 'i' : 'u', b->width, want);
+		char tn[16];
+		diag_file(d, path, "dtype '%s' does not match buffer '%s' (%s): expected '%s'",
+			  h->descr, b->name, emu_buffer_type(b, tn, sizeof tn), want);
 		return -1;
 	}
 	if (h->count != b->length) {
@@ -247,7 +258,7 @@ static int write_elements(const char *path, const emu_buffer *b, uint64_t *value
 			  diag *d)
 {
 	npy_dtype dt = buffer_dtype(b);
-	if (b->is_signed && b->width > 1)
+	if (b->is_signed && b->width > 1 && !isa_fpfmt_of(b->fmt))
 		for (uint64_t i = 0; i < b->length; i++)
 			values[i] = (uint64_t)isa_sext(values[i], b->width);
 	size_t len;
@@ -267,7 +278,7 @@ static int write_elements(const char *path, const emu_buffer *b, uint64_t *value
 
 /* One --load, --save or --expect. */
 typedef struct bufarg {
-	int opt;               /* 'l', 's' or 'e' */
+	int opt;               /* 'l', 's', 'e' or 'd' */
 	const char *arg;       /* BUF=FILE as given */
 	char name[EMU_NAME_MAX];
 	const char *path;
@@ -288,7 +299,7 @@ typedef struct run_opts {
 
 static const char *bufarg_option(int opt)
 {
-	return opt == 'l' ? "--load" : opt == 's' ? "--save" : "--expect";
+	return opt == 'l' ? "--load" : opt == 's' ? "--save" : opt == 'd' ? "--dump" : "--expect";
 }
 
 static int parse_bufarg(bufarg *b, int opt, const char *arg)
@@ -296,6 +307,12 @@ static int parse_bufarg(bufarg *b, int opt, const char *arg)
 	memset(b, 0, sizeof *b);
 	b->opt = opt;
 	b->arg = arg;
+	if (opt == 'd') {
+		if (!*arg || strlen(arg) >= sizeof b->name)
+			return usage_error("--dump '%s': expected a buffer name", arg);
+		strcpy(b->name, arg);
+		return 0;
+	}
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg || !eq[1])
 		return usage_error("%s '%s': expected BUF=FILE", bufarg_option(opt), arg);
@@ -327,6 +344,7 @@ static const struct option run_longopts[] = {
 	{ "load", required_argument, NULL, 'l' },
 	{ "save", required_argument, NULL, 's' },
 	{ "expect", required_argument, NULL, 'e' },
+	{ "dump", required_argument, NULL, 'd' },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "stepi", no_argument, NULL, OPT_STEPI },
 	{ "stats", optional_argument, NULL, OPT_STATS },
@@ -370,6 +388,7 @@ static int run_option(int opt, run_opts *o)
 	case 'l':
 	case 's':
 	case 'e':
+	case 'd':
 		return parse_bufarg(&o->ba[o->nba++], opt, optarg);
 	case OPT_CHECK:
 		o->check = true;
@@ -412,7 +431,7 @@ static int parse_run_opts(int argc, char **argv, run_opts *o, bool *done)
 {
 	int opt, rc = 0;
 	while (!rc && !*done &&
-	       (opt = getopt_long(argc, argv, "m:c:l:s:e:j:q", run_longopts, NULL)) != -1) {
+	       (opt = getopt_long(argc, argv, "m:c:l:s:e:d:j:q", run_longopts, NULL)) != -1) {
 		rc = common_option(opt, &o->geo, done);
 		if (rc < 0)
 			rc = run_option(opt, o);
@@ -421,6 +440,10 @@ static int parse_run_opts(int argc, char **argv, run_opts *o, bool *done)
 		return rc;
 	if (o->stats_file && !o->stats)
 		o->stats = 't';
+	for (size_t i = 0; i < o->nba; i++)
+		if (o->ba[i].opt == 'd' && o->stats == 'j' && !o->stats_file)
+			return usage_error("--dump and --stats=json both write to standard "
+					   "output; give the statistics a --stats-file");
 	return one_operand(argc, argv, "stream file", &o->prog);
 }
 
@@ -474,6 +497,8 @@ static int prepare_files(run_opts *o, diag *d)
 		return -1;
 	for (size_t i = 0; i < o->nba; i++) {
 		bufarg *b = &o->ba[i];
+		if (b->opt == 'd')
+			continue;
 		if (b->opt == 's') {
 			if (outfile_check(b->path, d) < 0)
 				return -1;
@@ -644,6 +669,31 @@ static void print_summary(const run_state *s)
 	putchar('\n');
 }
 
+/* Every --dump: "BUF[i] = VALUE (0xBITS)" per element, read through the
+ * port that checks use (no transpose-unit cycles). */
+static int dump_buffers(run_state *s)
+{
+	for (size_t i = 0; i < s->o->nba; i++) {
+		const bufarg *b = &s->o->ba[i];
+		const emu_buffer *eb = b->buf;
+		if (b->opt != 'd')
+			continue;
+		uint64_t *v = malloc(eb->length * sizeof *v);
+		if (!v) {
+			diag_file(&s->d, s->p->path, "out of memory for --dump %s", eb->name);
+			return -1;
+		}
+		emu_buffer_read(s->em, eb, v);
+		for (uint64_t k = 0; k < eb->length; k++) {
+			char text[96];
+			emu_value_text(eb->fmt, eb->width, eb->is_signed, v[k], true, text, sizeof text);
+			printf("%s[%" PRIu64 "] = %s\n", eb->name, k, text);
+		}
+		free(v);
+	}
+	return 0;
+}
+
 static int execute(run_state *s)
 {
 	if (start_machine(s) < 0)
@@ -651,6 +701,8 @@ static int execute(run_state *s)
 	int rc = s->o->check ? run_checked(s)
 			     : emu_run_all(s->em, s->o->stepi, &s->d) < 0 ? -1 : 0;
 	if (rc == 0 && save_outputs(s) < 0)
+		rc = -1;
+	if (rc == 0 && dump_buffers(s) < 0)
 		rc = -1;
 	if (rc == 0 && s->o->stats && write_stats(s) < 0)
 		rc = -1;
@@ -835,13 +887,21 @@ static int cmd_commands(int argc, char **argv)
 		return rc;
 	if (optind < argc)
 		return usage_error("extra operand '%s'", argv[optind]);
-	printf("Each command takes a type suffix .iN (signed) or .uN (unsigned),\n"
-	       "N the element width in bits, and optional patterns after '@'.\n\n");
-	printf("%-8s %-12s %-8s %s\n", "command", "operands", "family", "semantics");
+	printf("Each command takes a type suffix: .iN (signed) or .uN (unsigned), N\n"
+	       "the element width in bits; .f32, .f16 or .bf16 (IEEE floats); .qN (fixed\n"
+	       "point, %d integer bits); cvt takes two, the destination's first.  The\n"
+	       "types column says which; one mnemonic may have a line per kind.\n"
+	       "Optional patterns follow '@'.\n\n", ISA_FIX_INT);
+	printf("%-8s %-6s %-12s %-8s %s\n", "command", "types", "operands", "family",
+	       "semantics");
 	for (unsigned op = 0; op < ISA_OP_COUNT; op++) {
+		static const char *const types[] = {
+			[ISA_CLASS_I] = "i u", [ISA_CLASS_F] = "f", [ISA_CLASS_Q] = "q",
+			[ISA_CLASS_A] = "any", [ISA_CLASS_X] = "x.y",
+		};
 		const isa_info *in = isa_info_of(op);
-		printf("%-8s %-12s %-8s %s\n", in->name, emu_form_of(in->form)->syntax,
-		       in->family, in->semantics);
+		printf("%-8s %-6s %-12s %-8s %s\n", in->name, types[isa_class_of(op)],
+		       emu_form_of(in->form)->syntax, in->family, in->semantics);
 	}
 	return 0;
 }

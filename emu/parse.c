@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +112,143 @@ int emu_scan_number(const char *s, size_t len, uint64_t *mag, bool *neg,
 	}
 	*mag = v;
 	*used = i;
+	return 0;
+}
+
+/* ---- literals of float and .qN elements (program.h, doc/FORMAT.md) ---- */
+
+/* The extent of a literal: a sign, then letters, digits, '.' and ':',
+ * and a sign right after an exponent letter (1e-3, 0x1p-4). */
+static size_t literal_extent(const char *s, size_t len)
+{
+	size_t i = len > 0 && (s[0] == '-' || s[0] == '+');
+	for (; i < len; i++) {
+		const char c = s[i], prev = i ? (char)(s[i - 1] | 0x20) : 0;
+		const bool sign = (c == '-' || c == '+') && (prev == 'e' || prev == 'p');
+		if (!emu_is_ident_char(c) && c != '.' && c != ':' && !sign)
+			break;
+	}
+	return i;
+}
+
+static size_t digits_of(const char *s, size_t len, size_t i, bool hex)
+{
+	size_t k = i;
+	while (k < len && hex_digit(s[k]) >= 0 && (hex || (s[k] >= '0' && s[k] <= '9')))
+		k++;
+	return k - i;
+}
+
+/* Is s[0..len) a decimal or hex-float number, after its sign?
+ *   decimal  := (D+ ['.' D*] | '.' D+) [('e'|'E') ['+'|'-'] D+]
+ *   hexfloat := '0x' (H+ ['.' H*] | '.' H+) [('p'|'P') ['+'|'-'] D+] */
+static bool is_number_text(const char *s, size_t len)
+{
+	const bool hex = len >= 2 && s[0] == '0' && (s[1] | 0x20) == 'x';
+	size_t i = hex ? 2 : 0, whole = digits_of(s, len, i, hex), frac = 0;
+	i += whole;
+	if (i < len && s[i] == '.') {
+		frac = digits_of(s, len, i + 1, hex);
+		i += 1 + frac;
+	}
+	if (whole + frac == 0)
+		return false;
+	if (i < len && (s[i] | 0x20) == (hex ? 'p' : 'e')) {
+		i += 1 + (i + 1 < len && (s[i + 1] == '+' || s[i + 1] == '-'));
+		const size_t e = digits_of(s, len, i, false);
+		if (e == 0)
+			return false;
+		i += e;
+	}
+	return i == len;
+}
+
+/* The literal text[0..len) (its extent) as a double; *kw says if it was
+ * the word inf (1) or nan (2).  0, or -1. */
+static int literal_double(const char *text, size_t len, double *v, int *kw)
+{
+	char buf[96];
+	const bool sgn = len > 0 && (text[0] == '-' || text[0] == '+');
+	*kw = 0;
+	if (len - sgn == 3 && memcmp(text + sgn, "inf", 3) == 0)
+		*kw = 1;
+	else if (len == 3 && memcmp(text, "nan", 3) == 0)
+		*kw = 2;
+	else if (!is_number_text(text + sgn, len - sgn) || len >= sizeof buf)
+		return -1;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	*v = *kw == 2 ? 0 : *kw == 1 ? (text[0] == '-' ? -HUGE_VAL : HUGE_VAL)
+		      : strtod(buf, NULL);
+	return 0;
+}
+
+/* A float format's bits of v; -1 if a finite v overflows it. */
+static int float_bits(const isa_fpfmt *ff, unsigned fmt, double v, int kw,
+		      uint64_t *bits)
+{
+	const uint64_t emax = isa_mask(ff->ebits);
+	if (kw == 2) {
+		*bits = isa_fp_nan(fmt);
+		return 0;
+	}
+	if (kw == 1) {
+		*bits = (v < 0 ? UINT64_C(1) << (ff->width - 1) : 0) | emax << ff->mbits;
+		return 0;
+	}
+	*bits = isa_fp_from_double(fmt, ISA_FL_IEEE, v);
+	const bool inf = ((*bits >> ff->mbits) & emax) == emax &&
+			 !(*bits & isa_mask(ff->mbits));
+	return isinf(v) || inf ? -1 : 0;
+}
+
+/* bits:0xHEX, s[0..n) its extent: the raw pattern, which must fit. */
+static int bits_literal(unsigned width, const char *s, size_t n, uint64_t *bits,
+			char *err, size_t errsize)
+{
+	uint64_t mag;
+	bool neg;
+	size_t u;
+	const char *e;
+	if (n < 7 || s[5] != '0' || (s[6] | 0x20) != 'x' ||
+	    emu_scan_number(s + 5, n - 5, &mag, &neg, &u, &e) || u != n - 5) {
+		snprintf(err, errsize, "expected the raw bits of an element after 'bits:', "
+			 "as hex digits (bits:0x3fc00000)");
+		return -1;
+	}
+	if (mag & ~isa_mask(width)) {
+		snprintf(err, errsize, "bits:0x%" PRIx64 " does not fit in %u bits", mag, width);
+		return -1;
+	}
+	*bits = mag;
+	return 0;
+}
+
+int emu_literal_parse(unsigned fmt, unsigned width, const char *s, size_t len,
+		      uint64_t *bits, size_t *used, char *err, size_t errsize)
+{
+	const isa_fpfmt *ff = isa_fpfmt_of(fmt);
+	const size_t n = literal_extent(s, len);
+	char tn[16];
+	double v = 0;
+	int kw;
+	*used = n;
+	if (n >= 5 && memcmp(s, "bits:", 5) == 0)
+		return bits_literal(width, s, n, bits, err, errsize);
+	if (literal_double(s, n, &v, &kw) || (!ff && kw == 2)) {
+		snprintf(err, errsize, ff ? "expected a floating-point literal (e.g. 1.5, -2e-3, "
+			 "0x1p-4, inf, nan, bits:0x3fc00000)"
+			 : "expected a fixed-point literal (e.g. 1.5, -0.25, 0x1p-4, bits:0x20000000)");
+		return -1;
+	}
+	isa_type_name(fmt, width, 1, tn, sizeof tn);
+	if (ff ? float_bits(ff, fmt, v, kw, bits) : !(v >= -4 && v < 4)) {
+		snprintf(err, errsize, "%.*s is out of range for .%s%s", n > 40 ? 40 : (int)n, s,
+			 tn, ff ? "" : " (-4 <= value < 4)");
+		return -1;
+	}
+	if (!ff)
+		*bits = isa_fix_from_double(width, v) & isa_mask(width);
 	return 0;
 }
 
@@ -279,31 +417,33 @@ static int parse_pattern(parser *ps, const char *what, emu_pattern *out)
 	return 0;
 }
 
-/* iN or uN, N = 1..64, at pos. */
-static int parse_type(parser *ps, uint8_t *width, uint8_t *is_signed)
+/* An element type and its pieces. */
+typedef struct elem_type {
+	unsigned fmt, width, is_signed;
+} elem_type;
+
+/* A type name at pos: iN, uN, f32, f16, bf16 or qN (isa_type_parse). */
+static int parse_type(parser *ps, elem_type *ty)
 {
 	const size_t t = ps->pos, n = word_len(ps, t);
+	const int shown = n > 40 ? 40 : (int)n;
 	char f[64];
 	if (n == 0)
-		return perr(ps, t, "expected an element type (iN or uN, e.g. i32), found %s",
-			    found(ps, t, f, sizeof f));
+		return perr(ps, t, "expected an element type (%s, e.g. i32), found %s",
+			    EMU_TYPE_LIST, found(ps, t, f, sizeof f));
+	if (isa_type_parse(ps->s + t, n, &ty->fmt, &ty->width, &ty->is_signed) == 0) {
+		ps->pos = t + n;
+		return 0;
+	}
 	const char k = ps->s[t];
 	bool digits = n >= 2;
-	uint64_t w = 0;
-	for (size_t i = 1; i < n && digits; i++) {
+	for (size_t i = 1; i < n && digits; i++)
 		digits = ps->s[t + i] >= '0' && ps->s[t + i] <= '9';
-		w = w > 1000 ? w : w * 10 + (uint64_t)(ps->s[t + i] - '0');
-	}
-	if ((k != 'i' && k != 'u') || !digits)
-		return perr(ps, t, "unknown element type '%.*s'; expected iN or uN with N from "
-			    "1 to 64", n > 40 ? 40 : (int)n, ps->s + t);
-	if (w < 1 || w > ISA_MAX_WIDTH)
-		return perr(ps, t, "element width %.*s is out of range; expected 1 to 64",
-			    n > 40 ? 40 : (int)n - 1, ps->s + t + 1);
-	*width = (uint8_t)w;
-	*is_signed = k == 'i';
-	ps->pos = t + n;
-	return 0;
+	if ((k == 'i' || k == 'u' || k == 'q') && digits)
+		return perr(ps, t, "element width %.*s is out of range; expected %s to 64",
+			    shown - 1, ps->s + t + 1, k == 'q' ? "4" : "1");
+	return perr(ps, t, "unknown element type '%.*s'; expected %s", shown, ps->s + t,
+		    EMU_TYPE_LIST);
 }
 
 /* The closest mnemonic or directive to word, or NULL. */
@@ -331,9 +471,12 @@ static int unknown_command(parser *ps, size_t t, size_t n)
 	if (n < sizeof mn) {
 		memcpy(mn, ps->s + t, n);
 		mn[n] = '\0';
-		if (isa_lookup(mn) >= 0)
-			return perr(ps, t, "'%s' needs an element type: %s.i32, %s.u8, ...",
-				    mn, mn, mn);
+		char types[128];
+		const int op = isa_lookup(mn);
+		const bool conv = op >= 0 && isa_class_of((unsigned)op) == ISA_CLASS_X;
+		if (op >= 0 && emu_mnemonic_types(mn, types, sizeof types) > 0)
+			return perr(ps, t, "'%s' needs an element type: it takes %s (%s.%s)",
+				    mn, types, mn, conv ? "f32.i32" : "i32");
 	}
 	const char *best = closest_keyword(ps->s + t, n);
 	if (best)
@@ -346,12 +489,13 @@ static int unknown_command(parser *ps, size_t t, size_t n)
 
 /* ---- commands ---- */
 
+/* Operand slot k (0 d, 1 d2, 2 a, 3 b, 4 c). */
 static void set_slot(emu_cmd *c, unsigned k, uint16_t wl, int16_t buf)
 {
-	uint16_t *w = k == 0 ? &c->c.d : k == 1 ? &c->c.d2 : k == 2 ? &c->c.a : &c->c.b;
-	int16_t *b = k == 0 ? &c->buf_d : k == 1 ? &c->buf_d2 : k == 2 ? &c->buf_a : &c->buf_b;
-	*w = wl;
-	*b = buf;
+	uint16_t *w[] = {&c->c.d, &c->c.d2, &c->c.a, &c->c.b, &c->c.c3};
+	int16_t *b[] = {&c->buf_d, &c->buf_d2, &c->buf_a, &c->buf_b, &c->buf_c};
+	*w[k] = wl;
+	*b[k] = buf;
 }
 
 /* A register operand: a buffer name, wl:N or tag. */
@@ -392,17 +536,36 @@ static int parse_operand(parser *ps, emu_cmd *c, unsigned k, const char *nm)
 	return 0;
 }
 
-/* #N: it must fit n bits as a signed or an unsigned number. */
+/* #LITERAL of a float or .qN command: emu_literal_parse. */
+static int parse_imm_literal(parser *ps, emu_cmd *c, const char *cn)
+{
+	const size_t t = ++ps->pos;
+	char err[160], f[64];
+	size_t used;
+	if (emu_literal_parse(c->c.fmt, c->c.width, ps->s + t, ps->len - t, &c->c.imm,
+			      &used, err, sizeof err))
+		return perr(ps, t, "%s: %s, found %s", cn, err, found(ps, t, f, sizeof f));
+	ps->pos = t + used;
+	return 0;
+}
+
+/* #N: it must fit n bits as a signed or an unsigned number; a float or
+ * .qN command's immediate is a literal of its format. */
 static int parse_imm(parser *ps, emu_cmd *c, const char *cn)
 {
 	const size_t t = ps->pos;
 	const unsigned n = c->c.width;
 	uint64_t mag;
 	bool neg;
+	if (c->c.fmt != ISA_FMT_INT)
+		return parse_imm_literal(ps, c, cn);
 	ps->pos++;
 	if (parse_number(ps, "an immediate", &mag, &neg))
 		return -1;
 	const int len = (int)(ps->pos - t);
+	if (ps->pos < ps->len && ps->s[ps->pos] == '.')
+		return perr(ps, t, "%s: immediate %.*s... is not an integer; a fraction needs a "
+			    "float or .qN command", cn, len - 1, ps->s + t + 1);
 	if (emu_imm_is_shift(c->c.op) && ((neg && mag) || mag >= n))
 		return perr(ps, t, "%s: shift amount %.*s is out of range; expected #0 to #%u",
 			    cn, len - 1, ps->s + t + 1, n - 1);
@@ -415,12 +578,14 @@ static int parse_imm(parser *ps, emu_cmd *c, const char *cn)
 	return 0;
 }
 
-/* Is there an immediate #N or #-N at pos? */
+/* Is there an immediate at pos: '#' and right after it its value (#5,
+ * #-1.5, #inf, #bits:0x7fc00000)?  A '#' before a blank, another '#' or
+ * the end of the line starts a comment. */
 static bool looks_imm(const parser *ps)
 {
 	const size_t p = ps->pos;
-	return p + 1 < ps->len && ps->s[p] == '#' &&
-	       (ps->s[p + 1] == '-' || (ps->s[p + 1] >= '0' && ps->s[p + 1] <= '9'));
+	return p + 1 < ps->len && ps->s[p] == '#' && !emu_is_space(ps->s[p + 1]) &&
+	       ps->s[p + 1] != '#';
 }
 
 /* Operand i of the form, after the ',' that separates it. */
@@ -445,7 +610,8 @@ static int parse_one_operand(parser *ps, emu_cmd *c, emu_src *src, const char *c
 	src->at[f->ops[i]] = ps->pos + 1;
 	if (imm != looks_imm(ps))
 		return perr(ps, ps->pos, "expected %s for operand %s, found %s",
-			    imm ? "an immediate #N" : "a buffer name, wl:N or tag",
+			    !imm ? "a buffer name, wl:N or tag"
+			    : c->c.fmt == ISA_FMT_INT ? "an immediate #N" : "an immediate #VALUE",
 			    f->names[i], found(ps, ps->pos, fd, sizeof fd));
 	return imm ? parse_imm(ps, c, cn)
 		   : parse_operand(ps, c, (unsigned)(f->ops[i] - EMU_AT_D), f->names[i]);
@@ -506,6 +672,55 @@ static bool default_arrays(const parser *ps, emu_cmd *c)
 	return false;
 }
 
+/* The command of mnemonic mn for type ty, whose suffix is at t. */
+static int resolve_op(parser *ps, const char *mn, const elem_type *ty, size_t t)
+{
+	const int op = isa_lookup_fmt(mn, ty->fmt);
+	char types[128], tn[16];
+	if (op >= 0)
+		return op;
+	emu_mnemonic_types(mn, types, sizeof types);
+	return perr(ps, t, "'%s' does not take .%s elements; it takes %s", mn,
+		    isa_type_name(ty->fmt, ty->width, ty->is_signed, tn, sizeof tn), types);
+}
+
+/* ".TYPE" after the mnemonic mn, and cvt's second ".TYPE" (its source):
+ * the command's op and types into c. */
+static int parse_suffixes(parser *ps, const char *mn, emu_cmd *c)
+{
+	elem_type ty, src = {0, 0, 0};
+	char tn[16];
+	const size_t t = ++ps->pos; /* after '.' */
+	if (parse_type(ps, &ty))
+		return -1;
+	const bool two = ps->pos < ps->len && ps->s[ps->pos] == '.';
+	const size_t t2 = ps->pos + 1;
+	if (two && (ps->pos++, parse_type(ps, &src)))
+		return -1;
+	const int op = resolve_op(ps, mn, &ty, t);
+	if (op < 0)
+		return -1;
+	const bool conv = isa_class_of((unsigned)op) == ISA_CLASS_X;
+	if (conv && !two)
+		return perr(ps, ps->pos, "'%s' takes two type suffixes, the destination's first "
+			    "(%s.f32.i32, %s.i16.bf16)", mn, mn, mn);
+	if (!conv && two)
+		return perr(ps, t2 - 1, "'%s' takes one type suffix; only a conversion (cvt) "
+			    "takes two", mn);
+	if (conv && ty.fmt == src.fmt && ty.width == src.width && ty.is_signed == src.is_signed)
+		return perr(ps, t2, "%s.%s.%s converts a type to itself; the two suffixes must "
+			    "differ", mn, isa_type_name(ty.fmt, ty.width, ty.is_signed, tn, sizeof tn),
+			    tn);
+	c->c.op = (uint16_t)op;
+	c->c.fmt = (uint8_t)ty.fmt;
+	c->c.width = (uint8_t)ty.width;
+	c->c.is_signed = (uint8_t)ty.is_signed;
+	c->c.sfmt = (uint8_t)src.fmt;
+	c->c.swidth = (uint8_t)src.width;
+	c->c.ssigned = (uint8_t)src.is_signed;
+	return 0;
+}
+
 static int parse_command(parser *ps, size_t t, size_t n)
 {
 	char mn[32], cn[40], fd[64];
@@ -513,20 +728,18 @@ static int parse_command(parser *ps, size_t t, size_t n)
 		return unknown_command(ps, t, n);
 	memcpy(mn, ps->s + t, n);
 	mn[n] = '\0';
-	const int op = isa_lookup(mn);
-	if (op < 0)
+	if (isa_lookup(mn) < 0)
 		return unknown_command(ps, t, n);
 	emu_cmd c;
 	emu_src src = {.path = ps->path, .line = ps->line, .at = {[EMU_AT_STMT] = t + 1}};
 	bool has_arrays = false, has_bitlines = false;
 	memset(&c, 0, sizeof c);
-	c.c.op = (uint16_t)op;
-	c.c.d = c.c.d2 = c.c.a = c.c.b = ISA_NONE;
-	c.buf_d = c.buf_d2 = c.buf_a = c.buf_b = -1;
+	c.c.d = c.c.d2 = c.c.a = c.c.b = c.c.c3 = ISA_NONE;
+	c.buf_d = c.buf_d2 = c.buf_a = c.buf_b = c.buf_c = -1;
 	c.line = ps->line;
-	ps->pos++; /* '.' */
-	if (parse_type(ps, &c.c.width, &c.c.is_signed))
+	if (parse_suffixes(ps, mn, &c))
 		return -1;
+	emu_asm_settings(&ps->a, &c.c);
 	emu_cmd_name(&c.c, cn, sizeof cn);
 	if (parse_operands(ps, &c, &src, cn))
 		return -1;
@@ -550,7 +763,7 @@ static int parse_command(parser *ps, size_t t, size_t n)
 
 static int parse_machine(parser *ps, size_t t)
 {
-	static const char *const keys = "wordlines, bitlines, arrays, ways or mesh";
+	static const char *const keys = EMU_GEOM_KEY_LIST;
 	char key[32], val[64], fd[64];
 	bool seen[EMU_GEOM_KEYS] = {false};
 	sram_geom g = ps->p->geom;
@@ -645,6 +858,15 @@ static int parse_init(parser *ps, emu_buffer *b)
 	const size_t v = ++ps->pos;
 	uint64_t mag;
 	bool neg;
+	if (k == EMU_INIT_CONST && b->fmt != ISA_FMT_INT) {
+		char err[160], f[64];
+		size_t used;
+		if (emu_literal_parse(b->fmt, b->width, ps->s + v, ps->len - v, &b->init_arg,
+				      &used, err, sizeof err))
+			return perr(ps, v, "init=const: %s, found %s", err, found(ps, v, f, sizeof f));
+		ps->pos = v + used;
+		return 0;
+	}
 	if (parse_number(ps, k == EMU_INIT_RANDOM ? "a seed" : "a value", &mag, &neg))
 		return -1;
 	const uint64_t min_mag = UINT64_C(1) << (b->width - 1);
@@ -714,11 +936,15 @@ static int parse_buffer(parser *ps, size_t t)
 		return perr(ps, ps->pos, "unexpected '%c' in buffer name '%s'; a name is "
 			    "[A-Za-z_][A-Za-z0-9_]*", ps->s[ps->pos], b.name);
 	if (at_end(ps))
-		return perr(ps, ps->pos, "expected an element type (iN or uN, e.g. i32) after "
-			    "the buffer name");
+		return perr(ps, ps->pos, "expected an element type (%s, e.g. i32) after "
+			    "the buffer name", EMU_TYPE_LIST);
 	src.at[EMU_AT_TYPE] = ps->pos + 1;
-	if (parse_type(ps, &b.width, &b.is_signed))
+	elem_type ty;
+	if (parse_type(ps, &ty))
 		return -1;
+	b.fmt = (uint8_t)ty.fmt;
+	b.width = (uint8_t)ty.width;
+	b.is_signed = (uint8_t)ty.is_signed;
 	if (at_end(ps))
 		return perr(ps, ps->pos, "expected the buffer's length (its number of elements)");
 	src.at[EMU_AT_LENGTH] = ps->pos + 1;

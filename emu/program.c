@@ -44,6 +44,49 @@ uint64_t emu_random_elem(uint64_t seed, uint64_t index)
 	return z ^ (z >> 31);
 }
 
+/* init=iota of a float or .qN buffer: i converted, saturating. */
+static uint64_t iota_elem(const emu_buffer *b, uint64_t i)
+{
+	if (b->fmt == ISA_FMT_INT)
+		return i & isa_mask(b->width);
+	if (b->fmt == ISA_FMT_FIX)
+		return isa_fix_from_double(b->width, (double)i) & isa_mask(b->width);
+	return isa_fp_from_double(b->fmt, ISA_FL_IEEE, (double)i);
+}
+
+/* init=random of a float buffer: splitmix64's bits, whose bits 56..59
+ * (above every float format) pick a class for 7 values in 16: +-0, a
+ * subnormal, +-inf, a NaN (any payload), the smallest and the largest
+ * binade, [1, 2); the other 9 keep the random bits, every exponent alike. */
+static uint64_t random_float(const isa_fpfmt *ff, uint64_t z)
+{
+	const uint64_t emax = isa_mask(ff->ebits), fm = isa_mask(ff->mbits);
+	const uint64_t exps[] = {0, 0, emax, emax, 1, emax - 1, ff->bias};
+	const unsigned cls = (unsigned)(z >> 56) & 15;
+	uint64_t v = z & isa_mask(ff->width);
+	if (cls >= sizeof exps / sizeof exps[0])
+		return v;
+	if (cls == 0 || cls == 2)
+		v &= ~fm;                       /* a zero or an infinity */
+	if (cls == 3 && !(v & fm))
+		v |= UINT64_C(1) << (ff->mbits - 1); /* a NaN, not an infinity */
+	return (v & ~(emax << ff->mbits)) | exps[cls] << ff->mbits;
+}
+
+uint64_t emu_init_elem(const emu_buffer *b, uint64_t i)
+{
+	const uint64_t m = isa_mask(b->width);
+	const isa_fpfmt *ff = isa_fpfmt_of(b->fmt);
+	switch (b->init) {
+	case EMU_INIT_IOTA: return iota_elem(b, i);
+	case EMU_INIT_RANDOM:
+		return ff ? random_float(ff, emu_random_elem(b->init_arg, i))
+			  : emu_random_elem(b->init_arg, i) & m;
+	case EMU_INIT_CONST: return b->init_arg & m;
+	default: return 0;
+	}
+}
+
 void emu_src_error(diag *d, const emu_src *s, enum emu_part part,
 		   const char *fmt, ...)
 {
@@ -68,6 +111,9 @@ static const emu_form_info forms[] = {
 	[ISA_FORM_QRAB] = {"q, r, a, b", 4, {EMU_AT_D, EMU_AT_D2, EMU_AT_A, EMU_AT_B},
 			   {"q", "r", "a", "b"}},
 	[ISA_FORM_RA] = {"d, a", 2, {EMU_AT_D, EMU_AT_A}, {"d", "a"}},
+	[ISA_FORM_DABC] = {"d, a, b, c", 4, {EMU_AT_D, EMU_AT_A, EMU_AT_B, EMU_AT_C},
+			   {"d", "a", "b", "c"}},
+	[ISA_FORM_PAI] = {"p, a, #imm", 3, {EMU_AT_D, EMU_AT_A, EMU_AT_IMM}, {"p", "a", "#imm"}},
 };
 
 const emu_form_info *emu_form_of(unsigned form)
@@ -78,8 +124,62 @@ const emu_form_info *emu_form_of(unsigned form)
 int emu_cmd_name(const isa_cmd *c, char *buf, size_t size)
 {
 	const isa_info *in = isa_info_of(c->op);
-	return snprintf(buf, size, "%s.%c%u", in ? in->name : "?",
-			c->is_signed ? 'i' : 'u', c->width);
+	char d[16], a[16];
+	isa_type_name(c->fmt, c->width, c->is_signed, d, sizeof d);
+	if (isa_class_of(c->op) != ISA_CLASS_X)
+		return snprintf(buf, size, "%s.%s", in ? in->name : "?", d);
+	return snprintf(buf, size, "%s.%s.%s", in->name, d,
+			isa_type_name(c->sfmt, c->swidth, c->ssigned, a, sizeof a));
+}
+
+int emu_mnemonic_types(const char *mnemonic, char *buf, size_t size)
+{
+	static const char *const text[] = {
+		[ISA_CLASS_I] = ".iN/.uN", [ISA_CLASS_F] = ".f32/.f16/.bf16",
+		[ISA_CLASS_Q] = ".qN", [ISA_CLASS_A] = "any type",
+		[ISA_CLASS_X] = "two types, the destination's first",
+	};
+	int n = 0;
+	for (unsigned op = 0; op < ISA_OP_COUNT; op++) {
+		if (strcmp(isa_info_of(op)->name, mnemonic) != 0)
+			continue;
+		size_t at = (size_t)n < size ? (size_t)n : size;
+		n += snprintf(buf + at, size - at, "%s%s", n ? " or " : "",
+			      text[isa_class_of(op)]);
+	}
+	if (size && n == 0)
+		buf[0] = '\0';
+	return n;
+}
+
+bool emu_type_valid(unsigned fmt, unsigned width, unsigned is_signed)
+{
+	char name[16];
+	unsigned f, w, sg;
+	isa_type_name(fmt, width, is_signed, name, sizeof name);
+	return isa_type_parse(name, strlen(name), &f, &w, &sg) == 0 && f == fmt &&
+	       w == width && sg == is_signed;
+}
+
+const char *emu_buffer_type(const emu_buffer *b, char *buf, size_t size)
+{
+	return isa_type_name(b->fmt, b->width, b->is_signed, buf, size);
+}
+
+/* A type for a message, valid or not: "i8", "u0", "format 9", "f32 with
+ * width 16, signedness 1". */
+static const char *type_text(unsigned fmt, unsigned width, unsigned is_signed,
+			     char *buf, size_t size)
+{
+	const isa_fpfmt *ff = isa_fpfmt_of(fmt);
+	if (fmt >= ISA_FMT_COUNT)
+		snprintf(buf, size, "format %u", fmt);
+	else if ((ff && width != ff->width) || (fmt != ISA_FMT_INT && is_signed != 1))
+		snprintf(buf, size, "%s with width %u, signedness %u",
+			 ff ? ff->name : "q", width, is_signed);
+	else
+		isa_type_name(fmt, width, is_signed, buf, size);
+	return buf;
 }
 
 bool emu_imm_is_shift(unsigned op)
@@ -399,9 +499,10 @@ static int check_buffer_name(emu_asm *a, const emu_buffer *b, const emu_src *s)
 static int check_buffer_shape(emu_asm *a, const emu_buffer *b, const emu_src *s)
 {
 	const sram_geom *g = &a->p->geom;
-	if (b->width < 1 || b->width > ISA_MAX_WIDTH || b->is_signed > 1) {
-		emu_src_error(a->d, s, EMU_AT_TYPE, "element type %c%u is not valid; expected "
-			      "iN or uN with N from 1 to 64", b->is_signed ? 'i' : 'u', b->width);
+	char tn[64];
+	if (!emu_type_valid(b->fmt, b->width, b->is_signed)) {
+		emu_src_error(a->d, s, EMU_AT_TYPE, "element type %s is not valid; expected "
+			      EMU_TYPE_LIST, type_text(b->fmt, b->width, b->is_signed, tn, sizeof tn));
 		return -1;
 	}
 	if (b->length == 0 || b->length > a->narrays * g->bitlines) {
@@ -570,27 +671,73 @@ void emu_asm_default_scratch(emu_asm *a)
 
 /* ---- commands ---- */
 
-/* Operand slot k of a command: 0 d, 1 d2, 2 a, 3 b. */
+/* Operand slot k of a command: 0 d, 1 d2, 2 a, 3 b, 4 c. */
+#define SLOTS 5
 static uint16_t slot_wl(const emu_cmd *c, unsigned k)
 {
-	return k == 0 ? c->c.d : k == 1 ? c->c.d2 : k == 2 ? c->c.a : c->c.b;
+	const uint16_t wl[SLOTS] = {c->c.d, c->c.d2, c->c.a, c->c.b, c->c.c3};
+	return wl[k];
 }
 
 static int16_t slot_buf(const emu_cmd *c, unsigned k)
 {
-	return k == 0 ? c->buf_d : k == 1 ? c->buf_d2 : k == 2 ? c->buf_a : c->buf_b;
+	const int16_t b[SLOTS] = {c->buf_d, c->buf_d2, c->buf_a, c->buf_b, c->buf_c};
+	return b[k];
 }
 
-/* Which of d, d2, a, b the form uses, and their names there. */
+/* Which of d, d2, a, b, c the form uses, and their names there. */
 static bool slot_used(const emu_form_info *f, unsigned k, const char **name)
 {
+	static const char *const names[SLOTS] = {"d", "d2", "a", "b", "c"};
 	for (unsigned i = 0; i < f->nops; i++)
 		if (f->ops[i] == EMU_AT_D + k) {
 			*name = f->names[i];
 			return true;
 		}
-	*name = k == 0 ? "d" : k == 1 ? "d2" : k == 2 ? "a" : "b";
+	*name = names[k];
 	return false;
+}
+
+void emu_asm_settings(const emu_asm *a, isa_cmd *c)
+{
+	c->flags = a->p->geom.fp_ieee ? ISA_FL_IEEE : 0;
+	c->iters = (uint8_t)emu_geom_cordic(&a->p->geom);
+}
+
+/* A command's types: valid, taken by the command (its CLASS), and for a
+ * conversion a source type that differs; no source type otherwise. */
+static int check_cmd_types(emu_asm *a, const emu_cmd *c, const emu_src *s)
+{
+	const isa_cmd *ic = &c->c;
+	const char *mn = isa_info_of(ic->op)->name;
+	const bool conv = isa_class_of(ic->op) == ISA_CLASS_X;
+	char tn[64], types[128];
+	if (!emu_type_valid(ic->fmt, ic->width, ic->is_signed) ||
+	    (conv && !emu_type_valid(ic->sfmt, ic->swidth, ic->ssigned))) {
+		const bool src = emu_type_valid(ic->fmt, ic->width, ic->is_signed);
+		emu_src_error(a->d, s, EMU_AT_STMT, "%s: %selement type %s is not valid; expected "
+			      EMU_TYPE_LIST, mn, src ? "source " : "",
+			      src ? type_text(ic->sfmt, ic->swidth, ic->ssigned, tn, sizeof tn)
+				  : type_text(ic->fmt, ic->width, ic->is_signed, tn, sizeof tn));
+		return -1;
+	}
+	if (!isa_class_takes(isa_class_of(ic->op), ic->fmt)) {
+		emu_mnemonic_types(mn, types, sizeof types);
+		emu_src_error(a->d, s, EMU_AT_STMT, "'%s' (command number %u) does not take .%s "
+			      "elements; it takes %s", mn, ic->op,
+			      isa_type_name(ic->fmt, ic->width, ic->is_signed, tn, sizeof tn), types);
+		return -1;
+	}
+	if (conv && ic->sfmt == ic->fmt && ic->swidth == ic->width && ic->ssigned == ic->is_signed) {
+		isa_type_name(ic->fmt, ic->width, ic->is_signed, tn, sizeof tn);
+		emu_src_error(a->d, s, EMU_AT_STMT, "%s.%s.%s converts a type to itself", mn, tn, tn);
+		return -1;
+	}
+	if (!conv && (ic->sfmt || ic->swidth || ic->ssigned)) {
+		emu_src_error(a->d, s, EMU_AT_STMT, "%s takes no source type (only cvt does)", mn);
+		return -1;
+	}
+	return 0;
 }
 
 static int check_cmd_head(emu_asm *a, const emu_cmd *c, const emu_src *s)
@@ -600,21 +747,74 @@ static int check_cmd_head(emu_asm *a, const emu_cmd *c, const emu_src *s)
 			      c->c.op, ISA_OP_COUNT - 1);
 		return -1;
 	}
-	if (c->c.width < 1 || c->c.width > ISA_MAX_WIDTH || c->c.is_signed > 1) {
-		emu_src_error(a->d, s, EMU_AT_STMT, "%s: element type %c%u is not valid; "
-			      "expected iN or uN with N from 1 to 64", isa_info_of(c->c.op)->name,
-			      c->c.is_signed ? 'i' : 'u', c->c.width);
+	if (check_cmd_types(a, c, s))
+		return -1;
+	isa_cmd want = c->c;
+	emu_asm_settings(a, &want);
+	if (want.flags != c->c.flags || want.iters != c->c.iters) {
+		char cn[40];
+		emu_cmd_name(&c->c, cn, sizeof cn);
+		emu_src_error(a->d, s, EMU_AT_STMT, "%s: its settings (flags 0x%x, cordic=%u) are "
+			      "not the machine's (flags 0x%x from fp=, cordic=%u)", cn, c->c.flags,
+			      c->c.iters, want.flags, want.iters);
 		return -1;
 	}
 	return 0;
 }
 
+/* The type operand slot k holds: a 1-bit predicate, cvt's source, or
+ * the command's type. */
+static void slot_type(const emu_cmd *c, unsigned k, unsigned *fmt, unsigned *width,
+		      unsigned *is_signed)
+{
+	const isa_form f = isa_info_of(c->c.op)->form;
+	*fmt = c->c.fmt;
+	*width = c->c.width;
+	*is_signed = c->c.is_signed;
+	if (k == 0 && (f == ISA_FORM_PAB || f == ISA_FORM_PAI)) {
+		*fmt = ISA_FMT_INT;
+		*width = 1;
+	} else if (k == 2 && isa_class_of(c->c.op) == ISA_CLASS_X) {
+		*fmt = c->c.sfmt;
+		*width = c->c.swidth;
+		*is_signed = c->c.ssigned;
+	}
+}
+
+/* Does buffer b hold elements of the slot's type?  Integers match by
+ * width (an i32 buffer may be added as u32); other formats exactly. */
+static int check_operand_type(emu_asm *a, const emu_cmd *c, unsigned k,
+			      const emu_buffer *b, const emu_src *s)
+{
+	const enum emu_part part = (enum emu_part)(EMU_AT_D + k);
+	const bool source = k == 2 && isa_class_of(c->c.op) == ISA_CLASS_X;
+	unsigned fmt, width, sg;
+	char cn[40], bt[16], want[16];
+	slot_type(c, k, &fmt, &width, &sg);
+	if (b->fmt == fmt && b->width == width)
+		return 0;
+	emu_cmd_name(&c->c, cn, sizeof cn);
+	emu_buffer_type(b, bt, sizeof bt);
+	if (width == 1 && k == 0)
+		emu_src_error(a->d, s, part, "%s: buffer '%s' is %s, but the destination of a "
+			      "compare must be 1 bit wide (an i1 or u1 buffer, wl:N or tag)", cn,
+			      b->name, bt);
+	else if (fmt == ISA_FMT_INT && b->fmt == ISA_FMT_INT && !source)
+		emu_src_error(a->d, s, part, "%s: buffer '%s' is %s, but the command works on "
+			      "%u-bit elements", cn, b->name, bt, width);
+	else
+		emu_src_error(a->d, s, part, "%s: buffer '%s' is %s, but the command %s %s "
+			      "elements", cn, b->name, bt, source ? "converts from" : "works on",
+			      isa_type_name(fmt, width, sg, want, sizeof want));
+	return -1;
+}
+
 static int check_operand_buffer(emu_asm *a, const emu_cmd *c, unsigned k,
-				const char *nm, unsigned rows, const emu_src *s)
+				const char *nm, const emu_src *s)
 {
 	const int16_t bi = slot_buf(c, k);
 	const enum emu_part part = (enum emu_part)(EMU_AT_D + k);
-	char cn[32];
+	char cn[40];
 	emu_cmd_name(&c->c, cn, sizeof cn);
 	if ((size_t)bi >= a->p->nbufs) {
 		emu_src_error(a->d, s, part, "%s: operand %s names buffer %d, but there are %zu",
@@ -627,18 +827,7 @@ static int check_operand_buffer(emu_asm *a, const emu_cmd *c, unsigned k,
 			      "is at wordline %u", cn, nm, slot_wl(c, k), b->name, b->wl);
 		return -1;
 	}
-	if (b->width != rows && rows == 1) {
-		emu_src_error(a->d, s, part, "%s: buffer '%s' is %c%u, but the destination of a "
-			      "compare must be 1 bit wide (an i1 or u1 buffer, wl:N or tag)", cn,
-			      b->name, b->is_signed ? 'i' : 'u', b->width);
-		return -1;
-	}
-	if (b->width != rows) {
-		emu_src_error(a->d, s, part, "%s: buffer '%s' is %c%u, but the command works on "
-			      "%u-bit elements", cn, b->name, b->is_signed ? 'i' : 'u', b->width, rows);
-		return -1;
-	}
-	return 0;
+	return check_operand_type(a, c, k, b, s);
 }
 
 static int check_operand_raw(emu_asm *a, const emu_cmd *c, unsigned k,
@@ -647,7 +836,7 @@ static int check_operand_raw(emu_asm *a, const emu_cmd *c, unsigned k,
 	const uint16_t wl = slot_wl(c, k);
 	const unsigned W = a->p->geom.wordlines;
 	const enum emu_part part = (enum emu_part)(EMU_AT_D + k);
-	char cn[32];
+	char cn[40];
 	emu_cmd_name(&c->c, cn, sizeof cn);
 	if (slot_buf(c, k) != -1) {
 		emu_src_error(a->d, s, part, "%s: operand %s has a bad buffer index %d", cn, nm,
@@ -675,10 +864,11 @@ static int check_cmd_operands(emu_asm *a, const emu_cmd *c, const emu_src *s)
 {
 	const isa_info *in = isa_info_of(c->c.op);
 	const emu_form_info *f = emu_form_of(in->form);
-	for (unsigned k = 0; k < 4; k++) {
+	for (unsigned k = 0; k < SLOTS; k++) {
 		const char *nm;
 		const bool used = slot_used(f, k, &nm);
-		const unsigned rows = k == 0 && in->form == ISA_FORM_PAB ? 1 : c->c.width;
+		unsigned fmt, rows, sg;
+		slot_type(c, k, &fmt, &rows, &sg);
 		if (!used) {
 			if (slot_wl(c, k) != ISA_NONE ||
 			    slot_buf(c, k) != -1) {
@@ -689,7 +879,7 @@ static int check_cmd_operands(emu_asm *a, const emu_cmd *c, const emu_src *s)
 			continue;
 		}
 		int rc = slot_buf(c, k) >= 0
-				 ? check_operand_buffer(a, c, k, nm, rows, s)
+				 ? check_operand_buffer(a, c, k, nm, s)
 				 : check_operand_raw(a, c, k, nm, rows, s);
 		if (rc)
 			return -1;
@@ -701,9 +891,9 @@ static int check_cmd_imm(emu_asm *a, const emu_cmd *c, const emu_src *s)
 {
 	const isa_info *in = isa_info_of(c->c.op);
 	const unsigned n = c->c.width;
-	char cn[32];
+	char cn[40];
 	emu_cmd_name(&c->c, cn, sizeof cn);
-	if (in->form != ISA_FORM_DAI && in->form != ISA_FORM_DI) {
+	if (in->form != ISA_FORM_DAI && in->form != ISA_FORM_DI && in->form != ISA_FORM_PAI) {
 		if (c->c.imm) {
 			emu_src_error(a->d, s, EMU_AT_STMT, "%s takes no immediate, found %" PRIu64,
 				      cn, c->c.imm);
@@ -730,7 +920,7 @@ static int check_cmd_reduce(emu_asm *a, const emu_cmd *c, const emu_src *s)
 	if (isa_info_of(c->c.op)->form != ISA_FORM_RA ||
 	    emu_pattern_size(&c->bitlines) == B)
 		return 0; /* distinct and in range: every bitline */
-	char cn[32], pat[EMU_PAT_TEXT];
+	char cn[40], pat[EMU_PAT_TEXT];
 	emu_cmd_name(&c->c, cn, sizeof cn);
 	emu_pattern_format(&c->bitlines, pat, sizeof pat);
 	emu_src_error(a->d, s, EMU_AT_BITLINES, "%s reduces whole arrays: it needs every "
@@ -772,7 +962,7 @@ static int64_t first_missing(emu_asm *a, const emu_buffer *b, const emu_pattern 
  * command does there is what the scalar reference does to its elements. */
 static int check_cmd_occupancy(emu_asm *a, const emu_cmd *c, const emu_src *s)
 {
-	for (unsigned k = 0; k < 4; k++) {
+	for (unsigned k = 0; k < SLOTS; k++) {
 		const int16_t bi = slot_buf(c, k);
 		if (bi < 0 || emu_pattern_equal(&a->p->bufs[bi].arrays, &c->arrays))
 			continue;
@@ -803,7 +993,7 @@ static int check_cmd_isa(emu_asm *a, const emu_cmd *c, const emu_src *s)
 	const char *e = isa_check(&c->c, g->wordlines, g->bitlines, &r);
 	if (!e)
 		return 0;
-	char cn[32];
+	char cn[40];
 	emu_cmd_name(&c->c, cn, sizeof cn);
 	if (r.scratch_rows > c->c.scratch_rows)
 		emu_src_error(a->d, s, EMU_AT_STMT, "%s: %s (it needs %u scratch wordlines; the "

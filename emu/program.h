@@ -46,13 +46,14 @@ int emu_pattern_format(const emu_pattern *p, char *buf, size_t size);
 /* The pattern 0:1:count. */
 emu_pattern emu_pattern_range(uint64_t count);
 
-/* How a buffer is filled before the first command. */
+/* How a buffer is filled before the first command (emu_init_elem). */
 typedef enum emu_init_kind {
 	EMU_INIT_NONE = 0, /* left as the SRAM holds it (zero at start) */
 	EMU_INIT_ZERO,
-	EMU_INIT_IOTA,     /* element i = i, wrapped to n bits */
+	EMU_INIT_IOTA,     /* element i = i: wrapped to n bits, or converted
+			    * to a float or .qN format (saturating) */
 	EMU_INIT_RANDOM,   /* a seeded generator (emu_random_elem) */
-	EMU_INIT_CONST,
+	EMU_INIT_CONST,    /* init_arg, the element's bits */
 } emu_init_kind;
 
 /* A named buffer: element i lives in array arrays[i / B], bitline i % B,
@@ -61,7 +62,8 @@ typedef enum emu_init_kind {
 typedef struct emu_buffer {
 	char name[EMU_NAME_MAX];
 	uint8_t width;       /* 1..64 */
-	uint8_t is_signed;
+	uint8_t is_signed;   /* 1 for .iN, floats and .qN */
+	uint8_t fmt;         /* enum isa_fmt */
 	uint64_t length;     /* elements */
 	uint16_t wl;         /* first wordline */
 	emu_pattern arrays;  /* the arrays holding it, in element order */
@@ -72,10 +74,11 @@ typedef struct emu_buffer {
 
 /* One compute command. */
 typedef struct emu_cmd {
-	isa_cmd c;            /* resolved wordlines, width, signedness */
+	isa_cmd c;            /* resolved wordlines, types, settings */
 	emu_pattern arrays;   /* selected arrays (global array numbers) */
 	emu_pattern bitlines; /* selected bitlines inside each array */
 	int16_t buf_d, buf_d2, buf_a, buf_b; /* operand buffers, -1 if none */
+	int16_t buf_c;        /* madd's addend c (isa_cmd.c3), -1 if none */
 	int line;             /* source line, 0 if decoded from binary */
 } emu_cmd;
 
@@ -116,19 +119,22 @@ int emu_decode(const char *path, const uint64_t *words, size_t nwords,
 	       emu_program *out, diag *d);
 
 /* Machine settings: "key=value" (wordlines, bitlines, arrays per way,
- * ways per bank, mesh=XxY), used by the `machine` line, --machine and
- * config files.  The value is checked on its own; limits on the whole
+ * ways per bank, mesh=XxY, and the controller's fp=ftz|ieee,
+ * latency=baseline|optimised, cordic=K), used by the `machine` line,
+ * --machine and config files.  The value is checked on its own; limits on the whole
  * machine (total arrays, bytes) need sram_geom_check once every key is
  * set.  Return 0, or -1 with *err a static message (g unchanged). */
 int emu_geom_set(sram_geom *g, const char *key, const char *value,
 		 const char **err);
 /* A config file: one key = value per line, # comments. */
 int emu_geom_load(const char *path, sram_geom *g, diag *d);
+/* The CORDIC iterations k that g gives (its 0 is the default, 17). */
+unsigned emu_geom_cordic(const sram_geom *g);
 
 /* Machine settings given outside a stream (a config file, --machine).
  * They win key by key over the stream's own `machine` line, so a user can
  * resize any stream.  keys has bit k set when key k (wordlines, bitlines,
- * arrays, ways, mesh, in that order) was given. */
+ * arrays, ways, mesh, fp, latency, cordic, in that order) was given. */
 typedef struct emu_geom_override {
 	sram_geom g;
 	unsigned keys;
@@ -162,5 +168,37 @@ int emu_geom_format(const sram_geom *g, char *buf, size_t size);
  * masking to the buffer's width), so the same stream always starts from
  * the same data. */
 uint64_t emu_random_elem(uint64_t seed, uint64_t index);
+/* The bits init= gives element i of b (doc/FORMAT.md, "Buffers"): iota
+ * converted to b's format, random bits that for a float format visit
+ * every class (zeros, subnormals, infinities, NaNs, the extreme
+ * binades) often, const's bits. */
+uint64_t emu_init_elem(const emu_buffer *b, uint64_t i);
+
+/* ---- element values as text ----
+ * Literals of float and .qN elements (doc/FORMAT.md, "Literals"):
+ * decimal (1.5, -2e-3), hex-float (0x1.8p3), inf, -inf, nan (the
+ * canonical quiet NaN), or the raw pattern bits:0xHEX.  The value is read
+ * as a double, then rounded to the format: isa_fp_from_double with full
+ * IEEE subnormals (the literal's bits are the assembler's, whatever the
+ * machine's fp= mode), isa_fix_from_double for .qN.
+ * emu_literal_parse: the literal at s[0..len) for an element of a float
+ * or .qN format; it ends at the first character that cannot continue a
+ * literal (*used).  0 with *bits, or -1 with a message in err (errsize
+ * bytes).  A finite value that overflows a float format, and a .qN value
+ * outside [-4, 4), are out of range. */
+int emu_literal_parse(unsigned fmt, unsigned width, const char *s, size_t len,
+		      uint64_t *bits, size_t *used, char *err, size_t errsize);
+/* The canonical literal of bits: the shortest decimal that parses back to
+ * the same bits, else bits:0xHEX (NaN payloads, values the conversions
+ * cannot carry).  Integers as signed or unsigned decimal.  Returns what
+ * snprintf does. */
+int emu_literal_text(unsigned fmt, unsigned width, unsigned is_signed,
+		     uint64_t bits, char *buf, size_t size);
+/* An element for people: "-7", "1.50000012", "-inf", "nan", "0.375" (a
+ * .qN value); then " (0x...)" with its bits when with_bits. */
+int emu_value_text(unsigned fmt, unsigned width, unsigned is_signed,
+		   uint64_t bits, bool with_bits, char *buf, size_t size);
+/* "i32", "f16", "q32": a buffer's element type. */
+const char *emu_buffer_type(const emu_buffer *b, char *buf, size_t size);
 
 #endif

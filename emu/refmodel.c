@@ -176,15 +176,18 @@ static int apply_elem(emu_ref *r, const emu_cmd *ec, unsigned a, unsigned bl,
 			cmd_index, a, bl, r->undef_by, by->line);
 		return -1;
 	}
-	uint64_t av = c->a == ISA_NONE ? 0 : field_get(col, c->a, c->width);
+	/* A conversion's a has the source type's width. */
+	const unsigned an = c->op == ISA_CVT ? c->swidth : c->width;
+	uint64_t av = c->a == ISA_NONE ? 0 : field_get(col, c->a, an);
 	uint64_t bv = c->b == ISA_NONE ? 0 : field_get(col, c->b, c->width);
+	uint64_t cv = c->c3 == ISA_NONE ? 0 : field_get(col, c->c3, c->width);
 	bool tout = *tag == TAG_ONE;
 	uint64_t r2 = 0;
-	uint64_t dv = isa_ref_elem(c, av, bv, *tag == TAG_ONE, &tout, &r2);
+	uint64_t dv = isa_ref_elem3(c, av, bv, cv, *tag == TAG_ONE, &tout, &r2);
 	if (c->d == ISA_TAG)
 		*tag = tout ? TAG_ONE : TAG_ZERO;
 	else
-		field_set(col, c->d, f == ISA_FORM_PAB ? 1 : c->width, dv);
+		field_set(col, c->d, f == ISA_FORM_PAB || f == ISA_FORM_PAI ? 1 : c->width, dv);
 	if (f == ISA_FORM_QRAB)
 		field_set(col, c->d2, c->width, r2);
 	if (clobber)

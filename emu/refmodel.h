@@ -5,8 +5,10 @@
  * It holds the same cells as the machine, but in the ordinary layout:
  * for each bitline of each array, its column of W bits as plain words,
  * so an element at wordlines [wl, wl+n) is a bit field of its column.
- * Each command is applied element by element with isa_ref_elem (or
- * isa_ref_reduce), in plain C, with no micro-op and no SRAM code.
+ * Each command is applied element by element with isa_ref_elem3 (madd
+ * with its addend c, cvt reading a of the source type's width; floats
+ * through the IEEE reference in the command's fp= mode) or
+ * isa_ref_reduce, in plain C, with no micro-op and no SRAM code.
  * `infsim run --check` runs it beside the machine and compares every
  * buffer bit for bit.
  *

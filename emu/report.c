@@ -49,6 +49,12 @@ static void geom_text(FILE *f, const sram_geom *g)
 			all_bytes);
 	else
 		fprintf(f, "  SRAM        %s\n", all_bytes);
+	/* The controller's settings when one is not the default, as the
+	 * machine line writes them (transcripts of the defaults stay as
+	 * they were). */
+	if (g->fp_ieee || g->latency_opt || g->cordic_iters)
+		fprintf(f, "  controller  fp=%s latency=%s cordic=%u\n", g->fp_ieee ? "ieee" : "ftz",
+			g->latency_opt ? "optimised" : "baseline", emu_geom_cordic(g));
 }
 
 static void geom_json(FILE *f, const sram_geom *g)
@@ -57,11 +63,12 @@ static void geom_json(FILE *f, const sram_geom *g)
 	fprintf(f, "{\"wordlines\": %u, \"bitlines\": %u, \"arrays_per_way\": %u, "
 		"\"ways_per_bank\": %u, \"mesh_x\": %u, \"mesh_y\": %u, "
 		"\"banks\": %u, \"arrays\": %" PRIu64 ", \"total_bitlines\": %" PRIu64
-		", \"bytes\": %" PRIu64 "}",
+		", \"bytes\": %" PRIu64 ", \"fp\": \"%s\", \"latency\": \"%s\", \"cordic\": %u}",
 		g->wordlines, g->bitlines, g->arrays_per_way, g->ways_per_bank,
 		g->mesh_x, g->mesh_y, banks,
 		(uint64_t)banks * g->ways_per_bank * g->arrays_per_way,
-		sram_geom_bitlines(g), sram_geom_bytes(g));
+		sram_geom_bitlines(g), sram_geom_bytes(g), g->fp_ieee ? "ieee" : "ftz",
+		g->latency_opt ? "optimised" : "baseline", emu_geom_cordic(g));
 }
 
 void emu_report_geom(FILE *f, const sram_geom *g, bool json)
@@ -78,27 +85,50 @@ void emu_report_geom(FILE *f, const sram_geom *g, bool json)
 /* ---- statistics ---- */
 
 /* One table for the totals, the command kinds and the banks: a label,
- * a count of commands (blank for a bank) and the micro-op counts. */
-#define STATS_HEAD "%-16s %10s %12s %12s %12s %12s %12s\n"
+ * a count of commands (blank for a bank), the cycles the commands ran
+ * with, their baseline latency (blank for a bank; equal to cycles
+ * unless the machine has latency=optimised) and the micro-op counts. */
+#define STATS_HEAD "%-16s %10s %12s %12s %12s %12s %12s %12s\n"
 
 static void count_row(FILE *f, const char *label, const char *cmds,
-		      const sram_count *c)
+		      const sram_count *c, const char *base)
 {
-	fprintf(f, "%-16s %10s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-		" %12" PRIu64 "\n", label, cmds, c->cycles, c->reads, c->writes,
-		c->logic, c->activations);
+	fprintf(f, "%-16s %10s %12" PRIu64 " %12s %12" PRIu64 " %12" PRIu64
+		" %12" PRIu64 " %12" PRIu64 "\n", label, cmds, c->cycles, base,
+		c->reads, c->writes, c->logic, c->activations);
+}
+
+static const char *u64_text(uint64_t v, char *buf, size_t size)
+{
+	snprintf(buf, size, "%" PRIu64, v);
+	return buf;
+}
+
+/* A command kind's name in the statistics: its mnemonic, with ".f" or
+ * ".q" when an integer command shares it ("add" and "add.f"), so that
+ * every kind has its own row and JSON key. */
+static const char *op_label(unsigned op, char *buf, size_t size)
+{
+	const char *mn = isa_info_of(op)->name;
+	const int cls = isa_class_of(op);
+	if (isa_lookup(mn) == (int)op)
+		snprintf(buf, size, "%s", mn);
+	else
+		snprintf(buf, size, "%s.%s", mn, cls == ISA_CLASS_F ? "f" : cls == ISA_CLASS_Q ? "q" : "x");
+	return buf;
 }
 
 static void stats_by_op_text(FILE *f, const emu_stats *st)
 {
-	char label[32], cmds[24];
+	char label[32], cmds[24], name[24], base[24];
 	fprintf(f, "by command\n");
 	for (unsigned op = 0; op < ISA_OP_COUNT; op++) {
 		if (!st->cmds_by_op[op])
 			continue;
-		snprintf(label, sizeof label, "  %s", isa_info_of(op)->name);
+		snprintf(label, sizeof label, "  %s", op_label(op, name, sizeof name));
 		snprintf(cmds, sizeof cmds, "%" PRIu64, st->cmds_by_op[op]);
-		count_row(f, label, cmds, &st->by_op[op]);
+		count_row(f, label, cmds, &st->by_op[op],
+			  u64_text(st->base_by_op[op], base, sizeof base));
 	}
 }
 
@@ -114,7 +144,7 @@ static void stats_by_bank_text(FILE *f, const emu_stats *st, unsigned mesh_x)
 			continue;
 		}
 		snprintf(label, sizeof label, "  bank %u (%u,%u)", b, b % mesh_x, b / mesh_x);
-		count_row(f, label, "", &st->by_bank[b]);
+		count_row(f, label, "", &st->by_bank[b], "");
 	}
 	fprintf(f, "  %u of %u banks ran no command; %" PRIu64
 		" (command, bank) pairs skipped\n", idle, st->nbanks, st->bank_skips);
@@ -123,15 +153,19 @@ static void stats_by_bank_text(FILE *f, const emu_stats *st, unsigned mesh_x)
 void emu_report_stats_text(FILE *f, const emu_machine *em)
 {
 	const emu_stats *st = &em->st;
-	char cmds[24];
+	char cmds[24], base[24];
 	emu_report_geom(f, &em->m->g, false);
-	fprintf(f, "\n" STATS_HEAD, "", "commands", "cycles", "reads", "writes",
-		"logic", "activations");
+	fprintf(f, "\n" STATS_HEAD, "", "commands", "cycles", "baseline", "reads",
+		"writes", "logic", "activations");
 	snprintf(cmds, sizeof cmds, "%" PRIu64, st->commands);
-	count_row(f, "total", cmds, &st->total);
+	count_row(f, "total", cmds, &st->total,
+		  u64_text(st->base_cycles, base, sizeof base));
 	stats_by_op_text(f, st);
 	stats_by_bank_text(f, st, em->m->g.mesh_x);
-	fprintf(f, "cycles are summed over commands; the banks run each command in parallel\n");
+	fprintf(f, "cycles are summed over commands; the banks run each command in parallel%s\n",
+		em->optimised ? ";\na data-dependent command takes the cycles of its longest"
+		" bank (each bank's own are under \"by bank\"); baseline is the latency"
+		" without\nthe data-dependent optimisations" : "");
 	fprintf(f, "\ntranspose unit  %" PRIu64 " cycles, %" PRIu64 " bits\n",
 		st->ttu_cycles, st->ttu_bits);
 }
@@ -146,12 +180,14 @@ static void count_json(FILE *f, const sram_count *c)
 static void stats_lists_json(FILE *f, const emu_stats *st, unsigned mesh_x)
 {
 	const char *sep = "";
+	char name[24];
 	fprintf(f, "  \"by_command\": {");
 	for (unsigned op = 0; op < ISA_OP_COUNT; op++) {
 		if (!st->cmds_by_op[op])
 			continue;
-		fprintf(f, "%s\n    \"%s\": {\"count\": %" PRIu64 ", ", sep,
-			isa_info_of(op)->name, st->cmds_by_op[op]);
+		fprintf(f, "%s\n    \"%s\": {\"count\": %" PRIu64 ", \"baseline_cycles\": %"
+			PRIu64 ", ", sep, op_label(op, name, sizeof name),
+			st->cmds_by_op[op], st->base_by_op[op]);
 		count_json(f, &st->by_op[op]);
 		fputc('}', f);
 		sep = ",";
@@ -175,7 +211,8 @@ void emu_report_stats_json(FILE *f, const emu_machine *em)
 	const emu_stats *st = &em->st;
 	fprintf(f, "{\n  \"machine\": ");
 	geom_json(f, &em->m->g);
-	fprintf(f, ",\n  \"totals\": {\"commands\": %" PRIu64 ", ", st->commands);
+	fprintf(f, ",\n  \"totals\": {\"commands\": %" PRIu64 ", \"baseline_cycles\": %"
+		PRIu64 ", ", st->commands, st->base_cycles);
 	count_json(f, &st->total);
 	fprintf(f, "},\n");
 	stats_lists_json(f, st, em->m->g.mesh_x);
@@ -206,27 +243,16 @@ static int bit_ranges(char *buf, size_t size, uint64_t x)
 	return len;
 }
 
-static int value_text(char *buf, size_t size, const emu_buffer *b, uint64_t v)
-{
-	unsigned digits = (b->width + 3) / 4;
-	v &= isa_mask(b->width);
-	if (b->is_signed)
-		return snprintf(buf, size, "%" PRId64 " (0x%0*" PRIx64 ")",
-				isa_sext(v, b->width), (int)digits, v);
-	return snprintf(buf, size, "%" PRIu64 " (0x%0*" PRIx64 ")", v, (int)digits, v);
-}
-
 int emu_report_mismatch_text(char *buf, size_t size, const emu_mismatch *mm)
 {
 	const emu_buffer *b = mm->buf;
-	char exp[64], act[64], bits[400];
+	char exp[96], act[96], bits[400], tn[16];
 	uint64_t diff = (mm->expected ^ mm->actual) & isa_mask(b->width);
-	value_text(exp, sizeof exp, b, mm->expected);
-	value_text(act, sizeof act, b, mm->actual);
+	emu_value_text(b->fmt, b->width, b->is_signed, mm->expected, true, exp, sizeof exp);
+	emu_value_text(b->fmt, b->width, b->is_signed, mm->actual, true, act, sizeof act);
 	bit_ranges(bits, sizeof bits, diff);
-	return snprintf(buf, size, "%s[%" PRIu64 "] (%c%u): expected %s, got %s; bits that differ: %s",
-			b->name, mm->index, b->is_signed ? 'i' : 'u', b->width,
-			exp, act, bits);
+	return snprintf(buf, size, "%s[%" PRIu64 "] (%s): expected %s, got %s; bits that differ: %s",
+			b->name, mm->index, emu_buffer_type(b, tn, sizeof tn), exp, act, bits);
 }
 
 void emu_report_mismatch(FILE *f, const char *what, const emu_mismatch *mm)

@@ -338,7 +338,7 @@ bool isa_data_dependent(const isa_cmd *c)
 {
 	if (c->op >= ISA_OP_COUNT)
 		return false;
-	static const char *const dd[] = {"mul", "div", "fpadd", "fpmul", "fpdiv", "rsqrt"};
+	static const char *const dd[] = {"mul", "div", "fpadd", "fpmul", "fpdiv", "rsqrt", "cvt"};
 	for (size_t i = 0; i < sizeof dd / sizeof dd[0]; i++)
 		if (strcmp(table[c->op].info.family, dd[i]) == 0)
 			return true;

@@ -256,6 +256,20 @@ uint64_t isa_ref_fp(const isa_cmd *c, uint64_t a, uint64_t b, uint64_t c3,
  * sin, cos, exp, log, sqrt on .qN values: the same fixed-point iterations,
  * truncations and range reduction as the micro-program, in plain C. */
 uint64_t isa_ref_cordic(const isa_cmd *c, uint64_t a);
+/* The constants of a CORDIC command, as .qN bit patterns rounded from
+ * 62-bit tables: the micro-program (cordic.c) writes these very bits and
+ * the reference uses them, so both iterate on the same numbers. */
+#define ISA_CORDIC_MAX 60
+typedef struct isa_cordic_consts {
+	unsigned iters;                 /* k: c->iters, or the default for 0 */
+	uint8_t shift[ISA_CORDIC_MAX];  /* iteration j shifts by shift[j] */
+	uint64_t step[ISA_CORDIC_MAX];  /* z's step: atan, atanh or 2 atanh */
+	uint64_t x0;      /* sin, cos: the gain 1/An; exp: 1/Kh */
+	uint64_t offset[2]; /* log: 1/2, 1/2; sqrt: 1/(4 Kh^2), 1/(2 Kh^2) */
+	uint64_t half_pi, pi;
+} isa_cordic_consts;
+/* 0, or -1 if c->iters is above ISA_CORDIC_MAX. */
+int isa_cordic_consts_of(const isa_cmd *c, isa_cordic_consts *k);
 /* A .qN value as a double, and a double to the nearest .qN value
  * (saturated to the format's range). */
 double isa_fix_to_double(unsigned width, uint64_t bits);

@@ -157,8 +157,9 @@ static int parse_shape(npy_lex *x, npy_header *h)
 }
 
 /* descr: a byte order, a kind letter and an item size, such as '<i4'.
- * Types other than bool and integers of 1, 2, 4 or 8 bytes parse, but
- * keep dtype.kind 0: the caller reports them as the wrong type. */
+ * Types other than bool, integers of 1, 2, 4 or 8 bytes and floats of 2,
+ * 4 or 8 bytes parse, but keep dtype.kind 0: the caller reports them as
+ * the wrong type. */
 static int parse_descr(npy_lex *x, npy_header *h)
 {
 	lex_space(x);
@@ -184,6 +185,7 @@ static int parse_descr(npy_lex *x, npy_header *h)
 	h->dtype.size = (unsigned)size;
 	if (((s[1] == 'i' || s[1] == 'u') &&
 	     (size == 1 || size == 2 || size == 4 || size == 8)) ||
+	    (s[1] == 'f' && (size == 2 || size == 4 || size == 8)) ||
 	    (s[1] == 'b' && size == 1))
 		h->dtype.kind = s[1];
 	return 0;

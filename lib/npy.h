@@ -1,5 +1,5 @@
 /*
- * npy.h: NumPy .npy files of integers and booleans (prefix npy_).
+ * npy.h: NumPy .npy files of integers, floats and booleans (prefix npy_).
  *
  * The format (numpy.lib.format): the magic "\x93NUMPY", a major and minor
  * version, the length of a header (2 bytes in version 1.0, 4 bytes in
@@ -28,7 +28,8 @@
 
 #define NPY_MAX_DIMS 32
 
-/* An element type: kind 'b' (bool), 'i' (signed) or 'u' (unsigned), and
+/* An element type: kind 'b' (bool), 'i' (signed), 'u' (unsigned) or 'f'
+ * (IEEE float, 2, 4 or 8 bytes, read and written as its raw bits), and
  * the item size in bytes. */
 typedef struct npy_dtype {
 	char kind;
@@ -72,7 +73,7 @@ int npy_open_raw(const char *path, npy_dtype dt, uint64_t count, FILE **fp,
 		 diag *d);
 
 /* Read count little-endian elements of type dt from f into values,
- * sign-extended ('i') or zero-extended ('u', 'b').  A bool element must
+ * sign-extended ('i') or zero-extended ('u', 'b', and 'f' bits).  A bool element must
  * be 0 or 1.  what names the file in messages.  0, or -1 with d set. */
 int npy_read_elems(FILE *f, const char *what, npy_dtype dt, uint64_t count,
 		   uint64_t *values, diag *d);

@@ -40,6 +40,12 @@ const char *sram_geom_check(const sram_geom *g)
 		return "ways per bank must be from 1 to 64";
 	if (g->mesh_x < 1 || g->mesh_x > 64 || g->mesh_y < 1 || g->mesh_y > 64)
 		return "each mesh dimension must be from 1 to 64";
+	if (g->fp_ieee > 1)
+		return "fp must be ftz (0) or ieee (1)";
+	if (g->latency_opt > 1)
+		return "latency must be baseline (0) or optimised (1)";
+	if (g->cordic_iters > 60)
+		return "cordic (the CORDIC iterations k) must be from 1 to 60";
 	/* Keep every array index in 32 bits and the store under 64 GiB. */
 	uint64_t arrays = (uint64_t)g->arrays_per_way * g->ways_per_bank *
 			  g->mesh_x * g->mesh_y;
@@ -127,6 +133,7 @@ void sram_copy_state(sram_machine *dst, const sram_machine *src)
 		const sram_way *s = &src->ways[w];
 		memcpy(d->last_act, s->last_act, sizeof d->last_act);
 		d->last_nact = s->last_nact;
+		d->last_set = s->last_set;
 		d->last_dst = s->last_dst;
 	}
 }
@@ -145,6 +152,24 @@ bool sram_state_equal(const sram_machine *a, const sram_machine *b)
 			return false;
 	}
 	return true;
+}
+
+bool sram_uop_activates(const sram_uop *u, unsigned wl)
+{
+	if (u->set)
+		return wl >= u->act[0] && wl - u->act[0] < 64 &&
+		       ((u->set >> (wl - u->act[0])) & 1);
+	for (unsigned i = 0; i < u->nact && i < SRAM_MAX_ACT; i++)
+		if (u->act[i] == wl)
+			return true;
+	return false;
+}
+
+bool sram_way_activated(const sram_way *w, unsigned wl)
+{
+	sram_uop u = {.nact = w->last_nact, .set = w->last_set};
+	memcpy(u.act, w->last_act, sizeof u.act);
+	return sram_uop_activates(&u, wl);
 }
 
 uint64_t *sram_row(sram_machine *m, unsigned array, unsigned wl)

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 
 #define SRAM_MAX_ACT 3
-#define SRAM_ANY 7          /* SENSE column of pe.def: 1 to 3 wordlines */
+#define SRAM_ANY 7          /* SENSE column of pe.def: 1 to 3 wordlines, or a set of 1 to 64 */
 #define SRAM_NO_ROW 0xffffu /* destination of a uop that writes nothing */
 #define SRAM_MIN_DIM 8
 #define SRAM_MAX_DIM 1024
@@ -62,7 +62,7 @@ typedef enum sram_cpre {
 typedef struct sram_uop {
 	uint8_t wfn;   /* write function (kind W) or SRAM_FN_NONE */
 	uint8_t lfn;   /* latch function (kind L) or SRAM_FN_NONE */
-	uint8_t nact;  /* number of activated wordlines, 0..3 */
+	uint8_t nact;  /* number of activated wordlines, 0..3 (1..64 with set) */
 	uint8_t gate;  /* enum sram_gate */
 	uint8_t cpre;  /* enum sram_cpre */
 	uint8_t pad_;
@@ -73,6 +73,9 @@ typedef struct sram_uop {
 
 /* Does u activate wordline wl? */
 bool sram_uop_activates(const sram_uop *u, unsigned wl);
+/* Did the way's last read (last_act, last_nact, last_set) activate wl? */
+struct sram_way;
+bool sram_way_activated(const struct sram_way *w, unsigned wl);
 
 /* What a micro-op costs, by the categories bit-serial simulators report. */
 typedef struct sram_count {
@@ -80,7 +83,7 @@ typedef struct sram_count {
 	uint64_t reads;   /* micro-ops that activate and sense wordlines */
 	uint64_t writes;  /* micro-ops that write a wordline */
 	uint64_t logic;   /* micro-ops that update a latch */
-	uint64_t activations; /* wordline activations (1 to 3 per read) */
+	uint64_t activations; /* wordline activations (1 to 3 per read, 64 with a set) */
 } sram_count;
 
 typedef struct sram_geom {
@@ -89,6 +92,13 @@ typedef struct sram_geom {
 	unsigned arrays_per_way;
 	unsigned ways_per_bank;  /* compute ways */
 	unsigned mesh_x, mesh_y; /* banks on a mesh_x x mesh_y 2-D mesh */
+	/* Controller settings: they change the micro-programs the bank
+	 * controllers issue, not the arrays (duality-cache §3.1.2), but a
+	 * stream is assembled for them like for the sizes above.  Zero is the
+	 * default of each, so a zero-initialised geometry stays valid. */
+	unsigned fp_ieee;        /* 1: full IEEE subnormals; 0: flush to zero */
+	unsigned latency_opt;    /* 1: data-dependent (optimised) latency */
+	unsigned cordic_iters;   /* CORDIC iterations k, 1..60; 0: the default, 17 */
 } sram_geom;
 
 /* One way: its arrays' rows, latches and enable mask, interleaved. */

@@ -98,13 +98,40 @@ static bool wfn_sets_carry(unsigned fn)
 }
 
 
-static bool sense_ok(int need, unsigned nact)
+/* Does a function needing `need` (pe.def's SENSE) get what it needs?
+ * A many-wordline activation (set) feeds only the functions of SENSE
+ * SRAM_ANY: an AND or NOR of any number of cells is still an AND or NOR,
+ * but XOR (two rows) and the one-row functions would mean nothing. */
+static bool sense_ok(int need, const sram_uop *u)
 {
+	if (need == 0)
+		return true;
+	if (u->set)
+		return need == SRAM_ANY;
 	switch (need) {
-	case 0: return true;
-	case SRAM_ANY: return nact >= 1 && nact <= 3;
-	default: return nact == (unsigned)need;
+	case SRAM_ANY: return u->nact >= 1 && u->nact <= 3;
+	default: return u->nact == (unsigned)need;
 	}
+}
+
+/* The activated wordlines: act[0..nact), or, with a set, act[0] + i for
+ * each bit i of set (up to 64: a search value is at most 64 bits). */
+static const char *check_activation(const sram_machine *m, const sram_uop *u)
+{
+	if (u->set) {
+		const unsigned top = 63u - (unsigned)__builtin_clzll(u->set);
+		if (u->nact != (unsigned)__builtin_popcountll(u->set))
+			return "nact is not the number of wordlines in set";
+		if ((unsigned)u->act[0] + top >= m->g.wordlines)
+			return "activated wordline out of range";
+		return NULL;
+	}
+	if (u->nact > SRAM_MAX_ACT)
+		return "more than three wordlines activated";
+	for (unsigned i = 0; i < u->nact; i++)
+		if (u->act[i] >= m->g.wordlines)
+			return "activated wordline out of range";
+	return NULL;
 }
 
 const char *sram_uop_check(const sram_machine *m, const sram_uop *u)
@@ -115,14 +142,14 @@ const char *sram_uop_check(const sram_machine *m, const sram_uop *u)
 		return "the write slot holds a latch function";
 	if (u->lfn && fn_table[u->lfn].kind != 'L')
 		return "the latch slot holds a write function";
-	if (u->nact > SRAM_MAX_ACT)
-		return "more than three wordlines activated";
-	for (unsigned i = 0; i < u->nact; i++)
-		if (u->act[i] >= m->g.wordlines)
-			return "activated wordline out of range";
-	if (!sense_ok(fn_table[u->wfn].sense, u->nact) ||
-	    !sense_ok(fn_table[u->lfn].sense, u->nact))
-		return "wrong number of activated wordlines for the function";
+	const char *act = check_activation(m, u);
+	if (act)
+		return act;
+	if (!sense_ok(fn_table[u->wfn].sense, u) ||
+	    !sense_ok(fn_table[u->lfn].sense, u))
+		return u->set ? "a many-wordline activation feeds a function "
+				"that needs exactly one or two wordlines"
+			      : "wrong number of activated wordlines for the function";
 	if (u->wfn && u->dst >= m->g.wordlines)
 		return "destination wordline out of range";
 	if (!u->wfn && u->dst != SRAM_NO_ROW)
@@ -187,8 +214,9 @@ void sram_uop_cost(const sram_uop *u, sram_count *c)
  * width, and run_init picks the widest the CPU has.  Temporaries (rows
  * that sram.c keeps after each way's latches) are needed only when a uop
  * holds both a write and a latch function (the write must still see the
- * old latches), for the shifts, and for three activated rows, which are
- * folded into two first (fold_three_rows): every pass senses two rows.
+ * old latches), for the shifts, and for three or more activated rows (a
+ * many-wordline set too), which are folded into two first (fold_rows):
+ * every pass senses two rows.
  *
  * Each pass exists for every way of forming the gate (enum pass_gate):
  * when every bitline of the group is enabled, the usual case, E drops
@@ -516,18 +544,41 @@ static struct pass_set pick_passes(void)
 #endif
 }
 
-/* Three activated rows: their AND and OR go to two temporaries, whose
- * own AND is the AND of the three and whose NOR is their NOR (the AND is
- * inside the OR), so the uop then senses the two like any other. */
-static void fold_three_rows(uint64_t *b, const struct plan *p,
-			    const struct layout *L)
+/* Three activated rows, or a many-wordline set: their AND and OR go to
+ * two temporaries, whose own AND is the AND of them all and whose NOR is
+ * their NOR (the AND is inside the OR), so the uop then senses the two
+ * like any other.  (A set of 64 rows costs 64 sweeps of the way: searches
+ * are rare next to the bit-serial arithmetic.) */
+static void fold_rows(uint64_t *b, const struct plan *p, const struct layout *L)
 {
-	const uint64_t *r0 = b + p->r0, *r1 = b + p->r1, *r2 = b + p->r2;
 	uint64_t *tand = b + L->tmp[2], *tor = b + L->tmp[3];
-	for (unsigned k = 0; k < L->n; k++) {
-		tand[k] = r0[k] & r1[k] & r2[k];
-		tor[k] = r0[k] | r1[k] | r2[k];
+	const size_t n = L->n;
+	uint64_t set = p->u->set;
+	if (!set) {
+		const uint64_t *r0 = b + p->r0, *r1 = b + p->r1, *r2 = b + p->r2;
+		for (size_t k = 0; k < n; k++) {
+			tand[k] = r0[k] & r1[k] & r2[k];
+			tor[k] = r0[k] | r1[k] | r2[k];
+		}
+		return;
 	}
+	const uint64_t *base = b + (size_t)p->u->act[0] * n;
+	const uint64_t *r = base + (size_t)__builtin_ctzll(set) * n;
+	memcpy(tand, r, n * sizeof *tand);
+	memcpy(tor, r, n * sizeof *tor);
+	for (set &= set - 1; set; set &= set - 1) {
+		r = base + (size_t)__builtin_ctzll(set) * n;
+		for (size_t k = 0; k < n; k++) {
+			tand[k] &= r[k];
+			tor[k] |= r[k];
+		}
+	}
+}
+
+/* Does the uop sense more than two rows (folded by fold_rows)? */
+static bool folds_rows(const sram_uop *u)
+{
+	return u->set || u->nact > 2;
 }
 
 /* Bitline shift by one inside each array of the way: words depend on
@@ -574,6 +625,7 @@ static void record_sense(const sram_machine *m, sram_way *w,
 			w->blb[k] &= m->tail;
 	memcpy(w->last_act, p->u->act, sizeof w->last_act);
 	w->last_nact = p->u->nact;
+	w->last_set = p->u->set;
 }
 
 /* The carry preset drives the latch on enabled bitlines only. */
@@ -622,12 +674,12 @@ static void exec_general(const struct run *R, const struct pass *X,
 	Y.p = &q;
 	for (unsigned i = 0; i < X->nw; i++) {
 		sram_way *w = X->ways[i];
-		if (u->nact == 3)
-			fold_three_rows(w->rows, p, L);
+		if (folds_rows(u))
+			fold_rows(w->rows, p, L);
 		if (u->cpre != SRAM_CPRE_KEEP)
 			preset_carry(R->m, w, u->cpre);
 	}
-	if (u->nact == 3) {
+	if (folds_rows(u)) {
 		q.r0 = L->tmp[2];
 		q.r1 = L->tmp[3];
 	}
@@ -717,7 +769,7 @@ static void plan_one(const struct layout *L, const sram_uop *u, struct plan *p)
 	const size_t n = L->n;
 	p->u = u;
 	p->r0 = p->r1 = p->r2 = L->zero;
-	if (u->nact) {
+	if (u->nact && !u->set) {
 		p->r0 = u->act[0] * n;
 		p->r1 = u->act[u->nact > 1] * n;
 		p->r2 = u->act[u->nact > 2 ? 2 : u->nact > 1] * n;
@@ -726,22 +778,37 @@ static void plan_one(const struct layout *L, const sram_uop *u, struct plan *p)
 	p->lold = p->lout = latch_of_lfn(u->lfn) == 'C' ? L->carry : L->tag;
 	p->latch_pass = u->lfn && !u->wfn;
 	p->fn = p->latch_pass ? u->lfn : u->wfn;
-	p->general = u->cpre != SRAM_CPRE_KEEP || u->nact > 2 ||
+	p->general = u->cpre != SRAM_CPRE_KEEP || folds_rows(u) ||
 		     (u->lfn && u->wfn) || u->wfn == SRAM_FN_SHUP ||
 		     u->wfn == SRAM_FN_SHDOWN;
 }
 
-/* The rows u touches that no earlier uop of the run touched. */
+/* The wordlines u activates, into rows (room for 64); their number. */
+static unsigned activated_rows(const sram_uop *u, uint16_t *rows)
+{
+	unsigned nr = 0;
+	if (u->set) {
+		for (uint64_t set = u->set; set; set &= set - 1)
+			rows[nr++] = (uint16_t)(u->act[0] + __builtin_ctzll(set));
+		return nr;
+	}
+	for (unsigned j = 0; j < u->nact && j < SRAM_MAX_ACT; j++)
+		rows[nr++] = u->act[j];
+	return nr;
+}
+
+/* The rows u touches that no earlier uop of the run touched, as many as
+ * p->pf holds (a search's set may touch more: the rest are left to the
+ * hardware prefetcher, and stay unseen so later uops may ask for them). */
 static void plan_first_touch(const sram_uop *u, const sram_machine *m,
 			     bool *seen, struct plan *p)
 {
-	uint16_t rows[SRAM_MAX_ACT + 1];
-	unsigned nr = 0;
-	for (unsigned j = 0; j < u->nact && j < SRAM_MAX_ACT; j++)
-		rows[nr++] = u->act[j];
+	uint16_t rows[64 + 1];
+	unsigned nr = activated_rows(u, rows);
 	if (u->wfn)
 		rows[nr++] = u->dst;
-	for (unsigned j = 0; j < nr; j++)
+	const unsigned cap = sizeof p->pf / sizeof p->pf[0];
+	for (unsigned j = 0; j < nr && p->npf < cap; j++)
 		if (rows[j] < m->g.wordlines && !seen[rows[j]]) {
 			seen[rows[j]] = true;
 			p->pf[p->npf++] = (size_t)rows[j] * m->stride;
@@ -781,18 +848,18 @@ static void plan_streams(const sram_uop *prog, size_t n,
 	bool touched[SRAM_MAX_DIM] = {false};
 	for (size_t i = n; i-- > 0;) {
 		const sram_uop *u = &prog[i];
-		bool sensed = false;
-		for (unsigned j = 0; j < u->nact && j < SRAM_MAX_ACT; j++)
-			sensed = sensed || u->act[j] == u->dst;
+		const bool sensed = sram_uop_activates(u, u->dst);
 		if (u->wfn && !pl[i].general && !pl[i].latch_pass &&
 		    u->dst < m->g.wordlines && !touched[u->dst]) {
 			pl[i].stream = true;
 			if (!sensed)
 				plan_no_prefetch(&pl[i], (size_t)u->dst * m->stride);
 		}
-		for (unsigned j = 0; j < u->nact && j < SRAM_MAX_ACT; j++)
-			if (u->act[j] < m->g.wordlines)
-				touched[u->act[j]] = true;
+		uint16_t rows[64];
+		const unsigned nr = activated_rows(u, rows);
+		for (unsigned j = 0; j < nr; j++)
+			if (rows[j] < m->g.wordlines)
+				touched[rows[j]] = true;
 		if (u->wfn && u->dst < m->g.wordlines)
 			touched[u->dst] = true;
 	}

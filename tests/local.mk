@@ -1,7 +1,8 @@
 # Test suites (Criterion).  Each is one program; `make check` runs them all.
 check_LTLIBRARIES = tests/libharness.la
 tests_libharness_la_SOURCES = tests/isa_harness.c tests/isa_harness.h \
-	tests/proc.c tests/proc.h
+	tests/proc.c tests/proc.h tests/fp_cases.c tests/fp_cases.h \
+	tests/fp_host.c tests/fp_host.h
 TEST_LIBS = tests/libharness.la libinfsim.la $(CRITERION_LIBS)
 TEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 
@@ -10,6 +11,19 @@ tests_test_isa_basic_SOURCES = tests/test_isa_basic.c
 tests_test_isa_basic_CFLAGS = $(TEST_CFLAGS)
 tests_test_isa_basic_LDADD = $(TEST_LIBS)
 
+
+check_PROGRAMS += tests/test_fpref
+tests_test_fpref_SOURCES = tests/test_fpref.c
+tests_test_fpref_CFLAGS = $(TEST_CFLAGS)
+tests_test_fpref_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_search tests/test_intopt
+tests_test_search_SOURCES = tests/test_search.c
+tests_test_search_CFLAGS = $(TEST_CFLAGS)
+tests_test_search_LDADD = $(TEST_LIBS)
+tests_test_intopt_SOURCES = tests/test_intopt.c
+tests_test_intopt_CFLAGS = $(TEST_CFLAGS)
+tests_test_intopt_LDADD = $(TEST_LIBS)
 
 check_PROGRAMS += tests/test_mul_div
 tests_test_mul_div_SOURCES = tests/test_mul_div.c
@@ -41,10 +55,40 @@ tests_test_layout_SOURCES = tests/test_layout.c
 tests_test_layout_CFLAGS = $(TEST_CFLAGS)
 tests_test_layout_LDADD = $(TEST_LIBS)
 
+check_PROGRAMS += tests/test_fpadd
+tests_test_fpadd_SOURCES = tests/test_fpadd.c
+tests_test_fpadd_CFLAGS = $(TEST_CFLAGS)
+tests_test_fpadd_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_fpmul
+tests_test_fpmul_SOURCES = tests/test_fpmul.c
+tests_test_fpmul_CFLAGS = $(TEST_CFLAGS)
+tests_test_fpmul_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_cordic
+tests_test_cordic_SOURCES = tests/test_cordic.c
+tests_test_cordic_CFLAGS = $(TEST_CFLAGS)
+tests_test_cordic_LDADD = $(TEST_LIBS) -lm
+check_PROGRAMS += tests/test_rsqrt
+tests_test_rsqrt_SOURCES = tests/test_rsqrt.c
+tests_test_rsqrt_CFLAGS = $(TEST_CFLAGS)
+tests_test_rsqrt_LDADD = $(TEST_LIBS) -lm
+
 check_PROGRAMS += tests/test_exec
 tests_test_exec_SOURCES = tests/test_exec.c
 tests_test_exec_CFLAGS = $(TEST_CFLAGS)
 tests_test_exec_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_fpcmp
+tests_test_fpcmp_SOURCES = tests/test_fpcmp.c
+tests_test_fpcmp_CFLAGS = $(TEST_CFLAGS)
+tests_test_fpcmp_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_cvt
+tests_test_cvt_SOURCES = tests/test_cvt.c
+tests_test_cvt_CFLAGS = $(TEST_CFLAGS)
+tests_test_cvt_LDADD = $(TEST_LIBS)
+
 TESTS += $(check_PROGRAMS)
 EXTRA_DIST += tests/data/small.ins tests/data/resize.ins tests/data/bad_syntax.ins
 
@@ -69,3 +113,13 @@ check_PROGRAMS += tests/test_teach
 tests_test_teach_SOURCES = tests/test_teach.c
 tests_test_teach_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_teach_LDADD = $(TEST_LIBS)
+
+# The long floating-point run (doc/FLOAT.md): not part of `make check`.
+# make check-long FP_LONG_ARGS='--count 1000000 add.f32' picks a subset.
+EXTRA_PROGRAMS += tests/fp_long
+tests_fp_long_SOURCES = tests/fp_long.c
+tests_fp_long_LDADD = tests/libharness.la libinfsim.la
+CLEANFILES += tests/fp_long$(EXEEXT)
+.PHONY: check-long
+check-long: tests/fp_long$(EXEEXT)
+	./tests/fp_long$(EXEEXT) $(FP_LONG_ARGS)

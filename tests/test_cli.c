@@ -2,7 +2,9 @@
  * test_cli.c: the infsim program, run as a user runs it (INFSIM_BIN), on
  * the streams in tests/data and on .npy files each test writes: exit
  * codes, one-line messages naming the file or the option, atomic
- * outputs, the .npy reader's strictness, statistics, and the samples.
+ * outputs, the .npy reader's strictness, statistics, float and
+ * fixed-point buffers (their files, values in reports, literals' errors,
+ * the controller's settings), and the samples.
  */
 #include <criterion/criterion.h>
 
@@ -687,9 +689,9 @@ Test(cli, stats_text_and_json)
 	expect_ok(run("run %s/small.ins --stats=json --stats-file=s.json", DATA));
 	char *js = read_tmp("s.json", NULL);
 	cr_assert_not_null(js);
-	cr_expect(strstr(js, "\"totals\": {\"commands\": 3, \"cycles\": 64,"), "%s", js);
-	cr_expect(strstr(js, "\"add\": {\"count\": 2, \"cycles\": 32,"), "%s", js);
-	cr_expect(strstr(js, "\"sub\": {\"count\": 1, \"cycles\": 32,"), "%s", js);
+	cr_expect(strstr(js, "\"totals\": {\"commands\": 3, \"baseline_cycles\": 64, \"cycles\": 64,"), "%s", js);
+	cr_expect(strstr(js, "\"add\": {\"count\": 2, \"baseline_cycles\": 32, \"cycles\": 32,"), "%s", js);
+	cr_expect(strstr(js, "\"sub\": {\"count\": 1, \"baseline_cycles\": 32, \"cycles\": 32,"), "%s", js);
 	cr_expect(strstr(js, "\"bank_skips\": 3"), "%s", js);
 	free(js);
 	/* It parses as JSON (python3 is part of the build environment). */
@@ -743,7 +745,194 @@ Test(cli, commands_lists_the_table)
 		const isa_info *in = isa_info_of(op);
 		cr_expect(strstr(r.out, in->semantics), "%s missing", in->name);
 	}
+	cr_expect(strstr(r.out, "\nmadd     f      d, a, b, c   fpmul    d := a * b + c"), "%s", r.out);
+	cr_expect(strstr(r.out, "\nadd      i u    d, a, b      add "), "%s", r.out);
+	cr_expect(strstr(r.out, "\nadd      f      d, a, b      fpadd "), "%s", r.out);
+	cr_expect(strstr(r.out, "\ncvt      x.y    d, a         cvt "), "%s", r.out);
+	cr_expect(strstr(r.out, "\nsearch   any    p, a, #imm   search "), "%s", r.out);
 	result_free(&r);
+}
+
+/* ---- float and fixed-point buffers ---- */
+
+static const char float_ins[] =
+	"machine wordlines=512 bitlines=32 arrays=4 ways=2 mesh=2x1\n"
+	"buffer a f32 100 wl=0 arrays=0:1:4\n"
+	"buffer b f32 100 wl=32 arrays=0:1:4 init=iota\n"
+	"buffer c f32 100 wl=64 arrays=0:1:4\n"
+	"buffer h f16 100 wl=96 arrays=0:1:4\n"
+	"buffer z bf16 100 wl=112 arrays=0:1:4\n"
+	"buffer q q16 100 wl=128 arrays=0:1:4 init=const:-1.25\n"
+	"add.f32 c, a, b\n";
+
+static uint32_t f32_bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+/* A .npy file of 100 items of dt from bit patterns. */
+static void write_npy_bits(const char *name, npy_dtype dt, const uint64_t *v)
+{
+	size_t len;
+	unsigned char *bytes = npy_build(dt, v, 100, &len);
+	cr_assert_not_null(bytes);
+	write_file(name, bytes, len);
+	free(bytes);
+}
+
+/* Element i of a .npy file that npy_build wrote (data after 128 bytes). */
+static uint64_t npy_item(const char *file, unsigned size, size_t i)
+{
+	const unsigned char *p = (const unsigned char *)file + 128 + i * size;
+	uint64_t v = 0;
+	for (unsigned k = 0; k < size; k++)
+		v |= (uint64_t)p[k] << (8 * k);
+	return v;
+}
+
+Test(cli, float_buffers_load_run_save)
+{
+	write_file("f.ins", float_ins, sizeof float_ins - 1);
+	uint64_t a[100], h[100], z[100];
+	for (int i = 0; i < 100; i++) {
+		a[i] = f32_bits((float)i * 0.5f + 0.25f);
+		h[i] = (uint64_t)(0x3c00 + 37 * i); /* f16 patterns, bf16 patterns */
+		z[i] = (uint64_t)(0xc000 - 91 * i);
+	}
+	write_npy_bits("a.npy", (npy_dtype){'f', 4}, a);
+	write_npy_bits("h.npy", (npy_dtype){'f', 2}, h);
+	write_npy_bits("z.npy", (npy_dtype){'u', 2}, z);
+	expect_ok(run("run f.ins -q --check -l a=a.npy -l h=h.npy -l z=z.npy -s c=c.npy "
+		      "-s h=h2.npy -s z=z2.npy -s q=q.npy"));
+	char *c = read_tmp("c.npy", NULL), *h2 = read_tmp("h2.npy", NULL);
+	char *z2 = read_tmp("z2.npy", NULL), *q = read_tmp("q.npy", NULL);
+	cr_assert(c && h2 && z2 && q);
+	cr_expect(strstr(c + 10, "'descr': '<f4'"), "%s", c + 10);
+	cr_expect(strstr(h2 + 10, "'descr': '<f2'"), "%s", h2 + 10);
+	cr_expect(strstr(z2 + 10, "'descr': '<u2'"), "%s", z2 + 10);
+	cr_expect(strstr(q + 10, "'descr': '<i2'"), "%s", q + 10);
+	for (size_t i = 0; i < 100; i++) {
+		cr_expect_eq(npy_item(c, 4, i), f32_bits((float)i * 0.5f + 0.25f + (float)i),
+			     "c[%zu]", i);
+		cr_expect_eq(npy_item(h2, 2, i), h[i], "h[%zu]", i);
+		cr_expect_eq(npy_item(z2, 2, i), z[i], "z[%zu]", i);
+		cr_expect_eq(npy_item(q, 2, i), 0xd800, "q[%zu]: -1.25 in q16", i);
+	}
+	free(c);
+	free(h2);
+	free(z2);
+	free(q);
+	/* --dump prints values and bits, and costs the transpose unit nothing. */
+	result r = run("run f.ins -l a=a.npy -d q -d c");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strncmp(r.out, "q[0] = -1.25 (0xd800)\nq[1] = -1.25 (0xd800)\n", 44) == 0, "%s", r.out);
+	cr_expect(strstr(r.out, "\nc[0] = 0.25 (0x3e800000)\nc[1] = 1.75 (0x3fe00000)\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "\nc[99] = 148.75 (0x4314c000)\nf.ins: 1 command"), "%s", r.out);
+	cr_expect_eq(count_lines(r.out), 201);
+	result_free(&r);
+	expect_failure(run("run f.ins -d nosuch"), 2, "--dump 'nosuch': f.ins declares no buffer 'nosuch'");
+	expect_failure(run("run f.ins -d c --stats=json"), 2, "--dump and --stats=json both write to "
+		       "standard output");
+	expect_failure(run("run f.ins -l h=a.npy"), 1,
+		       "a.npy: error: dtype '<f4' does not match buffer 'h' (f16): expected '<f2'");
+	expect_failure(run("run f.ins -l z=h.npy"), 1, "does not match buffer 'z' (bf16): expected '<u2'");
+	expect_failure(run("run f.ins -l q=h.npy"), 1, "does not match buffer 'q' (q16): expected '<i2'");
+}
+
+/* A wrong float shows its value and its bits. */
+Test(cli, float_mismatch_shows_values_and_bits)
+{
+	write_file("f.ins", float_ins, sizeof float_ins - 1);
+	uint64_t a[100], want[100];
+	for (int i = 0; i < 100; i++) {
+		a[i] = f32_bits((float)i * 0.5f + 0.25f);
+		want[i] = f32_bits((float)i * 0.5f + 0.25f + (float)i);
+	}
+	want[7] ^= 1;
+	write_npy_bits("a.npy", (npy_dtype){'f', 4}, a);
+	write_npy_bits("want.npy", (npy_dtype){'f', 4}, want);
+	result r = run("run f.ins -l a=a.npy -e c=want.npy");
+	cr_expect_eq(r.status, 3, "%s", r.err);
+	cr_expect_str_eq(r.err, "want.npy: error: --expect: c[7] (f32): expected 10.750001 "
+			 "(0x412c0001), got 10.75 (0x412c0000); bits that differ: 0\n");
+	result_free(&r);
+	/* The mismatch text of each format. */
+	emu_buffer b;
+	memset(&b, 0, sizeof b);
+	strcpy(b.name, "x");
+	b.fmt = ISA_FMT_F32;
+	b.width = 32;
+	b.is_signed = 1;
+	emu_mismatch mm = { &b, 2, 0x3fc00000, 0x3fc00001 };
+	char text[256];
+	emu_report_mismatch_text(text, sizeof text, &mm);
+	cr_expect_str_eq(text, "x[2] (f32): expected 1.5 (0x3fc00000), got 1.50000012 (0x3fc00001); "
+			 "bits that differ: 0");
+	b.fmt = ISA_FMT_BF16;
+	b.width = 16;
+	mm = (emu_mismatch){ &b, 0, 0x7fc0, 0xff80 };
+	emu_report_mismatch_text(text, sizeof text, &mm);
+	cr_expect_str_eq(text, "x[0] (bf16): expected nan (0x7fc0), got -inf (0xff80); bits that differ: 6, 15");
+	b.fmt = ISA_FMT_FIX;
+	mm = (emu_mismatch){ &b, 1, 0x2000, 0xe000 };
+	emu_report_mismatch_text(text, sizeof text, &mm);
+	cr_expect_str_eq(text, "x[1] (q16): expected 1 (0x2000), got -1 (0xe000); bits that differ: 14-15");
+}
+
+Test(cli, float_stream_errors_and_settings)
+{
+	static const char bad[] = "buffer a f32 4 wl=0 arrays=0\nset.f32 a, #1.5.5\n";
+	write_file("bad.ins", bad, sizeof bad - 1);
+	expect_failure(run("run bad.ins"), 1, "bad.ins:2:13: error: set.f32: expected a floating-point "
+		       "literal (e.g. 1.5, -2e-3, 0x1p-4, inf, nan, bits:0x3fc00000), found '1.5.5'");
+	static const char cls[] = "buffer a f32 4 wl=0 arrays=0\npopcnt.f32 a, a\n";
+	write_file("cls.ins", cls, sizeof cls - 1);
+	expect_failure(run("disasm cls.ins"), 1, "cls.ins:2:8: error: 'popcnt' does not take .f32 "
+		       "elements; it takes .iN/.uN");
+	static const struct { const char *cmd, *want; } bad_cmds[] = {
+		{"cvt.f32 a, a", "e.ins:2:8: error: 'cvt' takes two type suffixes"},
+		{"madd.f32 a, a, a", "e.ins:2:17: error: missing operand c: madd.f32 takes d, a, b, c"},
+		{"search.f32 tag, a, 1.5", "e.ins:2:20: error: expected an immediate #VALUE for operand #imm"},
+		{"set.f16 wl:100, #1e5 @ arrays=0", "e.ins:2:18: error: set.f16: 1e5 is out of range for .f16"},
+	};
+	for (size_t i = 0; i < sizeof bad_cmds / sizeof bad_cmds[0]; i++) {
+		char text[128];
+		int n = snprintf(text, sizeof text, "buffer a f32 4 wl=0 arrays=0\n%s\n", bad_cmds[i].cmd);
+		write_file("e.ins", text, (size_t)n);
+		expect_failure(run("asm e.ins -o e.inb"), 1, bad_cmds[i].want);
+	}
+	expect_failure(run("info -m fp=fast"), 2, "--machine 'fp=fast': expected ftz (subnormals "
+		       "flushed to zero, the default) or ieee (subnormals exact)");
+	expect_failure(run("info -m cordic=0"), 2, "--machine 'cordic=0': expected the number of "
+		       "CORDIC iterations k, from 1 to 60");
+	expect_failure(run("info -m cordic=61"), 2, "--machine 'cordic=61'");
+	expect_failure(run("info -m latency=fast"), 2, "--machine 'latency=fast': expected baseline");
+	result r = run("info -m fp=ieee,latency=optimised,cordic=20");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "  controller  fp=ieee latency=optimised cordic=20\n"), "%s", r.out);
+	result_free(&r);
+	r = run("info");
+	cr_expect(strstr(r.out, "controller") == NULL, "defaults are not shown: %s", r.out);
+	result_free(&r);
+	r = run("info --json");
+	cr_expect(strstr(r.out, "\"fp\": \"ftz\", \"latency\": \"baseline\", \"cordic\": 17}"),
+		  "%s", r.out);
+	result_free(&r);
+	/* The settings go into the text, the binary and every command. */
+	write_file("f.ins", float_ins, sizeof float_ins - 1);
+	expect_ok(run("asm f.ins -m fp=ieee,cordic=9 -o f.inb"));
+	result t = run("disasm f.ins -m fp=ieee,cordic=9"), b = run("disasm f.inb");
+	cr_expect_eq(t.status, 0, "%s", t.err);
+	cr_expect_str_eq(t.out, b.out);
+	cr_expect(strstr(t.out, "machine wordlines=512 bitlines=32 arrays=4 ways=2 mesh=2x1 fp=ieee "
+			 "cordic=9\n"), "%s", t.out);
+	cr_expect(strstr(t.out, "buffer q q16 100 wl=128 arrays=0:1:4 init=const:-1.25\n"), "%s", t.out);
+	result_free(&t);
+	result_free(&b);
+	expect_failure(run("run f.inb -m fp=ftz"), 2, "a binary stream's machine is fixed");
+	expect_ok(run("run f.inb -q --check"));
 }
 
 /* ---- the samples ---- */

@@ -189,6 +189,22 @@ static void model_load(model *M, const sram_machine *m)
 		}
 }
 
+/* The wordlines u activates: act[0..nact), or act[0] + i for each bit
+ * i of a many-wordline set. */
+static unsigned model_rows(const sram_uop *u, unsigned *rows)
+{
+	unsigned n = 0;
+	if (!u->set) {
+		for (unsigned i = 0; i < u->nact; i++)
+			rows[n++] = u->act[i];
+		return n;
+	}
+	for (unsigned i = 0; i < 64; i++)
+		if ((u->set >> i) & 1)
+			rows[n++] = u->act[0] + i;
+	return n;
+}
+
 /* One uop on one array: sense every bitline first (a uop may write a
  * row it senses, and a shift reads its neighbour's sense), then cycle.
  * With no wordline activated, s and z mean nothing and nothing reads
@@ -197,10 +213,12 @@ static void model_load(model *M, const sram_machine *m)
 static void model_uop(model *M, unsigned a, const sram_uop *u)
 {
 	bool s[SRAM_MAX_DIM], z[SRAM_MAX_DIM];
+	unsigned rows[64];
+	const unsigned nrows = model_rows(u, rows);
 	for (unsigned bl = 0; bl < M->B; bl++) {
 		bool all = true, any = false;
-		for (unsigned i = 0; i < u->nact; i++) {
-			const bool v = *cell_at(M, a, u->act[i], bl);
+		for (unsigned i = 0; i < nrows; i++) {
+			const bool v = *cell_at(M, a, rows[i], bl);
 			all = all && v;
 			any = any || v;
 		}
@@ -332,6 +350,7 @@ static void fill_random(sram_machine *m, uint64_t *rng, enum enable_mode mode)
 static struct coverage {
 	unsigned fn[SRAM_FN_COUNT], gate[3], cpre[3], nact[4];
 	unsigned dst_sensed, both_fns, subset_runs, all_on_runs;
+	unsigned set, set_many, set_dst;  /* many-wordline activations */
 } cov;
 
 static unsigned random_fn(uint64_t *rng, int kind)
@@ -341,6 +360,26 @@ static unsigned random_fn(uint64_t *rng, int kind)
 		if (sram_fn_kind(fn) == kind)
 			return fn;
 	}
+}
+
+/* Make u a many-wordline activation: random rows from a random base up
+ * to 64 rows on, sometimes all of them, sometimes including u's
+ * destination (a uop may write a row it senses). */
+static void random_set(sram_uop *u, unsigned W, uint64_t *rng)
+{
+	u->act[0] = (uint16_t)(rnd(rng) % W);
+	const unsigned span = W - u->act[0] < 64 ? W - u->act[0] : 64;
+	const uint64_t span_mask = span == 64 ? ~UINT64_C(0)
+					      : (UINT64_C(1) << span) - 1;
+	u->set = rnd(rng) % 4 ? rnd(rng) & span_mask : span_mask;
+	if (rnd(rng) % 4 == 0)
+		u->set &= rnd(rng);
+	if (u->wfn && u->dst >= u->act[0] && (unsigned)(u->dst - u->act[0]) < span &&
+	    rnd(rng) % 2)
+		u->set |= UINT64_C(1) << (u->dst - u->act[0]);
+	if (!u->set)
+		u->set = UINT64_C(1) << (rnd(rng) % span);
+	u->nact = (uint8_t)__builtin_popcountll(u->set);
 }
 
 /* A random uop, kept only if sram_uop_check accepts it.  Plain uops
@@ -362,18 +401,26 @@ static sram_uop random_uop(const sram_machine *m, uint64_t *rng, bool plain)
 			u.dst = (uint16_t)(rnd(rng) % W);
 		if (u.wfn && u.nact && rnd(rng) % 2)
 			u.act[rnd(rng) % u.nact] = u.dst;
+		if (rnd(rng) % 6 == 0)
+			random_set(&u, W, rng);
 		u.gate = (uint8_t)(plain && rnd(rng) % 4 ? 0 : rnd(rng) % 3);
 		u.cpre = (uint8_t)(rnd(rng) % (plain ? 8 : 3) ? 0 : 1 + rnd(rng) % 2);
 		if (sram_uop_check(m, &u))
 			continue;
 		cov.fn[u.wfn]++, cov.fn[u.lfn]++;
-		cov.gate[u.gate]++, cov.cpre[u.cpre]++, cov.nact[u.nact]++;
+		cov.gate[u.gate]++, cov.cpre[u.cpre]++;
+		cov.nact[u.set ? 0 : u.nact] += !u.set;
 		cov.both_fns += u.wfn && u.lfn;
-		for (unsigned i = 0; u.wfn && i < u.nact; i++)
-			if (u.act[i] == u.dst) {
+		unsigned rows[64];
+		const unsigned nrows = model_rows(&u, rows);
+		for (unsigned i = 0; u.wfn && i < nrows; i++)
+			if (rows[i] == u.dst) {
 				cov.dst_sensed++;
+				cov.set_dst += u.set != 0;
 				break;
 			}
+		cov.set += u.set != 0;
+		cov.set_many += u.nact > SRAM_MAX_ACT;
 		return u;
 	}
 }
@@ -384,7 +431,10 @@ static void format_uop(const sram_uop *u, char *buf, size_t len)
 {
 	int k = snprintf(buf, len, "wfn=%s lfn=%s act={", sram_fn_name(u->wfn),
 			 sram_fn_name(u->lfn));
-	for (unsigned i = 0; i < u->nact && k > 0 && (size_t)k < len; i++)
+	if (u->set)
+		k += snprintf(buf + k, len - (size_t)k, "%u+set %#llx", u->act[0],
+			      (unsigned long long)u->set);
+	for (unsigned i = 0; !u->set && i < u->nact && k > 0 && (size_t)k < len; i++)
 		k += snprintf(buf + k, len - (size_t)k, "%s%u", i ? "," : "",
 			      u->act[i]);
 	if (k > 0 && (size_t)k < len)
@@ -640,6 +690,10 @@ static void check_coverage(void)
 		cr_expect(cov.nact[i] > 0, "no uop activated %u wordlines", i);
 	cr_expect(cov.dst_sensed && cov.both_fns && cov.subset_runs &&
 		  cov.all_on_runs, "a special case was never generated");
+	cr_expect(cov.set && cov.set_many && cov.set_dst,
+		  "no many-wordline activation (%u), none of more than three "
+		  "rows (%u), or none that senses its destination (%u)",
+		  cov.set, cov.set_many, cov.set_dst);
 }
 
 /* A seed per setting, so that each test draws other sequences. */
@@ -772,6 +826,15 @@ Test(exec, uop_check_refuses_invalid)
 		{.wfn = SRAM_FN_ADD, .lfn = SRAM_FN_LOADC, .nact = 2, .dst = 0},
 		{.wfn = SRAM_FN_CNEG, .lfn = SRAM_FN_CORS, .nact = 1, .dst = 0},
 		{.dst = SRAM_NO_ROW, .cpre = SRAM_CPRE_1},
+		/* many-wordline sets: rows past the end, a wrong count,
+		 * functions that need exactly one or two rows */
+		{.lfn = SRAM_FN_LOADT, .nact = 2, .act = {14}, .set = 0x5, .dst = SRAM_NO_ROW},
+		{.lfn = SRAM_FN_LOADT, .nact = 2, .act = {0}, .set = 0x3ull << 62, .dst = SRAM_NO_ROW},
+		{.lfn = SRAM_FN_LOADT, .nact = 3, .act = {0}, .set = 0x5, .dst = SRAM_NO_ROW},
+		{.lfn = SRAM_FN_LOADT, .nact = 1, .act = {0}, .set = 0x5, .dst = SRAM_NO_ROW},
+		{.wfn = SRAM_FN_XOR, .nact = 2, .act = {0}, .set = 0x3, .dst = 0},
+		{.wfn = SRAM_FN_INC, .nact = 1, .act = {0}, .set = 0x1, .dst = 0},
+		{.lfn = SRAM_FN_LOADTX, .nact = 2, .act = {0}, .set = 0x3, .dst = SRAM_NO_ROW},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		cr_expect_not_null(sram_uop_check(m, &bad[i]), "bad uop %zu accepted", i);
@@ -781,6 +844,9 @@ Test(exec, uop_check_refuses_invalid)
 		{.lfn = SRAM_FN_TFROMC, .dst = SRAM_NO_ROW},
 		{.nact = 1, .dst = SRAM_NO_ROW},
 		{.wfn = SRAM_FN_SHDOWN, .nact = 1, .dst = 3, .gate = SRAM_GATE_ENT, .cpre = SRAM_CPRE_0},
+		{.lfn = SRAM_FN_LOADT, .nact = 16, .act = {0}, .set = 0xffff, .dst = SRAM_NO_ROW},
+		{.wfn = SRAM_FN_NOT, .lfn = SRAM_FN_TANDZ, .nact = 2, .act = {13}, .set = 0x5, .dst = 13},
+		{.wfn = SRAM_FN_WRC, .nact = 1, .act = {15}, .set = 0x1, .dst = 0},
 	};
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
 		cr_expect_null(sram_uop_check(m, &good[i]), "good uop %zu refused: %s",

@@ -287,7 +287,7 @@ Test(sram, geometry_limits)
 /* The wired-OR signal: T on any enabled bitline of the array. */
 Test(sram, any_tag)
 {
-	sram_geom g = {16, 16, 2, 1, 1, 1};
+	sram_geom g = {.wordlines = 16, .bitlines = 16, .arrays_per_way = 2, .ways_per_bank = 1, .mesh_x = 1, .mesh_y = 1};
 	sram_machine *m = sram_new(&g);
 	cr_assert_not(sram_any_tag(m, 0));
 	sram_set_latch(m, 0, SRAM_TAG, 5, true);
@@ -303,7 +303,7 @@ Test(sram, any_tag)
  * changes nothing. */
 Test(sram, sense_and_gates)
 {
-	sram_geom g = {16, 16, 1, 1, 1, 1};
+	sram_geom g = {.wordlines = 16, .bitlines = 16, .arrays_per_way = 1, .ways_per_bank = 1, .mesh_x = 1, .mesh_y = 1};
 	sram_machine *m = sram_new(&g);
 	sram_enable_all(m, 0);
 	sram_enable_set(m, 0, 15, false);
@@ -342,7 +342,7 @@ Test(sram, sense_and_gates)
 /* sram_uop_check refuses malformed micro-ops with a reason. */
 Test(sram, uop_check)
 {
-	sram_geom g = {16, 16, 1, 1, 1, 1};
+	sram_geom g = {.wordlines = 16, .bitlines = 16, .arrays_per_way = 1, .ways_per_bank = 1, .mesh_x = 1, .mesh_y = 1};
 	sram_machine *m = sram_new(&g);
 	sram_uop u = isa_u2(SRAM_FN_ADD, 3, 0, 1);
 	cr_assert_null(sram_uop_check(m, &u));
@@ -359,4 +359,87 @@ Test(sram, uop_check)
 	u = isa_l0(SRAM_FN_NONE);
 	cr_assert_not_null(sram_uop_check(m, &u), "a micro-op that does nothing");
 	sram_free(m);
+}
+
+/* ---- data-dependent latency: one controller per bank ---- */
+
+static const char *dd_prog_fmt =
+	"machine wordlines=512 bitlines=64 arrays=4 ways=2 mesh=2x2 latency=%s\n"
+	"buffer A u32 1024 wl=0 arrays=0:1:16 init=iota\n"
+	"buffer B u32 1024 wl=32 arrays=0:1:16 init=iota\n"
+	"buffer C u32 1024 wl=64 arrays=0:1:16\n"
+	"buffer X f32 1024 wl=96 arrays=0:1:16 init=random:4\n"
+	"buffer Y f32 1024 wl=128 arrays=0:1:16 init=iota\n"
+	"buffer D u32 1024 wl=160 arrays=0:1:16\n"
+	"mul.u32 C, A, B\n"
+	"divrem.u32 A, D, C, B @ arrays=0:1:16 bitlines=1:1:63\n"
+	"add.f32 X, X, Y\n";
+
+static emu_program dd_program(const char *latency)
+{
+	char text[1024];
+	snprintf(text, sizeof text, dd_prog_fmt, latency);
+	return parse_text(text);
+}
+
+/* The optimised latency gives the baseline's bits, agrees with the
+ * reference, takes fewer cycles, and banks with smaller numbers finish
+ * sooner (each bank decides on its own wired-OR). */
+Test(machine, optimised_latency_same_bits_fewer_cycles)
+{
+	emu_program pb = dd_program("baseline"), po = dd_program("optimised");
+	emu_machine *b, *o;
+	emu_ref *rb, *ro;
+	run_with_ref(&pb, false, &b, &rb);
+	run_with_ref(&po, false, &o, &ro);
+	cr_assert_not(b->optimised);
+	cr_assert(o->optimised);
+	for (size_t k = 0; k < po.nbufs; k++) {
+		emu_mismatch mm;
+		cr_assert(emu_ref_compare(ro, o, &po.bufs[k], &mm), "%s[%llu] differs",
+			  po.bufs[k].name, (unsigned long long)mm.index);
+		cr_assert(emu_ref_compare(rb, b, &pb.bufs[k], &mm));
+	}
+	cr_assert_eq(b->st.total.cycles, b->st.base_cycles);
+	cr_assert_eq(o->st.base_cycles, b->st.base_cycles);
+	cr_assert_lt(o->st.total.cycles, o->st.base_cycles,
+		     "optimised %llu, baseline %llu",
+		     (unsigned long long)o->st.total.cycles,
+		     (unsigned long long)o->st.base_cycles);
+	cr_assert_lt(o->st.by_op[ISA_MUL].cycles, o->st.base_by_op[ISA_MUL] / 2);
+	cr_assert_lt(o->st.by_op[ISA_FADD].cycles, o->st.base_by_op[ISA_FADD]);
+	/* iota: bank 0 holds 0..511, bank 1 512..1023 (one more bit). */
+	cr_assert_lt(o->st.by_bank[0].cycles, o->st.by_bank[1].cycles);
+	cr_assert_leq(o->st.by_bank[1].cycles, o->st.total.cycles);
+	cr_assert_eq(o->st.by_bank[2].cycles, 0, "bank 2 holds no element");
+	emu_ref_free(rb);
+	emu_ref_free(ro);
+	emu_machine_free(b);
+	emu_machine_free(o);
+	emu_program_free(&pb);
+	emu_program_free(&po);
+}
+
+/* Stepping a data-dependent command micro-op by micro-op (the traces are
+ * found on a copy first) leaves the same state and statistics as running
+ * it whole. */
+Test(machine, optimised_stepi_equals_run)
+{
+	emu_program p = dd_program("optimised");
+	emu_machine *a, *s;
+	emu_ref *ra, *rs;
+	run_with_ref(&p, false, &a, &ra);
+	run_with_ref(&p, true, &s, &rs);
+	cr_assert(sram_state_equal(a->m, s->m));
+	cr_assert_eq(a->st.total.cycles, s->st.total.cycles);
+	cr_assert_eq(a->st.total.reads, s->st.total.reads);
+	cr_assert_eq(a->st.total.activations, s->st.total.activations);
+	for (unsigned bk = 0; bk < a->m->nbanks; bk++)
+		cr_assert_eq(a->st.by_bank[bk].cycles, s->st.by_bank[bk].cycles,
+			     "bank %u", bk);
+	emu_ref_free(ra);
+	emu_ref_free(rs);
+	emu_machine_free(a);
+	emu_machine_free(s);
+	emu_program_free(&p);
 }

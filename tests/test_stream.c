@@ -2,15 +2,18 @@
  * test_stream.c: the command stream: affine patterns, the parser and its
  * error messages (file:line:col and text), the disassembler's round trip,
  * the binary form's round trip and its decoder's errors, machine settings
- * and config files, and the seeded random fill.
+ * and config files, the seeded random fill, and the element formats:
+ * float and fixed-point literals, types, conversions and their messages.
  */
 #include <criterion/criterion.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "assemble.h"
 #include "program.h"
 
 /* ---- helpers ---- */
@@ -85,6 +88,7 @@ static void expect_same_program(const emu_program *x, const emu_program *y)
 		cr_assert_str_eq(a->name, b->name);
 		cr_assert_eq(a->width, b->width, "%s", a->name);
 		cr_assert_eq(a->is_signed, b->is_signed, "%s", a->name);
+		cr_assert_eq(a->fmt, b->fmt, "%s", a->name);
 		cr_assert_eq(a->length, b->length, "%s", a->name);
 		cr_assert_eq(a->wl, b->wl, "%s", a->name);
 		cr_assert(pattern_eq(&a->arrays, &b->arrays), "%s", a->name);
@@ -96,6 +100,14 @@ static void expect_same_program(const emu_program *x, const emu_program *y)
 		cr_assert_eq(a->c.op, b->c.op, "command %zu", i);
 		cr_assert_eq(a->c.width, b->c.width, "command %zu", i);
 		cr_assert_eq(a->c.is_signed, b->c.is_signed, "command %zu", i);
+		cr_assert_eq(a->c.fmt, b->c.fmt, "command %zu", i);
+		cr_assert_eq(a->c.sfmt, b->c.sfmt, "command %zu", i);
+		cr_assert_eq(a->c.swidth, b->c.swidth, "command %zu", i);
+		cr_assert_eq(a->c.ssigned, b->c.ssigned, "command %zu", i);
+		cr_assert_eq(a->c.flags, b->c.flags, "command %zu", i);
+		cr_assert_eq(a->c.iters, b->c.iters, "command %zu", i);
+		cr_assert_eq(a->c.c3, b->c.c3, "command %zu", i);
+		cr_assert_eq(a->buf_c, b->buf_c, "command %zu", i);
 		cr_assert_eq(a->c.d, b->c.d, "command %zu", i);
 		cr_assert_eq(a->c.d2, b->c.d2, "command %zu", i);
 		cr_assert_eq(a->c.a, b->c.a, "command %zu", i);
@@ -404,7 +416,11 @@ Test(errors, commands)
 	expect_error(HDR "bufer X\n", "6:1", "did you mean 'buffer'?");
 	expect_error(HDR "add C, A, B\n", "6:1", "'add' needs an element type");
 	expect_error(HDR "add. C, A, B\n", "6:5", "expected an element type");
-	expect_error(HDR "add.f32 C, A, B\n", "6:5", "unknown element type 'f32'");
+	expect_error(HDR "add.f64 C, A, B\n", "6:5", "unknown element type 'f64'; expected iN or uN "
+		     "(N from 1 to 64), f32, f16, bf16 or qN (N from 4 to 64)");
+	expect_error(HDR "add.f32 C, A, B\n", "6:9", "add.f32: buffer 'C' is i32, but the command "
+		     "works on f32 elements");
+	expect_error(HDR "add.q3 C, A, B\n", "6:5", "element width 3 is out of range; expected 4 to 64");
 	expect_error(HDR "add.i C, A, B\n", "6:5", "unknown element type 'i'");
 	expect_error(HDR "add.i0 C, A, B\n", "6:5", "element width 0 is out of range; expected 1 to 64");
 	expect_error(HDR "add.i65 C, A, B\n", "6:5", "element width 65 is out of range");
@@ -453,6 +469,68 @@ Test(errors, immediates)
 	expect_error(HDR "srai.i32 C, A, #-1\n", "6:16", "shift amount -1 is out of range");
 }
 
+/* Float, fixed-point and conversion commands: every new message. */
+#define FHDR HDR "buffer F f32 256 wl=100 arrays=0:1:4\n"           \
+	     "buffer G f32 256 wl=132 arrays=0:1:4\n"                     \
+	     "buffer H f16 256 wl=164 arrays=0:1:4\n"                     \
+	     "buffer Q q16 256 wl=180 arrays=0:1:4\n"                     \
+	     "buffer S i16 256 wl=196 arrays=0:1:4\n"
+
+Test(errors, formats)
+{
+	/* A command that exists, but not for the format: the types it takes. */
+	expect_error(FHDR "popcnt.f32 F, G\n", "11:8", "'popcnt' does not take .f32 elements; it takes .iN/.uN");
+	expect_error(FHDR "add.q16 Q, Q, Q\n", "11:5", "'add' does not take .q16 elements; it takes "
+		     ".iN/.uN or .f32/.f16/.bf16");
+	expect_error(FHDR "sin.f32 F, G\n", "11:5", "'sin' does not take .f32 elements; it takes .qN");
+	expect_error(FHDR "madd.i32 C, A, B, C\n", "11:6", "'madd' does not take .i32 elements");
+	expect_error(FHDR "sin G, F\n", "11:1", "'sin' needs an element type: it takes .qN (sin.i32)");
+	expect_error(FHDR "cvt F, A\n", "11:1", "'cvt' needs an element type: it takes two types, the "
+		     "destination's first (cvt.f32.i32)");
+	/* cvt's two suffixes. */
+	expect_error(FHDR "cvt.f32 F, A\n", "11:8", "'cvt' takes two type suffixes, the destination's "
+		     "first (cvt.f32.i32, cvt.i16.bf16)");
+	expect_error(FHDR "cvt.f32.f32 F, G\n", "11:9", "cvt.f32.f32 converts a type to itself");
+	expect_error(FHDR "cvt.f32.x7 F, A\n", "11:9", "unknown element type 'x7'");
+	expect_error(FHDR "cvt.f32. F, A\n", "11:9", "expected an element type");
+	expect_error(FHDR "add.f32.i32 F, F, G\n", "11:8", "'add' takes one type suffix; only a conversion (cvt) takes two");
+	expect_error(FHDR "cvt.f32.i16 F, A\n", "11:16", "cvt.f32.i16: buffer 'A' is i32, but the command "
+		     "converts from i16 elements");
+	expect_error(FHDR "cvt.f16.i32 F, A\n", "11:13", "cvt.f16.i32: buffer 'F' is f32, but the command "
+		     "works on f16 elements");
+	expect_error(FHDR "add.f16 H, H, F\n", "11:15", "buffer 'F' is f32, but the command works on f16 elements");
+	expect_error(FHDR "add.i16 S, S, H\n", "11:15", "buffer 'H' is f16, but the command works on i16 elements");
+	expect_error(FHDR "eq.f32 G, F, G\n", "11:8", "buffer 'G' is f32, but the destination of a compare must be 1 bit wide");
+	/* madd's four operands; search's immediate. */
+	expect_error(FHDR "madd.f32 F, G, G\n", "11:17", "missing operand c: madd.f32 takes d, a, b, c");
+	expect_error("machine wordlines=512\nbuffer F f32 4 wl=0 arrays=0\nbuffer G f32 4 wl=32 arrays=0\n"
+		     "madd.f32 F, G, G, F\n", "4:1", "madd.f32: destination overlaps source c");
+	expect_error(FHDR "search.u8 P, wl:0, 5\n", "11:20", "expected an immediate #N for operand #imm, found '5'");
+	expect_error(FHDR "search.f32 P, G, 1.5\n", "11:18", "expected an immediate #VALUE for operand #imm, found '1.5'");
+	expect_error(FHDR "search.f32 P, G\n", "11:16", "missing operand #imm: search.f32 takes p, a, #imm");
+	expect_error(FHDR "search.i32 tag, A, #-1, C\n", "11:23", "too many operands: search.i32 takes 3 (p, a, #imm)");
+	/* Literals. */
+	expect_error(FHDR "set.f32 F, #1.2.3\n", "11:13", "set.f32: expected a floating-point literal (e.g. "
+		     "1.5, -2e-3, 0x1p-4, inf, nan, bits:0x3fc00000), found '1.2.3'");
+	expect_error(FHDR "set.f32 F, #1e\n", "11:13", "expected a floating-point literal");
+	expect_error(FHDR "set.f32 F, #0x1e-3\n", "11:13", "expected a floating-point literal");
+	expect_error(FHDR "set.f32 F, #-nan\n", "11:13", "expected a floating-point literal");
+	expect_error(FHDR "set.f32 F, #infinity\n", "11:13", "expected a floating-point literal");
+	expect_error(FHDR "set.f32 F, #1e39\n", "11:13", "set.f32: 1e39 is out of range for .f32");
+	expect_error(FHDR "set.f32 F, #-1e999\n", "11:13", "-1e999 is out of range for .f32");
+	expect_error(FHDR "set.f16 H, #65520\n", "11:13", "65520 is out of range for .f16");
+	expect_error(FHDR "set.f16 H, #bits:0x10000\n", "11:13", "bits:0x10000 does not fit in 16 bits");
+	expect_error(FHDR "set.f16 H, #bits:12\n", "11:13", "expected the raw bits of an element after 'bits:'");
+	expect_error(FHDR "set.q16 Q, #4\n", "11:13", "4 is out of range for .q16 (-4 <= value < 4)");
+	expect_error(FHDR "set.q16 Q, #inf\n", "11:13", "inf is out of range for .q16");
+	expect_error(FHDR "set.q16 Q, #nan\n", "11:13", "expected a fixed-point literal (e.g. 1.5, -0.25");
+	expect_error(FHDR "set.f32 F, #1.5x\n", "11:13", "expected a floating-point literal");
+	expect_error(FHDR "set.i32 A, #1.5\n", "11:12", "set.i32: immediate 1... is not an integer; a "
+		     "fraction needs a float or .qN command");
+	expect_error(FHDR "set.i32 A, #inf\n", "11:13", "expected an immediate, found 'inf'");
+	expect_error(FHDR "add.i32 A, B #note\n", "11:14", "expected ',' before operand b, found '#note'");
+}
+
 Test(errors, selections)
 {
 	expect_error(HDR "add.i32 C, A, B @ arrays=30:1:3\n", "6:26",
@@ -499,7 +577,14 @@ Test(errors, buffers)
 	expect_error(HDR "buffer D i32 -4 wl=120 arrays=9\n", "6:14", "a buffer length cannot be negative");
 	expect_error(HDR "buffer D i32 4x wl=120 arrays=9\n", "6:14", "malformed number");
 	expect_error(HDR "buffer D i0 4 wl=120 arrays=9\n", "6:10", "element width 0 is out of range");
-	expect_error(HDR "buffer D f32 4 wl=120 arrays=9\n", "6:10", "unknown element type 'f32'");
+	expect_error(HDR "buffer D f64 4 wl=120 arrays=9\n", "6:10", "unknown element type 'f64'");
+	expect_error(HDR "buffer D q65 4 wl=120 arrays=9\n", "6:10", "element width 65 is out of range; expected 4 to 64");
+	expect_error(HDR "buffer D bf16 4 wl=120 arrays=9 init=const:1.5.\n", "6:44",
+		     "init=const: expected a floating-point literal (e.g. 1.5, -2e-3, 0x1p-4, inf, nan");
+	expect_error(HDR "buffer D f16 4 wl=120 arrays=9 init=const:70000\n", "6:43",
+		     "init=const: 70000 is out of range for .f16");
+	expect_error(HDR "buffer D q8 4 wl=120 arrays=9 init=const:-4.5\n", "6:42",
+		     "-4.5 is out of range for .q8 (-4 <= value < 4)");
 	expect_error(HDR "buffer tag i32 4 wl=120 arrays=9\n", "6:8", "'tag' is a reserved word");
 	expect_error(HDR "buffer wl i32 4 wl=120 arrays=9\n", "6:8", "'wl' is a reserved word");
 	expect_error(HDR "buffer D-x i8 4 wl=120 arrays=9\n", "6:9", "unexpected '-' in buffer name 'D'");
@@ -537,7 +622,16 @@ Test(errors, machine_and_scratch)
 	expect_error("machine wordlines=128 wordlines=64\n", "1:23", "'wordlines' is given twice");
 	expect_error("machine mesh=8\n", "1:14", "machine mesh=8: expected XxY");
 	expect_error("machine mesh=0x8\n", "1:14", "each mesh dimension must be from 1 to 64");
-	expect_error("machine banks=8\n", "1:9", "expected a machine setting (wordlines, bitlines, arrays, ways or mesh), found 'banks=8'");
+	expect_error("machine banks=8\n", "1:9", "expected a machine setting (wordlines, bitlines, "
+		     "arrays, ways, mesh, fp, latency or cordic), found 'banks=8'");
+	expect_error("machine fp=fast\n", "1:12", "machine fp=fast: expected ftz (subnormals flushed "
+		     "to zero, the default) or ieee (subnormals exact)");
+	expect_error("machine latency=quick\n", "1:17", "expected baseline (the default) or optimised");
+	expect_error("machine cordic=0\n", "1:16", "machine cordic=0: expected the number of CORDIC "
+		     "iterations k, from 1 to 60");
+	expect_error("machine cordic=61\n", "1:16", "from 1 to 60");
+	expect_error("machine cordic=x\n", "1:16", "from 1 to 60");
+	expect_error("machine fp=ieee fp=ftz\n", "1:17", "'fp' is given twice");
 	expect_error("machine wordlines 8\n", "1:18", "expected '=' right after 'wordlines'");
 	expect_error("machine wordlines=\n", "1:19", "expected a value after 'wordlines='");
 	expect_error("machine arrays=99999999999999999999\n", "1:16", "expected a decimal number");
@@ -624,31 +718,81 @@ Test(parse, file)
 
 /* ---- the disassembler: parse -> format -> parse ---- */
 
-/* Every command of the table, in its form, on i16 buffers. */
+/* The types every_command uses, and the buffers of each: A, B, C, D, R
+ * followed by the type's key (u16 shares i16's). */
+static const char *const all_types[] = {"u16", "i16", "f32", "f16", "bf16", "q16", "q32"};
+#define NTYPES (sizeof all_types / sizeof all_types[0])
+
+static const char *type_key(const char *t)
+{
+	return strcmp(t, "u16") == 0 ? "i16" : t;
+}
+
+/* An immediate of type t: the DI (set) one or the other (DAI, PAI). */
+static const char *imm_of(const char *t, bool di)
+{
+	static const char *const ints[] = {"#-300", "#5"};
+	static const char *const lits[][2] = {
+		{"#1.5", "#-0"}, {"#inf", "#-2e-3"}, {"#nan", "#0x1.8p-4"},
+		{"#-1.25", "#bits:0x7fff"}, {"#3.5", "#0.1"},
+	};
+	for (unsigned k = 2; k < NTYPES; k++)
+		if (strcmp(t, all_types[k]) == 0)
+			return lits[k - 2][!di];
+	return ints[!di];
+}
+
+/* The operands of a command of form f on type t's buffers. */
+static void operands(char *out, size_t size, isa_form f, const char *t, const char *src)
+{
+	const char *k = type_key(t), *sk = type_key(src ? src : t);
+	switch (f) {
+	case ISA_FORM_DAB: snprintf(out, size, "D%s, A%s, B%s", k, k, k); break;
+	case ISA_FORM_DA: case ISA_FORM_RA: snprintf(out, size, "D%s, A%s", k, sk); break;
+	case ISA_FORM_DAI: snprintf(out, size, "D%s, A%s, %s", k, k, imm_of(t, false)); break;
+	case ISA_FORM_DI: snprintf(out, size, "D%s, %s", k, imm_of(t, true)); break;
+	case ISA_FORM_PAB: snprintf(out, size, "P, A%s, B%s", k, k); break;
+	case ISA_FORM_QRAB: snprintf(out, size, "D%s, R%s, A%s, B%s", k, k, k, k); break;
+	case ISA_FORM_DABC: snprintf(out, size, "D%s, A%s, B%s, C%s", k, k, k, k); break;
+	case ISA_FORM_PAI: snprintf(out, size, "P, A%s, %s", k, imm_of(t, false)); break;
+	}
+}
+
+/* Every command of the table in its form, for every type it takes (a
+ * conversion for every pair of types), and the compares into tag. */
 static char *every_command(void)
 {
-	size_t cap = 16384, n = 0;
-	char *t = malloc(cap);
+	size_t cap = 65536, n = 0, wl = 0;
+	char *t = malloc(cap), ops[128];
 	cr_assert(t);
 	n += (size_t)snprintf(t + n, cap - n,
-			      "machine wordlines=512 bitlines=64 arrays=4 ways=2 mesh=2x2\n"
-			      "buffer A i16 256 wl=0 arrays=4:1:4\nbuffer B i16 256 wl=16 arrays=4:1:4\n"
-			      "buffer D i16 256 wl=32 arrays=4:1:4\nbuffer R i16 256 wl=48 arrays=4:1:4\n"
-			      "buffer P u1 256 wl=64 arrays=4:1:4\n");
+			      "machine wordlines=1024 bitlines=64 arrays=4 ways=2 mesh=2x2\n");
+	for (unsigned k = 1; k < NTYPES; k++) {
+		unsigned fmt, width, sg;
+		cr_assert_eq(isa_type_parse(all_types[k], strlen(all_types[k]), &fmt, &width, &sg), 0);
+		for (const char *b = "ABCDR"; *b; b++, wl += width)
+			n += (size_t)snprintf(t + n, cap - n, "buffer %c%s %s 256 wl=%zu arrays=4:1:4\n",
+					      *b, all_types[k], all_types[k], wl);
+	}
+	n += (size_t)snprintf(t + n, cap - n, "buffer P u1 256 wl=%zu arrays=4:1:4\n", wl);
 	for (unsigned op = 0; op < ISA_OP_COUNT; op++) {
 		const isa_info *in = isa_info_of(op);
-		const char *ops = in->form == ISA_FORM_DAB ? "D, A, B"
-				: in->form == ISA_FORM_DA ? "D, A"
-				: in->form == ISA_FORM_DAI ? "D, A, #5"
-				: in->form == ISA_FORM_DI ? "D, #-300"
-				: in->form == ISA_FORM_PAB ? "P, A, B"
-				: in->form == ISA_FORM_QRAB ? "D, R, A, B" : "D, A";
-		for (int sg = 0; sg < 2; sg++)
-			n += (size_t)snprintf(t + n, cap - n, "%s.%c16 %s\n", in->name,
-					      sg ? 'i' : 'u', ops);
-		if (in->form == ISA_FORM_PAB)
-			n += (size_t)snprintf(t + n, cap - n, "%s.i16 tag, A, B @ arrays=5:1:2\n",
-					      in->name);
+		const bool conv = isa_class_of(op) == ISA_CLASS_X;
+		for (unsigned k = 0; k < NTYPES; k++)
+			for (unsigned j = 0; j < (conv ? NTYPES : 1); j++) {
+				unsigned fmt, width, sg;
+				isa_type_parse(all_types[k], strlen(all_types[k]), &fmt, &width, &sg);
+				if ((conv && j == k) || (!conv && !isa_class_takes(isa_class_of(op), fmt)))
+					continue;
+				operands(ops, sizeof ops, in->form, all_types[k], conv ? all_types[j] : NULL);
+				n += (size_t)snprintf(t + n, cap - n, "%s.%s%s%s %s\n", in->name,
+						      all_types[k], conv ? "." : "",
+						      conv ? all_types[j] : "", ops);
+				if (in->form == ISA_FORM_PAB && (k == 1 || k == 2))
+					n += (size_t)snprintf(t + n, cap - n, "%s.%s tag, A%s, B%s "
+							      "@ arrays=5:1:2\n", in->name, all_types[k],
+							      all_types[k], all_types[k]);
+			}
 	}
 	cr_assert(n < cap);
 	return t;
@@ -760,7 +904,7 @@ Test(binary, round_trip)
 		diag d;
 		encode_text(i < 4 ? texts[i] : all, &p, &w, &n);
 		cr_assert_eq(memcmp(w, "INFSIMB1", 8), 0); /* the magic, as bytes on disk (little-endian) */
-		cr_assert_eq(w[1], 1);
+		cr_assert_eq(w[1], 2);
 		cr_assert_eq(w[2], n);
 		cr_assert_eq(decode(w, n, &q, &d), 0, "%s", d.msg);
 		cr_assert_str_eq(q.path, "t.inb");
@@ -794,8 +938,8 @@ Test(binary, truncated)
 	cr_assert_str_eq((decode(w, 0, &q, &d), d.msg),
 			 "t.inb: error: word 0: the stream ends inside the header; it is truncated");
 	cr_assert_str_eq((decode(w, 40, &q, &d), d.msg),
-			 "t.inb: error: word 40: the stream ends after 40 words, but its header says 138; it is truncated");
-	cr_assert_eq(n, 138);
+			 "t.inb: error: word 40: the stream ends after 40 words, but its header says 143; it is truncated");
+	cr_assert_eq(n, 143);
 	free(w);
 	emu_program_free(&p);
 }
@@ -813,63 +957,94 @@ Test(binary, corrupted)
 	emu_program p;
 	uint64_t *w;
 	size_t n;
-	/* Header 10 words; buffer A: words 10..24 (name 10..17, layout 18,
-	 * length 19, init 20, pattern 21..24); buffer B 25..39; the command
-	 * at 40: opcode 40, operands 41, imm 42, buffers 43, arrays 44..47,
-	 * bitlines 48..51. */
+	/* Header 11 words (the machine's settings at 7); buffer A: words
+	 * 11..25 (name 11..18, layout 19, length 20, init 21, pattern
+	 * 22..25); buffer B 26..40; the command at 41: opcode 41, operands
+	 * 42, imm 43, buffers 44, c and settings 45, arrays 46..49, bitlines
+	 * 50..53. */
 	encode_text("buffer A u8 128 wl=0 arrays=0:1:2\nbuffer B u8 128 wl=8 arrays=0:1:2\n"
 		    "add.u8 A, A, B\n", &p, &w, &n);
-	cr_assert_eq(n, 52);
+	cr_assert_eq(n, 54);
+	const uint64_t add = (uint64_t)isa_lookup("add"), none_c = 0xffff | UINT64_C(0xffff) << 16;
+	cr_assert_eq(w[45], none_c | UINT64_C(17) << 40);
 	uint64_t *c = malloc(n * sizeof *c);
 #define MUTATE(i, v, msg) do { memcpy(c, w, n * sizeof *c); c[i] = (v); \
 		expect_decode_error(c, n, msg); } while (0)
 	MUTATE(0, 0x1234, "word 0: bad magic 0x0000000000001234; expected \"INFSIMB1\"");
-	MUTATE(1, 2, "word 1: version 2 is not supported; expected 1");
-	MUTATE(2, 51, "word 51: 1 words follow the end given in the header");
+	MUTATE(1, 1, "word 1: version 1 is not supported; expected 2");
+	MUTATE(1, 3, "word 1: version 3 is not supported; expected 2");
+	MUTATE(2, 53, "word 53: 1 words follow the end given in the header");
 	MUTATE(3, 100, "word 3: the machine is not valid: wordlines must be a power of two");
 	MUTATE(3, UINT64_C(1) << 40, "word 3: the machine is not valid");
-	MUTATE(7, 300, "word 7: scratch wordline 300 is out of range; expected 0 to 256");
-	MUTATE(7, 10, "word 33: buffer 'B' (wordlines 8..15) reaches into the scratch wordlines, which start at 10");
-	MUTATE(8, 40000, "word 8: 40000 buffers and 1 commands cannot fit");
-	MUTATE(9, UINT64_MAX, "cannot fit");
-	MUTATE(9, 0, "word 40: 12 words are left after the last command");
-	MUTATE(10, 0, "word 10: a buffer name must be an identifier");
-	MUTATE(10, 0x41 | (UINT64_C(0x42) << 16), "word 10: the buffer name is not padded with zero bytes");
-	MUTATE(10, 0x67617400, "word 10: the buffer name is not padded with zero bytes");
-	MUTATE(10, 0x672d41, "word 10: a buffer name must be an identifier");
-	MUTATE(10, 0x676174, "word 10: 'tag' is a reserved word");
-	MUTATE(25, 0x41, "word 25: buffer 'A' is already declared (buffer #0)");
-	MUTATE(18, 0, "word 18: element type u0 is not valid");
-	MUTATE(18, 8 | (UINT64_C(2) << 8), "word 18: element type i8 is not valid");
-	MUTATE(18, 8 | (UINT64_C(1) << 24), "word 18: reserved bits 0x0000000001000000");
-	MUTATE(18, 8 | (UINT64_C(9) << 16), "word 18: unknown init kind 9");
-	MUTATE(18, 8 | (UINT64_C(250) << 32), "word 18: buffer 'A' needs wordlines 250..257");
-	MUTATE(18, 8 | (UINT64_C(4) << 32),
-	       "word 33: buffer 'B' (wordlines 8..15) overlaps buffer 'A' (wordlines 4..11, buffer #0) in array 0");
-	MUTATE(18, 8 | (UINT64_C(12) << 32), "word 18: buffer 'A' (wordlines 12..19) reaches into the scratch wordlines, which start at 16");
-	MUTATE(19, 0, "word 19: buffer length 0 is out of range");
-	MUTATE(20, 5, "word 20: this init kind takes no value, found 5");
-	MUTATE(21, 31, "word 21: array 32 of the pattern 31:1:2 is out of range");
-	MUTATE(22, 9, "word 22: a buffer's array pattern has 9 dimensions; at most 8");
-	MUTATE(24, 3, "word 21: buffer 'A' has 128 elements, which fill 2 arrays of 64 bitlines, but its array pattern 0:1:3 has 3");
-	MUTATE(40, 999, "word 40: unknown command number 999");
-	MUTATE(40, (uint64_t)isa_lookup("add") | (UINT64_C(0) << 16), "word 40: add: element type u0 is not valid");
-	MUTATE(40, (uint64_t)isa_lookup("add") | (UINT64_C(8) << 16) | (UINT64_C(1) << 40),
-	       "word 40: reserved bits");
-	MUTATE(40, (uint64_t)isa_lookup("add") | (UINT64_C(16) << 16),
-	       "word 41: add.u16: buffer 'A' is u8, but the command works on 16-bit elements");
-	MUTATE(40, (uint64_t)isa_lookup("not") | (UINT64_C(8) << 16),
-	       "word 40: not takes no operand b (its operands are d, a)");
-	MUTATE(41, 0 | (UINT64_C(0xffff) << 16) | (UINT64_C(0) << 32) | (UINT64_C(9) << 48),
-	       "word 41: add.u8: operand b is at wordline 9, but buffer 'B' is at wordline 8");
-	MUTATE(42, 1, "word 40: add.u8 takes no immediate, found 1");
-	MUTATE(43, 0 | (UINT64_C(0xffff) << 16) | (UINT64_C(0) << 32) | (UINT64_C(7) << 48),
-	       "word 41: add.u8: operand b names buffer 7, but there are 2");
-	MUTATE(43, 0 | (UINT64_C(0xffff) << 16) | (UINT64_C(0) << 32) | (UINT64_C(0xfffe) << 48),
-	       "word 41: add.u8: operand b has a bad buffer index -2");
-	MUTATE(44, 1, "word 44: buffer 'A' does not hold array 2, which the command selects");
-	MUTATE(47, 0, "word 44: the array pattern 0:1:0 is empty");
-	MUTATE(51, 65, "word 48: bitline 64 of the pattern 0:1:65 is out of range");
+	MUTATE(7, 2, "word 7: the machine's settings are not valid: fp must be ftz (0) or ieee (1)");
+	MUTATE(7, 2 << 8, "word 7: the machine's settings are not valid: latency must be baseline");
+	MUTATE(7, 61 << 16, "word 7: the machine's settings are not valid: cordic (the CORDIC iterations k) must be from 1 to 60");
+	MUTATE(7, 17 << 16, "word 7: the machine's settings are not valid: cordic=17 is the default, stored as 0");
+	MUTATE(7, UINT64_C(1) << 24, "word 7: reserved bits 0x0000000001000000 of the machine's settings");
+	MUTATE(7, 1, "word 41: add.u8: its settings (flags 0x0, cordic=17) are not the machine's (flags 0x1 from fp=, cordic=17)");
+	MUTATE(7, 20 << 16, "word 41: add.u8: its settings (flags 0x0, cordic=17) are not the machine's (flags 0x0 from fp=, cordic=20)");
+	MUTATE(8, 300, "word 8: scratch wordline 300 is out of range; expected 0 to 256");
+	MUTATE(8, 10, "word 34: buffer 'B' (wordlines 8..15) reaches into the scratch wordlines, which start at 10");
+	MUTATE(9, 40000, "word 9: 40000 buffers and 1 commands cannot fit");
+	MUTATE(10, UINT64_MAX, "cannot fit");
+	MUTATE(10, 0, "word 41: 13 words are left after the last command");
+	MUTATE(11, 0, "word 11: a buffer name must be an identifier");
+	MUTATE(11, 0x41 | (UINT64_C(0x42) << 16), "word 11: the buffer name is not padded with zero bytes");
+	MUTATE(11, 0x67617400, "word 11: the buffer name is not padded with zero bytes");
+	MUTATE(11, 0x672d41, "word 11: a buffer name must be an identifier");
+	MUTATE(11, 0x676174, "word 11: 'tag' is a reserved word");
+	MUTATE(26, 0x41, "word 26: buffer 'A' is already declared (buffer #0)");
+	MUTATE(19, 0, "word 19: element type u0 is not valid");
+	MUTATE(19, 8 | (UINT64_C(2) << 8), "word 19: element type i8 is not valid");
+	MUTATE(19, 8 | (UINT64_C(1) << 24), "word 19: element type f32 with width 8, signedness 0 is not valid");
+	MUTATE(19, 8 | (UINT64_C(4) << 24), "word 19: element type q with width 8, signedness 0 is not valid");
+	MUTATE(19, 8 | (UINT64_C(1) << 8) | (UINT64_C(4) << 24),
+	       "word 42: add.u8: buffer 'A' is q8, but the command works on u8 elements");
+	MUTATE(19, 8 | (UINT64_C(9) << 24), "word 19: element type format 9 is not valid");
+	MUTATE(19, 8 | (UINT64_C(1) << 48), "word 19: reserved bits 0x0001000000000000");
+	MUTATE(19, 8 | (UINT64_C(9) << 16), "word 19: unknown init kind 9");
+	MUTATE(19, 8 | (UINT64_C(250) << 32), "word 19: buffer 'A' needs wordlines 250..257");
+	MUTATE(19, 8 | (UINT64_C(4) << 32),
+	       "word 34: buffer 'B' (wordlines 8..15) overlaps buffer 'A' (wordlines 4..11, buffer #0) in array 0");
+	MUTATE(19, 8 | (UINT64_C(12) << 32), "word 19: buffer 'A' (wordlines 12..19) reaches into the scratch wordlines, which start at 16");
+	MUTATE(20, 0, "word 20: buffer length 0 is out of range");
+	MUTATE(21, 5, "word 21: this init kind takes no value, found 5");
+	MUTATE(22, 31, "word 22: array 32 of the pattern 31:1:2 is out of range");
+	MUTATE(23, 9, "word 23: a buffer's array pattern has 9 dimensions; at most 8");
+	MUTATE(25, 3, "word 22: buffer 'A' has 128 elements, which fill 2 arrays of 64 bitlines, but its array pattern 0:1:3 has 3");
+	MUTATE(41, 999, "word 41: unknown command number 999");
+	MUTATE(41, add | (UINT64_C(0) << 16), "word 41: add: element type u0 is not valid");
+	MUTATE(41, add | (UINT64_C(8) << 16) | (UINT64_C(1) << 40), "word 41: add takes no source type (only cvt does)");
+	MUTATE(41, add | (UINT64_C(32) << 16) | (UINT64_C(1) << 24) | (UINT64_C(4) << 32),
+	       "word 41: 'add' (command number 0) does not take .q32 elements; it takes .iN/.uN or .f32/.f16/.bf16");
+	MUTATE(41, add | (UINT64_C(32) << 16) | (UINT64_C(1) << 24) | (UINT64_C(1) << 32),
+	       "word 41: 'add' (command number 0) does not take .f32 elements");
+	MUTATE(41, (uint64_t)isa_lookup("cvt") | (UINT64_C(8) << 16) | (UINT64_C(8) << 48),
+	       "word 41: cvt.u8.u8 converts a type to itself");
+	MUTATE(41, (uint64_t)isa_lookup("cvt") | (UINT64_C(8) << 16),
+	       "word 41: cvt: source element type u0 is not valid");
+	MUTATE(41, add | (UINT64_C(16) << 16),
+	       "word 42: add.u16: buffer 'A' is u8, but the command works on 16-bit elements");
+	MUTATE(41, (uint64_t)isa_lookup("not") | (UINT64_C(8) << 16),
+	       "word 41: not takes no operand b (its operands are d, a)");
+	MUTATE(42, 0 | (UINT64_C(0xffff) << 16) | (UINT64_C(0) << 32) | (UINT64_C(9) << 48),
+	       "word 42: add.u8: operand b is at wordline 9, but buffer 'B' is at wordline 8");
+	MUTATE(43, 1, "word 41: add.u8 takes no immediate, found 1");
+	MUTATE(44, 0 | (UINT64_C(0xffff) << 16) | (UINT64_C(0) << 32) | (UINT64_C(7) << 48),
+	       "word 42: add.u8: operand b names buffer 7, but there are 2");
+	MUTATE(44, 0 | (UINT64_C(0xffff) << 16) | (UINT64_C(0) << 32) | (UINT64_C(0xfffe) << 48),
+	       "word 42: add.u8: operand b has a bad buffer index -2");
+	MUTATE(45, none_c | UINT64_C(17) << 40 | UINT64_C(1) << 32,
+	       "word 41: add.u8: its settings (flags 0x1, cordic=17) are not the machine's (flags 0x0 from fp=, cordic=17)");
+	MUTATE(45, none_c | UINT64_C(16) << 40, "word 41: add.u8: its settings (flags 0x0, cordic=16)");
+	MUTATE(45, none_c | UINT64_C(17) << 40 | UINT64_C(1) << 48, "word 45: reserved bits 0x0001000000000000");
+	MUTATE(45, (none_c & ~UINT64_C(0xffff)) | 5 | UINT64_C(17) << 40,
+	       "word 41: add takes no operand c (its operands are d, a, b)");
+	MUTATE(45, 0xffff | UINT64_C(1) << 16 | UINT64_C(17) << 40,
+	       "word 41: add takes no operand c (its operands are d, a, b)");
+	MUTATE(46, 1, "word 46: buffer 'A' does not hold array 2, which the command selects");
+	MUTATE(49, 0, "word 46: the array pattern 0:1:0 is empty");
+	MUTATE(53, 65, "word 50: bitline 64 of the pattern 0:1:65 is out of range");
 	free(c);
 	free(w);
 	emu_program_free(&p);
@@ -877,13 +1052,13 @@ Test(binary, corrupted)
 
 /* A decoded program re-encodes to the very same words, and any single
  * bit flip is either refused or gives a program that does. */
-Test(binary, bit_flips)
+static void expect_bit_flips(const char *text)
 {
 	emu_program p, q;
 	uint64_t *w, *c, *w2;
 	size_t n, n2;
 	diag d;
-	encode_text(sketch, &p, &w, &n);
+	encode_text(text, &p, &w, &n);
 	c = malloc(n * sizeof *c);
 	unsigned accepted = 0;
 	for (size_t i = 0; i < n; i++)
@@ -907,25 +1082,29 @@ Test(binary, bit_flips)
 	emu_program_free(&p);
 }
 
+Test(binary, bit_flips)
+{
+	expect_bit_flips(sketch);
+}
+
 /* ---- text mutations: never a crash, always one located message ---- */
 
-Test(parse, mutations)
+static void expect_mutations(const char *text, const char *repl)
 {
-	static const char repl[] = {'\0', ':', '9', ' ', '#', 'x', '\n', ',', '-', '@', '='};
-	const size_t len = sizeof multi_dim - 1;
+	const size_t len = strlen(text), nrepl = strlen(repl) + 1; /* and NUL */
 	char *t = malloc(len);
 	emu_program p;
 	diag d;
 	for (size_t k = 0; k <= len; k++) {
 		/* Every prefix: either a whole-line cut that parses, or an error. */
-		if (parse_len(multi_dim, k, &p, &d) == 0)
+		if (parse_len(text, k, &p, &d) == 0)
 			emu_program_free(&p);
 		else
 			cr_assert(strncmp(d.msg, "t.s:", 4) == 0, "%s", d.msg);
 		if (k == len)
 			break;
-		for (size_t r = 0; r < sizeof repl; r++) {
-			memcpy(t, multi_dim, len);
+		for (size_t r = 0; r < nrepl; r++) {
+			memcpy(t, text, len);
 			t[k] = repl[r];
 			if (parse_len(t, len, &p, &d) == 0) {
 				char *f = emu_format(&p);
@@ -941,6 +1120,11 @@ Test(parse, mutations)
 		}
 	}
 	free(t);
+}
+
+Test(parse, mutations)
+{
+	expect_mutations(multi_dim, ":9 #x\n,-@=");
 }
 
 /* ---- machine settings and config files ---- */
@@ -1068,4 +1252,386 @@ Test(random, splitmix64)
 	const uint64_t g = UINT64_C(0x9E3779B97F4A7C15);
 	cr_assert_eq(emu_random_elem(5 * g, 0), emu_random_elem(0, 5));
 	cr_assert_neq(emu_random_elem(42, 7), emu_random_elem(43, 7));
+}
+
+/* ---- element formats: floats, .qN and conversions ---- */
+
+static const char formats[] =
+	"machine wordlines=512 bitlines=64 arrays=4 ways=2 mesh=2x2 fp=ieee cordic=20\n"
+	"buffer F f32 256 wl=0 arrays=0:1:4 init=const:1.5\n"
+	"buffer G f32 256 wl=32 arrays=0:1:4 init=random:7\n"
+	"buffer K f32 256 wl=64 arrays=0:1:4 init=iota\n"
+	"buffer H f16 256 wl=96 arrays=0:1:4 init=const:-inf\n"
+	"buffer Z bf16 256 wl=112 arrays=0:1:4 init=const:bits:0x7fc1\n"
+	"buffer Q q16 256 wl=128 arrays=0:1:4 init=const:-1.25\n"
+	"buffer I i32 256 wl=144 arrays=0:1:4\n"
+	"buffer P u1 256 wl=176 arrays=0:1:4\n"
+	"add.f32 K, F, G\n"
+	"madd.f32 K, F, G, F\n"
+	"set.f32 K, #0x1.8p3\n"
+	"set.f32 K, #-0\n"
+	"search.f32 P, F, #nan\n"
+	"search.u8 tag, wl:144, #0xa5 @ arrays=0:1:4\n"
+	"cvt.f32.i32 K, I\n"
+	"cvt.q16.f32 Q, F\n"
+	"sin.q16 Q, Q\n"
+	"set.q16 Q, #-1.25\n"
+	"lt.f32 tag, F, G\n"
+	"set.f16 H, #1e-7\n";
+
+Test(parse, formats)
+{
+	emu_program p;
+	diag d;
+	cr_assert_eq(parse(formats, &p, &d), 0, "%s", d.msg);
+	cr_assert_eq(p.geom.fp_ieee, 1);
+	cr_assert_eq(p.geom.cordic_iters, 20);
+	const emu_buffer *f = &p.bufs[0], *h = &p.bufs[3], *z = &p.bufs[4], *q = &p.bufs[5];
+	cr_assert_eq(f->fmt, ISA_FMT_F32);
+	cr_assert_eq(f->width, 32);
+	cr_assert_eq(f->is_signed, 1);
+	cr_assert_eq(f->init_arg, 0x3fc00000);
+	cr_assert_eq(h->fmt, ISA_FMT_F16);
+	cr_assert_eq(h->init_arg, 0xfc00);
+	cr_assert_eq(z->fmt, ISA_FMT_BF16);
+	cr_assert_eq(z->init_arg, 0x7fc1);
+	cr_assert_eq(q->fmt, ISA_FMT_FIX);
+	cr_assert_eq(q->width, 16);
+	cr_assert_eq(q->init_arg, 0xd800); /* -1.25 * 2^13 */
+	const emu_cmd *c = p.cmds;
+	for (size_t i = 0; i < p.ncmds; i++) {
+		cr_assert_eq(c[i].c.flags, ISA_FL_IEEE, "command %zu", i);
+		cr_assert_eq(c[i].c.iters, 20, "command %zu", i);
+	}
+	cr_assert_eq(c[0].c.op, ISA_FADD);
+	cr_assert_eq(c[0].c.fmt, ISA_FMT_F32);
+	cr_assert_eq(c[0].c.c3, ISA_NONE);
+	cr_assert_eq(c[0].buf_c, -1);
+	cr_assert_eq(c[1].c.op, ISA_FMADD);
+	cr_assert_eq(c[1].c.c3, 0);
+	cr_assert_eq(c[1].buf_c, 0);
+	cr_assert_eq(c[2].c.imm, 0x41400000);
+	cr_assert_eq(c[3].c.imm, 0x80000000);
+	cr_assert_eq(c[4].c.op, ISA_SEARCH);
+	cr_assert_eq(c[4].c.imm, isa_fp_nan(ISA_FMT_F32));
+	cr_assert_eq(c[4].c.d, 176);
+	cr_assert_eq(c[5].c.d, ISA_TAG);
+	cr_assert_eq(c[5].c.imm, 0xa5);
+	cr_assert_eq(c[6].c.op, ISA_CVT);
+	cr_assert_eq(c[6].c.fmt, ISA_FMT_F32);
+	cr_assert_eq(c[6].c.sfmt, ISA_FMT_INT);
+	cr_assert_eq(c[6].c.swidth, 32);
+	cr_assert_eq(c[6].c.ssigned, 1);
+	cr_assert_eq(c[7].c.fmt, ISA_FMT_FIX);
+	cr_assert_eq(c[7].c.width, 16);
+	cr_assert_eq(c[7].c.sfmt, ISA_FMT_F32);
+	cr_assert_eq(c[8].c.op, ISA_SIN);
+	cr_assert_eq(c[9].c.imm, 0xd800);
+	cr_assert_eq(c[10].c.op, ISA_FLT);
+	cr_assert_eq(c[11].c.imm, 2); /* 1e-7 is the subnormal 2 * 2^-24, kept exactly */
+	emu_program_free(&p);
+	expect_round_trip(formats);
+	/* Without settings, every command carries the defaults. */
+	cr_assert_eq(parse("buffer F f32 4 wl=0 arrays=0\nabs.f32 F, F\n", &p, &d), 0, "%s", d.msg);
+	cr_assert_eq(p.cmds[0].c.flags, 0);
+	cr_assert_eq(p.cmds[0].c.iters, ISA_CORDIC_DEFAULT);
+	emu_program_free(&p);
+}
+
+Test(format, formats_canonical_text)
+{
+	emu_program p;
+	diag d;
+	cr_assert_eq(parse("buffer x f32 3 wl=0 arrays=2 init=const:0.1\n"
+			   "buffer h f16 3 wl=32 arrays=2 init=const:bits:0x7e01\n"
+			   "buffer q q8 3 wl=48 arrays=2 init=iota\n"
+			   "set.f32 x, #0x1p-149\nset.f32 x, #3.4028235e38\nset.f32 x, #-inf\n"
+			   "set.f16 h, #bits:0x7e00\nset.f16 h, #65504\nset.f16 h, #0.1\n"
+			   "set.q8 q, #-0.03125\nset.q8 q, #3.999\nsearch.bf16 tag, wl:100, #-1.5 @ arrays=2\n"
+			   "cvt.i16.bf16 wl:120, wl:100 @ arrays=2\n", &p, &d), 0, "%s", d.msg);
+	char *t = emu_format(&p);
+	cr_assert_str_eq(t,
+			 "machine wordlines=256 bitlines=64 arrays=4 ways=2 mesh=2x2\n"
+			 "scratch 56\n"
+			 "buffer x f32 3 wl=0 arrays=2 init=const:0.1\n"
+			 "buffer h f16 3 wl=32 arrays=2 init=const:bits:0x7e01\n"
+			 "buffer q q8 3 wl=48 arrays=2 init=iota\n"
+			 "set.f32 x, #1e-45 @ arrays=2 bitlines=0:1:64\n"
+			 "set.f32 x, #3.4028235e+38 @ arrays=2 bitlines=0:1:64\n"
+			 "set.f32 x, #-inf @ arrays=2 bitlines=0:1:64\n"
+			 "set.f16 h, #nan @ arrays=2 bitlines=0:1:64\n"
+			 "set.f16 h, #65504 @ arrays=2 bitlines=0:1:64\n"
+			 "set.f16 h, #0.1 @ arrays=2 bitlines=0:1:64\n"
+			 "set.q8 q, #-0.03 @ arrays=2 bitlines=0:1:64\n"
+			 "set.q8 q, #3.97 @ arrays=2 bitlines=0:1:64\n"
+			 "search.bf16 tag, wl:100, #-1.5 @ arrays=2 bitlines=0:1:64\n"
+			 "cvt.i16.bf16 wl:120, wl:100 @ arrays=2 bitlines=0:1:64\n");
+	free(t);
+	emu_program_free(&p);
+}
+
+/* A literal's bits, or ~0 when it is refused (err then holds why). */
+static uint64_t lit(unsigned fmt, unsigned width, const char *text, char *err, size_t *used)
+{
+	uint64_t bits;
+	size_t u;
+	err[0] = '\0';
+	if (emu_literal_parse(fmt, width, text, strlen(text), &bits, used ? used : &u, err, 160))
+		return ~UINT64_C(0);
+	return bits;
+}
+
+Test(literals, values_and_rounding)
+{
+	char err[160];
+	size_t used;
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "1.5", err, NULL), 0x3fc00000);
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "-2e-3", err, NULL), 0xbb03126f);
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "0x1p-4", err, NULL), 0x3d800000);
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "+.5", err, NULL), 0x3f000000);
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "7.", err, NULL), 0x40e00000);
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "1E+2", err, NULL), 0x42c80000);
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "0X.8P1", err, NULL), 0x3f800000);
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "inf", err, NULL), 0x7f800000);
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "-inf", err, NULL), 0xff800000);
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "nan", err, NULL), isa_fp_nan(ISA_FMT_F32));
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "1e-50", err, NULL), 0); /* underflow rounds to 0 */
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "1e-40", err, NULL), 0x000116c2); /* a subnormal, kept */
+	/* Ties to even: f16's 1 + 2^-11 lies halfway between 1 and 1 + 2^-10. */
+	cr_assert_eq(lit(ISA_FMT_F16, 16, "0x1.002p0", err, NULL), 0x3c00);
+	cr_assert_eq(lit(ISA_FMT_F16, 16, "0x1.006p0", err, NULL), 0x3c02);
+	cr_assert_eq(lit(ISA_FMT_F16, 16, "65519", err, NULL), 0x7bff); /* rounds down to 65504 */
+	cr_assert_eq(lit(ISA_FMT_F16, 16, "65520", err, NULL), ~UINT64_C(0));
+	cr_assert_str_eq(err, "65520 is out of range for .f16");
+	cr_assert_eq(lit(ISA_FMT_BF16, 16, "1.00390625", err, NULL), 0x3f80); /* a tie: even */
+	cr_assert_eq(lit(ISA_FMT_BF16, 16, "3.3895e38", err, NULL), 0x7f7f);
+	cr_assert_eq(lit(ISA_FMT_BF16, 16, "3.4e38", err, NULL), ~UINT64_C(0));
+	cr_assert_str_eq(err, "3.4e38 is out of range for .bf16");
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "bits:0xffffffff", err, NULL), 0xffffffff);
+	/* .qN: N - 3 fraction bits. */
+	cr_assert_eq(lit(ISA_FMT_FIX, 8, "1", err, NULL), 0x20);
+	cr_assert_eq(lit(ISA_FMT_FIX, 8, "-4", err, NULL), 0x80);
+	cr_assert_eq(lit(ISA_FMT_FIX, 8, "3.999", err, NULL), 0x7f); /* saturates to the largest */
+	cr_assert_eq(lit(ISA_FMT_FIX, 32, "0.5", err, NULL), 0x10000000);
+	cr_assert_eq(lit(ISA_FMT_FIX, 8, "-4.0001", err, NULL), ~UINT64_C(0));
+	cr_assert_str_eq(err, "-4.0001 is out of range for .q8 (-4 <= value < 4)");
+	/* Where a literal ends. */
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "1.5 @ arrays=0", err, &used), 0x3fc00000);
+	cr_assert_eq(used, 3);
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "-1e-3,", err, &used), 0xba83126f);
+	cr_assert_eq(used, 5);
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "1-3", err, &used), 0x3f800000); /* '-' ends it */
+	cr_assert_eq(used, 1);
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "1.5e3.5", err, NULL), ~UINT64_C(0));
+	cr_assert(strstr(err, "expected a floating-point literal"), "%s", err);
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "", err, NULL), ~UINT64_C(0));
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "0x", err, NULL), ~UINT64_C(0));
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "0x.p1", err, NULL), ~UINT64_C(0));
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "1e+", err, NULL), ~UINT64_C(0));
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "bits:", err, NULL), ~UINT64_C(0));
+	cr_assert_eq(lit(ISA_FMT_F32, 32, "bits:0x1g", err, NULL), ~UINT64_C(0));
+}
+
+/* The canonical text of every f16, bf16 and q16 pattern (and of many
+ * f32 and q64 ones) reads back as the same bits. */
+static void expect_literal_round_trip(unsigned fmt, unsigned width, uint64_t bits)
+{
+	char text[96], err[160];
+	size_t used;
+	uint64_t back;
+	int n = emu_literal_text(fmt, width, 1, bits, text, sizeof text);
+	cr_assert_eq((size_t)n, strlen(text));
+	cr_assert_eq(emu_literal_parse(fmt, width, text, (size_t)n, &back, &used, err, sizeof err), 0,
+		     "%s: %s", text, err);
+	cr_assert_eq(used, (size_t)n, "%s", text);
+	cr_assert_eq(back, bits, "fmt %u bits 0x%llx: %s", fmt, (unsigned long long)bits, text);
+}
+
+Test(literals, text_round_trip, .timeout = 60)
+{
+	for (uint64_t b = 0; b < 0x10000; b++) {
+		expect_literal_round_trip(ISA_FMT_F16, 16, b);
+		expect_literal_round_trip(ISA_FMT_BF16, 16, b);
+		expect_literal_round_trip(ISA_FMT_FIX, 16, b);
+	}
+	for (uint64_t i = 0; i < 20000; i++) {
+		uint64_t z = emu_random_elem(99, i);
+		expect_literal_round_trip(ISA_FMT_F32, 32, z & 0xffffffff);
+		expect_literal_round_trip(ISA_FMT_FIX, 64, z);
+		expect_literal_round_trip(ISA_FMT_FIX, 32, z & 0xffffffff);
+	}
+	char text[96];
+	emu_literal_text(ISA_FMT_F32, 32, 1, 0x7fc00001, text, sizeof text);
+	cr_assert_str_eq(text, "bits:0x7fc00001"); /* a NaN payload */
+	emu_literal_text(ISA_FMT_F32, 32, 1, 0xffc00000, text, sizeof text);
+	cr_assert_str_eq(text, "bits:0xffc00000"); /* not the canonical NaN */
+	emu_literal_text(ISA_FMT_INT, 8, 1, 0xff, text, sizeof text);
+	cr_assert_str_eq(text, "-1");
+	emu_literal_text(ISA_FMT_INT, 8, 0, 0xff, text, sizeof text);
+	cr_assert_str_eq(text, "255");
+}
+
+Test(literals, values_for_people)
+{
+	char t[96];
+	emu_value_text(ISA_FMT_F32, 32, 1, 0x3fc00001, true, t, sizeof t);
+	cr_assert_str_eq(t, "1.50000012 (0x3fc00001)");
+	emu_value_text(ISA_FMT_F32, 32, 1, 0x7fc00000, true, t, sizeof t);
+	cr_assert_str_eq(t, "nan (0x7fc00000)");
+	emu_value_text(ISA_FMT_F16, 16, 1, 0xfc00, true, t, sizeof t);
+	cr_assert_str_eq(t, "-inf (0xfc00)");
+	emu_value_text(ISA_FMT_F16, 16, 1, 0x3555, false, t, sizeof t);
+	cr_assert_str_eq(t, "0.33325");
+	emu_value_text(ISA_FMT_BF16, 16, 1, 0x3eab, true, t, sizeof t);
+	cr_assert_str_eq(t, "0.334 (0x3eab)");
+	emu_value_text(ISA_FMT_F32, 32, 1, 0x80000000, true, t, sizeof t);
+	cr_assert_str_eq(t, "-0 (0x80000000)");
+	emu_value_text(ISA_FMT_FIX, 16, 1, 0x0c00, true, t, sizeof t);
+	cr_assert_str_eq(t, "0.375 (0x0c00)");
+	emu_value_text(ISA_FMT_FIX, 16, 1, 0x8000, true, t, sizeof t);
+	cr_assert_str_eq(t, "-4 (0x8000)");
+	emu_value_text(ISA_FMT_INT, 12, 1, 0xfff, true, t, sizeof t);
+	cr_assert_str_eq(t, "-1 (0xfff)");
+	emu_value_text(ISA_FMT_INT, 12, 0, 0xfff, false, t, sizeof t);
+	cr_assert_str_eq(t, "4095");
+}
+
+/* init= for float and .qN buffers. */
+Test(random, float_init)
+{
+	emu_buffer b;
+	memset(&b, 0, sizeof b);
+	b.width = 32;
+	b.is_signed = 1;
+	b.fmt = ISA_FMT_F32;
+	b.init = EMU_INIT_IOTA;
+	cr_assert_eq(emu_init_elem(&b, 0), 0);
+	cr_assert_eq(emu_init_elem(&b, 3), 0x40400000);
+	cr_assert_eq(emu_init_elem(&b, 16777217), 0x4b800000); /* 2^24 + 1 rounds to even */
+	b.fmt = ISA_FMT_F16;
+	b.width = 16;
+	cr_assert_eq(emu_init_elem(&b, 2), 0x4000);
+	cr_assert_eq(emu_init_elem(&b, 70000), 0x7c00); /* past f16's range: inf */
+	b.fmt = ISA_FMT_FIX;
+	cr_assert_eq(emu_init_elem(&b, 1), 0x2000);
+	cr_assert_eq(emu_init_elem(&b, 9), 0x7fff); /* saturated */
+	b.init = EMU_INIT_CONST;
+	b.init_arg = 0x1234;
+	cr_assert_eq(emu_init_elem(&b, 5), 0x1234);
+	/* random: every class of every float format, often. */
+	static const unsigned fmts[] = {ISA_FMT_F32, ISA_FMT_F16, ISA_FMT_BF16};
+	b.init = EMU_INIT_RANDOM;
+	b.init_arg = 42;
+	for (unsigned k = 0; k < 3; k++) {
+		const isa_fpfmt *ff = isa_fpfmt_of(fmts[k]);
+		unsigned zero = 0, sub = 0, inf = 0, nan = 0, small = 0, big = 0, neg = 0;
+		b.fmt = (uint8_t)fmts[k];
+		b.width = (uint8_t)ff->width;
+		for (uint64_t i = 0; i < 16000; i++) {
+			uint64_t v = emu_init_elem(&b, i);
+			uint64_t e = (v >> ff->mbits) & isa_mask(ff->ebits), f = v & isa_mask(ff->mbits);
+			cr_assert_eq(v & ~isa_mask(ff->width), 0);
+			zero += e == 0 && f == 0;
+			sub += e == 0 && f != 0;
+			inf += e == isa_mask(ff->ebits) && f == 0;
+			nan += e == isa_mask(ff->ebits) && f != 0;
+			small += e == 1;
+			big += e == isa_mask(ff->ebits) - 1;
+			neg += (unsigned)(v >> (ff->width - 1));
+		}
+		cr_assert_gt(zero, 800, "%s: %u zeros", ff->name, zero);
+		cr_assert_gt(sub, 800, "%s: %u subnormals", ff->name, sub);
+		cr_assert_gt(inf, 800, "%s: %u infinities", ff->name, inf);
+		cr_assert_gt(nan, 800, "%s: %u NaNs", ff->name, nan);
+		cr_assert_gt(small, 800, "%s", ff->name);
+		cr_assert_gt(big, 800, "%s", ff->name);
+		cr_assert(neg > 7000 && neg < 9000, "%s: %u negative", ff->name, neg);
+	}
+}
+
+Test(geom, controller_settings)
+{
+	sram_geom g = sram_geom_default();
+	const char *err = NULL;
+	char buf[160];
+	emu_geom_format(&g, buf, sizeof buf);
+	cr_assert_str_eq(buf, "wordlines=256 bitlines=256 arrays=16 ways=16 mesh=8x8");
+	cr_assert_eq(emu_geom_cordic(&g), ISA_CORDIC_DEFAULT);
+	cr_assert_eq(emu_geom_set(&g, "fp", "ieee", &err), 0);
+	cr_assert_eq(emu_geom_set(&g, "latency", "optimised", &err), 0);
+	cr_assert_eq(emu_geom_set(&g, "cordic", "24", &err), 0);
+	emu_geom_format(&g, buf, sizeof buf);
+	cr_assert_str_eq(buf, "wordlines=256 bitlines=256 arrays=16 ways=16 mesh=8x8 fp=ieee "
+			 "latency=optimised cordic=24");
+	cr_assert_eq(emu_geom_cordic(&g), 24);
+	/* The defaults, set explicitly, are the zero fields. */
+	cr_assert_eq(emu_geom_set(&g, "fp", "ftz", &err), 0);
+	cr_assert_eq(emu_geom_set(&g, "latency", "baseline", &err), 0);
+	cr_assert_eq(emu_geom_set(&g, "cordic", "17", &err), 0);
+	sram_geom def = sram_geom_default();
+	cr_assert_eq(memcmp(&g, &def, sizeof g), 0);
+	cr_assert_eq(emu_geom_set(&g, "cordic", "1", &err), 0);
+	cr_assert_eq(emu_geom_set(&g, "cordic", "60", &err), 0);
+	struct { const char *k, *v, *err; } bad[] = {
+		{"fp", "IEEE", "expected ftz"}, {"fp", "", "expected ftz"},
+		{"latency", "optimized", "expected baseline (the default) or optimised"},
+		{"cordic", "0", "from 1 to 60"}, {"cordic", "61", "from 1 to 60"},
+		{"cordic", "-1", "from 1 to 60"}, {"cordic", "17x", "from 1 to 60"},
+	};
+	const sram_geom before = g;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cr_assert_eq(emu_geom_set(&g, bad[i].k, bad[i].v, &err), -1, "%s=%s", bad[i].k, bad[i].v);
+		cr_assert(strstr(err, bad[i].err), "%s=%s: %s", bad[i].k, bad[i].v, err);
+		cr_assert_eq(memcmp(&g, &before, sizeof g), 0);
+	}
+	/* sram_geom_check refuses what the binary decoder could be given. */
+	g.fp_ieee = 2;
+	cr_assert_not_null(sram_geom_check(&g));
+	g = def;
+	g.cordic_iters = 61;
+	cr_assert_not_null(sram_geom_check(&g));
+	/* --machine and config files: settings win key by key. */
+	emu_geom_override o;
+	emu_geom_override_init(&o);
+	cr_assert_eq(emu_geom_override_parse(&o, "fp=ieee,cordic=9", buf, sizeof buf), 0, "%s", buf);
+	g = def;
+	emu_geom_override_apply(&o, &g);
+	cr_assert_eq(g.fp_ieee, 1);
+	cr_assert_eq(g.cordic_iters, 9);
+	cr_assert_eq(g.latency_opt, 0);
+	cr_assert_eq(emu_geom_override_parse(&o, "latency=fast", buf, sizeof buf), -1);
+	cr_assert_str_eq(buf, "'latency=fast': expected baseline (the default) or optimised");
+	emu_program p;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(emu_parse_over("t.s", "machine fp=ftz latency=optimised\nbuffer F f32 4 wl=0 arrays=0\n"
+				    "abs.f32 F, F\n", 75, NULL, &o, &p, &d), 0, "%s", d.msg);
+	cr_assert_eq(p.geom.fp_ieee, 1);
+	cr_assert_eq(p.geom.latency_opt, 1);
+	cr_assert_eq(p.cmds[0].c.flags, ISA_FL_IEEE);
+	cr_assert_eq(p.cmds[0].c.iters, 9);
+	emu_program_free(&p);
+	const char conf[] = "fp = ieee\nlatency=optimised # data-dependent\ncordic = 30\n";
+	char *path = write_tmp(conf, sizeof conf - 1);
+	g = def;
+	diag_clear(&d);
+	cr_assert_eq(emu_geom_load(path, &g, &d), 0, "%s", d.msg);
+	cr_assert_eq(g.fp_ieee, 1);
+	cr_assert_eq(g.latency_opt, 1);
+	cr_assert_eq(g.cordic_iters, 30);
+	unlink(path);
+	expect_conf_error("fp = fast\n", ":1:6", "fp = fast: expected ftz");
+	expect_conf_error("cordic = 0\n", ":1:10", "cordic = 0: expected the number of CORDIC iterations");
+}
+
+/* Mutated literals, types and settings: never a crash, always one
+ * located message, and what parses formats back to itself. */
+Test(parse, format_mutations, .timeout = 120)
+{
+	expect_mutations(formats, ":9 #x\n,-.ep+n");
+}
+
+Test(binary, format_bit_flips, .timeout = 120)
+{
+	expect_bit_flips(formats);
 }
