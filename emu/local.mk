@@ -3,7 +3,8 @@
 libinfsim_la_SOURCES += emu/program.h emu/assemble.h emu/lex.h emu/program.c emu/pattern.c emu/geom.c \
 	emu/parse.c emu/format.c emu/encode.c emu/load.c \
 	emu/machine.h emu/machine.c emu/refmodel.h emu/refmodel.c \
-	emu/report.h emu/report.c emu/layout.h emu/layout.c
+	emu/report.h emu/report.c emu/layout.h emu/layout.c \
+	emu/move.h emu/move.c emu/net.h emu/net.c emu/hazard.h emu/hazard.c
 pkginclude_HEADERS += emu/program.h emu/machine.h emu/refmodel.h emu/report.h
 
 bin_PROGRAMS += infsim

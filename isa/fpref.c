@@ -353,17 +353,21 @@ uint64_t isa_fp_rsqrt(unsigned fmt, unsigned flags, uint64_t a)
 		return 0;
 	/* The fast inverse square root: the exponent field halved and
 	 * negated by one integer subtraction, then one Newton step
-	 * y1 = y0 (1.5 - (0.5 x) y0^2), each operation rounded in the
-	 * format with the command's flags (isa/rsqrt.c does the same). */
+	 * y1 = y0 (1.5 - (0.5 (x y0)) y0), each operation rounded in the
+	 * format with the command's flags (isa/rsqrt.c does the same).
+	 * x y0 is about sqrt(x), its half about sqrt(x) / 2, and that times
+	 * y0 about 1/2: all stay normal for every normal x, where 0.5 x and
+	 * y0 * y0 would leave the normal range at its ends and be flushed
+	 * in hardware mode. */
 	const uint64_t magic = fmt == ISA_FMT_F32 ? 0x5f3759df
 			       : fmt == ISA_FMT_F16 ? 0x59bb : 0x5f37;
 	const uint64_t y0 = magic - (a >> 1);
 	const uint64_t half = (uint64_t)(1 - f.emin - 1) << f.mbits;
 	const uint64_t three_halves = (uint64_t)(1 - f.emin) << f.mbits
 				      | UINT64_C(1) << (f.mbits - 1);
-	const uint64_t h = isa_fp_mul(fmt, flags, half, a);
-	const uint64_t u = isa_fp_mul(fmt, flags, y0, y0);
-	const uint64_t v = isa_fp_mul(fmt, flags, h, u);
+	const uint64_t h = isa_fp_mul(fmt, flags, a, y0);
+	const uint64_t u = isa_fp_mul(fmt, flags, half, h);
+	const uint64_t v = isa_fp_mul(fmt, flags, y0, u);
 	const uint64_t w = isa_fp_sub(fmt, flags, three_halves, v);
 	return isa_fp_mul(fmt, flags, y0, w);
 }

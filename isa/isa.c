@@ -293,7 +293,7 @@ const char *isa_check(const isa_cmd *c, unsigned wordlines, unsigned bitlines,
 	    overlaps(c->d, dn, c->scratch, r.scratch_rows))
 		return "destination overlaps the scratch wordlines";
 	if (has_a && r.scratch_rows &&
-	    overlaps(c->a, c->width, c->scratch, r.scratch_rows))
+	    overlaps(c->a, src_rows(c, 'a'), c->scratch, r.scratch_rows))
 		return "source a overlaps the scratch wordlines";
 	if (has_b && r.scratch_rows &&
 	    overlaps(c->b, c->width, c->scratch, r.scratch_rows))

@@ -7,9 +7,12 @@
  *                               ~(a >> 1) (NOT of a[j+1], 1 at the top),
  *                               then ADD of the magic's known bits with
  *                               the carry preset to 1             2n
- *   h  := 0.5 * a               fpmul.c, with 0.5 written as known bits
- *   u  := y0 * y0               fpmul.c
- *   u  := h * u                 fpmul.c
+ *   h  := a * y0                fpmul.c (about sqrt(a))
+ *   u  := 0.5 * h               fpmul.c, with 0.5 written as known bits
+ *   u  := y0 * u                fpmul.c (about 1/2)
+ * (((a y0) / 2) y0 rather than (a / 2) y0^2: no intermediate leaves the
+ * normal range for any normal a, so hardware mode's flushing never
+ * bites at the ends of the range.)
  *   u  := 1.5 - u               fpadd.c (sub), 1.5 as known bits
  *   d  := y0 * u                fpmul.c
  *
@@ -161,9 +164,9 @@ int isa_gen_rsqrt(const isa_cmd *c, unsigned bitlines, isa_prog *p,
 	emit_estimate(p, &r, rsqrt_magic(c->fmt));
 	emit_const(p, r.k, fp_half(f), r.n, SRAM_GATE_E);
 	const isa_cmd steps[] = {
-		rsqrt_sub(c, &r, ISA_FMUL, r.h, r.k, r.a),
-		rsqrt_sub(c, &r, ISA_FMUL, r.u, r.y0, r.y0),
-		rsqrt_sub(c, &r, ISA_FMUL, r.u, r.h, r.u),
+		rsqrt_sub(c, &r, ISA_FMUL, r.h, r.a, r.y0),
+		rsqrt_sub(c, &r, ISA_FMUL, r.u, r.k, r.h),
+		rsqrt_sub(c, &r, ISA_FMUL, r.u, r.y0, r.u),
 		rsqrt_sub(c, &r, ISA_FSUB, r.u, r.k, r.u),
 		rsqrt_sub(c, &r, ISA_FMUL, r.d, r.y0, r.u),
 	};
@@ -190,7 +193,7 @@ void isa_rules_rsqrt(const isa_cmd *c, unsigned bitlines, isa_rules *r)
 		return;
 	rsqrt_rows rows;
 	const unsigned own = rsqrt_layout(c, &rows);
-	isa_cmd s = rsqrt_sub(c, &rows, ISA_FMUL, rows.u, rows.h, rows.u);
+	isa_cmd s = rsqrt_sub(c, &rows, ISA_FMUL, rows.u, rows.y0, rows.u);
 	isa_rules rm = {0}, ra = {0};
 	isa_rules_fpmul(&s, bitlines, &rm);
 	s.op = ISA_FSUB;

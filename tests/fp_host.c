@@ -616,9 +616,9 @@ uint64_t fp_host_rsqrt(unsigned fmt, unsigned flags, uint64_t a)
 	const uint64_t half = fp_host_round(fmt, ISA_FL_IEEE, 0.5);
 	const uint64_t three_halves = fp_host_round(fmt, ISA_FL_IEEE, 1.5);
 	const uint64_t y0 = magic - (a >> 1);
-	const uint64_t h = fp_host_op(ISA_FMUL, fmt, flags, half, a, 0);
-	const uint64_t u = fp_host_op(ISA_FMUL, fmt, flags, y0, y0, 0);
-	const uint64_t v = fp_host_op(ISA_FMUL, fmt, flags, h, u, 0);
+	const uint64_t h = fp_host_op(ISA_FMUL, fmt, flags, a, y0, 0);
+	const uint64_t u = fp_host_op(ISA_FMUL, fmt, flags, half, h, 0);
+	const uint64_t v = fp_host_op(ISA_FMUL, fmt, flags, y0, u, 0);
 	const uint64_t w = fp_host_op(ISA_FSUB, fmt, flags, three_halves, v, 0);
 	return fp_host_op(ISA_FMUL, fmt, flags, y0, w, 0);
 }

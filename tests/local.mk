@@ -89,6 +89,11 @@ tests_test_cvt_SOURCES = tests/test_cvt.c
 tests_test_cvt_CFLAGS = $(TEST_CFLAGS)
 tests_test_cvt_LDADD = $(TEST_LIBS)
 
+check_PROGRAMS += tests/test_move
+tests_test_move_SOURCES = tests/test_move.c
+tests_test_move_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_move_LDADD = $(TEST_LIBS)
+EXTRA_DIST += samples/fig9/fig9.txt
 TESTS += $(check_PROGRAMS)
 EXTRA_DIST += tests/data/small.ins tests/data/resize.ins tests/data/bad_syntax.ins
 

@@ -1,0 +1,1586 @@
+/*
+ * move.c: data-movement commands, their checks and their execution on
+ * the SRAM model, and the JIT lowering of tensor moves; see move.h and
+ * doc/MOVEMENT.md.
+ */
+#include "move.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assemble.h"
+
+#define MASK_WORDS (SRAM_MAX_DIM / 64)
+
+static const char *const kind_names[EMU_MOVE_KINDS] = {
+	"mv.intra", "mv.inter", "mv.bcast", "mv.const", "sync",
+};
+static const char *const kind_titles[EMU_MOVE_KINDS] = {
+	"intra-array shift", "inter-array shift", "broadcast",
+	"constant broadcast", "sync",
+};
+
+const char *emu_move_kind_name(unsigned kind)
+{
+	return kind < EMU_MOVE_KINDS ? kind_names[kind] : "?";
+}
+
+/* ---- constructors ---- */
+
+static emu_move blank(unsigned kind)
+{
+	emu_move c;
+	memset(&c, 0, sizeof c);
+	c.kind = (uint8_t)kind;
+	c.scratch = SRAM_NO_ROW;
+	return c;
+}
+
+emu_move emu_move_intra(const emu_pattern *arrays, const emu_pattern *bitlines,
+			int64_t dist, unsigned wl, unsigned nwl, unsigned dst_wl,
+			unsigned scratch)
+{
+	emu_move c = blank(EMU_MOVE_INTRA);
+	c.arrays = *arrays;
+	c.bitlines = *bitlines;
+	c.dist = dist;
+	c.wl = (uint16_t)wl;
+	c.nwl = (uint16_t)nwl;
+	c.dst_wl = (uint16_t)dst_wl;
+	c.scratch = (uint16_t)scratch;
+	return c;
+}
+
+emu_move emu_move_inter(const emu_pattern *arrays, const emu_pattern *bitlines,
+			int64_t dist, const emu_pattern *dst_bitlines,
+			unsigned wl, unsigned nwl, unsigned dst_wl)
+{
+	emu_move c = emu_move_bcast(arrays, bitlines, dist, 0, 1, dst_bitlines,
+				    wl, nwl, dst_wl);
+	c.kind = EMU_MOVE_INTER;
+	c.reuse_count = 0;
+	return c;
+}
+
+emu_move emu_move_bcast(const emu_pattern *arrays, const emu_pattern *bitlines,
+			int64_t dist, int64_t reuse_stride, uint64_t reuse_count,
+			const emu_pattern *dst_bitlines, unsigned wl, unsigned nwl,
+			unsigned dst_wl)
+{
+	emu_move c = blank(EMU_MOVE_BCAST);
+	c.arrays = *arrays;
+	c.bitlines = *bitlines;
+	c.dst_bitlines = *dst_bitlines;
+	c.dist = dist;
+	c.reuse_stride = reuse_stride;
+	c.reuse_count = reuse_count;
+	c.wl = (uint16_t)wl;
+	c.nwl = (uint16_t)nwl;
+	c.dst_wl = (uint16_t)dst_wl;
+	return c;
+}
+
+emu_move emu_move_const(const emu_pattern *arrays, const emu_pattern *bitlines,
+			uint64_t value, unsigned wl, unsigned nwl)
+{
+	emu_move c = blank(EMU_MOVE_CONST);
+	c.arrays = *arrays;
+	c.bitlines = *bitlines;
+	c.value = value;
+	c.wl = (uint16_t)wl;
+	c.nwl = (uint16_t)nwl;
+	return c;
+}
+
+emu_move emu_move_sync(void)
+{
+	return blank(EMU_MOVE_SYNC);
+}
+
+/* ---- text ---- */
+
+int emu_move_format(const emu_move *c, char *buf, size_t size)
+{
+	char a[EMU_PAT_TEXT], b[EMU_PAT_TEXT], t[EMU_PAT_TEXT], head[EMU_PAT_TEXT + 160];
+	if (c->kind >= EMU_MOVE_KINDS)
+		return snprintf(buf, size, "mv.? kind=%u", c->kind);
+	if (c->kind == EMU_MOVE_SYNC)
+		return snprintf(buf, size, "sync");
+	emu_pattern_format(&c->arrays, a, sizeof a);
+	emu_pattern_format(&c->bitlines, b, sizeof b);
+	emu_pattern_format(&c->dst_bitlines, t, sizeof t);
+	switch (c->kind) {
+	case EMU_MOVE_INTRA:
+		if (c->scratch != SRAM_NO_ROW)
+			snprintf(head, sizeof head, "dist=%" PRId64 " wl=%u n=%u to=%u "
+				 "scratch=%u", c->dist, c->wl, c->nwl, c->dst_wl, c->scratch);
+		else
+			snprintf(head, sizeof head, "dist=%" PRId64 " wl=%u n=%u to=%u",
+				 c->dist, c->wl, c->nwl, c->dst_wl);
+		break;
+	case EMU_MOVE_INTER:
+		snprintf(head, sizeof head, "dist=%" PRId64 " wl=%u n=%u to=%u dst=%s",
+			 c->dist, c->wl, c->nwl, c->dst_wl, t);
+		break;
+	case EMU_MOVE_BCAST:
+		snprintf(head, sizeof head, "dist=%" PRId64 " reuse=%" PRId64 ":%" PRIu64
+			 " wl=%u n=%u to=%u dst=%s", c->dist, c->reuse_stride,
+			 c->reuse_count, c->wl, c->nwl, c->dst_wl, t);
+		break;
+	default:
+		snprintf(head, sizeof head, "value=0x%" PRIx64 " wl=%u n=%u", c->value,
+			 c->wl, c->nwl);
+		break;
+	}
+	return snprintf(buf, size, "%s %s @ arrays=%s bitlines=%s",
+			kind_names[c->kind], head, a, b);
+}
+
+/* ---- checks ---- */
+
+struct ctx {
+	const sram_geom *g;
+	const char *path;
+	const emu_move *c;
+	size_t cmd;
+	diag *d;
+};
+
+/* "PATH:LINE[:COL]: error: HEAD: WHAT": the one shape of this file's
+ * messages (head names the command or the region). */
+static int say(diag *d, const char *path, int line, int col, const char *head,
+	       const char *fmt, va_list ap)
+{
+	char what[DIAG_MAX];
+	vsnprintf(what, sizeof what, fmt, ap);
+	diag_at(d, path, line, col, "%s: %s", head, what);
+	return -1;
+}
+
+static int bad(const struct ctx *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int bad(const struct ctx *x, const char *fmt, ...)
+{
+	char head[96];
+	va_list ap;
+	snprintf(head, sizeof head, "command %zu: %s", x->cmd, kind_titles[x->c->kind]);
+	va_start(ap, fmt);
+	say(x->d, x->path ? x->path : "infsim", x->c->line, 0, head, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static uint64_t machine_arrays(const sram_geom *g)
+{
+	return (uint64_t)g->arrays_per_way * g->ways_per_bank * g->mesh_x * g->mesh_y;
+}
+
+/* A non-empty pattern whose elements lie in [0, limit). */
+static int check_pattern(const struct ctx *x, const emu_pattern *p,
+			 const char *what, const char *unit, uint64_t limit)
+{
+	char t[EMU_PAT_TEXT];
+	unsigned dim;
+	int64_t lo, hi;
+	const char *why = emu_pattern_check(p, &dim);
+	emu_pattern_format(p, t, sizeof t);
+	if (why)
+		return bad(x, "%s pattern %s: %s", what, t, why);
+	if (emu_pattern_size(p) == 0)
+		return bad(x, "%s pattern %s selects no %s; expected at least one",
+			   what, t, unit);
+	if (emu_pattern_size(p) > limit)
+		return bad(x, "%s pattern %s selects %" PRIu64 " %ss; there are only "
+			   "%" PRIu64, what, t, emu_pattern_size(p), unit, limit);
+	emu_pattern_bounds(p, &lo, &hi);
+	if (lo < 0 || (uint64_t)hi >= limit)
+		return bad(x, "%s pattern %s reaches %s %" PRId64 "; expected %ss "
+			   "0..%" PRIu64, what, t, unit, lo < 0 ? lo : hi, unit,
+			   limit - 1);
+	return 0;
+}
+
+/* A bitline pattern that names each bitline once (element i of a source
+ * pattern is paired with element i of the destination's). */
+static int check_distinct(const struct ctx *x, const emu_pattern *p,
+			  const char *what)
+{
+	uint64_t seen[MASK_WORDS] = {0};
+	const uint64_t n = emu_pattern_size(p);
+	for (uint64_t i = 0; i < n; i++) {
+		const uint64_t b = (uint64_t)emu_pattern_at(p, i);
+		if (seen[b / 64] >> (b % 64) & 1) {
+			char t[EMU_PAT_TEXT];
+			emu_pattern_format(p, t, sizeof t);
+			return bad(x, "%s pattern %s names bitline %" PRIu64 " twice; "
+				   "expected each bitline once", what, t, b);
+		}
+		seen[b / 64] |= UINT64_C(1) << (b % 64);
+	}
+	return 0;
+}
+
+static int check_rows(const struct ctx *x, unsigned wl, unsigned n,
+		      const char *what)
+{
+	if (n == 0)
+		return bad(x, "moves no wordline (n=0); expected n >= 1");
+	if (wl + n > x->g->wordlines)
+		return bad(x, "%s wordlines %u..%u are outside the array's 0..%u",
+			   what, wl, wl + n - 1, x->g->wordlines - 1);
+	return 0;
+}
+
+static bool windows_meet(unsigned a, unsigned b, unsigned n)
+{
+	return a < b + n && b < a + n;
+}
+
+static int check_intra(const struct ctx *x)
+{
+	const emu_move *c = x->c;
+	const int64_t B = x->g->bitlines;
+	int64_t lo, hi;
+	if (check_rows(x, c->dst_wl, c->nwl, "destination") != 0)
+		return -1;
+	emu_pattern_bounds(&c->bitlines, &lo, &hi);
+	if (hi + c->dist >= B || lo + c->dist < 0)
+		return bad(x, "source bitline %" PRId64 " would move to bitline %" PRId64
+			   ", past the edge of the array (bitlines 0..%" PRId64 "); the "
+			   "runtime must clip the shift (infinity-stream §4.2)",
+			   hi + c->dist >= B ? hi : lo,
+			   (hi + c->dist >= B ? hi : lo) + c->dist, B - 1);
+	if (c->dist > 1 || c->dist < -1) {
+		if (c->scratch == SRAM_NO_ROW)
+			return bad(x, "a shift by %" PRId64 " bitlines needs a scratch "
+				   "wordline (scratch=WL) for its partial steps", c->dist);
+		if (c->scratch >= x->g->wordlines)
+			return bad(x, "scratch wordline %u is outside the array's "
+				   "0..%u", c->scratch, x->g->wordlines - 1);
+		if (windows_meet(c->scratch, c->wl, c->nwl) ||
+		    windows_meet(c->scratch, c->dst_wl, c->nwl))
+			return bad(x, "scratch wordline %u is one of the wordlines it "
+				   "moves (%u..%u to %u..%u); expected another", c->scratch,
+				   c->wl, c->wl + c->nwl - 1, c->dst_wl,
+				   c->dst_wl + c->nwl - 1);
+	}
+	return 0;
+}
+
+/* The destinations of inter and bcast: inside the machine. */
+static int check_sends(const struct ctx *x)
+{
+	const emu_move *c = x->c;
+	const uint64_t na = machine_arrays(x->g);
+	const uint64_t copies = c->kind == EMU_MOVE_BCAST ? c->reuse_count : 1;
+	int64_t lo, hi;
+	if (c->kind == EMU_MOVE_INTER && c->dist == 0)
+		return bad(x, "array distance 0 moves nothing between arrays; "
+			   "expected a nonzero distance (an intra-array shift moves "
+			   "bitlines within one array)");
+	if (c->kind == EMU_MOVE_BCAST && (copies == 0 || copies > na))
+		return bad(x, "reuse count %" PRIu64 "; expected 1..%" PRIu64,
+			   copies, na);
+	emu_pattern_bounds(&c->arrays, &lo, &hi);
+	const int64_t step = c->kind == EMU_MOVE_BCAST ? c->reuse_stride : 0;
+	const int64_t span = step * (int64_t)(copies - 1);
+	const int64_t first = lo + c->dist + (span < 0 ? span : 0);
+	const int64_t last = hi + c->dist + (span > 0 ? span : 0);
+	if (first < 0 || (uint64_t)last >= na)
+		return bad(x, "array %" PRId64 " would send to array %" PRId64 ", outside "
+			   "the machine's arrays 0..%" PRIu64, first < 0 ? lo : hi,
+			   first < 0 ? first : last, na - 1);
+	return 0;
+}
+
+static int check_transfer(const struct ctx *x)
+{
+	const emu_move *c = x->c;
+	const uint64_t ns = emu_pattern_size(&c->bitlines);
+	if (check_rows(x, c->dst_wl, c->nwl, "destination") != 0 ||
+	    check_pattern(x, &c->dst_bitlines, "destination bitline", "bitline",
+			  x->g->bitlines) != 0 ||
+	    check_distinct(x, &c->bitlines, "source bitline") != 0 ||
+	    check_distinct(x, &c->dst_bitlines, "destination bitline") != 0)
+		return -1;
+	if (emu_pattern_size(&c->dst_bitlines) != ns)
+		return bad(x, "moves %" PRIu64 " source bitlines to %" PRIu64
+			   " destination bitlines; expected as many of each", ns,
+			   emu_pattern_size(&c->dst_bitlines));
+	return check_sends(x);
+}
+
+int emu_move_check(const emu_move *c, const sram_geom *g, const char *path,
+		   size_t cmd, diag *d)
+{
+	const struct ctx x = {g, path, c, cmd, d};
+	if (c->kind >= EMU_MOVE_KINDS) {
+		diag_at(d, path ? path : "infsim", c->line, 0, "command %zu: unknown "
+			"move kind %u; expected intra, inter, bcast, const or sync",
+			cmd, c->kind);
+		return -1;
+	}
+	if (c->kind == EMU_MOVE_SYNC)
+		return 0;
+	if (check_pattern(&x, &c->arrays, "array", "array", machine_arrays(g)) ||
+	    check_pattern(&x, &c->bitlines, "bitline", "bitline", g->bitlines) ||
+	    check_rows(&x, c->wl, c->nwl, "source"))
+		return -1;
+	switch (c->kind) {
+	case EMU_MOVE_INTRA:
+		return check_intra(&x);
+	case EMU_MOVE_CONST:
+		if (c->nwl > 64)
+			return bad(&x, "a constant has at most 64 bits; n=%u", c->nwl);
+		if (c->nwl < 64 && c->value >> c->nwl)
+			return bad(&x, "value 0x%" PRIx64 " does not fit in %u wordlines",
+				   c->value, c->nwl);
+		return 0;
+	default:
+		return check_transfer(&x);
+	}
+}
+
+/* ---- lists ---- */
+
+void emu_move_list_init(emu_move_list *l)
+{
+	memset(l, 0, sizeof *l);
+}
+
+void emu_move_list_free(emu_move_list *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+int emu_move_list_push(emu_move_list *l, const emu_move *c)
+{
+	if (l->n == l->cap) {
+		const size_t cap = l->cap ? 2 * l->cap : 16;
+		emu_move *v = realloc(l->v, cap * sizeof *v);
+		if (!v)
+			return -1;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = *c;
+	return 0;
+}
+
+/* ---- the mover ---- */
+
+/* Transfers of one command bound for other banks, delivered at sync. */
+struct emu_move_batch {
+	uint64_t mask[MASK_WORDS]; /* destination bitlines */
+	size_t n, cap;
+	unsigned *array;
+	uint16_t *row;
+	uint64_t *data;            /* wpa words per entry */
+};
+
+emu_mover *emu_mover_new(sram_machine *m, emu_hazards *hz, const char *path)
+{
+	emu_mover *mv = calloc(1, sizeof *mv);
+	if (!mv)
+		return NULL;
+	mv->m = m;
+	mv->hz = hz;
+	mv->path = path;
+	mv->way_on = calloc(m->nways, 1);
+	mv->bank_on = calloc(m->nbanks, 1);
+	mv->dst_seen = calloc(m->narrays, 1);
+	if (!mv->way_on || !mv->bank_on || !mv->dst_seen ||
+	    emu_net_init(&mv->net, &m->g) != 0) {
+		free(mv->way_on);
+		free(mv->bank_on);
+		free(mv->dst_seen);
+		free(mv);
+		return NULL;
+	}
+	return mv;
+}
+
+static void drop_batches(emu_mover *mv)
+{
+	for (size_t i = 0; i < mv->npend; i++) {
+		free(mv->pend[i].array);
+		free(mv->pend[i].row);
+		free(mv->pend[i].data);
+	}
+	mv->npend = 0;
+}
+
+void emu_mover_free(emu_mover *mv)
+{
+	if (!mv)
+		return;
+	drop_batches(mv);
+	free(mv->pend);
+	free(mv->way_on);
+	free(mv->bank_on);
+	free(mv->dst_seen);
+	emu_net_free(&mv->net);
+	free(mv);
+}
+
+size_t emu_mover_pending(const emu_mover *mv)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < mv->npend; i++)
+		n += mv->pend[i].n;
+	return n;
+}
+
+/* ---- execution helpers ---- */
+
+/* One command's operands, expanded. */
+struct op {
+	const emu_move *c;
+	size_t cmd;
+	unsigned *src;            /* source arrays */
+	size_t nsrc;
+	unsigned *dst;            /* destination arrays: nsrc x copies */
+	size_t copies;
+	uint64_t smask[MASK_WORDS], dmask[MASK_WORDS];
+	uint64_t sbits;           /* bitlines per array */
+};
+
+static void pattern_mask(const emu_pattern *p, uint64_t *mask)
+{
+	const uint64_t n = emu_pattern_size(p);
+	memset(mask, 0, MASK_WORDS * sizeof *mask);
+	for (uint64_t i = 0; i < n; i++) {
+		const uint64_t b = (uint64_t)emu_pattern_at(p, i);
+		mask[b / 64] |= UINT64_C(1) << (b % 64);
+	}
+}
+
+static uint64_t popcount_words(const uint64_t *w, unsigned n)
+{
+	uint64_t c = 0;
+	for (unsigned k = 0; k < n; k++)
+		c += (uint64_t)__builtin_popcountll(w[k]);
+	return c;
+}
+
+/* Shift a bit vector of n words by s bits (s > 0: towards higher
+ * bitlines), zeros entering. */
+static void shift_words(const uint64_t *in, uint64_t *out, unsigned n, int64_t s)
+{
+	const int64_t ws = s / 64, bs = s % 64;
+	for (int64_t k = 0; k < (int64_t)n; k++) {
+		const int64_t j = k - ws;
+		uint64_t v = 0;
+		if (bs >= 0) {
+			if (j >= 0 && j < (int64_t)n)
+				v = in[j] << bs;
+			if (bs && j - 1 >= 0 && j - 1 < (int64_t)n)
+				v |= in[j - 1] >> (64 - bs);
+		} else {
+			if (j >= 0 && j < (int64_t)n)
+				v = in[j] >> -bs;
+			if (j + 1 >= 0 && j + 1 < (int64_t)n)
+				v |= in[j + 1] << (64 + bs);
+		}
+		out[k] = v;
+	}
+}
+
+static int op_expand(emu_mover *mv, const emu_move *c, size_t cmd, struct op *o)
+{
+	memset(o, 0, sizeof *o);
+	o->c = c;
+	o->cmd = cmd;
+	o->nsrc = (size_t)emu_pattern_size(&c->arrays);
+	o->copies = c->kind == EMU_MOVE_BCAST ? (size_t)c->reuse_count
+		  : c->kind == EMU_MOVE_INTER ? 1 : 0;
+	o->src = malloc(o->nsrc * sizeof *o->src);
+	o->dst = malloc((o->nsrc * o->copies + 1) * sizeof *o->dst);
+	if (!o->src || !o->dst)
+		return -1;
+	for (size_t i = 0; i < o->nsrc; i++) {
+		o->src[i] = (unsigned)emu_pattern_at(&c->arrays, i);
+		for (size_t j = 0; j < o->copies; j++)
+			o->dst[i * o->copies + j] = (unsigned)((int64_t)o->src[i] + c->dist +
+							      (int64_t)j * c->reuse_stride);
+	}
+	pattern_mask(&c->bitlines, o->smask);
+	if (c->kind == EMU_MOVE_INTRA)
+		shift_words(o->smask, o->dmask, mv->m->wpa, c->dist);
+	else if (o->copies)
+		pattern_mask(&c->dst_bitlines, o->dmask);
+	else
+		memcpy(o->dmask, o->smask, sizeof o->dmask);
+	o->sbits = popcount_words(o->smask, mv->m->wpa);
+	return 0;
+}
+
+static void op_free(struct op *o)
+{
+	free(o->src);
+	free(o->dst);
+}
+
+/* Mark the ways and banks of o's arrays; the banks' count. */
+static unsigned mark_banks(emu_mover *mv, const struct op *o)
+{
+	const sram_machine *m = mv->m;
+	unsigned n = 0;
+	memset(mv->way_on, 0, m->nways);
+	memset(mv->bank_on, 0, m->nbanks);
+	for (size_t i = 0; i < o->nsrc + o->nsrc * o->copies; i++) {
+		const unsigned a = i < o->nsrc ? o->src[i] : o->dst[i - o->nsrc];
+		const unsigned b = emu_net_bank(&m->g, a);
+		mv->way_on[a / m->g.arrays_per_way] = 1;
+		n += !mv->bank_on[b];
+		mv->bank_on[b] = 1;
+	}
+	return n;
+}
+
+static void set_enable(sram_machine *m, const unsigned *a, size_t n,
+		       const uint64_t *mask)
+{
+	for (size_t i = 0; i < n; i++)
+		memcpy(sram_latch_words(m, a[i], SRAM_ENABLE), mask,
+		       m->wpa * sizeof *mask);
+}
+
+static void run_uops(emu_mover *mv, const sram_uop *u, size_t n)
+{
+	sram_run(mv->m, mv->way_on, u, n);
+	for (size_t i = 0; i < n; i++) {
+		sram_uop_cost(&u[i], &mv->st.sram);
+		mv->last.cycles++;
+	}
+}
+
+/* ---- intra-array shifts and constants: micro-ops ---- */
+
+/* A shift by d (|d| <= 1 in one step; d = 0 is a copy between rows)
+ * writes each destination row straight from its source row through
+ * the destination bitlines' enable mask.  A longer shift moves a whole
+ * row |d| - 1 steps into the scratch row, every bitline enabled (bits
+ * leaving the array fall off; those that matter never reach its edge),
+ * and the last step writes the destination bitlines only: |d| cycles a
+ * wordline, the published artifact's cost ("n per bitline of
+ * distance"). */
+static int exec_intra(emu_mover *mv, const struct op *o)
+{
+	const emu_move *c = o->c;
+	sram_machine *m = mv->m;
+	const int64_t d = c->dist;
+	const unsigned fn = d > 0 ? SRAM_FN_SHUP : d < 0 ? SRAM_FN_SHDOWN : SRAM_FN_COPY;
+	const unsigned steps = (unsigned)(d < 0 ? -d : d);
+	sram_enable_clear(m);
+	if (d == 0 && c->wl == c->dst_wl)
+		return 0; /* the identity */
+	sram_uop *u = malloc((c->nwl > steps ? c->nwl : steps) * sizeof *u);
+	if (!u)
+		return -1;
+	if (steps <= 1) {
+		set_enable(m, o->src, o->nsrc, o->dmask);
+		for (unsigned k = 0; k < c->nwl; k++)
+			u[k] = isa_u1(fn, c->dst_wl + k, c->wl + k);
+		run_uops(mv, u, c->nwl);
+		free(u);
+		return 0;
+	}
+	uint64_t all[MASK_WORDS];
+	memset(all, 0xff, sizeof all);
+	all[m->wpa - 1] = m->tail;
+	for (unsigned k = 0; k < c->nwl; k++) {
+		u[0] = isa_u1(fn, c->scratch, c->wl + k);
+		for (unsigned s = 1; s + 1 < steps; s++)
+			u[s] = isa_u1(fn, c->scratch, c->scratch);
+		set_enable(m, o->src, o->nsrc, all);
+		run_uops(mv, u, steps - 1);
+		u[0] = isa_u1(fn, c->dst_wl + k, c->scratch);
+		set_enable(m, o->src, o->nsrc, o->dmask);
+		run_uops(mv, u, 1);
+	}
+	free(u);
+	return 0;
+}
+
+/* The controller drives the constant's bits onto the write drivers: one
+ * ONE or ZERO write per wordline, through the bitlines' enable mask. */
+static int exec_const(emu_mover *mv, const struct op *o)
+{
+	const emu_move *c = o->c;
+	sram_uop u[64];
+	sram_enable_clear(mv->m);
+	set_enable(mv->m, o->src, o->nsrc, o->smask);
+	for (unsigned k = 0; k < c->nwl; k++)
+		u[k] = isa_w0(c->value >> k & 1 ? SRAM_FN_ONE : SRAM_FN_ZERO, c->wl + k);
+	run_uops(mv, u, c->nwl);
+	return 0;
+}
+
+/* ---- inter-array transfers ---- */
+
+/* How source bits map onto destination bits: a constant shift, or a
+ * list of (source, destination) bitline pairs. */
+struct remap {
+	bool is_shift;
+	int64_t shift;
+	size_t n;
+	uint16_t *from, *to;
+};
+
+static int remap_init(const emu_move *c, struct remap *r)
+{
+	const uint64_t n = emu_pattern_size(&c->bitlines);
+	memset(r, 0, sizeof *r);
+	r->is_shift = true;
+	r->shift = emu_pattern_at(&c->dst_bitlines, 0) - emu_pattern_at(&c->bitlines, 0);
+	for (uint64_t i = 1; i < n && r->is_shift; i++)
+		r->is_shift = emu_pattern_at(&c->dst_bitlines, i) -
+			      emu_pattern_at(&c->bitlines, i) == r->shift;
+	if (r->is_shift)
+		return 0;
+	r->n = (size_t)n;
+	r->from = malloc(n * sizeof *r->from);
+	r->to = malloc(n * sizeof *r->to);
+	if (!r->from || !r->to)
+		return -1;
+	for (uint64_t i = 0; i < n; i++) {
+		r->from[i] = (uint16_t)emu_pattern_at(&c->bitlines, i);
+		r->to[i] = (uint16_t)emu_pattern_at(&c->dst_bitlines, i);
+	}
+	return 0;
+}
+
+static void remap_apply(const struct remap *r, const uint64_t *in, uint64_t *out,
+			unsigned wpa)
+{
+	if (r->is_shift) {
+		shift_words(in, out, wpa, r->shift);
+		return;
+	}
+	memset(out, 0, wpa * sizeof *out);
+	for (size_t i = 0; i < r->n; i++)
+		out[r->to[i] / 64] |= (in[r->from[i] / 64] >> (r->from[i] % 64) & 1)
+				      << (r->to[i] % 64);
+}
+
+static struct emu_move_batch *new_batch(emu_mover *mv, const uint64_t *mask)
+{
+	if (mv->npend == mv->cap_pend) {
+		const size_t cap = mv->cap_pend ? 2 * mv->cap_pend : 8;
+		struct emu_move_batch *v = realloc(mv->pend, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		mv->pend = v;
+		mv->cap_pend = cap;
+	}
+	struct emu_move_batch *b = &mv->pend[mv->npend++];
+	memset(b, 0, sizeof *b);
+	memcpy(b->mask, mask, sizeof b->mask);
+	return b;
+}
+
+static int batch_add(struct emu_move_batch *b, unsigned wpa, unsigned array,
+		     unsigned row, const uint64_t *data)
+{
+	if (b->n == b->cap) {
+		const size_t cap = b->cap ? 2 * b->cap : 64;
+		unsigned *a = realloc(b->array, cap * sizeof *a);
+		if (a)
+			b->array = a;
+		uint16_t *r = realloc(b->row, cap * sizeof *r);
+		if (r)
+			b->row = r;
+		uint64_t *d = realloc(b->data, cap * wpa * sizeof *d);
+		if (d)
+			b->data = d;
+		if (!a || !r || !d)
+			return -1;
+		b->cap = cap;
+	}
+	b->array[b->n] = array;
+	b->row[b->n] = (uint16_t)row;
+	memcpy(b->data + b->n * wpa, data, wpa * sizeof *data);
+	b->n++;
+	return 0;
+}
+
+static void write_masked(sram_machine *m, unsigned array, unsigned row,
+			 const uint64_t *mask, const uint64_t *data)
+{
+	uint64_t *w = sram_row(m, array, row);
+	for (unsigned k = 0; k < m->wpa; k++)
+		w[k] = (w[k] & ~mask[k]) | (data[k] & mask[k]);
+}
+
+/* One wordline step: read every source row, then write every
+ * destination (the H-tree's) or hold it for the sync (the NoC's). */
+static int transfer_step(emu_mover *mv, const struct op *o, const struct remap *r,
+			 unsigned k, uint64_t *buf, struct emu_move_batch *b)
+{
+	sram_machine *m = mv->m;
+	const unsigned wpa = m->wpa;
+	const emu_move *c = o->c;
+	for (size_t i = 0; i < o->nsrc; i++) {
+		const uint64_t *row = sram_row(m, o->src[i], c->wl + k);
+		uint64_t in[MASK_WORDS];
+		for (unsigned w = 0; w < wpa; w++)
+			in[w] = row[w] & o->smask[w];
+		remap_apply(r, in, buf + i * wpa, wpa);
+	}
+	for (size_t i = 0; i < o->nsrc; i++) {
+		const unsigned sb = emu_net_bank(&m->g, o->src[i]);
+		for (size_t j = 0; j < o->copies; j++) {
+			const unsigned a = o->dst[i * o->copies + j];
+			if (emu_net_bank(&m->g, a) == sb)
+				write_masked(m, a, c->dst_wl + k, o->dmask, buf + i * wpa);
+			else if (batch_add(b, wpa, a, c->dst_wl + k, buf + i * wpa) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Does any destination of o lie in another bank than its source? */
+static bool has_remote(const emu_mover *mv, const struct op *o)
+{
+	for (size_t i = 0; i < o->nsrc * o->copies; i++)
+		if (emu_net_bank(&mv->m->g, o->dst[i]) !=
+		    emu_net_bank(&mv->m->g, o->src[i / o->copies]))
+			return true;
+	return false;
+}
+
+static int exec_transfer(emu_mover *mv, const struct op *o)
+{
+	const emu_move *c = o->c;
+	struct remap r;
+	struct emu_move_batch *b = NULL;
+	uint64_t *buf = malloc((o->nsrc ? o->nsrc : 1) * mv->m->wpa * sizeof *buf);
+	int rc = -1;
+	if (!buf || remap_init(c, &r) != 0)
+		goto out;
+	if (has_remote(mv, o) && !(b = new_batch(mv, o->dmask)))
+		goto out_remap;
+	rc = 0;
+	for (unsigned k = 0; k < c->nwl && rc == 0; k++)
+		rc = transfer_step(mv, o, &r, k, buf, b);
+	emu_net_begin(&mv->net);
+	for (size_t i = 0; i < o->nsrc && rc == 0; i++)
+		rc = emu_net_send(&mv->net, o->src[i], o->dst + i * o->copies, o->copies,
+				  o->sbits * c->nwl);
+	emu_net_end(&mv->net, &mv->last.net);
+	mv->last.cycles += mv->last.net.htree_cycles + mv->last.net.inject_cycles;
+	if (mv->last.net.noc_cycles > mv->noc_in_flight)
+		mv->noc_in_flight = mv->last.net.noc_cycles;
+out_remap:
+	free(r.from);
+	free(r.to);
+out:
+	free(buf);
+	return rc;
+}
+
+/* The sync: every held transfer lands, in command order. */
+static void exec_sync(emu_mover *mv)
+{
+	for (size_t i = 0; i < mv->npend; i++) {
+		const struct emu_move_batch *b = &mv->pend[i];
+		for (size_t e = 0; e < b->n; e++)
+			write_masked(mv->m, b->array[e], b->row[e], b->mask,
+				     b->data + e * mv->m->wpa);
+	}
+	drop_batches(mv);
+	mv->last.cycles = mv->noc_in_flight + emu_net_barrier_cycles(&mv->m->g);
+	mv->noc_in_flight = 0;
+}
+
+/* ---- hazards of a command ---- */
+
+/* Two sources of a broadcast writing one array is not a command a
+ * controller can run: refuse it. */
+static int check_collisions(emu_mover *mv, const struct op *o, const struct ctx *x)
+{
+	int rc = 0;
+	size_t i = 0;
+	for (; i < o->nsrc * o->copies && rc == 0; i++) {
+		if (mv->dst_seen[o->dst[i]])
+			rc = bad(x, "two source arrays both send to array %u; expected "
+				 "each destination array once (check the reuse stride "
+				 "against the array pattern)", o->dst[i]);
+		mv->dst_seen[o->dst[i]] = 1;
+	}
+	while (i > 0)
+		mv->dst_seen[o->dst[--i]] = 0;
+	return rc;
+}
+
+/* Overlap that the hardware's schedule cannot do (doc/MOVEMENT.md):
+ * wordline steps go up, each reading its source row before writing its
+ * destination row; so an array that is both a source and a destination
+ * written in this command (not held for a sync) loses source bits when
+ * its destination rows start inside its source rows, above them, on
+ * common bitlines. */
+static int check_overlap(emu_mover *mv, const struct op *o, diag *d)
+{
+	const emu_move *c = o->c;
+	uint64_t common[MASK_WORDS], any = 0;
+	for (unsigned k = 0; k < mv->m->wpa; k++)
+		any |= common[k] = o->smask[k] & o->dmask[k];
+	if (!any || c->dst_wl <= c->wl || c->dst_wl >= c->wl + c->nwl)
+		return 0;
+	uint64_t n = 0;
+	unsigned first = 0;
+	if (c->kind == EMU_MOVE_INTRA) {
+		n = o->nsrc;
+		first = o->src[0];
+	} else {
+		for (size_t i = 0; i < o->nsrc; i++)
+			mv->dst_seen[o->src[i]] = 1;
+		for (size_t i = 0; i < o->nsrc * o->copies; i++) {
+			const unsigned a = o->dst[i];
+			if (mv->dst_seen[a] == 1 && emu_net_bank(&mv->m->g, a) ==
+			    emu_net_bank(&mv->m->g, o->src[i / o->copies])) {
+				first = n ? first : a;
+				n++;
+				mv->dst_seen[a] = 2;
+			}
+		}
+		for (size_t i = 0; i < o->nsrc; i++)
+			mv->dst_seen[o->src[i]] = 0;
+	}
+	if (!n)
+		return 0;
+	char text[200];
+	snprintf(text, sizeof text, "onto its own source: destination wordlines "
+		 "%u..%u start inside source wordlines %u..%u, so wordline %u is "
+		 "overwritten before it is read; move into other wordlines, or "
+		 "downwards", c->dst_wl, c->dst_wl + c->nwl - 1, c->wl,
+		 c->wl + c->nwl - 1, c->dst_wl);
+	return emu_hazard_overlap(mv->hz, o->cmd, c->line, first, common, c->dst_wl,
+				  c->wl + c->nwl - 1, n, text, d) < 0 ? -1 : 0;
+}
+
+static int check_hazards(emu_mover *mv, const struct op *o, diag *d)
+{
+	const emu_move *c = o->c;
+	emu_hazards *h = mv->hz;
+	const size_t ndst = o->copies ? o->nsrc * o->copies : o->nsrc;
+	const unsigned *dst = o->copies ? o->dst : o->src;
+	const emu_cells src = {o->src, o->nsrc, o->smask, c->wl, c->nwl};
+	const emu_cells out = {dst, ndst, o->dmask,
+			       c->kind == EMU_MOVE_CONST ? c->wl : c->dst_wl, c->nwl};
+	if (c->kind != EMU_MOVE_CONST &&
+	    emu_hazard_check_read(h, o->cmd, c->line, &src, d) < 0)
+		return -1;
+	if (emu_hazard_check_write(h, o->cmd, c->line, &out, d) < 0)
+		return -1;
+	if (c->kind == EMU_MOVE_INTRA && c->scratch != SRAM_NO_ROW &&
+	    (c->dist > 1 || c->dist < -1)) {
+		uint64_t all[MASK_WORDS];
+		memset(all, 0xff, sizeof all);
+		const emu_cells s = {o->src, o->nsrc, all, c->scratch, 1};
+		if (emu_hazard_check_write(h, o->cmd, c->line, &s, d) < 0)
+			return -1;
+	}
+	return c->kind == EMU_MOVE_CONST ? 0 : check_overlap(mv, o, d);
+}
+
+/* After the command ran: what it wrote, and what waits for the sync. */
+static int track_writes(emu_mover *mv, const struct op *o)
+{
+	const emu_move *c = o->c;
+	emu_hazards *h = mv->hz;
+	if (o->copies == 0) {
+		uint64_t all[MASK_WORDS];
+		memset(all, 0xff, sizeof all);
+		const emu_cells out = {o->src, o->nsrc, o->dmask,
+				       c->kind == EMU_MOVE_CONST ? c->wl : c->dst_wl, c->nwl};
+		const emu_cells s = {o->src, o->nsrc, all, c->scratch, 1};
+		const bool scratch = c->kind == EMU_MOVE_INTRA && (c->dist > 1 || c->dist < -1);
+		return emu_hazard_written(h, &out) || (scratch && emu_hazard_written(h, &s))
+		       ? -1 : 0;
+	}
+	/* Split the destinations: local ones are written now, remote ones
+	 * (and the sources that feed them) are pending until the sync. */
+	const size_t nd = o->nsrc * o->copies;
+	unsigned *local = malloc(nd * sizeof *local), *remote = malloc(nd * sizeof *remote);
+	unsigned *feed = malloc(o->nsrc * sizeof *feed);
+	size_t nl = 0, nr = 0, nf = 0;
+	int rc = -1;
+	if (!local || !remote || !feed)
+		goto out;
+	for (size_t i = 0; i < nd; i++) {
+		const unsigned s = o->src[i / o->copies];
+		const bool far = emu_net_bank(&mv->m->g, o->dst[i]) != emu_net_bank(&mv->m->g, s);
+		if (!far)
+			local[nl++] = o->dst[i];
+		else
+			remote[nr++] = o->dst[i];
+		if (far && (nf == 0 || feed[nf - 1] != s))
+			feed[nf++] = s;
+	}
+	const emu_cells l = {local, nl, o->dmask, c->dst_wl, c->nwl};
+	const emu_cells rs = {feed, nf, o->smask, c->wl, c->nwl};
+	const emu_cells rd = {remote, nr, o->dmask, c->dst_wl, c->nwl};
+	rc = emu_hazard_written(h, &l) || (nr && emu_hazard_pend(h, o->cmd, c->line, &rs, &rd))
+	     ? -1 : 0;
+out:
+	free(local);
+	free(remote);
+	free(feed);
+	return rc;
+}
+
+/* ---- running a command ---- */
+
+static void count(emu_mover *mv, const struct op *o, unsigned banks)
+{
+	const emu_move *c = o->c;
+	const uint64_t per = o->sbits * c->nwl;
+	mv->last.bits = per * o->nsrc * (o->copies ? o->copies : 1);
+	mv->last.banks_run = banks;
+	mv->st.commands[c->kind]++;
+	mv->st.cycles[c->kind] += mv->last.cycles;
+	mv->st.bits[c->kind] += mv->last.bits;
+	for (size_t i = 0; i < o->nsrc * o->copies; i++)
+		if (emu_net_bank(&mv->m->g, o->dst[i]) !=
+		    emu_net_bank(&mv->m->g, o->src[i / o->copies]))
+			mv->st.bits_remote += per;
+	mv->st.banks_run += banks;
+	mv->st.banks_skipped += mv->m->nbanks - banks;
+}
+
+static int run_sync(emu_mover *mv, const emu_move *c)
+{
+	exec_sync(mv);
+	if (mv->hz && emu_hazard_sync(mv->hz) != 0)
+		return -1;
+	mv->st.commands[c->kind]++;
+	mv->st.cycles[c->kind] += mv->last.cycles;
+	mv->last.banks_run = mv->m->nbanks;
+	mv->st.banks_run += mv->m->nbanks;
+	return 0;
+}
+
+static int nomem(emu_mover *mv, const emu_move *c, size_t cmd, diag *d)
+{
+	diag_at(d, mv->path ? mv->path : "infsim", c->line, 0,
+		"command %zu: %s: out of memory", cmd,
+		c->kind < EMU_MOVE_KINDS ? kind_titles[c->kind] : "move");
+	return -1;
+}
+
+int emu_move_run(emu_mover *mv, const emu_move *c, size_t cmd, diag *d)
+{
+	const struct ctx x = {&mv->m->g, mv->path, c, cmd, d};
+	struct op o;
+	memset(&mv->last, 0, sizeof mv->last);
+	if (emu_move_check(c, &mv->m->g, mv->path, cmd, d) != 0)
+		return -1;
+	if (c->kind == EMU_MOVE_SYNC)
+		return run_sync(mv, c) ? nomem(mv, c, cmd, d) : 0;
+	if (op_expand(mv, c, cmd, &o) != 0) {
+		op_free(&o);
+		return nomem(mv, c, cmd, d);
+	}
+	int rc = o.copies > 1 ? check_collisions(mv, &o, &x) : 0;
+	if (rc == 0 && mv->hz)
+		rc = check_hazards(mv, &o, d);
+	if (rc == 0) {
+		const unsigned banks = mark_banks(mv, &o);
+		rc = c->kind == EMU_MOVE_INTRA ? exec_intra(mv, &o)
+		   : c->kind == EMU_MOVE_CONST ? exec_const(mv, &o)
+					       : exec_transfer(mv, &o);
+		if (rc == 0 && mv->hz)
+			rc = track_writes(mv, &o);
+		if (rc != 0)
+			rc = nomem(mv, c, cmd, d);
+		else
+			count(mv, &o, banks);
+	}
+	op_free(&o);
+	return rc;
+}
+
+int emu_move_run_list(emu_mover *mv, const emu_move_list *l, size_t first,
+		      diag *d)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (emu_move_run(mv, &l->v[i], first + i, d) != 0)
+			return -1;
+	return 0;
+}
+
+/* ---- lowering: Algorithm 1 ---- */
+
+/* The 1 to 3 intervals of [p, q) along one dimension of tile t. */
+static size_t split_dim(uint64_t p, uint64_t q, uint64_t t, uint64_t *lo,
+			uint64_t *hi)
+{
+	const uint64_t a = p / t * t, b = (p + t - 1) / t * t, c = q / t * t;
+	size_t n = 0;
+	if (b > c) { /* a = c <= p < q < b = d: one tile */
+		lo[n] = p, hi[n++] = q;
+		return n;
+	}
+	if (a < p)
+		lo[n] = p, hi[n++] = b;   /* head */
+	if (b < c)
+		lo[n] = b, hi[n++] = c;   /* middle: whole tiles */
+	if (c < q)
+		lo[n] = c, hi[n++] = q;   /* tail */
+	return n;
+}
+
+size_t emu_decompose(const emu_box *box, const uint64_t tile[EMU_LAYOUT_DIMS],
+		     emu_box out[27])
+{
+	uint64_t lo[EMU_LAYOUT_DIMS][3], hi[EMU_LAYOUT_DIMS][3];
+	size_t n[EMU_LAYOUT_DIMS], total = 1;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		if (box->lo[k] >= box->hi[k] || tile[k] == 0)
+			return 0;
+		n[k] = split_dim(box->lo[k], box->hi[k], tile[k], lo[k], hi[k]);
+		total *= n[k];
+	}
+	/* Dimension 0 varies fastest, as Algorithm 1's recursion emits. */
+	for (size_t i = 0; i < total; i++) {
+		size_t rest = i;
+		for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+			out[i].lo[k] = lo[k][rest % n[k]];
+			out[i].hi[k] = hi[k][rest % n[k]];
+			rest /= n[k];
+		}
+	}
+	return total;
+}
+
+/* ---- lowering: from tiles to physical commands ---- */
+
+/* A piece in tile terms: per dimension, tiles [t0, t1) and, in each of
+ * them, offsets [o0, o1). */
+struct span {
+	uint64_t t0, t1, o0, o1;
+};
+struct piece {
+	struct span s[EMU_LAYOUT_DIMS];
+};
+
+/* A logical shift (Algorithm 2's Shift(A, k, mask, inter, intra)). */
+struct shift {
+	unsigned kind;  /* EMU_MOVE_INTRA, _INTER or _BCAST */
+	unsigned k;     /* dimension */
+	int64_t dt;     /* tiles along k to the (first) destination */
+	int64_t dint;   /* offset change along k inside the tile */
+	uint64_t reuse; /* bcast: copies, one tile apart along k */
+};
+
+struct lower {
+	const emu_region *r;
+	const sram_geom *g;
+	uint64_t T[EMU_LAYOUT_DIMS], n[EMU_LAYOUT_DIMS];
+	uint64_t S[EMU_LAYOUT_DIMS + 1]; /* tile-bitline stride of each dim */
+	uint64_t N[EMU_LAYOUT_DIMS];     /* tile-number stride of each dim */
+	unsigned c;     /* the dimension wordline groups cut (3: one group) */
+	uint64_t m;     /* offsets of dimension c in one group */
+	unsigned B, width, swl, dwl, scratch;
+	emu_move_list *out;
+	diag *d;
+	bool remote;    /* a transfer since the last sync crossed banks */
+};
+
+static void piece_of(const struct lower *L, const emu_box *b, struct piece *p)
+{
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		const uint64_t T = L->T[k], lo = b->lo[k], hi = b->hi[k];
+		struct span *s = &p->s[k];
+		s->t0 = lo / T;
+		if (lo / T == (hi - 1) / T) {
+			s->t1 = s->t0 + 1;
+			s->o0 = lo % T;
+			s->o1 = (hi - 1) % T + 1;
+		} else { /* Algorithm 1's middle: whole tiles */
+			s->t1 = hi / T;
+			s->o0 = 0;
+			s->o1 = T;
+		}
+	}
+}
+
+/* Drop dimensions of count 1 and merge contiguous ones. */
+static void canon(emu_pattern *p)
+{
+	unsigned n = 0;
+	for (unsigned k = 0; k < p->ndims; k++) {
+		if (p->count[k] == 1)
+			continue;
+		if (n && p->stride[n - 1] * (int64_t)p->count[n - 1] == p->stride[k]) {
+			p->count[n - 1] *= p->count[k];
+			continue;
+		}
+		p->stride[n] = p->stride[k];
+		p->count[n++] = p->count[k];
+	}
+	for (unsigned k = n; k < EMU_PAT_MAX_DIMS; k++)
+		p->stride[k] = 0, p->count[k] = 0;
+	p->ndims = n;
+}
+
+static void pat_add(emu_pattern *p, uint64_t stride, uint64_t count)
+{
+	p->stride[p->ndims] = (int64_t)stride;
+	p->count[p->ndims++] = count;
+}
+
+static emu_pattern tile_pattern(const struct lower *L, const struct piece *p)
+{
+	emu_pattern t;
+	memset(&t, 0, sizeof t);
+	t.start = L->r->array0;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		t.start += (int64_t)(p->s[k].t0 * L->N[k]);
+		pat_add(&t, L->N[k], p->s[k].t1 - p->s[k].t0);
+	}
+	canon(&t);
+	return t;
+}
+
+/* Does some transfer of c leave its source's bank? */
+static bool crosses_banks(const struct lower *L, const emu_move *c)
+{
+	const uint64_t n = emu_pattern_size(&c->arrays);
+	const uint64_t copies = c->kind == EMU_MOVE_BCAST ? c->reuse_count : 1;
+	for (uint64_t i = 0; i < n; i++) {
+		const int64_t a = emu_pattern_at(&c->arrays, i);
+		for (uint64_t j = 0; j < copies; j++)
+			if (emu_net_bank(L->g, (unsigned)a) !=
+			    emu_net_bank(L->g, (unsigned)(a + c->dist + (int64_t)j * c->reuse_stride)))
+				return true;
+	}
+	return false;
+}
+
+static int push(struct lower *L, const emu_move *c)
+{
+	if (emu_move_list_push(L->out, c) == 0)
+		return 0;
+	diag_at(L->d, "lower", 0, 0, "out of memory lowering a move");
+	return -1;
+}
+
+static int sync_if_remote(struct lower *L)
+{
+	if (!L->remote)
+		return 0;
+	L->remote = false;
+	const emu_move s = emu_move_sync();
+	return push(L, &s);
+}
+
+/* The physical bitlines of piece p in one wordline group: the whole
+ * offset ranges of the dimensions below the cut, and offsets
+ * [u, u + len) of the cut dimension (layout.h: tile bitline b is
+ * physical bitline b mod B of group b / B). */
+static emu_pattern group_bitlines(const struct lower *L, const struct piece *p,
+				  uint64_t u, uint64_t len)
+{
+	emu_pattern b;
+	memset(&b, 0, sizeof b);
+	for (unsigned j = 0; j < L->c && j < EMU_LAYOUT_DIMS; j++) {
+		b.start += (int64_t)(p->s[j].o0 * L->S[j]);
+		pat_add(&b, L->S[j], p->s[j].o1 - p->s[j].o0);
+	}
+	if (L->c < EMU_LAYOUT_DIMS) {
+		b.start += (int64_t)(u % L->m * L->S[L->c]);
+		pat_add(&b, L->S[L->c], len);
+	}
+	canon(&b);
+	return b;
+}
+
+/* The group of offset oc of the cut dimension and offsets o of the
+ * dimensions above it. */
+static uint64_t group_of(const struct lower *L, uint64_t oc, const uint64_t *o)
+{
+	if (L->c >= EMU_LAYOUT_DIMS)
+		return 0;
+	uint64_t g = oc / L->m;
+	for (unsigned j = L->c + 1; j < EMU_LAYOUT_DIMS; j++)
+		g += o[j] * (L->S[j] / L->B);
+	return g;
+}
+
+static int emit_phys(struct lower *L, const struct piece *p, const struct shift *sh,
+		     const emu_pattern *src, int64_t dstart, uint64_t gs, uint64_t gd)
+{
+	const emu_pattern tiles = tile_pattern(L, p);
+	const unsigned wl = L->swl + (unsigned)gs * L->width;
+	const unsigned dwl = L->dwl + (unsigned)gd * L->width;
+	emu_move c;
+	if (sh->kind == EMU_MOVE_INTRA) {
+		const int64_t dist = dstart - src->start;
+		const bool far = dist > 1 || dist < -1;
+		if (dist == 0 && wl == dwl)
+			return 0;
+		if (far && L->scratch == SRAM_NO_ROW) {
+			diag_at(L->d, L->r->path ? L->r->path : "lower", L->r->line, L->r->col,
+				"region '%s': a shift by %" PRId64 " bitlines needs a scratch "
+				"wordline; expected one outside the region's wordlines",
+				L->r->name, dist);
+			return -1;
+		}
+		c = emu_move_intra(&tiles, src, dist, wl, L->width, dwl,
+				   far ? L->scratch : SRAM_NO_ROW);
+	} else {
+		emu_pattern dst = *src;
+		dst.start = dstart;
+		const int64_t dist = sh->dt * (int64_t)L->N[sh->k];
+		if (sh->kind == EMU_MOVE_INTER)
+			c = emu_move_inter(&tiles, src, dist, &dst, wl, L->width, dwl);
+		else
+			c = emu_move_bcast(&tiles, src, dist, (int64_t)L->N[sh->k], sh->reuse,
+					   &dst, wl, L->width, dwl);
+		L->remote = L->remote || crosses_banks(L, &c);
+	}
+	return push(L, &c);
+}
+
+/* One chunk: offsets [u, e) of the cut dimension (inside one group),
+ * offsets o of the dimensions above it. */
+static int emit_chunk(struct lower *L, const struct piece *p, const struct shift *sh,
+		      const uint64_t *o, uint64_t u, uint64_t e)
+{
+	const unsigned k = sh->k;
+	const uint64_t gs = group_of(L, u, o);
+	if (k < L->c) {
+		const emu_pattern src = group_bitlines(L, p, u, e - u);
+		return emit_phys(L, p, sh, &src, src.start + sh->dint * (int64_t)L->S[k],
+				 gs, gs);
+	}
+	if (k > L->c) {
+		uint64_t o2[EMU_LAYOUT_DIMS];
+		memcpy(o2, o, sizeof o2);
+		o2[k] = (uint64_t)((int64_t)o2[k] + sh->dint);
+		const emu_pattern src = group_bitlines(L, p, u, e - u);
+		return emit_phys(L, p, sh, &src, src.start, gs, group_of(L, u, o2));
+	}
+	/* Along the cut dimension the chunk may land in two groups. */
+	const uint64_t a0 = (uint64_t)((int64_t)u + sh->dint);
+	const uint64_t a1 = (uint64_t)((int64_t)e + sh->dint);
+	for (uint64_t a = a0, b; a < a1; a = b) {
+		b = (a / L->m + 1) * L->m < a1 ? (a / L->m + 1) * L->m : a1;
+		const uint64_t from = (uint64_t)((int64_t)a - sh->dint);
+		const emu_pattern src = group_bitlines(L, p, from, b - a);
+		const int64_t dstart = src.start - (int64_t)(from % L->m * L->S[k]) +
+				       (int64_t)(a % L->m * L->S[k]);
+		if (emit_phys(L, p, sh, &src, dstart, group_of(L, from, o),
+			      group_of(L, a, o)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A logical shift of piece p: one physical command per wordline group
+ * it touches (one in all without virtual bitlines). */
+static int emit(struct lower *L, const struct piece *p, const struct shift *sh)
+{
+	const unsigned c = L->c;
+	if (c >= EMU_LAYOUT_DIMS)
+		return emit_chunk(L, p, sh, (const uint64_t[EMU_LAYOUT_DIMS]){0}, 0, 0);
+	uint64_t o[EMU_LAYOUT_DIMS] = {0};
+	for (unsigned j = c + 1; j < EMU_LAYOUT_DIMS; j++)
+		o[j] = p->s[j].o0;
+	for (;;) {
+		for (uint64_t u = p->s[c].o0, e; u < p->s[c].o1; u = e) {
+			e = (u / L->m + 1) * L->m < p->s[c].o1 ? (u / L->m + 1) * L->m
+							       : p->s[c].o1;
+			if (emit_chunk(L, p, sh, o, u, e) != 0)
+				return -1;
+		}
+		unsigned j = c + 1;
+		for (; j < EMU_LAYOUT_DIMS; j++) {
+			if (++o[j] < p->s[j].o1)
+				break;
+			o[j] = p->s[j].o0;
+		}
+		if (j == EMU_LAYOUT_DIMS)
+			return 0;
+	}
+}
+
+/* Algorithm 2's Shift(A, k, [mlo, mhi), dt, dint) for piece p: the part
+ * of p inside the mask, if any. */
+static int shift_part(struct lower *L, const struct piece *p, unsigned k,
+		      uint64_t mlo, uint64_t mhi, int64_t dt, int64_t dint)
+{
+	struct piece q = *p;
+	struct span *s = &q.s[k];
+	s->o0 = s->o0 > mlo ? s->o0 : mlo;
+	s->o1 = s->o1 < mhi ? s->o1 : mhi;
+	if (s->o0 >= s->o1)
+		return 0; /* "filtered out later (omitted in Alg 2)" */
+	const struct shift sh = {dt ? EMU_MOVE_INTER : EMU_MOVE_INTRA, k, dt, dint, 1};
+	return emit(L, &q, &sh);
+}
+
+/* Algorithm 2: piece p moved by d along k. */
+static int shift_piece(struct lower *L, const struct piece *p, unsigned k, int64_t d)
+{
+	const uint64_t T = L->T[k], a = (uint64_t)(d < 0 ? -d : d);
+	const int64_t inter = (int64_t)(a / T), intra = (int64_t)(a % T);
+	const int64_t bar = (int64_t)T - intra;
+	if (d >= 0)
+		return shift_part(L, p, k, 0, (uint64_t)bar, inter, intra) ||
+		       (intra && shift_part(L, p, k, (uint64_t)bar, T, inter + 1, -bar))
+		       ? -1 : 0;
+	return (intra && shift_part(L, p, k, 0, (uint64_t)intra, -(inter + 1), bar)) ||
+	       shift_part(L, p, k, (uint64_t)intra, T, -inter, -intra) ? -1 : 0;
+}
+
+/* ---- lowering: entry points ---- */
+
+static int lower_err(const struct lower *L, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int lower_err(const struct lower *L, const char *fmt, ...)
+{
+	char head[EMU_REGION_NAME_MAX + 16];
+	va_list ap;
+	snprintf(head, sizeof head, "region '%s'", L->r->name);
+	va_start(ap, fmt);
+	say(L->d, L->r->path ? L->r->path : "lower", L->r->line, L->r->col, head, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The region's layout.  A tile of P bitlines either fills whole arrays
+ * (P a multiple of B, virtual bitlines beyond B: emu_region_check), or
+ * uses the first P < B bitlines of its array (as Fig 9 draws 4-bitline
+ * arrays on a machine whose arrays have at least 8). */
+static int lower_layout(struct lower *L)
+{
+	const emu_region *r = L->r;
+	const uint64_t P = emu_region_tile_bitlines(r);
+	if (P >= L->B)
+		return emu_region_check(r, L->g, L->d);
+	if (r->ndims < 1 || r->ndims > EMU_LAYOUT_DIMS || r->width < 1 || r->width > 64)
+		return lower_err(L, "%u dimensions of %u-bit elements; expected 1..3 "
+				 "dimensions of 1..64 bits", r->ndims, r->width);
+	const uint64_t arrays = (uint64_t)L->g->arrays_per_way * L->g->ways_per_bank *
+				L->g->mesh_x * L->g->mesh_y;
+	if (r->array0 + emu_region_tiles(r) > arrays)
+		return lower_err(L, "needs arrays %u..%" PRIu64 ", the machine has "
+				 "0..%" PRIu64, r->array0,
+				 r->array0 + emu_region_tiles(r) - 1, arrays - 1);
+	if (r->wl + r->width > L->g->wordlines)
+		return lower_err(L, "needs wordlines %u..%u, the arrays have %u",
+				 r->wl, r->wl + r->width - 1, L->g->wordlines);
+	return 0;
+}
+
+static int lower_setup(struct lower *L, const emu_region *r, const sram_geom *g,
+		       unsigned dst_wl, unsigned scratch, emu_move_list *out, diag *d)
+{
+	memset(L, 0, sizeof *L);
+	L->r = r;
+	L->g = g;
+	L->B = g->bitlines;
+	L->width = r->width;
+	L->swl = r->wl;
+	L->dwl = dst_wl;
+	L->scratch = scratch;
+	L->out = out;
+	L->d = d;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+		if (r->tile[k] == 0 || r->size[k] == 0)
+			return lower_err(L, "size and tile of dimension %u must be >= 1", k);
+	if (lower_layout(L) != 0)
+		return -1;
+	emu_region_grid(r, L->n);
+	L->S[0] = 1;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		L->T[k] = r->tile[k];
+		L->S[k + 1] = L->S[k] * L->T[k];
+		L->N[k] = k ? L->N[k - 1] * L->n[k - 1] : 1;
+	}
+	L->c = EMU_LAYOUT_DIMS;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS && L->S[EMU_LAYOUT_DIMS] > L->B; k++)
+		if (L->S[k + 1] > L->B) {
+			L->c = k;
+			L->m = L->B / L->S[k];
+			break;
+		}
+	const unsigned rows = (unsigned)emu_region_rows(r, g);
+	if (dst_wl + rows > g->wordlines)
+		return lower_err(L, "destination wordlines %u..%u are outside the "
+				 "arrays' 0..%u", dst_wl, dst_wl + rows - 1,
+				 g->wordlines - 1);
+	if (windows_meet(dst_wl, r->wl, rows))
+		return lower_err(L, "destination wordlines %u..%u overlap the region's "
+				 "%u..%u; expected the new value in wordlines of its own "
+				 "(§3.4: the compiler allocates them)", dst_wl,
+				 dst_wl + rows - 1, r->wl, r->wl + rows - 1);
+	if (scratch != SRAM_NO_ROW &&
+	    (scratch >= g->wordlines || windows_meet(scratch, r->wl, rows) ||
+	     windows_meet(scratch, dst_wl, rows)))
+		return lower_err(L, "scratch wordline %u must be inside the arrays' "
+				 "0..%u and outside wordlines %u..%u and %u..%u",
+				 scratch, g->wordlines - 1, r->wl, r->wl + rows - 1,
+				 dst_wl, dst_wl + rows - 1);
+	return 0;
+}
+
+static int check_box(const struct lower *L, const emu_box *b)
+{
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+		if (b->lo[k] >= b->hi[k] || b->hi[k] > L->r->size[k])
+			return lower_err(L, "box [%" PRIu64 ", %" PRIu64 ") of dimension "
+					 "%u; expected a non-empty part of 0..%" PRIu64,
+					 b->lo[k], b->hi[k], k, L->r->size[k]);
+	return 0;
+}
+
+/* Algorithms 1 and 2 on box moved by d along k (the box clipped first so
+ * nothing lands outside the region: that data is discarded). */
+static int lower_box(struct lower *L, const emu_box *box, unsigned k, int64_t d)
+{
+	emu_box b = *box, pieces[27];
+	const uint64_t S = L->r->size[k];
+	if (d < 0 && b.lo[k] < (uint64_t)-d)
+		b.lo[k] = (uint64_t)-d;
+	if (d > 0) {
+		const uint64_t limit = S > (uint64_t)d ? S - (uint64_t)d : 0;
+		if (b.hi[k] > limit)
+			b.hi[k] = limit;
+	}
+	if (b.lo[k] >= b.hi[k])
+		return 0;
+	const size_t n = emu_decompose(&b, L->T, pieces);
+	for (size_t i = 0; i < n; i++) {
+		struct piece p;
+		piece_of(L, &pieces[i], &p);
+		if (shift_piece(L, &p, k, d) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int emu_lower_move(const emu_region *r, const sram_geom *g, const emu_box *box,
+		   const int64_t offset[EMU_LAYOUT_DIMS], unsigned dst_wl,
+		   unsigned scratch, emu_move_list *out, diag *d)
+{
+	struct lower L;
+	unsigned k = 0, moved = 0;
+	if (lower_setup(&L, r, g, dst_wl, scratch, out, d) || check_box(&L, box))
+		return -1;
+	for (unsigned j = 0; j < EMU_LAYOUT_DIMS; j++)
+		if (offset[j]) {
+			k = j;
+			moved++;
+		}
+	if (moved > 1)
+		return lower_err(&L, "offset (%" PRId64 ", %" PRId64 ", %" PRId64 ") moves "
+				 "along %u dimensions; a mv moves along one (§3.2), so "
+				 "lower each dimension as its own mv", offset[0], offset[1],
+				 offset[2], moved);
+	if (lower_box(&L, box, k, offset[k]) != 0)
+		return -1;
+	return sync_if_remote(&L);
+}
+
+/* Fill offsets [x, hi) along k of piece p (tiles set, offset x holding
+ * the value) by doubling: copy [x, x + w) to [x + w, x + 2w), clipped to
+ * hi, for w = 1, 2, 4, ...: about hi - x bitline steps of dimension k. */
+static int fill_tiles(struct lower *L, const struct piece *p, unsigned k,
+		      uint64_t x, uint64_t hi)
+{
+	for (uint64_t w = 1; x + w < hi;) {
+		const uint64_t len = w < hi - (x + w) ? w : hi - (x + w);
+		struct piece q = *p;
+		q.s[k].o0 = x;
+		q.s[k].o1 = x + len;
+		const struct shift sh = {EMU_MOVE_INTRA, k, 0, (int64_t)w, 1};
+		if (emit(L, &q, &sh) != 0)
+			return -1;
+		w += len;
+	}
+	return 0;
+}
+
+/* The slab's pieces with dimension k's span replaced. */
+static int each_piece(struct lower *L, const emu_box *pieces, size_t n,
+		      unsigned k, struct span s, uint64_t x, uint64_t hi,
+		      const struct shift *sh)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct piece p;
+		piece_of(L, &pieces[i], &p);
+		p.s[k] = s;
+		if (sh ? emit(L, &p, sh) : fill_tiles(L, &p, k, x, hi))
+			return -1;
+	}
+	return 0;
+}
+
+/* Copies q0 .. q1 - 1 along k, in the destination wordlines, of the
+ * slab that lower_box already put at q0: fill the head tile, broadcast
+ * its slab to the tiles after it (H-tree or NoC multicast), fill them. */
+static int broadcast_fill(struct lower *L, const emu_box *pieces, size_t n,
+			  unsigned k, uint64_t q0, uint64_t q1)
+{
+	const uint64_t T = L->T[k], th = q0 / T, x = q0 % T;
+	const uint64_t head_hi = q1 - th * T < T ? q1 - th * T : T;
+	L->swl = L->dwl;
+	if (each_piece(L, pieces, n, k, (struct span){th, th + 1, x, x + 1}, x,
+		       head_hi, NULL) != 0)
+		return -1;
+	if (q1 <= (th + 1) * T)
+		return 0;
+	const uint64_t tl = (q1 - 1) / T, full_end = q1 % T ? tl : tl + 1;
+	const struct shift sh = {EMU_MOVE_BCAST, k, 1, -(int64_t)x, tl - th};
+	if (each_piece(L, pieces, n, k, (struct span){th, th + 1, x, x + 1}, 0, 0, &sh) ||
+	    sync_if_remote(L))
+		return -1;
+	if (th + 1 < full_end &&
+	    each_piece(L, pieces, n, k, (struct span){th + 1, full_end, 0, 1}, 0, T, NULL))
+		return -1;
+	if (q1 % T &&
+	    each_piece(L, pieces, n, k, (struct span){tl, tl + 1, 0, 1}, 0, q1 % T, NULL))
+		return -1;
+	return 0;
+}
+
+int emu_lower_broadcast(const emu_region *r, const sram_geom *g,
+			const emu_box *box, unsigned dim, int64_t dist,
+			uint64_t count, unsigned dst_wl, unsigned scratch,
+			emu_move_list *out, diag *d)
+{
+	struct lower L;
+	emu_box pieces[27];
+	if (lower_setup(&L, r, g, dst_wl, scratch, out, d) || check_box(&L, box))
+		return -1;
+	if (dim >= r->ndims)
+		return lower_err(&L, "broadcast along dimension %u; the region has "
+				 "dimensions 0..%u", dim, r->ndims - 1);
+	if (box->hi[dim] - box->lo[dim] != 1)
+		return lower_err(&L, "a broadcast source has extent 1 along its reuse "
+				 "dimension %u; this one has %" PRIu64, dim,
+				 box->hi[dim] - box->lo[dim]);
+	if (count == 0 || count > (uint64_t)INT64_MAX / 4 || dist > INT64_MAX / 4 ||
+	    dist < -(INT64_MAX / 4))
+		return lower_err(&L, "reuse count %" PRIu64 " at distance %" PRId64
+				 "; expected a count >= 1 and both within 2^61",
+				 count, dist);
+	const int64_t p = (int64_t)box->lo[dim], S = (int64_t)r->size[dim];
+	const int64_t q0 = p + dist > 0 ? p + dist : 0;
+	const int64_t q1 = p + dist + (int64_t)count < S ? p + dist + (int64_t)count : S;
+	if (q0 >= q1)
+		return 0; /* all of it lands outside the region: discarded */
+	if (lower_box(&L, box, dim, q0 - p) != 0 || sync_if_remote(&L) != 0)
+		return -1;
+	const size_t n = emu_decompose(box, L.T, pieces);
+	return broadcast_fill(&L, pieces, n, dim, (uint64_t)q0, (uint64_t)q1);
+}
