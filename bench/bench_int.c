@@ -21,9 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "bench_util.h"
 #include "isa.h"
@@ -169,11 +166,7 @@ static void bench_init(struct bench *B, int reps)
 	make_operands(B);
 	bench_put(B->m0, ROW_A, WIDTH, B->a);
 	bench_put(B->m0, ROW_B, WIDTH, B->b);
-#ifdef _OPENMP
-	B->threads = omp_get_max_threads();
-#else
-	B->threads = 1;
-#endif
+	B->threads = bench_threads();
 }
 
 static void bench_free(struct bench *B)

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 double bench_now(void)
 {
@@ -105,4 +108,13 @@ sram_machine *bench_machine(const sram_geom *g, const char *who)
 		exit(1);
 	}
 	return m;
+}
+
+int bench_threads(void)
+{
+#ifdef _OPENMP
+	return omp_get_max_threads();
+#else
+	return 1;
+#endif
 }
