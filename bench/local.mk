@@ -8,8 +8,13 @@ EXTRA_PROGRAMS += bench/bench_fp
 bench_bench_fp_SOURCES = bench/bench_fp.c bench/bench_util.c bench/bench_util.h
 bench_bench_fp_LDADD = libinfsim.la
 CLEANFILES += bench/bench_fp$(EXEEXT)
+EXTRA_PROGRAMS += bench/bench_move
+bench_bench_move_SOURCES = bench/bench_move.c bench/bench_util.c bench/bench_util.h
+bench_bench_move_LDADD = libinfsim.la
+CLEANFILES += bench/bench_move$(EXEEXT)
 
 .PHONY: bench
-bench: bench/bench_int$(EXEEXT) bench/bench_fp$(EXEEXT)
+bench: bench/bench_int$(EXEEXT) bench/bench_fp$(EXEEXT) bench/bench_move$(EXEEXT)
 	./bench/bench_int$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_fp$(EXEEXT) $(BENCH_ARGS)
+	./bench/bench_move$(EXEEXT) $(BENCH_ARGS)

@@ -64,7 +64,7 @@ void dbg_bp_reset_watch(dbg_session *s)
 			char err[256];
 			dbg_value v;
 			if (dbg_eval_quiet(s, bp->expr, &v, err, sizeof err) == 0) {
-				bp->old = v.v;
+				bp->old = v;
 				bp->old_valid = true;
 			}
 		}
@@ -215,7 +215,7 @@ int dbg_cmd_watch(dbg_session *s, char *args)
 	if (!bp)
 		return -1;
 	bp->expr = strdup(expr);
-	bp->old = v.v;
+	bp->old = v;
 	bp->old_valid = true;
 	printf("Watchpoint %u: %s\n", bp->num, expr);
 	return 0;
@@ -330,8 +330,9 @@ static bool location_hits(const dbg_session *s, const dbg_bp *bp, bool at_bounda
 		return em->pc == bp->arg;
 	case DBG_BP_LINE:
 		return (uint64_t)c->line == bp->arg;
-	case DBG_BP_OP:
-		return c->c.op == bp->arg;
+	case DBG_BP_OP: /* by mnemonic: "add" is add.u4's ADD and add.f16's FADD */
+		return c->kind == EMU_CMD_COMPUTE &&
+		       strcmp(isa_info_of(c->c.op)->name, isa_info_of((unsigned)bp->arg)->name) == 0;
 	default:
 		return false;
 	}
@@ -339,7 +340,7 @@ static bool location_hits(const dbg_session *s, const dbg_bp *bp, bool at_bounda
 
 /* A watchpoint whose value changed: remember the new one in bp->old
  * after keeping the previous value in *prev. */
-static bool watch_hits(dbg_session *s, dbg_bp *bp, int64_t *prev, bool *err)
+static bool watch_hits(dbg_session *s, dbg_bp *bp, dbg_value *prev, bool *err)
 {
 	dbg_value v;
 	char msg[512];
@@ -348,10 +349,10 @@ static bool watch_hits(dbg_session *s, dbg_bp *bp, int64_t *prev, bool *err)
 		*err = true;
 		return false;
 	}
-	if (bp->old_valid && v.v == bp->old)
+	if (bp->old_valid && dbg_value_same(&v, &bp->old))
 		return false;
 	*prev = bp->old;
-	bp->old = v.v;
+	bp->old = v;
 	bp->old_valid = true;
 	return true;
 }
@@ -367,14 +368,14 @@ static bool condition_holds(dbg_session *s, const dbg_bp *bp, bool *err)
 		*err = true;
 		return true;
 	}
-	return v.v != 0;
+	return dbg_value_true(&v);
 }
 
 /* The watchpoints that changed in the last micro-op (reported together,
  * as gdb does), and their previous values. */
 #define MAX_CHANGED 16
 static dbg_bp *changed[MAX_CHANGED];
-static int64_t changed_prev[MAX_CHANGED];
+static dbg_value changed_prev[MAX_CHANGED];
 static size_t nchanged;
 
 dbg_bp *dbg_bp_hit(dbg_session *s, bool at_boundary, uint64_t prev_cycles, bool *err)
@@ -387,7 +388,7 @@ dbg_bp *dbg_bp_hit(dbg_session *s, bool at_boundary, uint64_t prev_cycles, bool 
 			continue;
 		bool matched;
 		if (bp->kind == DBG_BP_WATCH) {
-			int64_t prev;
+			dbg_value prev;
 			matched = prev_cycles != UINT64_MAX && watch_hits(s, bp, &prev, err);
 			if (matched && nchanged < MAX_CHANGED) {
 				changed_prev[nchanged] = prev;
@@ -409,9 +410,12 @@ void dbg_bp_report(dbg_session *s, dbg_bp *bp)
 {
 	if (bp->kind == DBG_BP_WATCH) {
 		for (size_t i = 0; i < nchanged; i++) {
+			char old[160], now[160];
 			changed[i]->hits++;
-			printf("\nWatchpoint %u: %s\n\nOld value = %" PRId64 "\nNew value = %" PRId64 "\n",
-			       changed[i]->num, changed[i]->expr, changed_prev[i], changed[i]->old);
+			dbg_format_value(&changed_prev[i], 0, old, sizeof old);
+			dbg_format_value(&changed[i]->old, 0, now, sizeof now);
+			printf("\nWatchpoint %u: %s\n\nOld value = %s\nNew value = %s\n",
+			       changed[i]->num, changed[i]->expr, old, now);
 		}
 		printf("at cycle %" PRIu64 "\n", dbg_cycles(s));
 		return;

@@ -40,7 +40,9 @@ static const dbg_command info_commands[] = {
 	  "Show the machine's sizes and the position.",
 	  "info machine\n"
 	  "Show the machine (wordlines, bitlines, arrays, ways, banks), the\n"
-	  "stream, and the current command, micro-op and cycle count.", NULL },
+	  "controller's settings (fp=ftz|ieee, latency=baseline|optimised,\n"
+	  "cordic=K), the stream, and the current command, micro-op and cycle\n"
+	  "count.", NULL },
 	{ "registers", "r reg", "status", dbg_cmd_info_registers, false,
 	  "Show the wordline allocation.",
 	  "info registers\n"
@@ -51,8 +53,9 @@ static const dbg_command info_commands[] = {
 	  "Show cycles and micro-op counts so far.",
 	  "info stats\n"
 	  "Show the statistics `infsim run --stats` prints, for the commands\n"
-	  "finished so far: cycles, reads, writes, logic and activations by\n"
-	  "command kind and by bank, and the transpose unit.", NULL },
+	  "finished so far: cycles (and, next to them, the baseline latency, which\n"
+	  "differs with latency=optimised), reads, writes, logic and activations\n"
+	  "by command kind and by bank, and the transpose unit.", NULL },
 	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
 };
 
@@ -75,7 +78,12 @@ static const dbg_command set_commands[] = {
 	  "set var BUF[INDEX] = EXPR\n"
 	  "Write EXPR into element INDEX of BUF through the array's port, as the\n"
 	  "transpose unit would.  The reference model is not changed, so a later\n"
-	  "`check` reports the element as a difference.  EXPR must fit BUF's type.", NULL },
+	  "`check` reports the element as a difference.  A float element gets\n"
+	  "EXPR rounded to its format as the machine's fp mode rounds (fp=ftz\n"
+	  "flushes what would be subnormal), a .qN element EXPR rounded to its\n"
+	  "fraction bits, an integer element EXPR truncated toward zero.  A value\n"
+	  "that does not fit (beyond the format's largest finite value, outside\n"
+	  "-4 <= x < 4 for .qN, outside the integer's range) is refused.", NULL },
 	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
 };
 
@@ -189,7 +197,8 @@ const dbg_command dbg_commands[] = {
 	  "LOCATION is one of\n"
 	  "  N          before command index N (0 is the first command)\n"
 	  "  :LINE      before the command on source line LINE (also FILE:LINE)\n"
-	  "  OPCODE     before every command of that kind (add, mul, sel, ...)\n"
+	  "  OPCODE     before every command of that mnemonic (add, mul, sel, ...),\n"
+	  "             whatever its type (add stops on add.u8 and add.f16)\n"
 	  "  cycle N    as soon as N cycles have run\n"
 	  "With `if EXPR` the machine stops only where EXPR is not zero.", NULL },
 	{ "tbreak", NULL, "breakpoints", dbg_cmd_tbreak, false,
@@ -199,7 +208,9 @@ const dbg_command dbg_commands[] = {
 	  "Stop when an expression changes.",
 	  "watch EXPR\n"
 	  "Evaluate EXPR (typically an element, BUF[i]) after every micro-op\n"
-	  "and stop on the micro-op that changed it, showing the old and new values.", NULL },
+	  "and stop on the micro-op that changed it, showing the old and new\n"
+	  "values (a float element in its format; a change is any change of its\n"
+	  "bits, so -0 after +0 is one).", NULL },
 	{ "delete", "d", "breakpoints", dbg_cmd_delete, false,
 	  "Delete breakpoints (all without argument).",
 	  "delete [N]...\nDelete the breakpoints or watchpoints numbered N, or all of them.", NULL },
@@ -212,10 +223,16 @@ const dbg_command dbg_commands[] = {
 	{ "print", "p inspect", "data", dbg_cmd_print, false,
 	  "Print the value of an expression.",
 	  "print[/FMT] EXPR\n"
-	  "FMT is x (hex), t (binary), d (signed) or u (unsigned).  EXPR uses\n"
-	  "integers, elements BUF[i], $pc, $upc, $cycle, parentheses, unary - and !,\n"
-	  "* / % + -, comparisons < <= > >= == !=, && and ||.  An element is read\n"
-	  "from its transposed bits; a bare buffer name prints every element.", NULL },
+	  "FMT is x (hex), t (binary), d (signed) or u (unsigned), each of the\n"
+	  "value's bits (a float element's own bits, a computed float's 64), or f\n"
+	  "(a float: an integer's bits read as a float of its width, 16, 32 or 64).\n"
+	  "EXPR uses integers, float literals (1.5, -2e-3, 0x1p-4, inf, nan),\n"
+	  "elements BUF[i], $pc, $upc, $cycle, the SRAM functions ($cell, $row,\n"
+	  "$col, $C, $T, $E, $BL, $BLB), parentheses, unary - and !, * / % + -,\n"
+	  "comparisons < <= > >= == !=, && and ||.  An element is read from its\n"
+	  "transposed bits; a float or .qN element is the exact value of its\n"
+	  "format, and an operation with a float gives a float, as in C.  A bare\n"
+	  "buffer name prints every element.", NULL },
 	{ "x", NULL, "data", dbg_cmd_x, false,
 	  "Examine wordlines of an array.",
 	  "x/NF ARRAY WL\n"
@@ -241,8 +258,11 @@ const dbg_command dbg_commands[] = {
 	{ "display", NULL, "data", dbg_cmd_display, false,
 	  "Print an expression after every stop.",
 	  "display[/FMT] EXPR\n"
-	  "Add EXPR to the expressions shown after every stop.  Without an\n"
-	  "argument, show them all now.", NULL },
+	  "Add EXPR to the expressions shown after every stop (FMT as print's).\n"
+	  "display/NF ARRAY WL\n"
+	  "With a count N, show `x/NF ARRAY WL` after every stop, as gdb's\n"
+	  "display/N examines memory: N wordlines of the array (F is x or t).\n"
+	  "Without an argument, show them all now.", NULL },
 	{ "undisplay", NULL, "data", dbg_cmd_undisplay, false,
 	  "Stop displaying expressions.",
 	  "undisplay [N]...\nRemove the displays numbered N (all without argument).", NULL },
@@ -268,6 +288,15 @@ const dbg_command dbg_commands[] = {
 	  "the first command that wrote a wrong element, naming the element, or\n"
 	  "come back to the position if none did.  Buffers that already differ\n"
 	  "at the start of the history are named first.", NULL },
+	{ "disassemble", NULL, "data", dbg_cmd_disassemble, false,
+	  "List the micro-ops of the current command.",
+	  "disassemble [FROM | FROM,TO | FROM,+N]\n"
+	  "List the micro-ops of the command the machine is in or before, one a\n"
+	  "line as the position shows them, `=>` marking the next one: all of\n"
+	  "them, or FROM to TO (TO excluded, as gdb) or N from FROM.  Once a\n"
+	  "data-dependent command has started under latency=optimised, these are\n"
+	  "the micro-ops of its longest bank trace; before it starts, its baseline\n"
+	  "program.", NULL },
 	{ "list", "l", "status", dbg_cmd_list, false,
 	  "List the commands around the position.",
 	  "list [N]\n"

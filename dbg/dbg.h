@@ -29,6 +29,21 @@
  * found a difference (as `infsim run --check`), 2 on a usage error. */
 enum { DBG_EXIT_FAILED = 1, DBG_EXIT_USAGE = 2, DBG_EXIT_MISMATCH = 3 };
 
+/* A value of an expression: an integer (v, with width bits that matter,
+ * signed or not) or a double (f, is_float).  An element read from a
+ * float or .qN buffer is a double whose value is the exact value of its
+ * format, and keeps its bits: fmt is then the buffer's format and v its
+ * raw bits (width of them); every other value has fmt ISA_FMT_INT.
+ * Arithmetic with a double gives a double, as in C. */
+typedef struct dbg_value {
+	int64_t v;         /* an integer, or a float element's raw bits */
+	double f;          /* the value, when is_float */
+	bool is_float;
+	unsigned width;    /* bits that matter: the buffer's for an element */
+	bool is_signed;
+	uint8_t fmt;       /* enum isa_fmt of a float or .qN element, else INT */
+} dbg_value;
+
 typedef enum dbg_bp_kind {
 	DBG_BP_CMD,    /* before command index */
 	DBG_BP_LINE,   /* before the command on a source line */
@@ -44,14 +59,15 @@ typedef struct dbg_bp {
 	bool enabled, temporary;
 	char *cond;        /* NULL, or the text of the condition */
 	char *expr;        /* watch: the watched expression */
-	int64_t old;       /* watch: the value last seen */
+	dbg_value old;     /* watch: the value last seen */
 	bool old_valid;
 	uint64_t hits;
 } dbg_bp;
 
 typedef struct dbg_display {
 	unsigned num;
-	char fmt;          /* 0, or x t d u */
+	char fmt;          /* 0, or x t d u f */
+	uint64_t count;    /* 0: an expression; N: `x/N` of "ARRAY WL" in expr */
 	char *expr;
 } dbg_display;
 
@@ -149,6 +165,9 @@ int dbg_need_machine(dbg_session *s);
 uint64_t dbg_cycles(const dbg_session *s);
 /* Print the position: command, line, text and the next micro-op. */
 void dbg_print_position(dbg_session *s);
+/* ", bank B's trace[, the longest of N]" while a data-dependent command
+ * runs per-bank traces (latency=optimised), else "". */
+void dbg_trace_note(const dbg_session *s, char *buf, size_t size);
 /* One micro-op as text. */
 void dbg_format_uop(const sram_uop *u, char *buf, size_t size);
 
@@ -174,12 +193,31 @@ void dbg_bp_report(dbg_session *s, dbg_bp *bp);
 void dbg_bp_reset_watch(dbg_session *s);
 void dbg_bp_free_all(dbg_session *s);
 
+/* ---- values (value.c) ---- */
+/* Element i of b, read from its transposed bits (emu_elem_get). */
+dbg_value dbg_value_of_element(const dbg_session *s, const emu_buffer *b, uint64_t i);
+dbg_value dbg_value_int(int64_t v);
+dbg_value dbg_value_real(double f);
+/* v as a double (C's conversion of an integer). */
+double dbg_value_double(const dbg_value *v);
+/* Is v not zero (a NaN is not zero)? */
+bool dbg_value_true(const dbg_value *v);
+/* Do a and b hold the same value, bit for bit (a watchpoint's test:
+ * -0 differs from +0, a NaN equals the same NaN)? */
+bool dbg_value_same(const dbg_value *a, const dbg_value *b);
+/* Format a value: fmt 0 (by its type), 'x' 't' 'd' 'u' (its bits: an
+ * element's, a double's 64), 'f' (a float; an integer's bits read as a
+ * float of its width, 16, 32 or 64 bits).  0, or -1 with a message in
+ * buf when the format does not apply. */
+int dbg_format_value(const dbg_value *v, char fmt, char *buf, size_t size);
+/* The bits to write into an element of b for v: rounded to a float
+ * format with the machine's fp mode (fp_flags: ISA_FL_IEEE or 0),
+ * rounded to .qN, or truncated toward zero to an integer.  0, or -1 with
+ * a message in err when v does not fit. */
+int dbg_value_to_element(const dbg_value *v, const emu_buffer *b, unsigned fp_flags,
+			 uint64_t *bits, char *err, size_t errsize);
+
 /* ---- expressions (expr.c) ---- */
-typedef struct dbg_value {
-	int64_t v;
-	unsigned width;    /* bits that matter: the buffer's for an element */
-	bool is_signed;
-} dbg_value;
 /* Evaluate text.  0, or -1 with an error already reported. */
 int dbg_eval(dbg_session *s, const char *text, dbg_value *out);
 /* The same without reporting: the message goes to err. */
@@ -189,8 +227,6 @@ int dbg_eval_quiet(dbg_session *s, const char *text, dbg_value *out,
  * breakpoint's condition, a display set before the program runs).  0,
  * or -1 with an error reported. */
 int dbg_expr_check(dbg_session *s, const char *text);
-/* Format a value: fmt 0 (by signedness), 'x', 't', 'd', 'u'. */
-void dbg_format_value(const dbg_value *v, char fmt, char *buf, size_t size);
 const emu_buffer *dbg_find_buffer(const dbg_session *s, const char *name,
 				  size_t len);
 
@@ -230,6 +266,7 @@ int dbg_cmd_info_stats(dbg_session *s, char *args);
 int dbg_cmd_info_buffers(dbg_session *s, char *args);
 int dbg_cmd_info_registers(dbg_session *s, char *args);
 int dbg_cmd_list(dbg_session *s, char *args);
+int dbg_cmd_disassemble(dbg_session *s, char *args);
 /* ARRAY: a global number or BANK.WAY.ARRAY.  0, or -1 with an error. */
 int dbg_parse_array(dbg_session *s, const char *text, unsigned *array);
 /* Show every display (after a stop). */

@@ -157,6 +157,32 @@ static void print_cmd_line(dbg_session *s, size_t i)
 		printf("command %zu: %s\n", i, text);
 }
 
+/* A data-dependent command under latency=optimised runs one trace per
+ * bank (duality-cache §3.1.2: each bank's controller decides on its own
+ * bitlines); em->up is the longest, the one the position shows. */
+void dbg_trace_note(const dbg_session *s, char *buf, size_t size)
+{
+	const emu_machine *em = s->em;
+	buf[0] = '\0';
+	if (!em || !em->dd || em->upc == 0)
+		return;
+	unsigned best = 0, banks = 0;
+	size_t longest = 0;
+	for (unsigned b = 0; b < em->m->nbanks; b++) {
+		if (!em->bank_on[b])
+			continue;
+		banks++;
+		if (banks == 1 || em->trace[b].n > longest) {
+			best = b;
+			longest = em->trace[b].n;
+		}
+	}
+	if (banks > 1)
+		snprintf(buf, size, ", bank %u's trace, the longest of %u", best, banks);
+	else
+		snprintf(buf, size, ", bank %u's trace", best);
+}
+
 void dbg_print_position(dbg_session *s)
 {
 	emu_machine *em = s->em;
@@ -170,9 +196,10 @@ void dbg_print_position(dbg_session *s)
 	}
 	print_cmd_line(s, em->pc);
 	if (em->upc > 0) {
-		char text[256];
+		char text[256], note[64];
 		dbg_format_uop(&em->up.u[em->upc], text, sizeof text);
-		printf("  => micro-op %zu (of 0..%zu): %s\n", em->upc, em->up.n - 1, text);
+		dbg_trace_note(s, note, sizeof note);
+		printf("  => micro-op %zu (of 0..%zu%s): %s\n", em->upc, em->up.n - 1, note, text);
 	}
 }
 

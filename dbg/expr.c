@@ -1,5 +1,5 @@
 /*
- * expr.c: infsdb's integer expressions.
+ * expr.c: infsdb's expressions.
  *
  *   expr    := or
  *   or      := and { "||" and }
@@ -8,17 +8,21 @@
  *   sum     := product { ("+" | "-") product }
  *   product := unary { ("*" | "/" | "%") unary }
  *   unary   := ("-" | "!") unary | primary
- *   primary := NUMBER | "(" expr ")" | BUF "[" expr "]" | "$pc" | "$upc" | "$cycle"
- *            | "$" SRAMFN "(" expr { "," expr } ")"
+ *   primary := NUMBER | FLOAT | "inf" | "nan" | "(" expr ")" | BUF "[" expr "]"
+ *            | "$pc" | "$upc" | "$cycle" | "$" SRAMFN "(" expr { "," expr } ")"
  *
- * Arithmetic is on 64-bit two's complement values (wrapping).  An element
- * is read from the transposed bits (emu_elem_get) and sign-extended when
- * its buffer is signed.
+ * Integers are 64-bit two's complement (wrapping); an integer element is
+ * read from the transposed bits (emu_elem_get) and sign-extended when its
+ * buffer is signed.  A float literal, and an element of a float or .qN
+ * buffer, is a double (value.c); as in C, an operation with a double
+ * operand converts the other to double and gives a double.
  */
 #include "config.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,13 +86,71 @@ static void syntax_error(parser *ps)
 
 static dbg_value plain(int64_t v)
 {
-	return (dbg_value){ v, 64, true };
+	return dbg_value_int(v);
 }
 
 static dbg_value parse_or(parser *ps);
 
+/* The extent of a number at s: letters, digits, '_' and '.', and a sign
+ * right after an exponent letter (e or E, p or P in hex). */
+static size_t number_extent(const char *s)
+{
+	const bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	size_t n = 0;
+	for (;;) {
+		const char c = s[n];
+		if (isalnum((unsigned char)c) || c == '_' || c == '.') {
+			n++;
+			continue;
+		}
+		const char prev = n ? (char)(s[n - 1] | 0x20) : 0;
+		if ((c == '+' || c == '-') && prev == (hex ? 'p' : 'e') && n > (hex ? 2u : 0u)) {
+			n++;
+			continue;
+		}
+		return n;
+	}
+}
+
+/* Is the number at s[0..n) a float literal: decimal with '.' or an
+ * exponent, or hex with a binary exponent (0x1.8p3)? */
+static bool is_float_literal(const char *s, size_t n)
+{
+	const bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	for (size_t i = hex ? 2 : 0; i < n; i++)
+		if (s[i] == '.' || (hex ? (s[i] | 0x20) == 'p' : (s[i] | 0x20) == 'e'))
+			return true;
+	return false;
+}
+
+static dbg_value parse_float(parser *ps, size_t n)
+{
+	char text[128], *end;
+	const bool hex = ps->p[0] == '0' && (ps->p[1] == 'x' || ps->p[1] == 'X');
+	bool ok = n < sizeof text;
+	if (ok && hex) /* strtod takes 0x1.8 without an exponent; a literal needs one */
+		ok = memchr(ps->p, 'p', n) || memchr(ps->p, 'P', n);
+	snprintf(text, sizeof text, "%.*s", (int)(n < sizeof text ? n : sizeof text - 1), ps->p);
+	errno = 0;
+	const double d = ok ? strtod(text, &end) : 0;
+	if (!ok || end != text + n) {
+		fail(ps, "Invalid number \"%.*s\": expected a float such as 1.5, -2e-3, 0x1p-4, inf or nan.",
+		     (int)n, ps->p);
+		return plain(0);
+	}
+	if (errno == ERANGE && isinf(d)) {
+		fail(ps, "Invalid number \"%.*s\": too large for a double.", (int)n, ps->p);
+		return plain(0);
+	}
+	ps->p += n;
+	return dbg_value_real(d);
+}
+
 static dbg_value parse_number(parser *ps)
 {
+	const size_t n = number_extent(ps->p);
+	if (is_float_literal(ps->p, n))
+		return parse_float(ps, n);
 	char *end;
 	int base = 10;
 	const char *start = ps->p;
@@ -96,13 +158,29 @@ static dbg_value parse_number(parser *ps)
 		base = 16, start += 2;
 	else if (start[0] == '0' && (start[1] == 'b' || start[1] == 'B'))
 		base = 2, start += 2;
+	errno = 0;
 	unsigned long long v = strtoull(start, &end, base);
-	if (end == start || isalnum((unsigned char)*end) || *end == '_') {
-		fail(ps, "Invalid number \"%.*s\".", (int)strcspn(ps->p, " )]+-*/%<>=!&|"), ps->p);
+	if (end == start || end != ps->p + n || !isalnum((unsigned char)*start)) {
+		fail(ps, "Invalid number \"%.*s\".", (int)n, ps->p);
+		return plain(0);
+	}
+	if (errno == ERANGE) {
+		fail(ps, "Numeric constant too large: \"%.*s\" (at most 64 bits).", (int)n, ps->p);
 		return plain(0);
 	}
 	ps->p = end;
 	return plain((int64_t)v);
+}
+
+/* An index or an SRAM function's argument: an integer, not a double. */
+static bool need_integer(parser *ps, const dbg_value *v, const char *what)
+{
+	if (!v->is_float)
+		return true;
+	char text[64];
+	dbg_format_value(v, 0, text, sizeof text);
+	fail(ps, "%s must be an integer, not %s.", what, text);
+	return false;
 }
 
 static dbg_value read_element(parser *ps, const emu_buffer *b)
@@ -114,7 +192,9 @@ static dbg_value read_element(parser *ps, const emu_buffer *b)
 		syntax_error(ps);
 		return plain(0);
 	}
-	if (ps->syntax_only)
+	char what[EMU_NAME_MAX + 32];
+	snprintf(what, sizeof what, "The index of %s", b->name);
+	if (!need_integer(ps, &idx, what) || ps->syntax_only)
 		return plain(0);
 	if (idx.v < 0 || (uint64_t)idx.v >= b->length) {
 		fail(ps, "Index %" PRId64 " is out of range for %s (elements 0 to %" PRIu64 ").",
@@ -125,9 +205,7 @@ static dbg_value read_element(parser *ps, const emu_buffer *b)
 		fail(ps, "The program is not being run.");
 		return plain(0);
 	}
-	uint64_t raw = emu_elem_get(ps->s->em, b, (uint64_t)idx.v);
-	int64_t v = b->is_signed ? isa_sext(raw, b->width) : (int64_t)raw;
-	return (dbg_value){ v, b->width, b->is_signed != 0 };
+	return dbg_value_of_element(ps->s, b, (uint64_t)idx.v);
 }
 
 static dbg_value parse_name(parser *ps)
@@ -137,6 +215,11 @@ static dbg_value parse_name(parser *ps)
 		ps->p++;
 	size_t len = (size_t)(ps->p - start);
 	const emu_buffer *b = dbg_find_buffer(ps->s, start, len);
+	skip_space(ps);
+	/* inf and nan are literals, unless a buffer of that name is indexed */
+	if ((!b || *ps->p != '[') && (len == 3 && (!strncmp(start, "inf", 3) ||
+						   !strncmp(start, "nan", 3))))
+		return dbg_value_real(*start == 'i' ? INFINITY : NAN);
 	if (!b) {
 		fail(ps, "No symbol \"%.*s\" in current context.", (int)len, start);
 		return plain(0);
@@ -149,28 +232,42 @@ static dbg_value parse_name(parser *ps)
 }
 
 /* The SRAM functions: cells and latches read through the array's port.
- *   $cell(A, WL, BL)        one cell
+ *   $cell(A, WL, BL)          one cell
  *   $C(A, BL) $T $E $BL $BLB  one bitline's latch, mask or sensed value
- *   $row(A, WL [, BL0])     bitlines BL0..BL0+63 of a wordline (bit k: BL0+k)
- *   $col(A, BL [, WL0])     wordlines WL0..WL0+63 of a bitline (bit k: WL0+k) */
+ *   $row(A, WL [, BL0 [, N]]) N bitlines (default up to 64) from BL0 of a
+ *                             wordline (bit k: bitline BL0 + k)
+ *   $col(A, BL [, WL0 [, N]]) N wordlines from WL0 of a bitline (bit k:
+ *                             wordline WL0 + k): a field of an element */
 typedef struct sram_fn_desc {
 	const char *name;
-	const char *args;  /* one letter per argument: a array, w wordline, b bitline */
-	unsigned min_args; /* the last may be left out when fewer than strlen(args) */
+	const char *args;  /* one letter per argument: a array, w wordline, b bitline, n count */
+	unsigned min_args; /* the others may be left out, from the end */
 	int latch;         /* enum sram_latch, or -1 */
 } sram_fn_desc;
 
 static const sram_fn_desc sram_fns[] = {
-	{ "cell", "awb", 3, -1 }, { "row", "awb", 2, -1 }, { "col", "abw", 2, -1 },
+	{ "cell", "awb", 3, -1 }, { "row", "awbn", 2, -1 }, { "col", "abwn", 2, -1 },
 	{ "C", "ab", 2, SRAM_CARRY }, { "T", "ab", 2, SRAM_TAG }, { "E", "ab", 2, SRAM_ENABLE },
 	{ "BL", "ab", 2, SRAM_BL }, { "BLB", "ab", 2, SRAM_BLB },
 };
 
-/* Check argument k of f against its limit (arrays, wordlines, bitlines). */
-static bool arg_in_range(parser *ps, const sram_fn_desc *f, unsigned k, int64_t v)
+/* Check argument k of f against its limit (arrays, wordlines, bitlines;
+ * a count must keep the range inside the array and be at most 64). */
+static bool arg_in_range(parser *ps, const sram_fn_desc *f, unsigned k, const int64_t *a)
 {
 	const sram_machine *m = ps->s->em->m;
-	char kind = f->args[k];
+	const char kind = f->args[k];
+	const int64_t v = a[k];
+	if (kind == 'n') {
+		const uint64_t lines = f->name[0] == 'r' ? m->g.bitlines : m->g.wordlines;
+		const uint64_t room = lines - (uint64_t)a[2];
+		const uint64_t most = room < 64 ? room : 64;
+		if (v >= 1 && (uint64_t)v <= most)
+			return true;
+		fail(ps, "$%s: count %" PRId64 " is out of range (1 to %" PRIu64 " from %s %" PRId64 ").",
+		     f->name, v, most, f->name[0] == 'r' ? "bitline" : "wordline", a[2]);
+		return false;
+	}
 	uint64_t limit = kind == 'a' ? m->narrays : kind == 'w' ? m->g.wordlines : m->g.bitlines;
 	if (v >= 0 && (uint64_t)v < limit)
 		return true;
@@ -184,45 +281,60 @@ static dbg_value read_sram(parser *ps, const sram_fn_desc *f, const int64_t *a, 
 	const sram_machine *m = ps->s->em->m;
 	unsigned arr = (unsigned)a[0];
 	if (f->latch >= 0)
-		return (dbg_value){ sram_get_latch(m, arr, (enum sram_latch)f->latch,
-						   (unsigned)a[1]), 1, false };
+		return (dbg_value){ .v = sram_get_latch(m, arr, (enum sram_latch)f->latch,
+							(unsigned)a[1]), .width = 1 };
 	if (strcmp(f->name, "cell") == 0)
-		return (dbg_value){ sram_get_bit(m, arr, (unsigned)a[1], (unsigned)a[2]), 1, false };
+		return (dbg_value){ .v = sram_get_bit(m, arr, (unsigned)a[1], (unsigned)a[2]),
+				    .width = 1 };
 	bool row = strcmp(f->name, "row") == 0;
 	unsigned fixed = (unsigned)a[1], from = n > 2 ? (unsigned)a[2] : 0;
 	unsigned limit = row ? m->g.bitlines : m->g.wordlines;
 	unsigned count = limit - from < 64 ? limit - from : 64;
+	if (n > 3)
+		count = (unsigned)a[3];
 	uint64_t v = 0;
 	for (unsigned k = 0; k < count; k++) {
 		bool bit = row ? sram_get_bit(m, arr, fixed, from + k)
 			       : sram_get_bit(m, arr, from + k, fixed);
 		v |= (uint64_t)bit << k;
 	}
-	return (dbg_value){ (int64_t)v, count, false };
+	return (dbg_value){ .v = (int64_t)v, .width = count };
+}
+
+/* The arguments "(" expr { "," expr } ")" of an SRAM function, integers. */
+static unsigned parse_args(parser *ps, const sram_fn_desc *f, int64_t a[4])
+{
+	unsigned n = 0;
+	if (accept(ps, ")"))
+		return 0;
+	do {
+		dbg_value v = parse_or(ps);
+		char what[32];
+		snprintf(what, sizeof what, "An argument of $%s", f->name);
+		if (ps->failed || !need_integer(ps, &v, what))
+			return 0;
+		if (n < 4)
+			a[n] = v.v;
+		n++;
+	} while (accept(ps, ","));
+	if (!accept(ps, ")"))
+		syntax_error(ps);
+	return n;
 }
 
 static dbg_value parse_sram_fn(parser *ps, const sram_fn_desc *f)
 {
-	int64_t a[3];
-	unsigned n = 0;
-	if (!accept(ps, ")")) {
-		do {
-			dbg_value v = parse_or(ps);
-			if (ps->failed)
-				return plain(0);
-			if (n < 3)
-				a[n] = v.v;
-			n++;
-		} while (accept(ps, ","));
-		if (!accept(ps, ")")) {
-			syntax_error(ps);
-			return plain(0);
-		}
-	}
+	int64_t a[4] = { 0, 0, 0, 0 };
+	unsigned n = parse_args(ps, f, a);
+	if (ps->failed)
+		return plain(0);
 	unsigned max_args = (unsigned)strlen(f->args);
 	if (n < f->min_args || n > max_args) {
-		fail(ps, "$%s takes %u%s arguments, not %u.", f->name, f->min_args,
-		     max_args > f->min_args ? " or 3" : "", n);
+		if (max_args > f->min_args)
+			fail(ps, "$%s takes %u to %u arguments, not %u.", f->name, f->min_args,
+			     max_args, n);
+		else
+			fail(ps, "$%s takes %u arguments, not %u.", f->name, max_args, n);
 		return plain(0);
 	}
 	if (ps->syntax_only)
@@ -232,7 +344,7 @@ static dbg_value parse_sram_fn(parser *ps, const sram_fn_desc *f)
 		return plain(0);
 	}
 	for (unsigned k = 0; k < n; k++)
-		if (!arg_in_range(ps, f, k, a[k]))
+		if (!arg_in_range(ps, f, k, a))
 			return plain(0);
 	return read_sram(ps, f, a, n);
 }
@@ -276,7 +388,8 @@ static dbg_value parse_primary(parser *ps)
 			syntax_error(ps);
 		return v;
 	}
-	if (isdigit((unsigned char)*ps->p))
+	if (isdigit((unsigned char)*ps->p) ||
+	    (*ps->p == '.' && isdigit((unsigned char)ps->p[1])))
 		return parse_number(ps);
 	if (*ps->p == '$')
 		return parse_variable(ps);
@@ -292,10 +405,14 @@ static dbg_value parse_unary_nested(parser *ps)
 {
 	if (accept(ps, "-")) {
 		dbg_value v = parse_unary(ps);
+		if (v.is_float)
+			return dbg_value_real(-v.f);
 		return plain((int64_t)(0 - (uint64_t)v.v));
 	}
-	if (accept(ps, "!"))
-		return plain(!parse_unary(ps).v);
+	if (accept(ps, "!")) {
+		dbg_value v = parse_unary(ps);
+		return plain(!dbg_value_true(&v));
+	}
 	return parse_primary(ps);
 }
 
@@ -311,6 +428,44 @@ static dbg_value parse_unary(parser *ps)
 	return v;
 }
 
+/* l OP r for + - * / % on integers (wrapping; / and % truncate). */
+static dbg_value int_arith(parser *ps, char op, int64_t l, int64_t r)
+{
+	const uint64_t a = (uint64_t)l, b = (uint64_t)r;
+	switch (op) {
+	case '+': return plain((int64_t)(a + b));
+	case '-': return plain((int64_t)(a - b));
+	case '*': return plain((int64_t)(a * b));
+	default: break;
+	}
+	if (r == 0) {
+		if (!ps->syntax_only)
+			fail(ps, "Division by zero");
+		return plain(l);
+	}
+	if (l == INT64_MIN && r == -1)
+		return plain(op == '/' ? INT64_MIN : 0);
+	return plain(op == '/' ? l / r : l % r);
+}
+
+/* l OP r: with a double operand the other is converted and the result
+ * is a double (IEEE: 1 / 0.0 is inf); % takes integers only. */
+static dbg_value arith(parser *ps, char op, const dbg_value *l, const dbg_value *r)
+{
+	if (!l->is_float && !r->is_float)
+		return int_arith(ps, op, l->v, r->v);
+	const double a = dbg_value_double(l), b = dbg_value_double(r);
+	switch (op) {
+	case '+': return dbg_value_real(a + b);
+	case '-': return dbg_value_real(a - b);
+	case '*': return dbg_value_real(a * b);
+	case '/': return dbg_value_real(a / b);
+	default:
+		fail(ps, "Integer-only operation: %% needs two integers, and a floating-point value was given.");
+		return plain(0);
+	}
+}
+
 static dbg_value parse_product(parser *ps)
 {
 	dbg_value l = parse_unary(ps);
@@ -319,20 +474,9 @@ static dbg_value parse_product(parser *ps)
 		if (!op || ps->failed)
 			return l;
 		dbg_value r = parse_unary(ps);
-		if (op == '*') {
-			l = plain((int64_t)((uint64_t)l.v * (uint64_t)r.v));
-			continue;
-		}
-		if (r.v == 0 && ps->syntax_only)
-			continue;
-		if (r.v == 0) {
-			fail(ps, "Division by zero");
+		if (ps->failed)
 			return l;
-		}
-		if (l.v == INT64_MIN && r.v == -1)
-			l = plain(op == '/' ? INT64_MIN : 0);
-		else
-			l = plain(op == '/' ? l.v / r.v : l.v % r.v);
+		l = arith(ps, op, &l, &r);
 	}
 }
 
@@ -344,9 +488,24 @@ static dbg_value parse_sum(parser *ps)
 		if (!op || ps->failed)
 			return l;
 		dbg_value r = parse_product(ps);
-		uint64_t a = (uint64_t)l.v, b = (uint64_t)r.v;
-		l = plain((int64_t)(op == '+' ? a + b : a - b));
+		if (ps->failed)
+			return l;
+		l = arith(ps, op, &l, &r);
 	}
+}
+
+/* Comparison k of ops[] (<= >= == != < >) on doubles or integers; a
+ * NaN compares unequal to everything, itself included. */
+static bool compare(int k, const dbg_value *l, const dbg_value *r)
+{
+	if (l->is_float || r->is_float) {
+		const double a = dbg_value_double(l), b = dbg_value_double(r);
+		return k == 0 ? a <= b : k == 1 ? a >= b : k == 2 ? a == b :
+		       k == 3 ? a != b : k == 4 ? a < b : a > b;
+	}
+	const int64_t a = l->v, b = r->v;
+	return k == 0 ? a <= b : k == 1 ? a >= b : k == 2 ? a == b :
+	       k == 3 ? a != b : k == 4 ? a < b : a > b;
 }
 
 static dbg_value parse_cmp(parser *ps)
@@ -356,10 +515,8 @@ static dbg_value parse_cmp(parser *ps)
 	for (int k = 0; k < 6; k++) {
 		if (ps->failed || !accept(ps, ops[k]))
 			continue;
-		int64_t a = l.v, b = parse_sum(ps).v;
-		bool r = k == 0 ? a <= b : k == 1 ? a >= b : k == 2 ? a == b :
-			 k == 3 ? a != b : k == 4 ? a < b : a > b;
-		return plain(r);
+		dbg_value r = parse_sum(ps);
+		return plain(compare(k, &l, &r));
 	}
 	return l;
 }
@@ -368,8 +525,8 @@ static dbg_value parse_and(parser *ps)
 {
 	dbg_value l = parse_cmp(ps);
 	while (!ps->failed && accept(ps, "&&")) {
-		bool r = parse_cmp(ps).v != 0;
-		l = plain(l.v != 0 && r);
+		dbg_value r = parse_cmp(ps);
+		l = plain(dbg_value_true(&l) && dbg_value_true(&r));
 	}
 	return l;
 }
@@ -378,8 +535,8 @@ static dbg_value parse_or(parser *ps)
 {
 	dbg_value l = parse_and(ps);
 	while (!ps->failed && accept(ps, "||")) {
-		bool r = parse_and(ps).v != 0;
-		l = plain(l.v != 0 || r);
+		dbg_value r = parse_and(ps);
+		l = plain(dbg_value_true(&l) || dbg_value_true(&r));
 	}
 	return l;
 }
@@ -434,37 +591,4 @@ const emu_buffer *dbg_find_buffer(const dbg_session *s, const char *name, size_t
 		    strncmp(s->prog.bufs[i].name, name, len) == 0)
 			return &s->prog.bufs[i];
 	return NULL;
-}
-
-void dbg_format_value(const dbg_value *v, char fmt, char *buf, size_t size)
-{
-	unsigned w = v->width ? v->width : 64;
-	uint64_t bits = (uint64_t)v->v & (w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1);
-	switch (fmt) {
-	case 'x':
-		snprintf(buf, size, "0x%" PRIx64, bits);
-		return;
-	case 'u':
-		snprintf(buf, size, "%" PRIu64, bits);
-		return;
-	case 'd':
-		snprintf(buf, size, "%" PRId64, isa_sext(bits, w));
-		return;
-	case 't': {
-		unsigned n = w == 64 ? 64 : w;
-		if (v->width == 64) /* a computed value: no leading zeros */
-			while (n > 1 && !((bits >> (n - 1)) & 1))
-				n--;
-		size_t k = 0;
-		for (unsigned i = n; i-- > 0 && k + 1 < size;)
-			buf[k++] = (char)('0' + ((bits >> i) & 1));
-		buf[k] = '\0';
-		return;
-	}
-	default:
-		if (v->is_signed)
-			snprintf(buf, size, "%" PRId64, v->v);
-		else
-			snprintf(buf, size, "%" PRIu64, bits);
-	}
 }

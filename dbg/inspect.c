@@ -71,12 +71,17 @@ static int print_buffer(dbg_session *s, const emu_buffer *b, char fmt)
 {
 	if (dbg_need_machine(s) < 0)
 		return -1;
+	char text[160];
+	/* the elements share a type: a format that does not apply to the
+	 * first applies to none */
+	dbg_value first = dbg_value_of_element(s, b, 0);
+	if (b->length && dbg_format_value(&first, fmt, text, sizeof text) < 0) {
+		dbg_error(s, "%s", text);
+		return -1;
+	}
 	printf("%s = {", b->name);
 	for (uint64_t i = 0; i < b->length && i < 256; i++) {
-		uint64_t raw = emu_elem_get(s->em, b, i);
-		dbg_value v = { b->is_signed ? isa_sext(raw, b->width) : (int64_t)raw,
-				b->width, b->is_signed != 0 };
-		char text[80];
+		dbg_value v = dbg_value_of_element(s, b, i);
 		dbg_format_value(&v, fmt, text, sizeof text);
 		printf("%s%s", i ? ", " : "", text);
 	}
@@ -87,7 +92,7 @@ static int print_buffer(dbg_session *s, const emu_buffer *b, char fmt)
 int dbg_cmd_print(dbg_session *s, char *args)
 {
 	char fmt = 0;
-	if (parse_format(s, &args, "xtdu", &fmt, NULL) < 0)
+	if (parse_format(s, &args, "xtduf", &fmt, NULL) < 0)
 		return -1;
 	char *expr = dbg_trim(args);
 	const emu_buffer *b = dbg_find_buffer(s, expr, strlen(expr));
@@ -96,16 +101,20 @@ int dbg_cmd_print(dbg_session *s, char *args)
 	dbg_value v;
 	if (dbg_eval(s, expr, &v) < 0)
 		return -1;
-	char text[80];
-	dbg_format_value(&v, fmt, text, sizeof text);
+	char text[160];
+	if (dbg_format_value(&v, fmt, text, sizeof text) < 0) {
+		dbg_error(s, "%s", text);
+		return -1;
+	}
 	printf("%s = %s\n", expr, text);
 	return 0;
 }
 
 /* ---- arrays: x and dump array ---- */
 
-/* ARRAY: a global number or BANK.WAY.ARRAY. */
-int dbg_parse_array(dbg_session *s, const char *text, unsigned *array)
+/* ARRAY: a global number or BANK.WAY.ARRAY.  0, or -1 with a message. */
+static int parse_array_quiet(const dbg_session *s, const char *text, unsigned *array,
+			     char *err, size_t errsize)
 {
 	const sram_machine *m = s->em->m;
 	unsigned long long b, w, a;
@@ -116,8 +125,8 @@ int dbg_parse_array(dbg_session *s, const char *text, unsigned *array)
 			*array = emu_array_index(m, (unsigned)b, (unsigned)w, (unsigned)a);
 			return 0;
 		}
-		dbg_error(s, "No array %s: the machine has %u banks of %u ways of %u arrays.",
-			  text, m->nbanks, m->g.ways_per_bank, m->g.arrays_per_way);
+		snprintf(err, errsize, "No array %s: the machine has %u banks of %u ways of %u arrays.",
+			 text, m->nbanks, m->g.ways_per_bank, m->g.arrays_per_way);
 		return -1;
 	}
 	uint64_t n;
@@ -125,12 +134,21 @@ int dbg_parse_array(dbg_session *s, const char *text, unsigned *array)
 		*array = (unsigned)n;
 		return 0;
 	}
-	dbg_error(s, "No array \"%s\": expected 0 to %u or BANK.WAY.ARRAY.", text,
-		  m->narrays - 1);
+	snprintf(err, errsize, "No array \"%s\": expected 0 to %u or BANK.WAY.ARRAY.", text,
+		 m->narrays - 1);
 	return -1;
 }
 
-static void print_row(dbg_session *s, unsigned array, unsigned wl, char fmt)
+int dbg_parse_array(dbg_session *s, const char *text, unsigned *array)
+{
+	char err[256];
+	if (parse_array_quiet(s, text, array, err, sizeof err) == 0)
+		return 0;
+	dbg_error(s, "%s", err);
+	return -1;
+}
+
+static void print_row(const dbg_session *s, unsigned array, unsigned wl, char fmt)
 {
 	const sram_machine *m = s->em->m;
 	unsigned nb = m->g.bitlines;
@@ -150,35 +168,56 @@ static void print_row(dbg_session *s, unsigned array, unsigned wl, char fmt)
 	putchar('\n');
 }
 
-int dbg_cmd_x(dbg_session *s, char *args)
+/* "ARRAY WL" of x/N: 0, or -1 with a message in err. */
+static int examine_where(const dbg_session *s, const char *args, uint64_t count,
+			 unsigned *array, uint64_t *wl, char *err, size_t errsize)
 {
-	char fmt = 'x';
-	uint64_t count = 1;
-	if (parse_format(s, &args, "xt", &fmt, &count) < 0 || dbg_need_machine(s) < 0)
-		return -1;
-	char *save = NULL, *arr = strtok_r(args, " \t", &save);
-	char *wl_text = strtok_r(NULL, " \t", &save);
+	char text[256], *save = NULL;
+	snprintf(text, sizeof text, "%s", args);
+	char *arr = strtok_r(text, " \t", &save), *wl_text = strtok_r(NULL, " \t", &save);
 	if (!arr || !wl_text || strtok_r(NULL, " \t", &save)) {
-		dbg_error(s, "x: expected x/NF ARRAY WORDLINE.");
+		snprintf(err, errsize, "x: expected x/NF ARRAY WORDLINE.");
 		return -1;
 	}
-	unsigned array;
-	uint64_t wl;
-	if (dbg_parse_array(s, arr, &array) < 0)
+	if (parse_array_quiet(s, arr, array, err, errsize) < 0)
 		return -1;
 	unsigned nw = s->em->m->g.wordlines;
-	if (!dbg_parse_u64(wl_text, &wl) || wl >= nw) {
-		dbg_error(s, "x: no wordline %s: the arrays have wordlines 0 to %u.", wl_text, nw - 1);
+	if (!dbg_parse_u64(wl_text, wl) || *wl >= nw) {
+		snprintf(err, errsize, "x: no wordline %s: the arrays have wordlines 0 to %u.",
+			 wl_text, nw - 1);
 		return -1;
 	}
-	if (wl + count > nw) {
-		dbg_error(s, "x: %" PRIu64 " wordlines from %" PRIu64 " go past wordline %u.",
-			  count, wl, nw - 1);
+	if (*wl + count > nw) {
+		snprintf(err, errsize, "x: %" PRIu64 " wordlines from %" PRIu64 " go past wordline %u.",
+			 count, *wl, nw - 1);
 		return -1;
 	}
+	return 0;
+}
+
+/* x/N[F] ARRAY WL: N wordlines.  0, or -1 with a message in err. */
+static int examine(const dbg_session *s, const char *args, char fmt, uint64_t count,
+		   char *err, size_t errsize)
+{
+	unsigned array;
+	uint64_t wl;
+	if (examine_where(s, args, count, &array, &wl, err, errsize) < 0)
+		return -1;
 	for (uint64_t k = 0; k < count; k++)
 		print_row(s, array, (unsigned)(wl + k), fmt);
 	return 0;
+}
+
+int dbg_cmd_x(dbg_session *s, char *args)
+{
+	char fmt = 'x', err[256];
+	uint64_t count = 1;
+	if (parse_format(s, &args, "xt", &fmt, &count) < 0 || dbg_need_machine(s) < 0)
+		return -1;
+	if (examine(s, args, fmt, count, err, sizeof err) == 0)
+		return 0;
+	dbg_error(s, "%s", err);
+	return -1;
 }
 
 /* "FROM:TO" inclusive inside [0, limit). */
@@ -271,18 +310,25 @@ int dbg_cmd_dump_array(dbg_session *s, char *args)
 
 static void show_display(dbg_session *s, const dbg_display *d)
 {
+	char err[512], text[160];
+	if (d->count) {
+		/* an examine display, as gdb's display/N: x/N of the array's rows */
+		printf("%u: x/%" PRIu64 "%c %s\n", d->num, d->count, d->fmt, d->expr);
+		if (examine(s, d->expr, d->fmt, d->count, err, sizeof err) < 0)
+			printf("<%s>\n", err);
+		return;
+	}
 	dbg_value v;
-	char err[512], text[80];
 	if (d->fmt)
 		printf("%u: /%c %s = ", d->num, d->fmt, d->expr);
 	else
 		printf("%u: %s = ", d->num, d->expr);
-	if (dbg_eval_quiet(s, d->expr, &v, err, sizeof err) == 0) {
-		dbg_format_value(&v, d->fmt, text, sizeof text);
-		printf("%s\n", text);
-	} else {
+	if (dbg_eval_quiet(s, d->expr, &v, err, sizeof err) < 0)
 		printf("<%s>\n", err);
-	}
+	else if (dbg_format_value(&v, d->fmt, text, sizeof text) < 0)
+		printf("<%s>\n", text);
+	else
+		printf("%s\n", text);
 }
 
 void dbg_show_displays(dbg_session *s)
@@ -291,18 +337,51 @@ void dbg_show_displays(dbg_session *s)
 		show_display(s, &s->disps[i]);
 }
 
+/* Can expr be displayed now (or, before the program runs, is it well
+ * formed)?  0, or -1 with an error reported. */
+static int display_ok(dbg_session *s, const char *expr, char fmt, uint64_t count)
+{
+	char err[256], text[160];
+	dbg_value v;
+	if (count) {
+		if (fmt != 'x' && fmt != 't') {
+			dbg_error(s, "display/%" PRIu64 "%c: a display with a count examines wordlines, as x; its format is x or t.",
+				  count, fmt);
+			return -1;
+		}
+		if (!s->em)
+			return 0;
+		unsigned array;
+		uint64_t wl;
+		if (examine_where(s, expr, count, &array, &wl, err, sizeof err) == 0)
+			return 0;
+		dbg_error(s, "%s", err);
+		return -1;
+	}
+	if (!s->em)
+		return dbg_expr_check(s, expr);
+	if (dbg_eval(s, expr, &v) < 0)
+		return -1;
+	if (dbg_format_value(&v, fmt, text, sizeof text) == 0)
+		return 0;
+	dbg_error(s, "%s", text);
+	return -1;
+}
+
 int dbg_cmd_display(dbg_session *s, char *args)
 {
 	char fmt = 0;
-	if (parse_format(s, &args, "xtdu", &fmt, NULL) < 0)
+	uint64_t count = 0;
+	if (parse_format(s, &args, "xtduf", &fmt, &count) < 0)
 		return -1;
 	char *expr = dbg_trim(args);
 	if (!*expr) {
 		dbg_show_displays(s);
 		return 0;
 	}
-	dbg_value v;
-	if (s->em ? dbg_eval(s, expr, &v) < 0 : dbg_expr_check(s, expr) < 0)
+	if (count && !fmt)
+		fmt = 'x';
+	if (display_ok(s, expr, fmt, count) < 0)
 		return -1;
 	dbg_display *grown = realloc(s->disps, (s->ndisps + 1) * sizeof *grown);
 	char *copy = strdup(expr);
@@ -314,7 +393,7 @@ int dbg_cmd_display(dbg_session *s, char *args)
 		return -1;
 	}
 	s->disps = grown;
-	s->disps[s->ndisps] = (dbg_display){ ++s->next_disp, fmt, copy };
+	s->disps[s->ndisps] = (dbg_display){ ++s->next_disp, fmt, count, copy };
 	if (s->em)
 		show_display(s, &s->disps[s->ndisps]);
 	s->ndisps++;
@@ -366,7 +445,9 @@ int dbg_cmd_info_display(dbg_session *s, char *args)
 	printf("Auto-display expressions now in effect:\nNum Expression\n");
 	for (size_t i = 0; i < s->ndisps; i++) {
 		const dbg_display *d = &s->disps[i];
-		if (d->fmt)
+		if (d->count)
+			printf("%-3u x/%" PRIu64 "%c %s\n", d->num, d->count, d->fmt, d->expr);
+		else if (d->fmt)
 			printf("%-3u /%c %s\n", d->num, d->fmt, d->expr);
 		else
 			printf("%-3u %s\n", d->num, d->expr);
@@ -383,17 +464,24 @@ int dbg_cmd_info_machine(dbg_session *s, char *args)
 		dbg_error(s, "No program loaded.");
 		return -1;
 	}
-	emu_report_geom(stdout, &s->prog.geom, false);
+	const sram_geom *g = &s->prog.geom;
+	emu_report_geom(stdout, g, false);
+	/* emu_report_geom names the controller's settings only when one is
+	 * not the default; here they are always shown */
+	if (!g->fp_ieee && !g->latency_opt && !g->cordic_iters)
+		printf("  controller  fp=ftz latency=baseline cordic=%u\n", emu_geom_cordic(g));
 	printf("program %s: %zu commands, %zu buffers\n", s->prog.path, s->prog.ncmds,
 	       s->prog.nbufs);
 	const emu_machine *em = s->em;
+	char note[64];
+	dbg_trace_note(s, note, sizeof note);
 	if (!em)
 		printf("not running\n");
 	else if (emu_done(em))
 		printf("finished, cycle %" PRIu64 "\n", dbg_cycles(s));
 	else if (em->upc)
-		printf("in command %zu, next micro-op %zu (of 0..%zu), cycle %" PRIu64 "\n",
-		       em->pc, em->upc, em->up.n - 1, dbg_cycles(s));
+		printf("in command %zu, next micro-op %zu (of 0..%zu%s), cycle %" PRIu64 "\n",
+		       em->pc, em->upc, em->up.n - 1, note, dbg_cycles(s));
 	else
 		printf("before command %zu, cycle %" PRIu64 "\n", em->pc, dbg_cycles(s));
 	return 0;
@@ -423,11 +511,15 @@ int dbg_cmd_info_buffers(dbg_session *s, char *args)
 	printf("%-12s %-5s %8s %5s  %-16s %s\n", "Name", "Type", "Length", "WL", "Arrays", "Init");
 	for (size_t i = 0; i < s->prog.nbufs; i++) {
 		const emu_buffer *b = &s->prog.bufs[i];
-		char type[8], arrays[128], init[48];
-		snprintf(type, sizeof type, "%c%u", b->is_signed ? 'i' : 'u', (unsigned)b->width);
+		char type[16], arrays[128], init[96], lit[64];
+		emu_buffer_type(b, type, sizeof type);
 		emu_pattern_format(&b->arrays, arrays, sizeof arrays);
-		if (b->init == EMU_INIT_RANDOM || b->init == EMU_INIT_CONST)
-			snprintf(init, sizeof init, "%s:%" PRIu64, init_names[b->init], b->init_arg);
+		/* const: the element's literal, as the stream writes it */
+		emu_literal_text(b->fmt, b->width, b->is_signed, b->init_arg, lit, sizeof lit);
+		if (b->init == EMU_INIT_RANDOM)
+			snprintf(init, sizeof init, "random:%" PRIu64, b->init_arg);
+		else if (b->init == EMU_INIT_CONST)
+			snprintf(init, sizeof init, "const:%s", lit);
 		else
 			snprintf(init, sizeof init, "%s", init_names[b->init]);
 		printf("%-12s %-5s %8" PRIu64 " %5u  %-16s %s\n", b->name, type, b->length,
@@ -492,8 +584,9 @@ int dbg_cmd_info_registers(dbg_session *s, char *args)
 		char range[32], arrays[128];
 		snprintf(range, sizeof range, "%u-%u", (unsigned)b->wl, b->wl + b->width - 1u);
 		emu_pattern_format(&b->arrays, arrays, sizeof arrays);
-		printf("  wl %-9s %-12s %c%u, in arrays %s\n", range, b->name,
-		       b->is_signed ? 'i' : 'u', (unsigned)b->width, arrays);
+		char type[16];
+		printf("  wl %-9s %-12s %s, in arrays %s\n", range, b->name,
+		       emu_buffer_type(b, type, sizeof type), arrays);
 	}
 	if (p->scratch < W)
 		printf("  wl %u-%u%*s scratch (temporaries of the micro-programs)\n",
@@ -503,4 +596,90 @@ int dbg_cmd_info_registers(dbg_session *s, char *args)
 		printf("  no scratch wordlines\n");
 	free(order);
 	return 0;
+}
+
+/* ---- disassemble: the micro-ops of the current command ---- */
+
+/* "FROM", "FROM,TO" (TO excluded, as gdb) or "FROM,+N" within 0..n;
+ * empty: all of them. */
+static int uop_range(dbg_session *s, const char *args, size_t n, size_t *from, size_t *to)
+{
+	*from = 0;
+	*to = n;
+	if (!*args)
+		return 0;
+	char *end;
+	bool ok = isdigit((unsigned char)args[0]);
+	const unsigned long long a = strtoull(args, &end, 10);
+	unsigned long long b = a + 1;
+	if (ok && *end == ',') {
+		const char *t = end + 1;
+		const bool plus = *t == '+';
+		t += plus;
+		ok = isdigit((unsigned char)*t);
+		b = strtoull(t, &end, 10);
+		b = plus ? a + b : b;
+	}
+	if (ok && !*end && a < b && b <= n) {
+		*from = (size_t)a;
+		*to = (size_t)b;
+		return 0;
+	}
+	dbg_error(s, "disassemble: bad range \"%s\": expected FROM, FROM,TO or FROM,+N with "
+		  "0 <= FROM < TO <= %zu (TO excluded).", args, n);
+	return -1;
+}
+
+/* The micro-program the position runs: em->up once the command started
+ * (the longest bank trace of a data-dependent one), else its baseline
+ * program, built here.  *note says which. */
+static const isa_prog *current_uprog(dbg_session *s, isa_prog *built, char *note, size_t size)
+{
+	emu_machine *em = s->em;
+	const emu_cmd *c = &s->prog.cmds[em->pc];
+	if (em->upc > 0) {
+		dbg_trace_note(s, note, size);
+		return &em->up;
+	}
+	snprintf(note, size, "%s", em->optimised && c->kind == EMU_CMD_COMPUTE &&
+				   isa_data_dependent(&c->c)
+		 ? ", the baseline program: latency=optimised finds each bank's trace when the command starts"
+		 : "");
+	if (emu_cmd_uprog(em, em->pc, built) != 0) {
+		dbg_error(s, "out of memory");
+		return NULL;
+	}
+	return built;
+}
+
+int dbg_cmd_disassemble(dbg_session *s, char *args)
+{
+	if (dbg_need_machine(s) < 0)
+		return -1;
+	if (emu_done(s->em)) {
+		dbg_error(s, "disassemble: the program has finished: no command to show.");
+		return -1;
+	}
+	isa_prog built;
+	isa_prog_init(&built);
+	char note[128];
+	size_t from, to;
+	const isa_prog *p = current_uprog(s, &built, note, sizeof note);
+	if (p && p->n == 0) {
+		dbg_error(s, "disassemble: command %zu runs no micro-ops (a data move).", s->em->pc);
+		p = NULL;
+	}
+	int rc = p ? uop_range(s, dbg_trim(args), p->n, &from, &to) : -1;
+	if (rc == 0) {
+		printf("Micro-ops of command %zu (0..%zu%s):\n", s->em->pc, p->n - 1, note);
+		for (size_t i = from; i < to; i++) {
+			char text[512];
+			dbg_format_uop(&p->u[i], text, sizeof text);
+			printf("%s%-5zu %s\n", s->em->upc > 0 && i == s->em->upc ? "=> " : "   ", i,
+			       text);
+		}
+		printf("End of micro-ops.\n");
+	}
+	isa_prog_free(&built);
+	return rc;
 }

@@ -24,14 +24,16 @@
 
 /* ---- set var ---- */
 
-/* Does v fit buffer b (its signed or unsigned range)? */
-static bool fits(const emu_buffer *b, int64_t v)
+/* A data-dependent command half run under latency=optimised has
+ * per-bank traces found from the data it started with: a state taken
+ * there could not be run on (the traces are not part of it). */
+static int refuse_mid_trace(dbg_session *s, const char *what)
 {
-	if (b->width == 64)
-		return true;
-	if (b->is_signed)
-		return isa_sext((uint64_t)v, b->width) == v;
-	return v >= 0 && (uint64_t)v < (UINT64_C(1) << b->width);
+	if (!s->em->dd || s->em->upc == 0)
+		return 0;
+	dbg_error(s, "%s: command %zu depends on the data (latency=optimised) and is half run; "
+		  "step to its end first (\"step\").", what, s->em->pc);
+	return -1;
 }
 
 /* "BUF[INDEX] = EXPR": the element write through the array's port. */
@@ -60,20 +62,30 @@ static int set_element(dbg_session *s, char *args)
 		return -1;
 	}
 	*close = '\0';
-	if (dbg_need_machine(s) < 0 || dbg_eval(s, name_end + 1, &idx) < 0 ||
-	    dbg_eval(s, eq + 1, &v) < 0)
+	if (dbg_need_machine(s) < 0 || refuse_mid_trace(s, "set var") < 0 ||
+	    dbg_eval(s, name_end + 1, &idx) < 0 || dbg_eval(s, eq + 1, &v) < 0)
 		return -1;
+	char text[64];
+	dbg_format_value(&idx, 0, text, sizeof text);
+	if (idx.is_float) {
+		dbg_error(s, "The index of %s must be an integer, not %s.", b->name, text);
+		return -1;
+	}
 	if (idx.v < 0 || (uint64_t)idx.v >= b->length) {
-		dbg_error(s, "Index %" PRId64 " is out of range for %s (elements 0 to %" PRIu64 ").",
-			  idx.v, b->name, b->length - 1);
+		dbg_error(s, "Index %s is out of range for %s (elements 0 to %" PRIu64 ").", text,
+			  b->name, b->length - 1);
 		return -1;
 	}
-	if (!fits(b, v.v)) {
-		dbg_error(s, "set var: %" PRId64 " does not fit %s (%c%u).", v.v, b->name,
-			  b->is_signed ? 'i' : 'u', (unsigned)b->width);
+	/* a float or .qN element gets the value rounded to its format, as
+	 * the machine's fp mode rounds (fp=ftz flushes a tiny result) */
+	char err[256];
+	uint64_t bits;
+	if (dbg_value_to_element(&v, b, s->prog.geom.fp_ieee ? ISA_FL_IEEE : 0, &bits, err,
+				 sizeof err) < 0) {
+		dbg_error(s, "set var: %s", err);
 		return -1;
 	}
-	emu_elem_set(s->em, b, (uint64_t)idx.v, (uint64_t)v.v);
+	emu_elem_set(s->em, b, (uint64_t)idx.v, bits);
 	dbg_record_step(s);
 	/* Replaying from the start would lose the write: reverse execution
 	 * now starts from here. */
@@ -239,13 +251,10 @@ static int checkpoint_save(dbg_session *s, const char *path)
 	walker k = { NULL, 0, 0, true, false };
 	diag d;
 	diag_clear(&d);
-	if (s->em->dd && s->em->upc > 0) {
-		/* Its per-bank micro-op sequences depend on the data it started
-		 * from, which a checkpoint of the middle no longer holds. */
-		dbg_error(s, "checkpoint save: command %zu depends on the data (latency=optimised) "
-			  "and is half run; step to its end first (\"step\").", s->em->pc);
+	/* Its per-bank micro-op sequences depend on the data it started
+	 * from, which a checkpoint of the middle no longer holds. */
+	if (refuse_mid_trace(s, "checkpoint save") < 0)
 		return -1;
-	}
 	if (header_text(s, head, sizeof head) < 0) {
 		dbg_error(s, "out of memory");
 		return -1;

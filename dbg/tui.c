@@ -224,7 +224,22 @@ static unsigned pick_rows(const dbg_session *s, const sram_way *w, unsigned *row
 	return n;
 }
 
-/* "NAME.BIT" of the buffer wordline wl of the array holds, or "". */
+/* The bit k of an element of b: "B.3"; in a float format its field,
+ * fraction bits "B.f0".., exponent bits "B.e0".. and the sign "B.s". */
+static void bit_label(const emu_buffer *b, unsigned k, char *buf, size_t size)
+{
+	const isa_fpfmt *ff = isa_fpfmt_of(b->fmt);
+	if (!ff)
+		snprintf(buf, size, "%s.%u", b->name, k);
+	else if (k < ff->mbits)
+		snprintf(buf, size, "%s.f%u", b->name, k);
+	else if (k < ff->mbits + ff->ebits)
+		snprintf(buf, size, "%s.e%u", b->name, k - ff->mbits);
+	else
+		snprintf(buf, size, "%s.s", b->name);
+}
+
+/* The label of the buffer bit wordline wl of the array holds, or "". */
 static void row_label(const dbg_session *s, unsigned array, unsigned wl, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s", "");
@@ -234,7 +249,7 @@ static void row_label(const dbg_session *s, unsigned array, unsigned wl, char *b
 			continue;
 		for (uint64_t k = 0; k < emu_pattern_size(&b->arrays); k++)
 			if (emu_pattern_at(&b->arrays, k) == (int64_t)array) {
-				snprintf(buf, size, "%s.%u", b->name, wl - b->wl);
+				bit_label(b, wl - b->wl, buf, size);
 				return;
 			}
 	}
@@ -326,11 +341,12 @@ static void draw_position_bar(const dbg_session *s, int y)
 		draw_bar(y, " array %u  program finished, %llu cycles", tui.view.array,
 			 (unsigned long long)dbg_cycles(s));
 	} else {
-		char text[256] = "not started";
+		char text[256] = "not started", note[64];
 		if (em->upc > 0)
 			dbg_format_uop(&em->up.u[em->upc], text, sizeof text);
-		draw_bar(y, " array %u  cmd %zu  next micro-op %zu: %s", tui.view.array, em->pc,
-			 em->upc, text);
+		dbg_trace_note(s, note, sizeof note);
+		draw_bar(y, " array %u  cmd %zu  next micro-op %zu%s: %s", tui.view.array, em->pc,
+			 em->upc, note, text);
 	}
 }
 

@@ -10,6 +10,7 @@ EXTRA_DIST += doc/commands/cordic.md
 EXTRA_DIST += doc/commands/search.md
 EXTRA_DIST += doc/commands/fpmul-div.md
 EXTRA_DIST += doc/commands/fpcmp-cvt.md
+EXTRA_DIST += doc/commands/optimised.md
 EXTRA_DIST += doc/LAYOUT.md
 EXTRA_DIST += doc/MOVEMENT.md
 EXTRA_DIST += doc/FLOAT.md

@@ -68,6 +68,11 @@ int emu_asm_buffer(emu_asm *a, const emu_buffer *b, const emu_src *s);
  * (types, settings, operands, patterns, occupancy, isa_check) and
  * appends it. */
 int emu_asm_cmd(emu_asm *a, emu_cmd *c, const emu_src *s);
+/* A move (c->mv; kind, buffers and compute fields are set here):
+ * emu_move_check at the statement's column, and an intra-array shift's
+ * scratch row at or above the program's scratch wordline (buffers live
+ * below it).  Appended as command number p->ncmds. */
+int emu_asm_move(emu_asm *a, emu_cmd *c, const emu_src *s);
 /* The machine's settings that every command carries: flags
  * (ISA_FL_IEEE for fp=ieee) and the CORDIC iterations. */
 void emu_asm_settings(const emu_asm *a, isa_cmd *c);

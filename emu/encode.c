@@ -2,17 +2,22 @@
  * encode.c: the assembler's binary form, 64-bit words (doc/FORMAT.md,
  * "Binary format"; stored little-endian in files).
  *
- *   header   magic "INFSIMB1", version 2, total words, the machine
+ *   header   magic "INFSIMB1", version 3, total words, the machine
  *            (4 words), its settings fp|latency|cordic, scratch, buffer
  *            count, command count
- *   buffer   name (8 words), width|signed|init|fmt|wl, length, init value,
- *            array pattern
+ *   buffer   name (8 words), width|signed|init|fmt|wl|-|ndims, length, init
+ *            value, array pattern; a tensor (ndims 1..3) then its sizes
+ *            and tiles (6 words)
  *   command  op|width|signed|fmt|sfmt|swidth|ssigned, d|d2|a|b, imm,
  *            buffer indices, c3|buffer c|flags|iters, array pattern,
  *            bitline pattern
+ *   move     0xffff|kind<<16 (op 0xffff marks a move); unless a sync:
+ *            dist, reuse stride, reuse count, wl|n|to|scratch, value,
+ *            array, bitline and destination bitline patterns
  *   pattern  start, ndims, then (stride, count) per dimension
  * Version 2 added the element formats, madd's c, the settings (fp=,
- * latency=, cordic=) and what each command carries of them.
+ * latency=, cordic=) and what each command carries of them.  Version 3
+ * added tensors and moves.
  *
  * The decoder trusts nothing: every read is bounds-checked, every
  * reserved bit must be zero, and the program is rebuilt through emu_asm,
@@ -28,11 +33,12 @@
 #include "assemble.h"
 
 #define MAGIC UINT64_C(0x31424D4953464E49) /* "INFSIMB1" read little-endian */
-#define VERSION 2
+#define VERSION 3
+#define MOVE_OP 0xffffu
 #define HEADER_WORDS 11
 #define NAME_WORDS (EMU_NAME_MAX / 8)
 #define MIN_BUF_WORDS (NAME_WORDS + 5)
-#define MIN_CMD_WORDS 9
+#define MIN_CMD_WORDS 1 /* a sync */
 #define U16_OF(w, k) ((uint16_t)((w) >> (16 * (k))))
 
 typedef struct writer {
@@ -77,15 +83,39 @@ static void emit_buffer(writer *wr, const emu_buffer *b)
 		emit(wr, v);
 	}
 	emit(wr, b->width | (uint64_t)b->is_signed << 8 | (uint64_t)b->init << 16 |
-		 (uint64_t)b->fmt << 24 | (uint64_t)b->wl << 32);
+		 (uint64_t)b->fmt << 24 | (uint64_t)b->wl << 32 | (uint64_t)b->ndims << 56);
 	emit(wr, b->length);
 	emit(wr, b->init_arg);
 	emit_pattern(wr, &b->arrays);
+	for (unsigned k = 0; b->ndims && k < 3; k++)
+		emit(wr, b->shape[k]);
+	for (unsigned k = 0; b->ndims && k < 3; k++)
+		emit(wr, b->tile[k]);
+}
+
+static void emit_move(writer *wr, const emu_move *m)
+{
+	emit(wr, MOVE_OP | (uint64_t)m->kind << 16);
+	if (m->kind == EMU_MOVE_SYNC)
+		return;
+	emit(wr, (uint64_t)m->dist);
+	emit(wr, (uint64_t)m->reuse_stride);
+	emit(wr, m->reuse_count);
+	emit(wr, m->wl | (uint64_t)m->nwl << 16 | (uint64_t)m->dst_wl << 32 |
+		 (uint64_t)m->scratch << 48);
+	emit(wr, m->value);
+	emit_pattern(wr, &m->arrays);
+	emit_pattern(wr, &m->bitlines);
+	emit_pattern(wr, &m->dst_bitlines);
 }
 
 static void emit_cmd(writer *wr, const emu_cmd *c)
 {
 	const isa_cmd *k = &c->c;
+	if (c->kind == EMU_CMD_MOVE) {
+		emit_move(wr, &c->mv);
+		return;
+	}
 	emit(wr, k->op | (uint64_t)k->width << 16 | (uint64_t)k->is_signed << 24 |
 		 (uint64_t)k->fmt << 32 | (uint64_t)k->sfmt << 40 |
 		 (uint64_t)k->swidth << 48 | (uint64_t)k->ssigned << 56);
@@ -214,8 +244,9 @@ static int take_buffer(reader *r, emu_asm *a)
 		return -1;
 	s.at[EMU_AT_TYPE] = s.at[EMU_AT_WL] = s.at[EMU_AT_INIT] = r->pos;
 	if (take(r, "a buffer", &v) ||
-	    reserved_zero(r, v, UINT64_C(0x0000ffffffffffff), "a buffer's layout word"))
+	    reserved_zero(r, v, UINT64_C(0xff00ffffffffffff), "a buffer's layout word"))
 		return -1;
+	b.ndims = (uint8_t)(v >> 56);
 	b.width = (uint8_t)v;
 	b.is_signed = (uint8_t)(v >> 8);
 	b.init = (emu_init_kind)(uint8_t)(v >> 16);
@@ -230,7 +261,47 @@ static int take_buffer(reader *r, emu_asm *a)
 	s.at[EMU_AT_ARRAYS] = r->pos;
 	if (take_pattern(r, "a buffer's array pattern", &b.arrays))
 		return -1;
+	if (b.ndims)
+		s.at[EMU_AT_LENGTH] = r->pos;
+	for (unsigned k = 0; b.ndims && k < 6; k++)
+		if (take(r, "a tensor's sizes and tiles", k < 3 ? &b.shape[k] : &b.tile[k - 3]))
+			return -1;
 	return emu_asm_buffer(a, &b, &s);
+}
+
+/* A move record, after its first word v (doc/FORMAT.md). */
+static int take_move(reader *r, emu_asm *a, uint64_t v, const emu_src *s0)
+{
+	emu_cmd c;
+	emu_src s = *s0;
+	memset(&c, 0, sizeof c);
+	if (reserved_zero(r, v, UINT64_C(0xffffff), "a move's first word"))
+		return -1;
+	c.mv.kind = (uint8_t)(v >> 16);
+	if (c.mv.kind == EMU_MOVE_SYNC)
+		return emu_asm_move(a, &c, &s);
+	uint64_t w;
+	if (take(r, "a move", &w))
+		return -1;
+	c.mv.dist = (int64_t)w;
+	if (take(r, "a move", &w))
+		return -1;
+	c.mv.reuse_stride = (int64_t)w;
+	if (take(r, "a move", &c.mv.reuse_count))
+		return -1;
+	s.at[EMU_AT_WL] = r->pos;
+	if (take(r, "a move", &w))
+		return -1;
+	c.mv.wl = U16_OF(w, 0);
+	c.mv.nwl = U16_OF(w, 1);
+	c.mv.dst_wl = U16_OF(w, 2);
+	c.mv.scratch = U16_OF(w, 3);
+	if (take(r, "a move", &c.mv.value) ||
+	    take_pattern(r, "a move's array pattern", &c.mv.arrays) ||
+	    take_pattern(r, "a move's bitline pattern", &c.mv.bitlines) ||
+	    take_pattern(r, "a move's destination pattern", &c.mv.dst_bitlines))
+		return -1;
+	return emu_asm_move(a, &c, &s);
 }
 
 static int take_cmd(reader *r, emu_asm *a)
@@ -242,6 +313,8 @@ static int take_cmd(reader *r, emu_asm *a)
 	s.at[EMU_AT_STMT] = r->pos;
 	if (take(r, "a command", &v))
 		return -1;
+	if ((v & 0xffff) == MOVE_OP)
+		return take_move(r, a, v, &s);
 	c.c.op = (uint16_t)v;
 	c.c.width = (uint8_t)(v >> 16);
 	c.c.is_signed = (uint8_t)(v >> 24);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "assemble.h"
+#include "move.h"
 
 /* ---- element values ---- */
 
@@ -144,6 +145,8 @@ int emu_format_cmd(const emu_program *p, const emu_cmd *c, char *buf, size_t siz
 {
 	size_t n = 0;
 	char name[48], arr[EMU_PAT_TEXT], bl[EMU_PAT_TEXT];
+	if (c->kind == EMU_CMD_MOVE)
+		return emu_move_format(&c->mv, buf, size);
 	const isa_info *in = isa_info_of(c->c.op);
 	const emu_form_info *f = in ? emu_form_of(in->form) : NULL;
 	emu_cmd_name(&c->c, name, sizeof name);
@@ -173,6 +176,24 @@ static void put_init(const emu_buffer *b, FILE *f)
 	}
 }
 
+/* "4x4": sizes or tiles of a tensor's dimensions, innermost first. */
+static void put_dims(FILE *f, const uint64_t *v, unsigned nd)
+{
+	for (unsigned k = 0; k < nd; k++)
+		fprintf(f, "%s%" PRIu64, k ? "x" : "", v[k]);
+}
+
+/* A tensor line without init: every field, the tile included, so that
+ * the tile selection never runs again on the canonical text. */
+static void put_tensor(const emu_buffer *b, FILE *f)
+{
+	char tn[16];
+	fprintf(f, "tensor %s %s ", b->name, emu_buffer_type(b, tn, sizeof tn));
+	put_dims(f, b->shape, b->ndims);
+	fprintf(f, " wl=%u array=%" PRId64 " tile=", b->wl, b->arrays.start);
+	put_dims(f, b->tile, b->ndims);
+}
+
 char *emu_format(const emu_program *p)
 {
 	char *text = NULL, line[4096];
@@ -186,8 +207,11 @@ char *emu_format(const emu_program *p)
 		const emu_buffer *b = &p->bufs[i];
 		char tn[16];
 		emu_pattern_format(&b->arrays, line, sizeof line);
-		fprintf(f, "buffer %s %s %" PRIu64 " wl=%u arrays=%s", b->name,
-			emu_buffer_type(b, tn, sizeof tn), b->length, b->wl, line);
+		if (b->ndims)
+			put_tensor(b, f);
+		else
+			fprintf(f, "buffer %s %s %" PRIu64 " wl=%u arrays=%s", b->name,
+				emu_buffer_type(b, tn, sizeof tn), b->length, b->wl, line);
 		put_init(b, f);
 		fputc('\n', f);
 	}

@@ -286,15 +286,19 @@ int emu_region_check(const emu_region *r, const sram_geom *g, diag *d)
 			return -1;
 		}
 	}
+	/* A tile fills whole arrays (§4.1), or, as Fig 9 draws it, holds the
+	 * first P bitlines of one array, P a divisor of B. */
 	const uint64_t tb = emu_region_tile_bitlines(r);
-	if (tb % g->bitlines) {
+	if (tb % g->bitlines && (tb > g->bitlines || g->bitlines % tb)) {
 		region_err(d, r, "tile %" PRIu64 "x%" PRIu64 "x%" PRIu64 " has %" PRIu64
 			   " bitlines; a tile fills whole arrays, so expected a multiple "
-			   "of the %u bitlines of an array", r->tile[0], r->tile[1],
+			   "of the %u bitlines of an array (or a divisor of it: a tile on "
+			   "the array's first bitlines)", r->tile[0], r->tile[1],
 			   r->tile[2], tb, g->bitlines);
 		return -1;
 	}
-	return check_rows(r, g, tb / g->bitlines, d) || check_arrays(r, g, d) ? -1 : 0;
+	const uint64_t groups = tb > g->bitlines ? tb / g->bitlines : 1;
+	return check_rows(r, g, groups, d) || check_arrays(r, g, d) ? -1 : 0;
 }
 
 /* ---- the table ---- */
@@ -1092,4 +1096,36 @@ void emu_layout_elem_set(sram_machine *m, const emu_region *r,
 	emu_layout_place(r, &m->g, idx, &loc);
 	for (unsigned k = 0; k < r->width; k++)
 		sram_set_bit(m, loc.array, loc.wordline + k, loc.bitline, v >> k & 1);
+}
+
+/* ---- the tile map (`infsim layout`) ---- */
+
+int emu_layout_print_tiles(FILE *f, const emu_region *r, const sram_geom *g)
+{
+	uint64_t n[EMU_LAYOUT_DIMS];
+	const uint64_t per_bank = (uint64_t)g->arrays_per_way * g->ways_per_bank;
+	const uint64_t tb = emu_region_tile_bitlines(r), B = g->bitlines;
+	emu_region_grid(r, n);
+	fprintf(f, "%s: %" PRIu64 "x%" PRIu64 "x%" PRIu64 " in %" PRIu64 "x%" PRIu64 "x%"
+		PRIu64 " tiles (%" PRIu64 "x%" PRIu64 "x%" PRIu64 " of them), %" PRIu64
+		" bitlines a tile%s, wordlines %u..%" PRIu64 "\n", r->name, r->size[0],
+		r->size[1], r->size[2], r->tile[0], r->tile[1], r->tile[2], n[0], n[1], n[2],
+		tb, tb > B ? " (virtual)" : "", r->wl, r->wl + emu_region_rows(r, g) - 1);
+	for (uint64_t t = 0; t < emu_region_tiles(r); t++) {
+		const uint64_t a = r->array0 + t, c0 = t % n[0], c1 = t / n[0] % n[1];
+		const uint64_t c2 = t / n[0] / n[1];
+		uint64_t hi[EMU_LAYOUT_DIMS];
+		const uint64_t c[EMU_LAYOUT_DIMS] = {c0, c1, c2};
+		for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+			hi[k] = min_u64((c[k] + 1) * r->tile[k], r->size[k]);
+		if (fprintf(f, "  tile %" PRIu64 " (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): array %"
+			    PRIu64 " (bank %" PRIu64 ", way %" PRIu64 ", array %" PRIu64 "), "
+			    "elements [%" PRIu64 ",%" PRIu64 ") x [%" PRIu64 ",%" PRIu64 ") x [%"
+			    PRIu64 ",%" PRIu64 ")\n", t, c0, c1, c2, a, a / per_bank,
+			    a % per_bank / g->arrays_per_way, a % g->arrays_per_way,
+			    c0 * r->tile[0], hi[0], c1 * r->tile[1], hi[1], c2 * r->tile[2],
+			    hi[2]) < 0)
+			return -1;
+	}
+	return 0;
 }

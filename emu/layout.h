@@ -139,6 +139,10 @@ int emu_lot_locate_addr(emu_lot *t, uint64_t addr, emu_region **r,
  * print: to a stream, returns 0 or -1 on a write error. */
 int emu_lot_format(const emu_lot *t, char *buf, size_t size);
 int emu_lot_print(FILE *f, const emu_lot *t);
+/* r's tile map: one line for the region (sizes, tiles, wordlines), then
+ * one a tile: its coordinates, its array as (bank, way, array) and the
+ * elements it holds.  0, or -1 on a write error. */
+int emu_layout_print_tiles(FILE *f, const emu_region *r, const sram_geom *g);
 
 /* ---- element index <-> SRAM cell ---- */
 

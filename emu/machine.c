@@ -5,6 +5,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "layout.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -44,8 +46,10 @@ emu_machine *emu_machine_new(const emu_program *p, diag *d)
 	em->trace = calloc(em->m->nbanks, sizeof *em->trace);
 	em->bank_cur = calloc(em->m->nbanks, sizeof *em->bank_cur);
 	em->optimised = p->geom.latency_opt != 0; /* machine latency=optimised */
+	em->hz = emu_hazard_new(&p->geom, false, p->path);
+	em->mover = em->hz ? emu_mover_new(em->m, em->hz, p->path) : NULL;
 	if (!em->way_on || !em->bank_on || !em->st.by_bank || !em->trace ||
-	    !em->bank_cur) {
+	    !em->bank_cur || !em->mover) {
 		diag_file(d, p->path, "out of memory");
 		emu_machine_free(em);
 		return NULL;
@@ -66,18 +70,35 @@ void emu_machine_free(emu_machine *em)
 	free(em->trace);
 	free(em->bank_cur);
 	sram_free(em->shadow);
+	emu_mover_free(em->mover);
+	emu_hazard_free(em->hz);
 	sram_free(em->m);
 	free(em);
 }
 
+int emu_machine_set_strict(emu_machine *em, bool strict)
+{
+	emu_hazards *hz = emu_hazard_new(&em->m->g, strict, em->prog->path);
+	emu_mover *mv = hz ? emu_mover_new(em->m, hz, em->prog->path) : NULL;
+	if (!mv) {
+		emu_hazard_free(hz);
+		return -1;
+	}
+	emu_mover_free(em->mover);
+	emu_hazard_free(em->hz);
+	em->hz = hz;
+	em->mover = mv;
+	return 0;
+}
+
 /* ---- the transpose unit ---- */
 
-/* Element i of b: its array and bitline. */
+/* Element i of a plain buffer b: its array and bitline. */
 static void elem_place(const sram_machine *m, const emu_buffer *b, uint64_t i,
 		       unsigned *array, unsigned *bl)
 {
-	*array = (unsigned)emu_pattern_at(&b->arrays, i / m->g.bitlines);
-	*bl = (unsigned)(i % m->g.bitlines);
+	unsigned wl;
+	emu_buffer_place(b, &m->g, i, array, bl, &wl);
 }
 
 /* Cycles of moving `count` elements of b: one wordline per cycle per
@@ -157,11 +178,62 @@ static void for_each_tile(sram_machine *m, const emu_buffer *b, uint64_t *v,
 	}
 }
 
+/* The cells a load writes, for the hazard tracker (loads count as
+ * writes): every bitline of the buffer's arrays at its wordlines. */
+static void mark_loaded(emu_machine *em, const emu_buffer *b)
+{
+	if (b->ndims) {
+		emu_region r;
+		emu_buffer_region(b, &r);
+		emu_hazard_load_region(em->hz, &r);
+		return;
+	}
+	const uint64_t na = emu_pattern_size(&b->arrays);
+	unsigned *arrays = malloc(na * sizeof *arrays);
+	uint64_t mask[SRAM_MAX_DIM / 64];
+	if (!arrays)
+		return;
+	memset(mask, 0xff, sizeof mask);
+	for (uint64_t i = 0; i < na; i++)
+		arrays[i] = (unsigned)emu_pattern_at(&b->arrays, i);
+	const emu_cells c = {arrays, na, mask, b->wl, b->width};
+	emu_hazard_load(em->hz, &c);
+	free(arrays);
+}
+
+/* A tensor through the transpose unit (layout.h): the whole region, or
+ * its first count elements one by one through the port. */
+static uint64_t tensor_ttu(emu_machine *em, const emu_buffer *b, uint64_t *values,
+			   uint64_t count, bool store)
+{
+	emu_region r;
+	uint64_t idx[EMU_LAYOUT_DIMS], cycles;
+	emu_buffer_region(b, &r);
+	if (count == b->length)
+		cycles = store ? emu_layout_store(em->m, &r, values)
+			       : emu_layout_load(em->m, &r, values);
+	else
+		cycles = emu_layout_ttu_cycles(&r, &em->m->g);
+	for (uint64_t i = 0; count < b->length && i < count; i++) {
+		emu_region_unflatten(&r, i, idx);
+		if (store)
+			emu_layout_elem_set(em->m, &r, idx, values[i] & isa_mask(b->width));
+		else
+			values[i] = emu_layout_elem_get(em->m, &r, idx);
+	}
+	em->st.ttu_cycles += cycles;
+	em->st.ttu_bits += count * b->width;
+	return cycles;
+}
+
 uint64_t emu_ttu_store(emu_machine *em, const emu_buffer *b,
 		       const uint64_t *values, uint64_t count)
 {
 	if (count > b->length)
 		count = b->length;
+	mark_loaded(em, b);
+	if (b->ndims)
+		return tensor_ttu(em, b, (uint64_t *)values, count, true);
 	for_each_tile(em->m, b, (uint64_t *)values, count, true);
 	return ttu_cycles(em, b, count);
 }
@@ -171,31 +243,39 @@ uint64_t emu_ttu_load(emu_machine *em, const emu_buffer *b, uint64_t *values,
 {
 	if (count > b->length)
 		count = b->length;
+	if (b->ndims)
+		return tensor_ttu(em, b, values, count, false);
 	for_each_tile(em->m, b, values, count, false);
 	return ttu_cycles(em, b, count);
 }
 
 void emu_buffer_read(const emu_machine *em, const emu_buffer *b, uint64_t *values)
 {
+	if (b->ndims) {
+		emu_region r;
+		emu_buffer_region(b, &r);
+		emu_layout_load(em->m, &r, values);
+		return;
+	}
 	for_each_tile(em->m, b, values, b->length, false);
 }
 
 uint64_t emu_elem_get(const emu_machine *em, const emu_buffer *b, uint64_t i)
 {
-	unsigned array, bl;
+	unsigned array, bl, wl;
 	uint64_t v = 0;
-	elem_place(em->m, b, i, &array, &bl);
+	emu_buffer_place(b, &em->m->g, i, &array, &bl, &wl);
 	for (unsigned k = 0; k < b->width; k++)
-		v |= (uint64_t)sram_get_bit(em->m, array, b->wl + k, bl) << k;
+		v |= (uint64_t)sram_get_bit(em->m, array, wl + k, bl) << k;
 	return v;
 }
 
 void emu_elem_set(emu_machine *em, const emu_buffer *b, uint64_t i, uint64_t v)
 {
-	unsigned array, bl;
-	elem_place(em->m, b, i, &array, &bl);
+	unsigned array, bl, wl;
+	emu_buffer_place(b, &em->m->g, i, &array, &bl, &wl);
 	for (unsigned k = 0; k < b->width; k++)
-		sram_set_bit(em->m, array, b->wl + k, bl, (v >> k) & 1);
+		sram_set_bit(em->m, array, wl + k, bl, (v >> k) & 1);
 }
 
 uint64_t emu_init_value(const emu_buffer *b, uint64_t i)
@@ -208,8 +288,13 @@ int emu_init_buffers(emu_machine *em, diag *d)
 	const emu_program *p = em->prog;
 	for (size_t k = 0; k < p->nbufs; k++) {
 		const emu_buffer *b = &p->bufs[k];
-		if (b->init == EMU_INIT_NONE)
+		/* The stream's image holds every declared buffer (init=none:
+		 * as the SRAM starts, zero), so all count as written for the
+		 * hazard checks; raw wordlines outside them do not. */
+		if (b->init == EMU_INIT_NONE) {
+			mark_loaded(em, b);
 			continue;
+		}
 		uint64_t *v = malloc(b->length * sizeof *v);
 		if (!v) {
 			diag_at(d, p->path, b->line, b->col,
@@ -259,6 +344,8 @@ static void select_bitlines(emu_machine *em, const emu_cmd *c)
 int emu_cmd_uprog(const emu_machine *em, size_t i, isa_prog *p)
 {
 	isa_prog_clear(p);
+	if (em->prog->cmds[i].kind == EMU_CMD_MOVE)
+		return 0; /* a move is a transfer, not a micro-program (move.h) */
 	return isa_build(&em->prog->cmds[i].c, em->m->g.bitlines, p);
 }
 
@@ -413,10 +500,78 @@ static void advance_traces(emu_machine *em, size_t steps, bool ran)
 		sram_uop_cost(&em->up.u[em->upc + i], &em->cur);
 }
 
+/* A move runs whole, also when stepping (it is one transfer, not a
+ * micro-program the debugger could stop inside): emu_move_run checks its
+ * hazards, runs it and counts it into the mover's statistics.  Its
+ * cycles and micro-ops join the totals. */
+static int run_move(emu_machine *em, diag *d)
+{
+	const emu_cmd *c = &em->prog->cmds[em->pc];
+	emu_mover *mv = em->mover;
+	const sram_count before = mv->st.sram;
+	const uint64_t skipped = mv->st.banks_skipped;
+	/* Commands are numbered from 1, as --check and --stats count. */
+	if (emu_move_run(mv, &c->mv, em->pc + 1, d) != 0) {
+		em->hazard_stop = emu_hazard_strict(em->hz);
+		return -1;
+	}
+	em->st.total.cycles += mv->last.cycles;
+	em->st.base_cycles += mv->last.cycles; /* a move's latency has no data-dependent part */
+	em->st.total.reads += mv->st.sram.reads - before.reads;
+	em->st.total.writes += mv->st.sram.writes - before.writes;
+	em->st.total.logic += mv->st.sram.logic - before.logic;
+	em->st.total.activations += mv->st.sram.activations - before.activations;
+	em->st.bank_skips += mv->st.banks_skipped - skipped;
+	/* The banks it ran on (a sync: all) take its cycles, as for a
+	 * compute command; bank_on says which, for per-command statistics. */
+	if (c->mv.kind == EMU_MOVE_SYNC)
+		memset(em->bank_on, 1, em->m->nbanks);
+	else
+		memcpy(em->bank_on, mv->bank_on, em->m->nbanks);
+	for (unsigned b = 0; b < em->m->nbanks; b++)
+		em->st.by_bank[b].cycles += em->bank_on[b] ? mv->last.cycles : 0;
+	em->st.commands++;
+	em->st.move_commands++;
+	em->pc++;
+	em->upc = 0;
+	return 0;
+}
+
+/* The rows a compute command reads (a, b, c: cvt's a at its source
+ * width) and writes (d, d2; one row for a predicate), on its arrays and
+ * bitlines; a reduction reads every bitline and writes bitline 0. */
+static int check_compute_hazards(emu_machine *em, const emu_cmd *ec, diag *d)
+{
+	const isa_cmd *c = &ec->c;
+	const isa_form f = isa_info_of(c->op)->form;
+	const bool reduce = f == ISA_FORM_RA;
+	const emu_pattern all = emu_pattern_range(em->m->g.bitlines);
+	emu_pattern first = emu_pattern_range(1);
+	emu_access rd[3], wr[2];
+	size_t nr = 0, nw = 0;
+	const uint16_t in[3] = {c->a, c->b, c->c3}, out[2] = {c->d, c->d2};
+	for (unsigned k = 0; k < 3; k++)
+		if (in[k] != ISA_NONE && in[k] != ISA_TAG)
+			rd[nr++] = (emu_access){ec->arrays, reduce ? all : ec->bitlines, in[k],
+						k == 0 && c->op == ISA_CVT ? c->swidth : c->width};
+	for (unsigned k = 0; k < 2; k++)
+		if (out[k] != ISA_NONE && out[k] != ISA_TAG)
+			wr[nw++] = (emu_access){ec->arrays, reduce ? first : ec->bitlines, out[k],
+						f == ISA_FORM_PAB || f == ISA_FORM_PAI ? 1 : c->width};
+	if (emu_hazard_compute(em->hz, em->pc + 1, ec->line, rd, nr, wr, nw, d) >= 0)
+		return 0;
+	em->hazard_stop = emu_hazard_strict(em->hz);
+	return -1;
+}
+
 static int advance(emu_machine *em, size_t steps, diag *d)
 {
 	if (emu_done(em))
 		return 1;
+	if (em->prog->cmds[em->pc].kind == EMU_CMD_MOVE)
+		return run_move(em, d);
+	if (em->upc == 0 && check_compute_hazards(em, &em->prog->cmds[em->pc], d) != 0)
+		return -1;
 	/* A data-dependent command run whole from its start has already run
 	 * while its traces were found. */
 	const bool whole = em->upc == 0 && steps == SIZE_MAX;

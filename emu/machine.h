@@ -22,7 +22,9 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "hazard.h"
 #include "isa.h"
+#include "move.h"
 #include "program.h"
 #include "sram.h"
 
@@ -40,6 +42,7 @@ typedef struct emu_stats {
 	uint64_t bank_skips;             /* (command, bank) pairs skipped */
 	uint64_t ttu_cycles;             /* transpose unit, in and out */
 	uint64_t ttu_bits;               /* bits moved by the transpose unit */
+	uint64_t move_commands;          /* of commands, the moves (in total) */
 	unsigned nbanks;
 } emu_stats;
 
@@ -66,7 +69,18 @@ typedef struct emu_machine {
 	isa_prog *trace;    /* nbanks traces of command pc, when dd */
 	sram_count *bank_cur; /* each bank's cost of command pc so far */
 	sram_machine *shadow; /* scratch copy used to find traces before stepping */
+	/* Moves and hazards (doc/MOVEMENT.md): every move runs through the
+	 * mover (its statistics: mover->st, mover->net.st); every command,
+	 * compute or move, is checked by the hazard tracker first. */
+	emu_hazards *hz;
+	emu_mover *mover;
+	bool hazard_stop;   /* the last failure was a hazard in strict mode */
 } emu_machine;
+
+/* Hazards as errors (infsim run --strict): the first one stops the run
+ * before its command, with d set.  Call before running anything.
+ * 0, or -1 when out of memory. */
+int emu_machine_set_strict(emu_machine *em, bool strict);
 
 /* A machine for p, with all SRAM cleared.  NULL with d set on failure. */
 emu_machine *emu_machine_new(const emu_program *p, diag *d);

@@ -27,12 +27,13 @@
 #include "lex.h"
 #include "machine.h"
 #include "npy.h"
+#include "layout.h"
 #include "outfile.h"
 #include "program.h"
 #include "refmodel.h"
 #include "report.h"
 
-enum { EXIT_USAGE = 2, EXIT_MISMATCH = 3 };
+enum { EXIT_USAGE = 2, EXIT_MISMATCH = 3, EXIT_HAZARD = 4 };
 
 static const char help_text[] =
 "Usage: infsim run PROG [OPTION]...     execute a command stream (.ins or .inb)\n"
@@ -40,6 +41,8 @@ static const char help_text[] =
 "  or:  infsim disasm FILE              print the canonical text of a stream\n"
 "  or:  infsim info [-m ...] [-c FILE]  describe the machine\n"
 "  or:  infsim commands                 list the compute commands\n"
+"  or:  infsim layout PROG              print the Layout Override Table and the\n"
+"                                       tile map of a stream's tensors\n"
 "Emulate computing in cache SRAM arrays, bit for bit.\n"
 "\n"
 "Machine (run, asm, disasm, info):\n"
@@ -59,7 +62,11 @@ static const char help_text[] =
 "      --check                run the scalar reference model beside the\n"
 "                             machine and compare after every command\n"
 "      --stepi                run one micro-op at a time (same bits, slower)\n"
-"      --stats[=FORMAT]       print statistics, FORMAT text (default) or json\n"
+"      --strict               make data-movement hazards (unsynced or unwritten\n"
+"                             reads, clobbers, overlaps) errors, not warnings\n"
+"      --stats[=FORMAT]       print statistics, FORMAT text (default), commands\n"
+"                             (one line per command: its baseline cycles and\n"
+"                             the cycles it ran with) or json (both)\n"
 "      --stats-file=FILE      write the statistics to FILE instead of stdout\n"
 "  -j, --threads=N            threads for the SRAM executor (1 to 1024)\n"
 "  -q, --quiet                print nothing on success\n"
@@ -80,7 +87,8 @@ static const char help_text[] =
 "Outputs are written to a temporary file and renamed into place.\n"
 "\n"
 "Exit status: 0 if OK, 1 on a runtime failure (a file, the stream),\n"
-"2 on a usage error, 3 if a result differs (--expect or --check).\n"
+"2 on a usage error, 3 if a result differs (--expect or --check),\n"
+"4 if --strict stopped the run at a hazard.\n"
 "\n"
 "Full documentation: man infsim, and doc/USAGE.md.\n";
 
@@ -292,7 +300,8 @@ typedef struct run_opts {
 	bufarg *ba;
 	size_t nba;
 	bool check, stepi, quiet;
-	int stats;             /* 0 none, 't' text, 'j' json */
+	bool strict;           /* --strict: hazards are errors */
+	int stats;             /* 0 none, 't' text, 'c' commands, 'j' json */
 	const char *stats_file;
 	long threads;          /* 0: not given */
 } run_opts;
@@ -338,6 +347,8 @@ static int parse_threads(const char *arg, long *out)
 enum { OPT_CHECK = 256, OPT_STEPI, OPT_STATS, OPT_STATS_FILE, OPT_HELP,
        OPT_VERSION, OPT_JSON };
 
+enum { OPT_STRICT = 300 };
+
 static const struct option run_longopts[] = {
 	{ "machine", required_argument, NULL, 'm' },
 	{ "config", required_argument, NULL, 'c' },
@@ -347,6 +358,7 @@ static const struct option run_longopts[] = {
 	{ "dump", required_argument, NULL, 'd' },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "stepi", no_argument, NULL, OPT_STEPI },
+	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "stats", optional_argument, NULL, OPT_STATS },
 	{ "stats-file", required_argument, NULL, OPT_STATS_FILE },
 	{ "threads", required_argument, NULL, 'j' },
@@ -396,13 +408,19 @@ static int run_option(int opt, run_opts *o)
 	case OPT_STEPI:
 		o->stepi = true;
 		return 0;
+	case OPT_STRICT:
+		o->strict = true;
+		return 0;
 	case OPT_STATS:
 		if (!optarg || !strcmp(optarg, "text"))
 			o->stats = 't';
 		else if (!strcmp(optarg, "json"))
 			o->stats = 'j';
+		else if (!strcmp(optarg, "commands"))
+			o->stats = 'c';
 		else
-			return usage_error("--stats '%s': expected text or json", optarg);
+			return usage_error("--stats '%s': expected text, commands or json",
+					   optarg);
 		return 0;
 	case OPT_STATS_FILE:
 		o->stats_file = optarg;
@@ -523,6 +541,8 @@ typedef struct run_state {
 	const emu_program *p;
 	emu_machine *em;
 	emu_ref *ref;          /* --check only */
+	emu_cmd_cycles *cc;    /* --stats=commands and json: each command's cycles */
+	uint64_t *bank_before; /* each bank's cycles before the current command */
 	diag d;
 } run_state;
 
@@ -532,10 +552,22 @@ static int start_machine(run_state *s)
 	s->em = emu_machine_new(s->p, &s->d);
 	if (!s->em)
 		return -1;
+	if (s->o->strict && emu_machine_set_strict(s->em, true) < 0) {
+		diag_file(&s->d, s->p->path, "out of memory for the hazard tracker");
+		return -1;
+	}
 	if (s->o->threads)
 		sram_set_threads((int)s->o->threads);
 	if (emu_init_buffers(s->em, &s->d) < 0)
 		return -1;
+	if (s->o->stats == 'c' || s->o->stats == 'j') {
+		s->cc = calloc(s->p->ncmds + 1, sizeof *s->cc);
+		s->bank_before = calloc(s->em->st.nbanks, sizeof *s->bank_before);
+		if (!s->cc || !s->bank_before) {
+			diag_file(&s->d, s->p->path, "out of memory");
+			return -1;
+		}
+	}
 	if (s->o->check) {
 		s->ref = emu_ref_new(s->p, &s->d);
 		if (!s->ref)
@@ -565,18 +597,55 @@ static int run_one(run_state *s)
 	return 0;
 }
 
-/* --check: after every command, compare what it wrote; at the end,
- * every buffer (a write outside the destination shows up there).
- * 0, -1 (d set) or EXIT_MISMATCH (d set). */
-static int run_checked(run_state *s)
+/* Run command i, and with s->cc keep its cycles in s->cc[i]: the growth
+ * of the machine's statistics, its baseline latency, and over the banks
+ * that ran it (em->bank_on still marks them once it has finished) the
+ * shortest; under latency=optimised each bank runs its own trace
+ * (duality-cache §3.1.2) and the command takes the longest. */
+static int run_measured(run_state *s, size_t i)
+{
+	const emu_stats *st = &s->em->st;
+	if (!s->cc)
+		return run_one(s);
+	const uint64_t base = st->base_cycles, cycles = st->total.cycles;
+	for (unsigned b = 0; b < st->nbanks; b++)
+		s->bank_before[b] = st->by_bank[b].cycles;
+	if (run_one(s) < 0)
+		return -1;
+	emu_cmd_cycles *c = &s->cc[i];
+	c->baseline = st->base_cycles - base;
+	c->cycles = st->total.cycles - cycles;
+	c->shortest = c->cycles;
+	c->banks = 0;
+	for (unsigned b = 0; b < st->nbanks; b++) {
+		if (!s->em->bank_on[b])
+			continue;
+		const uint64_t t = st->by_bank[b].cycles - s->bank_before[b];
+		if (t < c->shortest)
+			c->shortest = t;
+		c->banks++;
+	}
+	return 0;
+}
+
+/* Every command, in order.  With --check, after each one compare what it
+ * wrote, and at the end every buffer (a write outside the destination
+ * shows up there).  0, -1 (d set) or EXIT_MISMATCH (d set). */
+static int run_commands(run_state *s)
 {
 	for (size_t i = 0; i < s->p->ncmds; i++) {
-		if (run_one(s) < 0 || emu_ref_run_cmd(s->ref, i, &s->d) < 0)
+		if (run_measured(s, i) < 0)
+			return -1;
+		if (!s->ref)
+			continue;
+		if (emu_ref_run_cmd(s->ref, i, &s->d) < 0)
 			return -1;
 		if (!emu_report_check_cmd(s->ref, s->em, i, &s->d))
 			return EXIT_MISMATCH;
 	}
-	return emu_report_check_all(s->ref, s->em, &s->d) ? 0 : EXIT_MISMATCH;
+	if (s->ref && !emu_report_check_all(s->ref, s->em, &s->d))
+		return EXIT_MISMATCH;
+	return 0;
 }
 
 static int save_outputs(run_state *s)
@@ -639,7 +708,9 @@ static int write_stats(run_state *s)
 		return -1;
 	}
 	if (s->o->stats == 'j')
-		emu_report_stats_json(f, s->em);
+		emu_report_stats_json_cmds(f, s->em, s->cc, s->p->ncmds);
+	else if (s->o->stats == 'c')
+		emu_report_commands_text(f, s->em, s->cc, s->p->ncmds);
 	else
 		emu_report_stats_text(f, s->em);
 	if (!s->o->stats_file)
@@ -698,8 +769,14 @@ static int execute(run_state *s)
 {
 	if (start_machine(s) < 0)
 		return runtime_error(&s->d);
-	int rc = s->o->check ? run_checked(s)
-			     : emu_run_all(s->em, s->o->stepi, &s->d) < 0 ? -1 : 0;
+	int rc = run_commands(s);
+	/* Hazards (doc/MOVEMENT.md): warnings on stderr; with --strict the
+	 * first one stopped the run, with its own exit status. */
+	if (rc < 0 && s->em->hazard_stop) {
+		fprintf(stderr, "%s\n", s->d.msg);
+		return EXIT_HAZARD;
+	}
+	emu_hazard_print(stderr, s->em->hz);
 	if (rc == 0 && save_outputs(s) < 0)
 		rc = -1;
 	if (rc == 0 && dump_buffers(s) < 0)
@@ -723,7 +800,7 @@ static int cmd_run(int argc, char **argv)
 	o.geo.machine = calloc((size_t)argc, sizeof *o.geo.machine);
 	emu_program p;
 	emu_program_init(&p);
-	run_state s = { &o, &p, NULL, NULL, { 0 } };
+	run_state s = { .o = &o, .p = &p };
 	bool done = false;
 	int rc = !o.ba || !o.geo.machine ? usage_error("out of memory")
 					 : parse_run_opts(argc, argv, &o, &done);
@@ -737,6 +814,8 @@ static int cmd_run(int argc, char **argv)
 		emu_ref_free(s.ref);
 	if (s.em)
 		emu_machine_free(s.em);
+	free(s.cc);
+	free(s.bank_before);
 	emu_program_free(&p);
 	for (size_t i = 0; i < o.nba; i++)
 		free(o.ba[i].values);
@@ -846,6 +925,34 @@ static int cmd_asm(int argc, char **argv)
 	return stream_tool(argc, argv, "asm", "mco", true, write_binary);
 }
 
+/* layout's action: the Layout Override Table of the stream's tensors,
+ * then each tensor's tile map (doc/LAYOUT.md, "In a stream"). */
+static int print_layout(const emu_program *p, const char *out)
+{
+	(void)out;
+	diag d;
+	emu_lot *t = malloc(sizeof *t);
+	diag_clear(&d);
+	if (!t || emu_program_lot(p, t, &d) < 0) {
+		if (!t)
+			diag_file(&d, p->path, "out of memory");
+		free(t);
+		return runtime_error(&d);
+	}
+	emu_lot_print(stdout, t);
+	for (size_t i = 0; i < t->n; i++) {
+		putchar('\n');
+		emu_layout_print_tiles(stdout, &t->r[i], &p->geom);
+	}
+	free(t);
+	return 0;
+}
+
+static int cmd_layout(int argc, char **argv)
+{
+	return stream_tool(argc, argv, "layout", "mc", false, print_layout);
+}
+
 static int cmd_disasm(int argc, char **argv)
 {
 	return stream_tool(argc, argv, "disasm", "mc", false, print_text);
@@ -929,13 +1036,14 @@ static const struct subcmd {
 	{ "disasm", cmd_disasm },
 	{ "info", cmd_info },
 	{ "commands", cmd_commands },
+	{ "layout", cmd_layout },
 };
 
 int main(int argc, char **argv)
 {
 	outfile_cleanup_on_signals();
 	if (argc < 2)
-		return usage_error("missing command (run, asm, disasm, info or commands)");
+		return usage_error("missing command (run, asm, disasm, info, commands or layout)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return finish_stdout(print_help());
 	if (!strcmp(argv[1], "--version"))
@@ -953,6 +1061,6 @@ int main(int argc, char **argv)
 		argv[1] = sub_argv0;
 		return finish_stdout(rc);
 	}
-	return usage_error("unknown command '%s' (expected run, asm, disasm, info or commands)",
+	return usage_error("unknown command '%s' (expected run, asm, disasm, info, commands or layout)",
 			   argv[1]);
 }

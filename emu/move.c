@@ -146,6 +146,7 @@ struct ctx {
 	const emu_move *c;
 	size_t cmd;
 	diag *d;
+	int col;      /* the command's column in its stream, 0 if none */
 };
 
 /* "PATH:LINE[:COL]: error: HEAD: WHAT": the one shape of this file's
@@ -167,7 +168,7 @@ static int bad(const struct ctx *x, const char *fmt, ...)
 	va_list ap;
 	snprintf(head, sizeof head, "command %zu: %s", x->cmd, kind_titles[x->c->kind]);
 	va_start(ap, fmt);
-	say(x->d, x->path ? x->path : "infsim", x->c->line, 0, head, fmt, ap);
+	say(x->d, x->path ? x->path : "infsim", x->c->line, x->col, head, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -245,6 +246,9 @@ static int check_intra(const struct ctx *x)
 	int64_t lo, hi;
 	if (check_rows(x, c->dst_wl, c->nwl, "destination") != 0)
 		return -1;
+	if (c->dist >= B || c->dist <= -B)
+		return bad(x, "distance %" PRId64 " is past the array's width; expected "
+			   "-%" PRId64 "..%" PRId64, c->dist, B - 1, B - 1);
 	emu_pattern_bounds(&c->bitlines, &lo, &hi);
 	if (hi + c->dist >= B || lo + c->dist < 0)
 		return bad(x, "source bitline %" PRId64 " would move to bitline %" PRId64
@@ -283,6 +287,13 @@ static int check_sends(const struct ctx *x)
 	if (c->kind == EMU_MOVE_BCAST && (copies == 0 || copies > na))
 		return bad(x, "reuse count %" PRIu64 "; expected 1..%" PRIu64,
 			   copies, na);
+	/* Distances beyond the machine would overflow the sums below. */
+	const int64_t lim = (int64_t)na;
+	if (c->dist >= lim || c->dist <= -lim ||
+	    (c->kind == EMU_MOVE_BCAST && (c->reuse_stride >= lim || c->reuse_stride <= -lim)))
+		return bad(x, "array distance %" PRId64 " (reuse stride %" PRId64 ") is past "
+			   "the machine; expected -%" PRId64 "..%" PRId64, c->dist,
+			   c->kind == EMU_MOVE_BCAST ? c->reuse_stride : 0, lim - 1, lim - 1);
 	emu_pattern_bounds(&c->arrays, &lo, &hi);
 	const int64_t step = c->kind == EMU_MOVE_BCAST ? c->reuse_stride : 0;
 	const int64_t span = step * (int64_t)(copies - 1);
@@ -315,9 +326,15 @@ static int check_transfer(const struct ctx *x)
 int emu_move_check(const emu_move *c, const sram_geom *g, const char *path,
 		   size_t cmd, diag *d)
 {
-	const struct ctx x = {g, path, c, cmd, d};
+	return emu_move_check_at(c, g, path, cmd, 0, d);
+}
+
+int emu_move_check_at(const emu_move *c, const sram_geom *g, const char *path,
+		      size_t cmd, int col, diag *d)
+{
+	const struct ctx x = {g, path, c, cmd, d, col};
 	if (c->kind >= EMU_MOVE_KINDS) {
-		diag_at(d, path ? path : "infsim", c->line, 0, "command %zu: unknown "
+		diag_at(d, path ? path : "infsim", c->line, col, "command %zu: unknown "
 			"move kind %u; expected intra, inter, bcast, const or sync",
 			cmd, c->kind);
 		return -1;
@@ -976,7 +993,7 @@ static int nomem(emu_mover *mv, const emu_move *c, size_t cmd, diag *d)
 
 int emu_move_run(emu_mover *mv, const emu_move *c, size_t cmd, diag *d)
 {
-	const struct ctx x = {&mv->m->g, mv->path, c, cmd, d};
+	const struct ctx x = {&mv->m->g, mv->path, c, cmd, d, 0};
 	struct op o;
 	memset(&mv->last, 0, sizeof mv->last);
 	if (emu_move_check(c, &mv->m->g, mv->path, cmd, d) != 0)

@@ -41,15 +41,8 @@
 #include "program.h"
 #include "sram.h"
 
-typedef enum emu_move_kind {
-	EMU_MOVE_INTRA = 0, /* intra-array shift */
-	EMU_MOVE_INTER,     /* inter-array shift */
-	EMU_MOVE_BCAST,     /* broadcast with reuse */
-	EMU_MOVE_CONST,     /* broadcast of a constant */
-	EMU_MOVE_SYNC,      /* the global barrier */
-	EMU_MOVE_KINDS
-} emu_move_kind;
-
+/* emu_move_kind and emu_move are declared in program.h (a stream holds
+ * them); their semantics: */
 /* One command.  Fields a kind does not use are ignored (keep them 0).
  *   intra  each array of `arrays`: bitline b of `bitlines`, wordline
  *          wl + k  ->  bitline b + dist, wordline dst_wl + k (k < nwl);
@@ -62,18 +55,6 @@ typedef enum emu_move_kind {
  *   const  each array of `arrays`, each bitline of `bitlines`: wordline
  *          wl + k := bit k of value (k < nwl <= 64).
  *   sync   nothing else. */
-typedef struct emu_move {
-	uint8_t kind;          /* enum emu_move_kind */
-	emu_pattern arrays;    /* the tile pattern, as global arrays */
-	emu_pattern bitlines;  /* source bitlines of each array */
-	emu_pattern dst_bitlines;
-	int64_t dist;          /* intra: bitlines; inter, bcast: arrays */
-	int64_t reuse_stride;
-	uint64_t reuse_count;
-	uint16_t wl, nwl, dst_wl, scratch;
-	uint64_t value;
-	int line;              /* source line for messages, 0 if none */
-} emu_move;
 
 /* Constructors (patterns copied; wordline ranges as in emu_move). */
 emu_move emu_move_intra(const emu_pattern *arrays, const emu_pattern *bitlines,
@@ -103,6 +84,10 @@ const char *emu_move_kind_name(unsigned kind);
  * before anything runs.  path may be NULL. */
 int emu_move_check(const emu_move *c, const sram_geom *g, const char *path,
 		   size_t cmd, diag *d);
+/* The same, with the command's column in its stream (the assembler's
+ * FILE:LINE:COL); col 0 = unknown. */
+int emu_move_check_at(const emu_move *c, const sram_geom *g, const char *path,
+		      size_t cmd, int col, diag *d);
 
 /* A growable list of commands. */
 typedef struct emu_move_list {

@@ -21,7 +21,9 @@
 #include <string.h>
 
 #include "assemble.h"
+#include "layout.h"
 #include "lex.h"
+#include "move.h"
 
 /* ---- the lexical layer (lex.h) ---- */
 
@@ -449,10 +451,11 @@ static int parse_type(parser *ps, elem_type *ty)
 /* The closest mnemonic or directive to word, or NULL. */
 static const char *closest_keyword(const char *w, size_t n)
 {
-	static const char *const directives[] = {"machine", "scratch", "buffer"};
+	static const char *const directives[] = {"machine", "scratch", "buffer", "tensor",
+						 "sync", "move"};
 	const char *best = NULL;
 	unsigned bd = 3;
-	for (unsigned i = 0; i < ISA_OP_COUNT + 3; i++) {
+	for (unsigned i = 0; i < ISA_OP_COUNT + 6; i++) {
 		const char *k = i < ISA_OP_COUNT ? isa_info_of(i)->name
 						 : directives[i - ISA_OP_COUNT];
 		unsigned dist = emu_edit_distance(w, n, k, strlen(k));
@@ -483,7 +486,8 @@ static int unknown_command(parser *ps, size_t t, size_t n)
 		return perr(ps, t, "unknown command '%.*s'; did you mean '%s'?", shown,
 			    ps->s + t, best);
 	return perr(ps, t, "unknown command '%.*s'; expected a command such as add.i32 "
-		    "(infsim --list-commands lists them) or machine, scratch, buffer",
+		    "(infsim --list-commands lists them), a move (mv.intra, mv.inter, "
+		    "mv.bcast, mv.const, sync, move) or machine, scratch, buffer, tensor",
 		    shown, ps->s + t);
 }
 
@@ -964,6 +968,496 @@ static int parse_buffer(parser *ps, size_t t)
 	return emu_asm_buffer(&ps->a, &b, &src);
 }
 
+/* ---- tensors (doc/FORMAT.md, "Tensors") ---- */
+
+/* Sizes "S0xS1[xS2]", innermost first, each 1 to 2^32 - 1 (Table 1). */
+static int parse_dims(parser *ps, const char *what, uint64_t out[3], unsigned *nd)
+{
+	char fd[64];
+	*nd = 0;
+	for (;;) {
+		const size_t t = ps->pos;
+		uint64_t v = 0;
+		size_t k = t;
+		while (k < ps->len && ps->s[k] >= '0' && ps->s[k] <= '9' && v <= UINT32_MAX)
+			v = v * 10 + (uint64_t)(ps->s[k++] - '0');
+		if (k == t)
+			return perr(ps, t, "expected %s as numbers joined by 'x' (4x4, "
+				    "innermost first), found %s", what, found(ps, t, fd, sizeof fd));
+		if (v == 0 || v > UINT32_MAX)
+			return perr(ps, t, "%s: size %.*s is out of range; expected 1 to "
+				    "4294967295 (32 bits, Table 1)", what, (int)(k - t), ps->s + t);
+		if (*nd == 3)
+			return perr(ps, t, "%s: more than 3 dimensions; a tensor has 1 to 3 "
+				    "(fuse the outer ones)", what);
+		out[(*nd)++] = v;
+		ps->pos = k;
+		if (ps->pos >= ps->len || ps->s[ps->pos] != 'x')
+			break;
+		ps->pos++;
+	}
+	if (ps->pos < ps->len && emu_is_ident_char(ps->s[ps->pos]))
+		return perr(ps, ps->pos, "unexpected %s in %s; expected sizes such as 4x4",
+			    found(ps, ps->pos, fd, sizeof fd), what);
+	return 0;
+}
+
+/* hint=KIND:DIM[,KIND:DIM]...: the computation's data movement, for the
+ * tile selection (§4.1: reduce, shift, broadcast). */
+static int parse_hint(parser *ps, emu_compute *h)
+{
+	static const char *const kinds[] = {"reduce", "shift", "broadcast"};
+	char fd[64];
+	for (;;) {
+		const size_t t = ps->pos, n = word_len(ps, t);
+		const unsigned k = word_index(ps, t, n, kinds, 3);
+		if (k == 3)
+			return perr(ps, t, "expected a hint reduce:DIM, shift:DIM or "
+				    "broadcast:DIM, found %s", found(ps, t, fd, sizeof fd));
+		ps->pos = t + n;
+		if (ps->pos + 1 >= ps->len || ps->s[ps->pos] != ':' ||
+		    ps->s[ps->pos + 1] < '0' || ps->s[ps->pos + 1] > '2')
+			return perr(ps, ps->pos, "expected ':' and a dimension 0, 1 or 2 after "
+				    "'%s'", kinds[k]);
+		const unsigned bit = 1u << (ps->s[ps->pos + 1] - '0');
+		*(k == 0 ? &h->reduce : k == 1 ? &h->shift : &h->broadcast) |= bit;
+		ps->pos += 2;
+		if (ps->pos >= ps->len || ps->s[ps->pos] != ',')
+			return 0;
+		ps->pos++;
+	}
+}
+
+/* One field of a tensor line: wl=, array=, tile=, hint= or init=. */
+static int parse_tensor_field(parser *ps, emu_buffer *b, emu_src *src, bool seen[5],
+			      unsigned *ntile, emu_compute *hint)
+{
+	static const char *const fields[] = {"wl", "array", "tile", "hint", "init"};
+	static const enum emu_part parts[] = {EMU_AT_WL, EMU_AT_ARRAYS, EMU_AT_LENGTH,
+					      EMU_AT_STMT, EMU_AT_INIT};
+	const size_t t = ps->pos, n = word_len(ps, t);
+	char fd[64];
+	uint64_t v;
+	const unsigned k = word_index(ps, t, n, fields, 5);
+	if (k == 5)
+		return perr(ps, t, "unknown tensor field %s; expected wl=N, array=N, "
+			    "tile=T0xT1, hint=KIND:DIM or init=KIND", found(ps, t, fd, sizeof fd));
+	if (seen[k])
+		return perr(ps, t, "%s= is given twice", fields[k]);
+	seen[k] = true;
+	ps->pos = t + n;
+	if (ps->pos >= ps->len || ps->s[ps->pos] != '=')
+		return perr(ps, ps->pos, "expected '=' right after '%s'", fields[k]);
+	ps->pos++;
+	if (k != 3)
+		src->at[parts[k]] = ps->pos + 1;
+	if (k == 2)
+		return parse_dims(ps, "tile", b->tile, ntile);
+	if (k == 3)
+		return parse_hint(ps, hint);
+	if (k == 4)
+		return parse_init(ps, b);
+	if (k == 1) {
+		if (parse_index(ps, "array", ps->a.narrays, &v))
+			return -1;
+		b->arrays.start = (int64_t)v;
+		return 0;
+	}
+	if (parse_index(ps, "wordline", ps->p->geom.wordlines, &v))
+		return -1;
+	b->wl = (uint16_t)v;
+	return 0;
+}
+
+/* The tile: as given (it must have the tensor's dimensions), else the
+ * tile selection's choice (§4.1) under the hints. */
+static int tensor_tile(parser *ps, emu_buffer *b, unsigned ntile,
+		       const emu_compute *hint, const emu_src *src)
+{
+	if (ntile && ntile != b->ndims)
+		return perr(ps, src->at[EMU_AT_LENGTH] - 1, "tensor '%s' has %u dimension%s "
+			    "but its tile has %u; expected one tile size per dimension",
+			    b->name, b->ndims, b->ndims == 1 ? "" : "s", ntile);
+	for (unsigned k = ntile ? ntile : 0; k < 3; k++)
+		b->tile[k] = 1;
+	if (ntile)
+		return 0;
+	emu_region r;
+	emu_tile_req q = {0, 0, *hint};
+	uint64_t T[EMU_LAYOUT_DIMS];
+	emu_buffer_region(b, &r);
+	r.path = ps->path;
+	r.line = ps->line;
+	r.col = src->at[EMU_AT_NAME];
+	if (emu_tile_select(&r, &ps->p->geom, &q, T, ps->d))
+		return -1;
+	memcpy(b->tile, T, sizeof T);
+	return 0;
+}
+
+/* tensor NAME TYPE S0xS1[xS2] wl=N array=N [tile=T0xT1] [hint=...] [init=KIND] */
+static int parse_tensor(parser *ps, size_t t)
+{
+	emu_buffer b;
+	emu_src src = {.path = ps->path, .line = ps->line, .at = {[EMU_AT_STMT] = t + 1}};
+	bool seen[5] = {false};
+	emu_compute hint = {0, 0, 0};
+	unsigned nd, ntile = 0;
+	char fd[64];
+	elem_type ty;
+	memset(&b, 0, sizeof b);
+	if (ps->cmd_line)
+		return perr(ps, t, "tensors must be declared before the first command (line %d)",
+			    ps->cmd_line);
+	skip_ws(ps);
+	const size_t nt = ps->pos, n = word_len(ps, nt);
+	if (n == 0)
+		return perr(ps, nt, "expected a tensor name after 'tensor', found %s",
+			    found(ps, nt, fd, sizeof fd));
+	if (n >= EMU_NAME_MAX)
+		return perr(ps, nt, "tensor name is %zu characters long; at most %d", n,
+			    EMU_NAME_MAX - 1);
+	memcpy(b.name, ps->s + nt, n);
+	src.at[EMU_AT_NAME] = nt + 1;
+	ps->pos = nt + n;
+	if (at_end(ps))
+		return perr(ps, ps->pos, "expected an element type (%s) after the tensor name",
+			    EMU_TYPE_LIST);
+	src.at[EMU_AT_TYPE] = ps->pos + 1;
+	if (parse_type(ps, &ty))
+		return -1;
+	b.fmt = (uint8_t)ty.fmt;
+	b.width = (uint8_t)ty.width;
+	b.is_signed = (uint8_t)ty.is_signed;
+	skip_ws(ps);
+	src.at[EMU_AT_LENGTH] = ps->pos + 1;
+	if (parse_dims(ps, "the tensor's sizes", b.shape, &nd))
+		return -1;
+	b.ndims = (uint8_t)nd;
+	for (unsigned k = nd; k < 3; k++)
+		b.shape[k] = 1;
+	b.length = b.shape[0] * b.shape[1] * b.shape[2];
+	while (!at_end(ps))
+		if (parse_tensor_field(ps, &b, &src, seen, &ntile, &hint))
+			return -1;
+	if (!seen[0] || !seen[1])
+		return perr(ps, ps->pos, "tensor '%s' needs %s", b.name, !seen[0]
+			    ? "wl=N (its first wordline)" : "array=N (the array of its tile 0)");
+	b.line = ps->line;
+	b.col = (int)nt + 1;
+	if (tensor_tile(ps, &b, ntile, &hint, &src))
+		return -1;
+	emu_region r;
+	emu_buffer_region(&b, &r);
+	b.arrays = emu_pattern_range(emu_region_tiles(&r));
+	b.arrays.start = (int64_t)r.array0;
+	return emu_asm_buffer(&ps->a, &b, &src);
+}
+
+/* ---- moves (doc/FORMAT.md, "Moves"; semantics in doc/MOVEMENT.md) ---- */
+
+enum mv_field { MF_DIST, MF_WL, MF_N, MF_TO, MF_SCRATCH, MF_DST, MF_REUSE, MF_VALUE,
+		MF_COUNT };
+static const char *const mv_fields[MF_COUNT] = {"dist", "wl", "n", "to", "scratch",
+						"dst", "reuse", "value"};
+
+/* The fields each kind takes (bit per mv_field) and must have. */
+static const unsigned mv_takes[EMU_MOVE_KINDS] = {
+	[EMU_MOVE_INTRA] = 1u << MF_DIST | 1u << MF_WL | 1u << MF_N | 1u << MF_TO | 1u << MF_SCRATCH,
+	[EMU_MOVE_INTER] = 1u << MF_DIST | 1u << MF_WL | 1u << MF_N | 1u << MF_TO | 1u << MF_DST,
+	[EMU_MOVE_BCAST] = 1u << MF_DIST | 1u << MF_WL | 1u << MF_N | 1u << MF_TO | 1u << MF_DST |
+			   1u << MF_REUSE,
+	[EMU_MOVE_CONST] = 1u << MF_VALUE | 1u << MF_WL | 1u << MF_N,
+};
+static const char *const mv_syntax[EMU_MOVE_KINDS] = {
+	"dist=D wl=W n=N to=T [scratch=S]", "dist=D wl=W n=N to=T dst=PATTERN",
+	"dist=D reuse=STRIDE:COUNT wl=W n=N to=T dst=PATTERN", "value=V wl=W n=N", "",
+};
+
+/* A signed number that fits 63 bits. */
+static int parse_signed(parser *ps, const char *what, int64_t *v)
+{
+	const size_t t = ps->pos;
+	uint64_t mag;
+	bool neg;
+	if (ps->pos < ps->len && ps->s[ps->pos] == '+')
+		ps->pos++;
+	if (parse_number(ps, what, &mag, &neg))
+		return -1;
+	if (mag > INT64_MAX)
+		return perr(ps, t, "%s %.*s is out of range", what, (int)(ps->pos - t), ps->s + t);
+	*v = neg ? -(int64_t)mag : (int64_t)mag;
+	return 0;
+}
+
+static int parse_mv_value(parser *ps, emu_move *m, unsigned f)
+{
+	uint64_t v;
+	bool neg;
+	const uint64_t W = ps->p->geom.wordlines;
+	switch (f) {
+	case MF_DIST:
+		return parse_signed(ps, "distance", &m->dist);
+	case MF_DST:
+		return parse_pattern(ps, "dst", &m->dst_bitlines);
+	case MF_VALUE:
+		if (parse_number(ps, "a value", &m->value, &neg))
+			return -1;
+		if (neg)
+			return perr(ps, ps->pos, "a constant's value is its bits; expected 0 or more");
+		return 0;
+	case MF_REUSE:
+		if (parse_signed(ps, "reuse stride", &m->reuse_stride))
+			return -1;
+		if (ps->pos >= ps->len || ps->s[ps->pos] != ':')
+			return perr(ps, ps->pos, "expected ':' and the reuse count (reuse=STRIDE:COUNT)");
+		ps->pos++;
+		return parse_number(ps, "the reuse count", &m->reuse_count, &neg) ? -1
+		       : neg ? perr(ps, ps->pos, "a reuse count cannot be negative") : 0;
+	default:
+		if (parse_index(ps, f == MF_N ? "wordline count" : "wordline", W + (f == MF_N), &v))
+			return -1;
+		*(f == MF_WL ? &m->wl : f == MF_N ? &m->nwl : f == MF_TO ? &m->dst_wl
+		  : &m->scratch) = (uint16_t)v;
+		return 0;
+	}
+}
+
+/* The KEY=VALUE fields of a move, before '@'. */
+static int parse_mv_fields(parser *ps, emu_move *m, const char *kn, unsigned *seen)
+{
+	char fd[64];
+	while (!at_end(ps) && ps->s[ps->pos] != '@') {
+		const size_t t = ps->pos, n = word_len(ps, t);
+		const unsigned f = word_index(ps, t, n, mv_fields, MF_COUNT);
+		if (f == MF_COUNT || !(mv_takes[m->kind] >> f & 1))
+			return perr(ps, t, "%s takes %s; found %s", kn, mv_syntax[m->kind],
+				    found(ps, t, fd, sizeof fd));
+		if (*seen >> f & 1)
+			return perr(ps, t, "%s= is given twice", mv_fields[f]);
+		*seen |= 1u << f;
+		ps->pos = t + n;
+		if (ps->pos >= ps->len || ps->s[ps->pos] != '=')
+			return perr(ps, ps->pos, "expected '=' right after '%s'", mv_fields[f]);
+		ps->pos++;
+		if (parse_mv_value(ps, m, f))
+			return -1;
+	}
+	const unsigned need = mv_takes[m->kind] & ~(1u << MF_SCRATCH) & ~*seen;
+	for (unsigned f = 0; f < MF_COUNT; f++)
+		if (need >> f & 1)
+			return perr(ps, ps->pos, "%s needs %s=; it takes %s", kn, mv_fields[f],
+				    mv_syntax[m->kind]);
+	return 0;
+}
+
+/* "@ arrays=PATTERN bitlines=PATTERN", both required for a move. */
+static int parse_mv_selection(parser *ps, emu_move *m, const char *kn, emu_src *src)
+{
+	emu_cmd tmp;
+	bool has_a = false, has_b = false;
+	if (at_end(ps) || ps->s[ps->pos] != '@')
+		return perr(ps, ps->pos, "%s needs '@ arrays=PATTERN bitlines=PATTERN' (its tile "
+			    "and bitline patterns)", kn);
+	memset(&tmp, 0, sizeof tmp);
+	if (parse_selection(ps, &tmp, src, &has_a, &has_b))
+		return -1;
+	if (!has_a || !has_b)
+		return perr(ps, ps->pos, "%s needs %s=PATTERN after '@'", kn,
+			    has_a ? "bitlines" : "arrays");
+	m->arrays = tmp.arrays;
+	m->bitlines = tmp.bitlines;
+	return 0;
+}
+
+/* mv.KIND FIELDS @ arrays=PATTERN bitlines=PATTERN */
+static int parse_mv(parser *ps, size_t t)
+{
+	static const char *const kinds[] = {"intra", "inter", "bcast", "const"};
+	emu_cmd c;
+	emu_src src = {.path = ps->path, .line = ps->line, .at = {[EMU_AT_STMT] = t + 1}};
+	char kn[16], fd[64];
+	unsigned seen = 0;
+	memset(&c, 0, sizeof c);
+	const size_t k = ++ps->pos, n = word_len(ps, k);
+	const unsigned kind = word_index(ps, k, n, kinds, 4);
+	if (kind == 4)
+		return perr(ps, k, "unknown move %s; expected mv.intra, mv.inter, mv.bcast or "
+			    "mv.const", found(ps, k - 3, fd, sizeof fd));
+	ps->pos = k + n;
+	snprintf(kn, sizeof kn, "mv.%s", kinds[kind]);
+	c.mv.kind = (uint8_t)kind;
+	c.mv.scratch = SRAM_NO_ROW;
+	if (parse_mv_fields(ps, &c.mv, kn, &seen) || parse_mv_selection(ps, &c.mv, kn, &src))
+		return -1;
+	if (!at_end(ps))
+		return perr(ps, ps->pos, "unexpected %s after the patterns of %s",
+			    found(ps, ps->pos, fd, sizeof fd), kn);
+	emu_asm_default_scratch(&ps->a);
+	/* A shift by 2 or more goes through a scratch row: the program's. */
+	const uint64_t ad = c.mv.dist < 0 ? 0 - (uint64_t)c.mv.dist : (uint64_t)c.mv.dist;
+	if (kind == EMU_MOVE_INTRA && !(seen >> MF_SCRATCH & 1) && ad >= 2 &&
+	    ps->p->scratch < ps->p->geom.wordlines)
+		c.mv.scratch = ps->p->scratch;
+	if (!ps->cmd_line)
+		ps->cmd_line = ps->line;
+	return emu_asm_move(&ps->a, &c, &src);
+}
+
+static int parse_sync(parser *ps, size_t t)
+{
+	char fd[64];
+	emu_cmd c;
+	emu_src src = {.path = ps->path, .line = ps->line, .at = {[EMU_AT_STMT] = t + 1}};
+	if (!at_end(ps))
+		return perr(ps, ps->pos, "sync takes nothing; found %s",
+			    found(ps, ps->pos, fd, sizeof fd));
+	memset(&c, 0, sizeof c);
+	c.mv = emu_move_sync();
+	if (!ps->cmd_line)
+		ps->cmd_line = ps->line;
+	return emu_asm_move(&ps->a, &c, &src);
+}
+
+/* ---- the tensor move, lowered by the assembler (emu_lower_move) ---- */
+
+/* A tensor operand of `move`. */
+static int parse_tensor_name(parser *ps, const char *role, int *bi)
+{
+	const size_t t = ps->pos, n = word_len(ps, t);
+	char fd[64];
+	if (n == 0)
+		return perr(ps, t, "expected the %s tensor of move, found %s", role,
+			    found(ps, t, fd, sizeof fd));
+	*bi = emu_asm_find(&ps->a, ps->s + t, n);
+	if (*bi < 0)
+		return perr(ps, t, "unknown tensor '%.*s'; declare it first with a tensor line",
+			    n > 63 ? 63 : (int)n, ps->s + t);
+	if (!ps->p->bufs[*bi].ndims)
+		return perr(ps, t, "'%s' is a buffer, not a tensor; move lowers moves of "
+			    "tiled tensors (declare it with a tensor line)", ps->p->bufs[*bi].name);
+	ps->pos = t + n;
+	return 0;
+}
+
+static int expect_comma(parser *ps, const char *what)
+{
+	char fd[64];
+	skip_ws(ps);
+	if (ps->pos >= ps->len || ps->s[ps->pos] != ',')
+		return perr(ps, ps->pos, "expected ',' before %s, found %s", what,
+			    found(ps, ps->pos, fd, sizeof fd));
+	ps->pos++;
+	skip_ws(ps);
+	return 0;
+}
+
+/* "@ box=LO:HI[,LO:HI]...": the moved elements, half-open per dimension,
+ * innermost first; the whole tensor when absent. */
+static int parse_box(parser *ps, const emu_buffer *b, emu_box *box)
+{
+	char fd[64];
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		box->lo[k] = 0;
+		box->hi[k] = b->shape[k];
+	}
+	if (at_end(ps))
+		return 0;
+	if (ps->s[ps->pos] != '@' || (ps->pos++, skip_ws(ps), 0) ||
+	    ps->pos + 4 > ps->len || memcmp(ps->s + ps->pos, "box=", 4) != 0)
+		return perr(ps, ps->pos, "expected '@ box=LO:HI,...' or the end of the line, "
+			    "found %s", found(ps, ps->pos, fd, sizeof fd));
+	ps->pos += 4;
+	for (unsigned k = 0; k < b->ndims; k++) {
+		uint64_t lo, hi;
+		const size_t t = ps->pos;
+		if (k && (ps->pos >= ps->len || ps->s[ps->pos++] != ','))
+			return perr(ps, t, "box: expected ',' and LO:HI of dimension %u (one "
+				    "range per dimension of '%s')", k, b->name);
+		if (parse_index(ps, "box start", b->shape[k] + 1, &lo))
+			return -1;
+		if (ps->pos >= ps->len || ps->s[ps->pos++] != ':')
+			return perr(ps, ps->pos - 1, "box: expected ':' after the start (LO:HI)");
+		if (parse_index(ps, "box end", b->shape[k] + 1, &hi))
+			return -1;
+		if (hi <= lo)
+			return perr(ps, t, "box: dimension %u is empty (%" PRIu64 ":%" PRIu64
+				    "); expected LO < HI", k, lo, hi);
+		box->lo[k] = lo;
+		box->hi[k] = hi;
+	}
+	return at_end(ps) ? 0 : perr(ps, ps->pos, "unexpected %s after the box",
+				      found(ps, ps->pos, fd, sizeof fd));
+}
+
+/* The destination must be the source's layout at other wordlines: the
+ * lowering writes the moved value into the same tiles (§4.2). */
+static int same_layout(parser *ps, size_t t, const emu_buffer *d, const emu_buffer *s)
+{
+	const bool same = d->fmt == s->fmt && d->width == s->width &&
+			  d->ndims == s->ndims && d->arrays.start == s->arrays.start &&
+			  !memcmp(d->shape, s->shape, sizeof d->shape) &&
+			  !memcmp(d->tile, s->tile, sizeof d->tile);
+	return same ? 0 : perr(ps, t, "move: '%s' and '%s' must have the same type, sizes, "
+			       "tiles and first array (a move writes the source's layout at "
+			       "the destination's wordlines)", d->name, s->name);
+}
+
+static int lower_tensor_move(parser *ps, size_t t, const emu_buffer *d,
+			     const emu_buffer *s, const emu_box *box, const int64_t *off)
+{
+	emu_region r;
+	emu_move_list l;
+	emu_src src = {.path = ps->path, .line = ps->line, .at = {[EMU_AT_STMT] = t + 1}};
+	emu_asm_default_scratch(&ps->a);
+	emu_buffer_region(s, &r);
+	r.path = ps->path;
+	r.line = ps->line;
+	r.col = (int)t + 1;
+	const unsigned scratch = ps->p->scratch < ps->p->geom.wordlines ? ps->p->scratch
+									  : SRAM_NO_ROW;
+	emu_move_list_init(&l);
+	int rc = emu_lower_move(&r, &ps->p->geom, box, off, d->wl, scratch, &l, ps->d);
+	if (!ps->cmd_line)
+		ps->cmd_line = ps->line;
+	for (size_t i = 0; rc == 0 && i < l.n; i++) {
+		emu_cmd c;
+		memset(&c, 0, sizeof c);
+		c.mv = l.v[i];
+		rc = emu_asm_move(&ps->a, &c, &src);
+	}
+	emu_move_list_free(&l);
+	return rc;
+}
+
+/* move DST, SRC, OFF0[, OFF1[, OFF2]] [@ box=LO:HI,...]: each element of
+ * the box goes OFF away (one nonzero component), lowered here into
+ * mv.intra / mv.inter / sync commands by Algorithms 1 and 2. */
+static int parse_tensor_move(parser *ps, size_t t)
+{
+	int di, si;
+	int64_t off[EMU_LAYOUT_DIMS] = {0, 0, 0};
+	emu_box box;
+	skip_ws(ps);
+	if (parse_tensor_name(ps, "destination", &di) || expect_comma(ps, "the source") ||
+	    parse_tensor_name(ps, "source", &si))
+		return -1;
+	const emu_buffer *d = &ps->p->bufs[di], *s = &ps->p->bufs[si];
+	if (same_layout(ps, t, d, s))
+		return -1;
+	for (unsigned k = 0; k < s->ndims; k++)
+		if (expect_comma(ps, "an offset (one per dimension, innermost first)") ||
+		    parse_signed(ps, "offset", &off[k]))
+			return -1;
+	skip_ws(ps);
+	if (ps->pos < ps->len && ps->s[ps->pos] == ',')
+		return perr(ps, ps->pos, "too many offsets: '%s' has %u dimension%s", s->name,
+			    s->ndims, s->ndims == 1 ? "" : "s");
+	if (parse_box(ps, s, &box))
+		return -1;
+	return lower_tensor_move(ps, t, d, s, &box, off);
+}
+
 static int parse_statement(parser *ps)
 {
 	char fd[64];
@@ -972,18 +1466,29 @@ static int parse_statement(parser *ps)
 	const size_t t = ps->pos, n = word_len(ps, t);
 	if (n == 0)
 		return perr(ps, t, "expected a command or a directive (machine, scratch, "
-			    "buffer), found %s", found(ps, t, fd, sizeof fd));
+			    "buffer, tensor), found %s", found(ps, t, fd, sizeof fd));
 	ps->pos = t + n;
-	if (ps->pos < ps->len && ps->s[ps->pos] == '.')
+	const bool dot = ps->pos < ps->len && ps->s[ps->pos] == '.';
+	if (dot && word_is(ps, t, n, "mv"))
+		return parse_mv(ps, t);
+	if (dot)
 		return parse_command(ps, t, n);
 	if (word_is(ps, t, n, "machine"))
 		return parse_machine(ps, t);
-	if (!ps->decl_line && (word_is(ps, t, n, "scratch") || word_is(ps, t, n, "buffer")))
+	const bool decl = word_is(ps, t, n, "scratch") || word_is(ps, t, n, "buffer") ||
+			  word_is(ps, t, n, "tensor");
+	if (!ps->decl_line && decl)
 		ps->decl_line = ps->line;
 	if (word_is(ps, t, n, "scratch"))
 		return parse_scratch(ps, t);
 	if (word_is(ps, t, n, "buffer"))
 		return parse_buffer(ps, t);
+	if (word_is(ps, t, n, "tensor"))
+		return parse_tensor(ps, t);
+	if (word_is(ps, t, n, "sync"))
+		return parse_sync(ps, t);
+	if (word_is(ps, t, n, "move"))
+		return parse_tensor_move(ps, t);
 	return unknown_command(ps, t, n);
 }
 

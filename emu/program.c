@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "assemble.h"
+#include "layout.h"
 #include "lex.h"
+#include "move.h"
 
 void emu_program_init(emu_program *p)
 {
@@ -496,6 +498,20 @@ static int check_buffer_name(emu_asm *a, const emu_buffer *b, const emu_src *s)
 	return 0;
 }
 
+static int check_buffer_scratch(emu_asm *a, const emu_buffer *b, const emu_src *s)
+{
+	const unsigned rows = emu_buffer_rows(b, &a->p->geom);
+	if (a->scratch_set && (unsigned)b->wl + rows > a->p->scratch) {
+		emu_src_error(a->d, s, EMU_AT_WL, "buffer '%s' (wordlines %u..%u) reaches into "
+			      "the scratch wordlines, which start at %u", b->name, b->wl,
+			      b->wl + rows - 1, a->p->scratch);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_tensor_shape(emu_asm *a, const emu_buffer *b, const emu_src *s);
+
 static int check_buffer_shape(emu_asm *a, const emu_buffer *b, const emu_src *s)
 {
 	const sram_geom *g = &a->p->geom;
@@ -505,6 +521,8 @@ static int check_buffer_shape(emu_asm *a, const emu_buffer *b, const emu_src *s)
 			      EMU_TYPE_LIST, type_text(b->fmt, b->width, b->is_signed, tn, sizeof tn));
 		return -1;
 	}
+	if (b->ndims)
+		return check_tensor_shape(a, b, s);
 	if (b->length == 0 || b->length > a->narrays * g->bitlines) {
 		emu_src_error(a->d, s, EMU_AT_LENGTH, "buffer length %" PRIu64 " is out of range; "
 			      "expected 1 to %" PRIu64 " (every bitline of the machine)",
@@ -517,12 +535,8 @@ static int check_buffer_shape(emu_asm *a, const emu_buffer *b, const emu_src *s)
 			      g->wordlines - 1);
 		return -1;
 	}
-	if (a->scratch_set && (unsigned)b->wl + b->width > a->p->scratch) {
-		emu_src_error(a->d, s, EMU_AT_WL, "buffer '%s' (wordlines %u..%u) reaches into "
-			      "the scratch wordlines, which start at %u", b->name, b->wl,
-			      b->wl + b->width - 1, a->p->scratch);
+	if (check_buffer_scratch(a, b, s))
 		return -1;
-	}
 	/* Exactly the arrays its elements fill: then the arrays a command
 	 * selects by default (a buffer's) all hold the buffer. */
 	const uint64_t need = (b->length + g->bitlines - 1) / g->bitlines;
@@ -583,11 +597,14 @@ static int check_buffer_overlap(emu_asm *a, const emu_buffer *b, const emu_src *
 	uint64_t *m = NULL;
 	bool marked = false;
 	size_t i;
+	const sram_geom *g = &a->p->geom;
+	const unsigned rows = emu_buffer_rows(b, g);
 	emu_pattern_bounds(&b->arrays, &lo, &hi);
 	for (i = 0; i < a->p->nbufs && hit < 0; i++) {
 		const emu_buffer *y = &a->p->bufs[i];
 		emu_pattern_bounds(&y->arrays, &ylo, &yhi);
-		if (!ranges_meet(b->wl, b->wl + b->width - 1, y->wl, y->wl + y->width - 1) ||
+		if (!ranges_meet(b->wl, b->wl + rows - 1, y->wl,
+				 y->wl + emu_buffer_rows(y, g) - 1) ||
 		    !ranges_meet(lo, hi, ylo, yhi))
 			continue;
 		if (!m && !(m = marks(a, true))) {
@@ -607,7 +624,7 @@ static int check_buffer_overlap(emu_asm *a, const emu_buffer *b, const emu_src *
 	char w[64];
 	emu_src_error(a->d, s, EMU_AT_WL, "buffer '%s' (wordlines %u..%u) overlaps buffer "
 		      "'%s' (wordlines %u..%u, %s) in array %" PRId64, b->name, b->wl,
-		      b->wl + b->width - 1, y->name, y->wl, y->wl + y->width - 1,
+		      b->wl + rows - 1, y->name, y->wl, y->wl + emu_buffer_rows(y, g) - 1,
 		      buf_where(a, i - 1, w, sizeof w), hit);
 	return -1;
 }
@@ -644,10 +661,11 @@ int emu_asm_scratch(emu_asm *a, unsigned scratch, const emu_src *s)
 	for (size_t i = 0; i < a->p->nbufs; i++) {
 		const emu_buffer *b = &a->p->bufs[i];
 		char w[64];
-		if ((unsigned)b->wl + b->width > scratch) {
+		const unsigned rows = emu_buffer_rows(b, &a->p->geom);
+		if ((unsigned)b->wl + rows > scratch) {
 			emu_src_error(a->d, s, EMU_AT_WL, "scratch wordlines from %u would overlap "
 				      "buffer '%s' (wordlines %u..%u, %s)", scratch, b->name,
-				      b->wl, b->wl + b->width - 1, buf_where(a, i, w, sizeof w));
+				      b->wl, b->wl + rows - 1, buf_where(a, i, w, sizeof w));
 			return -1;
 		}
 	}
@@ -662,7 +680,8 @@ void emu_asm_default_scratch(emu_asm *a)
 		return;
 	unsigned top = 0;
 	for (size_t i = 0; i < a->p->nbufs; i++) {
-		unsigned end = (unsigned)a->p->bufs[i].wl + a->p->bufs[i].width;
+		const emu_buffer *b = &a->p->bufs[i];
+		unsigned end = (unsigned)b->wl + emu_buffer_rows(b, &a->p->geom);
 		top = end > top ? end : top;
 	}
 	a->p->scratch = (uint16_t)top;
@@ -1004,6 +1023,42 @@ static int check_cmd_isa(emu_asm *a, const emu_cmd *c, const emu_src *s)
 	return -1;
 }
 
+/* A compute command works on one wordline range in every array; a
+ * tensor whose tile is wider than an array keeps its groups at other
+ * wordlines, so a compute command would see only group 0. */
+static int check_cmd_tensors(emu_asm *a, const emu_cmd *c, const emu_src *s)
+{
+	for (unsigned k = 0; k < SLOTS; k++) {
+		const int16_t bi = slot_buf(c, k);
+		if (bi < 0)
+			continue;
+		const emu_buffer *b = &a->p->bufs[bi];
+		if (!b->ndims || emu_buffer_rows(b, &a->p->geom) == b->width)
+			continue;
+		emu_src_error(a->d, s, (enum emu_part)(EMU_AT_D + k), "tensor '%s' has tiles of "
+			      "%" PRIu64 " bitlines on arrays of %u (virtual bitlines at %u wordline "
+			      "groups), so a compute command cannot reach all its elements at one "
+			      "wordline range; expected a tensor whose tile has at most %u bitlines",
+			      b->name, b->tile[0] * b->tile[1] * b->tile[2], a->p->geom.bitlines,
+			      emu_buffer_rows(b, &a->p->geom) / b->width, a->p->geom.bitlines);
+		return -1;
+	}
+	return 0;
+}
+
+static int push_cmd(emu_asm *a, const emu_cmd *c, const emu_src *s)
+{
+	emu_program *p = a->p;
+	emu_cmd *nc = grow(p->cmds, &a->cmdcap, p->ncmds, sizeof *nc);
+	if (!nc) {
+		oom(a, s);
+		return -1;
+	}
+	p->cmds = nc;
+	p->cmds[p->ncmds++] = *c;
+	return 0;
+}
+
 int emu_asm_cmd(emu_asm *a, emu_cmd *c, const emu_src *s)
 {
 	emu_asm_default_scratch(a);
@@ -1014,15 +1069,154 @@ int emu_asm_cmd(emu_asm *a, emu_cmd *c, const emu_src *s)
 	    check_selection(a, &c->arrays, true, s, EMU_AT_ARRAYS) ||
 	    check_selection(a, &c->bitlines, false, s, EMU_AT_BITLINES) ||
 	    check_cmd_reduce(a, c, s) || check_cmd_occupancy(a, c, s) ||
-	    check_cmd_isa(a, c, s))
+	    check_cmd_tensors(a, c, s) || check_cmd_isa(a, c, s))
 		return -1;
-	emu_program *p = a->p;
-	emu_cmd *nc = grow(p->cmds, &a->cmdcap, p->ncmds, sizeof *nc);
-	if (!nc) {
-		oom(a, s);
+	c->kind = EMU_CMD_COMPUTE;
+	return push_cmd(a, c, s);
+}
+
+/* ---- tensors: N-d tiled buffers (layout.h) ---- */
+
+void emu_buffer_region(const emu_buffer *b, struct emu_region *r)
+{
+	emu_region_init(r, b->name, b->fmt, b->width, b->is_signed);
+	r->ndims = b->ndims;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		r->size[k] = b->shape[k];
+		r->tile[k] = b->tile[k];
+	}
+	r->wl = b->wl;
+	r->array0 = (uint32_t)b->arrays.start;
+	r->trans = EMU_TRANS_DONE; /* a stream's tensors are loaded transposed */
+	r->line = b->line;
+	r->col = b->col;
+}
+
+unsigned emu_buffer_rows(const emu_buffer *b, const sram_geom *g)
+{
+	if (!b->ndims)
+		return b->width;
+	emu_region r;
+	emu_buffer_region(b, &r);
+	return (unsigned)emu_region_rows(&r, g);
+}
+
+void emu_buffer_place(const emu_buffer *b, const sram_geom *g, uint64_t i,
+		      unsigned *array, unsigned *bitline, unsigned *wl)
+{
+	if (!b->ndims) {
+		*array = (unsigned)emu_pattern_at(&b->arrays, i / g->bitlines);
+		*bitline = (unsigned)(i % g->bitlines);
+		*wl = b->wl;
+		return;
+	}
+	emu_region r;
+	uint64_t idx[EMU_LAYOUT_DIMS];
+	emu_loc loc;
+	emu_buffer_region(b, &r);
+	emu_region_unflatten(&r, i, idx);
+	emu_layout_place(&r, g, idx, &loc);
+	*array = loc.array;
+	*bitline = loc.bitline;
+	*wl = loc.wordline;
+}
+
+/* A tensor's declaration: up to 3 dimensions, a region that the layout
+ * accepts on this machine (emu_region_check: type, Table 1 ranges, tile
+ * bitlines, wordlines and arrays), its length the product of its sizes,
+ * and its arrays array0:1:TILES (tiles fill arrays in order, §4.1). */
+static int check_tensor_shape(emu_asm *a, const emu_buffer *b, const emu_src *s)
+{
+	const sram_geom *g = &a->p->geom;
+	emu_region r;
+	if (b->ndims > EMU_LAYOUT_DIMS) {
+		emu_src_error(a->d, s, EMU_AT_LENGTH, "tensor '%s' has %u dimensions; expected "
+			      "1 to %d", b->name, b->ndims, EMU_LAYOUT_DIMS);
 		return -1;
 	}
-	p->cmds = nc;
-	p->cmds[p->ncmds++] = *c;
+	emu_buffer_region(b, &r);
+	if (b->arrays.start < 0 || b->arrays.start > UINT32_MAX)
+		r.array0 = UINT32_MAX;
+	diag rd;
+	diag_clear(&rd);
+	if (emu_region_check(&r, g, &rd)) {
+		/* The layout's message, re-pointed at the sizes (a column, or
+		 * a word of the binary form). */
+		const char *m = strstr(rd.msg, "error: region ");
+		emu_src_error(a->d, s, EMU_AT_LENGTH, "tensor %s", m ? m + 14 : rd.msg);
+		return -1;
+	}
+	const emu_pattern want = {.start = r.array0, .ndims = 1, .stride = {1},
+				  .count = {emu_region_tiles(&r)}};
+	char pt[EMU_PAT_TEXT], pw[EMU_PAT_TEXT];
+	if (!emu_pattern_equal(&b->arrays, &want)) {
+		emu_src_error(a->d, s, EMU_AT_ARRAYS, "tensor '%s' has %" PRIu64 " tiles from "
+			      "array %u, so its arrays are %s, not %s", b->name,
+			      emu_region_tiles(&r), r.array0, pat_text(&want, pw),
+			      pat_text(&b->arrays, pt));
+		return -1;
+	}
+	if (b->length != emu_region_elems(&r)) {
+		emu_src_error(a->d, s, EMU_AT_LENGTH, "tensor '%s' has %" PRIu64 " elements by "
+			      "its sizes, not %" PRIu64, b->name, emu_region_elems(&r), b->length);
+		return -1;
+	}
+	return check_buffer_scratch(a, b, s);
+}
+
+int emu_program_lot(const emu_program *p, struct emu_lot *t, diag *d)
+{
+	emu_lot_init(t, &p->geom, EMU_LOT_MAX);
+	uint64_t base = 0;
+	for (size_t i = 0; i < p->nbufs; i++) {
+		const emu_buffer *b = &p->bufs[i];
+		emu_region r;
+		if (!b->ndims)
+			continue;
+		emu_buffer_region(b, &r);
+		r.path = p->path;
+		/* Tensors sit one after another in the physical address
+		 * space, each on a cache-line boundary (§5.2: the LOT maps
+		 * addresses to regions). */
+		r.base = base;
+		base = (emu_region_end(&r) + EMU_LINE_BYTES - 1) / EMU_LINE_BYTES * EMU_LINE_BYTES;
+		if (emu_lot_add(t, &r, d))
+			return -1;
+	}
 	return 0;
+}
+
+/* ---- moves ---- */
+
+int emu_asm_move(emu_asm *a, emu_cmd *c, const emu_src *s)
+{
+	emu_asm_default_scratch(a);
+	const isa_cmd zero = {0};
+	c->kind = EMU_CMD_MOVE;
+	c->c = zero;
+	c->buf_d = c->buf_d2 = c->buf_a = c->buf_b = c->buf_c = -1;
+	c->mv.line = c->line = s->line;
+	memset(&c->arrays, 0, sizeof c->arrays);
+	memset(&c->bitlines, 0, sizeof c->bitlines);
+	const int col = s->binary ? 0 : (int)s->at[EMU_AT_STMT];
+	diag md;
+	diag_clear(&md);
+	if (emu_move_check_at(&c->mv, &a->p->geom, s->path, a->p->ncmds + 1, col, &md)) {
+		/* The binary form names the word of the command instead. */
+		const char *m = strstr(md.msg, "error: ");
+		if (s->binary)
+			emu_src_error(a->d, s, EMU_AT_STMT, "%s", m ? m + 7 : md.msg);
+		else if (a->d)
+			*a->d = md;
+		return -1;
+	}
+	if (c->mv.kind == EMU_MOVE_INTRA && c->mv.scratch != SRAM_NO_ROW &&
+	    c->mv.scratch < a->p->scratch) {
+		emu_src_error(a->d, s, EMU_AT_WL, "command %zu: intra-array shift: scratch "
+			      "wordline %u is below the program's scratch wordlines (from %u), "
+			      "where buffers live; expected scratch=%u or above", a->p->ncmds + 1,
+			      c->mv.scratch, a->p->scratch, a->p->scratch);
+		return -1;
+	}
+	return push_cmd(a, c, s);
 }

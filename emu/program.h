@@ -70,9 +70,71 @@ typedef struct emu_buffer {
 	emu_init_kind init;
 	uint64_t init_arg;   /* seed (random) or value (const) */
 	int line, col;       /* where it was declared */
+	/* A tensor (doc/FORMAT.md, "Tensors"): an N-d tiled buffer, one
+	 * region of the Layout Override Table (layout.h, infinity-stream
+	 * §4.1, Table 1).  ndims 1..3 (0: a plain buffer, as above); sizes
+	 * and tiles innermost first, 1 beyond ndims; tile t is held by array
+	 * arrays.start + t, and element i by the cell emu_buffer_place gives.
+	 * length is the product of the sizes. */
+	uint8_t ndims;
+	uint64_t shape[3], tile[3];
 } emu_buffer;
 
-/* One compute command. */
+/* Wordlines a buffer occupies in each of its arrays: its width, or for a
+ * tensor with virtual bitlines (a tile wider than an array) width times
+ * its wordline groups. */
+unsigned emu_buffer_rows(const emu_buffer *b, const sram_geom *g);
+/* The array, bitline and first wordline of element i (bit k at wordline
+ * wl + k): a plain buffer's i / B, i % B, b->wl; a tensor's through the
+ * tiled layout (emu_layout_place). */
+void emu_buffer_place(const emu_buffer *b, const sram_geom *g, uint64_t i,
+		      unsigned *array, unsigned *bitline, unsigned *wl);
+/* A tensor as a region of the Layout Override Table (layout.h): name,
+ * type, sizes, tiles, first wordline, first array, transposed. */
+struct emu_region;
+void emu_buffer_region(const emu_buffer *b, struct emu_region *r);
+
+/* A data-movement command (infinity-stream §4.2; its semantics and
+ * execution are in move.h, its text in doc/FORMAT.md, "Moves"). */
+typedef enum emu_move_kind {
+	EMU_MOVE_INTRA = 0, /* intra-array shift */
+	EMU_MOVE_INTER,     /* inter-array shift */
+	EMU_MOVE_BCAST,     /* broadcast with reuse */
+	EMU_MOVE_CONST,     /* broadcast of a constant */
+	EMU_MOVE_SYNC,      /* the global barrier */
+	EMU_MOVE_KINDS
+} emu_move_kind;
+
+/* One move.  Fields a kind does not use are 0 (move.h says which).
+ *   intra  each array of `arrays`: bitline b of `bitlines`, wordline
+ *          wl + k  ->  bitline b + dist, wordline dst_wl + k (k < nwl);
+ *          scratch: a wordline the shift may clobber, needed when
+ *          |dist| >= 2 (SRAM_NO_ROW otherwise).
+ *   inter  array a of `arrays`: element i of `bitlines`, wordline wl + k
+ *          -> array a + dist, element i of `dst_bitlines`, dst_wl + k.
+ *   bcast  as inter, to each array a + dist + j * reuse_stride,
+ *          j < reuse_count (the reuse dimension's tile stride and count).
+ *   const  each array of `arrays`, each bitline of `bitlines`: wordline
+ *          wl + k := bit k of value (k < nwl <= 64).
+ *   sync   nothing else. */
+typedef struct emu_move {
+	uint8_t kind;          /* enum emu_move_kind */
+	emu_pattern arrays;    /* the tile pattern, as global arrays */
+	emu_pattern bitlines;  /* source bitlines of each array */
+	emu_pattern dst_bitlines;
+	int64_t dist;          /* intra: bitlines; inter, bcast: arrays */
+	int64_t reuse_stride;
+	uint64_t reuse_count;
+	uint16_t wl, nwl, dst_wl, scratch;
+	uint64_t value;
+	int line;              /* source line for messages, 0 if none */
+} emu_move;
+
+/* What a command of the stream is. */
+enum emu_cmd_kind { EMU_CMD_COMPUTE = 0, EMU_CMD_MOVE = 1 };
+
+/* One command: a compute command (c, arrays, bitlines, buf_*), or a
+ * move (kind EMU_CMD_MOVE: mv; c is zero, the buffers -1). */
 typedef struct emu_cmd {
 	isa_cmd c;            /* resolved wordlines, types, settings */
 	emu_pattern arrays;   /* selected arrays (global array numbers) */
@@ -80,6 +142,8 @@ typedef struct emu_cmd {
 	int16_t buf_d, buf_d2, buf_a, buf_b; /* operand buffers, -1 if none */
 	int16_t buf_c;        /* madd's addend c (isa_cmd.c3), -1 if none */
 	int line;             /* source line, 0 if decoded from binary */
+	uint8_t kind;         /* enum emu_cmd_kind */
+	emu_move mv;          /* kind EMU_CMD_MOVE */
 } emu_cmd;
 
 typedef struct emu_program {
@@ -93,6 +157,11 @@ typedef struct emu_program {
 } emu_program;
 
 void emu_program_init(emu_program *p);
+/* The Layout Override Table of p's tensors, in declaration order, each
+ * at the next cache-line-aligned physical address (`infsim layout`).
+ * 0, or -1 with d set (more tensors than EMU_LOT_MAX). */
+struct emu_lot;
+int emu_program_lot(const emu_program *p, struct emu_lot *t, diag *d);
 void emu_program_free(emu_program *p);
 
 /* Parse a command stream.  geom_default is the machine used when the

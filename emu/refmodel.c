@@ -21,6 +21,14 @@ struct emu_ref {
 	uint8_t **tags;        /* per array: B tag states, or NULL */
 	size_t undef_by;       /* command that last left a tag undefined */
 	uint8_t *sel_arr;      /* scratch: selected arrays of a command */
+	struct ref_pend *pend; /* inter-bank bits waiting for the next sync */
+	size_t npend, cap_pend;
+};
+
+/* One bit of an inter-bank move, delivered at the next sync. */
+struct ref_pend {
+	unsigned array, bitline, wordline;
+	uint8_t bit;
 };
 
 emu_ref *emu_ref_new(const emu_program *p, diag *d)
@@ -56,6 +64,7 @@ void emu_ref_free(emu_ref *r)
 	free(r->cols);
 	free(r->tags);
 	free(r->sel_arr);
+	free(r->pend);
 	free(r);
 }
 
@@ -94,25 +103,18 @@ static void field_set(uint64_t *col, unsigned wl, unsigned n, uint64_t v)
 	}
 }
 
-static void place(const emu_ref *r, const emu_buffer *b, uint64_t i,
-		  unsigned *array, unsigned *bl)
-{
-	*array = (unsigned)emu_pattern_at(&b->arrays, i / r->B);
-	*bl = (unsigned)(i % r->B);
-}
-
 uint64_t emu_ref_get(const emu_ref *r, const emu_buffer *b, uint64_t i)
 {
-	unsigned a, bl;
-	place(r, b, i, &a, &bl);
-	return field_get(column(r, a, bl, false), b->wl, b->width);
+	unsigned a, bl, wl;
+	emu_buffer_place(b, &r->p->geom, i, &a, &bl, &wl);
+	return field_get(column(r, a, bl, false), wl, b->width);
 }
 
 void emu_ref_set(emu_ref *r, const emu_buffer *b, uint64_t i, uint64_t v)
 {
-	unsigned a, bl;
-	place(r, b, i, &a, &bl);
-	field_set(column(r, a, bl, true), b->wl, b->width, v);
+	unsigned a, bl, wl;
+	emu_buffer_place(b, &r->p->geom, i, &a, &bl, &wl);
+	field_set(column(r, a, bl, true), wl, b->width, v);
 }
 
 void emu_ref_store(emu_ref *r, const emu_buffer *b, const uint64_t *values,
@@ -208,9 +210,139 @@ static void apply_reduce(emu_ref *r, const isa_cmd *c, unsigned a, bool clobber)
 		memset(r->tags[a], TAG_UNDEF, r->B);
 }
 
+/* ---- moves, on the plain columns (infinity-stream §4.2) ----
+ * Written apart from move.c, after the scalar model of tests/test_move.c,
+ * bit by bit: the schedule of move.h (wordlines upwards; each wordline
+ * step reads every source before it writes any destination), and bits
+ * bound for another bank held until the next sync, in command order. */
+
+static unsigned bit_get(const emu_ref *r, unsigned a, unsigned bl, unsigned wl)
+{
+	const uint64_t *col = column(r, a, bl, false);
+	return col ? (unsigned)(col[wl / 64] >> (wl % 64)) & 1 : 0;
+}
+
+static void bit_set(emu_ref *r, unsigned a, unsigned bl, unsigned wl, unsigned v)
+{
+	field_set(column(r, a, bl, true), wl, 1, v);
+}
+
+static unsigned ref_bank(const emu_ref *r, unsigned a)
+{
+	return a / (r->p->geom.arrays_per_way * r->p->geom.ways_per_bank);
+}
+
+static int ref_oom(const emu_ref *r, const emu_move *m, diag *d)
+{
+	diag_at(d, r->p->path, m->line, 0, "out of memory in the reference model");
+	return -1;
+}
+
+static int pend_push(emu_ref *r, unsigned a, unsigned bl, unsigned wl, unsigned v)
+{
+	if (r->npend == r->cap_pend) {
+		size_t cap = r->cap_pend ? 2 * r->cap_pend : 1024;
+		struct ref_pend *np = realloc(r->pend, cap * sizeof *np);
+		if (!np)
+			return -1;
+		r->pend = np;
+		r->cap_pend = cap;
+	}
+	r->pend[r->npend++] = (struct ref_pend){a, bl, wl, (uint8_t)v};
+	return 0;
+}
+
+/* Intra-array shift: bitline b -> b + dist in each array, row by row. */
+static void ref_intra(emu_ref *r, const emu_move *m)
+{
+	const uint64_t na = emu_pattern_size(&m->arrays), nb = emu_pattern_size(&m->bitlines);
+	uint8_t v[SRAM_MAX_DIM];
+	memset(r->sel_arr, 0, r->narrays);
+	for (uint64_t i = 0; i < na; i++) {
+		const unsigned a = (unsigned)emu_pattern_at(&m->arrays, i);
+		if (r->sel_arr[a]++)
+			continue;
+		for (unsigned k = 0; k < m->nwl; k++) {
+			for (uint64_t j = 0; j < nb; j++)
+				v[j] = (uint8_t)bit_get(r, a, (unsigned)emu_pattern_at(&m->bitlines, j),
+							m->wl + k);
+			for (uint64_t j = 0; j < nb; j++)
+				bit_set(r, a, (unsigned)(emu_pattern_at(&m->bitlines, j) + m->dist),
+					m->dst_wl + k, v[j]);
+		}
+	}
+}
+
+/* Inter-array shift (copies 1) and broadcast (reuse_count copies). */
+static int ref_transfer(emu_ref *r, const emu_move *m, diag *d)
+{
+	const uint64_t na = emu_pattern_size(&m->arrays), nb = emu_pattern_size(&m->bitlines);
+	const uint64_t copies = m->kind == EMU_MOVE_BCAST ? m->reuse_count : 1;
+	uint8_t *v = malloc(na * nb);
+	if (!v)
+		return ref_oom(r, m, d);
+	for (unsigned k = 0; k < m->nwl; k++) {
+		for (uint64_t i = 0; i < na; i++)
+			for (uint64_t j = 0; j < nb; j++)
+				v[i * nb + j] = (uint8_t)bit_get(r, (unsigned)emu_pattern_at(&m->arrays, i),
+					(unsigned)emu_pattern_at(&m->bitlines, j), m->wl + k);
+		for (uint64_t i = 0; i < na; i++) {
+			const int64_t a = emu_pattern_at(&m->arrays, i);
+			for (uint64_t c = 0; c < copies; c++) {
+				const unsigned to = (unsigned)(a + m->dist + (int64_t)c * m->reuse_stride);
+				const bool local = ref_bank(r, to) == ref_bank(r, (unsigned)a);
+				for (uint64_t j = 0; j < nb; j++) {
+					const unsigned bl = (unsigned)emu_pattern_at(&m->dst_bitlines, j);
+					if (local)
+						bit_set(r, to, bl, m->dst_wl + k, v[i * nb + j]);
+					else if (pend_push(r, to, bl, m->dst_wl + k, v[i * nb + j])) {
+						free(v);
+						return ref_oom(r, m, d);
+					}
+				}
+			}
+		}
+	}
+	free(v);
+	return 0;
+}
+
+static void ref_const(emu_ref *r, const emu_move *m)
+{
+	const uint64_t na = emu_pattern_size(&m->arrays), nb = emu_pattern_size(&m->bitlines);
+	for (uint64_t i = 0; i < na; i++)
+		for (uint64_t j = 0; j < nb; j++)
+			field_set(column(r, (unsigned)emu_pattern_at(&m->arrays, i),
+					 (unsigned)emu_pattern_at(&m->bitlines, j), true),
+				  m->wl, m->nwl, m->value);
+}
+
+static int ref_move(emu_ref *r, const emu_move *m, diag *d)
+{
+	switch (m->kind) {
+	case EMU_MOVE_INTRA:
+		ref_intra(r, m);
+		return 0;
+	case EMU_MOVE_INTER:
+	case EMU_MOVE_BCAST:
+		return ref_transfer(r, m, d);
+	case EMU_MOVE_CONST:
+		ref_const(r, m);
+		return 0;
+	default: /* sync: every held bit lands, in the order it was sent */
+		for (size_t i = 0; i < r->npend; i++)
+			bit_set(r, r->pend[i].array, r->pend[i].bitline, r->pend[i].wordline,
+				r->pend[i].bit);
+		r->npend = 0;
+		return 0;
+	}
+}
+
 int emu_ref_run_cmd(emu_ref *r, size_t i, diag *d)
 {
 	const emu_cmd *ec = &r->p->cmds[i];
+	if (ec->kind == EMU_CMD_MOVE)
+		return ref_move(r, &ec->mv, d);
 	const bool clobber = clobbers_tag(r, &ec->c);
 	bool sel[SRAM_MAX_DIM];
 	mark_bitlines(ec, sel, r->B);

@@ -150,6 +150,100 @@ static void stats_by_bank_text(FILE *f, const emu_stats *st, unsigned mesh_x)
 		" (command, bank) pairs skipped\n", idle, st->nbanks, st->bank_skips);
 }
 
+/* ---- data movement (doc/MOVEMENT.md, "Statistics") ---- */
+
+static const char *const link_dirs[4] = {"+x", "-x", "+y", "-y"};
+
+/* Commands, cycles and cells by move kind, then the interconnect: bytes
+ * per H-tree level, NoC packets, bytes x hops (Figs 12 and 13). */
+static void movement_kinds_text(FILE *f, const emu_mover *mv)
+{
+	const emu_move_stats *ms = &mv->st;
+	const emu_net_stats *ns = &mv->net.st;
+	fprintf(f, "\nmovement         commands       cycles   cells moved\n");
+	for (unsigned k = 0; k < EMU_MOVE_KINDS; k++)
+		if (ms->commands[k])
+			fprintf(f, "  %-12s %10" PRIu64 " %12" PRIu64 " %13" PRIu64 "\n",
+				emu_move_kind_name(k), ms->commands[k], ms->cycles[k], ms->bits[k]);
+	fprintf(f, "  cells sent to other banks %" PRIu64 "; (command, bank) pairs run %"
+		PRIu64 ", skipped %" PRIu64 "\n", ms->bits_remote, ms->banks_run,
+		ms->banks_skipped);
+	fprintf(f, "  H-tree bytes by level 1..%u (1: the arrays' links; %u: across ways):",
+		ns->levels, ns->levels);
+	for (unsigned l = 0; l < ns->levels; l++)
+		fprintf(f, " %" PRIu64, ns->htree_bytes[l]);
+	fprintf(f, "\n  NoC %" PRIu64 " packets, %" PRIu64 " bytes, %" PRIu64
+		" bytes x hops\n", ns->noc_packets, ns->noc_bytes, ns->noc_byte_hops);
+}
+
+/* Traffic per bank and per mesh link; banks and links with none are left
+ * out. */
+static void movement_banks_text(FILE *f, const emu_mover *mv, unsigned mesh_x)
+{
+	const emu_net_stats *ns = &mv->net.st;
+	fprintf(f, "  by bank (x,y)       NoC sent   NoC received   H-tree bytes\n");
+	for (unsigned b = 0; b < ns->nbanks; b++)
+		if (ns->bank_sent[b] || ns->bank_recv[b] || ns->bank_htree[b])
+			fprintf(f, "    %4u (%u,%u) %14" PRIu64 " %14" PRIu64 " %14" PRIu64 "\n",
+				b, b % mesh_x, b / mesh_x, ns->bank_sent[b], ns->bank_recv[b],
+				ns->bank_htree[b]);
+	fprintf(f, "  by mesh link (bank direction: bytes):");
+	bool any = false;
+	for (unsigned i = 0; i < 4 * ns->nbanks; i++)
+		if (ns->link_bytes[i]) {
+			fprintf(f, " %u%s: %" PRIu64, i / 4, link_dirs[i % 4], ns->link_bytes[i]);
+			any = true;
+		}
+	fprintf(f, "%s\n", any ? "" : " none");
+}
+
+static void hazards_text(FILE *f, const emu_hazards *hz)
+{
+	fprintf(f, "  hazards %zu", emu_hazard_count(hz));
+	for (unsigned k = 0; k < EMU_HZ_KINDS; k++)
+		fprintf(f, "%s %s %" PRIu64, k ? "," : ":", emu_hazard_kind_name(k),
+			emu_hazard_count_kind(hz, k));
+	fputc('\n', f);
+}
+
+static void u64_list_json(FILE *f, const char *name, const uint64_t *v, size_t n,
+			  const char *end)
+{
+	fprintf(f, "\"%s\": [", name);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%" PRIu64, i ? ", " : "", v[i]);
+	fprintf(f, "]%s", end);
+}
+
+/* "movement": the same quantities; per-bank and per-link lists are
+ * indexed by bank (links: bank * 4 + direction, +x -x +y -y). */
+static void movement_json(FILE *f, const emu_machine *em)
+{
+	const emu_move_stats *ms = &em->mover->st;
+	const emu_net_stats *ns = &em->mover->net.st;
+	fprintf(f, "  \"movement\": {\"by_kind\": {");
+	for (unsigned k = 0; k < EMU_MOVE_KINDS; k++)
+		fprintf(f, "%s\"%s\": {\"count\": %" PRIu64 ", \"cycles\": %" PRIu64
+			", \"cells\": %" PRIu64 "}", k ? ", " : "", emu_move_kind_name(k),
+			ms->commands[k], ms->cycles[k], ms->bits[k]);
+	fprintf(f, "},\n    \"cells_remote\": %" PRIu64 ", \"banks_run\": %" PRIu64
+		", \"banks_skipped\": %" PRIu64 ",\n    ", ms->bits_remote, ms->banks_run,
+		ms->banks_skipped);
+	u64_list_json(f, "htree_bytes_by_level", ns->htree_bytes, ns->levels, ",\n    ");
+	fprintf(f, "\"noc_packets\": %" PRIu64 ", \"noc_bytes\": %" PRIu64
+		", \"noc_byte_hops\": %" PRIu64 ",\n    ", ns->noc_packets, ns->noc_bytes,
+		ns->noc_byte_hops);
+	u64_list_json(f, "bank_sent", ns->bank_sent, ns->nbanks, ", ");
+	u64_list_json(f, "bank_received", ns->bank_recv, ns->nbanks, ",\n    ");
+	u64_list_json(f, "bank_htree", ns->bank_htree, ns->nbanks, ",\n    ");
+	u64_list_json(f, "link_bytes", ns->link_bytes, 4 * (size_t)ns->nbanks, ",\n    ");
+	fprintf(f, "\"hazards\": {");
+	for (unsigned k = 0; k < EMU_HZ_KINDS; k++)
+		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", emu_hazard_kind_name(k),
+			emu_hazard_count_kind(em->hz, k));
+	fprintf(f, "}},\n");
+}
+
 void emu_report_stats_text(FILE *f, const emu_machine *em)
 {
 	const emu_stats *st = &em->st;
@@ -168,6 +262,11 @@ void emu_report_stats_text(FILE *f, const emu_machine *em)
 		" without\nthe data-dependent optimisations" : "");
 	fprintf(f, "\ntranspose unit  %" PRIu64 " cycles, %" PRIu64 " bits\n",
 		st->ttu_cycles, st->ttu_bits);
+	if (st->move_commands) {
+		movement_kinds_text(f, em->mover);
+		movement_banks_text(f, em->mover, em->m->g.mesh_x);
+		hazards_text(f, em->hz);
+	}
 }
 
 static void count_json(FILE *f, const sram_count *c)
@@ -206,7 +305,49 @@ static void stats_lists_json(FILE *f, const emu_stats *st, unsigned mesh_x)
 	fprintf(f, "%s],\n", *sep ? "\n  " : "");
 }
 
+/* A JSON string: the text between quotes, '"', '\\' and control bytes
+ * escaped (canonical command text has none; this keeps the JSON valid
+ * whatever the text). */
+static void json_string(FILE *f, const char *text)
+{
+	fputc('"', f);
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			fprintf(f, "\\%c", *c);
+		else if (*c < 0x20)
+			fprintf(f, "\\u%04x", *c);
+		else
+			fputc(*c, f);
+	}
+	fputc('"', f);
+}
+
+/* The "commands" list: one object per executed command, in order. */
+static void commands_json(FILE *f, const emu_machine *em,
+			  const emu_cmd_cycles *cc, size_t n)
+{
+	char text[512];
+	fprintf(f, "  \"commands\": [");
+	for (size_t i = 0; i < n; i++) {
+		const emu_cmd *c = &em->prog->cmds[i];
+		emu_format_cmd(em->prog, c, text, sizeof text);
+		fprintf(f, "%s\n    {\"index\": %zu, \"line\": %d, \"text\": ", i ? "," : "",
+			i + 1, c->line);
+		json_string(f, text);
+		fprintf(f, ", \"baseline_cycles\": %" PRIu64 ", \"cycles\": %" PRIu64
+			", \"shortest_bank_cycles\": %" PRIu64 ", \"banks\": %u}",
+			cc[i].baseline, cc[i].cycles, cc[i].shortest, cc[i].banks);
+	}
+	fprintf(f, "%s],\n", n ? "\n  " : "");
+}
+
 void emu_report_stats_json(FILE *f, const emu_machine *em)
+{
+	emu_report_stats_json_cmds(f, em, NULL, 0);
+}
+
+void emu_report_stats_json_cmds(FILE *f, const emu_machine *em,
+				const emu_cmd_cycles *cc, size_t n)
 {
 	const emu_stats *st = &em->st;
 	fprintf(f, "{\n  \"machine\": ");
@@ -216,9 +357,40 @@ void emu_report_stats_json(FILE *f, const emu_machine *em)
 	count_json(f, &st->total);
 	fprintf(f, "},\n");
 	stats_lists_json(f, st, em->m->g.mesh_x);
+	if (cc)
+		commands_json(f, em, cc, n);
 	fprintf(f, "  \"bank_skips\": %" PRIu64 ",\n", st->bank_skips);
+	if (st->move_commands)
+		movement_json(f, em);
 	fprintf(f, "  \"transpose_unit\": {\"cycles\": %" PRIu64 ", \"bits\": %" PRIu64
 		"}\n}\n", st->ttu_cycles, st->ttu_bits);
+}
+
+/* ---- per command ---- */
+
+#define CMDS_HEAD "%8s %6s %12s %12s %12s %6s  %s\n"
+
+void emu_report_commands_text(FILE *f, const emu_machine *em,
+			      const emu_cmd_cycles *cc, size_t n)
+{
+	uint64_t base = 0, cycles = 0;
+	char text[512];
+	if (em->optimised)
+		fprintf(f, "per command, latency=optimised: cycles are the command's (its longest\n"
+			"bank's), shortest its shortest bank's; baseline is the static program's\n\n");
+	else
+		fprintf(f, "per command, latency=baseline: every bank runs the static program\n\n");
+	fprintf(f, CMDS_HEAD, "#", "line", "baseline", "cycles", "shortest", "banks", "command");
+	for (size_t i = 0; i < n; i++) {
+		const emu_cmd *c = &em->prog->cmds[i];
+		emu_format_cmd(em->prog, c, text, sizeof text);
+		fprintf(f, "%8zu %6d %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %6u  %s\n",
+			i + 1, c->line, cc[i].baseline, cc[i].cycles, cc[i].shortest,
+			cc[i].banks, text);
+		base += cc[i].baseline;
+		cycles += cc[i].cycles;
+	}
+	fprintf(f, "%8s %6s %12" PRIu64 " %12" PRIu64 "\n", "total", "", base, cycles);
 }
 
 /* ---- the first wrong element ---- */
@@ -290,6 +462,10 @@ bool emu_report_check_cmd(const emu_ref *r, const emu_machine *em, size_t i,
 			  diag *d)
 {
 	const emu_cmd *c = &em->prog->cmds[i];
+	/* A move writes cells of any buffer: check them all. */
+	for (size_t b = 0; c->kind == EMU_CMD_MOVE && b < em->prog->nbufs; b++)
+		if (!check_buffer(r, em, (int)b, c, i, d))
+			return false;
 	return check_buffer(r, em, c->buf_d, c, i, d) &&
 	       check_buffer(r, em, c->buf_d2, c, i, d);
 }

@@ -18,6 +18,26 @@
 void emu_report_stats_text(FILE *f, const emu_machine *em);
 void emu_report_stats_json(FILE *f, const emu_machine *em);
 
+/* One executed command's cycles (duality-cache §3.1.2: under
+ * latency=optimised each bank runs its own data-dependent trace):
+ * baseline, the latency of the static micro-program; cycles, what the
+ * command took, its longest bank's; shortest, its shortest bank's; banks,
+ * the banks that ran it.  Under latency=baseline all three are equal. */
+typedef struct emu_cmd_cycles {
+	uint64_t baseline, cycles, shortest;
+	unsigned banks;
+} emu_cmd_cycles;
+
+/* `infsim run --stats=commands`: one line per executed command, cc[i]
+ * for command i (its index from 1, source line, the three counts, and
+ * its canonical text), then the totals. */
+void emu_report_commands_text(FILE *f, const emu_machine *em,
+			      const emu_cmd_cycles *cc, size_t n);
+/* emu_report_stats_json with a "commands" list of cc[0..n) (left out
+ * when cc is NULL). */
+void emu_report_stats_json_cmds(FILE *f, const emu_machine *em,
+				const emu_cmd_cycles *cc, size_t n);
+
 /* "BUF[i]: expected V (0x..), got W (0x..); bits that differ: ..." with
  * the values shown by the buffer's signedness and the differing bits.
  * emu_report_mismatch prints "WHAT: " and that line; _text writes the

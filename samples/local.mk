@@ -1,4 +1,13 @@
 EXTRA_DIST += samples/vadd_i32.ins samples/vmul_i32.ins samples/fig1d_add4.ins
+# samples/fp/: floating point, conversions, search and CORDIC; make check
+# runs each with --check in every fp= and latency= setting (tests/test_samples.c)
+EXTRA_DIST += samples/fp/saxpy_f32.ins samples/fp/saxpy_half.ins \
+	samples/fp/normalise_f32.ins samples/fp/normalise_bf16.ins \
+	samples/fp/zscore_f32.ins samples/fp/normals_half.ins samples/fp/quantise.ins \
+	samples/fp/trig_q32.ins samples/fp/explog_q32.ins samples/fp/search_keys.ins
+# samples/fig9/ and samples/move/: tensors and data movement (doc/MOVEMENT.md)
+EXTRA_DIST += samples/fig9/fig9.ins samples/fig9/fig9_move.ins samples/fig9/fig9.txt \
+	samples/move/missing_sync.ins samples/move/stencil_f32.ins
 # embed.c shows a program linking libinfsim; `make check` builds and runs it
 # against the library in the tree (the include path maps <infsim/...>).
 check_PROGRAMS += samples/embed
@@ -12,4 +21,5 @@ samples/include/infsim: $(pkginclude_HEADERS)
 clean-local:
 	rm -rf samples/include
 EXTRA_DIST += samples/teach/add4/add4.ins samples/teach/add4/.infsdbinit \
-	samples/teach/mul8/mul8.ins samples/teach/mul8/.infsdbinit
+	samples/teach/mul8/mul8.ins samples/teach/mul8/.infsdbinit \
+	samples/teach/fpadd/fpadd.ins samples/teach/fpadd/.infsdbinit

@@ -44,6 +44,10 @@ check_PROGRAMS += tests/test_cli
 tests_test_cli_SOURCES = tests/test_cli.c
 tests_test_cli_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_cli_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_samples
+tests_test_samples_SOURCES = tests/test_samples.c
+tests_test_samples_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_samples_LDADD = $(TEST_LIBS)
 
 check_PROGRAMS += tests/test_machine
 tests_test_machine_SOURCES = tests/test_machine.c
@@ -107,7 +111,9 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/print.cmds tests/dbg/print.out tests/dbg/array.cmds tests/dbg/array.out \
 	tests/dbg/display.cmds tests/dbg/display.out tests/dbg/check.cmds tests/dbg/check.out \
 	tests/dbg/watch.cmds tests/dbg/watch.out tests/dbg/misc.cmds tests/dbg/misc.out \
-	tests/dbg/reverse.cmds tests/dbg/reverse.out
+	tests/dbg/reverse.cmds tests/dbg/reverse.out \
+	tests/dbg/float.ins tests/dbg/float.cmds tests/dbg/float.out tests/dbg/watchf.cmds \
+	tests/dbg/watchf.out tests/dbg/dd.ins tests/dbg/dd.cmds tests/dbg/dd.out
 
 check_PROGRAMS += tests/test_tui
 tests_test_tui_SOURCES = tests/test_tui.c

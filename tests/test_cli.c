@@ -970,3 +970,27 @@ Test(samples, vmul_i32, .timeout = 300)
 {
 	sample_checks("vmul_i32.ins");
 }
+
+/* Moves: hazards are warnings, --strict makes them errors with exit
+ * status 4; `infsim layout` prints the LOT and the tile map. */
+Test(cli, moves_strict_and_layout)
+{
+	result r = run("run '%s/samples/move/missing_sync.ins' -q", SRCDIR);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, "missing_sync.ins:16: warning: command 4: reads bank 1, array 1"),
+		  "%s", r.err);
+	cr_expect(strstr(r.err, "[unsynced-read]\n"), "%s", r.err);
+	result_free(&r);
+	expect_failure(run("run '%s/samples/move/missing_sync.ins' --strict", SRCDIR), 4,
+		       "missing_sync.ins:16: error: command 4: reads bank 1");
+	r = run("layout '%s/samples/fig9/fig9.ins'", SRCDIR);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "Layout Override Table: 2 of 64 regions"), "%s", r.out);
+	cr_expect(strstr(r.out, "  tile 3 (1,1,0): array 3 (bank 3, way 0, array 0), "
+			 "elements [2,4) x [2,4) x [0,1)\n"), "%s", r.out);
+	result_free(&r);
+	r = run("run '%s/samples/fig9/fig9_move.ins' --check --stats", SRCDIR);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "NoC 2 packets, 128 bytes, 128 bytes x hops"), "%s", r.out);
+	result_free(&r);
+}

@@ -104,6 +104,9 @@ Test(transcript, check) { transcript("check"); }
 Test(transcript, watch) { transcript("watch"); }
 Test(transcript, misc) { transcript("misc"); }
 Test(transcript, reverse) { transcript("reverse"); }
+Test(transcript, float) { transcript("float"); }
+Test(transcript, watchf) { transcript("watchf"); }
+Test(transcript, dd) { transcript("dd"); }
 
 /* ---- options ---- */
 
@@ -168,6 +171,25 @@ Test(options, machine_override)
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	cr_expect(strstr(r.out, "C[15] = 2\n"), "%s", r.out);
 	cr_expect(strstr(r.out, "16 wordlines x 32 bitlines"), "%s", r.out);
+	free(r.out);
+}
+
+/* set var rounds a float element with the machine's fp mode: fp=ftz
+ * (the default) flushes 1e-6, below f16's normal range, to zero; fp=ieee
+ * keeps it as the subnormal 17 x 2^-24. */
+Test(options, set_var_rounds_with_the_fp_mode)
+{
+	result r = run("-batch -nx -ex start -ex 'set var H[2] = 1e-6' -ex 'print/x H[2]' "
+		       "-ex 'info machine' tests/dbg/float.ins");
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	cr_expect(strstr(r.out, "H[2] = 0x0\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "  controller  fp=ftz latency=baseline cordic=17\n"), "%s", r.out);
+	free(r.out);
+	r = run("-batch -nx -m fp=ieee -ex start -ex 'set var H[2] = 1e-6' -ex 'print/x H[2]' "
+		"-ex 'print H[2]' -ex 'info machine' tests/dbg/float.ins");
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	cr_expect(strstr(r.out, "H[2] = 0x11\nH[2] = 1.0133e-06\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "  controller  fp=ieee latency=baseline cordic=17\n"), "%s", r.out);
 	free(r.out);
 }
 

@@ -10,12 +10,16 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hazard.h"
 #include "layout.h"
 #include "move.h"
 #include "net.h"
+#include "machine.h"
 #include "proc.h"
+#include "refmodel.h"
+#include "report.h"
 
 /* ---- helpers ---- */
 
@@ -1132,4 +1136,212 @@ Test(move, hazard_access_errors)
 	emu_hazard_bits_text(m, 128, t, sizeof t);
 	cr_assert_str_eq(t, "0,4..7,12..15,64");
 	cr_assert_str_eq(emu_hazard_kind_name(EMU_HZ_OVERLAP), "overlap");
+}
+
+/* ---- moves in command streams: the assembler, emu_machine, --check ---- */
+
+/* A sample stream parsed, run on the machine and on the reference model
+ * beside it, compared after every command (as `infsim run --check`). */
+struct stream_run {
+	emu_program p;
+	emu_machine *em;
+	emu_ref *ref;
+	diag d;
+};
+
+static int stream_start(struct stream_run *s, const char *path, bool strict)
+{
+	sram_geom g = sram_geom_default();
+	diag_clear(&s->d);
+	cr_assert_eq(emu_parse_file(path, &g, &s->p, &s->d), 0, "%s", s->d.msg);
+	s->em = emu_machine_new(&s->p, &s->d);
+	cr_assert_not_null(s->em, "%s", s->d.msg);
+	cr_assert_eq(emu_machine_set_strict(s->em, strict), 0);
+	cr_assert_eq(emu_init_buffers(s->em, &s->d), 0);
+	s->ref = emu_ref_new(&s->p, &s->d);
+	cr_assert_not_null(s->ref);
+	emu_ref_init_buffers(s->ref);
+	for (size_t i = 0; i < s->p.ncmds; i++) {
+		if (emu_run_cmd(s->em, &s->d) < 0)
+			return -1;
+		cr_assert_eq(emu_ref_run_cmd(s->ref, i, &s->d), 0, "%s", s->d.msg);
+		cr_assert(emu_report_check_cmd(s->ref, s->em, i, &s->d), "%s", s->d.msg);
+	}
+	cr_assert(emu_report_check_all(s->ref, s->em, &s->d), "%s", s->d.msg);
+	return 0;
+}
+
+static void stream_end(struct stream_run *s)
+{
+	emu_ref_free(s->ref);
+	emu_machine_free(s->em);
+	emu_program_free(&s->p);
+}
+
+static const emu_buffer *stream_buf(const struct stream_run *s, const char *name)
+{
+	for (size_t i = 0; i < s->p.nbufs; i++)
+		if (!strcmp(s->p.bufs[i].name, name))
+			return &s->p.bufs[i];
+	cr_assert_fail("no buffer %s", name);
+	return NULL;
+}
+
+/* samples/fig9/fig9.ins is the paper's commands, fig9_move.ins the tensor
+ * move whose lowering is the same commands; both give fig9.txt's data. */
+Test(stream, fig9_samples)
+{
+	const char *const files[2] = {SRCDIR "/samples/fig9/fig9.ins",
+				      SRCDIR "/samples/fig9/fig9_move.ins"};
+	struct fig9 f;
+	char t[2][4][256];
+	fig9_read(&f);
+	for (unsigned k = 0; k < 2; k++) {
+		struct stream_run s;
+		uint64_t got[16];
+		cr_assert_eq(stream_start(&s, files[k], true), 0, "%s", s.d.msg);
+		cr_assert_eq(s.p.ncmds, f.ncmd, "%s", files[k]);
+		for (size_t i = 0; i < s.p.ncmds; i++) {
+			emu_format_cmd(&s.p, &s.p.cmds[i], t[k][i], sizeof t[k][i]);
+			cr_assert_str_eq(t[k][i], f.cmd[i], "%s, CMD %zu", files[k], i);
+			static const int lines[4] = {15, 16, 18, 20};
+			cr_assert_eq(s.p.cmds[i].line, k ? 7 : lines[i], "the source line");
+		}
+		emu_buffer_read(s.em, stream_buf(&s, "A"), got);
+		for (unsigned i = 0; i < 16; i++)
+			cr_assert_eq(got[i], f.before[i]);
+		emu_buffer_read(s.em, stream_buf(&s, "B"), got);
+		for (unsigned i = 0; i < 16; i++)
+			cr_assert_eq(got[i], f.after[i], "%s: B[%u]", files[k], i);
+		cr_assert_eq(emu_hazard_count(s.em->hz), 0);
+		stream_end(&s);
+	}
+}
+
+/* The statistics of Fig 9, by hand.  CMD 0 and CMD 2 shift 2 arrays x
+ * 2 bitlines x 8 wordlines = 32 cells each; CMD 1 sends 32 cells, 16
+ * (2 bytes) from bank 0 to bank 1 and 16 from bank 2 to bank 3: one
+ * 512-bit packet each (128 bytes), one hop each (+x from banks 0 and 2).
+ * The H-tree has one level (one array a way, one way a bank); each
+ * transfer crosses it up in the source bank and down in the other:
+ * 4 x 2 bytes.  Each shift runs on 2 of 4 banks, CMD 1 on all 4 (sources
+ * and destinations), the sync on all: 12 run, 4 skipped. */
+Test(stream, fig9_statistics)
+{
+	struct stream_run s;
+	cr_assert_eq(stream_start(&s, SRCDIR "/samples/fig9/fig9.ins", false), 0);
+	const emu_move_stats *ms = &s.em->mover->st;
+	const emu_net_stats *ns = &s.em->mover->net.st;
+	cr_assert_eq(ms->commands[EMU_MOVE_INTRA], 2);
+	cr_assert_eq(ms->bits[EMU_MOVE_INTRA], 64);
+	cr_assert_eq(ms->bits[EMU_MOVE_INTER], 32);
+	cr_assert_eq(ms->bits_remote, 32);
+	cr_assert_eq(ms->cycles[EMU_MOVE_INTRA], 16, "one SHUP a wordline");
+	cr_assert_eq(ns->levels, 1);
+	cr_assert_eq(ns->htree_bytes[0], 8);
+	cr_assert_eq(ns->noc_packets, 2);
+	cr_assert_eq(ns->noc_bytes, 128);
+	cr_assert_eq(ns->noc_byte_hops, 128);
+	cr_assert(ns->link_bytes[0 * 4 + EMU_NET_XP] == 64 && ns->link_bytes[2 * 4 + EMU_NET_XP] == 64);
+	cr_assert(ns->bank_sent[0] == 64 && ns->bank_recv[1] == 64 && ns->bank_recv[3] == 64);
+	cr_assert_eq(ms->banks_run, 12);
+	cr_assert_eq(ms->banks_skipped, 4);
+	cr_assert_eq(s.em->st.bank_skips, 4);
+	cr_assert_eq(s.em->st.move_commands, 4);
+	cr_assert_eq(s.em->st.total.cycles, ms->cycles[0] + ms->cycles[1] + ms->cycles[4]);
+	stream_end(&s);
+}
+
+/* samples/move/missing_sync.ins: a warning naming the command, bank,
+ * array and bitlines; strict mode stops before the add runs. */
+Test(stream, missing_sync_sample)
+{
+	struct stream_run s;
+	const char *path = SRCDIR "/samples/move/missing_sync.ins";
+	cr_assert_eq(stream_start(&s, path, false), 0, "%s", s.d.msg);
+	cr_assert_eq(emu_hazard_count(s.em->hz), 1);
+	const emu_hazard *z = emu_hazard_get(s.em->hz, 0);
+	cr_assert(z->kind == EMU_HZ_UNSYNCED && z->cmd == 4 && z->other == 2 && z->line == 16);
+	cr_assert(strstr(z->text, "command 4: reads bank 1, array 1, wordlines 8..15, "
+			 "bitlines 0,2 (and 1 more array) before they arrive"), "%s", z->text);
+	stream_end(&s);
+
+	sram_geom g = sram_geom_default();
+	diag_clear(&s.d);
+	cr_assert_eq(emu_parse_file(path, &g, &s.p, &s.d), 0);
+	s.em = emu_machine_new(&s.p, &s.d);
+	cr_assert_eq(emu_machine_set_strict(s.em, true), 0);
+	cr_assert_eq(emu_init_buffers(s.em, &s.d), 0);
+	cr_assert_eq(emu_run_all(s.em, false, &s.d), -1);
+	cr_assert(s.em->hazard_stop);
+	cr_assert_eq(s.em->pc, 3, "stopped before command 4 (pc 3)");
+	cr_assert(strstr(s.d.msg, "missing_sync.ins:16: error: command 4: reads bank 1"), "%s",
+		  s.d.msg);
+	cr_assert(strstr(s.d.msg, "strict mode makes it an error"), "%s", s.d.msg);
+	emu_machine_free(s.em);
+	emu_program_free(&s.p);
+}
+
+/* The stencil sample: 2-d f32, moves along both dimensions in both
+ * directions, mv.const, sync; the result against a scalar model. */
+Test(stream, stencil_sample)
+{
+	struct stream_run s;
+	cr_assert_eq(stream_start(&s, SRCDIR "/samples/move/stencil_f32.ins", true), 0,
+		     "%s", s.d.msg);
+	const emu_buffer *S = stream_buf(&s, "S");
+	cr_assert(S->ndims == 2 && S->tile[0] == 8 && S->tile[1] == 8);
+	uint64_t *got = malloc(S->length * sizeof *got);
+	emu_buffer_read(s.em, S, got);
+	for (int64_t i1 = 0; i1 < 32; i1++)
+		for (int64_t i0 = 0; i0 < 64; i0++) {
+			const int64_t x = i0 + 64 * i1;
+			int64_t want = x + (i0 > 0 ? x - 1 : 0) + (i0 < 63 ? x + 1 : 0) +
+				       (i1 > 0 ? x - 64 : 0) + (i1 < 31 ? x + 64 : 0);
+			float fw = (float)want;
+			uint32_t bits;
+			memcpy(&bits, &fw, 4);
+			cr_assert_eq(got[x], bits, "S[%" PRId64 "]", x);
+		}
+	free(got);
+	cr_assert_eq(emu_hazard_count(s.em->hz), 0);
+	stream_end(&s);
+}
+
+/* Every move kind through the stream against the reference model, on a
+ * machine with 4 arrays a way, 2 ways, 2x2 banks: shifts by distances
+ * below, equal to and above a tile, both ways, 3-d, broadcasts along
+ * rows and columns, constants, unaligned boxes; a wrong result shows as
+ * a --check mismatch. */
+Test(stream, every_kind_checked)
+{
+	static const char text[] =
+		"machine wordlines=128 bitlines=16 arrays=4 ways=2 mesh=2x2\n"
+		"tensor A i8 8x8 wl=0 array=0 tile=4x4 init=random:5\n"
+		"tensor B i8 8x8 wl=8 array=0 tile=4x4 init=zero\n"
+		"tensor C u4 4x4x4 wl=16 array=4 tile=2x2x4 init=iota\n"
+		"tensor D u4 4x4x4 wl=20 array=4 tile=2x2x4 init=zero\n"
+		"move B, A, +3, +0 @ box=1:7,2:5\n"
+		"move B, A, -4, +0\n"
+		"move B, A, +0, +5 @ box=0:8,0:3\n"
+		"move B, A, +0, -1\n"
+		"move D, C, +0, +0, +1\n"
+		"move D, C, +0, -3, +0\n"
+		"mv.const value=5 wl=8 n=8 @ arrays=0:1:4 bitlines=3:4:4\n"
+		"mv.bcast dist=1 reuse=2:2 wl=0 n=8 to=8 dst=0:1:4 @ arrays=0 bitlines=0:1:4\n"
+		"mv.bcast dist=8 reuse=8:3 wl=0 n=8 to=8 dst=4:1:4 @ arrays=0 bitlines=0:1:4\n"
+		"sync\n"
+		"mv.inter dist=-1 wl=8 n=8 to=8 dst=12:1:4 @ arrays=1 bitlines=0:1:4\n"
+		"mv.intra dist=-3 wl=0 n=8 to=8 @ arrays=0:1:4 bitlines=5:1:3\n";
+	char path[] = "/tmp/infsim-move-XXXXXX";
+	const int fd = mkstemp(path);
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+	close(fd);
+	struct stream_run s;
+	const int rc = stream_start(&s, path, false);
+	unlink(path);
+	cr_assert_eq(rc, 0, "%s", s.d.msg);
+	cr_assert_gt(s.em->mover->st.commands[EMU_MOVE_BCAST], 0);
+	stream_end(&s);
 }

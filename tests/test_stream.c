@@ -692,7 +692,7 @@ Test(errors, lines)
 			   &p, &d), 0, "%s", d.msg);
 	emu_program_free(&p);
 	expect_error("buffer A i32 4 wl=0 arrays=0 \xc3\xa9\n", "1:30", "unknown buffer field");
-	expect_error("@\n", "1:1", "expected a command or a directive (machine, scratch, buffer), found '@'");
+	expect_error("@\n", "1:1", "expected a command or a directive (machine, scratch, buffer, tensor), found '@'");
 }
 
 Test(parse, file)
@@ -904,7 +904,7 @@ Test(binary, round_trip)
 		diag d;
 		encode_text(i < 4 ? texts[i] : all, &p, &w, &n);
 		cr_assert_eq(memcmp(w, "INFSIMB1", 8), 0); /* the magic, as bytes on disk (little-endian) */
-		cr_assert_eq(w[1], 2);
+		cr_assert_eq(w[1], 3);
 		cr_assert_eq(w[2], n);
 		cr_assert_eq(decode(w, n, &q, &d), 0, "%s", d.msg);
 		cr_assert_str_eq(q.path, "t.inb");
@@ -971,8 +971,8 @@ Test(binary, corrupted)
 #define MUTATE(i, v, msg) do { memcpy(c, w, n * sizeof *c); c[i] = (v); \
 		expect_decode_error(c, n, msg); } while (0)
 	MUTATE(0, 0x1234, "word 0: bad magic 0x0000000000001234; expected \"INFSIMB1\"");
-	MUTATE(1, 1, "word 1: version 1 is not supported; expected 2");
-	MUTATE(1, 3, "word 1: version 3 is not supported; expected 2");
+	MUTATE(1, 2, "word 1: version 2 is not supported; expected 3");
+	MUTATE(1, 4, "word 1: version 4 is not supported; expected 3");
 	MUTATE(2, 53, "word 53: 1 words follow the end given in the header");
 	MUTATE(3, 100, "word 3: the machine is not valid: wordlines must be a power of two");
 	MUTATE(3, UINT64_C(1) << 40, "word 3: the machine is not valid");
@@ -1634,4 +1634,113 @@ Test(parse, format_mutations, .timeout = 120)
 Test(binary, format_bit_flips, .timeout = 120)
 {
 	expect_bit_flips(formats);
+}
+
+/* ---- tensors and moves (doc/FORMAT.md, "Tensors" and "Moves") ---- */
+
+#define T_MACHINE "machine wordlines=64 bitlines=16 arrays=4 ways=2 mesh=2x2\n"
+#define T_AB T_MACHINE "tensor A u8 4x4 wl=0 array=0 tile=2x2\n" \
+	"tensor B u8 4x4 wl=8 array=0 tile=2x2\n"
+
+static const char tensor_text[] =
+	T_MACHINE
+	"tensor A u8 4x4 wl=0 array=0 tile=2x2 init=iota\n"
+	"tensor B u8 4x4 wl=8 array=0 tile=2x2 init=zero\n"
+	"tensor V f32 64 wl=16 array=4 init=const:1.5\n"
+	"tensor C u4 4x4x4 wl=48 array=8 tile=2x2x4 init=random:3\n"
+	"buffer x i8 16 wl=52 arrays=0\n"
+	"mv.intra dist=1 wl=0 n=8 to=8 @ arrays=0:2:2 bitlines=0:2:2\n"
+	"mv.intra dist=-3 wl=0 n=8 to=8 @ arrays=0:1:4 bitlines=3:1:2\n"
+	"mv.inter dist=1 wl=0 n=8 to=8 dst=0:2:2 @ arrays=0:2:2 bitlines=1:2:2\n"
+	"mv.bcast dist=8 reuse=8:3 wl=0 n=4 to=8 dst=0:1:16 @ arrays=0 bitlines=0:1:16\n"
+	"mv.const value=0x2d wl=3 n=6 @ arrays=0:1:2 bitlines=5:7:2\n"
+	"sync\n"
+	"move B, A, +1, +0 @ box=0:3,0:4\n"
+	"add.u8 B, B, A\n";
+
+Test(tensors, round_trip_text_and_binary)
+{
+	emu_program p, q;
+	uint64_t *w;
+	size_t n;
+	diag d;
+	expect_round_trip(tensor_text);
+	encode_text(tensor_text, &p, &w, &n);
+	cr_assert_eq(decode(w, n, &q, &d), 0, "%s", d.msg);
+	char *t1 = emu_format(&p), *t2 = emu_format(&q);
+	cr_assert_str_eq(t1, t2);
+	/* The tile selection ran for V; the canonical text names its tile. */
+	cr_assert(strstr(t1, "tensor V f32 64 wl=16 array=4 tile=16 init=const:1.5\n"), "%s", t1);
+	/* The tensor move is lowered: Fig 9's three commands; no sync, as
+	 * the four tiles share bank 0 (8 arrays a bank). */
+	cr_assert_eq(p.ncmds, 6 + 3 + 1);
+	cr_assert(strstr(t1, "sync\nmv.intra dist=1 wl=0 n=8 to=8 @ arrays=0:2:2 bitlines=0:2:2\n"
+			 "mv.inter dist=1"), "%s", t1);
+	cr_assert_eq(p.cmds[6].line, 13);
+	cr_assert_eq(p.cmds[9].kind, EMU_CMD_COMPUTE);
+	cr_assert(emu_pattern_equal(&p.cmds[9].arrays, &p.bufs[1].arrays),
+		  "a compute command selects its tensor's tiles");
+	free(t1);
+	free(t2);
+	free(w);
+	emu_program_free(&p);
+	emu_program_free(&q);
+}
+
+Test(tensors, binary_bit_flips)
+{
+	expect_bit_flips(tensor_text);
+}
+
+Test(tensors, errors)
+{
+	expect_error(T_MACHINE "tensor A u8 4x4 wl=0\n", "2:21", "tensor 'A' needs array=N");
+	expect_error(T_MACHINE "tensor A u8 4x0 wl=0 array=0\n", "2:15", "size 0 is out of range");
+	expect_error(T_MACHINE "tensor A u8 4x4x4x4 wl=0 array=0\n", "2:19", "more than 3 dimensions");
+	expect_error(T_MACHINE "tensor A u8 4x4 wl=0 array=0 tile=3x2\n", "2:35",
+		     "tensor 'A': tile 3x2x1 has 6 bitlines");
+	expect_error(T_MACHINE "tensor A u8 4x4 wl=0 array=0 tile=4\n", "2:35",
+		     "has 2 dimensions but its tile has 1");
+	expect_error(T_MACHINE "tensor A u8 4x4 wl=60 array=0 tile=4x4\n", "2:36",
+		     "needs wordlines 60..67");
+	expect_error(T_MACHINE "tensor A u8 64x64 wl=0 array=0 tile=4x4\n", "2:37",
+		     "needs 256 arrays (16x16x1 tiles) from array 0, the machine has 32");
+	expect_error(T_MACHINE "tensor A u8 4x4 wl=0 array=0 hint=spin:0\n", "2:35",
+		     "expected a hint reduce:DIM, shift:DIM or broadcast:DIM");
+	expect_error(T_MACHINE "tensor A u8 6x3 wl=0 array=0\n", "2:8",
+		     "S_0 = 6 is not a multiple of L = 64 elements");
+	expect_error(T_AB "mv.shift dist=1 wl=0 n=8 to=8 @ arrays=0 bitlines=0\n", "4:4",
+		     "unknown move 'mv.shift'");
+	expect_error(T_AB "mv.intra dist=1 wl=0 n=8 @ arrays=0 bitlines=0\n", "4:26",
+		     "mv.intra needs to=");
+	expect_error(T_AB "mv.intra dist=1 wl=0 n=8 to=8 dst=0 @ arrays=0 bitlines=0\n", "4:31",
+		     "mv.intra takes dist=D wl=W n=N to=T [scratch=S]; found 'dst=0'");
+	expect_error(T_AB "mv.intra dist=1 wl=0 n=8 to=8\n", "4:30", "needs '@ arrays=PATTERN");
+	expect_error(T_AB "mv.intra dist=1 wl=0 n=8 to=8 @ arrays=0 bitlines=15\n", "4:1",
+		     "command 1: intra-array shift: source bitline 15 would move to bitline 16, "
+		     "past the edge of the array");
+	expect_error(T_AB "mv.intra dist=2 wl=0 n=8 to=8 scratch=3 @ arrays=0 bitlines=0\n",
+		     "4:1", "scratch wordline 3 is one of the wordlines it moves");
+	expect_error(T_AB "mv.intra dist=2 wl=0 n=8 to=20 scratch=12 @ arrays=0 bitlines=0\n",
+		     "4:1", "scratch wordline 12 is below the program's scratch wordlines (from 16)");
+	expect_error(T_AB "mv.inter dist=31 wl=0 n=8 to=8 dst=0 @ arrays=1 bitlines=0\n", "4:1",
+		     "array 1 would send to array 32, outside the machine's arrays 0..31");
+	expect_error(T_AB "mv.const value=300 wl=0 n=8 @ arrays=0 bitlines=0\n", "4:1",
+		     "value 0x12c does not fit in 8 wordlines");
+	expect_error(T_AB "mv.bcast dist=1 reuse=1:0 wl=0 n=8 to=8 dst=0 @ arrays=0 bitlines=0\n",
+		     "4:1", "reuse count 0; expected 1..32");
+	expect_error(T_AB "sync now\n", "4:6", "sync takes nothing; found 'now'");
+	expect_error(T_AB "move B, A, +1, +1\n", "4:1", "moves along 2 dimensions");
+	expect_error(T_AB "move B, A, +1\n", "4:14", "expected ',' before an offset");
+	expect_error(T_AB "move B, A, +1, +0, +0\n", "4:18", "too many offsets: 'A' has 2");
+	expect_error(T_AB "move B, A, +1, +0 @ box=0:5,0:4\n", "4:27", "box end 5 is out of range");
+	expect_error(T_AB "move B, A, +1, +0 @ box=2:2,0:4\n", "4:25", "dimension 0 is empty");
+	expect_error(T_AB "move C, A, +1, +0\n", "4:6", "unknown tensor 'C'");
+	expect_error(T_MACHINE "tensor A u8 4x4 wl=0 array=0 tile=2x2\nbuffer B u8 16 wl=8 "
+		     "arrays=0\nmove B, A, +1, +0\n", "4:6", "'B' is a buffer, not a tensor");
+	expect_error(T_MACHINE "tensor A u8 4x4 wl=0 array=0 tile=2x2\ntensor B u8 4x4 wl=8 "
+		     "array=0 tile=4x4\nmove B, A, +1, +0\n", "4:1", "must have the same type, "
+		     "sizes, tiles and first array");
+	expect_error(T_MACHINE "tensor A u8 64x2 wl=0 array=0 tile=16x2\nadd.u8 A, A, A\n",
+		     "3:8", "tensor 'A' has tiles of 32 bitlines on arrays of 16");
 }

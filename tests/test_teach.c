@@ -10,6 +10,9 @@
  * captured block of the handout (a fenced block with an "(infsdb) " line)
  * appears verbatim in one of the sessions: the handout cannot drift from
  * the program.  Then each stream must pass `infsim run --check`.
+ * The floating-point sample (samples/teach/fpadd) runs with
+ * latency=optimised: its sessions also pin the trace the controller
+ * chose, micro-op by micro-op where the handout names them.
  */
 #include <criterion/criterion.h>
 
@@ -23,11 +26,12 @@
 
 #define TEACH_DIR SRCDIR "/samples/teach"
 #define TUTORIAL SRCDIR "/doc/tutorial-bitserial.md"
-#define MAX_CMDS 16
+#define MAX_CMDS 48
 
 typedef struct session {
 	const char *sample;  /* folder under samples/teach and stream base name */
 	const char *cmds[MAX_CMDS];  /* NULL-terminated */
+	const char *opts;    /* more infsdb options, or NULL */
 } session;
 
 typedef struct result {
@@ -35,15 +39,32 @@ typedef struct result {
 	char *out;  /* stdout and stderr, merged */
 } result;
 
-/* The sessions of the handout, in its order (section 3, 4, the answers). */
-static const session add4_steps = { "add4", {
+/* The sessions of the handout, in its order (sections 3, 4, 5, the
+ * answers). */
+static const session add4_steps = { .sample = "add4", .cmds = {
 	"stepi", "dump array 0 0:11", "stepi 2", "dump array 0 0:11", "stepi",
 	"print C", "print/t C[1]", "check", "info breakpoints", NULL } };
-static const session add4_finish = { "add4", { "step", "dump array 0 0:11", NULL } };
-static const session mul8_steps = { "mul8", {
+static const session add4_finish = { .sample = "add4", .cmds = { "step", "dump array 0 0:11", NULL } };
+static const session mul8_steps = { .sample = "mul8", .cmds = {
 	"delete 2", "break cycle 17", "continue", "dump array 0 8:31", "delete 3",
 	"watch D[6]", "continue", "continue", "x/8t 0 16", "delete", "continue",
 	"print D", "check", NULL } };
+static const session fpadd_steps = { .sample = "fpadd", .cmds = {
+	"print A", "print B", "undisplay 1 2 3 4", "stepi", "disassemble 15,27", "stepi 26",
+	"print/t $col(0, 8, 54, 5)", "dump array 0 54:58", "stepi 5", "disassemble 32,44",
+	"stepi 67", "print/t $col(0, 8, 59, 7)", "print/t $col(0, 8, 82, 11)",
+	"print/t $col(0, 8, 93, 11)", "print/t $col(0, 0, 82, 11)", "print/t $col(0, 0, 93, 11)",
+	"disassemble 99,105", "disassemble 118,126", "display/t $col(0, 0, 67, 15)",
+	"display/t $col(0, 8, 67, 15)", "stepi 5", "dump array 0 54:58", "stepi 15", "stepi 21",
+	"undisplay 5", "stepi 32", "disassemble 172,178", "stepi 38", "print/t $col(0, 0, 82, 4)",
+	"print/t $col(0, 8, 82, 4)", "stepi 10", "print/t $col(0, 0, 59, 7)",
+	"print/t $col(0, 8, 59, 7)", "disassemble 223,227", "stepi 7", "print $C(0, 0)",
+	"print $C(0, 8)", "step", "print S", "check", "info stats", NULL } };
+static const session fpadd_baseline = { .sample = "fpadd", .cmds = {
+	"stepi", "disassemble 120,126", "continue", NULL }, .opts = "-m latency=baseline" };
+static const session fpadd_answers = { .sample = "fpadd", .cmds = {
+	"set var B[3] = 48", "set var A[9] = 130.5", "stepi", "disassemble 99,107",
+	"disassemble 143,148", "continue", "print S[3]", "print S[9]", "check", NULL } };
 
 /* Run the shell command CMD, stdout and stderr merged. */
 static result run_shell(const char *cmd)
@@ -58,8 +79,8 @@ static result run_shell(const char *cmd)
 static result run_session(const session *s)
 {
 	char cmd[12288];
-	int n = snprintf(cmd, sizeof cmd, "cd '%s/%s' && HOME=/nonexistent '%s' -batch",
-			 TEACH_DIR, s->sample, INFSDB_BIN);
+	int n = snprintf(cmd, sizeof cmd, "cd '%s/%s' && HOME=/nonexistent '%s' -batch %s",
+			 TEACH_DIR, s->sample, INFSDB_BIN, s->opts ? s->opts : "");
 	for (int i = 0; s->cmds[i]; i++)
 		n += snprintf(cmd + n, sizeof cmd - (size_t)n,
 			      " -ex 'echo (infsdb) %s\\n' -ex '%s'", s->cmds[i], s->cmds[i]);
@@ -75,7 +96,7 @@ static void expect_lines(const result *r, const char *const *lines)
 
 Test(teach, add4_init_stops_before_the_add)
 {
-	static const session init_only = { "add4", { NULL } };
+	static const session init_only = { .sample = "add4", .cmds = { NULL } };
 	result r = run_session(&init_only);
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	const char *lines[] = {
@@ -119,7 +140,7 @@ Test(teach, add4_exercise_answers)
 	expect_lines(&r, fin);
 	free(r.out);
 	/* exercises 2 and 3: run again from the end, step, step back */
-	static const session ex2 = { "add4", {
+	static const session ex2 = { .sample = "add4", .cmds = {
 		"step", "run", "stepi 2", "dump array 0 8:9", "reverse-stepi", NULL } };
 	r = run_session(&ex2);
 	cr_expect_eq(r.status, 0, "%s", r.out);
@@ -153,12 +174,75 @@ Test(teach, mul8_partial_products)
 		"check: 3 buffers match the reference after 1 command.\n", NULL };
 	expect_lines(&r, lines);
 	free(r.out);
-	static const session ex6 = { "mul8", {
+	static const session ex6 = { .sample = "mul8", .cmds = {
 		"delete 2", "break cycle 26", "continue", "print D[11]", NULL } };
 	r = run_session(&ex6);
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	const char *d11[] = { "D[11] = 39\n", NULL };
 	expect_lines(&r, d11);
+	free(r.out);
+}
+
+Test(teach, fpadd_init_shows_the_operands)
+{
+	static const session init_only = { .sample = "fpadd", .cmds = { NULL } };
+	result r = run_session(&init_only);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	const char *lines[] = {
+		"Breakpoint 1, command 4 at fpadd.ins:32: add.f16 S, A, B @ arrays=0 bitlines=0:1:16\n"
+		"1: A[8] = 129.5\n2: /t A[8] = 0101100000001100\n3: B[8] = 1024\n"
+		"4: /t B[8] = 0110010000000000\n5: x/5t 0 54\n",
+		"Stopped before the add.", NULL };
+	expect_lines(&r, lines);
+	free(r.out);
+}
+
+/* Algorithm 1 on the two groups of bitlines: ediff, the swap, the
+ * searches, the aligned adds for k = 0 and 3, normalisation, rounding. */
+Test(teach, fpadd_two_exponent_differences)
+{
+	result r = run_session(&fpadd_steps);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	const char *lines[] = {
+		"  => micro-op 1 (of 0..257, bank 0's trace): COPY act wl 10,11,12,13,14 -> wl 86, gate E\n",
+		/* ediff = -3 on bitlines 8-15, the swap flag in T */
+		"$col(0, 8, 54, 5) = 11101\n", "T         0000000011111111\n",
+		/* the swap: 1024 is the bigger on bitline 8 */
+		"$col(0, 8, 59, 7) = 0011001\n", "$col(0, 8, 93, 11) = 10000001100\n",
+		"$col(0, 0, 82, 11) = 00111111111\n",
+		/* only k = 0 and k = 3 get an add */
+		"   103   LOADTN act wl 54,55,56,57,58, gate E\n   104   INC act wl 50 -> wl 67, gate E&T, C:=0\n",
+		"   124   TANDZ act wl 56,57,58, gate E\n   125   ADD act wl 50,93 -> wl 67, gate E&T, C:=0\n",
+		"T         1111111100000000\n",
+		"6: /t $col(0, 0, 67, 15) = 111011111111111\n7: /t $col(0, 8, 67, 15) = 010010000001100\n",
+		/* normalised, em1 = EB - L, rounding up on bitline 8 only */
+		"6: /t $col(0, 0, 67, 15) = 100000000000000\n7: /t $col(0, 8, 67, 15) = 100100000011000\n",
+		"$col(0, 0, 82, 4) = 0011\n", "$col(0, 0, 59, 7) = 0001100\n",
+		"$col(0, 8, 59, 7) = 0011000\n", "$C(0, 0) = 0\n", "$C(0, 8) = 1\n",
+		"S = {0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 1154, 1154, 1154, 1154, 1154, 1154, 1154, 1154}\n",
+		"check: 3 buffers match the reference after 5 commands.\n",
+		"  add.f                   1          258          514 ", NULL };
+	expect_lines(&r, lines);
+	free(r.out);
+}
+
+Test(teach, fpadd_exercise_answers)
+{
+	result r = run_session(&fpadd_baseline);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	const char *base[] = { "Micro-ops of command 4 (0..513):\n",
+		"   123   LOADTN act wl 54,55,56,57,58, gate E\n",
+		"Program finished: 5 commands, 578 cycles.\n", NULL };
+	expect_lines(&r, base);
+	free(r.out);
+	r = run_session(&fpadd_answers);
+	cr_expect_eq(r.status, 3, "check must find the set var: %s", r.out);
+	const char *ans[] = { "   101   LOADT act wl 56, gate E\n   102   OR act wl 93,94 -> wl 104, gate E\n",
+		"   146   TANDZ act wl 55,57,58, gate E\n   147   ADD act wl 50,105 -> wl 67, gate E&T, C:=0\n",
+		"S[3] = 49.5\n", "S[9] = 1154\n",
+		"check: after 5 commands: A[9] (f16): expected 129.5 (0x580c), got 130.5 (0x5814); bits that differ: 3-4\n",
+		NULL };
+	expect_lines(&r, ans);
 	free(r.out);
 }
 
@@ -179,9 +263,11 @@ Test(teach, init_file_with_x)
  * verbatim, in the output of one of the sessions. */
 Test(teach, tutorial_blocks_are_real)
 {
-	const session *all[] = { &add4_steps, &add4_finish, &mul8_steps };
-	result outs[3];
-	for (int i = 0; i < 3; i++)
+	const session *all[] = { &add4_steps, &add4_finish, &mul8_steps, &fpadd_steps,
+				 &fpadd_baseline, &fpadd_answers };
+	enum { NSESSIONS = sizeof all / sizeof *all };
+	result outs[NSESSIONS];
+	for (int i = 0; i < NSESSIONS; i++)
 		outs[i] = run_session(all[i]);
 	char *doc = proc_slurp(TUTORIAL, NULL);
 	cr_assert_not_null(doc, "%s is missing", TUTORIAL);
@@ -193,16 +279,16 @@ Test(teach, tutorial_blocks_are_real)
 		if (strstr(body, "(infsdb) ")) {
 			blocks++;
 			int found = 0;
-			for (int i = 0; i < 3 && !found; i++)
+			for (int i = 0; i < NSESSIONS && !found; i++)
 				found = strstr(outs[i].out, body) != NULL;
 			cr_expect(found, "this block of %s is not in any session:\n%s",
 				  TUTORIAL, body);
 		}
 		p = end + 5;  /* past the closing fence */
 	}
-	cr_expect_geq(blocks, 6, "only %d captured blocks in %s", blocks, TUTORIAL);
+	cr_expect_geq(blocks, 20, "only %d captured blocks in %s", blocks, TUTORIAL);
 	free(doc);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < NSESSIONS; i++)
 		free(outs[i].out);
 }
 
@@ -221,4 +307,5 @@ Test(teach, streams_pass_check)
 {
 	stream_checks("add4");
 	stream_checks("mul8");
+	stream_checks("fpadd");
 }
