@@ -88,6 +88,22 @@ static char *split_condition(char *args)
 	return NULL;
 }
 
+/* A move kind as the stream spells it (doc/FORMAT.md, "Moves"): mv.intra,
+ * mv.inter, mv.bcast, mv.const, sync; "mv" is any move. */
+static bool move_kind(const char *loc, uint64_t *arg)
+{
+	if (strcmp(loc, "mv") == 0) {
+		*arg = EMU_MOVE_KINDS;
+		return true;
+	}
+	for (unsigned k = 0; k < EMU_MOVE_KINDS; k++)
+		if (strcmp(loc, emu_move_kind_name(k)) == 0) {
+			*arg = k;
+			return true;
+		}
+	return false;
+}
+
 /* Parse LOCATION into kind and arg.  0, or -1 with an error reported. */
 static int parse_location(dbg_session *s, char *loc, dbg_bp_kind *kind, uint64_t *arg)
 {
@@ -115,10 +131,14 @@ static int parse_location(dbg_session *s, char *loc, dbg_bp_kind *kind, uint64_t
 			  loc, s->prog.ncmds ? s->prog.ncmds - 1 : 0);
 		return -1;
 	}
+	if (move_kind(loc, arg)) {
+		*kind = DBG_BP_MOVE;
+		return 0;
+	}
 	int op = isa_lookup(loc);
 	if (op < 0) {
-		dbg_error(s, "break: \"%s\" is not a command index, :LINE, an opcode or \"cycle N\".",
-			  loc);
+		dbg_error(s, "break: \"%s\" is not a command index, :LINE, an opcode, a move kind "
+			  "(mv, mv.intra, mv.inter, mv.bcast, mv.const, sync) or \"cycle N\".", loc);
 		return -1;
 	}
 	*kind = DBG_BP_OP;
@@ -148,6 +168,10 @@ static void describe_bp(const dbg_session *s, const dbg_bp *bp, char *buf, size_
 	case DBG_BP_OP:
 		snprintf(buf, size, "opcode %s", isa_info_of((unsigned)bp->arg)->name);
 		break;
+	case DBG_BP_MOVE:
+		snprintf(buf, size, "%s", bp->arg == EMU_MOVE_KINDS ? "any move"
+					  : emu_move_kind_name((unsigned)bp->arg));
+		break;
 	case DBG_BP_CYCLE:
 		snprintf(buf, size, "cycle %" PRIu64, bp->arg);
 		break;
@@ -168,7 +192,7 @@ static int set_break(dbg_session *s, char *args, bool temporary)
 		return -1;
 	}
 	if (!*loc) {
-		dbg_error(s, "break: expected a location (N, :LINE, OPCODE or cycle N).");
+		dbg_error(s, "break: expected a location (N, :LINE, OPCODE, MOVE-KIND or cycle N).");
 		return -1;
 	}
 	if (parse_location(s, loc, &kind, &arg) < 0 ||
@@ -333,6 +357,9 @@ static bool location_hits(const dbg_session *s, const dbg_bp *bp, bool at_bounda
 	case DBG_BP_OP: /* by mnemonic: "add" is add.u4's ADD and add.f16's FADD */
 		return c->kind == EMU_CMD_COMPUTE &&
 		       strcmp(isa_info_of(c->c.op)->name, isa_info_of((unsigned)bp->arg)->name) == 0;
+	case DBG_BP_MOVE:
+		return c->kind == EMU_CMD_MOVE &&
+		       (bp->arg == EMU_MOVE_KINDS || c->mv.kind == bp->arg);
 	default:
 		return false;
 	}

@@ -36,6 +36,14 @@ static const dbg_command info_commands[] = {
 	{ "display", NULL, "status", dbg_cmd_info_display, false,
 	  "List the expressions shown after every stop.",
 	  "info display\nList the auto-display expressions with their numbers.", NULL },
+	{ "layout", NULL, "status", dbg_cmd_info_layout, false,
+	  "Show the Layout Override Table and the tile maps.",
+	  "info layout [TENSOR]\n"
+	  "Show the Layout Override Table of the stream's tensors (infinity-stream\n"
+	  "Table 1: base address, type, sizes, tiles, wordlines, arrays, banks,\n"
+	  "transpose state) and each tensor's tile map: for every tile, its\n"
+	  "coordinates, its array as (bank, way, array) and the elements it holds,\n"
+	  "as `infsim layout` prints them.  With TENSOR, that tensor's map only.", NULL },
 	{ "machine", NULL, "status", dbg_cmd_info_machine, false,
 	  "Show the machine's sizes and the position.",
 	  "info machine\n"
@@ -69,6 +77,17 @@ static const dbg_command dump_commands[] = {
 	  "and BLB of the last micro-op.  The wordlines the last micro-op\n"
 	  "activated are marked 'act', the one it wrote 'write'.  Ranges are\n"
 	  "inclusive; by default all wordlines and bitlines (at most 64).", NULL },
+	{ "tile", NULL, "data", dbg_cmd_dump_tile, false,
+	  "Show the elements of one tile of a tensor as a grid.",
+	  "dump tile[/FMT] TENSOR TILE\n"
+	  "Show the elements of tile number TILE of TENSOR (numbered as `info\n"
+	  "layout` numbers them) as a T0 x T1 grid: a row per index i1, a column\n"
+	  "per index i0, labelled with the tensor's own indexes (so the element in\n"
+	  "row i, column j is TENSOR[i][j]); a 3-d tile gives one grid per slice\n"
+	  "i2.  Each element is read from its transposed bits in the tile's array\n"
+	  "and shown in the tensor's format, or with FMT as print's (x, t, d, u,\n"
+	  "f: /x shows the bits).  Cells of a boundary tile past the tensor's\n"
+	  "edge show -.", NULL },
 	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
 };
 
@@ -199,6 +218,8 @@ const dbg_command dbg_commands[] = {
 	  "  :LINE      before the command on source line LINE (also FILE:LINE)\n"
 	  "  OPCODE     before every command of that mnemonic (add, mul, sel, ...),\n"
 	  "             whatever its type (add stops on add.u8 and add.f16)\n"
+	  "  MOVE-KIND  before every move of that kind: mv.intra, mv.inter,\n"
+	  "             mv.bcast, mv.const, sync, or mv for any move\n"
 	  "  cycle N    as soon as N cycles have run\n"
 	  "With `if EXPR` the machine stops only where EXPR is not zero.", NULL },
 	{ "tbreak", NULL, "breakpoints", dbg_cmd_tbreak, false,
@@ -241,8 +262,8 @@ const dbg_command dbg_commands[] = {
 	  "(binary, bitline 0 leftmost).  ARRAY is a number or BANK.WAY.ARRAY.", NULL },
 	{ "dump", NULL, "data", NULL, false,
 	  "Show SRAM contents.",
-	  "dump array ARRAY [WL_FROM:WL_TO] [BL_FROM:BL_TO]\n"
-	  "See `help dump array`.", dump_commands },
+	  "dump array ARRAY [WL_FROM:WL_TO] [BL_FROM:BL_TO] | dump tile[/FMT] TENSOR TILE\n"
+	  "See `help dump array` and `help dump tile`.", dump_commands },
 	{ "set", NULL, "data", NULL, false,
 	  "Change the machine's state.",
 	  "set var BUF[INDEX] = EXPR\n"
@@ -304,7 +325,7 @@ const dbg_command dbg_commands[] = {
 	  "(`=>` marks the next command).", NULL },
 	{ "info", "i", "status", cmd_info, false,
 	  "Show things about the session.",
-	  "info SUBCOMMAND\nSubcommands: breakpoints, buffers, display, machine, registers, stats.",
+	  "info SUBCOMMAND\nSubcommands: breakpoints, buffers, display, layout, machine, registers, stats.",
 	  info_commands },
 	{ "help", "h", "support", cmd_help, false,
 	  "Describe commands.",

@@ -48,6 +48,8 @@ typedef enum dbg_bp_kind {
 	DBG_BP_CMD,    /* before command index */
 	DBG_BP_LINE,   /* before the command on a source line */
 	DBG_BP_OP,     /* before any command of an opcode */
+	DBG_BP_MOVE,   /* before a move of a kind (arg: emu_move_kind, or
+			* EMU_MOVE_KINDS for any move) */
 	DBG_BP_CYCLE,  /* once the cycle count reaches a value */
 	DBG_BP_WATCH,  /* the value of an expression changed */
 } dbg_bp_kind;
@@ -71,11 +73,23 @@ typedef struct dbg_display {
 	char *expr;
 } dbg_display;
 
-/* A machine state in memory: the words of a checkpoint's body. */
+/* A machine state in memory: the words of a checkpoint's body.  The
+ * words hold the SRAM, the statistics and the position, not the mover's
+ * data in flight between banks nor the hazard tracker (emu/move.h,
+ * emu/hazard.h): a state is rebuilt by replaying to its position, then
+ * installing the words.  parent NULL: replay the stream's commands from
+ * a fresh start (w NULL: the fresh start itself; else a checkpoint file,
+ * which cannot be saved while data is in flight); else replay `steps`
+ * micro-ops (emu_stepi) from the parent's state, so the transfers in
+ * flight carry exactly the bits they carried (a `set var` base). */
 typedef struct dbg_snapshot {
 	uint64_t *w;
 	size_t n;
+	struct dbg_snapshot *parent;
+	uint64_t steps;
 } dbg_snapshot;
+/* Free a snapshot's words and its parents. */
+void dbg_snapshot_free(dbg_snapshot *snap);
 
 typedef struct dbg_session {
 	emu_program prog;
@@ -106,6 +120,7 @@ typedef struct dbg_session {
 	size_t nbounds, capbounds;
 	struct dbg_record *rec; /* `record vcd` in progress, or NULL */
 	bool check_every;  /* `check every command`: compare after each command */
+	size_t hz_seen;    /* hazard reports (em->hz) already shown */
 } dbg_session;
 
 /* Set by SIGINT; running commands poll it between micro-ops. */
@@ -168,6 +183,17 @@ void dbg_print_position(dbg_session *s);
 /* ", bank B's trace[, the longest of N]" while a data-dependent command
  * runs per-bank traces (latency=optimised), else "". */
 void dbg_trace_note(const dbg_session *s, char *buf, size_t size);
+/* Show the hazard reports the machine made since the last call (a
+ * compute command or a move that reads unsynced or unwritten bits, ...;
+ * emu/hazard.h).  true if there were any: the motion stops there. */
+bool dbg_show_hazards(dbg_session *s);
+/* Count the machine's reports as shown (a replay or a restore made
+ * them again). */
+void dbg_hazards_seen(dbg_session *s);
+/* Does command cmd write (some cell of) buffer buf?  A compute command
+ * its d (and d2); a move the buffers its destination rows meet; a sync
+ * every buffer (it delivers whatever is in flight). */
+bool dbg_cmd_writes(const dbg_session *s, size_t cmd, size_t buf);
 /* One micro-op as text. */
 void dbg_format_uop(const sram_uop *u, char *buf, size_t size);
 
@@ -227,6 +253,10 @@ int dbg_eval_quiet(dbg_session *s, const char *text, dbg_value *out,
  * breakpoint's condition, a display set before the program runs).  0,
  * or -1 with an error reported. */
 int dbg_expr_check(dbg_session *s, const char *text);
+/* An element named by text, "BUF[INDEX]" or "TENSOR[I][J]" (indexes
+ * outermost first, as C): its buffer and its element number.  0, or -1
+ * with an error reported. */
+int dbg_eval_element(dbg_session *s, const char *text, const emu_buffer **b, uint64_t *i);
 const emu_buffer *dbg_find_buffer(const dbg_session *s, const char *name,
 				  size_t len);
 
@@ -266,6 +296,8 @@ int dbg_cmd_info_stats(dbg_session *s, char *args);
 int dbg_cmd_info_buffers(dbg_session *s, char *args);
 int dbg_cmd_info_registers(dbg_session *s, char *args);
 int dbg_cmd_list(dbg_session *s, char *args);
+int dbg_cmd_info_layout(dbg_session *s, char *args);
+int dbg_cmd_dump_tile(dbg_session *s, char *args);
 int dbg_cmd_disassemble(dbg_session *s, char *args);
 /* ARRAY: a global number or BANK.WAY.ARRAY.  0, or -1 with an error. */
 int dbg_parse_array(dbg_session *s, const char *text, unsigned *array);

@@ -48,8 +48,8 @@ static void push_bound(dbg_session *s)
 
 void dbg_history_reset(dbg_session *s, dbg_snapshot *base)
 {
-	free(s->base.w);
-	s->base = base ? *base : (dbg_snapshot){ NULL, 0 };
+	dbg_snapshot_free(&s->base);
+	s->base = base ? *base : (dbg_snapshot){ NULL, 0, NULL, 0 };
 	s->since = 0;
 	s->nbounds = 0;
 	if (!s->em) {
@@ -98,6 +98,7 @@ int dbg_new_machine(dbg_session *s)
 	s->ref = ref;
 	s->ref_pc = 0;
 	s->ref_err[0] = '\0';
+	s->hz_seen = 0;
 	dbg_bp_reset_watch(s);
 	return 0;
 }
@@ -183,6 +184,32 @@ void dbg_trace_note(const dbg_session *s, char *buf, size_t size)
 		snprintf(buf, size, ", bank %u's trace", best);
 }
 
+/* The sync that delivers the transfers pending at the position: the
+ * first sync at or after command pc, or SIZE_MAX if none follows. */
+static size_t next_sync(const dbg_session *s)
+{
+	for (size_t i = s->em->pc; i < s->prog.ncmds; i++)
+		if (s->prog.cmds[i].kind == EMU_CMD_MOVE && s->prog.cmds[i].mv.kind == EMU_MOVE_SYNC)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Inter-bank data in flight (infinity-stream §4.2, "Synchronization"):
+ * sent, not yet visible in the destination arrays. */
+static void print_pending(dbg_session *s)
+{
+	const size_t n = emu_mover_pending(s->em->mover);
+	if (n == 0)
+		return;
+	const size_t sync = next_sync(s);
+	printf("  (%zu wordline transfer%s between banks in flight, delivered by ", n,
+	       n == 1 ? "" : "s");
+	if (sync == SIZE_MAX)
+		printf("no sync: none follows)\n");
+	else
+		printf("the sync, command %zu)\n", sync);
+}
+
 void dbg_print_position(dbg_session *s)
 {
 	emu_machine *em = s->em;
@@ -195,6 +222,7 @@ void dbg_print_position(dbg_session *s)
 		return;
 	}
 	print_cmd_line(s, em->pc);
+	print_pending(s);
 	if (em->upc > 0) {
 		char text[256], note[64];
 		dbg_format_uop(&em->up.u[em->upc], text, sizeof text);
@@ -207,6 +235,34 @@ void dbg_report_stop(dbg_session *s)
 {
 	dbg_print_position(s);
 	dbg_show_displays(s);
+}
+
+/* ---- hazards ---- */
+
+bool dbg_show_hazards(dbg_session *s)
+{
+	const emu_hazards *hz = s->em->hz;
+	const size_t n = emu_hazard_count(hz);
+	if (s->hz_seen >= n)
+		return false;
+	for (size_t i = s->hz_seen; i < n; i++) {
+		const emu_hazard *h = emu_hazard_get(hz, i);
+		/* the warning is infsim run's, which counts commands from 1 */
+		printf("\nHazard in command %zu (command %zu as infsim run counts):\n", h->cmd - 1,
+		       h->cmd);
+		if (h->line > 0)
+			printf("%s:%d: ", s->prog.path, h->line);
+		else
+			printf("%s: ", s->prog.path);
+		printf("warning: %s [%s]\n", h->text, emu_hazard_kind_name(h->kind));
+	}
+	s->hz_seen = n;
+	return true;
+}
+
+void dbg_hazards_seen(dbg_session *s)
+{
+	s->hz_seen = s->em ? emu_hazard_count(s->em->hz) : 0;
 }
 
 /* ---- the stepping loop ---- */
@@ -257,6 +313,43 @@ int dbg_step_once(dbg_session *s)
 	return 0;
 }
 
+/* Does the destination of move m (its arrays, shifted by dist for the
+ * transfers, every reuse copy for a broadcast) include array a? */
+static bool move_writes_array(const emu_move *m, const emu_pattern *src, int64_t a)
+{
+	const bool transfer = m->kind == EMU_MOVE_INTER || m->kind == EMU_MOVE_BCAST;
+	const uint64_t copies = m->kind == EMU_MOVE_BCAST ? m->reuse_count : 1;
+	for (uint64_t i = 0; i < emu_pattern_size(src); i++)
+		for (uint64_t j = 0; j < copies; j++)
+			if (emu_pattern_at(src, i) + (transfer ? m->dist + (int64_t)j * m->reuse_stride : 0) == a)
+				return true;
+	return false;
+}
+
+/* A move writes buffer b when its destination rows meet b's rows in one
+ * of b's arrays; a sync delivers whatever is in flight: every buffer. */
+static bool move_writes(const dbg_session *s, const emu_move *m, const emu_buffer *b)
+{
+	if (m->kind == EMU_MOVE_SYNC)
+		return true;
+	const unsigned first = m->kind == EMU_MOVE_CONST ? m->wl : m->dst_wl;
+	const unsigned rows = emu_buffer_rows(b, &s->prog.geom);
+	if (first + m->nwl <= b->wl || b->wl + rows <= first)
+		return false;
+	for (uint64_t i = 0; i < emu_pattern_size(&b->arrays); i++)
+		if (move_writes_array(m, &m->arrays, emu_pattern_at(&b->arrays, i)))
+			return true;
+	return false;
+}
+
+bool dbg_cmd_writes(const dbg_session *s, size_t cmd, size_t buf)
+{
+	const emu_cmd *c = &s->prog.cmds[cmd];
+	if (c->kind == EMU_CMD_MOVE)
+		return move_writes(s, &c->mv, &s->prog.bufs[buf]);
+	return (int)buf == c->buf_d || (int)buf == c->buf_d2;
+}
+
 /* `check every command`: after the command that just finished, compare
  * the buffers it wrote.  true to stop (reported). */
 static bool diverged(dbg_session *s)
@@ -264,12 +357,9 @@ static bool diverged(dbg_session *s)
 	if (!s->check_every || s->em->upc != 0 || s->em->pc == 0 || s->ref_err[0])
 		return false;
 	size_t i = s->em->pc - 1;
-	const emu_cmd *c = &s->prog.cmds[i];
-	const int16_t written[2] = { c->buf_d, c->buf_d2 };
-	for (int k = 0; k < 2; k++) {
+	for (size_t b = 0; b < s->prog.nbufs; b++) {
 		emu_mismatch mm;
-		if (written[k] < 0 ||
-		    emu_ref_compare(s->ref, s->em, &s->prog.bufs[written[k]], &mm))
+		if (!dbg_cmd_writes(s, i, b) || emu_ref_compare(s->ref, s->em, &s->prog.bufs[b], &mm))
 			continue;
 		char text[1024];
 		emu_report_mismatch_text(text, sizeof text, &mm);
@@ -287,13 +377,16 @@ static bool diverged(dbg_session *s)
 static int run_rest_of_cmd(dbg_session *s)
 {
 	size_t upc0 = s->em->upc;
+	/* a move is one emu_stepi (machine.h: it runs whole); em->up still
+	 * holds the last compute command's micro-program then */
+	const bool move = s->prog.cmds[s->em->pc].kind == EMU_CMD_MOVE;
 	diag d;
 	diag_clear(&d);
 	if (emu_run_cmd(s->em, &d) < 0) {
 		dbg_error(s, "%s", d.msg);
 		return -1;
 	}
-	s->since += s->em->up.n > upc0 ? s->em->up.n - upc0 : 1;
+	s->since += !move && s->em->up.n > upc0 ? s->em->up.n - upc0 : 1;
 	push_bound(s);
 	sync_ref(s);
 	return 0;
@@ -320,7 +413,12 @@ static int one_step(dbg_session *s, stop_mode mode, uint64_t *count)
 		return -1;
 	}
 	if (bp) {
+		dbg_show_hazards(s);
 		dbg_bp_report(s, bp);
+		dbg_report_stop(s);
+		return 1;
+	}
+	if (dbg_show_hazards(s)) {
 		dbg_report_stop(s);
 		return 1;
 	}
@@ -459,8 +557,7 @@ static bool skipped_now(const dbg_session *s, size_t b)
 {
 	if (s->em->upc == 0 || emu_done(s->em))
 		return false;
-	const emu_cmd *c = &s->prog.cmds[s->em->pc];
-	return (int)b == c->buf_d || (int)b == c->buf_d2;
+	return dbg_cmd_writes(s, s->em->pc, b);
 }
 
 static int check_every(dbg_session *s, char *args)

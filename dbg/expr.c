@@ -183,29 +183,87 @@ static bool need_integer(parser *ps, const dbg_value *v, const char *what)
 	return false;
 }
 
+/* "NAME[4][4]": a tensor's shape as C declares it (outermost first). */
+static void shape_text(const emu_buffer *b, char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "%s", b->name);
+	for (unsigned k = b->ndims; k-- > 0 && n < size;)
+		n += (size_t)snprintf(buf + n, size - n, "[%" PRIu64 "]", b->shape[k]);
+}
+
+/* Check index k (as written, outermost first) of an element of b. */
+static bool index_in_range(parser *ps, const emu_buffer *b, unsigned k, int64_t v)
+{
+	if (b->ndims == 0) {
+		if (v >= 0 && (uint64_t)v < b->length)
+			return true;
+		fail(ps, "Index %" PRId64 " is out of range for %s (elements 0 to %" PRIu64 ").",
+		     v, b->name, b->length - 1);
+		return false;
+	}
+	const unsigned dim = b->ndims - 1 - k;
+	if (v >= 0 && (uint64_t)v < b->shape[dim])
+		return true;
+	char shape[EMU_NAME_MAX + 64];
+	shape_text(b, shape, sizeof shape);
+	static const char *const nth[] = { "first", "second", "third" };
+	fail(ps, "Index %" PRId64 " is out of range for the %s index of %s (0 to %" PRIu64 ").",
+	     v, nth[k], shape, b->shape[dim] - 1);
+	return false;
+}
+
+/* The indexes after "NAME[": one for a buffer, one per dimension for a
+ * tensor, written outermost first as C does (doc/FORMAT.md: `tensor A
+ * f32 64x32` is A[32][64]), so A[i][j] is element (i0, i1) = (j, i) of
+ * the layout (emu/layout.h).  Sets *flat.  false on an error. */
+static bool parse_indexes(parser *ps, const emu_buffer *b, uint64_t *flat)
+{
+	const unsigned want = b->ndims ? b->ndims : 1;
+	uint64_t idx[EMU_LAYOUT_DIMS] = { 0, 0, 0 };
+	unsigned k = 0;
+	do {
+		dbg_value v = parse_or(ps);
+		if (ps->failed)
+			return false;
+		if (!accept(ps, "]")) {
+			syntax_error(ps);
+			return false;
+		}
+		char what[EMU_NAME_MAX + 32];
+		snprintf(what, sizeof what, "The index of %s", b->name);
+		if (!need_integer(ps, &v, what))
+			return false;
+		if (k < want && !ps->syntax_only && !index_in_range(ps, b, k, v.v))
+			return false;
+		if (k < want)
+			idx[b->ndims ? b->ndims - 1 - k : 0] = (uint64_t)v.v;
+		k++;
+	} while (accept(ps, "["));
+	if (k != want) {
+		char shape[EMU_NAME_MAX + 64];
+		shape_text(b, shape, sizeof shape);
+		if (b->ndims)
+			fail(ps, "%s has %u dimension%s (%s): expected %u index%s, got %u.", b->name,
+			     b->ndims, b->ndims == 1 ? "" : "s", shape, want, want == 1 ? "" : "es", k);
+		else
+			fail(ps, "%s is a buffer of one dimension: expected %s[INDEX], got %u indexes.",
+			     b->name, b->name, k);
+		return false;
+	}
+	*flat = b->ndims ? idx[0] + b->shape[0] * (idx[1] + b->shape[1] * idx[2]) : idx[0];
+	return true;
+}
+
 static dbg_value read_element(parser *ps, const emu_buffer *b)
 {
-	dbg_value idx = parse_or(ps);
-	if (ps->failed)
+	uint64_t i;
+	if (!parse_indexes(ps, b, &i) || ps->syntax_only)
 		return plain(0);
-	if (!accept(ps, "]")) {
-		syntax_error(ps);
-		return plain(0);
-	}
-	char what[EMU_NAME_MAX + 32];
-	snprintf(what, sizeof what, "The index of %s", b->name);
-	if (!need_integer(ps, &idx, what) || ps->syntax_only)
-		return plain(0);
-	if (idx.v < 0 || (uint64_t)idx.v >= b->length) {
-		fail(ps, "Index %" PRId64 " is out of range for %s (elements 0 to %" PRIu64 ").",
-		     idx.v, b->name, b->length - 1);
-		return plain(0);
-	}
 	if (!ps->s->em) {
 		fail(ps, "The program is not being run.");
 		return plain(0);
 	}
-	return dbg_value_of_element(ps->s, b, (uint64_t)idx.v);
+	return dbg_value_of_element(ps->s, b, i);
 }
 
 static dbg_value parse_name(parser *ps)
@@ -225,7 +283,14 @@ static dbg_value parse_name(parser *ps)
 		return plain(0);
 	}
 	if (!accept(ps, "[")) {
-		fail(ps, "%s is a buffer: expected an element, %s[INDEX].", b->name, b->name);
+		if (b->ndims) {
+			char shape[EMU_NAME_MAX + 64];
+			shape_text(b, shape, sizeof shape);
+			fail(ps, "%s is a tensor (%s): expected an element, %s%s.", b->name, shape,
+			     b->name, b->ndims == 1 ? "[I]" : b->ndims == 2 ? "[I][J]" : "[I][J][K]");
+		} else {
+			fail(ps, "%s is a buffer: expected an element, %s[INDEX].", b->name, b->name);
+		}
 		return plain(0);
 	}
 	return read_element(ps, b);
@@ -577,6 +642,32 @@ int dbg_eval(dbg_session *s, const char *text, dbg_value *out)
 {
 	char err[512];
 	if (dbg_eval_quiet(s, text, out, err, sizeof err) == 0)
+		return 0;
+	dbg_error(s, "%s", err);
+	return -1;
+}
+
+int dbg_eval_element(dbg_session *s, const char *text, const emu_buffer **b, uint64_t *i)
+{
+	char err[512];
+	parser ps = { s, text, text, err, sizeof err, false, false, 0 };
+	skip_space(&ps);
+	const char *start = ps.p;
+	while (isalnum((unsigned char)*ps.p) || *ps.p == '_' || *ps.p == '.')
+		ps.p++;
+	const size_t len = (size_t)(ps.p - start);
+	*b = dbg_find_buffer(s, start, len);
+	skip_space(&ps);
+	if (!len || !accept(&ps, "[")) {
+		fail(&ps, "expected BUF[INDEX] or TENSOR[I][J]..., got \"%s\".", text);
+	} else if (!*b) {
+		fail(&ps, "No symbol \"%.*s\" in current context.", (int)len, start);
+	} else if (parse_indexes(&ps, *b, i)) {
+		skip_space(&ps);
+		if (*ps.p)
+			syntax_error(&ps);
+	}
+	if (!ps.failed)
 		return 0;
 	dbg_error(s, "%s", err);
 	return -1;

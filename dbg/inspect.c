@@ -67,6 +67,31 @@ static int parse_format(dbg_session *s, char **args, const char *allowed,
 
 /* ---- print ---- */
 
+/* A tensor as C prints an array of arrays, outermost dimension first:
+ * {{A[0][0], A[0][1]}, {A[1][0], A[1][1]}} (dimension dim, elements from
+ * flat index base).  At most 64 entries a dimension are shown. */
+static void print_tensor(const dbg_session *s, const emu_buffer *b, char fmt, unsigned dim,
+			 uint64_t base)
+{
+	uint64_t stride = 1;
+	for (unsigned k = 0; k < dim; k++)
+		stride *= b->shape[k];
+	putchar('{');
+	for (uint64_t i = 0; i < b->shape[dim] && i < 64; i++) {
+		if (i)
+			printf(", ");
+		if (dim > 0) {
+			print_tensor(s, b, fmt, dim - 1, base + i * stride);
+			continue;
+		}
+		char text[160];
+		dbg_value v = dbg_value_of_element(s, b, base + i);
+		dbg_format_value(&v, fmt, text, sizeof text);
+		printf("%s", text);
+	}
+	printf("%s}", b->shape[dim] > 64 ? ", ..." : "");
+}
+
 static int print_buffer(dbg_session *s, const emu_buffer *b, char fmt)
 {
 	if (dbg_need_machine(s) < 0)
@@ -78,6 +103,12 @@ static int print_buffer(dbg_session *s, const emu_buffer *b, char fmt)
 	if (b->length && dbg_format_value(&first, fmt, text, sizeof text) < 0) {
 		dbg_error(s, "%s", text);
 		return -1;
+	}
+	if (b->ndims > 1) {
+		printf("%s = ", b->name);
+		print_tensor(s, b, fmt, b->ndims - 1, 0);
+		putchar('\n');
+		return 0;
 	}
 	printf("%s = {", b->name);
 	for (uint64_t i = 0; i < b->length && i < 256; i++) {
@@ -682,4 +713,132 @@ int dbg_cmd_disassemble(dbg_session *s, char *args)
 	}
 	isa_prog_free(&built);
 	return rc;
+}
+
+/* ---- tensors: info layout and dump tile ---- */
+
+/* The Layout Override Table of the stream's tensors and each one's tile
+ * map, printed by the layout library as `infsim layout` prints them;
+ * with a name, that tensor's map only. */
+int dbg_cmd_info_layout(dbg_session *s, char *args)
+{
+	char *name = dbg_trim(args);
+	const emu_buffer *b = *name ? dbg_find_buffer(s, name, strlen(name)) : NULL;
+	if (*name && (!b || !b->ndims)) {
+		dbg_error(s, b ? "%s is a buffer, not a tensor: it has no tile map."
+			       : "No tensor \"%s\" in the program.", name);
+		return -1;
+	}
+	diag d;
+	diag_clear(&d);
+	emu_lot *t = malloc(sizeof *t);
+	if (!t || emu_program_lot(&s->prog, t, &d) < 0) {
+		dbg_error(s, "%s", t ? d.msg : "out of memory");
+		free(t);
+		return -1;
+	}
+	if (t->n == 0)
+		printf("The program declares no tensor: the Layout Override Table is empty.\n");
+	else if (!b)
+		emu_lot_print(stdout, t);
+	for (size_t i = 0; i < t->n; i++) {
+		if (b && strcmp(t->r[i].name, b->name) != 0)
+			continue;
+		if (!b)
+			putchar('\n');
+		emu_layout_print_tiles(stdout, &t->r[i], &s->prog.geom);
+	}
+	free(t);
+	return 0;
+}
+
+/* One slice (o2) of tile (t0, t1, t2) of b as a grid: a row per i1, a
+ * column per i0, the tensor's own indexes on the edges. */
+static void tile_grid(dbg_session *s, const emu_buffer *b, const uint64_t t[3], uint64_t o2,
+		      char fmt)
+{
+	const uint64_t i2 = t[2] * b->tile[2] + o2;
+	char text[160];
+	if (b->ndims == 3)
+		printf("%s[%" PRIu64 "]:\n", b->name, i2);
+	printf("%8s", "");
+	for (uint64_t o0 = 0; o0 < b->tile[0]; o0++)
+		printf(" %12" PRIu64, t[0] * b->tile[0] + o0);
+	putchar('\n');
+	for (uint64_t o1 = 0; o1 < b->tile[1]; o1++) {
+		const uint64_t i1 = t[1] * b->tile[1] + o1;
+		printf("%8" PRIu64, i1);
+		for (uint64_t o0 = 0; o0 < b->tile[0]; o0++) {
+			const uint64_t i0 = t[0] * b->tile[0] + o0;
+			/* boundary tiles: bitlines past the tensor's edge hold nothing */
+			if (i0 >= b->shape[0] || i1 >= b->shape[1] || i2 >= b->shape[2]) {
+				printf(" %12s", "-");
+				continue;
+			}
+			dbg_value v = dbg_value_of_element(s, b, i0 + b->shape[0] * (i1 + b->shape[1] * i2));
+			dbg_format_value(&v, fmt, text, sizeof text);
+			printf(" %12s", text);
+		}
+		putchar('\n');
+	}
+}
+
+/* The tile number T of b, as text.  0, or -1 with an error. */
+static int parse_tile(dbg_session *s, const emu_buffer *b, const char *text, uint64_t *tile)
+{
+	uint64_t n[EMU_LAYOUT_DIMS] = { 1, 1, 1 };
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+		n[k] = (b->shape[k] + b->tile[k] - 1) / b->tile[k];
+	const uint64_t tiles = n[0] * n[1] * n[2];
+	if (dbg_parse_u64(text, tile) && *tile < tiles)
+		return 0;
+	dbg_error(s, "No tile \"%s\" in %s: it has tiles 0 to %" PRIu64 " (see \"info layout %s\").",
+		  text, b->name, tiles - 1, b->name);
+	return -1;
+}
+
+int dbg_cmd_dump_tile(dbg_session *s, char *args)
+{
+	char fmt = 0;
+	if (parse_format(s, &args, "xtduf", &fmt, NULL) < 0)
+		return -1;
+	char *save = NULL, *name = strtok_r(args, " \t", &save);
+	char *num = strtok_r(NULL, " \t", &save);
+	if (!name || !num || strtok_r(NULL, " \t", &save)) {
+		dbg_error(s, "dump tile: expected TENSOR TILE, e.g. \"dump tile A 0\".");
+		return -1;
+	}
+	const emu_buffer *b = dbg_find_buffer(s, name, strlen(name));
+	if (!b || !b->ndims) {
+		dbg_error(s, b ? "dump tile: %s is a buffer, not a tensor: use \"print %s\"."
+			       : "dump tile: no tensor \"%s\" in the program.", name, name);
+		return -1;
+	}
+	uint64_t tile;
+	if (parse_tile(s, b, num, &tile) < 0 || dbg_need_machine(s) < 0)
+		return -1;
+	dbg_value first = dbg_value_of_element(s, b, 0);
+	char text[160];
+	if (dbg_format_value(&first, fmt, text, sizeof text) < 0) {
+		dbg_error(s, "%s", text);
+		return -1;
+	}
+	const uint64_t n0 = (b->shape[0] + b->tile[0] - 1) / b->tile[0];
+	const uint64_t n1 = (b->shape[1] + b->tile[1] - 1) / b->tile[1];
+	const uint64_t t[3] = { tile % n0, tile / n0 % n1, tile / (n0 * n1) };
+	unsigned array, bl, wl;
+	emu_buffer_place(b, &s->prog.geom, (t[0] * b->tile[0]) +
+			 b->shape[0] * (t[1] * b->tile[1] + b->shape[1] * t[2] * b->tile[2]),
+			 &array, &bl, &wl);
+	const sram_machine *m = s->em->m;
+	const unsigned bank = emu_bank_of_array(m, array);
+	const unsigned in_bank = array - emu_array_index(m, bank, 0, 0);
+	printf("%s tile %" PRIu64 " (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "): array %u (bank %u, way %u, "
+	       "array %u), %" PRIu64 "x%" PRIu64 " elements%s; row i, column j: %s[i][j]\n",
+	       b->name, tile, t[0], t[1], t[2], array, bank, in_bank / m->g.arrays_per_way,
+	       in_bank % m->g.arrays_per_way, b->tile[0], b->tile[1], b->ndims == 3 ? " a slice" : "",
+	       b->name);
+	for (uint64_t o2 = 0; o2 < b->tile[2]; o2++)
+		tile_grid(s, b, t, o2, fmt);
+	return 0;
 }

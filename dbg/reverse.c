@@ -37,6 +37,7 @@ static int replay_to(dbg_session *s, uint64_t target)
 	while (s->since < target)
 		if (dbg_step_once(s) < 0)
 			return -1;
+	dbg_hazards_seen(s); /* shown when the machine first went there */
 	dbg_bp_reset_watch(s);
 	return 0;
 }
@@ -167,25 +168,27 @@ int dbg_cmd_reverse_continue(dbg_session *s, char *args)
 
 /* Name the buffers that differ from the reference at the history's base
  * (a `set var` or a checkpoint made them so). */
-static void note_base_differences(dbg_session *s)
+static void note_base_differences(dbg_session *s, emu_mismatch *first)
 {
 	for (size_t b = 0; b < s->prog.nbufs; b++) {
-		emu_mismatch mm;
-		if (!emu_ref_compare(s->ref, s->em, &s->prog.bufs[b], &mm))
+		first[b].buf = NULL;
+		if (!emu_ref_compare(s->ref, s->em, &s->prog.bufs[b], &first[b]))
 			printf("bisect: %s already differs from the reference at the start of the history.\n",
 			       s->prog.bufs[b].name);
 	}
 }
 
-/* After the command that just finished: does a buffer it wrote differ? */
-static bool wrote_wrong(dbg_session *s, char *text, size_t size)
+/* After the command that just finished: does a buffer it wrote differ,
+ * other than by the first difference it had at the base (a move may
+ * write part of a buffer a `set var` changed: that is not its doing)? */
+static bool wrote_wrong(dbg_session *s, const emu_mismatch *first, char *text, size_t size)
 {
-	const emu_cmd *c = &s->prog.cmds[s->em->pc - 1];
-	const int16_t written[2] = { c->buf_d, c->buf_d2 };
-	for (int k = 0; k < 2; k++) {
+	for (size_t b = 0; b < s->prog.nbufs; b++) {
 		emu_mismatch mm;
-		if (written[k] >= 0 &&
-		    !emu_ref_compare(s->ref, s->em, &s->prog.bufs[written[k]], &mm)) {
+		if (dbg_cmd_writes(s, s->em->pc - 1, b) &&
+		    !emu_ref_compare(s->ref, s->em, &s->prog.bufs[b], &mm) &&
+		    !(first[b].buf && first[b].index == mm.index && first[b].actual == mm.actual &&
+		      first[b].expected == mm.expected)) {
 			emu_report_mismatch_text(text, size, &mm);
 			return true;
 		}
@@ -203,22 +206,33 @@ int dbg_cmd_bisect(dbg_session *s, char *args)
 		return -1;
 	uint64_t now = s->since, start = 0;
 	char text[1024];
-	if (replay_to(s, 0) < 0)
+	emu_mismatch *first = calloc(s->prog.nbufs + 1, sizeof *first);
+	if (!first) {
+		dbg_error(s, "out of memory");
 		return -1;
-	note_base_differences(s);
+	}
+	if (replay_to(s, 0) < 0) {
+		free(first);
+		return -1;
+	}
+	note_base_differences(s, first);
 	while (s->since < now && !s->ref_err[0]) {
 		if (s->em->upc == 0)
 			start = s->since;
-		if (dbg_step_once(s) < 0)
+		if (dbg_step_once(s) < 0) {
+			free(first);
 			return -1;
-		if (s->em->upc == 0 && s->em->pc > 0 && wrote_wrong(s, text, sizeof text)) {
+		}
+		if (s->em->upc == 0 && s->em->pc > 0 && wrote_wrong(s, first, text, sizeof text)) {
 			size_t i = s->em->pc - 1;
 			printf("bisect: command %zu (line %d) is the first to write a wrong element: %s\n",
 			       i, s->prog.cmds[i].line, text);
 			s->mismatch = true;
+			free(first);
 			return go_back(s, start, false);
 		}
 	}
+	free(first);
 	printf("bisect: no command up to here wrote a wrong element%s.\n",
 	       s->ref_err[0] ? " (the reference model stopped)" : "");
 	return go_back(s, now, false);

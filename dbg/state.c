@@ -36,46 +36,22 @@ static int refuse_mid_trace(dbg_session *s, const char *what)
 	return -1;
 }
 
-/* "BUF[INDEX] = EXPR": the element write through the array's port. */
+/* "BUF[INDEX] = EXPR" or "TENSOR[I][J] = EXPR": the element write
+ * through the array's port. */
 static int set_element(dbg_session *s, char *args)
 {
 	char *eq = strchr(args, '=');
-	char *open = strchr(args, '[');
-	if (!eq || eq[1] == '=' || !open || open > eq) {
+	if (!eq || eq[1] == '=') {
 		dbg_error(s, "set var: expected BUF[INDEX] = EXPR.");
 		return -1;
 	}
 	*eq = '\0';
-	char *lhs = dbg_trim(args), *name_end = strchr(lhs, '[');
-	size_t len = (size_t)(name_end - lhs);
-	while (len && isspace((unsigned char)lhs[len - 1]))
-		len--;
-	const emu_buffer *b = dbg_find_buffer(s, lhs, len);
-	dbg_value idx, v;
-	char *close = strrchr(lhs, ']');
-	if (!b) {
-		dbg_error(s, "No symbol \"%.*s\" in current context.", (int)len, lhs);
+	const emu_buffer *b;
+	uint64_t i;
+	dbg_value v;
+	if (dbg_eval_element(s, args, &b, &i) < 0 || dbg_need_machine(s) < 0 ||
+	    refuse_mid_trace(s, "set var") < 0 || dbg_eval(s, eq + 1, &v) < 0)
 		return -1;
-	}
-	if (!close || close[1]) {
-		dbg_error(s, "set var: expected BUF[INDEX] = EXPR.");
-		return -1;
-	}
-	*close = '\0';
-	if (dbg_need_machine(s) < 0 || refuse_mid_trace(s, "set var") < 0 ||
-	    dbg_eval(s, name_end + 1, &idx) < 0 || dbg_eval(s, eq + 1, &v) < 0)
-		return -1;
-	char text[64];
-	dbg_format_value(&idx, 0, text, sizeof text);
-	if (idx.is_float) {
-		dbg_error(s, "The index of %s must be an integer, not %s.", b->name, text);
-		return -1;
-	}
-	if (idx.v < 0 || (uint64_t)idx.v >= b->length) {
-		dbg_error(s, "Index %s is out of range for %s (elements 0 to %" PRIu64 ").", text,
-			  b->name, b->length - 1);
-		return -1;
-	}
 	/* a float or .qN element gets the value rounded to its format, as
 	 * the machine's fp mode rounds (fp=ftz flushes a tiny result) */
 	char err[256];
@@ -85,13 +61,25 @@ static int set_element(dbg_session *s, char *args)
 		dbg_error(s, "set var: %s", err);
 		return -1;
 	}
-	emu_elem_set(s->em, b, (uint64_t)idx.v, bits);
-	dbg_record_step(s);
 	/* Replaying from the start would lose the write: reverse execution
-	 * now starts from here. */
-	dbg_snapshot snap;
-	if (dbg_snapshot_take(s, &snap) < 0)
+	 * now starts from here, a state found again by replaying the history
+	 * so far (the data in flight with it) and installing the words. */
+	dbg_snapshot *parent = malloc(sizeof *parent);
+	if (!parent) {
+		dbg_error(s, "out of memory");
 		return -1;
+	}
+	emu_elem_set(s->em, b, i, bits);
+	dbg_record_step(s);
+	dbg_snapshot snap;
+	if (dbg_snapshot_take(s, &snap) < 0) {
+		free(parent);
+		return -1;
+	}
+	*parent = s->base;
+	snap.parent = parent;
+	snap.steps = s->since;
+	s->base = (dbg_snapshot){ NULL, 0, NULL, 0 }; /* moved into parent */
 	dbg_history_reset(s, &snap);
 	return 0;
 }
@@ -102,6 +90,8 @@ int dbg_cmd_set_var(dbg_session *s, char *args)
 }
 
 /* ---- checkpoint files ---- */
+
+static emu_machine *machine_of(dbg_session *s, const dbg_snapshot *snap, diag *d);
 
 /* Version 2: a way's marks gained the many-wordline set (last_set). */
 #define CKPT_MAGIC "infsdb checkpoint 2"
@@ -245,6 +235,21 @@ static void walk_machine(walker *k, emu_machine *em)
 	em->upc = (size_t)pos[1];
 }
 
+/* Data sent to another bank and not yet delivered lives in the mover
+ * (emu/move.h), not in the SRAM: a checkpoint file, which holds the
+ * SRAM and is loaded by replaying whole commands, cannot hold it
+ * (infinity-stream §4.2: it becomes visible only at the next sync). */
+static int refuse_in_flight(dbg_session *s)
+{
+	const size_t n = emu_mover_pending(s->em->mover);
+	if (n == 0)
+		return 0;
+	dbg_error(s, "checkpoint save: %zu wordline transfer%s between banks %s in flight until "
+		  "the next sync; a checkpoint cannot hold data in flight: step past the sync "
+		  "first.", n, n == 1 ? "" : "s", n == 1 ? "is" : "are");
+	return -1;
+}
+
 static int checkpoint_save(dbg_session *s, const char *path)
 {
 	char head[1024];
@@ -253,7 +258,7 @@ static int checkpoint_save(dbg_session *s, const char *path)
 	diag_clear(&d);
 	/* Its per-bank micro-op sequences depend on the data it started
 	 * from, which a checkpoint of the middle no longer holds. */
-	if (refuse_mid_trace(s, "checkpoint save") < 0)
+	if (refuse_mid_trace(s, "checkpoint save") < 0 || refuse_in_flight(s) < 0)
 		return -1;
 	if (header_text(s, head, sizeof head) < 0) {
 		dbg_error(s, "out of memory");
@@ -307,12 +312,61 @@ static int check_header(dbg_session *s, const char *path, const char *bytes, siz
 	return 0;
 }
 
+void dbg_snapshot_free(dbg_snapshot *snap)
+{
+	if (snap->parent) {
+		dbg_snapshot_free(snap->parent);
+		free(snap->parent);
+	}
+	free(snap->w);
+	*snap = (dbg_snapshot){ NULL, 0, NULL, 0 };
+}
+
+/* The position the words hold (walk_machine walks it last). */
+static bool snapshot_position(const dbg_session *s, const dbg_snapshot *snap, size_t *pc,
+			      size_t *upc)
+{
+	if (snap->n < 2 || snap->w[snap->n - 2] > s->prog.ncmds)
+		return false;
+	*pc = (size_t)snap->w[snap->n - 2];
+	*upc = (size_t)snap->w[snap->n - 1];
+	return true;
+}
+
+/* A machine replayed to the position of snap, before its words go in:
+ * the mover's transfers in flight and the hazard tracker's record (what
+ * was written, what is pending) are what they were there.  Replay errors
+ * are the ones the first run already reported; NULL only when the
+ * machine cannot be built. */
+static emu_machine *replayed(dbg_session *s, const dbg_snapshot *snap, diag *d)
+{
+	size_t pc, upc;
+	if (!snap->parent) {
+		emu_machine *em = emu_machine_new(&s->prog, d);
+		if (!em || emu_init_buffers(em, d) != 0 || !snap->w ||
+		    !snapshot_position(s, snap, &pc, &upc))
+			return em;
+		while (em->pc < pc && emu_run_cmd(em, d) >= 0)
+			;
+		if (upc && em->pc == pc)
+			emu_stepi(em, d); /* started: its hazard check is made */
+		return em;
+	}
+	emu_machine *em = snap->parent->w || snap->parent->parent
+				  ? machine_of(s, snap->parent, d)
+				  : replayed(s, snap->parent, d);
+	for (uint64_t i = 0; em && i < snap->steps; i++)
+		emu_stepi(em, d);
+	return em;
+}
+
 /* A machine at the state of the snapshot's words, or NULL (bad). */
 static emu_machine *machine_of(dbg_session *s, const dbg_snapshot *snap, diag *d)
 {
-	emu_machine *em = emu_machine_new(&s->prog, d);
+	emu_machine *em = replayed(s, snap, d);
 	if (!em)
 		return NULL;
+	diag_clear(d);
 	walker k = { snap->w, 0, snap->n, false, false };
 	walk_machine(&k, em);
 	bool bad = k.oom || k.n != k.cap || em->pc > s->prog.ncmds ||
@@ -352,6 +406,7 @@ int dbg_snapshot_restore(dbg_session *s, const dbg_snapshot *snap, const char *w
 	s->em = em;
 	s->ref = ref;
 	s->ref_pc = ref_pc;
+	dbg_hazards_seen(s); /* the replay made the reports of the way there again */
 	dbg_bp_reset_watch(s);
 	return 0;
 }
@@ -365,7 +420,7 @@ int dbg_snapshot_take(dbg_session *s, dbg_snapshot *snap)
 		dbg_error(s, "out of memory");
 		return -1;
 	}
-	*snap = (dbg_snapshot){ k.w, k.n };
+	*snap = (dbg_snapshot){ k.w, k.n, NULL, 0 };
 	return 0;
 }
 
@@ -376,7 +431,7 @@ static int read_body(dbg_session *s, const char *path, dbg_snapshot *snap)
 	size_t len = 0, body;
 	diag d;
 	diag_clear(&d);
-	*snap = (dbg_snapshot){ NULL, 0 };
+	*snap = (dbg_snapshot){ NULL, 0, NULL, 0 };
 	if (emu_read_file(path, &bytes, &len, &d) < 0) {
 		dbg_error(s, "%s", d.msg);
 		return -1;

@@ -22,4 +22,5 @@ clean-local:
 	rm -rf samples/include
 EXTRA_DIST += samples/teach/add4/add4.ins samples/teach/add4/.infsdbinit \
 	samples/teach/mul8/mul8.ins samples/teach/mul8/.infsdbinit \
-	samples/teach/fpadd/fpadd.ins samples/teach/fpadd/.infsdbinit
+	samples/teach/fpadd/fpadd.ins samples/teach/fpadd/.infsdbinit \
+	samples/teach/shift2/shift2.ins samples/teach/shift2/.infsdbinit

@@ -113,7 +113,9 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/watch.cmds tests/dbg/watch.out tests/dbg/misc.cmds tests/dbg/misc.out \
 	tests/dbg/reverse.cmds tests/dbg/reverse.out \
 	tests/dbg/float.ins tests/dbg/float.cmds tests/dbg/float.out tests/dbg/watchf.cmds \
-	tests/dbg/watchf.out tests/dbg/dd.ins tests/dbg/dd.cmds tests/dbg/dd.out
+	tests/dbg/watchf.out tests/dbg/dd.ins tests/dbg/dd.cmds tests/dbg/dd.out \
+	tests/dbg/move.cmds tests/dbg/move.out tests/dbg/tensor.ins tests/dbg/tensor.cmds \
+	tests/dbg/tensor.out
 
 check_PROGRAMS += tests/test_tui
 tests_test_tui_SOURCES = tests/test_tui.c

@@ -107,6 +107,8 @@ Test(transcript, reverse) { transcript("reverse"); }
 Test(transcript, float) { transcript("float"); }
 Test(transcript, watchf) { transcript("watchf"); }
 Test(transcript, dd) { transcript("dd"); }
+Test(transcript, move) { transcript("move"); }
+Test(transcript, tensor) { transcript("tensor"); }
 
 /* ---- options ---- */
 

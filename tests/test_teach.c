@@ -66,6 +66,10 @@ static const session fpadd_answers = { .sample = "fpadd", .cmds = {
 	"set var B[3] = 48", "set var A[9] = 130.5", "stepi", "disassemble 99,107",
 	"disassemble 143,148", "continue", "print S[3]", "print S[9]", "check", NULL } };
 
+static const session shift2_steps = { .sample = "shift2", .cmds = {
+	"dump tile A 0", "step", "dump tile B 0", "step", "continue", "dump tile B 1", "step",
+	"dump tile/x B 1", "check", NULL } };
+
 /* Run the shell command CMD, stdout and stderr merged. */
 static result run_shell(const char *cmd)
 {
@@ -264,7 +268,7 @@ Test(teach, init_file_with_x)
 Test(teach, tutorial_blocks_are_real)
 {
 	const session *all[] = { &add4_steps, &add4_finish, &mul8_steps, &fpadd_steps,
-				 &fpadd_baseline, &fpadd_answers };
+				 &fpadd_baseline, &fpadd_answers, &shift2_steps };
 	enum { NSESSIONS = sizeof all / sizeof *all };
 	result outs[NSESSIONS];
 	for (int i = 0; i < NSESSIONS; i++)
@@ -308,4 +312,35 @@ Test(teach, streams_pass_check)
 	stream_checks("add4");
 	stream_checks("mul8");
 	stream_checks("fpadd");
+	stream_checks("shift2");
+}
+
+/* The two-tile shift: the part inside each array moves at once, the part
+ * that crosses to the other bank only at the sync; checkpoints refuse
+ * the state in between. */
+Test(teach, shift2_crosses_at_the_sync)
+{
+	result r = run_session(&shift2_steps);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	const char *lines[] = {
+		"Breakpoint 1 at sync\n",
+		"command 1 at shift2.ins:27: mv.inter dist=1 wl=0 n=8 to=8 dst=0:4:2 @ arrays=0 "
+		"bitlines=3:4:2\n1: B[0][2] = 1\n2: B[0][4] = 0\n",
+		"  (8 wordline transfers between banks in flight, delivered by the sync, command 3)\n",
+		"       0            0            4            5            6\n",
+		"Program finished: 4 commands, 39 cycles.\n1: B[0][2] = 1\n2: B[0][4] = 3\n",
+		"       1          0xb          0xc          0xd          0xe\n",
+		"check: 2 buffers match the reference after 4 commands.\n", NULL };
+	expect_lines(&r, lines);
+	free(r.out);
+	static const session ckpt = { .sample = "shift2", .cmds = {
+		"continue", "checkpoint save /dev/null", "print B[1][4]", NULL } };
+	r = run_session(&ckpt);
+	cr_expect_eq(r.status, 1, "%s", r.out); /* a command failed */
+	const char *refused[] = {
+		"checkpoint save: 8 wordline transfers between banks are in flight until the next "
+		"sync; a checkpoint cannot hold data in flight: step past the sync first.\n",
+		"B[1][4] = 0\n", NULL };
+	expect_lines(&r, refused);
+	free(r.out);
 }
