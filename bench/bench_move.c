@@ -21,10 +21,11 @@
  * (what the destination held before) at 32..63, a scratch row at 64.
  * Each run starts from the same snapshot of the machine, with a fresh
  * mover (no hazard tracking); only the engine's calls are timed.  The
- * engine uses threads only in its micro-op executor (intra-array shifts,
- * constants): those cases run with 2 threads (sram_set_threads) and with
- * 1; transfers, syncs, the lowering and the bank expansion are single
- * threaded.  The reference is one thread.
+ * engine uses threads only for micro-ops (intra-array shifts, constants:
+ * the executor's, or the bank controllers' of a shift by 2 or more,
+ * both counted by sram_set_threads): those cases run with 2 threads and
+ * with 1; transfers, syncs, the lowering and the bank expansion are
+ * single threaded.  The reference is one thread.
  * Usage: bench_move [repetitions]
  * Each figure is the best of several runs: the given number, or as many
  * as fit in about a quarter of a second (3 to 20), counting whole runs

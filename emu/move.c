@@ -9,6 +9,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "assemble.h"
 
@@ -566,13 +569,12 @@ static void set_enable(sram_machine *m, const unsigned *a, size_t n,
 		       m->wpa * sizeof *mask);
 }
 
+static void charge(emu_mover *mv, const sram_uop *u, size_t n);
+
 static void run_uops(emu_mover *mv, const sram_uop *u, size_t n)
 {
 	sram_run(mv->m, mv->way_on, u, n);
-	for (size_t i = 0; i < n; i++) {
-		sram_uop_cost(&u[i], &mv->st.sram);
-		mv->last.cycles++;
-	}
+	charge(mv, u, n);
 }
 
 /* ---- intra-array shifts and constants: micro-ops ---- */
@@ -584,7 +586,151 @@ static void run_uops(emu_mover *mv, const sram_uop *u, size_t n)
  * leaving the array fall off; those that matter never reach its edge),
  * and the last step writes the destination bitlines only: |d| cycles a
  * wordline, the published artifact's cost ("n per bitline of
- * distance"). */
+ * distance").
+ *
+ * How a long shift runs.  Its enable mask changes twice a wordline (no
+ * micro-op writes the enable latch: the controller sets it between
+ * micro-ops), so it cannot be one sram_run of the whole machine; the
+ * scratch row forbids running the wordlines in any other order, and a
+ * fixed mask would leave bits in the scratch row that the last step
+ * needs.  So each bank's controller runs the whole shift, wordline
+ * after wordline, on its own ways (sram_run_ways), setting its own
+ * arrays' masks: a bank's rows, latches and masks stay in cache from
+ * the first wordline to the last, and the banks, which share nothing,
+ * are spread over threads once (emu/machine.c runs the ISA's traces the
+ * same way).  The bits and the cycles are those of the machine-wide
+ * schedule: every bank runs the same micro-ops in the same order on
+ * disjoint ways.  (Running a thread's whole block of banks in lockstep,
+ * two calls a wordline over the block, makes fewer calls but took 1.4
+ * to 1.5 times the CPU time: a wordline's rows, masks and sensed values
+ * over 512 ways no longer stay in L2 between the two calls.  Units of 4
+ * ways instead of a bank's 16 did no better: 4 times the calls.) */
+struct intra_run {
+	sram_machine *m;
+	const struct op *o;
+	const uint8_t *way_on;
+	uint64_t *const *en;      /* o's arrays' enable words, bank after bank */
+	const size_t *bank_at;    /* bank b's: en[bank_at[b] .. bank_at[b + 1]) */
+	uint64_t all[MASK_WORDS]; /* every bitline of an array */
+	unsigned fn, steps;
+};
+
+/* Enable the bitlines of mask in the n arrays whose enable words are
+ * en[0..n) (set_enable, without the look-ups). */
+static void enable_words(uint64_t *const *en, size_t n, const uint64_t *mask,
+			 unsigned wpa)
+{
+	for (size_t i = 0; i < n; i++)
+		for (unsigned k = 0; k < wpa; k++)
+			en[i][k] = mask[k];
+}
+
+/* Bank b's part of the shift; u has room for I->steps uops. */
+static void intra_bank(const struct intra_run *I, unsigned b, sram_uop *u)
+{
+	const emu_move *c = I->o->c;
+	sram_machine *m = I->m;
+	const unsigned wpb = m->g.ways_per_bank, steps = I->steps, wpa = m->wpa;
+	uint64_t *const *en = I->en + I->bank_at[b];
+	const size_t na = I->bank_at[b + 1] - I->bank_at[b];
+	if (!na)
+		return;
+	for (unsigned s = 1; s + 1 < steps; s++)
+		u[s] = isa_u1(I->fn, c->scratch, c->scratch);
+	for (unsigned k = 0; k < c->nwl; k++) {
+		u[0] = isa_u1(I->fn, c->scratch, c->wl + k);
+		u[steps - 1] = isa_u1(I->fn, c->dst_wl + k, c->scratch);
+		enable_words(en, na, I->all, wpa);
+		sram_run_ways(m, b * wpb, wpb, I->way_on, u, steps - 1);
+		enable_words(en, na, I->o->dmask, wpa);
+		sram_run_ways(m, b * wpb, wpb, I->way_on, u + steps - 1, 1);
+	}
+}
+
+/* The enable words of o's source arrays sorted by bank (a counting
+ * sort): *by_bank, and the start of each bank's, *bank_at (nbanks + 1
+ * entries). */
+static int group_by_bank(sram_machine *m, const struct op *o,
+			 uint64_t ***by_bank, size_t **bank_at)
+{
+	*by_bank = malloc((o->nsrc + 1) * sizeof **by_bank);
+	*bank_at = calloc(m->nbanks + 1, sizeof **bank_at);
+	if (!*by_bank || !*bank_at)
+		return -1;
+	size_t *at = *bank_at;
+	for (size_t i = 0; i < o->nsrc; i++)
+		at[emu_net_bank(&m->g, o->src[i]) + 1]++;
+	for (unsigned b = 0; b < m->nbanks; b++)
+		at[b + 1] += at[b];
+	for (size_t i = 0; i < o->nsrc; i++)
+		(*by_bank)[at[emu_net_bank(&m->g, o->src[i])]++] =
+			sram_latch_words(m, o->src[i], SRAM_ENABLE);
+	for (unsigned b = m->nbanks; b > 0; b--)
+		at[b] = at[b - 1];
+	at[0] = 0;
+	return 0;
+}
+
+/* Threads for a run of `work` word operations: sram_run's rule. */
+static int intra_threads(uint64_t work, unsigned banks)
+{
+#ifdef _OPENMP
+	const int set = sram_get_threads();
+	int nt = set ? set : omp_get_max_threads();
+	if (!set && work < (UINT64_C(1) << 18))
+		nt = 1;
+	return nt > (int)banks ? (int)banks : nt < 1 ? 1 : nt;
+#else
+	(void)work, (void)banks;
+	return 1;
+#endif
+}
+
+/* A shift by 2 or more: every bank's controller runs it (above). */
+static int exec_intra_far(emu_mover *mv, const struct op *o, unsigned fn,
+			  unsigned steps)
+{
+	sram_machine *m = mv->m;
+	uint64_t **by_bank = NULL;
+	size_t *bank_at = NULL;
+	unsigned banks = 0;
+	for (unsigned i = 0; i < m->nbanks; i++)
+		banks += mv->bank_on[i]; /* marked by emu_move_run */
+	const int nt = intra_threads((uint64_t)o->c->nwl * steps * m->stride *
+				     m->g.ways_per_bank * banks, banks);
+	sram_uop *bufs = malloc((size_t)nt * steps * sizeof *bufs);
+	if (!bufs || group_by_bank(m, o, &by_bank, &bank_at) != 0) {
+		free(bufs), free(by_bank), free(bank_at);
+		return -1;
+	}
+	struct intra_run I = {m, o, mv->way_on, by_bank, bank_at, {0}, fn, steps};
+	memset(I.all, 0xff, sizeof I.all);
+	I.all[m->wpa - 1] = m->tail;
+	const long nb = (long)m->nbanks;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+	{
+#ifdef _OPENMP
+		sram_uop *u = bufs + (size_t)omp_get_thread_num() * steps;
+#else
+		sram_uop *u = bufs;
+#endif
+#pragma omp for schedule(dynamic)
+		for (long b = 0; b < nb; b++)
+			intra_bank(&I, (unsigned)b, u);
+	}
+	free(bufs), free(by_bank), free(bank_at);
+	return 0;
+}
+
+/* The cycles of n uops, charged once (every bank runs them at once). */
+static void charge(emu_mover *mv, const sram_uop *u, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		sram_uop_cost(&u[i], &mv->st.sram);
+		mv->last.cycles++;
+	}
+}
+
 static int exec_intra(emu_mover *mv, const struct op *o)
 {
 	const emu_move *c = o->c;
@@ -606,18 +752,16 @@ static int exec_intra(emu_mover *mv, const struct op *o)
 		free(u);
 		return 0;
 	}
-	uint64_t all[MASK_WORDS];
-	memset(all, 0xff, sizeof all);
-	all[m->wpa - 1] = m->tail;
+	if (exec_intra_far(mv, o, fn, steps) != 0) {
+		free(u);
+		return -1;
+	}
 	for (unsigned k = 0; k < c->nwl; k++) {
 		u[0] = isa_u1(fn, c->scratch, c->wl + k);
 		for (unsigned s = 1; s + 1 < steps; s++)
 			u[s] = isa_u1(fn, c->scratch, c->scratch);
-		set_enable(m, o->src, o->nsrc, all);
-		run_uops(mv, u, steps - 1);
-		u[0] = isa_u1(fn, c->dst_wl + k, c->scratch);
-		set_enable(m, o->src, o->nsrc, o->dmask);
-		run_uops(mv, u, 1);
+		u[steps - 1] = isa_u1(fn, c->dst_wl + k, c->scratch);
+		charge(mv, u, steps);
 	}
 	free(u);
 	return 0;
@@ -1166,16 +1310,44 @@ static emu_pattern tile_pattern(const struct lower *L, const struct piece *p)
 	return t;
 }
 
-/* Does some transfer of c leave its source's bank? */
+/* Does some array of the run lo, lo + s, ..., lo + s (n - 1) (lo >= 0,
+ * s > 0, n > 0) lie in another bank than the array off further on?
+ * With P arrays a bank, a and a + off share a bank iff a % P + off stays
+ * in [0, P): so only the run's first and last array inside each bank it
+ * meets matter, and the test costs a step per bank, not per array. */
+static bool run_crosses(int64_t P, int64_t lo, int64_t s, uint64_t n, int64_t off)
+{
+	if (off == 0)
+		return false;
+	if (off <= -P || off >= P)
+		return true;
+	const int64_t hi = lo + s * (int64_t)(n - 1);
+	for (int64_t a = lo; a <= hi;) {
+		const int64_t end = (a / P + 1) * P - 1 < hi ? (a / P + 1) * P - 1 : hi;
+		const int64_t last = a + (end - a) / s * s;
+		if ((off > 0 && last % P + off >= P) || (off < 0 && a % P + off < 0))
+			return true;
+		a = last + s;
+	}
+	return false;
+}
+
+/* Does some transfer of c leave its source's bank?  Decided run by run
+ * of c's arrays (the innermost dimension of its pattern). */
 static bool crosses_banks(const struct lower *L, const emu_move *c)
 {
-	const uint64_t n = emu_pattern_size(&c->arrays);
+	const emu_pattern *p = &c->arrays;
+	const uint64_t n = emu_pattern_size(p);
 	const uint64_t copies = c->kind == EMU_MOVE_BCAST ? c->reuse_count : 1;
-	for (uint64_t i = 0; i < n; i++) {
-		const int64_t a = emu_pattern_at(&c->arrays, i);
+	const int64_t P = (int64_t)L->g->arrays_per_way * L->g->ways_per_bank;
+	const uint64_t len = p->ndims && p->stride[0] ? p->count[0] : 1;
+	const int64_t s = p->ndims && p->stride[0] ? p->stride[0] : 1;
+	for (uint64_t r = 0; r < n; r += len) {
+		const int64_t first = emu_pattern_at(p, r);
+		const int64_t lo = s < 0 ? first + s * (int64_t)(len - 1) : first;
 		for (uint64_t j = 0; j < copies; j++)
-			if (emu_net_bank(L->g, (unsigned)a) !=
-			    emu_net_bank(L->g, (unsigned)(a + c->dist + (int64_t)j * c->reuse_stride)))
+			if (run_crosses(P, lo, s < 0 ? -s : s, len,
+					c->dist + (int64_t)j * c->reuse_stride))
 				return true;
 	}
 	return false;

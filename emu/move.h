@@ -12,10 +12,12 @@
  * tiles, tile bitlines and virtual bitlines (layout.h) into these.
  *
  * Execution (emu_move_run) is bit-exact on the SRAM model:
- *   intra  micro-ops through sram_run: a shift by d is |d| one-bitline
- *          steps (SHUP / SHDOWN) per wordline, the last one written
- *          through the destination bitlines' enable mask; steps before
- *          the last go through a scratch wordline, fully enabled;
+ *   intra  micro-ops: a shift by d is |d| one-bitline steps (SHUP /
+ *          SHDOWN) per wordline, the last one written through the
+ *          destination bitlines' enable mask; steps before the last go
+ *          through a scratch wordline, fully enabled.  Each bank's
+ *          controller runs the whole shift on its own ways
+ *          (sram_run_ways), banks spread over threads;
  *   inter, bcast
  *          a modelled transfer: each wordline of the source arrays is
  *          read through the array's port, carried by the H-tree (same

@@ -219,5 +219,8 @@ int sram_fn_latch(unsigned fn);
 /* Threads used by sram_run (0 = OpenMP's default, and one thread for
  * runs too small to be worth a team). */
 void sram_set_threads(int n);
+/* The count sram_set_threads set (0: none), for callers that spread
+ * banks over threads themselves (sram_run_ways). */
+int sram_get_threads(void);
 
 #endif

@@ -180,7 +180,7 @@ void sram_uop_cost(const sram_uop *u, sram_count *c)
  * The peripheral functions as code come straight from pe.def: its OUT and
  * LATCH columns are expressions in s, z, x, C and T.  These pick, for
  * each EFFECT, what the write switch and the latch switch below run (the
- * shifts, whose words depend on their neighbours, are in shift_pass).
+ * shifts, whose words depend on their neighbours, are DEFINE_SHIFT).
  */
 #define PE_WRITE_W(n, out, latch) WRITE_CASE(n, out)
 #define PE_WRITE_WC(n, out, latch) WRITE_C_CASE(n, out, latch)
@@ -214,9 +214,11 @@ void sram_uop_cost(const sram_uop *u, sram_count *c)
  * width, and run_init picks the widest the CPU has.  Temporaries (rows
  * that sram.c keeps after each way's latches) are needed only when a uop
  * holds both a write and a latch function (the write must still see the
- * old latches), for the shifts, and for three or more activated rows (a
- * many-wordline set too), which are folded into two first (fold_rows):
- * every pass senses two rows.
+ * old latches), and for three or more activated rows (a many-wordline
+ * set too), which are folded into two first (fold_rows): every pass
+ * senses two rows.  The shifts, whose words take a bit of their
+ * neighbours, have passes of their own (DEFINE_SHIFT), as fast as the
+ * plain ones and with no temporary either.
  *
  * Each pass exists for every way of forming the gate (enum pass_gate):
  * when every bitline of the group is enabled, the usual case, E drops
@@ -255,6 +257,7 @@ struct plan {
 	bool latch_pass;   /* the plain pass is the latch function's */
 	bool record;       /* the run's last sensing uop */
 	bool general;      /* needs more than the plain pass */
+	bool shift;        /* SHUP or SHDOWN: the shift pass, not a plain one */
 	bool stream;       /* the run never touches dst again: PG_STREAM */
 	unsigned npf;      /* rows the run touches first here: pf[0..npf) */
 	size_t pf[SRAM_MAX_ACT + 1];
@@ -267,6 +270,7 @@ struct pass {
 	sram_way *const *ways;
 	unsigned nw;
 	size_t k0, k1;     /* the words of each way the pass covers */
+	const struct shift_masks *shm; /* a shift's edges (shift passes) */
 };
 
 /* How a pass forms its gate g; "all on": every bitline of the group is
@@ -504,20 +508,140 @@ static ALWAYS_INLINE void stream_v8(uint64_t *p, sram_v8 v)
 #define STREAM(p, v) stream_w1(p, v)
 #endif
 
+/*
+ * Bitline shifts (SHUP, SHDOWN): out[i] = s[i -+ 1] inside each array.
+ * Word k of the result takes one bit of its neighbour word, except at an
+ * array's edge, where the entering bitline reads 0 (pe.def) and the bit
+ * leaving the array must not reach the next one; and bits above B of a
+ * narrow array stay 0.  Three per-word masks of a way's row carry these
+ * rules (struct shift_masks, built once per run), so a pass is the same
+ * few vector operations on every block, with no test per word.
+ *
+ * The pass writes the destination straight from the sensed row, with
+ * no temporary, even when they are the same row (a shift in place):
+ * SHUP walks the words downwards and SHDOWN upwards, so every word is
+ * read before the block that overwrites it.  The neighbour block is an
+ * unaligned load one word over, which never leaves the row: the one
+ * block that would (the row's first word for SHUP, its last for
+ * SHDOWN) is done word by word.
+ */
+struct shift_masks {
+	const uint64_t *cin_up;   /* word k may take bit 63 of word k - 1 */
+	const uint64_t *cin_down; /* word k may take bit 0 of word k + 1 */
+	const uint64_t *keep;     /* bits of word k inside its array */
+};
+
+/* One word of a shift, for the words the vector loop leaves over. */
+static ALWAYS_INLINE uint64_t shift_word(const uint64_t *src, size_t k,
+					 size_t n, bool up,
+					 const struct shift_masks *M)
+{
+	if (up)
+		return ((src[k] << 1) | (k ? (src[k - 1] >> 63) & M->cin_up[k] : 0)) &
+		       M->keep[k];
+	return ((src[k] >> 1) | (k + 1 < n ? (src[k + 1] << 63) & M->cin_down[k] : 0)) &
+	       M->keep[k];
+}
+
+/* dst[k..k+bw) = the shifted block v where the gate is set. */
+#define SHIFT_STORE(k, v)                                                \
+	do {                                                             \
+		W g_ = ~(W){0};                                          \
+		if (G == PG_E || G == PG_ET || G == PG_ENT)              \
+			g_ = *(const WM *)(en + (k));                    \
+		if (G == PG_ET || G == PG_T)                             \
+			g_ &= *(const WM *)(tag + (k));                  \
+		if (G == PG_ENT || G == PG_NT)                           \
+			g_ &= ~*(const WM *)(tag + (k));                 \
+		if (G == PG_ALL)                                         \
+			*(WM *)(dst + (k)) = (v);                        \
+		else                                                     \
+			*(WM *)(dst + (k)) = (*(const WM *)(dst + (k)) & ~g_) | \
+					     ((v) & g_);                 \
+	} while (0)
+#define LDW(p) (*(const WM *)(p))
+
+/* A shift on one way (rows at b) for gate G, blocks of type VT; then
+ * the shift for any gate (G is a constant in each call, so the unused
+ * gate code vanishes). */
+#define DEFINE_SHIFT(SFX, ATTR, VT, VTM)                                 \
+	ATTR static ALWAYS_INLINE void shift_way_##SFX(                  \
+		uint64_t *b, const struct pass *X, enum pass_gate G)     \
+	{                                                                \
+		typedef VT W;                                            \
+		typedef VTM WM;                                          \
+		const size_t bw = sizeof(W) / sizeof(uint64_t), n = X->L->n; \
+		const struct shift_masks *M = X->shm;                    \
+		const uint64_t *src = b + X->p->r0, *en = b + X->L->en;  \
+		const uint64_t *tag = b + X->L->tag;                     \
+		uint64_t *dst = b + X->p->dst;                           \
+		size_t k;                                                \
+		if (X->p->u->wfn == SRAM_FN_SHUP) {                      \
+			for (k = n; k >= bw + 1;) {                      \
+				k -= bw;                                 \
+				const W v = ((LDW(src + k) << 1) |       \
+					     ((LDW(src + k - 1) >> 63) & \
+					      LDW(M->cin_up + k))) &     \
+					    LDW(M->keep + k);            \
+				SHIFT_STORE(k, v);                       \
+			}                                                \
+			while (k-- > 0)                                  \
+				SHIFT_WORD(k, true);                     \
+			return;                                          \
+		}                                                        \
+		for (k = 0; k + bw < n; k += bw) {                       \
+			const W v = ((LDW(src + k) >> 1) |               \
+				     ((LDW(src + k + 1) << 63) &         \
+				      LDW(M->cin_down + k))) &           \
+				    LDW(M->keep + k);                    \
+			SHIFT_STORE(k, v);                               \
+		}                                                        \
+		for (; k < n; k++)                                       \
+			SHIFT_WORD(k, false);                            \
+	}                                                                \
+	ATTR static void shift_##SFX(const struct pass *X, enum pass_gate G) \
+	{                                                                \
+		for (unsigned i = 0; i < X->nw; i++) {                   \
+			uint64_t *b = X->ways[i]->rows;                  \
+			switch (G) {                                     \
+			case PG_ALL: case PG_STREAM:                     \
+				shift_way_##SFX(b, X, PG_ALL); break;    \
+			case PG_E: shift_way_##SFX(b, X, PG_E); break;   \
+			case PG_ET: shift_way_##SFX(b, X, PG_ET); break; \
+			case PG_ENT: shift_way_##SFX(b, X, PG_ENT); break; \
+			case PG_T: shift_way_##SFX(b, X, PG_T); break;   \
+			default: shift_way_##SFX(b, X, PG_NT); break;    \
+			}                                                \
+		}                                                        \
+	}
+
+/* One word k of the shift, with its gate. */
+#define SHIFT_WORD(k, up)                                                \
+	do {                                                             \
+		const uint64_t g1_ = gate_word(G, en[k], tag[k]);        \
+		const uint64_t v1_ = shift_word(src, k, n, up, M);       \
+		dst[k] = G == PG_ALL ? v1_ : (dst[k] & ~g1_) | (v1_ & g1_); \
+	} while (0)
+
 /* Word by word: any machine, and the words a vector pass leaves over. */
 DEFINE_PASSES(w1, , uint64_t, uint64_t)
+DEFINE_SHIFT(w1, , uint64_t, uint64_t)
 #if defined(__GNUC__)
 DEFINE_PASSES(v2, , sram_v2, sram_v2m)
+DEFINE_SHIFT(v2, , sram_v2, sram_v2m)
 #endif
 #ifdef SRAM_X86_VECTORS
 DEFINE_PASSES(avx2, __attribute__((target("avx2"))), sram_v4, sram_v4m)
+DEFINE_SHIFT(avx2, __attribute__((target("avx2"))), sram_v4, sram_v4m)
 DEFINE_PASSES(avx512, __attribute__((target("avx512f"))), sram_v8, sram_v8m)
+DEFINE_SHIFT(avx512, __attribute__((target("avx512f"))), sram_v8, sram_v8m)
 #endif
 
 /* Passes over blocks of `words` words, and word-by-word ones. */
 struct pass_set {
 	pass_table *block;
 	size_t words;
+	void (*shift)(const struct pass *X, enum pass_gate G);
 };
 
 /* The widest passes this CPU runs, or narrower ones if the environment
@@ -527,20 +651,20 @@ static struct pass_set pick_passes(void)
 {
 	const char *want = getenv("INFSIM_VECTOR");
 	if (want && strcmp(want, "none") == 0)
-		return (struct pass_set){&passes_w1, 1};
+		return (struct pass_set){&passes_w1, 1, shift_w1};
 #ifdef SRAM_X86_VECTORS
 	const bool generic = want && strcmp(want, "generic") == 0;
 	__builtin_cpu_init();
 	if (!generic && !(want && strcmp(want, "avx2") == 0) &&
 	    __builtin_cpu_supports("avx512f"))
-		return (struct pass_set){&passes_avx512, 8};
+		return (struct pass_set){&passes_avx512, 8, shift_avx512};
 	if (!generic && __builtin_cpu_supports("avx2"))
-		return (struct pass_set){&passes_avx2, 4};
+		return (struct pass_set){&passes_avx2, 4, shift_avx2};
 #endif
 #if defined(__GNUC__)
-	return (struct pass_set){&passes_v2, 2};
+	return (struct pass_set){&passes_v2, 2, shift_v2};
 #else
-	return (struct pass_set){&passes_w1, 1};
+	return (struct pass_set){&passes_w1, 1, shift_w1};
 #endif
 }
 
@@ -581,48 +705,31 @@ static bool folds_rows(const sram_uop *u)
 	return u->set || u->nact > 2;
 }
 
-/* Bitline shift by one inside each array of the way: words depend on
- * their neighbours, so the sensed row goes through a temporary. */
-static void shift_pass(const sram_machine *m, uint64_t *b,
-		       const struct plan *p, const struct layout *L,
-		       enum pass_gate G)
-{
-	const unsigned wpa = m->wpa, n = L->n;
-	const bool up = p->u->wfn == SRAM_FN_SHUP;
-	const uint64_t *r0 = b + p->r0, *r1 = b + p->r1;
-	const uint64_t *tag = b + L->tag, *en = b + L->en;
-	uint64_t *src = b + L->tmp[1], *dst = b + p->dst;
-	for (unsigned k = 0; k < n; k++)
-		src[k] = r0[k] & r1[k];
-	for (unsigned a = 0; a < n; a += wpa)
-		for (unsigned k = 0; k < wpa; k++) {
-			const unsigned i = a + k;
-			uint64_t v;
-			if (up)
-				v = (src[i] << 1) | (k ? src[i - 1] >> 63 : 0);
-			else
-				v = (src[i] >> 1) |
-				    (k + 1 < wpa ? src[i + 1] << 63 : 0);
-			if (k + 1 == wpa)
-				v &= m->tail;
-			const uint64_t g = gate_word(G, en[i], tag[i]);
-			dst[i] = (dst[i] & ~g) | (v & g);
-		}
-}
-
 static void record_sense(const sram_machine *m, sram_way *w,
 			 const struct plan *p)
 {
 	const unsigned n = m->stride;
 	const uint64_t *r0 = w->rows + p->r0, *r1 = w->rows + p->r1;
-	for (unsigned k = 0; k < n; k++) {
-		w->bl[k] = r0[k] & r1[k];
-		w->blb[k] = ~(r0[k] | r1[k]);
+	uint64_t *bl = w->bl, *blb = w->blb;
+	unsigned k = 0;
+#if defined(__GNUC__)
+	/* Two words at a time: a short run (a shift's) records as often as
+	 * it shifts. */
+	for (; k + 2 <= n; k += 2) {
+		const sram_v2 a0 = *(const sram_v2m *)(r0 + k);
+		const sram_v2 a1 = *(const sram_v2m *)(r1 + k);
+		*(sram_v2m *)(bl + k) = a0 & a1;
+		*(sram_v2m *)(blb + k) = ~(a0 | a1);
+	}
+#endif
+	for (; k < n; k++) {
+		bl[k] = r0[k] & r1[k];
+		blb[k] = ~(r0[k] | r1[k]);
 	}
 	/* BLB of bitlines outside any array (tail bits) reads 0. */
 	if (m->wpa && m->tail != ~UINT64_C(0))
-		for (unsigned k = m->wpa - 1; k < n; k += m->wpa)
-			w->blb[k] &= m->tail;
+		for (k = m->wpa - 1; k < n; k += m->wpa)
+			blb[k] &= m->tail;
 	memcpy(w->last_act, p->u->act, sizeof w->last_act);
 	w->last_nact = p->u->nact;
 	w->last_set = p->u->set;
@@ -643,6 +750,8 @@ struct run {
 	size_t n;
 	struct pass_set ps;
 	size_t split;      /* words in whole blocks of ps */
+	struct shift_masks shm;
+	uint64_t *shm_words; /* shm's words, if the program shifts */
 };
 
 /* A pass over every word: whole blocks, then the words left over. */
@@ -691,10 +800,9 @@ static void exec_general(const struct run *R, const struct pass *X,
 		run_pass(R, &Y, 1, G);
 	}
 	q.fn = u->wfn;
-	for (unsigned i = 0; i < X->nw; i++)
-		if (u->wfn == SRAM_FN_SHUP || u->wfn == SRAM_FN_SHDOWN)
-			shift_pass(R->m, X->ways[i]->rows, &q, L, G);
-	if (u->wfn && u->wfn != SRAM_FN_SHUP && u->wfn != SRAM_FN_SHDOWN)
+	if (p->shift)
+		R->ps.shift(&Y, G);
+	else if (u->wfn)
 		run_pass(R, &Y, 0, G);
 	for (unsigned i = 0; u->lfn && u->wfn && i < X->nw; i++)
 		memcpy(X->ways[i]->rows + p->lold, X->ways[i]->rows + L->tmp[0],
@@ -703,9 +811,17 @@ static void exec_general(const struct run *R, const struct pass *X,
 
 static bool all_enabled(const sram_way *w, unsigned n)
 {
+	const uint64_t *en = w->enable;
 	uint64_t all = ~UINT64_C(0);
-	for (unsigned k = 0; k < n; k++)
-		all &= w->enable[k];
+	unsigned k = 0;
+#if defined(__GNUC__)
+	sram_v2 all2 = ~(sram_v2){0};
+	for (; k + 2 <= n; k += 2)
+		all2 &= *(const sram_v2m *)(en + k);
+	all = all2[0] & all2[1];
+#endif
+	for (; k < n; k++)
+		all &= en[k];
 	return all == ~UINT64_C(0);
 }
 
@@ -741,7 +857,7 @@ static void run_group(const struct run *R, const struct group *g)
 	bool all_on = true;
 	for (unsigned i = 0; i < g->n; i++)
 		all_on = all_on && all_enabled(g->w[i], R->L.n);
-	struct pass X = {.L = &R->L, .ways = g->w, .nw = g->n};
+	struct pass X = {.L = &R->L, .ways = g->w, .nw = g->n, .shm = &R->shm};
 	for (size_t i = 0; i < PREFETCH_AHEAD && i < R->n; i++)
 		prefetch_rows(R, i, g->w, g->n);
 	for (size_t i = 0; i < R->n; i++) {
@@ -755,6 +871,8 @@ static void run_group(const struct run *R, const struct group *g)
 			run_pass(R, &X, p->latch_pass, PG_STREAM);
 		else if (p->general)
 			exec_general(R, &X, G);
+		else if (p->shift)
+			R->ps.shift(&X, G);
 		else
 			run_pass(R, &X, p->latch_pass, G);
 	}
@@ -778,9 +896,9 @@ static void plan_one(const struct layout *L, const sram_uop *u, struct plan *p)
 	p->lold = p->lout = latch_of_lfn(u->lfn) == 'C' ? L->carry : L->tag;
 	p->latch_pass = u->lfn && !u->wfn;
 	p->fn = p->latch_pass ? u->lfn : u->wfn;
+	p->shift = u->wfn == SRAM_FN_SHUP || u->wfn == SRAM_FN_SHDOWN;
 	p->general = u->cpre != SRAM_CPRE_KEEP || folds_rows(u) ||
-		     (u->lfn && u->wfn) || u->wfn == SRAM_FN_SHUP ||
-		     u->wfn == SRAM_FN_SHDOWN;
+		     (u->lfn && u->wfn);
 }
 
 /* The wordlines u activates, into rows (room for 64); their number. */
@@ -849,7 +967,7 @@ static void plan_streams(const sram_uop *prog, size_t n,
 	for (size_t i = n; i-- > 0;) {
 		const sram_uop *u = &prog[i];
 		const bool sensed = sram_uop_activates(u, u->dst);
-		if (u->wfn && !pl[i].general && !pl[i].latch_pass &&
+		if (u->wfn && !pl[i].general && !pl[i].latch_pass && !pl[i].shift &&
 		    u->dst < m->g.wordlines && !touched[u->dst]) {
 			pl[i].stream = true;
 			if (!sensed)
@@ -863,6 +981,31 @@ static void plan_streams(const sram_uop *prog, size_t n,
 		if (u->wfn && u->dst < m->g.wordlines)
 			touched[u->dst] = true;
 	}
+}
+
+/* The masks of a shift over m's way rows (struct shift_masks): word k
+ * is word k % wpa of its array.  False when out of memory. */
+static bool shift_masks_init(struct run *R, const sram_machine *m)
+{
+	const size_t n = m->stride, wpa = m->wpa;
+	uint64_t *w = malloc(3 * n * sizeof *w);
+	R->shm_words = w;
+	if (!w)
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		const size_t i = k % wpa;
+		w[k] = i ? ~UINT64_C(0) : 0;
+		w[n + k] = i + 1 < wpa ? ~UINT64_C(0) : 0;
+		w[2 * n + k] = i + 1 == wpa ? m->tail : ~UINT64_C(0);
+	}
+	R->shm = (struct shift_masks){w, w + n, w + 2 * n};
+	return true;
+}
+
+static void run_free(struct run *R)
+{
+	free(R->plan);
+	free(R->shm_words);
 }
 
 /* Decode prog for m into R; false when out of memory. */
@@ -886,13 +1029,17 @@ static bool run_init(struct run *R, const sram_machine *m,
 	if (!pl)
 		return false;
 	size_t last_sense = SIZE_MAX;
-	bool seen[SRAM_MAX_DIM] = {false};
+	bool seen[SRAM_MAX_DIM] = {false}, shifts = false;
 	for (size_t i = 0; i < n; i++) {
 		plan_one(&R->L, &prog[i], &pl[i]);
 		if (prog[i].nact)
 			last_sense = i;
+		shifts = shifts || pl[i].shift;
 		plan_first_touch(&prog[i], m, seen, &pl[i]);
 	}
+	R->shm_words = NULL;
+	if (shifts && !shift_masks_init(R, m))
+		return false;
 	if (last_sense != SIZE_MAX)
 		pl[last_sense].record = pl[last_sense].general = true;
 	if (stream_worth(m, R))
@@ -917,7 +1064,7 @@ void sram_run_way(sram_machine *m, unsigned way, const sram_uop *prog, size_t n)
 	const struct group g = {.w = {&m->ways[way]}, .n = 1};
 	run_group(&R, &g);
 	stream_fence();
-	free(R.plan);
+	run_free(&R);
 }
 
 static int run_threads;
@@ -925,6 +1072,11 @@ static int run_threads;
 void sram_set_threads(int n)
 {
 	run_threads = n > 0 ? n : 0;
+}
+
+int sram_get_threads(void)
+{
+	return run_threads;
 }
 
 /* Group gi: ways gi * RUN_GROUP on, those selected by way_on. */
@@ -978,7 +1130,7 @@ void sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog,
 #else
 	run_groups(&R, m, way_on, 0, ngroups);
 #endif
-	free(R.plan);
+	run_free(&R);
 }
 
 void sram_run_ways(sram_machine *m, unsigned first, unsigned count,
@@ -997,7 +1149,7 @@ void sram_run_ways(sram_machine *m, unsigned first, unsigned count,
 			run_group(&R, &g);
 	}
 	stream_fence();
-	free(R.plan);
+	run_free(&R);
 }
 
 void sram_step(sram_machine *m, const uint8_t *way_on, const sram_uop *u)

@@ -351,7 +351,17 @@ static struct coverage {
 	unsigned fn[SRAM_FN_COUNT], gate[3], cpre[3], nact[4];
 	unsigned dst_sensed, both_fns, subset_runs, all_on_runs;
 	unsigned set, set_many, set_dst;  /* many-wordline activations */
+	unsigned shift_plain, shift_in_place; /* shifts on the fast path */
 } cov;
+
+/* Draw mostly shifts (SHUP, SHDOWN): their pass reads neighbouring
+ * words and array edges, which deserve more trials than their share. */
+static bool shift_heavy;
+
+static bool is_shift(unsigned fn)
+{
+	return fn == SRAM_FN_SHUP || fn == SRAM_FN_SHDOWN;
+}
 
 static unsigned random_fn(uint64_t *rng, int kind)
 {
@@ -394,14 +404,16 @@ static sram_uop random_uop(const sram_machine *m, uint64_t *rng, bool plain)
 			u.wfn = (uint8_t)random_fn(rng, 'W');
 		if (rnd(rng) % (plain && u.wfn ? 8 : 2) == 0)
 			u.lfn = (uint8_t)random_fn(rng, 'L');
-		u.nact = (uint8_t)(rnd(rng) % 4);
+		if (shift_heavy && rnd(rng) % 4)
+			u.wfn = (uint8_t)(rnd(rng) % 2 ? SRAM_FN_SHUP : SRAM_FN_SHDOWN);
+		u.nact = (uint8_t)(shift_heavy && is_shift(u.wfn) ? 1 : rnd(rng) % 4);
 		for (unsigned i = 0; i < u.nact; i++)
 			u.act[i] = (uint16_t)(rnd(rng) % W);
 		if (u.wfn)
 			u.dst = (uint16_t)(rnd(rng) % W);
 		if (u.wfn && u.nact && rnd(rng) % 2)
 			u.act[rnd(rng) % u.nact] = u.dst;
-		if (rnd(rng) % 6 == 0)
+		if (rnd(rng) % 6 == 0 && !(shift_heavy && is_shift(u.wfn)))
 			random_set(&u, W, rng);
 		u.gate = (uint8_t)(plain && rnd(rng) % 4 ? 0 : rnd(rng) % 3);
 		u.cpre = (uint8_t)(rnd(rng) % (plain ? 8 : 3) ? 0 : 1 + rnd(rng) % 2);
@@ -421,6 +433,8 @@ static sram_uop random_uop(const sram_machine *m, uint64_t *rng, bool plain)
 			}
 		cov.set += u.set != 0;
 		cov.set_many += u.nact > SRAM_MAX_ACT;
+		cov.shift_plain += is_shift(u.wfn) && !u.lfn && !u.cpre;
+		cov.shift_in_place += is_shift(u.wfn) && u.act[0] == u.dst;
 		return u;
 	}
 }
@@ -681,7 +695,7 @@ static void run_shape(const struct shape *sh, uint64_t seed)
  * wordlines, a subset of ways, all bitlines on). */
 static void check_coverage(void)
 {
-	for (unsigned fn = 1; fn < SRAM_FN_COUNT; fn++)
+	for (unsigned fn = 1; fn < SRAM_FN_COUNT && !shift_heavy; fn++)
 		cr_expect(cov.fn[fn] > 0, "function %s was never generated",
 			  sram_fn_name(fn));
 	for (unsigned i = 0; i < 3; i++)
@@ -694,6 +708,9 @@ static void check_coverage(void)
 		  "no many-wordline activation (%u), none of more than three "
 		  "rows (%u), or none that senses its destination (%u)",
 		  cov.set, cov.set_many, cov.set_dst);
+	cr_expect(cov.shift_plain && cov.shift_in_place,
+		  "no plain shift (%u) or none in place (%u)", cov.shift_plain,
+		  cov.shift_in_place);
 }
 
 /* A seed per setting, so that each test draws other sequences. */
@@ -735,6 +752,11 @@ Test(exec, generic_no_stream) { run_all_shapes("generic", "0"); }
 Test(exec, generic_stream) { run_all_shapes("generic", "1"); }
 Test(exec, scalar_no_stream) { run_all_shapes("none", "0"); }
 Test(exec, scalar_stream) { run_all_shapes("none", "1"); }
+/* Programs of mostly shifts, at every vector width. */
+Test(exec, shifts_widest_vectors) { shift_heavy = true; run_all_shapes(NULL, "0"); }
+Test(exec, shifts_avx2) { shift_heavy = true; run_all_shapes("avx2", "0"); }
+Test(exec, shifts_generic) { shift_heavy = true; run_all_shapes("generic", "1"); }
+Test(exec, shifts_scalar) { shift_heavy = true; run_all_shapes("none", "0"); }
 
 /* The interpreter itself against arithmetic, not against pe.def's
  * strings: ADD and SUB are full adders (SUB: a + ~b + C with a in T),

@@ -378,9 +378,12 @@ static uint64_t check_cmd(struct rig *r, const emu_move *c, uint64_t seed)
 	return cycles;
 }
 
-Test(move, intra_shifts)
+/* Shifts by -B + 1 to B - 1 over some or all arrays of 2 banks; far
+ * ones run bank by bank, on `threads` threads (sram_set_threads). */
+static void intra_shift_cases(int threads)
 {
 	const unsigned widths[3] = {8, 64, 128};
+	sram_set_threads(threads);
 	for (unsigned w = 0; w < 3; w++) {
 		const unsigned B = widths[w];
 		const sram_geom g = geom(16, B, 2, 1, 2, 1);
@@ -407,7 +410,11 @@ Test(move, intra_shifts)
 		}
 		rig_free(&r);
 	}
+	sram_set_threads(0);
 }
+
+Test(move, intra_shifts) { intra_shift_cases(1); }
+Test(move, intra_shifts_threads) { intra_shift_cases(2); }
 
 Test(move, inter_shifts_and_broadcasts)
 {
@@ -450,6 +457,27 @@ struct lowered {
 	size_t ncmds, nsyncs, ninter;
 	uint64_t cycles;
 };
+
+/* Does a transfer of l leave its source's bank?  Array by array (the
+ * lowering decides it run by run of arrays: a sync iff one does). */
+static bool lowered_remote(const sram_geom *g, const emu_move_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const emu_move *c = &l->v[i];
+		if (c->kind != EMU_MOVE_INTER && c->kind != EMU_MOVE_BCAST)
+			continue;
+		const uint64_t copies = c->kind == EMU_MOVE_BCAST ? c->reuse_count : 1;
+		for (uint64_t j = 0; j < emu_pattern_size(&c->arrays); j++) {
+			const int64_t a = emu_pattern_at(&c->arrays, j);
+			for (uint64_t k = 0; k < copies; k++)
+				if (emu_net_bank(g, (unsigned)a) !=
+				    emu_net_bank(g, (unsigned)(a + c->dist +
+							       (int64_t)k * c->reuse_stride)))
+					return true;
+		}
+	}
+	return false;
+}
 
 /* Lower a move (bcast false) or a broadcast of box in region A on g, run
  * it under a strict hazard tracker, and compare the destination (a copy
@@ -518,6 +546,9 @@ static struct lowered check_lowered(const sram_geom *g, const emu_region *A0,
 		out.nsyncs += l.v[i].kind == EMU_MOVE_SYNC;
 		out.ninter += l.v[i].kind == EMU_MOVE_INTER || l.v[i].kind == EMU_MOVE_BCAST;
 	}
+	const bool remote = lowered_remote(g, &l);
+	cr_assert_eq(out.nsyncs > 0, remote, "%s transfer crosses banks, but the "
+		     "lowering has %zu syncs", remote ? "a" : "no", out.nsyncs);
 	for (unsigned k = 0; k < EMU_MOVE_KINDS; k++)
 		out.cycles += r.mv->st.cycles[k];
 	free(before);
