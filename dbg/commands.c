@@ -129,6 +129,15 @@ static const dbg_command tui_commands[] = {
 	{ "disable", NULL, "support", dbg_cmd_tui_disable, false,
 	  "Leave the text user interface.",
 	  "tui disable\nLeave the TUI and go on in the plain console (also Ctrl-X A).", NULL },
+	{ "element", NULL, "support", dbg_cmd_tui_element, false,
+	  "Choose what the TUI's element view shows.",
+	  "tui element [NAME]\n"
+	  "Show buffer or tensor NAME in the TUI's element view: its elements in\n"
+	  "the array the array view shows (a tensor's tile as a grid), in its\n"
+	  "format, those that changed since the previous stop in reverse video.\n"
+	  "Without NAME the view follows the current command: the buffer it\n"
+	  "writes in that array, else the one shown before, else the array's\n"
+	  "first.  PageUp and PageDown scroll the console back and forth.", NULL },
 	{ "enable", NULL, "support", dbg_cmd_tui_enable, false,
 	  "Enter the text user interface.",
 	  "tui enable\n"
@@ -341,8 +350,8 @@ const dbg_command dbg_commands[] = {
 	  "echo TEXT\nPrint TEXT; \\n is a newline, \\t a tab (no newline is added).", NULL },
 	{ "tui", NULL, "support", NULL, false,
 	  "The text user interface.",
-	  "tui enable | tui disable\n"
-	  "See `help tui enable`.", tui_commands },
+	  "tui enable | tui disable | tui element [NAME]\n"
+	  "See `help tui enable` and `help tui element`.", tui_commands },
 	{ "quit", "q exit", "support", cmd_quit, false,
 	  "Leave infsdb.",
 	  "quit\nLeave infsdb.", NULL },

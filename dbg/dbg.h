@@ -222,6 +222,8 @@ void dbg_bp_free_all(dbg_session *s);
 /* ---- values (value.c) ---- */
 /* Element i of b, read from its transposed bits (emu_elem_get). */
 dbg_value dbg_value_of_element(const dbg_session *s, const emu_buffer *b, uint64_t i);
+/* An element of b whose bits (read from the array) are raw. */
+dbg_value dbg_value_of_bits(const emu_buffer *b, uint64_t raw);
 dbg_value dbg_value_int(int64_t v);
 dbg_value dbg_value_real(double f);
 /* v as a double (C's conversion of an integer). */
@@ -311,6 +313,9 @@ void dbg_display_free_all(dbg_session *s);
 void dbg_console_line(dbg_session *s, char *line);
 int dbg_cmd_tui_enable(dbg_session *s, char *args);
 int dbg_cmd_tui_disable(dbg_session *s, char *args);
+/* `tui element [NAME]`: the buffer or tensor the TUI's element view
+ * shows (none: the one the current command writes). */
+int dbg_cmd_tui_element(dbg_session *s, char *args);
 /* Ask for the TUI, which the console loop then enters; when there is no
  * usable terminal, say so and stay in plain text (not an error).
  * Returns 0. */

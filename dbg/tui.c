@@ -3,7 +3,10 @@
  * on ncurses, as gdb's: a listing of the commands around the current
  * one, an array view of the current command's first selected array
  * (wordlines x bitlines with the latches; the bits that changed since
- * the previous view in reverse video), and the console below.
+ * the previous view in reverse video), an element view of the tile that
+ * array holds (beside the array view, or below it on a narrow terminal;
+ * the elements that changed in reverse video), and the console below,
+ * which keeps its past output (PageUp, PageDown).
  *
  * The console is GNU readline's callback interface: ncurses reads the
  * keys (so KEY_RESIZE arrives with them), readline edits the line
@@ -18,6 +21,7 @@
 #include "config.h"
 
 #include <curses.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <stdarg.h>
@@ -41,6 +45,22 @@ typedef struct tui_view {
 	uint8_t *changed;  /* same shape: differs from the previous view */
 } tui_view;
 
+/* The element view as last read: the elements of one buffer in the
+ * array view's array (part: its place in the buffer's arrays pattern,
+ * the tile number of a tensor), their bits as last shown. */
+#define NO_ELEM UINT64_MAX /* a boundary tile's cell past the tensor's edge */
+typedef struct tui_elems {
+	bool valid, in_array;
+	size_t buf;          /* index in prog.bufs */
+	unsigned array;
+	uint64_t part;
+	uint64_t origin[3];  /* the tile's first index (a plain buffer's: [0]) */
+	size_t n;
+	uint64_t *elem;      /* element numbers, or NO_ELEM */
+	uint64_t *raw;
+	uint8_t *changed;
+} tui_elems;
+
 static struct tui_state {
 	bool active, want_on, want_off, toggle_req;
 	dbg_session *s;
@@ -51,6 +71,10 @@ static struct tui_state {
 	int queue[QUEUE];
 	size_t nqueue;
 	tui_view view;
+	tui_elems elems;
+	char elem_pin[EMU_NAME_MAX]; /* `tui element NAME`, or "" */
+	size_t scroll;       /* console lines scrolled back (PageUp) */
+	int cons_h;          /* the console's height as last drawn */
 	/* readline's settings outside the TUI, restored when leaving it */
 	rl_getc_func_t *old_getc;
 	rl_voidfunc_t *old_redisplay;
@@ -126,16 +150,33 @@ static void drain_capture(void)
 
 /* ---- the array view ---- */
 
-/* The array the view shows: the current (or last) command's first. */
-static bool view_array(const dbg_session *s, unsigned *array)
+/* The command the views follow: the current (or last) one, or before
+ * a sync (which selects no array) the one before it.  false if none. */
+static bool view_cmd(const dbg_session *s, size_t *cmd)
 {
 	if (!s->em || !s->prog.ncmds)
 		return false;
 	size_t pc = s->em->pc < s->prog.ncmds ? s->em->pc : s->prog.ncmds - 1;
-	const emu_pattern *p = &s->prog.cmds[pc].arrays;
-	if (!emu_pattern_size(p))
+	for (size_t i = pc + 1; i-- > 0;) {
+		const emu_cmd *c = &s->prog.cmds[i];
+		const bool move = c->kind == EMU_CMD_MOVE;
+		if ((move && c->mv.kind == EMU_MOVE_SYNC) ||
+		    !emu_pattern_size(move ? &c->mv.arrays : &c->arrays))
+			continue;
+		*cmd = i;
+		return true;
+	}
+	return false;
+}
+
+/* Its first array; a move's arrays are its source tiles (mv.arrays). */
+static bool view_array(const dbg_session *s, unsigned *array)
+{
+	size_t i;
+	if (!view_cmd(s, &i))
 		return false;
-	*array = (unsigned)emu_pattern_at(p, 0);
+	const emu_cmd *c = &s->prog.cmds[i];
+	*array = (unsigned)emu_pattern_at(c->kind == EMU_CMD_MOVE ? &c->mv.arrays : &c->arrays, 0);
 	return true;
 }
 
@@ -147,6 +188,9 @@ static uint8_t view_bit(const sram_machine *m, unsigned array, unsigned row, uns
 	return sram_get_latch(m, array, latch[row - m->g.wordlines], bl);
 }
 
+static void elems_free(void);
+static void elems_take(const dbg_session *s);
+
 /* Read the view after a stop; what differs from the previous one is
  * what the last micro-op (or command) changed. */
 static void view_take(const dbg_session *s)
@@ -154,6 +198,7 @@ static void view_take(const dbg_session *s)
 	unsigned array;
 	if (!view_array(s, &array)) {
 		tui.view.valid = false;
+		elems_free();
 		return;
 	}
 	const sram_machine *m = s->em->m;
@@ -168,6 +213,7 @@ static void view_take(const dbg_session *s)
 		v->changed = calloc(n, 1);
 		if (!v->bits || !v->changed) {
 			v->valid = false;
+			elems_free();
 			return;
 		}
 	}
@@ -179,6 +225,7 @@ static void view_take(const dbg_session *s)
 			v->bits[i] = b;
 		}
 	*v = (tui_view){ true, array, nwl, nbl, v->bits, v->changed };
+	elems_take(s);
 }
 
 static bool row_listed(const unsigned *rows, unsigned n, unsigned wl)
@@ -202,8 +249,9 @@ static int by_value(const void *a, const void *b)
 }
 
 /* The wordlines that fit, in order: the activated ones and the written
- * one first, then the destination's and the operands' wordlines, then
- * the rest from wordline 0. */
+ * one first, then the destination's and the operands' wordlines (a
+ * move's destination rows, then its source rows), then the rest from
+ * wordline 0. */
 static unsigned pick_rows(const dbg_session *s, const sram_way *w, unsigned *rows,
 			  unsigned max)
 {
@@ -218,6 +266,10 @@ static unsigned pick_rows(const dbg_session *s, const sram_way *w, unsigned *row
 	for (unsigned o = 0; o < 4; o++)
 		for (unsigned k = 0; ops[o] >= 0 && k < s->prog.bufs[ops[o]].width; k++)
 			add_row(rows, &n, max, nwl, s->prog.bufs[ops[o]].wl + k);
+	for (unsigned k = 0; c->kind == EMU_CMD_MOVE && k < c->mv.nwl; k++)
+		add_row(rows, &n, max, nwl, c->mv.dst_wl + k); /* a move's destination rows */
+	for (unsigned k = 0; c->kind == EMU_CMD_MOVE && k < c->mv.nwl; k++)
+		add_row(rows, &n, max, nwl, c->mv.wl + k);
 	for (unsigned wl = 0; wl < nwl; wl++)
 		add_row(rows, &n, max, nwl, wl);
 	qsort(rows, n, sizeof *rows, by_value);
@@ -277,9 +329,10 @@ static void draw_wordline(const dbg_session *s, const sram_way *w, int y, unsign
 	draw_bits(y, wl, nbl);
 }
 
-static void draw_array(const dbg_session *s, int top, int h)
+/* The array view in the rows top.. top+h-1, width columns wide. */
+static void draw_array(const dbg_session *s, int top, int h, int width)
 {
-	unsigned nbl = tui.view.nbl < (unsigned)COLS - 16 ? tui.view.nbl : (unsigned)COLS - 16;
+	unsigned nbl = tui.view.nbl < (unsigned)width - 16 ? tui.view.nbl : (unsigned)width - 16;
 	mvaddstr(top, 0, " wl buffer");
 	for (unsigned bl = 0; bl < nbl; bl++)
 		mvaddch(top, 16 + (int)bl, (chtype)('0' + bl % 10));
@@ -293,6 +346,316 @@ static void draw_array(const dbg_session *s, int top, int h)
 	for (unsigned l = 0; l < 3; l++) {
 		mvprintw(top + 1 + (int)n + (int)l, 0, "    %-11s", latch[l]);
 		draw_bits(top + 1 + (int)n + (int)l, tui.view.nwl + l, nbl);
+	}
+}
+
+/* ---- the element view ---- */
+
+/* Which buffer's elements the element view shows: those of the array
+ * the array view shows, as the tile that array holds (infinity-stream
+ * §4.1: a tile is T0 x T1 x T2 elements, one a bitline); for a plain
+ * buffer the elements on the array's bitlines.  Each value is read
+ * through the array's port (emu_elem_get); raw keeps the bits last shown,
+ * only to know which changed. */
+static bool buffer_in_array(const emu_buffer *b, unsigned array, uint64_t *k)
+{
+	const uint64_t n = emu_pattern_size(&b->arrays);
+	for (uint64_t i = 0; i < n; i++)
+		if (emu_pattern_at(&b->arrays, i) == (int64_t)array) {
+			*k = i;
+			return true;
+		}
+	return false;
+}
+
+/* The pinned buffer (`tui element NAME`); else the one the command the
+ * views follow (view_cmd) writes in the array; else the one shown
+ * before; else the array's first. */
+static bool pick_buffer(const dbg_session *s, unsigned array, size_t *buf)
+{
+	uint64_t k;
+	const emu_buffer *pin = tui.elem_pin[0]
+		? dbg_find_buffer(s, tui.elem_pin, strlen(tui.elem_pin)) : NULL;
+	if (pin) {
+		*buf = (size_t)(pin - s->prog.bufs);
+		return true;
+	}
+	size_t pc;
+	const bool follow = view_cmd(s, &pc);
+	for (size_t i = 0; i < s->prog.nbufs && follow; i++)
+		if (dbg_cmd_writes(s, pc, i) && buffer_in_array(&s->prog.bufs[i], array, &k)) {
+			*buf = i;
+			return true;
+		}
+	const tui_elems *e = &tui.elems;
+	if (e->valid && e->buf < s->prog.nbufs && buffer_in_array(&s->prog.bufs[e->buf], array, &k)) {
+		*buf = e->buf;
+		return true;
+	}
+	for (size_t i = 0; i < s->prog.nbufs; i++)
+		if (buffer_in_array(&s->prog.bufs[i], array, &k)) {
+			*buf = i;
+			return true;
+		}
+	return false;
+}
+
+/* The element numbers of part k of b (the k-th array of its pattern):
+ * a tensor's tile k, row-major over (o2, o1, o0), NO_ELEM past the
+ * tensor's edge in a boundary tile; a plain buffer's elements k*B.. */
+static size_t part_elems(const emu_buffer *b, const sram_geom *g, uint64_t k, uint64_t **out)
+{
+	tui_elems *e = &tui.elems;
+	uint64_t n = b->ndims ? b->tile[0] * b->tile[1] * b->tile[2] : g->bitlines;
+	if (!b->ndims) {
+		e->origin[0] = k * g->bitlines;
+		n = b->length - e->origin[0] < n ? b->length - e->origin[0] : n;
+	} else {
+		const uint64_t n0 = (b->shape[0] + b->tile[0] - 1) / b->tile[0];
+		const uint64_t n1 = (b->shape[1] + b->tile[1] - 1) / b->tile[1];
+		const uint64_t t[3] = { k % n0, k / n0 % n1, k / (n0 * n1) };
+		for (unsigned d = 0; d < 3; d++)
+			e->origin[d] = t[d] * b->tile[d];
+	}
+	uint64_t *elem = malloc((n ? n : 1) * sizeof *elem);
+	if (!elem)
+		return 0;
+	for (uint64_t j = 0; j < n; j++) {
+		if (!b->ndims) {
+			elem[j] = e->origin[0] + j;
+			continue;
+		}
+		const uint64_t i0 = e->origin[0] + j % b->tile[0];
+		const uint64_t i1 = e->origin[1] + j / b->tile[0] % b->tile[1];
+		const uint64_t i2 = e->origin[2] + j / (b->tile[0] * b->tile[1]);
+		elem[j] = i0 < b->shape[0] && i1 < b->shape[1] && i2 < b->shape[2]
+			? i0 + b->shape[0] * (i1 + b->shape[1] * i2) : NO_ELEM;
+	}
+	*out = elem;
+	return (size_t)n;
+}
+
+static void elems_free(void)
+{
+	free(tui.elems.elem);
+	free(tui.elems.raw);
+	free(tui.elems.changed);
+	tui.elems = (tui_elems){ .buf = tui.elems.buf };
+}
+
+/* Read the element view after a stop (view_take's array). */
+static void elems_take(const dbg_session *s)
+{
+	tui_elems *e = &tui.elems;
+	size_t buf;
+	uint64_t k = 0, *elem = NULL;
+	if (!tui.view.valid || !pick_buffer(s, tui.view.array, &buf)) {
+		elems_free();
+		return;
+	}
+	const emu_buffer *b = &s->prog.bufs[buf];
+	const bool in = buffer_in_array(b, tui.view.array, &k);
+	const bool same = e->valid && e->buf == buf && e->array == tui.view.array;
+	if (!same) {
+		elems_free();
+		e->n = in ? part_elems(b, &s->prog.geom, k, &elem) : 0;
+		e->elem = elem;
+		e->raw = calloc(e->n + 1, sizeof *e->raw);
+		e->changed = calloc(e->n + 1, 1);
+		if ((in && !e->elem) || !e->raw || !e->changed) {
+			elems_free();
+			return;
+		}
+	}
+	for (size_t j = 0; j < e->n; j++) {
+		const uint64_t raw = e->elem[j] == NO_ELEM ? 0 : emu_elem_get(s->em, b, e->elem[j]);
+		e->changed[j] = same && raw != e->raw[j];
+		e->raw[j] = raw;
+	}
+	e->valid = true;
+	e->in_array = in;
+	e->buf = buf;
+	e->array = tui.view.array;
+	e->part = k;
+}
+
+/* Element j's text in its buffer's format, as `print` writes it. */
+static void elem_text(const emu_buffer *b, size_t j, char *buf, size_t size)
+{
+	if (tui.elems.elem[j] == NO_ELEM) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	dbg_value v = dbg_value_of_bits(b, tui.elems.raw[j]);
+	if (dbg_format_value(&v, 0, buf, size) < 0)
+		snprintf(buf, size, "?");
+}
+
+static int digits(uint64_t v)
+{
+	int n = 1;
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* The grid's geometry: a cell's width (the widest value or column label,
+ * and a space), the row labels' width ("I1 ", "I2,I1 ", a plain buffer's
+ * first element of the row), and columns per row: a tensor's T0, a plain
+ * buffer's a power of two up to 16 that fits in w. */
+typedef struct tui_grid {
+	int cell, label, cols, rows;
+} tui_grid;
+
+static tui_grid elems_grid(const dbg_session *s, int w)
+{
+	const tui_elems *e = &tui.elems;
+	const emu_buffer *b = &s->prog.bufs[e->buf];
+	char text[160];
+	tui_grid g = { 0, 0, 1, 0 };
+	if (b->fmt == ISA_FMT_INT) /* the type's widest value: the grid keeps its shape */
+		g.cell = b->is_signed ? 1 + digits(UINT64_C(1) << (b->width - 1))
+				      : digits(isa_mask(b->width));
+	for (size_t j = 0; j < e->n; j++) {
+		elem_text(b, j, text, sizeof text);
+		g.cell = (int)strlen(text) > g.cell ? (int)strlen(text) : g.cell;
+	}
+	if (b->ndims) {
+		g.cols = (int)b->tile[0];
+		const int col = digits(e->origin[0] + b->tile[0] - 1);
+		g.cell = (col > g.cell ? col : g.cell) + 1;
+		g.label = digits(e->origin[1] + b->tile[1] - 1) + 1;
+		if (b->ndims == 3)
+			g.label += digits(e->origin[2] + b->tile[2] - 1) + 1;
+	} else {
+		g.cell = (3 > g.cell ? 3 : g.cell) + 1; /* the column labels +0 .. +15 */
+		g.label = digits(e->origin[0] + (e->n ? e->n - 1 : 0)) + 1;
+		while (g.cols < 16 && (size_t)g.cols < e->n && g.label + 2 * g.cols * g.cell <= w)
+			g.cols *= 2;
+	}
+	g.rows = e->n ? (int)((e->n + (size_t)g.cols - 1) / (size_t)g.cols) : 0;
+	return g;
+}
+
+/* The title: "B tile 1 (u8)", "C (u4) elements 0-15", and how much of
+ * the grid fits when not all of it does. */
+static void elems_title(const dbg_session *s, const tui_grid *g, int rows, int cols, char *buf,
+			size_t size)
+{
+	const tui_elems *e = &tui.elems;
+	const emu_buffer *b = &s->prog.bufs[e->buf];
+	char type[32];
+	emu_buffer_type(b, type, sizeof type);
+	int n = b->ndims ? snprintf(buf, size, "%s tile %" PRIu64 " (%s)", b->name, e->part, type)
+			 : snprintf(buf, size, "%s (%s) elements %" PRIu64 "-%" PRIu64, b->name,
+				    type, e->origin[0], e->origin[0] + e->n - 1);
+	if (n > 0 && (size_t)n < size && (rows < g->rows || cols < g->cols))
+		snprintf(buf + n, size - (size_t)n, ", %dx%d of %dx%d", cols, rows, g->cols,
+			 g->rows);
+}
+
+/* Row r's label: a tensor's I1 (I2,I1 in 3-d), a plain buffer's first element. */
+static void row_text(const emu_buffer *b, const tui_grid *g, int r, char *buf, size_t size)
+{
+	const tui_elems *e = &tui.elems;
+	if (!b->ndims)
+		snprintf(buf, size, "%" PRIu64, e->origin[0] + (uint64_t)r * (uint64_t)g->cols);
+	else if (b->ndims < 3)
+		snprintf(buf, size, "%" PRIu64, e->origin[1] + (uint64_t)r);
+	else
+		snprintf(buf, size, "%" PRIu64 ",%" PRIu64, e->origin[2] + (uint64_t)r / b->tile[1],
+			 e->origin[1] + (uint64_t)r % b->tile[1]);
+}
+
+static void draw_elem_row(const emu_buffer *b, const tui_grid *g, int y, int x, int r, int cols)
+{
+	char text[160];
+	row_text(b, g, r, text, sizeof text);
+	mvprintw(y, x, "%*s", g->label - 1, text);
+	for (int c = 0; c < cols; c++) {
+		const size_t j = (size_t)r * (size_t)g->cols + (size_t)c;
+		if (j >= tui.elems.n)
+			break;
+		elem_text(b, j, text, sizeof text);
+		const int cx = x + g->label + c * g->cell;
+		mvprintw(y, cx, "%*s", g->cell - 1, "");
+		const attr_t a = tui.elems.changed[j] ? A_REVERSE | A_BOLD : A_NORMAL;
+		attron(a);
+		mvprintw(y, cx + g->cell - 1 - (int)strlen(text), "%s", text);
+		attroff(a);
+	}
+}
+
+/* The element view in the box at (top, left), h rows by w columns:
+ * the title, the column labels, then a row per grid row, as many as fit. */
+static void draw_elems(const dbg_session *s, int top, int left, int h, int w)
+{
+	const tui_elems *e = &tui.elems;
+	const emu_buffer *b = &s->prog.bufs[e->buf];
+	char text[256];
+	if (!e->in_array) {
+		snprintf(text, sizeof text, "%s has no element in array %u", b->name, e->array);
+		mvaddnstr(top, left, text, w);
+		return;
+	}
+	const tui_grid g = elems_grid(s, w);
+	const int cols = g.label + g.cols * g.cell <= w ? g.cols : (w - g.label) / g.cell;
+	const int rows = g.rows < h - 2 ? g.rows : h - 2;
+	elems_title(s, &g, rows, cols, text, sizeof text);
+	mvaddnstr(top, left, text, w);
+	for (int c = 0; c < cols; c++) {
+		if (b->ndims)
+			snprintf(text, sizeof text, "%" PRIu64, e->origin[0] + (uint64_t)c);
+		else
+			snprintf(text, sizeof text, "+%d", c);
+		mvprintw(top + 1, left + g.label + c * g.cell, "%*s", g.cell - 1, text);
+	}
+	for (int r = 0; r < rows; r++)
+		draw_elem_row(b, &g, top + 2 + r, left, r, cols);
+}
+
+/* The element view's full size: the widest of its title and grid, and
+ * its rows (title, column labels, grid) when w columns wide. */
+static int elems_width(const dbg_session *s)
+{
+	char text[256];
+	if (!tui.elems.in_array)
+		return (int)strlen(s->prog.bufs[tui.elems.buf].name) + 32;
+	const tui_grid g = elems_grid(s, 1 << 20);
+	elems_title(s, &g, g.rows, g.cols, text, sizeof text);
+	const int grid = g.label + g.cols * g.cell;
+	return grid > (int)strlen(text) ? grid : (int)strlen(text);
+}
+
+static int elems_height(const dbg_session *s, int w)
+{
+	return tui.elems.in_array ? 2 + elems_grid(s, w).rows : 1;
+}
+
+/* The array view, and the element view beside it when that leaves the
+ * array view 16 columns and up to 32 bitlines and the element view 16
+ * columns or all it needs; else below it, if the array view keeps two
+ * wordlines with its latches and the element view gets three rows; else
+ * no element view. */
+static void draw_views(const dbg_session *s, int top, int h)
+{
+	const int nbl = (int)tui.view.nbl, keep = nbl < 32 ? nbl : 32;
+	const int side = COLS - 16 - keep - 2, need = tui.elems.valid ? elems_width(s) : 0;
+	if (!tui.elems.valid) {
+		draw_array(s, top, h, COLS);
+	} else if (side >= 16 || side >= need) {
+		const int w = need < side ? need : side;
+		const int aw = 16 + nbl < COLS - 2 - w ? 16 + nbl : COLS - 2 - w;
+		draw_array(s, top, h, aw);
+		draw_elems(s, top, aw + 2, h, COLS - aw - 2);
+	} else {
+		int eh = elems_height(s, COLS);
+		eh = eh < h - 6 ? eh : h - 6;
+		draw_array(s, top, eh >= 3 ? h - eh : h, COLS);
+		if (eh >= 3)
+			draw_elems(s, top + h - eh, 0, eh, COLS);
 	}
 }
 
@@ -350,11 +713,33 @@ static void draw_position_bar(const dbg_session *s, int y)
 	}
 }
 
+/* The last lines of the scrollback that fit, or, scrolled back
+ * (PageUp), earlier ones above a bar saying how many lines are below. */
 static void draw_console(int top, int h)
 {
-	size_t from = tui.nlines > (size_t)h ? tui.nlines - (size_t)h : 0;
-	for (int y = 0; y < h && from + (size_t)y < tui.nlines; y++)
-		mvaddnstr(top + y, 0, tui.lines[from + (size_t)y], COLS);
+	tui.cons_h = h;
+	const size_t rows = tui.scroll ? (size_t)h - 1 : (size_t)h;
+	const size_t end = tui.nlines - tui.scroll;
+	const size_t from = end > rows ? end - rows : 0;
+	for (size_t i = from; i < end; i++)
+		mvaddnstr(top + (int)(i - from), 0, tui.lines[i], COLS);
+	if (tui.scroll)
+		draw_bar(top + h - 1, " %zu more line%s below (PageDown)",
+			 tui.scroll, tui.scroll == 1 ? "" : "s");
+}
+
+/* PageUp (dir 1) and PageDown (-1): the console moves by its height
+ * less two lines, so that one line stays in view; at most until the
+ * first line is at the top. */
+static void scroll_console(int dir)
+{
+	const size_t page = tui.cons_h > 3 ? (size_t)tui.cons_h - 2 : 1;
+	const size_t rows = tui.cons_h > 1 ? (size_t)tui.cons_h - 1 : 1;
+	const size_t max = tui.nlines > rows ? tui.nlines - rows : 0;
+	if (dir > 0)
+		tui.scroll = tui.scroll + page < max ? tui.scroll + page : max;
+	else
+		tui.scroll = tui.scroll > page ? tui.scroll - page : 0;
 }
 
 /* The prompt line, with readline's buffer and the cursor where it is. */
@@ -402,7 +787,7 @@ static void draw_all(void)
 	draw_listing(s, 1, list_h);
 	draw_position_bar(s, 1 + list_h);
 	if (s->em && tui.view.valid)
-		draw_array(s, 2 + list_h, arr_h);
+		draw_views(s, 2 + list_h, arr_h);
 	draw_console(2 + list_h + arr_h, cons_h);
 	draw_prompt();
 	show();
@@ -466,6 +851,7 @@ static void run_captured(dbg_session *s, char *line)
 	if (err >= 0)
 		close(err);
 	drain_capture();
+	tui.scroll = 0;
 	view_take(s);
 }
 
@@ -500,6 +886,7 @@ static void show_matches(char **matches, int num, int max)
 	}
 	if (n)
 		push_line(line, n);
+	tui.scroll = 0;
 	draw_all();
 }
 
@@ -570,6 +957,11 @@ static void tui_loop(dbg_session *s)
 				rl_replace_line("", 0);
 				draw_all();
 			}
+			continue;
+		}
+		if (c == KEY_PPAGE || c == KEY_NPAGE) {
+			scroll_console(c == KEY_PPAGE ? 1 : -1);
+			draw_all();
 			continue;
 		}
 		c = translate_key(c);
@@ -728,6 +1120,8 @@ void dbg_tui_disable(void)
 	free(tui.view.bits);
 	free(tui.view.changed);
 	tui.view = (tui_view){ 0 };
+	elems_free();
+	tui.scroll = 0;
 	tui.active = tui.want_off = false;
 }
 
@@ -796,5 +1190,23 @@ int dbg_cmd_tui_disable(dbg_session *s, char *args)
 	if (tui.active)
 		tui.want_off = true;
 	tui.want_on = false;
+	return 0;
+}
+
+int dbg_cmd_tui_element(dbg_session *s, char *args)
+{
+	const char *name = dbg_trim(args);
+	if (!*name) {
+		tui.elem_pin[0] = '\0';
+		printf("The element view follows the current command.\n");
+		return 0;
+	}
+	const emu_buffer *b = dbg_find_buffer(s, name, strlen(name));
+	if (!b) {
+		dbg_error(s, "tui element: no buffer or tensor \"%s\" in the program.", name);
+		return -1;
+	}
+	snprintf(tui.elem_pin, sizeof tui.elem_pin, "%s", b->name);
+	printf("The element view shows %s.\n", b->name);
 	return 0;
 }

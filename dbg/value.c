@@ -34,7 +34,11 @@ dbg_value dbg_value_real(double f)
 
 dbg_value dbg_value_of_element(const dbg_session *s, const emu_buffer *b, uint64_t i)
 {
-	const uint64_t raw = emu_elem_get(s->em, b, i);
+	return dbg_value_of_bits(b, emu_elem_get(s->em, b, i));
+}
+
+dbg_value dbg_value_of_bits(const emu_buffer *b, uint64_t raw)
+{
 	if (b->fmt == ISA_FMT_INT)
 		return (dbg_value){ .v = b->is_signed ? isa_sext(raw, b->width) : (int64_t)raw,
 				    .width = b->width, .is_signed = b->is_signed != 0,

@@ -8,7 +8,10 @@
  * capture-pane -p and is checked: the listing marks the add current,
  * the array view holds the sum bits the Fig 1(d) add wrote so far with
  * the activated and written wordlines marked, and a resize redraws the
- * whole screen at the new size.  Skipped only if tmux is missing.
+ * whole screen at the new size.  The suite tui_elems steps the two-tile
+ * shift of samples/teach/shift2 and checks the element view (B's tile,
+ * the moved elements in reverse video, `tui element`) and the console's
+ * scroll-back (PageUp, PageDown).  Skipped only if tmux is missing.
  */
 #include <criterion/criterion.h>
 
@@ -61,20 +64,25 @@ static char *tmux(const char *fmt, ...)
 	return out;
 }
 
-static void start_session(void)
+static void start_infsdb(const char *sample)
 {
 	if (!have_tmux())
 		return;
 	snprintf(server, sizeof server, "infsim-test-%ld", (long)getpid());
 	char *r = tmux("new-session -d -x 80 -y 24 \"cd '%s' && TERM=xterm-256color "
-		       "HOME=/nonexistent '%s' -q -nx -tui samples/fig1d_add4.ins\"",
-		       SRCDIR, INFSDB_BIN);
+		       "HOME=/nonexistent '%s' -q -nx -tui %s\"",
+		       SRCDIR, INFSDB_BIN, sample);
 	cr_assert_not_null(r, "tmux new-session failed");
 	free(r);
 	r = tmux("display-message -p '#{socket_path}'");
 	if (r)
 		snprintf(socket_path, sizeof socket_path, "%.*s", (int)strcspn(r, "\n"), r);
 	free(r);
+}
+
+static void start_session(void)
+{
+	start_infsdb("samples/fig1d_add4.ins");
 }
 
 /* tmux leaves its socket file behind when its server is killed. */
@@ -124,12 +132,26 @@ static char *wait_for(const char *first, ...)
 	return NULL;
 }
 
-/* The screen's line that starts with prefix (NULL if none), as a copy. */
+/* The escape sequence at p (ESC [ ... letter), or 0 if there is none. */
+static size_t escape_len(const char *p)
+{
+	if (p[0] != '\033' || p[1] != '[')
+		return 0;
+	size_t n = 2;
+	while (p[n] && !((p[n] >= 'A' && p[n] <= 'Z') || (p[n] >= 'a' && p[n] <= 'z')))
+		n++;
+	return p[n] ? n + 1 : n;
+}
+
+/* The screen's line that starts with prefix (NULL if none), as a copy;
+ * on a screen captured with escapes, after the line's leading ones. */
 static char *line_with(const char *scr, const char *prefix)
 {
 	for (const char *p = scr; *p;) {
-		size_t n = strcspn(p, "\n");
-		if (strncmp(p, prefix, strlen(prefix)) == 0)
+		size_t n = strcspn(p, "\n"), skip = 0;
+		for (size_t e; (e = escape_len(p + skip)) != 0;)
+			skip += e;
+		if (strncmp(p + skip, prefix, strlen(prefix)) == 0)
 			return strndup(p, n);
 		p += n + (p[n] == '\n');
 	}
@@ -315,4 +337,215 @@ Test(tui_plain, no_terminal)
 	cr_assert_eq(pclose(p), 0);
 	cr_expect_str_eq(out, "Cannot enable the TUI when output is not a terminal.\n"
 			      "going on\n(infsdb) quit\n");
+}
+
+/* ---- the element view and the console's scroll-back (shift2) ---- */
+
+static void start_shift2(void)
+{
+	start_infsdb("samples/teach/shift2/shift2.ins");
+}
+
+TestSuite(tui_elems, .init = start_shift2, .fini = kill_session, .timeout = 60);
+
+/* The start of line y of scr. */
+static const char *line_at(const char *scr, int y)
+{
+	const char *p = scr;
+	for (int i = 0; i < y && *p; i++) {
+		p += strcspn(p, "\n");
+		p += *p == '\n';
+	}
+	return p;
+}
+
+/* Line y of a screen captured with escapes, as the characters shown and
+ * whether each is in reverse video (SGR 7 sets it, 0 and 27 clear it;
+ * tmux carries the attributes from one line to the next). */
+static void decode_line(const char *esc, int y, char *text, bool *rev, size_t size)
+{
+	bool on = false;
+	size_t n = 0;
+	int line = 0;
+	for (const char *p = esc; *p && line <= y;) {
+		size_t e = escape_len(p);
+		if (e && p[e - 1] == 'm') {
+			for (const char *q = p + 2; q < p + e - 1; q += strcspn(q, ";m") + (q[strcspn(q, ";m")] == ';')) {
+				int v = atoi(q);
+				on = v == 7 ? true : v == 0 || v == 27 ? false : on;
+			}
+			if (e == 3) /* ESC [ m */
+				on = false;
+		} else if (e) {
+		} else if (*p == '\n') {
+			line++;
+		} else if (line == y && n + 1 < size) {
+			text[n] = *p;
+			rev[n++] = on;
+		}
+		p += e ? e : 1;
+	}
+	text[n] = '\0';
+}
+
+/* The words of s[from..] (spaces collapsed) appended to out; only the
+ * reverse-video ones if rev is given. */
+static void append_words(char *out, size_t size, const char *s, const bool *rev, size_t from)
+{
+	for (size_t i = from; i < strlen(s);) {
+		if (s[i] == ' ' || (rev && !rev[i])) {
+			i++;
+			continue;
+		}
+		size_t n = 0;
+		while (s[i + n] && s[i + n] != ' ' && (!rev || rev[i + n]))
+			n++;
+		size_t len = strlen(out);
+		snprintf(out + len, size - len, "%s%.*s", len && out[len - 1] != ' ' ? " " : "",
+			 (int)n, s + i);
+		i += n;
+	}
+}
+
+/* The element view under its title: the column labels and `rows` grid
+ * rows as words, rows separated by "|"; with esc, only the words in
+ * reverse video. */
+static void elem_grid(const char *scr, const char *esc, const char *title, int rows, char *out,
+		      size_t size)
+{
+	const char *t = strstr(scr, title);
+	cr_assert_not_null(t, "no element view \"%s\" on the screen:\n%s", title, scr);
+	const char *start = t;
+	while (start > scr && start[-1] != '\n')
+		start--;
+	int y = 0;
+	for (const char *p = scr; p < start; p++)
+		y += *p == '\n';
+	const size_t col = (size_t)(t - start);
+	out[0] = '\0';
+	for (int r = 0; r <= rows; r++) {
+		char text[512];
+		bool rev[512];
+		if (esc) {
+			decode_line(esc, y + 1 + r, text, rev, sizeof text);
+		} else {
+			const char *l = line_at(scr, y + 1 + r);
+			snprintf(text, sizeof text, "%.*s", (int)strcspn(l, "\n"), l);
+		}
+		const size_t len = strlen(out);
+		if (r)
+			snprintf(out + len, size - len, "%s|", len && out[len - 1] != ' ' ? " " : "");
+		if (strlen(text) > col)
+			append_words(out, size, text, esc ? rev : NULL, col);
+	}
+}
+
+static void expect_grid(const char *title, const char *words, const char *highlighted)
+{
+	char *scr = wait_for(title, NULL), *esc = screen(true), got[1024];
+	elem_grid(scr, NULL, title, 2, got, sizeof got);
+	cr_expect_str_eq(got, words, "%s: the grid reads \"%s\", not \"%s\":\n%s", title, got, words,
+			 scr);
+	elem_grid(scr, esc, title, 2, got, sizeof got);
+	cr_expect_str_eq(got, highlighted, "%s: the reverse-video elements are \"%s\", not \"%s\":\n%s",
+			 title, got, highlighted, esc);
+	free(esc);
+	free(scr);
+}
+
+Test(tui_elems, shows_the_moved_elements)
+{
+	if (!have_tmux())
+		cr_skip_test("tmux is not installed");
+	free(wait_for("(infsdb)", "mv.intra", NULL));
+	keys("start");
+	free(wait_for("=> 0 ", NULL));
+	/* B[i][j] = A[i][j - 1]: B's tile 0, zero before the move */
+	expect_grid("B tile 0 (u8)", "0 1 2 3 | 0 0 0 0 0 | 1 0 0 0 0", "| |");
+	keys("step"); /* the intra-array shift: columns 0-2 to 1-3 */
+	free(wait_for("=> 1 ", NULL));
+	expect_grid("B tile 0 (u8)", "0 1 2 3 | 0 0 0 1 2 | 1 0 8 9 10", "| 1 2 | 8 9 10");
+	keys("step"); /* the inter-bank move: in flight until the sync */
+	free(wait_for("=> 2 ", "array 1  cmd 2", NULL));
+	expect_grid("B tile 1 (u8)", "4 5 6 7 | 0 0 0 0 0 | 1 0 0 0 0", "| |");
+	keys("step");
+	free(wait_for("=> 3 ", NULL));
+	expect_grid("B tile 1 (u8)", "4 5 6 7 | 0 0 4 5 6 | 1 0 12 13 14", "| 4 5 6 | 12 13 14");
+	keys("step"); /* the sync delivers A[i][3] to B[i][4], across the tile edge */
+	free(wait_for("program finished", NULL));
+	expect_grid("B tile 1 (u8)", "4 5 6 7 | 0 3 4 5 6 | 1 11 12 13 14", "| 3 | 11");
+}
+
+Test(tui_elems, chooses_the_buffer)
+{
+	if (!have_tmux())
+		cr_skip_test("tmux is not installed");
+	free(wait_for("(infsdb)", "mv.intra", NULL));
+	keys("start");
+	free(wait_for("B tile 0 (u8)", NULL));
+	keys("tui element A");
+	free(wait_for("The element view shows A.", NULL));
+	expect_grid("A tile 0 (u8)", "0 1 2 3 | 0 0 1 2 3 | 1 8 9 10 11", "| |");
+	keys("tui element Z");
+	free(wait_for("tui element: no buffer or tensor \"Z\" in the program.", NULL));
+	keys("tui element");
+	free(wait_for("The element view follows the current command.", "B tile 0 (u8)", NULL));
+}
+
+/* A line of the console that scrolled away comes back with PageUp and
+ * goes again with PageDown. */
+Test(tui_elems, scrolls_the_console_back)
+{
+	if (!have_tmux())
+		cr_skip_test("tmux is not installed");
+	free(wait_for("(infsdb)", "mv.intra", NULL));
+	keys("info layout");
+	char *scr = wait_for("tile 1 (1,0,0): array 1 (bank 1, way 0, array 0), elements [4,8)", NULL);
+	cr_expect(!strstr(scr, "Layout Override Table"), "the first line should be off the screen:\n%s",
+		  scr);
+	free(scr);
+	scr = NULL;
+	for (int page = 0; page < 4 && !scr; page++) {
+		free(tmux("send-keys -t 0 PageUp"));
+		char *s = wait_for("more lines below (PageDown)", NULL);
+		if (strstr(s, "Layout Override Table"))
+			scr = s;
+		else
+			free(s);
+	}
+	cr_assert_not_null(scr, "PageUp never showed the first line of \"info layout\"");
+	cr_expect(strstr(scr, "(infsdb) info layout") != NULL, "the command line:\n%s", scr);
+	free(scr);
+	for (int page = 0; page < 4; page++)
+		free(tmux("send-keys -t 0 PageDown"));
+	for (int tries = 0; tries < 200; tries++) {
+		scr = screen(false);
+		bool back = !strstr(scr, "more lines below") && !strstr(scr, "Layout Override Table");
+		free(scr);
+		if (back)
+			return;
+		nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
+	}
+	cr_assert_fail("PageDown did not return to the end of the console");
+}
+
+/* At 40 columns the element view of Fig 1(d)'s C goes below the array view. */
+Test(tui, narrow_terminal_stacks_the_element_view)
+{
+	if (!have_tmux())
+		cr_skip_test("tmux is not installed");
+	free(two_stepis());
+	free(tmux("resize-window -t 0 -x 40 -y 24"));
+	char *scr = wait_for("\nC (u4) elements 0-15", NULL);
+	for (const char *p = scr; *p;) {
+		size_t n = strcspn(p, "\n");
+		cr_expect(n <= 40, "a line longer than 40: %.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	char got[1024];
+	elem_grid(scr, NULL, "C (u4) elements 0-15", 2, got, sizeof got);
+	cr_expect_str_eq(got, "+0 +1 +2 +3 +4 +5 +6 +7 | 0 3 0 1 2 3 0 1 2 | 8 3 0 1 2 3 0 1 2",
+			 "%s", scr);
+	expect_row(scr, "  9 C.1     wr  ", "1001100110011001");
+	free(scr);
 }
