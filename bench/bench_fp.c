@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "bench_util.h"
+#include "hazard.h"
 #include "isa.h"
 #include "machine.h"
 #include "program.h"
@@ -68,6 +69,29 @@ static uint64_t make_value(uint64_t *st, uint64_t i)
 	return sign << 31 | exp << 23 | (r & 0x7fffffu);
 }
 
+/* Tell the machine's hazard tracker that a and b hold data, as
+ * `infsim run` does for a stream's buffers: the operands are placed
+ * through the array port here, not by the transpose unit. */
+static void declare_loaded(struct bench *B)
+{
+	const sram_machine *m = B->em->m;
+	unsigned *arrays = malloc(m->narrays * sizeof *arrays);
+	uint64_t mask[SRAM_MAX_DIM / 64];
+	if (!arrays) {
+		fprintf(stderr, "bench_fp: out of memory\n");
+		exit(1);
+	}
+	for (unsigned i = 0; i < m->narrays; i++)
+		arrays[i] = i;
+	memset(mask, 0xff, sizeof mask);
+	const emu_cells c = {arrays, m->narrays, mask, ROW_A, 2 * WIDTH};
+	if (emu_hazard_load(B->em->hz, &c) != 0) {
+		fprintf(stderr, "bench_fp: out of memory\n");
+		exit(1);
+	}
+	free(arrays);
+}
+
 static void bench_init(struct bench *B, int reps)
 {
 	const sram_geom g = sram_geom_default();
@@ -102,6 +126,7 @@ static void bench_init(struct bench *B, int reps)
 	}
 	bench_put(B->m0, ROW_A, WIDTH, B->a);
 	bench_put(B->m0, ROW_B, WIDTH, B->b);
+	declare_loaded(B);
 	B->threads = bench_threads();
 }
 
@@ -255,6 +280,11 @@ static int run_case(struct bench *B, const struct fp_case *fc)
 	}
 	const double ref = time_reference(B, c);
 	const struct timing tb = time_machine(B, fc->label, false);
+	if (emu_hazard_count(B->em->hz) != 0) {
+		printf("%-8s FAIL: the machine reported hazards on the bench's data\n",
+		       fc->label);
+		return -1;
+	}
 	if (!tb.ok)
 		return -1;
 	const struct timing to = time_machine(B, fc->label, true);

@@ -48,6 +48,7 @@ struct emu_hazards {
 	size_t n, cap;
 	uint64_t count[EMU_HZ_KINDS];
 	uint64_t full[MASK_WORDS];
+	uint32_t *nfull;        /* per wordline: arrays whose state there is 1 */
 };
 
 /* Where a hazard occurs: the first array, the bits and wordlines there,
@@ -152,10 +153,11 @@ emu_hazards *emu_hazard_new(const sram_geom *g, bool strict, const char *path)
 		h->full[b / 64] |= UINT64_C(1) << (b % 64);
 	h->state = calloc(h->narrays * h->W, sizeof *h->state);
 	h->pend_count = calloc(h->narrays, sizeof *h->pend_count);
+	h->nfull = calloc(h->W, sizeof *h->nfull);
 	h->cap_masks = 16;
 	h->nmasks = 2; /* ids 0 and 1 are implicit */
 	h->masks = calloc(h->cap_masks * h->wpa, sizeof *h->masks);
-	if (!h->state || !h->pend_count || !h->masks) {
+	if (!h->state || !h->pend_count || !h->masks || !h->nfull) {
 		emu_hazard_free(h);
 		return NULL;
 	}
@@ -181,6 +183,7 @@ void emu_hazard_free(emu_hazards *h)
 	free(h->pend);
 	free(h->pend_count);
 	free(h->state);
+	free(h->nfull);
 	free(h->masks);
 	free(h->slots);
 	free(h->list);
@@ -335,10 +338,24 @@ static void found(struct finding *f, unsigned a, const uint64_t *bits,
 }
 
 /* Bits of c never written, in its first such array. */
+/* Is every bitline of every array written at wordlines wl..wl+nwl-1?
+ * (Then no access there can find an unwritten cell, and a write there
+ * changes nothing: the common case, answered without touching the
+ * per-array state.) */
+static bool rows_all_written(const emu_hazards *h, unsigned wl, unsigned nwl)
+{
+	for (unsigned w = wl; w < wl + nwl; w++)
+		if (h->nfull[w] != h->narrays)
+			return false;
+	return true;
+}
+
 static void find_unwritten(const emu_hazards *h, const emu_cells *c,
 			   struct finding *f)
 {
 	uint64_t miss[MASK_WORDS];
+	if (rows_all_written(h, c->wl, c->nwl))
+		return;
 	for (size_t i = 0; i < c->narrays; i++) {
 		const unsigned a = c->arrays[i];
 		const uint32_t *st = h->state + (size_t)a * h->W;
@@ -465,14 +482,17 @@ int emu_hazard_written(emu_hazards *h, const emu_cells *c)
 	memset(from, 0xff, sizeof from);
 	if (mid < 0)
 		return -1;
+	if (mid == 0 || rows_all_written(h, c->wl, c->nwl))
+		return 0;
 	for (size_t i = 0; i < c->narrays; i++) {
 		uint32_t *st = h->state + (size_t)c->arrays[i] * h->W;
 		for (unsigned w = c->wl; w < c->wl + c->nwl; w++) {
 			const uint32_t old = st[w], slot = old % 64;
-			if (old == 1 || mid == 0)
+			if (old == 1)
 				continue;
 			if (old == 0 || mid == 1) {
 				st[w] = (uint32_t)mid;
+				h->nfull[w] += mid == 1;
 				continue;
 			}
 			if (from[slot] != old) {
@@ -486,6 +506,7 @@ int emu_hazard_written(emu_hazards *h, const emu_cells *c)
 				to[slot] = (uint32_t)id;
 			}
 			st[w] = to[slot];
+			h->nfull[w] += to[slot] == 1;
 		}
 	}
 	return 0;

@@ -668,17 +668,62 @@ static struct pass_set pick_passes(void)
 #endif
 }
 
+/* The AND and OR of the rows base + r * n, r each bit of set, into tand
+ * and tor: eight words at a time, with every row's words of a block
+ * folded in registers, so each word is loaded once and stored once. */
+static void fold_set(uint64_t *restrict tand, uint64_t *restrict tor,
+		     const uint64_t *base, uint64_t set, size_t n)
+{
+	size_t off[64];
+	unsigned nr = 0;
+	for (; set; set &= set - 1)
+		off[nr++] = (size_t)__builtin_ctzll(set) * n;
+	size_t k0 = 0;
+#if defined(__GNUC__)
+	/* Eight words in four 2-word vectors, kept in registers. */
+	for (; k0 + 8 <= n; k0 += 8) {
+		const sram_v2 ones = {~UINT64_C(0), ~UINT64_C(0)}, zero = {0, 0};
+		sram_v2 a0 = ones, a1 = ones, a2 = ones, a3 = ones;
+		sram_v2 o0 = zero, o1 = zero, o2 = zero, o3 = zero;
+		for (unsigned r = 0; r < nr; r++) {
+			const uint64_t *row = base + off[r] + k0;
+			const sram_v2 x0 = *(const sram_v2m *)row;
+			const sram_v2 x1 = *(const sram_v2m *)(row + 2);
+			const sram_v2 x2 = *(const sram_v2m *)(row + 4);
+			const sram_v2 x3 = *(const sram_v2m *)(row + 6);
+			a0 &= x0, a1 &= x1, a2 &= x2, a3 &= x3;
+			o0 |= x0, o1 |= x1, o2 |= x2, o3 |= x3;
+		}
+		*(sram_v2m *)(tand + k0) = a0;
+		*(sram_v2m *)(tand + k0 + 2) = a1;
+		*(sram_v2m *)(tand + k0 + 4) = a2;
+		*(sram_v2m *)(tand + k0 + 6) = a3;
+		*(sram_v2m *)(tor + k0) = o0;
+		*(sram_v2m *)(tor + k0 + 2) = o1;
+		*(sram_v2m *)(tor + k0 + 4) = o2;
+		*(sram_v2m *)(tor + k0 + 6) = o3;
+	}
+#endif
+	for (; k0 < n; k0++) {
+		uint64_t a = ~UINT64_C(0), o = 0;
+		for (unsigned r = 0; r < nr; r++) {
+			a &= base[off[r] + k0];
+			o |= base[off[r] + k0];
+		}
+		tand[k0] = a;
+		tor[k0] = o;
+	}
+}
+
 /* Three activated rows, or a many-wordline set: their AND and OR go to
  * two temporaries, whose own AND is the AND of them all and whose NOR is
  * their NOR (the AND is inside the OR), so the uop then senses the two
- * like any other.  (A set of 64 rows costs 64 sweeps of the way: searches
- * are rare next to the bit-serial arithmetic.) */
+ * like any other. */
 static void fold_rows(uint64_t *b, const struct plan *p, const struct layout *L)
 {
 	uint64_t *tand = b + L->tmp[2], *tor = b + L->tmp[3];
 	const size_t n = L->n;
-	uint64_t set = p->u->set;
-	if (!set) {
+	if (!p->u->set) {
 		const uint64_t *r0 = b + p->r0, *r1 = b + p->r1, *r2 = b + p->r2;
 		for (size_t k = 0; k < n; k++) {
 			tand[k] = r0[k] & r1[k] & r2[k];
@@ -686,17 +731,7 @@ static void fold_rows(uint64_t *b, const struct plan *p, const struct layout *L)
 		}
 		return;
 	}
-	const uint64_t *base = b + (size_t)p->u->act[0] * n;
-	const uint64_t *r = base + (size_t)__builtin_ctzll(set) * n;
-	memcpy(tand, r, n * sizeof *tand);
-	memcpy(tor, r, n * sizeof *tor);
-	for (set &= set - 1; set; set &= set - 1) {
-		r = base + (size_t)__builtin_ctzll(set) * n;
-		for (size_t k = 0; k < n; k++) {
-			tand[k] &= r[k];
-			tor[k] |= r[k];
-		}
-	}
+	fold_set(tand, tor, b + (size_t)p->u->act[0] * n, p->u->set, n);
 }
 
 /* Does the uop sense more than two rows (folded by fold_rows)? */
