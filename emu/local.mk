@@ -4,7 +4,7 @@ libinfsim_la_SOURCES += emu/program.h emu/assemble.h emu/lex.h emu/program.c emu
 	emu/parse.c emu/format.c emu/encode.c emu/load.c \
 	emu/machine.h emu/machine.c emu/refmodel.h emu/refmodel.c \
 	emu/report.h emu/report.c emu/layout.h emu/layout.c \
-	emu/move.h emu/move.c emu/net.h emu/net.c emu/hazard.h emu/hazard.c
+	emu/move.h emu/move_private.h emu/move.c emu/lower.c emu/net.h emu/net.c emu/hazard.h emu/hazard.c
 pkginclude_HEADERS += emu/program.h emu/machine.h emu/refmodel.h emu/report.h
 
 bin_PROGRAMS += infsim
