@@ -915,27 +915,39 @@ static int parse_buffer_field(parser *ps, emu_buffer *b, emu_src *src, bool seen
 }
 
 /* buffer NAME TYPE LENGTH wl=N arrays=PATTERN [init=KIND] */
+/* The name after `buffer` or `tensor` (what), at statement offset t,
+ * into b; its offset into src.  *nt and *n get its place and length. */
+static int parse_decl_name(parser *ps, size_t t, const char *what, emu_buffer *b,
+			   emu_src *src, size_t *nt, size_t *n)
+{
+	char fd[64];
+	if (ps->cmd_line)
+		return perr(ps, t, "%ss must be declared before the first command (line %d)",
+			    what, ps->cmd_line);
+	skip_ws(ps);
+	*nt = ps->pos;
+	*n = word_len(ps, *nt);
+	if (*n == 0)
+		return perr(ps, *nt, "expected a %s name after '%s', found %s", what, what,
+			    found(ps, *nt, fd, sizeof fd));
+	if (*n >= EMU_NAME_MAX)
+		return perr(ps, *nt, "%s name is %zu characters long; at most %d", what, *n,
+			    EMU_NAME_MAX - 1);
+	memcpy(b->name, ps->s + *nt, *n);
+	src->at[EMU_AT_NAME] = *nt + 1;
+	ps->pos = *nt + *n;
+	return 0;
+}
+
 static int parse_buffer(parser *ps, size_t t)
 {
 	emu_buffer b;
 	emu_src src = {.path = ps->path, .line = ps->line, .at = {[EMU_AT_STMT] = t + 1}};
 	bool seen[3] = {false}, neg;
-	char fd[64];
 	memset(&b, 0, sizeof b);
-	if (ps->cmd_line)
-		return perr(ps, t, "buffers must be declared before the first command (line %d)",
-			    ps->cmd_line);
-	skip_ws(ps);
-	const size_t nt = ps->pos, n = word_len(ps, nt);
-	if (n == 0)
-		return perr(ps, nt, "expected a buffer name after 'buffer', found %s",
-			    found(ps, nt, fd, sizeof fd));
-	if (n >= EMU_NAME_MAX)
-		return perr(ps, nt, "buffer name is %zu characters long; at most %d", n,
-			    EMU_NAME_MAX - 1);
-	memcpy(b.name, ps->s + nt, n);
-	src.at[EMU_AT_NAME] = nt + 1;
-	ps->pos = nt + n;
+	size_t nt, n;
+	if (parse_decl_name(ps, t, "buffer", &b, &src, &nt, &n) != 0)
+		return -1;
 	if (!at_end(ps) && ps->pos == nt + n)
 		return perr(ps, ps->pos, "unexpected '%c' in buffer name '%s'; a name is "
 			    "[A-Za-z_][A-Za-z0-9_]*", ps->s[ps->pos], b.name);
@@ -1103,23 +1115,11 @@ static int parse_tensor(parser *ps, size_t t)
 	bool seen[5] = {false};
 	emu_compute hint = {0, 0, 0};
 	unsigned nd, ntile = 0;
-	char fd[64];
 	elem_type ty;
 	memset(&b, 0, sizeof b);
-	if (ps->cmd_line)
-		return perr(ps, t, "tensors must be declared before the first command (line %d)",
-			    ps->cmd_line);
-	skip_ws(ps);
-	const size_t nt = ps->pos, n = word_len(ps, nt);
-	if (n == 0)
-		return perr(ps, nt, "expected a tensor name after 'tensor', found %s",
-			    found(ps, nt, fd, sizeof fd));
-	if (n >= EMU_NAME_MAX)
-		return perr(ps, nt, "tensor name is %zu characters long; at most %d", n,
-			    EMU_NAME_MAX - 1);
-	memcpy(b.name, ps->s + nt, n);
-	src.at[EMU_AT_NAME] = nt + 1;
-	ps->pos = nt + n;
+	size_t nt, n;
+	if (parse_decl_name(ps, t, "tensor", &b, &src, &nt, &n) != 0)
+		return -1;
 	if (at_end(ps))
 		return perr(ps, ps->pos, "expected an element type (%s) after the tensor name",
 			    EMU_TYPE_LIST);

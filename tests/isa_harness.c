@@ -62,6 +62,20 @@ void harness_get_tag(harness *h, bool *t)
 				      (unsigned)(i % h->B));
 }
 
+sram_geom harness_geom(unsigned wl, unsigned bl, unsigned apw, unsigned wpb,
+		       unsigned mx, unsigned my)
+{
+	sram_geom g;
+	memset(&g, 0, sizeof g);
+	g.wordlines = wl;
+	g.bitlines = bl;
+	g.arrays_per_way = apw;
+	g.ways_per_bank = wpb;
+	g.mesh_x = mx;
+	g.mesh_y = my;
+	return g;
+}
+
 isa_cmd harness_cmd(harness *h, unsigned op, unsigned width, bool is_signed)
 {
 	return harness_cmd_fmt(h, op, ISA_FMT_INT, width, is_signed);

@@ -23,6 +23,10 @@ typedef struct harness {
 } harness;
 
 harness *harness_new(unsigned wordlines, unsigned bitlines);
+/* A geometry: wl x bl arrays, apw arrays a way, wpb ways a bank, an
+ * mx x my mesh of banks; the controller settings at their defaults. */
+sram_geom harness_geom(unsigned wl, unsigned bl, unsigned apw, unsigned wpb,
+		       unsigned mx, unsigned my);
 void harness_free(harness *h);
 
 /* Place operand values: element i of the vector at wordlines base.. */

@@ -8,21 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa_harness.h"
 #include "layout.h"
 
-static sram_geom geom(unsigned wl, unsigned bl, unsigned apw, unsigned wpb,
-		      unsigned mx, unsigned my)
-{
-	sram_geom g;
-	memset(&g, 0, sizeof g);
-	g.wordlines = wl;
-	g.bitlines = bl;
-	g.arrays_per_way = apw;
-	g.ways_per_bank = wpb;
-	g.mesh_x = mx;
-	g.mesh_y = my;
-	return g;
-}
 
 /* A region of unsigned n-bit elements with sizes S and tile T (nd dims). */
 static emu_region region(const char *name, unsigned width, unsigned nd,
@@ -141,7 +129,7 @@ Test(layout, mapping_exhaustive_small_machines)
 	for (unsigned apw = 1; apw <= 3; apw++)
 	for (unsigned wpb = 1; wpb <= 2; wpb++)
 	for (unsigned mesh = 0; mesh < 3; mesh++) {
-		sram_geom g = geom(32, bls[bi], apw, wpb, mesh ? 2 : 1, mesh == 2 ? 2 : 1);
+		sram_geom g = harness_geom(32, bls[bi], apw, wpb, mesh ? 2 : 1, mesh == 2 ? 2 : 1);
 		for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
 		for (uint64_t vb = 1; vb <= 4; vb *= 2) {
 			uint64_t T[64][3];
@@ -165,7 +153,7 @@ Test(layout, mapping_exhaustive_small_machines)
 /* Virtual bitlines: tile bitline b -> bitline b % B, wordline wl + (b / B) * n. */
 Test(layout, virtual_bitlines)
 {
-	const sram_geom g = geom(64, 8, 1, 1, 2, 1);
+	const sram_geom g = harness_geom(64, 8, 1, 1, 2, 1);
 	const uint64_t S[1] = {40}, T[1] = {32};
 	emu_region r = region("v", 5, 1, S, T);
 	r.wl = 3;
@@ -185,7 +173,7 @@ Test(layout, virtual_bitlines)
 
 Test(layout, locate_and_addresses)
 {
-	const sram_geom g = geom(64, 8, 2, 1, 1, 1);
+	const sram_geom g = harness_geom(64, 8, 2, 1, 1, 1);
 	const uint64_t S[2] = {4, 3}, T[2] = {4, 2};
 	emu_region r = region("A", 16, 2, S, T);
 	emu_lot t;
@@ -243,7 +231,7 @@ Test(layout, fused_dimensions)
 
 Test(layout, lot_add_find_remove)
 {
-	const sram_geom g = geom(64, 8, 2, 2, 2, 1); /* 8 arrays */
+	const sram_geom g = harness_geom(64, 8, 2, 2, 2, 1); /* 8 arrays */
 	const uint64_t S[1] = {16}, T[1] = {8};
 	emu_lot t;
 	diag d;
@@ -283,7 +271,7 @@ Test(layout, lot_add_find_remove)
 
 Test(layout, lot_overlaps)
 {
-	const sram_geom g = geom(64, 8, 2, 2, 2, 1);
+	const sram_geom g = harness_geom(64, 8, 2, 2, 2, 1);
 	const uint64_t S[1] = {24}, T[1] = {8};
 	emu_lot t;
 	diag d;
@@ -310,7 +298,7 @@ Test(layout, lot_overlaps)
 
 Test(layout, region_errors)
 {
-	const sram_geom g = geom(64, 8, 2, 1, 1, 1); /* 2 arrays of 8 bitlines */
+	const sram_geom g = harness_geom(64, 8, 2, 1, 1, 1); /* 2 arrays of 8 bitlines */
 	const uint64_t S[2] = {8, 2}, T[2] = {4, 2};
 	emu_region r;
 	diag d;
@@ -420,7 +408,7 @@ static emu_tile_req req(unsigned line, unsigned reduce, unsigned shift,
  * of tiles 0, 2 (CMD 1: bitline pattern 1:2:2, tile pattern 0:2:2). */
 Test(layout, fig9_tiles)
 {
-	const sram_geom g = geom(8, 4, 1, 1, 2, 2);
+	const sram_geom g = harness_geom(8, 4, 1, 1, 2, 2);
 	const uint64_t S[2] = {4, 4};
 	emu_region r = region("A", 8, 2, S, NULL);
 	emu_tile_req q = req(2, 0, 3, 0); /* L = 2 one-byte elements a line */
@@ -528,7 +516,7 @@ Test(layout, selection_errors)
 
 	/* One array of 8 bitlines per bank, one bank, L = 8: only T_0 = 8
 	 * passes constraint 2, and it needs 4 arrays. */
-	const sram_geom one = geom(64, 8, 1, 1, 1, 1);
+	const sram_geom one = harness_geom(64, 8, 1, 1, 1, 1);
 	const uint64_t S[2] = {16, 2};
 	emu_region s = region("S", 8, 2, S, NULL);
 	q = req(8, 0, 0, 0);
@@ -574,7 +562,7 @@ Test(layout, user_override)
 	EXPECT_ERR(emu_tile_check(&r, &g, &q, zero, &d), d, "tile 0x256x1 breaks the dims rule");
 
 	/* Constraint 2 on a machine of 2 arrays per bank: T_0 = 1 gives 2. */
-	const sram_geom small = geom(64, 16, 2, 1, 8, 4);
+	const sram_geom small = harness_geom(64, 16, 2, 1, 8, 4);
 	emu_region s = f32_region("B", 64, 16);
 	const uint64_t thin[3] = {1, 16, 1}, fat[3] = {16, 1, 1}, wide[3] = {8, 2, 1};
 	EXPECT_ERR(emu_tile_check(&s, &small, &q, thin, &d), d,
@@ -610,7 +598,7 @@ Test(layout, group_shares_primary_tile)
 	 * elements (L = 8), needs T_0 >= 4 and alone picks 4x4 for its
 	 * reduction; a member of f16 (L = 32) needs T_0 >= 16, so the group
 	 * gets the best tile valid for both: 16x1. */
-	const sram_geom small = geom(64, 16, 2, 1, 8, 8);
+	const sram_geom small = harness_geom(64, 16, 2, 1, 8, 8);
 	const uint64_t S[2] = {64, 16};
 	emu_region a, b;
 	emu_region_init(&a, "a", ISA_FMT_INT, 64, 1);
@@ -739,7 +727,7 @@ static void check_transpose(sram_machine *m, emu_region r, uint64_t seed)
 
 Test(layout, transpose_round_trips)
 {
-	const sram_geom g = geom(128, 8, 2, 2, 2, 1); /* 8 arrays, 4 per bank */
+	const sram_geom g = harness_geom(128, 8, 2, 2, 2, 1); /* 8 arrays, 4 per bank */
 	sram_machine *m = sram_new(&g);
 	cr_assert(m);
 	static const struct { unsigned width, nd; uint64_t S[3], T[3]; unsigned wl, a0; } cs[] = {
@@ -767,8 +755,8 @@ Test(layout, transpose_round_trips)
  * holding data, a bank's arrays in turn, banks in parallel. */
 Test(layout, transpose_cycle_formula)
 {
-	const sram_geom g4 = geom(64, 8, 2, 2, 2, 1); /* 4 arrays per bank */
-	const sram_geom g1 = geom(64, 8, 1, 1, 4, 2); /* 1 array per bank */
+	const sram_geom g4 = harness_geom(64, 8, 2, 2, 2, 1); /* 4 arrays per bank */
+	const sram_geom g1 = harness_geom(64, 8, 1, 1, 4, 2); /* 1 array per bank */
 	/* Full tiles: n x groups x min(tiles, arrays per bank). */
 	const uint64_t S1[1] = {64}, T8[1] = {8}, T16[1] = {16};
 	emu_region r = region("r", 6, 1, S1, T8);

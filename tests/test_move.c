@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "hazard.h"
+#include "isa_harness.h"
 #include "layout.h"
 #include "move.h"
 #include "net.h"
@@ -23,19 +24,6 @@
 
 /* ---- helpers ---- */
 
-static sram_geom geom(unsigned wl, unsigned bl, unsigned apw, unsigned wpb,
-		      unsigned mx, unsigned my)
-{
-	sram_geom g;
-	memset(&g, 0, sizeof g);
-	g.wordlines = wl;
-	g.bitlines = bl;
-	g.arrays_per_way = apw;
-	g.ways_per_bank = wpb;
-	g.mesh_x = mx;
-	g.mesh_y = my;
-	return g;
-}
 
 static uint64_t rnd(uint64_t *s)
 {
@@ -229,7 +217,7 @@ static void fig9_read(struct fig9 *f)
 
 Test(move, fig9)
 {
-	const sram_geom g = geom(32, 8, 1, 1, 2, 2);
+	const sram_geom g = harness_geom(32, 8, 1, 1, 2, 2);
 	const uint64_t S[2] = {4, 4}, T[2] = {2, 2};
 	emu_region A = region("A", 8, 2, S, T, 0), D = A;
 	D.wl = 8;
@@ -386,7 +374,7 @@ static void intra_shift_cases(int threads)
 	sram_set_threads(threads);
 	for (unsigned w = 0; w < 3; w++) {
 		const unsigned B = widths[w];
-		const sram_geom g = geom(16, B, 2, 1, 2, 1);
+		const sram_geom g = harness_geom(16, B, 2, 1, 2, 1);
 		struct rig r;
 		rig_init(&r, &g, true);
 		const emu_pattern all = pat(0, 1, 4), some = pat(1, 2, 2);
@@ -419,7 +407,7 @@ Test(move, intra_shifts_threads) { intra_shift_cases(2); }
 Test(move, inter_shifts_and_broadcasts)
 {
 	/* 2 arrays a way, 2 ways a bank, 2x2 banks: 16 arrays. */
-	const sram_geom g = geom(16, 64, 2, 2, 2, 2);
+	const sram_geom g = harness_geom(16, 64, 2, 2, 2, 2);
 	struct rig r;
 	rig_init(&r, &g, true);
 	const emu_pattern arr = pat(0, 1, 8), two = pat(3, 4, 2), bl = pat(0, 2, 16);
@@ -440,7 +428,7 @@ Test(move, inter_shifts_and_broadcasts)
 
 Test(move, constants)
 {
-	const sram_geom g = geom(16, 64, 2, 1, 1, 1);
+	const sram_geom g = harness_geom(16, 64, 2, 1, 1, 1);
 	struct rig r;
 	rig_init(&r, &g, true);
 	const emu_pattern arr = pat(0, 1, 2), bl = pat(5, 7, 8);
@@ -579,7 +567,7 @@ static emu_box whole(const emu_region *A)
  * and above the tile size. */
 Test(move, every_dimension_and_direction)
 {
-	const sram_geom g = geom(64, 16, 4, 2, 2, 2);
+	const sram_geom g = harness_geom(64, 16, 4, 2, 2, 2);
 	const uint64_t S[3] = {10, 5, 3}, T[3] = {4, 2, 2};
 	const emu_region A = region("A", 5, 3, S, T, 0);
 	const emu_box b = whole(&A);
@@ -598,7 +586,7 @@ Test(move, every_dimension_and_direction)
 /* Sub-tensors with head, middle and tail pieces, in 1-d and 2-d. */
 Test(move, unaligned_subtensors)
 {
-	const sram_geom g = geom(64, 8, 4, 2, 2, 2);
+	const sram_geom g = harness_geom(64, 8, 4, 2, 2, 2);
 	const uint64_t S1[1] = {40}, T1[1] = {8};
 	const emu_region A = region("A", 6, 1, S1, T1, 0);
 	const emu_box b = {{3, 0, 0}, {29, 1, 1}};     /* head 3..7, middle 8..23, tail 24..28 */
@@ -615,7 +603,7 @@ Test(move, unaligned_subtensors)
 
 Test(move, broadcasts_along_rows_and_columns)
 {
-	const sram_geom g = geom(64, 16, 4, 1, 2, 2);
+	const sram_geom g = harness_geom(64, 16, 4, 1, 2, 2);
 	const uint64_t S[2] = {12, 9}, T[2] = {4, 4};
 	const emu_region A = region("A", 7, 2, S, T, 0);
 	/* Row 2 (dimension 1 = 2) down to rows 3..8: along the columns. */
@@ -643,8 +631,8 @@ Test(move, broadcasts_along_rows_and_columns)
  * broadcasts. */
 Test(move, random_layouts)
 {
-	const sram_geom gs[3] = {geom(64, 8, 4, 1, 2, 2), geom(64, 16, 2, 2, 2, 1),
-				 geom(128, 64, 4, 2, 1, 2)};
+	const sram_geom gs[3] = {harness_geom(64, 8, 4, 1, 2, 2), harness_geom(64, 16, 2, 2, 2, 1),
+				 harness_geom(128, 64, 4, 2, 1, 2)};
 	uint64_t seed = 77;
 	unsigned ran[3][2] = {{0}}; /* [tile < B, = B, > B][move, broadcast] */
 	for (unsigned it = 0; it < 240; it++) {
@@ -691,7 +679,7 @@ Test(move, random_layouts)
 
 Test(move, command_errors)
 {
-	const sram_geom g = geom(128, 64, 4, 2, 2, 1); /* 16 arrays, 2 banks */
+	const sram_geom g = harness_geom(128, 64, 4, 2, 2, 1); /* 16 arrays, 2 banks */
 	struct rig r;
 	rig_init(&r, &g, false);
 	const emu_pattern a8 = pat(0, 1, 8), bl = pat(0, 2, 16), bl8 = pat(0, 1, 8);
@@ -790,7 +778,7 @@ static void bcast_fails(const emu_region *A, const sram_geom *g, const emu_box *
 
 Test(move, lowering_errors)
 {
-	const sram_geom g = geom(32, 8, 1, 1, 2, 2);
+	const sram_geom g = harness_geom(32, 8, 1, 1, 2, 2);
 	const uint64_t S[2] = {4, 4}, T[2] = {2, 2};
 	emu_region A = region("A", 8, 2, S, T, 0);
 	const emu_box b = {{0, 0, 0}, {3, 4, 1}};
@@ -831,7 +819,7 @@ Test(move, lowering_errors)
  * the wordline groups along each dimension in turn. */
 Test(move, virtual_bitlines)
 {
-	const sram_geom g = geom(128, 8, 4, 2, 2, 2);
+	const sram_geom g = harness_geom(128, 8, 4, 2, 2, 2);
 	const struct { unsigned nd; uint64_t S[3], T[3]; } cases[] = {
 		{2, {7, 9, 1}, {4, 4, 1}},   /* 16 bitlines: groups cut dimension 1 */
 		{1, {37, 1, 1}, {16, 1, 1}}, /* cut dimension 0 */
@@ -965,7 +953,7 @@ Test(move, missing_sync_strict_even_when_bits_agree)
 
 Test(move, unwritten_reads)
 {
-	const sram_geom g = geom(32, 64, 2, 1, 1, 1);
+	const sram_geom g = harness_geom(32, 64, 2, 1, 1, 1);
 	struct rig r;
 	rig_init(&r, &g, false);
 	const emu_pattern arr = pat(0, 1, 2), lo = pat(0, 1, 4), all = pat(0, 1, 8);
@@ -1030,7 +1018,7 @@ Test(move, clobbered_operands)
  * hardware gives (wordline by wordline, upwards), not the intent. */
 Test(move, overlapping_shifts)
 {
-	const sram_geom g = geom(32, 64, 4, 1, 1, 1);
+	const sram_geom g = harness_geom(32, 64, 4, 1, 1, 1);
 	struct rig r;
 	rig_init(&r, &g, false);
 	fill_random(&r, 3);
@@ -1088,7 +1076,7 @@ static void net_case(struct rig *r, const emu_move *c, uint64_t l1, uint64_t l2,
 
 Test(move, interconnect_by_hand)
 {
-	const sram_geom g = geom(16, 64, 4, 2, 2, 2);
+	const sram_geom g = harness_geom(16, 64, 4, 2, 2, 2);
 	struct rig r;
 	rig_init(&r, &g, false);
 	fill_random(&r, 1);
@@ -1143,7 +1131,7 @@ Test(move, interconnect_by_hand)
 
 Test(move, hazard_access_errors)
 {
-	const sram_geom g = geom(16, 64, 2, 1, 1, 1);
+	const sram_geom g = harness_geom(16, 64, 2, 1, 1, 1);
 	emu_hazards *h = emu_hazard_new(&g, false, NULL);
 	diag d;
 	const emu_access bad_bl = {pat(0, 1, 2), pat(60, 1, 8), 0, 4};
@@ -1160,7 +1148,7 @@ Test(move, hazard_access_errors)
 	cr_assert_str_eq(d.msg, "infsim:3: error: array 2 of an access is outside the machine's arrays 0..1");
 	cr_assert_eq(emu_hazard_count(h), 0);
 	emu_hazard_free(h);
-	const sram_geom bad = geom(16, 12, 2, 1, 1, 1);
+	const sram_geom bad = harness_geom(16, 12, 2, 1, 1, 1);
 	cr_assert_null(emu_hazard_new(&bad, false, NULL));
 	char t[64];
 	const uint64_t m[2] = {0xf0f1, 0x1};
