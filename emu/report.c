@@ -415,16 +415,38 @@ static int bit_ranges(char *buf, size_t size, uint64_t x)
 	return len;
 }
 
+/* "A[5]" for a buffer; "T[1][0] (element 4)" for a tensor, its indexes
+ * outermost first as in C (the element number is the plain row-major
+ * order of --load and --save). */
+static void element_name(const emu_buffer *b, uint64_t index, char *buf, size_t size)
+{
+	if (b->ndims < 2) {
+		snprintf(buf, size, "%s[%" PRIu64 "]", b->name, index);
+		return;
+	}
+	uint64_t ix[3] = {0, 0, 0}, rest = index;
+	for (unsigned k = 0; k < b->ndims; k++) {
+		ix[k] = rest % b->shape[k];
+		rest /= b->shape[k];
+	}
+	int len = snprintf(buf, size, "%s", b->name);
+	for (unsigned k = b->ndims; k-- > 0 && len >= 0 && (size_t)len < size;)
+		len += snprintf(buf + len, size - (size_t)len, "[%" PRIu64 "]", ix[k]);
+	if (len >= 0 && (size_t)len < size)
+		snprintf(buf + len, size - (size_t)len, " (element %" PRIu64 ")", index);
+}
+
 int emu_report_mismatch_text(char *buf, size_t size, const emu_mismatch *mm)
 {
 	const emu_buffer *b = mm->buf;
-	char exp[96], act[96], bits[400], tn[16];
+	char exp[96], act[96], bits[400], tn[16], name[EMU_NAME_MAX + 96];
 	uint64_t diff = (mm->expected ^ mm->actual) & isa_mask(b->width);
 	emu_value_text(b->fmt, b->width, b->is_signed, mm->expected, true, exp, sizeof exp);
 	emu_value_text(b->fmt, b->width, b->is_signed, mm->actual, true, act, sizeof act);
 	bit_ranges(bits, sizeof bits, diff);
-	return snprintf(buf, size, "%s[%" PRIu64 "] (%s): expected %s, got %s; bits that differ: %s",
-			b->name, mm->index, emu_buffer_type(b, tn, sizeof tn), exp, act, bits);
+	element_name(b, mm->index, name, sizeof name);
+	return snprintf(buf, size, "%s (%s): expected %s, got %s; bits that differ: %s",
+			name, emu_buffer_type(b, tn, sizeof tn), exp, act, bits);
 }
 
 void emu_report_mismatch(FILE *f, const char *what, const emu_mismatch *mm)

@@ -879,6 +879,19 @@ Test(cli, float_mismatch_shows_values_and_bits)
 	mm = (emu_mismatch){ &b, 1, 0x2000, 0xe000 };
 	emu_report_mismatch_text(text, sizeof text, &mm);
 	cr_expect_str_eq(text, "x[1] (q16): expected 1 (0x2000), got -1 (0xe000); bits that differ: 14-15");
+	/* A tensor's element by its indexes, outermost first, and its
+	 * row-major number. */
+	b.fmt = ISA_FMT_INT;
+	b.width = 8;
+	b.is_signed = 0;
+	b.ndims = 3;
+	b.shape[0] = 4;
+	b.shape[1] = 3;
+	b.shape[2] = 2;
+	mm = (emu_mismatch){ &b, 4 * 3 + 4 + 1, 7, 5 };
+	emu_report_mismatch_text(text, sizeof text, &mm);
+	cr_expect_str_eq(text, "x[1][1][1] (element 17) (u8): expected 7 (0x07), got 5 (0x05); "
+			 "bits that differ: 1");
 }
 
 Test(cli, float_stream_errors_and_settings)
