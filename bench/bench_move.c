@@ -120,21 +120,29 @@ static void model_move(const struct bench *B, const struct mcase *k, uint64_t *o
 	}
 }
 
+static void model_tensor(const struct bench *B, unsigned dim, uint64_t *out);
+
 /* Best of several passes of the model; ref is left holding its result. */
-static double time_model(struct bench *B, const struct mcase *k)
+struct model_pass {
+	struct bench *B;
+	const struct mcase *k;  /* a move case, or NULL: the tensor shift */
+	unsigned dim;
+};
+
+static void model_pass(void *ctx)
 {
-	double best = 1e30, spent = 0;
+	const struct model_pass *m = ctx;
+	if (m->k)
+		model_move(m->B, m->k, m->B->ref);
+	else
+		model_tensor(m->B, m->dim, m->B->ref);
+}
+
+static double time_model(struct bench *B, const struct mcase *k, unsigned dim)
+{
+	struct model_pass m = {B, k, dim};
 	memcpy(B->ref, B->d0, B->count * sizeof *B->ref);
-	for (int r = 0;; r++) {
-		const double t0 = bench_now();
-		model_move(B, k, B->ref);
-		const double dt = bench_now() - t0;
-		spent += dt;
-		best = dt < best ? dt : best;
-		if (bench_last_rep(B->reps, r, spent))
-			break;
-	}
-	return best;
+	return bench_best(B->reps, model_pass, &m);
 }
 
 /* ---- checks ---- */
@@ -320,7 +328,7 @@ static void print_case(const struct mcase *k, const struct timing *t, size_t nt,
 
 static void run_case(struct bench *B, const struct mcase *k)
 {
-	const double ref = time_model(B, k);
+	const double ref = time_model(B, k, 0);
 	const bool uops = k->c.kind == EMU_MOVE_INTRA || k->c.kind == EMU_MOVE_CONST;
 	struct timing t[2];
 	emu_mover *mv = time_engine(B, k, THREADS, &t[0]);
@@ -651,22 +659,6 @@ static void model_tensor(const struct bench *B, unsigned dim, uint64_t *out)
 		}
 }
 
-static double time_model_tensor(struct bench *B, unsigned dim)
-{
-	double best = 1e30, spent = 0;
-	memcpy(B->ref, B->d0, B->count * sizeof *B->ref);
-	for (int r = 0;; r++) {
-		const double t0 = bench_now();
-		model_tensor(B, dim, B->ref);
-		const double dt = bench_now() - t0;
-		spent += dt;
-		best = dt < best ? dt : best;
-		if (bench_last_rep(B->reps, r, spent))
-			break;
-	}
-	return best;
-}
-
 /* The new value (region D) against the model: a sample through the
  * array's port, element by element (emu_layout_elem_get), or all of it
  * row by row through T->cell; the source region A must be unchanged
@@ -770,7 +762,7 @@ static bool time_tensor(struct bench *B, const struct tensor *T, unsigned dim,
  * to the plain-C move of the elements. */
 static void run_tensor(struct bench *B, const struct tensor *T, unsigned dim)
 {
-	const double ref = time_model_tensor(B, dim);
+	const double ref = time_model(B, NULL, dim);
 	double best[2];
 	emu_move_stats st;
 	if (time_tensor(B, T, dim, THREADS, &best[0], &st) &&

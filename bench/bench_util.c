@@ -89,6 +89,20 @@ bool bench_last_rep(int reps, int r, double spent)
 	       (r + 1 >= BENCH_MIN_REPS && spent >= BENCH_REPS_SECONDS);
 }
 
+double bench_best(int reps, void (*fn)(void *), void *ctx)
+{
+	double best = 1e30, spent = 0;
+	for (int r = 0;; r++) {
+		const double t0 = bench_now();
+		fn(ctx);
+		const double dt = bench_now() - t0;
+		spent += dt;
+		best = dt < best ? dt : best;
+		if (bench_last_rep(reps, r, spent))
+			return best;
+	}
+}
+
 void bench_print_load(void)
 {
 	FILE *f = fopen("/proc/loadavg", "r");

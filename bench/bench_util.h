@@ -28,6 +28,8 @@ uint64_t bench_get_one(const sram_machine *m, unsigned base, unsigned width,
 /* Whether run r (from 0) is the last: reps runs if reps > 0, else as many
  * as fit in BENCH_REPS_SECONDS (from BENCH_MIN_REPS to BENCH_MAX_REPS). */
 bool bench_last_rep(int reps, int r, double spent);
+/* The best time of fn(ctx) over runs counted by bench_last_rep. */
+double bench_best(int reps, void (*fn)(void *), void *ctx);
 /* Print the 1-minute load average (other work slows runs down). */
 void bench_print_load(void);
 /* The threads the executor uses by default (OpenMP's count, or 1). */

@@ -885,24 +885,39 @@ static int parse_init(parser *ps, emu_buffer *b)
 }
 
 /* One field of a buffer line: wl=N, arrays=PATTERN or init=KIND. */
+/* The KEY= of a declaration's KEY=VALUE field: one of fields[0..n), not
+ * given before (seen), followed right away by '='.  *k gets its index and
+ * ps->pos the value's start.  what names the declaration ("buffer"),
+ * expect the fields it takes, for the message. */
+static int parse_field_key(parser *ps, const char *const *fields, unsigned n,
+			   const char *what, const char *expect, bool *seen,
+			   unsigned *k)
+{
+	const size_t t = ps->pos, len = word_len(ps, t);
+	char fd[64];
+	*k = word_index(ps, t, len, fields, n);
+	if (*k == n)
+		return perr(ps, t, "unknown %s field %s; expected %s", what,
+			    found(ps, t, fd, sizeof fd), expect);
+	if (seen[*k])
+		return perr(ps, t, "%s= is given twice", fields[*k]);
+	seen[*k] = true;
+	ps->pos = t + len;
+	if (ps->pos >= ps->len || ps->s[ps->pos] != '=')
+		return perr(ps, ps->pos, "expected '=' right after '%s'", fields[*k]);
+	ps->pos++;
+	return 0;
+}
+
 static int parse_buffer_field(parser *ps, emu_buffer *b, emu_src *src, bool seen[3])
 {
 	static const char *const fields[] = {"wl", "arrays", "init"};
 	static const enum emu_part parts[] = {EMU_AT_WL, EMU_AT_ARRAYS, EMU_AT_INIT};
-	const size_t t = ps->pos, n = word_len(ps, t);
-	char fd[64];
 	uint64_t v;
-	const unsigned k = word_index(ps, t, n, fields, 3);
-	if (k == 3)
-		return perr(ps, t, "unknown buffer field %s; expected wl=N, arrays=PATTERN "
-			    "or init=KIND", found(ps, t, fd, sizeof fd));
-	if (seen[k])
-		return perr(ps, t, "%s= is given twice", fields[k]);
-	seen[k] = true;
-	ps->pos = t + n;
-	if (ps->pos >= ps->len || ps->s[ps->pos] != '=')
-		return perr(ps, ps->pos, "expected '=' right after '%s'", fields[k]);
-	ps->pos++;
+	unsigned k;
+	if (parse_field_key(ps, fields, 3, "buffer", "wl=N, arrays=PATTERN or init=KIND",
+			    seen, &k) != 0)
+		return -1;
 	src->at[parts[k]] = ps->pos + 1;
 	if (k == 1)
 		return parse_pattern(ps, "arrays", &b->arrays);
@@ -1047,20 +1062,11 @@ static int parse_tensor_field(parser *ps, emu_buffer *b, emu_src *src, bool seen
 	static const char *const fields[] = {"wl", "array", "tile", "hint", "init"};
 	static const enum emu_part parts[] = {EMU_AT_WL, EMU_AT_ARRAYS, EMU_AT_LENGTH,
 					      EMU_AT_STMT, EMU_AT_INIT};
-	const size_t t = ps->pos, n = word_len(ps, t);
-	char fd[64];
 	uint64_t v;
-	const unsigned k = word_index(ps, t, n, fields, 5);
-	if (k == 5)
-		return perr(ps, t, "unknown tensor field %s; expected wl=N, array=N, "
-			    "tile=T0xT1, hint=KIND:DIM or init=KIND", found(ps, t, fd, sizeof fd));
-	if (seen[k])
-		return perr(ps, t, "%s= is given twice", fields[k]);
-	seen[k] = true;
-	ps->pos = t + n;
-	if (ps->pos >= ps->len || ps->s[ps->pos] != '=')
-		return perr(ps, ps->pos, "expected '=' right after '%s'", fields[k]);
-	ps->pos++;
+	unsigned k;
+	if (parse_field_key(ps, fields, 5, "tensor", "wl=N, array=N, tile=T0xT1, "
+			    "hint=KIND:DIM or init=KIND", seen, &k) != 0)
+		return -1;
 	if (k != 3)
 		src->at[parts[k]] = ps->pos + 1;
 	if (k == 2)
