@@ -83,7 +83,8 @@ static void emit_buffer(writer *wr, const emu_buffer *b)
 		emit(wr, v);
 	}
 	emit(wr, b->width | (uint64_t)b->is_signed << 8 | (uint64_t)b->init << 16 |
-		 (uint64_t)b->fmt << 24 | (uint64_t)b->wl << 32 | (uint64_t)b->ndims << 56);
+		 (uint64_t)b->fmt << 24 | (uint64_t)b->wl << 32 | (uint64_t)b->shared << 48 |
+		 (uint64_t)b->ndims << 56);
 	emit(wr, b->length);
 	emit(wr, b->init_arg);
 	emit_pattern(wr, &b->arrays);
@@ -244,9 +245,10 @@ static int take_buffer(reader *r, emu_asm *a)
 		return -1;
 	s.at[EMU_AT_TYPE] = s.at[EMU_AT_WL] = s.at[EMU_AT_INIT] = r->pos;
 	if (take(r, "a buffer", &v) ||
-	    reserved_zero(r, v, UINT64_C(0xff00ffffffffffff), "a buffer's layout word"))
+	    reserved_zero(r, v, UINT64_C(0xff01ffffffffffff), "a buffer's layout word"))
 		return -1;
 	b.ndims = (uint8_t)(v >> 56);
+	b.shared = (uint8_t)(v >> 48 & 1);
 	b.width = (uint8_t)v;
 	b.is_signed = (uint8_t)(v >> 8);
 	b.init = (emu_init_kind)(uint8_t)(v >> 16);

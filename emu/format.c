@@ -192,6 +192,8 @@ static void put_tensor(const emu_buffer *b, FILE *f)
 	put_dims(f, b->shape, b->ndims);
 	fprintf(f, " wl=%u array=%" PRId64 " tile=", b->wl, b->arrays.start);
 	put_dims(f, b->tile, b->ndims);
+	if (b->shared)
+		fputs(" shared", f);
 }
 
 char *emu_format(const emu_program *p)

@@ -114,25 +114,6 @@ static void piece_of(const struct lower *L, const emu_box *b, struct piece *p)
 	}
 }
 
-/* Drop dimensions of count 1 and merge contiguous ones. */
-static void canon(emu_pattern *p)
-{
-	unsigned n = 0;
-	for (unsigned k = 0; k < p->ndims; k++) {
-		if (p->count[k] == 1)
-			continue;
-		if (n && p->stride[n - 1] * (int64_t)p->count[n - 1] == p->stride[k]) {
-			p->count[n - 1] *= p->count[k];
-			continue;
-		}
-		p->stride[n] = p->stride[k];
-		p->count[n++] = p->count[k];
-	}
-	for (unsigned k = n; k < EMU_PAT_MAX_DIMS; k++)
-		p->stride[k] = 0, p->count[k] = 0;
-	p->ndims = n;
-}
-
 static void pat_add(emu_pattern *p, uint64_t stride, uint64_t count)
 {
 	p->stride[p->ndims] = (int64_t)stride;
@@ -148,7 +129,7 @@ static emu_pattern tile_pattern(const struct lower *L, const struct piece *p)
 		t.start += (int64_t)(p->s[k].t0 * L->N[k]);
 		pat_add(&t, L->N[k], p->s[k].t1 - p->s[k].t0);
 	}
-	canon(&t);
+	emu_pattern_simplify(&t);
 	return t;
 }
 
@@ -229,7 +210,7 @@ static emu_pattern group_bitlines(const struct lower *L, const struct piece *p,
 		b.start += (int64_t)(u % L->m * L->S[L->c]);
 		pat_add(&b, L->S[L->c], len);
 	}
-	canon(&b);
+	emu_pattern_simplify(&b);
 	return b;
 }
 

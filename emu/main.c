@@ -30,6 +30,7 @@
 #include "layout.h"
 #include "outfile.h"
 #include "program.h"
+#include "tdfg.h"
 #include "refmodel.h"
 #include "report.h"
 
@@ -37,6 +38,9 @@ enum { EXIT_USAGE = 2, EXIT_MISMATCH = 3, EXIT_HAZARD = 4 };
 
 static const char help_text[] =
 "Usage: infsim run PROG [OPTION]...     execute a command stream (.ins or .inb)\n"
+"                                       or a tDFG (.tdfg), lowered by the JIT\n"
+"  or:  infsim jit PROG.tdfg [-o OUT]   print the stream the JIT lowers a tDFG\n"
+"                                       into (.ins text)\n"
 "  or:  infsim asm PROG -o OUT.inb      assemble to the binary form\n"
 "  or:  infsim disasm FILE              print the canonical text of a stream\n"
 "  or:  infsim info [-m ...] [-c FILE]  describe the machine\n"
@@ -60,7 +64,9 @@ static const char help_text[] =
 "  -d, --dump=BUF             print buffer BUF's elements after the run, as\n"
 "                             values (floats and qN as numbers) and bits\n"
 "      --check                run the scalar reference model beside the\n"
-"                             machine and compare after every command\n"
+"                             machine and compare after every command; for a\n"
+"                             tDFG also compare each node with what the tDFG\n"
+"                             means, once its last command has run\n"
 "      --stepi                run one micro-op at a time (same bits, slower)\n"
 "      --strict               make data-movement hazards (unsynced or unwritten\n"
 "                             reads, clobbers, overlaps) errors, not warnings\n"
@@ -73,6 +79,9 @@ static const char help_text[] =
 "\n"
 "asm:\n"
 "  -o, --output=FILE          the binary stream to write (required)\n"
+"\n"
+"jit:\n"
+"  -o, --output=FILE          write the lowered stream to FILE, not stdout\n"
 "\n"
 "info:\n"
 "      --json                 print the sizes as JSON\n"
@@ -470,7 +479,25 @@ static int parse_run_opts(int argc, char **argv, run_opts *o, bool *done)
 /* Read a stream for the machine that its own `machine` line, --config
  * and --machine give, each key taken from the last of them that sets it
  * (so a user can resize any text stream).  0, or an exit status. */
-static int load_program(const geom_opts *go, const char *path, emu_program *p)
+/* A tDFG program (.tdfg) and what the JIT made of it; its lowered stream
+ * is handed to the caller's emu_program. */
+typedef struct tdfg_src {
+	bool on;
+	emu_tdfg t;
+	emu_jit j;
+} tdfg_src;
+
+static void tdfg_src_free(tdfg_src *ts)
+{
+	if (!ts->on)
+		return;
+	emu_tdfg_free(&ts->t);
+	emu_jit_free(&ts->j);
+	ts->on = false;
+}
+
+static int load_program(const geom_opts *go, const char *path, emu_program *p,
+			tdfg_src *ts)
 {
 	diag d;
 	diag_clear(&d);
@@ -478,6 +505,14 @@ static int load_program(const geom_opts *go, const char *path, emu_program *p)
 	int rc = apply_geom_opts(&ov, go);
 	if (rc)
 		return rc;
+	if (emu_tdfg_path(path)) {
+		ts->on = true;
+		if (emu_tdfg_load(path, &ov, &ts->t, &ts->j, &d))
+			return runtime_error(&d);
+		*p = ts->j.prog; /* the caller owns the lowered stream */
+		emu_program_init(&ts->j.prog);
+		return 0;
+	}
 	rc = emu_load_file(path, &ov, p, &d);
 	if (rc == EMU_LOAD_FIXED_MACHINE)
 		return usage_error("%s", d.msg);
@@ -541,6 +576,8 @@ typedef struct run_state {
 	const emu_program *p;
 	emu_machine *em;
 	emu_ref *ref;          /* --check only */
+	tdfg_src *ts;          /* a tDFG program, when ts->on */
+	emu_tref *tref;        /* --check of a tDFG: the reference of its nodes */
 	emu_cmd_cycles *cc;    /* --stats=commands and json: each command's cycles */
 	uint64_t *bank_before; /* each bank's cycles before the current command */
 	diag d;
@@ -573,6 +610,8 @@ static int start_machine(run_state *s)
 		if (!s->ref)
 			return -1;
 		emu_ref_init_buffers(s->ref);
+		if (s->ts->on && !(s->tref = emu_tref_new(&s->ts->t, &s->d)))
+			return -1;
 	}
 	for (size_t i = 0; i < s->o->nba; i++) {
 		const bufarg *b = &s->o->ba[i];
@@ -581,6 +620,11 @@ static int start_machine(run_state *s)
 		emu_ttu_store(s->em, b->buf, b->values, b->buf->length);
 		if (s->ref)
 			emu_ref_store(s->ref, b->buf, b->values, b->buf->length);
+		const long n = s->tref ? emu_tdfg_find(&s->ts->t, b->buf->name,
+						       strlen(b->buf->name)) : -1;
+		if (n >= 0 && emu_tref_input(s->tref, (size_t)n, b->values, b->buf->length,
+					     &s->d) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -628,6 +672,23 @@ static int run_measured(run_state *s, size_t i)
 	return 0;
 }
 
+/* After command i of a tDFG's stream, under --check: if it finished a
+ * node, compare the node's domain with what the tDFG means (tdfg.h). */
+static bool check_node(run_state *s, size_t i)
+{
+	const long n = emu_jit_node_of(&s->ts->j, i);
+	emu_mismatch mm;
+	if (n < 0 || s->ts->t.nodes[n].cmd1 != i + 1 ||
+	    emu_tref_compare(s->tref, s->p, s->em, (size_t)n, &mm))
+		return true;
+	const emu_tnode *x = &s->ts->t.nodes[n];
+	char what[1024];
+	emu_report_mismatch_text(what, sizeof what, &mm);
+	diag_at(&s->d, s->ts->t.path, x->line, x->col, "--check: node '%s' (commands %zu..%zu) "
+		"does not compute what the tDFG means: %s", x->name, x->cmd0 + 1, x->cmd1, what);
+	return false;
+}
+
 /* Every command, in order.  With --check, after each one compare what it
  * wrote, and at the end every buffer (a write outside the destination
  * shows up there).  0, -1 (d set) or EXIT_MISMATCH (d set). */
@@ -641,6 +702,8 @@ static int run_commands(run_state *s)
 		if (emu_ref_run_cmd(s->ref, i, &s->d) < 0)
 			return -1;
 		if (!emu_report_check_cmd(s->ref, s->em, i, &s->d))
+			return EXIT_MISMATCH;
+		if (s->tref && !check_node(s, i))
 			return EXIT_MISMATCH;
 	}
 	if (s->ref && !emu_report_check_all(s->ref, s->em, &s->d))
@@ -734,6 +797,9 @@ static void print_summary(const run_state *s)
 	       st->total.cycles, st->ttu_cycles);
 	if (s->o->check)
 		printf("; --check: the reference model agrees");
+	if (s->o->check && s->tref)
+		printf(", and every tDFG node (%zu) computes what the tDFG means",
+		       s->ts->t.nnodes);
 	for (size_t i = 0; i < s->o->nba; i++)
 		if (s->o->ba[i].opt == 'e')
 			printf("; %s matches %s", s->o->ba[i].name, s->o->ba[i].path);
@@ -800,18 +866,21 @@ static int cmd_run(int argc, char **argv)
 	o.geo.machine = calloc((size_t)argc, sizeof *o.geo.machine);
 	emu_program p;
 	emu_program_init(&p);
-	run_state s = { .o = &o, .p = &p };
+	tdfg_src ts = { .on = false };
+	run_state s = { .o = &o, .p = &p, .ts = &ts };
 	bool done = false;
 	int rc = !o.ba || !o.geo.machine ? usage_error("out of memory")
 					 : parse_run_opts(argc, argv, &o, &done);
 	if (!rc && !done)
-		rc = load_program(&o.geo, o.prog, &p);
+		rc = load_program(&o.geo, o.prog, &p, &ts);
 	if (!rc && !done)
 		rc = resolve_bufargs(&o, &p);
 	if (!rc && !done)
 		rc = prepare_files(&o, &s.d) < 0 ? runtime_error(&s.d) : execute(&s);
 	if (s.ref)
 		emu_ref_free(s.ref);
+	emu_tref_free(s.tref);
+	tdfg_src_free(&ts);
 	if (s.em)
 		emu_machine_free(s.em);
 	free(s.cc);
@@ -905,6 +974,7 @@ static int stream_tool(int argc, char **argv, const char *name, const char *opts
 	bool json = false, done = false;
 	emu_program p;
 	emu_program_init(&p);
+	tdfg_src ts = { .on = false };
 	int rc = !go.machine ? usage_error("out of memory")
 			     : parse_tool_opts(argc, argv, name, opts, &go, &out, &json, &done);
 	if (!rc && !done)
@@ -912,10 +982,11 @@ static int stream_tool(int argc, char **argv, const char *name, const char *opts
 	if (!rc && !done && need_out && !out)
 		rc = usage_error("%s: missing -o OUT.inb", name);
 	if (!rc && !done)
-		rc = load_program(&go, prog, &p);
+		rc = load_program(&go, prog, &p, &ts);
 	if (!rc && !done)
 		rc = act(&p, out);
 	emu_program_free(&p);
+	tdfg_src_free(&ts);
 	free(go.machine);
 	return rc;
 }
@@ -966,19 +1037,51 @@ static int cmd_info(int argc, char **argv)
 	bool json = false, done = false;
 	emu_program p;
 	emu_program_init(&p);
+	tdfg_src ts = { .on = false };
 	sram_geom g = sram_geom_default();
 	emu_geom_override ov;
 	int rc = !go.machine ? usage_error("out of memory")
 			     : parse_tool_opts(argc, argv, "info", "mcj", &go, &out, &json, &done);
 	if (!rc && !done && optind + 1 < argc)
 		rc = usage_error("extra operand '%s'", argv[optind + 1]);
-	if (!rc && !done && optind < argc && !(rc = load_program(&go, argv[optind], &p)))
+	if (!rc && !done && optind < argc && !(rc = load_program(&go, argv[optind], &p, &ts)))
 		g = p.geom;
 	else if (!rc && !done && !(rc = apply_geom_opts(&ov, &go)))
 		g = ov.g;
 	if (!rc && !done)
 		emu_report_geom(stdout, &g, json);
 	emu_program_free(&p);
+	tdfg_src_free(&ts);
+	free(go.machine);
+	return rc;
+}
+
+/* jit PROG.tdfg [-o OUT.ins]: the stream the JIT lowers a tDFG into, with
+ * a comment before each node's commands; written atomically to OUT. */
+static int cmd_jit(int argc, char **argv)
+{
+	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0 };
+	const char *out = NULL, *prog = NULL;
+	bool json = false, done = false;
+	emu_program p;
+	emu_program_init(&p);
+	tdfg_src ts = { .on = false };
+	diag d;
+	diag_clear(&d);
+	int rc = !go.machine ? usage_error("out of memory")
+			     : parse_tool_opts(argc, argv, "jit", "mco", &go, &out, &json, &done);
+	if (!rc && !done)
+		rc = one_operand(argc, argv, "tDFG file", &prog);
+	if (!rc && !done && !emu_tdfg_path(prog))
+		rc = usage_error("jit: '%s' is not a tDFG; expected a .tdfg file", prog);
+	if (!rc && !done)
+		rc = load_program(&go, prog, &p, &ts);
+	if (!rc && !done && out && outfile_write(out, ts.j.text, ts.j.len, &d) < 0)
+		rc = runtime_error(&d);
+	else if (!rc && !done && !out)
+		fputs(ts.j.text, stdout);
+	emu_program_free(&p);
+	tdfg_src_free(&ts);
 	free(go.machine);
 	return rc;
 }
@@ -1037,13 +1140,14 @@ static const struct subcmd {
 	{ "info", cmd_info },
 	{ "commands", cmd_commands },
 	{ "layout", cmd_layout },
+	{ "jit", cmd_jit },
 };
 
 int main(int argc, char **argv)
 {
 	outfile_cleanup_on_signals();
 	if (argc < 2)
-		return usage_error("missing command (run, asm, disasm, info, commands or layout)");
+		return usage_error("missing command (run, jit, asm, disasm, info, commands or layout)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return finish_stdout(print_help());
 	if (!strcmp(argv[1], "--version"))
@@ -1061,6 +1165,6 @@ int main(int argc, char **argv)
 		argv[1] = sub_argv0;
 		return finish_stdout(rc);
 	}
-	return usage_error("unknown command '%s' (expected run, asm, disasm, info, commands or layout)",
+	return usage_error("unknown command '%s' (expected run, jit, asm, disasm, info, commands or layout)",
 			   argv[1]);
 }

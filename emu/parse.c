@@ -1065,7 +1065,7 @@ static int parse_tensor_field(parser *ps, emu_buffer *b, emu_src *src, bool seen
 	uint64_t v;
 	unsigned k;
 	if (parse_field_key(ps, fields, 5, "tensor", "wl=N, array=N, tile=T0xT1, "
-			    "hint=KIND:DIM or init=KIND", seen, &k) != 0)
+			    "hint=KIND:DIM, init=KIND or shared", seen, &k) != 0)
 		return -1;
 	if (k != 3)
 		src->at[parts[k]] = ps->pos + 1;
@@ -1143,9 +1143,16 @@ static int parse_tensor(parser *ps, size_t t)
 	for (unsigned k = nd; k < 3; k++)
 		b.shape[k] = 1;
 	b.length = b.shape[0] * b.shape[1] * b.shape[2];
-	while (!at_end(ps))
+	while (!at_end(ps)) {
+		const size_t w = ps->pos, wn = word_len(ps, w);
+		if (wn == 6 && memcmp(ps->s + w, "shared", 6) == 0 && !b.shared) {
+			b.shared = 1;
+			ps->pos = w + wn;
+			continue;
+		}
 		if (parse_tensor_field(ps, &b, &src, seen, &ntile, &hint))
 			return -1;
+	}
 	if (!seen[0] || !seen[1])
 		return perr(ps, ps->pos, "tensor '%s' needs %s", b.name, !seen[0]
 			    ? "wl=N (its first wordline)" : "array=N (the array of its tile 0)");

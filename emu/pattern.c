@@ -216,3 +216,22 @@ int emu_pattern_format(const emu_pattern *p, char *buf, size_t size)
 	}
 	return (int)n;
 }
+
+/* Drop dimensions of count 1 and merge contiguous ones. */
+void emu_pattern_simplify(emu_pattern *p)
+{
+	unsigned n = 0;
+	for (unsigned k = 0; k < p->ndims; k++) {
+		if (p->count[k] == 1)
+			continue;
+		if (n && p->stride[n - 1] * (int64_t)p->count[n - 1] == p->stride[k]) {
+			p->count[n - 1] *= p->count[k];
+			continue;
+		}
+		p->stride[n] = p->stride[k];
+		p->count[n++] = p->count[k];
+	}
+	for (unsigned k = n; k < EMU_PAT_MAX_DIMS; k++)
+		p->stride[k] = 0, p->count[k] = 0;
+	p->ndims = n;
+}

@@ -602,6 +602,8 @@ static int check_buffer_overlap(emu_asm *a, const emu_buffer *b, const emu_src *
 	emu_pattern_bounds(&b->arrays, &lo, &hi);
 	for (i = 0; i < a->p->nbufs && hit < 0; i++) {
 		const emu_buffer *y = &a->p->bufs[i];
+		if (b->shared && y->shared)
+			continue;
 		emu_pattern_bounds(&y->arrays, &ylo, &yhi);
 		if (!ranges_meet(b->wl, b->wl + rows - 1, y->wl,
 				 y->wl + emu_buffer_rows(y, g) - 1) ||
@@ -631,6 +633,11 @@ static int check_buffer_overlap(emu_asm *a, const emu_buffer *b, const emu_src *
 
 int emu_asm_buffer(emu_asm *a, const emu_buffer *b, const emu_src *s)
 {
+	if (b->shared && !b->ndims) {
+		emu_src_error(a->d, s, EMU_AT_TYPE, "buffer '%s' is shared, which only a tensor "
+			      "may be", b->name);
+		return -1;
+	}
 	if (check_buffer_name(a, b, s) || check_buffer_shape(a, b, s) ||
 	    check_buffer_init(a, b, s) || check_buffer_overlap(a, b, s))
 		return -1;

@@ -45,6 +45,9 @@ int emu_pattern_parse(const char *text, size_t len, emu_pattern *out,
 int emu_pattern_format(const emu_pattern *p, char *buf, size_t size);
 /* The pattern 0:1:count. */
 emu_pattern emu_pattern_range(uint64_t count);
+/* The same elements in the fewest dimensions: dimensions of count 1
+ * dropped, contiguous ones merged (0:1:4:4:2 is 0:1:8). */
+void emu_pattern_simplify(emu_pattern *p);
 
 /* How a buffer is filled before the first command (emu_init_elem). */
 typedef enum emu_init_kind {
@@ -78,6 +81,11 @@ typedef struct emu_buffer {
 	 * length is the product of the sizes. */
 	uint8_t ndims;
 	uint64_t shape[3], tile[3];
+	/* A shared tensor (`shared` on its line) may hold cells that other
+	 * shared tensors also hold: the wordlines a JIT reuses once a value
+	 * is dead (doc/TDFG.md, "Wordline allocation").  Only two shared
+	 * tensors may overlap; every other buffer keeps its cells alone. */
+	uint8_t shared;
 } emu_buffer;
 
 /* Wordlines a buffer occupies in each of its arrays: its width, or for a

@@ -1001,7 +1001,8 @@ Test(binary, corrupted)
 	MUTATE(19, 8 | (UINT64_C(1) << 8) | (UINT64_C(4) << 24),
 	       "word 42: add.u8: buffer 'A' is q8, but the command works on u8 elements");
 	MUTATE(19, 8 | (UINT64_C(9) << 24), "word 19: element type format 9 is not valid");
-	MUTATE(19, 8 | (UINT64_C(1) << 48), "word 19: reserved bits 0x0001000000000000");
+	MUTATE(19, 8 | (UINT64_C(1) << 49), "word 19: reserved bits 0x0002000000000000");
+	MUTATE(19, 8 | (UINT64_C(1) << 48), "word 19: buffer 'A' is shared, which only a tensor may be");
 	MUTATE(19, 8 | (UINT64_C(9) << 16), "word 19: unknown init kind 9");
 	MUTATE(19, 8 | (UINT64_C(250) << 32), "word 19: buffer 'A' needs wordlines 250..257");
 	MUTATE(19, 8 | (UINT64_C(4) << 32),

@@ -1,0 +1,214 @@
+/*
+ * tdfg_ref.c: what each tDFG node means, computed in plain C (tdfg.h).
+ *
+ * A node's value is an array over the region's lattice, row-major; the
+ * elements outside its domain are 0 and never compared.  Compute nodes
+ * apply isa_ref_elem3 element by element (the same scalar reference the
+ * stream's reference model uses, with the machine's fp mode and CORDIC
+ * iterations); shift and bcast are index arithmetic.  Nothing here reads
+ * the machine's cells or runs a micro-op: it knows nothing of tiles,
+ * wordlines or the JIT's commands.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdfg.h"
+
+struct emu_tref {
+	const emu_tdfg *t;
+	uint64_t **v;          /* per node, its region's elements */
+	size_t done;           /* nodes computed: [0, done) */
+};
+
+emu_tref *emu_tref_new(const emu_tdfg *t, diag *d)
+{
+	emu_tref *r = calloc(1, sizeof *r);
+	if (r)
+		r->v = calloc(t->nnodes ? t->nnodes : 1, sizeof *r->v);
+	for (size_t i = 0; r && r->v && i < t->nnodes; i++) {
+		const uint64_t n = emu_tregion_elems(&t->regions[t->nodes[i].region]);
+		if (!(r->v[i] = calloc(n, sizeof **r->v))) {
+			emu_tref_free(r);
+			r = NULL;
+		}
+	}
+	if (!r || !r->v) {
+		emu_tref_free(r);
+		diag_file(d, t->path, "out of memory for the tDFG reference");
+		return NULL;
+	}
+	r->t = t;
+	/* Inputs start from init=, as the stream's tensor does. */
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const emu_tnode *x = &t->nodes[i];
+		if (x->kind != EMU_TN_INPUT)
+			continue;
+		emu_buffer b;
+		memset(&b, 0, sizeof b);
+		b.fmt = x->fmt;
+		b.width = x->width;
+		b.is_signed = x->is_signed;
+		b.init = (emu_init_kind)x->init;
+		b.init_arg = x->init_arg;
+		const uint64_t n = emu_tregion_elems(&t->regions[x->region]);
+		for (uint64_t e = 0; e < n; e++)
+			r->v[i][e] = b.init == EMU_INIT_NONE ? 0 : emu_init_elem(&b, e);
+	}
+	return r;
+}
+
+void emu_tref_free(emu_tref *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; r->v && r->t && i < r->t->nnodes; i++)
+		free(r->v[i]);
+	free(r->v);
+	free(r);
+}
+
+int emu_tref_input(emu_tref *r, size_t n, const uint64_t *values, uint64_t count, diag *d)
+{
+	const emu_tnode *x = &r->t->nodes[n];
+	const uint64_t elems = emu_tregion_elems(&r->t->regions[x->region]);
+	if (x->kind != EMU_TN_INPUT || count != elems) {
+		diag_file(d, r->t->path, "'%s' is not an input of %llu elements", x->name,
+			  (unsigned long long)elems);
+		return -1;
+	}
+	memcpy(r->v[n], values, count * sizeof *values);
+	if (r->done > n)
+		r->done = n;
+	return 0;
+}
+
+const uint64_t *emu_tref_values(const emu_tref *r, size_t n)
+{
+	return r->v[n];
+}
+
+/* The lattice index of element e, and back. */
+static void unflatten(const emu_tregion *g, uint64_t e, uint64_t idx[EMU_LAYOUT_DIMS])
+{
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		idx[k] = e % g->shape[k];
+		e /= g->shape[k];
+	}
+}
+
+static uint64_t flatten(const emu_tregion *g, const uint64_t idx[EMU_LAYOUT_DIMS])
+{
+	return idx[0] + g->shape[0] * (idx[1] + g->shape[1] * idx[2]);
+}
+
+static void settings(const emu_tdfg *t, isa_cmd *c)
+{
+	c->flags = t->geom.fp_ieee ? ISA_FL_IEEE : 0;
+	c->iters = (uint8_t)emu_geom_cordic(&t->geom);
+}
+
+static void node_value(emu_tref *r, size_t i)
+{
+	const emu_tdfg *t = r->t;
+	const emu_tnode *x = &t->nodes[i];
+	const emu_tregion *g = &t->regions[x->region];
+	const uint64_t n = emu_tregion_elems(g);
+	uint64_t *out = r->v[i];
+	isa_cmd c = x->c;
+	settings(t, &c);
+	for (uint64_t e = 0; e < n; e++) {
+		uint64_t idx[EMU_LAYOUT_DIMS];
+		if (x->kind == EMU_TN_INPUT)
+			return;
+		if (!emu_tdfg_in_domain(t, x, e)) {
+			out[e] = 0;
+			continue;
+		}
+		unflatten(g, e, idx);
+		if (x->kind == EMU_TN_CONST) {
+			out[e] = x->value;
+		} else if (x->kind == EMU_TN_SHIFT) {
+			for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+				idx[k] = (uint64_t)((int64_t)idx[k] - x->off[k]);
+			out[e] = r->v[x->arg[0]][flatten(g, idx)];
+		} else if (x->kind == EMU_TN_BCAST) {
+			idx[x->dim] = t->nodes[x->arg[0]].dom.lo[x->dim];
+			out[e] = r->v[x->arg[0]][flatten(g, idx)];
+		} else {
+			const uint64_t a = r->v[x->arg[0]][e];
+			const uint64_t b = x->nargs > 1 ? r->v[x->arg[1]][e] : 0;
+			const uint64_t c3 = x->nargs > 2 ? r->v[x->arg[2]][e] : 0;
+			bool tag = false;
+			uint64_t r2 = 0;
+			out[e] = isa_ref_elem3(&c, a, b, c3, false, &tag, &r2) & isa_mask(x->width);
+		}
+	}
+}
+
+/* reduce (tdfg.h): pairwise halving along dim, over every line of the
+ * operand's domain that runs along dim. */
+static void reduce_value(emu_tref *r, size_t i)
+{
+	const emu_tdfg *t = r->t;
+	const emu_tnode *x = &t->nodes[i];
+	const emu_tnode *s = &t->nodes[x->arg[0]];
+	const emu_tregion *g = &t->regions[x->region];
+	const unsigned k = x->dim;
+	const uint64_t n = emu_tregion_elems(g), lo = s->dom.lo[k];
+	uint64_t *out = r->v[i];
+	isa_cmd c = x->c;
+	settings(t, &c);
+	for (uint64_t e = 0; e < n; e++)
+		out[e] = emu_tdfg_in_domain(t, s, e) ? r->v[x->arg[0]][e] : 0;
+	for (uint64_t len = s->dom.hi[k] - lo; len > 1;) {
+		const uint64_t h = (len + 1) / 2;
+		for (uint64_t e = 0; e < n; e++) {
+			uint64_t idx[EMU_LAYOUT_DIMS];
+			unflatten(g, e, idx);
+			if (!emu_tdfg_in_domain(t, s, e) || idx[k] >= lo + len - h)
+				continue;
+			idx[k] += h;
+			bool tag = false;
+			uint64_t r2 = 0;
+			out[e] = isa_ref_elem3(&c, out[e], out[flatten(g, idx)], 0, false, &tag, &r2) &
+				 isa_mask(x->width);
+		}
+		len = h;
+	}
+	for (uint64_t e = 0; e < n; e++)
+		if (!emu_tdfg_in_domain(t, x, e))
+			out[e] = 0;
+}
+
+void emu_tref_run(emu_tref *r, size_t n)
+{
+	for (; r->done <= n && r->done < r->t->nnodes; r->done++) {
+		if (r->t->nodes[r->done].kind == EMU_TN_REDUCE)
+			reduce_value(r, r->done);
+		else
+			node_value(r, r->done);
+	}
+}
+
+bool emu_tref_compare(emu_tref *r, const emu_program *p, const emu_machine *em, size_t n,
+		      emu_mismatch *mm)
+{
+	const emu_tdfg *t = r->t;
+	const emu_tnode *x = &t->nodes[n];
+	const emu_buffer *b = &p->bufs[x->buf];
+	const uint64_t elems = emu_tregion_elems(&t->regions[x->region]);
+	emu_tref_run(r, n);
+	for (uint64_t e = 0; e < elems; e++) {
+		if (!emu_tdfg_in_domain(t, x, e))
+			continue;
+		const uint64_t got = emu_elem_get(em, b, e);
+		if (got != r->v[n][e]) {
+			mm->buf = b;
+			mm->index = e;
+			mm->expected = r->v[n][e];
+			mm->actual = got;
+			return false;
+		}
+	}
+	return true;
+}
