@@ -344,8 +344,8 @@ static void select_bitlines(emu_machine *em, const emu_cmd *c)
 int emu_cmd_uprog(const emu_machine *em, size_t i, isa_prog *p)
 {
 	isa_prog_clear(p);
-	if (em->prog->cmds[i].kind == EMU_CMD_MOVE)
-		return 0; /* a move is a transfer, not a micro-program (move.h) */
+	if (em->prog->cmds[i].kind == EMU_CMD_MOVE) /* none for a transfer (move.h) */
+		return emu_move_uprog(&em->prog->cmds[i].mv, &em->m->g, p);
 	return isa_build(&em->prog->cmds[i].c, em->m->g.bitlines, p);
 }
 
@@ -500,21 +500,26 @@ static void advance_traces(emu_machine *em, size_t steps, bool ran)
 		sram_uop_cost(&em->up.u[em->upc + i], &em->cur);
 }
 
-/* A move runs whole, also when stepping (it is one transfer, not a
- * micro-program the debugger could stop inside): emu_move_run checks its
- * hazards, runs it and counts it into the mover's statistics.  Its
- * cycles and micro-ops join the totals. */
-static int run_move(emu_machine *em, diag *d)
+/* A move through the mover (move.h): emu_move_begin checks it and its
+ * hazards and builds its micro-ops into em->up (an intra-array shift's,
+ * a constant's; none for a transfer or a sync, which then runs whole in
+ * one step), which run like a compute command's, one emu_stepi each;
+ * emu_move_end counts it into the mover's statistics, the same however
+ * it was stepped.  Its cycles and micro-ops then join the totals. */
+static int move_failed(emu_machine *em)
+{
+	em->hazard_stop = emu_hazard_strict(em->hz);
+	return -1;
+}
+
+static int finish_move(emu_machine *em, diag *d)
 {
 	const emu_cmd *c = &em->prog->cmds[em->pc];
 	emu_mover *mv = em->mover;
 	const sram_count before = mv->st.sram;
 	const uint64_t skipped = mv->st.banks_skipped;
-	/* Commands are numbered from 1, as --check and --stats count. */
-	if (emu_move_run(mv, &c->mv, em->pc + 1, d) != 0) {
-		em->hazard_stop = emu_hazard_strict(em->hz);
-		return -1;
-	}
+	if (emu_move_end(mv, d) != 0)
+		return move_failed(em);
 	em->st.total.cycles += mv->last.cycles;
 	em->st.base_cycles += mv->last.cycles; /* a move's latency has no data-dependent part */
 	em->st.total.reads += mv->st.sram.reads - before.reads;
@@ -535,6 +540,27 @@ static int run_move(emu_machine *em, diag *d)
 	em->pc++;
 	em->upc = 0;
 	return 0;
+}
+
+static int advance_move(emu_machine *em, size_t steps, diag *d)
+{
+	const emu_cmd *c = &em->prog->cmds[em->pc];
+	emu_mover *mv = em->mover;
+	if (em->upc == 0) {
+		memset(&em->cur, 0, sizeof em->cur);
+		/* Commands are numbered from 1, as --check and --stats count. */
+		if (emu_move_begin(mv, &c->mv, em->pc + 1, &em->up, d) != 0)
+			return move_failed(em);
+	}
+	const size_t left = em->up.n - em->upc;
+	if (steps > left)
+		steps = left;
+	if (emu_move_step(mv, em->upc, steps, d) != 0)
+		return move_failed(em);
+	for (size_t i = 0; i < steps; i++)
+		sram_uop_cost(&em->up.u[em->upc + i], &em->cur);
+	em->upc += steps;
+	return em->upc < em->up.n ? 0 : finish_move(em, d);
 }
 
 /* The rows a compute command reads (a, b, c: cvt's a at its source
@@ -569,7 +595,7 @@ static int advance(emu_machine *em, size_t steps, diag *d)
 	if (emu_done(em))
 		return 1;
 	if (em->prog->cmds[em->pc].kind == EMU_CMD_MOVE)
-		return run_move(em, d);
+		return advance_move(em, steps, d);
 	if (em->upc == 0 && check_compute_hazards(em, &em->prog->cmds[em->pc], d) != 0)
 		return -1;
 	/* A data-dependent command run whole from its start has already run

@@ -116,7 +116,9 @@ bool emu_done(const emu_machine *em);
 int emu_run_cmd(emu_machine *em, diag *d);
 /* Run one micro-op of the current command, starting it if needed; when
  * its last micro-op has run, the command is finished and pc moves on.
- * Same return values as emu_run_cmd. */
+ * A move steps too: an intra-array shift or a constant micro-op by
+ * micro-op (em->up holds them); a transfer or a sync, which has none, in
+ * one step (move.h).  Same return values as emu_run_cmd. */
 int emu_stepi(emu_machine *em, diag *d);
 /* Run to the end: whole commands, or micro-op by micro-op if stepi. */
 int emu_run_all(emu_machine *em, bool stepi, diag *d);

@@ -386,6 +386,9 @@ struct emu_move_batch {
 	uint64_t *data;            /* wpa words per entry */
 };
 
+static struct emu_move_cur *cur_new(void);
+static void cur_free(struct emu_move_cur *r);
+
 emu_mover *emu_mover_new(sram_machine *m, emu_hazards *hz, const char *path)
 {
 	emu_mover *mv = calloc(1, sizeof *mv);
@@ -397,11 +400,13 @@ emu_mover *emu_mover_new(sram_machine *m, emu_hazards *hz, const char *path)
 	mv->way_on = calloc(m->nways, 1);
 	mv->bank_on = calloc(m->nbanks, 1);
 	mv->dst_seen = calloc(m->narrays, 1);
-	if (!mv->way_on || !mv->bank_on || !mv->dst_seen ||
+	mv->cur = cur_new();
+	if (!mv->way_on || !mv->bank_on || !mv->dst_seen || !mv->cur ||
 	    emu_net_init(&mv->net, &m->g) != 0) {
 		free(mv->way_on);
 		free(mv->bank_on);
 		free(mv->dst_seen);
+		cur_free(mv->cur);
 		free(mv);
 		return NULL;
 	}
@@ -427,6 +432,7 @@ void emu_mover_free(emu_mover *mv)
 	free(mv->way_on);
 	free(mv->bank_on);
 	free(mv->dst_seen);
+	cur_free(mv->cur);
 	emu_net_free(&mv->net);
 	free(mv);
 }
@@ -437,6 +443,36 @@ size_t emu_mover_pending(const emu_mover *mv)
 	for (size_t i = 0; i < mv->npend; i++)
 		n += mv->pend[i].n;
 	return n;
+}
+
+size_t emu_mover_pending_words(const emu_mover *mv, uint64_t *w)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < mv->npend; i++) {
+		const size_t k = mv->pend[i].n * mv->m->wpa;
+		if (w && k)
+			memcpy(w + n, mv->pend[i].data, k * sizeof *w);
+		n += k;
+	}
+	return n;
+}
+
+int emu_mover_set_pending_words(emu_mover *mv, const uint64_t *w, size_t n, diag *d)
+{
+	const size_t want = emu_mover_pending_words(mv, NULL);
+	if (n != want) {
+		diag_file(d, mv->path ? mv->path : "infsim",
+			  "%zu words of data in flight between banks given, expected %zu (the "
+			  "transfers pending until the next sync)", n, want);
+		return -1;
+	}
+	for (size_t i = 0, at = 0; i < mv->npend; i++) {
+		const size_t k = mv->pend[i].n * mv->m->wpa;
+		if (k)
+			memcpy(mv->pend[i].data, w + at, k * sizeof *w);
+		at += k;
+	}
+	return 0;
 }
 
 /* ---- execution helpers ---- */
@@ -554,14 +590,6 @@ static void set_enable(sram_machine *m, const unsigned *a, size_t n,
 		       m->wpa * sizeof *mask);
 }
 
-static void charge(emu_mover *mv, const sram_uop *u, size_t n);
-
-static void run_uops(emu_mover *mv, const sram_uop *u, size_t n)
-{
-	sram_run(mv->m, mv->way_on, u, n);
-	charge(mv, u, n);
-}
-
 /* ---- intra-array shifts and constants: micro-ops ---- */
 
 /* A shift by d (|d| <= 1 in one step; d = 0 is a copy between rows)
@@ -571,34 +599,119 @@ static void run_uops(emu_mover *mv, const sram_uop *u, size_t n)
  * leaving the array fall off; those that matter never reach its edge),
  * and the last step writes the destination bitlines only: |d| cycles a
  * wordline, the published artifact's cost ("n per bitline of
- * distance").
+ * distance").  A constant is one ONE or ZERO write a wordline: the
+ * controller drives the constant's bits onto the write drivers, through
+ * the bitlines' enable mask.
  *
  * How a long shift runs.  Its enable mask changes twice a wordline (no
  * micro-op writes the enable latch: the controller sets it between
  * micro-ops), so it cannot be one sram_run of the whole machine; the
  * scratch row forbids running the wordlines in any other order, and a
  * fixed mask would leave bits in the scratch row that the last step
- * needs.  So each bank's controller runs the whole shift, wordline
- * after wordline, on its own ways (sram_run_ways), setting its own
- * arrays' masks: a bank's rows, latches and masks stay in cache from
+ * needs.  So each bank's controller runs its part of the shift,
+ * wordline after wordline, on its own ways (sram_run_ways), setting its
+ * own arrays' masks: a bank's rows, latches and masks stay in cache from
  * the first wordline to the last, and the banks, which share nothing,
  * are spread over threads once (emu/machine.c runs the ISA's traces the
  * same way).  The bits and the cycles are those of the machine-wide
  * schedule: every bank runs the same micro-ops in the same order on
- * disjoint ways.  (Running a thread's whole block of banks in lockstep,
- * two calls a wordline over the block, makes fewer calls but took 1.4
- * to 1.5 times the CPU time: a wordline's rows, masks and sensed values
+ * disjoint ways, so a part of the shift (the debugger's stepi) runs the
+ * same way.  (Running a thread's whole block of banks in lockstep, two
+ * calls a wordline over the block, makes fewer calls but took 1.4 to
+ * 1.5 times the CPU time: a wordline's rows, masks and sensed values
  * over 512 ways no longer stay in L2 between the two calls.  Units of 4
  * ways instead of a bank's 16 did no better: 4 times the calls.) */
-struct intra_run {
-	sram_machine *m;
-	const struct op *o;
-	const uint8_t *way_on;
-	uint64_t *const *en;      /* o's arrays' enable words, bank after bank */
-	const size_t *bank_at;    /* bank b's: en[bank_at[b] .. bank_at[b + 1]) */
-	uint64_t all[MASK_WORDS]; /* every bitline of an array */
-	unsigned fn, steps;
+
+/* A move begun (emu_move_begin) and not yet ended: its operands, its
+ * micro-ops and the enable mask each one runs with. */
+struct emu_move_cur {
+	bool active;
+	struct op o;
+	isa_prog own;             /* the micro-ops when the caller keeps none */
+	isa_prog *up;             /* the micro-ops: &own or the caller's */
+	unsigned banks;           /* banks that run the move */
+	/* Micro-op i runs with the enable mask `last` when i % period is
+	 * period - 1 (a wordline's last step: a shift's destination
+	 * bitlines, a constant's bitlines), else with `all` (the steps of a
+	 * long shift through the scratch row).  period: |dist| for a long
+	 * shift, else 1. */
+	unsigned period;
+	const uint64_t *last;
+	uint64_t all[MASK_WORDS];
+	uint64_t **by_bank;       /* a long shift: o's enable words by bank */
+	size_t *bank_at;          /* bank b's: by_bank[bank_at[b] .. bank_at[b + 1]) */
 };
+
+static struct emu_move_cur *cur_new(void)
+{
+	struct emu_move_cur *r = calloc(1, sizeof *r);
+	if (r)
+		isa_prog_init(&r->own);
+	return r;
+}
+
+/* Forget the move begun, if any (the program's memory is kept). */
+static void cur_reset(struct emu_move_cur *r)
+{
+	op_free(&r->o);
+	memset(&r->o, 0, sizeof r->o);
+	free(r->by_bank);
+	free(r->bank_at);
+	r->by_bank = NULL;
+	r->bank_at = NULL;
+	r->active = false;
+}
+
+static void cur_free(struct emu_move_cur *r)
+{
+	if (!r)
+		return;
+	cur_reset(r);
+	isa_prog_free(&r->own);
+	free(r);
+}
+
+/* The micro-ops of a valid intra or const command (move.h). */
+static void build_uops(const emu_move *c, isa_prog *p)
+{
+	const int64_t d = c->dist;
+	const unsigned fn = d > 0 ? SRAM_FN_SHUP : d < 0 ? SRAM_FN_SHDOWN : SRAM_FN_COPY;
+	const unsigned steps = (unsigned)(d < 0 ? -d : d);
+	isa_prog_clear(p);
+	for (unsigned k = 0; c->kind == EMU_MOVE_CONST && k < c->nwl; k++)
+		isa_emit(p, isa_w0(c->value >> k & 1 ? SRAM_FN_ONE : SRAM_FN_ZERO, c->wl + k));
+	if (c->kind != EMU_MOVE_INTRA || (d == 0 && c->wl == c->dst_wl))
+		return; /* not micro-ops; or the identity */
+	for (unsigned k = 0; k < c->nwl; k++) {
+		if (steps <= 1) {
+			isa_emit(p, isa_u1(fn, c->dst_wl + k, c->wl + k));
+			continue;
+		}
+		isa_emit(p, isa_u1(fn, c->scratch, c->wl + k));
+		for (unsigned s = 1; s + 1 < steps; s++)
+			isa_emit(p, isa_u1(fn, c->scratch, c->scratch));
+		isa_emit(p, isa_u1(fn, c->dst_wl + k, c->scratch));
+	}
+}
+
+int emu_move_uprog(const emu_move *c, const sram_geom *g, isa_prog *p)
+{
+	diag quiet;
+	diag_clear(&quiet);
+	isa_prog_clear(p);
+	if (emu_move_check(c, g, NULL, 0, &quiet) == 0)
+		build_uops(c, p);
+	return p->oom ? -1 : 0;
+}
+
+const char *emu_move_whole_reason(const emu_move *c)
+{
+	if (c->kind == EMU_MOVE_INTER || c->kind == EMU_MOVE_BCAST)
+		return "a transfer over the H-tree or the NoC, not micro-ops";
+	if (c->kind == EMU_MOVE_INTRA && c->dist == 0 && c->wl == c->dst_wl)
+		return "a shift by 0 onto its own wordlines, no micro-ops";
+	return NULL;
+}
 
 /* Enable the bitlines of mask in the n arrays whose enable words are
  * en[0..n) (set_enable, without the look-ups). */
@@ -610,25 +723,41 @@ static void enable_words(uint64_t *const *en, size_t n, const uint64_t *mask,
 			en[i][k] = mask[k];
 }
 
-/* Bank b's part of the shift; u has room for I->steps uops. */
-static void intra_bank(const struct intra_run *I, unsigned b, sram_uop *u)
+static const uint64_t *mask_of(const struct emu_move_cur *r, size_t i)
 {
-	const emu_move *c = I->o->c;
+	return i % r->period == r->period - 1 ? r->last : r->all;
+}
+
+/* The end (at most `to`) of the micro-ops from i on that share i's
+ * enable mask: to itself for one mask; else a wordline's scratch steps,
+ * or its last step alone. */
+static size_t same_mask_end(const struct emu_move_cur *r, size_t i, size_t to)
+{
+	const size_t p = r->period, at = i % p;
+	const size_t end = p == 1 ? to : at == p - 1 ? i + 1 : i - at + p - 1;
+	return end < to ? end : to;
+}
+
+/* Micro-ops [from, to) of a long shift, on bank b's ways. */
+struct intra_run {
+	sram_machine *m;
+	const struct emu_move_cur *r;
+	const uint8_t *way_on;
+	size_t from, to;
+};
+
+static void intra_bank(const struct intra_run *I, unsigned b)
+{
+	const struct emu_move_cur *r = I->r;
 	sram_machine *m = I->m;
-	const unsigned wpb = m->g.ways_per_bank, steps = I->steps, wpa = m->wpa;
-	uint64_t *const *en = I->en + I->bank_at[b];
-	const size_t na = I->bank_at[b + 1] - I->bank_at[b];
-	if (!na)
-		return;
-	for (unsigned s = 1; s + 1 < steps; s++)
-		u[s] = isa_u1(I->fn, c->scratch, c->scratch);
-	for (unsigned k = 0; k < c->nwl; k++) {
-		u[0] = isa_u1(I->fn, c->scratch, c->wl + k);
-		u[steps - 1] = isa_u1(I->fn, c->dst_wl + k, c->scratch);
-		enable_words(en, na, I->all, wpa);
-		sram_run_ways(m, b * wpb, wpb, I->way_on, u, steps - 1);
-		enable_words(en, na, I->o->dmask, wpa);
-		sram_run_ways(m, b * wpb, wpb, I->way_on, u + steps - 1, 1);
+	const unsigned wpb = m->g.ways_per_bank, wpa = m->wpa;
+	uint64_t *const *en = r->by_bank + r->bank_at[b];
+	const size_t na = r->bank_at[b + 1] - r->bank_at[b];
+	for (size_t i = I->from; na && i < I->to;) {
+		const size_t end = same_mask_end(r, i, I->to);
+		enable_words(en, na, mask_of(r, i), wpa);
+		sram_run_ways(m, b * wpb, wpb, I->way_on, r->up->u + i, end - i);
+		i = end;
 	}
 }
 
@@ -671,40 +800,19 @@ static int intra_threads(uint64_t work, unsigned banks)
 #endif
 }
 
-/* A shift by 2 or more: every bank's controller runs it (above). */
-static int exec_intra_far(emu_mover *mv, const struct op *o, unsigned fn,
-			  unsigned steps)
+/* Micro-ops [from, from + n) of a long shift: every bank's controller
+ * runs its part (above). */
+static void run_far(emu_mover *mv, size_t from, size_t n)
 {
+	const struct emu_move_cur *r = mv->cur;
 	sram_machine *m = mv->m;
-	uint64_t **by_bank = NULL;
-	size_t *bank_at = NULL;
-	unsigned banks = 0;
-	for (unsigned i = 0; i < m->nbanks; i++)
-		banks += mv->bank_on[i]; /* marked by emu_move_run */
-	const int nt = intra_threads((uint64_t)o->c->nwl * steps * m->stride *
-				     m->g.ways_per_bank * banks, banks);
-	sram_uop *bufs = malloc((size_t)nt * steps * sizeof *bufs);
-	if (!bufs || group_by_bank(m, o, &by_bank, &bank_at) != 0) {
-		free(bufs), free(by_bank), free(bank_at);
-		return -1;
-	}
-	struct intra_run I = {m, o, mv->way_on, by_bank, bank_at, {0}, fn, steps};
-	memset(I.all, 0xff, sizeof I.all);
-	I.all[m->wpa - 1] = m->tail;
+	const int nt = intra_threads((uint64_t)n * m->stride * m->g.ways_per_bank *
+				     r->banks, r->banks);
+	const struct intra_run I = {m, r, mv->way_on, from, from + n};
 	const long nb = (long)m->nbanks;
-#pragma omp parallel num_threads(nt) if (nt > 1)
-	{
-#ifdef _OPENMP
-		sram_uop *u = bufs + (size_t)omp_get_thread_num() * steps;
-#else
-		sram_uop *u = bufs;
-#endif
-#pragma omp for schedule(dynamic)
-		for (long b = 0; b < nb; b++)
-			intra_bank(&I, (unsigned)b, u);
-	}
-	free(bufs), free(by_bank), free(bank_at);
-	return 0;
+#pragma omp parallel for num_threads(nt) schedule(dynamic) if (nt > 1)
+	for (long b = 0; b < nb; b++)
+		intra_bank(&I, (unsigned)b);
 }
 
 /* The cycles of n uops, charged once (every bank runs them at once). */
@@ -716,53 +824,24 @@ static void charge(emu_mover *mv, const sram_uop *u, size_t n)
 	}
 }
 
-static int exec_intra(emu_mover *mv, const struct op *o)
+/* After the checks: the move's ways and banks, its micro-ops and their
+ * masks; the controller clears the enables before a shift or a
+ * constant.  0, or -1 when out of memory. */
+static int prepare(emu_mover *mv, struct emu_move_cur *r)
 {
-	const emu_move *c = o->c;
+	const emu_move *c = r->o.c;
 	sram_machine *m = mv->m;
-	const int64_t d = c->dist;
-	const unsigned fn = d > 0 ? SRAM_FN_SHUP : d < 0 ? SRAM_FN_SHDOWN : SRAM_FN_COPY;
-	const unsigned steps = (unsigned)(d < 0 ? -d : d);
-	sram_enable_clear(m);
-	if (d == 0 && c->wl == c->dst_wl)
-		return 0; /* the identity */
-	sram_uop *u = malloc((c->nwl > steps ? c->nwl : steps) * sizeof *u);
-	if (!u)
+	const bool far = c->kind == EMU_MOVE_INTRA && (c->dist > 1 || c->dist < -1);
+	r->banks = mark_banks(mv, &r->o);
+	build_uops(c, r->up);
+	if (r->up->oom || (far && group_by_bank(m, &r->o, &r->by_bank, &r->bank_at) != 0))
 		return -1;
-	if (steps <= 1) {
-		set_enable(m, o->src, o->nsrc, o->dmask);
-		for (unsigned k = 0; k < c->nwl; k++)
-			u[k] = isa_u1(fn, c->dst_wl + k, c->wl + k);
-		run_uops(mv, u, c->nwl);
-		free(u);
-		return 0;
-	}
-	if (exec_intra_far(mv, o, fn, steps) != 0) {
-		free(u);
-		return -1;
-	}
-	for (unsigned k = 0; k < c->nwl; k++) {
-		u[0] = isa_u1(fn, c->scratch, c->wl + k);
-		for (unsigned s = 1; s + 1 < steps; s++)
-			u[s] = isa_u1(fn, c->scratch, c->scratch);
-		u[steps - 1] = isa_u1(fn, c->dst_wl + k, c->scratch);
-		charge(mv, u, steps);
-	}
-	free(u);
-	return 0;
-}
-
-/* The controller drives the constant's bits onto the write drivers: one
- * ONE or ZERO write per wordline, through the bitlines' enable mask. */
-static int exec_const(emu_mover *mv, const struct op *o)
-{
-	const emu_move *c = o->c;
-	sram_uop u[64];
-	sram_enable_clear(mv->m);
-	set_enable(mv->m, o->src, o->nsrc, o->smask);
-	for (unsigned k = 0; k < c->nwl; k++)
-		u[k] = isa_w0(c->value >> k & 1 ? SRAM_FN_ONE : SRAM_FN_ZERO, c->wl + k);
-	run_uops(mv, u, c->nwl);
+	r->period = far ? (unsigned)(c->dist < 0 ? -c->dist : c->dist) : 1;
+	r->last = c->kind == EMU_MOVE_CONST ? r->o.smask : r->o.dmask;
+	memset(r->all, 0xff, sizeof r->all);
+	r->all[m->wpa - 1] = m->tail;
+	if (c->kind == EMU_MOVE_INTRA || c->kind == EMU_MOVE_CONST)
+		sram_enable_clear(m);
 	return 0;
 }
 
@@ -1120,36 +1199,98 @@ static int nomem(emu_mover *mv, const emu_move *c, size_t cmd, diag *d)
 	return -1;
 }
 
-int emu_move_run(emu_mover *mv, const emu_move *c, size_t cmd, diag *d)
+int emu_move_begin(emu_mover *mv, const emu_move *c, size_t cmd, isa_prog *up,
+		   diag *d)
 {
+	struct emu_move_cur *r = mv->cur;
 	const struct ctx x = {&mv->m->g, mv->path, c, cmd, d, 0};
-	struct op o;
+	cur_reset(r);
 	memset(&mv->last, 0, sizeof mv->last);
+	r->up = up ? up : &r->own;
+	isa_prog_clear(r->up);
 	if (emu_move_check(c, &mv->m->g, mv->path, cmd, d) != 0)
 		return -1;
-	if (c->kind == EMU_MOVE_SYNC)
-		return run_sync(mv, c) ? nomem(mv, c, cmd, d) : 0;
-	if (op_expand(mv, c, cmd, &o) != 0) {
-		op_free(&o);
+	r->o.c = c;
+	r->o.cmd = cmd;
+	if (c->kind == EMU_MOVE_SYNC) {
+		r->active = true;
+		return 0;
+	}
+	if (op_expand(mv, c, cmd, &r->o) != 0) {
+		cur_reset(r);
 		return nomem(mv, c, cmd, d);
 	}
-	int rc = o.copies > 1 ? check_collisions(mv, &o, &x) : 0;
+	int rc = r->o.copies > 1 ? check_collisions(mv, &r->o, &x) : 0;
 	if (rc == 0 && mv->hz)
-		rc = check_hazards(mv, &o, d);
-	if (rc == 0) {
-		const unsigned banks = mark_banks(mv, &o);
-		rc = c->kind == EMU_MOVE_INTRA ? exec_intra(mv, &o)
-		   : c->kind == EMU_MOVE_CONST ? exec_const(mv, &o)
-					       : exec_transfer(mv, &o);
-		if (rc == 0 && mv->hz)
-			rc = track_writes(mv, &o);
-		if (rc != 0)
-			rc = nomem(mv, c, cmd, d);
-		else
-			count(mv, &o, banks);
+		rc = check_hazards(mv, &r->o, d);
+	if (rc == 0 && prepare(mv, r) != 0)
+		rc = nomem(mv, c, cmd, d);
+	if (rc != 0) {
+		cur_reset(r);
+		isa_prog_clear(r->up);
+		return -1;
 	}
-	op_free(&o);
+	r->active = true;
+	return 0;
+}
+
+int emu_move_step(emu_mover *mv, size_t from, size_t n, diag *d)
+{
+	const struct emu_move_cur *r = mv->cur;
+	if (!r->active || from > r->up->n || n > r->up->n - from) {
+		diag_at(d, mv->path ? mv->path : "infsim", r->active ? r->o.c->line : 0, 0,
+			"micro-ops %zu..%zu of %s: expected a range within 0..%zu of a "
+			"move begun", from, from + n, r->active ? "the move" : "no move",
+			r->active ? r->up->n : 0);
+		return -1;
+	}
+	if (n == 0)
+		return 0;
+	if (r->period > 1) {
+		run_far(mv, from, n);
+		return 0;
+	}
+	set_enable(mv->m, r->o.src, r->o.nsrc, r->last);
+	sram_run(mv->m, mv->way_on, r->up->u + from, n);
+	return 0;
+}
+
+int emu_move_end(emu_mover *mv, diag *d)
+{
+	struct emu_move_cur *r = mv->cur;
+	if (!r->active) {
+		diag_at(d, mv->path ? mv->path : "infsim", 0, 0,
+			"ending a move: none is begun; expected emu_move_begin first");
+		return -1;
+	}
+	const emu_move *c = r->o.c;
+	int rc = 0;
+	if (c->kind == EMU_MOVE_SYNC) {
+		rc = run_sync(mv, c);
+	} else {
+		if (c->kind == EMU_MOVE_INTER || c->kind == EMU_MOVE_BCAST)
+			rc = exec_transfer(mv, &r->o);
+		charge(mv, r->up->u, r->up->n);
+		if (rc == 0 && mv->hz)
+			rc = track_writes(mv, &r->o);
+		if (rc == 0)
+			count(mv, &r->o, r->banks);
+	}
+	if (rc != 0)
+		rc = nomem(mv, c, r->o.cmd, d);
+	cur_reset(r);
 	return rc;
+}
+
+int emu_move_run(emu_mover *mv, const emu_move *c, size_t cmd, diag *d)
+{
+	if (emu_move_begin(mv, c, cmd, NULL, d) != 0)
+		return -1;
+	if (emu_move_step(mv, 0, mv->cur->up->n, d) != 0) {
+		cur_reset(mv->cur);
+		return -1;
+	}
+	return emu_move_end(mv, d);
 }
 
 int emu_move_run_list(emu_mover *mv, const emu_move_list *l, size_t first,

@@ -15,8 +15,8 @@
  *   intra  micro-ops: a shift by d is |d| one-bitline steps (SHUP /
  *          SHDOWN) per wordline, the last one written through the
  *          destination bitlines' enable mask; steps before the last go
- *          through a scratch wordline, fully enabled.  Each bank's
- *          controller runs the whole shift on its own ways
+ *          through a scratch wordline, fully enabled.  For |d| >= 2 each
+ *          bank's controller runs the shift on its own ways
  *          (sram_run_ways), banks spread over threads;
  *   inter, bcast
  *          a modelled transfer: each wordline of the source arrays is
@@ -28,6 +28,12 @@
  *   const  micro-ops ONE / ZERO, one per wordline, masked;
  *   sync   delivers every pending transfer, in command order.
  * Wordlines are moved in increasing order, one step each.
+ *
+ * The micro-ops of intra and const can also be run a few at a time
+ * (emu_move_begin, emu_move_step, emu_move_end: infsdb's stepi, issue
+ * 5's "one micro-op: one wordline activation or write"); inter, bcast and
+ * sync are port reads and writes carried by the H-tree and the NoC, not
+ * micro-ops, and run whole in emu_move_end.
  */
 #ifndef INFSIM_MOVE_H
 #define INFSIM_MOVE_H
@@ -38,6 +44,7 @@
 
 #include "diag.h"
 #include "hazard.h"
+#include "isa.h"
 #include "layout.h"
 #include "net.h"
 #include "program.h"
@@ -131,6 +138,7 @@ typedef struct emu_mover {
 	size_t npend, cap_pend;
 	uint8_t *way_on, *bank_on;
 	uint8_t *dst_seen;      /* per array, for bcast's collision check */
+	struct emu_move_cur *cur; /* the move begun and not yet ended */
 } emu_mover;
 
 /* A mover for machine m; hz may be NULL.  NULL when out of memory. */
@@ -145,6 +153,51 @@ int emu_move_run_list(emu_mover *mv, const emu_move_list *l, size_t first,
 		      diag *d);
 /* Transfers waiting for a sync. */
 size_t emu_mover_pending(const emu_mover *mv);
+/* The data bits of those transfers (what the sync will write), in
+ * command order, wpa words a transfer: copied to w when w is not NULL.
+ * Returns their number of words.  Which transfers are pending depends on
+ * the commands only; their bits on the data (infsdb's checkpoints keep
+ * them).  emu_mover_set_pending_words puts n such words back: 0, or -1
+ * with d set when n is not the number pending (nothing changed). */
+size_t emu_mover_pending_words(const emu_mover *mv, uint64_t *w);
+int emu_mover_set_pending_words(emu_mover *mv, const uint64_t *w, size_t n, diag *d);
+
+/* ---- a move run a few micro-ops at a time (the debugger's stepi) ----
+ *
+ * emu_move_run is emu_move_begin, emu_move_step of all the micro-ops,
+ * emu_move_end.  Stepping runs the same micro-ops through the same
+ * executor, each with the enable masks the whole run gives it (the
+ * controller sets them between micro-ops), so the bits are the same; the
+ * move is counted (mv->st, mv->last) in emu_move_end from its micro-op
+ * list, so the statistics are the same however it was stepped.
+ *
+ * emu_move_begin: check c (emu_move_check, a broadcast's collisions, the
+ *   hazards), mark its ways and banks and build its micro-ops into up
+ *   (NULL: a program the mover keeps); as emu_move_uprog.  0, or -1 with
+ *   d set: nothing ran, nothing is begun.  c and up must stay until
+ *   emu_move_end.  A move begun and not ended is dropped.
+ * emu_move_step: run micro-ops [from, from + n) of the move begun.  They
+ *   may run in any number of calls, in order; each reads the SRAM only,
+ *   so a state restored between calls (a checkpoint) goes on exactly.
+ *   0, or -1 with d set when no move is begun or the range is past its
+ *   micro-ops.
+ * emu_move_end: once every micro-op ran, run what is not micro-ops (a
+ *   transfer, a sync), record what the move wrote for the hazard checks
+ *   and count it.  0, or -1 with d set (out of memory). */
+int emu_move_begin(emu_mover *mv, const emu_move *c, size_t cmd, isa_prog *up,
+		   diag *d);
+int emu_move_step(emu_mover *mv, size_t from, size_t n, diag *d);
+int emu_move_end(emu_mover *mv, diag *d);
+
+/* The micro-ops of c on machine g, nothing run or counted (listings):
+ * intra, |dist| a wordline (one for dist 0; none for the identity, dist 0
+ * onto its own rows), ONE or ZERO a wordline for const, none for inter,
+ * bcast, sync and an invalid command.  0, or -1 when out of memory. */
+int emu_move_uprog(const emu_move *c, const sram_geom *g, isa_prog *p);
+/* Why c, which is not a sync, runs whole although it moves data (a
+ * transfer, the identity shift); NULL when it runs micro-op by micro-op
+ * or is a sync (a barrier: nothing to stop inside). */
+const char *emu_move_whole_reason(const emu_move *c);
 
 /* ---- lowering (infinity-stream §4.2) ---- */
 
