@@ -5,6 +5,9 @@
  * the machine before the command, as gdb stops before a line; a cycle
  * breakpoint stops after the micro-op that reaches the count; a
  * watchpoint stops after the micro-op that changed its expression's value.
+ * On a tDFG program a node breakpoint stops before the node's first
+ * command, or (`end`) once its last command is done; a source line of
+ * the tDFG names the node defined on it (nodes.c).
  */
 #include "config.h"
 
@@ -104,9 +107,100 @@ static bool move_kind(const char *loc, uint64_t *arg)
 	return false;
 }
 
+/* Strip a last word `word` from loc; true if it was there. */
+static bool strip_last_word(char *loc, const char *word)
+{
+	const size_t n = strlen(loc), w = strlen(word);
+	if (n <= w || strcmp(loc + n - w, word) != 0 || !isspace((unsigned char)loc[n - w - 1]))
+		return false;
+	loc[n - w] = '\0';
+	dbg_trim(loc);
+	return true;
+}
+
+/* A tDFG line (LINE, :LINE, FILE:LINE) as a node: -1 with an error. */
+static long node_at_line(dbg_session *s, char *loc)
+{
+	char *colon = strrchr(loc, ':');
+	uint64_t line;
+	if (colon && colon != loc) {
+		*colon = '\0';
+		const char *base = strrchr(s->t.path, '/');
+		if (strcmp(loc, s->t.path) != 0 && !(base && strcmp(loc, base + 1) == 0)) {
+			dbg_error(s, "break: no source file \"%s\": the program is %s.", loc, s->t.path);
+			return -1;
+		}
+	}
+	const char *num = colon ? colon + 1 : loc;
+	if (!dbg_parse_u64(num, &line) || line == 0) {
+		dbg_error(s, "break: expected a line number, got \"%s\".", num);
+		return -1;
+	}
+	const long n = dbg_node_on_line(s, line);
+	if (n < 0)
+		dbg_error(s, "break: line %" PRIu64 " of %s defines no node (\"info nodes\" lists "
+			  "their lines).", line, s->t.path);
+	return n;
+}
+
+static int no_such_node(dbg_session *s, const char *name)
+{
+	const char *near = dbg_node_suggest(s, name);
+	dbg_error(s, "break: no node \"%s\" in %s.%s%s%s", name, s->t.path,
+		  near ? "  Did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+	return -1;
+}
+
+/* A tDFG location: [node] NAME, LINE, :LINE or FILE:LINE, with `end`
+ * after it for the node's end.  1 if loc is one (kind, arg set), 0 if
+ * it is not (an opcode, a move kind, ...), -1 on an error. */
+static int node_location(dbg_session *s, char *loc, dbg_bp_kind *kind, uint64_t *arg)
+{
+	const bool named = strncmp(loc, "node", 4) == 0 && isspace((unsigned char)loc[4]);
+	if (!s->tdfg) {
+		if (named)
+			dbg_error(s, "break node: %s is a command stream, not a tDFG: it has no nodes.",
+				  s->prog.path);
+		return named ? -1 : 0;
+	}
+	const bool end = strip_last_word(loc, "end");
+	char *what = named ? dbg_trim(loc + 4) : loc;
+	long n = dbg_node_find(s, what, strlen(what));
+	if (n < 0 && !named && (isdigit((unsigned char)*what) || strchr(what, ':')))
+		n = node_at_line(s, what);
+	else if (n < 0 && (named || end))
+		return no_such_node(s, what);
+	else if (n < 0)
+		return 0;
+	if (n < 0)
+		return -1;
+	const emu_tnode *x = &s->t.nodes[n];
+	if (x->cmd0 == x->cmd1) {
+		dbg_error(s, "break: node '%s' (%s:%d) is %s: it has no command to stop %s.", x->name,
+			  s->t.path, x->line, x->kind == EMU_TN_INPUT
+			  ? "an input, in memory before its region runs" : "lowered to no command",
+			  end ? "after" : "before");
+		return -1;
+	}
+	*kind = end ? DBG_BP_NODE_END : DBG_BP_NODE;
+	*arg = (uint64_t)n;
+	return 1;
+}
+
 /* Parse LOCATION into kind and arg.  0, or -1 with an error reported. */
 static int parse_location(dbg_session *s, char *loc, dbg_bp_kind *kind, uint64_t *arg)
 {
+	const int node = node_location(s, loc, kind, arg);
+	if (node)
+		return node < 0 ? -1 : 0;
+	if (*loc == '*') {
+		*kind = DBG_BP_CMD;
+		if (dbg_parse_u64(loc + 1, arg) && *arg < s->prog.ncmds)
+			return 0;
+		dbg_error(s, "break: no command %s: the program has commands 0 to %zu.",
+			  loc + 1, s->prog.ncmds ? s->prog.ncmds - 1 : 0);
+		return -1;
+	}
 	char *colon = strrchr(loc, ':');
 	if (strncmp(loc, "cycle", 5) == 0 && (!loc[5] || isspace((unsigned char)loc[5]))) {
 		*kind = DBG_BP_CYCLE;
@@ -136,6 +230,13 @@ static int parse_location(dbg_session *s, char *loc, dbg_bp_kind *kind, uint64_t
 		return 0;
 	}
 	int op = isa_lookup(loc);
+	if (op < 0 && s->tdfg) {
+		const char *near = dbg_node_suggest(s, loc);
+		dbg_error(s, "break: \"%s\" is not a node, a line, *N, an opcode, a move kind "
+			  "(mv, mv.intra, mv.inter, mv.bcast, mv.const, sync) or \"cycle N\".%s%s%s",
+			  loc, near ? "  Did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+		return -1;
+	}
 	if (op < 0) {
 		dbg_error(s, "break: \"%s\" is not a command index, :LINE, an opcode, a move kind "
 			  "(mv, mv.intra, mv.inter, mv.bcast, mv.const, sync) or \"cycle N\".", loc);
@@ -158,9 +259,26 @@ static int check_line(dbg_session *s, uint64_t line)
 
 static void describe_bp(const dbg_session *s, const dbg_bp *bp, char *buf, size_t size)
 {
+	/* on a tDFG: the node of a command, or the node of a node breakpoint */
+	const bool of_node = bp->kind == DBG_BP_NODE || bp->kind == DBG_BP_NODE_END;
+	const long node = bp->kind == DBG_BP_CMD ? dbg_node_of(s, bp->arg)
+						 : of_node ? (long)bp->arg : -1;
+	char label[EMU_NAME_MAX + 300] = "";
+	if (node >= 0)
+		dbg_node_label(s, (size_t)node, label, sizeof label);
 	switch (bp->kind) {
 	case DBG_BP_CMD:
-		snprintf(buf, size, "command %" PRIu64, bp->arg);
+		if (node >= 0)
+			snprintf(buf, size, "command %" PRIu64 ", in %s", bp->arg, label);
+		else
+			snprintf(buf, size, "command %" PRIu64, bp->arg);
+		break;
+	case DBG_BP_NODE:
+		snprintf(buf, size, "%s, before command %zu", label, s->t.nodes[bp->arg].cmd0);
+		break;
+	case DBG_BP_NODE_END:
+		snprintf(buf, size, "end of %s, after command %zu", label,
+			 s->t.nodes[bp->arg].cmd1 - 1);
 		break;
 	case DBG_BP_LINE:
 		snprintf(buf, size, "%s:%" PRIu64, s->prog.path, bp->arg);
@@ -192,7 +310,8 @@ static int set_break(dbg_session *s, char *args, bool temporary)
 		return -1;
 	}
 	if (!*loc) {
-		dbg_error(s, "break: expected a location (N, :LINE, OPCODE, MOVE-KIND or cycle N).");
+		dbg_error(s, s->tdfg ? "break: expected a location (NODE, LINE, *N, OPCODE, MOVE-KIND or cycle N)."
+				     : "break: expected a location (N, :LINE, OPCODE, MOVE-KIND or cycle N).");
 		return -1;
 	}
 	if (parse_location(s, loc, &kind, &arg) < 0 ||
@@ -346,12 +465,16 @@ static bool location_hits(const dbg_session *s, const dbg_bp *bp, bool at_bounda
 		uint64_t now = dbg_cycles(s);
 		return prev_cycles != UINT64_MAX && prev_cycles < bp->arg && now >= bp->arg;
 	}
+	if (bp->kind == DBG_BP_NODE_END) /* the end of the program is one */
+		return at_boundary && em->pc == s->t.nodes[bp->arg].cmd1;
 	if (!at_boundary || emu_done(em))
 		return false;
 	const emu_cmd *c = &s->prog.cmds[em->pc];
 	switch (bp->kind) {
 	case DBG_BP_CMD:
 		return em->pc == bp->arg;
+	case DBG_BP_NODE:
+		return em->pc == s->t.nodes[bp->arg].cmd0;
 	case DBG_BP_LINE:
 		return (uint64_t)c->line == bp->arg;
 	case DBG_BP_OP: /* by mnemonic: "add" is add.u4's ADD and add.f16's FADD */
@@ -451,6 +574,8 @@ void dbg_bp_report(dbg_session *s, dbg_bp *bp)
 	printf("\n%s %u, ", bp->temporary ? "Temporary breakpoint" : "Breakpoint", bp->num);
 	if (bp->kind == DBG_BP_CYCLE)
 		printf("cycle %" PRIu64 ", ", dbg_cycles(s));
+	if (bp->kind == DBG_BP_NODE_END)
+		printf("end of node '%s', ", s->t.nodes[bp->arg].name);
 	if (bp->temporary) {
 		size_t i;
 		if (find_bp(s, bp->num, &i))

@@ -51,12 +51,32 @@ static const dbg_command info_commands[] = {
 	  "controller's settings (fp=ftz|ieee, latency=baseline|optimised,\n"
 	  "cordic=K), the stream, and the current command, micro-op and cycle\n"
 	  "count.", NULL },
+	{ "nodes", NULL, "status", dbg_cmd_info_nodes, false,
+	  "List the nodes of a tDFG program.",
+	  "info nodes\n"
+	  "List every node of the tDFG: its name, kind (input, const, shift, bcast,\n"
+	  "compute, ...), element type, domain (the box of the lattice its value is\n"
+	  "defined on, LO:HI per dimension, innermost first, HI excluded), the\n"
+	  "wordlines the JIT gave it, the commands of the lowered stream that\n"
+	  "compute it and its source line.  Only for a tDFG program.", NULL },
+	{ "regions", NULL, "status", dbg_cmd_info_regions, false,
+	  "List the regions of a tDFG program.",
+	  "info regions\n"
+	  "List every region of the tDFG: its name, source line, shape and tile\n"
+	  "(innermost first), first array, nodes and commands.  Only for a tDFG\n"
+	  "program.", NULL },
 	{ "registers", "r reg", "status", dbg_cmd_info_registers, false,
 	  "Show the wordline allocation.",
 	  "info registers\n"
 	  "Show which wordlines of the arrays hold which buffer (with its type\n"
 	  "and arrays) and which are the scratch rows the micro-programs use.\n"
-	  "A command stream is one region: the allocation does not change.", NULL },
+	  "A command stream is one region: the allocation does not change.\n"
+	  "On a tDFG program, the allocation of the current region (the JIT's\n"
+	  "local register allocation, infinity-stream 3.4): each node with its\n"
+	  "kind, type, wordlines, source line, last use and state now: not yet\n"
+	  "computed, being computed, live, dead (its value is still there), or\n"
+	  "dead and holding a later node's value (the node whose command last\n"
+	  "wrote over its cells).", NULL },
 	{ "stats", NULL, "status", dbg_cmd_info_stats, false,
 	  "Show cycles and micro-op counts so far.",
 	  "info stats\n"
@@ -142,15 +162,16 @@ static const dbg_command tui_commands[] = {
 	  "Enter the text user interface.",
 	  "tui enable\n"
 	  "Show, above the console, the commands around the current one (=> marks\n"
-	  "it) and the array view: the current command's first selected array,\n"
-	  "wordlines x bitlines, with the carry (C) and tag (T) latches and the\n"
-	  "enable mask (E).  The wordlines the last micro-op activated are marked\n"
-	  "act, the one it wrote wr; the bits that changed since the previous\n"
-	  "stop are in reverse video.  The wordlines shown are the activated and\n"
-	  "written ones and the command's operands, as many as fit.  Ctrl-X A\n"
-	  "enters and leaves the TUI; `infsdb -tui` starts in it.  Without a\n"
-	  "terminal (or in batch mode) it says so and the session goes on in\n"
-	  "plain text.", NULL },
+	  "it; on a tDFG program, the tDFG's source lines around the current\n"
+	  "node's line, which => marks) and the array view: the current command's\n"
+	  "first selected array, wordlines x bitlines, with the carry (C) and tag\n"
+	  "(T) latches and the enable mask (E).  The wordlines the last micro-op\n"
+	  "activated are marked act, the one it wrote wr; the bits that changed\n"
+	  "since the previous stop are in reverse video.  The wordlines shown are\n"
+	  "the activated and written ones and the command's operands, as many as\n"
+	  "fit.  Ctrl-X A enters and leaves the TUI; `infsdb -tui` starts in it.\n"
+	  "Without a terminal (or in batch mode) it says so and the session goes\n"
+	  "on in plain text.", NULL },
 	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
 };
 
@@ -167,7 +188,10 @@ static const dbg_command checkpoint_commands[] = {
 	  "checkpoint save FILE\n"
 	  "Write the exact machine state (cells, latches, enable masks, sensed\n"
 	  "BL/BLB, last activated wordlines, statistics) and the position\n"
-	  "(command and micro-op) to FILE, atomically.", NULL },
+	  "(command and micro-op) to FILE, atomically.  Anywhere: inside a\n"
+	  "data-dependent command the file also holds the rows as they were when\n"
+	  "it started (its per-bank traces are found again from them), and while\n"
+	  "transfers between banks wait for their sync it holds their bits.", NULL },
 	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
 };
 
@@ -190,6 +214,21 @@ const dbg_command dbg_commands[] = {
 	  "step [N]\n"
 	  "Run to the end of the current command, or run the next command, N\n"
 	  "times.  Stops early at a breakpoint or watchpoint.", NULL },
+	{ "next", "n", "running", dbg_cmd_next, true,
+	  "Run to the end of the current tDFG node, N times (default 1).",
+	  "next [N]\n"
+	  "On a tDFG program, run to the end of the node the machine is in (its\n"
+	  "last command done), N times: the machine then stands before the first\n"
+	  "command of the next node.  Stops early at a breakpoint or watchpoint,\n"
+	  "as continue.  On a command stream, which has no nodes, next is step.", NULL },
+	{ "finish", "fin", "running", dbg_cmd_finish, false,
+	  "Run to the end of the current node, or of its region.",
+	  "finish\n"
+	  "On a tDFG program, inside a node (one of its commands has run), run to\n"
+	  "the end of the node; at the start of a node, run to the end of its\n"
+	  "region.  On a command stream, which is one region, run to the end of\n"
+	  "the command the machine is in, or at a command boundary to the end of\n"
+	  "the stream.  Stops early at a breakpoint or watchpoint.", NULL },
 	{ "stepi", "si", "running", dbg_cmd_stepi, true,
 	  "Run N micro-ops (default 1).",
 	  "stepi [N]\n"
@@ -223,8 +262,15 @@ const dbg_command dbg_commands[] = {
 	  "Set a breakpoint.",
 	  "break LOCATION [if EXPR]\n"
 	  "LOCATION is one of\n"
-	  "  N          before command index N (0 is the first command)\n"
+	  "  N          before command index N (0 is the first command); on a\n"
+	  "             tDFG program, source line N of the tDFG, as below\n"
+	  "  *N         before command index N, on any program\n"
 	  "  :LINE      before the command on source line LINE (also FILE:LINE)\n"
+	  "  NODE, node NAME\n"
+	  "             on a tDFG program, before the first command of the node\n"
+	  "             (a line or :LINE or FILE:LINE of the tDFG names the node\n"
+	  "             defined on it); with `end` after it, once its last\n"
+	  "             command is done (break s1 end)\n"
 	  "  OPCODE     before every command of that mnemonic (add, mul, sel, ...),\n"
 	  "             whatever its type (add stops on add.u8 and add.f16)\n"
 	  "  MOVE-KIND  before every move of that kind: mv.intra, mv.inter,\n"
@@ -296,7 +342,7 @@ const dbg_command dbg_commands[] = {
 	{ "undisplay", NULL, "data", dbg_cmd_undisplay, false,
 	  "Stop displaying expressions.",
 	  "undisplay [N]...\nRemove the displays numbered N (all without argument).", NULL },
-	{ "check", NULL, "data", dbg_cmd_check, false,
+	{ "check", NULL, "data", dbg_cmd_check_all, false,
 	  "Compare the buffers with the scalar reference model.",
 	  "check\n"
 	  "Compare every buffer with the reference model, which applies each\n"
@@ -304,11 +350,19 @@ const dbg_command dbg_commands[] = {
 	  "wrong element with the expected and actual values and the bits that\n"
 	  "differ.  In the middle of a command, the buffers it writes are not\n"
 	  "compared.  In batch mode a difference makes the exit status 3.\n"
+	  "On a tDFG program, then compare every node that has computed and\n"
+	  "whose wordlines no later command wrote over with what the tDFG means\n"
+	  "(the tDFG reference, over the node's domain), reporting the first\n"
+	  "wrong element, and say how many nodes were not compared.\n"
 	  "check every command\n"
 	  "From now on, after every command, compare the buffers it wrote and\n"
 	  "stop at the first command that leaves a wrong element.\n"
+	  "check every node\n"
+	  "On a tDFG program: from now on, after the last command of each node,\n"
+	  "compare the node with the tDFG reference and stop at the first node\n"
+	  "that diverges.\n"
 	  "check every off\n"
-	  "Stop doing that.", NULL },
+	  "Stop doing either.", NULL },
 	{ "bisect", NULL, "data", dbg_cmd_bisect, false,
 	  "Find the first command that wrote a wrong element.",
 	  "bisect\n"
@@ -327,14 +381,19 @@ const dbg_command dbg_commands[] = {
 	  "data-dependent command has started under latency=optimised, these are\n"
 	  "the micro-ops of its longest bank trace; before it starts, its baseline\n"
 	  "program.", NULL },
-	{ "list", "l", "status", dbg_cmd_list, false,
-	  "List the commands around the position.",
+	{ "list", "l", "status", dbg_cmd_list, true,
+	  "List the commands (or tDFG lines) around the position.",
 	  "list [N]\n"
 	  "List the commands around command N, or around the current position\n"
-	  "(`=>` marks the next command).", NULL },
+	  "(`=>` marks the next command).\n"
+	  "list [LINE | NODE | A,B]\n"
+	  "On a tDFG program, list its source lines: around the current node's\n"
+	  "line (`=>` marks it), around LINE or NODE's line, or lines A to B (each\n"
+	  "a line or a node).  Enter after a listing shows the lines that follow,\n"
+	  "as long as the machine has not moved.", NULL },
 	{ "info", "i", "status", cmd_info, false,
 	  "Show things about the session.",
-	  "info SUBCOMMAND\nSubcommands: breakpoints, buffers, display, layout, machine, registers, stats.",
+	  "info SUBCOMMAND\nSubcommands: breakpoints, buffers, display, layout, machine, nodes, regions,\nregisters, stats.",
 	  info_commands },
 	{ "help", "h", "support", cmd_help, false,
 	  "Describe commands.",
@@ -650,7 +709,9 @@ static char *complete_buffer(const char *text, int state)
 
 /* The table the word at start completes in: the top level for the first
  * word, a command's subcommands (or all commands after "help") for the
- * second, NULL (buffer names) otherwise. */
+ * second, NULL (buffer names) otherwise.  A tDFG program's nodes are
+ * tensors of its lowered stream under their own names, so `break s`,
+ * `list s`, `print s` and `tui element s` complete node names. */
 static const dbg_command *table_at(int start)
 {
 	const char *line = rl_line_buffer;

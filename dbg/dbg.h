@@ -12,6 +12,13 @@
  * Commands come from one table (dbg_commands, commands.c): name, aliases,
  * class, handler, one-line and full help.  Prefix matching, `help` and
  * tab completion all read that table, as in gdb.
+ *
+ * A tDFG program (.tdfg, emu/tdfg.h) is lowered by the JIT when it is
+ * loaded, and the lowered stream is what runs; the session keeps the
+ * graph, which command belongs to which node, and the reference at node
+ * granularity (emu_tref), so that `next`, `finish`, node breakpoints,
+ * the position, `list`, `info registers` and `check` speak of nodes and
+ * tDFG source lines (nodes.c).
  */
 #ifndef INFSIM_DBG_H
 #define INFSIM_DBG_H
@@ -24,6 +31,7 @@
 #include "machine.h"
 #include "program.h"
 #include "refmodel.h"
+#include "tdfg.h"
 
 /* Exit status of a batch session: 1 if a command failed, 3 if `check`
  * found a difference (as `infsim run --check`), 2 on a usage error. */
@@ -52,6 +60,8 @@ typedef enum dbg_bp_kind {
 			* EMU_MOVE_KINDS for any move) */
 	DBG_BP_CYCLE,  /* once the cycle count reaches a value */
 	DBG_BP_WATCH,  /* the value of an expression changed */
+	DBG_BP_NODE,   /* tDFG: before the first command of node arg */
+	DBG_BP_NODE_END, /* tDFG: once the last command of node arg is done */
 } dbg_bp_kind;
 
 typedef struct dbg_bp {
@@ -73,15 +83,16 @@ typedef struct dbg_display {
 	char *expr;
 } dbg_display;
 
-/* A machine state in memory: the words of a checkpoint's body.  The
- * words hold the SRAM, the statistics and the position, not the mover's
- * data in flight between banks nor the hazard tracker (emu/move.h,
- * emu/hazard.h): a state is rebuilt by replaying to its position, then
- * installing the words.  parent NULL: replay the stream's commands from
- * a fresh start (w NULL: the fresh start itself; else a checkpoint file,
- * which cannot be saved while data is in flight); else replay `steps`
- * micro-ops (emu_stepi) from the parent's state, so the transfers in
- * flight carry exactly the bits they carried (a `set var` base). */
+/* A machine state in memory: the words of a checkpoint's body (state.c
+ * describes them): the SRAM, the statistics and the position, a half-run
+ * data-dependent command's start rows and the bits of the data in flight
+ * between banks, not the hazard tracker nor which transfers are pending
+ * (emu/hazard.h, emu/move.h): a state is rebuilt by replaying to its
+ * position, then installing the words.  parent NULL: replay the stream's
+ * commands from a fresh start (w NULL: the fresh start itself; else a
+ * checkpoint file: whole commands, then into the command from its start
+ * rows); else replay `steps` micro-ops (emu_stepi) from the parent's
+ * state (a `set var` base). */
 typedef struct dbg_snapshot {
 	uint64_t *w;
 	size_t n;
@@ -121,6 +132,21 @@ typedef struct dbg_session {
 	struct dbg_record *rec; /* `record vcd` in progress, or NULL */
 	bool check_every;  /* `check every command`: compare after each command */
 	size_t hz_seen;    /* hazard reports (em->hz) already shown */
+	/* A tDFG program: prog is its lowered stream (moved out of j.prog;
+	 * j.node_of[i] is the node of command i), tref the node-level
+	 * reference (inputs from init=, like the lowered stream's tensors). */
+	bool tdfg;
+	emu_tdfg t;
+	emu_jit j;
+	emu_tref *tref;
+	bool check_every_node; /* `check every node`: compare each finished node */
+	bool repeating;    /* the command runs again because Enter was typed */
+	/* `list`: what Enter shows next (a tDFG's source line, a stream's
+	 * command index; 0: nothing listed), and the position (since, pc,
+	 * upc) the listing was made at: a motion since ends the run. */
+	int list_next;
+	uint64_t list_since;
+	size_t list_pc, list_upc;
 } dbg_session;
 
 /* Set by SIGINT; running commands poll it between micro-ops. */
@@ -164,6 +190,9 @@ int dbg_cmd_until(dbg_session *s, char *args);
 int dbg_cmd_kill(dbg_session *s, char *args);
 int dbg_cmd_check(dbg_session *s, char *args);
 void dbg_session_stop(dbg_session *s);
+/* Run until the machine is before command cmd (> the position; ncmds:
+ * the end), stopping on breakpoints and watchpoints as `continue`. */
+int dbg_run_to(dbg_session *s, size_t cmd);
 /* A fresh machine and reference (init= applied); the history is kept. */
 int dbg_new_machine(dbg_session *s);
 /* Forget the history and start it at the machine's current state, with
@@ -332,6 +361,44 @@ void dbg_tui_run(dbg_session *s);
 bool dbg_tui_take_toggle(void);
 /* Bind Ctrl-X A, Ctrl-X a and Ctrl-X Ctrl-A to toggle the TUI, as gdb. */
 void dbg_tui_bind_keys(void);
+
+/* ---- tDFG programs (nodes.c) ---- */
+/* Load a .tdfg: parse it, lower it (emu_tdfg_load), make s->prog its
+ * lowered stream and build the node reference.  0, or -1 with d set. */
+int dbg_tdfg_load(dbg_session *s, const char *path, const emu_geom_override *ov, diag *d);
+void dbg_tdfg_free(dbg_session *s);
+/* The node of command cmd, or -1 (a plain stream, or no node). */
+long dbg_node_of(const dbg_session *s, size_t cmd);
+/* The node the machine is in or before, or -1. */
+long dbg_current_node(const dbg_session *s);
+/* The node named name[0..len), or -1 (a plain stream). */
+long dbg_node_find(const dbg_session *s, const char *name, size_t len);
+/* The node defined on tDFG source line line, or -1. */
+long dbg_node_on_line(const dbg_session *s, uint64_t line);
+/* The node name nearest to name (edit distance at most 2), or NULL. */
+const char *dbg_node_suggest(const dbg_session *s, const char *name);
+/* "node 's1' (stencil.tdfg:14)" */
+void dbg_node_label(const dbg_session *s, size_t n, char *buf, size_t size);
+/* The position's node line (nothing on a plain stream):
+ * "node s1 = add.f32 X, w  (stencil.tdfg:14), command 2 of 3". */
+void dbg_print_node_position(dbg_session *s);
+/* `check every node`: after a node's last command, compare the node.
+ * true to stop (reported). */
+bool dbg_node_diverged(dbg_session *s);
+/* `print` of a node's tensor (or element): a one-line note when the
+ * node is not computed yet or its wordlines hold a later node's value. */
+void dbg_node_print_note(dbg_session *s, const char *expr);
+int dbg_cmd_next(dbg_session *s, char *args);
+int dbg_cmd_finish(dbg_session *s, char *args);
+/* `check` on either kind of program: the buffers with the stream
+ * reference, then on a tDFG the nodes with the tDFG reference. */
+int dbg_cmd_check_all(dbg_session *s, char *args);
+int dbg_cmd_info_nodes(dbg_session *s, char *args);
+int dbg_cmd_info_regions(dbg_session *s, char *args);
+/* `info registers` of a tDFG: the current region's wordline allocation. */
+int dbg_tdfg_registers(dbg_session *s);
+/* `list` of a tDFG's source lines. */
+int dbg_tdfg_list(dbg_session *s, char *args);
 
 /* ---- small parsers (commands.c) ---- */
 /* Parse an unsigned decimal (or 0x hex) number taking the whole of text. */

@@ -221,8 +221,13 @@ void dbg_print_position(dbg_session *s)
 		       dbg_cycles(s) == 1 ? "" : "s");
 		return;
 	}
+	dbg_print_node_position(s); /* a tDFG's node, nothing otherwise */
 	print_cmd_line(s, em->pc);
 	print_pending(s);
+	const emu_cmd *c = &s->prog.cmds[em->pc];
+	const char *whole = c->kind == EMU_CMD_MOVE ? emu_move_whole_reason(&c->mv) : NULL;
+	if (whole) /* the others step micro-op by micro-op, as compute commands */
+		printf("  (%s: one stepi runs it whole)\n", whole);
 	if (em->upc > 0) {
 		char text[256], note[64];
 		dbg_format_uop(&em->up.u[em->upc], text, sizeof text);
@@ -377,16 +382,14 @@ static bool diverged(dbg_session *s)
 static int run_rest_of_cmd(dbg_session *s)
 {
 	size_t upc0 = s->em->upc;
-	/* a move is one emu_stepi (machine.h: it runs whole); em->up still
-	 * holds the last compute command's micro-program then */
-	const bool move = s->prog.cmds[s->em->pc].kind == EMU_CMD_MOVE;
 	diag d;
 	diag_clear(&d);
 	if (emu_run_cmd(s->em, &d) < 0) {
 		dbg_error(s, "%s", d.msg);
 		return -1;
 	}
-	s->since += !move && s->em->up.n > upc0 ? s->em->up.n - upc0 : 1;
+	/* a command without micro-ops (a transfer, a sync) is one emu_stepi */
+	s->since += s->em->up.n > upc0 ? s->em->up.n - upc0 : 1;
 	push_bound(s);
 	sync_ref(s);
 	return 0;
@@ -422,7 +425,7 @@ static int one_step(dbg_session *s, stop_mode mode, uint64_t *count)
 		dbg_report_stop(s);
 		return 1;
 	}
-	if (diverged(s))
+	if (diverged(s) || dbg_node_diverged(s))
 		return 1;
 	if (emu_done(s->em) || motion_done(s, mode, count)) {
 		dbg_report_stop(s);
@@ -522,6 +525,11 @@ int dbg_cmd_stepi(dbg_session *s, char *args)
 	if (count_arg(s, args, &n) < 0 || dbg_need_machine(s) < 0)
 		return -1;
 	return resume(s, RUN_UOPS, n);
+}
+
+int dbg_run_to(dbg_session *s, size_t cmd)
+{
+	return resume(s, RUN_UNTIL, cmd);
 }
 
 int dbg_cmd_until(dbg_session *s, char *args)

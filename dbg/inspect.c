@@ -127,8 +127,12 @@ int dbg_cmd_print(dbg_session *s, char *args)
 		return -1;
 	char *expr = dbg_trim(args);
 	const emu_buffer *b = dbg_find_buffer(s, expr, strlen(expr));
-	if (b)
-		return print_buffer(s, b, fmt);
+	if (b) {
+		if (print_buffer(s, b, fmt) < 0)
+			return -1;
+		dbg_node_print_note(s, expr); /* a tDFG node that does not hold its value */
+		return 0;
+	}
 	dbg_value v;
 	if (dbg_eval(s, expr, &v) < 0)
 		return -1;
@@ -138,6 +142,7 @@ int dbg_cmd_print(dbg_session *s, char *args)
 		return -1;
 	}
 	printf("%s = %s\n", expr, text);
+	dbg_node_print_note(s, expr);
 	return 0;
 }
 
@@ -503,6 +508,9 @@ int dbg_cmd_info_machine(dbg_session *s, char *args)
 		printf("  controller  fp=ftz latency=baseline cordic=%u\n", emu_geom_cordic(g));
 	printf("program %s: %zu commands, %zu buffers\n", s->prog.path, s->prog.ncmds,
 	       s->prog.nbufs);
+	if (s->tdfg)
+		printf("tDFG %s: %zu nodes in %zu region%s\n", s->t.path, s->t.nnodes,
+		       s->t.nregions, s->t.nregions == 1 ? "" : "s");
 	const emu_machine *em = s->em;
 	char note[64];
 	dbg_trace_note(s, note, sizeof note);
@@ -567,6 +575,8 @@ int dbg_cmd_list(dbg_session *s, char *args)
 		dbg_error(s, "No program loaded.");
 		return -1;
 	}
+	if (s->tdfg)
+		return dbg_tdfg_list(s, args);
 	args = dbg_trim(args);
 	size_t n = s->prog.ncmds, pc = s->em ? s->em->pc : 0;
 	uint64_t centre = pc;
@@ -576,6 +586,22 @@ int dbg_cmd_list(dbg_session *s, char *args)
 		return -1;
 	}
 	size_t from = centre > 4 ? (size_t)centre - 4 : 0, to = from + 10 < n ? from + 10 : n;
+	/* Enter after a listing: the commands that follow it */
+	const bool more = s->repeating && s->list_next > 0 && s->list_since == s->since &&
+			  s->list_pc == pc && s->list_upc == (s->em ? s->em->upc : 0);
+	if (more && (size_t)s->list_next >= n) {
+		dbg_error(s, "list: the program has commands 0 to %zu: no more to list.",
+			  n ? n - 1 : 0);
+		return -1;
+	}
+	if (more) {
+		from = (size_t)s->list_next;
+		to = from + 10 < n ? from + 10 : n;
+	}
+	s->list_next = (int)to;
+	s->list_since = s->since;
+	s->list_pc = pc;
+	s->list_upc = s->em ? s->em->upc : 0;
 	for (size_t i = from; i < to; i++) {
 		char text[512];
 		emu_format_cmd(&s->prog, &s->prog.cmds[i], text, sizeof text);
@@ -599,6 +625,12 @@ static int by_wordline(const void *a, const void *b)
 int dbg_cmd_info_registers(dbg_session *s, char *args)
 {
 	(void)args;
+	if (!s->loaded) {
+		dbg_error(s, "No program loaded.");
+		return -1;
+	}
+	if (s->tdfg)
+		return dbg_tdfg_registers(s);
 	const emu_program *p = &s->prog;
 	const emu_buffer **order = malloc((p->nbufs ? p->nbufs : 1) * sizeof *order);
 	if (!order) {

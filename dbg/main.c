@@ -3,7 +3,7 @@
  * files, -x and -ex, and the console (GNU readline, history in
  * ~/.infsdb_history, Enter repeats, Ctrl-C interrupts a running program).
  *
- *   infsdb [OPTION]... PROG
+ *   infsdb [OPTION]... PROG        (a .ins or .inb stream, or a .tdfg)
  *
  * Exit status (batch mode): 0 if every command worked and every check
  * agreed, 1 if a command failed, 3 if a check found a difference, 2 on a
@@ -29,10 +29,11 @@
 
 static const char help_text[] =
 "Usage: infsdb [OPTION]... PROG\n"
-"Debug a command stream (.ins text or .inb binary) on infsim's SRAM model:\n"
-"step it command by command or micro-op by micro-op, stop on breakpoints\n"
-"and watchpoints, inspect elements, wordlines and latches, and compare\n"
-"with the scalar reference model.\n"
+"Debug a command stream (.ins text or .inb binary), or a tDFG program\n"
+"(.tdfg, lowered by the JIT), on infsim's SRAM model: step it node by node,\n"
+"command by command or micro-op by micro-op, stop on breakpoints and\n"
+"watchpoints, inspect elements, wordlines and latches, and compare with\n"
+"the scalar reference model (and, for a tDFG, with what its nodes mean).\n"
 "\n"
 "  -batch                     read commands from -x and -ex only, then exit\n"
 "  -x, -command FILE          execute the commands in FILE (repeatable)\n"
@@ -167,7 +168,7 @@ static int parse_options(int argc, char **argv, options *o)
 	if (optind < argc)
 		return usage_error("extra operand '%s'", argv[optind]);
 	if (!o->prog)
-		return usage_error("missing program operand (a .ins or .inb stream)");
+		return usage_error("missing program operand (a .ins or .inb stream, or a .tdfg)");
 	return 0;
 }
 
@@ -192,14 +193,29 @@ static int machine_overrides(const options *o, emu_geom_override *ov, diag *d)
 }
 
 /* The stream, for the machine the options give (emu_load_file: a text
- * stream may be resized, a binary one may not). */
+ * stream may be resized, a binary one may not); a .tdfg is lowered by
+ * the JIT for that machine (nodes.c). */
 static int load_program(dbg_session *s, const options *o, diag *d)
 {
 	emu_geom_override ov;
-	if (machine_overrides(o, &ov, d) < 0 || emu_load_file(o->prog, &ov, &s->prog, d) < 0)
+	if (machine_overrides(o, &ov, d) < 0)
+		return -1;
+	if (emu_tdfg_path(o->prog) ? dbg_tdfg_load(s, o->prog, &ov, d) < 0
+				   : emu_load_file(o->prog, &ov, &s->prog, d) < 0)
 		return -1;
 	s->loaded = true;
 	return 0;
+}
+
+static void print_banner(const dbg_session *s, const char *path)
+{
+	if (!s->tdfg) {
+		printf("Reading %s: %zu commands, %zu buffers.\n", path, s->prog.ncmds,
+		       s->prog.nbufs);
+		return;
+	}
+	printf("Reading %s: %zu nodes in %zu region%s, lowered to %zu commands.\n", path,
+	       s->t.nnodes, s->t.nregions, s->t.nregions == 1 ? "" : "s", s->prog.ncmds);
 }
 
 /* ---- the console ---- */
@@ -267,7 +283,9 @@ void dbg_console_line(dbg_session *s, char *line)
 {
 	bool empty = !*dbg_trim(line);
 	if (empty && last_line && last_repeats) {
+		s->repeating = true; /* list goes on after the lines it showed */
 		dbg_execute(s, last_line, &last_repeats);
+		s->repeating = false;
 	} else if (!empty) {
 		add_history(line);
 		free(last_line);
@@ -360,12 +378,13 @@ int main(int argc, char **argv)
 		printf("infsdb (infsim) %s\nType \"help\" for the commands.\n", PACKAGE_VERSION);
 	if (load_program(&s, &o, &d) < 0) {
 		fprintf(stderr, "%s\n", d.msg);
+		dbg_tdfg_free(&s);
 		free(o.actions);
 		free(o.machine);
 		return DBG_EXIT_FAILED;
 	}
 	if (!o.batch && !o.quiet)
-		printf("Reading %s: %zu commands, %zu buffers.\n", o.prog, s.prog.ncmds, s.prog.nbufs);
+		print_banner(&s, o.prog);
 	/* Interactive: Ctrl-C stops a running program, not the session.
 	 * Batch: it ends the session, removing a half-written checkpoint. */
 	if (o.batch)
@@ -387,6 +406,7 @@ int main(int argc, char **argv)
 	dbg_bp_free_all(&s);
 	dbg_display_free_all(&s);
 	emu_program_free(&s.prog);
+	dbg_tdfg_free(&s);
 	free(o.actions);
 	free(o.machine);
 	fflush(stdout);

@@ -2,13 +2,19 @@
  * state.c: changing and saving the machine's state from infsdb:
  * `set var BUF[i] = EXPR` and `checkpoint save|load FILE`.
  *
- * A checkpoint holds the exact machine: every way's cells, latches,
- * enable mask, sensed BL/BLB and last activated/written wordlines, the
- * ways and banks of the current command, the statistics and the
- * position (command and micro-op).  Its text header names the format,
- * the infsim version, the machine and a hash of the program's canonical
- * text; a file whose header differs is refused before anything changes.
- * The reference model is rebuilt by replaying the finished commands.
+ * A checkpoint holds the exact machine, wherever it stands: every way's
+ * cells, latches, enable mask, sensed BL/BLB and last activated/written
+ * wordlines, the ways and banks of the current command, the statistics
+ * and the position (command and micro-op); in the middle of a
+ * data-dependent command under latency=optimised, the rows it started
+ * from (its per-bank traces came from them); and the bits of the data
+ * in flight between banks until the next sync.  Its text header names
+ * the format, the infsim version, the machine and a hash of the
+ * program's canonical text, and a checksum ends it: a file whose header
+ * or checksum differs is refused before anything changes.  Loading
+ * replays the stream to the position (which rebuilds the reference
+ * model, the hazard tracker, which transfers are pending and a half-run
+ * command's traces), then installs the words.
  */
 #include "config.h"
 
@@ -24,20 +30,13 @@
 
 /* ---- set var ---- */
 
-/* A data-dependent command half run under latency=optimised has
- * per-bank traces found from the data it started with: a state taken
- * there could not be run on (the traces are not part of it). */
-static int refuse_mid_trace(dbg_session *s, const char *what)
-{
-	if (!s->em->dd || s->em->upc == 0)
-		return 0;
-	dbg_error(s, "%s: command %zu depends on the data (latency=optimised) and is half run; "
-		  "step to its end first (\"step\").", what, s->em->pc);
-	return -1;
-}
-
 /* "BUF[INDEX] = EXPR" or "TENSOR[I][J] = EXPR": the element write
- * through the array's port. */
+ * through the array's port.  In the middle of a data-dependent command
+ * under latency=optimised the write is allowed: its per-bank traces
+ * were found from the data it started with (duality-cache §3.1.2, the
+ * controller decides as the command goes), so the rest of each trace
+ * runs on the new data unchanged, which is what the hardware would do
+ * with a cell written under it. */
 static int set_element(dbg_session *s, char *args)
 {
 	char *eq = strchr(args, '=');
@@ -50,7 +49,7 @@ static int set_element(dbg_session *s, char *args)
 	uint64_t i;
 	dbg_value v;
 	if (dbg_eval_element(s, args, &b, &i) < 0 || dbg_need_machine(s) < 0 ||
-	    refuse_mid_trace(s, "set var") < 0 || dbg_eval(s, eq + 1, &v) < 0)
+	    dbg_eval(s, eq + 1, &v) < 0)
 		return -1;
 	/* a float or .qN element gets the value rounded to its format, as
 	 * the machine's fp mode rounds (fp=ftz flushes a tiny result) */
@@ -63,7 +62,8 @@ static int set_element(dbg_session *s, char *args)
 	}
 	/* Replaying from the start would lose the write: reverse execution
 	 * now starts from here, a state found again by replaying the history
-	 * so far (the data in flight with it) and installing the words. */
+	 * so far (the data in flight and a half-run command's traces with
+	 * it) and installing the words. */
 	dbg_snapshot *parent = malloc(sizeof *parent);
 	if (!parent) {
 		dbg_error(s, "out of memory");
@@ -91,24 +91,41 @@ int dbg_cmd_set_var(dbg_session *s, char *args)
 
 /* ---- checkpoint files ---- */
 
-static emu_machine *machine_of(dbg_session *s, const dbg_snapshot *snap, diag *d);
+/* Version 3: the body starts with the sizes of its three parts and holds
+ * a half-run command's start rows and the data in flight; the file ends
+ * with a checksum.  (2: a way's marks gained the many-wordline set.) */
+#define CKPT_MAGIC "infsdb checkpoint 3"
+#define CKPT_FORMAT "infsdb checkpoint "
 
-/* Version 2: a way's marks gained the many-wordline set (last_set). */
-#define CKPT_MAGIC "infsdb checkpoint 2"
+/* FNV-1a, 64 bits, over bytes (the program's canonical text, so the same
+ * stream gives the same hash whatever its comments or spacing; a body's
+ * words, little-endian, for its checksum). */
+#define FNV_START UINT64_C(14695981039346656037)
+static uint64_t fnv_byte(uint64_t h, unsigned char c)
+{
+	return (h ^ c) * UINT64_C(1099511628211);
+}
 
-/* FNV-1a of the program's canonical text: the same stream gives the
- * same hash whatever its comments or spacing. */
 static int program_hash(const emu_program *p, uint64_t *hash)
 {
 	char *text = emu_format(p);
 	if (!text)
 		return -1;
-	uint64_t h = UINT64_C(14695981039346656037);
+	uint64_t h = FNV_START;
 	for (const char *c = text; *c; c++)
-		h = (h ^ (unsigned char)*c) * UINT64_C(1099511628211);
+		h = fnv_byte(h, (unsigned char)*c);
 	free(text);
 	*hash = h;
 	return 0;
+}
+
+static uint64_t words_checksum(const uint64_t *w, size_t n)
+{
+	uint64_t h = FNV_START;
+	for (size_t i = 0; i < n; i++)
+		for (unsigned b = 0; b < 8; b++)
+			h = fnv_byte(h, (unsigned char)(w[i] >> (8 * b)));
+	return h;
 }
 
 static int header_text(const dbg_session *s, char *buf, size_t size)
@@ -131,26 +148,36 @@ typedef struct walker {
 	bool save, oom;
 } walker;
 
-static void walk_words(walker *k, uint64_t *p, size_t count)
+/* Room for count more words when saving: where they go, or NULL. */
+static uint64_t *walk_room(walker *k, size_t count)
 {
-	if (k->save && k->n + count > k->cap) {
+	if (!k->oom && k->n + count > k->cap) {
 		size_t cap = (k->n + count) * 2;
 		uint64_t *grown = realloc(k->w, cap * sizeof *grown);
-		if (!grown) {
+		if (!grown)
 			k->oom = true;
-			return;
-		}
-		k->w = grown;
-		k->cap = cap;
+		else
+			k->w = grown, k->cap = cap;
 	}
-	if (k->oom || (!k->save && k->n + count > k->cap)) {
+	if (k->oom)
+		return NULL;
+	k->n += count;
+	return k->w + k->n - count;
+}
+
+static void walk_words(walker *k, uint64_t *p, size_t count)
+{
+	if (k->save) {
+		uint64_t *to = walk_room(k, count);
+		if (to && count)
+			memcpy(to, p, count * sizeof *p);
+		return;
+	}
+	if (k->oom || k->n + count > k->cap) {
 		k->oom = true;
 		return;
 	}
-	if (k->save)
-		memcpy(k->w + k->n, p, count * sizeof *p);
-	else
-		memcpy(p, k->w + k->n, count * sizeof *p);
+	memcpy(p, k->w + k->n, count * sizeof *p);
 	k->n += count;
 }
 
@@ -208,6 +235,10 @@ static void walk_flags(walker *k, uint8_t *flags, unsigned n)
 	}
 }
 
+/* The words walk_machine walks last: the current command's cost so far
+ * (5 words), then the position (2). */
+enum { WALK_TAIL_CUR = 7, WALK_TAIL_POS = 2 };
+
 static void walk_machine(walker *k, emu_machine *em)
 {
 	sram_machine *m = em->m;
@@ -235,46 +266,329 @@ static void walk_machine(walker *k, emu_machine *em)
 	em->upc = (size_t)pos[1];
 }
 
-/* Data sent to another bank and not yet delivered lives in the mover
- * (emu/move.h), not in the SRAM: a checkpoint file, which holds the
- * SRAM and is loaded by replaying whole commands, cannot hold it
- * (infinity-stream §4.2: it becomes visible only at the next sync). */
-static int refuse_in_flight(dbg_session *s)
+/* ---- a snapshot's body ----
+ *
+ * w[0], w[1], w[2]: the sizes of the three parts that follow:
+ *   the machine: walk_machine's words (SRAM, latches, marks, ways and
+ *     banks of the command, statistics, the command's cost, position);
+ *   the command's start rows, only while a data-dependent command runs
+ *     per-bank traces (latency=optimised) and is half run: R, then R
+ *     times a key (way << 32 | row; rows past the wordlines are the
+ *     latches carry, tag, enable, BL, BLB) and the row's words as the
+ *     command found them, for each row that changed since.  The traces
+ *     came from that data (duality-cache §3.1.2): a load finds them
+ *     again by running the command's first micro-ops from it;
+ *   the data in flight between banks, waiting for the next sync
+ *     (emu_mover_pending_words; infinity-stream §4.2): a replay rebuilds
+ *     which transfers are pending, these words give their bits. */
+typedef struct snap_body {
+	uint64_t *walk, *start, *pend;
+	size_t nwalk, nstart, npend;
+} snap_body;
+
+enum { BODY_HEAD = 3, LATCH_ROWS = 5 };
+
+static bool body_of(const dbg_snapshot *snap, snap_body *b)
 {
-	const size_t n = emu_mover_pending(s->em->mover);
-	if (n == 0)
-		return 0;
-	dbg_error(s, "checkpoint save: %zu wordline transfer%s between banks %s in flight until "
-		  "the next sync; a checkpoint cannot hold data in flight: step past the sync "
-		  "first.", n, n == 1 ? "" : "s", n == 1 ? "is" : "are");
-	return -1;
+	const uint64_t *w = snap->w;
+	if (!w || snap->n < BODY_HEAD || w[0] > snap->n || w[1] > snap->n || w[2] > snap->n ||
+	    BODY_HEAD + w[0] + w[1] + w[2] != snap->n || w[0] < WALK_TAIL_CUR)
+		return false;
+	b->nwalk = (size_t)w[0];
+	b->nstart = (size_t)w[1];
+	b->npend = (size_t)w[2];
+	b->walk = snap->w + BODY_HEAD;
+	b->start = b->walk + b->nwalk;
+	b->pend = b->start + b->nstart;
+	return true;
 }
+
+/* Row r of way w: a wordline, or past them a latch. */
+static uint64_t *way_row(const sram_machine *m, const sram_way *w, unsigned r)
+{
+	if (r < m->g.wordlines)
+		return w->rows + (size_t)r * m->stride;
+	uint64_t *lat[LATCH_ROWS] = { w->carry, w->tag, w->enable, w->bl, w->blb };
+	return lat[r - m->g.wordlines];
+}
+
+/* The start rows of a half-run data-dependent command.  The machine's
+ * trace finder (emu/machine.c, find_traces) keeps in em->shadow the
+ * state the command started from: the rows that differ from it now are
+ * written.  0, or -1 when that copy is missing. */
+static int walk_start_rows(walker *k, const emu_machine *em)
+{
+	if (!em->dd || em->upc == 0)
+		return 0;
+	const sram_machine *m = em->m, *then = em->shadow;
+	if (!then)
+		return -1;
+	const size_t head = k->n;
+	uint64_t count = 0;
+	walk_u64(k, &count);
+	for (unsigned w = 0; w < m->nways; w++)
+		for (unsigned r = 0; r < m->g.wordlines + LATCH_ROWS; r++) {
+			uint64_t *was = way_row(then, &then->ways[w], r);
+			if (!memcmp(was, way_row(m, &m->ways[w], r), m->stride * sizeof *was))
+				continue;
+			uint64_t key = (uint64_t)w << 32 | r;
+			walk_u64(k, &key);
+			walk_words(k, was, m->stride);
+			count++;
+		}
+	if (!k->oom)
+		k->w[head] = count;
+	return 0;
+}
+
+/* Put the start rows of body b into m.  false: they are malformed. */
+static bool install_start_rows(sram_machine *m, const snap_body *b)
+{
+	const uint64_t *p = b->start, *end = b->start + b->nstart;
+	const uint64_t count = *p++;
+	for (uint64_t i = 0; i < count; i++) {
+		if ((size_t)(end - p) < 1 + (size_t)m->stride)
+			return false;
+		const uint64_t way = p[0] >> 32, r = p[0] & 0xffffffffu;
+		if (way >= m->nways || r >= m->g.wordlines + LATCH_ROWS)
+			return false;
+		uint64_t *row = way_row(m, &m->ways[way], (unsigned)r);
+		memcpy(row, p + 1, m->stride * sizeof *row);
+		mask_tails(m, row, 1);
+		p += 1 + m->stride;
+	}
+	return p == end;
+}
+
+void dbg_snapshot_free(dbg_snapshot *snap)
+{
+	if (snap->parent) {
+		dbg_snapshot_free(snap->parent);
+		free(snap->parent);
+	}
+	free(snap->w);
+	*snap = (dbg_snapshot){ NULL, 0, NULL, 0 };
+}
+
+int dbg_snapshot_take(dbg_session *s, dbg_snapshot *snap)
+{
+	walker k = { NULL, 0, 0, true, false };
+	uint64_t sizes[BODY_HEAD] = { 0, 0, 0 };
+	walk_words(&k, sizes, BODY_HEAD);
+	walk_machine(&k, s->em);
+	const size_t machine_end = k.n;
+	if (walk_start_rows(&k, s->em) < 0) {
+		free(k.w);
+		dbg_error(s, "command %zu is half run but the data it started from is not kept.",
+			  s->em->pc);
+		return -1;
+	}
+	const size_t start_end = k.n;
+	const size_t npend = emu_mover_pending_words(s->em->mover, NULL);
+	uint64_t *pend = walk_room(&k, npend);
+	if (pend)
+		emu_mover_pending_words(s->em->mover, pend);
+	if (k.oom) {
+		free(k.w);
+		dbg_error(s, "out of memory");
+		return -1;
+	}
+	k.w[0] = machine_end - BODY_HEAD;
+	k.w[1] = start_end - machine_end;
+	k.w[2] = npend;
+	*snap = (dbg_snapshot){ k.w, k.n, NULL, 0 };
+	return 0;
+}
+
+/* ---- rebuilding a machine from a snapshot ---- */
+
+static emu_machine *machine_of(dbg_session *s, const dbg_snapshot *snap, diag *d,
+			       const char **why);
+
+/* The position the words hold (walk_machine walks it last). */
+static bool snapshot_position(const dbg_session *s, const dbg_snapshot *snap, size_t *pc,
+			      size_t *upc)
+{
+	snap_body b;
+	if (!body_of(snap, &b) || b.walk[b.nwalk - 2] > s->prog.ncmds)
+		return false;
+	*pc = (size_t)b.walk[b.nwalk - 2];
+	*upc = (size_t)b.walk[b.nwalk - 1];
+	return true;
+}
+
+/* A data-dependent command half run (latency=optimised): install the
+ * state it started from (the machine's words with the start rows put
+ * back, at micro-op 0) and run its first upc micro-ops, which finds the
+ * same per-bank traces from the same data.  The replayed cost must be
+ * the saved one.  false: the snapshot does not lead to its position. */
+static bool step_from_start(emu_machine *em, const snap_body *b, size_t pc, size_t upc,
+			    diag *d)
+{
+	walker k = { b->walk, 0, b->nwalk, false, false };
+	walk_machine(&k, em);
+	if (k.oom || k.n != k.cap || !install_start_rows(em->m, b))
+		return false;
+	em->upc = 0;
+	for (size_t i = 0; i < upc && emu_stepi(em, d) == 0; i++)
+		;
+	const uint64_t *cur = b->walk + b->nwalk - WALK_TAIL_CUR;
+	const sram_count *c = &em->cur;
+	return em->dd && em->pc == pc && em->upc == upc && c->cycles == cur[0] &&
+	       c->reads == cur[1] && c->writes == cur[2] && c->logic == cur[3] &&
+	       c->activations == cur[4];
+}
+
+/* A fresh machine run to the position of a checkpoint file's snapshot
+ * (whole commands, then into the command: one micro-op to start it, or
+ * step_from_start).  NULL with *why when the snapshot is inconsistent. */
+static emu_machine *replayed_root(dbg_session *s, const dbg_snapshot *snap, diag *d,
+				  const char **why)
+{
+	size_t pc, upc;
+	snap_body b;
+	emu_machine *em = emu_machine_new(&s->prog, d);
+	if (!em || emu_init_buffers(em, d) != 0 || !snap->w ||
+	    !snapshot_position(s, snap, &pc, &upc) || !body_of(snap, &b))
+		return em;
+	while (em->pc < pc && emu_run_cmd(em, d) >= 0)
+		;
+	const bool inside = upc && em->pc == pc;
+	if (inside && b.nstart == 0) {
+		emu_stepi(em, d); /* started: its hazard check is made */
+	} else if (b.nstart && !(inside && step_from_start(em, &b, pc, upc, d))) {
+		*why = "its command-start rows do not lead to its position";
+		emu_machine_free(em);
+		diag_clear(d);
+		return NULL;
+	}
+	return em;
+}
+
+/* A machine replayed to the position of snap, before its words go in:
+ * the mover's transfers in flight, the hazard tracker's record (what
+ * was written, what is pending) and a half-run command's traces are
+ * what they were there.  Replay errors are the ones the first run
+ * already reported; NULL when the machine cannot be built (d set) or
+ * the snapshot is inconsistent (*why set). */
+static emu_machine *replayed(dbg_session *s, const dbg_snapshot *snap, diag *d,
+			     const char **why)
+{
+	if (!snap->parent)
+		return replayed_root(s, snap, d, why);
+	emu_machine *em = snap->parent->w || snap->parent->parent
+				  ? machine_of(s, snap->parent, d, why)
+				  : replayed(s, snap->parent, d, why);
+	for (uint64_t i = 0; em && i < snap->steps; i++)
+		emu_stepi(em, d);
+	return em;
+}
+
+/* Install the words of snapshot body b into em, replayed to its
+ * position: NULL, or what makes them not fit it. */
+static const char *install_body(dbg_session *s, const dbg_snapshot *snap, const snap_body *b,
+				emu_machine *em, diag *d)
+{
+	walker k = { b->walk, 0, b->nwalk, false, false };
+	walk_machine(&k, em);
+	if (k.oom || k.n != k.cap || em->pc > s->prog.ncmds ||
+	    (em->upc && em->pc == s->prog.ncmds))
+		return "wrong size or position";
+	/* A half-run data-dependent command keeps the traces its replay
+	 * found (em->up: the longest); any other gets its program. */
+	if (em->upc && !em->dd &&
+	    (emu_cmd_uprog(em, em->pc, &em->up) != 0 || em->upc >= em->up.n))
+		return "wrong size or position";
+	if (em->upc && em->dd && !snap->parent && b->nstart == 0)
+		return "a data-dependent command is half run but its start rows are missing";
+	if (b->npend != emu_mover_pending_words(em->mover, NULL) ||
+	    emu_mover_set_pending_words(em->mover, b->pend, b->npend, d) != 0)
+		return "its data in flight between banks does not match the transfers pending "
+		       "at its position";
+	return NULL;
+}
+
+/* A machine at the state of the snapshot's words, or NULL (d set: the
+ * machine cannot be built; else *why says what is wrong). */
+static emu_machine *machine_of(dbg_session *s, const dbg_snapshot *snap, diag *d,
+			       const char **why)
+{
+	snap_body b;
+	if (!body_of(snap, &b)) {
+		*why = "wrong size";
+		return NULL;
+	}
+	emu_machine *em = replayed(s, snap, d, why);
+	if (!em)
+		return NULL;
+	diag_clear(d);
+	const char *bad = install_body(s, snap, &b, em, d);
+	if (bad) {
+		*why = bad;
+		diag_clear(d);
+		emu_machine_free(em);
+		return NULL;
+	}
+	return em;
+}
+
+int dbg_snapshot_restore(dbg_session *s, const dbg_snapshot *snap, const char *what)
+{
+	diag d;
+	diag_clear(&d);
+	const char *why = "wrong size or position";
+	emu_machine *em = machine_of(s, snap, &d, &why);
+	emu_ref *ref = em ? emu_ref_new(&s->prog, &d) : NULL;
+	if (!ref) {
+		if (d.set)
+			dbg_error(s, "%s", d.msg);
+		else
+			dbg_error(s, "%s: the checkpoint's data is damaged (%s).", what, why);
+		emu_machine_free(em);
+		return -1;
+	}
+	/* the reference: what the stream computes up to this position */
+	emu_ref_init_buffers(ref);
+	size_t ref_pc = 0;
+	while (ref_pc < em->pc && emu_ref_run_cmd(ref, ref_pc, &d) == 0)
+		ref_pc++;
+	snprintf(s->ref_err, sizeof s->ref_err, "%s", d.set ? d.msg : "");
+	dbg_record_stop(s);
+	emu_machine_free(s->em);
+	emu_ref_free(s->ref);
+	s->em = em;
+	s->ref = ref;
+	s->ref_pc = ref_pc;
+	dbg_hazards_seen(s); /* the replay made the reports of the way there again */
+	dbg_bp_reset_watch(s);
+	return 0;
+}
+
+/* ---- the file ---- */
 
 static int checkpoint_save(dbg_session *s, const char *path)
 {
 	char head[1024];
-	walker k = { NULL, 0, 0, true, false };
 	diag d;
 	diag_clear(&d);
-	/* Its per-bank micro-op sequences depend on the data it started
-	 * from, which a checkpoint of the middle no longer holds. */
-	if (refuse_mid_trace(s, "checkpoint save") < 0 || refuse_in_flight(s) < 0)
-		return -1;
 	if (header_text(s, head, sizeof head) < 0) {
 		dbg_error(s, "out of memory");
 		return -1;
 	}
-	walk_machine(&k, s->em);
+	dbg_snapshot snap;
+	if (dbg_snapshot_take(s, &snap) < 0)
+		return -1;
 	outfile o;
-	int rc = k.oom ? -1 : outfile_open(&o, path, &d);
+	int rc = outfile_open(&o, path, &d);
 	if (rc == 0) {
+		const uint64_t sum = words_checksum(snap.w, snap.n);
 		fputs(head, o.f);
-		for (size_t i = 0; i < k.n; i++)
+		for (size_t i = 0; i <= snap.n; i++)
 			for (unsigned b = 0; b < 8; b++)
-				fputc((int)((k.w[i] >> (8 * b)) & 0xff), o.f);
+				fputc((int)(((i < snap.n ? snap.w[i] : sum) >> (8 * b)) & 0xff), o.f);
 		rc = outfile_commit(&o, &d);
 	}
-	free(k.w);
+	free(snap.w);
 	if (rc < 0) {
 		dbg_error(s, "checkpoint save: %s", d.set ? d.msg : "out of memory");
 		return -1;
@@ -302,8 +616,12 @@ static int check_header(dbg_session *s, const char *path, const char *bytes, siz
 		if (at + n > len || memcmp(bytes + at, head + at, n) != 0) {
 			const char *nl = at < len ? memchr(bytes + at, '\n', len - at) : NULL;
 			int shown = nl && nl - (bytes + at) < 200 ? (int)(nl - (bytes + at)) : 0;
+			const bool other_format = line == 0 && shown > (int)strlen(CKPT_FORMAT) &&
+						  !strncmp(bytes, CKPT_FORMAT, strlen(CKPT_FORMAT));
 			dbg_error(s, "%s: this file %s (it says \"%.*s\"; expected \"%.*s\").", path,
-				  what[line], shown, bytes + at, (int)n - 1, head + at);
+				  other_format ? "is in another checkpoint format, which this infsdb "
+						 "does not read" : what[line],
+				  shown, bytes + at, (int)n - 1, head + at);
 			return -1;
 		}
 		at += n;
@@ -312,119 +630,8 @@ static int check_header(dbg_session *s, const char *path, const char *bytes, siz
 	return 0;
 }
 
-void dbg_snapshot_free(dbg_snapshot *snap)
-{
-	if (snap->parent) {
-		dbg_snapshot_free(snap->parent);
-		free(snap->parent);
-	}
-	free(snap->w);
-	*snap = (dbg_snapshot){ NULL, 0, NULL, 0 };
-}
-
-/* The position the words hold (walk_machine walks it last). */
-static bool snapshot_position(const dbg_session *s, const dbg_snapshot *snap, size_t *pc,
-			      size_t *upc)
-{
-	if (snap->n < 2 || snap->w[snap->n - 2] > s->prog.ncmds)
-		return false;
-	*pc = (size_t)snap->w[snap->n - 2];
-	*upc = (size_t)snap->w[snap->n - 1];
-	return true;
-}
-
-/* A machine replayed to the position of snap, before its words go in:
- * the mover's transfers in flight and the hazard tracker's record (what
- * was written, what is pending) are what they were there.  Replay errors
- * are the ones the first run already reported; NULL only when the
- * machine cannot be built. */
-static emu_machine *replayed(dbg_session *s, const dbg_snapshot *snap, diag *d)
-{
-	size_t pc, upc;
-	if (!snap->parent) {
-		emu_machine *em = emu_machine_new(&s->prog, d);
-		if (!em || emu_init_buffers(em, d) != 0 || !snap->w ||
-		    !snapshot_position(s, snap, &pc, &upc))
-			return em;
-		while (em->pc < pc && emu_run_cmd(em, d) >= 0)
-			;
-		if (upc && em->pc == pc)
-			emu_stepi(em, d); /* started: its hazard check is made */
-		return em;
-	}
-	emu_machine *em = snap->parent->w || snap->parent->parent
-				  ? machine_of(s, snap->parent, d)
-				  : replayed(s, snap->parent, d);
-	for (uint64_t i = 0; em && i < snap->steps; i++)
-		emu_stepi(em, d);
-	return em;
-}
-
-/* A machine at the state of the snapshot's words, or NULL (bad). */
-static emu_machine *machine_of(dbg_session *s, const dbg_snapshot *snap, diag *d)
-{
-	emu_machine *em = replayed(s, snap, d);
-	if (!em)
-		return NULL;
-	diag_clear(d);
-	walker k = { snap->w, 0, snap->n, false, false };
-	walk_machine(&k, em);
-	bool bad = k.oom || k.n != k.cap || em->pc > s->prog.ncmds ||
-		   (em->upc && em->pc == s->prog.ncmds);
-	if (!bad && em->upc)
-		bad = emu_cmd_uprog(em, em->pc, &em->up) != 0 || em->upc >= em->up.n;
-	if (bad) {
-		emu_machine_free(em);
-		return NULL;
-	}
-	return em;
-}
-
-int dbg_snapshot_restore(dbg_session *s, const dbg_snapshot *snap, const char *what)
-{
-	diag d;
-	diag_clear(&d);
-	emu_machine *em = machine_of(s, snap, &d);
-	emu_ref *ref = em ? emu_ref_new(&s->prog, &d) : NULL;
-	if (!ref) {
-		if (d.set)
-			dbg_error(s, "%s", d.msg);
-		else
-			dbg_error(s, "%s: the checkpoint's data is damaged (wrong size or position).", what);
-		emu_machine_free(em);
-		return -1;
-	}
-	/* the reference: what the stream computes up to this position */
-	emu_ref_init_buffers(ref);
-	size_t ref_pc = 0;
-	while (ref_pc < em->pc && emu_ref_run_cmd(ref, ref_pc, &d) == 0)
-		ref_pc++;
-	snprintf(s->ref_err, sizeof s->ref_err, "%s", d.set ? d.msg : "");
-	dbg_record_stop(s);
-	emu_machine_free(s->em);
-	emu_ref_free(s->ref);
-	s->em = em;
-	s->ref = ref;
-	s->ref_pc = ref_pc;
-	dbg_hazards_seen(s); /* the replay made the reports of the way there again */
-	dbg_bp_reset_watch(s);
-	return 0;
-}
-
-int dbg_snapshot_take(dbg_session *s, dbg_snapshot *snap)
-{
-	walker k = { NULL, 0, 0, true, false };
-	walk_machine(&k, s->em);
-	if (k.oom) {
-		free(k.w);
-		dbg_error(s, "out of memory");
-		return -1;
-	}
-	*snap = (dbg_snapshot){ k.w, k.n, NULL, 0 };
-	return 0;
-}
-
-/* The body of a checkpoint file as words.  0, or -1 with an error. */
+/* The body of a checkpoint file as words, its checksum checked and
+ * dropped.  0, or -1 with an error. */
 static int read_body(dbg_session *s, const char *path, dbg_snapshot *snap)
 {
 	char *bytes = NULL;
@@ -437,22 +644,27 @@ static int read_body(dbg_session *s, const char *path, dbg_snapshot *snap)
 		return -1;
 	}
 	int rc = check_header(s, path, bytes, len, &body);
-	if (rc == 0 && (len - body) % 8) {
-		dbg_error(s, "%s: the checkpoint's data is damaged (wrong size or position).", path);
+	if (rc == 0 && ((len - body) % 8 || len - body < 8)) {
+		dbg_error(s, "%s: the checkpoint's data is damaged (wrong size).", path);
 		rc = -1;
 	}
-	snap->n = rc == 0 ? (len - body) / 8 : 0;
-	snap->w = NULL;
-	if (rc == 0 && !(snap->w = malloc(snap->n ? snap->n * sizeof *snap->w : 1))) {
+	const size_t n = rc == 0 ? (len - body) / 8 : 0;
+	if (rc == 0 && !(snap->w = malloc(n * sizeof *snap->w))) {
 		dbg_error(s, "out of memory");
 		rc = -1;
 	}
-	for (size_t i = 0; rc == 0 && i < snap->n; i++) {
+	for (size_t i = 0; rc == 0 && i < n; i++) {
 		snap->w[i] = 0;
 		for (unsigned b = 0; b < 8; b++)
 			snap->w[i] |= (uint64_t)(unsigned char)bytes[body + i * 8 + b] << (8 * b);
 	}
 	free(bytes);
+	if (rc == 0 && words_checksum(snap->w, n - 1) != snap->w[n - 1]) {
+		dbg_error(s, "%s: the checkpoint's data is damaged (its checksum does not match: "
+			  "the file was changed or cut short).", path);
+		rc = -1;
+	}
+	snap->n = rc == 0 ? n - 1 : 0;
 	return rc;
 }
 

@@ -1,7 +1,8 @@
 /*
  * tui.c: infsdb's text user interface (`tui enable`, `-tui`, Ctrl-X A),
  * on ncurses, as gdb's: a listing of the commands around the current
- * one, an array view of the current command's first selected array
+ * one (of a tDFG program, its source lines around the current node's),
+ * an array view of the current command's first selected array
  * (wordlines x bitlines with the latches; the bits that changed since
  * the previous view in reverse video), an element view of the tile that
  * array holds (beside the array view, or below it on a narrow terminal;
@@ -675,8 +676,37 @@ static void draw_bar(int y, const char *fmt, ...)
 	attroff(A_REVERSE);
 }
 
+/* A tDFG program's listing: its source lines around the current node's
+ * line, which `=>` and bold mark (before the run, around the first
+ * node; after it, around the last). */
+static void draw_tdfg_listing(const dbg_session *s, int top, int h)
+{
+	const long node = dbg_current_node(s);
+	const int cur = node >= 0 ? s->t.nodes[node].line : 0;
+	const bool done = s->em && emu_done(s->em);
+	const int centre = cur ? cur : s->t.nodes[done ? s->t.nnodes - 1 : 0].line;
+	const int from = centre > h / 2 ? centre - h / 2 : 1;
+	for (int y = 0; y < h; y++) {
+		size_t len = 0;
+		const char *text = emu_tdfg_line(&s->t, from + y, &len);
+		if (!text)
+			break;
+		const bool mark = from + y == cur;
+		if (mark)
+			attron(A_BOLD);
+		mvprintw(top + y, 0, "%s%-4d ", mark ? "=> " : "   ", from + y);
+		addnstr(text, COLS - 8 > 0 ? (int)(len < (size_t)COLS - 8 ? len : (size_t)COLS - 8) : 0);
+		if (mark)
+			attroff(A_BOLD);
+	}
+}
+
 static void draw_listing(const dbg_session *s, int top, int h)
 {
+	if (s->tdfg) {
+		draw_tdfg_listing(s, top, h);
+		return;
+	}
 	size_t n = s->prog.ncmds, pc = s->em ? s->em->pc : 0;
 	size_t from = pc > (size_t)h / 2 ? pc - (size_t)h / 2 : 0;
 	for (int y = 0; y < h && from + (size_t)y < n; y++) {
@@ -708,8 +738,12 @@ static void draw_position_bar(const dbg_session *s, int y)
 		if (em->upc > 0)
 			dbg_format_uop(&em->up.u[em->upc], text, sizeof text);
 		dbg_trace_note(s, note, sizeof note);
-		draw_bar(y, " array %u  cmd %zu  next micro-op %zu%s: %s", tui.view.array, em->pc,
-			 em->upc, note, text);
+		const long node = dbg_current_node(s);
+		char where[EMU_NAME_MAX + 16] = "";
+		if (node >= 0)
+			snprintf(where, sizeof where, "node %s  ", s->t.nodes[node].name);
+		draw_bar(y, " array %u  %scmd %zu  next micro-op %zu%s: %s", tui.view.array, where,
+			 em->pc, em->upc, note, text);
 	}
 }
 
@@ -783,7 +817,10 @@ static void draw_all(void)
 	/* rows: bar, listing, bar, array view, console, prompt */
 	int list_h = LINES * 4 / 24, cons_h = LINES * 6 / 24;
 	int arr_h = LINES - list_h - cons_h - 3;
-	draw_bar(0, " %s  (%zu commands)", s->prog.path ? s->prog.path : "", s->prog.ncmds);
+	if (s->tdfg)
+		draw_bar(0, " %s  (%zu nodes, %zu commands)", s->t.path, s->t.nnodes, s->prog.ncmds);
+	else
+		draw_bar(0, " %s  (%zu commands)", s->prog.path ? s->prog.path : "", s->prog.ncmds);
 	draw_listing(s, 1, list_h);
 	draw_position_bar(s, 1 + list_h);
 	if (s->em && tui.view.valid)

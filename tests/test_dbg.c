@@ -108,7 +108,16 @@ Test(transcript, float) { transcript("float"); }
 Test(transcript, watchf) { transcript("watchf"); }
 Test(transcript, dd) { transcript("dd"); }
 Test(transcript, move) { transcript("move"); }
+Test(transcript, movestep) { transcript("movestep"); }
+Test(transcript, ckpt_anywhere) { transcript("ckpt_anywhere"); }
 Test(transcript, tensor) { transcript("tensor"); }
+Test(transcript, tdfg) { transcript("tdfg"); }
+Test(transcript, tdfg_break) { transcript("tdfg_break"); }
+Test(transcript, tdfg_check) { transcript("tdfg_check"); }
+Test(transcript, tdfg_reverse) { transcript("tdfg_reverse"); }
+Test(transcript, tdfg_errors) { transcript("tdfg_errors"); }
+Test(transcript, tdfg_plain) { transcript("tdfg_plain"); }
+Test(transcript, tdfg_stencil) { transcript("tdfg_stencil"); }
 
 /* ---- options ---- */
 
@@ -163,6 +172,27 @@ Test(options, ex_in_order_and_status)
 	free(r.out);
 	r = run("-batch -ex run -ex quit -ex nosuch " DEFAULT_PROG);
 	cr_expect_eq(r.status, 0, "%s", r.out);
+	free(r.out);
+}
+
+/* At the console, Enter after `list` of a tDFG shows the lines that
+ * follow (tests/dbg/tdfg_enter.in: empty lines are Enter), until the
+ * machine moves: then `list` centres on the node again. */
+Test(options, enter_continues_a_tdfg_listing)
+{
+	char cmd[8192];
+	snprintf(cmd, sizeof cmd, "cd '%s' && (HOME=/nonexistent '%s' -q -nx tests/dbg/tdfg_sum.tdfg "
+		 "<tests/dbg/tdfg_enter.in)", SRCDIR, INFSDB_BIN);
+	result r;
+	r.status = proc_shell(cmd, &r.out);
+	cr_expect_eq(r.status, 0, "%s", r.out);
+	const char *first = strstr(r.out, "(infsdb) list 6\n   1    #");
+	const char *more = first ? strstr(first, "   10   e = shift X, -1, +0\n(infsdb) \n   11   b =") : NULL;
+	const char *end = more ? strstr(more, "   20   k5 = const u8 5\n(infsdb) \n   21   P =") : NULL;
+	cr_expect(end && strstr(end, "   22   output P\n(infsdb) list X\n   2    #"), "%s", r.out);
+	const char *moved = strstr(r.out, "(infsdb) list\n   3    #");
+	cr_expect(moved && strstr(moved, "=> 8    w = shift X, +1, +0\n") &&
+		  strstr(moved, "   12   k = const u8 3\n(infsdb) \n   13   S ="), "%s", r.out);
 	free(r.out);
 }
 

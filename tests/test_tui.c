@@ -11,7 +11,9 @@
  * whole screen at the new size.  The suite tui_elems steps the two-tile
  * shift of samples/teach/shift2 and checks the element view (B's tile,
  * the moved elements in reverse video, `tui element`) and the console's
- * scroll-back (PageUp, PageDown).  Skipped only if tmux is missing.
+ * scroll-back (PageUp, PageDown).  The suite tui_tdfg opens a tDFG
+ * program: the listing shows its source with the current node's line
+ * marked, and Tab completes node names.  Skipped only if tmux is missing.
  */
 #include <criterion/criterion.h>
 
@@ -548,4 +550,57 @@ Test(tui, narrow_terminal_stacks_the_element_view)
 			 "%s", scr);
 	expect_row(scr, "  9 C.1     wr  ", "1001100110011001");
 	free(scr);
+}
+
+/* ---- a tDFG program: the listing shows its source ---- */
+
+static void start_tdfg(void)
+{
+	start_infsdb("tests/dbg/tdfg_sum.tdfg");
+}
+
+TestSuite(tui_tdfg, .init = start_tdfg, .fini = kill_session, .timeout = 60);
+
+/* The listing holds the tDFG's lines around the current node's, the
+ * current one marked => and bold; `next` moves the mark node by node. */
+Test(tui_tdfg, marks_the_current_node_line)
+{
+	if (!have_tmux())
+		cr_skip_test("tmux is not installed");
+	free(wait_for("(infsdb)", " tests/dbg/tdfg_sum.tdfg  (10 nodes, 15 commands)", NULL));
+	keys("start");
+	free(wait_for("=> 8    w = shift X, +1, +0", "node w  cmd 0", NULL));
+	keys("next");
+	free(wait_for("=> 9    a = add.u8 X, w", "node a  cmd 3", NULL));
+	keys("next");
+	char *scr = wait_for("=> 10   e = shift X, -1, +0", "node e  cmd 5", NULL);
+	char *mark = line_with(scr, "=> ");
+	cr_assert_not_null(mark, "no marked line:\n%s", scr);
+	cr_expect(strncmp(mark, "=> 10   e = shift X, -1, +0", 27) == 0, "marked: %s", mark);
+	free(mark);
+	char *prev = line_with(scr, "   9    a = add.u8 X, w");
+	cr_expect_not_null(prev, "line 9 unmarked above the current one:\n%s", scr);
+	free(prev);
+	free(scr);
+	char *esc = screen(true);
+	cr_expect(strstr(esc, "\033[1m=> 10   e = shift") != NULL, "the current line is not bold:\n%s",
+		  esc);
+	cr_expect(strstr(esc, "\033[1m   9") == NULL, "line 9 is bold:\n%s", esc);
+	free(esc);
+}
+
+/* Tab completes node names (print, break, list, tui element, ...). */
+Test(tui_tdfg, completes_node_names)
+{
+	if (!have_tmux())
+		cr_skip_test("tmux is not installed");
+	free(wait_for("(infsdb)", "tdfg_sum.tdfg", NULL));
+	free(tmux("send-keys -t 0 'break k' Tab Tab"));
+	free(wait_for("k  k5", NULL));
+	free(tmux("send-keys -t 0 5 Enter"));
+	free(wait_for("Breakpoint 1 at node 'k5' (tests/dbg/tdfg_sum.tdfg:20)", NULL));
+	keys("start");
+	free(wait_for("=> 8 ", NULL));
+	free(tmux("send-keys -t 0 'print Y' Tab '[0][1]' Enter"));
+	free(wait_for("(infsdb) print Y[0][1]", "Y[0][1] = ", NULL));
 }
