@@ -12,9 +12,16 @@ EXTRA_PROGRAMS += bench/bench_move
 bench_bench_move_SOURCES = bench/bench_move.c bench/bench_util.c bench/bench_util.h
 bench_bench_move_LDADD = libinfsim.la
 CLEANFILES += bench/bench_move$(EXEEXT)
+EXTRA_PROGRAMS += bench/bench_jit
+bench_bench_jit_SOURCES = bench/bench_jit.c bench/bench_util.c bench/bench_util.h
+bench_bench_jit_CFLAGS = $(AM_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+bench_bench_jit_LDADD = libinfsim.la
+CLEANFILES += bench/bench_jit$(EXEEXT)
 
 .PHONY: bench
-bench: bench/bench_int$(EXEEXT) bench/bench_fp$(EXEEXT) bench/bench_move$(EXEEXT)
+bench: bench/bench_int$(EXEEXT) bench/bench_fp$(EXEEXT) bench/bench_move$(EXEEXT) \
+	bench/bench_jit$(EXEEXT)
 	./bench/bench_int$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_fp$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_move$(EXEEXT) $(BENCH_ARGS)
+	./bench/bench_jit$(EXEEXT) $(BENCH_ARGS)

@@ -13,4 +13,5 @@ EXTRA_DIST += doc/commands/fpcmp-cvt.md
 EXTRA_DIST += doc/commands/optimised.md
 EXTRA_DIST += doc/LAYOUT.md
 EXTRA_DIST += doc/MOVEMENT.md
+EXTRA_DIST += doc/TDFG.md
 EXTRA_DIST += doc/FLOAT.md

@@ -115,6 +115,19 @@ static emu_compute region_hints(const emu_tdfg *t, const emu_tregion *r)
 	return h;
 }
 
+/* A tile= of the region: §4.1's constraints for a tile of a whole
+ * array; or, as Fig 9 draws it and a stream's tensor allows, a tile on
+ * the first P bitlines of its array, P a divisor of B, which needs only
+ * to be a valid region (emu_region_check: it fits the arrays). */
+static int given_tile_check(const emu_region *r, const sram_geom *g,
+			    const emu_tile_req *q, diag *d)
+{
+	const uint64_t P = emu_region_tile_bitlines(r);
+	if (P < g->bitlines && g->bitlines % P == 0)
+		return emu_region_check(r, g, d);
+	return emu_tile_check(r, g, q, r->tile, d);
+}
+
 /* One tile for all the region's tensors: given, or the best tile valid
  * for every element type in it, chosen for the first output (the
  * primary array of §4.1), else the first node. */
@@ -141,7 +154,7 @@ static int region_tile(gen *g, emu_tregion *tr)
 	const emu_tile_req q = {0, 0, region_hints(t, tr)};
 	if (tr->tile[0]) {
 		for (size_t i = 0; i < n && !rc; i++)
-			rc = emu_tile_check(&rs[i], &t->geom, &q, rs[i].tile, g->d);
+			rc = given_tile_check(&rs[i], &t->geom, &q, g->d);
 	} else if ((rc = emu_tile_select_group(rp, n, primary, &t->geom, &q, g->d)) == 0) {
 		memcpy(tr->tile, rs[0].tile, sizeof tr->tile);
 	}
@@ -162,9 +175,10 @@ out:
 
 /* The scratch rows every command needs: the most any compute node's
  * micro-program uses, and one for shifts by two or more bitlines. */
-static unsigned scratch_rows(const emu_tdfg *t)
+static unsigned scratch_rows(const emu_tdfg *t, const emu_tnode **who)
 {
 	unsigned most = 1;
+	*who = NULL;
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const emu_tnode *x = &t->nodes[i];
 		if (x->kind != EMU_TN_COMPUTE && x->kind != EMU_TN_REDUCE)
@@ -179,8 +193,15 @@ static unsigned scratch_rows(const emu_tdfg *t)
 		c.c3 = x->nargs > 2 ? (uint16_t)(t->geom.wordlines / 4 * 3) : ISA_NONE;
 		c.scratch = 0;
 		c.scratch_rows = 0;
+		/* The machine's settings, as the assembler gives them: in
+		 * fp=ieee a conversion needs more scratch than in ftz. */
+		c.flags = t->geom.fp_ieee ? ISA_FL_IEEE : 0;
+		c.iters = (uint8_t)emu_geom_cordic(&t->geom);
 		(void)isa_check(&c, t->geom.wordlines, t->geom.bitlines, &r);
-		most = r.scratch_rows > most ? r.scratch_rows : most;
+		if (r.scratch_rows > most) {
+			most = r.scratch_rows;
+			*who = x;
+		}
 	}
 	return most;
 }
@@ -571,6 +592,7 @@ static int link(gen *g, emu_jit *j)
 {
 	emu_tdfg *t = g->t;
 	const emu_program *p = &j->prog;
+	j->ncmds = p->ncmds;
 	j->node_of = calloc(p->ncmds ? p->ncmds : 1, sizeof *j->node_of);
 	if (!j->node_of) {
 		diag_file(g->d, t->path, "out of memory");
@@ -624,10 +646,12 @@ int emu_jit_lower(emu_tdfg *t, emu_jit *out, diag *d)
 	memset(&g, 0, sizeof g);
 	g.t = t;
 	g.d = d;
-	const unsigned rows = scratch_rows(t);
-	if (rows >= t->geom.wordlines) {
-		diag_file(d, t->path, "the commands need %u scratch wordlines; the arrays have %u",
-			  rows, t->geom.wordlines);
+	const emu_tnode *who;
+	const unsigned rows = scratch_rows(t, &who);
+	if (rows >= t->geom.wordlines) { /* >= 8 > 1, so a node asked: who */
+		diag_at(d, t->path, who->line, who->op_col, "'%s' needs %u scratch wordlines; "
+			"the arrays have %u in all, so no value would fit (use a machine with "
+			"more wordlines)", who->name, rows, t->geom.wordlines);
 		return -1;
 	}
 	g.scratch = (uint16_t)(t->geom.wordlines - rows);
@@ -681,7 +705,7 @@ void emu_jit_free(emu_jit *j)
 
 long emu_jit_node_of(const emu_jit *j, size_t cmd)
 {
-	if (cmd >= j->prog.ncmds || j->node_of[cmd] == UINT32_MAX)
+	if (cmd >= j->ncmds || j->node_of[cmd] == UINT32_MAX)
 		return -1;
 	return (long)j->node_of[cmd];
 }

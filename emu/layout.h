@@ -66,6 +66,8 @@ typedef struct emu_region {
 	uint8_t is_signed;
 	uint8_t ndims;        /* 1..3 */
 	uint8_t trans;        /* enum emu_trans */
+	uint8_t shared;       /* a stream's `shared` tensor: it may share
+			       * wordlines with other shared regions */
 	uint16_t wl;          /* first wordline */
 	uint32_t array0;      /* global array of tile 0 (infsim: not in Table 1) */
 	uint64_t size[EMU_LAYOUT_DIMS]; /* S_i */

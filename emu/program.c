@@ -1095,6 +1095,7 @@ void emu_buffer_region(const emu_buffer *b, struct emu_region *r)
 	r->wl = b->wl;
 	r->array0 = (uint32_t)b->arrays.start;
 	r->trans = EMU_TRANS_DONE; /* a stream's tensors are loaded transposed */
+	r->shared = b->shared;
 	r->line = b->line;
 	r->col = b->col;
 }

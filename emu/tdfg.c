@@ -192,7 +192,7 @@ static int number(tp *p, const char *what, int64_t *v)
 	size_t at = p->pos, end = p->pos;
 	if (at < p->len && p->s[at] == '+')
 		at++, end++;
-	if (end < p->len && p->s[end] == '-')
+	if (at == p->pos && end < p->len && p->s[end] == '-') /* not "+-1" */
 		end++;
 	const bool hex = end + 1 < p->len && p->s[end] == '0' && (p->s[end + 1] | 0x20) == 'x';
 	end += hex ? 2 : 0;
@@ -898,15 +898,17 @@ static int statement(tp *p)
 		return -1;
 	const size_t at = p->pos;
 	p->pos += n;
+	/* "NAME =" first, so a node called machine, region or output is
+	 * told that the word is reserved (name_ok). */
+	blanks(p);
+	if (p->pos < p->len && p->s[p->pos] == '=')
+		return parse_node(p, at, n);
 	if (is_word(p, at, n, "machine"))
 		return parse_machine(p, at);
 	if (is_word(p, at, n, "region"))
 		return parse_region(p);
 	if (is_word(p, at, n, "output"))
 		return parse_output(p);
-	blanks(p);
-	if (p->pos < p->len && p->s[p->pos] == '=')
-		return parse_node(p, at, n);
 	char f[40];
 	return perr(p, at, "expected machine, region, output or 'NAME = ...', found %s",
 		    found(p, at, f, sizeof f));

@@ -173,7 +173,9 @@ typedef struct emu_jit {
 	char *text;            /* the lowered stream (.ins), NUL-terminated */
 	size_t len;
 	emu_program prog;
-	uint32_t *node_of;     /* prog.ncmds entries */
+	uint32_t *node_of;     /* ncmds entries */
+	size_t ncmds;          /* the lowered stream's commands (prog may be
+				* handed over to a caller, node_of stays) */
 	uint16_t scratch;      /* first scratch wordline */
 } emu_jit;
 

@@ -23,8 +23,10 @@ struct emu_tref {
 emu_tref *emu_tref_new(const emu_tdfg *t, diag *d)
 {
 	emu_tref *r = calloc(1, sizeof *r);
-	if (r)
+	if (r) {
+		r->t = t; /* before the loop: emu_tref_free frees v[i] through it */
 		r->v = calloc(t->nnodes ? t->nnodes : 1, sizeof *r->v);
+	}
 	for (size_t i = 0; r && r->v && i < t->nnodes; i++) {
 		const uint64_t n = emu_tregion_elems(&t->regions[t->nodes[i].region]);
 		if (!(r->v[i] = calloc(n, sizeof **r->v))) {
@@ -37,7 +39,6 @@ emu_tref *emu_tref_new(const emu_tdfg *t, diag *d)
 		diag_file(d, t->path, "out of memory for the tDFG reference");
 		return NULL;
 	}
-	r->t = t;
 	/* Inputs start from init=, as the stream's tensor does. */
 	for (size_t i = 0; i < t->nnodes; i++) {
 		const emu_tnode *x = &t->nodes[i];
@@ -198,17 +199,30 @@ bool emu_tref_compare(emu_tref *r, const emu_program *p, const emu_machine *em, 
 	const emu_buffer *b = &p->bufs[x->buf];
 	const uint64_t elems = emu_tregion_elems(&t->regions[x->region]);
 	emu_tref_run(r, n);
-	for (uint64_t e = 0; e < elems; e++) {
-		if (!emu_tdfg_in_domain(t, x, e))
-			continue;
-		const uint64_t got = emu_elem_get(em, b, e);
-		if (got != r->v[n][e]) {
-			mm->buf = b;
-			mm->index = e;
-			mm->expected = r->v[n][e];
-			mm->actual = got;
-			return false;
-		}
-	}
-	return true;
+	/* The whole tensor through the checks' port in one pass (whole
+	 * rows, not a bit at a time), or element by element without
+	 * memory for it. */
+	uint64_t *cells = malloc(elems * sizeof *cells);
+	if (cells)
+		emu_buffer_read(em, b, cells);
+	/* The domain's elements in row-major order, so the first one that
+	 * differs is the lowest. */
+	const uint64_t *S = t->regions[x->region].shape;
+	const emu_box *d = &x->dom;
+	bool same = true;
+	for (uint64_t i2 = d->lo[2]; i2 < d->hi[2] && same; i2++)
+		for (uint64_t i1 = d->lo[1]; i1 < d->hi[1] && same; i1++)
+			for (uint64_t i0 = d->lo[0]; i0 < d->hi[0] && same; i0++) {
+				const uint64_t e = i0 + S[0] * (i1 + S[1] * i2);
+				const uint64_t got = cells ? cells[e] : emu_elem_get(em, b, e);
+				if (got != r->v[n][e]) {
+					mm->buf = b;
+					mm->index = e;
+					mm->expected = r->v[n][e];
+					mm->actual = got;
+					same = false;
+				}
+			}
+	free(cells);
+	return same;
 }

@@ -3,7 +3,7 @@ check_LTLIBRARIES = tests/libharness.la
 tests_libharness_la_SOURCES = tests/isa_harness.c tests/isa_harness.h \
 	tests/proc.c tests/proc.h tests/fp_cases.c tests/fp_cases.h \
 	tests/fp_host.c tests/fp_host.h
-TEST_LIBS = tests/libharness.la libinfsim.la $(CRITERION_LIBS)
+TEST_LIBS = tests/libharness.la libinfsim.la $(CRITERION_LIBS) -lm # fp_host.c: ilogb, nearbyint
 TEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 
 check_PROGRAMS += tests/test_isa_basic
@@ -97,9 +97,26 @@ check_PROGRAMS += tests/test_move
 tests_test_move_SOURCES = tests/test_move.c
 tests_test_move_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_move_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_move_step
+tests_test_move_step_SOURCES = tests/test_move_step.c
+tests_test_move_step_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_move_step_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_checkpoint
+tests_test_checkpoint_SOURCES = tests/test_checkpoint.c
+tests_test_checkpoint_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_checkpoint_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_tdfg
+tests_test_tdfg_SOURCES = tests/test_tdfg.c
+tests_test_tdfg_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_tdfg_LDADD = $(TEST_LIBS)
 EXTRA_DIST += samples/fig9/fig9.txt
 TESTS += $(check_PROGRAMS)
 EXTRA_DIST += tests/data/small.ins tests/data/resize.ins tests/data/bad_syntax.ins
+
+check_PROGRAMS += tests/test_jit_reduce
+tests_test_jit_reduce_SOURCES = tests/test_jit_reduce.c
+tests_test_jit_reduce_CFLAGS = $(TEST_CFLAGS)
+tests_test_jit_reduce_LDADD = $(TEST_LIBS)
 
 check_PROGRAMS += tests/test_dbg
 tests_test_dbg_SOURCES = tests/test_dbg.c
@@ -114,8 +131,14 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/reverse.cmds tests/dbg/reverse.out \
 	tests/dbg/float.ins tests/dbg/float.cmds tests/dbg/float.out tests/dbg/watchf.cmds \
 	tests/dbg/watchf.out tests/dbg/dd.ins tests/dbg/dd.cmds tests/dbg/dd.out \
-	tests/dbg/move.cmds tests/dbg/move.out tests/dbg/tensor.ins tests/dbg/tensor.cmds \
-	tests/dbg/tensor.out
+	tests/dbg/move.cmds tests/dbg/move.out tests/dbg/movestep.cmds tests/dbg/movestep.out tests/dbg/tensor.ins tests/dbg/tensor.cmds \
+	tests/dbg/tensor.out tests/dbg/tdfg_sum.tdfg \
+	tests/dbg/tdfg.cmds tests/dbg/tdfg.out tests/dbg/tdfg_break.cmds tests/dbg/tdfg_break.out \
+	tests/dbg/tdfg_check.cmds tests/dbg/tdfg_check.out tests/dbg/tdfg_reverse.cmds \
+	tests/dbg/tdfg_reverse.out tests/dbg/tdfg_errors.cmds tests/dbg/tdfg_errors.out \
+	tests/dbg/tdfg_plain.cmds tests/dbg/tdfg_plain.out tests/dbg/tdfg_stencil.cmds \
+	tests/dbg/tdfg_stencil.out tests/dbg/tdfg_enter.in tests/dbg/ckpt_anywhere.ins \
+	tests/dbg/ckpt_anywhere.cmds tests/dbg/ckpt_anywhere.out
 
 check_PROGRAMS += tests/test_tui
 tests_test_tui_SOURCES = tests/test_tui.c

@@ -1,7 +1,8 @@
 /*
  * test_samples.c: the sample streams, run as a user runs them.
  *
- * Every .ins stream under samples/ (in every folder) goes through the
+ * Every .ins stream and .tdfg program (samples/tdfg: lowered by the JIT,
+ * and --check then compares each node too) under samples/ (in every folder) goes through the
  * built infsim (INFSIM_BIN) with --check in the four controller settings, fp=ftz|ieee x
  * latency=baseline|optimised (-m overrides a sample's own machine line);
  * a sample with a buffer of more than 65536 elements (the 1M-element
@@ -43,7 +44,7 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-/* Every *.ins under dir, recursively (hidden entries skipped). */
+/* Every *.ins and *.tdfg under dir, recursively (hidden entries skipped). */
 static void find_streams(const char *dir, sample_list *l)
 {
 	DIR *d = opendir(dir);
@@ -58,7 +59,7 @@ static void find_streams(const char *dir, sample_list *l)
 		if (sub) {
 			closedir(sub);
 			find_streams(path, l);
-		} else if (ends_with(path, ".ins")) {
+		} else if (ends_with(path, ".ins") || ends_with(path, ".tdfg")) {
 			cr_assert_lt(l->n, MAX_SAMPLES);
 			l->path[l->n++] = strdup(path);
 		}
