@@ -236,9 +236,10 @@ const dbg_command dbg_commands[] = {
 	  "activations, the sensed BL/BLB, latch updates and one write).", NULL },
 	{ "until", "u", "running", dbg_cmd_until, false,
 	  "Run until command N is next.",
-	  "until N\n"
+	  "until [N]\n"
 	  "Run until the machine is before command N (or a breakpoint, a\n"
-	  "watchpoint, or the end of the program).", NULL },
+	  "watchpoint, or the end of the program).  Without N, run the rest of\n"
+	  "the current command, as gdb's until runs to the next line.", NULL },
 	{ "reverse-stepi", "rsi", "running", dbg_cmd_reverse_stepi, true,
 	  "Go back N micro-ops (default 1).",
 	  "reverse-stepi [N]\n"

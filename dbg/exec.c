@@ -536,7 +536,17 @@ int dbg_cmd_until(dbg_session *s, char *args)
 {
 	args = dbg_trim(args);
 	uint64_t n;
-	if (!dbg_parse_u64(args, &n)) {
+	/* Without N, as gdb's until without an argument: on to the next
+	 * command, the rest of this one run. */
+	if (!*args) {
+		if (dbg_need_machine(s) < 0)
+			return -1;
+		if (emu_done(s->em)) {
+			dbg_error(s, "until: the program has ended; nothing is ahead.");
+			return -1;
+		}
+		n = s->em->pc + 1;
+	} else if (!dbg_parse_u64(args, &n)) {
 		dbg_error(s, "until: expected a command index, got \"%s\".", args);
 		return -1;
 	}

@@ -934,8 +934,9 @@ static int parse_tool_opts(int argc, char **argv, const char *sub,
 }
 
 /* asm's action: the stream's binary form, written atomically to out. */
-static int write_binary(const emu_program *p, const char *out)
+static int write_binary(const emu_program *p, const tdfg_src *ts, const char *out)
 {
+	(void)ts;
 	diag d;
 	diag_clear(&d);
 	uint64_t *words = NULL;
@@ -954,8 +955,9 @@ static int write_binary(const emu_program *p, const char *out)
 }
 
 /* disasm's action: the canonical text on stdout. */
-static int print_text(const emu_program *p, const char *out)
+static int print_text(const emu_program *p, const tdfg_src *ts, const char *out)
 {
+	(void)ts;
 	(void)out;
 	char *text = emu_format(p);
 	int rc = text ? (fputs(text, stdout), 0)
@@ -967,7 +969,8 @@ static int print_text(const emu_program *p, const char *out)
 /* asm and disasm: their options, one stream operand, the stream read for
  * the machine the options give, then the action. */
 static int stream_tool(int argc, char **argv, const char *name, const char *opts,
-		       bool need_out, int (*act)(const emu_program *, const char *))
+		       bool need_out,
+		       int (*act)(const emu_program *, const tdfg_src *, const char *))
 {
 	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0 };
 	const char *out = NULL, *prog = NULL;
@@ -984,7 +987,7 @@ static int stream_tool(int argc, char **argv, const char *name, const char *opts
 	if (!rc && !done)
 		rc = load_program(&go, prog, &p, &ts);
 	if (!rc && !done)
-		rc = act(&p, out);
+		rc = act(&p, &ts, out);
 	emu_program_free(&p);
 	tdfg_src_free(&ts);
 	free(go.machine);
@@ -998,8 +1001,9 @@ static int cmd_asm(int argc, char **argv)
 
 /* layout's action: the Layout Override Table of the stream's tensors,
  * then each tensor's tile map (doc/LAYOUT.md, "In a stream"). */
-static int print_layout(const emu_program *p, const char *out)
+static int print_layout(const emu_program *p, const tdfg_src *ts, const char *out)
 {
+	(void)ts;
 	(void)out;
 	diag d;
 	emu_lot *t = malloc(sizeof *t);
@@ -1017,6 +1021,26 @@ static int print_layout(const emu_program *p, const char *out)
 	}
 	free(t);
 	return 0;
+}
+
+/* jit's action: the stream the JIT lowered a tDFG into, with a comment
+ * before each node's commands, on stdout or written atomically to out. */
+static int write_jit(const emu_program *p, const tdfg_src *ts, const char *out)
+{
+	diag d;
+	diag_clear(&d);
+	if (!ts->on)
+		return usage_error("jit: '%s' is not a tDFG; expected a .tdfg file", p->path);
+	if (out && outfile_write(out, ts->j.text, ts->j.len, &d) < 0)
+		return runtime_error(&d);
+	if (!out)
+		fputs(ts->j.text, stdout);
+	return 0;
+}
+
+static int cmd_jit(int argc, char **argv)
+{
+	return stream_tool(argc, argv, "jit", "mco", false, write_jit);
 }
 
 static int cmd_layout(int argc, char **argv)
@@ -1050,36 +1074,6 @@ static int cmd_info(int argc, char **argv)
 		g = ov.g;
 	if (!rc && !done)
 		emu_report_geom(stdout, &g, json);
-	emu_program_free(&p);
-	tdfg_src_free(&ts);
-	free(go.machine);
-	return rc;
-}
-
-/* jit PROG.tdfg [-o OUT.ins]: the stream the JIT lowers a tDFG into, with
- * a comment before each node's commands; written atomically to OUT. */
-static int cmd_jit(int argc, char **argv)
-{
-	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0 };
-	const char *out = NULL, *prog = NULL;
-	bool json = false, done = false;
-	emu_program p;
-	emu_program_init(&p);
-	tdfg_src ts = { .on = false };
-	diag d;
-	diag_clear(&d);
-	int rc = !go.machine ? usage_error("out of memory")
-			     : parse_tool_opts(argc, argv, "jit", "mco", &go, &out, &json, &done);
-	if (!rc && !done)
-		rc = one_operand(argc, argv, "tDFG file", &prog);
-	if (!rc && !done && !emu_tdfg_path(prog))
-		rc = usage_error("jit: '%s' is not a tDFG; expected a .tdfg file", prog);
-	if (!rc && !done)
-		rc = load_program(&go, prog, &p, &ts);
-	if (!rc && !done && out && outfile_write(out, ts.j.text, ts.j.len, &d) < 0)
-		rc = runtime_error(&d);
-	else if (!rc && !done && !out)
-		fputs(ts.j.text, stdout);
 	emu_program_free(&p);
 	tdfg_src_free(&ts);
 	free(go.machine);

@@ -290,3 +290,14 @@ void harness_values(uint64_t *v, uint64_t count, unsigned width, uint64_t seed)
 		v[i] &= m;
 	}
 }
+
+emu_pattern harness_pat(int64_t start, int64_t stride, uint64_t count)
+{
+	emu_pattern p;
+	memset(&p, 0, sizeof p);
+	p.start = start;
+	p.ndims = 1;
+	p.stride[0] = stride;
+	p.count[0] = count;
+	return p;
+}

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "isa.h"
+#include "program.h"
 #include "sram.h"
 
 /* The harness machine: W wordlines, B bitlines, 2 arrays in 1 way, 1 bank.
@@ -25,6 +26,9 @@ typedef struct harness {
 harness *harness_new(unsigned wordlines, unsigned bitlines);
 /* A geometry: wl x bl arrays, apw arrays a way, wpb ways a bank, an
  * mx x my mesh of banks; the controller settings at their defaults. */
+/* The 1-d pattern start:stride:count. */
+emu_pattern harness_pat(int64_t start, int64_t stride, uint64_t count);
+
 sram_geom harness_geom(unsigned wl, unsigned bl, unsigned apw, unsigned wpb,
 		       unsigned mx, unsigned my);
 void harness_free(harness *h);

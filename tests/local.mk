@@ -1,7 +1,7 @@
 # Test suites (Criterion).  Each is one program; `make check` runs them all.
 check_LTLIBRARIES = tests/libharness.la
 tests_libharness_la_SOURCES = tests/isa_harness.c tests/isa_harness.h \
-	tests/proc.c tests/proc.h tests/fp_cases.c tests/fp_cases.h \
+	tests/proc.c tests/proc.h tests/infsim_run.h tests/fp_cases.c tests/fp_cases.h \
 	tests/fp_host.c tests/fp_host.h
 TEST_LIBS = tests/libharness.la libinfsim.la $(CRITERION_LIBS) -lm # fp_host.c: ilogb, nearbyint
 TEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
@@ -136,7 +136,7 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/tdfg.cmds tests/dbg/tdfg.out tests/dbg/tdfg_break.cmds tests/dbg/tdfg_break.out \
 	tests/dbg/tdfg_check.cmds tests/dbg/tdfg_check.out tests/dbg/tdfg_reverse.cmds \
 	tests/dbg/tdfg_reverse.out tests/dbg/tdfg_errors.cmds tests/dbg/tdfg_errors.out \
-	tests/dbg/tdfg_plain.cmds tests/dbg/tdfg_plain.out tests/dbg/tdfg_stencil.cmds \
+	tests/dbg/tdfg_plain.cmds tests/dbg/tdfg_plain.out tests/dbg/tdfg_all.cmds tests/dbg/tdfg_all.out tests/dbg/tdfg_stencil.cmds \
 	tests/dbg/tdfg_stencil.out tests/dbg/tdfg_enter.in tests/dbg/ckpt_anywhere.ins \
 	tests/dbg/ckpt_anywhere.cmds tests/dbg/ckpt_anywhere.out
 

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,4 +59,58 @@ int proc_shell(const char *cmd, char **out)
 	if (!*out || st == -1 || !WIFEXITED(st))
 		return -1;
 	return WEXITSTATUS(st);
+}
+
+proc_result proc_run_in(const char *dir, const char *bin, const char *args)
+{
+	proc_result r = { -1, NULL, NULL };
+	const size_t size = strlen(dir) * 3 + strlen(bin) + strlen(args) + 64;
+	char *cmd = malloc(size), *outp = malloc(size), *errp = malloc(size);
+	if (cmd && outp && errp) {
+		snprintf(outp, size, "%s/.stdout", dir);
+		snprintf(errp, size, "%s/.stderr", dir);
+		snprintf(cmd, size, "cd '%s' && '%s' %s >'%s' 2>'%s'", dir, bin, args, outp, errp);
+		const int st = system(cmd);
+		r.status = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+		r.out = proc_slurp(outp, NULL);
+		r.err = proc_slurp(errp, NULL);
+		unlink(outp);
+		unlink(errp);
+	}
+	free(cmd);
+	free(outp);
+	free(errp);
+	return r;
+}
+
+void proc_result_free(proc_result *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+char *proc_tmpdir(char *buf, size_t size, const char *prefix)
+{
+	snprintf(buf, size, "/tmp/%s-XXXXXX", prefix);
+	return mkdtemp(buf);
+}
+
+int proc_rmdir(const char *dir)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+char *proc_between(const char *out, int n)
+{
+	char from[16], to[16];
+	snprintf(from, sizeof from, "@%d\n", n);
+	snprintf(to, sizeof to, "@%d\n", n + 1);
+	const char *a = strstr(out, from), *b = a ? strstr(a, to) : NULL;
+	if (!b)
+		return NULL;
+	a += strlen(from);
+	return strndup(a, (size_t)(b - a));
 }

@@ -16,4 +16,25 @@ char *proc_slurp(const char *path, size_t *len);
  * did not exit normally or its output could not be captured. */
 int proc_shell(const char *cmd, char **out);
 
+/* A program run with its stdout and stderr apart. */
+typedef struct proc_result {
+	int status;   /* exit status, -1 if it did not exit normally */
+	char *out;    /* stdout (malloc'd) */
+	char *err;    /* stderr (malloc'd) */
+} proc_result;
+/* Run `cd DIR && BIN ARGS` (ARGS a shell word list), its outputs through
+ * files in DIR that are removed afterwards.  out or err is NULL if it
+ * could not be read back. */
+proc_result proc_run_in(const char *dir, const char *bin, const char *args);
+void proc_result_free(proc_result *r);
+
+/* A new directory /tmp/PREFIX-XXXXXX, its name in buf; NULL on failure. */
+char *proc_tmpdir(char *buf, size_t size, const char *prefix);
+/* rm -rf DIR: 0, or the shell's status. */
+int proc_rmdir(const char *dir);
+
+/* The text of out between the lines "@N" and "@N+1" (a batch session
+ * that echoes markers), malloc'd; NULL if either line is missing. */
+char *proc_between(const char *out, int n);
+
 #endif

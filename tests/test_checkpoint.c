@@ -107,13 +107,9 @@ static int session(const struct dir *d, const char *opts, const char *prog, cons
 /* The text between the lines "@N" and "@N+1" of a session. */
 static char *between(const char *out, int n)
 {
-	char from[16], to[16];
-	snprintf(from, sizeof from, "@%d\n", n);
-	snprintf(to, sizeof to, "@%d\n", n + 1);
-	const char *a = strstr(out, from), *b = a ? strstr(a, to) : NULL;
-	cr_assert(a && b, "no @%d..@%d in:\n%s", n, n + 1, out);
-	a += strlen(from);
-	return strndup(a, (size_t)(b - a));
+	char *s = proc_between(out, n);
+	cr_assert(s, "no @%d..@%d in:\n%s", n, n + 1, out);
+	return s;
 }
 
 /* Save at the position `go` reaches, run on and show `show`; then load

@@ -30,53 +30,8 @@
 
 /* ---- running the program ---- */
 
-typedef struct result {
-	int status;   /* exit status */
-	char *out;    /* stdout */
-	char *err;    /* stderr */
-} result;
-
-static char tmpdir[256];
-
-static void make_tmpdir(void)
-{
-	snprintf(tmpdir, sizeof tmpdir, "/tmp/infsim-cli-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmpdir));
-}
-
-static void remove_tmpdir(void)
-{
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	cr_assert_eq(system(cmd), 0);
-}
-
-/* Run "infsim ARGS" in tmpdir; ARGS is a shell word list. */
-static result run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static result run(const char *fmt, ...)
-{
-	char args[4096], cmd[8192], outp[300], errp[300];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof args, fmt, ap);
-	va_end(ap);
-	snprintf(outp, sizeof outp, "%s/.stdout", tmpdir);
-	snprintf(errp, sizeof errp, "%s/.stderr", tmpdir);
-	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s >'%s' 2>'%s'", tmpdir,
-		 INFSIM_BIN, args, outp, errp);
-	int st = system(cmd);
-	cr_assert(WIFEXITED(st), "infsim %s: did not exit normally", args);
-	result r = { WEXITSTATUS(st), proc_slurp(outp, NULL), proc_slurp(errp, NULL) };
-	unlink(outp);
-	unlink(errp);
-	return r;
-}
-
-static void result_free(result *r)
-{
-	free(r->out);
-	free(r->err);
-}
+#define RUN_TMP_PREFIX "infsim-cli"
+#include "infsim_run.h"
 
 static unsigned count_lines(const char *s)
 {

@@ -33,17 +33,6 @@ static uint64_t rnd(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-static emu_pattern pat(int64_t start, int64_t stride, uint64_t count)
-{
-	emu_pattern p;
-	memset(&p, 0, sizeof p);
-	p.start = start;
-	p.ndims = 1;
-	p.stride[0] = stride;
-	p.count[0] = count;
-	return p;
-}
-
 struct rig {
 	sram_geom g;
 	sram_machine *m;
@@ -377,13 +366,13 @@ static void intra_shift_cases(int threads)
 		const sram_geom g = harness_geom(16, B, 2, 1, 2, 1);
 		struct rig r;
 		rig_init(&r, &g, true);
-		const emu_pattern all = pat(0, 1, 4), some = pat(1, 2, 2);
+		const emu_pattern all = harness_pat(0, 1, 4), some = harness_pat(1, 2, 2);
 		const struct { emu_pattern bl; int64_t d; } cases[] = {
-			{pat(0, 2, B / 2), 1}, {pat(1, 2, B / 2), -1},
-			{pat(0, 1, B / 2), (int64_t)B / 2}, {pat(B / 2, 1, B / 2), -(int64_t)B / 2},
-			{pat(0, 3, B / 3), 2}, {pat(B - 1, 1, 1), -(int64_t)B + 1},
-			{pat(0, 1, 1), (int64_t)B - 1}, {pat(2, 1, 5), 0},
-			{pat(0, 1, B - 3), 3},
+			{harness_pat(0, 2, B / 2), 1}, {harness_pat(1, 2, B / 2), -1},
+			{harness_pat(0, 1, B / 2), (int64_t)B / 2}, {harness_pat(B / 2, 1, B / 2), -(int64_t)B / 2},
+			{harness_pat(0, 3, B / 3), 2}, {harness_pat(B - 1, 1, 1), -(int64_t)B + 1},
+			{harness_pat(0, 1, 1), (int64_t)B - 1}, {harness_pat(2, 1, 5), 0},
+			{harness_pat(0, 1, B - 3), 3},
 		};
 		for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 			/* into other wordlines, then in place */
@@ -410,9 +399,9 @@ Test(move, inter_shifts_and_broadcasts)
 	const sram_geom g = harness_geom(16, 64, 2, 2, 2, 2);
 	struct rig r;
 	rig_init(&r, &g, true);
-	const emu_pattern arr = pat(0, 1, 8), two = pat(3, 4, 2), bl = pat(0, 2, 16);
-	const emu_pattern one5 = pat(1, 4, 2);
-	const emu_pattern up = pat(1, 2, 16), perm = pat(63, -3, 16), same = pat(0, 2, 16);
+	const emu_pattern arr = harness_pat(0, 1, 8), two = harness_pat(3, 4, 2), bl = harness_pat(0, 2, 16);
+	const emu_pattern one5 = harness_pat(1, 4, 2);
+	const emu_pattern up = harness_pat(1, 2, 16), perm = harness_pat(63, -3, 16), same = harness_pat(0, 2, 16);
 	emu_move cases[] = {
 		emu_move_inter(&arr, &bl, 1, &up, 0, 4, 8),      /* H-tree and NoC */
 		emu_move_inter(&arr, &bl, 8, &same, 3, 4, 3),    /* all remote, in place */
@@ -431,7 +420,7 @@ Test(move, constants)
 	const sram_geom g = harness_geom(16, 64, 2, 1, 1, 1);
 	struct rig r;
 	rig_init(&r, &g, true);
-	const emu_pattern arr = pat(0, 1, 2), bl = pat(5, 7, 8);
+	const emu_pattern arr = harness_pat(0, 1, 2), bl = harness_pat(5, 7, 8);
 	emu_move c = emu_move_const(&arr, &bl, 0x2d, 3, 8);
 	cr_assert_eq(check_cmd(&r, &c, 5), 8, "one write per wordline");
 	c = emu_move_const(&arr, &bl, ~UINT64_C(0) >> 48, 0, 16);
@@ -682,27 +671,27 @@ Test(move, command_errors)
 	const sram_geom g = harness_geom(128, 64, 4, 2, 2, 1); /* 16 arrays, 2 banks */
 	struct rig r;
 	rig_init(&r, &g, false);
-	const emu_pattern a8 = pat(0, 1, 8), bl = pat(0, 2, 16), bl8 = pat(0, 1, 8);
+	const emu_pattern a8 = harness_pat(0, 1, 8), bl = harness_pat(0, 2, 16), bl8 = harness_pat(0, 1, 8);
 	emu_move c = emu_move_intra(&a8, &bl, 1, 2, 5, 9, SRAM_NO_ROW);
 	c.kind = 9;
 	run_fails(&r, &c, "command 7: unknown move kind 9; expected intra, inter, bcast, const or sync");
 	c = emu_move_intra(&a8, &bl, 1, 2, 5, 9, SRAM_NO_ROW);
 	c.line = 12;
-	c.arrays = pat(0, 1, 0);
+	c.arrays = harness_pat(0, 1, 0);
 	run_fails(&r, &c, "test.ins:12: error: command 7: intra-array shift: array pattern 0:1:0 selects no array; expected at least one");
-	c.arrays = pat(0, 1, 17);
+	c.arrays = harness_pat(0, 1, 17);
 	run_fails(&r, &c, "array pattern 0:1:17 selects 17 arrays; there are only 16");
-	c.arrays = pat(15, 1, 2);
+	c.arrays = harness_pat(15, 1, 2);
 	run_fails(&r, &c, "array pattern 15:1:2 reaches array 16; expected arrays 0..15");
 	c.arrays = a8;
 	c.arrays.ndims = 9;
 	run_fails(&r, &c, "a pattern has at most 8 dimensions");
 	c.arrays = a8;
-	c.bitlines = pat(60, 1, 8);
+	c.bitlines = harness_pat(60, 1, 8);
 	run_fails(&r, &c, "bitline pattern 60:1:8 reaches bitline 67; expected bitlines 0..63");
-	c.bitlines = pat(60, 1, 4);
+	c.bitlines = harness_pat(60, 1, 4);
 	run_fails(&r, &c, "source bitline 63 would move to bitline 64, past the edge of the array (bitlines 0..63)");
-	c.bitlines = pat(0, 1, 2);
+	c.bitlines = harness_pat(0, 1, 2);
 	c.dist = -1;
 	run_fails(&r, &c, "source bitline 0 would move to bitline -1, past the edge");
 	c.dist = 1;
@@ -731,13 +720,13 @@ Test(move, command_errors)
 	t.dist = 1;
 	t.dst_bitlines = bl8;
 	run_fails(&r, &t, "moves 16 source bitlines to 8 destination bitlines; expected as many of each");
-	t.dst_bitlines = pat(0, 0, 16);
+	t.dst_bitlines = harness_pat(0, 0, 16);
 	run_fails(&r, &t, "destination bitline pattern 0:0:16 names bitline 0 twice");
-	t.dst_bitlines = pat(60, 1, 16);
+	t.dst_bitlines = harness_pat(60, 1, 16);
 	run_fails(&r, &t, "destination bitline pattern 60:1:16 reaches bitline 75");
 	emu_move b = emu_move_bcast(&a8, &bl, 1, 1, 0, &bl, 0, 4, 8);
 	run_fails(&r, &b, "broadcast: reuse count 0; expected 1..16");
-	b.arrays = pat(0, 1, 2);
+	b.arrays = harness_pat(0, 1, 2);
 	b.reuse_count = 2;
 	run_fails(&r, &b, "two source arrays both send to array 2; expected each destination array once");
 	b.reuse_count = 9;
@@ -874,7 +863,7 @@ static void fig9_rig(struct rig *r, bool strict, emu_region *A, emu_region *D,
  * wordlines 8..15) reads or writes. */
 static emu_access d_access(void)
 {
-	const emu_access x = {pat(0, 1, 4), pat(0, 1, 4), 8, 8};
+	const emu_access x = {harness_pat(0, 1, 4), harness_pat(0, 1, 4), 8, 8};
 	return x;
 }
 
@@ -906,7 +895,7 @@ Test(move, missing_sync_is_caught)
 	cr_assert(strstr(out, "[unsynced-read]\n"), "%s", out);
 	free(out);
 	/* A move that reads them is caught the same way. */
-	const emu_pattern t13 = pat(1, 2, 2), b02 = pat(0, 2, 2);
+	const emu_pattern t13 = harness_pat(1, 2, 2), b02 = harness_pat(0, 2, 2);
 	const emu_move c = emu_move_intra(&t13, &b02, 1, 8, 8, 20, SRAM_NO_ROW);
 	run_ok(&r, &c, 4);
 	cr_assert_eq(emu_hazard_count_kind(r.hz, EMU_HZ_UNSYNCED), 2);
@@ -939,7 +928,7 @@ Test(move, missing_sync_strict_even_when_bits_agree)
 	cr_assert(!strncmp(d.msg, "test.ins:9: error: command 3: reads bank 1, array 1", 51), "%s", d.msg);
 	cr_assert(strstr(d.msg, "(a hazard; strict mode makes it an error)"), "%s", d.msg);
 	/* A strict move refuses to run, and changes nothing. */
-	const emu_pattern t13 = pat(1, 2, 2), b02 = pat(0, 2, 2);
+	const emu_pattern t13 = harness_pat(1, 2, 2), b02 = harness_pat(0, 2, 2);
 	const emu_move c = emu_move_intra(&t13, &b02, 1, 8, 8, 20, SRAM_NO_ROW);
 	uint8_t *before = snapshot(r.m);
 	diag_clear(&d);
@@ -956,7 +945,7 @@ Test(move, unwritten_reads)
 	const sram_geom g = harness_geom(32, 64, 2, 1, 1, 1);
 	struct rig r;
 	rig_init(&r, &g, false);
-	const emu_pattern arr = pat(0, 1, 2), lo = pat(0, 1, 4), all = pat(0, 1, 8);
+	const emu_pattern arr = harness_pat(0, 1, 2), lo = harness_pat(0, 1, 4), all = harness_pat(0, 1, 8);
 	/* Write bitlines 0..3 of wordlines 20..23, then read 0..7. */
 	const emu_move k = emu_move_const(&arr, &lo, 0x5, 20, 4);
 	run_ok(&r, &k, 0);
@@ -969,12 +958,12 @@ Test(move, unwritten_reads)
 			 "bitlines 4..7 (and 1 more array) that were never written since "
 			 "the machine was loaded");
 	/* Loads count as writes; so do the shift's own destinations. */
-	const emu_access wr = {pat(0, 1, 2), pat(0, 1, 64), 0, 4};
+	const emu_access wr = {harness_pat(0, 1, 2), harness_pat(0, 1, 64), 0, 4};
 	cr_assert_eq(emu_hazard_compute(r.hz, 2, 0, NULL, 0, &wr, 1, NULL), 0);
-	const emu_access rd[2] = {{pat(0, 1, 2), pat(1, 1, 8), 24, 4},
-				  {pat(1, 1, 1), pat(0, 1, 64), 0, 4}};
+	const emu_access rd[2] = {{harness_pat(0, 1, 2), harness_pat(1, 1, 8), 24, 4},
+				  {harness_pat(1, 1, 1), harness_pat(0, 1, 64), 0, 4}};
 	cr_assert_eq(emu_hazard_compute(r.hz, 3, 0, rd, 2, NULL, 0, NULL), 0);
-	const emu_access rd2 = {pat(1, 1, 1), pat(0, 1, 64), 0, 5};
+	const emu_access rd2 = {harness_pat(1, 1, 1), harness_pat(0, 1, 64), 0, 5};
 	cr_assert_eq(emu_hazard_compute(r.hz, 4, 0, &rd2, 1, NULL, 0, NULL), 1);
 	cr_assert_str_eq(emu_hazard_get(r.hz, 1)->text, "command 4: reads bank 0, "
 			 "array 1, wordline 4, bitlines 0..63 that were never written since "
@@ -998,7 +987,7 @@ Test(move, clobbered_operands)
 			 "inter-bank move command 1 delivers at the next sync, which will "
 			 "overwrite this write; sync first");
 	/* Another writes CMD 1's source: bitlines 1, 3 of tiles 0, 2. */
-	const emu_access src = {pat(0, 2, 2), pat(0, 1, 8), 0, 8};
+	const emu_access src = {harness_pat(0, 2, 2), harness_pat(0, 1, 8), 0, 8};
 	cr_assert_eq(emu_hazard_compute(r.hz, 4, 0, NULL, 0, &src, 1, NULL), 1);
 	cr_assert_eq(emu_hazard_get(r.hz, 1)->kind, EMU_HZ_CLOBBER);
 	cr_assert_str_eq(emu_hazard_get(r.hz, 1)->text, "command 4: writes bank 0, "
@@ -1006,7 +995,7 @@ Test(move, clobbered_operands)
 			 "are the source of inter-bank move command 1, which is complete only "
 			 "at the next sync; sync first");
 	/* A constant broadcast over D is a write too. */
-	const emu_pattern t = pat(1, 1, 1), b = pat(0, 1, 1);
+	const emu_pattern t = harness_pat(1, 1, 1), b = harness_pat(0, 1, 1);
 	const emu_move k = emu_move_const(&t, &b, 1, 8, 1);
 	run_ok(&r, &k, 5);
 	cr_assert_eq(emu_hazard_count_kind(r.hz, EMU_HZ_CLOBBER), 3);
@@ -1022,7 +1011,7 @@ Test(move, overlapping_shifts)
 	struct rig r;
 	rig_init(&r, &g, false);
 	fill_random(&r, 3);
-	const emu_pattern one = pat(1, 1, 1), bl = pat(0, 1, 8);
+	const emu_pattern one = harness_pat(1, 1, 1), bl = harness_pat(0, 1, 8);
 	/* intra, destination 2 wordlines above its source, common bitlines */
 	emu_move c = emu_move_intra(&one, &bl, 1, 2, 4, 4, SRAM_NO_ROW);
 	uint8_t *want = snapshot(r.m);
@@ -1041,12 +1030,12 @@ Test(move, overlapping_shifts)
 	run_ok(&r, &c, 4);
 	c.dst_wl = 2;
 	run_ok(&r, &c, 5);
-	const emu_pattern hi = pat(32, 1, 8);
+	const emu_pattern hi = harness_pat(32, 1, 8);
 	const emu_move apart = emu_move_intra(&one, &hi, -32, 2, 4, 4, 30);
 	run_ok(&r, &apart, 6);
 	cr_assert_eq(emu_hazard_count(r.hz), 1);
 	/* inter in one bank: arrays 0..2 to 1..3, one wordline up. */
-	const emu_pattern three = pat(0, 1, 3);
+	const emu_pattern three = harness_pat(0, 1, 3);
 	const emu_move t = emu_move_inter(&three, &bl, 1, &bl, 2, 4, 3);
 	run_ok(&r, &t, 7);
 	cr_assert_eq(emu_hazard_count(r.hz), 2);
@@ -1080,7 +1069,7 @@ Test(move, interconnect_by_hand)
 	struct rig r;
 	rig_init(&r, &g, false);
 	fill_random(&r, 1);
-	const emu_pattern a0 = pat(0, 1, 1), a01 = pat(0, 1, 2), bl = pat(0, 1, 16);
+	const emu_pattern a0 = harness_pat(0, 1, 1), a01 = harness_pat(0, 1, 2), bl = harness_pat(0, 1, 16);
 	const emu_net_stats *s = &r.mv->net.st;
 	/* Sibling arrays meet at level 1: 8 bytes up, 8 down over 4-byte links. */
 	emu_move c = emu_move_inter(&a0, &bl, 1, &bl, 0, 4, 8);
@@ -1134,9 +1123,9 @@ Test(move, hazard_access_errors)
 	const sram_geom g = harness_geom(16, 64, 2, 1, 1, 1);
 	emu_hazards *h = emu_hazard_new(&g, false, NULL);
 	diag d;
-	const emu_access bad_bl = {pat(0, 1, 2), pat(60, 1, 8), 0, 4};
-	const emu_access bad_wl = {pat(0, 1, 2), pat(0, 1, 8), 14, 4};
-	const emu_access bad_a = {pat(1, 1, 2), pat(0, 1, 8), 0, 4};
+	const emu_access bad_bl = {harness_pat(0, 1, 2), harness_pat(60, 1, 8), 0, 4};
+	const emu_access bad_wl = {harness_pat(0, 1, 2), harness_pat(0, 1, 8), 14, 4};
+	const emu_access bad_a = {harness_pat(1, 1, 2), harness_pat(0, 1, 8), 0, 4};
 	diag_clear(&d);
 	cr_assert_eq(emu_hazard_compute(h, 0, 3, &bad_bl, 1, NULL, 0, &d), -1);
 	cr_assert_str_eq(d.msg, "infsim:3: error: bitline 64 of an access is outside the array's bitlines 0..63");

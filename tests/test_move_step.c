@@ -20,6 +20,7 @@
 
 #include "machine.h"
 #include "move.h"
+#include "isa_harness.h"
 #include "proc.h"
 #include "program.h"
 #include "report.h"
@@ -296,17 +297,6 @@ Test(move_step, hazard_before_the_first_micro_op)
 
 /* ---- the mover's three calls ---- */
 
-static emu_pattern pat(int64_t start, int64_t stride, uint64_t count)
-{
-	emu_pattern p;
-	memset(&p, 0, sizeof p);
-	p.start = start;
-	p.ndims = 1;
-	p.stride[0] = stride;
-	p.count[0] = count;
-	return p;
-}
-
 static void fill(sram_machine *m, uint64_t seed)
 {
 	for (unsigned a = 0; a < m->narrays; a++)
@@ -368,10 +358,10 @@ Test(move_step, begin_step_end)
 	g.ways_per_bank = 2;
 	g.mesh_x = 2;
 	g.mesh_y = 1;
-	const emu_pattern arrays = pat(0, 1, 8), some = pat(1, 2, 3);
+	const emu_pattern arrays = harness_pat(0, 1, 8), some = harness_pat(1, 2, 3);
 	const int64_t dists[] = {1, 2, 5, -3, 0};
 	for (unsigned i = 0; i < 5; i++) {
-		const emu_pattern bl = dists[i] < 0 ? pat(10, 3, 30) : pat(0, 3, 30);
+		const emu_pattern bl = dists[i] < 0 ? harness_pat(10, 3, 30) : harness_pat(0, 3, 30);
 		const emu_move c = emu_move_intra(dists[i] == 5 ? &some : &arrays, &bl, dists[i],
 						  0, 6, 8, 20);
 		const size_t n = expected_uops(&c);
@@ -400,7 +390,7 @@ Test(move_step, misuse)
 	diag_clear(&d);
 	cr_assert_eq(emu_move_end(mv, &d), -1);
 	cr_assert(strstr(d.msg, "none is begun"), "%s", d.msg);
-	const emu_pattern a = pat(0, 1, 1), b = pat(0, 1, 8);
+	const emu_pattern a = harness_pat(0, 1, 1), b = harness_pat(0, 1, 8);
 	const emu_move c = emu_move_intra(&a, &b, 1, 0, 4, 8, SRAM_NO_ROW);
 	cr_assert_eq(emu_move_begin(mv, &c, 3, NULL, &d), 0);
 	diag_clear(&d);
@@ -422,7 +412,7 @@ Test(move_step, misuse)
 	isa_prog_init(&p);
 	cr_assert_eq(emu_move_uprog(&bad, &g, &p), 0);
 	cr_assert_eq(p.n, 0);
-	const emu_pattern high = pat(4, 1, 8);
+	const emu_pattern high = harness_pat(4, 1, 8);
 	const emu_move sh = emu_move_intra(&a, &high, -3, 0, 2, 8, 12);
 	cr_assert_eq(emu_move_uprog(&sh, &g, &p), 0);
 	cr_assert_eq(p.n, 6);
@@ -475,13 +465,9 @@ static char *full_speed_b(const char *path)
 /* The text between the lines "@N" and "@N+1" of an infsdb session. */
 static char *between(const char *out, int n)
 {
-	char from[16], to[16];
-	snprintf(from, sizeof from, "@%d\n", n);
-	snprintf(to, sizeof to, "@%d\n", n + 1);
-	const char *a = strstr(out, from), *b = a ? strstr(a, to) : NULL;
-	cr_assert(a && b, "no @%d..@%d in:\n%s", n, n + 1, out);
-	a += strlen(from);
-	return strndup(a, (size_t)(b - a));
+	char *s = proc_between(out, n);
+	cr_assert(s, "no @%d..@%d in:\n%s", n, n + 1, out);
+	return s;
 }
 
 /* A shift by 3 (two scratch steps and a masked step a wordline): stopped
