@@ -95,14 +95,7 @@ static void region_of(const emu_tdfg *t, const emu_tnode *x, emu_region *r)
  * compiler derives them from the tDFG's data movement). */
 static emu_compute region_hints(const emu_tdfg *t, const emu_tregion *r)
 {
-	emu_compute h = {0, 0, 0};
-	for (const char *s = r->hint; *s;) {
-		const char *c = strchr(s, ':');
-		const unsigned bit = 1u << (c[1] - '0');
-		*(s[0] == 'r' ? &h.reduce : s[0] == 's' ? &h.shift : &h.broadcast) |= bit;
-		s = c + 2;
-		s += *s == ',';
-	}
+	emu_compute h = r->hint;
 	for (size_t i = r->node0; i < r->node1; i++) {
 		const emu_tnode *x = &t->nodes[i];
 		for (unsigned k = 0; x->kind == EMU_TN_SHIFT && k < EMU_LAYOUT_DIMS; k++)
@@ -334,36 +327,6 @@ static void declare(gen *g, size_t i)
 			 tile);
 }
 
-/* The arrays and bitlines of one piece of a domain (Algorithm 1's
- * output: per dimension part of one tile or whole tiles). */
-static void piece_patterns(const emu_tregion *r, const emu_box *b, emu_pattern *arrays,
-			   emu_pattern *bitlines)
-{
-	uint64_t N = 1, Tb = 1;
-	memset(arrays, 0, sizeof *arrays);
-	memset(bitlines, 0, sizeof *bitlines);
-	arrays->start = r->array0;
-	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
-		const uint64_t T = r->tile[k], lo = b->lo[k], hi = b->hi[k];
-		uint64_t t0, t1, o0, o1;
-		if (lo / T == (hi - 1) / T) {
-			t0 = lo / T, t1 = t0 + 1, o0 = lo % T, o1 = (hi - 1) % T + 1;
-		} else {
-			t0 = lo / T, t1 = (hi + T - 1) / T, o0 = 0, o1 = T;
-		}
-		arrays->start += (int64_t)(t0 * N);
-		arrays->stride[arrays->ndims] = (int64_t)N;
-		arrays->count[arrays->ndims++] = t1 - t0;
-		bitlines->start += (int64_t)(o0 * Tb);
-		bitlines->stride[bitlines->ndims] = (int64_t)Tb;
-		bitlines->count[bitlines->ndims++] = o1 - o0;
-		N *= (r->shape[k] + T - 1) / T;
-		Tb *= T;
-	}
-	emu_pattern_simplify(arrays);
-	emu_pattern_simplify(bitlines);
-}
-
 /* "add.f32 NAME, A, B" or "set.f32 NAME, #1.5": the command of x. */
 static void cmd_text(const emu_tdfg *t, const emu_tnode *x, char *buf, size_t size)
 {
@@ -399,13 +362,14 @@ static void cmd_text(const emu_tdfg *t, const emu_tnode *x, char *buf, size_t si
 static void emit_on_box(gen *g, size_t i, const char *cmd, const emu_box *box)
 {
 	const emu_tnode *x = &g->t->nodes[i];
-	const emu_tregion *r = &g->t->regions[x->region];
+	emu_region r;
 	emu_box pieces[27];
 	char ap[256], bp[256];
-	const size_t n = emu_decompose(box, r->tile, pieces);
+	region_of(g->t, x, &r);
+	const size_t n = emu_decompose(box, r.tile, pieces);
 	for (size_t k = 0; k < n; k++) {
 		emu_pattern a, b;
-		piece_patterns(r, &pieces[k], &a, &b);
+		emu_piece_patterns(&r, &g->t->geom, &pieces[k], &a, &b);
 		emu_pattern_format(&a, ap, sizeof ap);
 		emu_pattern_format(&b, bp, sizeof bp);
 		put_line(g, (long)i, x->line, "%s @ arrays=%s bitlines=%s", cmd, ap, bp);

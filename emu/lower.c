@@ -393,6 +393,41 @@ static int lower_layout(struct lower *L)
 	return 0;
 }
 
+/* The strides of L->r's tiles and tile numbers, and the dimension its
+ * wordline groups cut (virtual bitlines). */
+static void lower_geometry(struct lower *L)
+{
+	emu_region_grid(L->r, L->n);
+	L->S[0] = 1;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		L->T[k] = L->r->tile[k];
+		L->S[k + 1] = L->S[k] * L->T[k];
+		L->N[k] = k ? L->N[k - 1] * L->n[k - 1] : 1;
+	}
+	L->c = EMU_LAYOUT_DIMS;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS && L->S[EMU_LAYOUT_DIMS] > L->B; k++)
+		if (L->S[k + 1] > L->B) {
+			L->c = k;
+			L->m = L->B / L->S[k];
+			break;
+		}
+}
+
+void emu_piece_patterns(const emu_region *r, const sram_geom *g, const emu_box *b,
+			emu_pattern *arrays, emu_pattern *bitlines)
+{
+	struct lower L;
+	struct piece p;
+	memset(&L, 0, sizeof L);
+	L.r = r;
+	L.g = g;
+	L.B = g->bitlines;
+	lower_geometry(&L);
+	piece_of(&L, b, &p);
+	*arrays = tile_pattern(&L, &p);
+	*bitlines = group_bitlines(&L, &p, 0, 0);
+}
+
 static int lower_setup(struct lower *L, const emu_region *r, const sram_geom *g,
 		       unsigned dst_wl, unsigned scratch, emu_move_list *out, diag *d)
 {
@@ -411,20 +446,7 @@ static int lower_setup(struct lower *L, const emu_region *r, const sram_geom *g,
 			return lower_err(L, "size and tile of dimension %u must be >= 1", k);
 	if (lower_layout(L) != 0)
 		return -1;
-	emu_region_grid(r, L->n);
-	L->S[0] = 1;
-	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
-		L->T[k] = r->tile[k];
-		L->S[k + 1] = L->S[k] * L->T[k];
-		L->N[k] = k ? L->N[k - 1] * L->n[k - 1] : 1;
-	}
-	L->c = EMU_LAYOUT_DIMS;
-	for (unsigned k = 0; k < EMU_LAYOUT_DIMS && L->S[EMU_LAYOUT_DIMS] > L->B; k++)
-		if (L->S[k + 1] > L->B) {
-			L->c = k;
-			L->m = L->B / L->S[k];
-			break;
-		}
+	lower_geometry(L);
 	const unsigned rows = (unsigned)emu_region_rows(r, g);
 	if (dst_wl + rows > g->wordlines)
 		return lower_err(L, "destination wordlines %u..%u are outside the "

@@ -213,6 +213,13 @@ typedef struct emu_box {
 size_t emu_decompose(const emu_box *box, const uint64_t tile[EMU_LAYOUT_DIMS],
 		     emu_box out[27]);
 
+/* The arrays and the bitlines (in each of them) that hold piece b of
+ * region r, a box of Algorithm 1's output (per dimension part of one
+ * tile, or whole tiles); r's tile must fit one array (one wordline
+ * group).  What a compute command on that piece selects. */
+void emu_piece_patterns(const emu_region *r, const sram_geom *g, const emu_box *b,
+			emu_pattern *arrays, emu_pattern *bitlines);
+
 /* A tensor move (a tDFG mv node, Algorithm 2): the elements of box in
  * region r, read at r's wordlines, are written `offset` elements away
  * (one nonzero component: a mv moves along one dimension, §3.2) into

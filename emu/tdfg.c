@@ -297,22 +297,22 @@ static int region_hint(tp *p, emu_tregion *r)
 	const size_t at = p->pos;
 	while (p->pos < p->len && !emu_is_space(p->s[p->pos]) && p->s[p->pos] != '#')
 		p->pos++;
-	if (p->pos == at || p->pos - at >= sizeof r->hint)
+	if (p->pos == at)
 		return perr(p, at, "expected hint=KIND:DIM[,KIND:DIM]... (reduce, shift or "
 			    "broadcast; DIM 0, 1 or 2)");
-	memcpy(r->hint, p->s + at, p->pos - at);
-	r->hint[p->pos - at] = 0;
-	/* Checked here so the message points at it: each item KIND:DIM. */
+	/* Each item KIND:DIM sets the bit of DIM in that kind's mask. */
 	for (size_t i = at; i < p->pos;) {
 		size_t j = i;
 		while (j < p->pos && p->s[j] != ',')
 			j++;
-		const bool ok = (is_word(p, i, j - i - 2, "reduce") || is_word(p, i, j - i - 2, "shift") ||
-				 is_word(p, i, j - i - 2, "broadcast")) &&
-				j - i > 2 && p->s[j - 2] == ':' && p->s[j - 1] >= '0' && p->s[j - 1] <= '2';
-		if (!ok)
+		const size_t n = j - i > 2 ? j - i - 2 : 0;
+		unsigned *mask = is_word(p, i, n, "reduce") ? &r->hint.reduce
+				 : is_word(p, i, n, "shift") ? &r->hint.shift
+				 : is_word(p, i, n, "broadcast") ? &r->hint.broadcast : NULL;
+		if (!mask || p->s[j - 2] != ':' || p->s[j - 1] < '0' || p->s[j - 1] > '2')
 			return perr(p, i, "expected a hint reduce:DIM, shift:DIM or broadcast:DIM "
 				    "(DIM 0, 1 or 2), found '%.*s'", (int)(j - i), p->s + i);
+		*mask |= 1u << (p->s[j - 1] - '0');
 		i = j + 1;
 	}
 	return 0;

@@ -108,7 +108,7 @@ typedef struct emu_tregion {
 	int line, col;
 	uint8_t ndims;
 	uint64_t shape[EMU_LAYOUT_DIMS], tile[EMU_LAYOUT_DIMS]; /* tile 0: pick */
-	char hint[128];        /* the hint= text, "" if none */
+	emu_compute hint;      /* hint=: the data-movement hints given */
 	uint32_t array0;       /* array= (default 0) */
 	size_t node0, node1;   /* its nodes [node0, node1) */
 	size_t cmd0, cmd1;     /* its commands (emu_jit) */

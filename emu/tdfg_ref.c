@@ -117,10 +117,10 @@ static void node_value(emu_tref *r, size_t i)
 	uint64_t *out = r->v[i];
 	isa_cmd c = x->c;
 	settings(t, &c);
+	if (x->kind == EMU_TN_INPUT) /* its values are its data (emu_tref_new) */
+		return;
 	for (uint64_t e = 0; e < n; e++) {
 		uint64_t idx[EMU_LAYOUT_DIMS];
-		if (x->kind == EMU_TN_INPUT)
-			return;
 		if (!emu_tdfg_in_domain(t, x, e)) {
 			out[e] = 0;
 			continue;

@@ -58,15 +58,12 @@ struct dir {
 
 static void dir_make(struct dir *d)
 {
-	snprintf(d->path, sizeof d->path, "/tmp/infsim-ckpt-XXXXXX");
-	cr_assert_not_null(mkdtemp(d->path));
+	cr_assert_not_null(proc_tmpdir(d->path, sizeof d->path, "infsim-ckpt"));
 }
 
 static void dir_remove(const struct dir *d)
 {
-	char sh[128];
-	snprintf(sh, sizeof sh, "rm -rf '%s'", d->path);
-	cr_assert_eq(system(sh), 0);
+	cr_assert_eq(proc_rmdir(d->path), 0);
 }
 
 static void write_text(const char *path, const char *text)

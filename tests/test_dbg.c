@@ -294,8 +294,8 @@ Test(stepi, same_bits_as_full_speed)
 
 Test(checkpoint, round_trip)
 {
-	char dir[] = "/tmp/infsdb-ckpt-XXXXXX";
-	cr_assert_not_null(mkdtemp(dir));
+	char dir[64];
+	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsdb-ckpt"));
 	/* Save in the middle of command 1, run to the end, load, run again:
 	 * the same values and statistics, and check still agrees. */
 	result r = run("-batch -nx -ex start -ex 'stepi 10' -ex 'checkpoint save %s/a.ckpt' "
@@ -341,8 +341,7 @@ Test(checkpoint, round_trip)
 	cr_expect_eq(r.status, 1);
 	cr_expect(strstr(r.out, "the checkpoint's data is damaged"), "%s", r.out);
 	free(r.out);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(proc_rmdir(dir), 0);
 }
 
 /* ---- record vcd ---- */
@@ -380,8 +379,8 @@ static char *vcd_rows(const char *vcd)
 
 Test(record, vcd_ends_with_the_full_speed_bits)
 {
-	char dir[] = "/tmp/infsdb-vcd-XXXXXX";
-	cr_assert_not_null(mkdtemp(dir));
+	char dir[64];
+	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsdb-vcd"));
 	result r = run("-batch -nx -ex start -ex 'record vcd %s/a.vcd 0.0.0' -ex continue "
 		       "-ex 'record stop' tests/dbg/steps.ins", dir);
 	cr_expect_eq(r.status, 0, "%s", r.out);
@@ -410,9 +409,7 @@ Test(record, vcd_ends_with_the_full_speed_bits)
 	cr_assert_not_null(vcd, "the recording was not written at the end of the session");
 	cr_expect(strstr(vcd, "\n#2\n$dumpvars\n") && strstr(vcd, "\n#4\n"), "%s", vcd);
 	free(vcd);
-	char cmd[512];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(proc_rmdir(dir), 0);
 }
 
 /* ---- the interactive console, on a pseudo-terminal ---- */
@@ -457,8 +454,8 @@ static void type(int fd, const char *text)
 
 Test(console, completion_repeat_history_and_ctrl_c)
 {
-	char home[] = "/tmp/infsdb-home-XXXXXX";
-	cr_assert_not_null(mkdtemp(home));
+	char home[64];
+	cr_assert_not_null(proc_tmpdir(home, sizeof home, "infsdb-home"));
 	char init[600];
 	snprintf(init, sizeof init, "%s/.infsdbinit", home);
 	FILE *f = fopen(init, "w");
@@ -502,7 +499,5 @@ Test(console, completion_repeat_history_and_ctrl_c)
 	cr_assert_not_null(h, "no history file");
 	cr_expect(strstr(h, "start\nstepi\nprint/t $row(0, 8)\ninfo machine\nquit\n"), "%s", h);
 	free(h);
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", home);
-	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(proc_rmdir(home), 0);
 }

@@ -476,8 +476,8 @@ static char *between(const char *out, int n)
  * and the statistics of the run that went on, and of a full-speed run. */
 Test(move_step, infsdb_long_shift)
 {
-	char dir[] = "/tmp/infsim-movestep-XXXXXX";
-	cr_assert_not_null(mkdtemp(dir));
+	char dir[64];
+	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsim-movestep"));
 	char ins[600], cmds[600], ckpt[600];
 	snprintf(ins, sizeof ins, "%s/far.ins", dir);
 	snprintf(cmds, sizeof cmds, "%s/far.cmds", dir);
@@ -515,6 +515,5 @@ Test(move_step, infsdb_long_shift)
 	cr_assert(strstr(out, "check: 2 buffers match the reference after 2 commands.\n"), "%s", out);
 	free(want), free(first), free(second), free(loaded), free(back), free(again), free(stop);
 	free(out);
-	snprintf(sh, sizeof sh, "rm -rf '%s'", dir);
-	cr_assert_eq(system(sh), 0);
+	cr_assert_eq(proc_rmdir(dir), 0);
 }

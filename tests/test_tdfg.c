@@ -501,7 +501,8 @@ Test(parse, accepted_forms)
 	const emu_tregion *r = &g.t.regions[0];
 	cr_expect_eq(r->tile[0], 16);
 	cr_expect_eq(r->array0, 2);
-	cr_expect_str_eq(r->hint, "shift:0,broadcast:1");
+	cr_expect(r->hint.shift == 1 && r->hint.broadcast == 2 && r->hint.reduce == 0,
+		  "hints %u %u %u", r->hint.shift, r->hint.broadcast, r->hint.reduce);
 	const emu_tnode *mv = &g.t.nodes[1], *lt = &g.t.nodes[2], *k = &g.t.nodes[3];
 	cr_expect_eq(mv->off[0], 1);
 	cr_expect(mv->dom.lo[0] == 2 && mv->dom.hi[0] == 64, "[%" PRIu64 ", %" PRIu64 ")",
