@@ -31,6 +31,7 @@
 #include "outfile.h"
 #include "program.h"
 #include "tdfg.h"
+#include "vima.h"
 #include "refmodel.h"
 #include "report.h"
 
@@ -1148,6 +1149,10 @@ int main(int argc, char **argv)
 		return finish_stdout(print_version());
 	if (!strcmp(argv[1], "--list-commands")) /* the name parse.c suggests */
 		argv[1] = (char *)"commands";
+	/* VIMA programs have their own runner (emu/vima, doc/VIMA.md). */
+	if (!strcmp(argv[1], "vima") ||
+	    (!strcmp(argv[1], "run") && vima_cli_wants(argc - 2, argv + 2)))
+		return finish_stdout(vima_cli(argc - 1, argv + 1));
 	for (size_t i = 0; i < sizeof subcmds / sizeof subcmds[0]; i++) {
 		if (strcmp(argv[1], subcmds[i].name) != 0)
 			continue;

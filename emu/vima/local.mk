@@ -1,0 +1,9 @@
+# emu/vima/: VIMA, the vector-in-memory architecture (doc/VIMA.md): its
+# instruction set, the .vima program format, the unit (vector cache, fill
+# buffer, sequencer, sub-requests, host coherence, precise exceptions),
+# statistics and the `infsim vima` program.
+libinfsim_la_SOURCES += emu/vima/vima.h emu/vima/vima_int.h emu/vima/ops.def \
+	emu/vima/ops.c emu/vima/expr.c emu/vima/parse.c emu/vima/load.c \
+	emu/vima/dram.c emu/vima/cache.c emu/vima/host.c emu/vima/exec.c \
+	emu/vima/unit.c emu/vima/report.c emu/vima/files.c emu/vima/cli.c
+pkginclude_HEADERS += emu/vima/vima.h emu/vima/ops.def
