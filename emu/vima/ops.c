@@ -168,9 +168,49 @@ static uint64_t mad(vima_type t, size_t n, const uint8_t *a, const uint8_t *b, u
 	return acc;
 }
 
+/* One loop per type and instruction, so that the compiler folds the
+ * element's switch away (the per-element work of a run). */
+#define LOOP(SZ, EXPR)                                                           \
+	for (size_t j = 0; j < n; j++) {                                         \
+		const uint64_t x = load(a + j * SZ, SZ), y = b ? load(b + j * SZ, SZ) : 0; \
+		store(d + j * SZ, SZ, EXPR);                                     \
+	}
+#define I32(op, x, y) int_elem(op, true, 32, x, y)
+#define U32(op, x, y) int_elem(op, false, 32, x, y)
+#define I64(op, x, y) int_elem(op, true, 64, x, y)
+#define U64(op, x, y) int_elem(op, false, 64, x, y)
+#define FNAME exec_i32
+#define SZ 4
+#define ELEM I32
+#include "ops_loop.h"
+#define FNAME exec_u32
+#define SZ 4
+#define ELEM U32
+#include "ops_loop.h"
+#define FNAME exec_i64
+#define SZ 8
+#define ELEM I64
+#include "ops_loop.h"
+#define FNAME exec_u64
+#define SZ 8
+#define ELEM U64
+#include "ops_loop.h"
+#define FNAME exec_f32
+#define SZ 4
+#define ELEM f32_elem
+#include "ops_loop.h"
+#define FNAME exec_f64
+#define SZ 8
+#define ELEM f64_elem
+#include "ops_loop.h"
+
 void vima_op_exec(vima_op op, vima_type t, size_t n, uint8_t *d,
 		  const uint8_t *a, const uint8_t *b, uint64_t *imm)
 {
+	static void (*const typed[VIMA_NTYPES])(vima_op, size_t, uint8_t *, const uint8_t *,
+						const uint8_t *) = {
+		exec_i32, exec_u32, exec_i64, exec_u64, exec_f32, exec_f64,
+	};
 	const unsigned sz = vima_type_size(t);
 	if (op == VIMA_OP_mad) {
 		*imm = mad(t, n, a, b, *imm);
@@ -181,9 +221,5 @@ void vima_op_exec(vima_op op, vima_type t, size_t n, uint8_t *d,
 			store(d + j * sz, sz, *imm);
 		return;
 	}
-	const bool two = infos[op].form == VIMA_FORM_VV;
-	for (size_t j = 0; j < n; j++) {
-		const uint64_t x = load(a + j * sz, sz), y = two ? load(b + j * sz, sz) : 0;
-		store(d + j * sz, sz, elem(op, t, x, y));
-	}
+	typed[t](op, n, d, a, infos[op].form == VIMA_FORM_VV ? b : NULL);
 }
