@@ -15,3 +15,4 @@ EXTRA_DIST += doc/LAYOUT.md
 EXTRA_DIST += doc/MOVEMENT.md
 EXTRA_DIST += doc/TDFG.md
 EXTRA_DIST += doc/FLOAT.md
+EXTRA_DIST += doc/VIMA.md

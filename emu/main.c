@@ -48,6 +48,8 @@ static const char help_text[] =
 "  or:  infsim commands                 list the compute commands\n"
 "  or:  infsim layout PROG              print the Layout Override Table and the\n"
 "                                       tile map of a stream's tensors\n"
+"  or:  infsim vima PROG.vima [OPTION]... run a VIMA program (also: infsim run\n"
+"                                       PROG.vima); infsim vima --help\n"
 "Emulate computing in cache SRAM arrays, bit for bit.\n"
 "\n"
 "Machine (run, asm, disasm, info):\n"

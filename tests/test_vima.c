@@ -1020,3 +1020,30 @@ Test(cli, usage_errors)
 	cr_assert(strstr(r.out, "--fault-at=K"), "%s", r.out);
 	result_free(&r);
 }
+
+/* doc/VIMA.md's instruction table says what ops.def says. */
+Test(ops, documented_in_vima_md)
+{
+	char *doc = proc_slurp(SRCDIR "/doc/VIMA.md", NULL);
+	cr_assert_not_null(doc);
+	/* the table escapes '|' as "\|" */
+	for (char *r = doc, *w = doc;; r++) {
+		if (r[0] == '\\' && r[1] == '|')
+			r++;
+		*w++ = *r;
+		if (!*r)
+			break;
+	}
+	for (int op = 0; op < VIMA_NOPS; op++) {
+		const vima_op_info *in = vima_op_info_of((vima_op)op);
+		char head[32];
+		snprintf(head, sizeof head, "| `%s` |", in->name);
+		const char *row = strstr(doc, head);
+		cr_assert_not_null(row, "doc/VIMA.md has no row for %s", in->name);
+		const char *end = strchr(row, '\n');
+		const char *sem = strstr(row, in->semantics);
+		cr_assert(sem && sem < end, "doc/VIMA.md's %s row does not say \"%s\"", in->name,
+			  in->semantics);
+	}
+	free(doc);
+}
