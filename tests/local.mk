@@ -162,5 +162,5 @@ check-long: tests/fp_long$(EXEEXT)
 
 check_PROGRAMS += tests/test_vima
 tests_test_vima_SOURCES = tests/test_vima.c
-tests_test_vima_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_vima_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_vima_LDADD = $(TEST_LIBS)

@@ -1047,3 +1047,40 @@ Test(ops, documented_in_vima_md)
 	}
 	free(doc);
 }
+
+/* infsdb on a .vima program: a batch transcript. */
+Test(cli, infsdb_transcript)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/t.vima", tmpdir);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("vima vector=256 lines=3\narray A i32 128 init=iota\narray B i32 128\n"
+	      "mov.i32 B, 5\nadd.i32 B[64], A, A[64]\nhost A[3] = 9\ncopy.i32 A, B\n", f);
+	fclose(f);
+	proc_result r = proc_run_in(tmpdir, INFSDB_BIN, "-batch -ex 'watch A[3]' -ex stepi "
+				    "-ex 'info vcache' -ex 'p B[0]@2' -ex c -ex c -ex 'print A[3]' "
+				    "-ex 'info vcache' -ex c -ex 'p Z[0]' t.vima");
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	cr_assert_str_eq(r.out,
+		"Watchpoint 1: A[3]\n"
+		"#1 t.vima:4: mov.i32\n"
+		"line  valid  dirty  LRU  tag         vector\n"
+		"   0  yes    yes      0  0x00000200  B[0]\n"
+		"   1  no     -        -  -           -\n"
+		"   2  no     -        -  -           -\n"
+		"B[0] = 5 (0x00000005)\n"
+		"B[1] = 5 (0x00000005)\n"
+		"Watchpoint 1: A[3]\nOld value = 3 (0x00000003)\nNew value = 9 (0x00000009)\n"
+		"host store t.vima:6\n"
+		"Watchpoint 1: A[3]\nOld value = 9 (0x00000009)\nNew value = 5 (0x00000005)\n"
+		"#3 t.vima:7: copy.i32\n"
+		"A[3] = 5 (0x00000005)\n"
+		"line  valid  dirty  LRU  tag         vector\n"
+		"   0  yes    yes      2  0x00000300  B[64]\n"
+		"   1  yes    no       1  0x00000200  B[0]\n"
+		"   2  yes    yes      0  0x00000000  A[0]\n"
+		"[program finished: 3 VIMA instructions, 63 cycles]\n");
+	cr_assert_str_eq(r.err, "no array 'Z'\n");
+	proc_result_free(&r);
+}

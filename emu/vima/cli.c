@@ -234,25 +234,10 @@ static void dump(const vima_unit *u, int ai)
 	const unsigned sz = vima_type_size(a->type);
 	for (uint64_t k = 0; k < a->count; k++) {
 		uint64_t v = 0;
+		char text[64];
 		memcpy(&v, bytes + k * sz, sz);
-		printf("%s[%" PRIu64 "] = ", a->name, k);
-		if (a->type == VIMA_F32) {
-			float f;
-			uint32_t w = (uint32_t)v;
-			memcpy(&f, &w, 4);
-			printf("%.9g", (double)f);
-		} else if (a->type == VIMA_F64) {
-			double f;
-			memcpy(&f, &v, 8);
-			printf("%.17g", f);
-		} else if (a->type == VIMA_I32) {
-			printf("%" PRId32, (int32_t)(uint32_t)v);
-		} else if (a->type == VIMA_I64) {
-			printf("%" PRId64, (int64_t)v);
-		} else {
-			printf("%" PRIu64, v);
-		}
-		printf(" (0x%0*" PRIx64 ")\n", (int)sz * 2, v);
+		vima_elem_text(a->type, v, text, sizeof text);
+		printf("%s[%" PRIu64 "] = %s\n", a->name, k, text);
 	}
 	free(bytes);
 }

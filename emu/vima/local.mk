@@ -5,5 +5,5 @@
 libinfsim_la_SOURCES += emu/vima/vima.h emu/vima/vima_int.h emu/vima/ops.def emu/vima/ops_loop.h \
 	emu/vima/ops.c emu/vima/expr.c emu/vima/parse.c emu/vima/load.c \
 	emu/vima/dram.c emu/vima/cache.c emu/vima/host.c emu/vima/exec.c \
-	emu/vima/unit.c emu/vima/report.c emu/vima/files.c emu/vima/cli.c
+	emu/vima/unit.c emu/vima/report.c emu/vima/files.c emu/vima/cli.c emu/vima/dbg.c
 pkginclude_HEADERS += emu/vima/vima.h emu/vima/ops.def

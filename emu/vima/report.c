@@ -3,6 +3,7 @@
  * "Statistics").
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "vima_int.h"
 
@@ -109,4 +110,27 @@ void vima_stats_json(FILE *f, const vima_unit *u)
 	fprintf(f, "  \"energy_pj\": {\"total\": %.1f, \"dram\": %.1f, \"host_dram\": %.1f, "
 		"\"vector_cache\": %.1f, \"static\": %.1f}\n}\n", vima_energy_pj(s),
 		s->energy_dram_pj, s->energy_host_dram_pj, s->energy_cache_pj, s->energy_static_pj);
+}
+
+void vima_elem_text(vima_type t, uint64_t v, char *buf, size_t size)
+{
+	char num[40];
+	const unsigned sz = vima_type_size(t);
+	if (t == VIMA_F32) {
+		float f;
+		uint32_t w = (uint32_t)v;
+		memcpy(&f, &w, 4);
+		snprintf(num, sizeof num, "%.9g", (double)f);
+	} else if (t == VIMA_F64) {
+		double f;
+		memcpy(&f, &v, 8);
+		snprintf(num, sizeof num, "%.17g", f);
+	} else if (t == VIMA_I32) {
+		snprintf(num, sizeof num, "%" PRId32, (int32_t)(uint32_t)v);
+	} else if (t == VIMA_I64) {
+		snprintf(num, sizeof num, "%" PRId64, (int64_t)v);
+	} else {
+		snprintf(num, sizeof num, "%" PRIu64, v);
+	}
+	snprintf(buf, size, "%s (0x%0*" PRIx64 ")", num, (int)sz * 2, v);
 }

@@ -250,13 +250,17 @@ void vima_write_array(vima_unit *u, int a, const uint8_t *in);
 /* ---- statistics (report.c) ---- */
 void vima_stats_text(FILE *f, const vima_unit *u);
 void vima_stats_json(FILE *f, const vima_unit *u);
+/* "VALUE (0xBITS)" of an element of type t. */
+void vima_elem_text(vima_type t, uint64_t v, char *buf, size_t size);
 /* Energy in pJ, the sum of the parts. */
 double vima_energy_pj(const vima_stats *s);
 
 /* ---- the program (cli.c) ---- */
 /* infsim vima ARGS (argv[0] is the program's name). An exit status. */
 int vima_cli(int argc, char **argv);
-/* Does an `infsim run` argument list name a .vima program? */
+/* Does an `infsim run` (or infsdb) argument list name a .vima program? */
 bool vima_cli_wants(int argc, char **argv);
+/* infsdb PROG.vima [OPTION]...: VIMA's debugger (dbg.c). An exit status. */
+int vima_dbg_main(int argc, char **argv);
 
 #endif
