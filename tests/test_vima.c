@@ -716,7 +716,7 @@ static void precise_case(int nstmt, unsigned lines)
 		cr_assert_eq(m.u.st.insns, (uint64_t)(fault <= ninsn ? fault - 1 : ninsn));
 		vima_flush(&m.u);
 		for (int a = 0; a < 3; a++) {
-			char name[8];
+			char name[16];
 			snprintf(name, sizeof name, "A%d", a);
 			int32_t *got = (int32_t *)vm_get(&m, name);
 			for (int i = 0; i < P_COUNT; i++)
