@@ -87,7 +87,7 @@ static bool ends_with(const char *s, const char *suffix)
 bool vima_cli_wants(int argc, char **argv)
 {
 	for (int i = 0; i < argc; i++)
-		if (argv[i][0] != '-' && ends_with(argv[i], ".vima"))
+		if (argv[i][0] != '-' && !strchr(argv[i], '=') && ends_with(argv[i], ".vima"))
 			return true;
 	return false;
 }
