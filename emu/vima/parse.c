@@ -469,13 +469,24 @@ static int stmt_unit(cur *c, size_t st)
 	return 0;
 }
 
+/* NEW_NAME '=' (const and for). */
+static int name_is(cur *c, char *n, const char *what)
+{
+	skip(c);
+	size_t st = c->pos;
+	char after[80];
+	snprintf(after, sizeof after, "after %s", what);
+	if (ident(c, n, what) < 0 || fresh(c, st, n) < 0 || expect(c, '=', after) < 0)
+		return -1;
+	return 0;
+}
+
 static int stmt_const(cur *c)
 {
 	char n[VIMA_NAME_MAX];
 	skip(c);
 	size_t st = c->pos;
-	if (ident(c, n, "the const's name") < 0 || fresh(c, st, n) < 0 ||
-	    expect(c, '=', "after the const's name") < 0)
+	if (name_is(c, n, "the const's name") < 0)
 		return -1;
 	int64_t v;
 	if (const_expr(c, &v) < 0)
@@ -564,10 +575,7 @@ static int stmt_for(cur *c, size_t st)
 	if (c->nopen == VIMA_NEST_MAX)
 		return err(c, st, "loops nested more than %d deep", VIMA_NEST_MAX);
 	char n[VIMA_NAME_MAX];
-	skip(c);
-	size_t npos = c->pos;
-	if (ident(c, n, "the loop variable") < 0 || fresh(c, npos, n) < 0 ||
-	    expect(c, '=', "after the loop variable") < 0)
+	if (name_is(c, n, "the loop variable") < 0)
 		return -1;
 	vima_code lo, hi, step;
 	if (code(c, &lo) < 0 || expect(c, ',', "between the loop's start and end") < 0 ||
