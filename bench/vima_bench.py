@@ -8,8 +8,8 @@ Runs `infsim vima` on samples/vima/*.vima with --stats=json and prints
 Markdown tables: per workload and size, the instructions, cycles, vector
 cache misses and write-backs, DRAM traffic and energy; then, for Stencil,
 VecSum and MatMul at their largest sizes, the misses and cycles for 3 to 16
-lines (Fig 5; a stencil instruction needs 3 lines at once).  The sweep's data goes to OUT/vima_fig5.dat and, when
-gnuplot is installed, a picture to OUT/vima_fig5.png.  --quick runs the
+lines (Fig 5; a stencil instruction needs 3 lines at once).  The sweep's data goes to OUT/vima_fig5.dat, a
+picture to OUT/vima_fig5.svg and, when gnuplot is installed, OUT/vima_fig5.png.  --quick runs the
 4 MB sizes only (and the sweep at 16 MB).  Not a test: `make bench-vima`.
 """
 import argparse
@@ -85,6 +85,10 @@ def sweep(infsim, out, quick):
         f.write("# lines " + " ".join("%s_misses %s_cycles" % (n, n) for n in SWEEP) + "\n")
         for row in rows:
             f.write(" ".join(str(v) for v in row) + "\n")
+    svg = os.path.join(out, "vima_fig5.svg")
+    with open(svg, "w") as f:
+        f.write(svg_plot(rows))
+    print("\npicture: " + svg)
     if shutil.which("gnuplot"):
         png = os.path.join(out, "vima_fig5.png")
         plot = ", ".join("'%s' using 1:%d with linespoints title '%s'" % (dat, 2 + 2 * i, n)
@@ -98,13 +102,59 @@ def sweep(infsim, out, quick):
         print("\n(gnuplot is not installed: the data is in %s)" % dat)
 
 
+def svg_plot(rows):
+    """Misses against lines, one line per workload, log scale: an SVG with
+    no dependency (gnuplot draws a PNG too when it is installed)."""
+    import math
+    w, h, left, bottom, top, right = 640, 400, 70, 50, 30, 130
+    xs = [r[0] for r in rows]
+    ys = [v for r in rows for v in r[1::2]]
+    lo, hi = math.log10(min(ys)) - 0.1, math.log10(max(ys)) + 0.1
+    def px(x):
+        return left + (x - xs[0]) * (w - left - right) / (xs[-1] - xs[0])
+    def py(y):
+        return h - bottom - (math.log10(y) - lo) * (h - bottom - top) / (hi - lo)
+    colours = ["#d62728", "#1f77b4", "#2ca02c"]
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+           'font-family="sans-serif" font-size="12">' % (w, h),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="%d" y="18" text-anchor="middle">VIMA Fig 5: vector cache misses '
+           'against lines (8 KB each)</text>' % (w // 2)]
+    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (
+        left, h - bottom, w - right, h - bottom))
+    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (
+        left, top, left, h - bottom))
+    for x in xs:
+        out.append('<text x="%.1f" y="%d" text-anchor="middle">%d</text>' % (px(x), h - bottom + 16, x))
+    for e in range(int(math.ceil(lo)), int(math.floor(hi)) + 1):
+        out.append('<text x="%d" y="%.1f" text-anchor="end">1e%d</text>' % (left - 6, py(10 ** e) + 4, e))
+        out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' % (
+            left, py(10 ** e), w - right, py(10 ** e)))
+    out.append('<text x="%d" y="%d" text-anchor="middle">lines</text>' % ((left + w - right) // 2, h - 12))
+    out.append('<text x="16" y="%d" transform="rotate(-90 16 %d)" text-anchor="middle">misses</text>'
+               % (h // 2, h // 2))
+    for i, name in enumerate(SWEEP):
+        pts = " ".join("%.1f,%.1f" % (px(r[0]), py(r[1 + 2 * i])) for r in rows)
+        out.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (colours[i], pts))
+        out.append('<text x="%d" y="%d" fill="%s">%s</text>' % (w - right + 10, top + 20 + 18 * i,
+                                                                 colours[i], name))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--infsim", default=os.path.join(HERE, "..", "infsim"))
     ap.add_argument("--out", default=".")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--sweep-only", action="store_true")
+    ap.add_argument("--plot", metavar="DAT", help="only draw DAT (a vima_fig5.dat) as SVG")
     a = ap.parse_args()
+    if a.plot:
+        with open(a.plot) as f:
+            rows = [[int(v) for v in l.split()] for l in f if not l.startswith("#")]
+        sys.stdout.write(svg_plot(rows))
+        return
     if not a.sweep_only:
         workloads(a.infsim, a.quick)
     sweep(a.infsim, a.out, a.quick)

@@ -7,3 +7,7 @@ libinfsim_la_SOURCES += emu/vima/vima.h emu/vima/vima_int.h emu/vima/ops.def emu
 	emu/vima/dram.c emu/vima/cache.c emu/vima/host.c emu/vima/exec.c \
 	emu/vima/unit.c emu/vima/report.c emu/vima/files.c emu/vima/cli.c emu/vima/dbg.c
 pkginclude_HEADERS += emu/vima/vima.h emu/vima/ops.def
+# Its samples (the workloads of VIMA §IV-A) and its fuzz target and seeds.
+EXTRA_DIST += samples/vima/memset.vima samples/vima/memcopy.vima samples/vima/vecsum.vima \
+	samples/vima/stencil.vima samples/vima/matmul.vima samples/vima/knn.vima \
+	samples/vima/mlp.vima tests/fuzz/fuzz_vima.c $(wildcard $(srcdir)/tests/fuzz/corpus/vima/*)
