@@ -10,4 +10,5 @@ pkginclude_HEADERS += emu/vima/vima.h emu/vima/ops.def
 # Its samples (the workloads of VIMA §IV-A) and its fuzz target and seeds.
 EXTRA_DIST += samples/vima/memset.vima samples/vima/memcopy.vima samples/vima/vecsum.vima \
 	samples/vima/stencil.vima samples/vima/matmul.vima samples/vima/knn.vima \
-	samples/vima/mlp.vima tests/fuzz/fuzz_vima.c $(wildcard $(srcdir)/tests/fuzz/corpus/vima/*)
+	samples/vima/mlp.vima tests/fuzz/fuzz_vima.c \
+	tests/fuzz/corpus/vima/knn.vima tests/fuzz/corpus/vima/matmul.vima tests/fuzz/corpus/vima/memcopy.vima tests/fuzz/corpus/vima/memset.vima tests/fuzz/corpus/vima/mlp.vima tests/fuzz/corpus/vima/small_all.vima tests/fuzz/corpus/vima/stencil.vima tests/fuzz/corpus/vima/vecsum.vima
