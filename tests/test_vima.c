@@ -14,7 +14,8 @@
  *              instructions against dirty host lines;
  *   errors     bad programs, and programs that go wrong at run time,
  *              each with its one located message;
- *   cli        infsim vima / infsim run PROG.vima.
+ *   cost       doc/VIMA.md's cost model worked by hand;
+ *   cli        infsim vima / infsim run PROG.vima, infsdb PROG.vima.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -1083,4 +1084,52 @@ Test(cli, infsdb_transcript)
 		"[program finished: 3 VIMA instructions, 63 cycles]\n");
 	cr_assert_str_eq(r.err, "no array 'Z'\n");
 	proc_result_free(&r);
+}
+
+/* ---- cost: doc/VIMA.md's cost model, by hand ---- */
+
+Test(cost, one_and_two_misses)
+{
+	/* copy of one 8 KB vector: tag 1 + one miss 21 + transfers 8 + int alu 8
+	 * + status 4; the final flush writes the line back: 21 more */
+	vm m;
+	vm_open(&m, "array A i32 2048\narray B i32 2048\ncopy.i32 B, A\n", 0, NULL);
+	vm_run_ok(&m);
+	cr_assert_eq(m.u.st.cyc_dram, 21 + 21);
+	cr_assert_eq(m.u.st.cycles, 1 + 21 + 8 + 8 + 4 + 21);
+	vm_close(&m);
+	/* add.f32: two misses together; A at 0 (banks 0-3) and B at 8 KB (banks
+	 * 4-7): 8 sub-requests per vault on 8 banks: 9+9+8*4 = 50 DRAM cycles,
+	 * 31 VIMA cycles; fp alu 13 */
+	vm_open(&m, "array A f32 2048\narray B f32 2048\narray C f32 2048\nadd.f32 C, A, B\n", 0, NULL);
+	vm_run_ok(&m);
+	cr_assert_eq(m.u.st.cycles, 1 + 31 + 8 + 13 + 4 + 21);
+	vm_close(&m);
+	/* A at 0 and C at 16 KB share banks 0-3: two per bank, 33+22 = 55 DRAM
+	 * cycles, 34 VIMA cycles */
+	vm_open(&m, "array A f32 2048\narray B f32 2048\narray C f32 2048\nadd.f32 B, A, C\n", 0, NULL);
+	vm_run_ok(&m);
+	cr_assert_eq(m.u.st.cycles, 1 + 34 + 8 + 13 + 4 + 21);
+	cr_assert_eq(m.u.st.cache_accesses, 2 + 1 + 1);
+	/* 24 KB moved at 4.8 pJ/bit, 4 line accesses at 194 pJ, 81 cycles of
+	 * 7334 mW static */
+	cr_assert_float_eq(vima_energy_pj(&m.u.st), 24576 * 8 * 4.8 + 4 * 194.0 + 81 * 7334.0, 1e-3);
+	vm_close(&m);
+}
+
+Test(cli, load_errors_and_dump)
+{
+	result r = run("vima " VECSUM " -D N=64 --vector=256 -s C=c.npy -d C");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "C[63] = "), "%s", r.out);
+	result_free(&r);
+	/* an i32 array from an f32 file; a file of the wrong length */
+	r = run("vima %s/samples/vima/memset.vima -D N=64 --vector=256 -l A=c.npy", SRCDIR);
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.err, "c.npy: error: holds <f4 elements; array A needs <i4"), "%s", r.err);
+	result_free(&r);
+	r = run("vima " VECSUM " -D N=128 --vector=256 -l A=c.npy");
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.err, "c.npy: error: holds 64 elements; array A has 128"), "%s", r.err);
+	result_free(&r);
 }
