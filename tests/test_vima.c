@@ -913,7 +913,7 @@ static const bad run_errors[] = {
 	{ "vima vector=256\narray A i32 64\nadd.i32 A, A[1], A\n",
 	  "t.vima:3:12: error: A[1] is not a vector inside A: elements 1..64, of 64" },
 	{ "vima vector=256\narray A i32 100\nfor i = 0, 100, 64\ncopy.i32 A[i], A[i]\nend\n",
-	  "t.vima:4:10: error: A[64] is not a vector inside A: elements 64..127, of 100" },
+	  "t.vima:4:10: error: A[64] is not a vector inside A: elements 64..127, of 100 (i = 64)" },
 	{ "vima vector=256\narray A i32 64\nadd.i32 A, A[-64], A\n",
 	  "t.vima:3:12: error: A[-64] is not a vector inside A" },
 	{ "vima vector=256\narray A i32 64\nhost A[64] = 1\n", "t.vima:3:6: error: A[64] is outside A (64 elements)" },

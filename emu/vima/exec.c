@@ -23,12 +23,29 @@
 
 static int fail(const vima_unit *u, const vima_stmt *s, int col, diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* A located message, with the values of the loops around the statement
+ * ("(i = 4096, j = 3)"), so an address that goes wrong in one iteration
+ * says which. */
 static int fail(const vima_unit *u, const vima_stmt *s, int col, diag *d, const char *fmt, ...)
 {
+	const bool was = d->set;
 	va_list ap;
 	va_start(ap, fmt);
 	diag_vat(d, u->p->path, s->line, col, fmt, ap);
 	va_end(ap);
+	const size_t at = (size_t)(s - u->p->stmts);
+	size_t len = strlen(d->msg);
+	const char *sep = " (";
+	for (size_t f = 0; !was && f < at; f++) {
+		const vima_stmt *l = &u->p->stmts[f];
+		if (l->kind != VIMA_S_FOR || (size_t)l->other < at || len + 1 >= DIAG_MAX)
+			continue;
+		len += (size_t)snprintf(d->msg + len, DIAG_MAX - len, "%s%s = %lld", sep, l->name,
+					(long long)u->pc.vars[l->var]);
+		sep = ", ";
+	}
+	if (!was && *sep == ',' && len + 1 < DIAG_MAX)
+		snprintf(d->msg + len, DIAG_MAX - len, ")");
 	return -1;
 }
 

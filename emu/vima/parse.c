@@ -593,6 +593,7 @@ static int stmt_for(cur *c, size_t st)
 	if (!s)
 		return -1;
 	s->var = c->nopen;
+	memcpy(s->name, n, sizeof n);
 	s->lo = lo;
 	s->hi = hi;
 	s->step = step;

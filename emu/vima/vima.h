@@ -123,6 +123,7 @@ typedef struct vima_stmt {
 	int var;
 	vima_code lo, hi, step;
 	int other;
+	char name[VIMA_NAME_MAX]; /* the loop variable, for messages */
 } vima_stmt;
 
 typedef struct vima_program {
