@@ -1144,7 +1144,7 @@ int main(int argc, char **argv)
 {
 	outfile_cleanup_on_signals();
 	if (argc < 2)
-		return usage_error("missing command (run, jit, asm, disasm, info, commands or layout)");
+		return usage_error("missing command (run, jit, asm, disasm, info, commands, layout or vima)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return finish_stdout(print_help());
 	if (!strcmp(argv[1], "--version"))
@@ -1166,6 +1166,6 @@ int main(int argc, char **argv)
 		argv[1] = sub_argv0;
 		return finish_stdout(rc);
 	}
-	return usage_error("unknown command '%s' (expected run, jit, asm, disasm, info, commands or layout)",
+	return usage_error("unknown command '%s' (expected run, jit, asm, disasm, info, commands, layout or vima)",
 			   argv[1]);
 }
