@@ -320,74 +320,90 @@ static int load(session *s, const char *prog, vima_parse_opts *po, const vima_ru
 	return 0;
 }
 
-int vima_dbg_main(int argc, char **argv)
+typedef struct dopts {
+	bool batch, quiet;
+	const char *prog;
+	vima_parse_opts po;
+	vima_run_opts ro;
+	unsigned lines;
+} dopts;
+
+/* The options that shape the session (-x and -ex run later, in order).
+ * 0, or an exit status after a message. */
+static int parse_opts(int argc, char **argv, dopts *o)
 {
-	session s;
-	memset(&s, 0, sizeof s);
-	bool batch = false, quiet = false;
-	const char *prog = NULL;
-	vima_define *defs = calloc((size_t)argc, sizeof *defs);
-	vima_parse_opts po = { defs, 0, 0, 0 };
-	vima_run_opts ro = { 0, 0 };
-	unsigned lines = 0;
-	int rc = defs ? 0 : 1;
-	/* first pass: options that shape the program */
-	for (int i = 1; i < argc && rc == 0; i++) {
+	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-batch"))
-			batch = true;
+			o->batch = true;
 		else if (!strcmp(a, "-q") || !strcmp(a, "-quiet") || !strcmp(a, "-nx"))
-			quiet = true;
+			o->quiet = true;
 		else if ((!strcmp(a, "-x") || !strcmp(a, "-ex")) && i + 1 < argc)
 			i++;
 		else if (!strncmp(a, "--lines=", 8))
-			lines = (unsigned)strtoul(a + 8, NULL, 10);
+			o->lines = (unsigned)strtoul(a + 8, NULL, 10);
 		else if (!strncmp(a, "--vector=", 9))
-			po.vector_bytes = (unsigned)strtoul(a + 9, NULL, 10);
+			o->po.vector_bytes = (unsigned)strtoul(a + 9, NULL, 10);
 		else if (!strncmp(a, "--fault-at=", 11))
-			ro.fault_at = strtoull(a + 11, NULL, 10);
+			o->ro.fault_at = strtoull(a + 11, NULL, 10);
 		else if (!strncmp(a, "-D", 2) && strchr(a, '=')) {
 			char *eq = strchr(argv[i], '=');
 			*eq = 0;
-			defs[po.ndefs++] = (vima_define){ argv[i] + 2, strtoll(eq + 1, NULL, 0), false };
-		} else if (a[0] != '-' && !prog)
-			prog = a;
+			o->po.defs[o->po.ndefs++] =
+				(vima_define){ argv[i] + 2, strtoll(eq + 1, NULL, 0), false };
+		} else if (a[0] != '-' && !o->prog)
+			o->prog = a;
 		else
-			rc = (fprintf(stderr, "infsdb: unknown option or extra operand '%s' for a "
-				      ".vima program (doc/VIMA.md)\n", a), 2);
+			return fprintf(stderr, "infsdb: unknown option or extra operand '%s' for a "
+				       ".vima program (doc/VIMA.md)\n", a), 2;
 	}
-	if (rc == 0 && (lines > VIMA_LINES_MAX ||
-			(po.vector_bytes && po.vector_bytes != 256 && po.vector_bytes != 8192)))
-		rc = (fprintf(stderr, "infsdb: --lines is 1 to %u, --vector 256 or 8192\n",
-			      VIMA_LINES_MAX), 2);
-	if (rc == 0 && load(&s, prog, &po, &ro, lines) < 0)
-		rc = 1;
-	if (rc == 0 && !quiet && !batch)
-		printf("infsdb: VIMA program %s, %zu arrays, vector %u B, %u lines. Type \"help\".\n",
-		       prog, s.p.narrays, s.u.vbytes, s.u.nlines);
-	for (int i = 1; rc == 0 && i < argc && !s.quit; i++) {
-		if (!strcmp(argv[i], "-x") && i + 1 < argc)
-			source(&s, argv[++i]);
-		else if (!strcmp(argv[i], "-ex") && i + 1 < argc)
-			execute(&s, argv[++i]);
-	}
+	if (o->lines > VIMA_LINES_MAX || (o->po.vector_bytes && o->po.vector_bytes != 256 &&
+					  o->po.vector_bytes != 8192))
+		return fprintf(stderr, "infsdb: --lines is 1 to %u, --vector 256 or 8192\n",
+			       VIMA_LINES_MAX), 2;
+	return 0;
+}
+
+static void console(session *s)
+{
 	char line[1024];
-	while (rc == 0 && !batch && !s.quit) {
+	while (!s->quit) {
 		if (isatty(STDIN_FILENO)) {
 			fputs("(infsdb) ", stdout);
 			fflush(stdout);
 		}
 		if (!fgets(line, sizeof line, stdin))
 			break;
-		execute(&s, line);
+		execute(s, line);
 	}
-	if (rc == 0 && batch && s.failed)
+}
+
+int vima_dbg_main(int argc, char **argv)
+{
+	session s;
+	memset(&s, 0, sizeof s);
+	dopts o = { .po.defs = calloc((size_t)argc, sizeof(vima_define)) };
+	int rc = o.po.defs ? parse_opts(argc, argv, &o) : 1;
+	if (rc == 0 && load(&s, o.prog, &o.po, &o.ro, o.lines) < 0)
+		rc = 1;
+	if (rc == 0 && !o.quiet && !o.batch)
+		printf("infsdb: VIMA program %s, %zu arrays, vector %u B, %u lines. Type \"help\".\n",
+		       o.prog, s.p.narrays, s.u.vbytes, s.u.nlines);
+	for (int i = 1; rc == 0 && i < argc && !s.quit; i++) {
+		if (!strcmp(argv[i], "-x") && i + 1 < argc)
+			source(&s, argv[++i]);
+		else if (!strcmp(argv[i], "-ex") && i + 1 < argc)
+			execute(&s, argv[++i]);
+	}
+	if (rc == 0 && !o.batch)
+		console(&s);
+	if (rc == 0 && o.batch && s.failed)
 		rc = 1;
 	if (s.loaded) {
 		vima_unit_free(&s.u);
 		vima_program_free(&s.p);
 	}
-	free(defs);
+	free(o.po.defs);
 	fflush(stdout);
 	return rc;
 }
