@@ -2,11 +2,12 @@
 # instruction set, the .vima program format, the unit (vector cache, fill
 # buffer, sequencer, sub-requests, host coherence, precise exceptions),
 # statistics and the `infsim vima` program.
-libinfsim_la_SOURCES += emu/vima/vima.h emu/vima/vima_int.h emu/vima/ops.def emu/vima/ops_loop.h \
+libinfsim_core_la_SOURCES += emu/vima/vima.h emu/vima/vima_int.h emu/vima/ops.def emu/vima/ops_loop.h \
 	emu/vima/ops.c emu/vima/expr.c emu/vima/parse.c emu/vima/load.c \
 	emu/vima/dram.c emu/vima/cache.c emu/vima/host.c emu/vima/exec.c \
 	emu/vima/unit.c emu/vima/report.c emu/vima/files.c emu/vima/cli.c emu/vima/dbg.c
 pkginclude_HEADERS += emu/vima/vima.h emu/vima/ops.def
+EXTRA_DIST += emu/vima/README.md
 # Its samples (the workloads of VIMA §IV-A) and its fuzz target and seeds.
 EXTRA_DIST += samples/vima/memset.vima samples/vima/memcopy.vima samples/vima/vecsum.vima \
 	samples/vima/stencil.vima samples/vima/matmul.vima samples/vima/knn.vima \

@@ -10,7 +10,8 @@
  *   host A[0] = 1.5                   a store by the host core
  *
  * Every error is reported once, at its line and column.  The text is
- * bounded (VIMA_TEXT_MAX, VIMA_LINE_MAX), so is the memory the arrays
+ * bounded (VIMA_TEXT_MAX; lines of TEXT_LINE_MAX, read by lib/text.h),
+ * so is the memory the arrays
  * ask for (VIMA_MEM_MAX), the nesting of loops and of expressions.
  */
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text.h"
 #include "vima_int.h"
 
 #define EXPR_DEPTH 24
@@ -54,9 +56,9 @@ static int err(cur *c, size_t pos, const char *fmt, ...)
 	return -1;
 }
 
-static bool is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\r'; }
-static bool id_start(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_'; }
-static bool id_char(char ch) { return id_start(ch) || (ch >= '0' && ch <= '9'); }
+#define is_space text_is_space
+#define id_start text_is_ident_start
+#define id_char text_is_ident_char
 
 static void skip(cur *c)
 {
@@ -703,32 +705,6 @@ static int statement(cur *c)
 
 /* ---- the file ---- */
 
-/* The next line of text at *pos: refuses control characters, NUL and
- * overlong lines, and a last line with no newline (a file cut short). */
-static int next_line(cur *c, const char *text, size_t len, size_t *pos)
-{
-	const char *s = text + *pos;
-	size_t n = 0;
-	c->line++;
-	while (*pos + n < len && s[n] != '\n') {
-		unsigned char ch = (unsigned char)s[n];
-		if ((ch < 32 && ch != '\t' && ch != '\r') || ch == 127)
-			return diag_at(c->d, c->path, c->line, (int)n + 1,
-				       "control character 0x%02x; expected text", ch), -1;
-		if (++n > VIMA_LINE_MAX)
-			return diag_at(c->d, c->path, c->line, VIMA_LINE_MAX + 1,
-				       "line longer than %d bytes", VIMA_LINE_MAX), -1;
-	}
-	if (*pos + n >= len)
-		return diag_at(c->d, c->path, c->line, (int)n + 1,
-			       "the last line does not end with a newline (is the file cut short?)"), -1;
-	c->s = s;
-	c->len = n;
-	c->pos = 0;
-	*pos += n + 1;
-	return 0;
-}
-
 static int finish(cur *c)
 {
 	vima_program *p = c->p;
@@ -761,9 +737,20 @@ int vima_parse(const char *path, const char *text, size_t len,
 		return diag_file(d, path, "out of memory"), -1;
 	if (len > VIMA_TEXT_MAX)
 		return diag_file(d, path, "larger than %u MiB", VIMA_TEXT_MAX >> 20), -1;
-	int rc = 0;
-	for (size_t pos = 0; rc == 0 && pos < len;)
-		rc = next_line(&c, text, len, &pos) < 0 ? -1 : statement(&c);
+	text_lines it;
+	text_line ln;
+	text_lines_init(&it, path, text, len);
+	int rc;
+	while ((rc = text_lines_next(&it, &ln, d)) == 1) {
+		c.s = ln.s;
+		c.len = ln.len;
+		c.pos = 0;
+		c.line = ln.no;
+		if (statement(&c) < 0) {
+			rc = -1;
+			break;
+		}
+	}
 	if (rc == 0)
 		rc = finish(&c);
 	free(c.consts);

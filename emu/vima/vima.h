@@ -26,7 +26,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "api.h"
 #include "diag.h"
+
+INFSIM_BEGIN_DECLS
 
 /* ---- the instruction set ---- */
 
@@ -70,7 +73,6 @@ void vima_op_exec(vima_op op, vima_type t, size_t n, uint8_t *d,
 /* ---- programs (doc/VIMA.md, "Program format") ---- */
 
 #define VIMA_TEXT_MAX   (16u << 20)  /* bytes of program text */
-#define VIMA_LINE_MAX   4096         /* bytes per line */
 #define VIMA_NAME_MAX   64           /* bytes per name, with the NUL */
 #define VIMA_NEST_MAX   16           /* nested loops */
 #define VIMA_MEM_MAX    (1ull << 30) /* bytes of arrays in all */
@@ -263,5 +265,7 @@ int vima_cli(int argc, char **argv);
 bool vima_cli_wants(int argc, char **argv);
 /* infsdb PROG.vima [OPTION]...: VIMA's debugger (dbg.c). An exit status. */
 int vima_dbg_main(int argc, char **argv);
+
+INFSIM_END_DECLS
 
 #endif
