@@ -20,7 +20,7 @@ FUZZ_SECONDS = 60
 fuzz-vima:
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -I$(srcdir)/lib -I$(srcdir)/emu/vima \
 		$(srcdir)/tests/fuzz/fuzz_vima.c $(srcdir)/emu/vima/[a-z]*.c $(srcdir)/lib/diag.c \
-		$(srcdir)/lib/npy.c $(srcdir)/lib/outfile.c -lm -o fuzz_vima
+		$(srcdir)/lib/npy.c $(srcdir)/lib/outfile.c $(srcdir)/lib/text.c -lm -o fuzz_vima
 	mkdir -p fuzz_vima_corpus && cp $(srcdir)/tests/fuzz/corpus/vima/* fuzz_vima_corpus/
 	./fuzz_vima -max_total_time=$(FUZZ_SECONDS) -max_len=4096 fuzz_vima_corpus
 CLEANFILES += fuzz_vima

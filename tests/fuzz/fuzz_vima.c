@@ -7,8 +7,8 @@
  *
  * Build and run (doc/VIMA.md, "Fuzzing"):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Ilib -Iemu/vima \
- *     tests/fuzz/fuzz_vima.c emu/vima/[a-z]*.c lib/diag.c lib/npy.c \
- *     lib/outfile.c -lm -o fuzz_vima
+ *      tests/fuzz/fuzz_vima.c emu/vima/[a-z]*.c lib/diag.c lib/npy.c \
+ *     lib/outfile.c lib/text.c -lm -o fuzz_vima
  *   ./fuzz_vima -max_total_time=60 tests/fuzz/corpus/vima
  */
 #include <stddef.h>
