@@ -168,3 +168,8 @@ TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = MAKE='$(MAKE)' CC='$(CC)' CXX='$(CXX)' \
 	SAN_CFLAGS='$(SAN_CFLAGS)'; export MAKE CC CXX SAN_CFLAGS;
+
+check_PROGRAMS += tests/test_vima
+tests_test_vima_SOURCES = tests/test_vima.c
+tests_test_vima_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_vima_LDADD = $(TEST_LIBS)

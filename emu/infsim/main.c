@@ -33,6 +33,7 @@
 #include "program.h"
 #include "tdfg.h"
 #include "check.h"
+#include "vima.h"
 #include "refmodel.h"
 #include "report.h"
 
@@ -50,6 +51,8 @@ static const char help_text[] =
 "  or:  infsim commands                 list the compute commands\n"
 "  or:  infsim layout PROG              print the Layout Override Table and the\n"
 "                                       tile map of a stream's tensors\n"
+"  or:  infsim vima PROG.vima [OPTION]... run a VIMA program (also: infsim run\n"
+"                                       PROG.vima); infsim vima --help\n"
 "Emulate computing in cache SRAM arrays, bit for bit.\n"
 "\n"
 "Machine (run, asm, disasm, info):\n"
@@ -1151,13 +1154,17 @@ int main(int argc, char **argv)
 {
 	outfile_cleanup_on_signals();
 	if (argc < 2)
-		return usage_error("missing command (run, jit, asm, disasm, info, commands or layout)");
+		return usage_error("missing command (run, jit, asm, disasm, info, commands, layout or vima)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return finish_stdout(print_help());
 	if (!strcmp(argv[1], "--version"))
 		return finish_stdout(print_version());
 	if (!strcmp(argv[1], "--list-commands")) /* the name parse.c suggests */
 		argv[1] = (char *)"commands";
+	/* VIMA programs have their own runner (emu/vima, doc/VIMA.md). */
+	if (!strcmp(argv[1], "vima") ||
+	    (!strcmp(argv[1], "run") && vima_cli_wants(argc - 2, argv + 2)))
+		return finish_stdout(vima_cli(argc - 1, argv + 1));
 	for (size_t i = 0; i < sizeof subcmds / sizeof subcmds[0]; i++) {
 		if (strcmp(argv[1], subcmds[i].name) != 0)
 			continue;
@@ -1169,6 +1176,6 @@ int main(int argc, char **argv)
 		argv[1] = sub_argv0;
 		return finish_stdout(rc);
 	}
-	return usage_error("unknown command '%s' (expected run, jit, asm, disasm, info, commands or layout)",
+	return usage_error("unknown command '%s' (expected run, jit, asm, disasm, info, commands, layout or vima)",
 			   argv[1]);
 }
