@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ar.h"
 #include "assemble.h"
 #include "diag.h"
 #include "isa.h"
@@ -1135,17 +1136,20 @@ static const struct subcmd {
 	{ "commands", cmd_commands },
 	{ "layout", cmd_layout },
 	{ "jit", cmd_jit },
+	{ "ar", ar_cli },
 };
 
 int main(int argc, char **argv)
 {
 	outfile_cleanup_on_signals();
 	if (argc < 2)
-		return usage_error("missing command (run, jit, asm, disasm, info, commands or layout)");
+		return usage_error("missing command (run, jit, asm, disasm, info, commands, layout or ar)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return finish_stdout(print_help());
 	if (!strcmp(argv[1], "--version"))
 		return finish_stdout(print_version());
+	if (!strcmp(argv[1], "run") && ar_cli_wants(argc - 1, argv + 1))
+		argv[1] = (char *)"ar"; /* an Active-Routing program (doc/ACTIVE-ROUTING.md) */
 	if (!strcmp(argv[1], "--list-commands")) /* the name parse.c suggests */
 		argv[1] = (char *)"commands";
 	for (size_t i = 0; i < sizeof subcmds / sizeof subcmds[0]; i++) {
@@ -1159,6 +1163,6 @@ int main(int argc, char **argv)
 		argv[1] = sub_argv0;
 		return finish_stdout(rc);
 	}
-	return usage_error("unknown command '%s' (expected run, jit, asm, disasm, info, commands or layout)",
+	return usage_error("unknown command '%s' (expected run, jit, asm, disasm, info, commands, layout or ar)",
 			   argv[1]);
 }
