@@ -26,16 +26,32 @@ static ar_entry *find_entry(ar_cube *cb, unsigned cap, int flow, int root)
 	return NULL;
 }
 
+/* Entries of one flow at this cube (one per tree root that passes). */
+static unsigned flow_entries_here(const ar_cube *cb, unsigned cap, int flow)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < cap; i++)
+		n += cb->ent[i].used && cb->ent[i].flow == flow;
+	return n;
+}
+
+/* A flow-table entry holds one flow (Fig 6b); when a flow has several
+ * trees (ART-tid, ART-addr), the entry keeps a record per tree root, so
+ * the table's capacity counts flows. */
 static ar_entry *alloc_entry(ar_sim *s, ar_cube *cb, const ar_event *ev, int flow, int root)
 {
-	for (unsigned i = 0; i < s->c->flow_entries; i++) {
+	unsigned cap = s->c->flow_entries * AR_HOSTS;
+	bool known = flow_entries_here(cb, cap, flow) > 0;
+	if (!known && cb->nent >= s->c->flow_entries)
+		return NULL;
+	for (unsigned i = 0; i < cap; i++) {
 		ar_entry *e = &cb->ent[i];
 		if (e->used)
 			continue;
 		memset(e, 0, sizeof *e);
 		*e = (ar_entry){ .used = true, .flow = flow, .root = root, .parent = ev->from,
 				 .depth = ev->depth };
-		if (++cb->nent > s->st->max_table)
+		if (!known && ++cb->nent > s->st->max_table)
 			s->st->max_table = cb->nent;
 		if (ev->from < 0)
 			s->st->trees++;
@@ -131,7 +147,8 @@ static void check_done(ar_sim *s, int cube, ar_entry *e)
 	ar_sim_count(s, AR_PK_GRESP, bytes, e->parent < 0 ? 0 : 1, e->parent < 0);
 	ar_sim_push(s, ev, e->parent < 0 ? AR_LAT_HOST : AR_LAT_LINK);
 	e->used = false;
-	s->cube[cube].nent--;
+	if (!flow_entries_here(&s->cube[cube], s->c->flow_entries * AR_HOSTS, e->flow))
+		s->cube[cube].nent--;
 	wake(s, cube);
 }
 
@@ -223,7 +240,7 @@ static bool try_update(ar_sim *s, ar_event *ev)
 	ar_upd *u = &s->upd[ev->a];
 	ar_entry *e = NULL;
 	if (u->flow >= 0) {
-		e = find_entry(cb, s->c->flow_entries, u->flow, u->root);
+		e = find_entry(cb, s->c->flow_entries * AR_HOSTS, u->flow, u->root);
 		if (!e && !(e = alloc_entry(s, cb, ev, u->flow, u->root))) {
 			ev->stall = STALL_TABLE;
 			return false;
@@ -253,7 +270,7 @@ static void gather_request(ar_sim *s, const ar_event *ev)
 {
 	int cube = ev->cube;
 	ar_cube *cb = &s->cube[cube];
-	ar_entry *e = find_entry(cb, s->c->flow_entries, (int)ev->a, (int)ev->b);
+	ar_entry *e = find_entry(cb, s->c->flow_entries * AR_HOSTS, (int)ev->a, (int)ev->b);
 	if (!e)
 		return; /* cannot happen: a tree's Gather follows its Updates */
 	e->gflag = true;
@@ -416,7 +433,7 @@ void ar_are_opresp(ar_sim *s, const ar_event *ev)
 void ar_are_gresp(ar_sim *s, const ar_event *ev)
 {
 	int cube = ev->cube;
-	ar_entry *e = find_entry(&s->cube[cube], s->c->flow_entries, (int)ev->a, (int)ev->b);
+	ar_entry *e = find_entry(&s->cube[cube], s->c->flow_entries * AR_HOSTS, (int)ev->a, (int)ev->b);
 	if (!e)
 		return;
 	unsigned c = (unsigned)ev->from;

@@ -326,7 +326,7 @@ static int sim_init(ar_sim *s, ar_program *p, const ar_config *c, ar_stats *st, 
 		return -1;
 	}
 	for (int i = 0; i < AR_CUBES; i++) {
-		s->cube[i].ent = calloc(c->flow_entries, sizeof *s->cube[i].ent);
+		s->cube[i].ent = calloc((size_t)c->flow_entries * AR_HOSTS, sizeof *s->cube[i].ent);
 		s->cube[i].buf = calloc(c->buffers, sizeof *s->cube[i].buf);
 		if (!s->cube[i].ent || !s->cube[i].buf) {
 			diag_file(d, p->path, "out of memory");

@@ -408,6 +408,57 @@ static int place_array(pstate *ps, ar_array *a, int64_t len, int col)
 	return a->data ? 0 : perr(ps, col, "out of memory for %llu bytes", (unsigned long long)bytes);
 }
 
+/* An init spec with its param names replaced by their values; where
+ * each rewritten field starts in the original, for messages. */
+static int spec_subst(pstate *ps, const char *s, size_t len, char *out, size_t size,
+		      size_t orig[8], size_t outpos[8], int *nf)
+{
+	size_t o = 0, start = 0;
+	*nf = 0;
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && s[i] != ':')
+			continue;
+		ar_tok t = { .kind = AR_T_IDENT, .s = s + start, .len = i - start };
+		int k = t.len && ((s[start] >= 'a' && s[start] <= 'z') ||
+				  (s[start] >= 'A' && s[start] <= 'Z') || s[start] == '_')
+			? find_param(ps, &t) : -1;
+		if (*nf == 8)
+			return -1;
+		orig[*nf] = start;
+		outpos[(*nf)++] = o;
+		int n = k >= 0 ? snprintf(out + o, size - o, "%lld%s", (long long)ps->pval[k],
+					  i < len ? ":" : "")
+			       : snprintf(out + o, size - o, "%.*s%s", (int)t.len, t.s, i < len ? ":" : "");
+		if (n < 0 || (size_t)n >= size - o)
+			return -1;
+		o += (size_t)n;
+		start = i + 1;
+	}
+	return (int)o;
+}
+
+static int parse_init(pstate *ps, ar_lex *lx, ar_array *a)
+{
+	size_t s = lx->pos;
+	while (lx->pos < lx->len && lx->s[lx->pos] != ' ' && lx->s[lx->pos] != '\t' &&
+	       lx->s[lx->pos] != '#' && lx->s[lx->pos] != '\r')
+		lx->pos++;
+	char spec[256];
+	size_t orig[8], outpos[8];
+	int nf, n = spec_subst(ps, lx->s + s, lx->pos - s, spec, sizeof spec, orig, outpos, &nf);
+	if (n < 0)
+		return perr(ps, (int)s + 1, "init spec too long");
+	const char *err = NULL;
+	size_t at = 0;
+	if (!ar_mem_init(a, spec, (size_t)n, &err, &at))
+		return 0;
+	size_t col = s;
+	for (int f = 0; f < nf; f++)
+		if (outpos[f] <= at)
+			col = s + orig[f];
+	return perr(ps, (int)col + 1, "%s", err);
+}
+
 static int parse_array_fields(pstate *ps, ar_lex *lx, ar_array *a)
 {
 	for (;;) {
@@ -418,16 +469,8 @@ static int parse_array_fields(pstate *ps, ar_lex *lx, ar_array *a)
 			return 0;
 		if (!ar_tok_is(&k, "init"))
 			return perr(ps, k.col, "expected init=SPEC after the array's length");
-		if (expect_tok(ps, lx, '=', "'=' after init"))
+		if (expect_tok(ps, lx, '=', "'=' after init") || parse_init(ps, lx, a))
 			return -1;
-		size_t s = lx->pos;
-		while (lx->pos < lx->len && lx->s[lx->pos] != ' ' && lx->s[lx->pos] != '\t' &&
-		       lx->s[lx->pos] != '#' && lx->s[lx->pos] != '\r')
-			lx->pos++;
-		const char *err = NULL;
-		size_t at = 0;
-		if (ar_mem_init(a, lx->s + s, lx->pos - s, &err, &at))
-			return perr(ps, (int)(s + at) + 1, "%s", err);
 	}
 }
 
