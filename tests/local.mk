@@ -159,3 +159,8 @@ CLEANFILES += tests/fp_long$(EXEEXT)
 .PHONY: check-long
 check-long: tests/fp_long$(EXEEXT)
 	./tests/fp_long$(EXEEXT) $(FP_LONG_ARGS)
+
+check_PROGRAMS += tests/test_ar
+tests_test_ar_SOURCES = tests/test_ar.c
+tests_test_ar_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_ar_LDADD = $(TEST_LIBS)

@@ -489,8 +489,10 @@ static int parse_array(pstate *ps, ar_lex *lx)
 		return -1;
 	a.esize = ar_type_size(a.type);
 	int64_t len;
-	int lcol = (int)lx->pos + 1;
-	if (parse_const(ps, lx, &len) || place_array(ps, &a, len, lcol))
+	ar_tok lt;
+	if (ar_lex_peek(lx, &lt, ps->d))
+		return -1;
+	if (parse_const(ps, lx, &len) || place_array(ps, &a, len, lt.col))
 		return -1;
 	ar_array *na = realloc(p->arrays, (p->narrays + 1) * sizeof *na);
 	if (!na) {
@@ -746,10 +748,12 @@ static int parse_update(pstate *ps, ar_lex *lx, const ar_tok *kw)
 		return -1;
 	if (s->target.nil)
 		return perr(ps, s->target.col, "the target cannot be nil");
-	int opcol = (int)lx->pos + 1;
-	if (expect_tok(ps, lx, ',', "',' after the target") || parse_op(ps, lx, &s->op))
-		return -1;
 	ar_tok t;
+	if (expect_tok(ps, lx, ',', "',' after the target") || ar_lex_peek(lx, &t, ps->d))
+		return -1;
+	int opcol = t.col;
+	if (parse_op(ps, lx, &s->op))
+		return -1;
 	if (ar_lex_peek(lx, &t, ps->d))
 		return -1;
 	if (ar_tok_punct(&t, ',')) {
