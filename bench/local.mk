@@ -25,3 +25,9 @@ bench: bench/bench_int$(EXEEXT) bench/bench_fp$(EXEEXT) bench/bench_move$(EXEEXT
 	./bench/bench_fp$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_move$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_jit$(EXEEXT) $(BENCH_ARGS)
+
+# `make bench-ar`: Active-Routing's workloads at the paper's sizes (Fig 10).
+EXTRA_DIST += bench/ar_paper.sh
+.PHONY: bench-ar
+bench-ar: infsim$(EXEEXT)
+	sh $(srcdir)/bench/ar_paper.sh ./infsim$(EXEEXT) $(srcdir)/samples/ar
