@@ -48,6 +48,8 @@ static const char help_text[] =
 "  or:  infsim commands                 list the compute commands\n"
 "  or:  infsim layout PROG              print the Layout Override Table and the\n"
 "                                       tile map of a stream's tensors\n"
+"  or:  infsim ar PROG.ar [OPTION]...   run an Active-Routing program (also\n"
+"                                       infsim run PROG.ar; infsim ar --help)\n"
 "Emulate computing in cache SRAM arrays, bit for bit.\n"
 "\n"
 "Machine (run, asm, disasm, info):\n"
