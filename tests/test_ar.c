@@ -46,22 +46,27 @@ static run_result run_text(const char *name, const char *text, const ar_config *
 	return r;
 }
 
-static run_result run_sample(const char *file, ar_root_policy root, unsigned entries,
-			     unsigned buffers)
+static run_result run_sample_cfg(const char *file, const ar_config *c)
 {
 	char path[512];
 	snprintf(path, sizeof path, SAMPLES "%s", file);
 	char *text = proc_slurp(path, NULL);
 	cr_assert_not_null(text, "cannot read %s", path);
+	run_result r = run_text(path, text, c, NULL, 0);
+	free(text);
+	cr_assert_eq(r.rc, 0, "%s: %s", file, r.d.msg);
+	return r;
+}
+
+static run_result run_sample(const char *file, ar_root_policy root, unsigned entries,
+			     unsigned buffers)
+{
 	ar_config c;
 	ar_config_default(&c);
 	c.root = root;
 	c.flow_entries = entries;
 	c.buffers = buffers;
-	run_result r = run_text(path, text, &c, NULL, 0);
-	free(text);
-	cr_assert_eq(r.rc, 0, "%s: %s", file, r.d.msg);
-	return r;
+	return run_sample_cfg(file, &c);
 }
 
 static uint64_t get(const run_result *r, const char *name, uint64_t k)
@@ -287,6 +292,47 @@ Test(work, rand_mac)
 		check_clean(&r);
 		ar_program_free(r.p);
 	}
+	free(a);
+	free(b);
+	free(ia);
+	free(ib);
+}
+
+/* The other settings: the 4x4 mesh and a 64-byte interleave (every
+ * block in the next cube) give the same integers. */
+Test(work, mesh_and_interleave)
+{
+	int32_t *a = rand_ints(41, 4096, -100, 100), *b = rand_ints(42, 4096, -100, 100);
+	int32_t *ia = rand_ints(43, 4096, 0, 4096), *ib = rand_ints(44, 4096, 0, 4096);
+	uint32_t sum = 0;
+	for (int i = 0; i < 4096; i++)
+		sum += (uint32_t)(a[ia[i]] * b[ib[i]]);
+	for (int net = 0; net < 2; net++)
+		for (int k = 0; k < 3; k++) {
+			ar_config c;
+			ar_config_default(&c);
+			c.net = net ? AR_NET_MESH : AR_NET_DRAGONFLY;
+			c.interleave = net ? 4096 : 64;
+			c.root = roots[k];
+			c.flow_entries = 1 + (unsigned)k;
+			c.buffers = 2;
+			run_result r = run_sample_cfg("rand_mac.ar", &c);
+			cr_expect_eq((uint32_t)get(&r, "S", 0), sum, "net %d root %d", net, k);
+			check_clean(&r);
+			ar_program_free(r.p);
+		}
+	ar_config c;
+	ar_config_default(&c);
+	c.net = AR_NET_MESH;
+	cr_expect_eq(ar_next_hop(&c, 0, 15), 1, "XY: x first");
+	cr_expect_eq(ar_next_hop(&c, 3, 15), 7);
+	cr_expect_eq(ar_hops(&c, 0, 15), 6);
+	cr_expect_eq(ar_host_cube(&c, 2), 12);
+	cr_expect_eq(ar_nearest_host(&c, 14), 3);
+	cr_expect_eq(ar_meet_cube(&c, 12, 13, 15), 13, "12 -> 13 -> 14 -> 15 shares 13");
+	c.interleave = 64;
+	cr_expect_eq(ar_cube_of(&c, 64 * 17), 1);
+	cr_expect_eq(ar_vault_of(&c, 64 * 16 * 33), 1);
 	free(a);
 	free(b);
 	free(ia);

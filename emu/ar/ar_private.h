@@ -36,6 +36,9 @@ typedef struct ar_expr {
 	int line, col;
 } ar_expr;
 
+/* 64-bit wrapping arithmetic of expression nodes; -1 on division by 0. */
+int ar_arith(ar_ekind k, int64_t a, int64_t b, int64_t *out);
+
 /* An operand of an Update: A[e], nil, or an immediate (const). */
 typedef struct ar_ref {
 	bool nil, imm;

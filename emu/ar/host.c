@@ -88,6 +88,29 @@ static int rt_err(const ar_host *h, int line, int col, diag *d, const char *fmt,
 
 static int eval(ar_host *h, const thread_state *t, int n, int64_t lane, int64_t *out, diag *d);
 
+/* The arithmetic of expressions, for the parser's constants and the
+ * host alike: 64-bit wrapping, / and % truncating, INT64_MIN / -1 wraps. */
+int ar_arith(ar_ekind k, int64_t a, int64_t b, int64_t *out)
+{
+	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+	switch (k) {
+	case AR_E_NEG: *out = (int64_t)(0 - ua); return 0;
+	case AR_E_ADD: *out = (int64_t)(ua + ub); return 0;
+	case AR_E_SUB: *out = (int64_t)(ua - ub); return 0;
+	case AR_E_MUL: *out = (int64_t)(ua * ub); return 0;
+	case AR_E_MIN: *out = a < b ? a : b; return 0;
+	case AR_E_MAX: *out = a > b ? a : b; return 0;
+	default: break;
+	}
+	if (b == 0)
+		return -1;
+	if (b == -1)
+		*out = k == AR_E_DIV ? (int64_t)(0 - ua) : 0;
+	else
+		*out = k == AR_E_DIV ? a / b : a % b;
+	return 0;
+}
+
 static int eval_load(ar_host *h, const thread_state *t, const ar_expr *e, int64_t lane,
 		     int64_t *out, diag *d)
 {
@@ -117,22 +140,8 @@ static int eval(ar_host *h, const thread_state *t, int n, int64_t lane, int64_t 
 	}
 	if (eval(h, t, e->a, lane, &a, d) || (e->kind != AR_E_NEG && eval(h, t, e->b, lane, &b, d)))
 		return -1;
-	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-	switch (e->kind) {
-	case AR_E_NEG: *out = (int64_t)(0 - ua); return 0;
-	case AR_E_ADD: *out = (int64_t)(ua + ub); return 0;
-	case AR_E_SUB: *out = (int64_t)(ua - ub); return 0;
-	case AR_E_MUL: *out = (int64_t)(ua * ub); return 0;
-	case AR_E_MIN: *out = a < b ? a : b; return 0;
-	case AR_E_MAX: *out = a > b ? a : b; return 0;
-	default: break;
-	}
-	if (b == 0)
+	if (ar_arith(e->kind, a, b, out))
 		return rt_err(h, e->line, e->col, d, "division by zero");
-	if (b == -1)
-		*out = e->kind == AR_E_DIV ? (int64_t)(0 - ua) : 0;
-	else
-		*out = e->kind == AR_E_DIV ? a / b : a % b;
 	return 0;
 }
 

@@ -258,22 +258,8 @@ static int const_eval(pstate *ps, int n, int64_t *out)
 	}
 	if (const_eval(ps, e->a, &a) || (e->kind != AR_E_NEG && const_eval(ps, e->b, &b)))
 		return -1;
-	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-	switch (e->kind) {
-	case AR_E_NEG: *out = (int64_t)(0 - ua); return 0;
-	case AR_E_ADD: *out = (int64_t)(ua + ub); return 0;
-	case AR_E_SUB: *out = (int64_t)(ua - ub); return 0;
-	case AR_E_MUL: *out = (int64_t)(ua * ub); return 0;
-	case AR_E_MIN: *out = a < b ? a : b; return 0;
-	case AR_E_MAX: *out = a > b ? a : b; return 0;
-	default: break;
-	}
-	if (b == 0)
+	if (ar_arith(e->kind, a, b, out))
 		return perr(ps, e->col, "division by zero");
-	if (b == -1) /* INT64_MIN / -1 wraps, like the run-time evaluator */
-		*out = e->kind == AR_E_DIV ? (int64_t)(0 - ua) : 0;
-	else
-		*out = e->kind == AR_E_DIV ? a / b : a % b;
 	return 0;
 }
 
