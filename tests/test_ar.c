@@ -647,6 +647,24 @@ Test(tiny, deadlock_is_reported)
 	ar_program_free(r.p);
 }
 
+/* Thread 1's Gather (a barrier of one) collects thread 0's Update; thread
+ * 0's own Gather closes while that round still gathers and goes on with
+ * its commit. */
+Test(invariant, overlapping_rounds)
+{
+	ar_config c;
+	ar_config_default(&c);
+	const char *p = "threads 2\narray X i32 16 * 1024 init=iota\narray S i32 1 init=const:5\n"
+			"for i = 0, 1 - tid\nUpdateII X[9 * 1024], nil, S[0], sum\nend\n"
+			"Gather S[0], 1\nGather S[0], 1\n";
+	run_result r = run_text("o.ar", p, &c, NULL, 0);
+	cr_assert_eq(r.rc, 0, "%s", r.d.msg);
+	cr_expect_eq(get(&r, "S", 0), 5 + 9 * 1024);
+	cr_expect_eq(r.st.commits, 1);
+	check_clean(&r);
+	ar_program_free(r.p);
+}
+
 /* ---- errors: one message at FILE:LINE:COL ---- */
 
 typedef struct bad_case {

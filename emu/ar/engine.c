@@ -238,7 +238,11 @@ static int issue_gather(ar_sim *s, const ar_hostop *op)
 		ar_host_committed(s->host, op->target);
 		return 0;
 	}
-	ar_flow_start_gather(s, f);
+	/* A round that closes while the last one is still gathering has no
+	 * Updates of its own (they would have been refused): its threads go
+	 * on with that round's commit. */
+	if (!s->flow[f].gathering)
+		ar_flow_start_gather(s, f);
 	return 0;
 }
 
