@@ -781,6 +781,10 @@ Test(cli, run_dispatches_on_ar)
 	cr_assert_not_null(svg);
 	cr_expect(strstr(svg, "<svg") && strstr(svg, "cube 15"));
 	free(svg);
+	r = run("run -q -D N=64 " SAMPLES "reduce.ar");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_str_eq(r.out, "");
+	result_free(&r);
 	r = run("ar s.ar -l S=s.npy");
 	cr_expect_eq(r.status, 1);
 	cr_expect(strstr(r.err, "s.ar: error: cannot open"), "%s", r.err);

@@ -351,11 +351,18 @@ int ar_cli(int argc, char **argv)
 	return rc;
 }
 
+/* An operand (not an option, not an option's NAME=FILE value, not the
+ * value after a short option that takes one, of infsim run or of
+ * infsim ar) whose name ends in ".ar". */
 bool ar_cli_wants(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
-		size_t n = strlen(argv[i]);
-		if (argv[i][0] != '-' && n > 3 && !strcmp(argv[i] + n - 3, ".ar"))
+		const char *a = argv[i];
+		size_t n = strlen(a);
+		const char *prev = argv[i - 1];
+		bool after_short = prev[0] == '-' && strlen(prev) == 2 && strchr("mclsedjD", prev[1]);
+		if (a[0] != '-' && !strchr(a, '=') && !after_short && n > 3 &&
+		    !strcmp(a + n - 3, ".ar"))
 			return true;
 	}
 	return false;
