@@ -354,35 +354,81 @@ void ar_are_request(ar_sim *s, ar_event *ev)
 	}
 }
 
-/* A table entry or a buffer came free: retry the waiting requests in
- * arrival order, each tree's behind its own earlier ones. */
+static bool key_in(const ar_sim *s, int64_t key)
+{
+	for (size_t i = 0; i < s->nkeys; i++)
+		if (s->keys[i] == key)
+			return true;
+	return false;
+}
+
+static void key_add(ar_sim *s, int64_t key)
+{
+	if (key < 0 || key_in(s, key))
+		return;
+	if (s->nkeys == s->cap_keys) {
+		size_t cap = s->cap_keys ? 2 * s->cap_keys : 64;
+		int64_t *k = realloc(s->keys, cap * sizeof *k);
+		if (!k) {
+			diag_file(s->d, s->p->path, "out of memory");
+			s->failed = true;
+			return;
+		}
+		s->keys = k;
+		s->cap_keys = cap;
+	}
+	s->keys[s->nkeys++] = key;
+}
+
+/* Would this waiting Update fail at once for want of a buffer?  (Saves
+ * a try per waiting Update when a cube's buffers are all taken.) */
+static bool surely_no_buffer(const ar_sim *s, const ar_cube *cb, const ar_event *ev)
+{
+	return ev->kind == EV_UPDATE && ev->stall == STALL_BUFFER && cb->nbuf >= s->c->buffers;
+}
+
+/* One pass over the waiting requests in arrival order, each tree's
+ * behind its own earlier ones; the ones processed leave the list. */
+static void wake_pass(ar_sim *s, ar_cube *cb)
+{
+	size_t out = 0;
+	s->nkeys = 0;
+	for (size_t i = 0; i < cb->npend; i++) {
+		ar_event ev = cb->pend[i];
+		int64_t key = key_of(s, &ev);
+		uint8_t was = ev.stall;
+		if (s->failed || key_in(s, key) || surely_no_buffer(s, cb, &ev) ||
+		    !try_request(s, &ev)) {
+			if (!was && ev.stall) {
+				ev.since = s->now;
+				count_stall(s, &ev, true);
+			}
+			key_add(s, key);
+			cb->pend[out++] = ev;
+			continue;
+		}
+		ev.stall = was;
+		count_stall(s, &ev, false);
+	}
+	cb->npend = out;
+}
+
+/* A table entry or a buffer came free: retry the waiting requests.  A
+ * request processed here may free more (a Gather completing a node):
+ * that wake waits for this pass to end, then one more pass runs. */
 static void wake(ar_sim *s, int cube)
 {
 	ar_cube *cb = &s->cube[cube];
-	bool progress = true;
-	while (progress && !s->failed) {
-		progress = false;
-		for (size_t i = 0; i < cb->npend; i++) {
-			ar_event ev = cb->pend[i];
-			if (key_blocked(s, cb, i, key_of(s, &ev)))
-				continue;
-			uint8_t was = ev.stall;
-			if (!try_request(s, &ev)) {
-				if (!was && ev.stall) {
-					cb->pend[i].stall = ev.stall;
-					cb->pend[i].since = s->now;
-					count_stall(s, &cb->pend[i], true);
-				}
-				continue;
-			}
-			ev.stall = was;
-			count_stall(s, &ev, false);
-			memmove(&cb->pend[i], &cb->pend[i + 1], (cb->npend - i - 1) * sizeof *cb->pend);
-			cb->npend--;
-			progress = true;
-			break;
-		}
+	if (cb->waking) {
+		cb->rewake = true;
+		return;
 	}
+	cb->waking = true;
+	do {
+		cb->rewake = false;
+		wake_pass(s, cb);
+	} while (cb->rewake && !s->failed);
+	cb->waking = false;
 }
 
 /* An operand request at the operand's cube: read the vault now, and the

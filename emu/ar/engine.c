@@ -353,6 +353,7 @@ static void sim_free(ar_sim *s)
 	free(s->upd);
 	free(s->flow);
 	free(s->fmap);
+	free(s->keys);
 }
 
 /* After the last event: the host must be done, no flow left ungathered,

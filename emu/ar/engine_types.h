@@ -77,6 +77,7 @@ typedef struct ar_cube {
 	unsigned nent, nbuf;    /* in use */
 	ar_event *pend;         /* packets waiting, in arrival order */
 	size_t npend, cap_pend;
+	bool waking, rewake;
 } ar_cube;
 
 typedef struct ar_sim {
@@ -102,6 +103,8 @@ typedef struct ar_sim {
 	bool has_op, host_done, host_scheduled, failed;
 	ar_hostop op;
 	uint64_t reads_out, writes_out;
+	int64_t *keys;          /* flow trees held back in a wake pass */
+	size_t nkeys, cap_keys;
 } ar_sim;
 
 /* engine.c */
