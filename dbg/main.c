@@ -23,6 +23,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "ar.h"
 #include "dbg.h"
 #include "lex.h"
 #include "outfile.h"
@@ -359,6 +360,8 @@ static int session_status(const dbg_session *s)
 
 int main(int argc, char **argv)
 {
+	if (ar_cli_wants(argc, argv)) /* an Active-Routing program: dbg/ar.c */
+		return dbg_ar_main(argc, argv);
 	options o = { 0 };
 	int rc = parse_options(argc, argv, &o);
 	if (rc) {

@@ -13,7 +13,7 @@
  *   route    Fig 3b's compute point, by hand;
  *   tiny     one flow-table entry and one operand buffer still finish;
  *   error    bad programs get one message at FILE:LINE:COL;
- *   cli      infsim ar / infsim run X.ar.
+ *   cli      infsim ar / infsim run X.ar; infsdb on a .ar program.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -796,5 +796,22 @@ Test(cli, run_dispatches_on_ar)
 	r = run("ar --help");
 	cr_expect_eq(r.status, 0);
 	cr_expect(strstr(r.out, "Usage: infsim ar PROG.ar"));
+	result_free(&r);
+}
+
+/* infsdb on a .ar program: a batch transcript (tests/dbg/ar_mac.cmds)
+ * with a breakpoint on a flow, stepi, step, info flows, print partial,
+ * and the messages of bad commands. */
+Test(cli, infsdb_transcript)
+{
+	result r = proc_run_in(tmpdir, INFSDB_BIN, "-batch -x " SRCDIR "/tests/dbg/ar_mac.cmds "
+			       SAMPLES "mac.ar");
+	char *want = proc_slurp(SRCDIR "/tests/dbg/ar_mac.out", NULL);
+	cr_assert_not_null(want);
+	cr_expect_str_eq(r.out, want);
+	cr_expect_eq(r.status, 1, "a command failed");
+	cr_expect(strstr(r.err, "Undefined command: \"frobnicate\".") &&
+		  strstr(r.err, "The program is not being run."), "%s", r.err);
+	free(want);
 	result_free(&r);
 }

@@ -102,6 +102,9 @@ ar_program *ar_parse(const char *path, const char *text, size_t len,
 		     char *const *params, size_t nparams, const ar_config *c,
 		     diag *d);
 void ar_program_free(ar_program *p);
+/* Read path (at most AR_SRC_MAX bytes; "-" is standard input) and parse. */
+ar_program *ar_load(const char *path, char *const *params, size_t nparams,
+		    const ar_config *c, diag *d);
 
 /* Arrays of a parsed program, for loading and saving. */
 size_t ar_array_count(const ar_program *p);
@@ -118,6 +121,28 @@ uint64_t ar_array_base(const ar_program *p, size_t i);
  * partial and every Gather, event by event.  Fills st.  0, or -1 with d
  * set (a located message for errors in the program, or a deadlock). */
 int ar_run(ar_program *p, const ar_config *c, ar_stats *st, diag *d);
+
+/* The same run one event at a time (engine.c, session.c), for infsdb.
+ * ar_session_step: 1 while events remain, 0 when the run has ended well
+ * (its end checks made), -1 with d set. */
+typedef struct ar_session ar_session;
+ar_session *ar_session_new(ar_program *p, const ar_config *c, ar_stats *st, diag *d);
+int ar_session_step(ar_session *ss);
+void ar_session_free(ar_session *ss);
+/* Describe each event from now on (what ar_session_last returns). */
+void ar_session_watch(ar_session *ss, bool on);
+/* The last event, one line ("cycle 12: update of S[0] at cube 3 ..."). */
+const char *ar_session_last(ar_session *ss);
+/* The flow target the last event concerned (true), for breakpoints. */
+bool ar_session_last_flow(ar_session *ss, uint64_t *target);
+uint64_t ar_session_computed(ar_session *ss);  /* Updates and assignments done */
+/* Every cube's flow table, buffers and waiting packets. */
+void ar_session_print_flows(ar_session *ss, FILE *f);
+/* A flow's partial results: each tree node's, and the controllers'.
+ * -1 if the flow is not active. */
+int ar_session_print_partials(ar_session *ss, uint64_t target, FILE *f);
+/* "NAME[INDEX]" -> the element's address; -1 with d set. */
+int ar_target_of(const ar_program *p, const char *ref, uint64_t *addr, diag *d);
 
 /* The network (net.c). */
 int ar_cube_of(const ar_config *c, uint64_t addr);

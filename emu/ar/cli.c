@@ -293,14 +293,21 @@ static int write_heatmap(const char *path, const ar_stats *st, const ar_config *
 	return outfile_commit(&of, d);
 }
 
-static int run(cli *o, diag *d)
+ar_program *ar_load(const char *path, char *const *defs, size_t ndefs, const ar_config *c,
+		    diag *d)
 {
 	char *text = NULL;
 	size_t len;
-	if (read_text(o->prog, &text, &len, d))
-		return 1;
-	ar_program *p = ar_parse(o->prog, text, len, o->defs, o->ndefs, &o->c, d);
+	if (read_text(path, &text, &len, d))
+		return NULL;
+	ar_program *p = ar_parse(path, text, len, defs, ndefs, c, d);
 	free(text);
+	return p;
+}
+
+static int run(cli *o, diag *d)
+{
+	ar_program *p = ar_load(o->prog, o->defs, o->ndefs, &o->c, d);
 	if (!p)
 		return 1;
 	ar_stats st;

@@ -385,31 +385,79 @@ static int sim_finish(ar_sim *s)
 	return 0;
 }
 
-int ar_run(ar_program *p, const ar_config *c, ar_stats *st, diag *d)
+/* ---- a run, event by event (ar.h: ar_session) ---- */
+
+struct ar_session {
+	ar_sim sim;
+	bool ended;
+	int rc;
+};
+
+ar_session *ar_session_new(ar_program *p, const ar_config *c, ar_stats *st, diag *d)
 {
-	ar_sim *s = malloc(sizeof *s);
-	if (!s) {
+	ar_session *ss = malloc(sizeof *ss);
+	if (!ss) {
 		diag_file(d, p->path, "out of memory");
-		return -1;
+		return NULL;
 	}
-	int rc = sim_init(s, p, c, st, d);
-	if (!rc) {
-		ar_sim_kick_host(s);
-		while (s->nheap && !s->failed) {
-			ar_event ev = pop(s);
-			s->now = ev.time;
-			if (++st->events > c->max_events) {
-				diag_file(d, p->path, "the run needed more than %llu events "
-					  "(--max-events)", (unsigned long long)c->max_events);
-				s->failed = true;
-				break;
-			}
+	ss->ended = false;
+	ss->rc = 0;
+	if (sim_init(&ss->sim, p, c, st, d)) {
+		sim_free(&ss->sim);
+		free(ss);
+		return NULL;
+	}
+	ar_sim_kick_host(&ss->sim);
+	return ss;
+}
+
+int ar_session_step(ar_session *ss)
+{
+	ar_sim *s = &ss->sim;
+	if (ss->ended)
+		return ss->rc;
+	if (s->nheap && !s->failed) {
+		ar_event ev = pop(s);
+		s->now = ev.time;
+		s->last = ev;
+		if (++s->st->events > s->c->max_events) {
+			diag_file(s->d, s->p->path, "the run needed more than %llu events "
+				  "(--max-events)", (unsigned long long)s->c->max_events);
+			s->failed = true;
+		} else {
+			ar_session_describe(s, &ev);
 			dispatch(s, &ev);
 		}
-		st->cycles = s->now;
-		rc = s->failed ? -1 : sim_finish(s);
+		if (s->nheap && !s->failed)
+			return 1;
 	}
-	sim_free(s);
-	free(s);
+	s->st->cycles = s->now;
+	ss->ended = true;
+	ss->rc = s->failed ? -1 : sim_finish(s);
+	return ss->rc;
+}
+
+ar_sim *ar_session_sim(ar_session *ss)
+{
+	return &ss->sim;
+}
+
+void ar_session_free(ar_session *ss)
+{
+	if (!ss)
+		return;
+	sim_free(&ss->sim);
+	free(ss);
+}
+
+int ar_run(ar_program *p, const ar_config *c, ar_stats *st, diag *d)
+{
+	ar_session *ss = ar_session_new(p, c, st, d);
+	if (!ss)
+		return -1;
+	int rc;
+	while ((rc = ar_session_step(ss)) > 0)
+		;
+	ar_session_free(ss);
 	return rc;
 }

@@ -105,6 +105,11 @@ typedef struct ar_sim {
 	uint64_t reads_out, writes_out;
 	int64_t *keys;          /* flow trees held back in a wake pass */
 	size_t nkeys, cap_keys;
+	/* for the debugger: the last event and what it was about */
+	bool describe;
+	ar_event last;
+	uint64_t last_target;   /* its flow's target + 1, or 0 */
+	char last_text[360];
 } ar_sim;
 
 /* engine.c */
@@ -112,6 +117,10 @@ int ar_sim_push(ar_sim *s, ar_event ev, uint64_t delay);
 void ar_sim_kick_host(ar_sim *s);
 void ar_sim_count(ar_sim *s, ar_pktype t, unsigned bytes, unsigned hops, bool host_link);
 void ar_addr_name(const ar_program *p, uint64_t addr, char *buf, size_t size);
+
+/* session.c: what the debugger sees */
+void ar_session_describe(ar_sim *s, const ar_event *ev);
+ar_sim *ar_session_sim(ar_session *ss);
 
 /* flows.c: the controllers' flow records */
 int ar_flow_find(ar_sim *s, uint64_t target);
