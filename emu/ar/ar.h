@@ -26,7 +26,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "api.h"
 #include "diag.h"
+
+INFSIM_BEGIN_DECLS
 
 #define AR_CUBES 16       /* Table I: 16 cubes */
 #define AR_HOSTS 4        /* Table I: 4 host controllers */
@@ -169,5 +172,7 @@ const char *ar_pk_name(ar_pktype t);
 int ar_cli(int argc, char **argv);
 /* Is this command line one for ar_cli (an operand ending in .ar)? */
 bool ar_cli_wants(int argc, char **argv);
+
+INFSIM_END_DECLS
 
 #endif

@@ -11,6 +11,7 @@
 #include "ar.h"
 #include "npy.h"
 #include "outfile.h"
+#include "text.h"
 
 enum { EXIT_USAGE = 2 };
 enum { OPT_ROOT = 256, OPT_NET, OPT_INTERLEAVE, OPT_ENTRIES, OPT_BUFFERS, OPT_EVENTS,
@@ -166,32 +167,6 @@ static int parse_opts(int argc, char **argv, cli *o, bool *done)
 	return 0;
 }
 
-/* The program text, at most AR_SRC_MAX bytes ("-" is standard input). */
-static int read_text(const char *path, char **text, size_t *len, diag *d)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!f) {
-		diag_file(d, path, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	char *buf = malloc(AR_SRC_MAX + 1);
-	size_t n = buf ? fread(buf, 1, AR_SRC_MAX + 1, f) : 0;
-	bool bad = !buf || ferror(f);
-	if (f != stdin)
-		fclose(f);
-	if (bad || n > AR_SRC_MAX) {
-		free(buf);
-		if (bad)
-			diag_file(d, path, "cannot read: %s", buf ? strerror(errno) : "out of memory");
-		else
-			diag_file(d, path, "program too large (%u bytes at most)", AR_SRC_MAX);
-		return -1;
-	}
-	*text = buf;
-	*len = n;
-	return 0;
-}
-
 static npy_dtype dtype_of(ar_type t)
 {
 	return t == AR_F32 ? (npy_dtype){ 'f', 4 } : (npy_dtype){ 'i', t == AR_I64 ? 8 : 4 };
@@ -298,7 +273,7 @@ ar_program *ar_load(const char *path, char *const *defs, size_t ndefs, const ar_
 {
 	char *text = NULL;
 	size_t len;
-	if (read_text(path, &text, &len, d))
+	if (text_read_file(path, AR_SRC_MAX, &text, &len, d))
 		return NULL;
 	ar_program *p = ar_parse(path, text, len, defs, ndefs, c, d);
 	free(text);
