@@ -6,7 +6,7 @@
  * are reached too.  Built by hand, not by `make`:
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Ilib -Iemu/ar \
- *       tests/fuzz/fuzz_ar.c emu/ar/[a-z]*.c lib/diag.c lib/npy.c lib/outfile.c \
+ *       tests/fuzz/fuzz_ar.c emu/ar/[a-z]*.c  lib/diag.c lib/npy.c lib/outfile.c lib/text.c \
  *       -lm -o fuzz_ar
  *   ./fuzz_ar -max_total_time=60 tests/fuzz/corpus/ar
  */
