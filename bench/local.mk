@@ -32,3 +32,8 @@ EXTRA_DIST += bench/vima_bench.py
 .PHONY: bench-vima
 bench-vima: infsim$(EXEEXT)
 	python3 $(srcdir)/bench/vima_bench.py --infsim ./infsim --out . $(VIMA_BENCH_ARGS)
+# `make bench-ar`: Active-Routing's workloads at the paper's sizes (Fig 10).
+EXTRA_DIST += bench/ar_paper.sh
+.PHONY: bench-ar
+bench-ar: infsim$(EXEEXT)
+	sh $(srcdir)/bench/ar_paper.sh ./infsim$(EXEEXT) $(srcdir)/samples/ar

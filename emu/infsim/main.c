@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ar.h"
 #include "assemble.h"
 #include "diag.h"
 #include "isa.h"
@@ -53,6 +54,8 @@ static const char help_text[] =
 "                                       tile map of a stream's tensors\n"
 "  or:  infsim vima PROG.vima [OPTION]... run a VIMA program (also: infsim run\n"
 "                                       PROG.vima); infsim vima --help\n"
+"  or:  infsim ar PROG.ar [OPTION]...   run an Active-Routing program (also\n"
+"                                       infsim run PROG.ar; infsim ar --help)\n"
 "Emulate computing in cache SRAM arrays, bit for bit.\n"
 "\n"
 "Machine (run, asm, disasm, info):\n"
@@ -1148,17 +1151,20 @@ static const struct subcmd {
 	{ "commands", cmd_commands },
 	{ "layout", cmd_layout },
 	{ "jit", cmd_jit },
+	{ "ar", ar_cli },
 };
 
 int main(int argc, char **argv)
 {
 	outfile_cleanup_on_signals();
 	if (argc < 2)
-		return usage_error("missing command (run, jit, asm, disasm, info, commands, layout or vima)");
+		return usage_error("missing command (run, jit, asm, disasm, info, commands, layout, vima or ar)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return finish_stdout(print_help());
 	if (!strcmp(argv[1], "--version"))
 		return finish_stdout(print_version());
+	if (!strcmp(argv[1], "run") && ar_cli_wants(argc - 1, argv + 1))
+		argv[1] = (char *)"ar"; /* an Active-Routing program (doc/ACTIVE-ROUTING.md) */
 	if (!strcmp(argv[1], "--list-commands")) /* the name parse.c suggests */
 		argv[1] = (char *)"commands";
 	/* VIMA programs have their own runner (emu/vima, doc/VIMA.md). */
@@ -1176,6 +1182,6 @@ int main(int argc, char **argv)
 		argv[1] = sub_argv0;
 		return finish_stdout(rc);
 	}
-	return usage_error("unknown command '%s' (expected run, jit, asm, disasm, info, commands, layout or vima)",
+	return usage_error("unknown command '%s' (expected run, jit, asm, disasm, info, commands, layout, vima or ar)",
 			   argv[1]);
 }
