@@ -236,6 +236,12 @@ int emu_valid_load(emu_valid *v, const emu_buffer *b, const uint64_t *values, di
 	return 0;
 }
 
+void emu_valid_seek(emu_valid *v, size_t pc)
+{
+	for (v->next = 0; v->next < v->npts && v->pts[v->next].at < pc; v->next++)
+		;
+}
+
 size_t emu_valid_compared(const emu_valid *v)
 {
 	return v->next;

@@ -91,6 +91,9 @@ int emu_valid_load(emu_valid *v, const emu_buffer *b, const uint64_t *values, di
  * when one differs (rep filled: bisected, on a machine of its own), -1
  * with d set when out of memory. */
 int emu_valid_at(emu_valid *v, const emu_machine *em, emu_valid_report *rep, diag *d);
+/* Skip to the first check point at or after pc commands: a debugger
+ * that moved, or will compare only where it stands. */
+void emu_valid_seek(emu_valid *v, size_t pc);
 /* Check points compared so far, and in all. */
 size_t emu_valid_compared(const emu_valid *v);
 size_t emu_valid_points(const emu_valid *v);

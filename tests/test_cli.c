@@ -712,7 +712,7 @@ Test(cli, commands_lists_the_table)
 
 static const char float_ins[] =
 	"machine wordlines=512 bitlines=32 arrays=4 ways=2 mesh=2x1\n"
-	"buffer a f32 100 wl=0 arrays=0:1:4\n"
+	"buffer a f32 100 wl=0 arrays=0:1:4 init=zero\n"
 	"buffer b f32 100 wl=32 arrays=0:1:4 init=iota\n"
 	"buffer c f32 100 wl=64 arrays=0:1:4\n"
 	"buffer h f16 100 wl=96 arrays=0:1:4\n"
