@@ -637,7 +637,7 @@ Test(cli, stats_text_and_json)
 	cr_expect(strstr(r.out, "  add  "), "%s", r.out);
 	cr_expect(strstr(r.out, "  sub  "), "%s", r.out);
 	cr_expect(strstr(r.out, "bank 0 (0,0)"), "%s", r.out);
-	cr_expect(strstr(r.out, "transpose unit  368 cycles, 9200 bits"), "%s", r.out);
+	cr_expect(strstr(r.out, "transpose unit  432 cycles, 10800 bits"), "%s", r.out);
 	cr_expect(strstr(r.out, "1 of 2 banks ran no command; 3 (command, bank) pairs skipped"),
 		  "%s", r.out);
 	result_free(&r);
