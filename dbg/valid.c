@@ -41,12 +41,12 @@ void dbg_valid_free(dbg_session *s)
 
 /* Compare the check points at the position.  1 when they agree, 0 when
  * one differs (reported), -1 on an error. */
-static int compare_here(dbg_session *s)
+static int compare_here(dbg_session *s, size_t from)
 {
 	emu_valid_report rep;
 	diag d;
 	diag_clear(&d);
-	emu_valid_seek(s->valid, s->em->pc);
+	emu_valid_seek(s->valid, from);
 	const int rc = emu_valid_at(s->valid, s->em, &rep, &d);
 	if (rc < 0)
 		dbg_error(s, "%s", d.msg);
@@ -66,7 +66,7 @@ int dbg_valid_check(dbg_session *s)
 	}
 	emu_valid_seek(s->valid, s->em->pc);
 	const size_t from = emu_valid_compared(s->valid);
-	const int rc = compare_here(s);
+	const int rc = compare_here(s, s->em->pc);
 	if (rc == 1) {
 		const size_t n = emu_valid_compared(s->valid) - from;
 		printf("check: %zu node marker%s of %s at this position (after command %zu) hold%s "
@@ -78,9 +78,11 @@ int dbg_valid_check(dbg_session *s)
 
 bool dbg_valid_diverged(dbg_session *s)
 {
-	if (!s->check_every_node || !s->valid || s->em->upc != 0)
+	if (!s->check_every_node || !s->valid || s->em->upc != 0 || s->em->pc == 0)
 		return false;
-	if (compare_here(s) != 0)
+	/* markers before the first command are compared after it: the
+	 * machine first stops there */
+	if (compare_here(s, s->em->pc == 1 ? 0 : s->em->pc) != 0)
 		return false;
 	dbg_report_stop(s);
 	return true;

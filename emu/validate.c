@@ -44,9 +44,10 @@ struct emu_valid {
 	size_t nloads;
 };
 
-/* One wrong element: its row-major index and the bits that differ. */
+/* One wrong element: its row-major index, the bits that differ and
+ * the value it ends with. */
 typedef struct wrong {
-	uint64_t e, diff;
+	uint64_t e, diff, end;
 } wrong;
 
 /* ---- binding ---- */
@@ -281,7 +282,7 @@ static size_t compare(emu_valid *v, const emu_machine *em, const point *pt, wron
 				if (nw == 0)
 					*mm = (emu_mismatch){b, e, want[e], cells[e]};
 				if (nw < TRACK_MAX)
-					w[nw] = (wrong){e, (want[e] ^ cells[e]) & isa_mask(b->width)};
+					w[nw] = (wrong){e, (want[e] ^ cells[e]) & isa_mask(b->width), cells[e]};
 				nw++;
 			}
 	free(cells);
@@ -393,6 +394,22 @@ static void observe(const emu_valid *v, const emu_machine *em, const point *pt, 
 	}
 }
 
+/* At the start of the window, each wrong bit that already holds the
+ * value it ends with is flipped, so that a command of the window that
+ * writes that value shows as a change (a write of the bits a cell
+ * already holds is otherwise invisible).  Only the node's own wrong
+ * cells are touched, before the commands that should write them. */
+static void poison(const emu_valid *v, emu_machine *em, const point *pt, trail *tr)
+{
+	const emu_buffer *b = &v->p->bufs[pt->buf];
+	for (size_t i = 0; i < tr->nw; i++) {
+		const uint64_t x = emu_elem_get(em, b, tr->w[i].e);
+		const uint64_t same = ~(x ^ tr->w[i].end) & tr->w[i].diff;
+		tr->now[i] = x ^ same;
+		emu_elem_set(em, b, tr->w[i].e, tr->now[i]);
+	}
+}
+
 /* Rerun commands 1..at, recording each wrong bit's last change. */
 static int rerun(const emu_valid *v, const point *pt, trail *tr, emu_valid_report *rep,
 		 diag *d)
@@ -402,12 +419,17 @@ static int rerun(const emu_valid *v, const point *pt, trail *tr, emu_valid_repor
 		return -1;
 	observe(v, em, pt, tr, 0, rep);
 	memset(tr->last, 0, tr->nw * 64 * sizeof *tr->last);
+	if (rep->window == 0)
+		poison(v, em, pt, tr);
 	int rc = 0;
 	for (size_t c = 1; rc == 0 && c <= pt->at; c++) {
-		if (emu_run_cmd(em, d) < 0)
+		if (emu_run_cmd(em, d) < 0) {
 			rc = -1;
-		else
-			observe(v, em, pt, tr, c, rep);
+			break;
+		}
+		observe(v, em, pt, tr, c, rep);
+		if (c == rep->window)
+			poison(v, em, pt, tr);
 	}
 	emu_machine_free(em);
 	return rc;

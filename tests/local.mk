@@ -159,3 +159,9 @@ CLEANFILES += tests/fp_long$(EXEEXT)
 .PHONY: check-long
 check-long: tests/fp_long$(EXEEXT)
 	./tests/fp_long$(EXEEXT) $(FP_LONG_ARGS)
+
+check_PROGRAMS += tests/test_valid
+tests_test_valid_SOURCES = tests/test_valid.c
+tests_test_valid_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' \
+	-DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_valid_LDADD = $(TEST_LIBS)
