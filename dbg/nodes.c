@@ -451,9 +451,12 @@ int dbg_cmd_check_all(dbg_session *s, char *args)
 			s->check_every_node = false;
 		return dbg_cmd_check(s, text);
 	}
-	const bool plain = !*text;
+	const bool plain = !*text, was = s->mismatch;
+	s->mismatch = false;
 	const int rc = dbg_cmd_check(s, text);
-	if (rc == 0 && plain && s->valid && !s->mismatch)
+	const bool differs = s->mismatch; /* the reference model, this time */
+	s->mismatch = was || differs;
+	if (rc == 0 && plain && s->valid && !differs)
 		return dbg_valid_check(s);
 	if (rc < 0 || !plain || !s->tdfg)
 		return rc;

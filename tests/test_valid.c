@@ -694,3 +694,55 @@ Test(valid, unwritten_read_is_reported)
 	cr_expect_eq(r.status, 0, "init= writes it: %s", r.err);
 	result_free(&r);
 }
+
+/* --check follows the tag latch as doc/COMMANDS.md gives it: a sel after
+ * each command that leaves a defined tag is checked, bit for bit,
+ * against the machine (a < 0 ? a : b after sub, and so on). */
+Test(valid, sel_after_every_command_that_defines_the_tag)
+{
+	static const char s[] =
+		"machine wordlines=256 bitlines=64 arrays=4 ways=2 mesh=2x2\n"
+		"buffer a i16 64 wl=0 arrays=0 init=random:3\n"
+		"buffer b i16 64 wl=16 arrays=0 init=random:4\n"
+		"buffer d i16 64 wl=32 arrays=0\n"
+		"buffer e i16 64 wl=48 arrays=0\n"
+		"buffer u u16 64 wl=64 arrays=0 init=random:5\n"
+		"buffer v u16 64 wl=80 arrays=0 init=random:6\n"
+		"buffer w u16 64 wl=96 arrays=0\n"
+		"buffer k u16 64 wl=112 arrays=0 init=iota\n"
+		"sub.i16 d, a, b\nsel.i16 e, a, b\n"
+		"popcnt.i16 d, a\nsel.i16 e, a, b\n"
+		"min.i16 d, a, b\nsel.i16 e, a, b\n"
+		"max.u16 w, u, v\nsel.u16 w, u, v\n"
+		"abs.i16 d, a\nsel.i16 e, a, b\n"
+		"shl.u16 w, u, k\nsel.i16 e, a, b\n"
+		"sra.i16 d, a, b\nsel.i16 e, a, b\n"
+		"shr.u16 w, u, k\nsel.u16 w, u, v\n"
+		"search.i16 wl:200, a, #5\nsel.i16 e, a, b\n"
+		"eq.i16 wl:201, a, b\nsel.i16 e, a, b\n"
+		"lt.i16 tag, a, b\nneg.i16 d, a\nsel.i16 e, a, b\n"
+		"add.i16 d, a, b\nsel.i16 e, a, b\n"
+		"set.i16 d, #7\nsel.i16 e, a, b\n";
+	text t;
+	text_split(&t, s);
+	text_write(&t, "tag.ins");
+	text_free(&t);
+	result r = run("run tag.ins --check");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "--check: the reference model agrees"), "%s", r.out);
+	result_free(&r);
+	/* a command that leaves it undefined is still caught, numbered from 1 */
+	static const char u[] = "machine wordlines=256 bitlines=64 arrays=4 ways=2 mesh=2x2\n"
+				"buffer a i16 64 wl=0 arrays=0 init=random:3\n"
+				"buffer b i16 64 wl=16 arrays=0 init=random:4\n"
+				"buffer d i16 64 wl=32 arrays=0\n"
+				"mul.i16 d, a, b\nsel.i16 d, a, b\n";
+	text_split(&t, u);
+	text_write(&t, "undef.ins");
+	text_free(&t);
+	r = run("run undef.ins --check");
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	cr_expect(strstr(r.err, "undef.ins:6: error: command 2 reads the tag latch of array 0 "
+			 "bitline 0, which command 1 (line 5) left undefined"), "%s", r.err);
+	result_free(&r);
+}
