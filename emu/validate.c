@@ -26,7 +26,8 @@ typedef struct point {
 	size_t node;
 	int buf;
 	size_t at;
-	int line;              /* the marker's line; 0: the end (an output) */
+	int line;              /* the marker's line (0 if decoded from binary) */
+	bool end;              /* an output, at the end of the stream */
 } point;
 
 typedef struct loaded {
@@ -52,13 +53,13 @@ typedef struct wrong {
 
 /* ---- binding ---- */
 
-static int push_point(emu_valid *v, size_t node, int buf, size_t at, int line)
+static int push_point(emu_valid *v, size_t node, int buf, size_t at, int line, bool end)
 {
 	point *np = realloc(v->pts, (v->npts + 1) * sizeof *np);
 	if (!np)
 		return -1;
 	v->pts = np;
-	v->pts[v->npts++] = (point){node, buf, at, line};
+	v->pts[v->npts++] = (point){node, buf, at, line, end};
 	return 0;
 }
 
@@ -106,7 +107,7 @@ static int bind_marks(emu_valid *v, diag *d)
 		}
 		if (fits(v, (size_t)n, m->buf, m->line, d))
 			return -1;
-		if (push_point(v, (size_t)n, m->buf, m->at, m->line)) {
+		if (push_point(v, (size_t)n, m->buf, m->at, m->line, false)) {
 			diag_file(d, p->path, "out of memory");
 			return -1;
 		}
@@ -147,7 +148,7 @@ static int bind_outputs(emu_valid *v, diag *d)
 		for (size_t i = 0; i < nmarked; i++)
 			marked |= v->pts[i].node == n;
 		if ((!marked && fits(v, n, bi, v->p->bufs[bi].line, d)) ||
-		    push_point(v, n, bi, v->p->ncmds, 0)) {
+		    push_point(v, n, bi, v->p->ncmds, 0, true)) {
 			if (!d->set)
 				diag_file(d, v->p->path, "out of memory");
 			return -1;
@@ -492,12 +493,37 @@ static int bisect(const emu_valid *v, const point *pt, const wrong *w, size_t nw
 
 /* ---- the report ---- */
 
-static size_t cmd_text(const emu_program *p, size_t c, char *buf, size_t size)
+/* Append to buf (size bytes, *n used so far), cutting what does not fit. */
+static void append(char *buf, size_t size, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void append(char *buf, size_t size, size_t *n, const char *fmt, ...)
 {
-	char t[512];
+	va_list ap;
+	if (*n >= size)
+		return;
+	va_start(ap, fmt);
+	const int k = vsnprintf(buf + *n, size - *n, fmt, ap);
+	va_end(ap);
+	*n = k < 0 ? size : *n + (size_t)k;
+}
+
+/* "STREAM:LINE", or "STREAM" for a line not known (a binary stream). */
+static void place(const emu_program *p, int line, char *buf, size_t size)
+{
+	if (line > 0)
+		snprintf(buf, size, "%s:%d", p->path, line);
+	else
+		snprintf(buf, size, "%s", p->path);
+}
+
+/* "command N (STREAM:LINE: TEXT)" */
+static void cmd_text(const emu_program *p, size_t c, char *buf, size_t size)
+{
+	char t[512], at[1100];
+	size_t n = 0;
 	emu_format_cmd(p, &p->cmds[c - 1], t, sizeof t);
-	return (size_t)snprintf(buf, size, "command %zu (%s:%d: %s)", c, p->path,
-				p->cmds[c - 1].line, t);
+	place(p, p->cmds[c - 1].line, at, sizeof at);
+	append(buf, size, &n, "command %zu (%s: %s)", c, at, t);
 }
 
 /* The note line: what the bisection found. */
@@ -535,20 +561,6 @@ static void note_text(const emu_valid *v, const point *pt, const emu_valid_repor
 			 "so %s holds what was there before", el);
 }
 
-/* Append to buf (size bytes, *n used so far), cutting what does not fit. */
-static void append(char *buf, size_t size, size_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void append(char *buf, size_t size, size_t *n, const char *fmt, ...)
-{
-	va_list ap;
-	if (*n >= size)
-		return;
-	va_start(ap, fmt);
-	const int k = vsnprintf(buf + *n, size - *n, fmt, ap);
-	va_end(ap);
-	*n = k < 0 ? size : *n + (size_t)k;
-}
-
 static void report(const emu_valid *v, const point *pt, emu_valid_report *rep)
 {
 	const emu_tnode *x = &v->t->nodes[pt->node];
@@ -556,17 +568,18 @@ static void report(const emu_valid *v, const point *pt, emu_valid_report *rep)
 	size_t n = 0;
 	emu_report_mismatch_text(what, sizeof what, &rep->mm);
 	note_text(v, pt, rep, note, sizeof note);
-	if (pt->line)
-		append(rep->text, sizeof rep->text, &n, "%s:%d: error: node '%s' (%s:%d), at its "
-		       "marker after command %zu,", v->p->path, pt->line, x->name, v->t->path,
-		       x->line, pt->at);
+	char at[1100];
+	place(v->p, pt->line, at, sizeof at);
+	if (!pt->end)
+		append(rep->text, sizeof rep->text, &n, "%s: error: node '%s' (%s:%d), at its "
+		       "marker after command %zu,", at, x->name, v->t->path, x->line, pt->at);
 	else
 		append(rep->text, sizeof rep->text, &n, "%s: error: output '%s' (%s:%d), at the "
-		       "end of the stream (after command %zu),", v->p->path, x->name, v->t->path,
+		       "end of the stream (after command %zu),", at, x->name, v->t->path,
 		       x->line, pt->at);
 	append(rep->text, sizeof rep->text, &n, " does not hold what the tDFG means: %s\n", what);
-	append(rep->text, sizeof rep->text, &n, "%s:%d: note: %s\n", v->p->path,
-	       rep->guilty ? rep->guilty_line : pt->line, note);
+	place(v->p, rep->guilty ? rep->guilty_line : pt->line, at, sizeof at);
+	append(rep->text, sizeof rep->text, &n, "%s: note: %s\n", at, note);
 	if (n >= sizeof rep->text) /* keep the last line's newline */
 		memcpy(rep->text + sizeof rep->text - 2, "\n", 2);
 }

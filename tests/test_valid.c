@@ -746,3 +746,27 @@ Test(valid, sel_after_every_command_that_defines_the_tag)
 			 "bitline 0, which command 1 (line 5) left undefined"), "%s", r.err);
 	result_free(&r);
 }
+
+/* A binary stream keeps its markers; places without a line name the
+ * stream alone. */
+Test(valid, binary_stream)
+{
+	char sp[512];
+	text t;
+	sample_path("stencil", sp, sizeof sp);
+	lowered(sp, false, false, &t);
+	expect e;
+	memset(&e, 0, sizeof e);
+	cr_assert(wrong_intra_distance(&t, &e));
+	text_write(&t, "w.ins");
+	text_free(&t);
+	result r = run("asm w.ins -o w.inb");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	r = run("run w.inb --tdfg %s", sp);
+	cr_expect_eq(r.status, 3, "%s", r.err);
+	cr_expect(strstr(r.err, "w.inb: error: node 'w' ("), "%s", r.err);
+	cr_expect(strstr(r.err, "w.inb: note: the first command that wrote a wrong bit into it is "
+			 "command 1 (w.inb: mv.intra dist=2 "), "%s", r.err);
+	result_free(&r);
+}
