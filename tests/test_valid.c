@@ -770,3 +770,28 @@ Test(valid, binary_stream)
 			 "command 1 (w.inb: mv.intra dist=2 "), "%s", r.err);
 	result_free(&r);
 }
+
+/* The library's errors: a file that cannot be read, a tDFG that does not
+ * parse, each one located message and -1. */
+Test(valid, library_errors)
+{
+	char sp[512], bp[512];
+	emu_valid_report rep;
+	diag d;
+	diag_clear(&d);
+	sample_path("stencil", sp, sizeof sp);
+	cr_expect_eq(emu_valid_files("/nonexistent/p.ins", sp, &rep, &d), -1);
+	cr_expect(strstr(d.msg, "/nonexistent/p.ins"), "%s", d.msg);
+	text t;
+	text_split(&t, "region r 64\nx = input f32\ny = shift x, +0\n");
+	text_write(&t, "bad.tdfg");
+	text_free(&t);
+	lowered(sp, false, false, &t);
+	text_write(&t, "ok.ins");
+	text_free(&t);
+	snprintf(bp, sizeof bp, "%s/ok.ins", tmpdir);
+	snprintf(sp, sizeof sp, "%s/bad.tdfg", tmpdir);
+	diag_clear(&d);
+	cr_expect_eq(emu_valid_files(bp, sp, &rep, &d), -1);
+	cr_expect(strstr(d.msg, "bad.tdfg:3:"), "%s", d.msg);
+}
