@@ -6,7 +6,8 @@ libinfsim_la_SOURCES += emu/program.h emu/assemble.h emu/lex.h emu/program.c emu
 	emu/report.h emu/report.c emu/layout.h emu/layout.c \
 	emu/move.h emu/move_private.h emu/move.c emu/lower.c emu/net.h emu/net.c emu/hazard.h emu/hazard.c \
 	emu/tdfg.h emu/tdfg.c emu/jit.c emu/tdfg_ref.c emu/validate.h emu/validate.c
-pkginclude_HEADERS += emu/program.h emu/machine.h emu/refmodel.h emu/report.h emu/tdfg.h emu/validate.h
+pkginclude_HEADERS += emu/program.h emu/machine.h emu/refmodel.h emu/report.h emu/tdfg.h emu/validate.h \
+	emu/hazard.h emu/move.h emu/layout.h emu/net.h
 
 bin_PROGRAMS += infsim
 infsim_SOURCES = emu/main.c
