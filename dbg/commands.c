@@ -361,7 +361,7 @@ const dbg_command dbg_commands[] = {
 	  "check every node\n"
 	  "On a tDFG program: from now on, after the last command of each node,\n"
 	  "compare the node with the tDFG reference and stop at the first node\n"
-	  "that diverges.\n"
+	  "that diverges.  With --tdfg FILE: at each node marker of the stream.\n"
 	  "check every off\n"
 	  "Stop doing either.", NULL },
 	{ "bisect", NULL, "data", dbg_cmd_bisect, false,

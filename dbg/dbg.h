@@ -34,6 +34,7 @@
 #include "check.h"
 #include "refmodel.h"
 #include "tdfg.h"
+#include "validate.h"
 
 /* Exit status of a batch session: 1 if a command failed, 3 if `check`
  * found a difference (as `infsim run --check`), 2 on a usage error. */
@@ -142,6 +143,9 @@ typedef struct dbg_session {
 	emu_jit j;
 	emu_tref *tref;
 	bool check_every_node; /* `check every node`: compare each finished node */
+	/* --tdfg FILE: the tDFG the stream is validated against (valid.c) */
+	emu_tdfg vt;
+	emu_valid *valid;
 	bool repeating;    /* the command runs again because Enter was typed */
 	/* `list`: what Enter shows next (a tDFG's source line, a stream's
 	 * command index; 0: nothing listed), and the position (since, pc,
@@ -387,6 +391,12 @@ void dbg_print_node_position(dbg_session *s);
 /* `check every node`: after a node's last command, compare the node.
  * true to stop (reported). */
 bool dbg_node_diverged(dbg_session *s);
+/* --tdfg (valid.c): read the tDFG and bind it to the loaded stream; free
+ * it; `check` at the position; `check every node` after each command. */
+int dbg_valid_load(dbg_session *s, const char *path, diag *d);
+void dbg_valid_free(dbg_session *s);
+int dbg_valid_check(dbg_session *s);
+bool dbg_valid_diverged(dbg_session *s);
 /* `print` of a node's tensor (or element): a one-line note when the
  * node is not computed yet or its wordlines hold a later node's value. */
 void dbg_node_print_note(dbg_session *s, const char *expr);

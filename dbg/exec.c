@@ -423,7 +423,9 @@ static int one_step(dbg_session *s, stop_mode mode, uint64_t *count)
 		return 1;
 	}
 	if (dbg_show_hazards(s)) {
-		dbg_report_stop(s);
+		/* a node checked here too: the run resumes past this point */
+		if (!dbg_node_diverged(s))
+			dbg_report_stop(s);
 		return 1;
 	}
 	if (diverged(s) || dbg_node_diverged(s))

@@ -45,6 +45,10 @@ static const char help_text[] =
 "  -tui                       start in the text user interface (tui enable)\n"
 "  -m, --machine=KEY=VAL[,KEY=VAL]...  machine settings, as infsim run\n"
 "  -c, --config=FILE          machine config file, as infsim run\n"
+"      --tdfg=FILE            validate the stream against the tDFG it was\n"
+"                             lowered from: check compares the nodes whose\n"
+"                             'node' markers stand at the position, check\n"
+"                             every node stops at the first that differs\n"
 "      --help                 display this help and exit\n"
 "      --version              output version information and exit\n"
 "\n"
@@ -93,9 +97,10 @@ typedef struct options {
 	const char **machine;
 	size_t nmachine;
 	const char *prog;
+	const char *tdfg;      /* --tdfg: validate the stream against this tDFG */
 } options;
 
-enum { OPT_HELP = 256, OPT_VERSION, OPT_BATCH, OPT_EX, OPT_NX, OPT_TUI };
+enum { OPT_HELP = 256, OPT_VERSION, OPT_BATCH, OPT_EX, OPT_NX, OPT_TUI, OPT_TDFG };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, OPT_BATCH },
@@ -108,6 +113,7 @@ static const struct option long_options[] = {
 	{ "tui", no_argument, NULL, OPT_TUI },
 	{ "machine", required_argument, NULL, 'm' },
 	{ "config", required_argument, NULL, 'c' },
+	{ "tdfg", required_argument, NULL, OPT_TDFG },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -145,6 +151,7 @@ static int one_option(options *o, int c)
 	case OPT_TUI: o->tui = true; return 0;
 	case 'm': return add_machine(o, optarg);
 	case 'c': o->config = optarg; return 0;
+	case OPT_TDFG: o->tdfg = optarg; return 0;
 	case OPT_HELP: fputs(help_text, stdout); return -1;
 	case OPT_VERSION: printf("infsdb (infsim) %s\n", PACKAGE_VERSION); return -1;
 	default: return usage_error("unknown option");
@@ -205,6 +212,8 @@ static int load_program(dbg_session *s, const options *o, diag *d)
 	if (emu_tdfg_path(o->prog) ? dbg_tdfg_load(s, o->prog, &ov, d) < 0
 				   : emu_load_file(o->prog, &ov, &s->prog, d) < 0 ||
 				     emu_program_lower(&s->prog, d) < 0)
+		return -1;
+	if (o->tdfg && dbg_valid_load(s, o->tdfg, d) < 0)
 		return -1;
 	s->loaded = true;
 	return 0;
@@ -386,6 +395,7 @@ int main(int argc, char **argv)
 		printf("infsdb (infsim) %s\nType \"help\" for the commands.\n", PACKAGE_VERSION);
 	if (load_program(&s, &o, &d) < 0) {
 		fprintf(stderr, "%s\n", d.msg);
+		dbg_valid_free(&s);
 		dbg_tdfg_free(&s);
 		free(o.actions);
 		free(o.machine);
@@ -413,6 +423,7 @@ int main(int argc, char **argv)
 	rc = o.batch ? session_status(&s) : EXIT_SUCCESS;
 	dbg_bp_free_all(&s);
 	dbg_display_free_all(&s);
+	dbg_valid_free(&s);
 	emu_program_free(&s.prog);
 	dbg_tdfg_free(&s);
 	free(o.actions);

@@ -425,9 +425,10 @@ static int check_every_word(dbg_session *s, const char *args, char *word, size_t
 				     : "check every: expected \"command\" or \"off\".");
 		return -1;
 	}
-	if (strcmp(word, "node") == 0 && !s->tdfg) {
+	if (strcmp(word, "node") == 0 && !s->tdfg && !s->valid) {
 		dbg_error(s, "check every node: %s is a command stream, not a tDFG: it has no nodes "
-			  "(\"check every command\" compares after each command).", s->prog.path);
+			  "(\"check every command\" compares after each command; --tdfg FILE "
+			  "validates it against a tDFG).", s->prog.path);
 		return -1;
 	}
 	return 0;
@@ -442,15 +443,21 @@ int dbg_cmd_check_all(dbg_session *s, char *args)
 			return -1;
 		if (strcmp(word, "node") == 0) {
 			s->check_every_node = true;
-			printf("Checking each tDFG node against the tDFG reference after its last command.\n");
+			printf(s->valid ? "Checking each node marker against the tDFG reference.\n"
+				: "Checking each tDFG node against the tDFG reference after its last command.\n");
 			return 0;
 		}
 		if (strcmp(word, "off") == 0)
 			s->check_every_node = false;
 		return dbg_cmd_check(s, text);
 	}
-	const bool plain = !*text;
+	const bool plain = !*text, was = s->mismatch;
+	s->mismatch = false;
 	const int rc = dbg_cmd_check(s, text);
+	const bool differs = s->mismatch; /* the reference model, this time */
+	s->mismatch = was || differs;
+	if (rc == 0 && plain && s->valid && !differs)
+		return dbg_valid_check(s);
 	if (rc < 0 || !plain || !s->tdfg)
 		return rc;
 	return check_nodes(s);
@@ -458,6 +465,8 @@ int dbg_cmd_check_all(dbg_session *s, char *args)
 
 bool dbg_node_diverged(dbg_session *s)
 {
+	if (s->valid)
+		return dbg_valid_diverged(s);
 	if (!s->check_every_node || !s->tdfg || s->em->upc != 0 || s->em->pc == 0)
 		return false;
 	const long n = dbg_node_of(s, s->em->pc - 1);

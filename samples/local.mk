@@ -10,7 +10,8 @@ EXTRA_DIST += samples/fig9/fig9.ins samples/fig9/fig9_move.ins samples/fig9/fig9
 	samples/move/missing_sync.ins samples/move/stencil_f32.ins
 # samples/tdfg/: tensor dataflow graphs for the JIT (doc/TDFG.md)
 EXTRA_DIST += samples/tdfg/stencil.tdfg samples/tdfg/outer.tdfg samples/tdfg/saxpy.tdfg \
-	samples/tdfg/relu.tdfg samples/tdfg/scale_i16.tdfg samples/tdfg/sin_q32.tdfg
+	samples/tdfg/relu.tdfg samples/tdfg/scale_i16.tdfg samples/tdfg/sin_q32.tdfg \
+	samples/tdfg/diff.tdfg
 # embed.c shows a program linking libinfsim; `make check` builds and runs it
 # against the library in the tree (the include path maps <infsim/...>).
 check_PROGRAMS += samples/embed

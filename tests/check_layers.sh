@@ -23,8 +23,9 @@ emu/simt 5
 emu/check 6
 emu/tdfg 7
 emu/report 7
-emu/infsim 8
-dbg 9'
+emu/valid 8
+emu/infsim 9
+dbg 10'
 rank_of() { printf '%s\n' "$ranks" | awk -v f="$1" '$1 == f { print $2 }'; }
 # the folder that holds header $1 (names are unique in the tree)
 home_of() {

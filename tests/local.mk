@@ -138,7 +138,8 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/tdfg_reverse.out tests/dbg/tdfg_errors.cmds tests/dbg/tdfg_errors.out \
 	tests/dbg/tdfg_plain.cmds tests/dbg/tdfg_plain.out tests/dbg/tdfg_all.cmds tests/dbg/tdfg_all.out tests/dbg/tdfg_stencil.cmds \
 	tests/dbg/tdfg_stencil.out tests/dbg/tdfg_enter.in tests/dbg/ckpt_anywhere.ins \
-	tests/dbg/ckpt_anywhere.cmds tests/dbg/ckpt_anywhere.out
+	tests/dbg/ckpt_anywhere.cmds tests/dbg/ckpt_anywhere.out \
+	tests/dbg/valid.cmds tests/dbg/valid.out tests/dbg/valid_diff.ins
 
 check_PROGRAMS += tests/test_tui
 tests_test_tui_SOURCES = tests/test_tui.c
@@ -181,3 +182,8 @@ tests_test_ar_LDADD = $(TEST_LIBS)
 # The libFuzzer target and its seeds (built by hand: see its header).
 EXTRA_DIST += tests/dbg/ar_mac.cmds tests/dbg/ar_mac.out
 EXTRA_DIST += tests/fuzz/fuzz_ar.c tests/fuzz/corpus/ar/assign tests/fuzz/corpus/ar/backprop tests/fuzz/corpus/ar/bad_index tests/fuzz/corpus/ar/deadlock tests/fuzz/corpus/ar/lud tests/fuzz/corpus/ar/mac tests/fuzz/corpus/ar/mac_f32 tests/fuzz/corpus/ar/pagerank tests/fuzz/corpus/ar/rand_mac tests/fuzz/corpus/ar/rand_reduce tests/fuzz/corpus/ar/reduce tests/fuzz/corpus/ar/sgemm tests/fuzz/corpus/ar/spmv
+check_PROGRAMS += tests/test_valid
+tests_test_valid_SOURCES = tests/test_valid.c
+tests_test_valid_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' \
+	-DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_valid_LDADD = $(TEST_LIBS)

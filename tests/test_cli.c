@@ -637,7 +637,7 @@ Test(cli, stats_text_and_json)
 	cr_expect(strstr(r.out, "  add  "), "%s", r.out);
 	cr_expect(strstr(r.out, "  sub  "), "%s", r.out);
 	cr_expect(strstr(r.out, "bank 0 (0,0)"), "%s", r.out);
-	cr_expect(strstr(r.out, "transpose unit  368 cycles, 9200 bits"), "%s", r.out);
+	cr_expect(strstr(r.out, "transpose unit  432 cycles, 10800 bits"), "%s", r.out);
 	cr_expect(strstr(r.out, "1 of 2 banks ran no command; 3 (command, bank) pairs skipped"),
 		  "%s", r.out);
 	result_free(&r);
@@ -737,7 +737,7 @@ Test(cli, commands_lists_the_table)
 
 static const char float_ins[] =
 	"machine wordlines=512 bitlines=32 arrays=4 ways=2 mesh=2x1\n"
-	"buffer a f32 100 wl=0 arrays=0:1:4\n"
+	"buffer a f32 100 wl=0 arrays=0:1:4 init=zero\n"
 	"buffer b f32 100 wl=32 arrays=0:1:4 init=iota\n"
 	"buffer c f32 100 wl=64 arrays=0:1:4\n"
 	"buffer h f16 100 wl=96 arrays=0:1:4\n"

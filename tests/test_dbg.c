@@ -118,6 +118,7 @@ Test(transcript, tdfg_reverse) { transcript("tdfg_reverse"); }
 Test(transcript, tdfg_errors) { transcript("tdfg_errors"); }
 Test(transcript, tdfg_plain) { transcript("tdfg_plain"); }
 Test(transcript, tdfg_stencil) { transcript("tdfg_stencil"); }
+Test(transcript, valid) { transcript("valid"); }
 Test(transcript, tdfg_all) { transcript("tdfg_all"); }
 
 /* ---- options ---- */

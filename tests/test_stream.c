@@ -911,7 +911,7 @@ Test(binary, round_trip)
 		diag d;
 		encode_text(i < 4 ? texts[i] : all, &p, &w, &n);
 		cr_assert_eq(memcmp(w, "INFSIMB1", 8), 0); /* the magic, as bytes on disk (little-endian) */
-		cr_assert_eq(w[1], 3);
+		cr_assert_eq(w[1], 4);
 		cr_assert_eq(w[2], n);
 		cr_assert_eq(decode(w, n, &q, &d), 0, "%s", d.msg);
 		cr_assert_str_eq(q.path, "t.inb");
@@ -945,8 +945,8 @@ Test(binary, truncated)
 	cr_assert_str_eq((decode(w, 0, &q, &d), d.msg),
 			 "t.inb: error: word 0: the stream ends inside the header; it is truncated");
 	cr_assert_str_eq((decode(w, 40, &q, &d), d.msg),
-			 "t.inb: error: word 40: the stream ends after 40 words, but its header says 143; it is truncated");
-	cr_assert_eq(n, 143);
+			 "t.inb: error: word 40: the stream ends after 40 words, but its header says 144; it is truncated");
+	cr_assert_eq(n, 144);
 	free(w);
 	emu_program_free(&p);
 }
@@ -971,16 +971,16 @@ Test(binary, corrupted)
 	 * 50..53. */
 	encode_text("buffer A u8 128 wl=0 arrays=0:1:2\nbuffer B u8 128 wl=8 arrays=0:1:2\n"
 		    "add.u8 A, A, B\n", &p, &w, &n);
-	cr_assert_eq(n, 54);
+	cr_assert_eq(n, 55);
 	const uint64_t add = (uint64_t)isa_lookup("add"), none_c = 0xffff | UINT64_C(0xffff) << 16;
 	cr_assert_eq(w[45], none_c | UINT64_C(17) << 40);
 	uint64_t *c = malloc(n * sizeof *c);
 #define MUTATE(i, v, msg) do { memcpy(c, w, n * sizeof *c); c[i] = (v); \
 		expect_decode_error(c, n, msg); } while (0)
 	MUTATE(0, 0x1234, "word 0: bad magic 0x0000000000001234; expected \"INFSIMB1\"");
-	MUTATE(1, 2, "word 1: version 2 is not supported; expected 3");
-	MUTATE(1, 4, "word 1: version 4 is not supported; expected 3");
-	MUTATE(2, 53, "word 53: 1 words follow the end given in the header");
+	MUTATE(1, 2, "word 1: version 2 is not supported; expected 4");
+	MUTATE(1, 3, "word 1: version 3 is not supported; expected 4");
+	MUTATE(2, 54, "word 54: 1 words follow the end given in the header");
 	MUTATE(3, 100, "word 3: the machine is not valid: wordlines must be a power of two");
 	MUTATE(3, UINT64_C(1) << 40, "word 3: the machine is not valid");
 	MUTATE(7, 2, "word 7: the machine's settings are not valid: fp must be ftz (0) or ieee (1)");
@@ -994,7 +994,7 @@ Test(binary, corrupted)
 	MUTATE(8, 10, "word 34: buffer 'B' (wordlines 8..15) reaches into the scratch wordlines, which start at 10");
 	MUTATE(9, 40000, "word 9: 40000 buffers and 1 commands cannot fit");
 	MUTATE(10, UINT64_MAX, "cannot fit");
-	MUTATE(10, 0, "word 41: 13 words are left after the last command");
+	MUTATE(10, 0, "word 41: 524288 node markers cannot fit in the 13 words that follow");
 	MUTATE(11, 0, "word 11: a buffer name must be an identifier");
 	MUTATE(11, 0x41 | (UINT64_C(0x42) << 16), "word 11: the buffer name is not padded with zero bytes");
 	MUTATE(11, 0x67617400, "word 11: the buffer name is not padded with zero bytes");

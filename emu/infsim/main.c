@@ -37,6 +37,7 @@
 #include "vima.h"
 #include "refmodel.h"
 #include "report.h"
+#include "validate.h"
 
 enum { EXIT_USAGE = 2, EXIT_MISMATCH = 3, EXIT_HAZARD = 4 };
 
@@ -76,6 +77,12 @@ static const char help_text[] =
 "                             machine and compare after every command; for a\n"
 "                             tDFG also compare each node with what the tDFG\n"
 "                             means, once its last command has run\n"
+"      --tdfg=FILE            validate the stream against the tDFG it was\n"
+"                             lowered from: after each 'node' marker, and for\n"
+"                             every output at the end, compare the node's\n"
+"                             tensor with what the tDFG means; on the first\n"
+"                             difference name the node, its first wrong\n"
+"                             element and the command that wrote it (exit 3)\n"
 "      --stepi                run one micro-op at a time (same bits, slower)\n"
 "      --strict               make data-movement hazards (unsynced or unwritten\n"
 "                             reads, clobbers, overlaps) errors, not warnings\n"
@@ -319,6 +326,7 @@ typedef struct run_opts {
 	size_t nba;
 	bool check, stepi, quiet;
 	bool strict;           /* --strict: hazards are errors */
+	const char *tdfg;      /* --tdfg: the tDFG to validate the stream against */
 	int stats;             /* 0 none, 't' text, 'c' commands, 'j' json */
 	const char *stats_file;
 	long threads;          /* 0: not given */
@@ -365,7 +373,7 @@ static int parse_threads(const char *arg, long *out)
 enum { OPT_CHECK = 256, OPT_STEPI, OPT_STATS, OPT_STATS_FILE, OPT_HELP,
        OPT_VERSION, OPT_JSON, OPT_WRITTEN };
 
-enum { OPT_STRICT = 300 };
+enum { OPT_STRICT = 300, OPT_TDFG };
 
 static const struct option run_longopts[] = {
 	{ "machine", required_argument, NULL, 'm' },
@@ -377,6 +385,7 @@ static const struct option run_longopts[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "stepi", no_argument, NULL, OPT_STEPI },
 	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "tdfg", required_argument, NULL, OPT_TDFG },
 	{ "stats", optional_argument, NULL, OPT_STATS },
 	{ "stats-file", required_argument, NULL, OPT_STATS_FILE },
 	{ "threads", required_argument, NULL, 'j' },
@@ -428,6 +437,9 @@ static int run_option(int opt, run_opts *o)
 		return 0;
 	case OPT_STRICT:
 		o->strict = true;
+		return 0;
+	case OPT_TDFG:
+		o->tdfg = optarg;
 		return 0;
 	case OPT_STATS:
 		if (!optarg || !strcmp(optarg, "text"))
@@ -531,6 +543,25 @@ static int load_program(const geom_opts *go, const char *path, emu_program *p,
 	return rc < 0 ? runtime_error(&d) : 0;
 }
 
+/* --tdfg: the tDFG, read on the stream's machine (its settings decide
+ * what the commands compute).  0, or an exit status. */
+static int load_tdfg(const run_opts *o, const emu_program *p, const tdfg_src *ts,
+		     emu_tdfg *t)
+{
+	if (!o->tdfg)
+		return 0;
+	if (ts->on)
+		return usage_error("--tdfg: '%s' is a tDFG already; --tdfg validates a command "
+				   "stream (.ins, .inb) against one", o->prog);
+	diag d;
+	diag_clear(&d);
+	emu_geom_override ov;
+	emu_geom_override_init(&ov);
+	ov.g = p->geom;
+	ov.keys = ~0u;
+	return emu_tdfg_parse_file(o->tdfg, &p->geom, &ov, t, &d) < 0 ? runtime_error(&d) : 0;
+}
+
 /* Find each --load/--save/--expect buffer in p. */
 static int resolve_bufargs(run_opts *o, const emu_program *p)
 {
@@ -590,6 +621,9 @@ typedef struct run_state {
 	emu_ref *ref;          /* --check only */
 	tdfg_src *ts;          /* a tDFG program, when ts->on */
 	emu_tref *tref;        /* --check of a tDFG: the reference of its nodes */
+	emu_tdfg vt;           /* --tdfg: the tDFG the stream is validated against */
+	emu_valid *valid;      /* --tdfg: its check points */
+	emu_valid_report vrep; /* --tdfg: the first node that differs */
 	emu_cmd_cycles *cc;    /* --stats=commands and json: each command's cycles */
 	uint64_t *bank_before; /* each bank's cycles before the current command */
 	diag d;
@@ -625,6 +659,8 @@ static int start_machine(run_state *s)
 		if (s->ts->on && !(s->tref = emu_tref_new(&s->ts->t, &s->d)))
 			return -1;
 	}
+	if (s->o->tdfg && !(s->valid = emu_valid_new(&s->vt, s->p, &s->d)))
+		return -1;
 	for (size_t i = 0; i < s->o->nba; i++) {
 		const bufarg *b = &s->o->ba[i];
 		if (b->opt != 'l')
@@ -632,6 +668,8 @@ static int start_machine(run_state *s)
 		emu_ttu_store(s->em, b->buf, b->values, b->buf->length);
 		if (s->ref)
 			emu_ref_store(s->ref, b->buf, b->values, b->buf->length);
+		if (s->valid && emu_valid_load(s->valid, b->buf, b->values, &s->d) < 0)
+			return -1;
 		const long n = s->tref ? emu_tdfg_find(&s->ts->t, b->buf->name,
 						       strlen(b->buf->name)) : -1;
 		if (n >= 0 && emu_tref_input(s->tref, (size_t)n, b->values, b->buf->length,
@@ -701,14 +739,25 @@ static bool check_node(run_state *s, size_t i)
 	return false;
 }
 
+/* --tdfg: the check points the machine has reached.  1 when they agree,
+ * 0 when a node differs (s->vrep), -1 with s->d set. */
+static int validate(run_state *s)
+{
+	return s->valid ? emu_valid_at(s->valid, s->em, &s->vrep, &s->d) : 1;
+}
+
 /* Every command, in order.  With --check, after each one compare what it
  * wrote, and at the end every buffer (a write outside the destination
  * shows up there).  0, -1 (d set) or EXIT_MISMATCH (d set). */
 static int run_commands(run_state *s)
 {
+	if (validate(s) <= 0)
+		return s->d.set ? -1 : EXIT_MISMATCH;
 	for (size_t i = 0; i < s->p->ncmds; i++) {
 		if (run_measured(s, i) < 0)
 			return -1;
+		if (validate(s) <= 0)
+			return s->d.set ? -1 : EXIT_MISMATCH;
 		if (!s->ref)
 			continue;
 		if (emu_ref_run_cmd(s->ref, i, &s->d) < 0)
@@ -812,6 +861,10 @@ static void print_summary(const run_state *s)
 	if (s->o->check && s->tref)
 		printf(", and every tDFG node (%zu) computes what the tDFG means",
 		       s->ts->t.nnodes);
+	if (s->valid)
+		printf("; --tdfg: %zu check point%s of %s hold%s what the tDFG means",
+		       emu_valid_points(s->valid), emu_valid_points(s->valid) == 1 ? "" : "s",
+		       s->o->tdfg, emu_valid_points(s->valid) == 1 ? "s" : "");
 	for (size_t i = 0; i < s->o->nba; i++)
 		if (s->o->ba[i].opt == 'e')
 			printf("; %s matches %s", s->o->ba[i].name, s->o->ba[i].path);
@@ -867,6 +920,8 @@ static int execute(run_state *s)
 		return runtime_error(&s->d);
 	if (rc == EXIT_MISMATCH && s->d.set)
 		fprintf(stderr, "%s\n", s->d.msg);
+	else if (rc == EXIT_MISMATCH && s->vrep.text[0])
+		fputs(s->vrep.text, stderr);
 	return rc;
 }
 
@@ -880,11 +935,14 @@ static int cmd_run(int argc, char **argv)
 	emu_program_init(&p);
 	tdfg_src ts = { .on = false };
 	run_state s = { .o = &o, .p = &p, .ts = &ts };
+	emu_tdfg_init(&s.vt);
 	bool done = false;
 	int rc = !o.ba || !o.geo.machine ? usage_error("out of memory")
 					 : parse_run_opts(argc, argv, &o, &done);
 	if (!rc && !done)
 		rc = load_program(&o.geo, o.prog, &p, &ts, false);
+	if (!rc && !done)
+		rc = load_tdfg(&o, &p, &ts, &s.vt);
 	if (!rc && !done)
 		rc = resolve_bufargs(&o, &p);
 	if (!rc && !done)
@@ -892,6 +950,8 @@ static int cmd_run(int argc, char **argv)
 	if (s.ref)
 		emu_ref_free(s.ref);
 	emu_tref_free(s.tref);
+	emu_valid_free(s.valid);
+	emu_tdfg_free(&s.vt);
 	tdfg_src_free(&ts);
 	if (s.em)
 		emu_machine_free(s.em);

@@ -684,9 +684,12 @@ int emu_program_lower(emu_program *p, diag *d)
 	if (!emu_program_written(p))
 		return 0;
 	emu_cmd *v = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, m = 0;
 	for (size_t i = 0; i < p->ncmds; i++) {
 		const emu_cmd *c = &p->cmds[i];
+		/* a node marker stands before the same command, now number n */
+		for (; m < p->nmarks && p->marks[m].at == i; m++)
+			p->marks[m].at = n;
 		const int rc = c->kind == EMU_CMD_TMOVE ? push_tmove(p, c, &v, &n, &cap, d)
 							: push_lowered(&v, &n, &cap, c, d);
 		if (rc != 0) {
@@ -694,6 +697,8 @@ int emu_program_lower(emu_program *p, diag *d)
 			return -1;
 		}
 	}
+	for (; m < p->nmarks; m++)
+		p->marks[m].at = n;
 	free(p->cmds);
 	p->cmds = v;
 	p->ncmds = n;

@@ -286,13 +286,12 @@ int emu_init_buffers(emu_machine *em, diag *d)
 	const emu_program *p = em->prog;
 	for (size_t k = 0; k < p->nbufs; k++) {
 		const emu_buffer *b = &p->bufs[k];
-		/* The stream's image holds every declared buffer (init=none:
-		 * as the SRAM starts, zero), so all count as written for the
-		 * hazard checks; raw wordlines outside them do not. */
-		if (b->init == EMU_INIT_NONE) {
-			mark_loaded(em, b);
+		/* A buffer counts as written once something writes it: its
+		 * init= here, a load (emu_ttu_store) or a command; a read of
+		 * one declared without init= before any of them is an
+		 * unwritten read (hazard.h), though the SRAM holds zeros. */
+		if (b->init == EMU_INIT_NONE)
 			continue;
-		}
 		uint64_t *v = malloc(b->length * sizeof *v);
 		if (!v) {
 			diag_at(d, p->path, b->line, b->col,

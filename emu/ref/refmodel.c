@@ -156,6 +156,46 @@ static bool clobbers_tag(const emu_ref *r, const isa_cmd *c)
 	return t;
 }
 
+static bool signed_lt(bool sgn, unsigned n, uint64_t a, uint64_t b)
+{
+	return sgn ? isa_sext(a, n) < isa_sext(b, n) : a < b;
+}
+
+/* What a command leaves in the tag latch, as doc/COMMANDS.md and
+ * doc/commands/ops.md give it for each command that writes no predicate
+ * to the tag: TAG_ZERO or TAG_ONE, or -1 when the docs give no value (the
+ * caller then keeps the tag, or marks it undefined when the
+ * micro-program uses it as a temporary). */
+static int tag_effect(const isa_cmd *c, uint64_t a, uint64_t b)
+{
+	const unsigned n = c->width;
+	const bool sgn = c->is_signed;
+	switch (c->op) {
+	case ISA_SUB:
+	case ISA_POPCNT: /* a[n-1] */
+		return (int)(a >> (n - 1) & 1);
+	case ISA_MIN:
+	case ISA_MAX: /* the lt chain's a < b */
+		return signed_lt(sgn, n, a, b);
+	case ISA_ABS: /* signed: the sign of a; unsigned: untouched */
+		return sgn ? (int)(a >> (n - 1) & 1) : -1;
+	case ISA_SEARCH: /* the hit vector, whatever p is */
+		return a == (c->imm & isa_mask(n));
+	case ISA_SHL:
+	case ISA_SHR:
+	case ISA_SRA: { /* OR of b[k] over 2^k >= n; sra.1 keeps it */
+		if (c->op == ISA_SRA && n == 1)
+			return -1;
+		uint64_t big = 0;
+		for (unsigned k = 0; k < n && k < 64; k++)
+			big |= (k >= 63 || (UINT64_C(1) << k) >= n) ? UINT64_C(1) << k : 0;
+		return (b & big) != 0;
+	}
+	default:
+		return -1;
+	}
+}
+
 static void mark_bitlines(const emu_cmd *c, bool *sel, unsigned B)
 {
 	memset(sel, 0, B * sizeof *sel);
@@ -174,10 +214,11 @@ static int apply_elem(emu_ref *r, const emu_cmd *ec, unsigned a, unsigned bl,
 	uint8_t *tag = &r->tags[a][bl];
 	if (c->op == ISA_SEL && *tag == TAG_UNDEF) {
 		const emu_cmd *by = &r->p->cmds[r->undef_by];
+		/* numbered from 1, as --stats and the hazards count */
 		diag_at(d, r->p->path, ec->line, 0,
 			"command %zu reads the tag latch of array %u bitline %u, "
 			"which command %zu (line %d) left undefined",
-			cmd_index, a, bl, r->undef_by, by->line);
+			cmd_index + 1, a, bl, r->undef_by + 1, by->line);
 		return -1;
 	}
 	/* A conversion's a has the source type's width. */
@@ -188,13 +229,17 @@ static int apply_elem(emu_ref *r, const emu_cmd *ec, unsigned a, unsigned bl,
 	bool tout = *tag == TAG_ONE;
 	uint64_t r2 = 0;
 	uint64_t dv = isa_ref_elem3(c, av, bv, cv, *tag == TAG_ONE, &tout, &r2);
-	if (c->d == ISA_TAG)
-		*tag = tout ? TAG_ONE : TAG_ZERO;
-	else
-		field_set(col, c->d, f == ISA_FORM_PAB || f == ISA_FORM_PAI ? 1 : c->width, dv);
 	if (f == ISA_FORM_QRAB)
 		field_set(col, c->d2, c->width, r2);
-	if (clobber)
+	if (c->d == ISA_TAG) {
+		*tag = tout ? TAG_ONE : TAG_ZERO;
+		return 0;
+	}
+	field_set(col, c->d, f == ISA_FORM_PAB || f == ISA_FORM_PAI ? 1 : c->width, dv);
+	const int t = tag_effect(c, av, bv);
+	if (t >= 0)
+		*tag = (uint8_t)t;
+	else if (clobber)
 		*tag = TAG_UNDEF;
 	return 0;
 }
@@ -364,7 +409,7 @@ int emu_ref_run_cmd(emu_ref *r, size_t i, diag *d)
 			if (sel[bl] && apply_elem(r, ec, a, bl, clobber, d, i) != 0)
 				return -1;
 	}
-	if (clobber)
+	if (clobber && (isa_info_of(ec->c.op)->form == ISA_FORM_RA || tag_effect(&ec->c, 0, 0) < 0))
 		r->undef_by = i;
 	return 0;
 }

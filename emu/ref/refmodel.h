@@ -13,10 +13,16 @@
  * the independent answer.  `infsim run --check` runs it beside the
  * machine and compares every buffer bit for bit (check.h).
  *
- * The tag latch is followed too.  A command whose micro-program uses the
- * tag as a temporary leaves it undefined; a later `sel` that reads an
- * undefined tag is reported, since its result would depend on how the
- * earlier command was lowered.
+ * The tag latch is followed too, as doc/COMMANDS.md and
+ * doc/commands/ops.md say each command leaves it: a predicate to the tag
+ * sets it; sub and popcnt leave a[n-1], min and max a < b, a signed abs
+ * the sign of a, search its hit vector, shl/shr/sra the OR of b's bits
+ * k with 2^k >= n; set, the shifts by an immediate, sel, neg, the
+ * bitwise commands and add keep it.  Any other command whose
+ * micro-program uses the tag as a temporary leaves it undefined; a later
+ * `sel` that reads an undefined tag is reported, since its result would
+ * depend on how the earlier command was lowered.  Commands are numbered
+ * from 1 in messages, as --stats counts them.
  */
 #ifndef INFSIM_REFMODEL_H
 #define INFSIM_REFMODEL_H

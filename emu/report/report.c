@@ -419,7 +419,7 @@ static int bit_ranges(char *buf, size_t size, uint64_t x)
 /* "A[5]" for a buffer; "T[1][0] (element 4)" for a tensor, its indexes
  * outermost first as in C (the element number is the plain row-major
  * order of --load and --save). */
-static void element_name(const emu_buffer *b, uint64_t index, char *buf, size_t size)
+void emu_report_element_name(const emu_buffer *b, uint64_t index, char *buf, size_t size)
 {
 	if (b->ndims < 2) {
 		snprintf(buf, size, "%s[%" PRIu64 "]", b->name, index);
@@ -445,7 +445,7 @@ int emu_report_mismatch_text(char *buf, size_t size, const emu_mismatch *mm)
 	emu_value_text(b->fmt, b->width, b->is_signed, mm->expected, true, exp, sizeof exp);
 	emu_value_text(b->fmt, b->width, b->is_signed, mm->actual, true, act, sizeof act);
 	bit_ranges(bits, sizeof bits, diff);
-	element_name(b, mm->index, name, sizeof name);
+	emu_report_element_name(b, mm->index, name, sizeof name);
 	return snprintf(buf, size, "%s (%s): expected %s, got %s; bits that differ: %s",
 			name, emu_buffer_type(b, tn, sizeof tn), exp, act, bits);
 }

@@ -48,6 +48,9 @@ void emu_report_stats_json_cmds(FILE *f, const emu_machine *em,
  * line without a newline into buf and returns what snprintf would. */
 void emu_report_mismatch(FILE *f, const char *what, const emu_mismatch *mm);
 int emu_report_mismatch_text(char *buf, size_t size, const emu_mismatch *mm);
+/* "A[5]" for a buffer's element; "T[1][0] (element 4)" for a tensor's,
+ * its indexes outermost first as in C, then its row-major number. */
+void emu_report_element_name(const emu_buffer *b, uint64_t index, char *buf, size_t size);
 
 /* `infsim run --check`.  _cmd: after command i, compare the buffers it
  * wrote (d and d2); _all: compare every buffer (at the end of a run,

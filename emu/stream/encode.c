@@ -2,7 +2,7 @@
  * encode.c: the assembler's binary form, 64-bit words (doc/FORMAT.md,
  * "Binary format"; stored little-endian in files).
  *
- *   header   magic "INFSIMB1", version 3, total words, the machine
+ *   header   magic "INFSIMB1", version 4, total words, the machine
  *            (4 words), its settings fp|latency|cordic, scratch, buffer
  *            count, command count
  *   buffer   name (8 words), width|signed|init|fmt|wl|-|ndims, length, init
@@ -15,9 +15,11 @@
  *            dist, reuse stride, reuse count, wl|n|to|scratch, value,
  *            array, bitline and destination bitline patterns
  *   pattern  start, ndims, then (stride, count) per dimension
+ *   markers  their count, then per node marker its name (8 words) and
+ *            at (bits 0-47: commands before it) | tensor index << 48
  * Version 2 added the element formats, madd's c, the settings (fp=,
  * latency=, cordic=) and what each command carries of them.  Version 3
- * added tensors and moves.
+ * added tensors and moves, version 4 node markers.
  *
  * The decoder trusts nothing: every read is bounds-checked, every
  * reserved bit must be zero, and the program is rebuilt through emu_asm,
@@ -31,9 +33,10 @@
 #include <string.h>
 
 #include "assemble.h"
+#include "text.h"
 
 #define MAGIC UINT64_C(0x31424D4953464E49) /* "INFSIMB1" read little-endian */
-#define VERSION 3
+#define VERSION 4
 #define MOVE_OP 0xffffu
 #define HEADER_WORDS 11
 #define NAME_WORDS (EMU_NAME_MAX / 8)
@@ -74,14 +77,11 @@ static void emit_pattern(writer *wr, const emu_pattern *p)
 	}
 }
 
+static void emit_name(writer *wr, const char *name);
+
 static void emit_buffer(writer *wr, const emu_buffer *b)
 {
-	for (unsigned j = 0; j < NAME_WORDS; j++) {
-		uint64_t v = 0;
-		for (unsigned i = 0; i < 8; i++)
-			v |= (uint64_t)(unsigned char)b->name[8 * j + i] << (8 * i);
-		emit(wr, v);
-	}
+	emit_name(wr, b->name);
 	emit(wr, b->width | (uint64_t)b->is_signed << 8 | (uint64_t)b->init << 16 |
 		 (uint64_t)b->fmt << 24 | (uint64_t)b->wl << 32 | (uint64_t)b->shared << 48 |
 		 (uint64_t)b->ndims << 56);
@@ -108,6 +108,26 @@ static void emit_move(writer *wr, const emu_move *m)
 	emit_pattern(wr, &m->arrays);
 	emit_pattern(wr, &m->bitlines);
 	emit_pattern(wr, &m->dst_bitlines);
+}
+
+static void emit_name(writer *wr, const char *name)
+{
+	for (unsigned j = 0; j < NAME_WORDS; j++) {
+		uint64_t v = 0;
+		for (unsigned i = 0; i < 8; i++)
+			v |= (uint64_t)(unsigned char)name[8 * j + i] << (8 * i);
+		emit(wr, v);
+	}
+}
+
+/* The node markers after the commands: count, then name and at|tensor. */
+static void emit_marks(writer *wr, const emu_program *p)
+{
+	emit(wr, p->nmarks);
+	for (size_t i = 0; i < p->nmarks; i++) {
+		emit_name(wr, p->marks[i].name);
+		emit(wr, (uint64_t)p->marks[i].at | (uint64_t)(uint16_t)p->marks[i].buf << 48);
+	}
 }
 
 static void emit_cmd(writer *wr, const emu_cmd *c)
@@ -151,6 +171,7 @@ int emu_encode(const emu_program *p, uint64_t **words, size_t *nwords, diag *d)
 		emit_buffer(&wr, &p->bufs[i]);
 	for (size_t i = 0; i < p->ncmds; i++)
 		emit_cmd(&wr, &p->cmds[i]);
+	emit_marks(&wr, p);
 	if (wr.oom) {
 		free(wr.w);
 		diag_file(d, p->path ? p->path : "<program>", "out of memory encoding the program");
@@ -357,6 +378,59 @@ static int take_cmd(reader *r, emu_asm *a)
 	return emu_asm_cmd(a, &c, &s);
 }
 
+/* One node marker: a name that is an identifier, an index that never
+ * goes back (markers are in stream order), a tensor that exists. */
+static int take_mark(reader *r, emu_program *out, size_t *last_at)
+{
+	char name[EMU_NAME_MAX];
+	uint64_t v;
+	const size_t at0 = r->pos;
+	if (take_name(r, name) || take(r, "a node marker", &v))
+		return -1;
+	const size_t n = strlen(name);
+	bool ident = n > 0 && text_is_ident_start(name[0]);
+	for (size_t i = 1; ident && i < n; i++)
+		ident = text_is_ident_char(name[i]);
+	const uint64_t at = v & UINT64_C(0xffffffffffff);
+	const uint16_t buf = (uint16_t)(v >> 48);
+	const char *bad = !ident ? "its name is not an identifier"
+			  : at > out->ncmds ? "it comes after more commands than the stream has"
+			  : at < *last_at ? "it comes before the marker ahead of it (markers are in "
+					    "stream order)"
+			  : buf >= out->nbufs ? "its tensor index does not exist"
+			  : !out->bufs[buf].ndims ? "its index names a buffer, not a tensor" : NULL;
+	if (bad) {
+		diag_file(r->d, r->path, "word %zu: node marker: %s; the stream is corrupted",
+			  ident ? r->pos - 1 : at0, bad);
+		return -1;
+	}
+	*last_at = (size_t)at;
+	const size_t keep = out->ncmds;
+	out->ncmds = (size_t)at; /* emu_program_mark marks after the first at commands */
+	const int rc = emu_program_mark(out, name, (int16_t)buf, 0);
+	out->ncmds = keep;
+	if (rc)
+		diag_file(r->d, r->path, "out of memory");
+	return rc;
+}
+
+static int take_marks(reader *r, emu_program *out)
+{
+	uint64_t n;
+	size_t last_at = 0;
+	if (take(r, "the node markers", &n))
+		return -1;
+	if (n > (r->n - r->pos) / (NAME_WORDS + 1)) {
+		diag_file(r->d, r->path, "word %zu: %" PRIu64 " node markers cannot fit in the %zu "
+			  "words that follow; the stream is corrupted", r->pos - 1, n, r->n - r->pos);
+		return -1;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		if (take_mark(r, out, &last_at))
+			return -1;
+	return 0;
+}
+
 /* Magic, version and length: is this a whole infsim binary? */
 static int take_preamble(reader *r)
 {
@@ -469,6 +543,8 @@ int emu_decode(const char *path, const uint64_t *words, size_t nwords,
 		rc = take_buffer(&r, &a);
 	for (uint64_t i = 0; rc == 0 && i < ncmds; i++)
 		rc = take_cmd(&r, &a);
+	if (rc == 0)
+		rc = take_marks(&r, out);
 	if (rc == 0 && r.pos != r.n) {
 		diag_file(d, r.path, "word %zu: %zu words are left after the last command; the "
 			  "stream is corrupted", r.pos, r.n - r.pos);

@@ -216,6 +216,16 @@ static void put_tensor(const emu_buffer *b, FILE *f)
 		fputs(" shared", f);
 }
 
+/* "node NAME", or "node NAME tensor=T" when another tensor holds it. */
+static void put_mark(const emu_program *p, const emu_mark *m, FILE *f)
+{
+	const char *t = p->bufs[m->buf].name;
+	if (strcmp(t, m->name) == 0)
+		fprintf(f, "node %s\n", m->name);
+	else
+		fprintf(f, "node %s tensor=%s\n", m->name, t);
+}
+
 char *emu_format(const emu_program *p)
 {
 	char *text = NULL, line[4096];
@@ -237,7 +247,12 @@ char *emu_format(const emu_program *p)
 		put_init(b, f);
 		fputc('\n', f);
 	}
-	for (size_t i = 0; i < p->ncmds; i++) {
+	size_t m = 0;
+	for (size_t i = 0; i <= p->ncmds; i++) {
+		for (; m < p->nmarks && p->marks[m].at == i; m++)
+			put_mark(p, &p->marks[m], f);
+		if (i == p->ncmds)
+			break;
 		emu_format_cmd(p, &p->cmds[i], line, sizeof line);
 		fprintf(f, "%s\n", line);
 	}

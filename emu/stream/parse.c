@@ -321,10 +321,11 @@ static int parse_type(parser *ps, elem_type *ty)
 static const char *closest_keyword(const char *w, size_t n)
 {
 	static const char *const directives[] = {"machine", "scratch", "buffer", "tensor",
-						 "sync", "move"};
+						 "sync", "move", "node"};
+	const unsigned nd = sizeof directives / sizeof directives[0];
 	const char *best = NULL;
 	unsigned bd = 3;
-	for (unsigned i = 0; i < ISA_OP_COUNT + 6; i++) {
+	for (unsigned i = 0; i < ISA_OP_COUNT + nd; i++) {
 		const char *k = i < ISA_OP_COUNT ? isa_info_of(i)->name
 						 : directives[i - ISA_OP_COUNT];
 		unsigned dist = emu_edit_distance(w, n, k, strlen(k));
@@ -356,7 +357,7 @@ static int unknown_command(parser *ps, size_t t, size_t n)
 			    ps->s + t, best);
 	return perr(ps, t, "unknown command '%.*s'; expected a command such as add.i32 "
 		    "(infsim --list-commands lists them), a move (mv.intra, mv.inter, "
-		    "mv.bcast, mv.const, sync, move) or machine, scratch, buffer, tensor",
+		    "mv.bcast, mv.const, sync, move) or machine, scratch, buffer, tensor, node",
 		    shown, ps->s + t);
 }
 
@@ -1332,6 +1333,53 @@ static int parse_tensor_move(parser *ps, size_t t)
 	return push_tensor_move(ps, t, di, si, &box, off);
 }
 
+/* ---- node markers (doc/FORMAT.md, "Node markers") ---- */
+
+/* node NAME [tensor=T]: after the commands so far, tensor T (by
+ * default the one called NAME) holds the value of the tDFG node NAME. */
+static int parse_node(parser *ps, size_t t)
+{
+	char fd[64], name[EMU_NAME_MAX];
+	skip_ws(ps);
+	const size_t nt = ps->pos, n = word_len(ps, nt);
+	if (n == 0)
+		return perr(ps, nt, "expected the name of a tDFG node after 'node', found %s",
+			    found(ps, nt, fd, sizeof fd));
+	if (n >= EMU_NAME_MAX)
+		return perr(ps, nt, "node name is %zu characters long; at most %d", n,
+			    EMU_NAME_MAX - 1);
+	memcpy(name, ps->s + nt, n);
+	name[n] = '\0';
+	ps->pos = nt + n;
+	size_t tt = nt, tn = n;
+	skip_ws(ps);
+	if (!at_end(ps)) {
+		if (ps->len - ps->pos < 7 || memcmp(ps->s + ps->pos, "tensor=", 7) != 0)
+			return perr(ps, ps->pos, "expected tensor=NAME or the end of the line "
+				    "after the node's name, found %s", found(ps, ps->pos, fd, sizeof fd));
+		tt = ps->pos + 7;
+		tn = word_len(ps, tt);
+		if (tn == 0)
+			return perr(ps, tt, "expected a tensor name after 'tensor=', found %s",
+				    found(ps, tt, fd, sizeof fd));
+		ps->pos = tt + tn;
+		if (!at_end(ps))
+			return perr(ps, ps->pos, "unexpected %s after the node marker",
+				    found(ps, ps->pos, fd, sizeof fd));
+	}
+	const int bi = emu_asm_find(&ps->a, ps->s + tt, tn);
+	if (bi < 0)
+		return perr(ps, tt, "node '%s': no tensor '%.*s' is declared%s", name,
+			    tn > 63 ? 63 : (int)tn, ps->s + tt,
+			    tt == nt ? "; name the one that holds it with tensor=NAME" : "");
+	if (!ps->p->bufs[bi].ndims)
+		return perr(ps, tt, "node '%s': '%s' is a buffer, not a tensor; a node's value "
+			    "is held by a tensor of its region's shape", name, ps->p->bufs[bi].name);
+	if (emu_program_mark(ps->p, name, (int16_t)bi, ps->line))
+		return perr(ps, t, "out of memory");
+	return 0;
+}
+
 static int parse_statement(parser *ps)
 {
 	char fd[64];
@@ -1363,6 +1411,8 @@ static int parse_statement(parser *ps)
 		return parse_sync(ps, t);
 	if (word_is(ps, t, n, "move"))
 		return parse_tensor_move(ps, t);
+	if (word_is(ps, t, n, "node"))
+		return parse_node(ps, t);
 	return unknown_command(ps, t, n);
 }
 

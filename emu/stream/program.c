@@ -32,7 +32,23 @@ void emu_program_free(emu_program *p)
 	free(p->path);
 	free(p->bufs);
 	free(p->cmds);
+	free(p->marks);
 	emu_program_init(p);
+}
+
+int emu_program_mark(emu_program *p, const char *name, int16_t buf, int line)
+{
+	emu_mark *m = realloc(p->marks, (p->nmarks + 1) * sizeof *m);
+	if (!m)
+		return -1;
+	p->marks = m;
+	m += p->nmarks++;
+	memset(m, 0, sizeof *m);
+	snprintf(m->name, sizeof m->name, "%s", name);
+	m->buf = buf;
+	m->at = p->ncmds;
+	m->line = line;
+	return 0;
 }
 
 /* The (index + 1)-th output of Steele, Lea and Flood's splitmix64

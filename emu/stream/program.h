@@ -172,6 +172,18 @@ typedef struct emu_cmd {
 	emu_tmove tm;         /* kind EMU_CMD_TMOVE */
 } emu_cmd;
 
+/* A node marker (`node NAME [tensor=T]`, doc/FORMAT.md, "Node
+ * markers"): once the stream's first `at` commands have run, tensor buf
+ * holds the value of the tDFG node called name.  It binds a stream to
+ * the tDFG it was lowered from, for validation (doc/TDFG.md,
+ * "Validating a stream"); it runs nothing. */
+typedef struct emu_mark {
+	char name[EMU_NAME_MAX];
+	int16_t buf;          /* the tensor that holds the node */
+	size_t at;            /* commands before the marker */
+	int line;             /* source line, 0 if decoded from binary */
+} emu_mark;
+
 typedef struct emu_program {
 	char *path;           /* for diagnostics */
 	sram_geom geom;
@@ -180,7 +192,12 @@ typedef struct emu_program {
 	size_t nbufs;
 	emu_cmd *cmds;
 	size_t ncmds;
+	emu_mark *marks;      /* in stream order (at never decreases) */
+	size_t nmarks;
 } emu_program;
+
+/* Append a marker (at = p->ncmds).  0, or -1 when out of memory. */
+int emu_program_mark(emu_program *p, const char *name, int16_t buf, int line);
 
 void emu_program_init(emu_program *p);
 /* Does p hold tensor moves as written (EMU_CMD_TMOVE), which must be

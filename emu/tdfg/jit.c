@@ -483,22 +483,28 @@ static int emit_node(gen *g, size_t i)
 	const char *s = emu_tdfg_line(g->t, x->line, &n);
 	snprintf(src, sizeof src, "%.*s", s ? (int)(n < 150 ? n : 150) : 0, s ? s : "");
 	put_line(g, -1, x->line, "# %s:%d: %s", g->t->path, x->line, trim(src));
+	int rc = 0;
 	switch (x->kind) {
 	case EMU_TN_CONST:
 	case EMU_TN_COMPUTE:
 		emit_pieces(g, i);
-		return 0;
+		break;
 	case EMU_TN_SHIFT:
 		emit_shift(g, i);
-		return 0;
+		break;
 	case EMU_TN_BCAST:
-		return emit_bcast(g, i);
+		rc = emit_bcast(g, i);
+		break;
 	case EMU_TN_REDUCE:
 		emit_reduce(g, i);
-		return 0;
+		break;
 	default:
-		return 0;
+		break;
 	}
+	/* The node marker (doc/FORMAT.md): its tensor holds it from here. */
+	if (rc == 0)
+		put_line(g, (long)i, x->line, "node %s", x->name);
+	return rc;
 }
 
 static int generate(gen *g)

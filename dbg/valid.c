@@ -1,0 +1,89 @@
+/*
+ * valid.c: infsdb STREAM --tdfg FILE: a command stream checked against
+ * the tDFG it was lowered from (emu/validate.h, doc/TDFG.md "Validating
+ * a stream").  `check` compares the nodes whose markers stand at the
+ * position; `check every node` stops at the first marker whose node the
+ * machine does not hold, with the command the bisection found.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dbg.h"
+
+int dbg_valid_load(dbg_session *s, const char *path, diag *d)
+{
+	if (s->tdfg) {
+		diag_file(d, "infsdb", "--tdfg: '%s' is a tDFG already; --tdfg validates a command "
+			  "stream (.ins, .inb) against one", s->prog.path);
+		return -1;
+	}
+	emu_geom_override ov;
+	emu_geom_override_init(&ov);
+	ov.g = s->prog.geom;
+	ov.keys = ~0u; /* the tDFG on the stream's machine */
+	emu_tdfg_init(&s->vt);
+	if (emu_tdfg_parse_file(path, &s->prog.geom, &ov, &s->vt, d) < 0)
+		return -1;
+	s->valid = emu_valid_new(&s->vt, &s->prog, d);
+	return s->valid ? 0 : -1;
+}
+
+void dbg_valid_free(dbg_session *s)
+{
+	if (!s->valid)
+		return;
+	emu_valid_free(s->valid);
+	emu_tdfg_free(&s->vt);
+	s->valid = NULL;
+}
+
+/* Compare the check points at the position.  1 when they agree, 0 when
+ * one differs (reported), -1 on an error. */
+static int compare_here(dbg_session *s, size_t from)
+{
+	emu_valid_report rep;
+	diag d;
+	diag_clear(&d);
+	emu_valid_seek(s->valid, from);
+	const int rc = emu_valid_at(s->valid, s->em, &rep, &d);
+	if (rc < 0)
+		dbg_error(s, "%s", d.msg);
+	if (rc == 0) {
+		fputs(rep.text, stdout);
+		s->mismatch = true;
+	}
+	return rc;
+}
+
+int dbg_valid_check(dbg_session *s)
+{
+	if (s->em->upc) {
+		printf("check: node markers are between commands; command %zu is at micro-op %zu.\n",
+		       s->em->pc, s->em->upc);
+		return 0;
+	}
+	emu_valid_seek(s->valid, s->em->pc);
+	const size_t from = emu_valid_compared(s->valid);
+	const int rc = compare_here(s, s->em->pc);
+	if (rc == 1) {
+		const size_t n = emu_valid_compared(s->valid) - from;
+		printf("check: %zu node marker%s of %s at this position (after command %zu) hold%s "
+		       "what the tDFG means.\n", n, n == 1 ? "" : "s", s->vt.path, s->em->pc,
+		       n == 1 ? "s" : "");
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+bool dbg_valid_diverged(dbg_session *s)
+{
+	if (!s->check_every_node || !s->valid || s->em->upc != 0 || s->em->pc == 0)
+		return false;
+	/* markers before the first command are compared after it: the
+	 * machine first stops there */
+	if (compare_here(s, s->em->pc == 1 ? 0 : s->em->pc) != 0)
+		return false;
+	dbg_report_stop(s);
+	return true;
+}

@@ -1,0 +1,115 @@
+/*
+ * validate.h: validating a command stream against the tDFG it was
+ * lowered from (prefix emu_valid_), whoever lowered it.
+ * doc/TDFG.md, "Validating a stream", is the reference.
+ *
+ * infinity-stream §3-§4: a JIT turns a tDFG into a stream of bit-serial
+ * commands; the tDFG says what every node means, the stream says how the
+ * SRAM computes it.  The stream's own reference model (refmodel.h) runs
+ * the same commands and so agrees with any command that is wrong by
+ * design (a wrong shift distance, a dropped piece).  Here the machine
+ * runs the stream and each node's value, as the SRAM holds it, is
+ * compared with the tDFG's meaning computed in plain C (emu_tref).
+ *
+ * The binding: a `node NAME [tensor=T]` marker in the stream (program.h,
+ * emu_mark) says that once the commands before it have run, tensor T
+ * (by default the one called NAME) holds node NAME.  Each marker is a
+ * check point.  At the end of the stream every `output` node is compared
+ * once more, through its last marker's tensor or, without a marker, the
+ * tensor of its name, so a stream with no markers is still checked on
+ * its results.
+ *
+ * The first check point that differs is reported with the first wrong
+ * element of the node (row-major, so outermost index first), and the
+ * stream is run again from the start to find the command that put a
+ * wrong bit there (emu_valid_report, "Bisecting" in doc/TDFG.md).
+ */
+#ifndef INFSIM_VALIDATE_H
+#define INFSIM_VALIDATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api.h"
+#include "check.h"
+#include "diag.h"
+#include "machine.h"
+#include "program.h"
+#include "tdfg.h"
+
+INFSIM_BEGIN_DECLS
+
+/* What the bisection found about the wrong bits of the node. */
+typedef enum emu_valid_cause {
+	EMU_VALID_OK = 0,
+	EMU_VALID_WROTE,     /* `guilty` wrote a bit that ends wrong (a bit a
+			      * sync delivered counts for the move that sent it) */
+	EMU_VALID_IN_FLIGHT, /* no command of the node's window wrote them, but
+			      * `guilty` sent them to another bank and no sync
+			      * has delivered them yet */
+	EMU_VALID_UNWRITTEN, /* no command of the node's window wrote them: a
+			      * command that should is missing or writes
+			      * elsewhere (`elsewhere`, when one wrote cells of
+			      * the tensor outside the node's domain) */
+} emu_valid_cause;
+
+#define EMU_VALID_TEXT 2048
+
+typedef struct emu_valid_report {
+	emu_valid_cause cause;
+	size_t node;           /* the node that differs (t->nodes index) */
+	size_t at;             /* commands run at its check point */
+	int mark_line;         /* its marker's stream line, 0 at the end */
+	emu_mismatch mm;       /* its first wrong element (buf: the tensor) */
+	/* Commands are numbered from 1, as --stats counts them; 0 is none.
+	 * The node's window is commands window+1 .. at: those after the
+	 * previous check point (of any node). */
+	size_t window;
+	size_t guilty;
+	int guilty_line;
+	uint64_t guilty_index; /* the element whose bits it wrote or sent */
+	size_t elsewhere;
+	uint64_t elsewhere_index;
+	/* "STREAM:LINE: error: ..." then "STREAM:LINE: note: ..." lines,
+	 * each ending with a newline. */
+	char text[EMU_VALID_TEXT];
+} emu_valid_report;
+
+typedef struct emu_valid emu_valid;
+
+/* Bind t to p: the markers' nodes and tensors (same element type, the
+ * region's sizes), then the outputs.  t takes p's controller settings
+ * (fp=, cordic=), which decide what the commands compute, and its
+ * inputs' init= as the assembler reads it.  NULL with d set (naming the
+ * marker's line, or the output) when they do not fit. */
+emu_valid *emu_valid_new(emu_tdfg *t, const emu_program *p, diag *d);
+void emu_valid_free(emu_valid *v);
+/* Data loaded into tensor b before the run (--load): the input node it
+ * holds starts from them, and so does the bisection's rerun.  0, or -1
+ * with d set. */
+int emu_valid_load(emu_valid *v, const emu_buffer *b, const uint64_t *values, diag *d);
+/* Compare every check point at em's position (em->pc commands run, none
+ * in progress) not compared yet.  1 when they agree (or none is here), 0
+ * when one differs (rep filled: bisected, on a machine of its own), -1
+ * with d set when out of memory. */
+int emu_valid_at(emu_valid *v, const emu_machine *em, emu_valid_report *rep, diag *d);
+/* Skip to the first check point at or after pc commands: a debugger
+ * that moved, or will compare only where it stands. */
+void emu_valid_seek(emu_valid *v, size_t pc);
+/* Check points compared so far, and in all. */
+size_t emu_valid_compared(const emu_valid *v);
+size_t emu_valid_points(const emu_valid *v);
+
+/* The whole validation, for a compiler's test suite: run p on a machine
+ * of its own (init= applied, hazards as warnings) and compare every
+ * check point.  0 when every node agrees, 1 when one differs (rep
+ * filled), -1 with d set on an error (bad binding, out of memory). */
+int emu_valid_run(emu_tdfg *t, const emu_program *p, emu_valid_report *rep, diag *d);
+/* The same from files: a stream (.ins or .inb) and a .tdfg, each on the
+ * stream's machine. */
+int emu_valid_files(const char *stream, const char *tdfg, emu_valid_report *rep, diag *d);
+
+INFSIM_END_DECLS
+
+#endif
