@@ -108,19 +108,6 @@ static emu_compute region_hints(const emu_tdfg *t, const emu_tregion *r)
 	return h;
 }
 
-/* A tile= of the region: §4.1's constraints for a tile of a whole
- * array; or, as Fig 9 draws it and a stream's tensor allows, a tile on
- * the first P bitlines of its array, P a divisor of B, which needs only
- * to be a valid region (emu_region_check: it fits the arrays). */
-static int given_tile_check(const emu_region *r, const sram_geom *g,
-			    const emu_tile_req *q, diag *d)
-{
-	const uint64_t P = emu_region_tile_bitlines(r);
-	if (P < g->bitlines && g->bitlines % P == 0)
-		return emu_region_check(r, g, d);
-	return emu_tile_check(r, g, q, r->tile, d);
-}
-
 /* One tile for all the region's tensors: given, or the best tile valid
  * for every element type in it, chosen for the first output (the
  * primary array of §4.1), else the first node. */
@@ -137,18 +124,31 @@ static int region_tile(gen *g, emu_tregion *tr)
 		rc = -1;
 		goto out;
 	}
+	/* One region per element type: the rules depend on the type only,
+	 * so a message names each failing type once, not once per node. */
+	size_t m = 0;
+	bool primary_out = false;
 	for (size_t i = 0; i < n; i++) {
-		region_of(t, &t->nodes[tr->node0 + i], &rs[i]);
-		snprintf(rs[i].name, sizeof rs[i].name, "%s", tr->name); /* messages name it */
-		rp[i] = &rs[i];
-		if (t->nodes[tr->node0 + i].output && !t->nodes[tr->node0 + primary].output)
-			primary = i;
+		const emu_tnode *x = &t->nodes[tr->node0 + i];
+		size_t k = 0;
+		while (k < m && !(rs[k].fmt == x->fmt && rs[k].width == x->width))
+			k++;
+		if (k == m) {
+			region_of(t, x, &rs[m]);
+			snprintf(rs[m].name, sizeof rs[m].name, "%s", tr->name); /* messages name it */
+			rp[m] = &rs[m];
+			m++;
+		}
+		if (x->output && !primary_out) {
+			primary = k;
+			primary_out = true;
+		}
 	}
 	const emu_tile_req q = {0, 0, region_hints(t, tr)};
 	if (tr->tile[0]) {
-		for (size_t i = 0; i < n && !rc; i++)
-			rc = given_tile_check(&rs[i], &t->geom, &q, g->d);
-	} else if ((rc = emu_tile_select_group(rp, n, primary, &t->geom, &q, g->d)) == 0) {
+		for (size_t i = 0; i < m && !rc; i++)
+			rc = emu_tile_check_given(&rs[i], &t->geom, &q, g->d);
+	} else if ((rc = emu_tile_select_group(rp, m, primary, &t->geom, &q, g->d)) == 0) {
 		memcpy(tr->tile, rs[0].tile, sizeof tr->tile);
 	}
 	if (!rc && emu_region_groups(&rs[0], &t->geom) > 1) {
@@ -223,18 +223,35 @@ static long first_fit(const uint8_t *busy, unsigned top, unsigned rows)
 	return -1;
 }
 
-static int no_room(gen *g, const emu_tnode *x, const uint8_t *busy, unsigned top)
+/* The values live at node x, with their rows: "a 0..31, b 32..63". */
+static void live_text(const gen *g, const emu_tnode *x, const uint8_t *busy, char *live,
+		      size_t size)
 {
-	char live[512];
 	size_t n = 0;
 	live[0] = 0;
-	for (size_t i = 0; i < g->t->nnodes && n < sizeof live - 40; i++) {
+	for (size_t i = 0; i < g->t->nnodes && n + 80 < size; i++) {
 		const emu_tnode *y = &g->t->nodes[i];
-		if (y != x && y->rows && busy[y->wl] && (y->last_use == UINT32_MAX ||
+		if (y->rows && busy[y->wl] && (y == x || y->last_use == UINT32_MAX ||
 					       y->last_use >= (uint32_t)(x - g->t->nodes)))
-			n += (size_t)snprintf(live + n, sizeof live - n, "%s%s %u..%u", n ? ", " : "",
+			n += (size_t)snprintf(live + n, size - n, "%s%s %u..%u", n ? ", " : "",
 					      y->name, y->wl, y->wl + y->rows - 1);
 	}
+	if (!n)
+		snprintf(live, size, "none");
+}
+
+/* No run of free rows for x itself (tmp < 0), or for its temporary tmp
+ * (a reduce: its two hidden ranges, after its own). */
+static int no_room(gen *g, const emu_tnode *x, const uint8_t *busy, unsigned top, int tmp)
+{
+	char live[512];
+	live_text(g, x, busy, live, sizeof live);
+	if (tmp >= 0)
+		return node_err(g, x, "no room for the temporaries of reduce '%s' (2 x %u "
+				"wordlines, beside its own %u): temporary %d of 2 does not fit; the "
+				"values live here hold wordlines %s, and the scratch rows start at "
+				"%u; infsim does not spill (§3.4), so split the region or use "
+				"narrower types", x->name, x->width, x->width, tmp + 1, live, top);
 	return node_err(g, x, "no room for '%s' (%u wordlines): the values live here hold "
 			"wordlines %s, and the scratch rows start at %u; infsim does not spill "
 			"(§3.4), so split the region or use narrower types", x->name, x->width, live,
@@ -250,14 +267,14 @@ static int place(gen *g, uint8_t *busy, unsigned top, size_t i)
 	emu_tnode *x = &t->nodes[i];
 	const long wl = first_fit(busy, top, x->width);
 	if (wl < 0)
-		return no_room(g, x, busy, top);
+		return no_room(g, x, busy, top, -1);
 	x->wl = (uint16_t)wl;
 	x->rows = x->width;
 	memset(busy + wl, 1, x->rows);
 	for (unsigned k = 0; x->kind == EMU_TN_REDUCE && k < 2; k++) {
 		const long tw = first_fit(busy, top, x->width);
 		if (tw < 0)
-			return no_room(g, x, busy, top);
+			return no_room(g, x, busy, top, (int)k);
 		x->tmp[k] = (uint16_t)tw;
 		memset(busy + tw, 1, x->rows);
 	}
@@ -298,6 +315,15 @@ static int allocate(gen *g)
 
 /* ---- the text ---- */
 
+/* The name of temporary k (0 or 1) of node i: "__N_K".  User names never
+ * hold "__" (tdfg.c), so it cannot collide with one, and it is at most
+ * 2 + 10 + 2 characters whatever the node's name is. */
+static const char *tmp_name(size_t i, unsigned k, char *buf, size_t size)
+{
+	snprintf(buf, size, "__%zu_%u", i, k + 1);
+	return buf;
+}
+
 static const char *type_text(const emu_tnode *x, char *buf, size_t size)
 {
 	return isa_type_name(x->fmt, x->width, x->is_signed, buf, size);
@@ -314,7 +340,7 @@ static void declare(gen *g, size_t i)
 {
 	const emu_tnode *x = &g->t->nodes[i];
 	const emu_tregion *r = &g->t->regions[x->region];
-	char tn[16], shape[64], tile[64];
+	char tn[16], shape[64], tile[64], tmp[32];
 	dims_text(r->shape, r->ndims, shape, sizeof shape);
 	dims_text(r->tile, r->ndims, tile, sizeof tile);
 	put_line(g, (long)i, x->line, "tensor %s %s %s wl=%u array=%u tile=%s%s%s%s", x->name,
@@ -322,9 +348,9 @@ static void declare(gen *g, size_t i)
 		 x->kind == EMU_TN_INPUT ? "" : " shared", x->init_text[0] ? " " : "",
 		 x->init_text);
 	for (unsigned k = 0; x->kind == EMU_TN_REDUCE && k < 2; k++)
-		put_line(g, (long)i, x->line, "tensor %s__%u %s %s wl=%u array=%u tile=%s shared",
-			 x->name, k + 1, type_text(x, tn, sizeof tn), shape, x->tmp[k], r->array0,
-			 tile);
+		put_line(g, (long)i, x->line, "tensor %s %s %s wl=%u array=%u tile=%s shared",
+			 tmp_name(i, k, tmp, sizeof tmp), type_text(x, tn, sizeof tn), shape,
+			 x->tmp[k], r->array0, tile);
 }
 
 /* "add.f32 NAME, A, B" or "set.f32 NAME, #1.5": the command of x. */
@@ -400,8 +426,10 @@ static void emit_reduce(gen *g, size_t i)
 	const emu_tnode *x = &g->t->nodes[i];
 	const emu_tnode *s = &g->t->nodes[x->arg[0]];
 	const unsigned k = x->dim, nd = g->t->regions[x->region].ndims;
-	char tn[16], cmd[512], offs[96], box[128];
+	char tn[16], cmd[512], offs[96], box[128], t1[32], t2[32];
 	const char *ty = type_text(x, tn, sizeof tn);
+	tmp_name(i, 0, t1, sizeof t1);
+	tmp_name(i, 1, t2, sizeof t2);
 	snprintf(cmd, sizeof cmd, "copy.%s %s, %s", ty, x->name, s->name);
 	emit_on_box(g, i, cmd, &s->dom);
 	const uint64_t lo = s->dom.lo[k];
@@ -416,11 +444,11 @@ static void emit_reduce(gen *g, size_t i)
 			n += (size_t)snprintf(offs + n, sizeof offs - n, ", %s%" PRIu64,
 					      j == k ? "-" : "+", j == k ? h : 0);
 		box_text(&up, nd, box, sizeof box);
-		put_line(g, (long)i, x->line, "move %s__1, %s%s @ box=%s", x->name, x->name, offs, box);
-		snprintf(cmd, sizeof cmd, "%s.%s %s__2, %s, %s__1", isa_info_of(x->c.op)->name, ty,
-			 x->name, x->name, x->name);
+		put_line(g, (long)i, x->line, "move %s, %s%s @ box=%s", t1, x->name, offs, box);
+		snprintf(cmd, sizeof cmd, "%s.%s %s, %s, %s", isa_info_of(x->c.op)->name, ty, t2,
+			 x->name, t1);
 		emit_on_box(g, i, cmd, &low);
-		snprintf(cmd, sizeof cmd, "copy.%s %s, %s__2", ty, x->name, x->name);
+		snprintf(cmd, sizeof cmd, "copy.%s %s, %s", ty, x->name, t2);
 		emit_on_box(g, i, cmd, &low);
 		len = h;
 	}

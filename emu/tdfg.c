@@ -222,21 +222,15 @@ static int unsigned_in(tp *p, const char *what, uint64_t lo, uint64_t hi, uint64
 	return 0;
 }
 
-/* S0[xS1[xS2]] into v (1 beyond the dimensions given); *nd set. */
+/* S0[xS1[xS2]] into v (1 beyond the dimensions given); *nd set.  The
+ * stream's reader (emu_scan_sizes), so both languages read sizes alike. */
 static int dims(tp *p, const char *what, uint64_t v[EMU_LAYOUT_DIMS], uint8_t *nd)
 {
-	unsigned k = 0;
-	for (;;) {
-		if (k == EMU_LAYOUT_DIMS)
-			return perr(p, p->pos - 1, "too many dimensions in the %s; expected at most 3 "
-				    "(S0xS1xS2, innermost first)", what);
-		if (unsigned_in(p, what, 1, UINT32_MAX, &v[k]))
-			return -1;
-		k++;
-		if (p->pos >= p->len || p->s[p->pos] != 'x')
-			break;
-		p->pos++;
-	}
+	char err[DIAG_MAX / 2];
+	unsigned k;
+	blanks(p);
+	if (emu_scan_sizes(p->s, p->len, &p->pos, what, v, &k, err, sizeof err))
+		return perr(p, p->pos, "%s", err);
 	for (unsigned j = k; j < EMU_LAYOUT_DIMS; j++)
 		v[j] = 1;
 	*nd = (uint8_t)k;
@@ -349,7 +343,7 @@ static int region_field(tp *p, emu_tregion *r, bool seen[3])
 	}
 	uint8_t nd;
 	const size_t tat = p->pos;
-	if (dims(p, "tile size", r->tile, &nd))
+	if (dims(p, "the tile", r->tile, &nd))
 		return -1;
 	if (nd != r->ndims)
 		return perr(p, tat, "region '%s' has %u dimension%s but its tile has %u; expected "
@@ -397,7 +391,7 @@ static int parse_region(tp *p)
 	r->line = p->line;
 	r->col = (int)at + 1;
 	p->pos = at + n;
-	if (dims(p, "region size", r->shape, &r->ndims))
+	if (dims(p, "the region's sizes", r->shape, &r->ndims))
 		return -1;
 	bool seen[3] = {false, false, false};
 	while (!at_end(p))
