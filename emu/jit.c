@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tdfg.h"
 
@@ -31,6 +32,14 @@ typedef struct gen {
 	emu_tdfg *t;
 	diag *d;
 	uint16_t scratch;
+	bool *first;           /* per run: the first of its region (first_runs) */
+	/* The memo (§4): for each region run that was lowered, where its
+	 * text and lines are, to replay them for a run that repeats it. */
+	struct span {
+		size_t t0, t1;
+		int l0, l1;
+	} *span;               /* per run; t1 == 0 when it was a hit */
+	emu_jit *out;
 } gen;
 
 static void put_line(gen *g, long node, int src, const char *fmt, ...)
@@ -162,6 +171,72 @@ out:
 	free(rs);
 	free(rp);
 	return rc;
+}
+
+/* Which runs are the first of their region as written: the JIT tiles
+ * and allocates a region once; its later runs copy what the first got. */
+static bool *first_runs(const emu_tdfg *t)
+{
+	bool *first = calloc(t->nregions ? t->nregions : 1, sizeof *first);
+	bool *seen = calloc(t->ntregions ? t->ntregions : 1, sizeof *seen);
+	for (size_t r = 0; first && seen && r < t->nregions; r++) {
+		first[r] = !seen[t->regions[r].tmpl];
+		seen[t->regions[r].tmpl] = true;
+	}
+	free(seen);
+	return first;
+}
+
+/* The arrays a region reads and stores share its tile: the first region
+ * to use an array gives it its tile (§4.1: one layout per array), and a
+ * later region adopts it. */
+static int region_tile_arrays(gen *g, emu_tregion *tr)
+{
+	emu_tdfg *t = g->t;
+	for (size_t i = tr->node0; i < tr->node1; i++) {
+		const emu_tnode *x = &t->nodes[i];
+		const emu_tarray *a = &t->arrays[x->array];
+		if ((x->kind != EMU_TN_TENSOR && x->kind != EMU_TN_STORE) || !a->tile[0])
+			continue;
+		if ((tr->tile[0] && memcmp(tr->tile, a->tile, sizeof a->tile) != 0) ||
+		    a->array0 != tr->array0) {
+			diag_at(g->d, t->path, tr->line, tr->col, "region '%s' uses array '%s', which "
+				"an earlier region laid out with tile %" PRIu64 "x%" PRIu64 "x%" PRIu64
+				" from array %u; give the region the same tile= and array=", tr->name,
+				a->name, a->tile[0], a->tile[1], a->tile[2], a->array0);
+			return -1;
+		}
+		memcpy(tr->tile, a->tile, sizeof tr->tile);
+	}
+	if (region_tile(g, tr))
+		return -1;
+	for (size_t i = tr->node0; i < tr->node1; i++) {
+		const emu_tnode *x = &t->nodes[i];
+		emu_tarray *a = &t->arrays[x->array];
+		if ((x->kind == EMU_TN_TENSOR || x->kind == EMU_TN_STORE) && !a->tile[0]) {
+			memcpy(a->tile, tr->tile, sizeof a->tile);
+			a->array0 = tr->array0;
+		}
+	}
+	return 0;
+}
+
+/* Every run's tile: its region's, chosen at the first run. */
+static int tile_runs(gen *g)
+{
+	emu_tdfg *t = g->t;
+	for (size_t r = 0; r < t->nregions; r++) {
+		emu_tregion *tr = &t->regions[r];
+		emu_tregion *w = &t->tregions[tr->tmpl];
+		if (!g->first[r]) {
+			memcpy(tr->tile, w->tile, sizeof tr->tile);
+			continue;
+		}
+		if (region_tile_arrays(g, tr))
+			return -1;
+		memcpy(w->tile, tr->tile, sizeof w->tile);
+	}
+	return 0;
 }
 
 /* ---- wordline allocation (§3.4) ---- */
@@ -313,6 +388,100 @@ static int allocate(gen *g)
 	return 0;
 }
 
+/* Arrays first: their rows are theirs for the whole program. */
+static int place_arrays(gen *g, uint8_t *busy)
+{
+	emu_tdfg *t = g->t;
+	for (size_t i = 0; i < t->narrays; i++) {
+		emu_tarray *a = &t->arrays[i];
+		const long wl = first_fit(busy, g->scratch, a->width);
+		if (wl < 0) {
+			diag_at(g->d, t->path, a->line, a->col, "no room for array '%s' (%u wordlines): "
+				"the arrays before it and the scratch rows (from %u) take the rest; "
+				"use a machine with more wordlines or narrower types", a->name,
+				a->width, g->scratch);
+			return -1;
+		}
+		a->wl = (uint16_t)wl;
+		memset(busy + wl, 1, a->width);
+	}
+	return 0;
+}
+
+/* One region's values, locally (§3.4): inputs and outputs live to the
+ * region's end, the others to their last use; tensors and stores are
+ * their arrays' rows.  Every row is free again after the region. */
+static int allocate_region(gen *g, uint8_t *busy, const emu_tregion *tr)
+{
+	emu_tdfg *t = g->t;
+	for (size_t i = tr->node0; i < tr->node1; i++) {
+		emu_tnode *x = &t->nodes[i];
+		x->last_use = x->output || x->kind == EMU_TN_INPUT ? UINT32_MAX : (uint32_t)i;
+		for (unsigned a = 0; a < x->nargs; a++)
+			if (t->nodes[x->arg[a]].last_use != UINT32_MAX)
+				t->nodes[x->arg[a]].last_use = (uint32_t)i;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = tr->node0; i < tr->node1; i++) {
+			emu_tnode *x = &t->nodes[i];
+			if ((x->kind == EMU_TN_INPUT) != (pass == 0))
+				continue;
+			if (x->kind == EMU_TN_TENSOR || x->kind == EMU_TN_STORE) {
+				x->wl = t->arrays[x->array].wl;
+				x->rows = 0;
+			} else if (place(g, busy, g->scratch, i)) {
+				return -1;
+			}
+		}
+	for (size_t i = tr->node0; i < tr->node1; i++)
+		if (t->nodes[i].rows)
+			memset(busy + t->nodes[i].wl, 0, t->nodes[i].rows);
+	return 0;
+}
+
+/* What a node as written got at its region's first run. */
+typedef struct rows_of {
+	uint16_t wl, rows, tmp[2];
+	uint32_t last;         /* its last use, counted from the region's first node */
+} rows_of;
+
+/* A program: arrays, then each region at its first run; later runs
+ * take the same rows (a tensor's or store's are its array's now). */
+static int allocate_program(gen *g)
+{
+	emu_tdfg *t = g->t;
+	uint8_t *busy = calloc(t->geom.wordlines, 1);
+	rows_of *saved = calloc(t->ntnodes ? t->ntnodes : 1, sizeof *saved);
+	int rc = busy && saved ? place_arrays(g, busy) : -1;
+	if (!busy || !saved)
+		diag_file(g->d, t->path, "out of memory");
+	for (size_t r = 0; !rc && r < t->nregions; r++) {
+		const emu_tregion *tr = &t->regions[r];
+		const bool first = g->first[r];
+		if (first && (rc = allocate_region(g, busy, tr)) != 0)
+			break;
+		for (size_t i = tr->node0; i < tr->node1; i++) {
+			emu_tnode *x = &t->nodes[i];
+			rows_of *w = &saved[x->tmpl];
+			if (first) {
+				*w = (rows_of){x->wl, x->rows, {x->tmp[0], x->tmp[1]},
+					       x->last_use == UINT32_MAX ? UINT32_MAX
+					       : (uint32_t)(x->last_use - tr->node0)};
+				continue;
+			}
+			x->wl = x->kind == EMU_TN_TENSOR || x->kind == EMU_TN_STORE
+				? t->arrays[x->array].wl : w->wl;
+			x->rows = w->rows;
+			memcpy(x->tmp, w->tmp, sizeof x->tmp);
+			x->last_use = w->last == UINT32_MAX ? UINT32_MAX
+				      : (uint32_t)(w->last + tr->node0);
+		}
+	}
+	free(busy);
+	free(saved);
+	return rc;
+}
+
 /* ---- the text ---- */
 
 /* The name of temporary k (0 or 1) of node i: "__N_K".  User names never
@@ -336,9 +505,26 @@ static void dims_text(const uint64_t *v, unsigned nd, char *buf, size_t size)
 		n += (size_t)snprintf(buf + n, size - n, "%s%" PRIu64, k ? "x" : "", v[k]);
 }
 
+/* An array's tensor: not shared (its rows are its own), with the tile
+ * of the regions that use it (the assembler picks one if none does). */
+static void declare_array(gen *g, const emu_tarray *a)
+{
+	char tn[16], shape[64], tile[80] = "";
+	dims_text(a->shape, a->ndims, shape, sizeof shape);
+	if (a->tile[0]) {
+		memcpy(tile, " tile=", 7);
+		dims_text(a->tile, a->ndims, tile + 6, sizeof tile - 6);
+	}
+	put_line(g, -1, a->line, "tensor %s %s %s wl=%u array=%u%s%s%s", a->name,
+		 isa_type_name(a->fmt, a->width, a->is_signed, tn, sizeof tn), shape, a->wl,
+		 a->array0, tile, a->init_text[0] ? " " : "", a->init_text);
+}
+
 static void declare(gen *g, size_t i)
 {
 	const emu_tnode *x = &g->t->nodes[i];
+	if (x->kind == EMU_TN_TENSOR || x->kind == EMU_TN_STORE)
+		return; /* they are their arrays' rows */
 	const emu_tregion *r = &g->t->regions[x->region];
 	char tn[16], shape[64], tile[64], tmp[32];
 	dims_text(r->shape, r->ndims, shape, sizeof shape);
@@ -368,7 +554,8 @@ static void cmd_text(const emu_tdfg *t, const emu_tnode *x, char *buf, size_t si
 				      isa_type_name(c->sfmt, c->swidth, c->ssigned, st, sizeof st));
 	n += (size_t)snprintf(buf + n, size - n, " %s", x->name);
 	for (unsigned a = 0; a < x->nargs; a++)
-		n += (size_t)snprintf(buf + n, size - n, ", %s", t->nodes[x->arg[a]].name);
+		n += (size_t)snprintf(buf + n, size - n, ", %s",
+				      emu_tnode_value_name(t, &t->nodes[x->arg[a]]));
 	const isa_form f = cnst ? ISA_FORM_DI : isa_info_of(c->op)->form;
 	if (f == ISA_FORM_DAI || f == ISA_FORM_PAI || f == ISA_FORM_DI) {
 		const uint64_t v = cnst ? x->value : c->imm;
@@ -430,7 +617,8 @@ static void emit_reduce(gen *g, size_t i)
 	const char *ty = type_text(x, tn, sizeof tn);
 	tmp_name(i, 0, t1, sizeof t1);
 	tmp_name(i, 1, t2, sizeof t2);
-	snprintf(cmd, sizeof cmd, "copy.%s %s, %s", ty, x->name, s->name);
+	snprintf(cmd, sizeof cmd, "copy.%s %s, %s", ty, x->name,
+		 emu_tnode_value_name(g->t, s));
 	emit_on_box(g, i, cmd, &s->dom);
 	const uint64_t lo = s->dom.lo[k];
 	for (uint64_t len = s->dom.hi[k] - lo; len > 1;) {
@@ -465,7 +653,8 @@ static void emit_shift(gen *g, size_t i)
 	for (unsigned k = 0; k < nd; k++)
 		n += (size_t)snprintf(offs + n, sizeof offs - n, ", %+" PRId64, x->off[k]);
 	box_text(&s->dom, nd, box, sizeof box);
-	put_line(g, (long)i, x->line, "move %s, %s%s @ box=%s", x->name, s->name, offs, box);
+	put_line(g, (long)i, x->line, "move %s, %s%s @ box=%s", x->name,
+		 emu_tnode_value_name(g->t, s), offs, box);
 }
 
 /* bc (§3.2): the source's one element along dim goes to every position
@@ -490,6 +679,16 @@ static int emit_bcast(gen *g, size_t i)
 	}
 	emu_move_list_free(&l);
 	return rc;
+}
+
+/* store: a copy of the value into the array's rows over the box. */
+static void emit_store(gen *g, size_t i)
+{
+	const emu_tnode *x = &g->t->nodes[i];
+	char tn[16], cmd[256];
+	snprintf(cmd, sizeof cmd, "copy.%s %s, %s", type_text(x, tn, sizeof tn),
+		 g->t->arrays[x->array].name, emu_tnode_value_name(g->t, &g->t->nodes[x->arg[0]]));
+	emit_on_box(g, i, cmd, &x->dom);
 }
 
 static const char *trim(char *s)
@@ -523,9 +722,116 @@ static int emit_node(gen *g, size_t i)
 	case EMU_TN_REDUCE:
 		emit_reduce(g, i);
 		return 0;
+	case EMU_TN_STORE:
+		emit_store(g, i);
+		return 0;
 	default:
 		return 0;
 	}
+}
+
+/* Does run a repeat run b: the same region as written, parameters,
+ * window and arrays?  Then it has the same commands (§4's memo). */
+static bool same_run(const emu_tdfg *t, const emu_tregion *a, const emu_tregion *b)
+{
+	if (a->tmpl != b->tmpl || memcmp(a->pv, b->pv, sizeof a->pv) != 0 ||
+	    memcmp(&a->window, &b->window, sizeof a->window) != 0)
+		return false;
+	for (size_t i = 0; i < a->node1 - a->node0; i++)
+		if (t->nodes[a->node0 + i].array != t->nodes[b->node0 + i].array)
+			return false;
+	return true;
+}
+
+/* Run r's commands are run q's: its lines again, each for the node of r
+ * in the place of q's node. */
+static int replay(gen *g, size_t q, size_t r)
+{
+	const struct span *sp = &g->span[q];
+	const size_t len = sp->t1 - sp->t0;
+	char *copy = malloc(len + 1);
+	if (!copy || fflush(g->f) != 0) {
+		free(copy);
+		g->oom = true;
+		return 0;
+	}
+	memcpy(copy, g->text + sp->t0, len);
+	const long shift = (long)g->t->regions[r].node0 - (long)g->t->regions[q].node0;
+	const char *s = copy, *end = copy + len;
+	for (int l = sp->l0; l < sp->l1 && s < end; l++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+		const long node = g->line_node[l];
+		put_line(g, node >= 0 ? node + shift : -1, g->line_src[l], "%.*s", (int)n, s);
+		s += n + 1;
+	}
+	free(copy);
+	return 0;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* "# region NAME SHAPE tile=T [k=3] [window=...]" and the loops' comments. */
+static void run_header(gen *g, const emu_tregion *tr)
+{
+	char shape[64], tile[64], extra[256] = "";
+	size_t n = 0;
+	for (const char *c = tr->ctx; c && *c;) {
+		const char *nl = strchr(c, '\n');
+		const int len = nl ? (int)(nl - c) : (int)strlen(c);
+		put_line(g, -1, tr->line, "%.*s", len, c);
+		c += len + (nl ? 1 : 0);
+	}
+	for (unsigned k = 0; k < tr->nparams; k++)
+		n += (size_t)snprintf(extra + n, sizeof extra - n, " %s=%" PRId64, tr->param[k],
+				      tr->pv[k]);
+	for (unsigned k = 0; k < tr->ndims; k++)
+		if (tr->window.lo[k] || tr->window.hi[k] != tr->shape[k]) {
+			n += (size_t)snprintf(extra + n, sizeof extra - n, " window=");
+			box_text(&tr->window, tr->ndims, extra + n, sizeof extra - n);
+			break;
+		}
+	dims_text(tr->shape, tr->ndims, shape, sizeof shape);
+	dims_text(tr->tile, tr->ndims, tile, sizeof tile);
+	put_line(g, -1, tr->line, "# region %s %s tile=%s%s", tr->name, shape, tile, extra);
+}
+
+/* Run r: lowered, or (§4) replayed from an earlier run it repeats. */
+static int emit_run(gen *g, size_t r)
+{
+	emu_tdfg *t = g->t;
+	emu_jit *j = g->out;
+	const emu_tregion *tr = &t->regions[r];
+	run_header(g, tr);
+	for (size_t m = 0; m < j->misses; m++)
+		if (same_run(t, &t->regions[j->lowerings[m].region], tr)) {
+			j->hits++;
+			put_line(g, -1, tr->line, "# the commands of the run at lowering %zu, reused", m + 1);
+			return replay(g, j->lowerings[m].region, r);
+		}
+	const double t0 = now_seconds();
+	struct span *sp = &g->span[r];
+	if (t->program)
+		put_line(g, -1, tr->line, "# lowering %zu", j->misses + 1);
+	if (fflush(g->f) != 0)
+		g->oom = true;
+	sp->t0 = g->size;
+	sp->l0 = g->line + 1;
+	for (size_t i = tr->node0; i < tr->node1; i++)
+		if (emit_node(g, i))
+			return -1;
+	if (fflush(g->f) != 0)
+		g->oom = true;
+	sp->t1 = g->size;
+	sp->l1 = g->line + 1;
+	j->lowerings[j->misses].region = (uint32_t)r;
+	j->lowerings[j->misses++].seconds = now_seconds() - t0;
+	return 0;
 }
 
 static int generate(gen *g)
@@ -536,18 +842,15 @@ static int generate(gen *g)
 	put_line(g, -1, 0, "# lowered by infsim's JIT from %s", t->path);
 	put_line(g, -1, 0, "machine %s", mach);
 	put_line(g, -1, 0, "scratch %u", g->scratch);
-	for (size_t i = 0; i < t->nnodes; i++)
-		declare(g, i);
-	for (size_t r = 0; r < t->nregions; r++) {
-		const emu_tregion *tr = &t->regions[r];
-		char shape[64], tile[64];
-		dims_text(tr->shape, tr->ndims, shape, sizeof shape);
-		dims_text(tr->tile, tr->ndims, tile, sizeof tile);
-		put_line(g, -1, tr->line, "# region %s %s tile=%s", tr->name, shape, tile);
-		for (size_t i = tr->node0; i < tr->node1; i++)
-			if (emit_node(g, i))
-				return -1;
-	}
+	for (size_t i = 0; i < t->narrays; i++)
+		declare_array(g, &t->arrays[i]);
+	/* One tensor per node as written: its runs share its rows. */
+	for (size_t r = 0; r < t->nregions; r++)
+		for (size_t i = t->regions[r].node0; g->first[r] && i < t->regions[r].node1; i++)
+			declare(g, i);
+	for (size_t r = 0; r < t->nregions; r++)
+		if (emit_run(g, r))
+			return -1;
 	return 0;
 }
 
@@ -595,12 +898,21 @@ static int link(gen *g, emu_jit *j)
 		x->cmd0 = x->cmd1 = SIZE_MAX;
 		x->buf = -1;
 		for (size_t b = 0; b < p->nbufs; b++)
-			if (strcmp(p->bufs[b].name, x->name) == 0)
+			if (strcmp(p->bufs[b].name, emu_tnode_value_name(t, x)) == 0)
 				x->buf = (int)b;
 		if (x->buf >= 0) {
 			x->init = (uint8_t)p->bufs[x->buf].init;
 			x->init_arg = p->bufs[x->buf].init_arg;
 		}
+	}
+	for (size_t i = 0; i < t->narrays; i++) {
+		emu_tarray *a = &t->arrays[i];
+		for (size_t b = 0; b < p->nbufs; b++)
+			if (strcmp(p->bufs[b].name, a->name) == 0) {
+				a->buf = (int)b;
+				a->init = (uint8_t)p->bufs[b].init;
+				a->init_arg = p->bufs[b].init_arg;
+			}
 	}
 	for (size_t c = 0; c < p->ncmds; c++) {
 		const int ln = p->cmds[c].line;
@@ -647,14 +959,19 @@ int emu_jit_lower(emu_tdfg *t, emu_jit *out, diag *d)
 		return -1;
 	}
 	g.scratch = (uint16_t)(t->geom.wordlines - rows);
-	for (size_t r = 0; r < t->nregions; r++)
-		if (region_tile(&g, &t->regions[r]))
-			return -1;
-	if (allocate(&g))
-		return -1;
+	g.out = out;
+	g.first = first_runs(t);
+	g.span = calloc(t->nregions ? t->nregions : 1, sizeof *g.span);
+	out->lowerings = calloc(t->nregions ? t->nregions : 1, sizeof *out->lowerings);
+	if (!g.first || !g.span || !out->lowerings) {
+		diag_file(d, t->path, "out of memory");
+		goto out;
+	}
+	if (tile_runs(&g) || (t->program ? allocate_program(&g) : allocate(&g)))
+		goto out;
 	if (!(g.f = open_memstream(&g.text, &g.size))) {
 		diag_file(d, t->path, "out of memory");
-		return -1;
+		goto out;
 	}
 	const int gr = generate(&g);
 	if (fclose(g.f) != 0 || g.oom) {
@@ -682,6 +999,8 @@ out:
 	free(g.text);
 	free(g.line_node);
 	free(g.line_src);
+	free(g.first);
+	free(g.span);
 	if (rc)
 		emu_jit_free(out);
 	return rc;
@@ -691,6 +1010,7 @@ void emu_jit_free(emu_jit *j)
 {
 	free(j->text);
 	free(j->node_of);
+	free(j->lowerings);
 	emu_program_free(&j->prog);
 	memset(j, 0, sizeof *j);
 }
