@@ -515,6 +515,9 @@ static void declare_array(gen *g, const emu_tarray *a)
 		memcpy(tile, " tile=", 7);
 		dims_text(a->tile, a->ndims, tile + 6, sizeof tile - 6);
 	}
+	if (a->load[0])
+		put_line(g, -1, a->line, "# array %s: its data from %s (infsim run --load %s=%s)",
+			 a->name, a->load, a->name, a->load);
 	put_line(g, -1, a->line, "tensor %s %s %s wl=%u array=%u%s%s%s", a->name,
 		 isa_type_name(a->fmt, a->width, a->is_signed, tn, sizeof tn), shape, a->wl,
 		 a->array0, tile, a->init_text[0] ? " " : "", a->init_text);

@@ -1068,7 +1068,24 @@ static int parse_store(tp *p, size_t at)
 	return 0;
 }
 
-/* array NAME TYPE SIZES [init=KIND]: init's text is the stream's. */
+/* load=FILE: a path relative to the tDFG's folder (a .npy or .bin, read
+ * as `infsim run --load` reads it). */
+static int array_load(tp *p, emu_tarray *a, size_t at, size_t end)
+{
+	if (end == at)
+		return perr(p, at, "expected a file name after load=");
+	const char *slash = strrchr(p->path, '/');
+	const int dir = p->s[at] == '/' || !slash ? 0 : (int)(slash - p->path + 1);
+	const int n = snprintf(a->load, sizeof a->load, "%.*s%.*s", dir, p->path,
+			       (int)(end - at), p->s + at);
+	if (n < 0 || (size_t)n >= sizeof a->load)
+		return perr(p, at, "load= names a path longer than %zu characters",
+			    sizeof a->load - 1);
+	return 0;
+}
+
+/* array NAME TYPE SIZES [init=KIND | load=FILE]: init's text is the
+ * stream's. */
 static int parse_array(tp *p)
 {
 	emu_tdfg *t = p->t;
@@ -1108,12 +1125,17 @@ static int parse_array(tp *p)
 		size_t e = i;
 		while (e < p->len && !emu_is_space(p->s[e]) && p->s[e] != '#')
 			e++;
-		if (p->len - i <= 5 || memcmp(p->s + i, "init=", 5) != 0)
-			return perr(p, i, "expected init=KIND or the end of the array line, found %s",
-				    found(p, i, f, sizeof f));
-		if (e - i >= sizeof a->init_text)
-			return perr(p, i, "init= is too long");
-		memcpy(a->init_text, p->s + i, e - i);
+		if (p->len - i > 5 && memcmp(p->s + i, "load=", 5) == 0) {
+			if (array_load(p, a, i + 5, e))
+				return -1;
+		} else if (p->len - i > 5 && memcmp(p->s + i, "init=", 5) == 0) {
+			if (e - i >= sizeof a->init_text)
+				return perr(p, i, "init= is too long");
+			memcpy(a->init_text, p->s + i, e - i);
+		} else {
+			return perr(p, i, "expected init=KIND, load=FILE or the end of the array line, "
+				    "found %s", found(p, i, f, sizeof f));
+		}
 		p->pos = e;
 		if (!at_end(p))
 			return perr(p, p->pos, "expected the end of the array line, found %s",

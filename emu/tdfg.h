@@ -90,6 +90,8 @@ typedef struct emu_tarray {
 	uint8_t ndims;
 	uint64_t shape[EMU_LAYOUT_DIMS];
 	char init_text[96];    /* "init=iota", "" for none */
+	char load[1024];       /* load=FILE: a .npy or .bin (the path as resolved
+				* from the tDFG's folder), "" for none */
 	uint8_t init;          /* enum emu_init_kind, as the assembler read it */
 	uint64_t init_arg;
 	/* emu_jit: */
@@ -293,6 +295,9 @@ void emu_tref_free(emu_tref *r);
 /* Replace input node n's values (count = the lattice's elements). */
 int emu_tref_input(emu_tref *r, size_t n, const uint64_t *values, uint64_t count,
 		   diag *d);
+/* Replace array a's first data (count = its elements): --load. */
+int emu_tref_array_input(emu_tref *r, size_t a, const uint64_t *values, uint64_t count,
+			 diag *d);
 /* Compute every node up to and including n (nodes already computed are
  * kept; an input change recomputes what follows it). */
 void emu_tref_run(emu_tref *r, size_t n);
