@@ -27,6 +27,8 @@ typedef struct gen {
 	int line;               /* lines written so far */
 	long *line_node;        /* node of each line (1-based), -1 for none */
 	int *line_src;          /* source line for messages */
+	int *line_col;          /* and its column, for a line of no node (0: none) */
+	int col_hint;           /* the column put_line gives the next line */
 	size_t cap;
 	bool oom;
 	emu_tdfg *t;
@@ -55,7 +57,10 @@ static void put_line(gen *g, long node, int src, const char *fmt, ...)
 		int *ls = realloc(g->line_src, nc * sizeof *ls);
 		if (ls)
 			g->line_src = ls;
-		if (!ln || !ls) {
+		int *lc = realloc(g->line_col, nc * sizeof *lc);
+		if (lc)
+			g->line_col = lc;
+		if (!ln || !ls || !lc) {
 			g->oom = true;
 			return;
 		}
@@ -64,6 +69,8 @@ static void put_line(gen *g, long node, int src, const char *fmt, ...)
 	g->line++;
 	g->line_node[g->line] = node;
 	g->line_src[g->line] = src;
+	g->line_col[g->line] = g->col_hint;
+	g->col_hint = 0;
 	va_start(ap, fmt);
 	vfprintf(g->f, fmt, ap);
 	va_end(ap);
@@ -518,6 +525,7 @@ static void declare_array(gen *g, const emu_tarray *a)
 	if (a->load[0])
 		put_line(g, -1, a->line, "# array %s: its data from %s (infsim run --load %s=%s)",
 			 a->name, a->load, a->name, a->load);
+	g->col_hint = a->init_col ? a->init_col : a->col;
 	put_line(g, -1, a->line, "tensor %s %s %s wl=%u array=%u%s%s%s", a->name,
 		 isa_type_name(a->fmt, a->width, a->is_signed, tn, sizeof tn), shape, a->wl,
 		 a->array0, tile, a->init_text[0] ? " " : "", a->init_text);
@@ -880,7 +888,8 @@ static void blame(gen *g, const diag *pd, const char *lowered)
 		gl = strchr(gl, '\n') ? strchr(gl, '\n') + 1 : NULL;
 	if (gl)
 		n = strcspn(gl, "\n");
-	diag_at(g->d, g->t->path, x ? x->line : g->line_src[line], x ? x->op_col : 0,
+	diag_at(g->d, g->t->path, x ? x->line : g->line_src[line],
+		x ? x->op_col : g->line_col[line],
 		"%s (lowered line %d: %.*s)", msg, line, (int)(n < 200 ? n : 200), gl ? gl : "");
 }
 
@@ -1002,6 +1011,7 @@ out:
 	free(g.text);
 	free(g.line_node);
 	free(g.line_src);
+	free(g.line_col);
 	free(g.first);
 	free(g.span);
 	if (rc)

@@ -690,6 +690,8 @@ static int node_shift(tp *p, emu_tnode *x, const emu_tregion *r)
 	unsigned k = 0, moving = 0;
 	const size_t at0 = p->pos;
 	while (!at_end(p)) {
+		if (k == r->ndims && p->s[p->pos] != ',')
+			return perr(p, p->pos, "unexpected text after the shift node");
 		if (k == r->ndims)
 			return perr(p, p->pos, "too many offsets: region '%s' has %u dimension%s",
 				    r->name, r->ndims, r->ndims == 1 ? "" : "s");
@@ -1125,13 +1127,14 @@ static int parse_array(tp *p)
 		size_t e = i;
 		while (e < p->len && !emu_is_space(p->s[e]) && p->s[e] != '#')
 			e++;
-		if (p->len - i > 5 && memcmp(p->s + i, "load=", 5) == 0) {
+		if (p->len - i >= 5 && memcmp(p->s + i, "load=", 5) == 0) {
 			if (array_load(p, a, i + 5, e))
 				return -1;
 		} else if (p->len - i > 5 && memcmp(p->s + i, "init=", 5) == 0) {
 			if (e - i >= sizeof a->init_text)
 				return perr(p, i, "init= is too long");
 			memcpy(a->init_text, p->s + i, e - i);
+			a->init_col = (int)i + 1;
 		} else {
 			return perr(p, i, "expected init=KIND, load=FILE or the end of the array line, "
 				    "found %s", found(p, i, f, sizeof f));

@@ -90,6 +90,7 @@ typedef struct emu_tarray {
 	uint8_t ndims;
 	uint64_t shape[EMU_LAYOUT_DIMS];
 	char init_text[96];    /* "init=iota", "" for none */
+	int init_col;          /* where init= is, for the assembler's messages */
 	char load[1024];       /* load=FILE: a .npy or .bin (the path as resolved
 				* from the tDFG's folder), "" for none */
 	uint8_t init;          /* enum emu_init_kind, as the assembler read it */
