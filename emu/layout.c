@@ -746,7 +746,12 @@ int emu_tile_check_given(const emu_region *r, const sram_geom *g,
 			 const emu_tile_req *q, diag *d)
 {
 	const uint64_t P = emu_region_tile_bitlines(r);
-	if (P < g->bitlines && g->bitlines % P == 0)
+	const unsigned L = emu_layout_line_elems(r, q->line_bytes ? q->line_bytes : EMU_LINE_BYTES);
+	/* A bank of fewer bitlines than a line has elements (a teaching
+	 * machine of 8-bitline arrays) keeps no line whole whatever the
+	 * tile: the line rules cannot apply, as on Fig 9's partial tiles. */
+	if ((P < g->bitlines && g->bitlines % P == 0) ||
+	    mul_sat(arrays_per_bank(g), g->bitlines) < L)
 		return emu_region_check(r, g, d);
 	return emu_tile_check(r, g, q, r->tile, d);
 }

@@ -400,3 +400,94 @@ Test(load, missing_file)
 	cr_assert(strstr(r.err, "nothere.npy"), "%s", r.err);
 	result_free(&r);
 }
+
+/* ---- fixes to the language's edges ---- */
+
+TestSuite(fixes, .init = make_tmpdir, .fini = remove_tmpdir);
+
+static void write_file(const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Names of 61 to 63 characters lower and run: the JIT's temporaries
+ * (__N_K) neither collide with them nor grow from them. */
+Test(fixes, long_names_lower)
+{
+	char text[1024], a[64], b[64];
+	memset(a, 'a', 63);
+	a[63] = 0;
+	memset(b, 'b', 61);
+	b[61] = 0;
+	snprintf(text, sizeof text, M "region r 64\n%s = input i32 init=iota\n%s = reduce.add.i32 %s, 0\n"
+		 "%.62s = add.i32 %s, %s\noutput %.62s\n", a, b, a, a, b, b, a);
+	write_file("long.tdfg", text);
+	result r = run("run long.tdfg --check");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	r = run("jit long.tdfg");
+	cr_assert(strstr(r.out, "tensor __1_1 i32 64 "), "%s", r.out);
+	cr_assert(strstr(r.out, "tensor __1_2 i32 64 "), "%s", r.out);
+	result_free(&r);
+}
+
+/* When a reduce's own rows fit but its two temporaries do not, the
+ * message says so, instead of blaming the node's own 32 rows. */
+Test(fixes, reduce_temporaries_named)
+{
+	expect_bad("machine wordlines=128 bitlines=64 arrays=4 ways=2 mesh=2x2\nregion r 64\n"
+		   "a = input i32 init=iota\nr = reduce.add.i32 a, 0\noutput r\n", "4:5",
+		   "no room for the temporaries of reduce 'r' (2 x 32 wordlines, beside its own 32): "
+		   "temporary 2 of 2 does not fit; the values live here hold wordlines a 0..31, r "
+		   "32..63");
+}
+
+/* No valid tile: each failing rule once (not once per node), and the
+ * message is never cut in the middle of a word. */
+Test(fixes, no_tile_message_once_and_whole)
+{
+	char text[8192];
+	size_t n = (size_t)snprintf(text, sizeof text, M "region r 64x64\nx0 = input i8\n"
+				    "y0 = input i16\nz0 = input i32\n");
+	for (int i = 1; i < 40; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "x%d = add.i8 x%d, x%d\ny%d = add.i16 "
+				      "y%d, y%d\nz%d = add.i32 z%d, z%d\n", i, i - 1, i - 1, i, i - 1,
+				      i - 1, i, i - 1, i - 1);
+	emu_tdfg t;
+	emu_jit j;
+	diag d;
+	diag_clear(&d);
+	const sram_geom g = sram_geom_default();
+	cr_assert_eq(emu_tdfg_parse("p.tdfg", text, strlen(text), &g, NULL, &t, &d), 0, "%s", d.msg);
+	cr_assert_eq(emu_jit_lower(&t, &j, &d), -1);
+	cr_assert(strstr(d.msg, "no tile of 64 bitlines is valid"), "%s", d.msg);
+	const char *fit = strstr(d.msg, "the fit rule");
+	cr_assert(fit && !strstr(fit + 1, "the fit rule"), "the fit rule not exactly once: %s", d.msg);
+	const size_t len = strlen(d.msg);
+	cr_assert_lt(len, DIAG_MAX - 1, "cut: %s", d.msg);
+	cr_assert(d.msg[len - 1] != ' ' && d.msg[len - 1] != ',', "%s", d.msg);
+	emu_tdfg_free(&t);
+}
+
+/* Sizes: decimal, no size 0, the same reader in both languages. */
+Test(fixes, sizes_read_alike)
+{
+	expect_bad("region r 64x0x4\na = input i8\n", "1:13", "the region's sizes: size 0 is out of "
+		   "range; expected 1 to 4294967295");
+	expect_bad("region r 64x4x4 tile=0x10x4\na = input i8\n", "1:22", "the tile: size 0 is out "
+		   "of range");
+	expect_bad("region r 64x4x4 tile=16x0x4\na = input i8\n", "1:25", "the tile: size 0 is out "
+		   "of range");
+	write_file("t.ins", "machine wordlines=64 bitlines=16 arrays=4 ways=2 mesh=2x2\n"
+		   "tensor A u8 64x0x4 wl=0 array=0\n");
+	result r = run("run t.ins");
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.err, "t.ins:2:16: error: the tensor's sizes: size 0 is out of range; "
+			 "expected 1 to 4294967295"), "%s", r.err);
+	result_free(&r);
+}
