@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "proc.h"
+#include "machine.h"
 #include "tdfg.h"
 
 #define RUN_TMP_PREFIX "infsim-tdfgprog"
@@ -269,7 +270,7 @@ static void expect_bad(const char *text, const char *where, const char *what)
 #define RG AR "region r 64\n"
 #define RK AR "region r 64 param=k\n"
 
-static const bad_case bad[] = {
+static const bad_case bad_cases[] = {
 	/* array */
 	{M "array\n", "2:6", "expected an array name after 'array', found the end of the line"},
 	{M "array A\n", "2:8", "expected an element type"},
@@ -360,9 +361,9 @@ TestSuite(parse);
 
 Test(parse, new_constructs_have_located_messages)
 {
-	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-		if (*bad[i].where)
-			expect_bad(bad[i].text, bad[i].where, bad[i].what);
+	for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++)
+		if (*bad_cases[i].where)
+			expect_bad(bad_cases[i].text, bad_cases[i].where, bad_cases[i].what);
 }
 
 /* A file without control statements runs each region once, as before;
@@ -490,4 +491,63 @@ Test(fixes, sizes_read_alike)
 	cr_assert(strstr(r.err, "t.ins:2:16: error: the tensor's sizes: size 0 is out of range; "
 			 "expected 1 to 4294967295"), "%s", r.err);
 	result_free(&r);
+}
+
+/* ---- a broken lowering of a program is caught at the right run ---- */
+
+TestSuite(caught);
+
+/* Run p one command at a time; after the last command of each node's
+ * run, compare it with the reference.  The first node that differs, or
+ * -1. */
+static long first_wrong(const emu_tdfg *t, const emu_program *p, const uint32_t *node_of,
+			emu_mismatch *mm)
+{
+	diag d;
+	diag_clear(&d);
+	emu_machine *em = emu_machine_new(p, &d);
+	cr_assert_not_null(em, "%s", d.msg);
+	cr_assert_eq(emu_init_buffers(em, &d), 0, "%s", d.msg);
+	emu_tref *r = emu_tref_new(t, &d);
+	cr_assert_not_null(r, "%s", d.msg);
+	long bad = -1;
+	for (size_t i = 0; i < p->ncmds && bad < 0; i++) {
+		cr_assert_eq(emu_run_cmd(em, &d), 0, "command %zu: %s", i, d.msg);
+		const uint32_t n = node_of[i];
+		const bool last = i + 1 == p->ncmds || node_of[i + 1] != n;
+		if (n != UINT32_MAX && last && !emu_tref_compare(r, p, em, n, mm))
+			bad = (long)n;
+	}
+	emu_tref_free(r);
+	emu_machine_free(em);
+	return bad;
+}
+
+/* stencil1d's run 5 reuses run 1's lowering; without the last piece of
+ * its store, the check names that store, in run 5, at the piece's first
+ * element. */
+Test(caught, dropped_store_piece_in_a_reused_run)
+{
+	emu_tdfg t;
+	emu_jit j;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(emu_tdfg_load(SAMPLE("stencil1d.tdfg"), NULL, &t, &j, &d), 0, "%s", d.msg);
+	cr_assert_eq(t.nregions, 10);
+	const emu_tregion *run5 = &t.regions[4];
+	const size_t store = run5->node1 - 1;
+	cr_assert_eq(t.nodes[store].kind, EMU_TN_STORE);
+	emu_mismatch mm;
+	cr_assert_eq(first_wrong(&t, &j.prog, j.node_of, &mm), -1, "the lowering is wrong");
+	/* Drop the store's last command (its last piece: arrays 3). */
+	const size_t c = t.nodes[store].cmd1 - 1;
+	memmove(&j.prog.cmds[c], &j.prog.cmds[c + 1], (j.prog.ncmds - c - 1) * sizeof *j.prog.cmds);
+	memmove(&j.node_of[c], &j.node_of[c + 1], (j.prog.ncmds - c - 1) * sizeof *j.node_of);
+	j.prog.ncmds--;
+	const long bad = first_wrong(&t, &j.prog, j.node_of, &mm);
+	cr_assert_eq(bad, (long)store, "node %ld", bad);
+	cr_expect_str_eq(mm.buf->name, "B"); /* runs 1, 3, 5 store into B */
+	cr_expect_eq(mm.index, 192);
+	emu_jit_free(&j);
+	emu_tdfg_free(&t);
 }
