@@ -181,14 +181,18 @@ out:
 }
 
 /* Which runs are the first of their region as written: the JIT tiles
- * and allocates a region once; its later runs copy what the first got. */
+ * and allocates a region once; its later runs copy what the first got.
+ * A tDFG built without the parser (no regions as written) has one run
+ * of each region. */
 static bool *first_runs(const emu_tdfg *t)
 {
 	bool *first = calloc(t->nregions ? t->nregions : 1, sizeof *first);
 	bool *seen = calloc(t->ntregions ? t->ntregions : 1, sizeof *seen);
 	for (size_t r = 0; first && seen && r < t->nregions; r++) {
-		first[r] = !seen[t->regions[r].tmpl];
-		seen[t->regions[r].tmpl] = true;
+		const uint32_t w = t->regions[r].tmpl;
+		first[r] = !t->tregions || w >= t->ntregions || !seen[w];
+		if (t->tregions && w < t->ntregions)
+			seen[w] = true;
 	}
 	free(seen);
 	return first;
@@ -234,14 +238,15 @@ static int tile_runs(gen *g)
 	emu_tdfg *t = g->t;
 	for (size_t r = 0; r < t->nregions; r++) {
 		emu_tregion *tr = &t->regions[r];
-		emu_tregion *w = &t->tregions[tr->tmpl];
-		if (!g->first[r]) {
+		emu_tregion *w = g->first[r] ? NULL : &t->tregions[tr->tmpl];
+		if (w) {
 			memcpy(tr->tile, w->tile, sizeof tr->tile);
 			continue;
 		}
 		if (region_tile_arrays(g, tr))
 			return -1;
-		memcpy(w->tile, tr->tile, sizeof w->tile);
+		if (t->tregions && tr->tmpl < t->ntregions)
+			memcpy(t->tregions[tr->tmpl].tile, tr->tile, sizeof tr->tile);
 	}
 	return 0;
 }
@@ -745,7 +750,8 @@ static int emit_node(gen *g, size_t i)
  * window and arrays?  Then it has the same commands (§4's memo). */
 static bool same_run(const emu_tdfg *t, const emu_tregion *a, const emu_tregion *b)
 {
-	if (a->tmpl != b->tmpl || memcmp(a->pv, b->pv, sizeof a->pv) != 0 ||
+	if (!t->tregions || a->tmpl != b->tmpl || a->node1 - a->node0 != b->node1 - b->node0 ||
+	    memcmp(a->pv, b->pv, sizeof a->pv) != 0 ||
 	    memcmp(&a->window, &b->window, sizeof a->window) != 0)
 		return false;
 	for (size_t i = 0; i < a->node1 - a->node0; i++)

@@ -10,6 +10,10 @@
  *   NAME = bcast SRC, DIM
  *   NAME = MNEMONIC.TYPE[.STYPE] A[, B[, C]]     (or A, #IMM)
  *   output NAME[, NAME...]
+ *   array NAME TYPE SIZES [init=KIND | load=FILE]        (programs:)
+ *   NAME = tensor ARRAY [box=...]     store ARRAY, NODE [box=...]
+ *   run REGION   repeat N .. end   for K = LO, HI .. end   swap A, B
+ *   shrink REGION, D0[, D1[, D2]]     (region field: param=K[,...])
  *
  * Every mistake is reported as FILE:LINE:COL with what was expected.
  * The parser computes each node's type and domain; the JIT (jit.c) does
