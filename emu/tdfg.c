@@ -950,28 +950,44 @@ static int node_reduce(tp *p, emu_tnode *x, const emu_tregion *r)
 
 /* ---- arrays, tensors and stores (doc/TDFG.md, "Programs") ---- */
 
-static long find_array(const emu_tdfg *t, const char *name, size_t len)
+/* Among n records of size stride whose first member is their name (an
+ * array, a region), the one called name[0..len), or -1. */
+static long find_named(const void *v, size_t n, size_t stride, const char *name, size_t len)
 {
-	for (size_t i = 0; i < t->narrays; i++)
-		if (strlen(t->arrays[i].name) == len && memcmp(t->arrays[i].name, name, len) == 0)
+	for (size_t i = 0; i < n; i++) {
+		const char *rn = (const char *)v + i * stride;
+		if (strlen(rn) == len && memcmp(rn, name, len) == 0)
 			return (long)i;
+	}
 	return -1;
 }
 
-/* An array name at pos: *a its index. */
-static int array_ref(tp *p, uint32_t *a)
+static long find_array(const emu_tdfg *t, const char *name, size_t len)
 {
-	size_t n;
-	if (word(p, "an array name", &n))
+	return find_named(t->arrays, t->narrays, sizeof *t->arrays, name, len);
+}
+
+/* A name at pos among the records (find_named): *idx its index; unknown
+ * names are told where to define them. */
+static int named_ref(tp *p, const char *what, const char *expected, const void *v, size_t n,
+		     size_t stride, const char *where, uint32_t *idx)
+{
+	size_t len;
+	if (word(p, expected, &len))
 		return -1;
 	const size_t at = p->pos;
-	const long i = find_array(p->t, p->s + at, n);
+	const long i = find_named(v, n, stride, p->s + at, len);
 	if (i < 0)
-		return perr(p, at, "unknown array '%.*s'; declare it above with 'array NAME TYPE "
-			    "SIZES'", (int)n, p->s + at);
-	*a = (uint32_t)i;
-	p->pos = at + n;
+		return perr(p, at, "unknown %s '%.*s'; %s", what, (int)len, p->s + at, where);
+	*idx = (uint32_t)i;
+	p->pos = at + len;
 	return 0;
+}
+
+static int array_ref(tp *p, uint32_t *a)
+{
+	return named_ref(p, "array", "an array name", p->t->arrays, p->t->narrays, sizeof *p->t->arrays,
+			 "declare it above with 'array NAME TYPE SIZES'", a);
 }
 
 /* The arrays a region reads and stores have its sizes: they sit at the
@@ -1173,27 +1189,10 @@ static emu_tctl *new_ctl(tp *p, size_t at, unsigned kind)
 	return c;
 }
 
-static long find_region(const emu_tdfg *t, const char *name, size_t len)
-{
-	for (size_t i = 0; i < t->nregions; i++)
-		if (strlen(t->regions[i].name) == len && memcmp(t->regions[i].name, name, len) == 0)
-			return (long)i;
-	return -1;
-}
-
 static int region_ref(tp *p, uint32_t *r)
 {
-	size_t n;
-	if (word(p, "a region name", &n))
-		return -1;
-	const size_t at = p->pos;
-	const long i = find_region(p->t, p->s + at, n);
-	if (i < 0)
-		return perr(p, at, "unknown region '%.*s'; a region is defined above its runs",
-			    (int)n, p->s + at);
-	*r = (uint32_t)i;
-	p->pos = at + n;
-	return 0;
+	return named_ref(p, "region", "a region name", p->t->regions, p->t->nregions, sizeof *p->t->regions,
+			 "a region is defined above its runs", r);
 }
 
 /* Is name a variable of an enclosing `for`? */
