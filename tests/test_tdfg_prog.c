@@ -288,7 +288,6 @@ static const bad_case bad_cases[] = {
 	 "line 5)"},
 	{M "array A f32 64 init=bogus\nregion r 64\nx = tensor A\nstore A, x\n", "2:16",
 	 "unknown init"},
-	{M "array A f32 64 load=/no/such.npy\nregion r 64\nx = tensor A\n", "", ""},
 	/* tensor and store */
 	{RG "x = tensor\n", "5:11", "expected an array name, found the end of the line"},
 	{RG "x = tensor C\n", "5:12", "unknown array 'C'; declare it above"},
@@ -372,6 +371,9 @@ Test(parse, without_control)
 {
 	expect_bad(RK "x = tensor A box=k:k+1\nstore B, x\n", "", "the program runs no region; "
 		   "expected 'run NAME'");
+	/* The expansion is bounded. */
+	expect_bad(RG "x = tensor A\nstore B, x\nrepeat 1000\nrepeat 1000\nrun r\nend\nend\n", "",
+		   "the program runs its regions more than 100000 times");
 	emu_tdfg t;
 	diag d;
 	diag_clear(&d);
