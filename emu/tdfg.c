@@ -1083,6 +1083,9 @@ static int parse_store(tp *p, size_t at)
 	x->width = a->width;
 	x->is_signed = a->is_signed;
 	x->dom = v->dom;
+	/* Listings name it as written; no operand can name it (not an
+	 * identifier). */
+	snprintf(x->name, sizeof x->name, "store %.*s", (int)(sizeof x->name - 7), a->name);
 	if (opt_box(p, x, r, "store"))
 		return -1;
 	t->nnodes++;

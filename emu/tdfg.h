@@ -64,7 +64,8 @@ typedef enum emu_tnode_kind {
 	EMU_TN_COMPUTE,   /* an element-wise command of isa/opcodes.def */
 	EMU_TN_REDUCE,    /* reduce along one dimension, pairwise (§4.2) */
 	EMU_TN_TENSOR,    /* a hyperrectangle of an array (§3.2 tensor) */
-	EMU_TN_STORE,     /* a node's value written into an array's box */
+	EMU_TN_STORE,     /* a node's value written into an array's box; its
+			   * name is "store A", A the array as written */
 	EMU_TN_KINDS
 } emu_tnode_kind;
 
