@@ -113,6 +113,11 @@ EXTRA_DIST += samples/fig9/fig9.txt
 TESTS += $(check_PROGRAMS)
 EXTRA_DIST += tests/data/small.ins tests/data/resize.ins tests/data/bad_syntax.ins
 
+check_PROGRAMS += tests/test_tdfg_prog
+tests_test_tdfg_prog_SOURCES = tests/test_tdfg_prog.c
+tests_test_tdfg_prog_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_tdfg_prog_LDADD = $(TEST_LIBS)
+
 check_PROGRAMS += tests/test_jit_reduce
 tests_test_jit_reduce_SOURCES = tests/test_jit_reduce.c
 tests_test_jit_reduce_CFLAGS = $(TEST_CFLAGS)

@@ -1327,10 +1327,10 @@ Test(stream, every_kind_checked)
 {
 	static const char text[] =
 		"machine wordlines=128 bitlines=16 arrays=4 ways=2 mesh=2x2\n"
-		"tensor A i8 8x8 wl=0 array=0 tile=4x4 init=random:5\n"
-		"tensor B i8 8x8 wl=8 array=0 tile=4x4 init=zero\n"
-		"tensor C u4 4x4x4 wl=16 array=4 tile=2x2x4 init=iota\n"
-		"tensor D u4 4x4x4 wl=20 array=4 tile=2x2x4 init=zero\n"
+		"tensor A i8 8x8 wl=0 array=0 tile=4x2 init=random:5\n"
+		"tensor B i8 8x8 wl=8 array=0 tile=4x2 init=zero\n"
+		"tensor C u4 4x4x4 wl=16 array=4 tile=2x2x2 init=iota\n"
+		"tensor D u4 4x4x4 wl=20 array=4 tile=2x2x2 init=zero\n"
 		"move B, A, +3, +0 @ box=1:7,2:5\n"
 		"move B, A, -4, +0\n"
 		"move B, A, +0, +5 @ box=0:8,0:3\n"

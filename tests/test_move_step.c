@@ -242,8 +242,8 @@ Test(move_step, shifts_across_tiles)
 {
 	static const char text[] =
 		"machine wordlines=128 bitlines=16 arrays=4 ways=2 mesh=2x2\n"
-		"tensor A i8 8x8 wl=0 array=0 tile=4x4 init=random:5\n"
-		"tensor B i8 8x8 wl=8 array=0 tile=4x4 init=random:6\n"
+		"tensor A i8 64x4 wl=0 array=0 tile=8x2 init=random:5\n"
+		"tensor B i8 64x4 wl=8 array=0 tile=8x2 init=random:6\n"
 		"move B, A, +1, +0\n"
 		"move B, A, +2, +0\n"
 		"move B, A, +5, +0\n"

@@ -1655,7 +1655,7 @@ static const char tensor_text[] =
 	"tensor A u8 4x4 wl=0 array=0 tile=2x2 init=iota\n"
 	"tensor B u8 4x4 wl=8 array=0 tile=2x2 init=zero\n"
 	"tensor V f32 64 wl=16 array=4 init=const:1.5\n"
-	"tensor C u4 4x4x4 wl=48 array=8 tile=2x2x4 init=random:3\n"
+	"tensor C u4 4x4x4 wl=48 array=8 tile=2x2x2 init=random:3\n"
 	"buffer x i8 16 wl=52 arrays=0\n"
 	"mv.intra dist=1 wl=0 n=8 to=8 @ arrays=0:2:2 bitlines=0:2:2\n"
 	"mv.intra dist=-3 wl=0 n=8 to=8 @ arrays=0:1:4 bitlines=3:1:2\n"
@@ -1777,7 +1777,22 @@ Test(tensors, errors)
 	expect_error(T_AB "mv.bcast dist=1 reuse=1:0 wl=0 n=8 to=8 dst=0 @ arrays=0 bitlines=0\n",
 		     "4:1", "reuse count 0; expected 1..32");
 	expect_error(T_AB "sync now\n", "4:6", "sync takes nothing; found 'now'");
-	expect_error(T_AB "move B, A, +1, +1\n", "4:1", "moves along 2 dimensions");
+	expect_error(T_AB "move B, A, +1, +1\n", "4:12", "a move goes along exactly one dimension; "
+		     "2 offsets are nonzero, expected one");
+	expect_error(T_AB "move B, A, +0, +0\n", "4:12", "a move goes along exactly one dimension; "
+		     "0 offsets are nonzero, expected one");
+	expect_error(T_AB "move B, A, -0, +0 @ box=0:2,0:2\n", "4:12", "0 offsets are nonzero");
+	/* A given tile of a whole array obeys the line rules a chosen one does. */
+	expect_error(T_MACHINE "tensor A u8 4x4 wl=0 array=0 tile=4x4\n", "2:35",
+		     "S_0 = 4 is not a multiple of L = 64 elements");
+	expect_error(T_MACHINE "tensor A u8 64x4 wl=0 array=0 tile=4x4\n", "2:36",
+		     "breaks constraint 2");
+	expect_error(T_MACHINE "tensor A u8 64x0 wl=0 array=0\n", "2:16",
+		     "the tensor's sizes: size 0 is out of range");
+	expect_error(T_MACHINE "tensor A u8 0x40 wl=0 array=0\n", "2:13",
+		     "the tensor's sizes: size 0 is out of range");
+	expect_error(T_MACHINE "tensor A u8 64x4 wl=0 array=0 tile=0x10\n", "2:36",
+		     "tile: size 0 is out of range");
 	expect_error(T_AB "move B, A, +1\n", "4:14", "expected ',' before an offset");
 	expect_error(T_AB "move B, A, +1, +0, +0\n", "4:18", "too many offsets: 'A' has 2");
 	expect_error(T_AB "move B, A, +1, +0 @ box=0:5,0:4\n", "4:27", "box end 5 is out of range");
@@ -1786,7 +1801,7 @@ Test(tensors, errors)
 	expect_error(T_MACHINE "tensor A u8 4x4 wl=0 array=0 tile=2x2\nbuffer B u8 16 wl=8 "
 		     "arrays=0\nmove B, A, +1, +0\n", "4:6", "'B' is a buffer, not a tensor");
 	expect_error(T_MACHINE "tensor A u8 4x4 wl=0 array=0 tile=2x2\ntensor B u8 4x4 wl=8 "
-		     "array=0 tile=4x4\nmove B, A, +1, +0\n", "4:1", "must have the same type, "
+		     "array=0 tile=4x2\nmove B, A, +1, +0\n", "4:1", "must have the same type, "
 		     "sizes, tiles and first array");
 	expect_error(T_MACHINE "tensor A u8 64x2 wl=0 array=0 tile=16x2\nadd.u8 A, A, A\n",
 		     "3:8", "tensor 'A' has tiles of 32 bitlines on arrays of 16");

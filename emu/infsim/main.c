@@ -675,6 +675,11 @@ static int start_machine(run_state *s)
 		if (n >= 0 && emu_tref_input(s->tref, (size_t)n, b->values, b->buf->length,
 					     &s->d) < 0)
 			return -1;
+		/* An array's first data, for the reference too. */
+		for (size_t a = 0; s->tref && a < s->ts->t.narrays; a++)
+			if (strcmp(s->ts->t.arrays[a].name, b->buf->name) == 0 &&
+			    emu_tref_array_input(s->tref, a, b->values, b->buf->length, &s->d) < 0)
+				return -1;
 	}
 	return 0;
 }
@@ -731,11 +736,26 @@ static bool check_node(run_state *s, size_t i)
 	if (n < 0 || s->ts->t.nodes[n].cmd1 != i + 1 ||
 	    emu_tref_compare(s->tref, s->p, s->em, (size_t)n, &mm))
 		return true;
-	const emu_tnode *x = &s->ts->t.nodes[n];
-	char what[1024];
+	const emu_tdfg *t = &s->ts->t;
+	const emu_tnode *x = &t->nodes[n];
+	const emu_tregion *r = &t->regions[x->region];
+	char what[1024], label[96], run[160] = "";
 	emu_report_mismatch_text(what, sizeof what, &mm);
-	diag_at(&s->d, s->ts->t.path, x->line, x->col, "--check: node '%s' (commands %zu..%zu) "
-		"does not compute what the tDFG means: %s", x->name, x->cmd0 + 1, x->cmd1, what);
+	/* In a program, which run of the region: its number and parameters. */
+	if (t->program) {
+		size_t k = 0, m = 0;
+		for (size_t q = 0; q <= x->region; q++)
+			k += t->regions[q].tmpl == r->tmpl;
+		m = (size_t)snprintf(run, sizeof run, " in run %zu of region '%s'", k, r->name);
+		for (unsigned p = 0; p < r->nparams && m < sizeof run; p++)
+			m += (size_t)snprintf(run + m, sizeof run - m, "%s%s = %" PRId64,
+					      p ? ", " : " (", r->param[p], r->pv[p]);
+		if (r->nparams && m < sizeof run)
+			snprintf(run + m, sizeof run - m, ")");
+	}
+	diag_at(&s->d, t->path, x->line, x->col, "--check: node '%s'%s (commands %zu..%zu) "
+		"does not compute what the tDFG means: %s",
+		emu_tnode_label(t, x, label, sizeof label), run, x->cmd0 + 1, x->cmd1, what);
 	return false;
 }
 
@@ -822,6 +842,23 @@ static int compare_expects(run_state *s)
 	return rc;
 }
 
+/* The JIT's memo (§4): how many region runs were lowered and reused,
+ * and the time each lowering took. */
+static void jit_stats_text(FILE *f, const tdfg_src *ts)
+{
+	const emu_jit *j = &ts->j;
+	const emu_tdfg *t = &ts->t;
+	fprintf(f, "JIT: %zu region run%s: %zu lowered, %zu reused\n", t->nregions,
+		t->nregions == 1 ? "" : "s", j->misses, j->hits);
+	for (size_t m = 0; m < j->misses; m++) {
+		const emu_tregion *r = &t->regions[j->lowerings[m].region];
+		fprintf(f, "  lowering %zu: region '%s' (line %d)", m + 1, r->name, r->line);
+		for (unsigned p = 0; p < r->nparams; p++)
+			fprintf(f, "%s%s = %" PRId64, p ? ", " : ", ", r->param[p], r->pv[p]);
+		fprintf(f, ": %.3f ms\n", j->lowerings[m].seconds * 1e3);
+	}
+}
+
 static int write_stats(run_state *s)
 {
 	FILE *f = stdout;
@@ -837,6 +874,8 @@ static int write_stats(run_state *s)
 		emu_report_commands_text(f, s->em, s->cc, s->p->ncmds);
 	else
 		emu_report_stats_text(f, s->em);
+	if (s->o->stats == 't' && s->ts->on)
+		jit_stats_text(f, s->ts);
 	if (!s->o->stats_file)
 		return 0;
 	int rc = fclose(f) == 0 ? outfile_write(s->o->stats_file, mem, len, &s->d) : -1;
@@ -865,6 +904,9 @@ static void print_summary(const run_state *s)
 		printf("; --tdfg: %zu check point%s of %s hold%s what the tDFG means",
 		       emu_valid_points(s->valid), emu_valid_points(s->valid) == 1 ? "" : "s",
 		       s->o->tdfg, emu_valid_points(s->valid) == 1 ? "s" : "");
+	if (s->ts->on && s->ts->t.program)
+		printf("; %zu region runs, %zu lowered, %zu reused", s->ts->t.nregions,
+		       s->ts->j.misses, s->ts->j.hits);
 	for (size_t i = 0; i < s->o->nba; i++)
 		if (s->o->ba[i].opt == 'e')
 			printf("; %s matches %s", s->o->ba[i].name, s->o->ba[i].path);
@@ -925,6 +967,36 @@ static int execute(run_state *s)
 	return rc;
 }
 
+/* A tDFG's arrays with load=FILE: a --load each, unless the command
+ * line loads the array itself. */
+static int array_loads(run_opts *o, const tdfg_src *ts)
+{
+	size_t more = 0;
+	for (size_t i = 0; ts->on && i < ts->t.narrays; i++)
+		more += ts->t.arrays[i].load[0] != 0;
+	if (!more)
+		return 0;
+	bufarg *nb = realloc(o->ba, (o->nba + more) * sizeof *nb);
+	if (!nb)
+		return usage_error("out of memory");
+	o->ba = nb;
+	for (size_t i = 0; i < ts->t.narrays; i++) {
+		const emu_tarray *a = &ts->t.arrays[i];
+		bool given = false;
+		for (size_t k = 0; k < o->nba; k++)
+			given |= o->ba[k].opt == 'l' && strcmp(o->ba[k].name, a->name) == 0;
+		if (!a->load[0] || given)
+			continue;
+		bufarg *b = &o->ba[o->nba++];
+		memset(b, 0, sizeof *b);
+		b->opt = 'l';
+		b->arg = a->load;
+		snprintf(b->name, sizeof b->name, "%s", a->name);
+		b->path = a->load;
+	}
+	return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	run_opts o;
@@ -943,6 +1015,8 @@ static int cmd_run(int argc, char **argv)
 		rc = load_program(&o.geo, o.prog, &p, &ts, false);
 	if (!rc && !done)
 		rc = load_tdfg(&o, &p, &ts, &s.vt);
+	if (!rc && !done)
+		rc = array_loads(&o, &ts);
 	if (!rc && !done)
 		rc = resolve_bufargs(&o, &p);
 	if (!rc && !done)

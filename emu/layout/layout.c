@@ -742,6 +742,20 @@ int emu_tile_check(const emu_region *r, const sram_geom *g,
 	return -1;
 }
 
+int emu_tile_check_given(const emu_region *r, const sram_geom *g,
+			 const emu_tile_req *q, diag *d)
+{
+	const uint64_t P = emu_region_tile_bitlines(r);
+	const unsigned L = emu_layout_line_elems(r, q->line_bytes ? q->line_bytes : EMU_LINE_BYTES);
+	/* A bank of fewer bitlines than a line has elements (a teaching
+	 * machine of 8-bitline arrays) keeps no line whole whatever the
+	 * tile: the line rules cannot apply, as on Fig 9's partial tiles. */
+	if ((P < g->bitlines && g->bitlines % P == 0) ||
+	    mul_sat(arrays_per_bank(g), g->bitlines) < L)
+		return emu_region_check(r, g, d);
+	return emu_tile_check(r, g, q, r->tile, d);
+}
+
 /* Candidates: every power-of-two tile of P bitlines over the region's
  * dimensions, less the dominated ones: a tile twice as large as the
  * array along one dimension while another dimension still spans
@@ -851,11 +865,19 @@ static void explain_none(diag *d, const emu_region *const *rs, size_t n,
 			 size_t primary, const sram_geom *g, const emu_tile_req *q,
 			 uint64_t P, const tile_cand *c, size_t nc)
 {
-	char msg[DIAG_MAX];
+	/* The message is built clause by clause: a clause already given is
+	 * not repeated, and one that would not fit (the path and position
+	 * come before it) is counted, never cut. */
+	enum { BODY_MAX = DIAG_MAX * 5 / 8 };
+	char msg[BODY_MAX], clause[DIAG_MAX];
 	text_sink s = {.buf = msg, .size = sizeof msg};
-	const char *sep = "";
+	size_t left_out = 0;
 	sink_printf(&s, "no tile of %" PRIu64 " bitlines is valid%s: ", P,
 		    n > 1 ? " for every region of the group" : "");
+	const size_t head = s.len;
+	bool named = false; /* name each region when they have different names */
+	for (size_t m = 1; m < n; m++)
+		named |= strcmp(rs[m]->name, rs[0]->name) != 0;
 	for (size_t m = 0; m < n; m++) {
 		unsigned any = 0;
 		for (size_t i = 0; i < nc; i++)
@@ -863,14 +885,22 @@ static void explain_none(diag *d, const emu_region *const *rs, size_t n,
 		for (unsigned rule = 1; rule <= FAIL_DIMS; rule <<= 1) {
 			if (!(any & rule))
 				continue;
-			sink_printf(&s, "%s", sep);
-			if (n > 1)
-				sink_printf(&s, "for '%s', ", rs[m]->name);
-			rule_text(&s, rs[m], g, q, P, rule);
-			list_failing(&s, rs[m], g, q, P, rule, c, nc);
-			sep = "; ";
+			text_sink cs = {.buf = clause, .size = sizeof clause};
+			if (named)
+				sink_printf(&cs, "for '%s', ", rs[m]->name);
+			rule_text(&cs, rs[m], g, q, P, rule);
+			list_failing(&cs, rs[m], g, q, P, rule, c, nc);
+			if (cs.len >= sizeof clause || strstr(msg + head, clause))
+				continue;
+			if (s.len + cs.len + 40 >= sizeof msg) {
+				left_out++;
+				continue;
+			}
+			sink_printf(&s, "%s%s", s.len > head ? "; " : "", clause);
 		}
 	}
+	if (left_out)
+		sink_printf(&s, " (and %zu more)", left_out);
 	region_err(d, rs[primary], "%s", msg);
 }
 

@@ -204,6 +204,16 @@ unsigned emu_layout_line_elems(const emu_region *r, unsigned line_bytes);
  * machine.  0, or -1 with d giving the failed rule and its numbers. */
 int emu_tile_check(const emu_region *r, const sram_geom *g,
 		   const emu_tile_req *q, const uint64_t T[EMU_LAYOUT_DIMS], diag *d);
+/* A tile given by hand (a tensor's or a tDFG region's tile=): a tile of
+ * a whole array (or of virtual bitlines) obeys every rule a chosen one
+ * does (emu_tile_check: constraints 1 and 2, the line rule, the fit);
+ * a tile on the first P bitlines of its array, P a proper divisor of B
+ * (Fig 9's 2x2 tiles on 4-bitline arrays), needs only to be a valid
+ * region (emu_region_check); so does any tile on a machine whose bank has
+ * fewer bitlines than a cache line has elements (no tile keeps a line in
+ * one bank there).  r->tile holds the tile.  0, or -1 with d. */
+int emu_tile_check_given(const emu_region *r, const sram_geom *g,
+			 const emu_tile_req *q, diag *d);
 /* Pick the best valid tile for r (heuristics of §4.1, doc/LAYOUT.md),
  * into T.  0, or -1 with d saying which constraint failed for which
  * candidates. */

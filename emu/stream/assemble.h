@@ -86,6 +86,13 @@ int emu_asm_find(const emu_asm *a, const char *name, size_t len);
 const char *emu_asm_closest(const emu_asm *a, const char *name, size_t len);
 
 /* Buffer names: identifiers of 1..63 characters, not reserved. */
+/* Sizes S0[xS1[xS2]] at s[*pos..len), innermost first, in decimal, each
+ * 1 to 2^32 - 1 (Table 1): the one reader of sizes, for the stream's
+ * tensor line and the tDFG.  0 with out[0..*nd) set and *pos past them;
+ * or -1 with *pos at the size that is wrong and err its message (what
+ * names the sizes: "tile", "the tensor's sizes"). */
+int emu_scan_sizes(const char *s, size_t len, size_t *pos, const char *what,
+		   uint64_t out[3], unsigned *nd, char *err, size_t errsize);
 bool emu_name_reserved(const char *name, size_t len);
 
 /* A pattern's own consistency: ndims <= 8 and, when it is not empty, a

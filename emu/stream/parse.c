@@ -867,35 +867,65 @@ static int parse_buffer(parser *ps, size_t t)
 
 /* ---- tensors (doc/FORMAT.md, "Tensors") ---- */
 
+/* The one reader of sizes, for the stream's tensor line and the tDFG
+ * (assemble.h): decimal only, so "0x10" is a size 0 and not sixteen. */
+int emu_scan_sizes(const char *s, size_t len, size_t *pos, const char *what,
+		   uint64_t out[3], unsigned *nd, char *err, size_t errsize)
+{
+	*nd = 0;
+	for (;;) {
+		const size_t t = *pos;
+		uint64_t v = 0;
+		size_t k = t;
+		while (k < len && s[k] >= '0' && s[k] <= '9' && v <= UINT32_MAX)
+			v = v * 10 + (uint64_t)(s[k++] - '0');
+		while (k < len && s[k] >= '0' && s[k] <= '9')
+			k++;
+		if (k == t) {
+			size_t n = 0;
+			while (t + n < len && n < 40 && !text_is_space(s[t + n]) && s[t + n] != '#')
+				n++;
+			if (n)
+				snprintf(err, errsize, "expected %s as numbers joined by 'x' (4x4, "
+					 "innermost first), found '%.*s'", what, (int)n, s + t);
+			else
+				snprintf(err, errsize, "expected %s as numbers joined by 'x' (4x4, "
+					 "innermost first), found the end of the line", what);
+			return -1;
+		}
+		if (v == 0 || v > UINT32_MAX) {
+			snprintf(err, errsize, "%s: size %.*s is out of range; expected 1 to "
+				 "4294967295 (32 bits, Table 1)", what, (int)(k - t), s + t);
+			return -1;
+		}
+		if (*nd == 3) {
+			snprintf(err, errsize, "%s: more than 3 dimensions; a tensor has 1 to 3 "
+				 "(fuse the outer ones)", what);
+			return -1;
+		}
+		out[(*nd)++] = v;
+		*pos = k;
+		if (*pos >= len || s[*pos] != 'x')
+			break;
+		(*pos)++;
+	}
+	if (*pos < len && text_is_ident_char(s[*pos])) {
+		size_t n = 0;
+		while (*pos + n < len && n < 40 && text_is_ident_char(s[*pos + n]))
+			n++;
+		snprintf(err, errsize, "unexpected '%.*s' in %s; expected sizes such as 4x4",
+			 (int)n, s + *pos, what);
+		return -1;
+	}
+	return 0;
+}
+
 /* Sizes "S0xS1[xS2]", innermost first, each 1 to 2^32 - 1 (Table 1). */
 static int parse_dims(parser *ps, const char *what, uint64_t out[3], unsigned *nd)
 {
-	char fd[64];
-	*nd = 0;
-	for (;;) {
-		const size_t t = ps->pos;
-		uint64_t v = 0;
-		size_t k = t;
-		while (k < ps->len && ps->s[k] >= '0' && ps->s[k] <= '9' && v <= UINT32_MAX)
-			v = v * 10 + (uint64_t)(ps->s[k++] - '0');
-		if (k == t)
-			return perr(ps, t, "expected %s as numbers joined by 'x' (4x4, "
-				    "innermost first), found %s", what, found(ps, t, fd, sizeof fd));
-		if (v == 0 || v > UINT32_MAX)
-			return perr(ps, t, "%s: size %.*s is out of range; expected 1 to "
-				    "4294967295 (32 bits, Table 1)", what, (int)(k - t), ps->s + t);
-		if (*nd == 3)
-			return perr(ps, t, "%s: more than 3 dimensions; a tensor has 1 to 3 "
-				    "(fuse the outer ones)", what);
-		out[(*nd)++] = v;
-		ps->pos = k;
-		if (ps->pos >= ps->len || ps->s[ps->pos] != 'x')
-			break;
-		ps->pos++;
-	}
-	if (ps->pos < ps->len && text_is_ident_char(ps->s[ps->pos]))
-		return perr(ps, ps->pos, "unexpected %s in %s; expected sizes such as 4x4",
-			    found(ps, ps->pos, fd, sizeof fd), what);
+	char err[DIAG_MAX / 2];
+	if (emu_scan_sizes(ps->s, ps->len, &ps->pos, what, out, nd, err, sizeof err))
+		return perr(ps, ps->pos, "%s", err);
 	return 0;
 }
 
@@ -968,8 +998,6 @@ static int tensor_tile(parser *ps, emu_buffer *b, unsigned ntile,
 			    b->name, b->ndims, b->ndims == 1 ? "" : "s", ntile);
 	for (unsigned k = ntile ? ntile : 0; k < 3; k++)
 		b->tile[k] = 1;
-	if (ntile)
-		return 0;
 	emu_region r;
 	emu_tile_req q = {0, 0, *hint};
 	uint64_t T[EMU_LAYOUT_DIMS];
@@ -977,6 +1005,8 @@ static int tensor_tile(parser *ps, emu_buffer *b, unsigned ntile,
 	r.path = ps->path;
 	r.line = ps->line;
 	r.col = src->at[EMU_AT_NAME];
+	if (ntile)
+		return 0;
 	if (emu_tile_select(&r, &ps->p->geom, &q, T, ps->d))
 		return -1;
 	memcpy(b->tile, T, sizeof T);
@@ -1034,7 +1064,19 @@ static int parse_tensor(parser *ps, size_t t)
 	emu_buffer_region(&b, &r);
 	b.arrays = emu_pattern_range(emu_region_tiles(&r));
 	b.arrays.start = (int64_t)r.array0;
-	return emu_asm_buffer(&ps->a, &b, &src);
+	if (emu_asm_buffer(&ps->a, &b, &src))
+		return -1;
+	/* A given tile obeys the rules a chosen one does (constraint 2
+	 * and the line rule among them), once the assembler has found it a
+	 * valid tensor; unless it is Fig 9's tile on part of an array. */
+	if (!ntile)
+		return 0;
+	const uint64_t P = emu_region_tile_bitlines(&r);
+	emu_tile_req q = {0, P > ps->p->geom.bitlines ? P : 0, hint};
+	r.path = ps->path;
+	r.line = ps->line;
+	r.col = src.at[EMU_AT_LENGTH];
+	return emu_tile_check_given(&r, &ps->p->geom, &q, ps->d);
 }
 
 /* ---- moves (doc/FORMAT.md, "Moves"; semantics in doc/MOVEMENT.md) ---- */
@@ -1320,10 +1362,22 @@ static int parse_tensor_move(parser *ps, size_t t)
 	const emu_buffer *d = &ps->p->bufs[di], *s = &ps->p->bufs[si];
 	if (same_layout(ps, t, d, s))
 		return -1;
-	for (unsigned k = 0; k < s->ndims; k++)
-		if (expect_comma(ps, "an offset (one per dimension, innermost first)") ||
-		    parse_signed(ps, "offset", &off[k]))
+	size_t at0 = ps->pos;
+	unsigned moving = 0;
+	for (unsigned k = 0; k < s->ndims; k++) {
+		if (expect_comma(ps, "an offset (one per dimension, innermost first)"))
 			return -1;
+		skip_ws(ps);
+		if (k == 0)
+			at0 = ps->pos;
+		if (parse_signed(ps, "offset", &off[k]))
+			return -1;
+		moving += off[k] != 0;
+	}
+	/* §3.2: a mv moves along one dimension (doc/FORMAT.md, "Moves"). */
+	if (moving != 1)
+		return perr(ps, at0, "a move goes along exactly one dimension; %u offsets are "
+			    "nonzero, expected one", moving);
 	skip_ws(ps);
 	if (ps->pos < ps->len && ps->s[ps->pos] == ',')
 		return perr(ps, ps->pos, "too many offsets: '%s' has %u dimension%s", s->name,

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tdfg.h"
 #include "move.h"
@@ -27,11 +28,21 @@ typedef struct gen {
 	int line;               /* lines written so far */
 	long *line_node;        /* node of each line (1-based), -1 for none */
 	int *line_src;          /* source line for messages */
+	int *line_col;          /* and its column, for a line of no node (0: none) */
+	int col_hint;           /* the column put_line gives the next line */
 	size_t cap;
 	bool oom;
 	emu_tdfg *t;
 	diag *d;
 	uint16_t scratch;
+	bool *first;           /* per run: the first of its region (first_runs) */
+	/* The memo (§4): for each region run that was lowered, where its
+	 * text and lines are, to replay them for a run that repeats it. */
+	struct span {
+		size_t t0, t1;
+		int l0, l1;
+	} *span;               /* per run; t1 == 0 when it was a hit */
+	emu_jit *out;
 } gen;
 
 static void put_line(gen *g, long node, int src, const char *fmt, ...)
@@ -47,7 +58,10 @@ static void put_line(gen *g, long node, int src, const char *fmt, ...)
 		int *ls = realloc(g->line_src, nc * sizeof *ls);
 		if (ls)
 			g->line_src = ls;
-		if (!ln || !ls) {
+		int *lc = realloc(g->line_col, nc * sizeof *lc);
+		if (lc)
+			g->line_col = lc;
+		if (!ln || !ls || !lc) {
 			g->oom = true;
 			return;
 		}
@@ -56,6 +70,8 @@ static void put_line(gen *g, long node, int src, const char *fmt, ...)
 	g->line++;
 	g->line_node[g->line] = node;
 	g->line_src[g->line] = src;
+	g->line_col[g->line] = g->col_hint;
+	g->col_hint = 0;
 	va_start(ap, fmt);
 	vfprintf(g->f, fmt, ap);
 	va_end(ap);
@@ -109,19 +125,6 @@ static emu_compute region_hints(const emu_tdfg *t, const emu_tregion *r)
 	return h;
 }
 
-/* A tile= of the region: §4.1's constraints for a tile of a whole
- * array; or, as Fig 9 draws it and a stream's tensor allows, a tile on
- * the first P bitlines of its array, P a divisor of B, which needs only
- * to be a valid region (emu_region_check: it fits the arrays). */
-static int given_tile_check(const emu_region *r, const sram_geom *g,
-			    const emu_tile_req *q, diag *d)
-{
-	const uint64_t P = emu_region_tile_bitlines(r);
-	if (P < g->bitlines && g->bitlines % P == 0)
-		return emu_region_check(r, g, d);
-	return emu_tile_check(r, g, q, r->tile, d);
-}
-
 /* One tile for all the region's tensors: given, or the best tile valid
  * for every element type in it, chosen for the first output (the
  * primary array of §4.1), else the first node. */
@@ -138,18 +141,31 @@ static int region_tile(gen *g, emu_tregion *tr)
 		rc = -1;
 		goto out;
 	}
+	/* One region per element type: the rules depend on the type only,
+	 * so a message names each failing type once, not once per node. */
+	size_t m = 0;
+	bool primary_out = false;
 	for (size_t i = 0; i < n; i++) {
-		region_of(t, &t->nodes[tr->node0 + i], &rs[i]);
-		snprintf(rs[i].name, sizeof rs[i].name, "%s", tr->name); /* messages name it */
-		rp[i] = &rs[i];
-		if (t->nodes[tr->node0 + i].output && !t->nodes[tr->node0 + primary].output)
-			primary = i;
+		const emu_tnode *x = &t->nodes[tr->node0 + i];
+		size_t k = 0;
+		while (k < m && !(rs[k].fmt == x->fmt && rs[k].width == x->width))
+			k++;
+		if (k == m) {
+			region_of(t, x, &rs[m]);
+			snprintf(rs[m].name, sizeof rs[m].name, "%s", tr->name); /* messages name it */
+			rp[m] = &rs[m];
+			m++;
+		}
+		if (x->output && !primary_out) {
+			primary = k;
+			primary_out = true;
+		}
 	}
 	const emu_tile_req q = {0, 0, region_hints(t, tr)};
 	if (tr->tile[0]) {
-		for (size_t i = 0; i < n && !rc; i++)
-			rc = given_tile_check(&rs[i], &t->geom, &q, g->d);
-	} else if ((rc = emu_tile_select_group(rp, n, primary, &t->geom, &q, g->d)) == 0) {
+		for (size_t i = 0; i < m && !rc; i++)
+			rc = emu_tile_check_given(&rs[i], &t->geom, &q, g->d);
+	} else if ((rc = emu_tile_select_group(rp, m, primary, &t->geom, &q, g->d)) == 0) {
 		memcpy(tr->tile, rs[0].tile, sizeof tr->tile);
 	}
 	if (!rc && emu_region_groups(&rs[0], &t->geom) > 1) {
@@ -163,6 +179,77 @@ out:
 	free(rs);
 	free(rp);
 	return rc;
+}
+
+/* Which runs are the first of their region as written: the JIT tiles
+ * and allocates a region once; its later runs copy what the first got.
+ * A tDFG built without the parser (no regions as written) has one run
+ * of each region. */
+static bool *first_runs(const emu_tdfg *t)
+{
+	bool *first = calloc(t->nregions ? t->nregions : 1, sizeof *first);
+	bool *seen = calloc(t->ntregions ? t->ntregions : 1, sizeof *seen);
+	for (size_t r = 0; first && seen && r < t->nregions; r++) {
+		const uint32_t w = t->regions[r].tmpl;
+		first[r] = !t->tregions || w >= t->ntregions || !seen[w];
+		if (t->tregions && w < t->ntregions)
+			seen[w] = true;
+	}
+	free(seen);
+	return first;
+}
+
+/* The arrays a region reads and stores share its tile: the first region
+ * to use an array gives it its tile (§4.1: one layout per array), and a
+ * later region adopts it. */
+static int region_tile_arrays(gen *g, emu_tregion *tr)
+{
+	emu_tdfg *t = g->t;
+	for (size_t i = tr->node0; i < tr->node1; i++) {
+		const emu_tnode *x = &t->nodes[i];
+		const emu_tarray *a = &t->arrays[x->array];
+		if ((x->kind != EMU_TN_TENSOR && x->kind != EMU_TN_STORE) || !a->tile[0])
+			continue;
+		if ((tr->tile[0] && memcmp(tr->tile, a->tile, sizeof a->tile) != 0) ||
+		    a->array0 != tr->array0) {
+			diag_at(g->d, t->path, tr->line, tr->col, "region '%s' uses array '%s', which "
+				"an earlier region laid out with tile %" PRIu64 "x%" PRIu64 "x%" PRIu64
+				" from array %u; give the region the same tile= and array=", tr->name,
+				a->name, a->tile[0], a->tile[1], a->tile[2], a->array0);
+			return -1;
+		}
+		memcpy(tr->tile, a->tile, sizeof tr->tile);
+	}
+	if (region_tile(g, tr))
+		return -1;
+	for (size_t i = tr->node0; i < tr->node1; i++) {
+		const emu_tnode *x = &t->nodes[i];
+		emu_tarray *a = &t->arrays[x->array];
+		if ((x->kind == EMU_TN_TENSOR || x->kind == EMU_TN_STORE) && !a->tile[0]) {
+			memcpy(a->tile, tr->tile, sizeof a->tile);
+			a->array0 = tr->array0;
+		}
+	}
+	return 0;
+}
+
+/* Every run's tile: its region's, chosen at the first run. */
+static int tile_runs(gen *g)
+{
+	emu_tdfg *t = g->t;
+	for (size_t r = 0; r < t->nregions; r++) {
+		emu_tregion *tr = &t->regions[r];
+		emu_tregion *w = g->first[r] ? NULL : &t->tregions[tr->tmpl];
+		if (w) {
+			memcpy(tr->tile, w->tile, sizeof tr->tile);
+			continue;
+		}
+		if (region_tile_arrays(g, tr))
+			return -1;
+		if (t->tregions && tr->tmpl < t->ntregions)
+			memcpy(t->tregions[tr->tmpl].tile, tr->tile, sizeof tr->tile);
+	}
+	return 0;
 }
 
 /* ---- wordline allocation (§3.4) ---- */
@@ -224,18 +311,35 @@ static long first_fit(const uint8_t *busy, unsigned top, unsigned rows)
 	return -1;
 }
 
-static int no_room(gen *g, const emu_tnode *x, const uint8_t *busy, unsigned top)
+/* The values live at node x, with their rows: "a 0..31, b 32..63". */
+static void live_text(const gen *g, const emu_tnode *x, const uint8_t *busy, char *live,
+		      size_t size)
 {
-	char live[512];
 	size_t n = 0;
 	live[0] = 0;
-	for (size_t i = 0; i < g->t->nnodes && n < sizeof live - 40; i++) {
+	for (size_t i = 0; i < g->t->nnodes && n + 80 < size; i++) {
 		const emu_tnode *y = &g->t->nodes[i];
-		if (y != x && y->rows && busy[y->wl] && (y->last_use == UINT32_MAX ||
+		if (y->rows && busy[y->wl] && (y == x || y->last_use == UINT32_MAX ||
 					       y->last_use >= (uint32_t)(x - g->t->nodes)))
-			n += (size_t)snprintf(live + n, sizeof live - n, "%s%s %u..%u", n ? ", " : "",
+			n += (size_t)snprintf(live + n, size - n, "%s%s %u..%u", n ? ", " : "",
 					      y->name, y->wl, y->wl + y->rows - 1);
 	}
+	if (!n)
+		snprintf(live, size, "none");
+}
+
+/* No run of free rows for x itself (tmp < 0), or for its temporary tmp
+ * (a reduce: its two hidden ranges, after its own). */
+static int no_room(gen *g, const emu_tnode *x, const uint8_t *busy, unsigned top, int tmp)
+{
+	char live[512];
+	live_text(g, x, busy, live, sizeof live);
+	if (tmp >= 0)
+		return node_err(g, x, "no room for the temporaries of reduce '%s' (2 x %u "
+				"wordlines, beside its own %u): temporary %d of 2 does not fit; the "
+				"values live here hold wordlines %s, and the scratch rows start at "
+				"%u; infsim does not spill (§3.4), so split the region or use "
+				"narrower types", x->name, x->width, x->width, tmp + 1, live, top);
 	return node_err(g, x, "no room for '%s' (%u wordlines): the values live here hold "
 			"wordlines %s, and the scratch rows start at %u; infsim does not spill "
 			"(§3.4), so split the region or use narrower types", x->name, x->width, live,
@@ -251,14 +355,14 @@ static int place(gen *g, uint8_t *busy, unsigned top, size_t i)
 	emu_tnode *x = &t->nodes[i];
 	const long wl = first_fit(busy, top, x->width);
 	if (wl < 0)
-		return no_room(g, x, busy, top);
+		return no_room(g, x, busy, top, -1);
 	x->wl = (uint16_t)wl;
 	x->rows = x->width;
 	memset(busy + wl, 1, x->rows);
 	for (unsigned k = 0; x->kind == EMU_TN_REDUCE && k < 2; k++) {
 		const long tw = first_fit(busy, top, x->width);
 		if (tw < 0)
-			return no_room(g, x, busy, top);
+			return no_room(g, x, busy, top, (int)k);
 		x->tmp[k] = (uint16_t)tw;
 		memset(busy + tw, 1, x->rows);
 	}
@@ -297,7 +401,110 @@ static int allocate(gen *g)
 	return 0;
 }
 
+/* Arrays first: their rows are theirs for the whole program. */
+static int place_arrays(gen *g, uint8_t *busy)
+{
+	emu_tdfg *t = g->t;
+	for (size_t i = 0; i < t->narrays; i++) {
+		emu_tarray *a = &t->arrays[i];
+		const long wl = first_fit(busy, g->scratch, a->width);
+		if (wl < 0) {
+			diag_at(g->d, t->path, a->line, a->col, "no room for array '%s' (%u wordlines): "
+				"the arrays before it and the scratch rows (from %u) take the rest; "
+				"use a machine with more wordlines or narrower types", a->name,
+				a->width, g->scratch);
+			return -1;
+		}
+		a->wl = (uint16_t)wl;
+		memset(busy + wl, 1, a->width);
+	}
+	return 0;
+}
+
+/* One region's values, locally (§3.4): inputs and outputs live to the
+ * region's end, the others to their last use; tensors and stores are
+ * their arrays' rows.  Every row is free again after the region. */
+static int allocate_region(gen *g, uint8_t *busy, const emu_tregion *tr)
+{
+	emu_tdfg *t = g->t;
+	for (size_t i = tr->node0; i < tr->node1; i++) {
+		emu_tnode *x = &t->nodes[i];
+		x->last_use = x->output || x->kind == EMU_TN_INPUT ? UINT32_MAX : (uint32_t)i;
+		for (unsigned a = 0; a < x->nargs; a++)
+			if (t->nodes[x->arg[a]].last_use != UINT32_MAX)
+				t->nodes[x->arg[a]].last_use = (uint32_t)i;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = tr->node0; i < tr->node1; i++) {
+			emu_tnode *x = &t->nodes[i];
+			if ((x->kind == EMU_TN_INPUT) != (pass == 0))
+				continue;
+			if (x->kind == EMU_TN_TENSOR || x->kind == EMU_TN_STORE) {
+				x->wl = t->arrays[x->array].wl;
+				x->rows = 0;
+			} else if (place(g, busy, g->scratch, i)) {
+				return -1;
+			}
+		}
+	for (size_t i = tr->node0; i < tr->node1; i++)
+		if (t->nodes[i].rows)
+			memset(busy + t->nodes[i].wl, 0, t->nodes[i].rows);
+	return 0;
+}
+
+/* What a node as written got at its region's first run. */
+typedef struct rows_of {
+	uint16_t wl, rows, tmp[2];
+	uint32_t last;         /* its last use, counted from the region's first node */
+} rows_of;
+
+/* A program: arrays, then each region at its first run; later runs
+ * take the same rows (a tensor's or store's are its array's now). */
+static int allocate_program(gen *g)
+{
+	emu_tdfg *t = g->t;
+	uint8_t *busy = calloc(t->geom.wordlines, 1);
+	rows_of *saved = calloc(t->ntnodes ? t->ntnodes : 1, sizeof *saved);
+	int rc = busy && saved ? place_arrays(g, busy) : -1;
+	if (!busy || !saved)
+		diag_file(g->d, t->path, "out of memory");
+	for (size_t r = 0; !rc && r < t->nregions; r++) {
+		const emu_tregion *tr = &t->regions[r];
+		const bool first = g->first[r];
+		if (first && (rc = allocate_region(g, busy, tr)) != 0)
+			break;
+		for (size_t i = tr->node0; i < tr->node1; i++) {
+			emu_tnode *x = &t->nodes[i];
+			rows_of *w = &saved[x->tmpl];
+			if (first) {
+				*w = (rows_of){x->wl, x->rows, {x->tmp[0], x->tmp[1]},
+					       x->last_use == UINT32_MAX ? UINT32_MAX
+					       : (uint32_t)(x->last_use - tr->node0)};
+				continue;
+			}
+			x->wl = x->kind == EMU_TN_TENSOR || x->kind == EMU_TN_STORE
+				? t->arrays[x->array].wl : w->wl;
+			x->rows = w->rows;
+			memcpy(x->tmp, w->tmp, sizeof x->tmp);
+			x->last_use = w->last == UINT32_MAX ? UINT32_MAX
+				      : (uint32_t)(w->last + tr->node0);
+		}
+	}
+	free(busy);
+	free(saved);
+	return rc;
+}
+
 /* ---- the text ---- */
+
+/* The name of temporary k (0 or 1) of node i: "__N_K".  User names never
+ * hold "__" (tdfg.c), so it cannot collide with one, and it is at most
+ * 2 + 10 + 2 characters whatever the node's name is. */
+static const char *tmp_name(size_t i, unsigned k, char *buf, size_t size)
+{
+	snprintf(buf, size, "__%zu_%u", i, k + 1);
+	return buf;
+}
 
 static const char *type_text(const emu_tnode *x, char *buf, size_t size)
 {
@@ -311,11 +518,32 @@ static void dims_text(const uint64_t *v, unsigned nd, char *buf, size_t size)
 		n += (size_t)snprintf(buf + n, size - n, "%s%" PRIu64, k ? "x" : "", v[k]);
 }
 
+/* An array's tensor: not shared (its rows are its own), with the tile
+ * of the regions that use it (the assembler picks one if none does). */
+static void declare_array(gen *g, const emu_tarray *a)
+{
+	char tn[16], shape[64], tile[80] = "";
+	dims_text(a->shape, a->ndims, shape, sizeof shape);
+	if (a->tile[0]) {
+		memcpy(tile, " tile=", 7);
+		dims_text(a->tile, a->ndims, tile + 6, sizeof tile - 6);
+	}
+	if (a->load[0])
+		put_line(g, -1, a->line, "# array %s: its data from %s (infsim run --load %s=%s)",
+			 a->name, a->load, a->name, a->load);
+	g->col_hint = a->init_col ? a->init_col : a->col;
+	put_line(g, -1, a->line, "tensor %s %s %s wl=%u array=%u%s%s%s", a->name,
+		 isa_type_name(a->fmt, a->width, a->is_signed, tn, sizeof tn), shape, a->wl,
+		 a->array0, tile, a->init_text[0] ? " " : "", a->init_text);
+}
+
 static void declare(gen *g, size_t i)
 {
 	const emu_tnode *x = &g->t->nodes[i];
+	if (x->kind == EMU_TN_TENSOR || x->kind == EMU_TN_STORE)
+		return; /* they are their arrays' rows */
 	const emu_tregion *r = &g->t->regions[x->region];
-	char tn[16], shape[64], tile[64];
+	char tn[16], shape[64], tile[64], tmp[32];
 	dims_text(r->shape, r->ndims, shape, sizeof shape);
 	dims_text(r->tile, r->ndims, tile, sizeof tile);
 	put_line(g, (long)i, x->line, "tensor %s %s %s wl=%u array=%u tile=%s%s%s%s", x->name,
@@ -323,9 +551,9 @@ static void declare(gen *g, size_t i)
 		 x->kind == EMU_TN_INPUT ? "" : " shared", x->init_text[0] ? " " : "",
 		 x->init_text);
 	for (unsigned k = 0; x->kind == EMU_TN_REDUCE && k < 2; k++)
-		put_line(g, (long)i, x->line, "tensor %s__%u %s %s wl=%u array=%u tile=%s shared",
-			 x->name, k + 1, type_text(x, tn, sizeof tn), shape, x->tmp[k], r->array0,
-			 tile);
+		put_line(g, (long)i, x->line, "tensor %s %s %s wl=%u array=%u tile=%s shared",
+			 tmp_name(i, k, tmp, sizeof tmp), type_text(x, tn, sizeof tn), shape,
+			 x->tmp[k], r->array0, tile);
 }
 
 /* "add.f32 NAME, A, B" or "set.f32 NAME, #1.5": the command of x. */
@@ -343,7 +571,8 @@ static void cmd_text(const emu_tdfg *t, const emu_tnode *x, char *buf, size_t si
 				      isa_type_name(c->sfmt, c->swidth, c->ssigned, st, sizeof st));
 	n += (size_t)snprintf(buf + n, size - n, " %s", x->name);
 	for (unsigned a = 0; a < x->nargs; a++)
-		n += (size_t)snprintf(buf + n, size - n, ", %s", t->nodes[x->arg[a]].name);
+		n += (size_t)snprintf(buf + n, size - n, ", %s",
+				      emu_tnode_value_name(t, &t->nodes[x->arg[a]]));
 	const isa_form f = cnst ? ISA_FORM_DI : isa_info_of(c->op)->form;
 	if (f == ISA_FORM_DAI || f == ISA_FORM_PAI || f == ISA_FORM_DI) {
 		const uint64_t v = cnst ? x->value : c->imm;
@@ -401,9 +630,12 @@ static void emit_reduce(gen *g, size_t i)
 	const emu_tnode *x = &g->t->nodes[i];
 	const emu_tnode *s = &g->t->nodes[x->arg[0]];
 	const unsigned k = x->dim, nd = g->t->regions[x->region].ndims;
-	char tn[16], cmd[512], offs[96], box[128];
+	char tn[16], cmd[512], offs[96], box[128], t1[32], t2[32];
 	const char *ty = type_text(x, tn, sizeof tn);
-	snprintf(cmd, sizeof cmd, "copy.%s %s, %s", ty, x->name, s->name);
+	tmp_name(i, 0, t1, sizeof t1);
+	tmp_name(i, 1, t2, sizeof t2);
+	snprintf(cmd, sizeof cmd, "copy.%s %s, %s", ty, x->name,
+		 emu_tnode_value_name(g->t, s));
 	emit_on_box(g, i, cmd, &s->dom);
 	const uint64_t lo = s->dom.lo[k];
 	for (uint64_t len = s->dom.hi[k] - lo; len > 1;) {
@@ -417,11 +649,11 @@ static void emit_reduce(gen *g, size_t i)
 			n += (size_t)snprintf(offs + n, sizeof offs - n, ", %s%" PRIu64,
 					      j == k ? "-" : "+", j == k ? h : 0);
 		box_text(&up, nd, box, sizeof box);
-		put_line(g, (long)i, x->line, "move %s__1, %s%s @ box=%s", x->name, x->name, offs, box);
-		snprintf(cmd, sizeof cmd, "%s.%s %s__2, %s, %s__1", isa_info_of(x->c.op)->name, ty,
-			 x->name, x->name, x->name);
+		put_line(g, (long)i, x->line, "move %s, %s%s @ box=%s", t1, x->name, offs, box);
+		snprintf(cmd, sizeof cmd, "%s.%s %s, %s, %s", isa_info_of(x->c.op)->name, ty, t2,
+			 x->name, t1);
 		emit_on_box(g, i, cmd, &low);
-		snprintf(cmd, sizeof cmd, "copy.%s %s, %s__2", ty, x->name, x->name);
+		snprintf(cmd, sizeof cmd, "copy.%s %s, %s", ty, x->name, t2);
 		emit_on_box(g, i, cmd, &low);
 		len = h;
 	}
@@ -438,7 +670,8 @@ static void emit_shift(gen *g, size_t i)
 	for (unsigned k = 0; k < nd; k++)
 		n += (size_t)snprintf(offs + n, sizeof offs - n, ", %+" PRId64, x->off[k]);
 	box_text(&s->dom, nd, box, sizeof box);
-	put_line(g, (long)i, x->line, "move %s, %s%s @ box=%s", x->name, s->name, offs, box);
+	put_line(g, (long)i, x->line, "move %s, %s%s @ box=%s", x->name,
+		 emu_tnode_value_name(g->t, s), offs, box);
 }
 
 /* bc (§3.2): the source's one element along dim goes to every position
@@ -463,6 +696,16 @@ static int emit_bcast(gen *g, size_t i)
 	}
 	emu_move_list_free(&l);
 	return rc;
+}
+
+/* store: a copy of the value into the array's rows over the box. */
+static void emit_store(gen *g, size_t i)
+{
+	const emu_tnode *x = &g->t->nodes[i];
+	char tn[16], cmd[256];
+	snprintf(cmd, sizeof cmd, "copy.%s %s, %s", type_text(x, tn, sizeof tn),
+		 g->t->arrays[x->array].name, emu_tnode_value_name(g->t, &g->t->nodes[x->arg[0]]));
+	emit_on_box(g, i, cmd, &x->dom);
 }
 
 static const char *trim(char *s)
@@ -498,13 +741,125 @@ static int emit_node(gen *g, size_t i)
 	case EMU_TN_REDUCE:
 		emit_reduce(g, i);
 		break;
+	case EMU_TN_STORE: /* into an array: checked as the store, no marker */
+		emit_store(g, i);
+		return 0;
 	default:
 		break;
 	}
-	/* The node marker (doc/FORMAT.md): its tensor holds it from here. */
-	if (rc == 0)
+	/* The node marker (doc/FORMAT.md): its tensor holds it from here; a
+	 * tensor node is its array's rows. */
+	if (rc == 0 && x->kind == EMU_TN_TENSOR)
+		put_line(g, (long)i, x->line, "node %s tensor=%s", x->name,
+			 g->t->arrays[x->array].name);
+	else if (rc == 0)
 		put_line(g, (long)i, x->line, "node %s", x->name);
 	return rc;
+}
+
+/* Does run a repeat run b: the same region as written, parameters,
+ * window and arrays?  Then it has the same commands (§4's memo). */
+static bool same_run(const emu_tdfg *t, const emu_tregion *a, const emu_tregion *b)
+{
+	if (!t->tregions || a->tmpl != b->tmpl || a->node1 - a->node0 != b->node1 - b->node0 ||
+	    memcmp(a->pv, b->pv, sizeof a->pv) != 0 ||
+	    memcmp(&a->window, &b->window, sizeof a->window) != 0)
+		return false;
+	for (size_t i = 0; i < a->node1 - a->node0; i++)
+		if (t->nodes[a->node0 + i].array != t->nodes[b->node0 + i].array)
+			return false;
+	return true;
+}
+
+/* Run r's commands are run q's: its lines again, each for the node of r
+ * in the place of q's node. */
+static int replay(gen *g, size_t q, size_t r)
+{
+	const struct span *sp = &g->span[q];
+	const size_t len = sp->t1 - sp->t0;
+	char *copy = malloc(len + 1);
+	if (!copy || fflush(g->f) != 0) {
+		free(copy);
+		g->oom = true;
+		return 0;
+	}
+	memcpy(copy, g->text + sp->t0, len);
+	const long shift = (long)g->t->regions[r].node0 - (long)g->t->regions[q].node0;
+	const char *s = copy, *end = copy + len;
+	for (int l = sp->l0; l < sp->l1 && s < end; l++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+		const long node = g->line_node[l];
+		put_line(g, node >= 0 ? node + shift : -1, g->line_src[l], "%.*s", (int)n, s);
+		s += n + 1;
+	}
+	free(copy);
+	return 0;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* "# region NAME SHAPE tile=T [k=3] [window=...]" and the loops' comments. */
+static void run_header(gen *g, const emu_tregion *tr)
+{
+	char shape[64], tile[64], extra[256] = "";
+	size_t n = 0;
+	for (const char *c = tr->ctx; c && *c;) {
+		const char *nl = strchr(c, '\n');
+		const int len = nl ? (int)(nl - c) : (int)strlen(c);
+		put_line(g, -1, tr->line, "%.*s", len, c);
+		c += len + (nl ? 1 : 0);
+	}
+	for (unsigned k = 0; k < tr->nparams; k++)
+		n += (size_t)snprintf(extra + n, sizeof extra - n, " %s=%" PRId64, tr->param[k],
+				      tr->pv[k]);
+	for (unsigned k = 0; k < tr->ndims; k++)
+		if (tr->window.lo[k] || tr->window.hi[k] != tr->shape[k]) {
+			n += (size_t)snprintf(extra + n, sizeof extra - n, " window=");
+			box_text(&tr->window, tr->ndims, extra + n, sizeof extra - n);
+			break;
+		}
+	dims_text(tr->shape, tr->ndims, shape, sizeof shape);
+	dims_text(tr->tile, tr->ndims, tile, sizeof tile);
+	put_line(g, -1, tr->line, "# region %s %s tile=%s%s", tr->name, shape, tile, extra);
+}
+
+/* Run r: lowered, or (§4) replayed from an earlier run it repeats. */
+static int emit_run(gen *g, size_t r)
+{
+	emu_tdfg *t = g->t;
+	emu_jit *j = g->out;
+	const emu_tregion *tr = &t->regions[r];
+	run_header(g, tr);
+	for (size_t m = 0; m < j->misses; m++)
+		if (same_run(t, &t->regions[j->lowerings[m].region], tr)) {
+			j->hits++;
+			put_line(g, -1, tr->line, "# the commands of the run at lowering %zu, reused", m + 1);
+			return replay(g, j->lowerings[m].region, r);
+		}
+	const double t0 = now_seconds();
+	struct span *sp = &g->span[r];
+	if (t->program)
+		put_line(g, -1, tr->line, "# lowering %zu", j->misses + 1);
+	if (fflush(g->f) != 0)
+		g->oom = true;
+	sp->t0 = g->size;
+	sp->l0 = g->line + 1;
+	for (size_t i = tr->node0; i < tr->node1; i++)
+		if (emit_node(g, i))
+			return -1;
+	if (fflush(g->f) != 0)
+		g->oom = true;
+	sp->t1 = g->size;
+	sp->l1 = g->line + 1;
+	j->lowerings[j->misses].region = (uint32_t)r;
+	j->lowerings[j->misses++].seconds = now_seconds() - t0;
+	return 0;
 }
 
 static int generate(gen *g)
@@ -515,18 +870,15 @@ static int generate(gen *g)
 	put_line(g, -1, 0, "# lowered by infsim's JIT from %s", t->path);
 	put_line(g, -1, 0, "machine %s", mach);
 	put_line(g, -1, 0, "scratch %u", g->scratch);
-	for (size_t i = 0; i < t->nnodes; i++)
-		declare(g, i);
-	for (size_t r = 0; r < t->nregions; r++) {
-		const emu_tregion *tr = &t->regions[r];
-		char shape[64], tile[64];
-		dims_text(tr->shape, tr->ndims, shape, sizeof shape);
-		dims_text(tr->tile, tr->ndims, tile, sizeof tile);
-		put_line(g, -1, tr->line, "# region %s %s tile=%s", tr->name, shape, tile);
-		for (size_t i = tr->node0; i < tr->node1; i++)
-			if (emit_node(g, i))
-				return -1;
-	}
+	for (size_t i = 0; i < t->narrays; i++)
+		declare_array(g, &t->arrays[i]);
+	/* One tensor per node as written: its runs share its rows. */
+	for (size_t r = 0; r < t->nregions; r++)
+		for (size_t i = t->regions[r].node0; g->first[r] && i < t->regions[r].node1; i++)
+			declare(g, i);
+	for (size_t r = 0; r < t->nregions; r++)
+		if (emit_run(g, r))
+			return -1;
 	return 0;
 }
 
@@ -553,7 +905,8 @@ static void blame(gen *g, const diag *pd, const char *lowered)
 		gl = strchr(gl, '\n') ? strchr(gl, '\n') + 1 : NULL;
 	if (gl)
 		n = strcspn(gl, "\n");
-	diag_at(g->d, g->t->path, x ? x->line : g->line_src[line], x ? x->op_col : 0,
+	diag_at(g->d, g->t->path, x ? x->line : g->line_src[line],
+		x ? x->op_col : g->line_col[line],
 		"%s (lowered line %d: %.*s)", msg, line, (int)(n < 200 ? n : 200), gl ? gl : "");
 }
 
@@ -574,12 +927,21 @@ static int link(gen *g, emu_jit *j)
 		x->cmd0 = x->cmd1 = SIZE_MAX;
 		x->buf = -1;
 		for (size_t b = 0; b < p->nbufs; b++)
-			if (strcmp(p->bufs[b].name, x->name) == 0)
+			if (strcmp(p->bufs[b].name, emu_tnode_value_name(t, x)) == 0)
 				x->buf = (int)b;
 		if (x->buf >= 0) {
 			x->init = (uint8_t)p->bufs[x->buf].init;
 			x->init_arg = p->bufs[x->buf].init_arg;
 		}
+	}
+	for (size_t i = 0; i < t->narrays; i++) {
+		emu_tarray *a = &t->arrays[i];
+		for (size_t b = 0; b < p->nbufs; b++)
+			if (strcmp(p->bufs[b].name, a->name) == 0) {
+				a->buf = (int)b;
+				a->init = (uint8_t)p->bufs[b].init;
+				a->init_arg = p->bufs[b].init_arg;
+			}
 	}
 	for (size_t c = 0; c < p->ncmds; c++) {
 		const int ln = p->cmds[c].line;
@@ -626,14 +988,19 @@ int emu_jit_lower(emu_tdfg *t, emu_jit *out, diag *d)
 		return -1;
 	}
 	g.scratch = (uint16_t)(t->geom.wordlines - rows);
-	for (size_t r = 0; r < t->nregions; r++)
-		if (region_tile(&g, &t->regions[r]))
-			return -1;
-	if (allocate(&g))
-		return -1;
+	g.out = out;
+	g.first = first_runs(t);
+	g.span = calloc(t->nregions ? t->nregions : 1, sizeof *g.span);
+	out->lowerings = calloc(t->nregions ? t->nregions : 1, sizeof *out->lowerings);
+	if (!g.first || !g.span || !out->lowerings) {
+		diag_file(d, t->path, "out of memory");
+		goto out;
+	}
+	if (tile_runs(&g) || (t->program ? allocate_program(&g) : allocate(&g)))
+		goto out;
 	if (!(g.f = open_memstream(&g.text, &g.size))) {
 		diag_file(d, t->path, "out of memory");
-		return -1;
+		goto out;
 	}
 	const int gr = generate(&g);
 	if (fclose(g.f) != 0 || g.oom) {
@@ -662,6 +1029,9 @@ out:
 	free(g.text);
 	free(g.line_node);
 	free(g.line_src);
+	free(g.line_col);
+	free(g.first);
+	free(g.span);
 	if (rc)
 		emu_jit_free(out);
 	return rc;
@@ -671,6 +1041,7 @@ void emu_jit_free(emu_jit *j)
 {
 	free(j->text);
 	free(j->node_of);
+	free(j->lowerings);
 	emu_program_free(&j->prog);
 	memset(j, 0, sizeof *j);
 }

@@ -10,6 +10,10 @@
  *   NAME = bcast SRC, DIM
  *   NAME = MNEMONIC.TYPE[.STYPE] A[, B[, C]]     (or A, #IMM)
  *   output NAME[, NAME...]
+ *   array NAME TYPE SIZES [init=KIND | load=FILE]        (programs:)
+ *   NAME = tensor ARRAY [box=...]     store ARRAY, NODE [box=...]
+ *   run REGION   repeat N .. end   for K = LO, HI .. end   swap A, B
+ *   shrink REGION, D0[, D1[, D2]]     (region field: param=K[,...])
  *
  * Every mistake is reported as FILE:LINE:COL with what was expected.
  * The parser computes each node's type and domain; the JIT (jit.c) does
@@ -26,7 +30,7 @@
 #include "tdfg.h"
 
 static const char *const kind_names[EMU_TN_KINDS] = {
-	"input", "const", "shift", "bcast", "compute", "reduce",
+	"input", "const", "shift", "bcast", "compute", "reduce", "tensor", "store",
 };
 
 const char *emu_tnode_kind_name(unsigned kind)
@@ -44,8 +48,16 @@ void emu_tdfg_free(emu_tdfg *t)
 {
 	free(t->path);
 	free(t->text);
+	for (size_t i = 0; t->regions && i < t->nregions; i++)
+		free(t->regions[i].ctx);
+	if (t->tregions != t->regions)
+		free(t->tregions);
+	if (t->tnodes != t->nodes)
+		free(t->tnodes);
 	free(t->regions);
 	free(t->nodes);
+	free(t->arrays);
+	free(t->ctl);
 	memset(t, 0, sizeof *t);
 }
 
@@ -105,7 +117,10 @@ typedef struct tp {
 	const char *s;
 	size_t len, pos;
 	int line;
-	size_t capn, capr;
+	size_t capn, capr, capa, capc;
+	bool in_control;       /* a control statement has ended the last region */
+	unsigned depth;        /* open repeat/for blocks */
+	size_t open[8];        /* their control indexes */
 } tp;
 
 static int perr(const tp *p, size_t at, const char *fmt, ...)
@@ -222,21 +237,73 @@ static int unsigned_in(tp *p, const char *what, uint64_t lo, uint64_t hi, uint64
 	return 0;
 }
 
-/* S0[xS1[xS2]] into v (1 beyond the dimensions given); *nd set. */
+/* The region nodes are being added to (the last one). */
+static emu_tregion *cur_region(const tp *p)
+{
+	return &p->t->regions[p->t->nregions - 1];
+}
+
+/* A region with parameters is checked at each run (tdfg_prog.c): the
+ * parser leaves the domains' checks to then. */
+static bool loose(const tp *p)
+{
+	return p->t->nregions && cur_region(p)->nparams;
+}
+
+static bool texpr_const(const emu_texpr *e)
+{
+	for (unsigned k = 0; k < EMU_TPARAMS; k++)
+		if (e->coef[k])
+			return false;
+	return true;
+}
+
+/* A bound or an offset: TERM {(+|-) TERM}, a TERM a number or a
+ * parameter of region r (param=): k, k+1, 15-k. */
+static int expr(tp *p, const emu_tregion *r, const char *what, emu_texpr *e)
+{
+	char f[40];
+	int sign = 1;
+	memset(e, 0, sizeof *e);
+	blanks(p);
+	if (p->pos < p->len && (p->s[p->pos] == '+' || p->s[p->pos] == '-'))
+		sign = p->s[p->pos++] == '-' ? -1 : 1;
+	for (;;) {
+		const size_t at = p->pos, n = ident_len(p, at);
+		if (n) {
+			unsigned k = 0;
+			while (k < r->nparams && !is_word(p, at, n, r->param[k]))
+				k++;
+			if (k == r->nparams)
+				return perr(p, at, "unknown parameter '%.*s' in %s; region '%s' has %s%s",
+					    (int)n, p->s + at, what, r->name, r->nparams ? "param=" :
+					    "no parameters (param=NAME)", r->nparams ? r->param[0] : "");
+			e->coef[k] = (int8_t)(e->coef[k] + sign);
+			p->pos = at + n;
+		} else {
+			int64_t v;
+			if (at >= p->len || p->s[at] < '0' || p->s[at] > '9')
+				return perr(p, at, "expected %s (a number, or a parameter such as k+1), "
+					    "found %s", what, found(p, at, f, sizeof f));
+			if (number(p, what, &v))
+				return -1;
+			e->c += sign * v;
+		}
+		if (p->pos >= p->len || (p->s[p->pos] != '+' && p->s[p->pos] != '-'))
+			return 0;
+		sign = p->s[p->pos++] == '-' ? -1 : 1;
+	}
+}
+
+/* S0[xS1[xS2]] into v (1 beyond the dimensions given); *nd set.  The
+ * stream's reader (emu_scan_sizes), so both languages read sizes alike. */
 static int dims(tp *p, const char *what, uint64_t v[EMU_LAYOUT_DIMS], uint8_t *nd)
 {
-	unsigned k = 0;
-	for (;;) {
-		if (k == EMU_LAYOUT_DIMS)
-			return perr(p, p->pos - 1, "too many dimensions in the %s; expected at most 3 "
-				    "(S0xS1xS2, innermost first)", what);
-		if (unsigned_in(p, what, 1, UINT32_MAX, &v[k]))
-			return -1;
-		k++;
-		if (p->pos >= p->len || p->s[p->pos] != 'x')
-			break;
-		p->pos++;
-	}
+	char err[DIAG_MAX / 2];
+	unsigned k;
+	blanks(p);
+	if (emu_scan_sizes(p->s, p->len, &p->pos, what, v, &k, err, sizeof err))
+		return perr(p, p->pos, "%s", err);
 	for (unsigned j = k; j < EMU_LAYOUT_DIMS; j++)
 		v[j] = 1;
 	*nd = (uint8_t)k;
@@ -318,26 +385,54 @@ static int region_hint(tp *p, emu_tregion *r)
 	return 0;
 }
 
-static int region_field(tp *p, emu_tregion *r, bool seen[3])
+/* param=NAME[,NAME...]: names the region's boxes and offsets may use;
+ * `run` takes their values from the enclosing `for` loops. */
+static int region_params(tp *p, emu_tregion *r)
 {
-	static const char *const keys[3] = {"tile", "hint", "array"};
+	for (;;) {
+		size_t n;
+		if (word(p, "a parameter name after param=", &n))
+			return -1;
+		const size_t at = p->pos;
+		if (r->nparams == EMU_TPARAMS)
+			return perr(p, at, "too many parameters; a region has at most %d",
+				    EMU_TPARAMS);
+		if (n >= EMU_NAME_MAX)
+			return perr(p, at, "parameter name is %zu characters long; expected at most %d",
+				    n, EMU_NAME_MAX - 1);
+		for (unsigned k = 0; k < r->nparams; k++)
+			if (is_word(p, at, n, r->param[k]))
+				return perr(p, at, "parameter '%s' is given twice", r->param[k]);
+		memcpy(r->param[r->nparams++], p->s + at, n);
+		p->pos = at + n;
+		if (p->pos >= p->len || p->s[p->pos] != ',')
+			return 0;
+		p->pos++;
+	}
+}
+
+static int region_field(tp *p, emu_tregion *r, bool seen[4])
+{
+	static const char *const keys[4] = {"tile", "hint", "array", "param"};
 	size_t n;
 	char f[40];
-	if (word(p, "tile=, hint= or array=", &n))
+	if (word(p, "tile=, hint=, array= or param=", &n))
 		return -1;
 	const size_t at = p->pos;
 	unsigned k = 0;
-	while (k < 3 && !is_word(p, at, n, keys[k]))
+	while (k < 4 && !is_word(p, at, n, keys[k]))
 		k++;
-	if (k == 3 || at + n >= p->len || p->s[at + n] != '=')
-		return perr(p, at, "expected tile=T0xT1, hint=KIND:DIM or array=N, found %s",
-			    found(p, at, f, sizeof f));
+	if (k == 4 || at + n >= p->len || p->s[at + n] != '=')
+		return perr(p, at, "expected tile=T0xT1, hint=KIND:DIM, array=N or param=NAME, "
+			    "found %s", found(p, at, f, sizeof f));
 	if (seen[k])
 		return perr(p, at, "%s= is given twice", keys[k]);
 	seen[k] = true;
 	p->pos = at + n + 1;
 	if (k == 1)
 		return region_hint(p, r);
+	if (k == 3)
+		return region_params(p, r);
 	if (k == 2) {
 		uint64_t a;
 		const sram_geom *g = &p->t->geom;
@@ -349,7 +444,7 @@ static int region_field(tp *p, emu_tregion *r, bool seen[3])
 	}
 	uint8_t nd;
 	const size_t tat = p->pos;
-	if (dims(p, "tile size", r->tile, &nd))
+	if (dims(p, "the tile", r->tile, &nd))
 		return -1;
 	if (nd != r->ndims)
 		return perr(p, tat, "region '%s' has %u dimension%s but its tile has %u; expected "
@@ -397,14 +492,17 @@ static int parse_region(tp *p)
 	r->line = p->line;
 	r->col = (int)at + 1;
 	p->pos = at + n;
-	if (dims(p, "region size", r->shape, &r->ndims))
+	if (dims(p, "the region's sizes", r->shape, &r->ndims))
 		return -1;
-	bool seen[3] = {false, false, false};
-	while (!at_end(p))
-		if (region_field(p, r, seen))
-			return -1;
+	bool seen[4] = {false, false, false, false};
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+		r->window.hi[k] = r->shape[k];
 	r->node0 = r->node1 = t->nnodes;
-	t->nregions++;
+	t->nregions++; /* before its fields: param= is read into it */
+	p->in_control = false;
+	while (!at_end(p))
+		if (region_field(p, &t->regions[t->nregions - 1], seen))
+			return -1;
 	return 0;
 }
 
@@ -422,6 +520,17 @@ static int operand(tp *p, uint32_t *idx)
 		return perr(p, at, "unknown node '%.*s'; operands must be defined above", (int)n,
 			    p->s + at);
 	const emu_tnode *x = &p->t->nodes[i];
+	if (x->kind == EMU_TN_STORE)
+		return perr(p, at, "unknown node '%.*s'; operands must be defined above", (int)n,
+			    p->s + at);
+	/* A tensor names its array's rows (no copy): a store into the array
+	 * since then would change it under an SSA name. */
+	for (size_t k = (size_t)i + 1; x->kind == EMU_TN_TENSOR && k < p->t->nnodes; k++)
+		if (p->t->nodes[k].kind == EMU_TN_STORE && p->t->nodes[k].array == x->array)
+			return perr(p, at, "'%s' is a tensor of array '%s', which the store at "
+				    "line %d has written since; read the array again with a new "
+				    "tensor node", x->name, p->t->arrays[x->array].name,
+				    p->t->nodes[k].line);
 	if (x->region != p->t->nregions - 1)
 		return perr(p, at, "'%s' belongs to region '%s'; a node reads only nodes of its "
 			    "own region ('%s')", x->name, p->t->regions[x->region].name,
@@ -454,24 +563,50 @@ static int type_word(tp *p, emu_tnode *x)
 	return type_of(p, at, n, x);
 }
 
-/* box=LO:HI[,LO:HI...] of an input, inside the region. */
+/* One bound of a box: an expression; a constant one is checked here,
+ * one with parameters at each run (tdfg_prog.c). */
+static int box_bound(tp *p, const emu_tregion *r, const char *what, uint64_t lo, uint64_t hi,
+		     emu_texpr *e, uint64_t *v)
+{
+	const size_t at = (blanks(p), p->pos);
+	if (expr(p, r, what, e))
+		return -1;
+	if (!texpr_const(e)) {
+		*v = lo;
+		return 0;
+	}
+	if (e->c < (int64_t)lo || (uint64_t)e->c > hi)
+		return perr(p, at, "%s %" PRId64 " is out of range; expected %" PRIu64 " to %" PRIu64,
+			    what, e->c, lo, hi);
+	*v = (uint64_t)e->c;
+	return 0;
+}
+
+/* box=LO:HI[,LO:HI...] of an input, a tensor or a store, inside the
+ * region; dimensions not given span the lattice. */
 static int input_box(tp *p, emu_tnode *x, const emu_tregion *r)
 {
 	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
 		x->dom.lo[k] = 0;
 		x->dom.hi[k] = r->shape[k];
+		memset(x->box_e[k], 0, sizeof x->box_e[k]);
+		x->box_e[k][1].c = (int64_t)r->shape[k];
 	}
+	x->has_box = true;
 	for (unsigned k = 0;; k++) {
 		uint64_t lo, hi;
 		if (k == r->ndims)
 			return perr(p, p->pos, "too many box dimensions: region '%s' has %u", r->name,
 				    r->ndims);
-		if (unsigned_in(p, "box start", 0, r->shape[k] - 1, &lo) ||
+		if (box_bound(p, r, "box start", 0, r->shape[k] - 1, &x->box_e[k][0], &lo) ||
 		    expect_char(p, ':', "':' between the box's start and end") ||
-		    unsigned_in(p, "box end", lo + 1, r->shape[k], &hi))
+		    box_bound(p, r, "box end", texpr_const(&x->box_e[k][0]) ? lo + 1 : 1,
+			      r->shape[k], &x->box_e[k][1], &hi))
 			return -1;
 		x->dom.lo[k] = lo;
-		x->dom.hi[k] = hi;
+		x->dom.hi[k] = texpr_const(&x->box_e[k][1]) ? hi : r->shape[k];
+		if (x->dom.lo[k] >= x->dom.hi[k])
+			x->dom.lo[k] = 0;
 		if (p->pos >= p->len || p->s[p->pos] != ',')
 			return 0;
 		p->pos++;
@@ -559,12 +694,16 @@ static int node_shift(tp *p, emu_tnode *x, const emu_tregion *r)
 	unsigned k = 0, moving = 0;
 	const size_t at0 = p->pos;
 	while (!at_end(p)) {
+		if (k == r->ndims && p->s[p->pos] != ',')
+			return perr(p, p->pos, "unexpected text after the shift node");
 		if (k == r->ndims)
 			return perr(p, p->pos, "too many offsets: region '%s' has %u dimension%s",
 				    r->name, r->ndims, r->ndims == 1 ? "" : "s");
-		if (expect_char(p, ',', "',' and an offset") || number(p, "an offset", &x->off[k]))
+		if (expect_char(p, ',', "',' and an offset") ||
+		    expr(p, r, "an offset", &x->off_e[k]))
 			return -1;
-		moving += x->off[k] != 0;
+		x->off[k] = x->off_e[k].c;
+		moving += !texpr_const(&x->off_e[k]) || x->off[k] != 0;
 		k++;
 	}
 	if (k == 0)
@@ -572,7 +711,12 @@ static int node_shift(tp *p, emu_tnode *x, const emu_tregion *r)
 	if (moving != 1)
 		return perr(p, at0, "a shift moves along exactly one dimension; %u offsets are "
 			    "nonzero", moving);
-	for (k = 0; k < EMU_LAYOUT_DIMS; k++) {
+	for (k = 0; k < EMU_LAYOUT_DIMS; k++)
+		if (!texpr_const(&x->off_e[k]))
+			x->off[k] = 0;
+	if (loose(p))
+		x->dom = s->dom;
+	for (k = 0; k < EMU_LAYOUT_DIMS && !loose(p); k++) {
 		const int64_t lo = (int64_t)s->dom.lo[k] + x->off[k];
 		const int64_t hi = (int64_t)s->dom.hi[k] + x->off[k];
 		x->dom.lo[k] = lo < 0 ? 0 : (uint64_t)lo;
@@ -596,7 +740,7 @@ static int node_bcast(tp *p, emu_tnode *x, const emu_tregion *r)
 	const size_t at = (blanks(p), p->pos);
 	if (unsigned_in(p, "dimension", 0, r->ndims - 1u, &dim))
 		return -1;
-	if (s->dom.hi[dim] - s->dom.lo[dim] != 1)
+	if (s->dom.hi[dim] - s->dom.lo[dim] != 1 && !loose(p))
 		return perr(p, at, "bcast copies one element along dimension %" PRIu64 ", but "
 			    "'%s' spans [%" PRIu64 ", %" PRIu64 ") there", dim, s->name,
 			    s->dom.lo[dim], s->dom.hi[dim]);
@@ -753,7 +897,7 @@ static int node_compute(tp *p, emu_tnode *x, const emu_tregion *r)
 			x->dom.lo[k] = b->lo[k] > x->dom.lo[k] ? b->lo[k] : x->dom.lo[k];
 			x->dom.hi[k] = b->hi[k] < x->dom.hi[k] ? b->hi[k] : x->dom.hi[k];
 		}
-		if (x->dom.lo[k] >= x->dom.hi[k])
+		if (x->dom.lo[k] >= x->dom.hi[k] && !loose(p))
 			return perr(p, x->op_col - 1, "the operands' domains do not meet along "
 				    "dimension %u; a compute node works where all of them are defined",
 				    k);
@@ -804,6 +948,388 @@ static int node_reduce(tp *p, emu_tnode *x, const emu_tregion *r)
 	return 0;
 }
 
+/* ---- arrays, tensors and stores (doc/TDFG.md, "Programs") ---- */
+
+/* Among n records of size stride whose first member is their name (an
+ * array, a region), the one called name[0..len), or -1. */
+static long find_named(const void *v, size_t n, size_t stride, const char *name, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *rn = (const char *)v + i * stride;
+		if (strlen(rn) == len && memcmp(rn, name, len) == 0)
+			return (long)i;
+	}
+	return -1;
+}
+
+static long find_array(const emu_tdfg *t, const char *name, size_t len)
+{
+	return find_named(t->arrays, t->narrays, sizeof *t->arrays, name, len);
+}
+
+/* A name at pos among the records (find_named): *idx its index; unknown
+ * names are told where to define them. */
+static int named_ref(tp *p, const char *what, const char *expected, const void *v, size_t n,
+		     size_t stride, const char *where, uint32_t *idx)
+{
+	size_t len;
+	if (word(p, expected, &len))
+		return -1;
+	const size_t at = p->pos;
+	const long i = find_named(v, n, stride, p->s + at, len);
+	if (i < 0)
+		return perr(p, at, "unknown %s '%.*s'; %s", what, (int)len, p->s + at, where);
+	*idx = (uint32_t)i;
+	p->pos = at + len;
+	return 0;
+}
+
+static int array_ref(tp *p, uint32_t *a)
+{
+	return named_ref(p, "array", "an array name", p->t->arrays, p->t->narrays, sizeof *p->t->arrays,
+			 "declare it above with 'array NAME TYPE SIZES'", a);
+}
+
+/* The arrays a region reads and stores have its sizes: they sit at the
+ * lattice's origin (§3.2), so element (i0, i1, i2) of the array is cell
+ * (i0, i1, i2) of the region. */
+static int array_fits(tp *p, size_t at, const emu_tarray *a, const emu_tregion *r)
+{
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+		if (a->shape[k] != r->shape[k] || a->ndims != r->ndims) {
+			char as[64], rs[64];
+			snprintf(as, sizeof as, "%" PRIu64 "x%" PRIu64 "x%" PRIu64, a->shape[0],
+				 a->shape[1], a->shape[2]);
+			snprintf(rs, sizeof rs, "%" PRIu64 "x%" PRIu64 "x%" PRIu64, r->shape[0],
+				 r->shape[1], r->shape[2]);
+			return perr(p, at, "array '%s' is %s but region '%s' is %s; a region reads and "
+				    "stores arrays of its own sizes (§3.2: arrays sit at the lattice's "
+				    "origin)", a->name, as, r->name, rs);
+		}
+	return 0;
+}
+
+/* box=... after a tensor or a store, at most once. */
+static int opt_box(tp *p, emu_tnode *x, const emu_tregion *r, const char *what)
+{
+	char f[40];
+	if (at_end(p))
+		return 0;
+	const size_t at = p->pos;
+	if (p->len - at < 4 || memcmp(p->s + at, "box=", 4) != 0)
+		return perr(p, at, "expected box=LO:HI,... or the end of the %s, found %s", what,
+			    found(p, at, f, sizeof f));
+	p->pos += 4;
+	return input_box(p, x, r);
+}
+
+/* tensor ARRAY [box=...]: the array's elements in the box (default:
+ * the region's window), read in place (§3.2's tensor node). */
+static int node_tensor(tp *p, emu_tnode *x, const emu_tregion *r)
+{
+	blanks(p);
+	const size_t at = p->pos;
+	if (array_ref(p, &x->array))
+		return -1;
+	const emu_tarray *a = &p->t->arrays[x->array];
+	if (array_fits(p, at, a, r))
+		return -1;
+	x->fmt = a->fmt;
+	x->width = a->width;
+	x->is_signed = a->is_signed;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+		x->dom.hi[k] = r->shape[k];
+	return opt_box(p, x, r, "tensor node");
+}
+
+/* store ARRAY, NODE [box=...]: NODE's value into the array's box
+ * (default: NODE's domain). */
+static int parse_store(tp *p, size_t at)
+{
+	emu_tdfg *t = p->t;
+	if (!t->nregions || p->in_control)
+		return perr(p, at, "'store' belongs to a region; expected 'region NAME SIZES' first");
+	emu_tnode *nn = grow(t->nodes, &p->capn, t->nnodes, sizeof *nn);
+	if (!nn)
+		return perr(p, at, "out of memory");
+	t->nodes = nn;
+	emu_tnode *x = &nn[t->nnodes];
+	memset(x, 0, sizeof *x);
+	x->kind = EMU_TN_STORE;
+	x->line = p->line;
+	x->col = x->op_col = (int)at + 1;
+	x->region = (uint32_t)(t->nregions - 1);
+	x->buf = -1;
+	const emu_tregion *r = cur_region(p);
+	blanks(p);
+	const size_t aat = p->pos;
+	if (array_ref(p, &x->array) || array_fits(p, aat, &t->arrays[x->array], r) ||
+	    expect_char(p, ',', "',' and the node to store"))
+		return -1;
+	blanks(p);
+	const size_t nat = p->pos;
+	if (operand(p, &x->arg[0]))
+		return -1;
+	x->nargs = 1;
+	const emu_tnode *v = &t->nodes[x->arg[0]];
+	const emu_tarray *a = &t->arrays[x->array];
+	if (v->fmt != a->fmt || v->width != a->width || v->is_signed != a->is_signed) {
+		char want[16], has[16];
+		return perr(p, nat, "'%s' holds %s elements; array '%s' holds %s", v->name,
+			    isa_type_name(v->fmt, v->width, v->is_signed, has, sizeof has), a->name,
+			    isa_type_name(a->fmt, a->width, a->is_signed, want, sizeof want));
+	}
+	x->fmt = a->fmt;
+	x->width = a->width;
+	x->is_signed = a->is_signed;
+	x->dom = v->dom;
+	/* Listings name it as written; no operand can name it (not an
+	 * identifier). */
+	snprintf(x->name, sizeof x->name, "store %.*s", (int)(sizeof x->name - 7), a->name);
+	if (opt_box(p, x, r, "store"))
+		return -1;
+	t->nnodes++;
+	t->regions[x->region].node1 = t->nnodes;
+	return 0;
+}
+
+/* load=FILE: a path relative to the tDFG's folder (a .npy or .bin, read
+ * as `infsim run --load` reads it). */
+static int array_load(tp *p, emu_tarray *a, size_t at, size_t end)
+{
+	if (end == at)
+		return perr(p, at, "expected a file name after load=");
+	const char *slash = strrchr(p->path, '/');
+	const int dir = p->s[at] == '/' || !slash ? 0 : (int)(slash - p->path + 1);
+	const int n = snprintf(a->load, sizeof a->load, "%.*s%.*s", dir, p->path,
+			       (int)(end - at), p->s + at);
+	if (n < 0 || (size_t)n >= sizeof a->load)
+		return perr(p, at, "load= names a path longer than %zu characters",
+			    sizeof a->load - 1);
+	return 0;
+}
+
+/* array NAME TYPE SIZES [init=KIND | load=FILE]: init's text is the
+ * stream's. */
+static int parse_array(tp *p)
+{
+	emu_tdfg *t = p->t;
+	size_t n;
+	char f[40];
+	if (word(p, "an array name after 'array'", &n))
+		return -1;
+	const size_t at = p->pos;
+	if (name_ok(p, at, n, "array"))
+		return -1;
+	const long dup = find_array(t, p->s + at, n), node = emu_tdfg_find(t, p->s + at, n);
+	if (dup >= 0 || node >= 0)
+		return perr(p, at, "'%.*s' is defined twice (first at line %d); arrays and nodes "
+			    "share one name space", (int)n, p->s + at,
+			    dup >= 0 ? t->arrays[dup].line : t->nodes[node].line);
+	emu_tarray *na = grow(t->arrays, &p->capa, t->narrays, sizeof *na);
+	if (!na)
+		return perr(p, at, "out of memory");
+	t->arrays = na;
+	emu_tarray *a = &na[t->narrays];
+	memset(a, 0, sizeof *a);
+	memcpy(a->name, p->s + at, n);
+	a->line = p->line;
+	a->col = (int)at + 1;
+	a->buf = -1;
+	p->pos = at + n;
+	emu_tnode ty;
+	if (type_word(p, &ty))
+		return -1;
+	a->fmt = ty.fmt;
+	a->width = ty.width;
+	a->is_signed = ty.is_signed;
+	if (dims(p, "the array's sizes", a->shape, &a->ndims))
+		return -1;
+	if (!at_end(p)) {
+		const size_t i = p->pos;
+		size_t e = i;
+		while (e < p->len && !text_is_space(p->s[e]) && p->s[e] != '#')
+			e++;
+		if (p->len - i >= 5 && memcmp(p->s + i, "load=", 5) == 0) {
+			if (array_load(p, a, i + 5, e))
+				return -1;
+		} else if (p->len - i > 5 && memcmp(p->s + i, "init=", 5) == 0) {
+			if (e - i >= sizeof a->init_text)
+				return perr(p, i, "init= is too long");
+			memcpy(a->init_text, p->s + i, e - i);
+			a->init_col = (int)i + 1;
+		} else {
+			return perr(p, i, "expected init=KIND, load=FILE or the end of the array line, "
+				    "found %s", found(p, i, f, sizeof f));
+		}
+		p->pos = e;
+		if (!at_end(p))
+			return perr(p, p->pos, "expected the end of the array line, found %s",
+				    found(p, p->pos, f, sizeof f));
+	}
+	t->program = true;
+	t->narrays++;
+	return 0;
+}
+
+/* ---- control (doc/TDFG.md, "Programs") ---- */
+
+static emu_tctl *new_ctl(tp *p, size_t at, unsigned kind)
+{
+	emu_tctl *nc = grow(p->t->ctl, &p->capc, p->t->nctl, sizeof *nc);
+	if (!nc) {
+		perr(p, at, "out of memory");
+		return NULL;
+	}
+	p->t->ctl = nc;
+	emu_tctl *c = &nc[p->t->nctl++];
+	memset(c, 0, sizeof *c);
+	c->kind = (uint8_t)kind;
+	c->line = p->line;
+	c->col = (int)at + 1;
+	p->in_control = true;
+	p->t->program = true;
+	return c;
+}
+
+static int region_ref(tp *p, uint32_t *r)
+{
+	return named_ref(p, "region", "a region name", p->t->regions, p->t->nregions, sizeof *p->t->regions,
+			 "a region is defined above its runs", r);
+}
+
+/* Is name a variable of an enclosing `for`? */
+static bool loop_var(const tp *p, const char *name)
+{
+	for (unsigned i = 0; i < p->depth; i++) {
+		const emu_tctl *c = &p->t->ctl[p->open[i]];
+		if (c->kind == EMU_TC_FOR && strcmp(c->var, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* run REGION: its parameters take the values of the enclosing loops'
+ * variables of the same names. */
+static int parse_run(tp *p, size_t at)
+{
+	emu_tctl *c = new_ctl(p, at, EMU_TC_RUN);
+	if (!c || region_ref(p, &c->a))
+		return -1;
+	const emu_tregion *r = &p->t->regions[c->a];
+	for (unsigned k = 0; k < r->nparams; k++)
+		if (!loop_var(p, r->param[k]))
+			return perr(p, at, "region '%s' takes parameter '%s'; run it inside 'for %s = "
+				    "LO, HI'", r->name, r->param[k], r->param[k]);
+	return 0;
+}
+
+static int open_block(tp *p, size_t at)
+{
+	if (p->depth == sizeof p->open / sizeof p->open[0])
+		return perr(p, at, "loops nest at most %zu deep",
+			    sizeof p->open / sizeof p->open[0]);
+	p->open[p->depth++] = p->t->nctl - 1;
+	return 0;
+}
+
+/* An integer of a loop: a number in [lo, hi]. */
+static int loop_int(tp *p, const char *what, int64_t lo, int64_t hi, int64_t *v)
+{
+	const size_t at = (blanks(p), p->pos);
+	if (number(p, what, v))
+		return -1;
+	if (*v < lo || *v > hi)
+		return perr(p, at, "%s %" PRId64 " is out of range; expected %" PRId64 " to %" PRId64,
+			    what, *v, lo, hi);
+	return 0;
+}
+
+/* repeat N ... end */
+static int parse_repeat(tp *p, size_t at)
+{
+	emu_tctl *c = new_ctl(p, at, EMU_TC_REPEAT);
+	return !c || loop_int(p, "repeat count", 1, 1000000, &c->hi) ? -1 : open_block(p, at);
+}
+
+/* for VAR = LO, HI ... end: VAR takes LO, LO + 1, ..., HI - 1. */
+static int parse_for(tp *p, size_t at)
+{
+	emu_tctl *c = new_ctl(p, at, EMU_TC_FOR);
+	size_t n;
+	if (!c || word(p, "a variable name after 'for'", &n))
+		return -1;
+	const size_t v = p->pos;
+	if (n >= EMU_NAME_MAX)
+		return perr(p, v, "variable name is %zu characters long; expected at most %d", n,
+			    EMU_NAME_MAX - 1);
+	memcpy(c->var, p->s + v, n);
+	if (loop_var(p, c->var))
+		return perr(p, v, "'%s' is already the variable of an enclosing loop", c->var);
+	p->pos = v + n;
+	if (expect_char(p, '=', "'=' after the loop variable") ||
+	    loop_int(p, "loop start", -(int64_t)UINT32_MAX, UINT32_MAX, &c->lo) ||
+	    expect_char(p, ',', "',' and the loop's end (exclusive)") ||
+	    loop_int(p, "loop end", c->lo + 1, c->lo + 1000000, &c->hi))
+		return -1;
+	return open_block(p, at);
+}
+
+static int parse_end(tp *p, size_t at)
+{
+	if (!p->depth)
+		return perr(p, at, "'end' without an open 'repeat' or 'for'");
+	emu_tctl *c = new_ctl(p, at, EMU_TC_END);
+	if (!c)
+		return -1;
+	p->t->ctl[p->open[--p->depth]].end = p->t->nctl - 1;
+	return 0;
+}
+
+/* swap A, B: from here on each name means the other's data (ping-pong). */
+static int parse_swap(tp *p, size_t at)
+{
+	emu_tctl *c = new_ctl(p, at, EMU_TC_SWAP);
+	if (!c || array_ref(p, &c->a) || expect_char(p, ',', "',' and the second array"))
+		return -1;
+	blanks(p);
+	const size_t bat = p->pos;
+	if (array_ref(p, &c->b))
+		return -1;
+	const emu_tarray *a = &p->t->arrays[c->a], *b = &p->t->arrays[c->b];
+	if (c->a == c->b)
+		return perr(p, bat, "swap of '%s' with itself; expected two arrays", a->name);
+	if (a->fmt != b->fmt || a->width != b->width || a->is_signed != b->is_signed ||
+	    memcmp(a->shape, b->shape, sizeof a->shape) != 0)
+		return perr(p, bat, "swap needs arrays of one type and sizes; '%s' and '%s' differ",
+			    a->name, b->name);
+	return 0;
+}
+
+/* shrink REGION, D0[, D1[, D2]]: the region's later runs work on a
+ * smaller window: D > 0 raises the low edge of dimension k by D, D < 0
+ * lowers its high edge by -D. */
+static int parse_shrink(tp *p, size_t at)
+{
+	emu_tctl *c = new_ctl(p, at, EMU_TC_SHRINK);
+	if (!c || region_ref(p, &c->a))
+		return -1;
+	const emu_tregion *r = &p->t->regions[c->a];
+	unsigned k = 0;
+	while (!at_end(p)) {
+		if (k == r->ndims)
+			return perr(p, p->pos, "too many steps: region '%s' has %u dimension%s",
+				    r->name, r->ndims, r->ndims == 1 ? "" : "s");
+		if (expect_char(p, ',', "',' and a step") ||
+		    loop_int(p, "shrink step", -(int64_t)UINT32_MAX, UINT32_MAX, &c->d[k]))
+			return -1;
+		k++;
+	}
+	if (k == 0)
+		return perr(p, p->pos, "expected ', STEP' for each dimension after the region");
+	return 0;
+}
+
 /* NAME = KIND ... */
 static int parse_node(tp *p, size_t at, size_t n)
 {
@@ -812,6 +1338,12 @@ static int parse_node(tp *p, size_t at, size_t n)
 	if (!t->nregions)
 		return perr(p, at, "node '%.*s' comes before any region; expected 'region NAME "
 			    "SIZES' first", (int)n, p->s + at);
+	if (p->in_control)
+		return perr(p, at, "node '%.*s' follows a control statement; a region's nodes come "
+			    "right after its 'region' line", (int)n, p->s + at);
+	if (find_array(t, p->s + at, n) >= 0)
+		return perr(p, at, "'%.*s' is an array; arrays and nodes share one name space",
+			    (int)n, p->s + at);
 	if (name_ok(p, at, n, "node"))
 		return -1;
 	const long dup = emu_tdfg_find(t, p->s + at, n);
@@ -852,6 +1384,9 @@ static int parse_node(tp *p, size_t at, size_t n)
 	} else if (is_word(p, k, kn, "reduce")) {
 		x->kind = EMU_TN_REDUCE;
 		rc = node_reduce(p, x, r);
+	} else if (is_word(p, k, kn, "tensor")) {
+		x->kind = EMU_TN_TENSOR;
+		rc = node_tensor(p, x, r);
 	} else if (is_word(p, k, kn, "bcast")) {
 		x->kind = EMU_TN_BCAST;
 		rc = node_bcast(p, x, r);
@@ -892,9 +1427,11 @@ static int parse_output(tp *p)
 static int statement(tp *p)
 {
 	size_t n;
+	char f[40];
 	if (at_end(p))
 		return 0;
-	if (word(p, "machine, region, output or 'NAME = ...'", &n))
+	if (word(p, "machine, array, region, output, store, a control statement (run, repeat, "
+		 "for, end, swap, shrink) or 'NAME = ...'", &n))
 		return -1;
 	const size_t at = p->pos;
 	p->pos += n;
@@ -909,8 +1446,22 @@ static int statement(tp *p)
 		return parse_region(p);
 	if (is_word(p, at, n, "output"))
 		return parse_output(p);
-	char f[40];
-	return perr(p, at, "expected machine, region, output or 'NAME = ...', found %s",
+	if (is_word(p, at, n, "array"))
+		return parse_array(p);
+	if (is_word(p, at, n, "store"))
+		return parse_store(p, at);
+	static const char *const ctl[] = {"run", "repeat", "for", "end", "swap", "shrink"};
+	static int (*const ctl_fn[])(tp *, size_t) = {parse_run, parse_repeat, parse_for,
+						      parse_end, parse_swap, parse_shrink};
+	for (unsigned k = 0; k < 6; k++)
+		if (is_word(p, at, n, ctl[k])) {
+			if (ctl_fn[k](p, at))
+				return -1;
+			return at_end(p) ? 0 : perr(p, p->pos, "unexpected %s after '%s'",
+						    found(p, p->pos, f, sizeof f), ctl[k]);
+		}
+	return perr(p, at, "expected machine, array, region, output, store, a control "
+		    "statement (run, repeat, for, end, swap, shrink) or 'NAME = ...', found %s",
 		    found(p, at, f, sizeof f));
 }
 
@@ -927,7 +1478,13 @@ static int finish(tp *p)
 				"region '%s' has no nodes", t->regions[i].name);
 			return -1;
 		}
-	return 0;
+	if (p->depth) {
+		const emu_tctl *c = &t->ctl[p->open[p->depth - 1]];
+		diag_at(p->d, p->path, c->line, c->col, "this '%s' has no 'end'",
+			c->kind == EMU_TC_FOR ? "for" : "repeat");
+		return -1;
+	}
+	return emu_tdfg_expand(t, p->d);
 }
 
 int emu_tdfg_parse(const char *path, const char *text, size_t len,

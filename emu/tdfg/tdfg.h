@@ -66,10 +66,45 @@ typedef enum emu_tnode_kind {
 	EMU_TN_BCAST,     /* bc: broadcast along one dimension */
 	EMU_TN_COMPUTE,   /* an element-wise command of isa/opcodes.def */
 	EMU_TN_REDUCE,    /* reduce along one dimension, pairwise (§4.2) */
+	EMU_TN_TENSOR,    /* a hyperrectangle of an array (§3.2 tensor) */
+	EMU_TN_STORE,     /* a node's value written into an array's box; its
+			   * name is "store A", A the array as written */
 	EMU_TN_KINDS
 } emu_tnode_kind;
 
 const char *emu_tnode_kind_name(unsigned kind);
+
+/* A bound of a box or an offset: c + sum of coef[i] * parameter i of the
+ * region (doc/TDFG.md, "Programs": `k`, `k+1`, `16-k`). */
+#define EMU_TPARAMS 4
+typedef struct emu_texpr {
+	int64_t c;
+	int8_t coef[EMU_TPARAMS];
+} emu_texpr;
+
+/* An array that lives across regions (the paper's inf_array, §3.4): a
+ * tensor of the lowered stream with wordlines of its own for the whole
+ * program.  A region reads a hyperrectangle of it (tensor) and stores a
+ * node's value into one (store); arrays sit at the lattice's origin
+ * (§3.2), so a region works on arrays of its own sizes. */
+typedef struct emu_tarray {
+	char name[EMU_NAME_MAX];
+	int line, col;
+	uint8_t fmt, width, is_signed;
+	uint8_t ndims;
+	uint64_t shape[EMU_LAYOUT_DIMS];
+	char init_text[96];    /* "init=iota", "" for none */
+	int init_col;          /* where init= is, for the assembler's messages */
+	char load[1024];       /* load=FILE: a .npy or .bin (the path as resolved
+				* from the tDFG's folder), "" for none */
+	uint8_t init;          /* enum emu_init_kind, as the assembler read it */
+	uint64_t init_arg;
+	/* emu_jit: */
+	uint64_t tile[EMU_LAYOUT_DIMS]; /* 0: not tiled yet */
+	uint32_t array0;
+	uint16_t wl;
+	int buf;
+} emu_tarray;
 
 typedef struct emu_tnode {
 	char name[EMU_NAME_MAX];
@@ -97,6 +132,12 @@ typedef struct emu_tnode {
 	uint8_t dim;
 	bool output;           /* named by an `output` line */
 	emu_box dom;           /* its domain, in lattice coordinates */
+	/* Programs (doc/TDFG.md): tensor, store, input: the box as written
+	 * (has_box), shift: off_e; evaluated at each run of the region. */
+	emu_texpr box_e[EMU_LAYOUT_DIMS][2], off_e[EMU_LAYOUT_DIMS];
+	bool has_box;
+	uint32_t array;        /* tensor, store: the array (at this run, after swaps) */
+	uint32_t tmpl;         /* the node as written (index into emu_tdfg.tnodes) */
 	/* What the JIT made of it (emu_jit fills these). */
 	uint16_t wl, rows;     /* its wordline range */
 	uint16_t tmp[2];       /* reduce: two more ranges of rows, its temporaries */
@@ -115,7 +156,29 @@ typedef struct emu_tregion {
 	uint32_t array0;       /* array= (default 0) */
 	size_t node0, node1;   /* its nodes [node0, node1) */
 	size_t cmd0, cmd1;     /* its commands (emu_jit) */
+	/* Programs: the parameters (param=), and for a run of the region
+	 * their values, its window (shrink) and its place in the loops. */
+	uint8_t nparams;
+	char param[EMU_TPARAMS][EMU_NAME_MAX];
+	int64_t pv[EMU_TPARAMS];
+	emu_box window;
+	uint32_t tmpl;         /* the region as written (emu_tdfg.tregions) */
+	char *ctx;             /* comment lines before its commands, or NULL */
 } emu_tregion;
+
+/* A control statement (doc/TDFG.md, "Programs"). */
+typedef enum emu_tctl_kind {
+	EMU_TC_RUN = 0, EMU_TC_REPEAT, EMU_TC_FOR, EMU_TC_END, EMU_TC_SWAP, EMU_TC_SHRINK,
+} emu_tctl_kind;
+typedef struct emu_tctl {
+	uint8_t kind;
+	int line, col;
+	uint32_t a, b;         /* run, shrink: region; swap: arrays a, b */
+	int64_t lo, hi;        /* repeat: count in hi; for: [lo, hi) */
+	char var[EMU_NAME_MAX];/* for: the parameter */
+	int64_t d[EMU_LAYOUT_DIMS]; /* shrink: each side's step */
+	size_t end;            /* repeat, for: index of the matching end */
+} emu_tctl;
 
 typedef struct emu_tdfg {
 	char *path;
@@ -127,6 +190,18 @@ typedef struct emu_tdfg {
 	size_t nregions;
 	emu_tnode *nodes;
 	size_t nnodes;
+	/* Programs: arrays, control, and the regions and nodes as written
+	 * (regions and nodes above are their runs, in program order; a
+	 * file without control runs each region once, so they are the same). */
+	emu_tarray *arrays;
+	size_t narrays;
+	emu_tctl *ctl;
+	size_t nctl;
+	emu_tregion *tregions;
+	size_t ntregions;
+	emu_tnode *tnodes;
+	size_t ntnodes;
+	bool program;          /* arrays or control: regions do not share values */
 } emu_tdfg;
 
 void emu_tdfg_init(emu_tdfg *t);
@@ -180,6 +255,13 @@ typedef struct emu_jit {
 	size_t ncmds;          /* the lowered stream's commands (prog may be
 				* handed over to a caller, node_of stays) */
 	uint16_t scratch;      /* first scratch wordline */
+	/* Memoised lowering (§4): a region run whose parameters, window and
+	 * arrays repeat an earlier run's reuses its commands. */
+	size_t hits, misses;
+	struct emu_jit_lowering {
+		uint32_t region;       /* the run that was lowered */
+		double seconds;        /* the JIT's time for it */
+	} *lowerings;              /* misses entries */
 } emu_jit;
 
 int emu_jit_lower(emu_tdfg *t, emu_jit *out, diag *d);
@@ -190,6 +272,20 @@ int emu_tdfg_load(const char *path, const emu_geom_override *ov, emu_tdfg *t,
 void emu_jit_free(emu_jit *j);
 /* The node whose commands hold command i (i < ncmds), or -1. */
 long emu_jit_node_of(const emu_jit *j, size_t cmd);
+
+/* ---- programs (tdfg_prog.c) ----
+ * Expand t's control into runs of its regions (t->regions, t->nodes),
+ * each node's domain evaluated for the run's parameters and window, its
+ * arrays bound after the swaps so far.  0, or -1 with d at the node or
+ * control line that cannot run. */
+int emu_tdfg_expand(emu_tdfg *t, diag *d);
+/* The value of e for parameters pv. */
+int64_t emu_texpr_eval(const emu_texpr *e, const int64_t *pv);
+/* The name a node's value has in the lowered stream: an array's for a
+ * tensor or a store, else the node's. */
+const char *emu_tnode_value_name(const emu_tdfg *t, const emu_tnode *x);
+/* "x", or "store A" for a store: how messages name node x. */
+const char *emu_tnode_label(const emu_tdfg *t, const emu_tnode *x, char *buf, size_t size);
 
 /* ---- the reference at node granularity (tdfg_ref.c) ----
  * Each node's value over the whole lattice (elements outside its domain
@@ -204,6 +300,9 @@ void emu_tref_free(emu_tref *r);
 /* Replace input node n's values (count = the lattice's elements). */
 int emu_tref_input(emu_tref *r, size_t n, const uint64_t *values, uint64_t count,
 		   diag *d);
+/* Replace array a's first data (count = its elements): --load. */
+int emu_tref_array_input(emu_tref *r, size_t a, const uint64_t *values, uint64_t count,
+			 diag *d);
 /* Compute every node up to and including n (nodes already computed are
  * kept; an input change recomputes what follows it). */
 void emu_tref_run(emu_tref *r, size_t n);

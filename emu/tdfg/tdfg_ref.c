@@ -8,6 +8,12 @@
  * iterations); shift and bcast are index arithmetic.  Nothing here reads
  * the machine's cells or runs a micro-op: it knows nothing of tiles,
  * wordlines or the JIT's commands.
+ *
+ * A program's arrays (doc/TDFG.md, "Programs") are plain row-major C
+ * arrays: a tensor node reads its box, a store writes its box, in
+ * program order.  Only the current run's node values are kept (a node
+ * reads only nodes of its own run); asking for an earlier node starts
+ * again from the arrays' first data.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +22,56 @@
 
 struct emu_tref {
 	const emu_tdfg *t;
-	uint64_t **v;          /* per node, its region's elements */
+	uint64_t **v;          /* per node, its region's elements (NULL: not kept) */
 	size_t done;           /* nodes computed: [0, done) */
+	uint64_t **arr0, **arr;/* per array: its first data, and its data now */
 };
+
+static uint64_t array_elems(const emu_tarray *a)
+{
+	return a->shape[0] * a->shape[1] * a->shape[2];
+}
+
+/* The bits init= gives element e of a tensor of this type. */
+static uint64_t init_elem(unsigned fmt, unsigned width, unsigned sg, unsigned init,
+			  uint64_t arg, uint64_t e)
+{
+	emu_buffer b;
+	memset(&b, 0, sizeof b);
+	b.fmt = (uint8_t)fmt;
+	b.width = (uint8_t)width;
+	b.is_signed = (uint8_t)sg;
+	b.init = (emu_init_kind)init;
+	b.init_arg = arg;
+	return b.init == EMU_INIT_NONE ? 0 : emu_init_elem(&b, e);
+}
+
+static bool arrays_new(emu_tref *r)
+{
+	const emu_tdfg *t = r->t;
+	r->arr0 = calloc(t->narrays ? t->narrays : 1, sizeof *r->arr0);
+	r->arr = calloc(t->narrays ? t->narrays : 1, sizeof *r->arr);
+	for (size_t i = 0; r->arr0 && r->arr && i < t->narrays; i++) {
+		const emu_tarray *a = &t->arrays[i];
+		const uint64_t n = array_elems(a);
+		if (!(r->arr0[i] = malloc(n * sizeof **r->arr0)) ||
+		    !(r->arr[i] = malloc(n * sizeof **r->arr)))
+			return false;
+		for (uint64_t e = 0; e < n; e++)
+			r->arr0[i][e] = init_elem(a->fmt, a->width, a->is_signed, a->init,
+						  a->init_arg, e);
+		memcpy(r->arr[i], r->arr0[i], n * sizeof **r->arr);
+	}
+	return r->arr0 && r->arr;
+}
+
+/* Back to the start: arrays as they were first, no value computed. */
+static void restart(emu_tref *r)
+{
+	for (size_t i = 0; i < r->t->narrays; i++)
+		memcpy(r->arr[i], r->arr0[i], array_elems(&r->t->arrays[i]) * sizeof **r->arr);
+	r->done = 0;
+}
 
 emu_tref *emu_tref_new(const emu_tdfg *t, diag *d)
 {
@@ -27,9 +80,15 @@ emu_tref *emu_tref_new(const emu_tdfg *t, diag *d)
 		r->t = t; /* before the loop: emu_tref_free frees v[i] through it */
 		r->v = calloc(t->nnodes ? t->nnodes : 1, sizeof *r->v);
 	}
+	if (r && r->v && !arrays_new(r)) {
+		emu_tref_free(r);
+		r = NULL;
+	}
+	/* Inputs hold their data from the start; other values are made
+	 * (and dropped) as the runs go (node_alloc). */
 	for (size_t i = 0; r && r->v && i < t->nnodes; i++) {
 		const uint64_t n = emu_tregion_elems(&t->regions[t->nodes[i].region]);
-		if (!(r->v[i] = calloc(n, sizeof **r->v))) {
+		if (t->nodes[i].kind == EMU_TN_INPUT && !(r->v[i] = calloc(n, sizeof **r->v))) {
 			emu_tref_free(r);
 			r = NULL;
 		}
@@ -64,6 +123,12 @@ void emu_tref_free(emu_tref *r)
 		return;
 	for (size_t i = 0; r->v && r->t && i < r->t->nnodes; i++)
 		free(r->v[i]);
+	for (size_t i = 0; r->t && i < r->t->narrays; i++) {
+		free(r->arr0 ? r->arr0[i] : NULL);
+		free(r->arr ? r->arr[i] : NULL);
+	}
+	free(r->arr0);
+	free(r->arr);
 	free(r->v);
 	free(r);
 }
@@ -78,14 +143,27 @@ int emu_tref_input(emu_tref *r, size_t n, const uint64_t *values, uint64_t count
 		return -1;
 	}
 	memcpy(r->v[n], values, count * sizeof *values);
-	if (r->done > n)
-		r->done = n;
+	restart(r);
+	return 0;
+}
+
+int emu_tref_array_input(emu_tref *r, size_t a, const uint64_t *values, uint64_t count,
+			 diag *d)
+{
+	const emu_tarray *x = &r->t->arrays[a];
+	if (count != array_elems(x)) {
+		diag_file(d, r->t->path, "array '%s' has %llu elements, not %llu", x->name,
+			  (unsigned long long)array_elems(x), (unsigned long long)count);
+		return -1;
+	}
+	memcpy(r->arr0[a], values, count * sizeof *values);
+	restart(r);
 	return 0;
 }
 
 const uint64_t *emu_tref_values(const emu_tref *r, size_t n)
 {
-	return r->v[n];
+	return n < r->done ? r->v[n] : NULL;
 }
 
 /* The lattice index of element e, and back. */
@@ -128,6 +206,11 @@ static void node_value(emu_tref *r, size_t i)
 		unflatten(g, e, idx);
 		if (x->kind == EMU_TN_CONST) {
 			out[e] = x->value;
+		} else if (x->kind == EMU_TN_TENSOR) {
+			out[e] = r->arr[x->array][e];
+		} else if (x->kind == EMU_TN_STORE) {
+			out[e] = r->v[x->arg[0]][e];
+			r->arr[x->array][e] = out[e];
 		} else if (x->kind == EMU_TN_SHIFT) {
 			for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
 				idx[k] = (uint64_t)((int64_t)idx[k] - x->off[k]);
@@ -181,9 +264,30 @@ static void reduce_value(emu_tref *r, size_t i)
 			out[e] = 0;
 }
 
+/* Node i's values, made room for; the values of earlier runs are
+ * dropped (no node reads another run's). */
+static bool node_alloc(emu_tref *r, size_t i)
+{
+	const emu_tdfg *t = r->t;
+	const uint32_t reg = t->nodes[i].region;
+	const emu_tregion *g = &t->regions[reg];
+	for (size_t j = reg && i == g->node0 ? t->regions[reg - 1].node0 : i; j < i; j++)
+		if (t->nodes[j].kind != EMU_TN_INPUT && r->v[j]) {
+			free(r->v[j]);
+			r->v[j] = NULL;
+		}
+	if (!r->v[i])
+		r->v[i] = calloc(emu_tregion_elems(g), sizeof **r->v);
+	return r->v[i] != NULL;
+}
+
 void emu_tref_run(emu_tref *r, size_t n)
 {
+	if (n < r->done && !r->v[n])
+		restart(r);
 	for (; r->done <= n && r->done < r->t->nnodes; r->done++) {
+		if (!node_alloc(r, r->done))
+			return; /* emu_tref_values says NULL: out of memory */
 		if (r->t->nodes[r->done].kind == EMU_TN_REDUCE)
 			reduce_value(r, r->done);
 		else
