@@ -202,11 +202,14 @@ static int field(jctx *c, json_object *o, const char *where, const char *key, bo
 		 json_object **v)
 {
 	*v = NULL;
-	if (!json_object_object_get_ex(o, key, v) || !*v) {
-		*v = NULL;
-		if (required)
-			return jerr(c, where, "missing field \"%s\"", key);
+	const bool there = json_object_object_get_ex(o, key, v);
+	if (there && !*v && required) { /* null: protobuf JSON's "default" */
+		char w[WHERE_MAX];
+		where_field(w, where, key);
+		return jerr(c, w, "null, but infsim needs this field");
 	}
+	if (!there && required)
+		return jerr(c, where, "missing field \"%s\"", key);
 	return 0;
 }
 
@@ -273,12 +276,12 @@ static int int64_field(jctx *c, json_object *o, const char *where, const char *k
 	if (field(c, o, where, key, required, &x) || !x)
 		return x || !required ? 0 : -1;
 	where_field(w, where, key);
-	const char *ty = is_unsigned ? "uint64" : "int64";
+	const char *ty = is_unsigned ? "a uint64" : "an int64";
 	if (json_object_get_type(x) != json_type_string)
-		return jerr(c, w, "expected an %s as a string (protobuf JSON writes 64-bit "
+		return jerr(c, w, "expected %s as a string (protobuf JSON writes 64-bit "
 			    "integers in quotes, e.g. \"16\"), found %s", ty, found(x, f, sizeof f));
 	if (parse_int64_text(json_object_get_string(x), is_unsigned, v))
-		return jerr(c, w, "expected an %s as a string of decimal digits%s, found %s", ty,
+		return jerr(c, w, "expected %s as a string of decimal digits%s, found %s", ty,
 			    is_unsigned ? "" : " with an optional '-'", found(x, f, sizeof f));
 	return 0;
 }
@@ -462,8 +465,8 @@ static int read_op(jctx *c, json_object *x, const char *w, jnode *n)
 	if (json_object_get_type(x) == json_type_int) { /* also valid protobuf JSON */
 		const int64_t v = json_object_get_int64(x);
 		if (v < 0 || v >= OP_COUNT)
-			return jerr(c, w, "unknown OpCode %s, expected ADD, SUB, MUL, DIV, CMP or MADD "
-				    "(0 to 5)", found(x, f, sizeof f));
+			return jerr(c, w, "unknown OpCode %" PRId64 ", expected ADD, SUB, MUL, DIV, CMP or "
+				    "MADD (0 to 5)", v);
 		n->op = (uint8_t)v;
 		return 0;
 	}
@@ -874,6 +877,19 @@ static int lattice(jctx *c)
 	}
 	if (!first)
 		return jerr(c, "$.nodes", "only sync nodes; a tDFG needs a node with a value");
+	/* The JIT would refuse it too, but without the JSON path. */
+	uint64_t p = 1;
+	for (unsigned k = 0; k < c->nd; k++)
+		p *= c->tile[k];
+	const unsigned b = c->t->geom.bitlines;
+	if (p > b || b % p) {
+		char t[64];
+		dims_text(c->tile, c->nd, t, sizeof t);
+		where_node(w, first->id, "pum_tile");
+		return jerr(c, w, "tiles of %s = %" PRIu64 " elements, but the machine's arrays have "
+			    "%u bitlines; a tile fills an array or a divisor of it (the artifact's "
+			    "machine has 256)", t, p, b);
+	}
 	return 0;
 }
 
@@ -965,8 +981,8 @@ static int check_rules(jctx *c)
 			continue;
 		where_node(w, n->id, n->cnst == JC_INT ? "compute.int_const" : "compute.float_const");
 		if ((n->cnst == JC_FLOAT) != (c->fmt == ISA_FMT_F32))
-			return jerr(c, w, "a %s constant in a graph of %s elements; expected %s",
-				    n->cnst == JC_INT ? "integer" : "float",
+			return jerr(c, w, "%s constant in a graph of %s elements; expected %s",
+				    n->cnst == JC_INT ? "an integer" : "a float",
 				    c->fmt == ISA_FMT_F32 ? "f32" : "integer",
 				    c->fmt == ISA_FMT_F32 ? "float_const" : "int_const");
 		const uint64_t m = isa_mask(c->width);

@@ -159,3 +159,8 @@ CLEANFILES += tests/fp_long$(EXEEXT)
 .PHONY: check-long
 check-long: tests/fp_long$(EXEEXT)
 	./tests/fp_long$(EXEEXT) $(FP_LONG_ARGS)
+
+check_PROGRAMS += tests/test_tdfg_json
+tests_test_tdfg_json_SOURCES = tests/test_tdfg_json.c
+tests_test_tdfg_json_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_tdfg_json_LDADD = $(TEST_LIBS)
