@@ -1052,8 +1052,8 @@ static int write_jit(const emu_program *p, const tdfg_src *ts, const char *out)
 	diag d;
 	diag_clear(&d);
 	if (!ts->on)
-		return usage_error("jit: '%s' is not a tDFG; expected a .tdfg or an artifact's .json",
-				   p->path);
+		return usage_error("jit: '%s' is not a tDFG; expected a .tdfg file, or an "
+				   "artifact's .json with --type", p->path);
 	if (out && outfile_write(out, ts->j.text, ts->j.len, &d) < 0)
 		return runtime_error(&d);
 	if (!out)
