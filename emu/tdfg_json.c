@@ -770,8 +770,40 @@ static int check_arity(jctx *c)
 	return 0;
 }
 
+/* A cycle among the nodes left out of the order (left[i] not
+ * UINT32_MAX): each has an operand left too, so following the first one
+ * from any of them comes back to a node already seen. */
+static int report_cycle(jctx *c, uint32_t *left)
+{
+	const uint32_t seen = UINT32_MAX - 1;
+	size_t i = 0, n = 0;
+	char cyc[256], w[WHERE_MAX];
+	while (left[i] == UINT32_MAX)
+		i++;
+	while (left[i] != seen) {
+		left[i] = seen;
+		uint32_t a = 0;
+		while (left[c->n[i].arg[a]] == UINT32_MAX)
+			a++;
+		i = c->n[i].arg[a];
+	}
+	const size_t first = i;
+	for (size_t steps = 0; steps == 0 || (i != first && steps < c->nn); steps++) {
+		if (n < sizeof cyc - 40)
+			n += (size_t)snprintf(cyc + n, sizeof cyc - n, "%" PRIu32 " -> ", c->n[i].id);
+		uint32_t a = 0;
+		while (left[c->n[i].arg[a]] != seen)
+			a++;
+		i = c->n[i].arg[a];
+	}
+	snprintf(cyc + n, sizeof cyc - n, "%" PRIu32, c->n[first].id);
+	where_node(w, c->n[first].id, NULL);
+	return jerr(c, w, "node %" PRIu32 " depends on itself (%s, each an operand of the one "
+		    "before); a tDFG is acyclic", c->n[first].id, cyc);
+}
+
 /* Kahn's algorithm, smallest id first: c->order, operands first.  A
- * node left over lies on a cycle, which is followed to report it. */
+ * node left over lies on a cycle. */
 static int topo_order(jctx *c)
 {
 	uint32_t *left = calloc(c->nn, sizeof *left);
@@ -798,38 +830,9 @@ static int topo_order(jctx *c)
 						left[u]--;
 		}
 	}
-	if (done == c->nn) {
-		free(left);
-		return 0;
-	}
-	/* Each node left has an operand left: follow them until one repeats. */
-	size_t i = 0, steps = 0;
-	while (left[i] == 0 || left[i] == UINT32_MAX)
-		i++;
-	char cyc[256];
-	size_t n = 0;
-	for (size_t k = 0; k < c->nn + 1 && left[i] != UINT32_MAX - 1; k++) {
-		left[i] = UINT32_MAX - 1; /* visited */
-		uint32_t a = 0;
-		while (left[c->n[i].arg[a]] == UINT32_MAX)
-			a++;
-		i = c->n[i].arg[a];
-	}
-	const size_t first = i;
-	do {
-		if (n < sizeof cyc - 40)
-			n += (size_t)snprintf(cyc + n, sizeof cyc - n, "%" PRIu32 " -> ", c->n[i].id);
-		uint32_t a = 0;
-		while (left[c->n[i].arg[a]] != UINT32_MAX - 1)
-			a++;
-		i = c->n[i].arg[a];
-	} while (i != first && ++steps < c->nn);
-	snprintf(cyc + n, sizeof cyc - n, "%" PRIu32, c->n[first].id);
+	const int rc = done == c->nn ? 0 : report_cycle(c, left);
 	free(left);
-	char w[WHERE_MAX];
-	where_node(w, c->n[first].id, NULL);
-	return jerr(c, w, "node %" PRIu32 " depends on itself (%s, each an operand of the one "
-		    "before); a tDFG is acyclic", c->n[first].id, cyc);
+	return rc;
 }
 
 /* ---- the lattice, the boxes and the artifact's rules ---- */
