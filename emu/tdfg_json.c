@@ -553,7 +553,7 @@ static int read_kind(jctx *c, json_object *o, const char *where, jnode *n)
 	static const char *const load_keys[] = {"send_config_ptr", "recv_config_ptr", NULL};
 	static const char *const no_keys[] = {NULL};
 	json_object *x = NULL, *y;
-	char w[WHERE_MAX];
+	char w[WHERE_MAX], ws[WHERE_MAX];
 	int64_t v;
 	for (unsigned k = 0; k < JK_KINDS; k++) {
 		if (field(c, o, where, jkind_names[k], false, &y))
@@ -585,8 +585,8 @@ static int read_kind(jctx *c, json_object *o, const char *where, jnode *n)
 		    field(c, x, w, "send_pattern", true, &y) ||
 		    empty_pattern_field(c, x, w, "send_split_out_dim"))
 			return -1;
-		where_field(w, w, "send_pattern");
-		return read_pattern(c, y, w, &n->spat);
+		where_field(ws, w, "send_pattern");
+		return read_pattern(c, y, ws, &n->spat);
 	case JK_LOAD:
 		return known_fields(c, x, w, load_keys, "send_config_ptr or recv_config_ptr") ||
 		       int64_field(c, x, w, "send_config_ptr", false, true, &v) ||

@@ -164,7 +164,7 @@ check_PROGRAMS += tests/test_tdfg_json
 tests_test_tdfg_json_SOURCES = tests/test_tdfg_json.c
 tests_test_tdfg_json_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_tdfg_json_LDADD = $(TEST_LIBS)
-EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c \
+EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c tests/fuzz/tdfg_json.dict \
 	tests/data/json/cube3d_i32.json \
 	tests/data/json/mix2d_f32.json \
 	tests/data/json/mix2d_i32.json \
@@ -221,7 +221,9 @@ EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c \
 	tests/data/json/bad/reuse_in_pattern.json \
 	tests/data/json/bad/root_array.json \
 	tests/data/json/bad/root_unknown.json \
+	tests/data/json/bad/send_field_unknown.json \
 	tests/data/json/bad/send_split_nonempty.json \
+	tests/data/json/bad/send_tc_negative.json \
 	tests/data/json/bad/size_missing.json \
 	tests/data/json/bad/size_string.json \
 	tests/data/json/bad/size_wrong.json \
@@ -254,4 +256,7 @@ EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c \
 	tests/fuzz/corpus/tdfg_json/cube3d_i32.json \
 	tests/fuzz/corpus/tdfg_json/mix2d_f32.json \
 	tests/fuzz/corpus/tdfg_json/mix2d_i32.json \
+	tests/fuzz/corpus/tdfg_json/small_add.json \
+	tests/fuzz/corpus/tdfg_json/small_bcast.json \
+	tests/fuzz/corpus/tdfg_json/small_shift.json \
 	tests/fuzz/corpus/tdfg_json/stencil1d_f32.json
