@@ -24,7 +24,7 @@
 #include <readline/readline.h>
 
 #include "dbg.h"
-#include "lex.h"
+#include "text.h"
 #include "outfile.h"
 
 static const char help_text[] =
@@ -201,7 +201,8 @@ static int load_program(dbg_session *s, const options *o, diag *d)
 	if (machine_overrides(o, &ov, d) < 0)
 		return -1;
 	if (emu_tdfg_path(o->prog) ? dbg_tdfg_load(s, o->prog, &ov, d) < 0
-				   : emu_load_file(o->prog, &ov, &s->prog, d) < 0)
+				   : emu_load_file(o->prog, &ov, &s->prog, d) < 0 ||
+				     emu_program_lower(&s->prog, d) < 0)
 		return -1;
 	s->loaded = true;
 	return 0;

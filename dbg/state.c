@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "dbg.h"
-#include "lex.h"
+#include "text.h"
 #include "outfile.h"
 
 /* ---- set var ---- */
@@ -313,7 +313,7 @@ static uint64_t *way_row(const sram_machine *m, const sram_way *w, unsigned r)
 }
 
 /* The start rows of a half-run data-dependent command.  The machine's
- * trace finder (emu/machine.c, find_traces) keeps in em->shadow the
+ * trace finder (emu/machine/machine.c, find_traces) keeps in em->shadow the
  * state the command started from: the rows that differ from it now are
  * written.  0, or -1 when that copy is missing. */
 static int walk_start_rows(walker *k, const emu_machine *em)
@@ -639,7 +639,7 @@ static int read_body(dbg_session *s, const char *path, dbg_snapshot *snap)
 	diag d;
 	diag_clear(&d);
 	*snap = (dbg_snapshot){ NULL, 0, NULL, 0 };
-	if (emu_read_file(path, &bytes, &len, &d) < 0) {
+	if (text_read_file(path, TEXT_FILE_MAX, &bytes, &len, &d) < 0) {
 		dbg_error(s, "%s", d.msg);
 		return -1;
 	}

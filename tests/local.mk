@@ -3,7 +3,7 @@ check_LTLIBRARIES = tests/libharness.la
 tests_libharness_la_SOURCES = tests/isa_harness.c tests/isa_harness.h \
 	tests/proc.c tests/proc.h tests/infsim_run.h tests/fp_cases.c tests/fp_cases.h \
 	tests/fp_host.c tests/fp_host.h
-TEST_LIBS = tests/libharness.la libinfsim.la $(CRITERION_LIBS) -lm # fp_host.c: ilogb, nearbyint
+TEST_LIBS = tests/libharness.la libinfsim_core.la $(CRITERION_LIBS) -lm # fp_host.c: ilogb, nearbyint
 TEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 
 check_PROGRAMS += tests/test_isa_basic
@@ -154,7 +154,7 @@ tests_test_teach_LDADD = $(TEST_LIBS)
 # make check-long FP_LONG_ARGS='--count 1000000 add.f32' picks a subset.
 EXTRA_PROGRAMS += tests/fp_long
 tests_fp_long_SOURCES = tests/fp_long.c
-tests_fp_long_LDADD = tests/libharness.la libinfsim.la
+tests_fp_long_LDADD = tests/libharness.la libinfsim_core.la
 CLEANFILES += tests/fp_long$(EXEEXT)
 .PHONY: check-long
 check-long: tests/fp_long$(EXEEXT)
@@ -260,3 +260,13 @@ EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c tests/fuzz/tdfg_json.dict \
 	tests/fuzz/corpus/tdfg_json/small_bcast.json \
 	tests/fuzz/corpus/tdfg_json/small_shift.json \
 	tests/fuzz/corpus/tdfg_json/stencil1d_f32.json
+
+# Scripts: the include arrows of doc/ARCHITECTURE.md, and libinfsim
+# installed into a staging folder and used from C and C++ by a program
+# that sees only that folder.
+TESTS += tests/check_layers.sh tests/staged_install.sh
+EXTRA_DIST += tests/check_layers.sh tests/staged_install.sh
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+AM_TESTS_ENVIRONMENT = MAKE='$(MAKE)' CC='$(CC)' CXX='$(CXX)' \
+	SAN_CFLAGS='$(SAN_CFLAGS)'; export MAKE CC CXX SAN_CFLAGS;

@@ -412,8 +412,8 @@ Test(tdfg_json, input_size_is_bounded)
 	cr_assert_eq(fclose(f), 0);
 	result r = run("run big.json --type f32");
 	cr_expect_eq(r.status, 1);
-	cr_expect_str_eq(r.err, "big.json: error: larger than 16777216 bytes; an artifact's tDFG "
-			 "dump is far smaller\n");
+	cr_expect_str_eq(r.err, "big.json: error: the file is larger than 16777216 bytes, the "
+			 "limit of this input\n");
 	result_free(&r);
 	r = run("run missing.json --type f32");
 	cr_expect_eq(r.status, 1);
