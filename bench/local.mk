@@ -25,3 +25,15 @@ bench: bench/bench_int$(EXEEXT) bench/bench_fp$(EXEEXT) bench/bench_move$(EXEEXT
 	./bench/bench_fp$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_move$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_jit$(EXEEXT) $(BENCH_ARGS)
+
+# VIMA at the paper's sizes and the Fig 5 line-count sweep (doc/VIMA.md):
+# make bench-vima (VIMA_BENCH_ARGS=--quick for the 4 MB sizes only).
+EXTRA_DIST += bench/vima_bench.py
+.PHONY: bench-vima
+bench-vima: infsim$(EXEEXT)
+	python3 $(srcdir)/bench/vima_bench.py --infsim ./infsim --out . $(VIMA_BENCH_ARGS)
+# `make bench-ar`: Active-Routing's workloads at the paper's sizes (Fig 10).
+EXTRA_DIST += bench/ar_paper.sh
+.PHONY: bench-ar
+bench-ar: infsim$(EXEEXT)
+	sh $(srcdir)/bench/ar_paper.sh ./infsim$(EXEEXT) $(srcdir)/samples/ar

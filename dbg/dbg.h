@@ -408,4 +408,7 @@ bool dbg_parse_u64(const char *text, uint64_t *out);
 /* Trim spaces at both ends in place. */
 char *dbg_trim(char *text);
 
+/* infsdb on an Active-Routing program (ar.c); argv as main's. */
+int dbg_ar_main(int argc, char **argv);
+
 #endif

@@ -23,9 +23,11 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "ar.h"
 #include "dbg.h"
 #include "text.h"
 #include "outfile.h"
+#include "vima.h"
 
 static const char help_text[] =
 "Usage: infsdb [OPTION]... PROG\n"
@@ -360,6 +362,11 @@ static int session_status(const dbg_session *s)
 
 int main(int argc, char **argv)
 {
+	/* VIMA programs have their own command set (emu/vima, doc/VIMA.md). */
+	if (vima_cli_wants(argc - 1, argv + 1))
+		return vima_dbg_main(argc, argv);
+	if (ar_cli_wants(argc, argv)) /* an Active-Routing program: dbg/ar.c */
+		return dbg_ar_main(argc, argv);
 	options o = { 0 };
 	int rc = parse_options(argc, argv, &o);
 	if (rc) {

@@ -27,3 +27,8 @@ EXTRA_DIST += samples/teach/add4/add4.ins samples/teach/add4/.infsdbinit \
 	samples/teach/mul8/mul8.ins samples/teach/mul8/.infsdbinit \
 	samples/teach/fpadd/fpadd.ins samples/teach/fpadd/.infsdbinit \
 	samples/teach/shift2/shift2.ins samples/teach/shift2/.infsdbinit
+# samples/ar/: Active-Routing programs, the workloads of Table II
+# (doc/ACTIVE-ROUTING.md); tests/test_ar.c checks each against C.
+EXTRA_DIST += samples/ar/reduce.ar samples/ar/rand_reduce.ar samples/ar/mac.ar \
+	samples/ar/rand_mac.ar samples/ar/mac_f32.ar samples/ar/spmv.ar samples/ar/sgemm.ar \
+	samples/ar/backprop.ar samples/ar/lud.ar samples/ar/pagerank.ar

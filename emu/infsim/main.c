@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ar.h"
 #include "assemble.h"
 #include "diag.h"
 #include "isa.h"
@@ -34,6 +35,7 @@
 #include "tdfg.h"
 #include "check.h"
 #include "tdfg_json.h"
+#include "vima.h"
 #include "refmodel.h"
 #include "report.h"
 
@@ -52,6 +54,10 @@ static const char help_text[] =
 "  or:  infsim commands                 list the compute commands\n"
 "  or:  infsim layout PROG              print the Layout Override Table and the\n"
 "                                       tile map of a stream's tensors\n"
+"  or:  infsim vima PROG.vima [OPTION]... run a VIMA program (also: infsim run\n"
+"                                       PROG.vima); infsim vima --help\n"
+"  or:  infsim ar PROG.ar [OPTION]...   run an Active-Routing program (also\n"
+"                                       infsim run PROG.ar; infsim ar --help)\n"
 "Emulate computing in cache SRAM arrays, bit for bit.\n"
 "\n"
 "Machine (run, jit, asm, disasm, layout, info):\n"
@@ -1168,19 +1174,26 @@ static const struct subcmd {
 	{ "commands", cmd_commands },
 	{ "layout", cmd_layout },
 	{ "jit", cmd_jit },
+	{ "ar", ar_cli },
 };
 
 int main(int argc, char **argv)
 {
 	outfile_cleanup_on_signals();
 	if (argc < 2)
-		return usage_error("missing command (run, jit, asm, disasm, info, commands or layout)");
+		return usage_error("missing command (run, jit, asm, disasm, info, commands, layout, vima or ar)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return finish_stdout(print_help());
 	if (!strcmp(argv[1], "--version"))
 		return finish_stdout(print_version());
+	if (!strcmp(argv[1], "run") && ar_cli_wants(argc - 1, argv + 1))
+		argv[1] = (char *)"ar"; /* an Active-Routing program (doc/ACTIVE-ROUTING.md) */
 	if (!strcmp(argv[1], "--list-commands")) /* the name parse.c suggests */
 		argv[1] = (char *)"commands";
+	/* VIMA programs have their own runner (emu/vima, doc/VIMA.md). */
+	if (!strcmp(argv[1], "vima") ||
+	    (!strcmp(argv[1], "run") && vima_cli_wants(argc - 2, argv + 2)))
+		return finish_stdout(vima_cli(argc - 1, argv + 1));
 	for (size_t i = 0; i < sizeof subcmds / sizeof subcmds[0]; i++) {
 		if (strcmp(argv[1], subcmds[i].name) != 0)
 			continue;
@@ -1192,6 +1205,6 @@ int main(int argc, char **argv)
 		argv[1] = sub_argv0;
 		return finish_stdout(rc);
 	}
-	return usage_error("unknown command '%s' (expected run, jit, asm, disasm, info, commands or layout)",
+	return usage_error("unknown command '%s' (expected run, jit, asm, disasm, info, commands, layout, vima or ar)",
 			   argv[1]);
 }

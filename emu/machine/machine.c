@@ -25,11 +25,8 @@ unsigned emu_bank_of_array(const sram_machine *m, unsigned array)
 
 emu_machine *emu_machine_new(const emu_program *p, diag *d)
 {
-	if (emu_program_written(p)) {
-		diag_file(d, p->path, "the program still has a tensor move as written; "
-			  "lower it first (emu_program_lower)");
+	if (emu_program_need_lowered(p, d))
 		return NULL;
-	}
 	emu_machine *em = calloc(1, sizeof *em);
 	if (!em) {
 		diag_file(d, p->path, "out of memory");

@@ -33,11 +33,8 @@ struct ref_pend {
 
 emu_ref *emu_ref_new(const emu_program *p, diag *d)
 {
-	if (emu_program_written(p)) {
-		diag_file(d, p->path, "the program still has a tensor move as written; "
-			  "lower it first (emu_program_lower)");
+	if (emu_program_need_lowered(p, d))
 		return NULL;
-	}
 	emu_ref *r = calloc(1, sizeof *r);
 	if (!r)
 		goto oom;

@@ -134,12 +134,8 @@ int emu_encode(const emu_program *p, uint64_t **words, size_t *nwords, diag *d)
 {
 	writer wr = {0};
 	const sram_geom *g = &p->geom;
-	if (emu_program_written(p)) {
-		diag_file(d, p->path ? p->path : "<program>", "the binary form holds lowered "
-			  "programs; this one still has a tensor move as written (lower it "
-			  "first: emu_program_lower)");
+	if (emu_program_need_lowered(p, d)) /* the binary form holds lowered programs */
 		return -1;
-	}
 	emit(&wr, MAGIC);
 	emit(&wr, VERSION);
 	emit(&wr, 0); /* total, filled in below */

@@ -1216,6 +1216,15 @@ bool emu_program_written(const emu_program *p)
 	return false;
 }
 
+int emu_program_need_lowered(const emu_program *p, diag *d)
+{
+	if (!emu_program_written(p))
+		return 0;
+	diag_file(d, p->path ? p->path : "<program>", "the program still has a tensor "
+		  "move as written; lower it first (emu_program_lower)");
+	return -1;
+}
+
 int emu_asm_move(emu_asm *a, emu_cmd *c, const emu_src *s)
 {
 	emu_asm_default_scratch(a);

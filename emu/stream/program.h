@@ -186,6 +186,9 @@ void emu_program_init(emu_program *p);
 /* Does p hold tensor moves as written (EMU_CMD_TMOVE), which must be
  * lowered (emu_program_lower) before it runs or is encoded? */
 bool emu_program_written(const emu_program *p);
+/* 0 when p is lowered; else -1 with d set to say so (what runs, checks
+ * or encodes a program calls it first). */
+int emu_program_need_lowered(const emu_program *p, diag *d);
 /* The Layout Override Table of p's tensors, in declaration order, each
  * at the next cache-line-aligned physical address (`infsim layout`).
  * 0, or -1 with d set (more tensors than EMU_LOT_MAX). */

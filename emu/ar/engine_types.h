@@ -1,0 +1,141 @@
+/*
+ * engine_types.h: the state of the simulated network (engine.c, flows.c,
+ * are.c).  Private to emu/ar/.
+ */
+#ifndef INFSIM_AR_ENGINE_TYPES_H
+#define INFSIM_AR_ENGINE_TYPES_H
+
+#include "ar_private.h"
+
+/* Latencies in cycles of the 1250 MHz crossbar clock (Table I).  They
+ * only order events and measure stalls: links have no bandwidth limit. */
+#define AR_LAT_LINK 4     /* one cube-to-cube hop */
+#define AR_LAT_HOST 8     /* host controller <-> its cube */
+#define AR_LAT_VAULT 25   /* tRCD + tCAS, 20.1 ns */
+
+typedef enum {
+	EV_HOST, EV_UPDATE, EV_OPREAD, EV_OPRESP, EV_GREQ, EV_GRESP, EV_CTRL_GRESP, EV_COMMIT
+} ar_evkind;
+
+typedef enum { STALL_NONE, STALL_TABLE, STALL_BUFFER } ar_stall;
+
+typedef struct ar_event {
+	uint64_t time, seq;
+	uint8_t kind, stall;
+	int8_t cube, from;      /* where it happens; previous hop (-1 host) */
+	uint32_t a;             /* update (EV_UPDATE, EV_OPREAD/RESP) or flow */
+	uint32_t b;             /* buffer; root host for gathers */
+	uint16_t depth;
+	uint8_t slot, e0, k;    /* operand: which source, first element, count */
+	bool has;
+	uint64_t addr, value, count, since;
+} ar_event;
+
+typedef struct ar_upd {
+	ar_hostop op;
+	int root, dest, flow;   /* root host 0..3, compute cube, flow or -1 */
+	unsigned bytes, reads_left;
+	uint32_t next_free;
+} ar_upd;
+
+/* A flow round at the host controllers (§IV-E: trees merged there). */
+typedef struct ar_flow {
+	bool used, gathering;
+	uint64_t target, issued;
+	ar_op op;
+	ar_type type;
+	const ar_stmt *first;
+	unsigned roots, pending;
+	uint64_t tree_val[AR_HOSTS], tree_cnt[AR_HOSTS];
+	bool tree_has[AR_HOSTS];
+	uint32_t next_free;
+} ar_flow;
+
+/* A flow-table entry (Fig 6b), one per (flow, tree root). */
+typedef struct ar_entry {
+	bool used, gflag, has;
+	int flow, root, parent;
+	unsigned depth;
+	uint32_t children, responded, child_has;
+	uint64_t result, req, resp, next_seq, next_commit, count;
+	uint64_t child_val[AR_CUBES], child_cnt[AR_CUBES];
+} ar_entry;
+
+/* An operand buffer (Fig 6c). */
+typedef struct ar_buffer {
+	bool used;
+	int entry;              /* -1: an assignment */
+	uint32_t upd;
+	uint64_t seq;
+	unsigned need;
+	uint64_t op1[AR_LANES], op2[AR_LANES];
+} ar_buffer;
+
+typedef struct ar_cube {
+	ar_entry *ent;
+	ar_buffer *buf;
+	unsigned nent, nbuf;    /* in use */
+	ar_event *pend;         /* packets waiting, in arrival order */
+	size_t npend, cap_pend;
+	bool waking, rewake;
+} ar_cube;
+
+typedef struct ar_sim {
+	ar_program *p;
+	const ar_config *c;
+	ar_stats *st;
+	diag *d;
+	ar_host *host;
+	ar_cube cube[AR_CUBES];
+	ar_event *heap;
+	size_t nheap, cap_heap;
+	uint64_t now, seq;
+	ar_upd *upd;
+	size_t nupd, cap_upd;
+	uint32_t upd_free;
+	ar_flow *flow;
+	size_t nflow, cap_flow;
+	uint32_t flow_free;
+	uint32_t *fmap;         /* target -> flow + 1, open addressing */
+	size_t fmap_cap, fmap_used;
+	/* the host's issue state */
+	int cur_thread;
+	bool has_op, host_done, host_scheduled, failed;
+	ar_hostop op;
+	uint64_t reads_out, writes_out;
+	int64_t *keys;          /* flow trees held back in a wake pass */
+	size_t nkeys, cap_keys;
+	/* for the debugger: the last event and what it was about */
+	bool describe;
+	ar_event last;
+	uint64_t last_target;   /* its flow's target + 1, or 0 */
+	char last_text[360];
+} ar_sim;
+
+/* engine.c */
+int ar_sim_push(ar_sim *s, ar_event ev, uint64_t delay);
+void ar_sim_kick_host(ar_sim *s);
+void ar_sim_count(ar_sim *s, ar_pktype t, unsigned bytes, unsigned hops, bool host_link);
+void ar_addr_name(const ar_program *p, uint64_t addr, char *buf, size_t size);
+
+/* session.c: what the debugger sees */
+void ar_session_describe(ar_sim *s, const ar_event *ev);
+ar_sim *ar_session_sim(ar_session *ss);
+
+/* flows.c: the controllers' flow records */
+int ar_flow_find(ar_sim *s, uint64_t target);
+int ar_flow_new(ar_sim *s, uint64_t target);
+void ar_flow_delete(ar_sim *s, int f);
+void ar_flow_start_gather(ar_sim *s, int f);
+void ar_flow_tree_done(ar_sim *s, const ar_event *ev);
+void ar_flow_commit(ar_sim *s, const ar_event *ev);
+
+/* are.c: the Active-Routing Engine of a cube (§IV-C) */
+void ar_are_request(ar_sim *s, ar_event *ev);
+void ar_are_opread(ar_sim *s, const ar_event *ev);
+void ar_are_opresp(ar_sim *s, const ar_event *ev);
+void ar_are_gresp(ar_sim *s, const ar_event *ev);
+/* A description of the first packet still waiting anywhere, or 0. */
+int ar_are_describe_wait(ar_sim *s, char *buf, size_t size);
+
+#endif
