@@ -165,6 +165,108 @@ CLEANFILES += tests/fp_long$(EXEEXT)
 .PHONY: check-long
 check-long: tests/fp_long$(EXEEXT)
 	./tests/fp_long$(EXEEXT) $(FP_LONG_ARGS)
+
+check_PROGRAMS += tests/test_tdfg_json
+tests_test_tdfg_json_SOURCES = tests/test_tdfg_json.c
+tests_test_tdfg_json_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_tdfg_json_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c tests/fuzz/tdfg_json.dict \
+	tests/data/json/cube3d_i32.json \
+	tests/data/json/mix2d_f32.json \
+	tests/data/json/mix2d_i32.json \
+	tests/data/json/stencil1d_f32.json \
+	tests/data/json/bad/arity_add.json \
+	tests/data/json/bad/arity_move.json \
+	tests/data/json/bad/arity_value.json \
+	tests/data/json/bad/box_empty.json \
+	tests/data/json/bad/box_params.json \
+	tests/data/json/bad/box_past.json \
+	tests/data/json/bad/box_start.json \
+	tests/data/json/bad/compute_none.json \
+	tests/data/json/bad/compute_outside.json \
+	tests/data/json/bad/compute_two.json \
+	tests/data/json/bad/cycle.json \
+	tests/data/json/bad/cycle_self.json \
+	tests/data/json/bad/edge_dangling_dst.json \
+	tests/data/json/bad/edge_dangling_src.json \
+	tests/data/json/bad/edge_missing_dst.json \
+	tests/data/json/bad/edge_negative.json \
+	tests/data/json/bad/edge_sync.json \
+	tests/data/json/bad/edges_object.json \
+	tests/data/json/bad/field_unknown.json \
+	tests/data/json/bad/float_const_huge.json \
+	tests/data/json/bad/float_const_i32.json \
+	tests/data/json/bad/float_const_word.json \
+	tests/data/json/bad/id_differs.json \
+	tests/data/json/bad/id_huge.json \
+	tests/data/json/bad/id_string.json \
+	tests/data/json/bad/int_const_f32.json \
+	tests/data/json/bad/int_const_huge.json \
+	tests/data/json/bad/int_const_string.json \
+	tests/data/json/bad/key_huge.json \
+	tests/data/json/bad/key_word.json \
+	tests/data/json/bad/kind_field_unknown.json \
+	tests/data/json/bad/kind_missing.json \
+	tests/data/json/bad/kind_two.json \
+	tests/data/json/bad/move_extent.json \
+	tests/data/json/bad/move_outside.json \
+	tests/data/json/bad/move_reuse_align.json \
+	tests/data/json/bad/move_two_dims.json \
+	tests/data/json/bad/nodes_array.json \
+	tests/data/json/bad/nodes_empty.json \
+	tests/data/json/bad/nodes_missing.json \
+	tests/data/json/bad/null_field.json \
+	tests/data/json/bad/only_sync.json \
+	tests/data/json/bad/op_number.json \
+	tests/data/json/bad/op_object.json \
+	tests/data/json/bad/op_unknown.json \
+	tests/data/json/bad/params_many.json \
+	tests/data/json/bad/pattern_missing.json \
+	tests/data/json/bad/ptr_number.json \
+	tests/data/json/bad/region_name_number.json \
+	tests/data/json/bad/reuse_in_pattern.json \
+	tests/data/json/bad/root_array.json \
+	tests/data/json/bad/root_unknown.json \
+	tests/data/json/bad/send_field_unknown.json \
+	tests/data/json/bad/send_split_nonempty.json \
+	tests/data/json/bad/send_tc_negative.json \
+	tests/data/json/bad/size_missing.json \
+	tests/data/json/bad/size_string.json \
+	tests/data/json/bad/size_wrong.json \
+	tests/data/json/bad/split_nonempty.json \
+	tests/data/json/bad/start_huge.json \
+	tests/data/json/bad/start_number.json \
+	tests/data/json/bad/start_word.json \
+	tests/data/json/bad/stride_bad.json \
+	tests/data/json/bad/syntax_after.json \
+	tests/data/json/bad/syntax_comma.json \
+	tests/data/json/bad/syntax_deep.json \
+	tests/data/json/bad/syntax_nul.json \
+	tests/data/json/bad/syntax_token.json \
+	tests/data/json/bad/syntax_truncated.json \
+	tests/data/json/bad/tc_negative.json \
+	tests/data/json/bad/tc_number.json \
+	tests/data/json/bad/tile_differs.json \
+	tests/data/json/bad/tile_machine.json \
+	tests/data/json/bad/tile_missing.json \
+	tests/data/json/bad/tile_odd.json \
+	tests/data/json/bad/tile_stride.json \
+	tests/data/json/bad/vaddr_negative.json \
+	tests/data/json/bad/vaddr_number.json \
+	tests/fuzz/corpus/tdfg_json/bad_cycle.json \
+	tests/fuzz/corpus/tdfg_json/bad_int_const_huge.json \
+	tests/fuzz/corpus/tdfg_json/bad_move_reuse_align.json \
+	tests/fuzz/corpus/tdfg_json/bad_op_unknown.json \
+	tests/fuzz/corpus/tdfg_json/bad_syntax_comma.json \
+	tests/fuzz/corpus/tdfg_json/bad_tile_differs.json \
+	tests/fuzz/corpus/tdfg_json/cube3d_i32.json \
+	tests/fuzz/corpus/tdfg_json/mix2d_f32.json \
+	tests/fuzz/corpus/tdfg_json/mix2d_i32.json \
+	tests/fuzz/corpus/tdfg_json/small_add.json \
+	tests/fuzz/corpus/tdfg_json/small_bcast.json \
+	tests/fuzz/corpus/tdfg_json/small_shift.json \
+	tests/fuzz/corpus/tdfg_json/stencil1d_f32.json
+
 # Scripts: the include arrows of doc/ARCHITECTURE.md, and libinfsim
 # installed into a staging folder and used from C and C++ by a program
 # that sees only that folder.

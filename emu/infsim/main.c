@@ -34,6 +34,7 @@
 #include "program.h"
 #include "tdfg.h"
 #include "check.h"
+#include "tdfg_json.h"
 #include "vima.h"
 #include "refmodel.h"
 #include "report.h"
@@ -43,7 +44,8 @@ enum { EXIT_USAGE = 2, EXIT_MISMATCH = 3, EXIT_HAZARD = 4 };
 
 static const char help_text[] =
 "Usage: infsim run PROG [OPTION]...     execute a command stream (.ins or .inb)\n"
-"                                       or a tDFG (.tdfg), lowered by the JIT\n"
+"                                       or a tDFG (.tdfg, or the published\n"
+"                                       artifact's .json), lowered by the JIT\n"
 "  or:  infsim jit PROG.tdfg [-o OUT]   print the stream the JIT lowers a tDFG\n"
 "                                       into (.ins text)\n"
 "  or:  infsim asm PROG -o OUT.inb      assemble to the binary form\n"
@@ -59,13 +61,15 @@ static const char help_text[] =
 "                                       infsim run PROG.ar; infsim ar --help)\n"
 "Emulate computing in cache SRAM arrays, bit for bit.\n"
 "\n"
-"Machine (run, asm, disasm, info):\n"
+"Machine (run, jit, asm, disasm, layout, info):\n"
 "  -m, --machine=KEY=VAL[,KEY=VAL]...  wordlines, bitlines, arrays (per way),\n"
 "                             ways (per bank), mesh=XxY (banks), fp=ftz|ieee,\n"
 "                             latency=baseline|optimised, cordic=K; repeatable\n"
 "  -c, --config=FILE          machine config file (KEY = VAL lines)\n"
 "                             Precedence: the stream's machine line < --config\n"
 "                             < --machine, key by key.\n"
+"      --type=TYPE            the element type of an artifact's tDFG (.json):\n"
+"                             f32, or iN or uN with N 8, 16, 32 or 64\n"
 "\n"
 "run:\n"
 "  -l, --load=BUF=FILE        fill buffer BUF from FILE (.npy, or raw .bin)\n"
@@ -155,6 +159,7 @@ typedef struct geom_opts {
 	const char *config;
 	const char **machine; /* -m arguments in order */
 	size_t nmachine;
+	const char *type;     /* --type: the element type of a JSON tDFG */
 } geom_opts;
 
 /* The settings of --config, then every --machine, in o (each key from
@@ -373,11 +378,12 @@ static int parse_threads(const char *arg, long *out)
 enum { OPT_CHECK = 256, OPT_STEPI, OPT_STATS, OPT_STATS_FILE, OPT_HELP,
        OPT_VERSION, OPT_JSON, OPT_WRITTEN };
 
-enum { OPT_STRICT = 300, OPT_TDFG };
+enum { OPT_STRICT = 300, OPT_TDFG, OPT_TYPE };
 
 static const struct option run_longopts[] = {
 	{ "machine", required_argument, NULL, 'm' },
 	{ "config", required_argument, NULL, 'c' },
+	{ "type", required_argument, NULL, OPT_TYPE },
 	{ "load", required_argument, NULL, 'l' },
 	{ "save", required_argument, NULL, 's' },
 	{ "expect", required_argument, NULL, 'e' },
@@ -407,6 +413,14 @@ static int common_option(int opt, geom_opts *geo, bool *done)
 	case 'c':
 		geo->config = optarg;
 		return 0;
+	case OPT_TYPE: {
+		unsigned fmt, width, sg;
+		const char *why;
+		if (emu_tdfg_json_type(optarg, &fmt, &width, &sg, &why))
+			return usage_error("--type '%s': %s", optarg, why);
+		geo->type = optarg;
+		return 0;
+	}
 	case OPT_HELP:
 		*done = true;
 		return print_help();
@@ -527,9 +541,16 @@ static int load_program(const geom_opts *go, const char *path, emu_program *p,
 	int rc = apply_geom_opts(&ov, go);
 	if (rc)
 		return rc;
-	if (emu_tdfg_path(path)) {
+	const bool json = emu_tdfg_json_path(path);
+	if (json && !go->type)
+		return usage_error("%s: an artifact's tDFG (.json) has no element type; give one "
+				   "with --type (f32, i32, ...)", path);
+	if (!json && go->type)
+		return usage_error("--type applies to an artifact's tDFG (.json), not to '%s'", path);
+	if (json || emu_tdfg_path(path)) {
 		ts->on = true;
-		if (emu_tdfg_load(path, &ov, &ts->t, &ts->j, &d))
+		if (json ? emu_tdfg_json_load(path, go->type, &ov, &ts->t, &ts->j, &d)
+			 : emu_tdfg_load(path, &ov, &ts->t, &ts->j, &d))
 			return runtime_error(&d);
 		*p = ts->j.prog; /* the caller owns the lowered stream */
 		emu_program_init(&ts->j.prog);
@@ -1044,6 +1065,7 @@ static int cmd_run(int argc, char **argv)
 static const struct option tool_longopts[] = {
 	{ "machine", required_argument, NULL, 'm' },
 	{ "config", required_argument, NULL, 'c' },
+	{ "type", required_argument, NULL, OPT_TYPE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "written", no_argument, NULL, OPT_WRITTEN },
@@ -1122,7 +1144,7 @@ static int stream_tool(int argc, char **argv, const char *name, const char *opts
 		       bool need_out,
 		       int (*act)(const emu_program *, const tdfg_src *, const char *))
 {
-	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0 };
+	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0, NULL };
 	const char *out = NULL, *prog = NULL;
 	bool json = false, written = false, done = false;
 	emu_program p;
@@ -1180,7 +1202,8 @@ static int write_jit(const emu_program *p, const tdfg_src *ts, const char *out)
 	diag d;
 	diag_clear(&d);
 	if (!ts->on)
-		return usage_error("jit: '%s' is not a tDFG; expected a .tdfg file", p->path);
+		return usage_error("jit: '%s' is not a tDFG; expected a .tdfg file, or an "
+				   "artifact's .json with --type", p->path);
 	if (out && outfile_write(out, ts->j.text, ts->j.len, &d) < 0)
 		return runtime_error(&d);
 	if (!out)
@@ -1206,7 +1229,7 @@ static int cmd_disasm(int argc, char **argv)
 /* info [PROG]: the machine of the options, or of a stream run with them. */
 static int cmd_info(int argc, char **argv)
 {
-	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0 };
+	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0, NULL };
 	const char *out = NULL;
 	bool json = false, written = false, done = false;
 	emu_program p;
@@ -1233,7 +1256,7 @@ static int cmd_info(int argc, char **argv)
 /* The command table, from opcodes.def through isa_info_of. */
 static int cmd_commands(int argc, char **argv)
 {
-	geom_opts go = { NULL, NULL, 0 };
+	geom_opts go = { NULL, NULL, 0, NULL };
 	const char *out = NULL;
 	bool json = false, written = false, done = false;
 	int rc = parse_tool_opts(argc, argv, "commands", "", &go, &out, &json, &written, &done);

@@ -725,7 +725,10 @@ static int emit_node(gen *g, size_t i)
 	size_t n;
 	const char *s = emu_tdfg_line(g->t, x->line, &n);
 	snprintf(src, sizeof src, "%.*s", s ? (int)(n < 150 ? n : 150) : 0, s ? s : "");
-	put_line(g, -1, x->line, "# %s:%d: %s", g->t->path, x->line, trim(src));
+	if (x->line > 0)
+		put_line(g, -1, x->line, "# %s:%d: %s", g->t->path, x->line, trim(src));
+	else /* no text line: a node read from JSON (tdfg_json.h) */
+		put_line(g, -1, 0, "# %s: %s (%s)", g->t->path, x->name, emu_tnode_kind_name(x->kind));
 	int rc = 0;
 	switch (x->kind) {
 	case EMU_TN_CONST:
