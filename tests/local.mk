@@ -138,7 +138,7 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/tdfg_reverse.out tests/dbg/tdfg_errors.cmds tests/dbg/tdfg_errors.out \
 	tests/dbg/tdfg_plain.cmds tests/dbg/tdfg_plain.out tests/dbg/tdfg_all.cmds tests/dbg/tdfg_all.out tests/dbg/tdfg_stencil.cmds \
 	tests/dbg/tdfg_stencil.out tests/dbg/tdfg_enter.in tests/dbg/ckpt_anywhere.ins \
-	tests/dbg/ckpt_anywhere.cmds tests/dbg/ckpt_anywhere.out
+	tests/dbg/ckpt_anywhere.cmds tests/dbg/ckpt_anywhere.out tests/dbg/bounds.cmds tests/dbg/bounds.out
 
 check_PROGRAMS += tests/test_tui
 tests_test_tui_SOURCES = tests/test_tui.c

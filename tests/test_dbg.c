@@ -67,17 +67,61 @@ static void program_of(const char *cmds_path, char *prog, size_t size)
 	fclose(f);
 }
 
+/* s with every "from" replaced by "to" (malloc'd). */
+static char *replace_all(const char *s, const char *from, const char *to)
+{
+	size_t nf = strlen(from), nt = strlen(to), count = 0;
+	for (const char *p = s; (p = strstr(p, from)) != NULL; p += nf)
+		count++;
+	char *out = malloc(strlen(s) + count * (nt > nf ? nt - nf : 0) + 1), *o = out;
+	cr_assert_not_null(out);
+	for (const char *p = s, *q; ; p = q + nf) {
+		q = strstr(p, from);
+		size_t n = q ? (size_t)(q - p) : strlen(p);
+		memcpy(o, p, n);
+		o += n;
+		if (!q)
+			break;
+		memcpy(o, to, nt);
+		o += nt;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* A transcript writes its files (checkpoints, recordings) into a folder
+ * of its own: "@TMP@" in the .cmds is that folder, made for the run and
+ * removed after it, and is written back as "@TMP@" in the output, so
+ * that two runs at once never share a file. */
 static void transcript(const char *name)
 {
-	char cmds[512], outp[512], prog[512];
+	char cmds[512], outp[512], prog[512], tmp[256], mine[512];
 	snprintf(cmds, sizeof cmds, "%s/%s.cmds", DBG_DIR, name);
 	snprintf(outp, sizeof outp, "%s/%s.out", DBG_DIR, name);
 	program_of(cmds, prog, sizeof prog);
-	result r = run("-batch -nx -x tests/dbg/%s.cmds %s", name, prog);
-	size_t n = strlen(r.out) + 64;
+	cr_assert_not_null(proc_tmpdir(tmp, sizeof tmp, "infsdb-transcript"));
+	char *text = proc_slurp(cmds, NULL);
+	cr_assert_not_null(text, "%s is missing", cmds);
+	char *sub = replace_all(text, "@TMP@", tmp);
+	snprintf(mine, sizeof mine, "%s/%s.cmds", tmp, name);
+	FILE *cf = fopen(mine, "w");
+	cr_assert_not_null(cf);
+	fputs(sub, cf);
+	fclose(cf);
+	free(sub);
+	free(text);
+	result r = run("-batch -nx -x '%s' %s", mine, prog);
+	char shown[512];
+	snprintf(shown, sizeof shown, "tests/dbg/%s.cmds", name);
+	char *named = replace_all(r.out, mine, shown);
+	char *out = replace_all(named, tmp, "@TMP@");
+	free(named);
+	proc_rmdir(tmp);
+	size_t n = strlen(out) + 64;
 	char *got = malloc(n);
 	cr_assert_not_null(got);
-	snprintf(got, n, "%s[exit status %d]\n", r.out, r.status);
+	snprintf(got, n, "%s[exit status %d]\n", out, r.status);
+	free(out);
 	if (getenv("INFSDB_REGEN")) {
 		FILE *f = fopen(outp, "w");
 		cr_assert_not_null(f);
@@ -119,6 +163,7 @@ Test(transcript, tdfg_errors) { transcript("tdfg_errors"); }
 Test(transcript, tdfg_plain) { transcript("tdfg_plain"); }
 Test(transcript, tdfg_stencil) { transcript("tdfg_stencil"); }
 Test(transcript, tdfg_all) { transcript("tdfg_all"); }
+Test(transcript, bounds) { transcript("bounds"); }
 
 /* ---- options ---- */
 
