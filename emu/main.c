@@ -100,7 +100,8 @@ static const char help_text[] =
 "2 on a usage error, 3 if a result differs (--expect or --check),\n"
 "4 if --strict stopped the run at a hazard.\n"
 "\n"
-"Full documentation: man infsim, and doc/USAGE.md.\n";
+"Full documentation: man infsim, and doc/USAGE.md.\n"
+"Report bugs to: " PACKAGE_BUGREPORT "\n";
 
 /* ---- messages ---- */
 
@@ -130,7 +131,7 @@ static int print_help(void)
 
 static int print_version(void)
 {
-	printf("infsim %s\n", PACKAGE_VERSION);
+	printf("infsim %s\n%s", PACKAGE_VERSION, VERSION_NOTICE);
 	return EXIT_SUCCESS;
 }
 

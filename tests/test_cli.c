@@ -157,6 +157,7 @@ Test(cli, help_and_version)
 	r = run("--version");
 	cr_expect_eq(r.status, 0);
 	cr_expect(strncmp(r.out, "infsim ", 7) == 0, "%s", r.out);
+	cr_expect(strstr(r.out, "\nCopyright (C) 2026 the infsim authors.\nLicense MIT"), "%s", r.out);
 	result_free(&r);
 	r = run("run --help");
 	cr_expect_eq(r.status, 0);

@@ -176,6 +176,7 @@ Test(options, help_and_version)
 	r = run("--version");
 	cr_expect_eq(r.status, 0);
 	cr_expect(strncmp(r.out, "infsdb (infsim) ", 16) == 0, "%s", r.out);
+	cr_expect(strstr(r.out, "\nCopyright (C) 2026 the infsim authors.\nLicense MIT"), "%s", r.out);
 	free(r.out);
 }
 
@@ -545,4 +546,54 @@ Test(console, completion_repeat_history_and_ctrl_c)
 	cr_expect(strstr(h, "start\nstepi\nprint/t $row(0, 8)\ninfo machine\nquit\n"), "%s", h);
 	free(h);
 	cr_assert_eq(proc_rmdir(home), 0);
+}
+
+/* The history keeps INFSDB_HISTSIZE commands (as gdb's GDBHISTSIZE), or
+ * what `set history size` says; the file is cut to that many lines. */
+static char *session_history(const char *histsize, const char *const *lines)
+{
+	char home[64];
+	cr_assert_not_null(proc_tmpdir(home, sizeof home, "infsdb-hist"));
+	int fd;
+	pid_t pid = forkpty(&fd, NULL, NULL, NULL);
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		setenv("HOME", home, 1);
+		setenv("TERM", "dumb", 1);
+		if (histsize)
+			setenv("INFSDB_HISTSIZE", histsize, 1);
+		if (chdir(SRCDIR) == 0)
+			execl(INFSDB_BIN, "infsdb", "-q", "-nx", "tests/dbg/steps.ins", (char *)NULL);
+		_exit(127);
+	}
+	for (size_t i = 0; lines[i]; i++) {
+		cr_expect(expect_output(fd, "(infsdb) "));
+		type(fd, lines[i]);
+		type(fd, "\r");
+	}
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	close(fd);
+	char hist[600];
+	snprintf(hist, sizeof hist, "%s/.infsdb_history", home);
+	char *h = proc_slurp(hist, NULL);
+	cr_assert_not_null(h, "no history file");
+	proc_rmdir(home);
+	return h;
+}
+
+Test(console, history_size)
+{
+	static const char *const five[] = { "echo 1", "echo 2", "echo 3", "echo 4", "quit", NULL };
+	char *h = session_history("2", five);
+	cr_expect_str_eq(h, "echo 4\nquit\n");
+	free(h);
+	static const char *const set[] = { "echo 1", "set history size 3", "echo 2", "echo 3",
+					   "quit", NULL };
+	h = session_history(NULL, set);
+	cr_expect_str_eq(h, "echo 2\necho 3\nquit\n");
+	free(h);
+	h = session_history("", five); /* empty: no limit */
+	cr_expect_str_eq(h, "echo 1\necho 2\necho 3\necho 4\nquit\n");
+	free(h);
 }
