@@ -12,7 +12,7 @@
 set -eu
 if [ -z "${FUZZ_CC:-}" ]; then
   echo "make fuzz: fuzzing is off: ${FUZZ_WHY:-configure found no clang with -fsanitize=fuzzer}"
-  exit 77
+  exit 0
 fi
 out="$builddir/fuzz"
 mkdir -p "$out/obj"
