@@ -649,6 +649,7 @@ Test(cli, stats_text_and_json)
 	expect_ok(run("run %s/small.ins --stats=json --stats-file=s.json", DATA));
 	char *js = read_tmp("s.json", NULL);
 	cr_assert_not_null(js);
+	cr_expect(strncmp(js, "{\n  \"format\": \"infsim-stats 1\",\n", 30) == 0, "%s", js);
 	cr_expect(strstr(js, "\"totals\": {\"commands\": 3, \"baseline_cycles\": 64, \"cycles\": 64,"), "%s", js);
 	cr_expect(strstr(js, "\"add\": {\"count\": 2, \"baseline_cycles\": 32, \"cycles\": 32,"), "%s", js);
 	cr_expect(strstr(js, "\"sub\": {\"count\": 1, \"baseline_cycles\": 32, \"cycles\": 32,"), "%s", js);
