@@ -10,7 +10,7 @@
  *
  * The command runs through the machine (emu_run_cmd), as `infsim run`
  * runs it: the baseline as one static micro-program over every way, the
- * optimised latency under one controller per bank (emu/machine.c).  Only
+ * optimised latency under one controller per bank (emu/machine/machine.c).  Only
  * emu_run_cmd is timed; operands are placed with the array's ordinary
  * port, and every run starts from the same snapshot.
  *

@@ -1,5 +1,5 @@
 /*
- * bench_jit.c: how long infsim's JIT takes to lower a tDFG (emu/tdfg.h),
+ * bench_jit.c: how long infsim's JIT takes to lower a tDFG (emu/tdfg/tdfg.h),
  * next to the average JIT time the paper reports (220 µs, infinity-stream
  * §8: "The average JIT time is 220us (σ 449us)"), and what --check's
  * comparisons at node granularity cost.  doc/PERFORMANCE.md, "JIT",
@@ -22,9 +22,9 @@
  *
  * The node checks: the lowered stream run on the machine, once with no
  * check, once comparing every node's domain with the reference
- * (emu_tref_compare, emu/tdfg_ref.c) right after the node's last
+ * (emu_tref_compare, emu/tdfg/tdfg_ref.c) right after the node's last
  * command, as `infsim run --check` does (its stream-level reference
- * model, emu/refmodel.c, is not part of this figure).  A run whose
+ * model, emu/ref/refmodel.c, is not part of this figure).  A run whose
  * check fails makes the bench print FAIL and exit 1.
  * Usage: bench_jit [repetitions]
  */
@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "bench_util.h"
-#include "lex.h"
+#include "text.h"
 #include "tdfg.h"
 
 #define PAPER_JIT_US 220.0
@@ -200,7 +200,7 @@ int main(int argc, char **argv)
 	diag d;
 	char *sample;
 	size_t len;
-	if (emu_read_file(STENCIL_PATH, &sample, &len, &d)) {
+	if (text_read_file(STENCIL_PATH, TEXT_FILE_MAX, &sample, &len, &d)) {
 		fprintf(stderr, "%s\n", d.msg);
 		return 1;
 	}

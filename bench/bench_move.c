@@ -1,5 +1,5 @@
 /*
- * bench_move.c: throughput of the data-movement engine (emu/move.h) over
+ * bench_move.c: throughput of the data-movement engine (emu/machine/move.h) over
  * the whole default machine (sram_geom_default(): 64 banks x 16 ways x 16
  * arrays x 256x256 = 4M bitlines), next to a scalar model of each move,
  * and the time to map the moves of a 2048 x 2048 fp32 array to banks

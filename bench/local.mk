@@ -2,20 +2,20 @@
 # Arguments for the program: make bench BENCH_ARGS=5 (repetitions).
 EXTRA_PROGRAMS += bench/bench_int
 bench_bench_int_SOURCES = bench/bench_int.c bench/bench_util.c bench/bench_util.h
-bench_bench_int_LDADD = libinfsim.la
+bench_bench_int_LDADD = libinfsim_core.la
 CLEANFILES += bench/bench_int$(EXEEXT)
 EXTRA_PROGRAMS += bench/bench_fp
 bench_bench_fp_SOURCES = bench/bench_fp.c bench/bench_util.c bench/bench_util.h
-bench_bench_fp_LDADD = libinfsim.la
+bench_bench_fp_LDADD = libinfsim_core.la
 CLEANFILES += bench/bench_fp$(EXEEXT)
 EXTRA_PROGRAMS += bench/bench_move
 bench_bench_move_SOURCES = bench/bench_move.c bench/bench_util.c bench/bench_util.h
-bench_bench_move_LDADD = libinfsim.la
+bench_bench_move_LDADD = libinfsim_core.la
 CLEANFILES += bench/bench_move$(EXEEXT)
 EXTRA_PROGRAMS += bench/bench_jit
 bench_bench_jit_SOURCES = bench/bench_jit.c bench/bench_util.c bench/bench_util.h
 bench_bench_jit_CFLAGS = $(AM_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
-bench_bench_jit_LDADD = libinfsim.la
+bench_bench_jit_LDADD = libinfsim_core.la
 CLEANFILES += bench/bench_jit$(EXEEXT)
 
 .PHONY: bench
@@ -25,3 +25,10 @@ bench: bench/bench_int$(EXEEXT) bench/bench_fp$(EXEEXT) bench/bench_move$(EXEEXT
 	./bench/bench_fp$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_move$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_jit$(EXEEXT) $(BENCH_ARGS)
+
+# VIMA at the paper's sizes and the Fig 5 line-count sweep (doc/VIMA.md):
+# make bench-vima (VIMA_BENCH_ARGS=--quick for the 4 MB sizes only).
+EXTRA_DIST += bench/vima_bench.py
+.PHONY: bench-vima
+bench-vima: infsim$(EXEEXT)
+	python3 $(srcdir)/bench/vima_bench.py --infsim ./infsim --out . $(VIMA_BENCH_ARGS)

@@ -13,7 +13,7 @@
  * class, handler, one-line and full help.  Prefix matching, `help` and
  * tab completion all read that table, as in gdb.
  *
- * A tDFG program (.tdfg, emu/tdfg.h) is lowered by the JIT when it is
+ * A tDFG program (.tdfg, emu/tdfg/tdfg.h) is lowered by the JIT when it is
  * loaded, and the lowered stream is what runs; the session keeps the
  * graph, which command belongs to which node, and the reference at node
  * granularity (emu_tref), so that `next`, `finish`, node breakpoints,
@@ -29,7 +29,9 @@
 #include <stdint.h>
 
 #include "machine.h"
+#include "move.h"
 #include "program.h"
+#include "check.h"
 #include "refmodel.h"
 #include "tdfg.h"
 
@@ -87,7 +89,7 @@ typedef struct dbg_display {
  * describes them): the SRAM, the statistics and the position, a half-run
  * data-dependent command's start rows and the bits of the data in flight
  * between banks, not the hazard tracker nor which transfers are pending
- * (emu/hazard.h, emu/move.h): a state is rebuilt by replaying to its
+ * (emu/machine/hazard.h, emu/machine/move.h): a state is rebuilt by replaying to its
  * position, then installing the words.  parent NULL: replay the stream's
  * commands from a fresh start (w NULL: the fresh start itself; else a
  * checkpoint file: whole commands, then into the command from its start
@@ -214,7 +216,7 @@ void dbg_print_position(dbg_session *s);
 void dbg_trace_note(const dbg_session *s, char *buf, size_t size);
 /* Show the hazard reports the machine made since the last call (a
  * compute command or a move that reads unsynced or unwritten bits, ...;
- * emu/hazard.h).  true if there were any: the motion stops there. */
+ * emu/machine/hazard.h).  true if there were any: the motion stops there. */
 bool dbg_show_hazards(dbg_session *s);
 /* Count the machine's reports as shown (a replay or a restore made
  * them again). */

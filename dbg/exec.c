@@ -10,6 +10,7 @@
  * so `check` can compare at any point.
  */
 #include "config.h"
+#include "move.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -215,7 +215,7 @@ static bool index_in_range(parser *ps, const emu_buffer *b, unsigned k, int64_t 
 /* The indexes after "NAME[": one for a buffer, one per dimension for a
  * tensor, written outermost first as C does (doc/FORMAT.md: `tensor A
  * f32 64x32` is A[32][64]), so A[i][j] is element (i0, i1) = (j, i) of
- * the layout (emu/layout.h).  Sets *flat.  false on an error. */
+ * the layout (emu/layout/layout.h).  Sets *flat.  false on an error. */
 static bool parse_indexes(parser *ps, const emu_buffer *b, uint64_t *flat)
 {
 	const unsigned want = b->ndims ? b->ndims : 1;

@@ -4,4 +4,4 @@ infsdb_SOURCES = dbg/dbg.h dbg/main.c dbg/commands.c dbg/exec.c dbg/breaks.c \
 	dbg/expr.c dbg/value.c dbg/inspect.c dbg/state.c dbg/reverse.c dbg/record.c \
 	dbg/tui.c dbg/nodes.c
 infsdb_CFLAGS = $(AM_CFLAGS) $(READLINE_CFLAGS) $(NCURSES_CFLAGS)
-infsdb_LDADD = libinfsim.la $(READLINE_LIBS) $(NCURSES_LIBS)
+infsdb_LDADD = libinfsim_core.la $(READLINE_LIBS) $(NCURSES_LIBS)

@@ -25,8 +25,9 @@
 #include <readline/readline.h>
 
 #include "dbg.h"
-#include "lex.h"
+#include "text.h"
 #include "outfile.h"
+#include "vima.h"
 
 static const char help_text[] =
 "Usage: infsdb [OPTION]... PROG\n"
@@ -203,7 +204,8 @@ static int load_program(dbg_session *s, const options *o, diag *d)
 	if (machine_overrides(o, &ov, d) < 0)
 		return -1;
 	if (emu_tdfg_path(o->prog) ? dbg_tdfg_load(s, o->prog, &ov, d) < 0
-				   : emu_load_file(o->prog, &ov, &s->prog, d) < 0)
+				   : emu_load_file(o->prog, &ov, &s->prog, d) < 0 ||
+				     emu_program_lower(&s->prog, d) < 0)
 		return -1;
 	s->loaded = true;
 	return 0;
@@ -413,6 +415,9 @@ static int session_status(const dbg_session *s)
 
 int main(int argc, char **argv)
 {
+	/* VIMA programs have their own command set (emu/vima, doc/VIMA.md). */
+	if (vima_cli_wants(argc - 1, argv + 1))
+		return vima_dbg_main(argc, argv);
 	options o = { 0 };
 	int rc = parse_options(argc, argv, &o);
 	if (rc) {

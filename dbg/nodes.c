@@ -1,5 +1,5 @@
 /*
- * nodes.c: infsdb on tDFG programs (emu/tdfg.h).  A .tdfg is lowered by
+ * nodes.c: infsdb on tDFG programs (emu/tdfg/tdfg.h).  A .tdfg is lowered by
  * the JIT when it is loaded (infinity-stream §3.4, §4.2) and its lowered
  * stream is what the machine runs; this file answers, at any position,
  * which node the machine is in, which nodes are computed, and which

@@ -25,8 +25,7 @@
 #include <string.h>
 
 #include "dbg.h"
-#include "infile.h"
-#include "lex.h"
+#include "text.h"
 #include "outfile.h"
 
 /* ---- set var ---- */
@@ -314,7 +313,7 @@ static uint64_t *way_row(const sram_machine *m, const sram_way *w, unsigned r)
 }
 
 /* The start rows of a half-run data-dependent command.  The machine's
- * trace finder (emu/machine.c, find_traces) keeps in em->shadow the
+ * trace finder (emu/machine/machine.c, find_traces) keeps in em->shadow the
  * state the command started from: the rows that differ from it now are
  * written.  0, or -1 when that copy is missing. */
 static int walk_start_rows(walker *k, const emu_machine *em)
@@ -653,17 +652,16 @@ static size_t checkpoint_limit(const dbg_session *s)
  * dropped.  0, or -1 with an error. */
 static int read_body(dbg_session *s, const char *path, dbg_snapshot *snap)
 {
-	unsigned char *raw = NULL;
+	char *raw = NULL;
 	size_t len = 0, body;
 	diag d;
 	diag_clear(&d);
 	*snap = (dbg_snapshot){ NULL, 0, NULL, 0 };
-	if (infile_read(path, checkpoint_limit(s), "a checkpoint of this machine", &raw, &len,
-			&d) < 0) {
+	if (text_read_file(path, checkpoint_limit(s), &raw, &len, &d) < 0) {
 		dbg_error(s, "%s", d.msg);
 		return -1;
 	}
-	const char *bytes = (const char *)raw;
+	const char *bytes = raw;
 	int rc = check_header(s, path, bytes, len, &body);
 	if (rc == 0 && ((len - body) % 8 || len - body < 8)) {
 		dbg_error(s, "%s: the checkpoint's data is damaged (wrong size).", path);

@@ -15,3 +15,5 @@ EXTRA_DIST += doc/LAYOUT.md
 EXTRA_DIST += doc/MOVEMENT.md
 EXTRA_DIST += doc/TDFG.md
 EXTRA_DIST += doc/FLOAT.md
+EXTRA_DIST += doc/VIMA.md
+EXTRA_DIST += doc/vima_fig5.dat doc/vima_fig5.svg

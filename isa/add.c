@@ -18,6 +18,7 @@
  * bit i again, so d may be a or b.
  */
 #include "isa.h"
+#include "family.h"
 
 int isa_gen_add(const isa_cmd *c, unsigned bitlines, isa_prog *p,
 		 isa_ctl *ctl)

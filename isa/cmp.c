@@ -42,6 +42,7 @@
  * of a and b has been read, so p may be a[0] or b[0].
  */
 #include "isa.h"
+#include "family.h"
 
 /* Which chain computes the predicate, on which operands, and whether the
  * predicate is the chain's C or its complement. */

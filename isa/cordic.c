@@ -34,6 +34,7 @@
  * before the first write of d, so d may be a.
  */
 #include "isa.h"
+#include "family.h"
 
 /* The wordlines of one command. */
 typedef struct cordic_rows {

@@ -62,6 +62,7 @@
  * d may not overlap a (isa_check).  T and C are clobbered.
  */
 #include "fpcore.h"
+#include "family.h"
 
 /* One side of a conversion. */
 struct cvt_type {

@@ -54,6 +54,7 @@
  * §3.1.2; "the data-dependent program" below).
  */
 #include "isa.h"
+#include "family.h"
 
 #include <stdlib.h>
 

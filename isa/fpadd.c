@@ -39,6 +39,7 @@
  * a and b are read only before the first write to d: d may be a or b.
  */
 #include "fpcore.h"
+#include "family.h"
 
 /* Where every row of the micro-program is. */
 struct fpadd_rows {

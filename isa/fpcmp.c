@@ -72,6 +72,7 @@
  * be any row of a or b: it is written last).
  */
 #include "isa.h"
+#include "family.h"
 
 /* Where an operand's fields are, and the rows of its zero test. */
 struct fp_rows {

@@ -61,6 +61,7 @@
  * a and b are read only before the first write to d: d may be a or b.
  */
 #include "fpmuldiv.h"
+#include "family.h"
 
 struct fpdiv_rows {
 	isa_fpc_fmt f;

@@ -49,6 +49,7 @@
  * a and b are read only before the first write to d: d may be a or b.
  */
 #include "fpmuldiv.h"
+#include "family.h"
 
 /* ---- the steps fp mul and div share (fpmuldiv.h) ---- */
 

@@ -3,6 +3,7 @@
  * dispatch that every family shares.
  */
 #include "isa.h"
+#include "family.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,7 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
 #include "sram.h"
+
+INFSIM_BEGIN_DECLS
 
 typedef enum isa_op {
 #define ISA_OP(name, mn, form, fam, cls, sem) ISA_##name,
@@ -195,18 +198,6 @@ bool isa_data_dependent(const isa_cmd *c);
  * of n (duality-cache Table 1 where the table gives one). */
 uint64_t isa_baseline_cycles(const isa_cmd *c, unsigned bitlines);
 
-/* ---- family builders (isa/<family>.c) ----
- * isa_gen_<family>(c, bitlines, p, ctl), isa_rules_<family>(c, bitlines,
- * r) and isa_cycles_<family>(c, bitlines), declared from opcodes.def. */
-#define ISA_FAMILY_(fam)                                                 \
-	int isa_gen_##fam(const isa_cmd *c, unsigned bitlines, isa_prog *p, \
-			  isa_ctl *ctl);                                    \
-	void isa_rules_##fam(const isa_cmd *c, unsigned bitlines,          \
-			     isa_rules *r);                                  \
-	uint64_t isa_cycles_##fam(const isa_cmd *c, unsigned bitlines);
-#include "families.def"
-#undef ISA_FAMILY_
-
 /* ---- the scalar reference (isa/reference.c) ----
  * Element values are n-bit patterns in the low bits of a uint64_t.
  * isa_ref_elem: one element of an element-wise command.  tag_in is the
@@ -288,5 +279,7 @@ static inline int64_t isa_sext(uint64_t v, unsigned n)
 	v &= isa_mask(n);
 	return (int64_t)((v ^ m) - m);
 }
+
+INFSIM_END_DECLS
 
 #endif

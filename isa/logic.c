@@ -5,6 +5,7 @@
  * neither.  One cycle per bit, read before write, so d may be a or b.
  */
 #include "isa.h"
+#include "family.h"
 
 int isa_gen_logic(const isa_cmd *c, unsigned bitlines, isa_prog *p,
 		 isa_ctl *ctl)

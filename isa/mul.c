@@ -39,6 +39,7 @@
  * §3.1.2; "the data-dependent program" below).
  */
 #include "isa.h"
+#include "family.h"
 
 /* Row of bit i of the 2n-bit product: d below n, the scratch H above. */
 static unsigned prod_row(const isa_cmd *c, unsigned h, unsigned i)

@@ -23,6 +23,7 @@
  * T ends holding a[n-1] and C is clobbered.
  */
 #include "isa.h"
+#include "family.h"
 
 static unsigned bit_length(unsigned v)
 {

@@ -40,6 +40,7 @@
  * may be a; only bitline 0 of a then changes.
  */
 #include "isa.h"
+#include "family.h"
 
 static bool is_power_of_two(unsigned v)
 {

@@ -33,6 +33,7 @@
  * be a.  T and C are clobbered.
  */
 #include "isa.h"
+#include "family.h"
 
 /* The rows of one command: its own, then the sub-commands' scratch. */
 typedef struct rsqrt_rows {

@@ -11,6 +11,7 @@
  * search takes one cycle.  With p a wordline, a third cycle writes T.
  */
 #include "isa.h"
+#include "family.h"
 
 int isa_gen_search(const isa_cmd *c, unsigned bitlines, isa_prog *p,
 		   isa_ctl *ctl)

@@ -30,6 +30,7 @@
  * not overlap them otherwise: isa_check).
  */
 #include "isa.h"
+#include "family.h"
 
 /* d := T ? x : y, leaving out a copy whose source is d itself. */
 static void emit_tag_select(isa_prog *p, unsigned d, unsigned x, unsigned y,

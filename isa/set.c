@@ -13,6 +13,7 @@
  * through max_imm rather than silently truncated.
  */
 #include "isa.h"
+#include "family.h"
 
 int isa_gen_set(const isa_cmd *c, unsigned bitlines, isa_prog *p,
 		 isa_ctl *ctl)

@@ -45,6 +45,7 @@
  * d has been written.
  */
 #include "isa.h"
+#include "family.h"
 
 enum shift_kind { SHIFT_LEFT, SHIFT_RIGHT, SHIFT_ARITH };
 

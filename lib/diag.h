@@ -12,6 +12,9 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include "api.h"
+
+INFSIM_BEGIN_DECLS
 
 #define DIAG_MAX 1024
 
@@ -30,5 +33,7 @@ void diag_vat(diag *d, const char *file, int line, int col, const char *fmt,
 /* Record "FILE: error: ..." for a whole-file or system error. */
 void diag_file(diag *d, const char *file, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+INFSIM_END_DECLS
 
 #endif

@@ -1,5 +1,5 @@
-libinfsim_la_SOURCES += lib/diag.c lib/diag.h
+libinfsim_core_la_SOURCES += lib/diag.c lib/diag.h
 pkginclude_HEADERS += lib/diag.h
 EXTRA_DIST += lib/infsim.pc.in
-libinfsim_la_SOURCES += lib/npy.c lib/npy.h lib/outfile.c lib/outfile.h lib/infile.c lib/infile.h
-pkginclude_HEADERS += lib/npy.h lib/outfile.h lib/infile.h
+libinfsim_core_la_SOURCES += lib/npy.c lib/npy.h lib/outfile.c lib/outfile.h lib/text.c lib/text.h lib/api.h
+pkginclude_HEADERS += lib/npy.h lib/api.h

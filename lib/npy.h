@@ -24,7 +24,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "api.h"
 #include "diag.h"
+
+INFSIM_BEGIN_DECLS
 
 #define NPY_MAX_DIMS 32
 
@@ -86,5 +89,7 @@ unsigned char *npy_build(npy_dtype dt, const uint64_t *values, uint64_t count,
 /* Little-endian items of dt without a header (raw .bin). */
 unsigned char *npy_build_raw(npy_dtype dt, const uint64_t *values,
 			     uint64_t count, size_t *len);
+
+INFSIM_END_DECLS
 
 #endif

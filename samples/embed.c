@@ -8,6 +8,7 @@
  * Exit status 0 when they agree.
  */
 #include <infsim/machine.h>
+#include <infsim/check.h>
 #include <infsim/refmodel.h>
 
 #include <stdio.h>

@@ -23,6 +23,10 @@
 #include <stdint.h>
 #include <stdbool.h>
 
+#include "api.h"
+
+INFSIM_BEGIN_DECLS
+
 #define SRAM_MAX_ACT 3
 #define SRAM_ANY 7          /* SENSE column of pe.def: 1 to 3 wordlines, or a set of 1 to 64 */
 #define SRAM_NO_ROW 0xffffu /* destination of a uop that writes nothing */
@@ -31,6 +35,7 @@
 
 /* The peripheral functions, from pe.def. */
 #include "pe.def"
+
 typedef enum sram_fn {
 	SRAM_FN_NONE = 0,
 #define SRAM_FN_ENUM_(name, eff, sense, out, latch, sem) SRAM_FN_##name,
@@ -225,5 +230,7 @@ void sram_set_threads(int n);
 /* The count sram_set_threads set (0: none), for callers that spread
  * banks over threads themselves (sram_run_ways). */
 int sram_get_threads(void);
+
+INFSIM_END_DECLS
 
 #endif

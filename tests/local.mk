@@ -12,7 +12,7 @@ tests/criterion.stamp:
 	@$(MKDIR_P) tests && touch $@
 $(tests_libharness_la_OBJECTS): tests/criterion.stamp
 CLEANFILES += tests/criterion.stamp
-TEST_LIBS = tests/libharness.la libinfsim.la $(CRITERION_LIBS) -lm # fp_host.c: ilogb, nearbyint
+TEST_LIBS = tests/libharness.la libinfsim_core.la $(CRITERION_LIBS) -lm # fp_host.c: ilogb, nearbyint
 TEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 
 check_PROGRAMS += tests/test_isa_basic
@@ -163,8 +163,22 @@ tests_test_teach_LDADD = $(TEST_LIBS)
 # make check-long FP_LONG_ARGS='--count 1000000 add.f32' picks a subset.
 EXTRA_PROGRAMS += tests/fp_long
 tests_fp_long_SOURCES = tests/fp_long.c
-tests_fp_long_LDADD = tests/libharness.la libinfsim.la
+tests_fp_long_LDADD = tests/libharness.la libinfsim_core.la
 CLEANFILES += tests/fp_long$(EXEEXT)
 .PHONY: check-long
 check-long: tests/fp_long$(EXEEXT)
 	./tests/fp_long$(EXEEXT) $(FP_LONG_ARGS)
+# Scripts: the include arrows of doc/ARCHITECTURE.md, and libinfsim
+# installed into a staging folder and used from C and C++ by a program
+# that sees only that folder.
+TESTS += tests/check_layers.sh tests/staged_install.sh
+EXTRA_DIST += tests/check_layers.sh tests/staged_install.sh
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+AM_TESTS_ENVIRONMENT = MAKE='$(MAKE)' CC='$(CC)' CXX='$(CXX)' \
+	SAN_CFLAGS='$(SAN_CFLAGS)'; export MAKE CC CXX SAN_CFLAGS;
+
+check_PROGRAMS += tests/test_vima
+tests_test_vima_SOURCES = tests/test_vima.c
+tests_test_vima_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_vima_LDADD = $(TEST_LIBS)

@@ -670,6 +670,31 @@ Test(cli, stats_text_and_json)
 
 /* ---- asm, disasm, commands ---- */
 
+/* disasm prints the lowered program; --written the stream as written,
+ * which parses back to itself and lowers to the same commands. */
+Test(cli, disasm_written)
+{
+	result l = run("disasm %s/samples/fig9/fig9_move.ins", SRCDIR);
+	result w = run("disasm --written %s/samples/fig9/fig9_move.ins", SRCDIR);
+	cr_assert_eq(l.status, 0, "%s", l.err);
+	cr_assert_eq(w.status, 0, "%s", w.err);
+	cr_expect(strstr(w.out, "\nmove B, A, +1, +0 @ box=0:3,0:4\n"), "%s", w.out);
+	cr_expect_null(strstr(w.out, "mv.intra"), "%s", w.out);
+	cr_expect(strstr(l.out, "\nmv.intra dist=1 wl=0 n=8 to=8 @ arrays=0:2:2 bitlines=0:2:2\n"),
+		  "%s", l.out);
+	cr_expect_null(strstr(l.out, "\nmove "), "%s", l.out);
+	write_file("w.ins", w.out, strlen(w.out));
+	result w2 = run("disasm --written w.ins"), l2 = run("disasm w.ins");
+	cr_expect_str_eq(w2.out, w.out);
+	cr_expect_str_eq(l2.out, l.out);
+	result_free(&l);
+	result_free(&w);
+	result_free(&w2);
+	result_free(&l2);
+	expect_failure(run("asm --written %s/small.ins -o s.inb", DATA), 2,
+		       "option '--written' does not apply to 'asm'");
+}
+
 Test(cli, asm_disasm_round_trip)
 {
 	expect_ok(run("asm %s/small.ins -o s.inb", DATA));

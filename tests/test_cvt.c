@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "fp_cases.h"
+#include "family.h"
 #include "isa_harness.h"
 
 #define WL 256

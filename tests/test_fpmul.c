@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "fp_cases.h"
+#include "family.h"
 #include "fp_host.h"
 #include "isa_harness.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_layout.c: the tiled transposed layout (emu/layout.h): the Layout
+ * test_layout.c: the tiled transposed layout (emu/layout/layout.h): the Layout
  * Override Table, the element <-> cell mapping (exhaustive over small
  * machines), tile selection (infinity-stream §4.1 and Fig 9) and the
  * transpose unit for regions, with its cycle counts.

@@ -1,6 +1,6 @@
 /*
- * test_machine.c: the machine that runs a stream (emu/machine.c), the
- * transpose unit, the reference model (emu/refmodel.c), stepping versus
+ * test_machine.c: the machine that runs a stream (emu/machine/machine.c), the
+ * transpose unit, the reference model (emu/ref/refmodel.c), stepping versus
  * running, thread-count independence, statistics, and that the docs
  * list every peripheral function and command.
  */
@@ -14,6 +14,7 @@
 #include "proc.h"
 #include "machine.h"
 #include "program.h"
+#include "check.h"
 #include "refmodel.h"
 
 static emu_program parse_text(const char *text)

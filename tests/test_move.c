@@ -1,6 +1,6 @@
 /*
- * test_move.c: data movement (emu/move.h), the interconnect model
- * (emu/net.h) and the hazard checks (emu/hazard.h).
+ * test_move.c: data movement (emu/machine/move.h), the interconnect model
+ * (emu/machine/net.h) and the hazard checks (emu/machine/hazard.h).
  *
  * Every move is checked against a scalar model written here, apart from
  * the engine: plain C over bits (the commands) or over element values in
@@ -1162,6 +1162,7 @@ static int stream_start(struct stream_run *s, const char *path, bool strict)
 	sram_geom g = sram_geom_default();
 	diag_clear(&s->d);
 	cr_assert_eq(emu_parse_file(path, &g, &s->p, &s->d), 0, "%s", s->d.msg);
+	cr_assert_eq(emu_program_lower(&s->p, &s->d), 0, "%s", s->d.msg);
 	s->em = emu_machine_new(&s->p, &s->d);
 	cr_assert_not_null(s->em, "%s", s->d.msg);
 	cr_assert_eq(emu_machine_set_strict(s->em, strict), 0);
@@ -1277,6 +1278,7 @@ Test(stream, missing_sync_sample)
 	sram_geom g = sram_geom_default();
 	diag_clear(&s.d);
 	cr_assert_eq(emu_parse_file(path, &g, &s.p, &s.d), 0);
+	cr_assert_eq(emu_program_lower(&s.p, &s.d), 0, "%s", s.d.msg);
 	s.em = emu_machine_new(&s.p, &s.d);
 	cr_assert_eq(emu_machine_set_strict(s.em, true), 0);
 	cr_assert_eq(emu_init_buffers(s.em, &s.d), 0);

@@ -52,6 +52,7 @@ static void twin_start(struct twin *t, const char *path, const char *text, bool 
 	const int rc = text ? emu_parse(path, text, strlen(text), &g, &t->p, &t->d)
 			    : emu_parse_file(path, &g, &t->p, &t->d);
 	cr_assert_eq(rc, 0, "%s", t->d.msg);
+	cr_assert_eq(emu_program_lower(&t->p, &t->d), 0, "%s", t->d.msg);
 	t->whole = twin_machine(t, strict);
 	t->step = twin_machine(t, strict);
 }
@@ -446,6 +447,7 @@ static char *full_speed_b(const char *path)
 	diag_clear(&d);
 	const sram_geom g = sram_geom_default();
 	cr_assert_eq(emu_parse_file(path, &g, &p, &d), 0, "%s", d.msg);
+	cr_assert_eq(emu_program_lower(&p, &d), 0, "%s", d.msg);
 	emu_machine *em = emu_machine_new(&p, &d);
 	cr_assert(em && emu_init_buffers(em, &d) == 0 && emu_run_all(em, false, &d) == 0);
 	char *text = NULL;

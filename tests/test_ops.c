@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "isa_harness.h"
+#include "family.h"
 
 #define MAX_ELEMS 2048 /* 2 arrays x 1024 bitlines */
 

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "assemble.h"
+#include "machine.h"
+#include "move.h"
 #include "program.h"
 
 /* ---- helpers ---- */
@@ -27,7 +29,7 @@ static sram_geom small_geom(void)
 }
 
 /* Parse text[0..len) from a copy with no NUL after it, so that ASan sees
- * any read past the end. */
+ * any read past the end; then lower it, as infsim run does. */
 static int parse_len(const char *text, size_t len, emu_program *p, diag *d)
 {
 	sram_geom g = small_geom();
@@ -37,6 +39,11 @@ static int parse_len(const char *text, size_t len, emu_program *p, diag *d)
 	diag_clear(d);
 	int rc = emu_parse("t.s", copy, len, &g, p, d);
 	free(copy);
+	if (rc == 0 && emu_program_lower(p, d) != 0) {
+		emu_program_free(p);
+		emu_program_init(p);
+		rc = -1;
+	}
 	return rc;
 }
 
@@ -1684,6 +1691,45 @@ Test(tensors, round_trip_text_and_binary)
 	free(t1);
 	free(t2);
 	free(w);
+	emu_program_free(&p);
+	emu_program_free(&q);
+}
+
+/* The parser keeps a tensor move as written; lowering is a pass of its
+ * own, and only a lowered program is encoded or run. */
+Test(tensors, written_form)
+{
+	const char *text = T_AB "move B, A, +1, +0 @ box=0:3,0:4\nmove A, B, +0, -1\n";
+	sram_geom g = small_geom();
+	emu_program p;
+	diag d;
+	uint64_t *w = NULL;
+	size_t n = 0;
+	diag_clear(&d);
+	cr_assert_eq(emu_parse("t.s", text, strlen(text), &g, &p, &d), 0, "%s", d.msg);
+	cr_assert_eq(p.ncmds, 2);
+	cr_assert(emu_program_written(&p));
+	cr_assert_eq(p.cmds[0].kind, EMU_CMD_TMOVE);
+	char *t = emu_format(&p);
+	cr_assert(strstr(t, "\nmove B, A, +1, +0 @ box=0:3,0:4\nmove A, B, +0, -1\n"), "%s", t);
+	emu_program q;
+	cr_assert_eq(emu_parse("t.s", t, strlen(t), &g, &q, &d), 0, "%s", d.msg);
+	char *t2 = emu_format(&q);
+	cr_assert_str_eq(t, t2, "the written form round-trips");
+	cr_assert_eq(emu_encode(&p, &w, &n, &d), -1);
+	cr_assert(strstr(d.msg, "lower it first"), "%s", d.msg);
+	diag_clear(&d);
+	cr_assert_null(emu_machine_new(&p, &d));
+	cr_assert(strstr(d.msg, "lower it first"), "%s", d.msg);
+	cr_assert_eq(emu_program_lower(&p, &d), 0, "%s", d.msg);
+	cr_assert_not(emu_program_written(&p));
+	cr_assert_gt(p.ncmds, 2);
+	for (size_t i = 0; i < p.ncmds; i++) {
+		cr_assert_eq(p.cmds[i].kind, EMU_CMD_MOVE);
+		cr_assert(p.cmds[i].line == 4 || p.cmds[i].line == 5);
+	}
+	free(t);
+	free(t2);
 	emu_program_free(&p);
 	emu_program_free(&q);
 }

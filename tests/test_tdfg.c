@@ -1,5 +1,5 @@
 /*
- * test_tdfg.c: tensor dataflow graphs (emu/tdfg.h, infinity-stream §3,
+ * test_tdfg.c: tensor dataflow graphs (emu/tdfg/tdfg.h, infinity-stream §3,
  * §3.4, §4.2) and their JIT.
  *
  *   parse, jit   every message of the .tdfg parser and of the JIT, at its
@@ -18,7 +18,7 @@
  *                operands) and `shared` tensors through the disassembler
  *                and the binary form;
  *   cli          infsim jit, infsim run/disasm/layout of a .tdfg.
- * The reference (emu/tdfg_ref.c) never runs a micro-op, so a node that
+ * The reference (emu/tdfg/tdfg_ref.c) never runs a micro-op, so a node that
  * agrees with it was computed right by the SRAM, bit for bit.
  */
 #include <criterion/criterion.h>
@@ -34,6 +34,7 @@
 #include "proc.h"
 #include "program.h"
 #include "report.h"
+#include "move.h"
 #include "tdfg.h"
 
 /* 32 arrays of 64 bitlines: small enough that a test runs in
@@ -1270,6 +1271,7 @@ static void reassemble(const tg *g, const char *text, emu_program *p)
 	emu_program_init(p);
 	cr_assert_eq(emu_parse("changed.ins", text, strlen(text), &g->t.geom, p, &d), 0,
 		     "%s\n%s", d.msg, text);
+	cr_assert_eq(emu_program_lower(p, &d), 0, "%s", d.msg);
 	cr_assert_eq(p->nbufs, g->j.prog.nbufs);
 }
 

@@ -8,7 +8,7 @@
 # tests/fuzz/regress/NAME/, where `make check` replays it for ever.
 # Environment (set by the Makefile): FUZZ_CC, FUZZ_WHY (why fuzzing is
 # off, if it is), FUZZ_TIME, FUZZ_TARGETS (names; all when empty),
-# FUZZ_LIB_SOURCES, srcdir, builddir.
+# FUZZ_LIB_SOURCES, FUZZ_CPPFLAGS, srcdir, builddir.
 set -eu
 if [ -z "${FUZZ_CC:-}" ]; then
   echo "make fuzz: fuzzing is off: ${FUZZ_WHY:-configure found no clang with -fsanitize=fuzzer}"
@@ -17,7 +17,7 @@ fi
 out="$builddir/fuzz"
 mkdir -p "$out/obj"
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -std=gnu17"
-incs="-I$srcdir/lib -I$srcdir/sram -I$srcdir/isa -I$srcdir/emu -I$builddir -I$srcdir/tests/fuzz"
+incs="$FUZZ_CPPFLAGS"
 objs=""
 for src in $FUZZ_LIB_SOURCES; do
   case "$src" in *.c) ;; *) continue ;; esac

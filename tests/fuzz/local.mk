@@ -7,15 +7,16 @@
 FUZZ_TIME = 60
 FUZZ_TARGETS =
 EXTRA_DIST += tests/fuzz
-FUZZ_ENV = srcdir='$(abs_top_srcdir)' builddir='$(abs_top_builddir)'
+FUZZ_ENV = srcdir='$(abs_top_srcdir)' builddir='$(abs_top_builddir)' \
+	FUZZ_CPPFLAGS='$(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz'
 TESTS += tests/fuzz/replay.sh
-AM_TESTS_ENVIRONMENT = $(FUZZ_ENV) CC='$(CC)' LIBTOOL='$(LIBTOOL)' \
+AM_TESTS_ENVIRONMENT += $(FUZZ_ENV) LIBTOOL='$(LIBTOOL)' \
 	FUZZ_CFLAGS='$(AM_CFLAGS) $(CFLAGS) $(AM_LDFLAGS)'; \
-	export srcdir builddir CC LIBTOOL FUZZ_CFLAGS;
+	export srcdir builddir LIBTOOL FUZZ_CFLAGS FUZZ_CPPFLAGS;
 .PHONY: fuzz
-fuzz: libinfsim.la
+fuzz: libinfsim_core.la
 	$(FUZZ_ENV) FUZZ_CC='$(FUZZ_CC)' FUZZ_WHY='$(FUZZ_WHY)' FUZZ_TIME='$(FUZZ_TIME)' \
-	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_LIB_SOURCES='$(libinfsim_la_SOURCES)' \
+	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_LIB_SOURCES='$(libinfsim_core_la_SOURCES)' \
 	sh $(srcdir)/tests/fuzz/fuzz.sh
 clean-local: clean-fuzz
 .PHONY: clean-fuzz

@@ -3,16 +3,17 @@
 # (tests/fuzz/fuzz_NAME.c) built with the normal compiler and replay.c's
 # main(), run on its seed corpus and on every input that once crashed
 # it (tests/fuzz/regress/NAME/).  Environment (set by the Makefile):
-# CC, CFLAGS, LIBTOOL, srcdir, builddir, FUZZ_CFLAGS (warnings, sanitizers).
+# CC, LIBTOOL, srcdir, builddir, FUZZ_CPPFLAGS (include paths), FUZZ_CFLAGS
+# (warnings, sanitizers).
 set -eu
 status=0
 for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
   name=$(basename "$target" .c | sed 's/^fuzz_//')
   exe="$builddir/fuzz/replay_$name"
   mkdir -p "$builddir/fuzz"
-  $LIBTOOL --mode=link --silent $CC $FUZZ_CFLAGS -I"$srcdir/lib" -I"$srcdir/sram" \
-    -I"$srcdir/isa" -I"$srcdir/emu" -I"$builddir" -I"$srcdir/tests/fuzz" \
-    -o "$exe" "$target" "$srcdir/tests/fuzz/replay.c" "$builddir/libinfsim.la" -lm
+  # shellcheck disable=SC2086
+  $LIBTOOL --mode=link --silent $CC $FUZZ_CPPFLAGS $FUZZ_CFLAGS \
+    -o "$exe" "$target" "$srcdir/tests/fuzz/replay.c" "$builddir/libinfsim_core.la" -lm
   dirs=""
   for d in "$srcdir/tests/fuzz/corpus/$name" "$srcdir/tests/fuzz/regress/$name"; do
     [ -d "$d" ] && dirs="$dirs $d"

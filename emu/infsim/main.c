@@ -1,0 +1,1218 @@
+/*
+ * main.c: the infsim program.
+ *
+ *   infsim run PROG [OPTION]...    execute a command stream
+ *   infsim asm PROG -o OUT.inb     assemble to the binary form
+ *   infsim disasm FILE             print canonical text
+ *   infsim info [-m ...] [-c FILE] describe the machine
+ *   infsim commands                list the commands
+ *
+ * Exit status: 0 success, 1 a runtime failure (a file, the stream), 2 a
+ * usage error, 3 a result that differs from --expect or from --check.
+ * Every message is one line naming the file (FILE:LINE:COL) or the option.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "assemble.h"
+#include "diag.h"
+#include "isa.h"
+#include "text.h"
+#include "machine.h"
+#include "move.h"
+#include "npy.h"
+#include "layout.h"
+#include "outfile.h"
+#include "program.h"
+#include "tdfg.h"
+#include "check.h"
+#include "vima.h"
+#include "refmodel.h"
+#include "report.h"
+
+enum { EXIT_USAGE = 2, EXIT_MISMATCH = 3, EXIT_HAZARD = 4 };
+
+static const char help_text[] =
+"Usage: infsim run PROG [OPTION]...     execute a command stream (.ins or .inb)\n"
+"                                       or a tDFG (.tdfg), lowered by the JIT\n"
+"  or:  infsim jit PROG.tdfg [-o OUT]   print the stream the JIT lowers a tDFG\n"
+"                                       into (.ins text)\n"
+"  or:  infsim asm PROG -o OUT.inb      assemble to the binary form\n"
+"  or:  infsim disasm FILE [--written]  print the canonical text of a stream:\n"
+"                                       lowered, or as written\n"
+"  or:  infsim info [-m ...] [-c FILE]  describe the machine\n"
+"  or:  infsim commands                 list the compute commands\n"
+"  or:  infsim layout PROG              print the Layout Override Table and the\n"
+"                                       tile map of a stream's tensors\n"
+"  or:  infsim vima PROG.vima [OPTION]... run a VIMA program (also: infsim run\n"
+"                                       PROG.vima); infsim vima --help\n"
+"Emulate computing in cache SRAM arrays, bit for bit.\n"
+"\n"
+"Machine (run, asm, disasm, info):\n"
+"  -m, --machine=KEY=VAL[,KEY=VAL]...  wordlines, bitlines, arrays (per way),\n"
+"                             ways (per bank), mesh=XxY (banks), fp=ftz|ieee,\n"
+"                             latency=baseline|optimised, cordic=K; repeatable\n"
+"  -c, --config=FILE          machine config file (KEY = VAL lines)\n"
+"                             Precedence: the stream's machine line < --config\n"
+"                             < --machine, key by key.\n"
+"\n"
+"run:\n"
+"  -l, --load=BUF=FILE        fill buffer BUF from FILE (.npy, or raw .bin)\n"
+"  -s, --save=BUF=FILE        write buffer BUF after the run (.npy or .bin)\n"
+"  -e, --expect=BUF=FILE      compare buffer BUF with FILE after the run\n"
+"  -d, --dump=BUF             print buffer BUF's elements after the run, as\n"
+"                             values (floats and qN as numbers) and bits\n"
+"      --check                run the scalar reference model beside the\n"
+"                             machine and compare after every command; for a\n"
+"                             tDFG also compare each node with what the tDFG\n"
+"                             means, once its last command has run\n"
+"      --stepi                run one micro-op at a time (same bits, slower)\n"
+"      --strict               make data-movement hazards (unsynced or unwritten\n"
+"                             reads, clobbers, overlaps) errors, not warnings\n"
+"      --stats[=FORMAT]       print statistics, FORMAT text (default), commands\n"
+"                             (one line per command: its baseline cycles and\n"
+"                             the cycles it ran with) or json (both)\n"
+"      --stats-file=FILE      write the statistics to FILE instead of stdout\n"
+"  -j, --threads=N            threads for the SRAM executor (1 to 1024)\n"
+"  -q, --quiet                print nothing on success\n"
+"\n"
+"asm:\n"
+"  -o, --output=FILE          the binary stream to write (required)\n"
+"\n"
+"jit:\n"
+"  -o, --output=FILE          write the lowered stream to FILE, not stdout\n"
+"\n"
+"info:\n"
+"      --json                 print the sizes as JSON\n"
+"\n"
+"      --help                 display this help and exit\n"
+"      --version              output version information and exit\n"
+"\n"
+"Element files: .npy of the buffer's type (<iN/<uN of the smallest size\n"
+"holding its width, |b1 for 1-bit buffers, <f4 for f32, <f2 for f16, <u2\n"
+"(raw bits) for bf16, <iN (raw two's complement) for qN), C order, any shape\n"
+"with the buffer's element count; .bin holds the same items with no header.\n"
+"Outputs are written to a temporary file and renamed into place.\n"
+"\n"
+"Exit status: 0 if OK, 1 on a runtime failure (a file, the stream),\n"
+"2 on a usage error, 3 if a result differs (--expect or --check),\n"
+"4 if --strict stopped the run at a hazard.\n"
+"\n"
+"Full documentation: man infsim, and doc/USAGE.md.\n"
+"Report bugs to: " PACKAGE_BUGREPORT "\n";
+
+/* ---- messages ---- */
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("infsim: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'infsim --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+static int runtime_error(const diag *d)
+{
+	fprintf(stderr, "%s\n", d->set ? d->msg : "infsim: error: unknown failure");
+	return EXIT_FAILURE;
+}
+
+static int print_help(void)
+{
+	fputs(help_text, stdout);
+	return EXIT_SUCCESS;
+}
+
+static int print_version(void)
+{
+	printf("infsim %s\n%s", PACKAGE_VERSION, VERSION_NOTICE);
+	return EXIT_SUCCESS;
+}
+
+/* ---- the machine's size: --config and --machine ---- */
+
+typedef struct geom_opts {
+	const char *config;
+	const char **machine; /* -m arguments in order */
+	size_t nmachine;
+} geom_opts;
+
+/* The settings of --config, then every --machine, in o (each key from
+ * the last option that sets it).  0, or an exit status after printing
+ * the error. */
+static int apply_geom_opts(emu_geom_override *o, const geom_opts *go)
+{
+	diag d;
+	diag_clear(&d);
+	emu_geom_override_init(o);
+	if (go->config && emu_geom_override_load(o, go->config, &d) < 0)
+		return runtime_error(&d);
+	for (size_t i = 0; i < go->nmachine; i++) {
+		char why[256];
+		if (emu_geom_override_parse(o, go->machine[i], why, sizeof why) < 0)
+			return usage_error("--machine %s", why);
+	}
+	/* emu_geom_load checked the whole machine; -m keys are checked one
+	 * by one, so their combination is checked here. */
+	const char *err = sram_geom_check(&o->g);
+	return err ? usage_error("--machine: %s", err) : 0;
+}
+
+/* ---- reading a stream (.ins text or .inb words) ---- */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* ---- element files: .npy, or raw .bin ---- */
+
+/* The file type of buffer b: the smallest integer holding its width, by
+ * its signedness; bool for one bit; a .qN buffer's raw two's complement
+ * as a signed integer; f4 and f2 for f32 and f16; bf16, which NumPy does
+ * not have, as its raw bits in u2. */
+static npy_dtype buffer_dtype(const emu_buffer *b)
+{
+	npy_dtype dt = { b->is_signed ? 'i' : 'u', 8 };
+	if (b->fmt == ISA_FMT_F32 || b->fmt == ISA_FMT_F16)
+		dt = (npy_dtype){ 'f', b->width / 8u };
+	else if (b->fmt == ISA_FMT_BF16)
+		dt = (npy_dtype){ 'u', 2 };
+	else if (b->width == 1)
+		dt = (npy_dtype){ 'b', 1 };
+	else if (b->width <= 8)
+		dt.size = 1;
+	else if (b->width <= 16)
+		dt.size = 2;
+	else if (b->width <= 32)
+		dt.size = 4;
+	return dt;
+}
+
+/* Do the values read for b fit its width?  Then keep their n-bit
+ * patterns.  A bool is 0 or 1 already (true is -1 in a signed 1-bit
+ * buffer). */
+static int fit_values(const char *path, const emu_buffer *b, uint64_t *v,
+		      uint64_t count, diag *d)
+{
+	unsigned n = b->width;
+	if (n == 1 || n == 64 || isa_fpfmt_of(b->fmt))
+		return 0; /* every pattern read is one of the buffer's */
+	for (uint64_t i = 0; i < count; i++) {
+		bool fits = b->is_signed ? isa_sext(v[i], n) == (int64_t)v[i]
+					 : v[i] <= isa_mask(n);
+		if (fits) {
+			v[i] &= isa_mask(n);
+			continue;
+		}
+		if (b->is_signed)
+			diag_file(d, path, "element %" PRIu64 " is %" PRId64 ", which does not fit buffer '%s' (%c%u: %" PRId64 " to %" PRId64 ")",
+				  i, (int64_t)v[i], b->name, b->fmt == ISA_FMT_FIX ? 'q' : 'i', n,
+				  -(INT64_C(1) << (n - 1)), (INT64_C(1) << (n - 1)) - 1);
+		else
+			diag_file(d, path, "element %" PRIu64 " is %" PRIu64 ", which does not fit buffer '%s' (u%u: 0 to %" PRIu64 ")",
+				  i, v[i], b->name, n, isa_mask(n));
+		return -1;
+	}
+	return 0;
+}
+
+static int check_npy_header(const char *path, const npy_header *h,
+			    const emu_buffer *b, diag *d)
+{
+	npy_dtype dt = buffer_dtype(b);
+	char want[16], shape[32 + 24 * NPY_MAX_DIMS];
+	npy_descr(dt, want, sizeof want);
+	if (!npy_dtype_matches(h, dt)) {
+		char tn[16];
+		diag_file(d, path, "dtype '%s' does not match buffer '%s' (%s): expected '%s'",
+			  h->descr, b->name, emu_buffer_type(b, tn, sizeof tn), want);
+		return -1;
+	}
+	if (h->count != b->length) {
+		npy_shape_text(h, shape, sizeof shape);
+		diag_file(d, path, "shape %s has %" PRIu64 " elements; buffer '%s' has %" PRIu64,
+			  shape, h->count, b->name, b->length);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read path (.npy, or raw .bin) for buffer b into values[b->length],
+ * as n-bit patterns. */
+static int read_elements(const char *path, const emu_buffer *b, uint64_t *values,
+			 diag *d)
+{
+	npy_dtype dt = buffer_dtype(b);
+	FILE *f = NULL;
+	if (ends_with(path, ".bin")) {
+		if (npy_open_raw(path, dt, b->length, &f, d) < 0)
+			return -1;
+	} else {
+		npy_header h;
+		if (npy_open(path, &h, &f, d) < 0)
+			return -1;
+		if (check_npy_header(path, &h, b, d) < 0) {
+			fclose(f);
+			return -1;
+		}
+	}
+	int rc = npy_read_elems(f, path, dt, b->length, values, d);
+	fclose(f);
+	if (rc == 0)
+		rc = fit_values(path, b, values, b->length, d);
+	return rc;
+}
+
+/* Write values (n-bit patterns) of b to path, sign-extended for a signed
+ * buffer so that NumPy reads the same numbers. */
+static int write_elements(const char *path, const emu_buffer *b, uint64_t *values,
+			  diag *d)
+{
+	npy_dtype dt = buffer_dtype(b);
+	if (b->is_signed && b->width > 1 && !isa_fpfmt_of(b->fmt))
+		for (uint64_t i = 0; i < b->length; i++)
+			values[i] = (uint64_t)isa_sext(values[i], b->width);
+	size_t len;
+	unsigned char *bytes = ends_with(path, ".bin")
+		? npy_build_raw(dt, values, b->length, &len)
+		: npy_build(dt, values, b->length, &len);
+	if (!bytes) {
+		diag_file(d, path, "out of memory");
+		return -1;
+	}
+	int rc = outfile_write(path, bytes, len, d);
+	free(bytes);
+	return rc;
+}
+
+/* ---- infsim run: options ---- */
+
+/* One --load, --save or --expect. */
+typedef struct bufarg {
+	int opt;               /* 'l', 's', 'e' or 'd' */
+	const char *arg;       /* BUF=FILE as given */
+	char name[EMU_NAME_MAX];
+	const char *path;
+	const emu_buffer *buf; /* resolved after the stream is read */
+	uint64_t *values;      /* elements read (load, expect) */
+} bufarg;
+
+typedef struct run_opts {
+	geom_opts geo;
+	const char *prog;
+	bufarg *ba;
+	size_t nba;
+	bool check, stepi, quiet;
+	bool strict;           /* --strict: hazards are errors */
+	int stats;             /* 0 none, 't' text, 'c' commands, 'j' json */
+	const char *stats_file;
+	long threads;          /* 0: not given */
+} run_opts;
+
+static const char *bufarg_option(int opt)
+{
+	return opt == 'l' ? "--load" : opt == 's' ? "--save" : opt == 'd' ? "--dump" : "--expect";
+}
+
+static int parse_bufarg(bufarg *b, int opt, const char *arg)
+{
+	memset(b, 0, sizeof *b);
+	b->opt = opt;
+	b->arg = arg;
+	if (opt == 'd') {
+		if (!*arg || strlen(arg) >= sizeof b->name)
+			return usage_error("--dump '%s': expected a buffer name", arg);
+		strcpy(b->name, arg);
+		return 0;
+	}
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1])
+		return usage_error("%s '%s': expected BUF=FILE", bufarg_option(opt), arg);
+	if ((size_t)(eq - arg) >= sizeof b->name)
+		return usage_error("%s '%s': buffer name too long", bufarg_option(opt), arg);
+	memcpy(b->name, arg, (size_t)(eq - arg));
+	b->path = eq + 1;
+	return 0;
+}
+
+static int parse_threads(const char *arg, long *out)
+{
+	char *end;
+	errno = 0;
+	long n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < 1 || n > 1024)
+		return usage_error("--threads '%s': expected a number of threads from 1 to 1024",
+				   arg);
+	*out = n;
+	return 0;
+}
+
+enum { OPT_CHECK = 256, OPT_STEPI, OPT_STATS, OPT_STATS_FILE, OPT_HELP,
+       OPT_VERSION, OPT_JSON, OPT_WRITTEN };
+
+enum { OPT_STRICT = 300 };
+
+static const struct option run_longopts[] = {
+	{ "machine", required_argument, NULL, 'm' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "load", required_argument, NULL, 'l' },
+	{ "save", required_argument, NULL, 's' },
+	{ "expect", required_argument, NULL, 'e' },
+	{ "dump", required_argument, NULL, 'd' },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "stepi", no_argument, NULL, OPT_STEPI },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "stats", optional_argument, NULL, OPT_STATS },
+	{ "stats-file", required_argument, NULL, OPT_STATS_FILE },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Options every subcommand shares: -m, -c, --help, --version.  Returns
+ * -1 if opt is not one of them, else 0 or an exit status (with *done
+ * set when --help or --version has run). */
+static int common_option(int opt, geom_opts *geo, bool *done)
+{
+	switch (opt) {
+	case 'm':
+		geo->machine[geo->nmachine++] = optarg;
+		return 0;
+	case 'c':
+		geo->config = optarg;
+		return 0;
+	case OPT_HELP:
+		*done = true;
+		return print_help();
+	case OPT_VERSION:
+		*done = true;
+		return print_version();
+	case '?': /* getopt has said what was wrong, on one line */
+		*done = true;
+		fputs("Try 'infsim --help' for more information.\n", stderr);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+static int run_option(int opt, run_opts *o)
+{
+	switch (opt) {
+	case 'l':
+	case 's':
+	case 'e':
+	case 'd':
+		return parse_bufarg(&o->ba[o->nba++], opt, optarg);
+	case OPT_CHECK:
+		o->check = true;
+		return 0;
+	case OPT_STEPI:
+		o->stepi = true;
+		return 0;
+	case OPT_STRICT:
+		o->strict = true;
+		return 0;
+	case OPT_STATS:
+		if (!optarg || !strcmp(optarg, "text"))
+			o->stats = 't';
+		else if (!strcmp(optarg, "json"))
+			o->stats = 'j';
+		else if (!strcmp(optarg, "commands"))
+			o->stats = 'c';
+		else
+			return usage_error("--stats '%s': expected text, commands or json",
+					   optarg);
+		return 0;
+	case OPT_STATS_FILE:
+		o->stats_file = optarg;
+		return 0;
+	case 'j':
+		return parse_threads(optarg, &o->threads);
+	case 'q':
+		o->quiet = true;
+		return 0;
+	}
+	return usage_error("invalid option");
+}
+
+/* The one operand of a subcommand, after getopt has permuted argv. */
+static int one_operand(int argc, char **argv, const char *what, const char **out)
+{
+	if (optind >= argc)
+		return usage_error("missing %s operand", what);
+	if (optind + 1 < argc)
+		return usage_error("extra operand '%s'", argv[optind + 1]);
+	*out = argv[optind];
+	return 0;
+}
+
+/* Do two outputs name the same file?  The same name, or an existing
+ * regular file reached by two names; character devices (/dev/null) may
+ * be named twice, standard output ("-", /dev/stdout) may not. */
+static bool same_output(const char *a, const char *b)
+{
+	if (!strcmp(a, b))
+		return strcmp(a, "/dev/null") != 0;
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISREG(sa.st_mode) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Each output file is written by one option: -s a=f.npy -s b=f.npy would
+ * write the same file twice, the second silently replacing the first. */
+static int outputs_distinct(const run_opts *o)
+{
+	for (size_t i = 0; i < o->nba; i++) {
+		const bufarg *a = &o->ba[i];
+		if (a->opt != 's')
+			continue;
+		if (o->stats_file && same_output(a->path, o->stats_file))
+			return usage_error("--save '%s' and --stats-file '%s' name the same file",
+					   a->arg, o->stats_file);
+		for (size_t k = 0; k < i; k++)
+			if (o->ba[k].opt == 's' && same_output(o->ba[k].path, a->path))
+				return usage_error("--save '%s' and --save '%s' name the same "
+						   "file; each output needs a file of its own",
+						   o->ba[k].arg, a->arg);
+	}
+	return 0;
+}
+
+static int parse_run_opts(int argc, char **argv, run_opts *o, bool *done)
+{
+	int opt, rc = 0;
+	while (!rc && !*done &&
+	       (opt = getopt_long(argc, argv, "m:c:l:s:e:d:j:q", run_longopts, NULL)) != -1) {
+		rc = common_option(opt, &o->geo, done);
+		if (rc < 0)
+			rc = run_option(opt, o);
+	}
+	if (rc || *done)
+		return rc;
+	if (o->stats_file && !o->stats)
+		o->stats = 't';
+	for (size_t i = 0; i < o->nba; i++)
+		if (o->ba[i].opt == 'd' && o->stats == 'j' && !o->stats_file)
+			return usage_error("--dump and --stats=json both write to standard "
+					   "output; give the statistics a --stats-file");
+	if ((rc = outputs_distinct(o)) != 0)
+		return rc;
+	return one_operand(argc, argv, "stream file", &o->prog);
+}
+
+/* ---- the stream and its machine ---- */
+
+/* Read a stream for the machine that its own `machine` line, --config
+ * and --machine give, each key taken from the last of them that sets it
+ * (so a user can resize any text stream).  0, or an exit status. */
+/* A tDFG program (.tdfg) and what the JIT made of it; its lowered stream
+ * is handed to the caller's emu_program. */
+typedef struct tdfg_src {
+	bool on;
+	emu_tdfg t;
+	emu_jit j;
+} tdfg_src;
+
+static void tdfg_src_free(tdfg_src *ts)
+{
+	if (!ts->on)
+		return;
+	emu_tdfg_free(&ts->t);
+	emu_jit_free(&ts->j);
+	ts->on = false;
+}
+
+/* The program at path, lowered (emu_program_lower) unless written. */
+static int load_program(const geom_opts *go, const char *path, emu_program *p,
+			tdfg_src *ts, bool written)
+{
+	diag d;
+	diag_clear(&d);
+	emu_geom_override ov;
+	int rc = apply_geom_opts(&ov, go);
+	if (rc)
+		return rc;
+	if (emu_tdfg_path(path)) {
+		ts->on = true;
+		if (emu_tdfg_load(path, &ov, &ts->t, &ts->j, &d))
+			return runtime_error(&d);
+		*p = ts->j.prog; /* the caller owns the lowered stream */
+		emu_program_init(&ts->j.prog);
+		return 0;
+	}
+	rc = emu_load_file(path, &ov, p, &d);
+	if (rc == EMU_LOAD_FIXED_MACHINE)
+		return usage_error("%s", d.msg);
+	if (rc == 0 && !written)
+		rc = emu_program_lower(p, &d);
+	return rc < 0 ? runtime_error(&d) : 0;
+}
+
+/* Find each --load/--save/--expect buffer in p. */
+static int resolve_bufargs(run_opts *o, const emu_program *p)
+{
+	for (size_t i = 0; i < o->nba; i++) {
+		bufarg *b = &o->ba[i];
+		for (size_t k = 0; k < p->nbufs && !b->buf; k++)
+			if (!strcmp(p->bufs[k].name, b->name))
+				b->buf = &p->bufs[k];
+		if (b->buf)
+			continue;
+		char names[256] = "";
+		size_t n = 0;
+		for (size_t k = 0; k < p->nbufs && n < sizeof names - 70; k++)
+			n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
+					      k ? ", " : "", p->bufs[k].name);
+		if (p->nbufs && n >= sizeof names - 70)
+			snprintf(names + n, sizeof names - n, ", ...");
+		return usage_error("%s '%s': %s declares no buffer '%s' (it has: %s)",
+				   bufarg_option(b->opt), b->arg, p->path ? p->path : o->prog,
+				   b->name, p->nbufs ? names : "none");
+	}
+	return 0;
+}
+
+/* Before the run: every output can be written, every input is read. */
+static int prepare_files(run_opts *o, diag *d)
+{
+	if (o->stats_file && outfile_check(o->stats_file, d) < 0)
+		return -1;
+	for (size_t i = 0; i < o->nba; i++) {
+		bufarg *b = &o->ba[i];
+		if (b->opt == 'd')
+			continue;
+		if (b->opt == 's') {
+			if (outfile_check(b->path, d) < 0)
+				return -1;
+			continue;
+		}
+		b->values = malloc(b->buf->length ? b->buf->length * sizeof *b->values : 1);
+		if (!b->values) {
+			diag_file(d, b->path, "out of memory for %" PRIu64 " elements",
+				  b->buf->length);
+			return -1;
+		}
+		if (read_elements(b->path, b->buf, b->values, d) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- infsim run: execution ---- */
+
+typedef struct run_state {
+	run_opts *o;
+	const emu_program *p;
+	emu_machine *em;
+	emu_ref *ref;          /* --check only */
+	tdfg_src *ts;          /* a tDFG program, when ts->on */
+	emu_tref *tref;        /* --check of a tDFG: the reference of its nodes */
+	emu_cmd_cycles *cc;    /* --stats=commands and json: each command's cycles */
+	uint64_t *bank_before; /* each bank's cycles before the current command */
+	diag d;
+} run_state;
+
+/* The machine (and the reference model), with init= and --load applied. */
+static int start_machine(run_state *s)
+{
+	s->em = emu_machine_new(s->p, &s->d);
+	if (!s->em)
+		return -1;
+	if (s->o->strict && emu_machine_set_strict(s->em, true) < 0) {
+		diag_file(&s->d, s->p->path, "out of memory for the hazard tracker");
+		return -1;
+	}
+	if (s->o->threads)
+		sram_set_threads((int)s->o->threads);
+	if (emu_init_buffers(s->em, &s->d) < 0)
+		return -1;
+	if (s->o->stats == 'c' || s->o->stats == 'j') {
+		s->cc = calloc(s->p->ncmds + 1, sizeof *s->cc);
+		s->bank_before = calloc(s->em->st.nbanks, sizeof *s->bank_before);
+		if (!s->cc || !s->bank_before) {
+			diag_file(&s->d, s->p->path, "out of memory");
+			return -1;
+		}
+	}
+	if (s->o->check) {
+		s->ref = emu_ref_new(s->p, &s->d);
+		if (!s->ref)
+			return -1;
+		emu_ref_init_buffers(s->ref);
+		if (s->ts->on && !(s->tref = emu_tref_new(&s->ts->t, &s->d)))
+			return -1;
+	}
+	for (size_t i = 0; i < s->o->nba; i++) {
+		const bufarg *b = &s->o->ba[i];
+		if (b->opt != 'l')
+			continue;
+		emu_ttu_store(s->em, b->buf, b->values, b->buf->length);
+		if (s->ref)
+			emu_ref_store(s->ref, b->buf, b->values, b->buf->length);
+		const long n = s->tref ? emu_tdfg_find(&s->ts->t, b->buf->name,
+						       strlen(b->buf->name)) : -1;
+		if (n >= 0 && emu_tref_input(s->tref, (size_t)n, b->values, b->buf->length,
+					     &s->d) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Run command pc whole, or one micro-op at a time. */
+static int run_one(run_state *s)
+{
+	if (!s->o->stepi)
+		return emu_run_cmd(s->em, &s->d) < 0 ? -1 : 0;
+	size_t pc = s->em->pc;
+	while (s->em->pc == pc && !emu_done(s->em))
+		if (emu_stepi(s->em, &s->d) < 0)
+			return -1;
+	return 0;
+}
+
+/* Run command i, and with s->cc keep its cycles in s->cc[i]: the growth
+ * of the machine's statistics, its baseline latency, and over the banks
+ * that ran it (em->bank_on still marks them once it has finished) the
+ * shortest; under latency=optimised each bank runs its own trace
+ * (duality-cache §3.1.2) and the command takes the longest. */
+static int run_measured(run_state *s, size_t i)
+{
+	const emu_stats *st = &s->em->st;
+	if (!s->cc)
+		return run_one(s);
+	const uint64_t base = st->base_cycles, cycles = st->total.cycles;
+	for (unsigned b = 0; b < st->nbanks; b++)
+		s->bank_before[b] = st->by_bank[b].cycles;
+	if (run_one(s) < 0)
+		return -1;
+	emu_cmd_cycles *c = &s->cc[i];
+	c->baseline = st->base_cycles - base;
+	c->cycles = st->total.cycles - cycles;
+	c->shortest = c->cycles;
+	c->banks = 0;
+	for (unsigned b = 0; b < st->nbanks; b++) {
+		if (!s->em->bank_on[b])
+			continue;
+		const uint64_t t = st->by_bank[b].cycles - s->bank_before[b];
+		if (t < c->shortest)
+			c->shortest = t;
+		c->banks++;
+	}
+	return 0;
+}
+
+/* After command i of a tDFG's stream, under --check: if it finished a
+ * node, compare the node's domain with what the tDFG means (tdfg.h). */
+static bool check_node(run_state *s, size_t i)
+{
+	const long n = emu_jit_node_of(&s->ts->j, i);
+	emu_mismatch mm;
+	if (n < 0 || s->ts->t.nodes[n].cmd1 != i + 1 ||
+	    emu_tref_compare(s->tref, s->p, s->em, (size_t)n, &mm))
+		return true;
+	const emu_tnode *x = &s->ts->t.nodes[n];
+	char what[1024];
+	emu_report_mismatch_text(what, sizeof what, &mm);
+	diag_at(&s->d, s->ts->t.path, x->line, x->col, "--check: node '%s' (commands %zu..%zu) "
+		"does not compute what the tDFG means: %s", x->name, x->cmd0 + 1, x->cmd1, what);
+	return false;
+}
+
+/* Every command, in order.  With --check, after each one compare what it
+ * wrote, and at the end every buffer (a write outside the destination
+ * shows up there).  0, -1 (d set) or EXIT_MISMATCH (d set). */
+static int run_commands(run_state *s)
+{
+	for (size_t i = 0; i < s->p->ncmds; i++) {
+		if (run_measured(s, i) < 0)
+			return -1;
+		if (!s->ref)
+			continue;
+		if (emu_ref_run_cmd(s->ref, i, &s->d) < 0)
+			return -1;
+		if (!emu_report_check_cmd(s->ref, s->em, i, &s->d))
+			return EXIT_MISMATCH;
+		if (s->tref && !check_node(s, i))
+			return EXIT_MISMATCH;
+	}
+	if (s->ref && !emu_report_check_all(s->ref, s->em, &s->d))
+		return EXIT_MISMATCH;
+	return 0;
+}
+
+static int save_outputs(run_state *s)
+{
+	for (size_t i = 0; i < s->o->nba; i++) {
+		const bufarg *b = &s->o->ba[i];
+		if (b->opt != 's')
+			continue;
+		uint64_t *v = malloc(b->buf->length ? b->buf->length * sizeof *v : 1);
+		if (!v) {
+			diag_file(&s->d, b->path, "out of memory");
+			return -1;
+		}
+		emu_ttu_load(s->em, b->buf, v, b->buf->length);
+		int rc = write_elements(b->path, b->buf, v, &s->d);
+		free(v);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Every --expect; each buffer that differs is reported.  0 or
+ * EXIT_MISMATCH. */
+static int compare_expects(run_state *s)
+{
+	int rc = 0;
+	for (size_t i = 0; i < s->o->nba; i++) {
+		const bufarg *b = &s->o->ba[i];
+		if (b->opt != 'e')
+			continue;
+		uint64_t *got = malloc(b->buf->length ? b->buf->length * sizeof *got : 1);
+		if (!got) {
+			diag_file(&s->d, b->path, "out of memory");
+			return -1;
+		}
+		emu_buffer_read(s->em, b->buf, got);
+		for (uint64_t k = 0; k < b->buf->length; k++) {
+			if (got[k] == b->values[k])
+				continue;
+			emu_mismatch mm = { b->buf, k, b->values[k], got[k] };
+			char what[DIAG_MAX];
+			snprintf(what, sizeof what, "%s: error: --expect", b->path);
+			emu_report_mismatch(stderr, what, &mm);
+			rc = EXIT_MISMATCH;
+			break;
+		}
+		free(got);
+	}
+	return rc;
+}
+
+static int write_stats(run_state *s)
+{
+	FILE *f = stdout;
+	char *mem = NULL;
+	size_t len = 0;
+	if (s->o->stats_file && !(f = open_memstream(&mem, &len))) {
+		diag_file(&s->d, s->o->stats_file, "out of memory");
+		return -1;
+	}
+	if (s->o->stats == 'j')
+		emu_report_stats_json_cmds(f, s->em, s->cc, s->p->ncmds);
+	else if (s->o->stats == 'c')
+		emu_report_commands_text(f, s->em, s->cc, s->p->ncmds);
+	else
+		emu_report_stats_text(f, s->em);
+	if (!s->o->stats_file)
+		return 0;
+	int rc = fclose(f) == 0 ? outfile_write(s->o->stats_file, mem, len, &s->d) : -1;
+	if (rc < 0)
+		diag_file(&s->d, s->o->stats_file, "out of memory");
+	free(mem);
+	return rc;
+}
+
+/* One line on stdout after a good run, unless --quiet or JSON statistics
+ * go to stdout (which must stay pure JSON). */
+static void print_summary(const run_state *s)
+{
+	if (s->o->quiet || (s->o->stats == 'j' && !s->o->stats_file))
+		return;
+	const emu_stats *st = &s->em->st;
+	printf("%s: %" PRIu64 " command%s, %" PRIu64 " cycles; transpose unit %" PRIu64
+	       " cycles", s->p->path, st->commands, st->commands == 1 ? "" : "s",
+	       st->total.cycles, st->ttu_cycles);
+	if (s->o->check)
+		printf("; --check: the reference model agrees");
+	if (s->o->check && s->tref)
+		printf(", and every tDFG node (%zu) computes what the tDFG means",
+		       s->ts->t.nnodes);
+	for (size_t i = 0; i < s->o->nba; i++)
+		if (s->o->ba[i].opt == 'e')
+			printf("; %s matches %s", s->o->ba[i].name, s->o->ba[i].path);
+	putchar('\n');
+}
+
+/* Every --dump: "BUF[i] = VALUE (0xBITS)" per element, read through the
+ * port that checks use (no transpose-unit cycles). */
+static int dump_buffers(run_state *s)
+{
+	for (size_t i = 0; i < s->o->nba; i++) {
+		const bufarg *b = &s->o->ba[i];
+		const emu_buffer *eb = b->buf;
+		if (b->opt != 'd')
+			continue;
+		uint64_t *v = malloc(eb->length * sizeof *v);
+		if (!v) {
+			diag_file(&s->d, s->p->path, "out of memory for --dump %s", eb->name);
+			return -1;
+		}
+		emu_buffer_read(s->em, eb, v);
+		for (uint64_t k = 0; k < eb->length; k++) {
+			char text[96];
+			emu_value_text(eb->fmt, eb->width, eb->is_signed, v[k], true, text, sizeof text);
+			printf("%s[%" PRIu64 "] = %s\n", eb->name, k, text);
+		}
+		free(v);
+	}
+	return 0;
+}
+
+static int execute(run_state *s)
+{
+	if (start_machine(s) < 0)
+		return runtime_error(&s->d);
+	int rc = run_commands(s);
+	/* Hazards (doc/MOVEMENT.md): warnings on stderr; with --strict the
+	 * first one stopped the run, with its own exit status. */
+	if (rc < 0 && s->em->hazard_stop) {
+		fprintf(stderr, "%s\n", s->d.msg);
+		return EXIT_HAZARD;
+	}
+	emu_hazard_print(stderr, s->em->hz);
+	if (rc == 0 && save_outputs(s) < 0)
+		rc = -1;
+	if (rc == 0 && dump_buffers(s) < 0)
+		rc = -1;
+	if (rc == 0 && s->o->stats && write_stats(s) < 0)
+		rc = -1;
+	if (rc == 0 && (rc = compare_expects(s)) == 0)
+		print_summary(s);
+	if (rc < 0)
+		return runtime_error(&s->d);
+	if (rc == EXIT_MISMATCH && s->d.set)
+		fprintf(stderr, "%s\n", s->d.msg);
+	return rc;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	run_opts o;
+	memset(&o, 0, sizeof o);
+	o.ba = calloc((size_t)argc, sizeof *o.ba);
+	o.geo.machine = calloc((size_t)argc, sizeof *o.geo.machine);
+	emu_program p;
+	emu_program_init(&p);
+	tdfg_src ts = { .on = false };
+	run_state s = { .o = &o, .p = &p, .ts = &ts };
+	bool done = false;
+	int rc = !o.ba || !o.geo.machine ? usage_error("out of memory")
+					 : parse_run_opts(argc, argv, &o, &done);
+	if (!rc && !done)
+		rc = load_program(&o.geo, o.prog, &p, &ts, false);
+	if (!rc && !done)
+		rc = resolve_bufargs(&o, &p);
+	if (!rc && !done)
+		rc = emu_machine_check_host(&p.geom, p.path, &s.d) < 0 || prepare_files(&o, &s.d) < 0
+			     ? runtime_error(&s.d) : execute(&s);
+	if (s.ref)
+		emu_ref_free(s.ref);
+	emu_tref_free(s.tref);
+	tdfg_src_free(&ts);
+	if (s.em)
+		emu_machine_free(s.em);
+	free(s.cc);
+	free(s.bank_before);
+	emu_program_free(&p);
+	for (size_t i = 0; i < o.nba; i++)
+		free(o.ba[i].values);
+	free(o.ba);
+	free(o.geo.machine);
+	return rc;
+}
+
+/* ---- asm, disasm, info, commands ---- */
+
+static const struct option tool_longopts[] = {
+	{ "machine", required_argument, NULL, 'm' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "written", no_argument, NULL, OPT_WRITTEN },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Options of asm, disasm, info and commands; allowed lists the ones the
+ * subcommand sub accepts: m, c, o, j (--json), w (--written).  0 or an
+ * exit status. */
+static int parse_tool_opts(int argc, char **argv, const char *sub,
+			   const char *allowed, geom_opts *go, const char **output,
+			   bool *json, bool *written, bool *done)
+{
+	int opt;
+	while ((opt = getopt_long(argc, argv, "m:c:o:", tool_longopts, NULL)) != -1) {
+		int key = opt == OPT_JSON ? 'j' : opt == OPT_WRITTEN ? 'w' : opt;
+		if (strchr("mcojw", key) && !strchr(allowed, key)) {
+			const struct option *lo = tool_longopts;
+			while (lo->val != opt)
+				lo++;
+			return usage_error("option '--%s' does not apply to '%s'", lo->name, sub);
+		}
+		if (opt == 'o')
+			*output = optarg;
+		else if (opt == OPT_JSON)
+			*json = true;
+		else if (opt == OPT_WRITTEN)
+			*written = true;
+		else {
+			int rc = common_option(opt, go, done);
+			if (rc > 0 || *done)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* asm's action: the stream's binary form, written atomically to out. */
+static int write_binary(const emu_program *p, const tdfg_src *ts, const char *out)
+{
+	(void)ts;
+	diag d;
+	diag_clear(&d);
+	uint64_t *words = NULL;
+	size_t n = 0;
+	unsigned char *bytes = NULL;
+	int rc = 0;
+	if (emu_encode(p, &words, &n, &d) == 0 && !(bytes = malloc(n * 8 + 1)))
+		diag_file(&d, out, "out of memory");
+	for (size_t i = 0; bytes && i < n * 8; i++)
+		bytes[i] = (unsigned char)(words[i / 8] >> (8 * (i % 8)));
+	if (!bytes || outfile_write(out, bytes, n * 8, &d) < 0)
+		rc = runtime_error(&d);
+	free(bytes);
+	free(words);
+	return rc;
+}
+
+/* disasm's action: the canonical text on stdout. */
+static int print_text(const emu_program *p, const tdfg_src *ts, const char *out)
+{
+	(void)ts;
+	(void)out;
+	char *text = emu_format(p);
+	int rc = text ? (fputs(text, stdout), 0)
+		      : (fputs("infsim: error: out of memory\n", stderr), EXIT_FAILURE);
+	free(text);
+	return rc;
+}
+
+/* asm and disasm: their options, one stream operand, the stream read for
+ * the machine the options give, then the action. */
+static int stream_tool(int argc, char **argv, const char *name, const char *opts,
+		       bool need_out,
+		       int (*act)(const emu_program *, const tdfg_src *, const char *))
+{
+	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0 };
+	const char *out = NULL, *prog = NULL;
+	bool json = false, written = false, done = false;
+	emu_program p;
+	emu_program_init(&p);
+	tdfg_src ts = { .on = false };
+	int rc = !go.machine ? usage_error("out of memory")
+			     : parse_tool_opts(argc, argv, name, opts, &go, &out, &json, &written, &done);
+	if (!rc && !done)
+		rc = one_operand(argc, argv, "stream file", &prog);
+	if (!rc && !done && need_out && !out)
+		rc = usage_error("%s: missing -o OUT.inb", name);
+	if (!rc && !done)
+		rc = load_program(&go, prog, &p, &ts, written);
+	if (!rc && !done)
+		rc = act(&p, &ts, out);
+	emu_program_free(&p);
+	tdfg_src_free(&ts);
+	free(go.machine);
+	return rc;
+}
+
+static int cmd_asm(int argc, char **argv)
+{
+	return stream_tool(argc, argv, "asm", "mco", true, write_binary);
+}
+
+/* layout's action: the Layout Override Table of the stream's tensors,
+ * then each tensor's tile map (doc/LAYOUT.md, "In a stream"). */
+static int print_layout(const emu_program *p, const tdfg_src *ts, const char *out)
+{
+	(void)ts;
+	(void)out;
+	diag d;
+	emu_lot *t = malloc(sizeof *t);
+	diag_clear(&d);
+	if (!t || emu_program_lot(p, t, &d) < 0) {
+		if (!t)
+			diag_file(&d, p->path, "out of memory");
+		free(t);
+		return runtime_error(&d);
+	}
+	emu_lot_print(stdout, t);
+	for (size_t i = 0; i < t->n; i++) {
+		putchar('\n');
+		emu_layout_print_tiles(stdout, &t->r[i], &p->geom);
+	}
+	free(t);
+	return 0;
+}
+
+/* jit's action: the stream the JIT lowered a tDFG into, with a comment
+ * before each node's commands, on stdout or written atomically to out. */
+static int write_jit(const emu_program *p, const tdfg_src *ts, const char *out)
+{
+	diag d;
+	diag_clear(&d);
+	if (!ts->on)
+		return usage_error("jit: '%s' is not a tDFG; expected a .tdfg file", p->path);
+	if (out && outfile_write(out, ts->j.text, ts->j.len, &d) < 0)
+		return runtime_error(&d);
+	if (!out)
+		fputs(ts->j.text, stdout);
+	return 0;
+}
+
+static int cmd_jit(int argc, char **argv)
+{
+	return stream_tool(argc, argv, "jit", "mco", false, write_jit);
+}
+
+static int cmd_layout(int argc, char **argv)
+{
+	return stream_tool(argc, argv, "layout", "mc", false, print_layout);
+}
+
+static int cmd_disasm(int argc, char **argv)
+{
+	return stream_tool(argc, argv, "disasm", "mcw", false, print_text);
+}
+
+/* info [PROG]: the machine of the options, or of a stream run with them. */
+static int cmd_info(int argc, char **argv)
+{
+	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0 };
+	const char *out = NULL;
+	bool json = false, written = false, done = false;
+	emu_program p;
+	emu_program_init(&p);
+	tdfg_src ts = { .on = false };
+	sram_geom g = sram_geom_default();
+	emu_geom_override ov;
+	int rc = !go.machine ? usage_error("out of memory")
+			     : parse_tool_opts(argc, argv, "info", "mcj", &go, &out, &json, &written, &done);
+	if (!rc && !done && optind + 1 < argc)
+		rc = usage_error("extra operand '%s'", argv[optind + 1]);
+	if (!rc && !done && optind < argc && !(rc = load_program(&go, argv[optind], &p, &ts, false)))
+		g = p.geom;
+	else if (!rc && !done && !(rc = apply_geom_opts(&ov, &go)))
+		g = ov.g;
+	if (!rc && !done)
+		emu_report_geom(stdout, &g, json);
+	emu_program_free(&p);
+	tdfg_src_free(&ts);
+	free(go.machine);
+	return rc;
+}
+
+/* The command table, from opcodes.def through isa_info_of. */
+static int cmd_commands(int argc, char **argv)
+{
+	geom_opts go = { NULL, NULL, 0 };
+	const char *out = NULL;
+	bool json = false, written = false, done = false;
+	int rc = parse_tool_opts(argc, argv, "commands", "", &go, &out, &json, &written, &done);
+	if (rc || done)
+		return rc;
+	if (optind < argc)
+		return usage_error("extra operand '%s'", argv[optind]);
+	printf("Each command takes a type suffix: .iN (signed) or .uN (unsigned), N\n"
+	       "the element width in bits; .f32, .f16 or .bf16 (IEEE floats); .qN (fixed\n"
+	       "point, %d integer bits); cvt takes two, the destination's first.  The\n"
+	       "types column says which; one mnemonic may have a line per kind.\n"
+	       "Optional patterns follow '@'.\n\n", ISA_FIX_INT);
+	printf("%-8s %-6s %-12s %-8s %s\n", "command", "types", "operands", "family",
+	       "semantics");
+	for (unsigned op = 0; op < ISA_OP_COUNT; op++) {
+		static const char *const types[] = {
+			[ISA_CLASS_I] = "i u", [ISA_CLASS_F] = "f", [ISA_CLASS_Q] = "q",
+			[ISA_CLASS_A] = "any", [ISA_CLASS_X] = "x.y",
+		};
+		const isa_info *in = isa_info_of(op);
+		printf("%-8s %-6s %-12s %-8s %s\n", in->name, types[isa_class_of(op)],
+		       emu_form_of(in->form)->syntax, in->family, in->semantics);
+	}
+	return 0;
+}
+
+/* ---- main ---- */
+
+/* Output that never reached stdout (a full disk, a closed pipe) is a
+ * failure, not a success. */
+static int finish_stdout(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "infsim: error: writing to standard output: %s\n",
+			strerror(errno));
+		return rc ? rc : EXIT_FAILURE;
+	}
+	return rc;
+}
+
+static const struct subcmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} subcmds[] = {
+	{ "run", cmd_run },
+	{ "asm", cmd_asm },
+	{ "disasm", cmd_disasm },
+	{ "info", cmd_info },
+	{ "commands", cmd_commands },
+	{ "layout", cmd_layout },
+	{ "jit", cmd_jit },
+};
+
+int main(int argc, char **argv)
+{
+	outfile_cleanup_on_signals();
+	if (argc < 2)
+		return usage_error("missing command (run, jit, asm, disasm, info, commands, layout or vima)");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return finish_stdout(print_help());
+	if (!strcmp(argv[1], "--version"))
+		return finish_stdout(print_version());
+	if (!strcmp(argv[1], "--list-commands")) /* the name parse.c suggests */
+		argv[1] = (char *)"commands";
+	/* VIMA programs have their own runner (emu/vima, doc/VIMA.md). */
+	if (!strcmp(argv[1], "vima") ||
+	    (!strcmp(argv[1], "run") && vima_cli_wants(argc - 2, argv + 2)))
+		return finish_stdout(vima_cli(argc - 1, argv + 1));
+	for (size_t i = 0; i < sizeof subcmds / sizeof subcmds[0]; i++) {
+		if (strcmp(argv[1], subcmds[i].name) != 0)
+			continue;
+		/* getopt names the program by argv[0] in its messages. */
+		char *sub_argv0 = argv[1];
+		argv[1] = (char *)"infsim";
+		optind = 1;
+		int rc = subcmds[i].run(argc - 1, argv + 1);
+		argv[1] = sub_argv0;
+		return finish_stdout(rc);
+	}
+	return usage_error("unknown command '%s' (expected run, jit, asm, disasm, info, commands, layout or vima)",
+			   argv[1]);
+}

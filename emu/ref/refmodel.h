@@ -1,0 +1,52 @@
+/*
+ * refmodel.h: the scalar reference model of a command stream (prefix
+ * emu_ref_).
+ *
+ * It holds the same cells as the machine, but in the ordinary layout:
+ * for each bitline of each array, its column of W bits as plain words,
+ * so an element at wordlines [wl, wl+n) is a bit field of its column.
+ * Each command is applied element by element with isa_ref_elem3 (madd
+ * with its addend c, cvt reading a of the source type's width; floats
+ * through the IEEE reference in the command's fp= mode) or
+ * isa_ref_reduce, in plain C, with no micro-op and no SRAM code.
+ * It never reads the machine's cells and never runs a micro-op: it is
+ * the independent answer.  `infsim run --check` runs it beside the
+ * machine and compares every buffer bit for bit (check.h).
+ *
+ * The tag latch is followed too.  A command whose micro-program uses the
+ * tag as a temporary leaves it undefined; a later `sel` that reads an
+ * undefined tag is reported, since its result would depend on how the
+ * earlier command was lowered.
+ */
+#ifndef INFSIM_REFMODEL_H
+#define INFSIM_REFMODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "api.h"
+#include "diag.h"
+#include "program.h"
+
+INFSIM_BEGIN_DECLS
+
+typedef struct emu_ref emu_ref;
+
+emu_ref *emu_ref_new(const emu_program *p, diag *d);
+void emu_ref_free(emu_ref *r);
+
+/* Element access (values are n-bit patterns in the low bits). */
+uint64_t emu_ref_get(const emu_ref *r, const emu_buffer *b, uint64_t i);
+void emu_ref_set(emu_ref *r, const emu_buffer *b, uint64_t i, uint64_t v);
+void emu_ref_store(emu_ref *r, const emu_buffer *b, const uint64_t *values,
+		   uint64_t count);
+/* Apply init= directives (same values as emu_init_buffers). */
+void emu_ref_init_buffers(emu_ref *r);
+
+/* Apply command i.  Returns 0, or -1 with d set when the command reads
+ * the tag latch while it is undefined. */
+int emu_ref_run_cmd(emu_ref *r, size_t i, diag *d);
+
+INFSIM_END_DECLS
+
+#endif

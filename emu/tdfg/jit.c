@@ -1,0 +1,688 @@
+/*
+ * jit.c: lowering a tDFG into a command stream (infinity-stream §3.4:
+ * serialise in topological order and allocate wordlines locally; §4.1:
+ * one tile for the region; §4.2: Algorithm 1 for every node's domain,
+ * Algorithm 2 for moves).  tdfg.h describes what each node becomes.
+ *
+ * The product is text: a stream anyone can read, save and run with
+ * `infsim run`.  The assembler (emu_parse) then checks it like any
+ * stream; a message about a generated line is reported at the node that
+ * made it, with the generated line quoted, so a mistake in a tDFG is
+ * never blamed on text its author did not write.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdfg.h"
+#include "move.h"
+
+/* The text being written, with the node (or -1) of each line. */
+typedef struct gen {
+	FILE *f;
+	char *text;
+	size_t size;
+	int line;               /* lines written so far */
+	long *line_node;        /* node of each line (1-based), -1 for none */
+	int *line_src;          /* source line for messages */
+	size_t cap;
+	bool oom;
+	emu_tdfg *t;
+	diag *d;
+	uint16_t scratch;
+} gen;
+
+static void put_line(gen *g, long node, int src, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void put_line(gen *g, long node, int src, const char *fmt, ...)
+{
+	va_list ap;
+	if ((size_t)g->line + 2 > g->cap) {
+		const size_t nc = g->cap ? g->cap * 2 : 256;
+		long *ln = realloc(g->line_node, nc * sizeof *ln);
+		if (ln)
+			g->line_node = ln;
+		int *ls = realloc(g->line_src, nc * sizeof *ls);
+		if (ls)
+			g->line_src = ls;
+		if (!ln || !ls) {
+			g->oom = true;
+			return;
+		}
+		g->cap = nc;
+	}
+	g->line++;
+	g->line_node[g->line] = node;
+	g->line_src[g->line] = src;
+	va_start(ap, fmt);
+	vfprintf(g->f, fmt, ap);
+	va_end(ap);
+	fputc('\n', g->f);
+}
+
+static int node_err(gen *g, const emu_tnode *x, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int node_err(gen *g, const emu_tnode *x, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vat(g->d, g->t->path, x->line, x->op_col, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- the region's layout (§4.1) ---- */
+
+static void region_of(const emu_tdfg *t, const emu_tnode *x, emu_region *r)
+{
+	const emu_tregion *tr = &t->regions[x->region];
+	emu_region_init(r, x->name, x->fmt, x->width, x->is_signed);
+	r->ndims = tr->ndims;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		r->size[k] = tr->shape[k];
+		r->tile[k] = tr->tile[k] ? tr->tile[k] : 1;
+	}
+	r->wl = x->wl;
+	r->array0 = tr->array0;
+	r->trans = EMU_TRANS_DONE;
+	r->path = t->path;
+	r->line = x->line;
+	r->col = x->col;
+}
+
+/* The hints: the region's hint= and what its nodes move (§3.3: the
+ * compiler derives them from the tDFG's data movement). */
+static emu_compute region_hints(const emu_tdfg *t, const emu_tregion *r)
+{
+	emu_compute h = r->hint;
+	for (size_t i = r->node0; i < r->node1; i++) {
+		const emu_tnode *x = &t->nodes[i];
+		for (unsigned k = 0; x->kind == EMU_TN_SHIFT && k < EMU_LAYOUT_DIMS; k++)
+			h.shift |= x->off[k] ? 1u << k : 0;
+		if (x->kind == EMU_TN_REDUCE)
+			h.reduce |= 1u << x->dim;
+		if (x->kind == EMU_TN_BCAST)
+			h.broadcast |= 1u << x->dim;
+	}
+	return h;
+}
+
+/* A tile= of the region: §4.1's constraints for a tile of a whole
+ * array; or, as Fig 9 draws it and a stream's tensor allows, a tile on
+ * the first P bitlines of its array, P a divisor of B, which needs only
+ * to be a valid region (emu_region_check: it fits the arrays). */
+static int given_tile_check(const emu_region *r, const sram_geom *g,
+			    const emu_tile_req *q, diag *d)
+{
+	const uint64_t P = emu_region_tile_bitlines(r);
+	if (P < g->bitlines && g->bitlines % P == 0)
+		return emu_region_check(r, g, d);
+	return emu_tile_check(r, g, q, r->tile, d);
+}
+
+/* One tile for all the region's tensors: given, or the best tile valid
+ * for every element type in it, chosen for the first output (the
+ * primary array of §4.1), else the first node. */
+static int region_tile(gen *g, emu_tregion *tr)
+{
+	emu_tdfg *t = g->t;
+	const size_t n = tr->node1 - tr->node0;
+	emu_region *rs = calloc(n, sizeof *rs);
+	emu_region **rp = calloc(n, sizeof *rp);
+	size_t primary = 0;
+	int rc = 0;
+	if (!rs || !rp) {
+		diag_file(g->d, t->path, "out of memory");
+		rc = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		region_of(t, &t->nodes[tr->node0 + i], &rs[i]);
+		snprintf(rs[i].name, sizeof rs[i].name, "%s", tr->name); /* messages name it */
+		rp[i] = &rs[i];
+		if (t->nodes[tr->node0 + i].output && !t->nodes[tr->node0 + primary].output)
+			primary = i;
+	}
+	const emu_tile_req q = {0, 0, region_hints(t, tr)};
+	if (tr->tile[0]) {
+		for (size_t i = 0; i < n && !rc; i++)
+			rc = given_tile_check(&rs[i], &t->geom, &q, g->d);
+	} else if ((rc = emu_tile_select_group(rp, n, primary, &t->geom, &q, g->d)) == 0) {
+		memcpy(tr->tile, rs[0].tile, sizeof tr->tile);
+	}
+	if (!rc && emu_region_groups(&rs[0], &t->geom) > 1) {
+		diag_at(g->d, t->path, tr->line, tr->col, "region '%s': a tile of %" PRIu64
+			" bitlines is more than an array's %u; compute commands need a tile that "
+			"fits one array (give tile=)", tr->name, emu_region_tile_bitlines(&rs[0]),
+			t->geom.bitlines);
+		rc = -1;
+	}
+out:
+	free(rs);
+	free(rp);
+	return rc;
+}
+
+/* ---- wordline allocation (§3.4) ---- */
+
+/* The scratch rows every command needs: the most any compute node's
+ * micro-program uses, and one for shifts by two or more bitlines. */
+static unsigned scratch_rows(const emu_tdfg *t, const emu_tnode **who)
+{
+	unsigned most = 1;
+	*who = NULL;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const emu_tnode *x = &t->nodes[i];
+		if (x->kind != EMU_TN_COMPUTE && x->kind != EMU_TN_REDUCE)
+			continue;
+		isa_cmd c = x->c;
+		isa_rules r;
+		memset(&r, 0, sizeof r);
+		c.d = 0;
+		c.a = (uint16_t)(t->geom.wordlines / 4);
+		c.b = x->nargs > 1 || x->kind == EMU_TN_REDUCE ? (uint16_t)(t->geom.wordlines / 4 * 2)
+								: ISA_NONE;
+		c.c3 = x->nargs > 2 ? (uint16_t)(t->geom.wordlines / 4 * 3) : ISA_NONE;
+		c.scratch = 0;
+		c.scratch_rows = 0;
+		/* The machine's settings, as the assembler gives them: in
+		 * fp=ieee a conversion needs more scratch than in ftz. */
+		c.flags = t->geom.fp_ieee ? ISA_FL_IEEE : 0;
+		c.iters = (uint8_t)emu_geom_cordic(&t->geom);
+		(void)isa_check(&c, t->geom.wordlines, t->geom.bitlines, &r);
+		if (r.scratch_rows > most) {
+			most = r.scratch_rows;
+			*who = x;
+		}
+	}
+	return most;
+}
+
+static void last_uses(emu_tdfg *t)
+{
+	for (size_t i = 0; i < t->nnodes; i++) {
+		emu_tnode *x = &t->nodes[i];
+		x->last_use = x->output || x->kind == EMU_TN_INPUT ? UINT32_MAX : (uint32_t)i;
+		for (unsigned a = 0; a < x->nargs; a++) {
+			emu_tnode *y = &t->nodes[x->arg[a]];
+			if (y->last_use != UINT32_MAX)
+				y->last_use = (uint32_t)i;
+		}
+	}
+}
+
+/* First fit in busy[0..top): a run of rows free wordlines, or -1. */
+static long first_fit(const uint8_t *busy, unsigned top, unsigned rows)
+{
+	for (unsigned w = 0, run = 0; w < top; w++) {
+		run = busy[w] ? 0 : run + 1;
+		if (run == rows)
+			return (long)(w + 1 - rows);
+	}
+	return -1;
+}
+
+static int no_room(gen *g, const emu_tnode *x, const uint8_t *busy, unsigned top)
+{
+	char live[512];
+	size_t n = 0;
+	live[0] = 0;
+	for (size_t i = 0; i < g->t->nnodes && n < sizeof live - 40; i++) {
+		const emu_tnode *y = &g->t->nodes[i];
+		if (y != x && y->rows && busy[y->wl] && (y->last_use == UINT32_MAX ||
+					       y->last_use >= (uint32_t)(x - g->t->nodes)))
+			n += (size_t)snprintf(live + n, sizeof live - n, "%s%s %u..%u", n ? ", " : "",
+					      y->name, y->wl, y->wl + y->rows - 1);
+	}
+	return node_err(g, x, "no room for '%s' (%u wordlines): the values live here hold "
+			"wordlines %s, and the scratch rows start at %u; infsim does not spill "
+			"(§3.4), so split the region or use narrower types", x->name, x->width, live,
+			top);
+}
+
+/* Give node i its wordlines (first fit), then free every value whose
+ * last use is node i: after the node has its own range, so no node
+ * writes over one of its operands. */
+static int place(gen *g, uint8_t *busy, unsigned top, size_t i)
+{
+	emu_tdfg *t = g->t;
+	emu_tnode *x = &t->nodes[i];
+	const long wl = first_fit(busy, top, x->width);
+	if (wl < 0)
+		return no_room(g, x, busy, top);
+	x->wl = (uint16_t)wl;
+	x->rows = x->width;
+	memset(busy + wl, 1, x->rows);
+	for (unsigned k = 0; x->kind == EMU_TN_REDUCE && k < 2; k++) {
+		const long tw = first_fit(busy, top, x->width);
+		if (tw < 0)
+			return no_room(g, x, busy, top);
+		x->tmp[k] = (uint16_t)tw;
+		memset(busy + tw, 1, x->rows);
+	}
+	for (unsigned k = 0; x->kind == EMU_TN_REDUCE && k < 2; k++)
+		memset(busy + x->tmp[k], 0, x->rows);
+	for (size_t j = 0; j <= i; j++) {
+		const emu_tnode *y = &t->nodes[j];
+		if (y->last_use == (uint32_t)i)
+			memset(busy + y->wl, 0, y->rows);
+	}
+	return 0;
+}
+
+/* Allocate in source order, inputs first (§3.4's local allocation). */
+static int allocate(gen *g)
+{
+	emu_tdfg *t = g->t;
+	const unsigned top = g->scratch;
+	uint8_t *busy = calloc(t->geom.wordlines, 1);
+	if (!busy) {
+		diag_file(g->d, t->path, "out of memory");
+		return -1;
+	}
+	last_uses(t);
+	/* Inputs hold their data from the start (init=, --load), so they are
+	 * placed before any value computed ahead of them could take their
+	 * wordlines: first pass inputs, second pass the rest. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < t->nnodes; i++)
+			if ((t->nodes[i].kind == EMU_TN_INPUT) == (pass == 0) &&
+			    place(g, busy, top, i)) {
+				free(busy);
+				return -1;
+			}
+	free(busy);
+	return 0;
+}
+
+/* ---- the text ---- */
+
+static const char *type_text(const emu_tnode *x, char *buf, size_t size)
+{
+	return isa_type_name(x->fmt, x->width, x->is_signed, buf, size);
+}
+
+static void dims_text(const uint64_t *v, unsigned nd, char *buf, size_t size)
+{
+	size_t n = 0;
+	for (unsigned k = 0; k < nd && n < size; k++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%" PRIu64, k ? "x" : "", v[k]);
+}
+
+static void declare(gen *g, size_t i)
+{
+	const emu_tnode *x = &g->t->nodes[i];
+	const emu_tregion *r = &g->t->regions[x->region];
+	char tn[16], shape[64], tile[64];
+	dims_text(r->shape, r->ndims, shape, sizeof shape);
+	dims_text(r->tile, r->ndims, tile, sizeof tile);
+	put_line(g, (long)i, x->line, "tensor %s %s %s wl=%u array=%u tile=%s%s%s%s", x->name,
+		 type_text(x, tn, sizeof tn), shape, x->wl, r->array0, tile,
+		 x->kind == EMU_TN_INPUT ? "" : " shared", x->init_text[0] ? " " : "",
+		 x->init_text);
+	for (unsigned k = 0; x->kind == EMU_TN_REDUCE && k < 2; k++)
+		put_line(g, (long)i, x->line, "tensor %s__%u %s %s wl=%u array=%u tile=%s shared",
+			 x->name, k + 1, type_text(x, tn, sizeof tn), shape, x->tmp[k], r->array0,
+			 tile);
+}
+
+/* "add.f32 NAME, A, B" or "set.f32 NAME, #1.5": the command of x. */
+static void cmd_text(const emu_tdfg *t, const emu_tnode *x, char *buf, size_t size)
+{
+	char tn[16], st[16], lit[80];
+	const isa_cmd *c = &x->c;
+	const bool cnst = x->kind == EMU_TN_CONST;
+	const unsigned fmt = cnst ? x->fmt : c->fmt, w = cnst ? x->width : c->width;
+	const unsigned sg = cnst ? x->is_signed : c->is_signed;
+	size_t n = (size_t)snprintf(buf, size, "%s.%s", cnst ? "set" : isa_info_of(c->op)->name,
+				    isa_type_name(fmt, w, sg, tn, sizeof tn));
+	if (!cnst && c->op == ISA_CVT)
+		n += (size_t)snprintf(buf + n, size - n, ".%s",
+				      isa_type_name(c->sfmt, c->swidth, c->ssigned, st, sizeof st));
+	n += (size_t)snprintf(buf + n, size - n, " %s", x->name);
+	for (unsigned a = 0; a < x->nargs; a++)
+		n += (size_t)snprintf(buf + n, size - n, ", %s", t->nodes[x->arg[a]].name);
+	const isa_form f = cnst ? ISA_FORM_DI : isa_info_of(c->op)->form;
+	if (f == ISA_FORM_DAI || f == ISA_FORM_PAI || f == ISA_FORM_DI) {
+		const uint64_t v = cnst ? x->value : c->imm;
+		if (fmt == ISA_FMT_INT && sg && w < 64 && (v >> (w - 1) & 1))
+			snprintf(lit, sizeof lit, "-%" PRIu64, (~v & isa_mask(w)) + 1);
+		else if (fmt == ISA_FMT_INT && sg && w == 64 && (v >> 63))
+			snprintf(lit, sizeof lit, "%" PRId64, (int64_t)v);
+		else if (fmt == ISA_FMT_INT)
+			snprintf(lit, sizeof lit, "%" PRIu64, v);
+		else
+			emu_literal_text(fmt, w, sg, v, lit, sizeof lit);
+		snprintf(buf + n, size - n, ", #%s", lit);
+	}
+}
+
+/* Command cmd (for node i) on every piece of box (Algorithm 1). */
+static void emit_on_box(gen *g, size_t i, const char *cmd, const emu_box *box)
+{
+	const emu_tnode *x = &g->t->nodes[i];
+	emu_region r;
+	emu_box pieces[27];
+	char ap[256], bp[256];
+	region_of(g->t, x, &r);
+	const size_t n = emu_decompose(box, r.tile, pieces);
+	for (size_t k = 0; k < n; k++) {
+		emu_pattern a, b;
+		emu_piece_patterns(&r, &g->t->geom, &pieces[k], &a, &b);
+		emu_pattern_format(&a, ap, sizeof ap);
+		emu_pattern_format(&b, bp, sizeof bp);
+		put_line(g, (long)i, x->line, "%s @ arrays=%s bitlines=%s", cmd, ap, bp);
+	}
+}
+
+/* A command on every piece of x's domain. */
+static void emit_pieces(gen *g, size_t i)
+{
+	char cmd[512];
+	cmd_text(g->t, &g->t->nodes[i], cmd, sizeof cmd);
+	emit_on_box(g, i, cmd, &g->t->nodes[i].dom);
+}
+
+static void box_text(const emu_box *b, unsigned nd, char *buf, size_t size)
+{
+	size_t n = 0;
+	for (unsigned k = 0; k < nd && n < size; k++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%" PRIu64 ":%" PRIu64, k ? "," : "",
+				      b->lo[k], b->hi[k]);
+}
+
+/* reduce (tdfg.h): acc := src; while len > 1: h = ceil(len / 2), the
+ * upper len - h elements move down by h into t1, t2 := OP(acc, t1) on
+ * the lower len - h, acc := t2 there. */
+static void emit_reduce(gen *g, size_t i)
+{
+	const emu_tnode *x = &g->t->nodes[i];
+	const emu_tnode *s = &g->t->nodes[x->arg[0]];
+	const unsigned k = x->dim, nd = g->t->regions[x->region].ndims;
+	char tn[16], cmd[512], offs[96], box[128];
+	const char *ty = type_text(x, tn, sizeof tn);
+	snprintf(cmd, sizeof cmd, "copy.%s %s, %s", ty, x->name, s->name);
+	emit_on_box(g, i, cmd, &s->dom);
+	const uint64_t lo = s->dom.lo[k];
+	for (uint64_t len = s->dom.hi[k] - lo; len > 1;) {
+		const uint64_t h = (len + 1) / 2;
+		emu_box up = s->dom, low = s->dom;
+		up.lo[k] = lo + h;
+		up.hi[k] = lo + len;
+		low.hi[k] = lo + len - h;
+		size_t n = 0;
+		for (unsigned j = 0; j < nd; j++)
+			n += (size_t)snprintf(offs + n, sizeof offs - n, ", %s%" PRIu64,
+					      j == k ? "-" : "+", j == k ? h : 0);
+		box_text(&up, nd, box, sizeof box);
+		put_line(g, (long)i, x->line, "move %s__1, %s%s @ box=%s", x->name, x->name, offs, box);
+		snprintf(cmd, sizeof cmd, "%s.%s %s__2, %s, %s__1", isa_info_of(x->c.op)->name, ty,
+			 x->name, x->name, x->name);
+		emit_on_box(g, i, cmd, &low);
+		snprintf(cmd, sizeof cmd, "copy.%s %s, %s__2", ty, x->name, x->name);
+		emit_on_box(g, i, cmd, &low);
+		len = h;
+	}
+}
+
+
+static void emit_shift(gen *g, size_t i)
+{
+	const emu_tnode *x = &g->t->nodes[i];
+	const emu_tnode *s = &g->t->nodes[x->arg[0]];
+	const unsigned nd = g->t->regions[x->region].ndims;
+	char offs[96], box[128];
+	size_t n = 0;
+	for (unsigned k = 0; k < nd; k++)
+		n += (size_t)snprintf(offs + n, sizeof offs - n, ", %+" PRId64, x->off[k]);
+	box_text(&s->dom, nd, box, sizeof box);
+	put_line(g, (long)i, x->line, "move %s, %s%s @ box=%s", x->name, s->name, offs, box);
+}
+
+/* bc (§3.2): the source's one element along dim goes to every position
+ * of dim, lowered here by emu_lower_broadcast (Algorithms 1 and 2). */
+static int emit_bcast(gen *g, size_t i)
+{
+	const emu_tnode *x = &g->t->nodes[i];
+	const emu_tnode *s = &g->t->nodes[x->arg[0]];
+	const emu_tregion *tr = &g->t->regions[x->region];
+	emu_region r;
+	emu_move_list l;
+	char line[512];
+	region_of(g->t, s, &r);
+	memcpy(r.tile, tr->tile, sizeof r.tile);
+	emu_move_list_init(&l);
+	const int64_t dist = -(int64_t)s->dom.lo[x->dim];
+	int rc = emu_lower_broadcast(&r, &g->t->geom, &s->dom, x->dim, dist, tr->shape[x->dim],
+				     x->wl, g->scratch, &l, g->d);
+	for (size_t k = 0; rc == 0 && k < l.n; k++) {
+		emu_move_format(&l.v[k], line, sizeof line);
+		put_line(g, (long)i, x->line, "%s", line);
+	}
+	emu_move_list_free(&l);
+	return rc;
+}
+
+static const char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = 0;
+	return s;
+}
+
+static int emit_node(gen *g, size_t i)
+{
+	const emu_tnode *x = &g->t->nodes[i];
+	char src[160];
+	size_t n;
+	const char *s = emu_tdfg_line(g->t, x->line, &n);
+	snprintf(src, sizeof src, "%.*s", s ? (int)(n < 150 ? n : 150) : 0, s ? s : "");
+	put_line(g, -1, x->line, "# %s:%d: %s", g->t->path, x->line, trim(src));
+	switch (x->kind) {
+	case EMU_TN_CONST:
+	case EMU_TN_COMPUTE:
+		emit_pieces(g, i);
+		return 0;
+	case EMU_TN_SHIFT:
+		emit_shift(g, i);
+		return 0;
+	case EMU_TN_BCAST:
+		return emit_bcast(g, i);
+	case EMU_TN_REDUCE:
+		emit_reduce(g, i);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int generate(gen *g)
+{
+	emu_tdfg *t = g->t;
+	char mach[256];
+	emu_geom_format(&t->geom, mach, sizeof mach);
+	put_line(g, -1, 0, "# lowered by infsim's JIT from %s", t->path);
+	put_line(g, -1, 0, "machine %s", mach);
+	put_line(g, -1, 0, "scratch %u", g->scratch);
+	for (size_t i = 0; i < t->nnodes; i++)
+		declare(g, i);
+	for (size_t r = 0; r < t->nregions; r++) {
+		const emu_tregion *tr = &t->regions[r];
+		char shape[64], tile[64];
+		dims_text(tr->shape, tr->ndims, shape, sizeof shape);
+		dims_text(tr->tile, tr->ndims, tile, sizeof tile);
+		put_line(g, -1, tr->line, "# region %s %s tile=%s", tr->name, shape, tile);
+		for (size_t i = tr->node0; i < tr->node1; i++)
+			if (emit_node(g, i))
+				return -1;
+	}
+	return 0;
+}
+
+/* "PATH:LINE:COL: error: MSG" from the assembler, about generated line
+ * LINE: report MSG at the node (or region) that made the line. */
+static void blame(gen *g, const diag *pd, const char *lowered)
+{
+	const char *m = pd->msg;
+	const size_t pl = strlen(lowered);
+	int line = 0;
+	if (strncmp(m, lowered, pl) == 0 && m[pl] == ':')
+		line = atoi(m + pl + 1);
+	const char *e = strstr(m, "error: ");
+	const char *msg = e ? e + 7 : m;
+	if (line <= 0 || line > g->line) {
+		diag_file(g->d, g->t->path, "the lowered stream is not valid: %s", msg);
+		return;
+	}
+	const long node = g->line_node[line];
+	const emu_tnode *x = node >= 0 ? &g->t->nodes[node] : NULL;
+	size_t n = 0;
+	const char *gl = g->text;
+	for (int k = 1; k < line && gl; k++)
+		gl = strchr(gl, '\n') ? strchr(gl, '\n') + 1 : NULL;
+	if (gl)
+		n = strcspn(gl, "\n");
+	diag_at(g->d, g->t->path, x ? x->line : g->line_src[line], x ? x->op_col : 0,
+		"%s (lowered line %d: %.*s)", msg, line, (int)(n < 200 ? n : 200), gl ? gl : "");
+}
+
+/* Which node each command is, each node's commands and tensor, each
+ * input's init as the assembler read it. */
+static int link(gen *g, emu_jit *j)
+{
+	emu_tdfg *t = g->t;
+	const emu_program *p = &j->prog;
+	j->ncmds = p->ncmds;
+	j->node_of = calloc(p->ncmds ? p->ncmds : 1, sizeof *j->node_of);
+	if (!j->node_of) {
+		diag_file(g->d, t->path, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < t->nnodes; i++) {
+		emu_tnode *x = &t->nodes[i];
+		x->cmd0 = x->cmd1 = SIZE_MAX;
+		x->buf = -1;
+		for (size_t b = 0; b < p->nbufs; b++)
+			if (strcmp(p->bufs[b].name, x->name) == 0)
+				x->buf = (int)b;
+		if (x->buf >= 0) {
+			x->init = (uint8_t)p->bufs[x->buf].init;
+			x->init_arg = p->bufs[x->buf].init_arg;
+		}
+	}
+	for (size_t c = 0; c < p->ncmds; c++) {
+		const int ln = p->cmds[c].line;
+		const long node = ln > 0 && ln <= g->line ? g->line_node[ln] : -1;
+		j->node_of[c] = node < 0 ? UINT32_MAX : (uint32_t)node;
+		if (node < 0)
+			continue;
+		emu_tnode *x = &t->nodes[node];
+		if (x->cmd0 == SIZE_MAX)
+			x->cmd0 = c;
+		x->cmd1 = c + 1;
+	}
+	/* Nodes without commands (inputs) sit where the next node starts. */
+	size_t next = p->ncmds;
+	for (size_t i = t->nnodes; i-- > 0;) {
+		emu_tnode *x = &t->nodes[i];
+		if (x->cmd0 == SIZE_MAX)
+			x->cmd0 = x->cmd1 = next;
+		next = x->cmd0;
+	}
+	for (size_t r = 0; r < t->nregions; r++) {
+		emu_tregion *tr = &t->regions[r];
+		tr->cmd0 = t->nodes[tr->node0].cmd0;
+		tr->cmd1 = t->nodes[tr->node1 - 1].cmd1;
+	}
+	return 0;
+}
+
+int emu_jit_lower(emu_tdfg *t, emu_jit *out, diag *d)
+{
+	gen g;
+	int rc = -1;
+	memset(out, 0, sizeof *out);
+	emu_program_init(&out->prog);
+	memset(&g, 0, sizeof g);
+	g.t = t;
+	g.d = d;
+	const emu_tnode *who;
+	const unsigned rows = scratch_rows(t, &who);
+	if (rows >= t->geom.wordlines) { /* >= 8 > 1, so a node asked: who */
+		diag_at(d, t->path, who->line, who->op_col, "'%s' needs %u scratch wordlines; "
+			"the arrays have %u in all, so no value would fit (use a machine with "
+			"more wordlines)", who->name, rows, t->geom.wordlines);
+		return -1;
+	}
+	g.scratch = (uint16_t)(t->geom.wordlines - rows);
+	for (size_t r = 0; r < t->nregions; r++)
+		if (region_tile(&g, &t->regions[r]))
+			return -1;
+	if (allocate(&g))
+		return -1;
+	if (!(g.f = open_memstream(&g.text, &g.size))) {
+		diag_file(d, t->path, "out of memory");
+		return -1;
+	}
+	const int gr = generate(&g);
+	if (fclose(g.f) != 0 || g.oom) {
+		diag_file(d, t->path, "out of memory");
+		goto out;
+	}
+	if (gr)
+		goto out;
+	char lowered[1100];
+	snprintf(lowered, sizeof lowered, "%s (lowered)", t->path);
+	diag pd;
+	diag_clear(&pd);
+	if (emu_parse(lowered, g.text, g.size, &t->geom, &out->prog, &pd) ||
+	    emu_program_lower(&out->prog, &pd)) {
+		blame(&g, &pd, lowered);
+		goto out;
+	}
+	if (link(&g, out))
+		goto out;
+	out->text = g.text;
+	out->len = g.size;
+	out->scratch = g.scratch;
+	g.text = NULL;
+	rc = 0;
+out:
+	free(g.text);
+	free(g.line_node);
+	free(g.line_src);
+	if (rc)
+		emu_jit_free(out);
+	return rc;
+}
+
+void emu_jit_free(emu_jit *j)
+{
+	free(j->text);
+	free(j->node_of);
+	emu_program_free(&j->prog);
+	memset(j, 0, sizeof *j);
+}
+
+long emu_jit_node_of(const emu_jit *j, size_t cmd)
+{
+	if (cmd >= j->ncmds || j->node_of[cmd] == UINT32_MAX)
+		return -1;
+	return (long)j->node_of[cmd];
+}
+
+int emu_tdfg_load(const char *path, const emu_geom_override *ov, emu_tdfg *t,
+		  emu_jit *j, diag *d)
+{
+	const sram_geom def = sram_geom_default();
+	memset(j, 0, sizeof *j);
+	emu_program_init(&j->prog);
+	if (emu_tdfg_parse_file(path, &def, ov, t, d))
+		return -1;
+	return emu_jit_lower(t, j, d);
+}

@@ -1,0 +1,5 @@
+# emu/tdfg/: tensor dataflow graphs: the IR and its parser, the JIT that
+# lowers them into a stream, and the node-level reference.
+libinfsim_core_la_SOURCES += emu/tdfg/tdfg.h emu/tdfg/tdfg.c emu/tdfg/jit.c \
+	emu/tdfg/tdfg_ref.c
+pkginclude_HEADERS += emu/tdfg/tdfg.h

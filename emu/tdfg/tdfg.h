@@ -1,0 +1,222 @@
+/*
+ * tdfg.h: tensor dataflow graphs (prefix emu_tdfg_, emu_jit_, emu_tref_),
+ * infinity-stream §3 (the tDFG), §3.4 (wordline allocation) and §4.2
+ * (JIT lowering).  doc/TDFG.md gives the text form with examples.
+ *
+ *   .tdfg text --emu_tdfg_parse--> emu_tdfg --emu_jit--> .ins text
+ *        --emu_parse--> emu_program (+ which node each command belongs to)
+ *   emu_tdfg --emu_tref--> each node's value, in plain C (the reference
+ *        at node granularity), compared with the node's tensor as the
+ *        machine holds it once the node's last command has run.
+ *
+ * A region is one lattice (§3.1): a shape S0[xS1[xS2]] (innermost first)
+ * and one tiled layout that all its tensors share, so element (i0, i1,
+ * i2) of every tensor of the region sits on the same bitline.  Each node
+ * is a tensor of the region's shape holding one element type; its value
+ * is defined on its *domain*, a box of the lattice (§3.1's hyperrectangle):
+ *   input    the whole lattice, or the box it declares;
+ *   const    the whole lattice;
+ *   shift    the operand's domain moved by the offset, clipped to the
+ *            lattice (§3.2 mv: elements moved past the edge are dropped);
+ *   bcast    the operand's domain (one element wide along DIM) stretched
+ *            over the whole of dimension DIM (§3.2 bc);
+ *   compute  the intersection of its operands' domains (Fig 5);
+ *   reduce   the operand's domain with dimension DIM cut to its first
+ *            position: r = reduce.add.f32 x, 0 holds at (lo0, i1, i2)
+ *            the sum over i0 of x's elements.  The order is pairwise,
+ *            as the lowering computes it: with len elements left, h =
+ *            ceil(len / 2), element lo + j takes OP(element lo + j,
+ *            element lo + j + h) for j < len - h, until len is 1.
+ * Cells of a node's tensor outside its domain are not part of its value:
+ * nothing compares them, and the JIT does not compute them.
+ *
+ * The JIT (§3.4, §4.2) serialises the nodes in source order, which is a
+ * topological order (operands are defined before use), and allocates each
+ * node's tensor a wordline range by local register allocation: a value
+ * lives from its node to its last use (inputs and outputs to the end);
+ * its range is freed after the node of its last use has been lowered, so
+ * a result never shares wordlines with an operand of its own node.  There
+ * is no spilling: a region that needs more wordlines than the arrays have
+ * below the scratch rows is refused, naming the node.  Nodes whose ranges
+ * may overlap become `alias` tensors of the lowered stream.
+ */
+#ifndef INFSIM_TDFG_H
+#define INFSIM_TDFG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api.h"
+#include "diag.h"
+#include "isa.h"
+#include "check.h"
+#include "layout.h"
+#include "machine.h"
+#include "program.h"
+#include "refmodel.h"
+#include "sram.h"
+
+INFSIM_BEGIN_DECLS
+
+typedef enum emu_tnode_kind {
+	EMU_TN_INPUT = 0, /* a tensor in memory before the region runs */
+	EMU_TN_CONST,     /* every element the same constant */
+	EMU_TN_SHIFT,     /* mv: move along one dimension */
+	EMU_TN_BCAST,     /* bc: broadcast along one dimension */
+	EMU_TN_COMPUTE,   /* an element-wise command of isa/opcodes.def */
+	EMU_TN_REDUCE,    /* reduce along one dimension, pairwise (§4.2) */
+	EMU_TN_KINDS
+} emu_tnode_kind;
+
+const char *emu_tnode_kind_name(unsigned kind);
+
+typedef struct emu_tnode {
+	char name[EMU_NAME_MAX];
+	uint8_t kind;          /* enum emu_tnode_kind */
+	uint32_t region;       /* index into emu_tdfg.regions */
+	int line, col;         /* the node's line; col of its name */
+	int op_col;            /* col of the op word (after '=') */
+	/* the value's element type, as in emu_buffer */
+	uint8_t fmt, width, is_signed;
+	/* operands: node indexes, in the command's order (a, b, c) */
+	uint32_t arg[3];
+	uint8_t nargs;
+	/* compute: the command (op, types, imm; no wordlines).  Its
+	 * settings (fp mode, CORDIC iterations) come from the machine. */
+	isa_cmd c;
+	/* const: the element's bits.  input: its init= text as the stream
+	 * writes it ("init=random:42", "" for none), and what the assembler
+	 * made of it (emu_jit fills init and init_arg). */
+	uint64_t value;
+	char init_text[96];
+	uint8_t init;          /* enum emu_init_kind */
+	uint64_t init_arg;
+	/* shift: the offset; bcast, reduce: dim (reduce's command is c) */
+	int64_t off[EMU_LAYOUT_DIMS];
+	uint8_t dim;
+	bool output;           /* named by an `output` line */
+	emu_box dom;           /* its domain, in lattice coordinates */
+	/* What the JIT made of it (emu_jit fills these). */
+	uint16_t wl, rows;     /* its wordline range */
+	uint16_t tmp[2];       /* reduce: two more ranges of rows, its temporaries */
+	uint32_t last_use;     /* the last node that reads it (itself if
+				* none); UINT32_MAX when it lives to the end */
+	size_t cmd0, cmd1;     /* its commands [cmd0, cmd1) in the program */
+	int buf;               /* its tensor in the program */
+} emu_tnode;
+
+typedef struct emu_tregion {
+	char name[EMU_NAME_MAX];
+	int line, col;
+	uint8_t ndims;
+	uint64_t shape[EMU_LAYOUT_DIMS], tile[EMU_LAYOUT_DIMS]; /* tile 0: pick */
+	emu_compute hint;      /* hint=: the data-movement hints given */
+	uint32_t array0;       /* array= (default 0) */
+	size_t node0, node1;   /* its nodes [node0, node1) */
+	size_t cmd0, cmd1;     /* its commands (emu_jit) */
+} emu_tregion;
+
+typedef struct emu_tdfg {
+	char *path;
+	char *text;            /* the source, for listings */
+	size_t len;
+	sram_geom geom;        /* the machine line, or the default */
+	bool has_machine;
+	emu_tregion *regions;
+	size_t nregions;
+	emu_tnode *nodes;
+	size_t nnodes;
+} emu_tdfg;
+
+void emu_tdfg_init(emu_tdfg *t);
+void emu_tdfg_free(emu_tdfg *t);
+/* Parse the text form (doc/TDFG.md).  Every mistake a user can make is
+ * reported as FILE:LINE:COL with what was expected.  ov (may be NULL)
+ * wins over the machine line key by key, as for streams.  0, or -1 with
+ * d set. */
+int emu_tdfg_parse(const char *path, const char *text, size_t len,
+		   const sram_geom *geom_default, const emu_geom_override *ov,
+		   emu_tdfg *out, diag *d);
+int emu_tdfg_parse_file(const char *path, const sram_geom *geom_default,
+			const emu_geom_override *ov, emu_tdfg *out, diag *d);
+/* Does path name a tDFG (".tdfg")? */
+bool emu_tdfg_path(const char *path);
+/* The node called name, or -1. */
+long emu_tdfg_find(const emu_tdfg *t, const char *name, size_t len);
+/* Is element i (row-major over the region's lattice) in node n's domain? */
+bool emu_tdfg_in_domain(const emu_tdfg *t, const emu_tnode *n, uint64_t i);
+/* Elements of the region's lattice. */
+uint64_t emu_tregion_elems(const emu_tregion *r);
+/* Line `line` of the source (1-based) without its newline: *len set;
+ * NULL past the end. */
+const char *emu_tdfg_line(const emu_tdfg *t, int line, size_t *len);
+
+/* ---- the JIT (jit.c) ----
+ * Lower t into a command stream: allocate wordlines, choose each
+ * region's tiles (§4.1, emu_tile_select, unless the region gives them),
+ * and emit, node by node, tensor declarations and commands:
+ *   input    `tensor NAME TYPE SHAPE wl= array= tile= [init=]`;
+ *   const    `set.TYPE NAME, #VALUE` over the node's domain;
+ *   shift    `move NAME, SRC, OFFSETS @ box=DOMAIN(SRC)` (Algorithms 1
+ *            and 2 in the assembler);
+ *   bcast    the mv.bcast / mv.intra commands of emu_lower_broadcast;
+ *   compute  the command over its domain, cut by Algorithm 1 into
+ *            pieces with their own arrays and bitlines patterns;
+ *   reduce   copy the operand, then per halving step a `move` of the
+ *            upper part down by h, the command into a temporary, and a
+ *            copy back (the tile-by-tile reduction of the published
+ *            artifact, carried across tiles by the move's inter-array
+ *            shifts instead of near memory).
+ * The text is a stream that `infsim run` takes on its own; the parsed
+ * program is prog, and node_of[i] is the node of command i.  t's nodes
+ * get their wordlines, commands and buffers.  0, or -1 with d set at the
+ * node that could not be lowered. */
+typedef struct emu_jit {
+	char *text;            /* the lowered stream (.ins), NUL-terminated */
+	size_t len;
+	emu_program prog;
+	uint32_t *node_of;     /* ncmds entries */
+	size_t ncmds;          /* the lowered stream's commands (prog may be
+				* handed over to a caller, node_of stays) */
+	uint16_t scratch;      /* first scratch wordline */
+} emu_jit;
+
+int emu_jit_lower(emu_tdfg *t, emu_jit *out, diag *d);
+/* Parse the tDFG file at path (ov as for emu_tdfg_parse) and lower it
+ * into j.  0, or -1 with d set. */
+int emu_tdfg_load(const char *path, const emu_geom_override *ov, emu_tdfg *t,
+		  emu_jit *j, diag *d);
+void emu_jit_free(emu_jit *j);
+/* The node whose commands hold command i (i < ncmds), or -1. */
+long emu_jit_node_of(const emu_jit *j, size_t cmd);
+
+/* ---- the reference at node granularity (tdfg_ref.c) ----
+ * Each node's value over the whole lattice (elements outside its domain
+ * are 0), computed in plain C from its operands' values: isa_ref_elem3
+ * for compute nodes (in the machine's fp mode and CORDIC iterations),
+ * index arithmetic for shift and bcast.  Inputs start from init= (the
+ * bits emu_init_elem gives the stream's tensor) or from emu_tref_input.
+ * It never reads the machine and never runs a micro-op. */
+typedef struct emu_tref emu_tref;
+emu_tref *emu_tref_new(const emu_tdfg *t, diag *d);
+void emu_tref_free(emu_tref *r);
+/* Replace input node n's values (count = the lattice's elements). */
+int emu_tref_input(emu_tref *r, size_t n, const uint64_t *values, uint64_t count,
+		   diag *d);
+/* Compute every node up to and including n (nodes already computed are
+ * kept; an input change recomputes what follows it). */
+void emu_tref_run(emu_tref *r, size_t n);
+/* Node n's values (emu_tref_run must have reached n). */
+const uint64_t *emu_tref_values(const emu_tref *r, size_t n);
+/* Compare node n's domain, as the machine's cells hold it now (read
+ * through its tensor in p, the lowered program), with the reference
+ * (computing it first if needed).  true if every element agrees; else
+ * *mm is the first difference (its buf the node's tensor, index
+ * row-major). */
+bool emu_tref_compare(emu_tref *r, const emu_program *p, const emu_machine *em,
+		      size_t n, emu_mismatch *mm);
+
+INFSIM_END_DECLS
+
+#endif

@@ -1,0 +1,291 @@
+/*
+ * exec.c: running a .vima program: the loops, the host stores, and the
+ * in-order sequencer that runs one VIMA instruction at a time (§III-C,
+ * §III-D).
+ *
+ * An instruction (stop-and-go, one in flight):
+ *   1. translate its operands (bounds, the destination on a line);
+ *   2. coherence: the host's dirty lines inside its lines go to DRAM;
+ *   3. tag check; the source lines that miss are fetched together;
+ *   4. the FUs compute the result into the fill buffer;
+ *   5. the status signal: a page fault (injected at instruction k) drops
+ *      the fill buffer, so nothing of k is visible; otherwise the fill
+ *      buffer becomes the destination's cache line (or, for mad, the
+ *      scalar goes back to the host, which stores it), and the
+ *      instruction commits.  The next one dispatches only then.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "vima_int.h"
+
+#define GAP_CYCLES 4 /* the status signal's round trip (infsim's choice) */
+
+static int fail(const vima_unit *u, const vima_stmt *s, int col, diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* A located message, with the values of the loops around the statement
+ * ("(i = 4096, j = 3)"), so an address that goes wrong in one iteration
+ * says which. */
+static int fail(const vima_unit *u, const vima_stmt *s, int col, diag *d, const char *fmt, ...)
+{
+	const bool was = d->set;
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vat(d, u->p->path, s->line, col, fmt, ap);
+	va_end(ap);
+	const size_t at = (size_t)(s - u->p->stmts);
+	size_t len = strlen(d->msg);
+	const char *sep = " (";
+	for (size_t f = 0; !was && f < at; f++) {
+		const vima_stmt *l = &u->p->stmts[f];
+		if (l->kind != VIMA_S_FOR || (size_t)l->other < at || len + 1 >= DIAG_MAX)
+			continue;
+		len += (size_t)snprintf(d->msg + len, DIAG_MAX - len, "%s%s = %lld", sep, l->name,
+					(long long)u->pc.vars[l->var]);
+		sep = ", ";
+	}
+	if (!was && *sep == ',' && len + 1 < DIAG_MAX)
+		snprintf(d->msg + len, DIAG_MAX - len, ")");
+	return -1;
+}
+
+static int eval(vima_unit *u, const vima_stmt *s, vima_code c, int col, int64_t *v, diag *d)
+{
+	const char *why;
+	if (vima_eval(u->p, c, u->pc.vars, v, &why) < 0)
+		return fail(u, s, col, d, "%s", why);
+	return 0;
+}
+
+/* The byte address of operand k: a whole vector inside its array (on a
+ * line boundary when `line`), or one element. */
+static int address(vima_unit *u, const vima_stmt *s, int k, bool vector, bool line,
+		   uint64_t *addr, diag *d)
+{
+	const vima_ref *r = &s->ref[k];
+	const vima_array *a = &u->p->arrays[r->array];
+	const unsigned sz = vima_type_size(a->type);
+	const int64_t n = vector ? u->vbytes / sz : 1;
+	int64_t i;
+	if (eval(u, s, r->index, r->col, &i, d) < 0)
+		return -1;
+	if (i < 0 || (uint64_t)i > a->count || a->count - (uint64_t)i < (uint64_t)n) {
+		if (vector)
+			return fail(u, s, r->col, d, "%s[%lld] is not a vector inside %s: elements "
+				    "%lld..%lld, of %llu", a->name, (long long)i, a->name,
+				    (long long)i, (long long)i + n - 1, (unsigned long long)a->count);
+		return fail(u, s, r->col, d, "%s[%lld] is outside %s (%llu elements)", a->name,
+			    (long long)i, a->name, (unsigned long long)a->count);
+	}
+	if (line && i % n != 0)
+		return fail(u, s, r->col, d, "destination %s[%lld] does not start a vector line "
+			    "(an index that is a multiple of %lld); VIMA writes whole lines",
+			    a->name, (long long)i, (long long)n);
+	*addr = a->base + (uint64_t)i * sz;
+	return 0;
+}
+
+/* The lines a source vector at addr covers: one, or two when unaligned. */
+static unsigned lines_of(const vima_unit *u, uint64_t addr, uint64_t tag[2])
+{
+	tag[0] = addr / u->vbytes * u->vbytes;
+	tag[1] = tag[0] + u->vbytes;
+	return addr == tag[0] ? 1 : 2;
+}
+
+/* The source vector at addr, through the cache. */
+static const uint8_t *source(vima_unit *u, uint64_t addr, int k)
+{
+	uint64_t tag[2];
+	if (lines_of(u, addr, tag) == 1)
+		return vima_cache_read(u, tag[0])->data;
+	const uint64_t off = addr - tag[0];
+	memcpy(u->gather[k], vima_cache_read(u, tag[0])->data + off, u->vbytes - off);
+	memcpy(u->gather[k] + (u->vbytes - off), vima_cache_read(u, tag[1])->data, off);
+	return u->gather[k];
+}
+
+/* Operand addresses of s: dst (a line, or the scalar), up to two sources. */
+typedef struct operands {
+	uint64_t dst, src[2];
+	unsigned nsrc;
+} operands;
+
+static int resolve(vima_unit *u, const vima_stmt *s, operands *o, diag *d)
+{
+	const vima_form f = vima_op_info_of(s->op)->form;
+	o->nsrc = f == VIMA_FORM_VV || f == VIMA_FORM_R ? 2 : f == VIMA_FORM_V ? 1 : 0;
+	if (address(u, s, 0, f != VIMA_FORM_R, f != VIMA_FORM_R, &o->dst, d) < 0)
+		return -1;
+	for (unsigned k = 0; k < o->nsrc; k++)
+		if (address(u, s, (int)k + 1, true, false, &o->src[k], d) < 0)
+			return -1;
+	if (f == VIMA_FORM_I && s->imm_ref && address(u, s, 1, false, false, &o->src[0], d) < 0)
+		return -1;
+	/* Sources stay in the cache until the FUs read them; LRU never evicts
+	 * a line this instruction has touched while it has fewer lines. */
+	uint64_t tags[4];
+	unsigned nt = 0;
+	for (unsigned k = 0; k < o->nsrc; k++) {
+		uint64_t t[2];
+		for (unsigned j = 0, n = lines_of(u, o->src[k], t); j < n; j++) {
+			unsigned q = 0;
+			while (q < nt && tags[q] != t[j])
+				q++;
+			if (q == nt)
+				tags[nt++] = t[j];
+		}
+	}
+	if (nt > u->nlines)
+		return fail(u, s, s->col, d, "the sources need %u cache lines at once; the "
+			    "vector cache has %u", nt, u->nlines);
+	return 0;
+}
+
+static void coherence(vima_unit *u, const vima_stmt *s, const operands *o)
+{
+	uint64_t t[2];
+	if (vima_op_info_of(s->op)->form != VIMA_FORM_R)
+		vima_host_writeback(u, o->dst, u->vbytes);
+	for (unsigned k = 0; k < o->nsrc; k++)
+		for (unsigned j = 0, n = lines_of(u, o->src[k], t); j < n; j++)
+			vima_host_writeback(u, t[j], u->vbytes);
+}
+
+static void charge(vima_unit *u, uint64_t *part, uint64_t c)
+{
+	*part += c;
+	u->st.cycles += c;
+	vima_energy_static(&u->st, c);
+}
+
+static int insn(vima_unit *u, const vima_stmt *s, diag *d)
+{
+	const vima_op_info *in = vima_op_info_of(s->op);
+	const unsigned sz = vima_type_size(s->type);
+	operands o;
+	if (resolve(u, s, &o, d) < 0)
+		return -1;
+	coherence(u, s, &o);
+	charge(u, &u->st.cyc_tag, 1);
+	uint64_t imm = s->imm;
+	if (in->form == VIMA_FORM_I && s->imm_ref)
+		vima_host_load(u, o.src[0], (uint8_t *)&imm, sz, true); /* little-endian host */
+	if (in->form == VIMA_FORM_R)
+		vima_host_load(u, o.dst, (uint8_t *)&imm, sz, true);
+	const uint8_t *a = o.nsrc > 0 ? source(u, o.src[0], 0) : NULL;
+	const uint8_t *b = o.nsrc > 1 ? source(u, o.src[1], 1) : NULL;
+	charge(u, &u->st.cyc_dram, vima_dram_batch_cycles(u));
+	vima_op_exec(s->op, s->type, u->vbytes / sz, u->fill, a, b, &imm);
+	charge(u, &u->st.cyc_xfer, u->vbytes == VIMA_VECTOR ? 8 : 1);
+	const bool fp = vima_type_is_float(s->type);
+	uint64_t fu = vima_fu_cycles(in->fu, fp, u->vbytes);
+	if (in->form == VIMA_FORM_R) /* the products, then the adder tree */
+		fu += vima_fu_cycles(VIMA_FU_ALU, fp, u->vbytes);
+	charge(u, &u->st.cyc_fu, fu);
+	if (u->ro.fault_at == u->st.insns + 1) {
+		u->fault_insn = u->st.insns + 1;
+		return VIMA_STEP_FAULT; /* the fill buffer is dropped */
+	}
+	if (in->form == VIMA_FORM_R)
+		vima_host_store(u, o.dst, (const uint8_t *)&imm, sz);
+	else
+		vima_cache_commit(u, o.dst);
+	charge(u, &u->st.cyc_dram, vima_dram_batch_cycles(u));
+	charge(u, &u->st.cyc_gap, GAP_CYCLES);
+	u->st.insns++;
+	u->st.by_op[s->op]++;
+	return VIMA_STEP_OK;
+}
+
+static int host(vima_unit *u, const vima_stmt *s, diag *d)
+{
+	uint64_t dst, v = s->imm;
+	const unsigned sz = vima_type_size(s->type);
+	if (address(u, s, 0, false, false, &dst, d) < 0)
+		return -1;
+	if (s->imm_ref) {
+		uint64_t src;
+		if (address(u, s, 1, false, false, &src, d) < 0)
+			return -1;
+		vima_host_load(u, src, (uint8_t *)&v, sz, true);
+	}
+	vima_host_store(u, dst, (const uint8_t *)&v, sz);
+	charge(u, &u->st.cyc_dram, vima_dram_batch_cycles(u));
+	u->st.host_stmts++;
+	return VIMA_STEP_OK;
+}
+
+/* ---- loops ---- */
+
+static int loop_enter(vima_unit *u, const vima_stmt *s, diag *d)
+{
+	int64_t lo, hi, step;
+	if (eval(u, s, s->lo, s->col, &lo, d) < 0 || eval(u, s, s->hi, s->col, &hi, d) < 0 ||
+	    eval(u, s, s->step, s->col, &step, d) < 0)
+		return -1;
+	if (step <= 0)
+		return fail(u, s, s->col, d, "the loop's step is %lld; expected a positive step",
+			    (long long)step);
+	u->pc.vars[s->var] = lo;
+	u->pc.hi[s->var] = hi;
+	u->pc.step[s->var] = step;
+	u->pc.next = lo < hi ? u->pc.next + 1 : (size_t)s->other + 1;
+	return 0;
+}
+
+static void loop_end(vima_unit *u, const vima_stmt *s)
+{
+	int64_t *v = &u->pc.vars[s->var];
+	const int64_t hi = u->pc.hi[s->var], step = u->pc.step[s->var];
+	/* v + step < hi, without overflow */
+	if (*v < hi && hi - *v > step) {
+		*v += step;
+		u->pc.next = (size_t)s->other + 1;
+	} else {
+		u->pc.next++;
+	}
+}
+
+int vima_step(vima_unit *u, diag *d)
+{
+	const vima_program *p = u->p;
+	const uint64_t max = u->ro.max_steps ? u->ro.max_steps : VIMA_STEPS_MAX;
+	while (u->pc.next < p->nstmts) {
+		const vima_stmt *s = &p->stmts[u->pc.next];
+		if (++u->pc.steps > max)
+			return fail(u, s, s->col, d, "more than %llu statements run; stopped (a "
+				    "larger --max-steps allows more)", (unsigned long long)max);
+		int rc;
+		switch (s->kind) {
+		case VIMA_S_FOR:
+			if (loop_enter(u, s, d) < 0)
+				return -1;
+			continue;
+		case VIMA_S_END:
+			loop_end(u, s);
+			continue;
+		case VIMA_S_INSN:
+			rc = insn(u, s, d);
+			break;
+		default:
+			rc = host(u, s, d);
+			break;
+		}
+		if (rc == VIMA_STEP_OK)
+			u->pc.next++;
+		else if (rc == VIMA_STEP_FAULT)
+			u->fault_stmt = (int)u->pc.next;
+		return rc;
+	}
+	u->pc.done = true;
+	return VIMA_STEP_END;
+}
+
+int vima_run(vima_unit *u, diag *d)
+{
+	int rc;
+	while ((rc = vima_step(u, d)) == VIMA_STEP_OK)
+		;
+	return rc;
+}

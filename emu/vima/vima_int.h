@@ -1,0 +1,61 @@
+/*
+ * vima_int.h: what the files of emu/vima/ share and nobody else needs.
+ */
+#ifndef INFSIM_VIMA_INT_H
+#define INFSIM_VIMA_INT_H
+
+#include "vima.h"
+
+/* Postfix code of integer expressions (expr.c). */
+enum { VIMA_C_NUM, VIMA_C_VAR, VIMA_C_ADD, VIMA_C_SUB, VIMA_C_MUL, VIMA_C_DIV,
+       VIMA_C_MOD, VIMA_C_NEG };
+
+/* The value of c with loop variables vars.  0, or -1 with *why a static
+ * message (overflow, division by zero). */
+int vima_eval(const vima_program *p, vima_code c, const int64_t *vars,
+	      int64_t *out, const char **why);
+
+/* cache.c: the vector cache (§III-D). */
+/* The line holding byte address tag (a multiple of the line size), or -1. */
+int vima_cache_find(const vima_unit *u, uint64_t tag);
+/* Look up the line at tag for reading: a hit, or a miss that evicts the
+ * LRU line (written back if dirty) and fills from DRAM.  The line. */
+vima_line *vima_cache_read(vima_unit *u, uint64_t tag);
+/* Commit the fill buffer as the whole line at tag (no fill: the write
+ * covers the line).  The fill buffer and the line swap storage. */
+void vima_cache_commit(vima_unit *u, uint64_t tag);
+/* Write a dirty line back (if dirty) and drop it (a host write). */
+void vima_cache_writeback(vima_unit *u, vima_line *l, uint64_t *why);
+/* Write back every dirty line (the end of a run). */
+void vima_cache_flush(vima_unit *u);
+
+/* dram.c: sub-requests and their time (§III-D, Table I). */
+void vima_dram_line(vima_unit *u, uint64_t addr, bool write);
+/* The time of the sub-requests issued since the last call, in VIMA
+ * cycles; the batch is emptied. */
+uint64_t vima_dram_batch_cycles(vima_unit *u);
+/* The cycles an FU takes on a vector of vbytes. */
+uint64_t vima_fu_cycles(vima_fu fu, bool fp, unsigned vbytes);
+/* Add static energy for cycles of run time. */
+void vima_energy_static(vima_stats *s, uint64_t cycles);
+/* Count bytes of host DRAM traffic, and one access to a cache line. */
+void vima_host_dram(vima_unit *u, uint64_t bytes);
+void vima_cache_energy(vima_unit *u);
+
+/* host.c: the host's caches and coherence (§III-C, §III-D). */
+#define VIMA_HOST_LINE 64u
+/* Write back (and drop) the host's dirty lines in [addr, addr+len). */
+void vima_host_writeback(vima_unit *u, uint64_t addr, uint64_t len);
+/* A host store of size bytes at addr (coherent: a vector-cache line
+ * holding addr is written back and invalidated first). */
+void vima_host_store(vima_unit *u, uint64_t addr, const uint8_t *v, unsigned size);
+/* A host load: the host caches, else the vector cache, else DRAM. */
+void vima_host_load(vima_unit *u, uint64_t addr, uint8_t *v, unsigned size, bool count);
+
+/* files.c: arrays as .npy files.  0, or -1 with d set; expect returns
+ * 1 (with the first difference in d) when the contents differ. */
+int vima_npy_load(vima_unit *u, int a, const char *path, diag *d);
+int vima_npy_save(const vima_unit *u, int a, const char *path, diag *d);
+int vima_npy_expect(const vima_unit *u, int a, const char *path, diag *d);
+
+#endif
