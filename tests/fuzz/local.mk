@@ -6,7 +6,15 @@
 # picked up by both, with no change here.
 FUZZ_TIME = 60
 FUZZ_TARGETS =
-EXTRA_DIST += tests/fuzz
+# The whole folder from the source tree (any target, corpus and
+# regression input), not the build folder's logs beside it.
+dist-hook: dist-fuzz
+.PHONY: dist-fuzz
+dist-fuzz:
+	$(MKDIR_P) $(distdir)/tests
+	cp -pR $(srcdir)/tests/fuzz $(distdir)/tests/
+	rm -f $(distdir)/tests/fuzz/*.log $(distdir)/tests/fuzz/*.trs
+	chmod -R u+w $(distdir)/tests/fuzz
 FUZZ_ENV = srcdir='$(abs_top_srcdir)' builddir='$(abs_top_builddir)' \
 	FUZZ_CPPFLAGS='$(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz'
 TESTS += tests/fuzz/replay.sh
