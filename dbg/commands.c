@@ -123,6 +123,13 @@ static const dbg_command set_commands[] = {
 	  "fraction bits, an integer element EXPR truncated toward zero.  A value\n"
 	  "that does not fit (beyond the format's largest finite value, outside\n"
 	  "-4 <= x < 4 for .qN, outside the integer's range) is refused.", NULL },
+	{ "history", NULL, "support", dbg_cmd_set_history, false,
+	  "Set how many commands the history keeps.",
+	  "set history size N | set history size unlimited\n"
+	  "Keep the last N commands typed, in the session and in ~/.infsdb_history\n"
+	  "(which is cut to N lines when infsdb ends).  The default is 256, or\n"
+	  "the environment variable INFSDB_HISTSIZE (a number; empty or -1 for\n"
+	  "unlimited), as gdb's GDBHISTSIZE.", NULL },
 	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
 };
 
@@ -322,8 +329,8 @@ const dbg_command dbg_commands[] = {
 	  "See `help dump array` and `help dump tile`.", dump_commands },
 	{ "set", NULL, "data", NULL, false,
 	  "Change the machine's state.",
-	  "set var BUF[INDEX] = EXPR\n"
-	  "See `help set var`.", set_commands },
+	  "set var BUF[INDEX] = EXPR | set history size N\n"
+	  "See `help set var` and `help set history`.", set_commands },
 	{ "checkpoint", NULL, "running", NULL, false,
 	  "Save or restore the exact machine state.",
 	  "checkpoint save FILE | checkpoint load FILE\n"

@@ -318,6 +318,8 @@ int dbg_record_stop(dbg_session *s);
 int dbg_snapshot_take(dbg_session *s, dbg_snapshot *snap);
 int dbg_snapshot_restore(dbg_session *s, const dbg_snapshot *snap, const char *what);
 int dbg_cmd_set_var(dbg_session *s, char *args);
+/* set history size N|unlimited (main.c, which keeps the console's history) */
+int dbg_cmd_set_history(dbg_session *s, char *args);
 int dbg_cmd_checkpoint_save(dbg_session *s, char *args);
 int dbg_cmd_checkpoint_load(dbg_session *s, char *args);
 

@@ -350,7 +350,9 @@ static void show_display(dbg_session *s, const dbg_display *d)
 	if (d->count) {
 		/* an examine display, as gdb's display/N: x/N of the array's rows */
 		printf("%u: x/%" PRIu64 "%c %s\n", d->num, d->count, d->fmt, d->expr);
-		if (examine(s, d->expr, d->fmt, d->count, err, sizeof err) < 0)
+		if (!s->em) /* accepted before `start`, or kept after `kill` */
+			printf("<The program is not being run.>\n");
+		else if (examine(s, d->expr, d->fmt, d->count, err, sizeof err) < 0)
 			printf("<%s>\n", err);
 		return;
 	}

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -56,7 +57,8 @@ static const char help_text[] =
 "Exit status in batch mode: 0 if OK, 1 if a command failed, 3 if a\n"
 "check found a difference; 2 on a usage error.\n"
 "\n"
-"Full documentation: man infsdb, and doc/DEBUGGER.md.\n";
+"Full documentation: man infsdb, and doc/DEBUGGER.md.\n"
+"Report bugs to: " PACKAGE_BUGREPORT "\n";
 
 void dbg_error(dbg_session *s, const char *fmt, ...)
 {
@@ -153,7 +155,7 @@ static int one_option(options *o, int c)
 	case 'c': o->config = optarg; return 0;
 	case OPT_TDFG: o->tdfg = optarg; return 0;
 	case OPT_HELP: fputs(help_text, stdout); return -1;
-	case OPT_VERSION: printf("infsdb (infsim) %s\n", PACKAGE_VERSION); return -1;
+	case OPT_VERSION: printf("infsdb (infsim) %s\n%s", PACKAGE_VERSION, VERSION_NOTICE); return -1;
 	default: return usage_error("unknown option");
 	}
 }
@@ -287,6 +289,54 @@ static char *history_path(void)
 	return path;
 }
 
+/* How many commands the history keeps: -1 for no limit.  gdb's default
+ * (256), or INFSDB_HISTSIZE as gdb's GDBHISTSIZE (empty or negative: no
+ * limit; not a number: the default), or `set history size`. */
+static long hist_size = 256;
+
+static void apply_history_size(void)
+{
+	if (hist_size < 0)
+		unstifle_history();
+	else
+		stifle_history((int)hist_size);
+}
+
+static void history_size_from_env(void)
+{
+	const char *v = getenv("INFSDB_HISTSIZE");
+	if (!v)
+		return;
+	char *end;
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (!*v || (!*end && !errno && n < 0))
+		hist_size = -1;
+	else if (!*end && !errno && n <= INT_MAX)
+		hist_size = n;
+	apply_history_size();
+}
+
+int dbg_cmd_set_history(dbg_session *s, char *args)
+{
+	char *save = NULL, *what = strtok_r(args, " \t", &save);
+	char *val = strtok_r(NULL, " \t", &save), *end = NULL;
+	if (!what || strcmp(what, "size") != 0 || !val || strtok_r(NULL, " \t", &save)) {
+		dbg_error(s, "set history: expected \"size N\" or \"size unlimited\".");
+		return -1;
+	}
+	errno = 0;
+	long n = strcmp(val, "unlimited") == 0 ? -1 : strtol(val, &end, 10);
+	if (end && (*end || errno || n < 0 || n > INT_MAX)) {
+		dbg_error(s, "set history size: \"%s\" is not a number of commands from 0 to %d, "
+			  "or unlimited.", val, INT_MAX);
+		return -1;
+	}
+	hist_size = n;
+	apply_history_size();
+	return 0;
+}
+
 /* The last command typed, which Enter repeats when it may be. */
 static char *last_line;
 static bool last_repeats;
@@ -312,6 +362,7 @@ static void interactive_loop(dbg_session *s)
 	char *hist = history_path();
 	if (hist)
 		read_history(hist);
+	apply_history_size(); /* a longer file is cut to the size */
 	while (!s->quit) {
 		if (dbg_tui_active()) {
 			dbg_tui_run(s);
@@ -330,8 +381,11 @@ static void interactive_loop(dbg_session *s)
 	}
 	free(last_line);
 	last_line = NULL;
-	if (hist)
+	if (hist) {
 		write_history(hist);
+		if (hist_size >= 0)
+			history_truncate_file(hist, (int)hist_size);
+	}
 	free(hist);
 }
 
@@ -387,6 +441,8 @@ int main(int argc, char **argv)
 	/* readline must not export LINES and COLUMNS: ncurses would then
 	 * keep that size after a resize. */
 	rl_change_environment = 0;
+	rl_readline_name = "infsdb"; /* $if infsdb in ~/.inputrc */
+	history_size_from_env();
 	s.batch = o.batch;
 	s.interactive = !o.batch && isatty(STDIN_FILENO);
 	diag d;

@@ -630,19 +630,38 @@ static int check_header(dbg_session *s, const char *path, const char *bytes, siz
 	return 0;
 }
 
+/* The most bytes a checkpoint of this session's machine may hold: its
+ * header (at most 1 KiB, with room to spare), the statistics, and eight
+ * times its cells and latches (the machine, a half-run command's start
+ * rows with their keys, and the data in flight between banks, which a
+ * sync bounds to a few copies of the machine).  doc/TESTING.md lists it
+ * with the other readers' limits. */
+static size_t checkpoint_limit(const dbg_session *s)
+{
+	const sram_geom *g = &s->prog.geom;
+	const uint64_t wpa = (g->bitlines + 63) / 64;
+	const uint64_t ways = (uint64_t)g->mesh_x * g->mesh_y * g->ways_per_bank;
+	const uint64_t banks = (uint64_t)g->mesh_x * g->mesh_y;
+	const uint64_t cells = ways * g->arrays_per_way * wpa * (g->wordlines + LATCH_ROWS + 1);
+	const uint64_t words = 64 + ISA_OP_COUNT * 16 + banks * 8 + ways * 8 + 8 * cells;
+	const uint64_t limit = (UINT64_C(1) << 20) + 8 * words;
+	return limit < SIZE_MAX / 2 ? (size_t)limit : SIZE_MAX / 2;
+}
+
 /* The body of a checkpoint file as words, its checksum checked and
  * dropped.  0, or -1 with an error. */
 static int read_body(dbg_session *s, const char *path, dbg_snapshot *snap)
 {
-	char *bytes = NULL;
+	char *raw = NULL;
 	size_t len = 0, body;
 	diag d;
 	diag_clear(&d);
 	*snap = (dbg_snapshot){ NULL, 0, NULL, 0 };
-	if (text_read_file(path, TEXT_FILE_MAX, &bytes, &len, &d) < 0) {
+	if (text_read_file(path, checkpoint_limit(s), &raw, &len, &d) < 0) {
 		dbg_error(s, "%s", d.msg);
 		return -1;
 	}
+	const char *bytes = raw;
 	int rc = check_header(s, path, bytes, len, &body);
 	if (rc == 0 && ((len - body) % 8 || len - body < 8)) {
 		dbg_error(s, "%s: the checkpoint's data is damaged (wrong size).", path);
@@ -658,7 +677,7 @@ static int read_body(dbg_session *s, const char *path, dbg_snapshot *snap)
 		for (unsigned b = 0; b < 8; b++)
 			snap->w[i] |= (uint64_t)(unsigned char)bytes[body + i * 8 + b] << (8 * b);
 	}
-	free(bytes);
+	free(raw);
 	if (rc == 0 && words_checksum(snap->w, n - 1) != snap->w[n - 1]) {
 		dbg_error(s, "%s: the checkpoint's data is damaged (its checksum does not match: "
 			  "the file was changed or cut short).", path);

@@ -927,20 +927,22 @@ static void show_matches(char **matches, int num, int max)
 	draw_all();
 }
 
-/* Keys ncurses decoded, as the control keys readline knows. */
-static int translate_key(int c)
+/* Keys ncurses decoded, as the keys readline knows: control keys, and
+ * Delete as the terminal's own sequence (bound to delete-char), so that
+ * Delete on an empty line is not Ctrl-D's end of input. */
+static const char *translate_key(int c)
 {
 	switch (c) {
-	case KEY_UP: return 'P' & 0x1f;
-	case KEY_DOWN: return 'N' & 0x1f;
-	case KEY_LEFT: return 'B' & 0x1f;
-	case KEY_RIGHT: return 'F' & 0x1f;
-	case KEY_HOME: return 'A' & 0x1f;
-	case KEY_END: return 'E' & 0x1f;
-	case KEY_BACKSPACE: return 0x7f;
-	case KEY_DC: return 'D' & 0x1f;
-	case KEY_ENTER: return '\r';
-	default: return c < KEY_MIN ? c : -1;
+	case KEY_UP: return "\x10";    /* Ctrl-P */
+	case KEY_DOWN: return "\x0e";  /* Ctrl-N */
+	case KEY_LEFT: return "\x02";  /* Ctrl-B */
+	case KEY_RIGHT: return "\x06"; /* Ctrl-F */
+	case KEY_HOME: return "\x01";  /* Ctrl-A */
+	case KEY_END: return "\x05";   /* Ctrl-E */
+	case KEY_BACKSPACE: return "\x7f";
+	case KEY_DC: return "\033[3~";
+	case KEY_ENTER: return "\r";
+	default: return NULL;
 	}
 }
 
@@ -1001,10 +1003,12 @@ static void tui_loop(dbg_session *s)
 			draw_all();
 			continue;
 		}
-		c = translate_key(c);
-		if (c < 0 || tui.nqueue == QUEUE)
+		const char *seq = translate_key(c);
+		size_t len = seq ? strlen(seq) : c >= 0 && c < KEY_MIN;
+		if (!len || tui.nqueue + len > QUEUE)
 			continue;
-		tui.queue[tui.nqueue++] = c;
+		for (size_t i = 0; i < len; i++)
+			tui.queue[tui.nqueue++] = seq ? (unsigned char)seq[i] : c;
 		while (tui.nqueue && !tui.want_off && !s->quit)
 			rl_callback_read_char();
 		if (tui.active && !tui.want_off && !s->quit)
@@ -1089,8 +1093,12 @@ static void hook_readline(void)
 	rl_callback_handler_install("(infsdb) ", tui_line);
 }
 
+/* Leaving the TUI in the middle of a key sequence or an incremental
+ * search (Ctrl-R, then Ctrl-X A): readline's callback state is dropped
+ * first, so that the plain console's readline starts from a clean one. */
 static void unhook_readline(void)
 {
+	rl_callback_sigcleanup();
 	rl_callback_handler_remove();
 	rl_getc_function = tui.old_getc;
 	rl_input_available_hook = NULL;

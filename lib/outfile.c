@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -80,9 +81,17 @@ int outfile_check(const char *path, diag *d)
 		diag_file(d, path, "is a directory, not a file to write");
 		return -1;
 	}
-	/* Renaming over a device or a pipe would replace it, not write to it. */
+	/* "-", a character device (/dev/null, /dev/stdout, a terminal) and a
+	 * pipe are written directly (outfile_open); a rename would replace
+	 * them.  Other kinds of file (a socket) are refused. */
+	if (!strcmp(path, "-"))
+		return 0;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		diag_file(d, path, "exists and is not a regular file; refusing to replace it");
+		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+			return access(path, W_OK) == 0 ? 0 : (diag_file(d, path, "cannot write: %s",
+									    strerror(errno)), -1);
+		diag_file(d, path, "exists and is not a regular file, a device or a pipe; "
+			  "refusing to replace it");
 		return -1;
 	}
 	char *dir = folder_of(path);
@@ -146,6 +155,28 @@ static int create_temp(outfile *o, diag *d)
 	return -1;
 }
 
+/* Standard output, a character device or a pipe: written in place. */
+static bool is_direct(const char *path)
+{
+	struct stat st;
+	return !strcmp(path, "-") ||
+	       (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)));
+}
+
+static int open_direct(outfile *o, diag *d)
+{
+	o->direct = true;
+	if (!strcmp(o->path, "-")) {
+		o->f = stdout;
+		return 0;
+	}
+	o->f = fopen(o->path, "wb");
+	if (o->f)
+		return 0;
+	diag_file(d, o->path, "cannot write: %s", strerror(errno));
+	return -1;
+}
+
 int outfile_open(outfile *o, const char *path, diag *d)
 {
 	memset(o, 0, sizeof *o);
@@ -156,7 +187,7 @@ int outfile_open(outfile *o, const char *path, diag *d)
 		diag_file(d, path, "out of memory");
 		return -1;
 	}
-	if (create_temp(o, d) < 0) {
+	if (is_direct(path) ? open_direct(o, d) < 0 : create_temp(o, d) < 0) {
 		free(o->path);
 		o->path = NULL;
 		return -1;
@@ -174,7 +205,7 @@ static void outfile_release(outfile *o)
 
 void outfile_abort(outfile *o)
 {
-	if (o->f)
+	if (o->f && o->f != stdout)
 		fclose(o->f);
 	if (o->tmp)
 		unlink(o->tmp);
@@ -195,8 +226,28 @@ static void sync_folder(const char *path)
 	free(dir);
 }
 
+/* A direct output: flushed (and closed unless it is standard output);
+ * what was written stays written. */
+static int commit_direct(outfile *o, diag *d)
+{
+	int failed = fflush(o->f) != 0 || ferror(o->f);
+	int err = errno;
+	if (o->f != stdout && fclose(o->f) != 0 && !failed) {
+		failed = 1;
+		err = errno;
+	}
+	o->f = NULL;
+	if (failed)
+		diag_file(d, strcmp(o->path, "-") ? o->path : "standard output", "write failed: %s",
+			  strerror(err ? err : EIO));
+	outfile_release(o);
+	return failed ? -1 : 0;
+}
+
 int outfile_commit(outfile *o, diag *d)
 {
+	if (o->direct)
+		return commit_direct(o, d);
 	int failed = fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0;
 	int err = errno;
 	if (fclose(o->f) != 0 && !failed) {

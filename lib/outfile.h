@@ -6,10 +6,15 @@
  * fsync'd, then renamed over the target, and the folder is fsync'd.  A
  * reader sees the old file or the complete new one, never a part.  On
  * any failure the temporary is removed and the target is untouched.
+ *
+ * Standard output ("-"), a character device (/dev/null, /dev/stdout, a
+ * terminal) and a named pipe are written directly, as they cannot be
+ * replaced: a write error (/dev/full) is still reported at commit.
  */
 #ifndef INFSIM_OUTFILE_H
 #define INFSIM_OUTFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -19,6 +24,7 @@ typedef struct outfile {
 	FILE *f;      /* write here between outfile_open and commit/abort */
 	char *path;   /* the target */
 	char *tmp;    /* the temporary, in the target's folder */
+	bool direct;  /* written in place: standard output, a device, a pipe */
 } outfile;
 
 /* Can path be created or replaced?  Its folder must exist and be

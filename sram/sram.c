@@ -67,6 +67,13 @@ uint64_t sram_geom_bytes(const sram_geom *g)
 	return sram_geom_bitlines(g) * g->wordlines / 8;
 }
 
+uint64_t sram_host_bytes(const sram_geom *g)
+{
+	const uint64_t wpa = (g->bitlines + 63) / 64;
+	const uint64_t ways = (uint64_t)g->mesh_x * g->mesh_y * g->ways_per_bank;
+	return ways * g->arrays_per_way * wpa * (g->wordlines + WAY_EXTRA_ROWS) * 8;
+}
+
 sram_machine *sram_new(const sram_geom *g)
 {
 	if (sram_geom_check(g)) {

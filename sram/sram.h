@@ -138,6 +138,9 @@ sram_geom sram_geom_default(void);
 const char *sram_geom_check(const sram_geom *g);
 uint64_t sram_geom_bitlines(const sram_geom *g);   /* all bitlines */
 uint64_t sram_geom_bytes(const sram_geom *g);      /* compute SRAM bytes */
+/* The host memory sram_new takes for g: every way's rows, latches and
+ * the executor's own rows, each array row a whole number of 64-bit words. */
+uint64_t sram_host_bytes(const sram_geom *g);
 
 /* Allocate a machine with all cells, latches and enables cleared.  NULL
  * on allocation failure (errno set) or an invalid geometry. */

@@ -3,6 +3,15 @@ check_LTLIBRARIES = tests/libharness.la
 tests_libharness_la_SOURCES = tests/isa_harness.c tests/isa_harness.h \
 	tests/proc.c tests/proc.h tests/infsim_run.h tests/fp_cases.c tests/fp_cases.h \
 	tests/fp_host.c tests/fp_host.h
+# Without Criterion (configure says so) the programs build, and `make
+# check` stops here with the package to install.
+tests/criterion.stamp:
+	@if test "$(have_criterion)" != yes; then \
+	  echo "make check needs Criterion, which configure did not find: install it"; \
+	  echo "(Debian package: libcriterion-dev), then run ./configure again."; exit 1; fi
+	@$(MKDIR_P) tests && touch $@
+$(tests_libharness_la_OBJECTS): tests/criterion.stamp
+CLEANFILES += tests/criterion.stamp
 TEST_LIBS = tests/libharness.la libinfsim_core.la $(CRITERION_LIBS) -lm # fp_host.c: ilogb, nearbyint
 TEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 
@@ -144,7 +153,8 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/tdfg_plain.cmds tests/dbg/tdfg_plain.out tests/dbg/tdfg_all.cmds tests/dbg/tdfg_all.out tests/dbg/tdfg_stencil.cmds \
 	tests/dbg/tdfg_stencil.out tests/dbg/tdfg_enter.in tests/dbg/ckpt_anywhere.ins \
 	tests/dbg/ckpt_anywhere.cmds tests/dbg/ckpt_anywhere.out \
-	tests/dbg/valid.cmds tests/dbg/valid.out tests/dbg/valid_diff.ins
+	tests/dbg/valid.cmds tests/dbg/valid.out tests/dbg/valid_diff.ins \
+	tests/dbg/bounds.cmds tests/dbg/bounds.out
 
 check_PROGRAMS += tests/test_tui
 tests_test_tui_SOURCES = tests/test_tui.c

@@ -157,6 +157,7 @@ Test(cli, help_and_version)
 	r = run("--version");
 	cr_expect_eq(r.status, 0);
 	cr_expect(strncmp(r.out, "infsim ", 7) == 0, "%s", r.out);
+	cr_expect(strstr(r.out, "\nCopyright (C) 2026 the infsim authors.\nLicense MIT"), "%s", r.out);
 	result_free(&r);
 	r = run("run --help");
 	cr_expect_eq(r.status, 0);
@@ -567,8 +568,12 @@ Test(cli, outputs_are_atomic)
 	expect_failure(run("run %s/small.ins --stats-file=nodir/s.txt", DATA), 1,
 		       "nodir/s.txt: error: cannot write");
 	expect_failure(run("run %s/small.ins -s c=.", DATA), 1, ".: error: is a directory");
-	expect_failure(run("run %s/small.ins -s c=/dev/null", DATA), 1,
-		       "/dev/null: error: exists and is not a regular file");
+	/* devices are written in place, and their write errors reported */
+	expect_ok(run("run %s/small.ins -q -l a=a.npy -s c=/dev/null", DATA));
+	expect_failure(run("run %s/small.ins -q -l a=a.npy -s c=/dev/full", DATA), 1,
+		       "/dev/full: error: write failed: No space left on device");
+	expect_failure(run("run %s/small.ins -q -l a=a.npy --stats-file=/dev/full", DATA), 1,
+		       "/dev/full: error: write failed: No space left on device");
 	/* An existing output is left alone by a failed run ... */
 	write_file("c.npy", "old", 3);
 	unsigned before = tmp_count();
@@ -644,6 +649,7 @@ Test(cli, stats_text_and_json)
 	expect_ok(run("run %s/small.ins --stats=json --stats-file=s.json", DATA));
 	char *js = read_tmp("s.json", NULL);
 	cr_assert_not_null(js);
+	cr_expect(strncmp(js, "{\n  \"format\": \"infsim-stats 1\",\n", 30) == 0, "%s", js);
 	cr_expect(strstr(js, "\"totals\": {\"commands\": 3, \"baseline_cycles\": 64, \"cycles\": 64,"), "%s", js);
 	cr_expect(strstr(js, "\"add\": {\"count\": 2, \"baseline_cycles\": 32, \"cycles\": 32,"), "%s", js);
 	cr_expect(strstr(js, "\"sub\": {\"count\": 1, \"baseline_cycles\": 32, \"cycles\": 32,"), "%s", js);
@@ -985,5 +991,53 @@ Test(cli, moves_strict_and_layout)
 	r = run("run '%s/samples/fig9/fig9_move.ins' --check --stats", SRCDIR);
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	cr_expect(strstr(r.out, "NoC 2 packets, 128 bytes, 128 bytes x hops"), "%s", r.out);
+	result_free(&r);
+}
+
+/* Two --save options naming one file are refused before the run (the
+ * second would silently replace the first), and so is a --save that is
+ * the --stats-file; /dev/null may take both. */
+Test(cli, two_outputs_one_file)
+{
+	expect_failure(run("run %s/samples/fig1d_add4.ins -s A=f.npy -s B=f.npy", SRCDIR), 2,
+		       "--save 'A=f.npy' and --save 'B=f.npy' name the same file");
+	expect_failure(run("run %s/samples/fig1d_add4.ins -s A=f.npy -s B=./f.npy --stats-file=x "
+			   "-s C=x", SRCDIR), 2, "--save 'C=x' and --stats-file 'x' name the same file");
+	char path[512];
+	snprintf(path, sizeof path, "%s/f.npy", tmpdir);
+	cr_expect_eq(access(path, F_OK), -1, "f.npy was written");
+	/* an existing file reached by two names */
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fclose(f);
+	expect_failure(run("run %s/samples/fig1d_add4.ins -s A=f.npy -s B=%s", SRCDIR, path), 2,
+		       "name the same file");
+	expect_ok(run("run %s/samples/fig1d_add4.ins -s A=/dev/null -s B=/dev/null", SRCDIR));
+}
+
+/* A machine larger than the host's physical memory is refused at once,
+ * with a message, not when an allocation (or the kernel) fails. */
+Test(cli, machine_larger_than_the_host)
+{
+	const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	/* 64 GiB of compute SRAM, the most a machine may have: its model
+	 * needs 66176 MiB of host memory */
+	if (pages > 0 && size > 0 && (uint64_t)pages * (uint64_t)size >= (UINT64_C(66176) << 20))
+		cr_skip_test("this host holds the largest machine");
+	expect_failure(run("run -m mesh=8x16,ways=64,arrays=64,wordlines=1024,bitlines=1024 "
+			   "%s/samples/fig1d_add4.ins", SRCDIR), 1,
+		       "this machine's SRAM model needs 66176 MiB of host memory, more than the");
+}
+
+/* "-" as an output is standard output, written directly. */
+Test(cli, save_to_standard_output)
+{
+	int16_t a[100];
+	small_inputs(a);
+	write_npy_i16("a.npy", a, 100);
+	result r = run("run %s/small.ins -q -l a=a.npy -s c=-", DATA);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(memcmp(r.out, "\x93NUMPY", 6) == 0, "standard output holds no .npy");
+	cr_expect_not(tmp_exists("-"), "a file named - was written");
 	result_free(&r);
 }

@@ -67,17 +67,61 @@ static void program_of(const char *cmds_path, char *prog, size_t size)
 	fclose(f);
 }
 
+/* s with every "from" replaced by "to" (malloc'd). */
+static char *replace_all(const char *s, const char *from, const char *to)
+{
+	size_t nf = strlen(from), nt = strlen(to), count = 0;
+	for (const char *p = s; (p = strstr(p, from)) != NULL; p += nf)
+		count++;
+	char *out = malloc(strlen(s) + count * (nt > nf ? nt - nf : 0) + 1), *o = out;
+	cr_assert_not_null(out);
+	for (const char *p = s, *q; ; p = q + nf) {
+		q = strstr(p, from);
+		size_t n = q ? (size_t)(q - p) : strlen(p);
+		memcpy(o, p, n);
+		o += n;
+		if (!q)
+			break;
+		memcpy(o, to, nt);
+		o += nt;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* A transcript writes its files (checkpoints, recordings) into a folder
+ * of its own: "@TMP@" in the .cmds is that folder, made for the run and
+ * removed after it, and is written back as "@TMP@" in the output, so
+ * that two runs at once never share a file. */
 static void transcript(const char *name)
 {
-	char cmds[512], outp[512], prog[512];
+	char cmds[512], outp[512], prog[512], tmp[256], mine[512];
 	snprintf(cmds, sizeof cmds, "%s/%s.cmds", DBG_DIR, name);
 	snprintf(outp, sizeof outp, "%s/%s.out", DBG_DIR, name);
 	program_of(cmds, prog, sizeof prog);
-	result r = run("-batch -nx -x tests/dbg/%s.cmds %s", name, prog);
-	size_t n = strlen(r.out) + 64;
+	cr_assert_not_null(proc_tmpdir(tmp, sizeof tmp, "infsdb-transcript"));
+	char *text = proc_slurp(cmds, NULL);
+	cr_assert_not_null(text, "%s is missing", cmds);
+	char *sub = replace_all(text, "@TMP@", tmp);
+	snprintf(mine, sizeof mine, "%s/%s.cmds", tmp, name);
+	FILE *cf = fopen(mine, "w");
+	cr_assert_not_null(cf);
+	fputs(sub, cf);
+	fclose(cf);
+	free(sub);
+	free(text);
+	result r = run("-batch -nx -x '%s' %s", mine, prog);
+	char shown[512];
+	snprintf(shown, sizeof shown, "tests/dbg/%s.cmds", name);
+	char *named = replace_all(r.out, mine, shown);
+	char *out = replace_all(named, tmp, "@TMP@");
+	free(named);
+	proc_rmdir(tmp);
+	size_t n = strlen(out) + 64;
 	char *got = malloc(n);
 	cr_assert_not_null(got);
-	snprintf(got, n, "%s[exit status %d]\n", r.out, r.status);
+	snprintf(got, n, "%s[exit status %d]\n", out, r.status);
+	free(out);
 	if (getenv("INFSDB_REGEN")) {
 		FILE *f = fopen(outp, "w");
 		cr_assert_not_null(f);
@@ -120,6 +164,7 @@ Test(transcript, tdfg_plain) { transcript("tdfg_plain"); }
 Test(transcript, tdfg_stencil) { transcript("tdfg_stencil"); }
 Test(transcript, valid) { transcript("valid"); }
 Test(transcript, tdfg_all) { transcript("tdfg_all"); }
+Test(transcript, bounds) { transcript("bounds"); }
 
 /* ---- options ---- */
 
@@ -132,6 +177,7 @@ Test(options, help_and_version)
 	r = run("--version");
 	cr_expect_eq(r.status, 0);
 	cr_expect(strncmp(r.out, "infsdb (infsim) ", 16) == 0, "%s", r.out);
+	cr_expect(strstr(r.out, "\nCopyright (C) 2026 the infsim authors.\nLicense MIT"), "%s", r.out);
 	free(r.out);
 }
 
@@ -501,4 +547,54 @@ Test(console, completion_repeat_history_and_ctrl_c)
 	cr_expect(strstr(h, "start\nstepi\nprint/t $row(0, 8)\ninfo machine\nquit\n"), "%s", h);
 	free(h);
 	cr_assert_eq(proc_rmdir(home), 0);
+}
+
+/* The history keeps INFSDB_HISTSIZE commands (as gdb's GDBHISTSIZE), or
+ * what `set history size` says; the file is cut to that many lines. */
+static char *session_history(const char *histsize, const char *const *lines)
+{
+	char home[64];
+	cr_assert_not_null(proc_tmpdir(home, sizeof home, "infsdb-hist"));
+	int fd;
+	pid_t pid = forkpty(&fd, NULL, NULL, NULL);
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		setenv("HOME", home, 1);
+		setenv("TERM", "dumb", 1);
+		if (histsize)
+			setenv("INFSDB_HISTSIZE", histsize, 1);
+		if (chdir(SRCDIR) == 0)
+			execl(INFSDB_BIN, "infsdb", "-q", "-nx", "tests/dbg/steps.ins", (char *)NULL);
+		_exit(127);
+	}
+	for (size_t i = 0; lines[i]; i++) {
+		cr_expect(expect_output(fd, "(infsdb) "));
+		type(fd, lines[i]);
+		type(fd, "\r");
+	}
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	close(fd);
+	char hist[600];
+	snprintf(hist, sizeof hist, "%s/.infsdb_history", home);
+	char *h = proc_slurp(hist, NULL);
+	cr_assert_not_null(h, "no history file");
+	proc_rmdir(home);
+	return h;
+}
+
+Test(console, history_size)
+{
+	static const char *const five[] = { "echo 1", "echo 2", "echo 3", "echo 4", "quit", NULL };
+	char *h = session_history("2", five);
+	cr_expect_str_eq(h, "echo 4\nquit\n");
+	free(h);
+	static const char *const set[] = { "echo 1", "set history size 3", "echo 2", "echo 3",
+					   "quit", NULL };
+	h = session_history(NULL, set);
+	cr_expect_str_eq(h, "echo 2\necho 3\nquit\n");
+	free(h);
+	h = session_history("", five); /* empty: no limit */
+	cr_expect_str_eq(h, "echo 1\necho 2\necho 3\necho 4\nquit\n");
+	free(h);
 }

@@ -1355,3 +1355,110 @@ Test(stream, every_kind_checked)
 	cr_assert_gt(s.em->mover->st.commands[EMU_MOVE_BCAST], 0);
 	stream_end(&s);
 }
+
+/* ---- the binary form checks what the text form checks ---- */
+
+static void parse_text(const char *text, emu_program *p)
+{
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(emu_parse("t.ins", text, strlen(text), NULL, p, &d), 0, "%s", d.msg);
+}
+
+/* The encoded words of text's program, with the first word equal to
+ * `from` replaced by `to`; decoded, the result must be refused with a
+ * message holding want. */
+static void binary_refused(const char *text, uint64_t from, uint64_t to, const char *want)
+{
+	emu_program p;
+	parse_text(text, &p);
+	uint64_t *w;
+	size_t n;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(emu_encode(&p, &w, &n, &d), 0, "%s", d.msg);
+	size_t at = 0;
+	while (at < n && w[at] != from)
+		at++;
+	cr_assert_lt(at, n, "word 0x%" PRIx64 " not found in the encoded stream", from);
+	w[at] = to;
+	emu_program q;
+	cr_expect_neq(emu_decode("t.inb", w, n, &q, &d), 0, "decoded a stream the text refuses");
+	cr_expect(strstr(d.msg, want) != NULL, "message: %s (expected %s)", d.msg, want);
+	free(w);
+	emu_program_free(&p);
+}
+
+static uint64_t rows_word(unsigned wl, unsigned n, unsigned to, unsigned scratch)
+{
+	return wl | (uint64_t)n << 16 | (uint64_t)to << 32 | (uint64_t)scratch << 48;
+}
+
+Test(stream, binary_checks_what_text_checks)
+{
+	static const char head[] = "machine wordlines=16 bitlines=16 arrays=2\n";
+	char text[512];
+	/* the text refuses scratch=40000 on a shift by 1 ... */
+	snprintf(text, sizeof text, "%smv.intra dist=1 wl=0 n=4 to=4 scratch=40000 @ arrays=0 "
+		 "bitlines=0:1:8\n", head);
+	emu_program p;
+	diag d;
+	diag_clear(&d);
+	cr_assert_neq(emu_parse("t.ins", text, strlen(text), NULL, &p, &d), 0);
+	/* ... and so does the binary form, through emu_move_check */
+	snprintf(text, sizeof text, "%smv.intra dist=1 wl=0 n=4 to=4 scratch=9 @ arrays=0 "
+		 "bitlines=0:1:8\n", head);
+	binary_refused(text, rows_word(0, 4, 4, 9), rows_word(0, 4, 4, 40000),
+		       "scratch wordline 40000 is outside the array's 0..15");
+	snprintf(text, sizeof text, "%smv.intra dist=-3 wl=0 n=4 to=4 scratch=9 @ arrays=0 "
+		 "bitlines=4:1:8\n", head);
+	binary_refused(text, rows_word(0, 4, 4, 9), rows_word(0, 4, 4, 16),
+		       "scratch wordline 16 is outside");
+	/* fields a kind's text has no word for */
+	snprintf(text, sizeof text, "%smv.inter dist=1 wl=0 n=4 to=4 dst=0:1:8 @ arrays=0 "
+		 "bitlines=0:1:8\n", head);
+	binary_refused(text, rows_word(0, 4, 4, 0xffff), rows_word(0, 4, 4, 3),
+		       "holds a scratch field, which mv.inter does not take");
+	snprintf(text, sizeof text, "%smv.const value=5 wl=2 n=4 @ arrays=0:1:2 bitlines=0:1:8\n",
+		 head);
+	binary_refused(text, rows_word(2, 4, 0, 0xffff), rows_word(2, 4, 7, 0xffff),
+		       "holds a to field, which mv.const does not take");
+}
+
+/* Every kind: text -> binary -> text gives the same text, and binary ->
+ * text -> binary the same words. */
+Test(stream, move_round_trips)
+{
+	static const char text[] =
+		"machine wordlines=16 bitlines=16 arrays=2\n"
+		"mv.intra dist=1 wl=0 n=4 to=4 scratch=9 @ arrays=0 bitlines=0:1:8\n"
+		"mv.intra dist=-1 wl=0 n=4 to=4 @ arrays=0 bitlines=1:1:8\n"
+		"mv.intra dist=3 wl=0 n=4 to=4 scratch=12 @ arrays=0:1:2 bitlines=0:1:8\n"
+		"mv.inter dist=1 wl=0 n=4 to=4 dst=2:1:8 @ arrays=0 bitlines=0:1:8\n"
+		"sync\n"
+		"mv.bcast dist=1 reuse=1:1 wl=0 n=4 to=8 dst=0:1:4 @ arrays=0 bitlines=0:1:4\n"
+		"sync\n"
+		"mv.const value=0x5 wl=2 n=4 @ arrays=0:1:2 bitlines=0:1:8\n";
+	emu_program p, q, r;
+	parse_text(text, &p);
+	char *t1 = emu_format(&p);
+	uint64_t *w1, *w2;
+	size_t n1, n2;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(emu_encode(&p, &w1, &n1, &d), 0, "%s", d.msg);
+	cr_assert_eq(emu_decode("t.inb", w1, n1, &q, &d), 0, "%s", d.msg);
+	char *t2 = emu_format(&q);
+	cr_assert_str_eq(t1, t2);
+	parse_text(t2, &r);
+	cr_assert_eq(emu_encode(&r, &w2, &n2, &d), 0, "%s", d.msg);
+	cr_assert_eq(n1, n2);
+	cr_assert_eq(memcmp(w1, w2, n1 * sizeof *w1), 0, "the words differ after a round trip");
+	free(t1);
+	free(t2);
+	free(w1);
+	free(w2);
+	emu_program_free(&p);
+	emu_program_free(&q);
+	emu_program_free(&r);
+}

@@ -323,6 +323,58 @@ Test(tui, toggles_and_quits)
 	cr_assert_fail("infsdb did not quit");
 }
 
+/* Wait until tmux says the session ended (infsdb left). */
+static void expect_session_end(void)
+{
+	for (int tries = 0; tries < 200; tries++) {
+		char *r = tmux("list-sessions");
+		bool ended = r == NULL;
+		free(r);
+		if (ended)
+			return;
+		nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
+	}
+	cr_assert_fail("infsdb did not quit");
+}
+
+/* Keys inside an incremental search (Ctrl-R) go through readline's
+ * callback interface as at the plain prompt: Delete deletes (it is not
+ * Ctrl-D's end of input), Ctrl-X A leaves the TUI in the middle of the
+ * search and the plain console starts clean, and Ctrl-D at an empty
+ * line quits. */
+Test(tui, keys_inside_a_search)
+{
+	if (!have_tmux())
+		cr_skip_test("tmux is not installed");
+	free(wait_for("(infsdb)", "add.u4 C, A, B", NULL));
+	keys("print 1+1");
+	free(wait_for("1+1 = 2", NULL));
+	free(tmux("send-keys -t 0 C-r"));
+	free(tmux("send-keys -t 0 DC"));
+	keys("");
+	/* Delete at the cursor: "print 6*7x" with the cursor on the x */
+	free(tmux("send-keys -t 0 'print 6*7x' Left DC"));
+	keys("");
+	free(wait_for("6*7 = 42", " array view:", NULL));
+	free(tmux("send-keys -t 0 C-r"));
+	free(tmux("send-keys -t 0 C-x a"));
+	for (int tries = 0; tries < 200; tries++) { /* back to the plain screen */
+		char *scr = screen(false);
+		bool plain = !strstr(scr, " array view:") && strstr(scr, "(infsdb)");
+		free(scr);
+		if (plain)
+			break;
+		nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
+	}
+	keys("print 6*8");
+	free(wait_for("6*8 = 48", NULL));
+	keys("tui enable");
+	free(wait_for(" array view:", NULL));
+	free(tmux("send-keys -t 0 C-r"));
+	free(tmux("send-keys -t 0 C-d"));
+	expect_session_end();
+}
+
 /* Without a terminal, `tui enable` says so and the session goes on. */
 Test(tui_plain, no_terminal)
 {

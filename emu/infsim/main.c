@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ar.h"
 #include "assemble.h"
@@ -119,7 +120,8 @@ static const char help_text[] =
 "2 on a usage error, 3 if a result differs (--expect or --check),\n"
 "4 if --strict stopped the run at a hazard.\n"
 "\n"
-"Full documentation: man infsim, and doc/USAGE.md.\n";
+"Full documentation: man infsim, and doc/USAGE.md.\n"
+"Report bugs to: " PACKAGE_BUGREPORT "\n";
 
 /* ---- messages ---- */
 
@@ -149,7 +151,7 @@ static int print_help(void)
 
 static int print_version(void)
 {
-	printf("infsim %s\n", PACKAGE_VERSION);
+	printf("infsim %s\n%s", PACKAGE_VERSION, VERSION_NOTICE);
 	return EXIT_SUCCESS;
 }
 
@@ -489,6 +491,38 @@ static int one_operand(int argc, char **argv, const char *what, const char **out
 	return 0;
 }
 
+/* Do two outputs name the same file?  The same name, or an existing
+ * regular file reached by two names; character devices (/dev/null) may
+ * be named twice, standard output ("-", /dev/stdout) may not. */
+static bool same_output(const char *a, const char *b)
+{
+	if (!strcmp(a, b))
+		return strcmp(a, "/dev/null") != 0;
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISREG(sa.st_mode) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Each output file is written by one option: -s a=f.npy -s b=f.npy would
+ * write the same file twice, the second silently replacing the first. */
+static int outputs_distinct(const run_opts *o)
+{
+	for (size_t i = 0; i < o->nba; i++) {
+		const bufarg *a = &o->ba[i];
+		if (a->opt != 's')
+			continue;
+		if (o->stats_file && same_output(a->path, o->stats_file))
+			return usage_error("--save '%s' and --stats-file '%s' name the same file",
+					   a->arg, o->stats_file);
+		for (size_t k = 0; k < i; k++)
+			if (o->ba[k].opt == 's' && same_output(o->ba[k].path, a->path))
+				return usage_error("--save '%s' and --save '%s' name the same "
+						   "file; each output needs a file of its own",
+						   o->ba[k].arg, a->arg);
+	}
+	return 0;
+}
+
 static int parse_run_opts(int argc, char **argv, run_opts *o, bool *done)
 {
 	int opt, rc = 0;
@@ -506,6 +540,8 @@ static int parse_run_opts(int argc, char **argv, run_opts *o, bool *done)
 		if (o->ba[i].opt == 'd' && o->stats == 'j' && !o->stats_file)
 			return usage_error("--dump and --stats=json both write to standard "
 					   "output; give the statistics a --stats-file");
+	if ((rc = outputs_distinct(o)) != 0)
+		return rc;
 	return one_operand(argc, argv, "stream file", &o->prog);
 }
 
@@ -1041,7 +1077,8 @@ static int cmd_run(int argc, char **argv)
 	if (!rc && !done)
 		rc = resolve_bufargs(&o, &p);
 	if (!rc && !done)
-		rc = prepare_files(&o, &s.d) < 0 ? runtime_error(&s.d) : execute(&s);
+		rc = emu_machine_check_host(&p.geom, p.path, &s.d) < 0 || prepare_files(&o, &s.d) < 0
+			     ? runtime_error(&s.d) : execute(&s);
 	if (s.ref)
 		emu_ref_free(s.ref);
 	emu_tref_free(s.tref);

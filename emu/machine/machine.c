@@ -3,8 +3,10 @@
  */
 #include "machine.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "layout.h"
 #include "move.h"
@@ -23,9 +25,28 @@ unsigned emu_bank_of_array(const sram_machine *m, unsigned array)
 	return array / (m->g.arrays_per_way * m->g.ways_per_bank);
 }
 
+/* The host's physical memory in bytes (sysconf), 0 if it cannot say. */
+static uint64_t host_memory(void)
+{
+	const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
+int emu_machine_check_host(const sram_geom *g, const char *path, diag *d)
+{
+	const uint64_t need = sram_host_bytes(g), have = host_memory();
+	if (!have || need <= have)
+		return 0;
+	diag_file(d, path ? path : "infsim",
+		  "this machine's SRAM model needs %" PRIu64 " MiB of host memory, more than "
+		  "the %" PRIu64 " MiB this host has; expected a smaller machine (wordlines, "
+		  "bitlines, arrays, ways, mesh)", need >> 20, have >> 20);
+	return -1;
+}
+
 emu_machine *emu_machine_new(const emu_program *p, diag *d)
 {
-	if (emu_program_need_lowered(p, d))
+	if (emu_program_need_lowered(p, d) || emu_machine_check_host(&p->geom, p->path, d) < 0)
 		return NULL;
 	emu_machine *em = calloc(1, sizeof *em);
 	if (!em) {

@@ -84,6 +84,12 @@ typedef struct emu_machine {
 int emu_machine_set_strict(emu_machine *em, bool strict);
 
 /* A machine for p, with all SRAM cleared.  NULL with d set on failure. */
+/* Can this host hold a machine of geometry g?  Its SRAM model
+ * (sram_host_bytes) is compared with the host's physical memory
+ * (sysconf _SC_PHYS_PAGES), so that a machine too large is refused at
+ * once with a message rather than when an allocation or the kernel
+ * fails.  0, or -1 with d set (path names the stream). */
+int emu_machine_check_host(const sram_geom *g, const char *path, diag *d);
 emu_machine *emu_machine_new(const emu_program *p, diag *d);
 void emu_machine_free(emu_machine *em);
 

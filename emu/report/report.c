@@ -351,7 +351,9 @@ void emu_report_stats_json_cmds(FILE *f, const emu_machine *em,
 				const emu_cmd_cycles *cc, size_t n)
 {
 	const emu_stats *st = &em->st;
-	fprintf(f, "{\n  \"machine\": ");
+	/* "format": the version of this layout; it goes up when a field
+	 * changes meaning or goes away (doc/USAGE.md) */
+	fprintf(f, "{\n  \"format\": \"infsim-stats 1\",\n  \"machine\": ");
 	geom_json(f, &em->m->g);
 	fprintf(f, ",\n  \"totals\": {\"commands\": %" PRIu64 ", \"baseline_cycles\": %"
 		PRIu64 ", ", st->commands, st->base_cycles);

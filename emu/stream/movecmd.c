@@ -251,13 +251,16 @@ static int check_intra(const struct ctx *x)
 			   "runtime must clip the shift (infinity-stream §4.2)",
 			   hi + c->dist >= B ? hi : lo,
 			   (hi + c->dist >= B ? hi : lo) + c->dist, B - 1);
+	/* A scratch row given is a wordline, whatever the distance: a
+	 * stream's text could not say scratch=40000, so neither may its
+	 * binary form (the two are one program, program.h). */
+	if (c->scratch != SRAM_NO_ROW && c->scratch >= x->g->wordlines)
+		return bad(x, "scratch wordline %u is outside the array's 0..%u", c->scratch,
+			   x->g->wordlines - 1);
 	if (c->dist > 1 || c->dist < -1) {
 		if (c->scratch == SRAM_NO_ROW)
 			return bad(x, "a shift by %" PRId64 " bitlines needs a scratch "
 				   "wordline (scratch=WL) for its partial steps", c->dist);
-		if (c->scratch >= x->g->wordlines)
-			return bad(x, "scratch wordline %u is outside the array's "
-				   "0..%u", c->scratch, x->g->wordlines - 1);
 		if (emu_windows_meet(c->scratch, c->wl, c->nwl) ||
 		    emu_windows_meet(c->scratch, c->dst_wl, c->nwl))
 			return bad(x, "scratch wordline %u is one of the wordlines it "
@@ -318,6 +321,31 @@ static int check_transfer(const struct ctx *x)
 	return check_sends(x);
 }
 
+/* The fields a kind's text form has no word for hold what the text
+ * parser leaves in them (zero; no scratch row), so that a binary stream
+ * says nothing its text cannot, and text -> binary -> text -> binary
+ * gives the same words (doc/FORMAT.md, "Moves"). */
+static int check_unused(const struct ctx *x)
+{
+	const emu_move *c = x->c;
+	const bool intra = c->kind == EMU_MOVE_INTRA, cnst = c->kind == EMU_MOVE_CONST;
+	const char *field = NULL;
+	if (!intra && c->scratch != SRAM_NO_ROW)
+		field = "scratch";
+	else if (!cnst && c->value)
+		field = "value";
+	else if (c->kind != EMU_MOVE_BCAST && (c->reuse_stride || c->reuse_count))
+		field = "reuse";
+	else if (cnst && c->dist)
+		field = "dist";
+	else if (cnst && c->dst_wl)
+		field = "to";
+	if (!field)
+		return 0;
+	return bad(x, "holds a %s field, which %s does not take", field,
+		   emu_move_kind_name(c->kind));
+}
+
 int emu_move_check(const emu_move *c, const sram_geom *g, const char *path,
 		   size_t cmd, diag *d)
 {
@@ -336,7 +364,8 @@ int emu_move_check_at(const emu_move *c, const sram_geom *g, const char *path,
 	}
 	if (c->kind == EMU_MOVE_SYNC)
 		return 0;
-	if (check_pattern(&x, &c->arrays, "array", "array", machine_arrays(g)) ||
+	if (check_unused(&x) ||
+	    check_pattern(&x, &c->arrays, "array", "array", machine_arrays(g)) ||
 	    check_pattern(&x, &c->bitlines, "bitline", "bitline", g->bitlines) ||
 	    check_rows(&x, c->wl, c->nwl, "source"))
 		return -1;

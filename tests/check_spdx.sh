@@ -1,0 +1,21 @@
+#!/bin/sh
+# tests/check_spdx.sh [SRCDIR]: fail when a source file (C, headers,
+# .def tables, shell scripts, automake fragments) lacks an
+# "SPDX-License-Identifier: MIT" line in its first five lines.  Not yet
+# part of `make check`.
+set -eu
+top=${1:-$(dirname "$0")/..}
+cd "$top"
+missing=0
+for f in $(git ls-files '*.c' '*.h' '*.def' '*.sh' '*.mk' 'Makefile.am' 'configure.ac' \
+           '.ci/*' 2>/dev/null || find . -name '*.[ch]' -o -name '*.def' -o -name '*.sh'); do
+  if ! head -n 5 "$f" | grep -q 'SPDX-License-Identifier: MIT'; then
+    echo "$f: no SPDX-License-Identifier: MIT line"
+    missing=$((missing + 1))
+  fi
+done
+if [ "$missing" -gt 0 ]; then
+  echo "check_spdx: $missing file(s) without a licence line"
+  exit 1
+fi
+echo "check_spdx: every source file names its licence"

@@ -1,0 +1,50 @@
+#!/bin/sh
+# tests/fuzz/fuzz.sh: `make fuzz`.  Builds every fuzz target
+# (tests/fuzz/fuzz_NAME.c that has a seed corpus tests/fuzz/corpus/NAME/)
+# with libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer against
+# the library's sources, then runs each for FUZZ_TIME seconds, one after
+# the other.  The corpus grows in the build folder (fuzz/corpus/NAME),
+# crashes land in fuzz/crashes/NAME/: copy each into
+# tests/fuzz/regress/NAME/, where `make check` replays it for ever.
+# Environment (set by the Makefile): FUZZ_CC, FUZZ_WHY (why fuzzing is
+# off, if it is), FUZZ_TIME, FUZZ_TARGETS (names; all when empty),
+# FUZZ_LIB_SOURCES, FUZZ_CPPFLAGS, srcdir, builddir.
+set -eu
+if [ -z "${FUZZ_CC:-}" ]; then
+  echo "make fuzz: fuzzing is off: ${FUZZ_WHY:-configure found no clang with -fsanitize=fuzzer}"
+  exit 0
+fi
+out="$builddir/fuzz"
+mkdir -p "$out/obj"
+flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -std=gnu17"
+incs="$FUZZ_CPPFLAGS"
+objs=""
+for src in $FUZZ_LIB_SOURCES; do
+  case "$src" in *.c) ;; *) continue ;; esac
+  obj="$out/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
+  if [ ! -f "$obj" ] || [ "$srcdir/$src" -nt "$obj" ]; then
+    $FUZZ_CC $flags -fsanitize=fuzzer-no-link $incs -c "$srcdir/$src" -o "$obj"
+  fi
+  objs="$objs $obj"
+done
+status=0
+for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
+  name=$(basename "$target" .c | sed 's/^fuzz_//')
+  [ -d "$srcdir/tests/fuzz/corpus/$name" ] || { echo "fuzz $name: no seed corpus tests/fuzz/corpus/$name, skipped"; continue; }
+  if [ -n "${FUZZ_TARGETS:-}" ] && ! echo " $FUZZ_TARGETS " | grep -q " $name "; then
+    continue
+  fi
+  $FUZZ_CC $flags -fsanitize=fuzzer $incs "$target" $objs -lm -o "$out/fuzz_$name"
+  mkdir -p "$out/corpus/$name" "$out/crashes/$name"
+  log="$out/fuzz_$name.log"
+  echo "fuzz $name: ${FUZZ_TIME}s"
+  if ! (cd "$out/crashes/$name" && "$out/fuzz_$name" -max_total_time="$FUZZ_TIME" \
+        -timeout=20 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+        -artifact_prefix="$out/crashes/$name/" \
+        "$out/corpus/$name" "$srcdir/tests/fuzz/corpus/$name" > "$log" 2>&1); then
+    echo "fuzz $name: FOUND A CRASH; see $log and $out/crashes/$name/"
+    status=1
+  fi
+  grep -E '^#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss_mb' "$log" | sed "s/^/  /" || true
+done
+exit $status
