@@ -344,8 +344,8 @@ void emu_net_end(emu_net *n, emu_net_cost *c)
 		n->edge_load[e] = 0;
 	}
 	n->ntouched = 0;
-	for (unsigned l = 1; l <= n->lw + 1; l++)
-		c->htree_cycles += div_ceil(worst[l - 1], emu_net_link_width(l));
+	for (unsigned l = 0; l <= n->lw && l < EMU_NET_MAX_LEVELS; l++)
+		c->htree_cycles += div_ceil(worst[l], emu_net_link_width(l + 1));
 	uint64_t link_flits = 0;
 	for (size_t l = 0; l < (size_t)n->nbanks * 4; l++)
 		if (n->mesh_load[l] > link_flits)
