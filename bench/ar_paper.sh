@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench/ar_paper.sh: the Active-Routing workloads of Table II at the
 # paper's sizes where a functional run is practical, under ART-tid and
 # ART-addr, printing the Fig 10 ratios against PEI (doc/ACTIVE-ROUTING.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_fp.c: throughput of bit-exact fp32 add, mul and div over the
  * whole default machine (sram_geom_default(): 4M bitlines, one element

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_jit.c: how long infsim's JIT takes to lower a tDFG (emu/tdfg/tdfg.h),
  * next to the average JIT time the paper reports (220 µs, infinity-stream

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_move.c: throughput of the data-movement engine (emu/machine/move.h) over
  * the whole default machine (sram_geom_default(): 64 banks x 16 ways x 16

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_util.h: what the benchmarks share: a clock, a seeded generator,
  * placing element vectors into (and reading them out of) the transposed

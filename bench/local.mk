@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `make bench`: throughput figures, not tests (doc/PERFORMANCE.md).
 # Arguments for the program: make bench BENCH_ARGS=5 (repetitions).
 EXTRA_PROGRAMS += bench/bench_int

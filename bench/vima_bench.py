@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bench/vima_bench.py: VIMA's workloads at the paper's sizes (VIMA §IV-A)
 and the Fig 5 sweep of the vector cache's line count (doc/VIMA.md).
 

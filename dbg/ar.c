@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ar.c: infsdb on an Active-Routing program (PROG.ar): step one event
  * (a packet arriving, an operand read) or one Update, stop at a flow's

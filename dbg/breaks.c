@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * breaks.c: breakpoints and watchpoints of infsdb.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * commands.c: infsdb's one command table and what reads it: dispatch with
  * gdb's unique-prefix abbreviations and aliases, `help`, `source` and

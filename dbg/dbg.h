@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dbg.h: infsdb, the gdb-style debugger of command streams (prefix dbg_).
  *

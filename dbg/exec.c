@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * exec.c: running and stepping a stream under infsdb, and `check`.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * expr.c: infsdb's expressions.
  *

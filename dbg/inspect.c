@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * inspect.c: what infsdb shows of the machine: print, x, dump array,
  * display, info machine/stats/buffers/display, list.

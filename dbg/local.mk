@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # dbg/: infsdb, the gdb-style debugger of command streams.
 bin_PROGRAMS += infsdb
 infsdb_SOURCES = dbg/dbg.h dbg/main.c dbg/commands.c dbg/exec.c dbg/breaks.c \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * main.c: the infsdb program: options, loading the stream, the init
  * files, -x and -ex, and the console (GNU readline, history in

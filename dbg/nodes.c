@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * nodes.c: infsdb on tDFG programs (emu/tdfg/tdfg.h).  A .tdfg is lowered by
  * the JIT when it is loaded (infinity-stream §3.4, §4.2) and its lowered

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * record.c: `record vcd FILE [ARRAY]...` writes every micro-op the
  * machine runs as a time step of a VCD waveform (IEEE 1364 value change

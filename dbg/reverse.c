@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reverse.c: reverse execution by replay (reverse-stepi, reverse-step,
  * reverse-continue).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * state.c: changing and saving the machine's state from infsdb:
  * `set var BUF[i] = EXPR` and `checkpoint save|load FILE`.

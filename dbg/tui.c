@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tui.c: infsdb's text user interface (`tui enable`, `-tui`, Ctrl-X A),
  * on ncurses, as gdb's: a listing of the commands around the current

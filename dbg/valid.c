@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * valid.c: infsdb STREAM --tdfg FILE: a command stream checked against
  * the tDFG it was lowered from (emu/validate.h, doc/TDFG.md "Validating

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * value.c: infsdb's values: integers and doubles, elements read from the
  * transposed bits, their text in each print format, and the bits that

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 dist_man1_MANS += doc/infsim.1
 EXTRA_DIST += doc/USAGE.md COPYING doc/TESTING.md
 EXTRA_DIST += doc/ARCHITECTURE.md doc/MACHINE.md doc/COMMANDS.md doc/FORMAT.md \

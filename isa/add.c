@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * add.c: bit-serial add and subtract (duality-cache Table 1: add n,
  * sub 2n).

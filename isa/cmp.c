@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cmp.c: the comparisons eq, ne, lt, le, gt, ge, signed and unsigned.
  *

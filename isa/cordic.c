@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cordic.c: sin, cos, exp, log and sqrt on .qN fixed point by CORDIC
  * (duality-cache §3.1.3 and Table 1; Volder 1959, Walther 1971).

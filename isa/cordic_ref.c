@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cordic_ref.c: the scalar reference of the CORDIC commands (sin, cos,
  * exp, log, sqrt on .qN), and the constants they share with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cvt.c: conversions between every pair of element types: integers of
  * any width 1..64 (signed or not), .qN fixed point (N - 3 fraction bits,

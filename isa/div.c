@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * div.c: bit-serial restoring division: div, rem and divrem (duality-cache
  * Table 1: unsigned 1.5n^2 + 5.5n cycles, after Neural Cache [10]; signed

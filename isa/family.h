@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * family.h: the three functions of every operation family (prefix isa_),
  * declared from families.def: what isa.c's dispatch calls and each

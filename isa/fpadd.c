@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fpadd.c: floating-point add and subtract, bit-serially, after
  * duality-cache §3.1.1 and its Algorithm 1.  doc/commands/fpadd.md gives

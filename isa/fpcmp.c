@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fpcmp.c: floating-point eq, ne, lt, le, gt, ge, min, max, abs, neg.
  *

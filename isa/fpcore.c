@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fpcore.c: the bit-serial floating-point building blocks (fpcore.h).
  *

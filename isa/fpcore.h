@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fpcore.h: bit-serial building blocks shared by the floating-point
  * families (fpadd, fpmul, fpdiv, cvt, rsqrt; prefix isa_fpc_).

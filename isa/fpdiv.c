@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fpdiv.c: floating-point divide, bit-serially: "a combination of
  * subtraction of exponent bits and division of mantissa bits"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fpmul.c: floating-point multiply and multiply-add, bit-serially.
  * "Floating point multiplication is a combination of addition of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fpmuldiv.h: the steps that fp mul (isa/fpmul.c) and fp div
  * (isa/fpdiv.c) share, around their significand multiply or divide

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fpref.c: the floating-point reference.  IEEE binary arithmetic on bit
  * patterns, in plain C integer code, one implementation generic over the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * isa.c: the command table, micro-program buffers, and the checks and
  * dispatch that every family shares.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * isa.h: infsim's compute commands and their micro-programs (prefix isa_).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * logic.c: bitwise commands (Compute Caches; duality-cache Table 1: and,
  * or, xor take n cycles).  Cycle i activates bit i of the operands and

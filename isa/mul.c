@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mul.c: bit-serial multiply (duality-cache §2.1 and Table 1: unsigned
  * n^2 + 3n - 2 cycles, after Neural Cache [10]; signed n^2 + 5n).

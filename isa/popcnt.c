@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * popcnt.c: d := the number of set bits of a, in n bits.
  *

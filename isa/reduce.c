@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reduce.c: redsum, redmin, redmax of the B elements of each array.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * reference.c: the scalar reference.  What each command does to element
  * values, written in plain C on uint64_t, with no knowledge of wordlines,

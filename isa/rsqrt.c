@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rsqrt.c: d := 1/sqrt(a) on .f32, .f16, .bf16 by the fast inverse square
  * root and one Newton step (duality-cache Table 1: "Fast inverse square

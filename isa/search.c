@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * search.c: the search command, p := (a == imm) on every bitline, in two
  * cycles (duality-cache §3.1.1).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * set.c: d := imm on every enabled bitline.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * shift.c: shl, shr, sra by a per-element amount b; shli, shri, srai by a
  * constant.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * api.h: what makes a header part of libinfsim's API.
  *

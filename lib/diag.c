@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diag.c: one-line diagnostics; see diag.h. */
 #include "diag.h"
 

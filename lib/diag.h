@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * diag.h: one-line diagnostics (prefix diag_).
  *

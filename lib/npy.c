@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* npy.c: NumPy .npy files of integers and booleans; see npy.h. */
 #include "npy.h"
 

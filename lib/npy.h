@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * npy.h: NumPy .npy files of integers, floats and booleans (prefix npy_).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* outfile.c: write an output file whole or not at all; see outfile.h. */
 #include "outfile.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * outfile.h: write an output file whole or not at all (prefix outfile_).
  *

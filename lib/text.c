@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * text.c: bounded file reading, lines and numbers (text.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * text.h: reading text input (prefix text_): a whole file within a size
  * bound, its lines, and the numbers and identifiers every infsim format

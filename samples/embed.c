@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * embed.c: using libinfsim from C, as a compiler's test suite would.
  *

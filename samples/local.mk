@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 EXTRA_DIST += samples/vadd_i32.ins samples/vmul_i32.ins samples/fig1d_add4.ins
 # samples/fp/: floating point, conversions, search and CORDIC; make check
 # runs each with --check in every fp= and latency= setting (tests/test_samples.c)

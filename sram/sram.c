@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sram.c: compute SRAM storage, addressing and geometry.
  * The micro-op executor is in sram_exec.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sram.h: the bit-level model of compute SRAM arrays (prefix sram_).
  *

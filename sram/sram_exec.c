@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sram_exec.c: the micro-op executor.
  *

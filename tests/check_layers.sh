@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check_layers.sh: the arrows of doc/ARCHITECTURE.md hold.  Every
 # `#include "x.h"` of a source file in a layer folder must name a header
 # of its own folder or of a folder below it (a lower rank); two folders of

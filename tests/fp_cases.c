@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fp_cases.c: see fp_cases.h. */
 #include "fp_cases.h"
 

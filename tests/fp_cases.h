@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fp_cases.h: operand pairs for floating-point tests, over every class.
  *

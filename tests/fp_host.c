@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fp_host.c: see fp_host.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fp_host.h: host oracles for floating-point tests (doc/FLOAT.md, "How
  * the tests prove it").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fp_long.c: the long floating-point run (issue 3, item 5; `make
  * check-long`; doc/FLOAT.md).  For each command, format and mode it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * infsim_run.h: running the infsim program from a suite, in a temporary
  * directory of its own, with stdout and stderr apart.  Included by the

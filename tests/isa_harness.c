@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* isa_harness.c: see isa_harness.h. */
 #include "isa_harness.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * isa_harness.h: run one command on a small machine through the SRAM
  * micro-ops, and through the scalar reference, and compare bit for bit.

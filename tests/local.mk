@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Test suites (Criterion).  Each is one program; `make check` runs them all.
 check_LTLIBRARIES = tests/libharness.la
 tests_libharness_la_SOURCES = tests/isa_harness.c tests/isa_harness.h \
@@ -280,8 +281,8 @@ EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c tests/fuzz/tdfg_json.dict \
 # Scripts: the include arrows of doc/ARCHITECTURE.md, and libinfsim
 # installed into a staging folder and used from C and C++ by a program
 # that sees only that folder.
-TESTS += tests/check_layers.sh tests/staged_install.sh
-EXTRA_DIST += tests/check_layers.sh tests/staged_install.sh
+TESTS += tests/check_layers.sh tests/staged_install.sh tests/check_spdx.sh
+EXTRA_DIST += tests/check_layers.sh tests/staged_install.sh tests/check_spdx.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = MAKE='$(MAKE)' CC='$(CC)' CXX='$(CXX)' \

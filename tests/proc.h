@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * proc.h: what the program-level suites share: reading a whole file and
  * running a shell command with its output captured.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # staged_install.sh: libinfsim as an installed library.  Installs the
 # build into a staging folder, then, against that folder only (through
 # pkg-config, as a user would):

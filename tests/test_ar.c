@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_ar.c: Active-Routing (emu/ar/, HPCA'19; doc/ACTIVE-ROUTING.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_checkpoint.c: infsdb's `checkpoint save` and `checkpoint load`
  * anywhere (issue 5: "they restore the exact machine state,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_cli.c: the infsim program, run as a user runs it (INFSIM_BIN), on
  * the streams in tests/data and on .npy files each test writes: exit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_cordic.c: sin, cos, exp, log and sqrt on .qN (isa/cordic.c).
  *

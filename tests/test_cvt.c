@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_cvt.c: the conversions (isa/cvt.c) against the reference
  * (isa_fp_cvt), in hardware and full IEEE mode:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_dbg.c: infsdb, run as a user runs it (INFSDB_BIN).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_exec.c: the micro-op executor (sram/sram_exec.c) against a
  * deliberately simple interpreter of pe.def, one bool per bit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fpadd.c: floating-point add and subtract (isa/fpadd.c) on every
  * format and both modes, bit for bit against the reference (isa_ref_fp)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fpcmp.c: floating-point eq, ne, lt, le, gt, ge, min, max, abs and
  * neg (isa/fpcmp.c) against the reference (isa_ref_fp), on f32, f16 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fpmul.c: floating-point mul, madd (isa/fpmul.c) and div
  * (isa/fpdiv.c) on every format and both modes, bit for bit against the

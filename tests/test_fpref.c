@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_fpref.c: the floating-point reference (isa/fpref.c) against the
  * host FPU (tests/fp_host.c), every command, format and mode, on operand

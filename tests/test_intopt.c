@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_intopt.c: the data-dependent latency of mul, div, rem and divrem
  * (duality-cache §3.1.2, isa/mul.c and isa/div.c).  For many data sets

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_isa_basic.c: add, sub and the bitwise commands, every width 1..64,
  * both signednesses, random and edge values, against the scalar

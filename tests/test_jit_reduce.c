@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_jit_reduce.c: tDFG reduce nodes and the JIT's wordline allocation.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_layout.c: the tiled transposed layout (emu/layout/layout.h): the Layout
  * Override Table, the element <-> cell mapping (exhaustive over small

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_machine.c: the machine that runs a stream (emu/machine/machine.c), the
  * transpose unit, the reference model (emu/ref/refmodel.c), stepping versus

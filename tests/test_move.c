@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_move.c: data movement (emu/machine/move.h), the interconnect model
  * (emu/machine/net.h) and the hazard checks (emu/machine/hazard.h).

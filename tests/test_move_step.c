@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_move_step.c: moves run micro-op by micro-op (emu_stepi, infsdb's
  * stepi) against the same moves run whole (emu_run_cmd, emu_move_run).

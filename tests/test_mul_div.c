@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_mul_div.c: mul, div, rem and divrem on the SRAM micro-ops against
  * the scalar reference, every width 1..64, both signednesses, with edge

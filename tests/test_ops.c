@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_ops.c: shifts, comparisons, selects, popcnt, set and reductions
  * (isa/shift.c, cmp.c, select.c, popcnt.c, set.c, reduce.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_rsqrt.c: rsqrt on .f32, .f16, .bf16 (isa/rsqrt.c), both modes.
  *

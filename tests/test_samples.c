@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_samples.c: the sample streams, run as a user runs them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_search.c: the search command (isa/search.c, duality-cache §3.1.1),
  * p := (a == imm) in two many-wordline reads, against the scalar

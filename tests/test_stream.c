@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_stream.c: the command stream: affine patterns, the parser and its
  * error messages (file:line:col and text), the disassembler's round trip,

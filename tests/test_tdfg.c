@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_tdfg.c: tensor dataflow graphs (emu/tdfg/tdfg.h, infinity-stream §3,
  * §3.4, §4.2) and their JIT.

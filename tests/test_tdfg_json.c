@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_tdfg_json.c: the published artifact's tDFG dumps (emu/tdfg_json.c,
  * doc/TDFG.md "The published artifact's JSON").  The files in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_tdfg_prog.c: whole tDFG programs (doc/TDFG.md, "Programs"):
  * arrays, tensor and store nodes, run/repeat/for/swap/shrink, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_teach.c: the teaching samples (samples/teach/) and the lab handout
  * doc/tutorial-bitserial.md, run as a student runs them.

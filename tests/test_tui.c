@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_tui.c: infsdb's TUI, driven as a user drives it, under tmux.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_valid.c: a stream validated against its tDFG (emu/validate.h,
  * doc/TDFG.md "Validating a stream").  Every sample tDFG is lowered by

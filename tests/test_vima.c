@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_vima.c: VIMA (emu/vima/, doc/VIMA.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * alu.c: the ARE's ALU (§IV-C 4): what one element pair contributes, how
  * a partial result absorbs it, and what a commit writes.  Integers wrap

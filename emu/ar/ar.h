@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ar.h: Active-Routing (HPCA'19), in-network reductions over a network of
  * 16 memory cubes (prefix ar_).  doc/ACTIVE-ROUTING.md is the reference.

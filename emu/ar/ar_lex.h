@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ar_lex.h: tokens of one line of an .ar program (lex.c).  Private.
  */

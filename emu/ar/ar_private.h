@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ar_private.h: the program's internal form, shared by the files of
  * emu/ar/ (parser, host interpreter, engine, baseline).  Not installed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * are.c: the Active-Routing Engine of one cube (§IV-C, Figs 4 and 6):
  * the packet processing unit, the flow table, the operand buffers and

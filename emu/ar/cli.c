@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli.c: `infsim ar PROG.ar [OPTION]...` (also `infsim run PROG.ar`):
  * read the program, load arrays, run it on the network, save arrays,

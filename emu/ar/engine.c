@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * engine.c: the event-driven run of an .ar program (ar_run).  Events are
  * ordered by (time, creation order), so a run is deterministic.  The host

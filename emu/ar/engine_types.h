@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * engine_types.h: the state of the simulated network (engine.c, flows.c,
  * are.c).  Private to emu/ar/.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * flows.c: flows as the host controllers see them (§IV-E).  A flow is
  * identified by its target's address (the flow ID of §IV-A is a hash of

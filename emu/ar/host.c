@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * host.c: the host threads of an .ar program.  Every thread runs the
  * statements with its own tid and loop variables; the host issues their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lex.c: the tokens of one line of an .ar program (doc/ACTIVE-ROUTING.md,
  * "Program format").  Every token knows its column, so every message can

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # emu/ar/: Active-Routing (HPCA'19), in-network reductions over a network
 # of memory cubes (doc/ACTIVE-ROUTING.md).  Includes only from lib/.
 libinfsim_core_la_SOURCES += emu/ar/ar.h emu/ar/ar_private.h emu/ar/ar_lex.h emu/ar/engine_types.h \

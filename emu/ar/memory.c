@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * memory.c: the flat memory of an .ar program.  Arrays sit at 4 KiB
  * boundaries in declaration order from address 0; elements are stored

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * net.c: the memory network (Table I: 16 cubes, 4 host controllers,
  * minimal routing) and the address map.  The paper cites a Dragonfly [6]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * parse.c: the .ar program text -> ar_program (doc/ACTIVE-ROUTING.md,
  * "Program format").  Directives (param, threads, array) come first,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pei.c: the baseline of §VI, PIM-Enabled Instructions [18], counted on
  * the same operations.  A compute unit at each vault; one operand of an

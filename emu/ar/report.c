@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.c: the statistics of a run (doc "Statistics"): text, JSON, and
  * the Fig 11 heat map as an SVG picture.

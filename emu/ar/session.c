@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * session.c: a run seen from the debugger: what each event was, every
  * cube's flow table, a flow's partial results (infsdb on .ar programs,

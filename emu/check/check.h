@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check.h: comparing the machine with a reference (prefix emu_ref_):
  * what `infsim run --check`, infsdb's check and bisect, and a compiler's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * compare.c: the machine against the scalar reference, buffer by buffer
  * (check.h).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # emu/infsim/: the infsim program.
 bin_PROGRAMS += infsim
 infsim_SOURCES = emu/infsim/main.c

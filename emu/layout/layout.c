@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * layout.c: the tiled transposed layout; see layout.h and doc/LAYOUT.md.
  */

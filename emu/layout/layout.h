@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * layout.h: the tiled transposed layout of N-d arrays (prefix emu_),
  * infinity-stream §4.1 (tiling), §5.2 (the Layout Override Table) and

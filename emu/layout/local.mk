@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # emu/layout/: the tiled transposed layout (the Layout Override Table,
 # tile choice, element <-> bitline mapping, transpose in and out).
 libinfsim_core_la_SOURCES += emu/layout/layout.h emu/layout/layout.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hazard.c: sync visibility and JIT hazard tracking; see hazard.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hazard.h: what a JIT gets wrong that a timing simulator never sees
  * (prefix emu_hazard_).  doc/MOVEMENT.md shows each report.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # emu/machine/: the machine that runs a lowered stream: enables and bank
 # mapping, per-bank controllers, the transpose unit, data movement and
 # its lowering (Algorithms 1 and 2), the interconnect, hazards, statistics.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lower.c: the JIT lowering of tensor moves (infinity-stream §4.2): a box
  * of a tiled region split into pieces that tiles hold whole (Algorithm

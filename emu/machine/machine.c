@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * machine.c: running a command stream on the SRAM model; see machine.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * machine.h: executing a command stream on the SRAM model (prefix emu_).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * move.c: data-movement commands, their checks and their execution on
  * the SRAM model; see move.h and doc/MOVEMENT.md.  The lowering of tensor

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * move.h: the execution of data-movement commands (prefix emu_move_,
  * emu_mover_, emu_lower_; the commands themselves are in movecmd.h): the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * move_private.h: what the lowering of tensor moves (lower.c) needs and
  * nobody else does.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * net.c: the H-tree and mesh NoC model; see net.h and doc/MOVEMENT.md.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * net.h: the interconnect that data-movement commands use (prefix
  * emu_net_): the H-tree inside each L3 bank and the mesh NoC between

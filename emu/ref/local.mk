@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # emu/ref/: the scalar reference model of a stream, in plain C; it never
 # touches cells.
 libinfsim_core_la_SOURCES += emu/ref/refmodel.h emu/ref/refmodel.c

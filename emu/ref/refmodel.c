@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * refmodel.c: the scalar reference model; see refmodel.h.
  *

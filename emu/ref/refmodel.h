@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * refmodel.h: the scalar reference model of a command stream (prefix
  * emu_ref_).

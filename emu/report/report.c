@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.c: statistics and mismatch reports of `infsim run`; see report.h. */
 #include "report.h"
 #include "move.h"

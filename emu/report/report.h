@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.h: what `infsim run` prints (prefix emu_report_): statistics as
  * text or JSON, and the description of the first wrong element.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * assemble.h: the one set of checks that every way into an emu_program
  * goes through -- the text parser (parse.c) and the binary decoder

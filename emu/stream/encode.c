@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * encode.c: the assembler's binary form, 64-bit words (doc/FORMAT.md,
  * "Binary format"; stored little-endian in files).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * format.c: the disassembler: emu_program to canonical text.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * geom.c: machine settings (the `machine` line, --machine and config
  * files), all as key=value:

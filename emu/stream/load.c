@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * load.c: reading a stream file, text or binary, for the machine that
  * the user's settings give (emu_load_file in program.h).  infsim and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # emu/stream/: the command-stream language: patterns, machine settings,
 # the parser, the assembler's checks, the canonical text, the binary
 # form, loading a file, and the data-movement commands as written.

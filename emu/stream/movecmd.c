@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * movecmd.c: data-movement commands as a stream holds them (movecmd.h):
  * constructors, the text form, and the checks a command must pass on a

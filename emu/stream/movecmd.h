@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * movecmd.h: data-movement commands as a stream holds them (prefix
  * emu_move_): the intra-array shift, the inter-array shift, the broadcast

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * parse.c: the assembler's front end: command-stream text to emu_program
  * (grammar in doc/FORMAT.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pattern.c: affine patterns, the start[:stride:count]+ form of
  * infinity-stream §4.2 ("These patterns are applied to bitlines/tiles,

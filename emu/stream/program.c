@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * program.c: the command-stream model and its invariants.
  *

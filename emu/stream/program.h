@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * program.h: a command stream in memory (prefix emu_).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * jit.c: lowering a tDFG into a command stream (infinity-stream §3.4:
  * serialise in topological order and allocate wordlines locally; §4.1:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # emu/tdfg/: tensor dataflow graphs: the IR and its parser, the JIT that
 # lowers them into a stream, and the node-level reference.
 libinfsim_core_la_SOURCES += emu/tdfg/tdfg.h emu/tdfg/tdfg.c emu/tdfg/tdfg_prog.c emu/tdfg/jit.c \

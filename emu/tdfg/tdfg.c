@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tdfg.c: the text form of a tensor dataflow graph (doc/TDFG.md),
  * infinity-stream §3.  One statement a line:

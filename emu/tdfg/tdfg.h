@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tdfg.h: tensor dataflow graphs (prefix emu_tdfg_, emu_jit_, emu_tref_),
  * infinity-stream §3 (the tDFG), §3.4 (wordline allocation) and §4.2

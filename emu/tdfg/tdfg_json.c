@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tdfg_json.c: the published artifact's tDFG dumps (tdfg_json.h), read
  * with json-c and mapped onto infsim's tDFG (infinity-stream §3.2).

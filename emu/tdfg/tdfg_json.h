@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tdfg_json.h: the published Infinity Stream artifact's tDFG dumps
  * (prefix emu_tdfg_json_), read and mapped onto infsim's tDFG (tdfg.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tdfg_prog.c: whole tDFG programs (doc/TDFG.md, "Programs"): the
  * control statements expanded into runs of the regions, in program

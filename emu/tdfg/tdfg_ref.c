@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tdfg_ref.c: what each tDFG node means, computed in plain C (tdfg.h).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # emu/valid/: a stream validated against the tDFG it was lowered from
 # (doc/TDFG.md, "Validating a stream"): above the tDFG's reference and
 # the reports it uses, below the programs (infsim run --tdfg, infsdb).

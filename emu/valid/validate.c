@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * validate.c: a stream checked node by node against its tDFG; see
  * validate.h and doc/TDFG.md, "Validating a stream".

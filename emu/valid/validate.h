@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * validate.h: validating a command stream against the tDFG it was
  * lowered from (prefix emu_valid_), whoever lowered it.

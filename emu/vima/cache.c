@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cache.c: VIMA's vector cache (§III-D, Table I): 64 KB as 8 lines of
  * one vector each, fully associative, LRU, write-back.  A result is

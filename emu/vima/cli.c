@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli.c: `infsim vima PROG.vima [OPTION]...` (also `infsim run
  * PROG.vima`): parse a program, run it on the VIMA unit, load, save and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dbg.c: `infsdb PROG.vima`: stepping a VIMA program one instruction at a
  * time and looking into the unit (doc/VIMA.md, "Debugging").

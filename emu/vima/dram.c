@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dram.c: the 3-D stacked memory under VIMA and the cost model (VIMA
  * §III-D, Table I; doc/VIMA.md "Cost model").

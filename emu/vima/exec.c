@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * exec.c: running a .vima program: the loops, the host stores, and the
  * in-order sequencer that runs one VIMA instruction at a time (§III-C,

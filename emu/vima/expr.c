@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * expr.c: integer expressions of .vima programs (array sizes, constants,
  * loop bounds, vector addresses), evaluated from their postfix code with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * files.c: arrays to and from NumPy .npy files (lib/npy.h): the dtype is
  * the array's (<i4 <u4 <i8 <u8 <f4 <f8), any shape with the array's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * host.c: the host core's caches as VIMA sees them (§III-C, §III-D).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * load.c: reading a .vima file within VIMA_TEXT_MAX bytes ("-" is
  * standard input; lib/text.h reads pipes within the limit too).

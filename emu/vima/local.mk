@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # emu/vima/: VIMA, the vector-in-memory architecture (doc/VIMA.md): its
 # instruction set, the .vima program format, the unit (vector cache, fill
 # buffer, sequencer, sub-requests, host coherence, precise exceptions),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ops.c: what each VIMA instruction computes on a vector (ops.def;
  * doc/VIMA.md "Instruction reference").

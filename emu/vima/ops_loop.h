@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ops_loop.h: one function FNAME running every element-wise instruction of
  * ops.def on SZ-byte elements through ELEM(op, x, y), one loop per

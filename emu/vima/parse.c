@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * parse.c: the .vima program format (doc/VIMA.md, "Program format").
  *

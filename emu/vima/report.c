@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.c: the unit's statistics as text or JSON (doc/VIMA.md
  * "Statistics").

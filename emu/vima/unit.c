@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unit.c: the VIMA unit's state (DRAM, the host caches, the vector cache,
  * the fill buffer), the arrays' initial values, the final flush and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vima.h: VIMA, the Vector-In-Memory Architecture (prefix vima_;
  * doc/VIMA.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vima_int.h: what the files of emu/vima/ share and nobody else needs.
  */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/fuzz/fuzz.sh: `make fuzz`.  Builds every fuzz target
 # (tests/fuzz/fuzz_NAME.c that has a seed corpus tests/fuzz/corpus/NAME/)
 # with libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_ar.c: libFuzzer target for the Active-Routing program format
  * (emu/ar/, doc/ACTIVE-ROUTING.md).  Every input is parsed; one that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_binary.c: the command stream's binary form (emu/encode.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_config.c: machine config files (emu/geom.c, KEY = VAL lines).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_npy.c: .npy headers (lib/npy.c).
  *

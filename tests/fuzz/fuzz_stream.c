@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_stream.c: the command stream's text form (emu/parse.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_tdfg.c: the tDFG text form (emu/tdfg.c) through the JIT (jit.c).
  *

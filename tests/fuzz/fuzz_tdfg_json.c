@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_tdfg_json.c: a libFuzzer target for the artifact's tDFG JSON
  * reader (emu/tdfg_json.c).  The bytes are read as a dump of f32 (even

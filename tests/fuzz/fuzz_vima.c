@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_vima.c: libFuzzer target for the .vima parser and the VIMA unit
  * (emu/vima/).  Bytes are parsed as a program; one that parses is run,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/fuzz/: fuzz targets, one per input format (doc/TESTING.md).
 # `make check` replays each on its seed corpus and its regression inputs
 # (tests/fuzz/replay.sh, with the normal compiler); `make fuzz` fuzzes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * replay.c: the plain driver of a fuzz target (make check): call
  * LLVMFuzzerTestOneInput once on each file named on the command line (a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/fuzz/replay.sh: in `make check`, every fuzz target
 # (tests/fuzz/fuzz_NAME.c) built with the normal compiler and replay.c's
 # main(), run on its seed corpus and on every input that once crashed
