@@ -26,12 +26,13 @@ static char datadir[300];
 
 static void setup(void)
 {
-	char cmd[700];
+	char cmd[4096];
 	char *out = NULL;
 	make_tmpdir();
 	snprintf(datadir, sizeof datadir, "%s/json", tmpdir);
-	snprintf(cmd, sizeof cmd, "cp -R '%s' '%s' && cp '%s/../small.ins' '%s/..'", DATA,
-		 datadir, DATA, datadir);
+	const int n = snprintf(cmd, sizeof cmd, "cp -R '%s' '%s' && cp '%s/../small.ins' '%s/..'",
+			       DATA, datadir, DATA, datadir);
+	cr_assert(n > 0 && (size_t)n < sizeof cmd, "the data folder's path is too long");
 	cr_assert_eq(proc_shell(cmd, &out), 0, "%s", out ? out : "");
 	free(out);
 }
