@@ -179,42 +179,55 @@ static int final_tensor(const emu_valid *v, size_t n)
 	return bi;
 }
 
-/* Is node n's node as written run again later (a program's output is
- * compared at the end as its last run left it)? */
-static bool later_run(const emu_tdfg *t, size_t n)
+/* Output n at the end of the stream, through its final tensor. */
+static int bind_output(emu_valid *v, size_t n, size_t nmarked, diag *d)
 {
-	for (size_t k = n + 1; t->program && k < t->nnodes; k++)
-		if (t->nodes[k].tmpl == t->nodes[n].tmpl)
-			return true;
-	return false;
+	const emu_tnode *x = &v->t->nodes[n];
+	const int bi = final_tensor(v, n);
+	if (bi < 0) {
+		diag_at(d, v->t->path, x->line, x->col, "output '%s': the stream %s has no "
+			"marker 'node %s' and no tensor of that name, so nothing says what "
+			"holds it", x->name, v->p->path, x->name);
+		return -1;
+	}
+	bool marked = false;
+	for (size_t i = 0; i < nmarked; i++)
+		marked |= v->pts[i].node == n;
+	if ((!marked && fits(v, n, bi, v->p->bufs[bi].line, d)) ||
+	    push_point(v, n, bi, v->p->ncmds, 0, true)) {
+		if (!d->set)
+			diag_file(d, v->p->path, "out of memory");
+		return -1;
+	}
+	return 0;
 }
 
-/* Every output once more at the end of the stream. */
+/* Every output once more at the end of the stream, in node order; in a
+ * program, the instance of its last run (last[n]: no later run has n's
+ * node as written, found going backwards). */
 static int bind_outputs(emu_valid *v, diag *d)
 {
 	const size_t nmarked = v->npts;
-	for (size_t n = 0; n < v->t->nnodes; n++) {
-		const emu_tnode *x = &v->t->nodes[n];
-		if (!x->output || later_run(v->t, n))
-			continue;
-		const int bi = final_tensor(v, n);
-		if (bi < 0) {
-			diag_at(d, v->t->path, x->line, x->col, "output '%s': the stream %s has no "
-				"marker 'node %s' and no tensor of that name, so nothing says what "
-				"holds it", x->name, v->p->path, x->name);
-			return -1;
-		}
-		bool marked = false;
-		for (size_t i = 0; i < nmarked; i++)
-			marked |= v->pts[i].node == n;
-		if ((!marked && fits(v, n, bi, v->p->bufs[bi].line, d)) ||
-		    push_point(v, n, bi, v->p->ncmds, 0, true)) {
-			if (!d->set)
-				diag_file(d, v->p->path, "out of memory");
-			return -1;
-		}
+	const emu_tdfg *t = v->t;
+	bool *seen = calloc(t->ntnodes ? t->ntnodes : 1, sizeof *seen);
+	bool *last = calloc(t->nnodes ? t->nnodes : 1, sizeof *last);
+	int rc = 0;
+	if (!seen || !last) {
+		diag_file(d, v->p->path, "out of memory");
+		rc = -1;
 	}
-	return 0;
+	for (size_t n = t->nnodes; rc == 0 && n-- > 0;) {
+		const uint32_t k = t->nodes[n].tmpl;
+		last[n] = !t->program || k >= t->ntnodes || !seen[k];
+		if (t->program && k < t->ntnodes)
+			seen[k] = true;
+	}
+	for (size_t n = 0; rc == 0 && n < t->nnodes; n++)
+		if (t->nodes[n].output && last[n])
+			rc = bind_output(v, n, nmarked, d);
+	free(seen);
+	free(last);
+	return rc;
 }
 
 /* An input's or an array's init= as the assembler reads it (the JIT
