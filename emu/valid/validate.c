@@ -202,6 +202,38 @@ static int bind_output(emu_valid *v, size_t n, size_t nmarked, diag *d)
 	return 0;
 }
 
+/* A program's arrays at the end of the stream: the box of each array's
+ * last store, through the array's tensor (stores have no marker; a store
+ * of an earlier run is checked by the next run's tensor of that array). */
+static int bind_stores(emu_valid *v, diag *d)
+{
+	const emu_tdfg *t = v->t;
+	for (size_t a = 0; t->program && a < t->narrays; a++) {
+		size_t n = t->nnodes;
+		while (n-- > 0 && !(t->nodes[n].kind == EMU_TN_STORE && t->nodes[n].array == a))
+			;
+		if (n == SIZE_MAX)
+			continue;
+		int bi = -1;
+		for (size_t b = 0; bi < 0 && b < v->p->nbufs; b++)
+			if (strcmp(v->p->bufs[b].name, t->arrays[a].name) == 0)
+				bi = (int)b;
+		if (bi < 0) {
+			diag_at(d, t->path, t->arrays[a].line, t->arrays[a].col, "array '%s': the "
+				"stream %s has no tensor of that name, so nothing holds it",
+				t->arrays[a].name, v->p->path);
+			return -1;
+		}
+		if (fits(v, n, bi, v->p->bufs[bi].line, d) ||
+		    push_point(v, n, bi, v->p->ncmds, 0, true)) {
+			if (!d->set)
+				diag_file(d, v->p->path, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Every output once more at the end of the stream, in node order; in a
  * program, the instance of its last run (last[n]: no later run has n's
  * node as written, found going backwards). */
@@ -227,7 +259,7 @@ static int bind_outputs(emu_valid *v, diag *d)
 			rc = bind_output(v, n, nmarked, d);
 	free(seen);
 	free(last);
-	return rc;
+	return rc == 0 ? bind_stores(v, d) : rc;
 }
 
 /* An input's or an array's init= as the assembler reads it (the JIT
@@ -666,7 +698,7 @@ static void report(const emu_valid *v, const point *pt, emu_valid_report *rep)
 	note_text(v, pt, rep, note, sizeof note);
 	char at[1100];
 	place(v->p, pt->line, at, sizeof at);
-	char run[300] = "";
+	char run[300] = "", lb[EMU_NAME_MAX + 8];
 	if (v->t->program) {
 		memcpy(run, ", in ", 6);
 		run_text(v, pt->node, run + 5, sizeof run - 5);
@@ -675,9 +707,10 @@ static void report(const emu_valid *v, const point *pt, emu_valid_report *rep)
 		append(rep->text, sizeof rep->text, &n, "%s: error: node '%s' (%s:%d)%s, at its "
 		       "marker after command %zu,", at, x->name, v->t->path, x->line, run, pt->at);
 	else
-		append(rep->text, sizeof rep->text, &n, "%s: error: output '%s' (%s:%d)%s, at the "
-		       "end of the stream (after command %zu),", at, x->name, v->t->path,
-		       x->line, run, pt->at);
+		append(rep->text, sizeof rep->text, &n, "%s: error: %s '%s' (%s:%d)%s, at the "
+		       "end of the stream (after command %zu),", at,
+		       x->kind == EMU_TN_STORE ? "the last store" : "output",
+		       emu_tnode_label(v->t, x, lb, sizeof lb), v->t->path, x->line, run, pt->at);
 	append(rep->text, sizeof rep->text, &n, " does not hold what the tDFG means: %s\n", what);
 	place(v->p, rep->guilty ? rep->guilty_line : pt->line, at, sizeof at);
 	append(rep->text, sizeof rep->text, &n, "%s: note: %s\n", at, note);

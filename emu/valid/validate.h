@@ -17,7 +17,8 @@
  * check point.  In a program (arrays, control) the markers bind in order
  * to the node instances of its runs, in program order (tdfg_prog.c's
  * expansion, the JIT's and the program reference's), a marker to the
- * next instance of its name; stores have none.  The reference runs each
+ * next instance of its name; stores have none, and each array's last
+ * store is compared at the end.  The reference runs each
  * region run from the arrays' first data (init=, emu_valid_load) with
  * the stores applied in order.
  * At the end of the stream every `output` node (a program's: as its last
