@@ -796,3 +796,145 @@ Test(valid, library_errors)
 	cr_expect_eq(emu_valid_files(bp, sp, &rep, &d), -1);
 	cr_expect(strstr(d.msg, "bad.tdfg:3:"), "%s", d.msg);
 }
+
+/* ---- whole programs (doc/TDFG.md, "Programs") ---- */
+
+static const char *const programs[] = {"stencil1d", "stencil2d", "gauss_elim", "mm_outer"};
+/* The arrays each stores into: one more check point each, at the end. */
+static const size_t stored[] = {2, 2, 1, 1};
+#define NPROGRAMS (sizeof programs / sizeof programs[0])
+
+/* The --load options the lowered stream's comments ask for (an array's
+ * load=), and the number of its node markers. */
+static void program_loads(const text *t, char *buf, size_t size, size_t *marks)
+{
+	static const char key[] = "(infsim run --load ";
+	size_t n = 0;
+	buf[0] = 0;
+	*marks = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		*marks += starts(t->l[i], "node ");
+		const char *p = strstr(t->l[i], key);
+		if (p && t->l[i][0] == '#')
+			n += (size_t)snprintf(buf + n, size - n, " --load %.*s",
+					      (int)strcspn(p + sizeof key - 1, ")"), p + sizeof key - 1);
+	}
+}
+
+/* The JIT's own stream of each program sample passes, every marker
+ * bound to a node instance of the program's runs, and each stored
+ * array compared at the end. */
+Test(valid, program_samples_pass)
+{
+	for (size_t s = 0; s < NPROGRAMS; s++) {
+		char sp[512], bp[512], loads[2048], want[64];
+		size_t marks;
+		text t;
+		emu_valid_report rep;
+		diag d;
+		diag_clear(&d);
+		sample_path(programs[s], sp, sizeof sp);
+		lowered(sp, false, false, &t);
+		program_loads(&t, loads, sizeof loads, &marks);
+		cr_assert_gt(marks, 0, "%s: no markers", programs[s]);
+		text_write(&t, "ok.ins");
+		text_free(&t);
+		snprintf(bp, sizeof bp, "%s/ok.ins", tmpdir);
+		cr_expect_eq(emu_valid_files(bp, sp, &rep, &d), 0, "%s: %s%s", programs[s], d.msg,
+			     rep.text);
+		result r = run("run ok.ins%s --tdfg %s --check", loads, sp);
+		cr_expect_eq(r.status, 0, "%s: %s", programs[s], r.err);
+		snprintf(want, sizeof want, "--tdfg: %zu check points", marks + stored[s]);
+		cr_expect(strstr(r.out, want) != NULL, "%s: wanted '%s' in %s", programs[s], want,
+			  r.out);
+		result_free(&r);
+	}
+}
+
+/* The index of the k-th line (from 1) that starts with p, or t->n. */
+static size_t nth_line(const text *t, const char *p, unsigned k)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (starts(t->l[i], p) && --k == 0)
+			return i;
+	return t->n;
+}
+
+/* A wrong shift distance in the fifth run of stencil1d's `step`, whose
+ * lowering is the memo's reuse of the third: caught at that run's node
+ * 'l', the run named, the edited move guilty. */
+Test(valid, program_break_in_a_reused_run)
+{
+	char sp[512], bp[512];
+	text t;
+	sample_path("stencil1d", sp, sizeof sp);
+	lowered(sp, false, false, &t);
+	const size_t i = nth_line(&t, "move l, ", 5);
+	cr_assert_lt(i, t.n);
+	char *plus = strstr(t.l[i], ", +1 ");
+	cr_assert_not_null(plus, "%s", t.l[i]);
+	plus[3] = '2';
+	cr_assert(starts(t.l[i + 1], "node l"), "%s", t.l[i + 1]);
+	text_write(&t, "b.ins");
+	text_free(&t);
+	snprintf(bp, sizeof bp, "%s/b.ins", tmpdir);
+	emu_valid_report rep;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(emu_valid_files(bp, sp, &rep, &d), 1, "%s", d.msg);
+	cr_expect_eq(rep.mark_line, (int)i + 2, "%s", rep.text);
+	cr_expect_eq(rep.cause, EMU_VALID_WROTE, "%s", rep.text);
+	cr_expect_eq(rep.guilty_line, (int)i + 1, "%s", rep.text);
+	cr_expect(strstr(rep.text, "node 'l' (") != NULL, "%s", rep.text);
+	cr_expect(strstr(rep.text, "in run 5 of region 'step', the program's run 5") != NULL, "%s",
+		  rep.text);
+	result r = run("run b.ins --tdfg %s --check", sp);
+	cr_expect_eq(r.status, 3, "%s", r.err);
+	cr_expect(strstr(r.err, "in run 5 of region 'step'") != NULL, "%s", r.err);
+	result_free(&r);
+}
+
+/* A marker past the program's last node instance of its name. */
+Test(valid, program_marker_past_the_runs)
+{
+	char sp[512], bp[512];
+	text t;
+	sample_path("stencil1d", sp, sizeof sp);
+	lowered(sp, false, false, &t);
+	t.l = realloc(t.l, (t.n + 1) * sizeof *t.l);
+	t.l[t.n++] = strdup("node x tensor=A");
+	text_write(&t, "b.ins");
+	text_free(&t);
+	snprintf(bp, sizeof bp, "%s/b.ins", tmpdir);
+	emu_valid_report rep;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(emu_valid_files(bp, sp, &rep, &d), -1);
+	cr_expect(strstr(d.msg, "node marker 'x': no run of") != NULL, "%s", d.msg);
+	cr_expect(strstr(d.msg, "after node 's' of run 10 of region 'step'") != NULL, "%s", d.msg);
+}
+
+/* A dropped piece of the last run's store: no marker follows it, the
+ * array's check at the end catches it. */
+Test(valid, program_last_store_checked_at_the_end)
+{
+	char sp[512], bp[512];
+	text t;
+	sample_path("stencil1d", sp, sizeof sp);
+	lowered(sp, false, false, &t);
+	size_t i = t.n;
+	while (i-- > 0 && !starts(t.l[i], "copy.f32 "))
+		;
+	cr_assert_lt(i, t.n);
+	drop_line(&t, i);
+	text_write(&t, "b.ins");
+	text_free(&t);
+	snprintf(bp, sizeof bp, "%s/b.ins", tmpdir);
+	emu_valid_report rep;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(emu_valid_files(bp, sp, &rep, &d), 1, "%s", d.msg);
+	cr_expect_eq(rep.mark_line, 0, "%s", rep.text);
+	cr_expect(strstr(rep.text, "the last store 'store A' (") != NULL, "%s", rep.text);
+	cr_expect(strstr(rep.text, "in run 10 of region 'step'") != NULL, "%s", rep.text);
+}

@@ -65,6 +65,26 @@ static int push_point(emu_valid *v, size_t node, int buf, size_t at, int line, b
 	return 0;
 }
 
+/* "run 3 of region 'step' (with k = 2), the program's run 5": where
+ * node instance n is, for a program's messages. */
+static void run_text(const emu_valid *v, size_t n, char *buf, size_t size)
+{
+	const emu_tdfg *t = v->t;
+	const emu_tnode *x = &t->nodes[n];
+	const emu_tregion *r = &t->regions[x->region];
+	size_t nth = 0, k = 0;
+	for (size_t i = 0; i <= x->region; i++)
+		nth += t->regions[i].tmpl == r->tmpl;
+	k += (size_t)snprintf(buf, size, "run %zu of region '%s'", nth, r->name);
+	for (unsigned q = 0; q < r->nparams && k < size; q++)
+		k += (size_t)snprintf(buf + k, size - k, "%s%s = %" PRId64, q ? ", " : " (with ",
+				      r->param[q], r->pv[q]);
+	if (r->nparams && k < size)
+		k += (size_t)snprintf(buf + k, size - k, ")");
+	if (k < size)
+		snprintf(buf + k, size - k, ", the program's run %u", x->region + 1);
+}
+
 /* Does tensor bi hold a value of node n's type and region?  where and
  * line place the message (the marker, or the tensor's declaration). */
 static int fits(const emu_valid *v, size_t n, int bi, int line, diag *d)
@@ -95,19 +115,48 @@ static int fits(const emu_valid *v, size_t n, int bi, int line, diag *d)
 	return -1;
 }
 
+/* The node a marker names.  A single region: the node of that name.  A
+ * program: the next instance of that name, in program order, after the
+ * previous marker's (its runs repeat the names, and the JIT writes a
+ * marker after each node of each run, reused lowerings included; stores
+ * have none, so they are skipped).  -1 with d set. */
+static long marked_node(emu_valid *v, const emu_mark *m, size_t *cursor, diag *d)
+{
+	const emu_tdfg *t = v->t;
+	const long any = emu_tdfg_find(t, m->name, strlen(m->name));
+	if (any < 0) {
+		diag_at(d, v->p->path, m->line, 0, "node marker '%s': %s has no node of that name",
+			m->name, t->path);
+		return -1;
+	}
+	if (!t->program)
+		return any;
+	for (size_t n = *cursor; n < t->nnodes; n++)
+		if (t->nodes[n].kind != EMU_TN_STORE && strcmp(t->nodes[n].name, m->name) == 0) {
+			*cursor = n + 1;
+			return (long)n;
+		}
+	char run[256] = "", lb[EMU_NAME_MAX + 8];
+	const char *prev = "";
+	if (*cursor) {
+		run_text(v, *cursor - 1, run, sizeof run);
+		prev = emu_tnode_label(t, &t->nodes[*cursor - 1], lb, sizeof lb);
+	}
+	diag_at(d, v->p->path, m->line, 0, "node marker '%s': no run of %s has a node of that name "
+		"after %s%s%s%s; markers follow the nodes of the program's runs in program order",
+		m->name, t->path, *cursor ? "node '" : "the start", prev, *cursor ? "' of " : "", run);
+	return -1;
+}
+
 /* Each marker is a check point. */
 static int bind_marks(emu_valid *v, diag *d)
 {
 	const emu_program *p = v->p;
+	size_t cursor = 0;
 	for (size_t i = 0; i < p->nmarks; i++) {
 		const emu_mark *m = &p->marks[i];
-		const long n = emu_tdfg_find(v->t, m->name, strlen(m->name));
-		if (n < 0) {
-			diag_at(d, p->path, m->line, 0, "node marker '%s': %s has no node of that name",
-				m->name, v->t->path);
-			return -1;
-		}
-		if (fits(v, (size_t)n, m->buf, m->line, d))
+		const long n = marked_node(v, m, &cursor, d);
+		if (n < 0 || fits(v, (size_t)n, m->buf, m->line, d))
 			return -1;
 		if (push_point(v, (size_t)n, m->buf, m->at, m->line, false)) {
 			diag_file(d, p->path, "out of memory");
@@ -131,25 +180,52 @@ static int final_tensor(const emu_valid *v, size_t n)
 	return bi;
 }
 
-/* Every output once more at the end of the stream. */
-static int bind_outputs(emu_valid *v, diag *d)
+/* Output n at the end of the stream, through its final tensor. */
+static int bind_output(emu_valid *v, size_t n, size_t nmarked, diag *d)
 {
-	const size_t nmarked = v->npts;
-	for (size_t n = 0; n < v->t->nnodes; n++) {
-		const emu_tnode *x = &v->t->nodes[n];
-		if (!x->output)
+	const emu_tnode *x = &v->t->nodes[n];
+	const int bi = final_tensor(v, n);
+	if (bi < 0) {
+		diag_at(d, v->t->path, x->line, x->col, "output '%s': the stream %s has no "
+			"marker 'node %s' and no tensor of that name, so nothing says what "
+			"holds it", x->name, v->p->path, x->name);
+		return -1;
+	}
+	bool marked = false;
+	for (size_t i = 0; i < nmarked; i++)
+		marked |= v->pts[i].node == n;
+	if ((!marked && fits(v, n, bi, v->p->bufs[bi].line, d)) ||
+	    push_point(v, n, bi, v->p->ncmds, 0, true)) {
+		if (!d->set)
+			diag_file(d, v->p->path, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* A program's arrays at the end of the stream: the box of each array's
+ * last store, through the array's tensor (stores have no marker; a store
+ * of an earlier run is checked by the next run's tensor of that array). */
+static int bind_stores(emu_valid *v, diag *d)
+{
+	const emu_tdfg *t = v->t;
+	for (size_t a = 0; t->program && a < t->narrays; a++) {
+		size_t n = t->nnodes;
+		while (n-- > 0 && !(t->nodes[n].kind == EMU_TN_STORE && t->nodes[n].array == a))
+			;
+		if (n == SIZE_MAX)
 			continue;
-		const int bi = final_tensor(v, n);
+		int bi = -1;
+		for (size_t b = 0; bi < 0 && b < v->p->nbufs; b++)
+			if (strcmp(v->p->bufs[b].name, t->arrays[a].name) == 0)
+				bi = (int)b;
 		if (bi < 0) {
-			diag_at(d, v->t->path, x->line, x->col, "output '%s': the stream %s has no "
-				"marker 'node %s' and no tensor of that name, so nothing says what "
-				"holds it", x->name, v->p->path, x->name);
+			diag_at(d, t->path, t->arrays[a].line, t->arrays[a].col, "array '%s': the "
+				"stream %s has no tensor of that name, so nothing holds it",
+				t->arrays[a].name, v->p->path);
 			return -1;
 		}
-		bool marked = false;
-		for (size_t i = 0; i < nmarked; i++)
-			marked |= v->pts[i].node == n;
-		if ((!marked && fits(v, n, bi, v->p->bufs[bi].line, d)) ||
+		if (fits(v, n, bi, v->p->bufs[bi].line, d) ||
 		    push_point(v, n, bi, v->p->ncmds, 0, true)) {
 			if (!d->set)
 				diag_file(d, v->p->path, "out of memory");
@@ -159,25 +235,74 @@ static int bind_outputs(emu_valid *v, diag *d)
 	return 0;
 }
 
-/* An input's init= as the assembler reads it (the JIT does the same),
- * through a one-buffer stream: one reader for init= in both languages. */
-static int input_init(emu_tdfg *t, emu_tnode *x, diag *d)
+/* Every output once more at the end of the stream, in node order; in a
+ * program, the instance of its last run (last[n]: no later run has n's
+ * node as written, found going backwards). */
+static int bind_outputs(emu_valid *v, diag *d)
+{
+	const size_t nmarked = v->npts;
+	const emu_tdfg *t = v->t;
+	bool *seen = calloc(t->ntnodes ? t->ntnodes : 1, sizeof *seen);
+	bool *last = calloc(t->nnodes ? t->nnodes : 1, sizeof *last);
+	int rc = 0;
+	if (!seen || !last) {
+		diag_file(d, v->p->path, "out of memory");
+		rc = -1;
+	}
+	for (size_t n = t->nnodes; rc == 0 && n-- > 0;) {
+		const uint32_t k = t->nodes[n].tmpl;
+		last[n] = !t->program || k >= t->ntnodes || !seen[k];
+		if (t->program && k < t->ntnodes)
+			seen[k] = true;
+	}
+	for (size_t n = 0; rc == 0 && n < t->nnodes; n++)
+		if (t->nodes[n].output && last[n])
+			rc = bind_output(v, n, nmarked, d);
+	free(seen);
+	free(last);
+	return rc == 0 ? bind_stores(v, d) : rc;
+}
+
+/* An input's or an array's init= as the assembler reads it (the JIT
+ * does the same), through a one-buffer stream: one reader for init= in
+ * both languages. */
+static int read_init(emu_tdfg *t, unsigned fmt, unsigned width, unsigned sg, const char *text0,
+		     int line, int col, uint8_t *init, uint64_t *arg, diag *d)
 {
 	char text[256], tn[16];
 	emu_program q;
 	diag pd;
 	diag_clear(&pd);
 	snprintf(text, sizeof text, "buffer v %s 1 wl=0 arrays=0 %s\n",
-		 isa_type_name(x->fmt, x->width, x->is_signed, tn, sizeof tn), x->init_text);
+		 isa_type_name((uint8_t)fmt, (uint8_t)width, (uint8_t)sg, tn, sizeof tn), text0);
 	if (emu_parse(t->path, text, strlen(text), &t->geom, &q, &pd) < 0) {
 		const char *e = strstr(pd.msg, "error: ");
-		diag_at(d, t->path, x->line, x->op_col, "%s", e ? e + 7 : pd.msg);
+		diag_at(d, t->path, line, col, "%s", e ? e + 7 : pd.msg);
 		return -1;
 	}
-	x->init = (uint8_t)q.bufs[0].init;
-	x->init_arg = q.bufs[0].init_arg;
+	*init = (uint8_t)q.bufs[0].init;
+	*arg = q.bufs[0].init_arg;
 	emu_program_free(&q);
 	return 0;
+}
+
+/* Inputs' and arrays' init=: where the reference starts from. */
+static int inits(emu_tdfg *t, diag *d)
+{
+	int rc = 0;
+	for (size_t n = 0; rc == 0 && n < t->nnodes; n++) {
+		emu_tnode *x = &t->nodes[n];
+		if (x->kind == EMU_TN_INPUT && x->init_text[0])
+			rc = read_init(t, x->fmt, x->width, x->is_signed, x->init_text, x->line,
+				       x->op_col, &x->init, &x->init_arg, d);
+	}
+	for (size_t i = 0; rc == 0 && i < t->narrays; i++) {
+		emu_tarray *a = &t->arrays[i];
+		if (a->init_text[0])
+			rc = read_init(t, a->fmt, a->width, a->is_signed, a->init_text, a->line,
+				       a->init_col ? a->init_col : a->col, &a->init, &a->init_arg, d);
+	}
+	return rc;
 }
 
 emu_valid *emu_valid_new(emu_tdfg *t, const emu_program *p, diag *d)
@@ -192,10 +317,7 @@ emu_valid *emu_valid_new(emu_tdfg *t, const emu_program *p, diag *d)
 	/* The commands compute in the stream's controller settings. */
 	t->geom.fp_ieee = p->geom.fp_ieee;
 	t->geom.cordic_iters = p->geom.cordic_iters;
-	int rc = 0;
-	for (size_t n = 0; rc == 0 && n < t->nnodes; n++)
-		if (t->nodes[n].kind == EMU_TN_INPUT && t->nodes[n].init_text[0])
-			rc = input_init(t, &t->nodes[n], d);
+	int rc = inits(t, d);
 	if (rc == 0 && !(v->ref = emu_tref_new(t, d)))
 		rc = -1;
 	if (rc == 0 && (bind_marks(v, d) || bind_outputs(v, d)))
@@ -236,6 +358,11 @@ int emu_valid_load(emu_valid *v, const emu_buffer *b, const uint64_t *values, di
 	for (size_t n = 0; n < v->t->nnodes; n++)
 		if (v->t->nodes[n].kind == EMU_TN_INPUT && final_tensor(v, n) == bi &&
 		    emu_tref_input(v->ref, n, values, b->length, d) < 0)
+			return -1;
+	/* An array's first data (load=, given with --load). */
+	for (size_t a = 0; a < v->t->narrays; a++)
+		if (strcmp(v->t->arrays[a].name, b->name) == 0 &&
+		    emu_tref_array_input(v->ref, a, values, b->length, d) < 0)
 			return -1;
 	return 0;
 }
@@ -572,13 +699,19 @@ static void report(const emu_valid *v, const point *pt, emu_valid_report *rep)
 	note_text(v, pt, rep, note, sizeof note);
 	char at[1100];
 	place(v->p, pt->line, at, sizeof at);
+	char run[300] = "", lb[EMU_NAME_MAX + 8];
+	if (v->t->program) {
+		memcpy(run, ", in ", 6);
+		run_text(v, pt->node, run + 5, sizeof run - 5);
+	}
 	if (!pt->end)
-		append(rep->text, sizeof rep->text, &n, "%s: error: node '%s' (%s:%d), at its "
-		       "marker after command %zu,", at, x->name, v->t->path, x->line, pt->at);
+		append(rep->text, sizeof rep->text, &n, "%s: error: node '%s' (%s:%d)%s, at its "
+		       "marker after command %zu,", at, x->name, v->t->path, x->line, run, pt->at);
 	else
-		append(rep->text, sizeof rep->text, &n, "%s: error: output '%s' (%s:%d), at the "
-		       "end of the stream (after command %zu),", at, x->name, v->t->path,
-		       x->line, pt->at);
+		append(rep->text, sizeof rep->text, &n, "%s: error: %s '%s' (%s:%d)%s, at the "
+		       "end of the stream (after command %zu),", at,
+		       x->kind == EMU_TN_STORE ? "the last store" : "output",
+		       emu_tnode_label(v->t, x, lb, sizeof lb), v->t->path, x->line, run, pt->at);
 	append(rep->text, sizeof rep->text, &n, " does not hold what the tDFG means: %s\n", what);
 	place(v->p, rep->guilty ? rep->guilty_line : pt->line, at, sizeof at);
 	append(rep->text, sizeof rep->text, &n, "%s: note: %s\n", at, note);

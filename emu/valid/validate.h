@@ -15,7 +15,15 @@
  * The binding: a `node NAME [tensor=T]` marker in the stream (program.h,
  * emu_mark) says that once the commands before it have run, tensor T
  * (by default the one called NAME) holds node NAME.  Each marker is a
- * check point.  At the end of the stream every `output` node is compared
+ * check point.  In a program (arrays, control) the markers bind in order
+ * to the node instances of its runs, in program order (tdfg_prog.c's
+ * expansion, the JIT's and the program reference's), a marker to the
+ * next instance of its name; stores have none, and each array's last
+ * store is compared at the end.  The reference runs each
+ * region run from the arrays' first data (init=, emu_valid_load) with
+ * the stores applied in order.
+ * At the end of the stream every `output` node (a program's: as its last
+ * run left it) is compared
  * once more, through its last marker's tensor or, without a marker, the
  * tensor of its name, so a stream with no markers is still checked on
  * its results.
