@@ -13,6 +13,10 @@ EXTRA_DIST += samples/fig9/fig9.ins samples/fig9/fig9_move.ins samples/fig9/fig9
 EXTRA_DIST += samples/tdfg/stencil.tdfg samples/tdfg/outer.tdfg samples/tdfg/saxpy.tdfg \
 	samples/tdfg/relu.tdfg samples/tdfg/scale_i16.tdfg samples/tdfg/sin_q32.tdfg \
 	samples/tdfg/diff.tdfg
+# whole programs (doc/TDFG.md, "Programs"), with their input data
+EXTRA_DIST += samples/tdfg/stencil1d.tdfg samples/tdfg/stencil2d.tdfg \
+	samples/tdfg/gauss_elim.tdfg samples/tdfg/gauss_elim_A.npy \
+	samples/tdfg/mm_outer.tdfg samples/tdfg/mm_outer_A.npy
 # embed.c shows a program linking libinfsim; `make check` builds and runs it
 # against the library in the tree (the include path maps <infsim/...>).
 check_PROGRAMS += samples/embed

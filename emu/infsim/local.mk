@@ -3,3 +3,5 @@
 bin_PROGRAMS += infsim
 infsim_SOURCES = emu/infsim/main.c
 infsim_LDADD = libinfsim_core.la
+# the rooms of seed systems still to come
+EXTRA_DIST += emu/nsc/README.md emu/simt/README.md
