@@ -9,7 +9,8 @@
 # tests/fuzz/regress/NAME/, where `make check` replays it for ever.
 # Environment (set by the Makefile): FUZZ_CC, FUZZ_WHY (why fuzzing is
 # off, if it is), FUZZ_TIME, FUZZ_TARGETS (names; all when empty),
-# FUZZ_LIB_SOURCES, FUZZ_CPPFLAGS, srcdir, builddir.
+# FUZZ_LIB_SOURCES, FUZZ_CPPFLAGS, FUZZ_LIBS (libraries to link), srcdir,
+# builddir.
 set -eu
 if [ -z "${FUZZ_CC:-}" ]; then
   echo "make fuzz: fuzzing is off: ${FUZZ_WHY:-configure found no clang with -fsanitize=fuzzer}"
@@ -35,7 +36,7 @@ for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
   if [ -n "${FUZZ_TARGETS:-}" ] && ! echo " $FUZZ_TARGETS " | grep -q " $name "; then
     continue
   fi
-  $FUZZ_CC $flags -fsanitize=fuzzer $incs "$target" $objs -lm -o "$out/fuzz_$name"
+  $FUZZ_CC $flags -fsanitize=fuzzer $incs "$target" $objs ${FUZZ_LIBS:-} -lm -o "$out/fuzz_$name"
   mkdir -p "$out/corpus/$name" "$out/crashes/$name"
   log="$out/fuzz_$name.log"
   echo "fuzz $name: ${FUZZ_TIME}s"

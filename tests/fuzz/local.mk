@@ -17,7 +17,7 @@ dist-fuzz:
 	rm -f $(distdir)/tests/fuzz/*.log $(distdir)/tests/fuzz/*.trs
 	chmod -R u+w $(distdir)/tests/fuzz
 FUZZ_ENV = srcdir='$(abs_top_srcdir)' builddir='$(abs_top_builddir)' \
-	FUZZ_CPPFLAGS='$(AM_CPPFLAGS) -I$(top_srcdir)/tests/fuzz'
+	FUZZ_CPPFLAGS='$(AM_CPPFLAGS) $(JSONC_CFLAGS) -I$(top_srcdir)/tests/fuzz'
 TESTS += tests/fuzz/replay.sh
 AM_TESTS_ENVIRONMENT += $(FUZZ_ENV) LIBTOOL='$(LIBTOOL)' \
 	FUZZ_CFLAGS='$(AM_CFLAGS) $(CFLAGS) $(AM_LDFLAGS)'; \
@@ -26,6 +26,7 @@ AM_TESTS_ENVIRONMENT += $(FUZZ_ENV) LIBTOOL='$(LIBTOOL)' \
 fuzz: libinfsim_core.la
 	$(FUZZ_ENV) FUZZ_CC='$(FUZZ_CC)' FUZZ_WHY='$(FUZZ_WHY)' FUZZ_TIME='$(FUZZ_TIME)' \
 	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_LIB_SOURCES='$(libinfsim_core_la_SOURCES)' \
+	FUZZ_LIBS='$(JSONC_LIBS)' \
 	sh $(srcdir)/tests/fuzz/fuzz.sh
 clean-local: clean-fuzz
 .PHONY: clean-fuzz
