@@ -208,8 +208,10 @@ static int region_tile_arrays(gen *g, emu_tregion *tr)
 	emu_tdfg *t = g->t;
 	for (size_t i = tr->node0; i < tr->node1; i++) {
 		const emu_tnode *x = &t->nodes[i];
+		if (x->kind != EMU_TN_TENSOR && x->kind != EMU_TN_STORE)
+			continue; /* only they name an array (t->arrays may be NULL) */
 		const emu_tarray *a = &t->arrays[x->array];
-		if ((x->kind != EMU_TN_TENSOR && x->kind != EMU_TN_STORE) || !a->tile[0])
+		if (!a->tile[0])
 			continue;
 		if ((tr->tile[0] && memcmp(tr->tile, a->tile, sizeof a->tile) != 0) ||
 		    a->array0 != tr->array0) {
@@ -225,8 +227,10 @@ static int region_tile_arrays(gen *g, emu_tregion *tr)
 		return -1;
 	for (size_t i = tr->node0; i < tr->node1; i++) {
 		const emu_tnode *x = &t->nodes[i];
+		if (x->kind != EMU_TN_TENSOR && x->kind != EMU_TN_STORE)
+			continue;
 		emu_tarray *a = &t->arrays[x->array];
-		if ((x->kind == EMU_TN_TENSOR || x->kind == EMU_TN_STORE) && !a->tile[0]) {
+		if (!a->tile[0]) {
 			memcpy(a->tile, tr->tile, sizeof a->tile);
 			a->array0 = tr->array0;
 		}
