@@ -295,8 +295,20 @@ static void describe_bp(const dbg_session *s, const dbg_bp *bp, char *buf, size_
 		snprintf(buf, size, "cycle %" PRIu64, bp->arg);
 		break;
 	case DBG_BP_WATCH:
+	case DBG_BP_RWATCH:
+	case DBG_BP_AWATCH:
 		snprintf(buf, size, "%s", bp->expr);
 		break;
+	}
+}
+
+static const char *type_name(const dbg_bp *bp)
+{
+	switch (bp->kind) {
+	case DBG_BP_WATCH: return "watchpoint";
+	case DBG_BP_RWATCH: return "read watch";
+	case DBG_BP_AWATCH: return "acc watch";
+	default: return "breakpoint";
 	}
 }
 
@@ -345,24 +357,73 @@ int dbg_cmd_tbreak(dbg_session *s, char *args)
 	return set_break(s, args, true);
 }
 
-int dbg_cmd_watch(dbg_session *s, char *args)
+/* "EXPR [if COND]": the condition checked, or -1 with an error. */
+static int watch_condition(dbg_session *s, const char *name, char *args, char **expr,
+			   char **cond)
 {
-	char *expr = dbg_trim(args);
-	dbg_value v;
-	if (!*expr) {
-		dbg_error(s, "watch: expected an expression.");
+	*cond = split_condition(args);
+	*expr = dbg_trim(args);
+	if (!**expr) {
+		dbg_error(s, "%s: expected an expression.", name);
 		return -1;
 	}
-	if (dbg_need_machine(s) < 0 || dbg_eval(s, expr, &v) < 0)
+	if (*cond && !**cond) {
+		dbg_error(s, "%s: \"if\" must be followed by an expression.", name);
+		return -1;
+	}
+	if (dbg_need_machine(s) < 0 || (*cond && dbg_expr_check(s, *cond) < 0))
+		return -1;
+	return 0;
+}
+
+int dbg_cmd_watch(dbg_session *s, char *args)
+{
+	char *expr, *cond;
+	dbg_value v;
+	if (watch_condition(s, "watch", args, &expr, &cond) < 0 || dbg_eval(s, expr, &v) < 0)
 		return -1;
 	dbg_bp *bp = new_bp(s, DBG_BP_WATCH, 0);
 	if (!bp)
 		return -1;
 	bp->expr = strdup(expr);
+	bp->cond = cond ? strdup(cond) : NULL;
 	bp->old = v;
 	bp->old_valid = true;
 	printf("Watchpoint %u: %s\n", bp->num, expr);
 	return 0;
+}
+
+/* rwatch and awatch watch one element: where its bits are is known, so
+ * the micro-ops that sense or write them are too. */
+static int set_access_watch(dbg_session *s, char *args, dbg_bp_kind kind, const char *name)
+{
+	char *expr, *cond;
+	const emu_buffer *b;
+	uint64_t i;
+	if (watch_condition(s, name, args, &expr, &cond) < 0 ||
+	    dbg_eval_element(s, expr, &b, &i) < 0)
+		return -1;
+	dbg_bp *bp = new_bp(s, kind, (uint64_t)(b - s->prog.bufs));
+	if (!bp)
+		return -1;
+	bp->elem = i;
+	bp->expr = strdup(expr);
+	bp->cond = cond ? strdup(cond) : NULL;
+	bp->old = dbg_value_of_element(s, b, i);
+	bp->old_valid = true;
+	printf("Hardware %s watchpoint %u: %s\n", kind == DBG_BP_RWATCH ? "read" : "access (read/write)",
+	       bp->num, expr);
+	return 0;
+}
+
+int dbg_cmd_rwatch(dbg_session *s, char *args)
+{
+	return set_access_watch(s, args, DBG_BP_RWATCH, "rwatch");
+}
+
+int dbg_cmd_awatch(dbg_session *s, char *args)
+{
+	return set_access_watch(s, args, DBG_BP_AWATCH, "awatch");
 }
 
 /* ---- listing, deleting, enabling ---- */
@@ -379,13 +440,15 @@ int dbg_cmd_info_breakpoints(dbg_session *s, char *args)
 		const dbg_bp *bp = &s->bps[i];
 		char where[300];
 		describe_bp(s, bp, where, sizeof where);
-		printf("%-4u %-11s %-4s %-3s %s\n", bp->num,
-		       bp->kind == DBG_BP_WATCH ? "watchpoint" : "breakpoint",
+		printf("%-4u %-11s %-4s %-3s %s\n", bp->num, type_name(bp),
 		       bp->temporary ? "del" : "keep", bp->enabled ? "y" : "n", where);
 		if (bp->cond)
 			printf("\tstop only if %s\n", bp->cond);
 		if (bp->hits)
 			printf("\thit %" PRIu64 " time%s\n", bp->hits, bp->hits == 1 ? "" : "s");
+		if (bp->ignore)
+			printf("\tWill ignore next %" PRIu64 " crossing%s of breakpoint.\n", bp->ignore,
+			       bp->ignore == 1 ? "" : "s");
 	}
 	return 0;
 }
@@ -398,6 +461,118 @@ static dbg_bp *find_bp(dbg_session *s, uint64_t num, size_t *index)
 			return &s->bps[i];
 		}
 	return NULL;
+}
+
+/* Apply op (as for_each_number's) to breakpoint num. */
+static int apply_one(dbg_session *s, uint64_t num, int op, bool quiet)
+{
+	size_t i;
+	dbg_bp *bp = find_bp(s, num, &i);
+	if (!bp) {
+		if (!quiet)
+			dbg_error(s, "No breakpoint number %" PRIu64 ".", num);
+		return quiet ? 0 : -1;
+	}
+	if (op == 2)
+		remove_bp(s, i);
+	else
+		bp->enabled = op == 0;
+	return 0;
+}
+
+/* One word: N, or a range N-M as gdb takes (the numbers in it that
+ * exist; none is an error). */
+static int each_in(dbg_session *s, const char *w, int op)
+{
+	uint64_t a, b;
+	const char *dash = strchr(w, '-');
+	char first[32];
+	if (!dash && dbg_parse_u64(w, &a))
+		return apply_one(s, a, op, false);
+	if (!dash) {
+		dbg_error(s, "No breakpoint number %s.", w);
+		return -1;
+	}
+	snprintf(first, sizeof first, "%.*s", (int)(dash - w < 31 ? dash - w : 31), w);
+	if (!dbg_parse_u64(first, &a) || !dbg_parse_u64(dash + 1, &b) || a == 0) {
+		dbg_error(s, "Bad breakpoint number '%s': expected N or N-M.", w);
+		return -1;
+	}
+	if (b < a) {
+		dbg_error(s, "Inverted breakpoint range at '%s'.", w);
+		return -1;
+	}
+	size_t applied = 0;
+	for (size_t i = s->nbps; i-- > 0;)
+		if (s->bps[i].num >= a && s->bps[i].num <= b) {
+			apply_one(s, s->bps[i].num, op, true);
+			applied++;
+		}
+	if (applied)
+		return 0;
+	dbg_error(s, "No breakpoint number in %s.", w);
+	return -1;
+}
+
+/* `condition N [EXPR]` */
+int dbg_cmd_condition(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	size_t n = strcspn(args, " \t");
+	char *expr = dbg_trim(args + n);
+	args[n] = '\0';
+	uint64_t num;
+	size_t i;
+	if (!*args) {
+		dbg_error(s, "Argument required (breakpoint number).");
+		return -1;
+	}
+	dbg_bp *bp = dbg_parse_u64(args, &num) ? find_bp(s, num, &i) : NULL;
+	if (!bp) {
+		dbg_error(s, "No breakpoint number %s.", args);
+		return -1;
+	}
+	if (*expr && dbg_expr_check(s, expr) < 0)
+		return -1;
+	char *copy = *expr ? strdup(expr) : NULL;
+	if (*expr && !copy) {
+		dbg_error(s, "out of memory");
+		return -1;
+	}
+	free(bp->cond);
+	bp->cond = copy;
+	if (!copy)
+		printf("Breakpoint %u now unconditional.\n", bp->num);
+	return 0;
+}
+
+/* `ignore N COUNT` */
+int dbg_cmd_ignore(dbg_session *s, char *args)
+{
+	char *save = NULL, *w = strtok_r(args, " \t", &save);
+	char *count = strtok_r(NULL, " \t", &save);
+	uint64_t num, c;
+	size_t i;
+	if (!w || !count || strtok_r(NULL, " \t", &save)) {
+		dbg_error(s, "ignore: expected a breakpoint number and a count (ignore N COUNT).");
+		return -1;
+	}
+	dbg_bp *bp = dbg_parse_u64(w, &num) ? find_bp(s, num, &i) : NULL;
+	if (!bp) {
+		dbg_error(s, "No breakpoint number %s.", w);
+		return -1;
+	}
+	if (!dbg_parse_u64(count, &c)) {
+		dbg_error(s, "ignore: expected a count of 0 or more, got \"%s\".", count);
+		return -1;
+	}
+	bp->ignore = c;
+	if (c == 0)
+		printf("Will stop next time breakpoint %u is reached.\n", bp->num);
+	else
+		printf("Will ignore next %" PRIu64 " crossing%s of breakpoint %u.\n", c,
+		       c == 1 ? "" : "s", bp->num);
+	return 0;
 }
 
 /* Apply op to each number in args (every breakpoint without args):
@@ -415,19 +590,9 @@ static int for_each_number(dbg_session *s, char *args, int op)
 	}
 	int rc = 0;
 	for (char *save = NULL, *w = strtok_r(args, " \t", &save); w;
-	     w = strtok_r(NULL, " \t", &save)) {
-		uint64_t num;
-		size_t i;
-		dbg_bp *bp = dbg_parse_u64(w, &num) ? find_bp(s, num, &i) : NULL;
-		if (!bp) {
-			dbg_error(s, "No breakpoint number %s.", w);
+	     w = strtok_r(NULL, " \t", &save))
+		if (each_in(s, w, op) < 0)
 			rc = -1;
-		} else if (op == 2) {
-			remove_bp(s, i);
-		} else {
-			bp->enabled = op == 0;
-		}
-	}
 	return rc;
 }
 
@@ -452,7 +617,8 @@ bool dbg_bp_need_uops(const dbg_session *s)
 {
 	for (size_t i = 0; i < s->nbps; i++)
 		if (s->bps[i].enabled &&
-		    (s->bps[i].kind == DBG_BP_WATCH || s->bps[i].kind == DBG_BP_CYCLE))
+		    (s->bps[i].kind == DBG_BP_WATCH || s->bps[i].kind == DBG_BP_CYCLE ||
+		     s->bps[i].kind == DBG_BP_RWATCH || s->bps[i].kind == DBG_BP_AWATCH))
 			return true;
 	return false;
 }
@@ -522,12 +688,93 @@ static bool condition_holds(dbg_session *s, const dbg_bp *bp, bool *err)
 	return dbg_value_true(&v);
 }
 
-/* The watchpoints that changed in the last micro-op (reported together,
+/* ---- rwatch and awatch ---- */
+
+static bool in_pattern(const emu_pattern *p, int64_t v)
+{
+	for (uint64_t i = 0; i < emu_pattern_size(p); i++)
+		if (emu_pattern_at(p, i) == v)
+			return true;
+	return false;
+}
+
+static bool rows_meet(unsigned a, unsigned na, unsigned b, unsigned nb)
+{
+	return a < b + nb && b < a + na;
+}
+
+/* Did the micro-op (or the transfer) just run read, or write, element
+ * elem of b at (array, bl, wl)?  A read senses one of its wordlines in
+ * its array on a selected bitline; a write targets one. */
+static void element_access(const dbg_session *s, const emu_buffer *b, unsigned array,
+			   unsigned bl, unsigned wl, bool *read, bool *write)
+{
+	const emu_cmd *c = &s->prog.cmds[s->step_pc];
+	const bool move = c->kind == EMU_CMD_MOVE;
+	const bool reduce = !move && isa_info_of(c->c.op)->form == ISA_FORM_RA;
+	const bool selected = move ? in_pattern(&c->mv.arrays, array)
+		: in_pattern(&c->arrays, array) && (reduce || in_pattern(&c->bitlines, bl));
+	*read = *write = false;
+	if (!selected)
+		return;
+	if (s->step_has_uop) {
+		const sram_uop *u = &s->step_uop;
+		for (unsigned k = 0; k < b->width && !*read; k++)
+			*read = sram_uop_activates(u, wl + k);
+		*write = u->dst != SRAM_NO_ROW && u->dst >= wl && u->dst < wl + b->width;
+		return;
+	}
+	if (move) { /* a transfer or a sync, run whole: its source rows */
+		*read = c->mv.kind != EMU_MOVE_CONST && c->mv.kind != EMU_MOVE_SYNC &&
+			rows_meet(c->mv.wl, c->mv.nwl, wl, b->width);
+		return;
+	}
+	const isa_cmd *ic = &c->c; /* a data-dependent command's bank traces */
+	const uint16_t in[3] = { ic->a, ic->b, ic->c3 };
+	for (unsigned k = 0; k < 3; k++)
+		if (in[k] != ISA_NONE && in[k] != ISA_TAG && rows_meet(in[k], ic->width, wl, b->width))
+			*read = true;
+	*write = ic->d != ISA_NONE && ic->d != ISA_TAG && rows_meet(ic->d, ic->width, wl, b->width);
+}
+
+/* An access watchpoint: the element read (both kinds) or written
+ * (awatch; a change of its value is a write whatever did it). */
+static bool access_hits(dbg_session *s, dbg_bp *bp, dbg_value *prev)
+{
+	const emu_buffer *b = &s->prog.bufs[bp->arg];
+	unsigned array, bl, wl;
+	emu_buffer_place(b, &s->em->m->g, bp->elem, &array, &bl, &wl);
+	bool read, write;
+	element_access(s, b, array, bl, wl, &read, &write);
+	const dbg_value v = dbg_value_of_element(s, b, bp->elem);
+	write = write || !dbg_value_same(&v, &bp->old);
+	*prev = bp->old;
+	bp->old = v;
+	return read || (bp->kind == DBG_BP_AWATCH && write);
+}
+
+/* The watchpoints that stopped in the last micro-op (reported together,
  * as gdb does), and their previous values. */
 #define MAX_CHANGED 16
 static dbg_bp *changed[MAX_CHANGED];
 static dbg_value changed_prev[MAX_CHANGED];
 static size_t nchanged;
+
+static bool is_watch(const dbg_bp *bp)
+{
+	return bp->kind == DBG_BP_WATCH || bp->kind == DBG_BP_RWATCH || bp->kind == DBG_BP_AWATCH;
+}
+
+/* Would bp stop here (before its condition and ignore count)? */
+static bool bp_matches(dbg_session *s, dbg_bp *bp, bool at_boundary, uint64_t prev_cycles,
+		       dbg_value *prev, bool *err)
+{
+	if (bp->kind == DBG_BP_WATCH)
+		return prev_cycles != UINT64_MAX && watch_hits(s, bp, prev, err);
+	if (bp->kind == DBG_BP_RWATCH || bp->kind == DBG_BP_AWATCH)
+		return prev_cycles != UINT64_MAX && access_hits(s, bp, prev);
+	return location_hits(s, bp, at_boundary, prev_cycles);
+}
 
 dbg_bp *dbg_bp_hit(dbg_session *s, bool at_boundary, uint64_t prev_cycles, bool *err)
 {
@@ -537,36 +784,49 @@ dbg_bp *dbg_bp_hit(dbg_session *s, bool at_boundary, uint64_t prev_cycles, bool 
 		dbg_bp *bp = &s->bps[i];
 		if (!bp->enabled)
 			continue;
-		bool matched;
-		if (bp->kind == DBG_BP_WATCH) {
-			dbg_value prev;
-			matched = prev_cycles != UINT64_MAX && watch_hits(s, bp, &prev, err);
-			if (matched && nchanged < MAX_CHANGED) {
-				changed_prev[nchanged] = prev;
-				changed[nchanged++] = bp;
-			}
-		} else {
-			matched = location_hits(s, bp, at_boundary, prev_cycles) &&
-				  condition_holds(s, bp, err);
-		}
+		dbg_value prev;
+		bool matched = bp_matches(s, bp, at_boundary, prev_cycles, &prev, err) &&
+			       condition_holds(s, bp, err);
 		if (*err)
 			return NULL;
+		if (matched && bp->ignore) { /* `ignore`: passed, and counted */
+			bp->ignore--;
+			bp->hits++;
+			matched = false;
+		}
+		if (matched && is_watch(bp) && nchanged < MAX_CHANGED) {
+			changed_prev[nchanged] = prev;
+			changed[nchanged++] = bp;
+		}
 		if (matched && !hit)
 			hit = bp;
 	}
 	return hit;
 }
 
+static void report_watch(const dbg_bp *bp, const dbg_value *prev)
+{
+	char old[160], now[160];
+	dbg_format_value(prev, 0, old, sizeof old);
+	dbg_format_value(&bp->old, 0, now, sizeof now);
+	const bool same = dbg_value_same(prev, &bp->old);
+	if (bp->kind == DBG_BP_WATCH)
+		printf("\nWatchpoint %u: %s\n\n", bp->num, bp->expr);
+	else
+		printf("\nHardware %s watchpoint %u: %s\n\n",
+		       bp->kind == DBG_BP_RWATCH ? "read" : "access (read/write)", bp->num, bp->expr);
+	if (bp->kind != DBG_BP_WATCH && same)
+		printf("Value = %s\n", now);
+	else
+		printf("Old value = %s\nNew value = %s\n", old, now);
+}
+
 void dbg_bp_report(dbg_session *s, dbg_bp *bp)
 {
-	if (bp->kind == DBG_BP_WATCH) {
+	if (is_watch(bp)) {
 		for (size_t i = 0; i < nchanged; i++) {
-			char old[160], now[160];
 			changed[i]->hits++;
-			dbg_format_value(&changed_prev[i], 0, old, sizeof old);
-			dbg_format_value(&changed[i]->old, 0, now, sizeof now);
-			printf("\nWatchpoint %u: %s\n\nOld value = %s\nNew value = %s\n",
-			       changed[i]->num, changed[i]->expr, old, now);
+			report_watch(changed[i], &changed_prev[i]);
 		}
 		printf("at cycle %" PRIu64 "\n", dbg_cycles(s));
 		return;

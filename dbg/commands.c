@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <readline/readline.h>
 
@@ -22,6 +23,7 @@ static int cmd_source(dbg_session *s, char *args);
 static int cmd_quit(dbg_session *s, char *args);
 static int cmd_info(dbg_session *s, char *args);
 static int cmd_echo(dbg_session *s, char *args);
+static int cmd_apropos(dbg_session *s, char *args);
 
 static const dbg_command info_commands[] = {
 	{ "breakpoints", "b break watchpoints", "status", dbg_cmd_info_breakpoints, false,
@@ -37,6 +39,18 @@ static const dbg_command info_commands[] = {
 	{ "display", NULL, "status", dbg_cmd_info_display, false,
 	  "List the expressions shown after every stop.",
 	  "info display\nList the auto-display expressions with their numbers.", NULL },
+	{ "frame", "f", "status", dbg_cmd_info_frame, false,
+	  "Describe the selected level of the position.",
+	  "info frame\n"
+	  "Describe the level `frame` selected (the innermost by default): what it\n"
+	  "is, the level inside it and the level around it (see `where`).", NULL },
+	{ "line", NULL, "status", dbg_cmd_info_line, false,
+	  "Show what a source line or a command is.",
+	  "info line [LOCATION]\n"
+	  "Without LOCATION, the command the machine is in or before: its source\n"
+	  "line, text and micro-op count, and on a tDFG the node it computes.\n"
+	  "With LOCATION (*N, N, :LINE, FILE:LINE or a node, as `help break` says),\n"
+	  "that command, or the node and the commands a tDFG line lowers to.", NULL },
 	{ "layout", NULL, "status", dbg_cmd_info_layout, false,
 	  "Show the Layout Override Table and the tile maps.",
 	  "info layout [TENSOR]\n"
@@ -124,6 +138,30 @@ static const dbg_command set_commands[] = {
 	  "fraction bits, an integer element EXPR truncated toward zero.  A value\n"
 	  "that does not fit (beyond the format's largest finite value, outside\n"
 	  "-4 <= x < 4 for .qN, outside the integer's range) is refused.", NULL },
+	{ "confirm", NULL, "support", dbg_cmd_set_confirm, false,
+	  "Set whether to confirm (gdb's setting; infsdb never asks).",
+	  "set confirm on|off\n"
+	  "gdb asks before a command that loses state when confirm is on; infsdb\n"
+	  "never asks (run restarts, delete deletes), so the setting is only kept\n"
+	  "and shown, and a gdb script that begins with `set confirm off` runs.", NULL },
+	{ "listsize", NULL, "support", dbg_cmd_set_listsize, false,
+	  "Set how many lines list shows.",
+	  "set listsize N | set listsize unlimited\n"
+	  "Make `list` show N commands (or tDFG lines) at a time; 10 by default.", NULL },
+	{ "logging", NULL, "support", dbg_cmd_set_logging, false,
+	  "Copy the session to a file.",
+	  "set logging on [FILE] | set logging off\n"
+	  "set logging enabled on|off | set logging file FILE | set logging overwrite on|off\n"
+	  "While logging, everything infsdb prints (its output and its error\n"
+	  "messages) is also written to FILE (infsdb.txt by default), each command\n"
+	  "line first, after \"(infsdb) \": a transcript of the session.  The file\n"
+	  "is appended to, unless overwrite is on.", NULL },
+	{ "pagination", "height", "support", dbg_cmd_set_pagination, false,
+	  "Set pagination (gdb's setting; infsdb never pages).",
+	  "set pagination on|off\n"
+	  "infsdb never stops its output to wait for a key, so the setting is only\n"
+	  "kept and shown, and a gdb script that begins with `set pagination off`\n"
+	  "runs unchanged.", NULL },
 	{ "history", NULL, "support", dbg_cmd_set_history, false,
 	  "Set how many commands the history keeps.",
 	  "set history size N | set history size unlimited\n"
@@ -150,6 +188,33 @@ static const dbg_command record_commands[] = {
 	  "W-bit vectors.  The file is written when recording stops: `record\n"
 	  "stop`, `kill`, `run`, `start`, `checkpoint load`, a reverse command, or\n"
 	  "the end of the session.", NULL },
+	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
+};
+
+static const dbg_command show_commands[] = {
+	{ "confirm", NULL, "support", dbg_cmd_show_confirm, false,
+	  "Show the confirm setting.", "show confirm", NULL },
+	{ "convenience", "conv", "support", dbg_cmd_show_convenience, false,
+	  "Show the convenience variables.",
+	  "show convenience\nList the variables `set $NAME = EXPR` made, with their values.", NULL },
+	{ "history", NULL, "support", dbg_cmd_show_history, false,
+	  "Show the size of the command history.", "show history size", NULL },
+	{ "listsize", NULL, "support", dbg_cmd_show_listsize, false,
+	  "Show how many lines list shows.", "show listsize", NULL },
+	{ "logging", NULL, "support", dbg_cmd_show_logging, false,
+	  "Show the logging settings.", "show logging", NULL },
+	{ "pagination", "height", "support", dbg_cmd_show_pagination, false,
+	  "Show the pagination setting.", "show pagination", NULL },
+	{ "user", NULL, "support", dbg_cmd_show_user, false,
+	  "Show user-defined commands.",
+	  "show user [NAME]\nShow the lines of the user command NAME, or of all of them.", NULL },
+	{ "values", NULL, "support", dbg_cmd_show_values, false,
+	  "Show the value history.",
+	  "show values\n"
+	  "Show the last ten values of the value history, $N = VALUE, each with\n"
+	  "the expression print showed it for.", NULL },
+	{ "version", NULL, "support", dbg_cmd_show_version, false,
+	  "Show infsdb's version.", "show version", NULL },
 	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
 };
 
@@ -243,11 +308,19 @@ const dbg_command dbg_commands[] = {
 	  "Run N micro-ops: each is one cycle of the selected arrays (wordline\n"
 	  "activations, the sensed BL/BLB, latch updates and one write).", NULL },
 	{ "until", "u", "running", dbg_cmd_until, false,
-	  "Run until command N is next.",
-	  "until [N]\n"
-	  "Run until the machine is before command N (or a breakpoint, a\n"
-	  "watchpoint, or the end of the program).  Without N, run the rest of\n"
-	  "the current command, as gdb's until runs to the next line.", NULL },
+	  "Run until a location is next.",
+	  "until [LOCATION]\n"
+	  "Run until the machine is before LOCATION (or a breakpoint, a\n"
+	  "watchpoint, or the end of the program).  LOCATION is read as `break`\n"
+	  "reads it: *N a command index, N a command index on a stream and a\n"
+	  "source line on a tDFG, :LINE or FILE:LINE a line, a node's name.\n"
+	  "Without LOCATION, run the rest of the current command, as gdb's until\n"
+	  "runs to the next line.", NULL },
+	{ "advance", NULL, "running", dbg_cmd_advance, false,
+	  "Run until a location is next.",
+	  "advance LOCATION\n"
+	  "Run until the machine is before LOCATION (see `help until`), stopping\n"
+	  "early at a breakpoint or watchpoint, as gdb's advance.", NULL },
 	{ "reverse-stepi", "rsi", "running", dbg_cmd_reverse_stepi, true,
 	  "Go back N micro-ops (default 1).",
 	  "reverse-stepi [N]\n"
@@ -264,6 +337,20 @@ const dbg_command dbg_commands[] = {
 	  "reverse-continue\n"
 	  "Go back to the last point before the position where a breakpoint or\n"
 	  "watchpoint stops the machine, or to the start of the history.", NULL },
+	{ "reverse-next", "rn", "running", dbg_cmd_reverse_next, true,
+	  "Go back to the start of a tDFG node, N times.",
+	  "reverse-next [N]\n"
+	  "On a tDFG program, go back to the start of the current node (if one of\n"
+	  "its commands has run) or of the previous node, N times.  On a command\n"
+	  "stream, which has no nodes, reverse-next is reverse-step.", NULL },
+	{ "reverse-finish", NULL, "running", dbg_cmd_reverse_finish, false,
+	  "Go back to where the current level began.",
+	  "reverse-finish\n"
+	  "Go back to the start of the innermost level the machine is inside, as\n"
+	  "gdb's reverse-finish goes back to the call of the current function:\n"
+	  "inside a command, its start; at a command boundary inside a tDFG node,\n"
+	  "the node's start; at a node's start, its region's start; else the\n"
+	  "start of the history.", NULL },
 	{ "kill", "k", "running", dbg_cmd_kill, false,
 	  "Stop the program being run.",
 	  "kill\nDiscard the machine; `run` or `start` begin again.", NULL },
@@ -291,33 +378,86 @@ const dbg_command dbg_commands[] = {
 	  "tbreak LOCATION [if EXPR]\nAs `break`, but the breakpoint is deleted once it stops the machine.", NULL },
 	{ "watch", NULL, "breakpoints", dbg_cmd_watch, false,
 	  "Stop when an expression changes.",
-	  "watch EXPR\n"
+	  "watch EXPR [if COND]\n"
 	  "Evaluate EXPR (typically an element, BUF[i]) after every micro-op\n"
 	  "and stop on the micro-op that changed it, showing the old and new\n"
 	  "values (a float element in its format; a change is any change of its\n"
-	  "bits, so -0 after +0 is one).", NULL },
+	  "bits, so -0 after +0 is one).  With `if COND`, stop only when COND is\n"
+	  "not zero after the change.", NULL },
+	{ "rwatch", NULL, "breakpoints", dbg_cmd_rwatch, false,
+	  "Stop when an element is read.",
+	  "rwatch BUF[INDEX] [if COND]\n"
+	  "Stop after every micro-op that reads the element: one that activates\n"
+	  "(senses) a wordline holding one of its bits, in its array, with its\n"
+	  "bitline enabled.  A move that copies the element's wordlines reads it.", NULL },
+	{ "awatch", NULL, "breakpoints", dbg_cmd_awatch, false,
+	  "Stop when an element is read or written.",
+	  "awatch BUF[INDEX] [if COND]\n"
+	  "Stop after every micro-op that reads the element (as rwatch) or\n"
+	  "writes one of its bits, showing its value, and the old value when it\n"
+	  "changed.", NULL },
+	{ "condition", NULL, "breakpoints", dbg_cmd_condition, false,
+	  "Set or remove a breakpoint's condition.",
+	  "condition N [EXPR]\n"
+	  "Make breakpoint or watchpoint N stop only when EXPR is not zero; without\n"
+	  "EXPR, always (the condition is removed).", NULL },
+	{ "ignore", NULL, "breakpoints", dbg_cmd_ignore, false,
+	  "Pass a breakpoint a number of times.",
+	  "ignore N COUNT\n"
+	  "Let breakpoint or watchpoint N pass the next COUNT times it would stop\n"
+	  "(its condition, if any, holding); 0 stops it again at once.", NULL },
 	{ "delete", "d", "breakpoints", dbg_cmd_delete, false,
 	  "Delete breakpoints (all without argument).",
-	  "delete [N]...\nDelete the breakpoints or watchpoints numbered N, or all of them.", NULL },
+	  "delete [N | N-M]...\n"
+	  "Delete the breakpoints or watchpoints numbered N (or N to M), or all.", NULL },
 	{ "disable", NULL, "breakpoints", dbg_cmd_disable, false,
 	  "Disable breakpoints.",
-	  "disable [N]...\nDisable the breakpoints numbered N (all without argument).", NULL },
+	  "disable [N | N-M]...\n"
+	  "Disable the breakpoints numbered N (or N to M; all without argument).", NULL },
 	{ "enable", NULL, "breakpoints", dbg_cmd_enable, false,
 	  "Enable breakpoints.",
-	  "enable [N]...\nEnable the breakpoints numbered N (all without argument).", NULL },
+	  "enable [N | N-M]...\n"
+	  "Enable the breakpoints numbered N (or N to M; all without argument).", NULL },
 	{ "print", "p inspect", "data", dbg_cmd_print, false,
 	  "Print the value of an expression.",
 	  "print[/FMT] EXPR\n"
 	  "FMT is x (hex), t (binary), d (signed) or u (unsigned), each of the\n"
 	  "value's bits (a float element's own bits, a computed float's 64), or f\n"
 	  "(a float: an integer's bits read as a float of its width, 16, 32 or 64).\n"
-	  "EXPR uses integers, float literals (1.5, -2e-3, 0x1p-4, inf, nan),\n"
-	  "elements BUF[i], $pc, $upc, $cycle, the SRAM functions ($cell, $row,\n"
-	  "$col, $C, $T, $E, $BL, $BLB), parentheses, unary - and !, * / % + -,\n"
-	  "comparisons < <= > >= == !=, && and ||.  An element is read from its\n"
-	  "transposed bits; a float or .qN element is the exact value of its\n"
-	  "format, and an operation with a float gives a float, as in C.  A bare\n"
-	  "buffer name prints every element.", NULL },
+	  "EXPR uses integers (10, 0x1f, 0b101, 017 octal), float literals (1.5,\n"
+	  "-2e-3, 0x1p-4, inf, nan), elements BUF[i], $pc, $upc, $cycle, the SRAM\n"
+	  "functions ($cell, $row, $col, $C, $T, $E, $BL, $BLB), the value history\n"
+	  "($ the last value printed, $$ the one before, $$N, $N), convenience\n"
+	  "variables ($NAME, see `set`), and C's operators with C's precedence:\n"
+	  "unary - ! ~, * / %, + -, << >>, < <= > >=, == !=, &, ^, |, &&, || and\n"
+	  "?: (&&, || and ?: evaluate only the side they need).  An element is\n"
+	  "read from its transposed bits; a float or .qN element is the exact\n"
+	  "value of its format, and an operation with a float gives a float, as\n"
+	  "in C (& | ^ ~ << >> % take integers).  Each value printed is recorded\n"
+	  "in the value history ($1, $2, ...; `show values`).  A bare buffer name\n"
+	  "prints every element.", NULL },
+	{ "output", NULL, "data", dbg_cmd_output, false,
+	  "Print a value alone.",
+	  "output[/FMT] EXPR\n"
+	  "Print the value of EXPR (FMT as print's) with nothing before it and no\n"
+	  "newline after it, and without recording it in the value history.", NULL },
+	{ "printf", NULL, "data", dbg_cmd_printf, false,
+	  "Print values with a C format.",
+	  "printf \"FORMAT\", EXPR...\n"
+	  "Print the values of the EXPRs as C's printf formats them: %d %i %u %o\n"
+	  "%x %X %c take integers (a float is truncated), %f %e %g %a take floats\n"
+	  "(an integer is converted); flags, width and precision as C's; length\n"
+	  "letters (l, ll) are accepted: every integer has 64 bits.  Escapes \\n\n"
+	  "\\t \\\" \\\\ in FORMAT.  Nothing is printed when an argument fails.", NULL },
+	{ "expect", NULL, "data", dbg_cmd_expect, false,
+	  "Check a result; a difference fails the batch session.",
+	  "expect BUF FILE.npy | expect EXPR == VALUE | expect EXPR\n"
+	  "Compare buffer BUF with the array in FILE.npy (as `infsim run -d`\n"
+	  "writes it: the element type and count must match) element by element,\n"
+	  "bit for bit, naming the first element that differs; or check that\n"
+	  "EXPR equals VALUE (== compares values, as print's ==), or that EXPR is\n"
+	  "not zero.  Prints \"expect: ok\" or the difference; a difference makes\n"
+	  "the exit status of a batch session 3, so `infsdb -batch` grades a lab.", NULL },
 	{ "x", NULL, "data", dbg_cmd_x, false,
 	  "Examine wordlines of an array.",
 	  "x/NF ARRAY WL\n"
@@ -328,10 +468,13 @@ const dbg_command dbg_commands[] = {
 	  "Show SRAM contents.",
 	  "dump array ARRAY [WL_FROM:WL_TO] [BL_FROM:BL_TO] | dump tile[/FMT] TENSOR TILE\n"
 	  "See `help dump array` and `help dump tile`.", dump_commands },
-	{ "set", NULL, "data", NULL, false,
-	  "Change the machine's state.",
-	  "set var BUF[INDEX] = EXPR | set history size N\n"
-	  "See `help set var` and `help set history`.", set_commands },
+	{ "set", NULL, "data", dbg_cmd_set, false,
+	  "Change the machine's state, a variable or a setting.",
+	  "set var BUF[INDEX] = EXPR | set $NAME = EXPR | set SETTING VALUE\n"
+	  "`set $NAME = EXPR` keeps the value of EXPR in the convenience variable\n"
+	  "$NAME for later expressions.  The settings: confirm, history size,\n"
+	  "listsize, logging, pagination (see `help set SETTING`; `show` shows\n"
+	  "them).", set_commands },
 	{ "checkpoint", NULL, "running", NULL, false,
 	  "Save or restore the exact machine state.",
 	  "checkpoint save FILE | checkpoint load FILE\n"
@@ -390,6 +533,25 @@ const dbg_command dbg_commands[] = {
 	  "data-dependent command has started under latency=optimised, these are\n"
 	  "the micro-ops of its longest bank trace; before it starts, its baseline\n"
 	  "program.", NULL },
+	{ "where", "bt backtrace", "status", dbg_cmd_where, false,
+	  "Show the nesting of the position.",
+	  "where [N] | backtrace [N] | bt [N]\n"
+	  "Show where the machine is, innermost level first as gdb shows frames:\n"
+	  "#0 the micro-op (inside a command), the command, on a tDFG the node it\n"
+	  "computes and the node's region, then the program, each with its\n"
+	  "file:line.  With N, the N innermost levels.", NULL },
+	{ "frame", "f", "status", dbg_cmd_frame, false,
+	  "Select a level of the position.",
+	  "frame [N]\n"
+	  "Select level N of `where` (0, the innermost, by default) and show it;\n"
+	  "`list` then lists around that level (a node's or region's line) and\n"
+	  "`info frame` describes it, until the machine moves.", NULL },
+	{ "up", NULL, "status", dbg_cmd_up, false,
+	  "Select an outer level.",
+	  "up [N]\nSelect the level N (default 1) outside the selected one (see `frame`).", NULL },
+	{ "down", "do", "status", dbg_cmd_down, false,
+	  "Select an inner level.",
+	  "down [N]\nSelect the level N (default 1) inside the selected one (see `frame`).", NULL },
 	{ "list", "l", "status", dbg_cmd_list, true,
 	  "List the commands (or tDFG lines) around the position.",
 	  "list [N]\n"
@@ -402,14 +564,40 @@ const dbg_command dbg_commands[] = {
 	  "as long as the machine has not moved.", NULL },
 	{ "info", "i", "status", cmd_info, false,
 	  "Show things about the session.",
-	  "info SUBCOMMAND\nSubcommands: breakpoints, buffers, display, layout, machine, nodes, regions,\nregisters, stats.",
+	  "info SUBCOMMAND\nSubcommands: breakpoints, buffers, display, frame, layout, line, machine,\nnodes, regions, registers, stats.",
 	  info_commands },
 	{ "help", "h", "support", cmd_help, false,
 	  "Describe commands.",
-	  "help [CLASS | COMMAND]\n"
-	  "Without argument, list the commands by class; with a class (running,\n"
-	  "breakpoints, data, status, support), its commands; with a command,\n"
-	  "its full description.", NULL },
+	  "help [CLASS | COMMAND | all]\n"
+	  "Without argument, list the classes of commands; with a class (running,\n"
+	  "breakpoints, data, status, support, user-defined), its commands; with a\n"
+	  "command, its full description; `help all`, every command by class.", NULL },
+	{ "apropos", NULL, "support", cmd_apropos, false,
+	  "Search the commands' help for a word.",
+	  "apropos WORD\n"
+	  "List every command (and subcommand) whose name or help mentions WORD,\n"
+	  "ignoring case.", NULL },
+	{ "show", NULL, "support", dbg_cmd_show, false,
+	  "Show a setting, the value history or user commands.",
+	  "show [SETTING]\n"
+	  "Without argument, every setting.  See the subcommands below.", show_commands },
+	{ "define", NULL, "support", dbg_cmd_define, false,
+	  "Define a new command.",
+	  "define NAME\n"
+	  "Read the lines that follow, up to a line saying just `end`, as the\n"
+	  "body of the command NAME.  Running NAME runs them in turn, with $arg0\n"
+	  "to $arg9 replaced by its arguments and $argc by their number; the\n"
+	  "first that fails ends it.  `define` again replaces the body.", NULL },
+	{ "document", NULL, "support", dbg_cmd_document, false,
+	  "Document a user-defined command.",
+	  "document NAME\n"
+	  "Read the lines that follow, up to `end`, as the help of NAME (made\n"
+	  "with define), which `help NAME` then shows.", NULL },
+	{ "shell", "!", "support", dbg_cmd_shell, false,
+	  "Run a shell command.",
+	  "shell CMD | !CMD\n"
+	  "Run CMD with /bin/sh; its output is shown (and logged), a status other\n"
+	  "than 0 is reported.  Without CMD, at a terminal, an interactive shell.", NULL },
 	{ "source", NULL, "support", cmd_source, false,
 	  "Read commands from a file.",
 	  "source FILE\nExecute the commands in FILE, one per line (# starts a comment).", NULL },
@@ -427,7 +615,7 @@ const dbg_command dbg_commands[] = {
 };
 
 static const char *const classes[] = { "running", "breakpoints", "data",
-				       "status", "support", NULL };
+				       "status", "support", "user-defined", NULL };
 
 /* ---- small parsers ---- */
 
@@ -469,6 +657,67 @@ static bool alias_matches(const char *aliases, const char *word, size_t len)
 	return false;
 }
 
+const dbg_command *dbg_command_exact(const char *name, size_t len)
+{
+	for (const dbg_command *c = dbg_commands; c->name; c++)
+		if ((strlen(c->name) == len && strncmp(c->name, name, len) == 0) ||
+		    alias_matches(c->aliases, name, len))
+			return c;
+	return NULL;
+}
+
+/* gdb's commands that infsdb spells otherwise, and what to type. */
+static const struct {
+	const char *gdb, *hint;
+} equivalents[] = {
+	{ "nexti", "stepi (a micro-op)" }, { "ni", "stepi (a micro-op)" },
+	{ "jump", "until LOCATION, or checkpoint load" },
+	{ "return", "finish (the machine has no calls to return from)" },
+	{ "call", "print EXPR" }, { "ptype", "info buffers" }, { "whatis", "info buffers" },
+	{ "layout", "tui enable" }, { "restart", "checkpoint load FILE" },
+	{ "target", "nothing: reverse execution needs no record target (reverse-step)" },
+	{ "attach", "infsdb PROG (infsdb runs its own machine)" },
+	{ "file", "infsdb PROG (start infsdb on the program)" },
+	{ "stepping", "step, next, stepi" }, { "tstart", "record vcd FILE" },
+	{ "dprintf", "break LOCATION, then a user command with printf (define)" },
+	{ "commands", "define NAME (a user command that steps and prints)" },
+	{ "catch", "break OPCODE or break MOVE-KIND (see help break)" },
+	{ "thread", "info machine (one controller runs every bank)" },
+	{ "save", "checkpoint save FILE" }, { "core-file", "checkpoint load FILE" },
+	{ "generate-core-file", "checkpoint save FILE" }, { "gcore", "checkpoint save FILE" },
+	{ "skip", "next (a whole tDFG node) or until LOCATION" },
+	{ NULL, NULL },
+};
+
+/* "  (infsdb: ...)" naming what to type for a gdb command, or "". */
+static const char *equivalent(const char *word, size_t len)
+{
+	for (int k = 0; equivalents[k].gdb; k++)
+		if (strlen(equivalents[k].gdb) == len && strncmp(equivalents[k].gdb, word, len) == 0)
+			return equivalents[k].hint;
+	return NULL;
+}
+
+/* gdb's info subcommands infsdb spells otherwise. */
+static const char *info_equivalent(const char *word, size_t len)
+{
+	static const struct {
+		const char *gdb, *hint;
+	} info[] = {
+		{ "locals", "info buffers" }, { "variables", "info buffers" },
+		{ "args", "info buffers" }, { "source", "info machine" },
+		{ "program", "info machine" }, { "threads", "info machine" },
+		{ "all-registers", "info registers" }, { "checkpoints", "checkpoint save/load" },
+		{ "watchpoints", "info breakpoints" }, { "symbol", "info buffers" },
+		{ "stack", "where" }, { "sharedlibrary", "info layout" },
+		{ NULL, NULL },
+	};
+	for (int k = 0; info[k].gdb; k++)
+		if (strlen(info[k].gdb) == len && strncmp(info[k].gdb, word, len) == 0)
+			return info[k].hint;
+	return NULL;
+}
+
 /* The command word[0..len) names in table: exact name or alias first,
  * else the one command it is a prefix of.  NULL with an error reported
  * (unknown or ambiguous; prefix is "" or "info " for the messages). */
@@ -489,8 +738,15 @@ static const dbg_command *lookup(dbg_session *s, const dbg_command *table,
 	if (nfound == 1)
 		return found;
 	if (nfound == 0) {
-		dbg_error(s, "Undefined %scommand: \"%.*s\".  Try \"help%s%.*s\".", prefix,
-			  (int)len, word, *prefix ? " " : "", (int)strcspn(prefix, " "), prefix);
+		const char *hint = !*prefix ? equivalent(word, len)
+			: strcmp(prefix, "info ") == 0 ? info_equivalent(word, len) : NULL;
+		if (hint)
+			dbg_error(s, "Undefined %scommand: \"%.*s\".  In infsdb: %s.", prefix,
+				  (int)len, word, hint);
+		else
+			dbg_error(s, "Undefined %scommand: \"%.*s\".  Try \"help%s%.*s\".", prefix,
+				  (int)len, word, *prefix ? " " : "", (int)strcspn(prefix, " "),
+				  prefix);
 		return NULL;
 	}
 	char list[512] = "";
@@ -520,6 +776,11 @@ static int run_command(dbg_session *s, const dbg_command *table, char *line,
 		dbg_error(s, "Undefined %scommand: \"%s\".  Try \"help\".", prefix, line);
 		return -1;
 	}
+	if (table == dbg_commands) {
+		const int rc = dbg_user_run(s, line, len, dbg_trim(line + len));
+		if (rc <= 0)
+			return rc;
+	}
 	const dbg_command *c = lookup(s, table, line, len, prefix);
 	if (!c)
 		return -1;
@@ -527,7 +788,8 @@ static int run_command(dbg_session *s, const dbg_command *table, char *line,
 	char *args = line + len;
 	if (c->sub) {
 		args = dbg_trim(args);
-		if (!*args && c->fn)
+		/* `set $i = 1`: not a subcommand's name */
+		if ((!*args || !isalpha((unsigned char)*args)) && c->fn)
 			return c->fn(s, args);
 		if (!*args) {
 			dbg_error(s, "\"%s\" must be followed by the name of a subcommand.", c->name);
@@ -550,7 +812,15 @@ int dbg_execute(dbg_session *s, const char *text, bool *repeat)
 	}
 	char *line = dbg_trim(copy);
 	int rc = 0;
+	if (dbg_user_collect(s, line)) { /* a line of define or document */
+		free(copy);
+		return 0;
+	}
 	if (*line && *line != '#')
+		dbg_logging_command(line);
+	if (*line == '!')
+		rc = dbg_cmd_shell(s, line + 1);
+	else if (*line && *line != '#')
 		rc = run_command(s, dbg_commands, line, "", repeat);
 	free(copy);
 	fflush(stdout);
@@ -570,12 +840,52 @@ static int cmd_info(dbg_session *s, char *args)
 	return 0;
 }
 
-static void help_class(const char *cls)
+/* The first line of a user command's documentation. */
+static void user_brief(const dbg_user_cmd *u, char *buf, size_t size)
+{
+	if (u->doc)
+		snprintf(buf, size, "%.*s", (int)strcspn(u->doc, "\n"), u->doc);
+	else
+		snprintf(buf, size, "User-defined.");
+}
+
+static void help_class(const dbg_session *s, const char *cls)
 {
 	printf("List of commands (class %s):\n\n", cls);
 	for (const dbg_command *c = dbg_commands; c->name; c++)
 		if (strcmp(c->cls, cls) == 0)
 			printf("%-16s -- %s\n", c->name, c->brief);
+	if (strcmp(cls, "user-defined") != 0)
+		return;
+	for (size_t i = 0; i < s->nusers; i++) {
+		char brief[256];
+		user_brief(&s->users[i], brief, sizeof brief);
+		printf("%-16s -- %s\n", s->users[i].name, brief);
+	}
+	if (!s->nusers)
+		printf("(none yet: \"define NAME\" makes one)\n");
+}
+
+static const char *const class_briefs[] = {
+	"Running the program, forward and backward.",
+	"Stopping the program: breakpoints and watchpoints.",
+	"Examining and changing the machine's data; checking results.",
+	"Status inquiries: the position, the program, the machine.",
+	"Support facilities: help, scripts, settings, the TUI.",
+	"User-defined commands (define).",
+};
+
+/* `help` without argument: the classes, as gdb lists them. */
+static void help_classes(void)
+{
+	printf("List of classes of commands:\n\n");
+	for (int i = 0; classes[i]; i++)
+		printf("%-16s -- %s\n", classes[i], class_briefs[i]);
+	printf("\nType \"help\" followed by a class name for a list of commands in that class.\n"
+	       "Type \"help all\" for the list of all commands.\n"
+	       "Type \"help\" followed by a command name for its full description.\n"
+	       "Type \"apropos WORD\" to search for commands related to WORD.\n"
+	       "Command names may be abbreviated if unambiguous.\n");
 }
 
 static void help_command(const dbg_command *c)
@@ -591,10 +901,15 @@ static int help_topic(dbg_session *s, char *args)
 {
 	for (int i = 0; classes[i]; i++)
 		if (strcmp(args, classes[i]) == 0) {
-			help_class(classes[i]);
+			help_class(s, classes[i]);
 			return 0;
 		}
 	size_t len = word_length(args);
+	const dbg_user_cmd *u = dbg_user_find(s, args, len);
+	if (u) {
+		printf("%s\n", u->doc ? u->doc : "User-defined.");
+		return 0;
+	}
 	const dbg_command *c = lookup(s, dbg_commands, args, len, "");
 	if (!c)
 		return -1;
@@ -614,14 +929,69 @@ static int help_topic(dbg_session *s, char *args)
 static int cmd_help(dbg_session *s, char *args)
 {
 	args = dbg_trim(args);
+	if (strcmp(args, "all") == 0) {
+		for (int i = 0; classes[i]; i++) {
+			help_class(s, classes[i]);
+			printf("\n");
+		}
+		printf("Type \"help\" followed by a command name for its full description.\n"
+		       "Command names may be abbreviated if unambiguous.\n");
+		return 0;
+	}
 	if (*args)
 		return help_topic(s, args);
-	for (int i = 0; classes[i]; i++) {
-		help_class(classes[i]);
-		printf("\n");
+	help_classes();
+	return 0;
+}
+
+/* ---- apropos ---- */
+
+/* Does text contain word, ignoring case? */
+static bool mentions(const char *text, const char *word)
+{
+	const size_t n = strlen(word);
+	for (const char *p = text; p && *p; p++)
+		if (strncasecmp(p, word, n) == 0)
+			return true;
+	return false;
+}
+
+static size_t apropos_table(const dbg_command *table, const char *prefix, const char *word)
+{
+	size_t found = 0;
+	for (const dbg_command *c = table; c->name; c++) {
+		if (mentions(c->name, word) || mentions(c->help, word) || mentions(c->brief, word)) {
+			char name[64];
+			snprintf(name, sizeof name, "%s%s", prefix, c->name);
+			printf("%-20s -- %s\n", name, c->brief);
+			found++;
+		}
+		if (c->sub) {
+			char sub_prefix[64];
+			snprintf(sub_prefix, sizeof sub_prefix, "%s%s ", prefix, c->name);
+			found += apropos_table(c->sub, sub_prefix, word);
+		}
 	}
-	printf("Type \"help\" followed by a command name for its full description.\n"
-	       "Command names may be abbreviated if unambiguous.\n");
+	return found;
+}
+
+static int cmd_apropos(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	if (!*args) {
+		dbg_error(s, "apropos: expected a word to search the help for.");
+		return -1;
+	}
+	size_t found = apropos_table(dbg_commands, "", args);
+	for (size_t i = 0; i < s->nusers; i++)
+		if (mentions(s->users[i].name, args) || mentions(s->users[i].doc, args)) {
+			char brief[256];
+			user_brief(&s->users[i], brief, sizeof brief);
+			printf("%-20s -- %s\n", s->users[i].name, brief);
+			found++;
+		}
+	if (!found)
+		printf("No command's help mentions \"%s\".\n", args);
 	return 0;
 }
 

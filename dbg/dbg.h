@@ -66,6 +66,8 @@ typedef enum dbg_bp_kind {
 	DBG_BP_WATCH,  /* the value of an expression changed */
 	DBG_BP_NODE,   /* tDFG: before the first command of node arg */
 	DBG_BP_NODE_END, /* tDFG: once the last command of node arg is done */
+	DBG_BP_RWATCH, /* a micro-op read element elem of buffer arg */
+	DBG_BP_AWATCH, /* a micro-op read or wrote element elem of buffer arg */
 } dbg_bp_kind;
 
 typedef struct dbg_bp {
@@ -78,6 +80,8 @@ typedef struct dbg_bp {
 	dbg_value old;     /* watch: the value last seen */
 	bool old_valid;
 	uint64_t hits;
+	uint64_t ignore;   /* `ignore N COUNT`: stops still to pass */
+	uint64_t elem;     /* rwatch, awatch: the element */
 } dbg_bp;
 
 typedef struct dbg_display {
@@ -105,6 +109,28 @@ typedef struct dbg_snapshot {
 } dbg_snapshot;
 /* Free a snapshot's words and its parents. */
 void dbg_snapshot_free(dbg_snapshot *snap);
+
+/* One value of the value history (print's): the value and the text of
+ * the expression that gave it. */
+typedef struct dbg_hist_value {
+	dbg_value v;
+	char *expr;
+} dbg_hist_value;
+
+/* A convenience variable, `set $name = EXPR`. */
+typedef struct dbg_conv {
+	char *name;
+	dbg_value v;
+} dbg_conv;
+
+/* A user-defined command (`define NAME` ... `end`), its lines and the
+ * text `document NAME` gave it. */
+typedef struct dbg_user_cmd {
+	char *name;
+	char **lines;
+	size_t nlines;
+	char *doc;
+} dbg_user_cmd;
 
 typedef struct dbg_session {
 	emu_program prog;
@@ -154,6 +180,28 @@ typedef struct dbg_session {
 	int list_next;
 	uint64_t list_since;
 	size_t list_pc, list_upc;
+	/* The micro-op the last dbg_step_once ran (rwatch, awatch): the
+	 * command it belongs to, and the micro-op itself when it has one. */
+	size_t step_pc;
+	sram_uop step_uop;
+	bool step_has_uop;
+	/* gdb's habits (vars.c, settings.c, user.c, frames.c) */
+	dbg_hist_value *values;  /* the value history: $1 is values[0] */
+	size_t nvalues;
+	dbg_conv *convs;
+	size_t nconvs;
+	dbg_user_cmd *users;
+	size_t nusers;
+	dbg_user_cmd *defining;  /* `define` or `document` collecting lines */
+	bool documenting;        /* the lines are defining->doc, not its body */
+	int user_depth;          /* user commands running inside each other */
+	unsigned listsize;       /* `set listsize`: lines `list` shows (10) */
+	bool confirm, pagination; /* gdb's settings, shown by `show` */
+	int frame;               /* `frame N`: level+1 of the selected level; 0 none */
+	uint64_t frame_since;    /* ... selected at this history step */
+	bool expect_failed;      /* an `expect` found a difference */
+	char *log_path;          /* `set logging file` (default infsdb.txt) */
+	bool log_overwrite;      /* `set logging overwrite on` */
 } dbg_session;
 
 /* Set by SIGINT; running commands poll it between micro-ops. */
@@ -178,6 +226,8 @@ typedef struct dbg_command {
 } dbg_command;
 
 extern const dbg_command dbg_commands[];
+/* The top-level command whose name or alias is exactly name[0..len). */
+const dbg_command *dbg_command_exact(const char *name, size_t len);
 /* Execute one command line (comments and blank lines do nothing).
  * Returns 0, or -1 if the command failed.  *repeat tells whether Enter
  * may repeat it. */
@@ -194,6 +244,7 @@ int dbg_cmd_continue(dbg_session *s, char *args);
 int dbg_cmd_step(dbg_session *s, char *args);
 int dbg_cmd_stepi(dbg_session *s, char *args);
 int dbg_cmd_until(dbg_session *s, char *args);
+int dbg_cmd_advance(dbg_session *s, char *args);
 int dbg_cmd_kill(dbg_session *s, char *args);
 int dbg_cmd_check(dbg_session *s, char *args);
 void dbg_session_stop(dbg_session *s);
@@ -237,6 +288,10 @@ void dbg_format_uop(const sram_uop *u, char *buf, size_t size);
 int dbg_cmd_break(dbg_session *s, char *args);
 int dbg_cmd_tbreak(dbg_session *s, char *args);
 int dbg_cmd_watch(dbg_session *s, char *args);
+int dbg_cmd_rwatch(dbg_session *s, char *args);
+int dbg_cmd_awatch(dbg_session *s, char *args);
+int dbg_cmd_condition(dbg_session *s, char *args);
+int dbg_cmd_ignore(dbg_session *s, char *args);
 int dbg_cmd_delete(dbg_session *s, char *args);
 int dbg_cmd_enable(dbg_session *s, char *args);
 int dbg_cmd_disable(dbg_session *s, char *args);
@@ -302,6 +357,8 @@ const emu_buffer *dbg_find_buffer(const dbg_session *s, const char *name,
 int dbg_cmd_reverse_stepi(dbg_session *s, char *args);
 int dbg_cmd_reverse_step(dbg_session *s, char *args);
 int dbg_cmd_reverse_continue(dbg_session *s, char *args);
+int dbg_cmd_reverse_next(dbg_session *s, char *args);
+int dbg_cmd_reverse_finish(dbg_session *s, char *args);
 int dbg_cmd_bisect(dbg_session *s, char *args);
 
 /* ---- recording (record.c) ---- */
@@ -414,6 +471,91 @@ int dbg_cmd_info_regions(dbg_session *s, char *args);
 int dbg_tdfg_registers(dbg_session *s);
 /* `list` of a tDFG's source lines. */
 int dbg_tdfg_list(dbg_session *s, char *args);
+
+/* ---- value history and convenience variables (vars.c) ---- */
+/* Record a value print showed; returns its number ($N). */
+size_t dbg_values_record(dbg_session *s, const dbg_value *v, const char *expr);
+/* The convenience variable name[0..len), or NULL if it was never set. */
+const dbg_value *dbg_conv_find(const dbg_session *s, const char *name, size_t len);
+/* `set $NAME = EXPR` (text starts at '$'). */
+int dbg_cmd_set_conv(dbg_session *s, char *args);
+int dbg_cmd_show_values(dbg_session *s, char *args);
+int dbg_cmd_show_convenience(dbg_session *s, char *args);
+void dbg_vars_free(dbg_session *s);
+
+/* ---- settings, show, logging, shell (settings.c) ---- */
+int dbg_cmd_set(dbg_session *s, char *args);
+int dbg_cmd_set_pagination(dbg_session *s, char *args);
+int dbg_cmd_set_confirm(dbg_session *s, char *args);
+int dbg_cmd_set_listsize(dbg_session *s, char *args);
+int dbg_cmd_set_logging(dbg_session *s, char *args);
+int dbg_cmd_show(dbg_session *s, char *args);
+int dbg_cmd_show_pagination(dbg_session *s, char *args);
+int dbg_cmd_show_confirm(dbg_session *s, char *args);
+int dbg_cmd_show_listsize(dbg_session *s, char *args);
+int dbg_cmd_show_logging(dbg_session *s, char *args);
+int dbg_cmd_show_history(dbg_session *s, char *args);
+int dbg_cmd_show_version(dbg_session *s, char *args);
+int dbg_cmd_shell(dbg_session *s, char *args);
+/* Stop logging (the end of the session). */
+void dbg_logging_stop(dbg_session *s);
+/* Write a command line to the log (nothing when not logging). */
+void dbg_logging_command(const char *line);
+/* The history size `set history size` set (-1: unlimited; main.c). */
+long dbg_history_size(void);
+
+/* ---- output and printf (printf.c) ---- */
+int dbg_cmd_output(dbg_session *s, char *args);
+int dbg_cmd_printf(dbg_session *s, char *args);
+
+/* ---- user commands (user.c) ---- */
+int dbg_cmd_define(dbg_session *s, char *args);
+int dbg_cmd_document(dbg_session *s, char *args);
+int dbg_cmd_show_user(dbg_session *s, char *args);
+/* A line read while `define` or `document` collects: true if it was
+ * taken (so it must not be executed). */
+bool dbg_user_collect(dbg_session *s, const char *line);
+/* Run the user command named word[0..len) with args: 1 if there is
+ * none of that name, else 0 or -1 as a command. */
+int dbg_user_run(dbg_session *s, const char *word, size_t len, const char *args);
+/* The user command named exactly name[0..len), or NULL. */
+const dbg_user_cmd *dbg_user_find(const dbg_session *s, const char *name, size_t len);
+void dbg_user_free(dbg_session *s);
+
+/* ---- locations (location.c) ---- */
+/* A place in the program, as break, until, advance, list and info line
+ * read it (doc/DEBUGGER.md, "Locations"):
+ *   *N            command index N, on any program
+ *   N             a command stream: command index N; a tDFG: line N
+ *   :LINE, FILE:LINE   a source line: of the stream (the command on it),
+ *                 or of the tDFG (the node defined on it)
+ *   NAME, node NAME    a tDFG node
+ * cmd: the first command there; node: the tDFG node, or -1. */
+typedef struct dbg_location {
+	size_t cmd;
+	long node;
+} dbg_location;
+/* Parse text (what names the command for messages).  0, or -1 with an
+ * error reported. */
+int dbg_parse_location(dbg_session *s, const char *what, const char *text, dbg_location *loc);
+
+/* ---- where, frame, info line (frames.c) ---- */
+int dbg_cmd_where(dbg_session *s, char *args);
+int dbg_cmd_frame(dbg_session *s, char *args);
+int dbg_cmd_up(dbg_session *s, char *args);
+int dbg_cmd_down(dbg_session *s, char *args);
+/* The node of the selected frame (-1: none selected, or not a node's);
+ * *region the selected region's index, or -1. */
+long dbg_frame_node(const dbg_session *s, int *region);
+int dbg_cmd_info_line(dbg_session *s, char *args);
+int dbg_cmd_info_frame(dbg_session *s, char *args);
+/* The level `frame`/`up`/`down` selected: the commands [start, end) it
+ * spans (finish runs to end, reverse-finish back to start) and its
+ * text.  0, or -1 if none is selected. */
+int dbg_frame_span(const dbg_session *s, size_t *start, size_t *end, char *what, size_t size);
+
+/* ---- expect (expect.c) ---- */
+int dbg_cmd_expect(dbg_session *s, char *args);
 
 /* ---- small parsers (commands.c) ---- */
 /* Parse an unsigned decimal (or 0x hex) number taking the whole of text. */

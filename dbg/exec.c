@@ -240,6 +240,7 @@ void dbg_print_position(dbg_session *s)
 
 void dbg_report_stop(dbg_session *s)
 {
+	s->frame = 0; /* a stop selects the innermost level again, as gdb */
 	dbg_print_position(s);
 	dbg_show_displays(s);
 }
@@ -308,10 +309,17 @@ int dbg_step_once(dbg_session *s)
 {
 	diag d;
 	diag_clear(&d);
+	const size_t upc = s->em->upc;
+	s->step_pc = s->em->pc;
 	if (emu_stepi(s->em, &d) < 0) {
 		dbg_error(s, "%s", d.msg);
 		return -1;
 	}
+	/* the micro-op just run, for rwatch and awatch: em->up holds the
+	 * command's micro-ops until the next command starts */
+	s->step_has_uop = s->em->up.n > upc && !s->em->dd;
+	if (s->step_has_uop)
+		s->step_uop = s->em->up.u[upc];
 	s->since++;
 	if (s->em->upc == 0)
 		push_bound(s);
@@ -536,32 +544,51 @@ int dbg_run_to(dbg_session *s, size_t cmd)
 	return resume(s, RUN_UNTIL, cmd);
 }
 
+/* Run to the location in args (until's and advance's). */
+static int run_to_location(dbg_session *s, const char *what, const char *args)
+{
+	dbg_location loc;
+	if (dbg_parse_location(s, what, args, &loc) < 0 || dbg_need_machine(s) < 0)
+		return -1;
+	if (emu_done(s->em)) {
+		dbg_error(s, "%s: the program has finished; nothing is ahead (run starts it again).",
+			  what);
+		return -1;
+	}
+	if (loc.cmd <= s->em->pc) {
+		dbg_error(s, "%s: command %zu is behind the position (%s command %zu): the machine "
+			  "only runs forward (reverse-step, or run to start again).", what, loc.cmd,
+			  s->em->upc ? "in" : "before", s->em->pc);
+		return -1;
+	}
+	return resume(s, RUN_UNTIL, loc.cmd);
+}
+
 int dbg_cmd_until(dbg_session *s, char *args)
 {
 	args = dbg_trim(args);
-	uint64_t n;
-	/* Without N, as gdb's until without an argument: on to the next
-	 * command, the rest of this one run. */
-	if (!*args) {
-		if (dbg_need_machine(s) < 0)
-			return -1;
-		if (emu_done(s->em)) {
-			dbg_error(s, "until: the program has ended; nothing is ahead.");
-			return -1;
-		}
-		n = s->em->pc + 1;
-	} else if (!dbg_parse_u64(args, &n)) {
-		dbg_error(s, "until: expected a command index, got \"%s\".", args);
-		return -1;
-	}
+	if (*args)
+		return run_to_location(s, "until", args);
+	/* Without a location, as gdb's until without an argument: on to the
+	 * next command, the rest of this one run. */
 	if (dbg_need_machine(s) < 0)
 		return -1;
-	if (n > s->prog.ncmds || n <= s->em->pc) {
-		dbg_error(s, "until: command %" PRIu64 " is not ahead of the position (%s command %zu; the program has %zu).",
-			  n, s->em->upc ? "in" : "before", s->em->pc, s->prog.ncmds);
+	if (emu_done(s->em)) {
+		dbg_error(s, "until: the program has ended; nothing is ahead.");
 		return -1;
 	}
-	return resume(s, RUN_UNTIL, n);
+	return resume(s, RUN_UNTIL, s->em->pc + 1);
+}
+
+int dbg_cmd_advance(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	if (!*args) {
+		dbg_error(s, "Argument required (a location: *N, N, :LINE or a node; see \"help "
+			  "until\").");
+		return -1;
+	}
+	return run_to_location(s, "advance", args);
 }
 
 int dbg_cmd_kill(dbg_session *s, char *args)

@@ -2,15 +2,28 @@
 /*
  * expr.c: infsdb's expressions.
  *
- *   expr    := or
+ *   expr    := or [ "?" expr ":" expr ]
  *   or      := and { "||" and }
- *   and     := cmp { "&&" cmp }
- *   cmp     := sum [ ("<" | "<=" | ">" | ">=" | "==" | "!=") sum ]
+ *   and     := bitor { "&&" bitor }
+ *   bitor   := bitxor { "|" bitxor }
+ *   bitxor  := bitand { "^" bitand }
+ *   bitand  := eq { "&" eq }
+ *   eq      := rel { ("==" | "!=") rel }
+ *   rel     := shift { ("<" | "<=" | ">" | ">=") shift }
+ *   shift   := sum { ("<<" | ">>") sum }
  *   sum     := product { ("+" | "-") product }
  *   product := unary { ("*" | "/" | "%") unary }
- *   unary   := ("-" | "!") unary | primary
+ *   unary   := ("-" | "!" | "~") unary | primary
  *   primary := NUMBER | FLOAT | "inf" | "nan" | "(" expr ")" | BUF "[" expr "]"
  *            | "$pc" | "$upc" | "$cycle" | "$" SRAMFN "(" expr { "," expr } ")"
+ *            | "$" | "$$" | "$$" N | "$" N | "$" NAME
+ *
+ * The precedence is C's, as gdb's: a bit-level debugger's masks and
+ * shifts (A[i] >> 3 & 1) read as they would in C.  `$`, `$$`, `$$N`
+ * and `$N` are the value history (print records each value it shows,
+ * vars.c); `$NAME` is a convenience variable (`set $i = 3`).  A number
+ * is read as gdb reads it: 0x hex, 0b binary, a leading 0 octal (08 is
+ * not a number).
  *
  * Integers are 64-bit two's complement (wrapping); an integer element is
  * read from the transposed bits (emu_elem_get) and sign-extended when its
@@ -69,8 +82,11 @@ static bool accept(parser *ps, const char *tok)
 	size_t n = strlen(tok);
 	if (strncmp(ps->p, tok, n) != 0)
 		return false;
-	/* "<" must not take the first half of "<=" (and so on) */
+	/* "<" must not take the first half of "<=" or "<<", "&" of "&&",
+	 * "|" of "||" (and so on) */
 	if (n == 1 && strchr("<>=!&|", tok[0]) && ps->p[1] == '=')
+		return false;
+	if (n == 1 && strchr("<>&|", tok[0]) && ps->p[1] == tok[0])
 		return false;
 	ps->p += n;
 	return true;
@@ -91,6 +107,7 @@ static dbg_value plain(int64_t v)
 }
 
 static dbg_value parse_or(parser *ps);
+static dbg_value parse_expr(parser *ps);
 
 /* The extent of a number at s: letters, digits, '_' and '.', and a sign
  * right after an exponent letter (e or E, p or P in hex). */
@@ -159,6 +176,8 @@ static dbg_value parse_number(parser *ps)
 		base = 16, start += 2;
 	else if (start[0] == '0' && (start[1] == 'b' || start[1] == 'B'))
 		base = 2, start += 2;
+	else if (start[0] == '0' && n > 1)
+		base = 8, start += 1; /* as C and gdb: 010 is 8, 08 no number */
 	errno = 0;
 	unsigned long long v = strtoull(start, &end, base);
 	if (end == start || end != ps->p + n || !isalnum((unsigned char)*start)) {
@@ -223,7 +242,7 @@ static bool parse_indexes(parser *ps, const emu_buffer *b, uint64_t *flat)
 	uint64_t idx[EMU_LAYOUT_DIMS] = { 0, 0, 0 };
 	unsigned k = 0;
 	do {
-		dbg_value v = parse_or(ps);
+		dbg_value v = parse_expr(ps);
 		if (ps->failed)
 			return false;
 		if (!accept(ps, "]")) {
@@ -374,7 +393,7 @@ static unsigned parse_args(parser *ps, const sram_fn_desc *f, int64_t a[4])
 	if (accept(ps, ")"))
 		return 0;
 	do {
-		dbg_value v = parse_or(ps);
+		dbg_value v = parse_expr(ps);
 		char what[32];
 		snprintf(what, sizeof what, "An argument of $%s", f->name);
 		if (ps->failed || !need_integer(ps, &v, what))
@@ -415,10 +434,58 @@ static dbg_value parse_sram_fn(parser *ps, const sram_fn_desc *f)
 	return read_sram(ps, f, a, n);
 }
 
+/* The value history: "$" the last value, "$$" the one before, "$$N" N
+ * back from the last, "$N" value N (gdb's numbering, from 1). */
+static dbg_value parse_history(parser *ps)
+{
+	const char *p = ps->p + 1;
+	const bool back = *p == '$';
+	p += back;
+	size_t digits = strspn(p, "0123456789");
+	uint64_t n = 0;
+	for (size_t k = 0; k < digits && n < (UINT64_MAX - 9) / 10; k++)
+		n = n * 10 + (uint64_t)(p[k] - '0');
+	ps->p = p + digits;
+	if (ps->syntax_only)
+		return plain(0);
+	const size_t have = ps->s->nvalues;
+	/* $ is $$0, $$ is $$1 */
+	const uint64_t from_last = back ? (digits ? n : 1) : 0;
+	if (!back && digits && (n == 0 || n > have)) {
+		fail(ps, "History has not yet reached $%" PRIu64 ".", n);
+		return plain(0);
+	}
+	if ((back || !digits) && from_last >= have) {
+		if (!have)
+			fail(ps, "The value history is empty (print records its values there).");
+		else
+			fail(ps, "History has not yet reached $$%" PRIu64 " (it holds $1 to $%zu).",
+			     from_last, have);
+		return plain(0);
+	}
+	return ps->s->values[!back && digits ? n - 1 : have - 1 - from_last].v;
+}
+
+/* $NAME, a convenience variable: set with `set $NAME = EXPR`. */
+static dbg_value parse_convenience(parser *ps, const char *name, size_t len)
+{
+	if (ps->syntax_only)
+		return plain(0);
+	const dbg_value *v = dbg_conv_find(ps->s, name, len);
+	if (v)
+		return *v;
+	fail(ps, "Unknown variable \"$%.*s\": $pc, $upc, $cycle, the value history ($, $$, $N), "
+	     "a convenience variable set with \"set $%.*s = EXPR\", or $cell, $row, $col, $C, $T, "
+	     "$E, $BL, $BLB with arguments.", (int)len, name, (int)len, name);
+	return plain(0);
+}
+
 static dbg_value parse_variable(parser *ps)
 {
 	const emu_machine *em = ps->s->em;
 	const char *name = ps->p + 1;
+	if (!isalpha((unsigned char)*name) && *name != '_')
+		return parse_history(ps);
 	size_t len = 0;
 	while (isalnum((unsigned char)name[len]) || name[len] == '_')
 		len++;
@@ -440,16 +507,14 @@ static dbg_value parse_variable(parser *ps)
 		uint64_t v = k == 0 ? dbg_cycles(ps->s) : k == 1 ? em->upc : em->pc;
 		return plain((int64_t)v);
 	}
-	fail(ps, "Unknown variable \"$%.*s\" (known: $pc, $upc, $cycle, and $cell, $row, $col, $C, $T, $E, $BL, $BLB with arguments).",
-	     (int)len, name);
-	return plain(0);
+	return parse_convenience(ps, name, len);
 }
 
 static dbg_value parse_primary(parser *ps)
 {
 	skip_space(ps);
 	if (accept(ps, "(")) {
-		dbg_value v = parse_or(ps);
+		dbg_value v = parse_expr(ps);
 		if (!ps->failed && !accept(ps, ")"))
 			syntax_error(ps);
 		return v;
@@ -478,6 +543,12 @@ static dbg_value parse_unary_nested(parser *ps)
 	if (accept(ps, "!")) {
 		dbg_value v = parse_unary(ps);
 		return plain(!dbg_value_true(&v));
+	}
+	if (accept(ps, "~")) {
+		dbg_value v = parse_unary(ps);
+		if (v.is_float && !ps->failed)
+			fail(ps, "Integer-only operation: ~ needs an integer, and a floating-point value was given.");
+		return plain(~v.v);
 	}
 	return parse_primary(ps);
 }
@@ -512,6 +583,29 @@ static dbg_value int_arith(parser *ps, char op, int64_t l, int64_t r)
 	if (l == INT64_MIN && r == -1)
 		return plain(op == '/' ? INT64_MIN : 0);
 	return plain(op == '/' ? l / r : l % r);
+}
+
+/* The bitwise operators and shifts: integers only, as in C.  A shift
+ * counts 0 to 63 bits; >> of a negative value keeps its sign (gdb's
+ * arithmetic shift of a signed long). */
+static dbg_value bit_op(parser *ps, const char *op, const dbg_value *l, const dbg_value *r)
+{
+	if (l->is_float || r->is_float) {
+		fail(ps, "Integer-only operation: %s needs two integers, and a floating-point value was given.",
+		     op);
+		return plain(0);
+	}
+	const uint64_t a = (uint64_t)l->v, b = (uint64_t)r->v;
+	if (op[0] == '&' || op[0] == '|' || op[0] == '^')
+		return plain((int64_t)(op[0] == '&' ? a & b : op[0] == '|' ? a | b : a ^ b));
+	if (r->v < 0 || r->v > 63) {
+		if (!ps->syntax_only)
+			fail(ps, "Shift count %" PRId64 " is out of range (0 to 63).", r->v);
+		return plain(0);
+	}
+	if (op[0] == '<')
+		return plain((int64_t)(a << b));
+	return plain(l->v < 0 ? ~(int64_t)(~a >> b) : (int64_t)(a >> b));
 }
 
 /* l OP r: with a double operand the other is converted and the result
@@ -560,6 +654,20 @@ static dbg_value parse_sum(parser *ps)
 	}
 }
 
+static dbg_value parse_shift(parser *ps)
+{
+	dbg_value l = parse_sum(ps);
+	for (;;) {
+		const char *op = accept(ps, "<<") ? "<<" : accept(ps, ">>") ? ">>" : NULL;
+		if (!op || ps->failed)
+			return l;
+		dbg_value r = parse_sum(ps);
+		if (ps->failed)
+			return l;
+		l = bit_op(ps, op, &l, &r);
+	}
+}
+
 /* Comparison k of ops[] (<= >= == != < >) on doubles or integers; a
  * NaN compares unequal to everything, itself included. */
 static bool compare(int k, const dbg_value *l, const dbg_value *r)
@@ -574,25 +682,72 @@ static bool compare(int k, const dbg_value *l, const dbg_value *r)
 	       k == 3 ? a != b : k == 4 ? a < b : a > b;
 }
 
-static dbg_value parse_cmp(parser *ps)
+static const char *const cmp_ops[] = { "<=", ">=", "==", "!=", "<", ">" };
+
+/* rel (ops 0, 1, 4, 5 of cmp_ops) binds tighter than eq (2, 3), as in C. */
+static dbg_value parse_rel(parser *ps)
 {
-	dbg_value l = parse_sum(ps);
-	static const char *const ops[] = { "<=", ">=", "==", "!=", "<", ">" };
-	for (int k = 0; k < 6; k++) {
-		if (ps->failed || !accept(ps, ops[k]))
+	dbg_value l = parse_shift(ps);
+	static const int rel[] = { 0, 1, 4, 5 };
+	for (int k = 0; k < 4 && !ps->failed; k++) {
+		if (!accept(ps, cmp_ops[rel[k]]))
 			continue;
-		dbg_value r = parse_sum(ps);
-		return plain(compare(k, &l, &r));
+		dbg_value r = parse_shift(ps);
+		l = plain(compare(rel[k], &l, &r));
+		k = -1; /* a < b < c, left to right */
 	}
 	return l;
 }
 
+static dbg_value parse_eq(parser *ps)
+{
+	dbg_value l = parse_rel(ps);
+	for (;;) {
+		const int k = accept(ps, "==") ? 2 : accept(ps, "!=") ? 3 : -1;
+		if (k < 0 || ps->failed)
+			return l;
+		dbg_value r = parse_rel(ps);
+		l = plain(compare(k, &l, &r));
+	}
+}
+
+/* One level of & ^ |: op over operands of the next tighter level. */
+static dbg_value parse_bitwise(parser *ps, int level)
+{
+	static const char *const ops[] = { "|", "^", "&" };
+	dbg_value l = level == 2 ? parse_eq(ps) : parse_bitwise(ps, level + 1);
+	while (!ps->failed && accept(ps, ops[level])) {
+		dbg_value r = level == 2 ? parse_eq(ps) : parse_bitwise(ps, level + 1);
+		if (ps->failed)
+			return l;
+		l = bit_op(ps, ops[level], &l, &r);
+	}
+	return l;
+}
+
+/* Parse with nothing read nor any run-time error when skip (the operand
+ * that && || ?: do not evaluate, as C). */
+static dbg_value parse_maybe(parser *ps, dbg_value (*fn)(parser *), bool skip)
+{
+	const bool was = ps->syntax_only;
+	ps->syntax_only = was || skip;
+	dbg_value v = fn(ps);
+	ps->syntax_only = was;
+	return v;
+}
+
+static dbg_value parse_bitor(parser *ps)
+{
+	return parse_bitwise(ps, 0);
+}
+
 static dbg_value parse_and(parser *ps)
 {
-	dbg_value l = parse_cmp(ps);
+	dbg_value l = parse_bitor(ps);
 	while (!ps->failed && accept(ps, "&&")) {
-		dbg_value r = parse_cmp(ps);
-		l = plain(dbg_value_true(&l) && dbg_value_true(&r));
+		const bool t = dbg_value_true(&l);
+		dbg_value r = parse_maybe(ps, parse_bitor, !t);
+		l = plain(t && dbg_value_true(&r));
 	}
 	return l;
 }
@@ -601,11 +756,31 @@ static dbg_value parse_or(parser *ps)
 {
 	dbg_value l = parse_and(ps);
 	while (!ps->failed && accept(ps, "||")) {
-		dbg_value r = parse_and(ps);
-		l = plain(dbg_value_true(&l) || dbg_value_true(&r));
+		const bool t = dbg_value_true(&l);
+		dbg_value r = parse_maybe(ps, parse_and, t);
+		l = plain(t || dbg_value_true(&r));
 	}
 	return l;
 }
+
+/* C's conditional: only the chosen side is evaluated. */
+static dbg_value parse_expr(parser *ps)
+{
+	dbg_value c = parse_or(ps);
+	if (ps->failed || !accept(ps, "?"))
+		return c;
+	const bool t = dbg_value_true(&c);
+	dbg_value a = parse_maybe(ps, parse_expr, !t);
+	if (ps->failed)
+		return a;
+	if (!accept(ps, ":")) {
+		syntax_error(ps);
+		return a;
+	}
+	dbg_value b = parse_maybe(ps, parse_expr, t);
+	return t ? a : b;
+}
+
 
 static int evaluate(dbg_session *s, const char *text, dbg_value *out, char *err,
 		    size_t errsize, bool syntax_only)
@@ -616,7 +791,7 @@ static int evaluate(dbg_session *s, const char *text, dbg_value *out, char *err,
 		fail(&ps, "An expression is required.");
 		return -1;
 	}
-	*out = parse_or(&ps);
+	*out = parse_expr(&ps);
 	skip_space(&ps);
 	if (!ps.failed && *ps.p)
 		syntax_error(&ps);

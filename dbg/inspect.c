@@ -143,6 +143,7 @@ int dbg_cmd_print(dbg_session *s, char *args)
 		return -1;
 	}
 	printf("%s = %s\n", expr, text);
+	dbg_values_record(s, &v, expr); /* $N, as gdb's value history */
 	dbg_node_print_note(s, expr);
 	return 0;
 }
@@ -583,12 +584,14 @@ int dbg_cmd_list(dbg_session *s, char *args)
 	args = dbg_trim(args);
 	size_t n = s->prog.ncmds, pc = s->em ? s->em->pc : 0;
 	uint64_t centre = pc;
-	if (*args && (!dbg_parse_u64(args, &centre) || centre >= n)) {
-		dbg_error(s, "list: no command %s: the program has commands 0 to %zu.", args,
-			  n ? n - 1 : 0);
+	dbg_location loc;
+	if (*args && dbg_parse_location(s, "list", args, &loc) < 0)
 		return -1;
-	}
-	size_t from = centre > 4 ? (size_t)centre - 4 : 0, to = from + 10 < n ? from + 10 : n;
+	if (*args)
+		centre = loc.cmd;
+	const size_t size = s->listsize ? s->listsize : 10, before = (size - 1) / 2;
+	size_t from = centre > before ? (size_t)centre - before : 0;
+	size_t to = from + size < n ? from + size : n;
 	/* Enter after a listing: the commands that follow it */
 	const bool more = s->repeating && s->list_next > 0 && s->list_since == s->since &&
 			  s->list_pc == pc && s->list_upc == (s->em ? s->em->upc : 0);
@@ -599,7 +602,7 @@ int dbg_cmd_list(dbg_session *s, char *args)
 	}
 	if (more) {
 		from = (size_t)s->list_next;
-		to = from + 10 < n ? from + 10 : n;
+		to = from + size < n ? from + size : n;
 	}
 	s->list_next = (int)to;
 	s->list_since = s->since;

@@ -3,6 +3,7 @@
 bin_PROGRAMS += infsdb
 infsdb_SOURCES = dbg/dbg.h dbg/main.c dbg/commands.c dbg/exec.c dbg/breaks.c \
 	dbg/expr.c dbg/value.c dbg/inspect.c dbg/state.c dbg/reverse.c dbg/record.c \
-	dbg/tui.c dbg/nodes.c dbg/ar.c dbg/valid.c
+	dbg/tui.c dbg/nodes.c dbg/ar.c dbg/valid.c dbg/vars.c dbg/settings.c \
+	dbg/user.c dbg/printf.c dbg/frames.c dbg/location.c dbg/expect.c
 infsdb_CFLAGS = $(AM_CFLAGS) $(READLINE_CFLAGS) $(NCURSES_CFLAGS)
 infsdb_LDADD = libinfsim_core.la $(READLINE_LIBS) $(NCURSES_LIBS)

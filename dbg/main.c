@@ -318,6 +318,11 @@ static void history_size_from_env(void)
 	apply_history_size();
 }
 
+long dbg_history_size(void)
+{
+	return hist_size;
+}
+
 int dbg_cmd_set_history(dbg_session *s, char *args)
 {
 	char *save = NULL, *what = strtok_r(args, " \t", &save);
@@ -369,7 +374,7 @@ static void interactive_loop(dbg_session *s)
 			dbg_tui_run(s);
 			continue;
 		}
-		char *line = readline("(infsdb) ");
+		char *line = readline(s->defining ? ">" : "(infsdb) ");
 		if (!line) {
 			printf("quit\n");
 			break;
@@ -445,6 +450,7 @@ int main(int argc, char **argv)
 	rl_readline_name = "infsdb"; /* $if infsdb in ~/.inputrc */
 	history_size_from_env();
 	s.batch = o.batch;
+	s.confirm = s.pagination = true; /* gdb's defaults */
 	s.interactive = !o.batch && isatty(STDIN_FILENO);
 	diag d;
 	diag_clear(&d);
@@ -478,8 +484,15 @@ int main(int argc, char **argv)
 	dbg_tui_disable();
 	dbg_session_stop(&s); /* writes a recording still in progress */
 	rc = o.batch ? session_status(&s) : EXIT_SUCCESS;
+	if (s.defining)
+		fprintf(stderr, "infsdb: the definition of \"%s\" was not ended by \"end\".\n",
+			s.defining->name);
+	dbg_logging_stop(&s);
 	dbg_bp_free_all(&s);
 	dbg_display_free_all(&s);
+	dbg_vars_free(&s);
+	dbg_user_free(&s);
+	free(s.log_path);
 	dbg_valid_free(&s);
 	emu_program_free(&s.prog);
 	dbg_tdfg_free(&s);

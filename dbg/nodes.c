@@ -327,22 +327,16 @@ int dbg_cmd_next(dbg_session *s, char *args)
 	return dbg_run_to(s, target);
 }
 
-/* finish on a command stream, which is one region: to the end of the
- * command the machine is in, or at a boundary to the end of the stream. */
-static int finish_plain(dbg_session *s)
-{
-	if (s->em->upc > 0) {
-		printf("Run till exit from command %zu\n", s->em->pc);
-		return dbg_run_to(s, s->em->pc + 1);
-	}
-	printf("Run till exit from the stream (one region: it has no nodes)\n");
-	return dbg_run_to(s, s->prog.ncmds);
-}
-
+/* finish: to the end of the level `frame` or `up` selected, as gdb's
+ * finish leaves the selected frame; else of the innermost level the
+ * position is in: the command it is in (or, at a boundary of a command
+ * stream, the next command), at a boundary of a tDFG the node of the next
+ * command.  Never more than that level: `up` then `finish` for the node
+ * or the region around it. */
 int dbg_cmd_finish(dbg_session *s, char *args)
 {
 	if (*dbg_trim(args)) {
-		dbg_error(s, "\"finish\" takes no arguments.");
+		dbg_error(s, "\"finish\" takes no arguments (select an outer level with \"up\").");
 		return -1;
 	}
 	if (dbg_need_machine(s) < 0)
@@ -351,18 +345,20 @@ int dbg_cmd_finish(dbg_session *s, char *args)
 		dbg_error(s, "\"finish\" not meaningful: the program has finished.");
 		return -1;
 	}
-	const long n = dbg_current_node(s);
-	if (!s->tdfg || n < 0)
-		return s->tdfg ? dbg_run_to(s, s->em->pc + 1) : finish_plain(s);
-	const emu_tnode *x = &s->t.nodes[n];
-	if (s->em->pc > x->cmd0 || s->em->upc > 0) {
-		printf("Run till exit from node '%s' (%s:%d)\n", x->name, s->t.path, x->line);
-		return dbg_run_to(s, x->cmd1);
+	size_t start, end;
+	char what[1500];
+	if (dbg_frame_span(s, &start, &end, what, sizeof what) == 0) {
+		printf("Run till exit from %s\n", what);
+		return dbg_run_to(s, end);
 	}
-	/* at the node's start: the whole of its region */
-	const emu_tregion *r = &s->t.regions[x->region];
-	printf("Run till exit from region '%s' (%s:%d)\n", r->name, s->t.path, r->line);
-	return dbg_run_to(s, r->cmd1);
+	const long n = dbg_current_node(s);
+	if (s->em->upc > 0 || n < 0) {
+		printf("Run till exit from command %zu\n", s->em->pc);
+		return dbg_run_to(s, s->em->pc + 1);
+	}
+	const emu_tnode *x = &s->t.nodes[n];
+	printf("Run till exit from node '%s' (%s:%d)\n", x->name, s->t.path, x->line);
+	return dbg_run_to(s, x->cmd1);
 }
 
 /* ---- check ---- */
@@ -706,6 +702,14 @@ int dbg_tdfg_registers(dbg_session *s)
 static int list_place(dbg_session *s, const char *text, int nlines, int *line)
 {
 	uint64_t v;
+	if (*text == '*' || *text == ':' || strchr(text, ':')) { /* a location */
+		dbg_location loc;
+		if (dbg_parse_location(s, "list", text, &loc) < 0)
+			return -1;
+		const long n = loc.node >= 0 ? loc.node : dbg_node_of(s, loc.cmd);
+		*line = n >= 0 ? s->t.nodes[n].line : 1;
+		return 0;
+	}
 	if (dbg_parse_u64(text, &v)) {
 		if (v >= 1 && v <= (uint64_t)nlines) {
 			*line = (int)v;
@@ -726,9 +730,16 @@ static int list_place(dbg_session *s, const char *text, int nlines, int *line)
 	return -1;
 }
 
-/* The line the listing centres on without an argument. */
+/* The line the listing centres on without an argument: the level
+ * `frame` selected, else the current node's. */
 static int list_centre(const dbg_session *s)
 {
+	int region;
+	const long sel = dbg_frame_node(s, &region);
+	if (sel >= 0)
+		return s->t.nodes[sel].line;
+	if (region >= 0)
+		return s->t.regions[region].line;
 	const long n = dbg_current_node(s);
 	if (n >= 0)
 		return s->t.nodes[n].line;
@@ -758,8 +769,9 @@ static int list_range(dbg_session *s, char *args, int nlines, int *from, int *to
 	int centre = list_centre(s);
 	if (*args && list_place(s, args, nlines, &centre) < 0)
 		return -1;
-	*from = centre > 5 ? centre - 5 : 1;
-	*to = *from + 9;
+	const int size = s->listsize ? (int)s->listsize : 10, before = size / 2;
+	*from = centre > before ? centre - before : 1;
+	*to = *from + size - 1;
 	return 0;
 }
 
@@ -778,7 +790,7 @@ int dbg_tdfg_list(dbg_session *s, char *args)
 	args = dbg_trim(args);
 	if (list_continues(s)) {
 		from = s->list_next;
-		to = from + 9;
+		to = from + (s->listsize ? (int)s->listsize : 10) - 1;
 		if (from > nlines) {
 			dbg_error(s, "Line number %d out of range; \"%s\" has %d lines.", from,
 				  s->t.path, nlines);

@@ -97,6 +97,93 @@ int dbg_cmd_reverse_step(dbg_session *s, char *args)
 	return go_back(s, target, clamped);
 }
 
+/* The step count at which the machine stood before command cmd (at or
+ * before the position's command), if the history reaches back there.
+ * The last command boundary at or before the position is before the
+ * position's command; each earlier one is before the command before. */
+static bool step_of_command(const dbg_session *s, size_t cmd, uint64_t *at)
+{
+	size_t i = s->nbounds;
+	while (i > 0 && s->bounds[i - 1] > s->since)
+		i--;
+	const size_t back = s->em->pc - cmd;
+	if (i == 0 || cmd > s->em->pc || back > i - 1)
+		return false;
+	*at = s->bounds[i - 1 - back];
+	return true;
+}
+
+/* Go back to the start of command cmd, or of the history if it does
+ * not reach so far. */
+static int back_to_command(dbg_session *s, size_t cmd)
+{
+	uint64_t at;
+	const bool found = step_of_command(s, cmd, &at);
+	return go_back(s, found ? at : 0, !found);
+}
+
+/* Is the position past the start of command cmd? */
+static bool past(const dbg_session *s, size_t cmd)
+{
+	return s->em->pc > cmd || (s->em->pc == cmd && s->em->upc > 0);
+}
+
+int dbg_cmd_reverse_next(dbg_session *s, char *args)
+{
+	if (!s->tdfg)
+		return dbg_cmd_reverse_step(s, args);
+	uint64_t n;
+	if (count_arg(s, "reverse-next", args, &n) < 0 || can_reverse(s) < 0)
+		return -1;
+	/* the start of the node the position is in, then of the ones before */
+	size_t target = s->em->pc;
+	for (uint64_t k = 0; k < n; k++) {
+		const long node = dbg_node_of(s, target);
+		if (k == 0 && node >= 0 && past(s, s->t.nodes[node].cmd0)) {
+			target = s->t.nodes[node].cmd0;
+			continue;
+		}
+		if (target == 0)
+			break;
+		const long prev = dbg_node_of(s, target - 1);
+		target = prev >= 0 ? s->t.nodes[prev].cmd0 : target - 1;
+	}
+	return back_to_command(s, target);
+}
+
+int dbg_cmd_reverse_finish(dbg_session *s, char *args)
+{
+	if (*dbg_trim(args)) {
+		dbg_error(s, "\"reverse-finish\" takes no arguments (select an outer level with \"up\").");
+		return -1;
+	}
+	if (can_reverse(s) < 0)
+		return -1;
+	size_t start, end;
+	char what[1500];
+	if (dbg_frame_span(s, &start, &end, what, sizeof what) == 0) {
+		printf("Run back to call of %s\n", what);
+		return back_to_command(s, start);
+	}
+	const long n = dbg_current_node(s);
+	size_t target = s->em->pc;
+	if (s->em->upc > 0) {
+		printf("Run back to the start of command %zu\n", target);
+	} else if (n >= 0 && past(s, s->t.nodes[n].cmd0)) {
+		target = s->t.nodes[n].cmd0;
+		printf("Run back to the start of node '%s' (%s:%d)\n", s->t.nodes[n].name, s->t.path,
+		       s->t.nodes[n].line);
+	} else if (n >= 0 && past(s, s->t.regions[s->t.nodes[n].region].cmd0)) {
+		const emu_tregion *r = &s->t.regions[s->t.nodes[n].region];
+		target = r->cmd0;
+		printf("Run back to the start of region '%s' (%s:%d)\n", r->name, s->t.path, r->line);
+	} else {
+		printf("Run back to the start of the history\n");
+		return go_back(s, 0, false);
+	}
+	return back_to_command(s, target);
+}
+
 /* The last step count before the position where a breakpoint stops the
  * machine, found by replaying the history: 1 if found (in *at), 0 if
  * none, -1 on an error. */

@@ -91,8 +91,10 @@ bool dbg_value_same(const dbg_value *a, const dbg_value *b)
  * emu_value_text writes the elements. */
 static void double_text(double d, char *buf, size_t size)
 {
+	/* A NaN is "nan" whatever its sign and payload (0.0/0 is -nan on
+	 * x86), as the elements print; /x shows its bits. */
 	if (isnan(d)) {
-		snprintf(buf, size, "%snan", signbit(d) ? "-" : "");
+		snprintf(buf, size, "nan");
 		return;
 	}
 	if (isinf(d)) {

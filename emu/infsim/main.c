@@ -202,20 +202,7 @@ static bool ends_with(const char *s, const char *suffix)
  * not have, as its raw bits in u2. */
 static npy_dtype buffer_dtype(const emu_buffer *b)
 {
-	npy_dtype dt = { b->is_signed ? 'i' : 'u', 8 };
-	if (b->fmt == ISA_FMT_F32 || b->fmt == ISA_FMT_F16)
-		dt = (npy_dtype){ 'f', b->width / 8u };
-	else if (b->fmt == ISA_FMT_BF16)
-		dt = (npy_dtype){ 'u', 2 };
-	else if (b->width == 1)
-		dt = (npy_dtype){ 'b', 1 };
-	else if (b->width <= 8)
-		dt.size = 1;
-	else if (b->width <= 16)
-		dt.size = 2;
-	else if (b->width <= 32)
-		dt.size = 4;
-	return dt;
+	return emu_buffer_npy_dtype(b);
 }
 
 /* Do the values read for b fit its width?  Then keep their n-bit

@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * settings.c: gdb's settings under infsdb (`set pagination`, `set
+ * confirm`, `set listsize`, `set logging`), `show`, and `shell`.
+ *
+ * A gdb script usually begins with `set pagination off` and `set
+ * confirm off`: infsdb never pages its output nor asks before acting
+ * (run restarts, delete deletes), so both settings are kept and shown
+ * as gdb shows them, and a script that sets them runs unchanged.
+ *
+ * Logging copies everything infsdb prints (stdout and stderr) to a
+ * file, with each command line before its output, so that a teacher
+ * gets a student's whole session: stdout and stderr are replaced by
+ * streams that write both to their file descriptor and to the log.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "dbg.h"
+
+/* ---- on / off ---- */
+
+/* "on"/"off" (also 1/0, yes/no, enable/disable, as gdb). */
+static int parse_bool(dbg_session *s, const char *what, char *args, bool *out)
+{
+	args = dbg_trim(args);
+	static const char *const on[] = { "on", "1", "yes", "enable", NULL };
+	static const char *const off[] = { "off", "0", "no", "disable", NULL };
+	for (int k = 0; on[k]; k++) {
+		if (strcmp(args, on[k]) == 0 || (!*args && k == 0)) {
+			*out = true;
+			return 0;
+		}
+		if (strcmp(args, off[k]) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	dbg_error(s, "set %s: \"on\" or \"off\" expected, got \"%s\".", what, args);
+	return -1;
+}
+
+int dbg_cmd_set_pagination(dbg_session *s, char *args)
+{
+	return parse_bool(s, "pagination", args, &s->pagination);
+}
+
+int dbg_cmd_set_confirm(dbg_session *s, char *args)
+{
+	return parse_bool(s, "confirm", args, &s->confirm);
+}
+
+int dbg_cmd_show_pagination(dbg_session *s, char *args)
+{
+	(void)args;
+	printf("State of pagination is %s (infsdb never pages its output).\n",
+	       s->pagination ? "on" : "off");
+	return 0;
+}
+
+int dbg_cmd_show_confirm(dbg_session *s, char *args)
+{
+	(void)args;
+	printf("Whether to confirm potentially dangerous operations is %s (infsdb never asks).\n",
+	       s->confirm ? "on" : "off");
+	return 0;
+}
+
+int dbg_cmd_set_listsize(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	uint64_t n;
+	if (strcmp(args, "unlimited") == 0 || strcmp(args, "0") == 0) {
+		s->listsize = 100000; /* every line of any program a person lists */
+		return 0;
+	}
+	if (!dbg_parse_u64(args, &n) || n > 100000) {
+		dbg_error(s, "set listsize: expected a number of lines from 1 to 100000, or "
+			  "unlimited, got \"%s\".", args);
+		return -1;
+	}
+	s->listsize = (unsigned)n;
+	return 0;
+}
+
+int dbg_cmd_show_listsize(dbg_session *s, char *args)
+{
+	(void)args;
+	if (s->listsize >= 100000)
+		printf("Number of source lines infsdb will list by default is unlimited.\n");
+	else
+		printf("Number of source lines infsdb will list by default is %u.\n", s->listsize);
+	return 0;
+}
+
+int dbg_cmd_show_history(dbg_session *s, char *args)
+{
+	(void)s;
+	(void)args;
+	const long n = dbg_history_size();
+	if (n < 0)
+		printf("The size of the command history is unlimited.\n");
+	else
+		printf("The size of the command history is %ld.\n", n);
+	return 0;
+}
+
+int dbg_cmd_show_version(dbg_session *s, char *args)
+{
+	(void)s;
+	(void)args;
+	printf("infsdb (infsim) %s\n", PACKAGE_VERSION);
+	return 0;
+}
+
+/* `set` alone or `set $NAME = EXPR` (the subcommands are the table's). */
+int dbg_cmd_set(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	if (*args == '$')
+		return dbg_cmd_set_conv(s, args);
+	if (!*args)
+		dbg_error(s, "Argument required (expression to compute): set var BUF[INDEX] = EXPR, "
+			  "set $NAME = EXPR or set SETTING VALUE.");
+	else
+		dbg_error(s, "set: \"%s\" is not a setting nor $NAME = EXPR (see \"help set\").",
+			  args);
+	return -1;
+}
+
+/* `show` alone: every setting, as gdb's show. */
+int dbg_cmd_show(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	if (*args) {
+		dbg_error(s, "Undefined show command: \"%s\".  Try \"help show\".", args);
+		return -1;
+	}
+	dbg_cmd_show_confirm(s, args);
+	dbg_cmd_show_history(s, args);
+	dbg_cmd_show_listsize(s, args);
+	dbg_cmd_show_logging(s, args);
+	dbg_cmd_show_pagination(s, args);
+	return dbg_cmd_show_version(s, args);
+}
+
+/* ---- logging ---- */
+
+/* The log, and the streams stdout and stderr were before it began. */
+static FILE *log_file;
+static FILE *real_out, *real_err;
+
+/* Both to fd (1 or 2) and to the log. */
+static ssize_t tee_write(void *cookie, const char *buf, size_t size)
+{
+	const int fd = (int)(intptr_t)cookie;
+	size_t done = 0;
+	while (done < size) {
+		ssize_t n = write(fd, buf + done, size - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break; /* the terminal is gone: the log still gets it */
+		done += (size_t)n;
+	}
+	if (log_file) {
+		fwrite(buf, 1, size, log_file);
+		fflush(log_file);
+	}
+	return (ssize_t)size;
+}
+
+static FILE *tee_stream(int fd)
+{
+	cookie_io_functions_t io = { .write = tee_write };
+	FILE *f = fopencookie((void *)(intptr_t)fd, "w", io);
+	if (f)
+		setvbuf(f, NULL, fd == STDERR_FILENO ? _IONBF : _IOLBF, 0);
+	return f;
+}
+
+static const char *log_name(const dbg_session *s)
+{
+	return s->log_path ? s->log_path : "infsdb.txt";
+}
+
+static int logging_start(dbg_session *s)
+{
+	if (log_file) {
+		dbg_error(s, "set logging: already logging to \"%s\" (\"set logging off\" first).",
+			  log_name(s));
+		return -1;
+	}
+	FILE *f = fopen(log_name(s), s->log_overwrite ? "w" : "a");
+	if (!f) {
+		dbg_error(s, "set logging: %s: %s.", log_name(s), strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	FILE *out = tee_stream(STDOUT_FILENO), *err = tee_stream(STDERR_FILENO);
+	if (!out || !err) {
+		if (out)
+			fclose(out);
+		if (err)
+			fclose(err);
+		fclose(f);
+		dbg_error(s, "out of memory");
+		return -1;
+	}
+	log_file = f;
+	real_out = stdout;
+	real_err = stderr;
+	stdout = out;
+	stderr = err;
+	printf("Copying output to %s.\n", log_name(s));
+	return 0;
+}
+
+void dbg_logging_stop(dbg_session *s)
+{
+	if (!log_file)
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	FILE *out = stdout, *err = stderr;
+	stdout = real_out;
+	stderr = real_err;
+	fclose(out);
+	fclose(err);
+	fclose(log_file);
+	log_file = NULL;
+	printf("Done logging to %s.\n", log_name(s));
+}
+
+void dbg_logging_command(const char *line)
+{
+	if (log_file) {
+		fflush(stdout);
+		fflush(stderr);
+		fprintf(log_file, "(infsdb) %s\n", line);
+		fflush(log_file);
+	}
+}
+
+/* set logging file FILE | overwrite on|off | enabled on|off */
+static int logging_setting(dbg_session *s, char *word, char *rest)
+{
+	if (strcmp(word, "file") == 0) {
+		if (!*rest) {
+			dbg_error(s, "set logging file: expected a file name.");
+			return -1;
+		}
+		char *copy = strdup(rest);
+		if (!copy) {
+			dbg_error(s, "out of memory");
+			return -1;
+		}
+		free(s->log_path);
+		s->log_path = copy;
+		return 0;
+	}
+	if (strcmp(word, "overwrite") == 0)
+		return parse_bool(s, "logging overwrite", rest, &s->log_overwrite);
+	bool on;
+	if (parse_bool(s, "logging enabled", rest, &on) < 0)
+		return -1;
+	if (!on) {
+		dbg_logging_stop(s);
+		return 0;
+	}
+	return logging_start(s);
+}
+
+int dbg_cmd_set_logging(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	size_t n = strcspn(args, " \t");
+	char *rest = dbg_trim(args + n);
+	if (args[n])
+		args[n] = '\0';
+	if (strcmp(args, "on") == 0) { /* gdb's older `set logging on [FILE]` */
+		if (*rest && logging_setting(s, "file", rest) < 0)
+			return -1;
+		return logging_start(s);
+	}
+	if (strcmp(args, "off") == 0 && !*rest) {
+		dbg_logging_stop(s);
+		return 0;
+	}
+	if (strcmp(args, "file") == 0 || strcmp(args, "overwrite") == 0 ||
+	    strcmp(args, "enabled") == 0)
+		return logging_setting(s, args, rest);
+	dbg_error(s, "set logging: expected \"on [FILE]\", \"off\", \"file FILE\", "
+		  "\"overwrite on|off\" or \"enabled on|off\", got \"%s%s%s\".", args,
+		  *rest ? " " : "", rest);
+	return -1;
+}
+
+int dbg_cmd_show_logging(dbg_session *s, char *args)
+{
+	(void)args;
+	printf("logging enabled:  Logging is %s.\n", log_file ? "enabled" : "disabled");
+	printf("logging file:  The current logfile is \"%s\".\n", log_name(s));
+	printf("logging overwrite:  Whether logging overwrites or appends to the log file is %s.\n",
+	       s->log_overwrite ? "on" : "off");
+	return 0;
+}
+
+/* ---- shell ---- */
+
+/* Run cmd with /bin/sh, its output (stdout and stderr) copied to ours,
+ * so that a log keeps it too.  Its wait status, or -1. */
+static int run_piped(const char *cmd)
+{
+	size_t n = strlen(cmd) + 16;
+	char *full = malloc(n);
+	if (!full)
+		return -1;
+	snprintf(full, n, "(%s\n) 2>&1", cmd);
+	FILE *p = popen(full, "r");
+	free(full);
+	if (!p)
+		return -1;
+	char buf[4096];
+	size_t got;
+	while ((got = fread(buf, 1, sizeof buf, p)) > 0)
+		fwrite(buf, 1, got, stdout);
+	fflush(stdout);
+	return pclose(p);
+}
+
+/* `shell CMD` and `!CMD`: run CMD with /bin/sh, as gdb does; a status
+ * other than 0 is reported.  Without CMD, an interactive shell. */
+int dbg_cmd_shell(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	fflush(stdout);
+	fflush(stderr);
+	if (!*args && !s->interactive) {
+		dbg_error(s, "shell: expected a command (an interactive shell needs a terminal).");
+		return -1;
+	}
+	const char *shell = getenv("SHELL");
+	int status = *args ? run_piped(args) : system(shell && *shell ? shell : "/bin/sh");
+	if (status == -1) {
+		dbg_error(s, "shell: %s.", strerror(errno));
+		return -1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		dbg_error(s, "shell: \"%s\" could not be run (exit status 127).", args);
+		return -1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+		printf("[shell exit status %d]\n", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		printf("[shell killed by signal %d]\n", WTERMSIG(status));
+	return 0;
+}
