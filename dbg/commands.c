@@ -295,13 +295,15 @@ const dbg_command dbg_commands[] = {
 	  "command of the next node.  Stops early at a breakpoint or watchpoint,\n"
 	  "as continue.  On a command stream, which has no nodes, next is step.", NULL },
 	{ "finish", "fin", "running", dbg_cmd_finish, false,
-	  "Run to the end of the current node, or of its region.",
+	  "Run to the end of the current command or node, or of the selected level.",
 	  "finish\n"
-	  "On a tDFG program, inside a node (one of its commands has run), run to\n"
-	  "the end of the node; at the start of a node, run to the end of its\n"
-	  "region.  On a command stream, which is one region, run to the end of\n"
-	  "the command the machine is in, or at a command boundary to the end of\n"
-	  "the stream.  Stops early at a breakpoint or watchpoint.", NULL },
+	  "Run to the end of the innermost level the machine is in, as gdb's\n"
+	  "finish ends the innermost frame: inside a command (one of its micro-ops\n"
+	  "has run), that command; at a command boundary of a tDFG program, the\n"
+	  "node of the next command; at a boundary of a command stream, the next\n"
+	  "command.  After `frame N`, `up` or `down`, the level selected instead\n"
+	  "(`up` then `finish` ends the node or the region around the position;\n"
+	  "see `where`).  Stops early at a breakpoint or watchpoint.", NULL },
 	{ "stepi", "si", "running", dbg_cmd_stepi, true,
 	  "Run N micro-ops (default 1).",
 	  "stepi [N]\n"

@@ -555,6 +555,10 @@ static int run_to_location(dbg_session *s, const char *what, const char *args)
 			  what);
 		return -1;
 	}
+	if (loc.cmd == s->em->pc && s->em->upc == 0) {
+		dbg_error(s, "%s: the machine is already before command %zu.", what, loc.cmd);
+		return -1;
+	}
 	if (loc.cmd <= s->em->pc) {
 		dbg_error(s, "%s: command %zu is behind the position (%s command %zu): the machine "
 			  "only runs forward (reverse-step, or run to start again).", what, loc.cmd,

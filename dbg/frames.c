@@ -76,6 +76,15 @@ static void frame_where(const dbg_session *s, const frame *f, char *buf, size_t 
 		buf[0] = '\0';
 }
 
+/* "command 3" or "commands 3 to 5" for [from, to). */
+static void commands_text(size_t from, size_t to, char *buf, size_t size)
+{
+	if (to <= from + 1)
+		snprintf(buf, size, "command %zu", from);
+	else
+		snprintf(buf, size, "commands %zu to %zu", from, to - 1);
+}
+
 static void frame_text(const dbg_session *s, const frame *f, char *buf, size_t size)
 {
 	char text[512], where[600];
@@ -92,14 +101,14 @@ static void frame_text(const dbg_session *s, const frame *f, char *buf, size_t s
 		break;
 	case FR_NODE: {
 		const emu_tnode *x = &s->t.nodes[f->index];
-		snprintf(buf, size, "node '%s' (commands %zu to %zu)%s", x->name, x->cmd0,
-			 x->cmd1 - 1, where);
+		commands_text(x->cmd0, x->cmd1, text, sizeof text);
+		snprintf(buf, size, "node '%s' (%s)%s", x->name, text, where);
 		break;
 	}
 	case FR_REGION: {
 		const emu_tregion *r = &s->t.regions[f->index];
-		snprintf(buf, size, "region '%s' (commands %zu to %zu)%s", r->name, r->cmd0,
-			 r->cmd1 ? r->cmd1 - 1 : 0, where);
+		commands_text(r->cmd0, r->cmd1, text, sizeof text);
+		snprintf(buf, size, "region '%s' (%s)%s", r->name, text, where);
 		break;
 	}
 	case FR_PROGRAM:

@@ -179,8 +179,7 @@ static int format_all(dbg_session *s, const char *fmt, const char *p, char **out
 		if (!c) {
 			rc = -1;
 		} else if (!arg || !*dbg_trim(arg)) {
-			dbg_error(s, "printf: Bad format string, missing '\"' or an argument for "
-				  "\"%%%c\".", c);
+			dbg_error(s, "printf: no argument for the conversion \"%%%c\".", c);
 			rc = -1;
 		} else if (dbg_eval(s, arg, &v) < 0) {
 			rc = -1;

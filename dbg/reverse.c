@@ -159,6 +159,11 @@ int dbg_cmd_reverse_finish(dbg_session *s, char *args)
 	}
 	if (can_reverse(s) < 0)
 		return -1;
+	if (emu_done(s->em)) {
+		dbg_error(s, "\"reverse-finish\" not meaningful: the program has finished "
+			  "(reverse-step or reverse-next go back into it).");
+		return -1;
+	}
 	size_t start, end;
 	char what[1500];
 	if (dbg_frame_span(s, &start, &end, what, sizeof what) == 0) {

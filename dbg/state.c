@@ -87,6 +87,8 @@ static int set_element(dbg_session *s, char *args)
 
 int dbg_cmd_set_var(dbg_session *s, char *args)
 {
+	if (*dbg_trim(args) == '$') /* gdb's set var $i = 3 */
+		return dbg_cmd_set_conv(s, args);
 	return set_element(s, args);
 }
 

@@ -155,7 +155,13 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/tdfg_stencil.out tests/dbg/tdfg_enter.in tests/dbg/ckpt_anywhere.ins \
 	tests/dbg/ckpt_anywhere.cmds tests/dbg/ckpt_anywhere.out \
 	tests/dbg/valid.cmds tests/dbg/valid.out tests/dbg/valid_diff.ins \
-	tests/dbg/bounds.cmds tests/dbg/bounds.out
+	tests/dbg/bounds.cmds tests/dbg/bounds.out \
+	tests/dbg/gdb_break.cmds tests/dbg/gdb_break.out tests/dbg/gdb_cmds.cmds \
+	tests/dbg/gdb_cmds.out tests/dbg/gdb_expr.cmds tests/dbg/gdb_expr.out \
+	tests/dbg/gdb_tdfg.cmds tests/dbg/gdb_tdfg.out tests/dbg/gdb_script.cmds \
+	tests/dbg/gdb_script.out tests/dbg/expect.cmds tests/dbg/expect.out \
+	tests/dbg/grade.cmds tests/dbg/grade.out tests/dbg/expect_C.npy \
+	tests/dbg/expect_C_wrong.npy tests/dbg/expect_D.npy
 
 check_PROGRAMS += tests/test_tui
 tests_test_tui_SOURCES = tests/test_tui.c

@@ -166,6 +166,13 @@ Test(transcript, tdfg_stencil) { transcript("tdfg_stencil"); }
 Test(transcript, valid) { transcript("valid"); }
 Test(transcript, tdfg_all) { transcript("tdfg_all"); }
 Test(transcript, bounds) { transcript("bounds"); }
+Test(transcript, gdb_break) { transcript("gdb_break"); }
+Test(transcript, gdb_cmds) { transcript("gdb_cmds"); }
+Test(transcript, gdb_expr) { transcript("gdb_expr"); }
+Test(transcript, gdb_tdfg) { transcript("gdb_tdfg"); }
+Test(transcript, gdb_script) { transcript("gdb_script"); }
+Test(transcript, expect) { transcript("expect"); }
+Test(transcript, grade) { transcript("grade"); }
 
 /* ---- options ---- */
 
