@@ -460,6 +460,15 @@ bool dbg_valid_diverged(dbg_session *s);
 /* `print` of a node's tensor (or element): a one-line note when the
  * node is not computed yet or its wordlines hold a later node's value. */
 void dbg_node_print_note(dbg_session *s, const char *expr);
+/* Is element flat of b outside the domain of the tDFG node whose tensor
+ * b is (the tDFG does not define it there)?  false on a command stream. */
+bool dbg_elem_outside(const dbg_session *s, const emu_buffer *b, uint64_t flat);
+/* The note saying what the parentheses (a tensor) or the element lying
+ * outside (element) mean, naming the node and its domain. */
+void dbg_domain_note(const dbg_session *s, const emu_buffer *b, bool element);
+/* dbg_eval_element without reporting: 0, or -1 (message in err). */
+int dbg_eval_element_quiet(dbg_session *s, const char *text, const emu_buffer **b, uint64_t *i,
+			   char *err, size_t errsize);
 int dbg_cmd_next(dbg_session *s, char *args);
 int dbg_cmd_finish(dbg_session *s, char *args);
 /* `check` on either kind of program: the buffers with the stream

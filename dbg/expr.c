@@ -823,10 +823,10 @@ int dbg_eval(dbg_session *s, const char *text, dbg_value *out)
 	return -1;
 }
 
-int dbg_eval_element(dbg_session *s, const char *text, const emu_buffer **b, uint64_t *i)
+int dbg_eval_element_quiet(dbg_session *s, const char *text, const emu_buffer **b, uint64_t *i,
+			   char *err, size_t errsize)
 {
-	char err[512];
-	parser ps = { s, text, text, err, sizeof err, false, false, 0 };
+	parser ps = { s, text, text, err, errsize, false, false, 0 };
 	skip_space(&ps);
 	const char *start = ps.p;
 	while (isalnum((unsigned char)*ps.p) || *ps.p == '_' || *ps.p == '.')
@@ -843,7 +843,13 @@ int dbg_eval_element(dbg_session *s, const char *text, const emu_buffer **b, uin
 		if (*ps.p)
 			syntax_error(&ps);
 	}
-	if (!ps.failed)
+	return ps.failed ? -1 : 0;
+}
+
+int dbg_eval_element(dbg_session *s, const char *text, const emu_buffer **b, uint64_t *i)
+{
+	char err[512];
+	if (dbg_eval_element_quiet(s, text, b, i, err, sizeof err) == 0)
 		return 0;
 	dbg_error(s, "%s", err);
 	return -1;

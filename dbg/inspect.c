@@ -88,7 +88,8 @@ static void print_tensor(const dbg_session *s, const emu_buffer *b, char fmt, un
 		char text[160];
 		dbg_value v = dbg_value_of_element(s, b, base + i);
 		dbg_format_value(&v, fmt, text, sizeof text);
-		printf("%s", text);
+		/* a tDFG node's value outside its domain is not defined */
+		printf(dbg_elem_outside(s, b, base + i) ? "(%s)" : "%s", text);
 	}
 	printf("%s}", b->shape[dim] > 64 ? ", ..." : "");
 }
@@ -109,6 +110,11 @@ static int print_buffer(dbg_session *s, const emu_buffer *b, char fmt)
 		printf("%s = ", b->name);
 		print_tensor(s, b, fmt, b->ndims - 1, 0);
 		putchar('\n');
+		bool outside = false;
+		for (uint64_t i = 0; i < b->length && !outside; i++)
+			outside = dbg_elem_outside(s, b, i);
+		if (outside)
+			dbg_domain_note(s, b, false);
 		return 0;
 	}
 	printf("%s = {", b->name);
@@ -144,6 +150,12 @@ int dbg_cmd_print(dbg_session *s, char *args)
 	}
 	printf("%s = %s\n", expr, text);
 	dbg_values_record(s, &v, expr); /* $N, as gdb's value history */
+	const emu_buffer *eb;
+	uint64_t ei;
+	char err[256];
+	if (s->tdfg && dbg_eval_element_quiet(s, expr, &eb, &ei, err, sizeof err) == 0 &&
+	    dbg_elem_outside(s, eb, ei))
+		dbg_domain_note(s, eb, true);
 	dbg_node_print_note(s, expr);
 	return 0;
 }
@@ -813,9 +825,16 @@ static void tile_grid(dbg_session *s, const emu_buffer *b, const uint64_t t[3], 
 				printf(" %12s", "-");
 				continue;
 			}
-			dbg_value v = dbg_value_of_element(s, b, i0 + b->shape[0] * (i1 + b->shape[1] * i2));
+			const uint64_t flat = i0 + b->shape[0] * (i1 + b->shape[1] * i2);
+			dbg_value v = dbg_value_of_element(s, b, flat);
 			dbg_format_value(&v, fmt, text, sizeof text);
-			printf(" %12s", text);
+			if (dbg_elem_outside(s, b, flat)) { /* outside a tDFG node's domain */
+				char marked[170];
+				snprintf(marked, sizeof marked, "(%s)", text);
+				printf(" %12s", marked);
+			} else {
+				printf(" %12s", text);
+			}
 		}
 		putchar('\n');
 	}
@@ -878,5 +897,10 @@ int dbg_cmd_dump_tile(dbg_session *s, char *args)
 	       b->name);
 	for (uint64_t o2 = 0; o2 < b->tile[2]; o2++)
 		tile_grid(s, b, t, o2, fmt);
+	bool outside = false;
+	for (uint64_t i = 0; i < b->length && !outside; i++)
+		outside = dbg_elem_outside(s, b, i);
+	if (outside)
+		dbg_domain_note(s, b, false);
 	return 0;
 }

@@ -477,6 +477,53 @@ bool dbg_node_diverged(dbg_session *s)
 	return true;
 }
 
+static void box_text(const emu_box *b, unsigned nd, char *buf, size_t size);
+
+/* ---- the domain of a node's tensor ---- */
+
+/* The node whose tensor b is, or -1. */
+static long node_of_buffer(const dbg_session *s, const emu_buffer *b)
+{
+	if (!s->tdfg)
+		return -1;
+	const int buf = (int)(b - s->prog.bufs);
+	for (size_t n = 0; n < s->t.nnodes; n++)
+		if (s->t.nodes[n].buf == buf && s->t.nodes[n].cmd0 < s->t.nodes[n].cmd1)
+			return (long)n;
+	return -1;
+}
+
+bool dbg_elem_outside(const dbg_session *s, const emu_buffer *b, uint64_t flat)
+{
+	const long n = node_of_buffer(s, b);
+	if (n < 0 || !b->ndims)
+		return false;
+	const emu_box *dom = &s->t.nodes[n].dom;
+	for (unsigned k = 0; k < b->ndims; k++) {
+		const uint64_t i = flat % b->shape[k];
+		flat /= b->shape[k];
+		if (i < dom->lo[k] || i >= dom->hi[k])
+			return true;
+	}
+	return false;
+}
+
+void dbg_domain_note(const dbg_session *s, const emu_buffer *b, bool element)
+{
+	const long n = node_of_buffer(s, b);
+	if (n < 0)
+		return;
+	char label[EMU_NAME_MAX + 300], box[128];
+	dbg_node_label(s, (size_t)n, label, sizeof label);
+	box_text(&s->t.nodes[n].dom, b->ndims, box, sizeof box);
+	if (element)
+		printf("(note: this element lies outside the domain of %s, %s: the tDFG does not "
+		       "define it)\n", label, box);
+	else
+		printf("(note: the values in parentheses lie outside the domain of %s, %s: the tDFG "
+		       "does not define them)\n", label, box);
+}
+
 /* ---- print's notes ---- */
 
 /* The note for node n, if its cells do not hold its value now. */

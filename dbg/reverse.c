@@ -318,8 +318,13 @@ int dbg_cmd_bisect(dbg_session *s, char *args)
 		}
 		if (s->em->upc == 0 && s->em->pc > 0 && wrote_wrong(s, first, text, sizeof text)) {
 			size_t i = s->em->pc - 1;
-			printf("bisect: command %zu (line %d) is the first to write a wrong element: %s\n",
-			       i, s->prog.cmds[i].line, text);
+			const long node = dbg_node_of(s, i);
+			char where[EMU_NAME_MAX + 300] = "";
+			if (node >= 0) /* on a tDFG: the node the command computes */
+				dbg_node_label(s, (size_t)node, where, sizeof where);
+			printf("bisect: command %zu (line %d%s%s) is the first to write a wrong element: %s\n",
+			       i, s->prog.cmds[i].line, node >= 0 ? " of the lowered stream, in " : "",
+			       where, text);
 			s->mismatch = true;
 			free(first);
 			return go_back(s, start, false);
