@@ -219,6 +219,16 @@ static const dbg_command show_commands[] = {
 };
 
 static const dbg_command tui_commands[] = {
+	{ "bitline", NULL, "support", dbg_cmd_tui_bitline, false,
+	  "Highlight one bitline in the array view.",
+	  "tui bitline N | tui bitline off\n"
+	  "Underline bitline N's column in the TUI's array view (a 'v' above it),\n"
+	  "to follow one element through a micro-program.", NULL },
+	{ "console", NULL, "support", dbg_cmd_tui_console, false,
+	  "Set the console's height in the TUI.",
+	  "tui console N | tui console auto\n"
+	  "Give the TUI's console N lines (the listing and the views keep the\n"
+	  "rest, at least 6 rows for the views); auto: a quarter of the screen.", NULL },
 	{ "disable", NULL, "support", dbg_cmd_tui_disable, false,
 	  "Leave the text user interface.",
 	  "tui disable\nLeave the TUI and go on in the plain console (also Ctrl-X A).", NULL },
@@ -231,6 +241,12 @@ static const dbg_command tui_commands[] = {
 	  "Without NAME the view follows the current command: the buffer it\n"
 	  "writes in that array, else the one shown before, else the array's\n"
 	  "first.  PageUp and PageDown scroll the console back and forth.", NULL },
+	{ "rows", NULL, "support", dbg_cmd_tui_rows, false,
+	  "Choose the wordlines the array view shows.",
+	  "tui rows A-B | tui rows auto\n"
+	  "Show wordlines A to B in the TUI's array view (as many as fit), whatever\n"
+	  "the micro-op activates; auto: the activated and written wordlines, then\n"
+	  "the command's operands.", NULL },
 	{ "enable", NULL, "support", dbg_cmd_tui_enable, false,
 	  "Enter the text user interface.",
 	  "tui enable\n"
@@ -608,8 +624,10 @@ const dbg_command dbg_commands[] = {
 	  "echo TEXT\nPrint TEXT; \\n is a newline, \\t a tab (no newline is added).", NULL },
 	{ "tui", NULL, "support", NULL, false,
 	  "The text user interface.",
-	  "tui enable | tui disable | tui element [NAME]\n"
-	  "See `help tui enable` and `help tui element`.", tui_commands },
+	  "tui enable | tui disable | tui element [NAME] | tui rows A-B | tui bitline N\n"
+	  "| tui console N\n"
+	  "See `help tui enable`, `help tui element`, `help tui rows`, `help tui\n"
+	  "bitline` and `help tui console`.", tui_commands },
 	{ "quit", "q exit", "support", cmd_quit, false,
 	  "Leave infsdb.",
 	  "quit\nLeave infsdb.", NULL },

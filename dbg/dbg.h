@@ -411,6 +411,13 @@ int dbg_cmd_tui_disable(dbg_session *s, char *args);
 /* `tui element [NAME]`: the buffer or tensor the TUI's element view
  * shows (none: the one the current command writes). */
 int dbg_cmd_tui_element(dbg_session *s, char *args);
+/* `tui rows A-B|auto`, `tui bitline N|off`, `tui console N|auto`. */
+int dbg_cmd_tui_rows(dbg_session *s, char *args);
+int dbg_cmd_tui_bitline(dbg_session *s, char *args);
+int dbg_cmd_tui_console(dbg_session *s, char *args);
+/* Put text (what the init files and -x printed before -tui's screen
+ * opened) into the TUI console's scrollback. */
+void dbg_tui_preload(const char *text, size_t len);
 /* Ask for the TUI, which the console loop then enters; when there is no
  * usable terminal, say so and stay in plain text (not an error).
  * Returns 0. */

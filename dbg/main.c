@@ -422,6 +422,62 @@ static void run_actions(dbg_session *s, const options *o)
 	}
 }
 
+/* Send stdout and stderr to a temporary file until capture_end (NULL
+ * if it cannot be made: the output then goes to the terminal alone). */
+static int saved_out = -1, saved_err = -1;
+
+static FILE *capture_begin(void)
+{
+	FILE *f = tmpfile();
+	if (!f)
+		return NULL;
+	fflush(stdout);
+	fflush(stderr);
+	saved_out = dup(STDOUT_FILENO);
+	saved_err = dup(STDERR_FILENO);
+	if (saved_out < 0 || saved_err < 0 || dup2(fileno(f), STDOUT_FILENO) < 0 ||
+	    dup2(fileno(f), STDERR_FILENO) < 0) {
+		if (saved_out >= 0)
+			close(saved_out);
+		if (saved_err >= 0)
+			close(saved_err);
+		saved_out = saved_err = -1;
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* Put the terminal back, show what was captured there, and keep it for
+ * the TUI's console. */
+static void capture_end(FILE *f)
+{
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, STDOUT_FILENO);
+	dup2(saved_err, STDERR_FILENO);
+	close(saved_out);
+	close(saved_err);
+	saved_out = saved_err = -1;
+	rewind(f);
+	char buf[4096], *all = NULL;
+	size_t got, len = 0;
+	while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+		fwrite(buf, 1, got, stdout);
+		char *grown = realloc(all, len + got);
+		if (!grown)
+			continue; /* shown on the terminal; the console misses it */
+		all = grown;
+		memcpy(all + len, buf, got);
+		len += got;
+	}
+	if (all) /* whole lines: a line must not be cut where a read ended */
+		dbg_tui_preload(all, len);
+	free(all);
+	fflush(stdout);
+	fclose(f);
+}
+
 static int session_status(const dbg_session *s)
 {
 	if (s->failed)
@@ -474,9 +530,14 @@ int main(int argc, char **argv)
 		install_sigint();
 	dbg_completion_init(&s);
 	dbg_tui_bind_keys();
+	/* With -tui, what the init files and -x print would be hidden by the
+	 * screen: it goes to the terminal and to the TUI's console too. */
+	FILE *early = o.tui && s.interactive ? capture_begin() : NULL;
 	if (!o.no_init)
 		read_init_files(&s);
 	run_actions(&s, &o);
+	if (early)
+		capture_end(early);
 	if (o.tui && !s.quit)
 		dbg_tui_enable(&s);
 	if (!o.batch && !s.quit)

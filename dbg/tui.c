@@ -75,6 +75,10 @@ static struct tui_state {
 	tui_view view;
 	tui_elems elems;
 	char elem_pin[EMU_NAME_MAX]; /* `tui element NAME`, or "" */
+	bool rows_pinned;    /* `tui rows A-B`: the array view shows those */
+	unsigned rows_lo, rows_hi;
+	long bitline;        /* `tui bitline N`: the column highlighted, or -1 */
+	int console_lines;   /* `tui console N`: the console's height, or 0 */
 	size_t scroll;       /* console lines scrolled back (PageUp) */
 	int cons_h;          /* the console's height as last drawn */
 	/* readline's settings outside the TUI, restored when leaving it */
@@ -84,7 +88,7 @@ static struct tui_state {
 	rl_voidfunc_t *old_deprep;
 	FILE *old_out;
 	rl_compdisp_func_t *old_matches;
-} tui;
+} tui = { .bitline = -1 };
 
 /* ---- the scrollback ---- */
 
@@ -171,14 +175,22 @@ static bool view_cmd(const dbg_session *s, size_t *cmd)
 	return false;
 }
 
-/* Its first array; a move's arrays are its source tiles (mv.arrays). */
+/* Its first array; of a transfer between arrays (mv.inter, mv.bcast),
+ * the first destination array, where the data lands (at a sync, the
+ * transfer before it): mv.arrays are its source tiles, dist arrays away
+ * from their destinations (infinity-stream §4.2). */
 static bool view_array(const dbg_session *s, unsigned *array)
 {
 	size_t i;
 	if (!view_cmd(s, &i))
 		return false;
 	const emu_cmd *c = &s->prog.cmds[i];
-	*array = (unsigned)emu_pattern_at(c->kind == EMU_CMD_MOVE ? &c->mv.arrays : &c->arrays, 0);
+	const bool move = c->kind == EMU_CMD_MOVE;
+	int64_t a = emu_pattern_at(move ? &c->mv.arrays : &c->arrays, 0);
+	const bool transfer = move && (c->mv.kind == EMU_MOVE_INTER || c->mv.kind == EMU_MOVE_BCAST);
+	if (transfer && a + c->mv.dist >= 0 && a + c->mv.dist < (int64_t)s->em->m->narrays)
+		a += c->mv.dist;
+	*array = (unsigned)a;
 	return true;
 }
 
@@ -258,12 +270,19 @@ static unsigned pick_rows(const dbg_session *s, const sram_way *w, unsigned *row
 			  unsigned max)
 {
 	unsigned n = 0, nwl = tui.view.nwl;
+	if (tui.rows_pinned) { /* `tui rows`: those, as many as fit */
+		for (unsigned wl = tui.rows_lo; wl <= tui.rows_hi; wl++)
+			add_row(rows, &n, max, nwl, wl);
+		return n;
+	}
 	for (unsigned wl = 0; wl < nwl; wl++)
 		if (sram_way_activated(w, wl))
 			add_row(rows, &n, max, nwl, wl);
 	add_row(rows, &n, max, nwl, w->last_dst);
 	size_t pc = s->em->pc < s->prog.ncmds ? s->em->pc : s->prog.ncmds - 1;
 	const emu_cmd *c = &s->prog.cmds[pc];
+	if (c->kind == EMU_CMD_MOVE && c->mv.kind == EMU_MOVE_SYNC && view_cmd(s, &pc))
+		c = &s->prog.cmds[pc]; /* a sync delivers the transfer before it */
 	const int16_t ops[4] = { c->buf_d, c->buf_d2, c->buf_a, c->buf_b };
 	for (unsigned o = 0; o < 4; o++)
 		for (unsigned k = 0; ops[o] >= 0 && k < s->prog.bufs[ops[o]].width; k++)
@@ -314,6 +333,8 @@ static void draw_bits(int y, unsigned row, unsigned nbl)
 	for (unsigned bl = 0; bl < nbl; bl++) {
 		size_t i = (size_t)row * tui.view.nbl + bl;
 		attr_t a = tui.view.changed[i] ? A_REVERSE | A_BOLD : A_NORMAL;
+		if ((long)bl == tui.bitline) /* `tui bitline`: its column underlined */
+			a |= A_UNDERLINE;
 		attron(a);
 		mvaddch(y, 16 + (int)bl, tui.view.bits[i] ? '1' : '0');
 		attroff(a);
@@ -336,8 +357,10 @@ static void draw_array(const dbg_session *s, int top, int h, int width)
 {
 	unsigned nbl = tui.view.nbl < (unsigned)width - 16 ? tui.view.nbl : (unsigned)width - 16;
 	mvaddstr(top, 0, " wl buffer");
-	for (unsigned bl = 0; bl < nbl; bl++)
-		mvaddch(top, 16 + (int)bl, (chtype)('0' + bl % 10));
+	for (unsigned bl = 0; bl < nbl; bl++) /* `tui bitline`: a 'v' over its column */
+		mvaddch(top, 16 + (int)bl, (long)bl == tui.bitline ? 'v' : (chtype)('0' + bl % 10));
+	if (tui.bitline >= 0 && (unsigned long)tui.bitline >= nbl)
+		mvprintw(top, 0, " wl bl %ld: past", tui.bitline);
 	const sram_way *w = sram_way_of(s->em->m, tui.view.array);
 	unsigned rows[SRAM_MAX_DIM];
 	unsigned max = h - 4 < SRAM_MAX_DIM ? (unsigned)(h - 4) : SRAM_MAX_DIM;
@@ -489,8 +512,11 @@ static void elem_text(const emu_buffer *b, size_t j, char *buf, size_t size)
 		return;
 	}
 	dbg_value v = dbg_value_of_bits(b, tui.elems.raw[j]);
-	if (dbg_format_value(&v, 0, buf, size) < 0)
-		snprintf(buf, size, "?");
+	char text[160];
+	if (dbg_format_value(&v, 0, text, sizeof text) < 0)
+		snprintf(text, sizeof text, "?");
+	/* outside a tDFG node's domain: in parentheses, as print shows it */
+	snprintf(buf, size, dbg_elem_outside(tui.s, b, tui.elems.elem[j]) ? "(%s)" : "%s", text);
 }
 
 static int digits(uint64_t v)
@@ -528,12 +554,13 @@ static tui_grid elems_grid(const dbg_session *s, int w)
 		g.cols = (int)b->tile[0];
 		const int col = digits(e->origin[0] + b->tile[0] - 1);
 		g.cell = (col > g.cell ? col : g.cell) + 1;
-		g.label = digits(e->origin[1] + b->tile[1] - 1) + 1;
+		g.cell = (col + 2 > g.cell ? col + 2 : g.cell); /* the labels [j] */
+		g.label = digits(e->origin[1] + b->tile[1] - 1) + 3;
 		if (b->ndims == 3)
-			g.label += digits(e->origin[2] + b->tile[2] - 1) + 1;
+			g.label += digits(e->origin[2] + b->tile[2] - 1) + 2;
 	} else {
 		g.cell = (3 > g.cell ? 3 : g.cell) + 1; /* the column labels +0 .. +15 */
-		g.label = digits(e->origin[0] + (e->n ? e->n - 1 : 0)) + 1;
+		g.label = digits(e->origin[0] + (e->n ? e->n - 1 : 0)) + 3;
 		while (g.cols < 16 && (size_t)g.cols < e->n && g.label + 2 * g.cols * g.cell <= w)
 			g.cols *= 2;
 	}
@@ -558,16 +585,17 @@ static void elems_title(const dbg_session *s, const tui_grid *g, int rows, int c
 			 g->rows);
 }
 
-/* Row r's label: a tensor's I1 (I2,I1 in 3-d), a plain buffer's first element. */
+/* Row r's label, as an index, so that it does not read like a value: a
+ * tensor's [I1] ([I2][I1] in 3-d), a plain buffer's first element [I]. */
 static void row_text(const emu_buffer *b, const tui_grid *g, int r, char *buf, size_t size)
 {
 	const tui_elems *e = &tui.elems;
 	if (!b->ndims)
-		snprintf(buf, size, "%" PRIu64, e->origin[0] + (uint64_t)r * (uint64_t)g->cols);
+		snprintf(buf, size, "[%" PRIu64 "]", e->origin[0] + (uint64_t)r * (uint64_t)g->cols);
 	else if (b->ndims < 3)
-		snprintf(buf, size, "%" PRIu64, e->origin[1] + (uint64_t)r);
+		snprintf(buf, size, "[%" PRIu64 "]", e->origin[1] + (uint64_t)r);
 	else
-		snprintf(buf, size, "%" PRIu64 ",%" PRIu64, e->origin[2] + (uint64_t)r / b->tile[1],
+		snprintf(buf, size, "[%" PRIu64 "][%" PRIu64 "]", e->origin[2] + (uint64_t)r / b->tile[1],
 			 e->origin[1] + (uint64_t)r % b->tile[1]);
 }
 
@@ -609,7 +637,7 @@ static void draw_elems(const dbg_session *s, int top, int left, int h, int w)
 	mvaddnstr(top, left, text, w);
 	for (int c = 0; c < cols; c++) {
 		if (b->ndims)
-			snprintf(text, sizeof text, "%" PRIu64, e->origin[0] + (uint64_t)c);
+			snprintf(text, sizeof text, "[%" PRIu64 "]", e->origin[0] + (uint64_t)c);
 		else
 			snprintf(text, sizeof text, "+%d", c);
 		mvprintw(top + 1, left + g.label + c * g.cell, "%*s", g.cell - 1, text);
@@ -817,6 +845,11 @@ static void draw_all(void)
 	}
 	/* rows: bar, listing, bar, array view, console, prompt */
 	int list_h = LINES * 4 / 24, cons_h = LINES * 6 / 24;
+	if (tui.console_lines > 0) { /* `tui console N`, leaving the views 6 rows */
+		const int most = LINES - list_h - 3 - 6;
+		cons_h = tui.console_lines < most ? tui.console_lines : most;
+		cons_h = cons_h < 2 ? 2 : cons_h;
+	}
 	int arr_h = LINES - list_h - cons_h - 3;
 	if (s->tdfg)
 		draw_bar(0, " %s  (%zu nodes, %zu commands)", s->t.path, s->t.nnodes, s->prog.ncmds);
@@ -1255,4 +1288,80 @@ int dbg_cmd_tui_element(dbg_session *s, char *args)
 	snprintf(tui.elem_pin, sizeof tui.elem_pin, "%s", b->name);
 	printf("The element view shows %s.\n", b->name);
 	return 0;
+}
+
+/* "A-B" or "A": wordlines, inclusive. */
+static bool parse_rows(const char *text, uint64_t *lo, uint64_t *hi)
+{
+	char a[32];
+	const char *dash = strchr(text, '-');
+	if (!dash)
+		return dbg_parse_u64(text, lo) && (*hi = *lo, true);
+	snprintf(a, sizeof a, "%.*s", (int)(dash - text < 31 ? dash - text : 31), text);
+	return dbg_parse_u64(a, lo) && dbg_parse_u64(dash + 1, hi) && *lo <= *hi;
+}
+
+int dbg_cmd_tui_rows(dbg_session *s, char *args)
+{
+	const char *text = dbg_trim(args);
+	if (!*text || strcmp(text, "auto") == 0) {
+		tui.rows_pinned = false;
+		printf("The array view chooses its wordlines (activated, written, operands).\n");
+		return 0;
+	}
+	uint64_t lo, hi;
+	const unsigned nwl = s->prog.geom.wordlines;
+	if (!parse_rows(text, &lo, &hi) || hi >= nwl) {
+		dbg_error(s, "tui rows: expected wordlines A-B (0 to %u, A <= B) or auto, got \"%s\".",
+			  nwl - 1, text);
+		return -1;
+	}
+	tui.rows_pinned = true;
+	tui.rows_lo = (unsigned)lo;
+	tui.rows_hi = (unsigned)hi;
+	printf("The array view shows wordlines %" PRIu64 "-%" PRIu64 " (as many as fit).\n", lo, hi);
+	return 0;
+}
+
+int dbg_cmd_tui_bitline(dbg_session *s, char *args)
+{
+	const char *text = dbg_trim(args);
+	uint64_t bl;
+	if (!*text || strcmp(text, "off") == 0) {
+		tui.bitline = -1;
+		printf("No bitline is highlighted.\n");
+		return 0;
+	}
+	if (!dbg_parse_u64(text, &bl) || bl >= s->prog.geom.bitlines) {
+		dbg_error(s, "tui bitline: expected a bitline from 0 to %u, or off, got \"%s\".",
+			  s->prog.geom.bitlines - 1, text);
+		return -1;
+	}
+	tui.bitline = (long)bl;
+	printf("The array view highlights bitline %" PRIu64 ".\n", bl);
+	return 0;
+}
+
+int dbg_cmd_tui_console(dbg_session *s, char *args)
+{
+	const char *text = dbg_trim(args);
+	uint64_t n;
+	if (!*text || strcmp(text, "auto") == 0) {
+		tui.console_lines = 0;
+		printf("The console takes a quarter of the screen.\n");
+		return 0;
+	}
+	if (!dbg_parse_u64(text, &n) || n < 2 || n > 1000) {
+		dbg_error(s, "tui console: expected a number of lines from 2 to 1000, or auto, got "
+			  "\"%s\".", text);
+		return -1;
+	}
+	tui.console_lines = (int)n;
+	printf("The console takes %" PRIu64 " lines (the views keep at least 6).\n", n);
+	return 0;
+}
+
+void dbg_tui_preload(const char *text, size_t len)
+{
+	push_text(text, len);
 }

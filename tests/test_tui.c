@@ -307,7 +307,8 @@ Test(tui, toggles_and_quits)
 	/* Tab completes in the TUI too: at the second Tab the list of the
 	 * commands "re" may start goes to the console. */
 	free(tmux("send-keys -t 0 're' Tab Tab"));
-	free(wait_for("record  reverse-continue  reverse-step  reverse-stepi", NULL));
+	free(wait_for("record  reverse-continue  reverse-finish  reverse-next  reverse-step  reverse-stepi",
+		      NULL));
 	free(tmux("send-keys -t 0 C-u"));
 	keys("tui disable");
 	keys("print C[5]");
@@ -515,20 +516,24 @@ Test(tui_elems, shows_the_moved_elements)
 	free(wait_for("(infsdb)", "mv.intra", NULL));
 	keys("start");
 	free(wait_for("=> 0 ", NULL));
-	/* B[i][j] = A[i][j - 1]: B's tile 0, zero before the move */
-	expect_grid("B tile 0 (u8)", "0 1 2 3 | 0 0 0 0 0 | 1 0 0 0 0", "| |");
+	/* B[i][j] = A[i][j - 1]: B's tile 0, zero before the move; the
+	 * labels are indexes, [i] and [j], not values */
+	expect_grid("B tile 0 (u8)", "[0] [1] [2] [3] | [0] 0 0 0 0 | [1] 0 0 0 0", "| |");
 	keys("step"); /* the intra-array shift: columns 0-2 to 1-3 */
-	free(wait_for("=> 1 ", NULL));
-	expect_grid("B tile 0 (u8)", "0 1 2 3 | 0 0 0 1 2 | 1 0 8 9 10", "| 1 2 | 8 9 10");
+	/* before the transfer between banks the views show its destination,
+	 * array 1, where the data will land */
+	free(wait_for("=> 1 ", "array 1  cmd 1", NULL));
+	expect_grid("B tile 1 (u8)", "[4] [5] [6] [7] | [0] 0 0 0 0 | [1] 0 0 0 0", "| |");
 	keys("step"); /* the inter-bank move: in flight until the sync */
 	free(wait_for("=> 2 ", "array 1  cmd 2", NULL));
-	expect_grid("B tile 1 (u8)", "4 5 6 7 | 0 0 0 0 0 | 1 0 0 0 0", "| |");
+	expect_grid("B tile 1 (u8)", "[4] [5] [6] [7] | [0] 0 0 0 0 | [1] 0 0 0 0", "| |");
 	keys("step");
 	free(wait_for("=> 3 ", NULL));
-	expect_grid("B tile 1 (u8)", "4 5 6 7 | 0 0 4 5 6 | 1 0 12 13 14", "| 4 5 6 | 12 13 14");
+	expect_grid("B tile 1 (u8)", "[4] [5] [6] [7] | [0] 0 4 5 6 | [1] 0 12 13 14",
+		    "| 4 5 6 | 12 13 14");
 	keys("step"); /* the sync delivers A[i][3] to B[i][4], across the tile edge */
 	free(wait_for("program finished", NULL));
-	expect_grid("B tile 1 (u8)", "4 5 6 7 | 0 3 4 5 6 | 1 11 12 13 14", "| 3 | 11");
+	expect_grid("B tile 1 (u8)", "[4] [5] [6] [7] | [0] 3 4 5 6 | [1] 11 12 13 14", "| 3 | 11");
 }
 
 Test(tui_elems, chooses_the_buffer)
@@ -540,7 +545,7 @@ Test(tui_elems, chooses_the_buffer)
 	free(wait_for("B tile 0 (u8)", NULL));
 	keys("tui element A");
 	free(wait_for("The element view shows A.", NULL));
-	expect_grid("A tile 0 (u8)", "0 1 2 3 | 0 0 1 2 3 | 1 8 9 10 11", "| |");
+	expect_grid("A tile 0 (u8)", "[0] [1] [2] [3] | [0] 0 1 2 3 | [1] 8 9 10 11", "| |");
 	keys("tui element Z");
 	free(wait_for("tui element: no buffer or tensor \"Z\" in the program.", NULL));
 	keys("tui element");
@@ -599,7 +604,7 @@ Test(tui, narrow_terminal_stacks_the_element_view)
 	}
 	char got[1024];
 	elem_grid(scr, NULL, "C (u4) elements 0-15", 2, got, sizeof got);
-	cr_expect_str_eq(got, "+0 +1 +2 +3 +4 +5 +6 +7 | 0 3 0 1 2 3 0 1 2 | 8 3 0 1 2 3 0 1 2",
+	cr_expect_str_eq(got, "+0 +1 +2 +3 +4 +5 +6 +7 | [0] 3 0 1 2 3 0 1 2 | [8] 3 0 1 2 3 0 1 2",
 			 "%s", scr);
 	expect_row(scr, "  9 C.1     wr  ", "1001100110011001");
 	free(scr);
