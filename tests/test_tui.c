@@ -14,7 +14,11 @@
  * the moved elements in reverse video, `tui element`) and the console's
  * scroll-back (PageUp, PageDown).  The suite tui_tdfg opens a tDFG
  * program: the listing shows its source with the current node's line
- * marked, and Tab completes node names.  Skipped only if tmux is missing.
+ * marked, and Tab completes node names.  The suite tui_teach starts with
+ * -ex (its output must reach the TUI's console), pins the array view's
+ * wordlines (tui rows), highlights a bitline (tui bitline) and gives the
+ * console more lines (tui console) at 80x24 and at 100x40.  Skipped only
+ * if tmux is missing.
  */
 #include <criterion/criterion.h>
 
@@ -86,6 +90,12 @@ static void start_infsdb(const char *sample)
 static void start_session(void)
 {
 	start_infsdb("samples/fig1d_add4.ins");
+}
+
+/* With -ex before -tui's screen opens: its output must reach the console. */
+static void start_with_ex(void)
+{
+	start_infsdb("-ex 'echo init says hello\\n' samples/fig1d_add4.ins");
 }
 
 /* tmux leaves its socket file behind when its server is killed. */
@@ -661,4 +671,88 @@ Test(tui_tdfg, completes_node_names)
 	free(wait_for("=> 8 ", NULL));
 	free(tmux("send-keys -t 0 'print Y' Tab '[0][1]' Enter"));
 	free(wait_for("(infsdb) print Y[0][1]", "Y[0][1] = ", NULL));
+}
+
+/* ---- teaching: what -ex printed, tui rows, tui bitline, tui console ---- */
+
+TestSuite(tui_teach, .init = start_with_ex, .fini = kill_session, .timeout = 60);
+
+Test(tui_teach, keeps_the_init_output_and_pins_rows)
+{
+	if (!have_tmux())
+		cr_skip_test("tmux is not installed");
+	/* what -ex printed before the screen opened is in its console */
+	free(wait_for("init says hello", " samples/fig1d_add4.ins", NULL));
+	free(two_stepis());
+	keys("tui rows 12-13");
+	char *scr = wait_for("The array view shows wordlines 12-13", NULL);
+	cr_expect(line_with(scr, " 12 C.") == NULL && line_with(scr, "  9 C.1") == NULL,
+		  "only wordlines 12-13 should be shown:\n%s", scr);
+	free(scr);
+	scr = wait_for(" 12          ", " 13          ", NULL);
+	cr_expect(line_with(scr, "  1 A.1") == NULL, "the activated row is still shown:\n%s", scr);
+	free(scr);
+	keys("tui rows auto");
+	free(wait_for("The array view chooses its wordlines", "  9 C.1     wr", NULL));
+	keys("tui bitline 5");
+	scr = wait_for("The array view highlights bitline 5.", " wl buffer      01234v6789012345",
+		       NULL);
+	free(scr);
+	char *esc = screen(true);
+	char *row = line_with(esc, "  9 C.1");
+	cr_assert_not_null(row, "no C.1 row:\n%s", esc);
+	cr_expect(strstr(row, "4m") != NULL, "bitline 5 is not underlined: %s", row);
+	free(row);
+	free(esc);
+	keys("tui bitline 16");
+	free(wait_for("tui bitline: expected a bitline from 0 to 15, or off, got \"16\".", NULL));
+	keys("tui rows 9-3");
+	free(wait_for("tui rows: expected wordlines A-B (0 to 15, A <= B) or auto, got \"9-3\".",
+		      NULL));
+	keys("tui bitline off");
+	free(wait_for("No bitline is highlighted.", " wl buffer      0123456789012345", NULL));
+}
+
+/* The console's height: a quarter of the screen, or what tui console
+ * says, at 80x24 and at 100x40. */
+static int console_top(const char *scr)
+{
+	int y = 0, top = -1;
+	for (const char *p = scr; *p; p++) {
+		if (p == scr || p[-1] == '\n') {
+			if (strncmp(p, "    E enable", 12) == 0)
+				top = y + 1;
+			y++;
+		}
+	}
+	return top;
+}
+
+Test(tui_teach, gives_the_console_more_lines)
+{
+	if (!have_tmux())
+		cr_skip_test("tmux is not installed");
+	free(two_stepis());
+	keys("tui console 11");
+	char *scr = wait_for("The console takes 11 lines", NULL);
+	int lines = count_lines(scr), top = console_top(scr);
+	cr_expect(top > 0 && lines - top >= 10, "at 80x24 the console has %d lines:\n%s",
+		  lines - top, scr);
+	check_layout(scr, 24, 80);
+	free(scr);
+	free(tmux("resize-window -t 0 -x 100 -y 40"));
+	keys("echo a1\\na2\\na3\\na4\\na5\\na6\\na7\\na8\\na9\\na10\\na11\\na12\\n");
+	free(wait_for("a12", NULL));
+	keys("tui console auto");
+	scr = wait_for("The console takes a quarter of the screen.", NULL);
+	cr_expect(strstr(scr, "\na1\n") == NULL, "a1 should have scrolled away:\n%s", scr);
+	free(scr);
+	keys("tui console 20");
+	scr = wait_for("The console takes 20 lines", "\na1\n", NULL);
+	check_layout(scr, 40, 100);
+	cr_expect(line_with(scr, "  9 C.1     wr") != NULL, "the array view is gone:\n%s", scr);
+	free(scr);
+	keys("tui console 1");
+	free(wait_for("tui console: expected a number of lines from 2 to 1000, or auto, got \"1\".",
+		      NULL));
 }
