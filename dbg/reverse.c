@@ -35,9 +35,17 @@ static int replay_to(dbg_session *s, uint64_t target)
 	s->nbounds = 0;
 	if (s->em->upc == 0 && s->capbounds > 0)
 		s->bounds[s->nbounds++] = 0; /* the array only shrinks here */
-	while (s->since < target)
+	dbg_interrupted = 0;
+	while (s->since < target) {
+		if (dbg_interrupted) { /* Ctrl-C: stay where the replay got to */
+			dbg_interrupted = 0;
+			printf("\nReplay stopped by Ctrl-C, %" PRIu64 " micro-ops short of the "
+			       "target: the machine is further back than asked.\n", target - s->since);
+			break;
+		}
 		if (dbg_step_once(s) < 0)
 			return -1;
+	}
 	dbg_hazards_seen(s); /* shown when the machine first went there */
 	dbg_bp_reset_watch(s);
 	return 0;
