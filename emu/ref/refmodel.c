@@ -375,23 +375,39 @@ static int pend_push(emu_ref *r, unsigned a, unsigned bl, unsigned wl, unsigned 
 	return 0;
 }
 
-/* Intra-array shift: bitline b -> b + dist in each array, row by row. */
+/* Intra-array shift: bitline b -> b + dist in each array, row by row.
+ * When the source and destination rows are the same rows or share none,
+ * no row step reads what an earlier one wrote, so the rows can move as
+ * one field per bitline: every source field read, then every one
+ * written. */
 static void ref_intra(emu_ref *r, const emu_move *m)
 {
 	const uint64_t na = emu_pattern_size(&m->arrays), nb = emu_pattern_size(&m->bitlines);
-	uint8_t v[SRAM_MAX_DIM];
+	const bool whole = m->nwl <= 64 && (m->dst_wl == m->wl || m->dst_wl >= m->wl + m->nwl ||
+					    m->wl >= m->dst_wl + m->nwl);
+	uint64_t v[SRAM_MAX_DIM];
+	unsigned bl[SRAM_MAX_DIM];
+	for (uint64_t j = 0; j < nb; j++)
+		bl[j] = (unsigned)emu_pattern_at(&m->bitlines, j);
 	memset(r->sel_arr, 0, r->narrays);
 	for (uint64_t i = 0; i < na; i++) {
 		const unsigned a = (unsigned)emu_pattern_at(&m->arrays, i);
 		if (r->sel_arr[a]++)
 			continue;
+		if (whole) {
+			for (uint64_t j = 0; j < nb; j++)
+				v[j] = field_get(column(r, a, bl[j], false), m->wl, m->nwl);
+			for (uint64_t j = 0; j < nb; j++)
+				field_set(column(r, a, (unsigned)(bl[j] + m->dist), true),
+					  m->dst_wl, m->nwl, v[j]);
+			mark(r, a, m->dst_wl, m->nwl);
+			continue;
+		}
 		for (unsigned k = 0; k < m->nwl; k++) {
 			for (uint64_t j = 0; j < nb; j++)
-				v[j] = (uint8_t)bit_get(r, a, (unsigned)emu_pattern_at(&m->bitlines, j),
-							m->wl + k);
+				v[j] = bit_get(r, a, bl[j], m->wl + k);
 			for (uint64_t j = 0; j < nb; j++)
-				bit_set(r, a, (unsigned)(emu_pattern_at(&m->bitlines, j) + m->dist),
-					m->dst_wl + k, v[j]);
+				bit_set(r, a, (unsigned)(bl[j] + m->dist), m->dst_wl + k, (unsigned)v[j]);
 		}
 	}
 }
