@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # dbg/: infsdb, the gdb-style debugger of command streams.
 bin_PROGRAMS += infsdb
-infsdb_SOURCES = dbg/dbg.h dbg/main.c dbg/commands.c dbg/exec.c dbg/breaks.c \
+infsdb_SOURCES = dbg/dbg.h dbg/main.c dbg/console.c dbg/commands.c dbg/exec.c dbg/breaks.c \
 	dbg/expr.c dbg/value.c dbg/inspect.c dbg/state.c dbg/reverse.c dbg/record.c \
 	dbg/tui.c dbg/nodes.c dbg/ar.c dbg/valid.c
 infsdb_CFLAGS = $(AM_CFLAGS) $(READLINE_CFLAGS) $(NCURSES_CFLAGS)

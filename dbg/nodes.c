@@ -25,13 +25,16 @@
 #include <string.h>
 
 #include "dbg.h"
+#include "tdfg_json.h"
 #include "report.h"
 
 /* ---- loading ---- */
 
-int dbg_tdfg_load(dbg_session *s, const char *path, const emu_geom_override *ov, diag *d)
+int dbg_tdfg_load(dbg_session *s, const char *path, const char *type,
+		  const emu_geom_override *ov, diag *d)
 {
-	if (emu_tdfg_load(path, ov, &s->t, &s->j, d) < 0)
+	if (type ? emu_tdfg_json_load(path, type, ov, &s->t, &s->j, d) < 0
+		 : emu_tdfg_load(path, ov, &s->t, &s->j, d) < 0)
 		return -1;
 	/* s->prog owns the lowered stream; j keeps node_of (one entry per
 	 * command of s->prog) */
