@@ -404,10 +404,13 @@ void dbg_print_node_position(dbg_session *s);
 /* `check every node`: after a node's last command, compare the node.
  * true to stop (reported). */
 bool dbg_node_diverged(dbg_session *s);
-/* --tdfg (valid.c): read the tDFG and bind it to the loaded stream; free
- * it; `check` at the position; `check every node` after each command. */
+/* --tdfg (valid.c): read the tDFG, bind it to the loaded stream and
+ * read its arrays' load= files; free it; `check` at the position; `check every node` after each command. */
 int dbg_valid_load(dbg_session *s, const char *path, diag *d);
 void dbg_valid_free(dbg_session *s);
+/* A machine (em) and the stream's reference (ref), either NULL, at the
+ * start of a run: the tDFG's arrays' load= data, after init=. */
+void dbg_valid_start(const dbg_session *s, emu_machine *em, emu_ref *ref);
 int dbg_valid_check(dbg_session *s);
 bool dbg_valid_diverged(dbg_session *s);
 /* `print` of a node's tensor (or element): a one-line note when the

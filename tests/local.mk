@@ -155,7 +155,10 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/tdfg_stencil.out tests/dbg/tdfg_enter.in tests/dbg/ckpt_anywhere.ins \
 	tests/dbg/ckpt_anywhere.cmds tests/dbg/ckpt_anywhere.out \
 	tests/dbg/valid.cmds tests/dbg/valid.out tests/dbg/valid_diff.ins \
-	tests/dbg/bounds.cmds tests/dbg/bounds.out
+	tests/dbg/bounds.cmds tests/dbg/bounds.out \
+	tests/dbg/tdfg_json.cmds tests/dbg/tdfg_json.out \
+	tests/dbg/valid_load.cmds tests/dbg/valid_load.out tests/dbg/valid_load.ins \
+	tests/dbg/valid_load.tdfg tests/dbg/valid_load_A.npy
 
 check_PROGRAMS += tests/test_tui
 tests_test_tui_SOURCES = tests/test_tui.c

@@ -412,6 +412,14 @@ int emu_valid_load_arrays(emu_valid *v, diag *d)
 	return 0;
 }
 
+const uint64_t *emu_valid_loaded(const emu_valid *v, size_t i, const emu_buffer **b)
+{
+	if (i >= v->nloads)
+		return NULL;
+	*b = v->loads[i].b;
+	return v->loads[i].v;
+}
+
 void emu_valid_seek(emu_valid *v, size_t pc)
 {
 	for (v->next = 0; v->next < v->npts && v->pts[v->next].at < pc; v->next++)

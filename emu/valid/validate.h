@@ -106,6 +106,11 @@ int emu_valid_load(emu_valid *v, const emu_buffer *b, const uint64_t *values, di
  * set (the file, or the array's line when the stream has no tensor of
  * its name). */
 int emu_valid_load_arrays(emu_valid *v, diag *d);
+/* The data given so far (emu_valid_load, emu_valid_load_arrays), in the
+ * order given: load i's tensor in *b and its elements returned, NULL
+ * past the last.  A caller that drives its own machine (a debugger
+ * starting a run again) stores each into it after init=. */
+const uint64_t *emu_valid_loaded(const emu_valid *v, size_t i, const emu_buffer **b);
 /* Compare every check point at em's position (em->pc commands run, none
  * in progress) not compared yet.  1 when they agree (or none is here), 0
  * when one differs (rep filled: bisected, on a machine of its own), -1
