@@ -16,16 +16,20 @@ dist-fuzz:
 	cp -pR $(srcdir)/tests/fuzz $(distdir)/tests/
 	rm -f $(distdir)/tests/fuzz/*.log $(distdir)/tests/fuzz/*.trs
 	chmod -R u+w $(distdir)/tests/fuzz
+# The debugger's targets (those that include fuzz_dbg.h) link dbg/'s
+# convenience library, and readline and ncurses with it.
 FUZZ_ENV = srcdir='$(abs_top_srcdir)' builddir='$(abs_top_builddir)' \
-	FUZZ_CPPFLAGS='$(AM_CPPFLAGS) $(JSONC_CFLAGS) -I$(top_srcdir)/tests/fuzz'
+	FUZZ_CPPFLAGS='$(AM_CPPFLAGS) $(JSONC_CFLAGS) -I$(top_srcdir)/dbg $(READLINE_CFLAGS) $(NCURSES_CFLAGS) -I$(top_srcdir)/tests/fuzz' \
+	FUZZ_DBG_LIBS='$(READLINE_LIBS) $(NCURSES_LIBS)'
 TESTS += tests/fuzz/replay.sh
 AM_TESTS_ENVIRONMENT += $(FUZZ_ENV) LIBTOOL='$(LIBTOOL)' \
 	FUZZ_CFLAGS='$(AM_CFLAGS) $(CFLAGS) $(AM_LDFLAGS)'; \
-	export srcdir builddir LIBTOOL FUZZ_CFLAGS FUZZ_CPPFLAGS;
+	export srcdir builddir LIBTOOL FUZZ_CFLAGS FUZZ_CPPFLAGS FUZZ_DBG_LIBS;
 .PHONY: fuzz
-fuzz: libinfsim_core.la
+fuzz: libinfsim_core.la dbg/libinfsdb.la
 	$(FUZZ_ENV) FUZZ_CC='$(FUZZ_CC)' FUZZ_WHY='$(FUZZ_WHY)' FUZZ_TIME='$(FUZZ_TIME)' \
 	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_LIB_SOURCES='$(libinfsim_core_la_SOURCES)' \
+	FUZZ_DBG_SOURCES='$(dbg_libinfsdb_la_SOURCES)' \
 	FUZZ_LIBS='$(JSONC_LIBS)' \
 	sh $(srcdir)/tests/fuzz/fuzz.sh
 clean-local: clean-fuzz
