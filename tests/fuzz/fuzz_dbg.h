@@ -4,15 +4,15 @@
  * (fuzz_dbg.c: command lines and expressions; fuzz_checkpoint.c:
  * checkpoint files), linked with dbg/'s convenience library.
  *
- * Once per process: a temporary folder becomes the working directory
- * and holds three tiny programs (a stream with an inter-bank move in
- * flight, a tDFG program, and that program's lowered stream validated
- * against it with --tdfg), so that every command stays bounded; the
- * session's output (stdout and stderr, which the debugger prints to)
- * goes to /dev/null.  The sanitizers and libFuzzer write to file
- * descriptor 2 itself, which stays open.  Each input gets a new session
- * in batch mode, and the folder is emptied of what the commands wrote
- * after it; it is removed at exit.
+ * Once per process: a temporary folder holds three tiny programs (a
+ * stream with an inter-bank move in flight, a tDFG program, and that
+ * program's lowered stream validated against it with --tdfg), so that
+ * every command stays bounded, and its folder w/ becomes the working
+ * directory; the session's output (stdout and stderr, which the debugger
+ * prints to) goes to /dev/null.  The sanitizers and libFuzzer write to
+ * file descriptor 2 itself, which stays open.  Each input gets a new
+ * session in batch mode; w/ is emptied of what the commands wrote after
+ * it, and the folder is removed at exit.
  */
 #ifndef INFSIM_FUZZ_DBG_H
 #define INFSIM_FUZZ_DBG_H
@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dbg.h"
@@ -86,9 +87,12 @@ static void fuzz_dbg_clean(void);
 static void fuzz_dbg_remove(void)
 {
 	fuzz_dbg_clean();
+	if (chdir(fuzz_dbg_dir) != 0)
+		return;
 	unlink("p.ins");
 	unlink("p.tdfg");
 	unlink("v.ins");
+	rmdir("w");
 	if (chdir("/") == 0)
 		rmdir(fuzz_dbg_dir);
 }
@@ -101,7 +105,6 @@ static void fuzz_dbg_init(void)
 	snprintf(fuzz_dbg_dir, sizeof fuzz_dbg_dir, "/tmp/infsim-fuzz-dbg-XXXXXX");
 	fuzz_dbg_require(mkdtemp(fuzz_dbg_dir) != NULL, "a temporary folder");
 	fuzz_dbg_require(chdir(fuzz_dbg_dir) == 0, "into the temporary folder");
-	atexit(fuzz_dbg_remove);
 	/* glibc's standard streams are variables that may be set (the GNU
 	 * C Library manual, "Standard Streams"); fd 2 stays as it was. */
 	FILE *null = fopen("/dev/null", "w");
@@ -118,20 +121,21 @@ static void fuzz_dbg_init(void)
 	fuzz_dbg_write("v.ins", j.text);
 	emu_jit_free(&j);
 	emu_tdfg_free(&t);
+	/* The session works in w/: no name it may write (no '/') reaches
+	 * the programs in its parent. */
+	fuzz_dbg_require(mkdir("w", 0700) == 0 && chdir("w") == 0, "the working folder");
+	atexit(fuzz_dbg_remove);
 }
 
-/* Remove what the commands wrote (checkpoints, recordings), keeping
- * the programs. */
+/* Remove what the commands wrote (checkpoints, recordings) from the
+ * working folder. */
 static void fuzz_dbg_clean(void)
 {
 	DIR *dir = opendir(".");
-	fuzz_dbg_require(dir != NULL, "the temporary folder");
-	for (struct dirent *e; (e = readdir(dir)) != NULL;) {
-		const char *n = e->d_name;
-		if (strcmp(n, ".") && strcmp(n, "..") && strcmp(n, "p.ins") &&
-		    strcmp(n, "p.tdfg") && strcmp(n, "v.ins"))
-			unlink(n);
-	}
+	fuzz_dbg_require(dir != NULL, "the working folder");
+	for (struct dirent *e; (e = readdir(dir)) != NULL;)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlink(e->d_name);
 	closedir(dir);
 }
 
@@ -147,12 +151,12 @@ static bool fuzz_dbg_open(dbg_session *s, enum fuzz_dbg_prog which)
 	diag_clear(&d);
 	int rc;
 	if (which == FUZZ_DBG_TDFG)
-		rc = dbg_tdfg_load(s, "p.tdfg", NULL, &ov, &d);
+		rc = dbg_tdfg_load(s, "../p.tdfg", NULL, &ov, &d);
 	else
-		rc = emu_load_file(which == FUZZ_DBG_STREAM ? "p.ins" : "v.ins", &ov, &s->prog,
-				   &d) < 0 || emu_program_lower(&s->prog, &d) < 0 ? -1 : 0;
+		rc = emu_load_file(which == FUZZ_DBG_STREAM ? "../p.ins" : "../v.ins", &ov,
+				   &s->prog, &d) < 0 || emu_program_lower(&s->prog, &d) < 0 ? -1 : 0;
 	if (rc == 0 && which == FUZZ_DBG_VALID)
-		rc = dbg_valid_load(s, "p.tdfg", &d);
+		rc = dbg_valid_load(s, "../p.tdfg", &d);
 	fuzz_dbg_require(rc == 0, d.msg);
 	s->loaded = true;
 	return true;
