@@ -9,7 +9,8 @@
 # tests/fuzz/regress/NAME/, where `make check` replays it for ever.
 # Environment (set by the Makefile): FUZZ_CC, FUZZ_WHY (why fuzzing is
 # off, if it is), FUZZ_TIME, FUZZ_TARGETS (names; all when empty),
-# FUZZ_LIB_SOURCES, FUZZ_DBG_SOURCES (dbg/ but main.c, for the targets
+# FUZZ_OPT (-O1 unless set: -O0 compiles several times faster on a
+# loaded machine, and fuzzes slower), FUZZ_LIB_SOURCES, FUZZ_DBG_SOURCES (dbg/ but main.c, for the targets
 # that include fuzz_dbg.h, with FUZZ_DBG_LIBS), FUZZ_CPPFLAGS, FUZZ_LIBS
 # (libraries to link), srcdir, builddir.
 set -eu
@@ -19,7 +20,7 @@ if [ -z "${FUZZ_CC:-}" ]; then
 fi
 out="$builddir/fuzz"
 mkdir -p "$out/obj"
-flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -std=gnu17"
+flags="-g ${FUZZ_OPT:--O1} -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -std=gnu17"
 incs="$FUZZ_CPPFLAGS"
 # compile SOURCES... into $out/obj (once, again when a source is newer);
 # the objects' names in $built

@@ -6,6 +6,7 @@
 # tests/fuzz/fuzz_NAME.c with a corpus folder tests/fuzz/corpus/NAME/ is
 # picked up by both, with no change here.
 FUZZ_TIME = 60
+FUZZ_OPT = -O1
 FUZZ_TARGETS =
 # The whole folder from the source tree (any target, corpus and
 # regression input), not the build folder's logs beside it.
@@ -28,6 +29,7 @@ AM_TESTS_ENVIRONMENT += $(FUZZ_ENV) LIBTOOL='$(LIBTOOL)' \
 .PHONY: fuzz
 fuzz: libinfsim_core.la dbg/libinfsdb.la
 	$(FUZZ_ENV) FUZZ_CC='$(FUZZ_CC)' FUZZ_WHY='$(FUZZ_WHY)' FUZZ_TIME='$(FUZZ_TIME)' \
+	FUZZ_OPT='$(FUZZ_OPT)' \
 	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_LIB_SOURCES='$(libinfsim_core_la_SOURCES)' \
 	FUZZ_DBG_SOURCES='$(dbg_libinfsdb_la_SOURCES)' \
 	FUZZ_LIBS='$(JSONC_LIBS)' \
