@@ -12,7 +12,8 @@
  * prints to) goes to /dev/null.  The sanitizers and libFuzzer write to
  * file descriptor 2 itself, which stays open.  Each input gets a new
  * session in batch mode; w/ is emptied of what the commands wrote after
- * it, and the folder is removed at exit.
+ * it, and the folder is removed at exit.  Since the working directory
+ * changes, give these targets absolute paths (replay.sh and fuzz.sh do).
  */
 #ifndef INFSIM_FUZZ_DBG_H
 #define INFSIM_FUZZ_DBG_H
