@@ -207,7 +207,7 @@ typedef struct dbg_session {
 /* Set by SIGINT; running commands poll it between micro-ops. */
 extern volatile sig_atomic_t dbg_interrupted;
 
-/* ---- messages (main.c) ---- */
+/* ---- messages (console.c) ---- */
 /* One error line on stderr, gdb style; marks the command as failed. */
 void dbg_error(dbg_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -402,10 +402,17 @@ int dbg_parse_array(dbg_session *s, const char *text, unsigned *array);
 void dbg_show_displays(dbg_session *s);
 void dbg_display_free_all(dbg_session *s);
 
-/* ---- the console and the TUI (main.c, tui.c) ---- */
+/* ---- the console and the TUI (console.c, tui.c) ---- */
 /* One line typed at the console: empty repeats the last command when
  * it may be repeated, else it is executed and added to the history. */
 void dbg_console_line(dbg_session *s, char *line);
+/* Ctrl-C stops a running program (dbg_interrupted), not the session. */
+void dbg_console_install_sigint(void);
+/* The history's size from INFSDB_HISTSIZE, as gdb's GDBHISTSIZE. */
+void dbg_history_size_from_env(void);
+/* Read and execute typed lines (the TUI's while it is active) until
+ * quit or end of input, with the history kept in ~/.infsdb_history. */
+void dbg_console_loop(dbg_session *s);
 int dbg_cmd_tui_enable(dbg_session *s, char *args);
 int dbg_cmd_tui_disable(dbg_session *s, char *args);
 /* `tui element [NAME]`: the buffer or tensor the TUI's element view
@@ -436,9 +443,12 @@ bool dbg_tui_take_toggle(void);
 void dbg_tui_bind_keys(void);
 
 /* ---- tDFG programs (nodes.c) ---- */
-/* Load a .tdfg: parse it, lower it (emu_tdfg_load), make s->prog its
- * lowered stream and build the node reference.  0, or -1 with d set. */
-int dbg_tdfg_load(dbg_session *s, const char *path, const emu_geom_override *ov, diag *d);
+/* Load a .tdfg (type NULL), or an artifact's .json read with element
+ * type `type`: parse it, lower it (emu_tdfg_load, emu_tdfg_json_load),
+ * make s->prog its lowered stream and build the node reference.  0, or
+ * -1 with d set. */
+int dbg_tdfg_load(dbg_session *s, const char *path, const char *type,
+		  const emu_geom_override *ov, diag *d);
 void dbg_tdfg_free(dbg_session *s);
 /* The node of command cmd, or -1 (a plain stream, or no node). */
 long dbg_node_of(const dbg_session *s, size_t cmd);
@@ -458,10 +468,13 @@ void dbg_print_node_position(dbg_session *s);
 /* `check every node`: after a node's last command, compare the node.
  * true to stop (reported). */
 bool dbg_node_diverged(dbg_session *s);
-/* --tdfg (valid.c): read the tDFG and bind it to the loaded stream; free
- * it; `check` at the position; `check every node` after each command. */
+/* --tdfg (valid.c): read the tDFG, bind it to the loaded stream and
+ * read its arrays' load= files; free it; `check` at the position; `check every node` after each command. */
 int dbg_valid_load(dbg_session *s, const char *path, diag *d);
 void dbg_valid_free(dbg_session *s);
+/* A machine (em) and the stream's reference (ref), either NULL, at the
+ * start of a run: the tDFG's arrays' load= data, after init=. */
+void dbg_valid_start(const dbg_session *s, emu_machine *em, emu_ref *ref);
 int dbg_valid_check(dbg_session *s);
 bool dbg_valid_diverged(dbg_session *s);
 /* `print` of a node's tensor (or element): a one-line note when the

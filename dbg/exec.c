@@ -94,6 +94,7 @@ int dbg_new_machine(dbg_session *s)
 		return -1;
 	}
 	emu_ref_init_buffers(ref);
+	dbg_valid_start(s, em, ref);
 	emu_machine_free(s->em);
 	emu_ref_free(s->ref);
 	s->em = em;

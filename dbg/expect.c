@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "dbg.h"
-#include "npy.h"
+#include "elements.h"
 
 static void element_text(const emu_buffer *b, uint64_t bits, char *buf, size_t size)
 {
@@ -26,38 +26,21 @@ static void element_text(const emu_buffer *b, uint64_t bits, char *buf, size_t s
 }
 
 /* The file's elements as b's bit patterns (malloc'd), or NULL with an
- * error reported. */
+ * error reported: read as `infsim run -l` reads a buffer's file. */
 static uint64_t *read_expected(dbg_session *s, const emu_buffer *b, const char *path)
 {
-	const npy_dtype dt = emu_buffer_npy_dtype(b);
-	npy_header h;
-	FILE *f;
+	uint64_t *v = malloc((b->length ? b->length : 1) * sizeof *v);
 	diag d;
 	diag_clear(&d);
-	if (npy_open(path, &h, &f, &d) < 0) {
-		dbg_error(s, "expect: %s", d.msg);
+	if (!v) {
+		dbg_error(s, "out of memory");
 		return NULL;
 	}
-	char want[16], tn[16];
-	npy_descr(dt, want, sizeof want);
-	uint64_t *v = NULL;
-	if (!npy_dtype_matches(&h, dt))
-		dbg_error(s, "expect: %s: dtype '%s' does not match buffer '%s' (%s): expected '%s'.",
-			  path, h.descr, b->name, emu_buffer_type(b, tn, sizeof tn), want);
-	else if (h.count != b->length)
-		dbg_error(s, "expect: %s: %" PRIu64 " elements; buffer '%s' has %" PRIu64 ".", path,
-			  h.count, b->name, b->length);
-	else if (!(v = malloc((b->length ? b->length : 1) * sizeof *v)))
-		dbg_error(s, "out of memory");
-	else if (npy_read_elems(f, path, dt, b->length, v, &d) < 0) {
+	if (emu_elements_read(path, b, v, &d) < 0) {
 		dbg_error(s, "expect: %s", d.msg);
 		free(v);
-		v = NULL;
+		return NULL;
 	}
-	fclose(f);
-	if (v && b->width < 64) /* a signed file holds them sign-extended */
-		for (uint64_t i = 0; i < b->length; i++)
-			v[i] &= isa_mask(b->width);
 	return v;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "dbg.h"
+#include "tdfg_json.h"
 #include "report.h"
 
 /* ---- /FMT ---- */
@@ -591,7 +592,8 @@ int dbg_cmd_list(dbg_session *s, char *args)
 		dbg_error(s, "No program loaded.");
 		return -1;
 	}
-	if (s->tdfg)
+	/* an artifact's dump (.json) has no source lines: its lowered commands */
+	if (s->tdfg && !emu_tdfg_json_path(s->t.path))
 		return dbg_tdfg_list(s, args);
 	args = dbg_trim(args);
 	size_t n = s->prog.ncmds, pc = s->em ? s->em->pc : 0;

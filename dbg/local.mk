@@ -1,9 +1,15 @@
 # SPDX-License-Identifier: MIT
-# dbg/: infsdb, the gdb-style debugger of command streams.
-bin_PROGRAMS += infsdb
-infsdb_SOURCES = dbg/dbg.h dbg/main.c dbg/commands.c dbg/exec.c dbg/breaks.c \
+# dbg/: infsdb, the gdb-style debugger of command streams.  Everything
+# but the program's entry (main.c) is a convenience library, which the
+# fuzz targets of debugger command lines and checkpoints link too
+# (tests/fuzz/fuzz_dbg.c, fuzz_checkpoint.c).
+noinst_LTLIBRARIES += dbg/libinfsdb.la
+dbg_libinfsdb_la_SOURCES = dbg/dbg.h dbg/console.c dbg/commands.c dbg/exec.c dbg/breaks.c \
 	dbg/expr.c dbg/value.c dbg/inspect.c dbg/state.c dbg/reverse.c dbg/record.c \
 	dbg/tui.c dbg/nodes.c dbg/ar.c dbg/valid.c dbg/vars.c dbg/settings.c \
 	dbg/user.c dbg/printf.c dbg/frames.c dbg/location.c dbg/expect.c
+dbg_libinfsdb_la_CFLAGS = $(AM_CFLAGS) $(READLINE_CFLAGS) $(NCURSES_CFLAGS)
+bin_PROGRAMS += infsdb
+infsdb_SOURCES = dbg/main.c
 infsdb_CFLAGS = $(AM_CFLAGS) $(READLINE_CFLAGS) $(NCURSES_CFLAGS)
-infsdb_LDADD = libinfsim_core.la $(READLINE_LIBS) $(NCURSES_LIBS)
+infsdb_LDADD = dbg/libinfsdb.la libinfsim_core.la $(READLINE_LIBS) $(NCURSES_LIBS)

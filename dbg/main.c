@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * main.c: the infsdb program: options, loading the stream, the init
- * files, -x and -ex, and the console (GNU readline, history in
- * ~/.infsdb_history, Enter repeats, Ctrl-C interrupts a running program).
+ * files, -x and -ex, then the console (console.c: GNU readline, history
+ * in ~/.infsdb_history, Enter repeats, Ctrl-C interrupts a running
+ * program).
  *
- *   infsdb [OPTION]... PROG        (a .ins or .inb stream, or a .tdfg)
+ *   infsdb [OPTION]... PROG        (a .ins or .inb stream, a .tdfg, or a
+ *                                   .json tDFG with --type)
  *
  * Exit status (batch mode): 0 if every command worked and every check
  * agreed, 1 if a command failed, 3 if a check found a difference, 2 on a
@@ -27,6 +29,7 @@
 
 #include "ar.h"
 #include "dbg.h"
+#include "tdfg_json.h"
 #include "text.h"
 #include "outfile.h"
 #include "vima.h"
@@ -34,10 +37,11 @@
 static const char help_text[] =
 "Usage: infsdb [OPTION]... PROG\n"
 "Debug a command stream (.ins text or .inb binary), or a tDFG program\n"
-"(.tdfg, lowered by the JIT), on infsim's SRAM model: step it node by node,\n"
-"command by command or micro-op by micro-op, stop on breakpoints and\n"
-"watchpoints, inspect elements, wordlines and latches, and compare with\n"
-"the scalar reference model (and, for a tDFG, with what its nodes mean).\n"
+"(.tdfg, or the published artifact's .json with --type) lowered by the\n"
+"JIT, on infsim's SRAM model: step it node by node, command by command\n"
+"or micro-op by micro-op, stop on breakpoints and watchpoints, inspect\n"
+"elements, wordlines and latches, and compare with the scalar reference\n"
+"model (and, for a tDFG, with what its nodes mean).\n"
 "\n"
 "  -batch                     read commands from -x and -ex only, then exit\n"
 "  -x, -command FILE          execute the commands in FILE (repeatable)\n"
@@ -51,6 +55,8 @@ static const char help_text[] =
 "                             lowered from: check compares the nodes whose\n"
 "                             'node' markers stand at the position, check\n"
 "                             every node stops at the first that differs\n"
+"      --type=TYPE            the element type of an artifact's tDFG (.json):\n"
+"                             i8, i16, i32, i64, u8 ... u64 or f32\n"
 "      --help                 display this help and exit\n"
 "      --version              output version information and exit\n"
 "\n"
@@ -60,18 +66,6 @@ static const char help_text[] =
 "\n"
 "Full documentation: man infsdb, and doc/DEBUGGER.md.\n"
 "Report bugs to: " PACKAGE_BUGREPORT "\n";
-
-void dbg_error(dbg_session *s, const char *fmt, ...)
-{
-	va_list ap;
-	fflush(stdout);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fflush(stderr);
-	s->failed = true;
-}
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
@@ -101,9 +95,10 @@ typedef struct options {
 	size_t nmachine;
 	const char *prog;
 	const char *tdfg;      /* --tdfg: validate the stream against this tDFG */
+	const char *type;      /* --type: the element type of an artifact's tDFG (.json) */
 } options;
 
-enum { OPT_HELP = 256, OPT_VERSION, OPT_BATCH, OPT_EX, OPT_NX, OPT_TUI, OPT_TDFG };
+enum { OPT_HELP = 256, OPT_VERSION, OPT_BATCH, OPT_EX, OPT_NX, OPT_TUI, OPT_TDFG, OPT_TYPE };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, OPT_BATCH },
@@ -117,6 +112,7 @@ static const struct option long_options[] = {
 	{ "machine", required_argument, NULL, 'm' },
 	{ "config", required_argument, NULL, 'c' },
 	{ "tdfg", required_argument, NULL, OPT_TDFG },
+	{ "type", required_argument, NULL, OPT_TYPE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -155,6 +151,7 @@ static int one_option(options *o, int c)
 	case 'm': return add_machine(o, optarg);
 	case 'c': o->config = optarg; return 0;
 	case OPT_TDFG: o->tdfg = optarg; return 0;
+	case OPT_TYPE: o->type = optarg; return 0;
 	case OPT_HELP: fputs(help_text, stdout); return -1;
 	case OPT_VERSION: printf("infsdb (infsim) %s\n%s", PACKAGE_VERSION, VERSION_NOTICE); return -1;
 	default: return usage_error("unknown option");
@@ -180,7 +177,15 @@ static int parse_options(int argc, char **argv, options *o)
 	if (optind < argc)
 		return usage_error("extra operand '%s'", argv[optind]);
 	if (!o->prog)
-		return usage_error("missing program operand (a .ins or .inb stream, or a .tdfg)");
+		return usage_error("missing program operand (a .ins or .inb stream, a .tdfg or a .json tDFG)");
+	/* An artifact's dump has no element type of its own (doc/TDFG.md). */
+	const bool json = emu_tdfg_json_path(o->prog);
+	if (json && !o->type)
+		return usage_error("%s: an artifact's tDFG (.json) has no element type; give one "
+				   "with --type (f32, i32, ...)", o->prog);
+	if (!json && o->type)
+		return usage_error("--type applies to an artifact's tDFG (.json), not to '%s'",
+				   o->prog);
 	return 0;
 }
 
@@ -205,14 +210,15 @@ static int machine_overrides(const options *o, emu_geom_override *ov, diag *d)
 }
 
 /* The stream, for the machine the options give (emu_load_file: a text
- * stream may be resized, a binary one may not); a .tdfg is lowered by
- * the JIT for that machine (nodes.c). */
+ * stream may be resized, a binary one may not); a .tdfg, or an
+ * artifact's .json read as --type says, is lowered by the JIT for that
+ * machine (nodes.c). */
 static int load_program(dbg_session *s, const options *o, diag *d)
 {
 	emu_geom_override ov;
 	if (machine_overrides(o, &ov, d) < 0)
 		return -1;
-	if (emu_tdfg_path(o->prog) ? dbg_tdfg_load(s, o->prog, &ov, d) < 0
+	if (emu_tdfg_path(o->prog) || o->type ? dbg_tdfg_load(s, o->prog, o->type, &ov, d) < 0
 				   : emu_load_file(o->prog, &ov, &s->prog, d) < 0 ||
 				     emu_program_lower(&s->prog, d) < 0)
 		return -1;
@@ -231,168 +237,6 @@ static void print_banner(const dbg_session *s, const char *path)
 	}
 	printf("Reading %s: %zu nodes in %zu region%s, lowered to %zu commands.\n", path,
 	       s->t.nnodes, s->t.nregions, s->t.nregions == 1 ? "" : "s", s->prog.ncmds);
-}
-
-/* ---- the console ---- */
-
-static void on_sigint(int sig)
-{
-	(void)sig;
-	dbg_interrupted = 1;
-}
-
-/* Ctrl-C at the prompt: drop the line being typed, as gdb does. */
-static int prompt_signal_hook(void)
-{
-	if (dbg_interrupted) {
-		dbg_interrupted = 0;
-		rl_replace_line("", 0);
-		rl_point = rl_end = rl_mark = 0;
-		rl_crlf();
-		rl_on_new_line();
-		rl_redisplay();
-	}
-	return 0;
-}
-
-/* readline's getc, checking for a Ctrl-C that arrived while readline
- * was not waiting in read() (then no EINTR calls the hook above). */
-static int prompt_getc(FILE *in)
-{
-	prompt_signal_hook();
-	int c = rl_getc(in);
-	prompt_signal_hook();
-	return c;
-}
-
-static void install_sigint(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigint;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	/* Our handler alone sees SIGINT; readline's getc calls the hooks. */
-	rl_catch_signals = 0;
-	rl_signal_event_hook = prompt_signal_hook;
-	rl_getc_function = prompt_getc;
-}
-
-static char *history_path(void)
-{
-	const char *home = getenv("HOME");
-	if (!home || !*home)
-		return NULL;
-	size_t n = strlen(home) + sizeof "/.infsdb_history";
-	char *path = malloc(n);
-	if (path)
-		snprintf(path, n, "%s/.infsdb_history", home);
-	return path;
-}
-
-/* How many commands the history keeps: -1 for no limit.  gdb's default
- * (256), or INFSDB_HISTSIZE as gdb's GDBHISTSIZE (empty or negative: no
- * limit; not a number: the default), or `set history size`. */
-static long hist_size = 256;
-
-static void apply_history_size(void)
-{
-	if (hist_size < 0)
-		unstifle_history();
-	else
-		stifle_history((int)hist_size);
-}
-
-static void history_size_from_env(void)
-{
-	const char *v = getenv("INFSDB_HISTSIZE");
-	if (!v)
-		return;
-	char *end;
-	errno = 0;
-	long n = strtol(v, &end, 10);
-	if (!*v || (!*end && !errno && n < 0))
-		hist_size = -1;
-	else if (!*end && !errno && n <= INT_MAX)
-		hist_size = n;
-	apply_history_size();
-}
-
-long dbg_history_size(void)
-{
-	return hist_size;
-}
-
-int dbg_cmd_set_history(dbg_session *s, char *args)
-{
-	char *save = NULL, *what = strtok_r(args, " \t", &save);
-	char *val = strtok_r(NULL, " \t", &save), *end = NULL;
-	if (!what || strcmp(what, "size") != 0 || !val || strtok_r(NULL, " \t", &save)) {
-		dbg_error(s, "set history: expected \"size N\" or \"size unlimited\".");
-		return -1;
-	}
-	errno = 0;
-	long n = strcmp(val, "unlimited") == 0 ? -1 : strtol(val, &end, 10);
-	if (end && (*end || errno || n < 0 || n > INT_MAX)) {
-		dbg_error(s, "set history size: \"%s\" is not a number of commands from 0 to %d, "
-			  "or unlimited.", val, INT_MAX);
-		return -1;
-	}
-	hist_size = n;
-	apply_history_size();
-	return 0;
-}
-
-/* The last command typed, which Enter repeats when it may be. */
-static char *last_line;
-static bool last_repeats;
-
-void dbg_console_line(dbg_session *s, char *line)
-{
-	bool empty = !*dbg_trim(line);
-	if (empty && last_line && last_repeats) {
-		s->repeating = true; /* list goes on after the lines it showed */
-		dbg_execute(s, last_line, &last_repeats);
-		s->repeating = false;
-	} else if (!empty) {
-		add_history(line);
-		free(last_line);
-		last_line = strdup(line);
-		dbg_execute(s, line, &last_repeats);
-	}
-}
-
-/* The console: plain readline, or the TUI's while it is active. */
-static void interactive_loop(dbg_session *s)
-{
-	char *hist = history_path();
-	if (hist)
-		read_history(hist);
-	apply_history_size(); /* a longer file is cut to the size */
-	while (!s->quit) {
-		if (dbg_tui_active()) {
-			dbg_tui_run(s);
-			continue;
-		}
-		char *line = readline(s->defining ? ">" : "(infsdb) ");
-		if (!line) {
-			printf("quit\n");
-			break;
-		}
-		if (dbg_tui_take_toggle()) /* Ctrl-X A */
-			dbg_tui_enable(s);
-		else
-			dbg_console_line(s, line);
-		free(line);
-	}
-	free(last_line);
-	last_line = NULL;
-	if (hist) {
-		write_history(hist);
-		if (hist_size >= 0)
-			history_truncate_file(hist, (int)hist_size);
-	}
-	free(hist);
 }
 
 static void read_init_files(dbg_session *s)
@@ -504,7 +348,7 @@ int main(int argc, char **argv)
 	 * keep that size after a resize. */
 	rl_change_environment = 0;
 	rl_readline_name = "infsdb"; /* $if infsdb in ~/.inputrc */
-	history_size_from_env();
+	dbg_history_size_from_env();
 	s.batch = o.batch;
 	s.confirm = s.pagination = true; /* gdb's defaults */
 	s.interactive = !o.batch && isatty(STDIN_FILENO);
@@ -527,7 +371,7 @@ int main(int argc, char **argv)
 	if (o.batch)
 		outfile_cleanup_on_signals();
 	else
-		install_sigint();
+		dbg_console_install_sigint();
 	dbg_completion_init(&s);
 	dbg_tui_bind_keys();
 	/* With -tui, what the init files and -x print would be hidden by the
@@ -541,7 +385,7 @@ int main(int argc, char **argv)
 	if (o.tui && !s.quit)
 		dbg_tui_enable(&s);
 	if (!o.batch && !s.quit)
-		interactive_loop(&s);
+		dbg_console_loop(&s);
 	dbg_tui_disable();
 	dbg_session_stop(&s); /* writes a recording still in progress */
 	rc = o.batch ? session_status(&s) : EXIT_SUCCESS;

@@ -25,13 +25,16 @@
 #include <string.h>
 
 #include "dbg.h"
+#include "tdfg_json.h"
 #include "report.h"
 
 /* ---- loading ---- */
 
-int dbg_tdfg_load(dbg_session *s, const char *path, const emu_geom_override *ov, diag *d)
+int dbg_tdfg_load(dbg_session *s, const char *path, const char *type,
+		  const emu_geom_override *ov, diag *d)
 {
-	if (emu_tdfg_load(path, ov, &s->t, &s->j, d) < 0)
+	if (type ? emu_tdfg_json_load(path, type, ov, &s->t, &s->j, d) < 0
+		 : emu_tdfg_load(path, ov, &s->t, &s->j, d) < 0)
 		return -1;
 	/* s->prog owns the lowered stream; j keeps node_of (one entry per
 	 * command of s->prog) */
@@ -123,10 +126,23 @@ const char *dbg_node_suggest(const dbg_session *s, const char *name)
 	return best;
 }
 
+/* Where a node or region is defined: "PATH:LINE", or "PATH" for an
+ * artifact's tDFG dump (.json), whose nodes have no source line. */
+static void defined_at(const dbg_session *s, int line, char *buf, size_t size)
+{
+	if (line > 0)
+		snprintf(buf, size, "%s:%d", s->t.path, line);
+	else
+		snprintf(buf, size, "%s", s->t.path);
+}
+
 void dbg_node_label(const dbg_session *s, size_t n, char *buf, size_t size)
 {
 	const emu_tnode *x = &s->t.nodes[n];
-	snprintf(buf, size, "node '%s' (%s:%d)", x->name, s->t.path, x->line);
+	if (x->line > 0)
+		snprintf(buf, size, "node '%s' (%s:%d)", x->name, s->t.path, x->line);
+	else /* an artifact's dump: no source line */
+		snprintf(buf, size, "node '%s' (%s)", x->name, s->t.path);
 }
 
 /* Line `line` of the tDFG source without its leading and trailing
@@ -289,10 +305,14 @@ void dbg_print_node_position(dbg_session *s)
 	if (n < 0)
 		return;
 	const emu_tnode *x = &s->t.nodes[n];
-	char text[512], cmd[64];
-	source_text(s, x->line, text, sizeof text);
+	char text[512], cmd[64], at[1100];
+	if (x->line > 0)
+		source_text(s, x->line, text, sizeof text);
+	else /* a dump's node has no source line: its name */
+		snprintf(text, sizeof text, "'%s'", x->name);
 	command_of(s, x, cmd, sizeof cmd);
-	printf("node %s  (%s:%d), %s\n", text, s->t.path, x->line, cmd);
+	defined_at(s, x->line, at, sizeof at);
+	printf("node %s  (%s), %s\n", text, at, cmd);
 }
 
 /* ---- next and finish ---- */
@@ -357,7 +377,9 @@ int dbg_cmd_finish(dbg_session *s, char *args)
 		return dbg_run_to(s, s->em->pc + 1);
 	}
 	const emu_tnode *x = &s->t.nodes[n];
-	printf("Run till exit from node '%s' (%s:%d)\n", x->name, s->t.path, x->line);
+	char at[1100];
+	defined_at(s, x->line, at, sizeof at);
+	printf("Run till exit from node '%s' (%s)\n", x->name, at);
 	return dbg_run_to(s, x->cmd1);
 }
 
@@ -651,7 +673,7 @@ int dbg_cmd_info_nodes(dbg_session *s, char *args)
 		box_text(&x->dom, s->t.regions[x->region].ndims, dom, sizeof dom);
 		range_text(x->wl, x->rows, wl, sizeof wl);
 		range_text(x->cmd0, x->cmd1 - x->cmd0, cmds, sizeof cmds);
-		snprintf(at, sizeof at, "%s:%d", s->t.path, x->line);
+		defined_at(s, x->line, at, sizeof at);
 		printf("%-*s %-8s %-5s %-16s %-10s %-9s %s%s\n", w, x->name,
 		       emu_tnode_kind_name(x->kind), node_type(s, x, type, sizeof type), dom, wl,
 		       cmds, at, x->output ? " (output)" : "");

@@ -451,8 +451,10 @@ static emu_machine *replayed_root(dbg_session *s, const dbg_snapshot *snap, diag
 	size_t pc, upc;
 	snap_body b;
 	emu_machine *em = emu_machine_new(&s->prog, d);
-	if (!em || emu_init_buffers(em, d) != 0 || !snap->w ||
-	    !snapshot_position(s, snap, &pc, &upc) || !body_of(snap, &b))
+	if (!em || emu_init_buffers(em, d) != 0)
+		return em;
+	dbg_valid_start(s, em, NULL);
+	if (!snap->w || !snapshot_position(s, snap, &pc, &upc) || !body_of(snap, &b))
 		return em;
 	while (em->pc < pc && emu_run_cmd(em, d) >= 0)
 		;
@@ -552,6 +554,7 @@ int dbg_snapshot_restore(dbg_session *s, const dbg_snapshot *snap, const char *w
 	}
 	/* the reference: what the stream computes up to this position */
 	emu_ref_init_buffers(ref);
+	dbg_valid_start(s, NULL, ref);
 	size_t ref_pc = 0;
 	while (ref_pc < em->pc && emu_ref_run_cmd(ref, ref_pc, &d) == 0)
 		ref_pc++;

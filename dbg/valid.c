@@ -28,7 +28,21 @@ int dbg_valid_load(dbg_session *s, const char *path, diag *d)
 	if (emu_tdfg_parse_file(path, &s->prog.geom, &ov, &s->vt, d) < 0)
 		return -1;
 	s->valid = emu_valid_new(&s->vt, &s->prog, d);
-	return s->valid ? 0 : -1;
+	/* Arrays' load= files, read as infsim run reads them; every run of
+	 * the machine starts from them (dbg_valid_start). */
+	return s->valid && emu_valid_load_arrays(s->valid, d) == 0 ? 0 : -1;
+}
+
+void dbg_valid_start(const dbg_session *s, emu_machine *em, emu_ref *ref)
+{
+	const emu_buffer *b;
+	const uint64_t *v;
+	for (size_t i = 0; s->valid && (v = emu_valid_loaded(s->valid, i, &b)); i++) {
+		if (em)
+			emu_ttu_store(em, b, v, b->length);
+		if (ref)
+			emu_ref_store(ref, b, v, b->length);
+	}
 }
 
 void dbg_valid_free(dbg_session *s)

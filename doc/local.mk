@@ -19,3 +19,4 @@ EXTRA_DIST += doc/FLOAT.md
 EXTRA_DIST += doc/VIMA.md
 EXTRA_DIST += doc/vima_fig5.dat doc/vima_fig5.svg
 EXTRA_DIST += doc/ACTIVE-ROUTING.md
+EXTRA_DIST += doc/tutorial-jit.md

@@ -2,7 +2,7 @@
 # Test suites (Criterion).  Each is one program; `make check` runs them all.
 check_LTLIBRARIES = tests/libharness.la
 tests_libharness_la_SOURCES = tests/isa_harness.c tests/isa_harness.h \
-	tests/proc.c tests/proc.h tests/infsim_run.h tests/fp_cases.c tests/fp_cases.h \
+	tests/proc.c tests/proc.h tests/handout.c tests/handout.h tests/infsim_run.h tests/fp_cases.c tests/fp_cases.h \
 	tests/fp_host.c tests/fp_host.h
 # Without Criterion (configure says so) the programs build, and `make
 # check` stops here with the package to install.
@@ -161,7 +161,10 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/gdb_tdfg.cmds tests/dbg/gdb_tdfg.out tests/dbg/gdb_script.cmds \
 	tests/dbg/gdb_script.out tests/dbg/expect.cmds tests/dbg/expect.out \
 	tests/dbg/grade.cmds tests/dbg/grade.out tests/dbg/expect_C.npy \
-	tests/dbg/expect_C_wrong.npy tests/dbg/expect_D.npy
+	tests/dbg/expect_C_wrong.npy tests/dbg/expect_D.npy \
+	tests/dbg/tdfg_json.cmds tests/dbg/tdfg_json.out \
+	tests/dbg/valid_load.cmds tests/dbg/valid_load.out tests/dbg/valid_load.ins \
+	tests/dbg/valid_load.tdfg tests/dbg/valid_load_A.npy
 
 check_PROGRAMS += tests/test_tui
 tests_test_tui_SOURCES = tests/test_tui.c
@@ -311,3 +314,8 @@ tests_test_valid_SOURCES = tests/test_valid.c
 tests_test_valid_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' \
 	-DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_valid_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_tutorial_jit
+tests_test_tutorial_jit_SOURCES = tests/test_tutorial_jit.c
+tests_test_tutorial_jit_CFLAGS = $(TEST_CFLAGS) -DBUILDDIR='"$(abs_top_builddir)"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_tutorial_jit_LDADD = $(TEST_LIBS)

@@ -173,6 +173,8 @@ Test(transcript, gdb_tdfg) { transcript("gdb_tdfg"); }
 Test(transcript, gdb_script) { transcript("gdb_script"); }
 Test(transcript, expect) { transcript("expect"); }
 Test(transcript, grade) { transcript("grade"); }
+Test(transcript, tdfg_json) { transcript("tdfg_json"); }
+Test(transcript, valid_load) { transcript("valid_load"); }
 
 /* ---- options ---- */
 
@@ -212,6 +214,29 @@ Test(options, missing_and_bad_programs)
 	cr_expect_eq(r.status, 1);
 	cr_expect(strstr(r.out, "tests/data/bad_syntax.ins:"), "%s", r.out);
 	free(r.out);
+}
+
+/* An artifact's tDFG dump (.json) needs --type, and only it takes one;
+ * a bad type or a malformed dump is one message, exit 1. */
+Test(options, json_type)
+{
+	static const struct { const char *args, *want; int status; } cases[] = {
+		{ "-batch tests/data/json/stencil1d_f32.json",
+		  "has no element type; give one with --type", 2 },
+		{ "-batch --type f32 " DEFAULT_PROG, "--type applies to an artifact's tDFG", 2 },
+		{ "-batch --type f99 tests/data/json/stencil1d_f32.json", "f99", 1 },
+		{ "-batch --type i32 tests/data/json/stencil1d_f32.json",
+		  "stencil1d_f32.json: error: $.nodes[\"7\"].compute.float_const: a float constant "
+		  "in a graph of integer elements; expected int_const", 1 },
+		{ "-batch --type i32 -ex 'info regions' tests/data/json/cube3d_i32.json",
+		  "tdfg       ", 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		result r = run("%s", cases[i].args);
+		cr_expect_eq(r.status, cases[i].status, "'%s': %s", cases[i].args, r.out);
+		cr_expect(strstr(r.out, cases[i].want), "'%s': %s", cases[i].args, r.out);
+		free(r.out);
+	}
 }
 
 Test(options, ex_in_order_and_status)

@@ -17,6 +17,7 @@
  */
 #include <criterion/criterion.h>
 
+#include "handout.h"
 #include "proc.h"
 
 #include <stdio.h>
@@ -266,35 +267,24 @@ Test(teach, init_file_with_x)
 
 /* Every fenced block of the handout with an "(infsdb) " line must appear,
  * verbatim, in the output of one of the sessions. */
+static void block_missing(const char *block, void *arg)
+{
+	cr_expect(0, "this block of %s is not in any session:\n%s", (const char *)arg, block);
+}
+
 Test(teach, tutorial_blocks_are_real)
 {
 	const session *all[] = { &add4_steps, &add4_finish, &mul8_steps, &fpadd_steps,
 				 &fpadd_baseline, &fpadd_answers, &shift2_steps };
 	enum { NSESSIONS = sizeof all / sizeof *all };
-	result outs[NSESSIONS];
+	char *outs[NSESSIONS];
 	for (int i = 0; i < NSESSIONS; i++)
-		outs[i] = run_session(all[i]);
-	char *doc = proc_slurp(TUTORIAL, NULL);
-	cr_assert_not_null(doc, "%s is missing", TUTORIAL);
-	int blocks = 0;
-	for (char *p = strstr(doc, "```\n"); p; p = strstr(p, "```\n")) {
-		char *body = p + 4, *end = strstr(body, "\n```\n");
-		cr_assert_not_null(end, "unterminated block in %s", TUTORIAL);
-		end[1] = '\0';
-		if (strstr(body, "(infsdb) ")) {
-			blocks++;
-			int found = 0;
-			for (int i = 0; i < NSESSIONS && !found; i++)
-				found = strstr(outs[i].out, body) != NULL;
-			cr_expect(found, "this block of %s is not in any session:\n%s",
-				  TUTORIAL, body);
-		}
-		p = end + 5;  /* past the closing fence */
-	}
+		outs[i] = run_session(all[i]).out;
+	const int blocks = handout_check_blocks(TUTORIAL, "(infsdb) ", outs, NSESSIONS,
+						block_missing, (void *)TUTORIAL);
 	cr_expect_geq(blocks, 20, "only %d captured blocks in %s", blocks, TUTORIAL);
-	free(doc);
 	for (int i = 0; i < NSESSIONS; i++)
-		free(outs[i].out);
+		free(outs[i]);
 }
 
 static void stream_checks(const char *name)

@@ -938,3 +938,84 @@ Test(valid, program_last_store_checked_at_the_end)
 	cr_expect(strstr(rep.text, "the last store 'store A' (") != NULL, "%s", rep.text);
 	cr_expect(strstr(rep.text, "in run 10 of region 'step'") != NULL, "%s", rep.text);
 }
+
+/* ---- an array's load= (doc/TDFG.md, "Programs") ---- */
+
+/* The lowered mm_outer with A's tensor starting from 1 everywhere: a
+ * validation that did not load A's file into the machine would see the
+ * ones where the tDFG means the file's data. */
+static void mm_outer_with_ones(char *sp, size_t spsize, char *bp, size_t bpsize)
+{
+	text t;
+	sample_path("mm_outer", sp, spsize);
+	lowered(sp, false, false, &t);
+	const size_t i = find(&t, "tensor A f32 ");
+	cr_assert_lt(i, t.n);
+	char line[512];
+	snprintf(line, sizeof line, "%s init=const:1.0", t.l[i]);
+	replace_line(&t, i, line);
+	text_write(&t, "ones.ins");
+	text_free(&t);
+	snprintf(bp, bpsize, "%s/ones.ins", tmpdir);
+}
+
+/* Validation reads each array's load= file, as `infsim run` does: into
+ * the machine and the reference, from the library and from the command
+ * line, with no --load. */
+Test(valid, program_load_files_are_read)
+{
+	char sp[512], bp[512];
+	mm_outer_with_ones(sp, sizeof sp, bp, sizeof bp);
+	emu_valid_report rep;
+	diag d;
+	diag_clear(&d);
+	cr_expect_eq(emu_valid_files(bp, sp, &rep, &d), 0, "%s%s", d.msg, rep.text);
+	result r = run("run ones.ins --tdfg %s --check", sp);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "--tdfg: ") != NULL, "%s", r.out);
+	result_free(&r);
+	/* a --load of the array on the command line stands for its load= */
+	r = run("run ones.ins --tdfg %s --load A=%s/samples/tdfg/mm_outer_A.npy", sp, SRCDIR);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+}
+
+/* A load= file that cannot be read, or does not fit the array: one
+ * message naming it, before the run. */
+Test(valid, program_load_file_errors)
+{
+	char sp[512], bp[512], tp[512];
+	mm_outer_with_ones(sp, sizeof sp, bp, sizeof bp);
+	char *src = proc_slurp(sp, NULL);
+	cr_assert_not_null(src);
+	static const struct { const char *file, *want; } bad[] = {
+		{ "absent.npy", "absent.npy: error: cannot open" },
+		{ "short.bin", "short.bin: error: raw data of 12 bytes; expected 1024 (256 elements of 4 bytes)" },
+	};
+	char shortp[512];
+	snprintf(shortp, sizeof shortp, "%s/short.bin", tmpdir);
+	FILE *sf = fopen(shortp, "wb");
+	cr_assert_not_null(sf);
+	fputs("twelve bytes", sf);
+	cr_assert_eq(fclose(sf), 0);
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+		snprintf(tp, sizeof tp, "%s/bad.tdfg", tmpdir);
+		FILE *f = fopen(tp, "w");
+		cr_assert_not_null(f);
+		char *at = strstr(src, "load=mm_outer_A.npy");
+		cr_assert_not_null(at);
+		fprintf(f, "%.*sload=%s%s", (int)(at - src), src, bad[k].file,
+			at + strlen("load=mm_outer_A.npy"));
+		cr_assert_eq(fclose(f), 0);
+		emu_valid_report rep;
+		diag d;
+		diag_clear(&d);
+		cr_expect_eq(emu_valid_files(bp, tp, &rep, &d), -1, "%s", bad[k].file);
+		cr_expect(strstr(d.msg, bad[k].want) != NULL, "%s", d.msg);
+		result r = run("run ones.ins --tdfg bad.tdfg");
+		cr_expect_eq(r.status, 1, "%s", r.err);
+		cr_expect(strstr(r.err, bad[k].want) != NULL, "%s", r.err);
+		result_free(&r);
+	}
+	free(src);
+}

@@ -26,6 +26,7 @@
 #include "ar.h"
 #include "assemble.h"
 #include "diag.h"
+#include "elements.h"
 #include "isa.h"
 #include "text.h"
 #include "machine.h"
@@ -196,96 +197,12 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* ---- element files: .npy, or raw .bin ---- */
 
-/* The file type of buffer b: the smallest integer holding its width, by
- * its signedness; bool for one bit; a .qN buffer's raw two's complement
- * as a signed integer; f4 and f2 for f32 and f16; bf16, which NumPy does
- * not have, as its raw bits in u2. */
-static npy_dtype buffer_dtype(const emu_buffer *b)
-{
-	return emu_buffer_npy_dtype(b);
-}
-
-/* Do the values read for b fit its width?  Then keep their n-bit
- * patterns.  A bool is 0 or 1 already (true is -1 in a signed 1-bit
- * buffer). */
-static int fit_values(const char *path, const emu_buffer *b, uint64_t *v,
-		      uint64_t count, diag *d)
-{
-	unsigned n = b->width;
-	if (n == 1 || n == 64 || isa_fpfmt_of(b->fmt))
-		return 0; /* every pattern read is one of the buffer's */
-	for (uint64_t i = 0; i < count; i++) {
-		bool fits = b->is_signed ? isa_sext(v[i], n) == (int64_t)v[i]
-					 : v[i] <= isa_mask(n);
-		if (fits) {
-			v[i] &= isa_mask(n);
-			continue;
-		}
-		if (b->is_signed)
-			diag_file(d, path, "element %" PRIu64 " is %" PRId64 ", which does not fit buffer '%s' (%c%u: %" PRId64 " to %" PRId64 ")",
-				  i, (int64_t)v[i], b->name, b->fmt == ISA_FMT_FIX ? 'q' : 'i', n,
-				  -(INT64_C(1) << (n - 1)), (INT64_C(1) << (n - 1)) - 1);
-		else
-			diag_file(d, path, "element %" PRIu64 " is %" PRIu64 ", which does not fit buffer '%s' (u%u: 0 to %" PRIu64 ")",
-				  i, v[i], b->name, n, isa_mask(n));
-		return -1;
-	}
-	return 0;
-}
-
-static int check_npy_header(const char *path, const npy_header *h,
-			    const emu_buffer *b, diag *d)
-{
-	npy_dtype dt = buffer_dtype(b);
-	char want[16], shape[32 + 24 * NPY_MAX_DIMS];
-	npy_descr(dt, want, sizeof want);
-	if (!npy_dtype_matches(h, dt)) {
-		char tn[16];
-		diag_file(d, path, "dtype '%s' does not match buffer '%s' (%s): expected '%s'",
-			  h->descr, b->name, emu_buffer_type(b, tn, sizeof tn), want);
-		return -1;
-	}
-	if (h->count != b->length) {
-		npy_shape_text(h, shape, sizeof shape);
-		diag_file(d, path, "shape %s has %" PRIu64 " elements; buffer '%s' has %" PRIu64,
-			  shape, h->count, b->name, b->length);
-		return -1;
-	}
-	return 0;
-}
-
-/* Read path (.npy, or raw .bin) for buffer b into values[b->length],
- * as n-bit patterns. */
-static int read_elements(const char *path, const emu_buffer *b, uint64_t *values,
-			 diag *d)
-{
-	npy_dtype dt = buffer_dtype(b);
-	FILE *f = NULL;
-	if (ends_with(path, ".bin")) {
-		if (npy_open_raw(path, dt, b->length, &f, d) < 0)
-			return -1;
-	} else {
-		npy_header h;
-		if (npy_open(path, &h, &f, d) < 0)
-			return -1;
-		if (check_npy_header(path, &h, b, d) < 0) {
-			fclose(f);
-			return -1;
-		}
-	}
-	int rc = npy_read_elems(f, path, dt, b->length, values, d);
-	fclose(f);
-	if (rc == 0)
-		rc = fit_values(path, b, values, b->length, d);
-	return rc;
-}
-
 /* Write values (n-bit patterns) of b to path, sign-extended for a signed
  * buffer so that NumPy reads the same numbers. */
 static int write_elements(const char *path, const emu_buffer *b, uint64_t *values,
 			  diag *d)
 {
-	npy_dtype dt = buffer_dtype(b);
+	npy_dtype dt = emu_elements_dtype(b);
 	if (b->is_signed && b->width > 1 && !isa_fpfmt_of(b->fmt))
 		for (uint64_t i = 0; i < b->length; i++)
 			values[i] = (uint64_t)isa_sext(values[i], b->width);
@@ -651,7 +568,7 @@ static int prepare_files(run_opts *o, diag *d)
 				  b->buf->length);
 			return -1;
 		}
-		if (read_elements(b->path, b->buf, b->values, d) < 0)
+		if (emu_elements_read(b->path, b->buf, b->values, d) < 0)
 			return -1;
 	}
 	return 0;
@@ -1013,20 +930,22 @@ static int execute(run_state *s)
 }
 
 /* A tDFG's arrays with load=FILE: a --load each, unless the command
- * line loads the array itself. */
-static int array_loads(run_opts *o, const tdfg_src *ts)
+ * line loads the array itself.  t is the program run (a .tdfg) or the
+ * one --tdfg validates the stream against, whose arrays the stream
+ * holds under their names; NULL for none. */
+static int array_loads(run_opts *o, const emu_tdfg *t)
 {
 	size_t more = 0;
-	for (size_t i = 0; ts->on && i < ts->t.narrays; i++)
-		more += ts->t.arrays[i].load[0] != 0;
+	for (size_t i = 0; t && i < t->narrays; i++)
+		more += t->arrays[i].load[0] != 0;
 	if (!more)
 		return 0;
 	bufarg *nb = realloc(o->ba, (o->nba + more) * sizeof *nb);
 	if (!nb)
 		return usage_error("out of memory");
 	o->ba = nb;
-	for (size_t i = 0; i < ts->t.narrays; i++) {
-		const emu_tarray *a = &ts->t.arrays[i];
+	for (size_t i = 0; i < t->narrays; i++) {
+		const emu_tarray *a = &t->arrays[i];
 		bool given = false;
 		for (size_t k = 0; k < o->nba; k++)
 			given |= o->ba[k].opt == 'l' && strcmp(o->ba[k].name, a->name) == 0;
@@ -1061,7 +980,7 @@ static int cmd_run(int argc, char **argv)
 	if (!rc && !done)
 		rc = load_tdfg(&o, &p, &ts, &s.vt);
 	if (!rc && !done)
-		rc = array_loads(&o, &ts);
+		rc = array_loads(&o, ts.on ? &ts.t : o.tdfg ? &s.vt : NULL);
 	if (!rc && !done)
 		rc = resolve_bufargs(&o, &p);
 	if (!rc && !done)

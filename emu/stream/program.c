@@ -180,24 +180,6 @@ bool emu_type_valid(unsigned fmt, unsigned width, unsigned is_signed)
 	       w == width && sg == is_signed;
 }
 
-npy_dtype emu_buffer_npy_dtype(const emu_buffer *b)
-{
-	npy_dtype dt = { b->is_signed ? 'i' : 'u', 8 };
-	if (b->fmt == ISA_FMT_F32 || b->fmt == ISA_FMT_F16)
-		dt = (npy_dtype){ 'f', b->width / 8u };
-	else if (b->fmt == ISA_FMT_BF16)
-		dt = (npy_dtype){ 'u', 2 };
-	else if (b->width == 1)
-		dt = (npy_dtype){ 'b', 1 };
-	else if (b->width <= 8)
-		dt.size = 1;
-	else if (b->width <= 16)
-		dt.size = 2;
-	else if (b->width <= 32)
-		dt.size = 4;
-	return dt;
-}
-
 const char *emu_buffer_type(const emu_buffer *b, char *buf, size_t size)
 {
 	return isa_type_name(b->fmt, b->width, b->is_signed, buf, size);

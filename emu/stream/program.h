@@ -21,7 +21,6 @@
 #include "diag.h"
 #include "isa.h"
 #include "layout.h"
-#include "npy.h"
 #include "sram.h"
 
 INFSIM_BEGIN_DECLS
@@ -332,10 +331,6 @@ int emu_value_text(unsigned fmt, unsigned width, unsigned is_signed,
 		   uint64_t bits, bool with_bits, char *buf, size_t size);
 /* "i32", "f16", "q32": a buffer's element type. */
 const char *emu_buffer_type(const emu_buffer *b, char *buf, size_t size);
-/* The .npy element type of a buffer's files (`infsim run -d` writes it,
- * init= and `expect` read it): a float as itself, bf16 as its bits (u2),
- * one bit as bool, an integer or .qN in the fewest bytes that hold it. */
-npy_dtype emu_buffer_npy_dtype(const emu_buffer *b);
 
 INFSIM_END_DECLS
 

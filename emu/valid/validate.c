@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elements.h"
 #include "move.h"
 #include "report.h"
 
@@ -365,6 +366,58 @@ int emu_valid_load(emu_valid *v, const emu_buffer *b, const uint64_t *values, di
 		    emu_tref_array_input(v->ref, a, values, b->length, d) < 0)
 			return -1;
 	return 0;
+}
+
+/* Has an emu_valid_load given buffer b its data? */
+static bool loaded_already(const emu_valid *v, const emu_buffer *b)
+{
+	for (size_t i = 0; i < v->nloads; i++)
+		if (v->loads[i].b == b)
+			return true;
+	return false;
+}
+
+/* Array a's load= file into the stream's tensor of its name. */
+static int load_array(emu_valid *v, const emu_tarray *a, diag *d)
+{
+	const emu_buffer *b = NULL;
+	for (size_t k = 0; !b && k < v->p->nbufs; k++)
+		if (strcmp(v->p->bufs[k].name, a->name) == 0)
+			b = &v->p->bufs[k];
+	if (!b) {
+		diag_at(d, v->t->path, a->line, a->col, "array '%s' has load=%s, but the stream "
+			"%s has no tensor of that name to load it into", a->name, a->load,
+			v->p->path);
+		return -1;
+	}
+	if (loaded_already(v, b))
+		return 0;
+	uint64_t *values = malloc(b->length ? b->length * sizeof *values : 1);
+	if (!values) {
+		diag_file(d, a->load, "out of memory for %" PRIu64 " elements", b->length);
+		return -1;
+	}
+	int rc = emu_elements_read(a->load, b, values, d);
+	if (rc == 0)
+		rc = emu_valid_load(v, b, values, d);
+	free(values);
+	return rc;
+}
+
+int emu_valid_load_arrays(emu_valid *v, diag *d)
+{
+	for (size_t i = 0; i < v->t->narrays; i++)
+		if (v->t->arrays[i].load[0] && load_array(v, &v->t->arrays[i], d) < 0)
+			return -1;
+	return 0;
+}
+
+const uint64_t *emu_valid_loaded(const emu_valid *v, size_t i, const emu_buffer **b)
+{
+	if (i >= v->nloads)
+		return NULL;
+	*b = v->loads[i].b;
+	return v->loads[i].v;
 }
 
 void emu_valid_seek(emu_valid *v, size_t pc)
@@ -753,7 +806,7 @@ int emu_valid_at(emu_valid *v, const emu_machine *em, emu_valid_report *rep, dia
 int emu_valid_run(emu_tdfg *t, const emu_program *p, emu_valid_report *rep, diag *d)
 {
 	emu_valid *v = emu_valid_new(t, p, d);
-	emu_machine *em = v ? restart(v, d) : NULL;
+	emu_machine *em = v && emu_valid_load_arrays(v, d) == 0 ? restart(v, d) : NULL;
 	int rc = em ? emu_valid_at(v, em, rep, d) : -1;
 	while (rc == 1 && !emu_done(em))
 		rc = emu_run_cmd(em, d) < 0 ? -1 : emu_valid_at(v, em, rep, d);

@@ -98,6 +98,19 @@ void emu_valid_free(emu_valid *v);
  * holds starts from them, and so does the bisection's rerun.  0, or -1
  * with d set. */
 int emu_valid_load(emu_valid *v, const emu_buffer *b, const uint64_t *values, diag *d);
+/* Each array's load= file (its first data, read as `infsim run` reads
+ * it: a .npy, or a raw .bin) into the stream's tensor of the array's
+ * name, as emu_valid_load would, for the arrays no emu_valid_load has
+ * given data already.  emu_valid_run does this itself; a caller that
+ * drives its own machine loads the same files into it.  0, or -1 with d
+ * set (the file, or the array's line when the stream has no tensor of
+ * its name). */
+int emu_valid_load_arrays(emu_valid *v, diag *d);
+/* The data given so far (emu_valid_load, emu_valid_load_arrays), in the
+ * order given: load i's tensor in *b and its elements returned, NULL
+ * past the last.  A caller that drives its own machine (a debugger
+ * starting a run again) stores each into it after init=. */
+const uint64_t *emu_valid_loaded(const emu_valid *v, size_t i, const emu_buffer **b);
 /* Compare every check point at em's position (em->pc commands run, none
  * in progress) not compared yet.  1 when they agree (or none is here), 0
  * when one differs (rep filled: bisected, on a machine of its own), -1
@@ -112,8 +125,10 @@ size_t emu_valid_points(const emu_valid *v);
 
 /* The whole validation, for a compiler's test suite: run p on a machine
  * of its own (init= applied, hazards as warnings) and compare every
- * check point.  0 when every node agrees, 1 when one differs (rep
- * filled), -1 with d set on an error (bad binding, out of memory). */
+ * check point.  The arrays' load= files are read (emu_valid_load_arrays).
+ * 0 when every node agrees, 1 when one differs (rep filled), -1 with d
+ * set on an error (bad binding, a load= file that cannot be read, out of
+ * memory). */
 int emu_valid_run(emu_tdfg *t, const emu_program *p, emu_valid_report *rep, diag *d);
 /* The same from files: a stream (.ins or .inb) and a .tdfg, each on the
  * stream's machine. */

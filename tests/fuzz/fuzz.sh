@@ -9,8 +9,10 @@
 # tests/fuzz/regress/NAME/, where `make check` replays it for ever.
 # Environment (set by the Makefile): FUZZ_CC, FUZZ_WHY (why fuzzing is
 # off, if it is), FUZZ_TIME, FUZZ_TARGETS (names; all when empty),
-# FUZZ_LIB_SOURCES, FUZZ_CPPFLAGS, FUZZ_LIBS (libraries to link), srcdir,
-# builddir.
+# FUZZ_OPT (-O1 unless set: -O0 compiles several times faster on a
+# loaded machine, and fuzzes slower), FUZZ_LIB_SOURCES, FUZZ_DBG_SOURCES (dbg/ but main.c, for the targets
+# that include fuzz_dbg.h, with FUZZ_DBG_LIBS), FUZZ_CPPFLAGS, FUZZ_LIBS
+# (libraries to link), srcdir, builddir.
 set -eu
 if [ -z "${FUZZ_CC:-}" ]; then
   echo "make fuzz: fuzzing is off: ${FUZZ_WHY:-configure found no clang with -fsanitize=fuzzer}"
@@ -18,17 +20,27 @@ if [ -z "${FUZZ_CC:-}" ]; then
 fi
 out="$builddir/fuzz"
 mkdir -p "$out/obj"
-flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -std=gnu17"
+flags="-g ${FUZZ_OPT:--O1} -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -std=gnu17"
 incs="$FUZZ_CPPFLAGS"
-objs=""
-for src in $FUZZ_LIB_SOURCES; do
-  case "$src" in *.c) ;; *) continue ;; esac
-  obj="$out/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
-  if [ ! -f "$obj" ] || [ "$srcdir/$src" -nt "$obj" ]; then
-    $FUZZ_CC $flags -fsanitize=fuzzer-no-link $incs -c "$srcdir/$src" -o "$obj"
-  fi
-  objs="$objs $obj"
-done
+# compile SOURCES... into $out/obj (once, again when a source is newer);
+# the objects' names in $built
+compile() {
+  built=""
+  for src in "$@"; do
+    case "$src" in *.c) ;; *) continue ;; esac
+    obj="$out/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
+    if [ ! -f "$obj" ] || [ "$srcdir/$src" -nt "$obj" ]; then
+      $FUZZ_CC $flags -fsanitize=fuzzer-no-link $incs -c "$srcdir/$src" -o "$obj"
+    fi
+    built="$built $obj"
+  done
+}
+# shellcheck disable=SC2086
+compile $FUZZ_LIB_SOURCES
+objs="$built"
+# shellcheck disable=SC2086
+compile ${FUZZ_DBG_SOURCES:-}
+dbg_objs="$built"
 status=0
 for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
   name=$(basename "$target" .c | sed 's/^fuzz_//')
@@ -36,7 +48,12 @@ for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
   if [ -n "${FUZZ_TARGETS:-}" ] && ! echo " $FUZZ_TARGETS " | grep -q " $name "; then
     continue
   fi
-  $FUZZ_CC $flags -fsanitize=fuzzer $incs "$target" $objs ${FUZZ_LIBS:-} -lm -o "$out/fuzz_$name"
+  extra=""
+  if grep -q '#include "fuzz_dbg.h"' "$target"; then
+    extra="$dbg_objs ${FUZZ_DBG_LIBS:-}"
+  fi
+  # shellcheck disable=SC2086
+  $FUZZ_CC $flags -fsanitize=fuzzer $incs "$target" $objs $extra ${FUZZ_LIBS:-} -lm -o "$out/fuzz_$name"
   mkdir -p "$out/corpus/$name" "$out/crashes/$name"
   log="$out/fuzz_$name.log"
   echo "fuzz $name: ${FUZZ_TIME}s"
