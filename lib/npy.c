@@ -345,27 +345,68 @@ int npy_parse_header(const char *path, const unsigned char *buf, size_t len,
 
 /* ---- files ---- */
 
+/* A stream (standard input, a pipe, a character device) copied into an
+ * anonymous temporary file, so that it can be sized and read as a
+ * regular one; at most NPY_STREAM_MAX bytes.  NULL with d set. */
+static FILE *spool_stream(FILE *in, const char *path, uint64_t *size, diag *d)
+{
+	FILE *t = tmpfile();
+	if (!t) {
+		diag_file(d, path, "cannot make a temporary file to read it into: %s",
+			  strerror(errno));
+		return NULL;
+	}
+	unsigned char buf[65536];
+	uint64_t n = 0;
+	size_t got;
+	while ((got = fread(buf, 1, sizeof buf, in)) > 0 && n <= NPY_STREAM_MAX) {
+		n += got;
+		if (n <= NPY_STREAM_MAX && fwrite(buf, 1, got, t) != got) {
+			diag_file(d, path, "cannot keep the data read: %s", strerror(errno));
+			fclose(t);
+			return NULL;
+		}
+	}
+	const char *bad = ferror(in) ? "cannot read" : n > NPY_STREAM_MAX ? "too large"
+			: fflush(t) || fseek(t, 0, SEEK_SET) ? "cannot keep the data read" : NULL;
+	if (bad) {
+		if (n > NPY_STREAM_MAX)
+			diag_file(d, path, "the data is larger than %" PRIu64 " bytes, the limit "
+				  "of this input", (uint64_t)NPY_STREAM_MAX);
+		else
+			diag_file(d, path, "%s: %s", bad, strerror(errno));
+		fclose(t);
+		return NULL;
+	}
+	*size = n;
+	return t;
+}
+
+/* path opened for reading, with its size: a regular file as it is,
+ * "-" (standard input) and other streams spooled (spool_stream). */
 static FILE *open_regular(const char *path, uint64_t *size, diag *d)
 {
-	FILE *f = fopen(path, "rb");
+	const bool std_in = !strcmp(path, "-");
+	FILE *f = std_in ? stdin : fopen(path, "rb");
 	if (!f) {
 		diag_file(d, path, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
 	struct stat st;
-	if (fstat(fileno(f), &st) != 0) {
-		diag_file(d, path, "cannot stat: %s", strerror(errno));
-		fclose(f);
+	if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
+		diag_file(d, path, "%s", S_ISDIR(st.st_mode) ? "is a directory" : strerror(errno));
+		if (!std_in)
+			fclose(f);
 		return NULL;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		diag_file(d, path, "%s", S_ISDIR(st.st_mode) ? "is a directory"
-					  : "not a regular file");
-		fclose(f);
-		return NULL;
+	if (S_ISREG(st.st_mode) && !std_in) {
+		*size = (uint64_t)st.st_size;
+		return f;
 	}
-	*size = (uint64_t)st.st_size;
-	return f;
+	FILE *t = spool_stream(f, path, size, d);
+	if (!std_in)
+		fclose(f);
+	return t;
 }
 
 int npy_open(const char *path, npy_header *h, FILE **fp, diag *d)

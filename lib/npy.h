@@ -31,6 +31,11 @@
 INFSIM_BEGIN_DECLS
 
 #define NPY_MAX_DIMS 32
+/* The most bytes read from standard input ("-"), a pipe or a device,
+ * which are copied to a temporary file first (a regular file is read in
+ * place, within its size).  1 GiB: more than any buffer of a machine
+ * infsim accepts (doc/USAGE.md, "Limits"). */
+#define NPY_STREAM_MAX (UINT64_C(1) << 30)
 
 /* An element type: kind 'b' (bool), 'i' (signed), 'u' (unsigned) or 'f'
  * (IEEE float, 2, 4 or 8 bytes, read and written as its raw bits), and
@@ -68,7 +73,9 @@ int npy_parse_header(const char *path, const unsigned char *buf, size_t len,
 		     uint64_t file_size, npy_header *h, diag *d);
 
 /* Open path and parse its header; on success *fp is positioned at the
- * first element.  -1 with d set on failure (nothing is left open). */
+ * first element.  "-" is standard input; it, pipes and devices are read
+ * within NPY_STREAM_MAX bytes.  -1 with d set on failure (nothing is
+ * left open). */
 int npy_open(const char *path, npy_header *h, FILE **fp, diag *d);
 
 /* Open a raw little-endian file (.bin) that must hold exactly count
