@@ -523,6 +523,11 @@ int dbg_snapshot_restore(dbg_session *s, const dbg_snapshot *snap, const char *w
 	const char *why = "wrong size or position";
 	emu_machine *em = machine_of(s, snap, &d, &why);
 	emu_ref *ref = em ? emu_ref_new(&s->prog, &d) : NULL;
+	if (ref && emu_ref_init_buffers(ref) < 0) {
+		emu_ref_free(ref);
+		ref = NULL;
+		diag_file(&d, s->prog.path, "out of memory for the reference model");
+	}
 	if (!ref) {
 		if (d.set)
 			dbg_error(s, "%s", d.msg);
@@ -532,7 +537,6 @@ int dbg_snapshot_restore(dbg_session *s, const dbg_snapshot *snap, const char *w
 		return -1;
 	}
 	/* the reference: what the stream computes up to this position */
-	emu_ref_init_buffers(ref);
 	size_t ref_pc = 0;
 	while (ref_pc < em->pc && emu_ref_run_cmd(ref, ref_pc, &d) == 0)
 		ref_pc++;

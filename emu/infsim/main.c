@@ -126,6 +126,14 @@ static const char help_text[] =
 
 /* ---- messages ---- */
 
+/* Out of memory before any file is read: a runtime failure (exit 1),
+ * not a usage error. */
+static int oom_error(void)
+{
+	fputs("infsim: error: out of memory\n", stderr);
+	return EXIT_FAILURE;
+}
+
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
 {
@@ -713,7 +721,10 @@ static int start_machine(run_state *s)
 		s->ref = emu_ref_new(s->p, &s->d);
 		if (!s->ref)
 			return -1;
-		emu_ref_init_buffers(s->ref);
+		if (emu_ref_init_buffers(s->ref) < 0) {
+			diag_file(&s->d, s->p->path, "out of memory for the reference model");
+			return -1;
+		}
 		if (s->ts->on && !(s->tref = emu_tref_new(&s->ts->t, &s->d)))
 			return -1;
 	}
@@ -724,8 +735,12 @@ static int start_machine(run_state *s)
 		if (b->opt != 'l')
 			continue;
 		emu_ttu_store(s->em, b->buf, b->values, b->buf->length);
-		if (s->ref)
-			emu_ref_store(s->ref, b->buf, b->values, b->buf->length);
+		if (emu_machine_failed(s->em, &s->d) < 0)
+			return -1;
+		if (s->ref && emu_ref_store(s->ref, b->buf, b->values, b->buf->length) < 0) {
+			diag_file(&s->d, s->p->path, "out of memory for the reference model");
+			return -1;
+		}
 		if (s->valid && emu_valid_load(s->valid, b->buf, b->values, &s->d) < 0)
 			return -1;
 		const long n = s->tref ? emu_tdfg_find(&s->ts->t, b->buf->name,
@@ -862,7 +877,8 @@ static int save_outputs(run_state *s)
 			return -1;
 		}
 		emu_ttu_load(s->em, b->buf, v, b->buf->length);
-		int rc = write_elements(b->path, b->buf, v, &s->d);
+		int rc = emu_machine_failed(s->em, &s->d) < 0 ? -1
+							      : write_elements(b->path, b->buf, v, &s->d);
 		free(v);
 		if (rc < 0)
 			return -1;
@@ -1036,7 +1052,7 @@ static int array_loads(run_opts *o, const tdfg_src *ts)
 		return 0;
 	bufarg *nb = realloc(o->ba, (o->nba + more) * sizeof *nb);
 	if (!nb)
-		return usage_error("out of memory");
+		return oom_error();
 	o->ba = nb;
 	for (size_t i = 0; i < ts->t.narrays; i++) {
 		const emu_tarray *a = &ts->t.arrays[i];
@@ -1067,7 +1083,7 @@ static int cmd_run(int argc, char **argv)
 	run_state s = { .o = &o, .p = &p, .ts = &ts };
 	emu_tdfg_init(&s.vt);
 	bool done = false;
-	int rc = !o.ba || !o.geo.machine ? usage_error("out of memory")
+	int rc = !o.ba || !o.geo.machine ? oom_error()
 					 : parse_run_opts(argc, argv, &o, &done);
 	if (!rc && !done)
 		rc = load_program(&o.geo, o.prog, &p, &ts, false);
@@ -1188,7 +1204,7 @@ static int stream_tool(int argc, char **argv, const char *name, const char *opts
 	emu_program p;
 	emu_program_init(&p);
 	tdfg_src ts = { .on = false };
-	int rc = !go.machine ? usage_error("out of memory")
+	int rc = !go.machine ? oom_error()
 			     : parse_tool_opts(argc, argv, name, opts, &go, &out, &json, &written, &done);
 	if (!rc && !done)
 		rc = one_operand(argc, argv, "stream file", &prog);
@@ -1275,7 +1291,7 @@ static int cmd_info(int argc, char **argv)
 	tdfg_src ts = { .on = false };
 	sram_geom g = sram_geom_default();
 	emu_geom_override ov;
-	int rc = !go.machine ? usage_error("out of memory")
+	int rc = !go.machine ? oom_error()
 			     : parse_tool_opts(argc, argv, "info", "mcj", &go, &out, &json, &written, &done);
 	if (!rc && !done && optind + 1 < argc)
 		rc = usage_error("extra operand '%s'", argv[optind + 1]);
