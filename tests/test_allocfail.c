@@ -45,7 +45,7 @@ static const char prog_ins[] =
 	"buffer A u8 64 wl=0 arrays=0:1:4 init=random:1\n"
 	"buffer B u8 64 wl=8 arrays=0:1:4 init=random:2\n"
 	"buffer C u8 64 wl=16 arrays=0:1:4\n"
-	"buffer D u16 64 wl=24 arrays=0:1:4\n"
+	"buffer D u8 64 wl=24 arrays=0:1:4\n"
 	"add.u8 C, A, B\n"
 	"mul.u8 D, C, B\n";
 
@@ -106,11 +106,10 @@ static outcome run_once(const scenario *sc, unsigned long n)
 	snprintf(cmd, sizeof cmd, sc->cmd, prog);
 	outcome o = { .r = proc_run_in(dir, "env", cmd) };
 	snprintf(path, sizeof path, "%s/count", dir);
+	/* no count: the program did not exit normally, which judge reports */
 	char *count = proc_slurp(path, NULL);
-	cr_assert_not_null(count, "%s: no allocation count (N=%lu):\n%s", sc->name, n, o.r.err);
-	o.count = strtoul(count, NULL, 10);
-	cr_assert(n == 0 || n > o.count || strstr(count, "hit"), "%s: N=%lu not reached", sc->name,
-		  n);
+	cr_assert(count || n, "%s: no allocation count:\n%s", sc->name, o.r.err);
+	o.count = count ? strtoul(count, NULL, 10) : 0;
 	free(count);
 	for (int i = 0; i < 3 && sc->outputs[i]; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, sc->outputs[i]);
@@ -142,7 +141,10 @@ static void judge(const scenario *sc, unsigned long n, const outcome *good, cons
 		  "%s, allocation %lu failing: status %d, crash or sanitizer report:\n%s", sc->name,
 		  n, o->r.status, err);
 	cr_assert(!o->stray, "%s, allocation %lu failing: a stray file was left", sc->name, n);
-	for (int i = 0; i < 3 && sc->outputs[i]; i++)
+	/* A batch session goes on after a failed command, so a later output
+	 * may differ (a checkpoint of another position); it is still whole:
+	 * no temporary was left beside it (stray, above). */
+	for (int i = 0; i < 3 && sc->outputs[i] && !(sc->dbg && o->r.status); i++)
 		cr_assert(!o->outs[i] || (o->lens[i] == good->lens[i] &&
 					  !memcmp(o->outs[i], good->outs[i], o->lens[i])),
 			  "%s, allocation %lu failing: %s is a partial or other file", sc->name, n,

@@ -801,15 +801,20 @@ static int run_measured(run_state *s, size_t i)
 }
 
 /* After command i of a tDFG's stream, under --check: if it finished a
- * node, compare the node's domain with what the tDFG means (tdfg.h). */
-static bool check_node(run_state *s, size_t i)
+ * node, compare the node's domain with what the tDFG means (tdfg.h).
+ * 1 if it agrees, 0 if not, -1 out of memory (s->d set either way). */
+static int check_node(run_state *s, size_t i)
 {
 	const long n = emu_jit_node_of(&s->ts->j, i);
 	emu_mismatch mm;
 	if (n < 0 || s->ts->t.nodes[n].cmd1 != i + 1 ||
 	    emu_tref_compare(s->tref, s->p, s->em, (size_t)n, &mm))
-		return true;
+		return 1;
 	const emu_tdfg *t = &s->ts->t;
+	if (!mm.buf) {
+		diag_file(&s->d, t->path, "out of memory for the tDFG's reference");
+		return -1;
+	}
 	const emu_tnode *x = &t->nodes[n];
 	const emu_tregion *r = &t->regions[x->region];
 	char what[1024], label[96], run[160] = "";
@@ -829,7 +834,7 @@ static bool check_node(run_state *s, size_t i)
 	diag_at(&s->d, t->path, x->line, x->col, "--check: node '%s'%s (commands %zu..%zu) "
 		"does not compute what the tDFG means: %s",
 		emu_tnode_label(t, x, label, sizeof label), run, x->cmd0 + 1, x->cmd1, what);
-	return false;
+	return 0;
 }
 
 /* --tdfg: the check points the machine has reached.  1 when they agree,
@@ -857,8 +862,9 @@ static int run_commands(run_state *s)
 			return -1;
 		if (!emu_report_check_cmd(s->ref, s->em, i, &s->d))
 			return EXIT_MISMATCH;
-		if (s->tref && !check_node(s, i))
-			return EXIT_MISMATCH;
+		const int node = s->tref ? check_node(s, i) : 1;
+		if (node <= 0)
+			return node < 0 ? -1 : EXIT_MISMATCH;
 	}
 	if (s->ref && !emu_report_check_all(s->ref, s->em, &s->d))
 		return EXIT_MISMATCH;
