@@ -493,6 +493,11 @@ int main(int argc, char **argv)
 	dbg_tdfg_free(&s);
 	free(o.actions);
 	free(o.machine);
-	fflush(stdout);
+	/* A session whose output never reached stdout (a full disk, a
+	 * closed pipe) failed, as infsim's does. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "infsdb: error: writing to standard output: %s\n", strerror(errno));
+		return DBG_EXIT_FAILED;
+	}
 	return rc;
 }

@@ -240,3 +240,54 @@ Test(allocfail, debugger_session, .timeout = 300)
 {
 	run_scenario(&dbg_sc);
 }
+
+/* ---- write errors: every output on a full disk ---- */
+
+/* cmd (%s: the program) run in a folder with p.ins, its standard
+ * output on /dev/full when out_full: status 1 and want in its messages,
+ * and nothing left beside p.ins. */
+static void full_disk(bool dbg, bool out_full, const char *cmd, const char *want)
+{
+	char dir[64], line[1024], prog[512], args[1200];
+	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsim-full"));
+	write_file(dir, "p.ins", prog_ins);
+	snprintf(prog, sizeof prog, "HOME=/nonexistent '%s'", dbg ? INFSDB_AF : INFSIM_AF);
+	snprintf(line, sizeof line, cmd, prog);
+	/* proc_run_in sends standard output to a file of its own: a shell
+	 * in between puts it on /dev/full */
+	snprintf(args, sizeof args, "-c 'exec env \"$@\" >/dev/full' sh %s", line);
+	proc_result r = proc_run_in(dir, out_full ? "sh" : "env", out_full ? args : line);
+	cr_expect_eq(r.status, 1, "%s: status %d:\n%s", line, r.status, r.err);
+	cr_expect(r.err && strstr(r.err, want), "%s: no \"%s\" in:\n%s", line, want, r.err);
+	DIR *dp = opendir(dir);
+	cr_assert_not_null(dp);
+	for (struct dirent *e; (e = readdir(dp));)
+		cr_expect(!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+				  !strcmp(e->d_name, "p.ins"),
+			  "%s: left %s", line, e->d_name);
+	closedir(dp);
+	proc_result_free(&r);
+	cr_assert_eq(proc_rmdir(dir), 0);
+}
+
+Test(write_errors, full_disk)
+{
+	static const char *const no_space = "write failed: No space left on device";
+	full_disk(false, false, "%s run p.ins -s D=/dev/full", "/dev/full: error: " );
+	full_disk(false, false, "%s run p.ins -s D=/dev/full", no_space);
+	full_disk(false, false, "%s run p.ins --stats=json --stats-file=/dev/full", no_space);
+	full_disk(false, false, "%s jit " SRCDIR "/samples/tdfg/saxpy.tdfg -o /dev/full",
+		  no_space);
+	full_disk(false, true, "%s disasm p.ins", "infsim: error: writing to standard output");
+	full_disk(false, true, "%s run p.ins --stats -d C",
+		  "infsim: error: writing to standard output");
+	full_disk(true, false, "%s -batch -nx -ex start -ex 'checkpoint save /dev/full' p.ins",
+		  "checkpoint save: /dev/full: error: write failed");
+	full_disk(true, false, "%s -batch -nx -ex start -ex 'set checkpoint compression zstd' "
+		  "-ex 'checkpoint save /dev/full' p.ins",
+		  "checkpoint save: /dev/full: error: write failed");
+	full_disk(true, false, "%s -batch -nx -ex start -ex 'record vcd /dev/full' -ex stepi "
+		  "-ex 'record stop' p.ins", "record: /dev/full: error: write failed");
+	full_disk(true, true, "%s -batch -nx -ex start -ex 'info stats' p.ins",
+		  "infsdb: error: writing to standard output");
+}
