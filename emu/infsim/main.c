@@ -286,8 +286,9 @@ static int read_elements(const char *path, const emu_buffer *b, uint64_t *values
 		if (npy_open_raw(path, dt, b->length, &f, d) < 0)
 			return -1;
 	} else {
+		/* standard input or a pipe: no more than this buffer's file */
 		npy_header h;
-		if (npy_open(path, &h, &f, d) < 0)
+		if (npy_open_limit(path, NPY_HEADER_MAX + 16 + b->length * dt.size, &h, &f, d) < 0)
 			return -1;
 		if (check_npy_header(path, &h, b, d) < 0) {
 			fclose(f);
@@ -532,6 +533,25 @@ static int outputs_distinct(const run_opts *o)
 	return 0;
 }
 
+/* Standard input ("-") can be read once: by one --load or --expect, or
+ * as the stream. */
+static int stdin_once(const run_opts *o)
+{
+	char first[EMU_NAME_MAX + 64] = "";
+	if (!strcmp(o->prog, "-"))
+		snprintf(first, sizeof first, "the stream '-'");
+	for (size_t i = 0; i < o->nba; i++) {
+		const bufarg *a = &o->ba[i];
+		if ((a->opt != 'l' && a->opt != 'e') || strcmp(a->path, "-") != 0)
+			continue;
+		if (*first)
+			return usage_error("%s and %s '%s' both read standard input, which can be "
+					   "read once", first, bufarg_option(a->opt), a->arg);
+		snprintf(first, sizeof first, "%s '%s'", bufarg_option(a->opt), a->arg);
+	}
+	return 0;
+}
+
 static int parse_run_opts(int argc, char **argv, run_opts *o, bool *done)
 {
 	int opt, rc = 0;
@@ -549,9 +569,10 @@ static int parse_run_opts(int argc, char **argv, run_opts *o, bool *done)
 		if (o->ba[i].opt == 'd' && o->stats == 'j' && !o->stats_file)
 			return usage_error("--dump and --stats=json both write to standard "
 					   "output; give the statistics a --stats-file");
-	if ((rc = outputs_distinct(o)) != 0)
+	if ((rc = outputs_distinct(o)) != 0 ||
+	    (rc = one_operand(argc, argv, "stream file", &o->prog)) != 0)
 		return rc;
-	return one_operand(argc, argv, "stream file", &o->prog);
+	return stdin_once(o);
 }
 
 /* ---- the stream and its machine ---- */
