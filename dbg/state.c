@@ -10,9 +10,10 @@
  * data-dependent command under latency=optimised, the rows it started
  * from (its per-bank traces came from them); and the bits of the data
  * in flight between banks until the next sync.  Its text header names
- * the format, the infsim version, the machine and a hash of the
- * program's canonical text, and a checksum ends it: a file whose header
- * or checksum differs is refused before anything changes.  Loading
+ * the format, the infsim version, the machine, a hash of the program's
+ * canonical text and how the body is stored (raw or zstd: ckptfile.c),
+ * and a checksum ends the body: a file whose header or checksum differs
+ * is refused before anything changes.  Loading
  * replays the stream to the position (which rebuilds the reference
  * model, the hazard tracker, which transfers are pending and a half-run
  * command's traces), then installs the words.
