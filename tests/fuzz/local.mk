@@ -17,16 +17,17 @@ dist-fuzz:
 	rm -f $(distdir)/tests/fuzz/*.log $(distdir)/tests/fuzz/*.trs
 	chmod -R u+w $(distdir)/tests/fuzz
 FUZZ_ENV = srcdir='$(abs_top_srcdir)' builddir='$(abs_top_builddir)' \
-	FUZZ_CPPFLAGS='$(AM_CPPFLAGS) $(JSONC_CFLAGS) -I$(top_srcdir)/tests/fuzz'
+	FUZZ_CPPFLAGS='$(AM_CPPFLAGS) $(JSONC_CFLAGS) $(XXHASH_CFLAGS) $(ZSTD_CFLAGS) -I$(top_srcdir)/tests/fuzz'
 TESTS += tests/fuzz/replay.sh
 AM_TESTS_ENVIRONMENT += $(FUZZ_ENV) LIBTOOL='$(LIBTOOL)' \
-	FUZZ_CFLAGS='$(AM_CFLAGS) $(CFLAGS) $(AM_LDFLAGS)'; \
-	export srcdir builddir LIBTOOL FUZZ_CFLAGS FUZZ_CPPFLAGS;
+	FUZZ_CFLAGS='$(AM_CFLAGS) $(CFLAGS) $(AM_LDFLAGS)' \
+	FUZZ_LIBS='$(XXHASH_LIBS) $(ZSTD_LIBS)'; \
+	export srcdir builddir LIBTOOL FUZZ_CFLAGS FUZZ_CPPFLAGS FUZZ_LIBS;
 .PHONY: fuzz
 fuzz: libinfsim_core.la
 	$(FUZZ_ENV) FUZZ_CC='$(FUZZ_CC)' FUZZ_WHY='$(FUZZ_WHY)' FUZZ_TIME='$(FUZZ_TIME)' \
 	FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_LIB_SOURCES='$(libinfsim_core_la_SOURCES)' \
-	FUZZ_LIBS='$(JSONC_LIBS)' \
+	FUZZ_LIBS='$(JSONC_LIBS) $(XXHASH_LIBS) $(ZSTD_LIBS)' \
 	sh $(srcdir)/tests/fuzz/fuzz.sh
 clean-local: clean-fuzz
 .PHONY: clean-fuzz

@@ -5,7 +5,8 @@
 # main(), run on its seed corpus and on every input that once crashed
 # it (tests/fuzz/regress/NAME/).  Environment (set by the Makefile):
 # CC, LIBTOOL, srcdir, builddir, FUZZ_CPPFLAGS (include paths), FUZZ_CFLAGS
-# (warnings, sanitizers).
+# (warnings, sanitizers), FUZZ_LIBS (the libraries a target needs beyond
+# the library's: xxHash and zstd for the checkpoint body).
 set -eu
 status=0
 for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
@@ -14,7 +15,8 @@ for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
   mkdir -p "$builddir/fuzz"
   # shellcheck disable=SC2086
   $LIBTOOL --mode=link --silent $CC $FUZZ_CPPFLAGS $FUZZ_CFLAGS \
-    -o "$exe" "$target" "$srcdir/tests/fuzz/replay.c" "$builddir/libinfsim_core.la" -lm
+    -o "$exe" "$target" "$srcdir/tests/fuzz/replay.c" "$builddir/libinfsim_core.la" \
+    ${FUZZ_LIBS:-} -lm
   dirs=""
   for d in "$srcdir/tests/fuzz/corpus/$name" "$srcdir/tests/fuzz/regress/$name"; do
     [ -d "$d" ] && dirs="$dirs $d"
