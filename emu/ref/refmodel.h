@@ -45,6 +45,22 @@ void emu_ref_free(emu_ref *r);
 /* Element access (values are n-bit patterns in the low bits). */
 uint64_t emu_ref_get(const emu_ref *r, const emu_buffer *b, uint64_t i);
 void emu_ref_set(emu_ref *r, const emu_buffer *b, uint64_t i, uint64_t v);
+/* The rows the last emu_ref_run_cmd wrote: k-th of emu_ref_nwritten
+ * arrays, its wordlines [wl, end).  A check compares only these after
+ * each command (check.h). */
+size_t emu_ref_nwritten(const emu_ref *r);
+void emu_ref_written(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
+		     unsigned *end);
+/* The same for the whole run so far: every buffer's rows, and every row
+ * any command wrote (the end-of-run comparison's cells). */
+size_t emu_ref_ntouched(const emu_ref *r);
+void emu_ref_touched(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
+		     unsigned *end);
+/* Bitline `bitline` of `array` as a column of ceil(W / 64) words, bit w
+ * of the column being wordline w; NULL while the column is all zero. */
+const uint64_t *emu_ref_column(const emu_ref *r, unsigned array, unsigned bitline);
+/* Every element of b, in order, into values[0 .. b->length). */
+void emu_ref_read(const emu_ref *r, const emu_buffer *b, uint64_t *values);
 /* Store count values into b.  0, or -1 when the model ran out of memory
  * (then, or at any time before: its contents are no answer). */
 int emu_ref_store(emu_ref *r, const emu_buffer *b, const uint64_t *values,
