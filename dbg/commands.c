@@ -169,6 +169,11 @@ static const dbg_command set_commands[] = {
 	  "(which is cut to N lines when infsdb ends).  The default is 256, or\n"
 	  "the environment variable INFSDB_HISTSIZE (a number; empty or -1 for\n"
 	  "unlimited), as gdb's GDBHISTSIZE.", NULL },
+	{ "checkpoint", NULL, "running", dbg_cmd_set_checkpoint, false,
+	  "Set how checkpoint files are stored.",
+	  "set checkpoint compression zstd | set checkpoint compression none\n"
+	  "Compress the files `checkpoint save` writes with zstd, or not (the\n"
+	  "default).  `checkpoint load` reads both: the file's header says which.", NULL },
 	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
 };
 
@@ -280,7 +285,8 @@ static const dbg_command checkpoint_commands[] = {
 	  "(command and micro-op) to FILE, atomically.  Anywhere: inside a\n"
 	  "data-dependent command the file also holds the rows as they were when\n"
 	  "it started (its per-bank traces are found again from them), and while\n"
-	  "transfers between banks wait for their sync it holds their bits.", NULL },
+	  "transfers between banks wait for their sync it holds their bits.\n"
+	  "`set checkpoint compression zstd` compresses the file.", NULL },
 	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
 };
 
@@ -490,8 +496,8 @@ const dbg_command dbg_commands[] = {
 	  "Change the machine's state, a variable or a setting.",
 	  "set var BUF[INDEX] = EXPR | set $NAME = EXPR | set SETTING VALUE\n"
 	  "`set $NAME = EXPR` keeps the value of EXPR in the convenience variable\n"
-	  "$NAME for later expressions.  The settings: confirm, history size,\n"
-	  "listsize, logging, pagination (see `help set SETTING`; `show` shows\n"
+	  "$NAME for later expressions.  The settings: checkpoint compression,\n"
+	  "confirm, history size, listsize, logging, pagination (see `help set SETTING`; `show` shows\n"
 	  "them).", set_commands },
 	{ "checkpoint", NULL, "running", NULL, false,
 	  "Save or restore the exact machine state.",

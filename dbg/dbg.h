@@ -174,6 +174,7 @@ typedef struct dbg_session {
 	emu_tdfg vt;
 	emu_valid *valid;
 	bool repeating;    /* the command runs again because Enter was typed */
+	bool ckpt_zstd;    /* `set checkpoint compression zstd` */
 	/* `list`: what Enter shows next (a tDFG's source line, a stream's
 	 * command index; 0: nothing listed), and the position (since, pc,
 	 * upc) the listing was made at: a motion since ends the run. */
@@ -380,6 +381,22 @@ int dbg_cmd_set_var(dbg_session *s, char *args);
 int dbg_cmd_set_history(dbg_session *s, char *args);
 int dbg_cmd_checkpoint_save(dbg_session *s, char *args);
 int dbg_cmd_checkpoint_load(dbg_session *s, char *args);
+/* set checkpoint compression zstd|none */
+int dbg_cmd_set_checkpoint(dbg_session *s, char *args);
+
+/* ---- checkpoint bodies (ckptfile.c) ---- */
+/* XXH3-64 of len bytes. */
+uint64_t dbg_ckpt_hash(const void *bytes, size_t len);
+/* n words as a file body (little-endian words and their checksum,
+ * compressed with zstd when asked) in *out (malloc'd).  0, or -1 with
+ * *why. */
+int dbg_ckpt_encode(const uint64_t *w, size_t n, bool zstd, unsigned char **out, size_t *len,
+		    const char **why);
+/* The words of a body (its checksum checked and dropped) in *w
+ * (malloc'd), at most limit bytes once decompressed.  0, or -1 with
+ * *why. */
+int dbg_ckpt_decode(const unsigned char *bytes, size_t len, bool zstd, size_t limit,
+		    uint64_t **w, size_t *n, const char **why);
 
 /* ---- inspection (inspect.c) ---- */
 int dbg_cmd_print(dbg_session *s, char *args);

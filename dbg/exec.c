@@ -88,12 +88,12 @@ int dbg_new_machine(dbg_session *s)
 	emu_ref *ref = NULL;
 	if (em && emu_init_buffers(em, &d) == 0)
 		ref = emu_ref_new(&s->prog, &d);
-	if (!ref) {
-		dbg_error(s, "%s", d.set ? d.msg : "out of memory");
+	if (!ref || emu_ref_init_buffers(ref) < 0) {
+		dbg_error(s, "%s", d.set ? d.msg : "out of memory for the reference model");
+		emu_ref_free(ref);
 		emu_machine_free(em);
 		return -1;
 	}
-	emu_ref_init_buffers(ref);
 	dbg_valid_start(s, em, ref);
 	emu_machine_free(s->em);
 	emu_ref_free(s->ref);

@@ -118,11 +118,19 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* Out of memory while reading the options: a runtime failure (exit 1),
+ * not a usage error. */
+static int oom_error(void)
+{
+	fputs("infsdb: error: out of memory\n", stderr);
+	return EXIT_FAILURE;
+}
+
 static int add_action(options *o, bool is_file, const char *arg)
 {
 	action *grown = realloc(o->actions, (o->nactions + 1) * sizeof *grown);
 	if (!grown)
-		return usage_error("out of memory");
+		return oom_error();
 	o->actions = grown;
 	o->actions[o->nactions++] = (action){ is_file, arg };
 	return 0;
@@ -132,7 +140,7 @@ static int add_machine(options *o, const char *arg)
 {
 	const char **grown = realloc(o->machine, (o->nmachine + 1) * sizeof *grown);
 	if (!grown)
-		return usage_error("out of memory");
+		return oom_error();
 	o->machine = grown;
 	o->machine[o->nmachine++] = arg;
 	return 0;
@@ -403,6 +411,11 @@ int main(int argc, char **argv)
 	dbg_tdfg_free(&s);
 	free(o.actions);
 	free(o.machine);
-	fflush(stdout);
+	/* A session whose output never reached stdout (a full disk, a
+	 * closed pipe) failed, as infsim's does. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "infsdb: error: writing to standard output: %s\n", strerror(errno));
+		return DBG_EXIT_FAILED;
+	}
 	return rc;
 }

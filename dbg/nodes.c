@@ -389,6 +389,10 @@ static void report_node_mismatch(dbg_session *s, size_t n, const emu_mismatch *m
 				 const char *lead)
 {
 	char text[1024], label[EMU_NAME_MAX + 300];
+	if (!mm->buf) {
+		dbg_error(s, "check: out of memory for the tDFG's reference");
+		return;
+	}
 	emu_report_mismatch_text(text, sizeof text, mm);
 	dbg_node_label(s, n, label, sizeof label);
 	printf("%scheck: %s does not compute what the tDFG means: %s\n", lead, label, text);

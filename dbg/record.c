@@ -6,6 +6,9 @@
  * the carry and tag latches, the enable mask, the sensed BL and BLB (one
  * B-bit vector each, bit k = bitline k), and which wordlines the last
  * micro-op activated and wrote (W-bit vectors).  Time is the cycle count.
+ * The scopes nest as the hardware does, bank → way → array (bankB,
+ * wayW, arrayA: the numbers of BANK.WAY.ARRAY), arrays in order; an
+ * array named twice is recorded once.
  * The file is written atomically (lib/outfile.h) when recording stops.
  */
 #include "config.h"
@@ -85,26 +88,52 @@ static void dump_changes(dbg_session *s, bool force)
 		}
 }
 
+/* The $var lines of recorded array k. */
+static void write_vars(struct dbg_record *r, const sram_machine *m, unsigned k)
+{
+	static const char *const extra[] = { "C", "T", "E", "BL", "BLB", "act", "write" };
+	char id[8];
+	for (unsigned sig = 0; sig < r->per_array; sig++) {
+		signal_id(k * r->per_array + sig, id);
+		unsigned W = m->g.wordlines, bits = sig < W + SIG_LATCHES ? m->g.bitlines : W;
+		if (sig < W)
+			fprintf(r->o.f, "$var reg %u %s wl%u $end\n", bits, id, sig);
+		else
+			fprintf(r->o.f, "$var reg %u %s %s $end\n", bits, id, extra[sig - W]);
+	}
+}
+
+/* The scopes: a bank's and a way's open while their arrays follow one
+ * another (the arrays are in increasing order, so each opens once). */
+static void write_scopes(struct dbg_record *r, const sram_machine *m)
+{
+	const unsigned apw = m->g.arrays_per_way, wpb = m->g.ways_per_bank;
+	for (unsigned k = 0; k < r->narrays; k++) {
+		const unsigned a = r->arrays[k], way = a / apw, bank = way / wpb;
+		const bool new_bank = k == 0 || r->arrays[k - 1] / apw / wpb != bank;
+		const bool new_way = new_bank || r->arrays[k - 1] / apw != way;
+		if (new_bank)
+			fprintf(r->o.f, "$scope module bank%u $end\n", bank);
+		if (new_way)
+			fprintf(r->o.f, "$scope module way%u $end\n", way % wpb);
+		fprintf(r->o.f, "$scope module array%u $end\n", a % apw);
+		write_vars(r, m, k);
+		fprintf(r->o.f, "$upscope $end\n");
+		const bool last = k + 1 == r->narrays;
+		const bool way_ends = last || r->arrays[k + 1] / apw != way;
+		if (way_ends)
+			fprintf(r->o.f, "$upscope $end\n");
+		if (way_ends && (last || r->arrays[k + 1] / apw / wpb != bank))
+			fprintf(r->o.f, "$upscope $end\n");
+	}
+}
+
 static void write_header(dbg_session *s)
 {
 	struct dbg_record *r = s->rec;
-	const sram_machine *m = s->em->m;
-	static const char *const extra[] = { "C", "T", "E", "BL", "BLB", "act", "write" };
-	char id[8];
 	fprintf(r->o.f, "$version infsdb (infsim) %s $end\n$timescale 1 ns $end\n",
 		PACKAGE_VERSION);
-	for (unsigned k = 0; k < r->narrays; k++) {
-		fprintf(r->o.f, "$scope module array%u $end\n", r->arrays[k]);
-		for (unsigned sig = 0; sig < r->per_array; sig++) {
-			signal_id(k * r->per_array + sig, id);
-			unsigned W = m->g.wordlines, bits = sig < W + SIG_LATCHES ? m->g.bitlines : W;
-			if (sig < W)
-				fprintf(r->o.f, "$var reg %u %s wl%u $end\n", bits, id, sig);
-			else
-				fprintf(r->o.f, "$var reg %u %s %s $end\n", bits, id, extra[sig - W]);
-		}
-		fprintf(r->o.f, "$upscope $end\n");
-	}
+	write_scopes(r, s->em->m);
 	fprintf(r->o.f, "$enddefinitions $end\n#%" PRIu64 "\n$dumpvars\n", dbg_cycles(s));
 	dump_changes(s, true);
 	fprintf(r->o.f, "$end\n");
@@ -148,21 +177,34 @@ int dbg_record_stop(dbg_session *s)
 	return rc;
 }
 
-/* The arrays named in args (array 0 when none). */
+static int cmp_unsigned(const void *a, const void *b)
+{
+	const unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	return (x > y) - (x < y);
+}
+
+/* The arrays named in args (array 0 when none), each once, in order. */
 static int parse_arrays(dbg_session *s, char *args, struct dbg_record *r)
 {
 	char *save = NULL;
 	for (char *w = strtok_r(args, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		unsigned a;
+		if (dbg_parse_array(s, w, &a) < 0)
+			return -1;
+		bool seen = false;
+		for (unsigned k = 0; k < r->narrays; k++)
+			seen |= r->arrays[k] == a;
+		if (seen)
+			continue;
 		if (r->narrays == RECORD_MAX_ARRAYS) {
 			dbg_error(s, "record vcd: at most %d arrays.", RECORD_MAX_ARRAYS);
 			return -1;
 		}
-		if (dbg_parse_array(s, w, &r->arrays[r->narrays]) < 0)
-			return -1;
-		r->narrays++;
+		r->arrays[r->narrays++] = a;
 	}
 	if (r->narrays == 0)
 		r->arrays[r->narrays++] = 0;
+	qsort(r->arrays, r->narrays, sizeof r->arrays[0], cmp_unsigned);
 	return 0;
 }
 

@@ -10,9 +10,10 @@
  * data-dependent command under latency=optimised, the rows it started
  * from (its per-bank traces came from them); and the bits of the data
  * in flight between banks until the next sync.  Its text header names
- * the format, the infsim version, the machine and a hash of the
- * program's canonical text, and a checksum ends it: a file whose header
- * or checksum differs is refused before anything changes.  Loading
+ * the format, the infsim version, the machine, a hash of the program's
+ * canonical text and how the body is stored (raw or zstd: ckptfile.c),
+ * and a checksum ends the body: a file whose header or checksum differs
+ * is refused before anything changes.  Loading
  * replays the stream to the position (which rebuilds the reference
  * model, the hazard tracker, which transfers are pending and a half-run
  * command's traces), then installs the words.
@@ -94,41 +95,24 @@ int dbg_cmd_set_var(dbg_session *s, char *args)
 
 /* ---- checkpoint files ---- */
 
-/* Version 3: the body starts with the sizes of its three parts and holds
- * a half-run command's start rows and the data in flight; the file ends
- * with a checksum.  (2: a way's marks gained the many-wordline set.) */
-#define CKPT_MAGIC "infsdb checkpoint 3"
+/* Version 4: a fifth header line says how the body is stored ("body
+ * raw" or "body zstd"), and the checksums are XXH3 (ckptfile.c).  (3:
+ * FNV-1a checksums; 2: no checksum, start rows or data in flight.) */
+#define CKPT_MAGIC "infsdb checkpoint 4"
 #define CKPT_FORMAT "infsdb checkpoint "
+#define CKPT_RAW "body raw\n"
+#define CKPT_ZSTD "body zstd\n"
 
-/* FNV-1a, 64 bits, over bytes (the program's canonical text, so the same
- * stream gives the same hash whatever its comments or spacing; a body's
- * words, little-endian, for its checksum). */
-#define FNV_START UINT64_C(14695981039346656037)
-static uint64_t fnv_byte(uint64_t h, unsigned char c)
-{
-	return (h ^ c) * UINT64_C(1099511628211);
-}
-
+/* The hash of the program's canonical text, so the same stream gives
+ * the same hash whatever its comments or spacing. */
 static int program_hash(const emu_program *p, uint64_t *hash)
 {
 	char *text = emu_format(p);
 	if (!text)
 		return -1;
-	uint64_t h = FNV_START;
-	for (const char *c = text; *c; c++)
-		h = fnv_byte(h, (unsigned char)*c);
+	*hash = dbg_ckpt_hash(text, strlen(text));
 	free(text);
-	*hash = h;
 	return 0;
-}
-
-static uint64_t words_checksum(const uint64_t *w, size_t n)
-{
-	uint64_t h = FNV_START;
-	for (size_t i = 0; i < n; i++)
-		for (unsigned b = 0; b < 8; b++)
-			h = fnv_byte(h, (unsigned char)(w[i] >> (8 * b)));
-	return h;
 }
 
 static int header_text(const dbg_session *s, char *buf, size_t size)
@@ -544,6 +528,11 @@ int dbg_snapshot_restore(dbg_session *s, const dbg_snapshot *snap, const char *w
 	const char *why = "wrong size or position";
 	emu_machine *em = machine_of(s, snap, &d, &why);
 	emu_ref *ref = em ? emu_ref_new(&s->prog, &d) : NULL;
+	if (ref && emu_ref_init_buffers(ref) < 0) {
+		emu_ref_free(ref);
+		ref = NULL;
+		diag_file(&d, s->prog.path, "out of memory for the reference model");
+	}
 	if (!ref) {
 		if (d.set)
 			dbg_error(s, "%s", d.msg);
@@ -553,7 +542,6 @@ int dbg_snapshot_restore(dbg_session *s, const dbg_snapshot *snap, const char *w
 		return -1;
 	}
 	/* the reference: what the stream computes up to this position */
-	emu_ref_init_buffers(ref);
 	dbg_valid_start(s, NULL, ref);
 	size_t ref_pc = 0;
 	while (ref_pc < em->pc && emu_ref_run_cmd(ref, ref_pc, &d) == 0)
@@ -575,8 +563,6 @@ int dbg_snapshot_restore(dbg_session *s, const dbg_snapshot *snap, const char *w
 static int checkpoint_save(dbg_session *s, const char *path)
 {
 	char head[1024];
-	diag d;
-	diag_clear(&d);
 	if (header_text(s, head, sizeof head) < 0) {
 		dbg_error(s, "out of memory");
 		return -1;
@@ -584,19 +570,23 @@ static int checkpoint_save(dbg_session *s, const char *path)
 	dbg_snapshot snap;
 	if (dbg_snapshot_take(s, &snap) < 0)
 		return -1;
+	unsigned char *body = NULL;
+	size_t len = 0;
+	const char *why = "out of memory";
+	diag d;
+	diag_clear(&d);
+	int rc = dbg_ckpt_encode(snap.w, snap.n, s->ckpt_zstd, &body, &len, &why);
+	free(snap.w);
 	outfile o;
-	int rc = outfile_open(&o, path, &d);
-	if (rc == 0) {
-		const uint64_t sum = words_checksum(snap.w, snap.n);
+	if (rc == 0 && (rc = outfile_open(&o, path, &d)) == 0) {
 		fputs(head, o.f);
-		for (size_t i = 0; i <= snap.n; i++)
-			for (unsigned b = 0; b < 8; b++)
-				fputc((int)(((i < snap.n ? snap.w[i] : sum) >> (8 * b)) & 0xff), o.f);
+		fputs(s->ckpt_zstd ? CKPT_ZSTD : CKPT_RAW, o.f);
+		fwrite(body, 1, len, o.f);
 		rc = outfile_commit(&o, &d);
 	}
-	free(snap.w);
+	free(body);
 	if (rc < 0) {
-		dbg_error(s, "checkpoint save: %s", d.set ? d.msg : "out of memory");
+		dbg_error(s, "checkpoint save: %s", d.set ? d.msg : why);
 		return -1;
 	}
 	printf("Checkpoint of command %zu, micro-op %zu saved to %s.\n", s->em->pc, s->em->upc,
@@ -654,6 +644,26 @@ static size_t checkpoint_limit(const dbg_session *s)
 	return limit < SIZE_MAX / 2 ? (size_t)limit : SIZE_MAX / 2;
 }
 
+/* After the header: how the body is stored.  1 for zstd, 0 for raw,
+ * -1 with an error. */
+static int body_kind(dbg_session *s, const char *path, const char *bytes, size_t len,
+		     size_t *body)
+{
+	const size_t at = *body;
+	for (int zstd = 0; zstd < 2; zstd++) {
+		const char *line = zstd ? CKPT_ZSTD : CKPT_RAW;
+		if (len - at >= strlen(line) && !memcmp(bytes + at, line, strlen(line))) {
+			*body = at + strlen(line);
+			return zstd;
+		}
+	}
+	const char *nl = memchr(bytes + at, '\n', len - at);
+	const int shown = nl && nl - (bytes + at) < 200 ? (int)(nl - (bytes + at)) : 0;
+	dbg_error(s, "%s: the checkpoint's fifth line says \"%.*s\"; expected \"body raw\" or "
+		  "\"body zstd\".", path, shown, bytes + at);
+	return -1;
+}
+
 /* The body of a checkpoint file as words, its checksum checked and
  * dropped.  0, or -1 with an error. */
 static int read_body(dbg_session *s, const char *path, dbg_snapshot *snap)
@@ -663,33 +673,23 @@ static int read_body(dbg_session *s, const char *path, dbg_snapshot *snap)
 	diag d;
 	diag_clear(&d);
 	*snap = (dbg_snapshot){ NULL, 0, NULL, 0 };
-	if (text_read_file(path, checkpoint_limit(s), &raw, &len, &d) < 0) {
+	const size_t limit = checkpoint_limit(s);
+	if (text_read_file(path, limit, &raw, &len, &d) < 0) {
 		dbg_error(s, "%s", d.msg);
 		return -1;
 	}
-	const char *bytes = raw;
-	int rc = check_header(s, path, bytes, len, &body);
-	if (rc == 0 && ((len - body) % 8 || len - body < 8)) {
-		dbg_error(s, "%s: the checkpoint's data is damaged (wrong size).", path);
-		rc = -1;
-	}
-	const size_t n = rc == 0 ? (len - body) / 8 : 0;
-	if (rc == 0 && !(snap->w = malloc(n * sizeof *snap->w))) {
-		dbg_error(s, "out of memory");
-		rc = -1;
-	}
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		snap->w[i] = 0;
-		for (unsigned b = 0; b < 8; b++)
-			snap->w[i] |= (uint64_t)(unsigned char)bytes[body + i * 8 + b] << (8 * b);
-	}
+	int zstd = check_header(s, path, raw, len, &body);
+	if (zstd == 0)
+		zstd = body_kind(s, path, raw, len, &body);
+	const char *why = NULL;
+	int rc = zstd < 0 ? -1
+			  : dbg_ckpt_decode((const unsigned char *)raw + body, len - body, zstd,
+					    limit, &snap->w, &snap->n, &why);
 	free(raw);
-	if (rc == 0 && words_checksum(snap->w, n - 1) != snap->w[n - 1]) {
-		dbg_error(s, "%s: the checkpoint's data is damaged (its checksum does not match: "
-			  "the file was changed or cut short).", path);
-		rc = -1;
-	}
-	snap->n = rc == 0 ? n - 1 : 0;
+	if (rc < 0 && why && !strcmp(why, "out of memory"))
+		dbg_error(s, "out of memory");
+	else if (rc < 0 && why)
+		dbg_error(s, "%s: the checkpoint's data is damaged (%s).", path, why);
 	return rc;
 }
 
@@ -731,4 +731,19 @@ int dbg_cmd_checkpoint_load(dbg_session *s, char *args)
 		return -1;
 	}
 	return checkpoint_load(s, path);
+}
+
+/* set checkpoint compression zstd|none: how `checkpoint save` stores
+ * the body; `checkpoint load` reads either, from the file's header. */
+int dbg_cmd_set_checkpoint(dbg_session *s, char *args)
+{
+	char *save = NULL, *what = strtok_r(args, " \t", &save);
+	char *val = strtok_r(NULL, " \t", &save);
+	if (!what || strcmp(what, "compression") != 0 || !val || strtok_r(NULL, " \t", &save) ||
+	    (strcmp(val, "zstd") != 0 && strcmp(val, "none") != 0)) {
+		dbg_error(s, "set checkpoint: expected \"compression zstd\" or \"compression none\".");
+		return -1;
+	}
+	s->ckpt_zstd = !strcmp(val, "zstd");
+	return 0;
 }

@@ -10,10 +10,6 @@
 
 static const unsigned char npy_magic[6] = { 0x93, 'N', 'U', 'M', 'P', 'Y' };
 
-/* numpy refuses headers past 10000 bytes unless told otherwise; a
- * one-dimensional header is under 128.  1 MiB leaves room for any real
- * shape and still bounds what a lying header length can make us read. */
-#define NPY_HEADER_MAX (UINT32_C(1) << 20)
 
 void npy_descr(npy_dtype dt, char *buf, size_t size)
 {
@@ -345,33 +341,81 @@ int npy_parse_header(const char *path, const unsigned char *buf, size_t len,
 
 /* ---- files ---- */
 
-static FILE *open_regular(const char *path, uint64_t *size, diag *d)
+/* A stream (standard input, a pipe, a character device) copied into an
+ * anonymous temporary file, so that it can be sized and read as a
+ * regular one; at most limit bytes.  NULL with d set. */
+static FILE *spool_stream(FILE *in, const char *path, uint64_t limit, uint64_t *size,
+			  diag *d)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *t = tmpfile();
+	if (!t) {
+		diag_file(d, path, "cannot make a temporary file to read it into: %s",
+			  strerror(errno));
+		return NULL;
+	}
+	unsigned char buf[65536];
+	uint64_t n = 0;
+	size_t got;
+	while ((got = fread(buf, 1, sizeof buf, in)) > 0 && n <= limit) {
+		n += got;
+		if (n <= limit && fwrite(buf, 1, got, t) != got) {
+			diag_file(d, path, "cannot keep the data read: %s", strerror(errno));
+			fclose(t);
+			return NULL;
+		}
+	}
+	const char *bad = ferror(in) ? "cannot read" : n > limit ? "too large"
+			: fflush(t) || fseek(t, 0, SEEK_SET) ? "cannot keep the data read" : NULL;
+	if (bad) {
+		if (n > limit)
+			diag_file(d, path, "the data is larger than %" PRIu64 " bytes, the limit "
+				  "of this input", limit);
+		else
+			diag_file(d, path, "%s: %s", bad, strerror(errno));
+		fclose(t);
+		return NULL;
+	}
+	*size = n;
+	return t;
+}
+
+/* path opened for reading, with its size: a regular file as it is,
+ * "-" (standard input) and other streams spooled (spool_stream), at most
+ * limit bytes. */
+static FILE *open_regular(const char *path, uint64_t limit, uint64_t *size, diag *d)
+{
+	const bool std_in = !strcmp(path, "-");
+	FILE *f = std_in ? stdin : fopen(path, "rb");
 	if (!f) {
 		diag_file(d, path, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
 	struct stat st;
-	if (fstat(fileno(f), &st) != 0) {
-		diag_file(d, path, "cannot stat: %s", strerror(errno));
-		fclose(f);
+	if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
+		diag_file(d, path, "%s", S_ISDIR(st.st_mode) ? "is a directory" : strerror(errno));
+		if (!std_in)
+			fclose(f);
 		return NULL;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		diag_file(d, path, "%s", S_ISDIR(st.st_mode) ? "is a directory"
-					  : "not a regular file");
-		fclose(f);
-		return NULL;
+	if (S_ISREG(st.st_mode) && !std_in) {
+		*size = (uint64_t)st.st_size;
+		return f;
 	}
-	*size = (uint64_t)st.st_size;
-	return f;
+	FILE *t = spool_stream(f, path, limit, size, d);
+	if (!std_in)
+		fclose(f);
+	return t;
 }
 
 int npy_open(const char *path, npy_header *h, FILE **fp, diag *d)
 {
+	return npy_open_limit(path, NPY_STREAM_MAX, h, fp, d);
+}
+
+int npy_open_limit(const char *path, uint64_t limit, npy_header *h, FILE **fp, diag *d)
+{
 	uint64_t size;
-	FILE *f = open_regular(path, &size, d);
+	FILE *f = open_regular(path, limit, &size, d);
 	if (!f)
 		return -1;
 	unsigned char pre[12];
@@ -410,7 +454,8 @@ int npy_open_raw(const char *path, npy_dtype dt, uint64_t count, FILE **fp,
 		 diag *d)
 {
 	uint64_t size;
-	FILE *f = open_regular(path, &size, d);
+	const uint64_t want = count <= UINT64_MAX / dt.size ? count * dt.size : UINT64_MAX;
+	FILE *f = open_regular(path, want < NPY_STREAM_MAX ? want : NPY_STREAM_MAX, &size, d);
 	if (!f)
 		return -1;
 	if (count > UINT64_MAX / dt.size || size != count * dt.size) {

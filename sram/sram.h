@@ -207,15 +207,16 @@ void sram_uop_cost(const sram_uop *u, sram_count *c);
  *   depend on the thread count: ways share nothing.
  * sram_step: run one micro-op on the selected ways (single stepping).
  * Both paths execute the very same per-way code, so stepping a program
- * and running it give identical bits. */
-void sram_run_way(sram_machine *m, unsigned way, const sram_uop *prog, size_t n);
-void sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog, size_t n);
-void sram_step(sram_machine *m, const uint8_t *way_on, const sram_uop *u);
+ * and running it give identical bits.  Each returns 0, or -1 when out of
+ * memory for the decoded program (nothing was run). */
+int sram_run_way(sram_machine *m, unsigned way, const sram_uop *prog, size_t n);
+int sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog, size_t n);
+int sram_step(sram_machine *m, const uint8_t *way_on, const sram_uop *u);
 /* Run prog on the ways first..first+count-1 that way_on selects, on the
  * calling thread (a bank's controller runs its ways this way; callers
- * spread banks over threads). */
-void sram_run_ways(sram_machine *m, unsigned first, unsigned count,
-		   const uint8_t *way_on, const sram_uop *prog, size_t n);
+ * spread banks over threads).  0, or -1 when out of memory. */
+int sram_run_ways(sram_machine *m, unsigned first, unsigned count,
+		  const uint8_t *way_on, const sram_uop *prog, size_t n);
 
 /* Names and semantics of the peripheral functions (from pe.def). */
 const char *sram_fn_name(unsigned fn);

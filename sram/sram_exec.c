@@ -1074,8 +1074,10 @@ static bool run_init(struct run *R, const sram_machine *m,
 		plan_first_touch(&prog[i], m, seen, &pl[i]);
 	}
 	R->shm_words = NULL;
-	if (shifts && !shift_masks_init(R, m))
+	if (shifts && !shift_masks_init(R, m)) {
+		run_free(R);
 		return false;
+	}
 	if (last_sense != SIZE_MAX)
 		pl[last_sense].record = pl[last_sense].general = true;
 	if (stream_worth(m, R))
@@ -1092,15 +1094,16 @@ static void stream_fence(void)
 #endif
 }
 
-void sram_run_way(sram_machine *m, unsigned way, const sram_uop *prog, size_t n)
+int sram_run_way(sram_machine *m, unsigned way, const sram_uop *prog, size_t n)
 {
 	struct run R;
 	if (!run_init(&R, m, prog, n))
-		abort(); /* a few KiB; the machine itself is far larger */
+		return -1;
 	const struct group g = {.w = {&m->ways[way]}, .n = 1};
 	run_group(&R, &g);
 	stream_fence();
 	run_free(&R);
+	return 0;
 }
 
 static int run_threads;
@@ -1139,12 +1142,12 @@ static void run_groups(const struct run *R, sram_machine *m,
 	stream_fence();
 }
 
-void sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog,
-	      size_t n)
+int sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog,
+	     size_t n)
 {
 	struct run R;
 	if (!run_init(&R, m, prog, n))
-		abort();
+		return -1;
 	const long ngroups = (long)((m->nways + RUN_GROUP - 1) / RUN_GROUP);
 #ifdef _OPENMP
 	int nt = run_threads ? run_threads : omp_get_max_threads();
@@ -1167,14 +1170,15 @@ void sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog,
 	run_groups(&R, m, way_on, 0, ngroups);
 #endif
 	run_free(&R);
+	return 0;
 }
 
-void sram_run_ways(sram_machine *m, unsigned first, unsigned count,
-		   const uint8_t *way_on, const sram_uop *prog, size_t n)
+int sram_run_ways(sram_machine *m, unsigned first, unsigned count,
+		  const uint8_t *way_on, const sram_uop *prog, size_t n)
 {
 	struct run R;
 	if (!run_init(&R, m, prog, n))
-		abort();
+		return -1;
 	const unsigned end = first + count < m->nways ? first + count : m->nways;
 	for (unsigned w = first; w < end;) {
 		struct group g = {.n = 0};
@@ -1186,9 +1190,10 @@ void sram_run_ways(sram_machine *m, unsigned first, unsigned count,
 	}
 	stream_fence();
 	run_free(&R);
+	return 0;
 }
 
-void sram_step(sram_machine *m, const uint8_t *way_on, const sram_uop *u)
+int sram_step(sram_machine *m, const uint8_t *way_on, const sram_uop *u)
 {
-	sram_run(m, way_on, u, 1);
+	return sram_run(m, way_on, u, 1);
 }

@@ -319,3 +319,25 @@ check_PROGRAMS += tests/test_tutorial_jit
 tests_test_tutorial_jit_SOURCES = tests/test_tutorial_jit.c
 tests_test_tutorial_jit_CFLAGS = $(TEST_CFLAGS) -DBUILDDIR='"$(abs_top_builddir)"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_tutorial_jit_LDADD = $(TEST_LIBS)
+# Injected allocation failures (doc/TESTING.md, "Injected failures"):
+# infsim and infsdb built again with their own code's allocations routed
+# through tests/alloc_fail.c, which fails the Nth one; test_allocfail
+# runs them for each N over representative sessions.  They are not
+# tests themselves: EXTRA_PROGRAMS, built before test_allocfail runs.
+ALLOC_WRAP = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
+EXTRA_PROGRAMS += tests/infsim_af tests/infsdb_af
+CLEANFILES += tests/infsim_af$(EXEEXT) tests/infsdb_af$(EXEEXT)
+EXTRA_tests_test_allocfail_DEPENDENCIES = tests/infsim_af$(EXEEXT) tests/infsdb_af$(EXEEXT)
+tests_infsim_af_SOURCES = $(infsim_SOURCES) tests/alloc_fail.c
+tests_infsim_af_CFLAGS = $(AM_CFLAGS)
+tests_infsim_af_LDFLAGS = $(AM_LDFLAGS) $(ALLOC_WRAP)
+tests_infsim_af_LDADD = $(infsim_LDADD)
+tests_infsdb_af_SOURCES = $(infsdb_SOURCES) tests/alloc_fail.c
+tests_infsdb_af_CFLAGS = $(infsdb_CFLAGS)
+tests_infsdb_af_LDFLAGS = $(AM_LDFLAGS) $(ALLOC_WRAP)
+tests_infsdb_af_LDADD = $(infsdb_LDADD)
+check_PROGRAMS += tests/test_allocfail
+tests_test_allocfail_SOURCES = tests/test_allocfail.c
+tests_test_allocfail_CFLAGS = $(TEST_CFLAGS) -DINFSIM_AF='"$(abs_top_builddir)/tests/infsim_af"' \
+	-DINFSDB_AF='"$(abs_top_builddir)/tests/infsdb_af"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_allocfail_LDADD = $(TEST_LIBS)

@@ -308,11 +308,11 @@ static void write_bytes(const char *path, const char *bytes, size_t len)
 	cr_assert_eq(fclose(f), 0);
 }
 
-/* The offset of the body: after the header's four lines. */
+/* The offset of the body: after the header's five lines. */
 static size_t body_offset(const char *bytes, size_t len)
 {
 	size_t at = 0;
-	for (int line = 0; line < 4; line++) {
+	for (int line = 0; line < 5; line++) {
 		const char *nl = memchr(bytes + at, '\n', len - at);
 		cr_assert_not_null(nl);
 		at = (size_t)(nl - bytes) + 1;
@@ -356,7 +356,8 @@ Test(checkpoint, damaged_files)
 	dir_remove(&d);
 }
 
-/* A file of format 2 (no start rows, no data in flight, no checksum). */
+/* A file of format 3 (FNV-1a checksums, no fifth line): refused with
+ * a message naming both formats. */
 Test(checkpoint, older_format)
 {
 	struct dir d;
@@ -367,14 +368,89 @@ Test(checkpoint, older_format)
 	save_one(&d, good);
 	size_t len;
 	char *bytes = file_bytes(good, &len);
-	static const char magic[] = "infsdb checkpoint 3\n";
+	static const char magic[] = "infsdb checkpoint 4\n";
 	cr_assert_eq(strncmp(bytes, magic, strlen(magic)), 0, "%.40s", bytes);
-	bytes[strlen(magic) - 2] = '2';
+	bytes[strlen(magic) - 2] = '3';
 	write_bytes(old, bytes, len);
 	refused(&d, old, "old.ckpt: this file is in another checkpoint format, which this "
-		"infsdb does not read (it says \"infsdb checkpoint 2\"; expected \"infsdb "
-		"checkpoint 3\").");
+		"infsdb does not read (it says \"infsdb checkpoint 3\"; expected \"infsdb "
+		"checkpoint 4\").");
 	free(bytes);
+	dir_remove(&d);
+}
+
+/* ---- compressed checkpoints ---- */
+
+/* A checkpoint of dd.ins inside its add, compressed with zstd. */
+static void save_zstd(const struct dir *d, const char *path)
+{
+	char *cmds, *out = NULL;
+	cmds = text_of("start\nstepi 40\nset checkpoint compression zstd\ncheckpoint save %s\n",
+		       path);
+	cr_assert_eq(session(d, "", "tests/dbg/dd.ins", cmds, &out), 0, "%s", out);
+	free(cmds), free(out);
+}
+
+/* The same position saved raw and with zstd: the zstd file says so in
+ * its fifth line, is smaller, holds a zstd frame, and loads to the same
+ * machine; `checkpoint load` needs no setting to read it. */
+Test(checkpoint, zstd_round_trip)
+{
+	struct dir d;
+	dir_make(&d);
+	char raw[128], z[128];
+	snprintf(raw, sizeof raw, "%s/raw.ckpt", d.path);
+	snprintf(z, sizeof z, "%s/z.ckpt", d.path);
+	save_one(&d, raw);
+	save_zstd(&d, z);
+	size_t rlen, zlen;
+	char *rb = file_bytes(raw, &rlen), *zb = file_bytes(z, &zlen);
+	const size_t rbody = body_offset(rb, rlen), zbody = body_offset(zb, zlen);
+	cr_assert_eq(rbody + 1, zbody, "the headers differ in more than their fifth line");
+	cr_assert_eq(memcmp(rb, zb, rbody - strlen("body raw\n")), 0, "the first four lines differ");
+	cr_assert_eq(memcmp(rb + rbody - 9, "body raw\n", 9), 0);
+	cr_assert_eq(memcmp(zb + zbody - 10, "body zstd\n", 10), 0);
+	static const unsigned char zstd_magic[] = { 0x28, 0xb5, 0x2f, 0xfd };
+	cr_assert_eq(memcmp(zb + zbody, zstd_magic, 4), 0, "no zstd frame after the header");
+	cr_assert_lt(zlen, rlen, "compressed %zu bytes, raw %zu", zlen, rlen);
+	char *cmds, *out_r = NULL, *out_z = NULL;
+	const char *show = "@1\ninfo machine\nprint S\ncontinue\nprint S\ninfo stats\n@2\n";
+	cmds = text_of("checkpoint load %s\n%s", raw, show);
+	cr_assert_eq(session(&d, "", "tests/dbg/dd.ins", cmds, &out_r), 0, "%s", out_r);
+	free(cmds);
+	cmds = text_of("checkpoint load %s\n%s", z, show);
+	cr_assert_eq(session(&d, "", "tests/dbg/dd.ins", cmds, &out_z), 0, "%s", out_z);
+	free(cmds);
+	char *a = between(out_r, 1), *b = between(out_z, 1);
+	cr_assert_str_eq(b, a, "the zstd checkpoint loads to another machine");
+	free(a), free(b), free(out_r), free(out_z);
+	/* damaged: a flipped byte in the frame, a cut, another fifth line */
+	zb[zlen - 5] ^= 0x20;
+	write_bytes(raw, zb, zlen);
+	refused(&d, raw, "raw.ckpt: the checkpoint's data is damaged (");
+	zb[zlen - 5] ^= 0x20;
+	write_bytes(raw, zb, zlen - 7);
+	refused(&d, raw, "raw.ckpt: the checkpoint's data is damaged (not one zstd frame of "
+		"known size).");
+	memcpy(zb + zbody - 10, "body lz4\n\n", 10);
+	write_bytes(raw, zb, zlen);
+	refused(&d, raw, "raw.ckpt: the checkpoint's fifth line says \"body lz4\"; expected "
+		"\"body raw\" or \"body zstd\".");
+	free(rb), free(zb);
+	dir_remove(&d);
+}
+
+/* set checkpoint takes only compression zstd or none. */
+Test(checkpoint, compression_setting)
+{
+	struct dir d;
+	dir_make(&d);
+	char *out = NULL;
+	cr_assert_eq(session(&d, "", "tests/dbg/dd.ins", "set checkpoint compression lz4\n", &out),
+		     1, "%s", out);
+	cr_assert(strstr(out, "set checkpoint: expected \"compression zstd\" or \"compression "
+			 "none\"."), "%s", out);
+	free(out);
 	dir_remove(&d);
 }
 

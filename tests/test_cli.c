@@ -1042,3 +1042,31 @@ Test(cli, save_to_standard_output)
 	cr_expect_not(tmp_exists("-"), "a file named - was written");
 	result_free(&r);
 }
+
+/* -l BUF=- reads the .npy from standard input (a pipe too), within the
+ * bytes the buffer's file can hold; it gives the run a file would give,
+ * and standard input is read by one option only. */
+Test(cli, load_from_standard_input)
+{
+	int16_t a[100];
+	small_inputs(a);
+	write_npy_i16("a.npy", a, 100);
+	expect_ok(run("run %s/small.ins -q -l a=a.npy -s c=c.npy", DATA));
+	expect_ok(run("run %s/small.ins -q -l a=- -s c=c2.npy < a.npy", DATA));
+	size_t n1, n2;
+	char *c1 = read_tmp("c.npy", &n1), *c2 = read_tmp("c2.npy", &n2);
+	cr_assert(n1 == n2 && memcmp(c1, c2, n1) == 0, "-l a=- gave another result");
+	free(c1), free(c2);
+	expect_ok(run("run %s/small.ins -q -l a=/dev/stdin -e c=c.npy < a.npy", DATA));
+	expect_ok(run("run %s/small.ins -q -l a=a.npy -e c=- < c.npy", DATA));
+	expect_failure(run("run %s/small.ins -l a=- -e c=- < a.npy", DATA), 2,
+		       "infsim: --load 'a=-' and --expect 'c=-' both read standard input, which "
+		       "can be read once");
+	/* bounded: an endless stream stops at the limit, bytes too many are refused */
+	expect_failure(run("run %s/small.ins -l a=- < /dev/zero", DATA), 1,
+		       "-: error: the data is larger than 1048792 bytes, the limit of this input");
+	expect_failure(run("run %s/small.ins -l a=- < %s/small.ins", DATA, DATA), 1,
+		       "-: error: not a .npy file (bad magic; expected \\x93NUMPY)");
+	expect_failure(run("run %s/small.ins -l a=- < /dev/null", DATA), 1,
+		       "-: error: not a .npy file");
+}

@@ -492,6 +492,119 @@ Test(record, vcd_ends_with_the_full_speed_bits)
 	cr_assert_eq(proc_rmdir(dir), 0);
 }
 
+/* A VCD's scopes and variables, parsed: each $var as its full path
+ * (bank0.way1.array0.wl3) and identifier; the last value of each
+ * identifier. */
+typedef struct vcd {
+	char path[512][72];
+	char id[512][8];
+	char last[512][80];
+	int nvars;
+	char scopes[64][48]; /* the array scopes, in the order they open */
+	int nscopes;
+	int depth_max;
+} vcd;
+
+static void vcd_parse(const char *text, vcd *v)
+{
+	char stack[8][16], name[16], id[8], bits[80];
+	int depth = 0;
+	unsigned width;
+	memset(v, 0, sizeof *v);
+	for (const char *line = text; line && *line;) {
+		if (sscanf(line, "$scope module %15s $end", name) == 1) {
+			cr_assert_lt(depth, 8);
+			snprintf(stack[depth++], sizeof stack[0], "%s", name);
+			v->depth_max = depth > v->depth_max ? depth : v->depth_max;
+			if (!strncmp(name, "array", 5) && v->nscopes < 64) {
+				cr_assert_eq(depth, 3, "array scope %s at depth %d", name, depth);
+				snprintf(v->scopes[v->nscopes++], sizeof v->scopes[0], "%s.%s.%s",
+					 stack[0], stack[1], stack[2]);
+			}
+		} else if (!strncmp(line, "$upscope $end", 13)) {
+			cr_assert_gt(depth, 0, "an $upscope with no scope open");
+			depth--;
+		} else if (sscanf(line, "$var reg %u %7s %15s $end", &width, id, name) == 3) {
+			cr_assert_eq(depth, 3, "a variable outside an array scope");
+			cr_assert_lt(v->nvars, 512);
+			snprintf(v->path[v->nvars], sizeof v->path[0], "%s.%s.%s.%s", stack[0],
+				 stack[1], stack[2], name);
+			snprintf(v->id[v->nvars++], sizeof v->id[0], "%s", id);
+		} else if (sscanf(line, "b%79s %7s", bits, id) == 2) {
+			for (int k = 0; k < v->nvars; k++)
+				if (!strcmp(v->id[k], id))
+					snprintf(v->last[k], sizeof v->last[0], "%s", bits);
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	cr_assert_eq(depth, 0, "scopes left open");
+	for (int a = 0; a < v->nvars; a++)
+		for (int b = 0; b < a; b++) {
+			cr_assert_str_neq(v->path[a], v->path[b], "%s recorded twice", v->path[a]);
+			cr_assert_str_neq(v->id[a], v->id[b], "identifier %s used twice", v->id[a]);
+		}
+}
+
+static const char *vcd_last(const vcd *v, const char *path)
+{
+	for (int k = 0; k < v->nvars; k++)
+		if (!strcmp(v->path[k], path))
+			return v->last[k];
+	cr_assert_fail("no variable %s in the VCD", path);
+	return NULL;
+}
+
+/* Two banks of two ways of two arrays: arrays named out of order, one
+ * twice (as a number and as BANK.WAY.ARRAY), are recorded once each in
+ * scopes bank -> way -> array; a wordline's last value is what `x`
+ * shows for it. */
+Test(record, vcd_scopes_nest)
+{
+	char dir[64], path[512];
+	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsdb-vcd"));
+	snprintf(path, sizeof path, "%s/p.ins", dir);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("machine wordlines=16 bitlines=16 arrays=2 ways=2 mesh=2x1\n"
+	      "buffer A u4 128 wl=0 arrays=0:1:8 init=random:1\n"
+	      "buffer B u4 128 wl=4 arrays=0:1:8 init=random:2\n"
+	      "buffer C u4 128 wl=8 arrays=0:1:8\n"
+	      "add.u4 C, A, B\n", f);
+	cr_assert_eq(fclose(f), 0);
+	/* array 7 is 1.1.1, 4 is 1.0.0, 3 is 0.1.1 */
+	result r = run("-batch -nx -ex start -ex 'record vcd %s/s.vcd 7 0 1.0.0 3 0.0.0 7' "
+		       "-ex continue -ex 'record stop' -ex 'x/1t 7 9' %s", dir, path);
+	cr_assert_eq(r.status, 0, "%s", r.out);
+	cr_assert(strstr(r.out, "Recording 4 arrays to "), "%s", r.out);
+	snprintf(path, sizeof path, "%s/s.vcd", dir);
+	char *text = proc_slurp(path, NULL);
+	cr_assert_not_null(text);
+	vcd v;
+	vcd_parse(text, &v);
+	static const char *const want[] = { "bank0.way0.array0", "bank0.way1.array1",
+					    "bank1.way0.array0", "bank1.way1.array1" };
+	cr_assert_eq(v.nscopes, 4, "%d array scopes", v.nscopes);
+	for (int i = 0; i < 4; i++)
+		cr_expect_str_eq(v.scopes[i], want[i]);
+	cr_assert_eq(v.depth_max, 3);
+	cr_assert_eq(v.nvars, 4 * (16 + 7), "%d variables", v.nvars);
+	/* each bank's scope opens once: the text holds it once */
+	cr_assert_eq(strstr(strstr(text, "module bank1 ") + 1, "module bank1 "), NULL);
+	/* x/1t prints bitline 0 leftmost, the VCD bitline 0 rightmost */
+	const char *row = strstr(r.out, "array 7 wl 9: ");
+	cr_assert_not_null(row, "%s", r.out);
+	row += strlen("array 7 wl 9: ");
+	const char *bits = vcd_last(&v, "bank1.way1.array1.wl9");
+	cr_assert_eq(strlen(bits), 16);
+	for (int k = 0; k < 16; k++)
+		cr_expect_eq(bits[15 - k], row[k], "bitline %d", k);
+	free(text);
+	free(r.out);
+	cr_assert_eq(proc_rmdir(dir), 0);
+}
+
 /* ---- the interactive console, on a pseudo-terminal ---- */
 
 #include <fcntl.h>

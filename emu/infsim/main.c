@@ -127,6 +127,14 @@ static const char help_text[] =
 
 /* ---- messages ---- */
 
+/* Out of memory before any file is read: a runtime failure (exit 1),
+ * not a usage error. */
+static int oom_error(void)
+{
+	fputs("infsim: error: out of memory\n", stderr);
+	return EXIT_FAILURE;
+}
+
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
 {
@@ -428,6 +436,25 @@ static int outputs_distinct(const run_opts *o)
 	return 0;
 }
 
+/* Standard input ("-") can be read once: by one --load or --expect, or
+ * as the stream. */
+static int stdin_once(const run_opts *o)
+{
+	char first[EMU_NAME_MAX + 64] = "";
+	if (!strcmp(o->prog, "-"))
+		snprintf(first, sizeof first, "the stream '-'");
+	for (size_t i = 0; i < o->nba; i++) {
+		const bufarg *a = &o->ba[i];
+		if ((a->opt != 'l' && a->opt != 'e') || strcmp(a->path, "-") != 0)
+			continue;
+		if (*first)
+			return usage_error("%s and %s '%s' both read standard input, which can be "
+					   "read once", first, bufarg_option(a->opt), a->arg);
+		snprintf(first, sizeof first, "%s '%s'", bufarg_option(a->opt), a->arg);
+	}
+	return 0;
+}
+
 static int parse_run_opts(int argc, char **argv, run_opts *o, bool *done)
 {
 	int opt, rc = 0;
@@ -445,9 +472,10 @@ static int parse_run_opts(int argc, char **argv, run_opts *o, bool *done)
 		if (o->ba[i].opt == 'd' && o->stats == 'j' && !o->stats_file)
 			return usage_error("--dump and --stats=json both write to standard "
 					   "output; give the statistics a --stats-file");
-	if ((rc = outputs_distinct(o)) != 0)
+	if ((rc = outputs_distinct(o)) != 0 ||
+	    (rc = one_operand(argc, argv, "stream file", &o->prog)) != 0)
 		return rc;
-	return one_operand(argc, argv, "stream file", &o->prog);
+	return stdin_once(o);
 }
 
 /* ---- the stream and its machine ---- */
@@ -617,7 +645,10 @@ static int start_machine(run_state *s)
 		s->ref = emu_ref_new(s->p, &s->d);
 		if (!s->ref)
 			return -1;
-		emu_ref_init_buffers(s->ref);
+		if (emu_ref_init_buffers(s->ref) < 0) {
+			diag_file(&s->d, s->p->path, "out of memory for the reference model");
+			return -1;
+		}
 		if (s->ts->on && !(s->tref = emu_tref_new(&s->ts->t, &s->d)))
 			return -1;
 	}
@@ -628,8 +659,12 @@ static int start_machine(run_state *s)
 		if (b->opt != 'l')
 			continue;
 		emu_ttu_store(s->em, b->buf, b->values, b->buf->length);
-		if (s->ref)
-			emu_ref_store(s->ref, b->buf, b->values, b->buf->length);
+		if (emu_machine_failed(s->em, &s->d) < 0)
+			return -1;
+		if (s->ref && emu_ref_store(s->ref, b->buf, b->values, b->buf->length) < 0) {
+			diag_file(&s->d, s->p->path, "out of memory for the reference model");
+			return -1;
+		}
 		if (s->valid && emu_valid_load(s->valid, b->buf, b->values, &s->d) < 0)
 			return -1;
 		const long n = s->tref ? emu_tdfg_find(&s->ts->t, b->buf->name,
@@ -690,15 +725,20 @@ static int run_measured(run_state *s, size_t i)
 }
 
 /* After command i of a tDFG's stream, under --check: if it finished a
- * node, compare the node's domain with what the tDFG means (tdfg.h). */
-static bool check_node(run_state *s, size_t i)
+ * node, compare the node's domain with what the tDFG means (tdfg.h).
+ * 1 if it agrees, 0 if not, -1 out of memory (s->d set either way). */
+static int check_node(run_state *s, size_t i)
 {
 	const long n = emu_jit_node_of(&s->ts->j, i);
 	emu_mismatch mm;
 	if (n < 0 || s->ts->t.nodes[n].cmd1 != i + 1 ||
 	    emu_tref_compare(s->tref, s->p, s->em, (size_t)n, &mm))
-		return true;
+		return 1;
 	const emu_tdfg *t = &s->ts->t;
+	if (!mm.buf) {
+		diag_file(&s->d, t->path, "out of memory for the tDFG's reference");
+		return -1;
+	}
 	const emu_tnode *x = &t->nodes[n];
 	const emu_tregion *r = &t->regions[x->region];
 	char what[1024], label[96], run[160] = "";
@@ -718,7 +758,7 @@ static bool check_node(run_state *s, size_t i)
 	diag_at(&s->d, t->path, x->line, x->col, "--check: node '%s'%s (commands %zu..%zu) "
 		"does not compute what the tDFG means: %s",
 		emu_tnode_label(t, x, label, sizeof label), run, x->cmd0 + 1, x->cmd1, what);
-	return false;
+	return 0;
 }
 
 /* --tdfg: the check points the machine has reached.  1 when they agree,
@@ -746,8 +786,9 @@ static int run_commands(run_state *s)
 			return -1;
 		if (!emu_report_check_cmd(s->ref, s->em, i, &s->d))
 			return EXIT_MISMATCH;
-		if (s->tref && !check_node(s, i))
-			return EXIT_MISMATCH;
+		const int node = s->tref ? check_node(s, i) : 1;
+		if (node <= 0)
+			return node < 0 ? -1 : EXIT_MISMATCH;
 	}
 	if (s->ref && !emu_report_check_all(s->ref, s->em, &s->d))
 		return EXIT_MISMATCH;
@@ -766,7 +807,8 @@ static int save_outputs(run_state *s)
 			return -1;
 		}
 		emu_ttu_load(s->em, b->buf, v, b->buf->length);
-		int rc = write_elements(b->path, b->buf, v, &s->d);
+		int rc = emu_machine_failed(s->em, &s->d) < 0 ? -1
+							      : write_elements(b->path, b->buf, v, &s->d);
 		free(v);
 		if (rc < 0)
 			return -1;
@@ -942,7 +984,7 @@ static int array_loads(run_opts *o, const emu_tdfg *t)
 		return 0;
 	bufarg *nb = realloc(o->ba, (o->nba + more) * sizeof *nb);
 	if (!nb)
-		return usage_error("out of memory");
+		return oom_error();
 	o->ba = nb;
 	for (size_t i = 0; i < t->narrays; i++) {
 		const emu_tarray *a = &t->arrays[i];
@@ -973,7 +1015,7 @@ static int cmd_run(int argc, char **argv)
 	run_state s = { .o = &o, .p = &p, .ts = &ts };
 	emu_tdfg_init(&s.vt);
 	bool done = false;
-	int rc = !o.ba || !o.geo.machine ? usage_error("out of memory")
+	int rc = !o.ba || !o.geo.machine ? oom_error()
 					 : parse_run_opts(argc, argv, &o, &done);
 	if (!rc && !done)
 		rc = load_program(&o.geo, o.prog, &p, &ts, false);
@@ -1094,7 +1136,7 @@ static int stream_tool(int argc, char **argv, const char *name, const char *opts
 	emu_program p;
 	emu_program_init(&p);
 	tdfg_src ts = { .on = false };
-	int rc = !go.machine ? usage_error("out of memory")
+	int rc = !go.machine ? oom_error()
 			     : parse_tool_opts(argc, argv, name, opts, &go, &out, &json, &written, &done);
 	if (!rc && !done)
 		rc = one_operand(argc, argv, "stream file", &prog);
@@ -1181,7 +1223,7 @@ static int cmd_info(int argc, char **argv)
 	tdfg_src ts = { .on = false };
 	sram_geom g = sram_geom_default();
 	emu_geom_override ov;
-	int rc = !go.machine ? usage_error("out of memory")
+	int rc = !go.machine ? oom_error()
 			     : parse_tool_opts(argc, argv, "info", "mcj", &go, &out, &json, &written, &done);
 	if (!rc && !done && optind + 1 < argc)
 		rc = usage_error("extra operand '%s'", argv[optind + 1]);

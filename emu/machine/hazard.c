@@ -614,8 +614,10 @@ static int access_cells(const emu_hazards *h, const emu_access *x, int line,
 		return -1;
 	}
 	*arrays = malloc((na ? na : 1) * sizeof **arrays);
-	if (!*arrays)
+	if (!*arrays) {
+		diag_at(d, path, line, 0, "out of memory for the hazard tracker");
 		return -1;
+	}
 	for (uint64_t i = 0; i < na; i++) {
 		const int64_t a = emu_pattern_at(&x->arrays, i);
 		if (a < 0 || (uint64_t)a >= h->narrays) {
@@ -645,6 +647,9 @@ static int each_access(emu_hazards *h, size_t cmd, int line, const emu_access *x
 			     : what == 1 ? emu_hazard_check_write(h, cmd, line, &c, d)
 					 : emu_hazard_written(h, &c);
 		free(arrays);
+		if (rc < 0 && !d->set)
+			diag_at(d, h->path ? h->path : "infsim", line, 0,
+				"out of memory for the hazard tracker");
 		if (rc < 0)
 			return -1;
 		total += rc;

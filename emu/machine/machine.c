@@ -59,8 +59,8 @@ emu_machine *emu_machine_new(const emu_program *p, diag *d)
 	em->m = sram_new(&p->geom);
 	if (!em->m) {
 		diag_file(d, p->path,
-			  "cannot allocate %llu MiB of compute SRAM for this machine",
-			  (unsigned long long)(sram_geom_bytes(&p->geom) >> 20));
+			  "out of memory for this machine's %llu bytes of compute SRAM",
+			  (unsigned long long)sram_geom_bytes(&p->geom));
 		free(em);
 		return NULL;
 	}
@@ -136,8 +136,10 @@ static uint64_t ttu_cycles(emu_machine *em, const emu_buffer *b, uint64_t count)
 	const uint64_t B = m->g.bitlines;
 	uint64_t *per_bank = calloc(m->nbanks, sizeof *per_bank);
 	uint64_t worst = 0;
-	if (!per_bank)
+	if (!per_bank) {
+		em->oom = true;
 		return 0;
+	}
 	for (uint64_t t = 0; t * B < count; t++) {
 		unsigned a = (unsigned)emu_pattern_at(&b->arrays, t);
 		uint64_t c = per_bank[emu_bank_of_array(m, a)] += b->width;
@@ -172,19 +174,21 @@ static void mark_loaded(emu_machine *em, const emu_buffer *b)
 	if (b->ndims) {
 		emu_region r;
 		emu_buffer_region(b, &r);
-		emu_hazard_load_region(em->hz, &r);
+		em->oom |= emu_hazard_load_region(em->hz, &r) < 0;
 		return;
 	}
 	const uint64_t na = emu_pattern_size(&b->arrays);
 	unsigned *arrays = malloc(na * sizeof *arrays);
 	uint64_t mask[SRAM_MAX_DIM / 64];
-	if (!arrays)
+	if (!arrays) {
+		em->oom = true;
 		return;
+	}
 	memset(mask, 0xff, sizeof mask);
 	for (uint64_t i = 0; i < na; i++)
 		arrays[i] = (unsigned)emu_pattern_at(&b->arrays, i);
 	const emu_cells c = {arrays, na, mask, b->wl, b->width};
-	emu_hazard_load(em->hz, &c);
+	em->oom |= emu_hazard_load(em->hz, &c) < 0;
 	free(arrays);
 }
 
@@ -287,7 +291,16 @@ int emu_init_buffers(emu_machine *em, diag *d)
 		emu_ttu_store(em, b, v, b->length);
 		free(v);
 	}
-	return 0;
+	return emu_machine_failed(em, d);
+}
+
+int emu_machine_failed(const emu_machine *em, diag *d)
+{
+	if (!em->oom)
+		return 0;
+	diag_file(d, em->prog->path, "out of memory for the machine's statistics or hazard "
+		  "record");
+	return -1;
 }
 
 /* ---- running commands ---- */
@@ -336,6 +349,7 @@ struct bank_ctl {
 	isa_ctl ctl;
 	emu_machine *em;
 	unsigned bank;
+	bool oom;   /* a run of the bank's ways was out of memory */
 };
 
 static void bank_ways(const emu_machine *em, unsigned bank, unsigned *w0,
@@ -353,9 +367,9 @@ static bool bank_any(isa_ctl *ctl, isa_prog *p)
 	emu_machine *em = bc->em;
 	unsigned w0, nw;
 	bank_ways(em, bc->bank, &w0, &nw);
-	if (p->n > ctl->done)
-		sram_run_ways(em->m, w0, nw, em->way_on, p->u + ctl->done,
-			      p->n - ctl->done);
+	if (p->n > ctl->done && sram_run_ways(em->m, w0, nw, em->way_on, p->u + ctl->done,
+					      p->n - ctl->done) < 0)
+		bc->oom = true;
 	ctl->done = p->n;
 	return sram_any_tag_ways(em->m, w0, nw, em->way_on);
 }
@@ -374,12 +388,13 @@ static int run_traces(emu_machine *em)
 		isa_prog_clear(t);
 		if (!em->bank_on[b])
 			continue;
-		struct bank_ctl bc = {{bank_any, 0, NULL}, em, (unsigned)b};
+		struct bank_ctl bc = {{bank_any, 0, NULL}, em, (unsigned)b, false};
 		bc.ctl.ctx = &bc;
 		if (isa_build_ctl(c, em->m->g.bitlines, t, &bc.ctl) != 0)
 			bad |= 1;
 		else if (t->n > bc.ctl.done)
 			bank_any(&bc.ctl, t);
+		bad |= bc.oom;
 	}
 	return bad ? -1 : 0;
 }
@@ -463,7 +478,7 @@ static void finish_cmd(emu_machine *em)
 
 /* Micro-ops upc..upc+steps-1 of every bank's trace, each bank on its own
  * ways; the command's cost is that of its longest trace. */
-static void advance_traces(emu_machine *em, size_t steps, bool ran)
+static int advance_traces(emu_machine *em, size_t steps, bool ran)
 {
 	for (unsigned b = 0; b < em->m->nbanks; b++) {
 		const isa_prog *t = &em->trace[b];
@@ -472,13 +487,14 @@ static void advance_traces(emu_machine *em, size_t steps, bool ran)
 		const size_t k = steps < t->n - em->upc ? steps : t->n - em->upc;
 		unsigned w0, nw;
 		bank_ways(em, b, &w0, &nw);
-		if (!ran)
-			sram_run_ways(em->m, w0, nw, em->way_on, t->u + em->upc, k);
+		if (!ran && sram_run_ways(em->m, w0, nw, em->way_on, t->u + em->upc, k) < 0)
+			return -1;
 		for (size_t i = 0; i < k; i++)
 			sram_uop_cost(&t->u[em->upc + i], &em->bank_cur[b]);
 	}
 	for (size_t i = 0; i < steps; i++)
 		sram_uop_cost(&em->up.u[em->upc + i], &em->cur);
+	return 0;
 }
 
 /* A move through the mover (move.h): emu_move_begin checks it and its
@@ -575,6 +591,8 @@ static int advance(emu_machine *em, size_t steps, diag *d)
 {
 	if (emu_done(em))
 		return 1;
+	if (emu_machine_failed(em, d) < 0)
+		return -1;
 	if (em->prog->cmds[em->pc].kind == EMU_CMD_MOVE)
 		return advance_move(em, steps, d);
 	if (em->upc == 0 && check_compute_hazards(em, &em->prog->cmds[em->pc], d) != 0)
@@ -588,13 +606,14 @@ static int advance(emu_machine *em, size_t steps, diag *d)
 	if (steps > left)
 		steps = left;
 	const sram_uop *u = em->up.u + em->upc;
-	if (em->dd) {
-		advance_traces(em, steps, whole);
-	} else {
-		if (steps == 1)
-			sram_step(em->m, em->way_on, u);
-		else
-			sram_run(em->m, em->way_on, u, steps);
+	const int ran = em->dd ? advance_traces(em, steps, whole)
+			       : steps == 1 ? sram_step(em->m, em->way_on, u)
+					    : sram_run(em->m, em->way_on, u, steps);
+	if (ran < 0) {
+		diag_file(d, em->prog->path, "out of memory running command %zu", em->pc + 1);
+		return -1;
+	}
+	if (!em->dd) {
 		for (size_t i = 0; i < steps; i++)
 			sram_uop_cost(&u[i], &em->cur);
 	}

@@ -77,6 +77,12 @@ typedef struct emu_machine {
 	struct emu_hazards *hz;  /* hazard.h */
 	struct emu_mover *mover; /* move.h */
 	bool hazard_stop;   /* the last failure was a hazard in strict mode */
+	/* Bookkeeping that cannot fail its caller (the transpose unit's
+	 * cycles, the hazard record of a load) ran out of memory: the
+	 * statistics or the hazard record are incomplete.  The next
+	 * emu_run_cmd, emu_stepi or emu_init_buffers reports it;
+	 * emu_machine_failed tells a caller that runs nothing more. */
+	bool oom;
 } emu_machine;
 
 /* Hazards as errors (infsim run --strict): the first one stops the run
@@ -96,6 +102,9 @@ void emu_machine_free(emu_machine *em);
 
 /* Apply each buffer's init= directive through the transpose unit. */
 int emu_init_buffers(emu_machine *em, diag *d);
+/* 0, or -1 with d set when em->oom: call it after emu_ttu_store and
+ * emu_ttu_load, which have no error path of their own. */
+int emu_machine_failed(const emu_machine *em, diag *d);
 
 /* The transpose unit.  Element i of buffer b (values[i], n-bit patterns
  * in the low bits) goes to its bitline, bit k to wordline wl + k.

@@ -401,7 +401,7 @@ struct intra_run {
 	size_t from, to;
 };
 
-static void intra_bank(const struct intra_run *I, unsigned b)
+static int intra_bank(const struct intra_run *I, unsigned b)
 {
 	const struct emu_move_cur *r = I->r;
 	sram_machine *m = I->m;
@@ -411,9 +411,11 @@ static void intra_bank(const struct intra_run *I, unsigned b)
 	for (size_t i = I->from; na && i < I->to;) {
 		const size_t end = same_mask_end(r, i, I->to);
 		enable_words(en, na, mask_of(r, i), wpa);
-		sram_run_ways(m, b * wpb, wpb, I->way_on, r->up->u + i, end - i);
+		if (sram_run_ways(m, b * wpb, wpb, I->way_on, r->up->u + i, end - i) < 0)
+			return -1;
 		i = end;
 	}
+	return 0;
 }
 
 /* The enable words of o's source arrays sorted by bank (a counting
@@ -456,8 +458,8 @@ static int intra_threads(uint64_t work, unsigned banks)
 }
 
 /* Micro-ops [from, from + n) of a long shift: every bank's controller
- * runs its part (above). */
-static void run_far(emu_mover *mv, size_t from, size_t n)
+ * runs its part (above).  0, or -1 when out of memory. */
+static int run_far(emu_mover *mv, size_t from, size_t n)
 {
 	const struct emu_move_cur *r = mv->cur;
 	sram_machine *m = mv->m;
@@ -465,9 +467,11 @@ static void run_far(emu_mover *mv, size_t from, size_t n)
 				     r->banks, r->banks);
 	const struct intra_run I = {m, r, mv->way_on, from, from + n};
 	const long nb = (long)m->nbanks;
-#pragma omp parallel for num_threads(nt) schedule(dynamic) if (nt > 1)
+	int bad = 0;
+#pragma omp parallel for num_threads(nt) schedule(dynamic) if (nt > 1) reduction(| : bad)
 	for (long b = 0; b < nb; b++)
-		intra_bank(&I, (unsigned)b);
+		bad |= intra_bank(&I, (unsigned)b) < 0;
+	return bad ? -1 : 0;
 }
 
 /* The cycles of n uops, charged once (every bank runs them at once). */
@@ -898,12 +902,18 @@ int emu_move_step(emu_mover *mv, size_t from, size_t n, diag *d)
 	}
 	if (n == 0)
 		return 0;
+	int rc;
 	if (r->period > 1) {
-		run_far(mv, from, n);
-		return 0;
+		rc = run_far(mv, from, n);
+	} else {
+		set_enable(mv->m, r->o.src, r->o.nsrc, r->last);
+		rc = sram_run(mv->m, mv->way_on, r->up->u + from, n);
 	}
-	set_enable(mv->m, r->o.src, r->o.nsrc, r->last);
-	sram_run(mv->m, mv->way_on, r->up->u + from, n);
+	if (rc < 0) {
+		diag_at(d, mv->path ? mv->path : "infsim", r->o.c->line, 0,
+			"out of memory running the move");
+		return -1;
+	}
 	return 0;
 }
 

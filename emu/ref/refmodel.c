@@ -34,6 +34,12 @@ struct emu_ref {
 	unsigned *touched;
 	size_t ntouched;
 	uint16_t *tlo, *thi;
+	/* An array's column that could not be allocated points here (all
+	 * such arrays share it) and oom is set: the contents are no longer
+	 * an answer, and emu_ref_run_cmd and emu_ref_init_buffers say so. */
+	uint64_t *spare_col;
+	uint8_t *spare_tag;
+	bool oom;
 };
 
 /* One bit of an inter-bank move, delivered at the next sync. */
@@ -103,8 +109,10 @@ emu_ref *emu_ref_new(const emu_program *p, diag *d)
 	r->touched = calloc(r->narrays, sizeof *r->touched);
 	r->tlo = calloc(r->narrays, sizeof *r->tlo);
 	r->thi = calloc(r->narrays, sizeof *r->thi);
+	r->spare_col = calloc((size_t)r->B * r->cw, sizeof(uint64_t));
+	r->spare_tag = calloc(r->B, 1);
 	if (!r->cols || !r->tags || !r->sel_arr || !r->dirty || !r->lo || !r->hi ||
-	    !r->touched || !r->tlo || !r->thi)
+	    !r->touched || !r->tlo || !r->thi || !r->spare_col || !r->spare_tag)
 		goto oom;
 	touch_buffers(r);
 	return r;
@@ -118,10 +126,14 @@ void emu_ref_free(emu_ref *r)
 {
 	if (!r)
 		return;
-	for (unsigned a = 0; r->cols && a < r->narrays; a++) {
-		free(r->cols[a]);
-		free(r->tags[a]);
+	for (unsigned a = 0; r->cols && r->tags && a < r->narrays; a++) {
+		if (r->cols[a] != r->spare_col)
+			free(r->cols[a]);
+		if (r->tags[a] != r->spare_tag)
+			free(r->tags[a]);
 	}
+	free(r->spare_col);
+	free(r->spare_tag);
 	free(r->cols);
 	free(r->tags);
 	free(r->sel_arr);
@@ -141,10 +153,17 @@ static uint64_t *column(const emu_ref *r, unsigned array, unsigned bl, bool make
 	if (!r->cols[array]) {
 		if (!make)
 			return NULL;
-		r->cols[array] = calloc((size_t)r->B * r->cw, sizeof(uint64_t));
-		r->tags[array] = calloc(r->B, 1);
-		if (!r->cols[array] || !r->tags[array])
-			abort(); /* see emu_ref_new: sized like the machine */
+		uint64_t **rc = (uint64_t **)&r->cols[array];
+		uint8_t **rt = (uint8_t **)&r->tags[array];
+		*rc = calloc((size_t)r->B * r->cw, sizeof(uint64_t));
+		*rt = calloc(r->B, 1);
+		if (!*rc || !*rt) {
+			free(*rc);
+			free(*rt);
+			*rc = r->spare_col;
+			*rt = r->spare_tag;
+			((emu_ref *)r)->oom = true;
+		}
 	}
 	return r->cols[array] + (size_t)bl * r->cw;
 }
@@ -242,8 +261,8 @@ void emu_ref_read(const emu_ref *r, const emu_buffer *b, uint64_t *values)
 	}
 }
 
-void emu_ref_store(emu_ref *r, const emu_buffer *b, const uint64_t *values,
-		   uint64_t count)
+int emu_ref_store(emu_ref *r, const emu_buffer *b, const uint64_t *values,
+		  uint64_t count)
 {
 	emu_placer pl;
 	emu_placer_init(&pl, b, &r->p->geom);
@@ -254,9 +273,10 @@ void emu_ref_store(emu_ref *r, const emu_buffer *b, const uint64_t *values,
 		emu_placer_at(&pl, i, &a, &bl, &wl);
 		field_set(column(r, a, bl, true), wl, b->width, values[i] & isa_mask(b->width));
 	}
+	return r->oom ? -1 : 0;
 }
 
-void emu_ref_init_buffers(emu_ref *r)
+int emu_ref_init_buffers(emu_ref *r)
 {
 	for (size_t k = 0; k < r->p->nbufs; k++) {
 		const emu_buffer *b = &r->p->bufs[k];
@@ -270,6 +290,7 @@ void emu_ref_init_buffers(emu_ref *r)
 			field_set(column(r, a, bl, true), wl, b->width, emu_init_elem(b, i));
 		}
 	}
+	return r->oom ? -1 : 0;
 }
 
 /* Does the command's lowering use the tag latch as a temporary?  That is
@@ -547,7 +568,19 @@ static void mark_dests(emu_ref *r, const isa_cmd *c, unsigned a)
 		mark(r, a, c->d, f == ISA_FORM_PAB || f == ISA_FORM_PAI ? 1 : c->width);
 }
 
+static int ref_run_cmd(emu_ref *r, size_t i, diag *d);
+
 int emu_ref_run_cmd(emu_ref *r, size_t i, diag *d)
+{
+	const int rc = ref_run_cmd(r, i, d);
+	if (r->oom) {
+		diag_file(d, r->p->path, "out of memory for the reference model");
+		return -1;
+	}
+	return rc;
+}
+
+static int ref_run_cmd(emu_ref *r, size_t i, diag *d)
 {
 	const emu_cmd *ec = &r->p->cmds[i];
 	clear_marks(r);

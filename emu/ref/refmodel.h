@@ -61,13 +61,17 @@ void emu_ref_touched(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
 const uint64_t *emu_ref_column(const emu_ref *r, unsigned array, unsigned bitline);
 /* Every element of b, in order, into values[0 .. b->length). */
 void emu_ref_read(const emu_ref *r, const emu_buffer *b, uint64_t *values);
-void emu_ref_store(emu_ref *r, const emu_buffer *b, const uint64_t *values,
-		   uint64_t count);
-/* Apply init= directives (same values as emu_init_buffers). */
-void emu_ref_init_buffers(emu_ref *r);
+/* Store count values into b.  0, or -1 when the model ran out of memory
+ * (then, or at any time before: its contents are no answer). */
+int emu_ref_store(emu_ref *r, const emu_buffer *b, const uint64_t *values,
+		  uint64_t count);
+/* Apply init= directives (same values as emu_init_buffers).  0, or -1
+ * when the model ran out of memory. */
+int emu_ref_init_buffers(emu_ref *r);
 
 /* Apply command i.  Returns 0, or -1 with d set when the command reads
- * the tag latch while it is undefined. */
+ * the tag latch while it is undefined, or when the model ran out of
+ * memory (for this command or an earlier store). */
 int emu_ref_run_cmd(emu_ref *r, size_t i, diag *d);
 
 INFSIM_END_DECLS

@@ -96,8 +96,9 @@ int emu_elements_read(const char *path, const emu_buffer *b, uint64_t *values, d
 		if (npy_open_raw(path, dt, b->length, &f, d) < 0)
 			return -1;
 	} else {
+		/* standard input or a pipe: no more than this buffer's file */
 		npy_header h;
-		if (npy_open(path, &h, &f, d) < 0)
+		if (npy_open_limit(path, NPY_HEADER_MAX + 16 + b->length * dt.size, &h, &f, d) < 0)
 			return -1;
 		if (check_npy_header(path, &h, b, d) < 0) {
 			fclose(f);

@@ -190,7 +190,11 @@ static bool *first_runs(const emu_tdfg *t)
 {
 	bool *first = calloc(t->nregions ? t->nregions : 1, sizeof *first);
 	bool *seen = calloc(t->ntregions ? t->ntregions : 1, sizeof *seen);
-	for (size_t r = 0; first && seen && r < t->nregions; r++) {
+	if (!seen) {
+		free(first);
+		return NULL;
+	}
+	for (size_t r = 0; first && r < t->nregions; r++) {
 		const uint32_t w = t->regions[r].tmpl;
 		first[r] = !t->tregions || w >= t->ntregions || !seen[w];
 		if (t->tregions && w < t->ntregions)

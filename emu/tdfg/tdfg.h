@@ -313,7 +313,7 @@ const uint64_t *emu_tref_values(const emu_tref *r, size_t n);
  * through its tensor in p, the lowered program), with the reference
  * (computing it first if needed).  true if every element agrees; else
  * *mm is the first difference (its buf the node's tensor, index
- * row-major). */
+ * row-major), or mm->buf is NULL when the reference ran out of memory. */
 bool emu_tref_compare(emu_tref *r, const emu_program *p, const emu_machine *em,
 		      size_t n, emu_mismatch *mm);
 

@@ -55,6 +55,7 @@ typedef struct xp {
 	unsigned nvars;
 	char *ctx;             /* comments for the next run */
 	size_t ctx_len;
+	bool ctx_oom;          /* a comment could not be kept */
 	size_t capr, capn;
 } xp;
 
@@ -68,8 +69,10 @@ static void ctx_add(xp *x, const char *fmt, ...)
 	va_end(ap);
 	const size_t add = n > 0 ? strlen(line) + 1 : 0;
 	char *nc = realloc(x->ctx, x->ctx_len + add + 1);
-	if (!nc)
-		return; /* a comment less; the commands are unaffected */
+	if (!nc) {
+		x->ctx_oom = true; /* reported once the walk ends */
+		return;
+	}
 	x->ctx = nc;
 	memcpy(x->ctx + x->ctx_len, line, add ? add - 1 : 0);
 	x->ctx_len += add;
@@ -401,6 +404,10 @@ int emu_tdfg_expand(emu_tdfg *t, diag *d)
 		rc = walk(&x, 0, t->nctl);
 	for (uint32_t r = 0; !t->nctl && !rc && r < t->ntregions; r++)
 		rc = t->tregions[r].nparams ? 0 : run_region(&x, r);
+	if (!rc && x.ctx_oom) {
+		diag_file(d, t->path, "out of memory");
+		rc = -1;
+	}
 	if (!rc && !t->nregions) {
 		diag_file(d, t->path, "the program runs no region; expected 'run NAME'");
 		rc = -1;

@@ -304,6 +304,10 @@ bool emu_tref_compare(emu_tref *r, const emu_program *p, const emu_machine *em, 
 	const emu_buffer *b = &p->bufs[x->buf];
 	const uint64_t elems = emu_tregion_elems(&t->regions[x->region]);
 	emu_tref_run(r, n);
+	if (!emu_tref_values(r, n)) {
+		mm->buf = NULL; /* out of memory for the reference */
+		return false;
+	}
 	/* The whole tensor through the checks' port in one pass (whole
 	 * rows, not a bit at a time), or element by element without
 	 * memory for it. */

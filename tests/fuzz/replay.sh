@@ -6,7 +6,9 @@
 # it (tests/fuzz/regress/NAME/).  Environment (set by the Makefile):
 # CC, LIBTOOL, srcdir, builddir, FUZZ_CPPFLAGS (include paths), FUZZ_CFLAGS
 # (warnings, sanitizers), FUZZ_DBG_LIBS (what a debugger target, one that
-# includes fuzz_dbg.h, links besides dbg/libinfsdb.la).
+# includes fuzz_dbg.h, links besides dbg/libinfsdb.la), FUZZ_LIBS (the
+# libraries every target links beyond the library's: xxHash and zstd,
+# for the checkpoint readers).
 set -eu
 status=0
 for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
@@ -20,7 +22,7 @@ for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
   # shellcheck disable=SC2086
   $LIBTOOL --mode=link --silent $CC $FUZZ_CPPFLAGS $FUZZ_CFLAGS \
     -o "$exe" "$target" "$srcdir/tests/fuzz/replay.c" $dbg "$builddir/libinfsim_core.la" \
-    ${dbg:+$FUZZ_DBG_LIBS} -lm
+    ${dbg:+$FUZZ_DBG_LIBS} ${FUZZ_LIBS:-} -lm
   dirs=""
   for d in "$srcdir/tests/fuzz/corpus/$name" "$srcdir/tests/fuzz/regress/$name"; do
     [ -d "$d" ] && dirs="$dirs $d"
