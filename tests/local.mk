@@ -305,3 +305,15 @@ tests_test_valid_SOURCES = tests/test_valid.c
 tests_test_valid_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' \
 	-DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_valid_LDADD = $(TEST_LIBS)
+
+# The workloads of infinity-stream Table 3 (samples/workloads/) against
+# the tDFG's reference and the plain C kernels of tests/kernels/.
+check_LTLIBRARIES += tests/libkernels.la
+tests_libkernels_la_SOURCES = tests/kernels/workloads.h tests/kernels/ops_f32.c \
+	tests/kernels/ops_i32.c
+tests_libkernels_la_CFLAGS = $(AM_CFLAGS)
+EXTRA_DIST += tests/kernels/kernels.inc tests/workload_tests.inc
+check_PROGRAMS += tests/test_workloads
+tests_test_workloads_SOURCES = tests/test_workloads.c
+tests_test_workloads_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_workloads_LDADD = tests/libkernels.la $(TEST_LIBS)
