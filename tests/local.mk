@@ -317,3 +317,7 @@ check_PROGRAMS += tests/test_workloads
 tests_test_workloads_SOURCES = tests/test_workloads.c
 tests_test_workloads_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_workloads_LDADD = tests/libkernels.la $(TEST_LIBS)
+check_PROGRAMS += tests/test_paper_stats
+tests_test_paper_stats_SOURCES = tests/test_paper_stats.c
+tests_test_paper_stats_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_paper_stats_LDADD = $(TEST_LIBS)
