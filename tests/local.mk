@@ -310,9 +310,10 @@ tests_test_valid_LDADD = $(TEST_LIBS)
 # the tDFG's reference and the plain C kernels of tests/kernels/.
 check_LTLIBRARIES += tests/libkernels.la
 tests_libkernels_la_SOURCES = tests/kernels/workloads.h tests/kernels/ops_f32.c \
-	tests/kernels/ops_i32.c
+	tests/kernels/ops_i32.c tests/kernels/cases.h tests/kernels/fill.c \
+	tests/kernels/case_f32.c tests/kernels/case_i32.c
 tests_libkernels_la_CFLAGS = $(AM_CFLAGS)
-EXTRA_DIST += tests/kernels/kernels.inc tests/workload_tests.inc
+EXTRA_DIST += tests/kernels/kernels.inc tests/kernels/cases.inc
 check_PROGRAMS += tests/test_workloads
 tests_test_workloads_SOURCES = tests/test_workloads.c
 tests_test_workloads_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
