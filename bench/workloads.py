@@ -148,18 +148,20 @@ def plots(results, out):
             tot = float(sum(c[k] for k in PARTS)) or 1.0
             f.write("%s_%s %s\n" % (r["name"], r["type"], " ".join("%.4f" % (c[k] / tot) for k in PARTS)))
     with open(os.path.join(out, "fig13.dat"), "w") as f:
-        f.write("# workload " + " ".join(TRAFFIC) + "  (bytes x hops, fraction)\n")
+        # bytes, not bytes x hops: a shift inside an array crosses no link,
+        # and Fig 13's point is how much of the movement stays there
+        f.write("# workload " + " ".join(TRAFFIC) + "  (bytes, fraction)\n")
         for r in done:
             t = r["stats"]["paper"]["traffic"]
-            tot = float(sum(t[k]["byte_hops"] for k in TRAFFIC)) or 1.0
+            tot = float(sum(t[k]["bytes"] for k in TRAFFIC)) or 1.0
             f.write("%s_%s %s\n" % (r["name"], r["type"],
-                                    " ".join("%.4f" % (t[k]["byte_hops"] / tot) for k in TRAFFIC)))
+                                    " ".join("%.4f" % (t[k]["bytes"] / tot) for k in TRAFFIC)))
     if not shutil.which("gnuplot"):
         print("workloads.py: no gnuplot (Debian: gnuplot-nox): the pictures are not drawn; "
               "the data are in fig14.dat and fig13.dat")
         return
     for fig, cols, title in (("fig14", PARTS, "Fig 14: breakdown of cycles"),
-                             ("fig13", TRAFFIC, "Fig 13: traffic, bytes x hops")):
+                             ("fig13", TRAFFIC, "Fig 13: traffic (bytes)")):
         plot = ", ".join("'%s.dat' using %d%s title '%s'" % (fig, i + 2, ":xtic(1)" if i == 0 else "",
                                                              c.replace("_", " "))
                          for i, c in enumerate(cols))
