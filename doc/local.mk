@@ -18,4 +18,5 @@ EXTRA_DIST += doc/TDFG.md doc/WORKLOADS.md
 EXTRA_DIST += doc/FLOAT.md
 EXTRA_DIST += doc/VIMA.md
 EXTRA_DIST += doc/vima_fig5.dat doc/vima_fig5.svg
+EXTRA_DIST += doc/workloads_fig14.dat doc/workloads_fig14.svg doc/workloads_fig13.dat doc/workloads_fig13.svg
 EXTRA_DIST += doc/ACTIVE-ROUTING.md
