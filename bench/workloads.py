@@ -166,7 +166,7 @@ def plots(results, out):
                                                              c.replace("_", " "))
                          for i, c in enumerate(cols))
         script = ("set terminal svg size 1000,500\nset output '%s.svg'\nset title '%s'\n"
-                  "set style data histograms\nset style histogram rowstacked\n"
+                  "set termoption noenhanced\nset style data histograms\nset style histogram rowstacked\n"
                   "set style fill solid border -1\nset boxwidth 0.8\nset yrange [0:1]\n"
                   "set xtics rotate by -45\nset key outside right\nplot %s\n") % (fig, title, plot)
         open(os.path.join(out, fig + ".gp"), "w").write(script)
