@@ -53,6 +53,10 @@ bench_workload_case_SOURCES = bench/workload_case.c tests/kernels/workloads.h \
 	tests/kernels/fill.c tests/kernels/case_f32.c tests/kernels/case_i32.c
 bench_workload_case_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/kernels
 CLEANFILES += bench/workload_case$(EXEEXT)
+clean-local: clean-bench-workloads
+.PHONY: clean-bench-workloads
+clean-bench-workloads:
+	rm -rf bench-workloads
 EXTRA_DIST += bench/workloads.py
 .PHONY: bench-workloads
 bench-workloads: infsim$(EXEEXT) bench/workload_case$(EXEEXT)
