@@ -41,3 +41,24 @@ EXTRA_DIST += bench/ar_paper.sh
 .PHONY: bench-ar
 bench-ar: infsim$(EXEEXT)
 	sh $(srcdir)/bench/ar_paper.sh ./infsim$(EXEEXT) $(srcdir)/samples/ar
+
+# Table 3's workloads at the paper's sizes (samples/workloads/), plain and
+# with --check, against their C kernels; the Fig 14 and Fig 13 pictures
+# and the tile sweep (doc/PERFORMANCE.md).  Needs gnuplot (Debian:
+# gnuplot-nox) for the pictures.  make bench-workloads
+# WORKLOADS_ARGS="stencil2d conv2d" runs some of them.
+EXTRA_PROGRAMS += bench/workload_case
+bench_workload_case_SOURCES = bench/workload_case.c tests/kernels/workloads.h \
+	tests/kernels/ops_f32.c tests/kernels/ops_i32.c tests/kernels/cases.h \
+	tests/kernels/fill.c tests/kernels/case_f32.c tests/kernels/case_i32.c
+bench_workload_case_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/kernels
+CLEANFILES += bench/workload_case$(EXEEXT)
+clean-local: clean-bench-workloads
+.PHONY: clean-bench-workloads
+clean-bench-workloads:
+	rm -rf bench-workloads
+EXTRA_DIST += bench/workloads.py
+.PHONY: bench-workloads
+bench-workloads: infsim$(EXEEXT) bench/workload_case$(EXEEXT)
+	python3 $(srcdir)/bench/workloads.py ./infsim$(EXEEXT) ./bench/workload_case$(EXEEXT) \
+	  $(srcdir)/samples/workloads bench-workloads $(WORKLOADS_ARGS)

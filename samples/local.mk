@@ -40,3 +40,19 @@ EXTRA_DIST += samples/tutorial-jit/blur.tdfg
 EXTRA_DIST += samples/ar/reduce.ar samples/ar/rand_reduce.ar samples/ar/mac.ar \
 	samples/ar/rand_mac.ar samples/ar/mac_f32.ar samples/ar/spmv.ar samples/ar/sgemm.ar \
 	samples/ar/backprop.ar samples/ar/lud.ar samples/ar/pagerank.ar
+# samples/workloads/: the in-memory workloads of infinity-stream Table 3,
+# fp32 and int32, at a small size (doc/WORKLOADS.md); tests/test_workloads.c
+# runs each against the tDFG's reference and a plain C kernel.
+EXTRA_DIST += samples/workloads/vec_add_f32.tdfg \
+	samples/workloads/vec_add_i32.tdfg samples/workloads/array_sum_f32.tdfg \
+	samples/workloads/array_sum_i32.tdfg samples/workloads/stencil1d_f32.tdfg \
+	samples/workloads/stencil1d_i32.tdfg samples/workloads/stencil2d_f32.tdfg \
+	samples/workloads/stencil2d_i32.tdfg samples/workloads/stencil3d_f32.tdfg \
+	samples/workloads/stencil3d_i32.tdfg samples/workloads/dwt2d_f32.tdfg \
+	samples/workloads/dwt2d_i32.tdfg samples/workloads/gauss_elim_f32.tdfg \
+	samples/workloads/gauss_elim_i32.tdfg samples/workloads/conv2d_f32.tdfg \
+	samples/workloads/conv2d_i32.tdfg samples/workloads/conv3d_f32.tdfg \
+	samples/workloads/conv3d_i32.tdfg samples/workloads/mm_outer_f32.tdfg \
+	samples/workloads/mm_outer_i32.tdfg samples/workloads/mm_inner_f32.tdfg \
+	samples/workloads/mm_inner_i32.tdfg \
+	samples/workloads/gauss_elim_f32.npy samples/workloads/gauss_elim_i32.npy

@@ -341,3 +341,19 @@ tests_test_allocfail_SOURCES = tests/test_allocfail.c
 tests_test_allocfail_CFLAGS = $(TEST_CFLAGS) -DINFSIM_AF='"$(abs_top_builddir)/tests/infsim_af"' \
 	-DINFSDB_AF='"$(abs_top_builddir)/tests/infsdb_af"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_allocfail_LDADD = $(TEST_LIBS)
+# The workloads of infinity-stream Table 3 (samples/workloads/) against
+# the tDFG's reference and the plain C kernels of tests/kernels/.
+check_LTLIBRARIES += tests/libkernels.la
+tests_libkernels_la_SOURCES = tests/kernels/workloads.h tests/kernels/ops_f32.c \
+	tests/kernels/ops_i32.c tests/kernels/cases.h tests/kernels/fill.c \
+	tests/kernels/case_f32.c tests/kernels/case_i32.c
+tests_libkernels_la_CFLAGS = $(AM_CFLAGS)
+EXTRA_DIST += tests/kernels/kernels.inc tests/kernels/cases.inc
+check_PROGRAMS += tests/test_workloads
+tests_test_workloads_SOURCES = tests/test_workloads.c
+tests_test_workloads_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_workloads_LDADD = tests/libkernels.la $(TEST_LIBS)
+check_PROGRAMS += tests/test_paper_stats
+tests_test_paper_stats_SOURCES = tests/test_paper_stats.c
+tests_test_paper_stats_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_paper_stats_LDADD = $(TEST_LIBS)

@@ -440,6 +440,21 @@ Test(fixes, long_names_lower)
 	result_free(&r);
 }
 
+/* A reduce in a region with parameters, lowered again for another k:
+ * its commands name the temporaries declared for the node as written
+ * (they were named after the later run's node, never declared). */
+Test(fixes, reduce_lowered_again)
+{
+	write_file("pr.tdfg", "machine wordlines=64 bitlines=16 arrays=4 ways=1 mesh=1x1\n"
+		   "array X i8 64 init=iota\narray S i8 64 init=zero\nregion r 64 param=k\n"
+		   "x = tensor X box=k:64\ns = reduce.add.i8 x, 0\nstore S, s\n"
+		   "for k = 0, 2\n  run r\nend\n");
+	result r = run("run pr.tdfg --check");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "2 region runs, 2 lowered, 0 reused"), "%s", r.out);
+	result_free(&r);
+}
+
 /* When a reduce's own rows fit but its two temporaries do not, the
  * message says so, instead of blaming the node's own 32 rows. */
 Test(fixes, reduce_temporaries_named)

@@ -41,6 +41,8 @@
 #include "vima.h"
 #include "refmodel.h"
 #include "report.h"
+#include "paper.h"
+#include "tdfg_stats.h"
 #include "validate.h"
 
 enum { EXIT_USAGE = 2, EXIT_MISMATCH = 3, EXIT_HAZARD = 4 };
@@ -95,7 +97,9 @@ static const char help_text[] =
 "                             reads, clobbers, overlaps) errors, not warnings\n"
 "      --stats[=FORMAT]       print statistics, FORMAT text (default), commands\n"
 "                             (one line per command: its baseline cycles and\n"
-"                             the cycles it ran with) or json (both)\n"
+"                             the cycles it ran with) or json (both); text and\n"
+"                             json end with the paper's view: Fig 14's cycles,\n"
+"                             Figs 12-13's traffic, per region and tDFG node\n"
 "      --stats-file=FILE      write the statistics to FILE instead of stdout\n"
 "  -j, --threads=N            threads for the SRAM executor (1 to 1024)\n"
 "  -q, --quiet                print nothing on success\n"
@@ -633,7 +637,7 @@ static int start_machine(run_state *s)
 		sram_set_threads((int)s->o->threads);
 	if (emu_init_buffers(s->em, &s->d) < 0)
 		return -1;
-	if (s->o->stats == 'c' || s->o->stats == 'j') {
+	if (s->o->stats) {
 		s->cc = calloc(s->p->ncmds + 1, sizeof *s->cc);
 		s->bank_before = calloc(s->em->st.nbanks, sizeof *s->bank_before);
 		if (!s->cc || !s->bank_before) {
@@ -863,6 +867,24 @@ static void jit_stats_text(FILE *f, const tdfg_src *ts)
 	}
 }
 
+/* The paper's statistics (paper.h): for a tDFG, with the JIT's final
+ * reduce, time and groups.  0, or -1 when out of memory. */
+static int paper_stats(const run_state *s, emu_paper *pp)
+{
+	const size_t n = s->p->ncmds;
+	if (!s->ts->on) {
+		emu_paper_collect(pp, s->em, s->cc, n, NULL, 0);
+		return 0;
+	}
+	uint8_t *final = calloc(n + 1, 1);
+	if (!final)
+		return -1;
+	emu_paper_tdfg_final(&s->ts->t, &s->ts->j, s->p, final, n);
+	emu_paper_collect(pp, s->em, s->cc, n, final, emu_paper_tdfg_jit_seconds(&s->ts->j));
+	free(final);
+	return emu_paper_tdfg_groups(pp, &s->ts->t, &s->ts->j, s->cc, n);
+}
+
 static int write_stats(run_state *s)
 {
 	FILE *f = stdout;
@@ -872,14 +894,26 @@ static int write_stats(run_state *s)
 		diag_file(&s->d, s->o->stats_file, "out of memory");
 		return -1;
 	}
+	emu_paper pp = {0};
+	if (s->o->stats != 'c' && paper_stats(s, &pp) < 0) {
+		emu_paper_free(&pp);
+		if (f != stdout)
+			fclose(f);
+		free(mem);
+		diag_file(&s->d, s->p->path, "out of memory");
+		return -1;
+	}
 	if (s->o->stats == 'j')
-		emu_report_stats_json_cmds(f, s->em, s->cc, s->p->ncmds);
+		emu_report_stats_json_paper(f, s->em, s->cc, s->p->ncmds, &pp);
 	else if (s->o->stats == 'c')
 		emu_report_commands_text(f, s->em, s->cc, s->p->ncmds);
 	else
 		emu_report_stats_text(f, s->em);
 	if (s->o->stats == 't' && s->ts->on)
 		jit_stats_text(f, s->ts);
+	if (s->o->stats == 't')
+		emu_paper_text(f, &pp);
+	emu_paper_free(&pp);
 	if (!s->o->stats_file)
 		return 0;
 	int rc = fclose(f) == 0 ? outfile_write(s->o->stats_file, mem, len, &s->d) : -1;

@@ -2,6 +2,7 @@
 /* report.c: statistics and mismatch reports of `infsim run`; see report.h. */
 #include "report.h"
 #include "move.h"
+#include "paper.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -351,6 +352,12 @@ void emu_report_stats_json(FILE *f, const emu_machine *em)
 void emu_report_stats_json_cmds(FILE *f, const emu_machine *em,
 				const emu_cmd_cycles *cc, size_t n)
 {
+	emu_report_stats_json_paper(f, em, cc, n, NULL);
+}
+
+void emu_report_stats_json_paper(FILE *f, const emu_machine *em, const emu_cmd_cycles *cc,
+				 size_t n, const emu_paper *pp)
+{
 	const emu_stats *st = &em->st;
 	/* "format": the version of this layout; it goes up when a field
 	 * changes meaning or goes away (doc/USAGE.md) */
@@ -366,6 +373,10 @@ void emu_report_stats_json_cmds(FILE *f, const emu_machine *em,
 	fprintf(f, "  \"bank_skips\": %" PRIu64 ",\n", st->bank_skips);
 	if (st->move_commands)
 		movement_json(f, em);
+	if (pp) {
+		emu_paper_json(f, pp);
+		fprintf(f, ",\n");
+	}
 	fprintf(f, "  \"transpose_unit\": {\"cycles\": %" PRIu64 ", \"bits\": %" PRIu64
 		"}\n}\n", st->ttu_cycles, st->ttu_bits);
 }

@@ -634,6 +634,18 @@ static void box_text(const emu_box *b, unsigned nd, char *buf, size_t size)
 /* reduce (tdfg.h): acc := src; while len > 1: h = ceil(len / 2), the
  * upper len - h elements move down by h into t1, t2 := OP(acc, t1) on
  * the lower len - h, acc := t2 there. */
+/* Node i's index at its region's first run: the node as written, whose
+ * tensor lines (declare) every later run's commands name. */
+static size_t written_index(const gen *g, size_t i)
+{
+	const emu_tdfg *t = g->t;
+	const emu_tregion *tr = &t->regions[t->nodes[i].region];
+	for (size_t r = 0; r < t->nregions; r++)
+		if (g->first[r] && t->regions[r].tmpl == tr->tmpl)
+			return t->regions[r].node0 + (i - tr->node0);
+	return i;
+}
+
 static void emit_reduce(gen *g, size_t i)
 {
 	const emu_tnode *x = &g->t->nodes[i];
@@ -641,8 +653,8 @@ static void emit_reduce(gen *g, size_t i)
 	const unsigned k = x->dim, nd = g->t->regions[x->region].ndims;
 	char tn[16], cmd[512], offs[96], box[128], t1[32], t2[32];
 	const char *ty = type_text(x, tn, sizeof tn);
-	tmp_name(i, 0, t1, sizeof t1);
-	tmp_name(i, 1, t2, sizeof t2);
+	tmp_name(written_index(g, i), 0, t1, sizeof t1);
+	tmp_name(written_index(g, i), 1, t2, sizeof t2);
 	snprintf(cmd, sizeof cmd, "copy.%s %s, %s", ty, x->name,
 		 emu_tnode_value_name(g->t, s));
 	emit_on_box(g, i, cmd, &s->dom);

@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""bench/workloads.py: Table 3's in-memory workloads at the paper's sizes.
+
+For each workload of samples/workloads/ in fp32 and int32 it
+  1. writes the paper-size tDFG (the sample with its sizes, loop bounds
+     and boxes scaled; the machine has 512 wordlines, 1024 for dwt2d fp32,
+     since fp32 commands need 124 scratch rows),
+  2. has bench/workload_case write random inputs and the plain C kernel's
+     result, and time the kernel,
+  3. runs infsim on it, plain and with --check, with -l and -e: the run
+     fails unless every array matches the C kernel bit for bit; records
+     the wall time and peak memory (/usr/bin/time), the statistics
+     (--stats=json: Fig 14's cycles, Figs 12 and 13's traffic),
+then writes OUT/workloads.md (the table), OUT/fig14.dat, OUT/fig13.dat
+and, with gnuplot (Debian: gnuplot-nox), OUT/fig14.svg and OUT/fig13.svg.
+  --sweep: the tile sweep of Figs 16 and 17 for the 2-d and 3-d workloads
+  instead: cycles for every tile the machine accepts, and the JIT's pick.
+  --small: the samples' sizes (a quick look; make check runs them).
+
+usage: workloads.py INFSIM WORKLOAD_CASE SAMPLES OUT [--sweep] [--small]
+                    [--no-check] [NAME[_f32|_i32] ...]
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+NAMES = ["vec_add", "array_sum", "stencil1d", "stencil2d", "stencil3d", "dwt2d",
+         "gauss_elim", "conv2d", "conv3d", "mm_outer", "mm_inner"]
+
+# (pattern, replacement) pairs turning a sample into Table 3's size.
+SCALE = {
+    "vec_add": [(r"\b2048\b", "4194304")],
+    "array_sum": [(r"\b2048\b", "4194304")],
+    "stencil1d": [(r"\b2048\b", "4194304")],
+    "stencil2d": [(r"\b64x32\b", "2048x2048")],
+    "stencil3d": [(r"\b16x8x8\b", "512x512x16")],
+    "dwt2d": [(r"\b32x32\b", "1024x1024")],
+    "gauss_elim": [(r"\b16x16\b", "2048x2048"), (r"k\+1:16\b", "k+1:2048"),
+                   (r"for k = 0, 15", "for k = 0, 2047"), (r"load=\S+", "init=zero")],
+    "conv2d": [(r"\b64x32\b", "2048x2048")],
+    "conv3d": [(r"\b16x16x4\b", "256x256x64"), (r",0:4\b", ",0:64"),
+               (r"box=1:15,1:15,", "box=1:255,1:255,"), (r"for o = 0, 4", "for o = 0, 64")],
+    "mm_outer": [(r"\b16x16\b", "2048x2048"), (r"\b0:16\b", "0:2048"),
+                 (r"for k = 0, 16", "for k = 0, 2048")],
+    "mm_inner": [(r"\b16x16\b", "2048x2048"), (r"\b0:16\b", "0:2048"),
+                 (r"for i = 0, 16", "for i = 0, 2048")],
+}
+
+# The 2-d and 3-d workloads of the sweep (Figs 16 and 17).
+SWEEP = ["stencil2d", "stencil3d", "dwt2d", "conv2d", "gauss_elim", "mm_outer",
+         "mm_inner", "conv3d"]
+
+PARTS = ["transpose", "compute", "intra_tile_move", "inter_tile_move", "sync",
+         "final_reduce", "jit"]
+TRAFFIC = ["intra_tile_shift", "inter_tile_shift_bank", "inter_tile_shift_noc", "data"]
+
+
+def paper_text(name, typ, text):
+    for pat, rep in SCALE[name]:
+        text = re.sub(pat, rep, text)
+    wl = 1024 if (name, typ) == ("dwt2d", "f32") else 512
+    return re.sub(r"(?m)^machine .*$", "machine wordlines=%d" % wl, text)
+
+
+def timed(cmd):
+    """Run cmd under /usr/bin/time: (status, seconds, peak KiB, stdout, stderr)."""
+    full = ["/usr/bin/time", "-f", "@@time %e %M"] + cmd
+    p = subprocess.run(full, capture_output=True, text=True)
+    m = re.search(r"@@time (\S+) (\S+)", p.stderr)
+    err = re.sub(r"@@time .*\n?", "", p.stderr)
+    return p.returncode, float(m.group(1)) if m else 0.0, int(m.group(2)) if m else 0, p.stdout, err
+
+
+def run_one(infsim, case, samples, out, name, typ, small, check):
+    src = open(os.path.join(samples, "%s_%s.tdfg" % (name, typ))).read()
+    tdfg = os.path.join(out, "%s_%s.tdfg" % (name, typ))
+    open(tdfg, "w").write(src if small else paper_text(name, typ, src))
+    if small:
+        for f in os.listdir(samples):
+            if f.endswith(".npy"):
+                shutil.copy(os.path.join(samples, f), out)
+    data = os.path.join(out, "data")
+    os.makedirs(data, exist_ok=True)
+    p = subprocess.run([case, name, typ, data] + (["small"] if small else []),
+                       capture_output=True, text=True)
+    if p.returncode:
+        return {"name": name, "type": typ, "error": p.stderr.strip()}
+    kernel_s, args = p.stdout.rstrip("\n").split("\t")
+    args = args.split()
+    stats = os.path.join(out, "%s_%s.json" % (name, typ))
+    r = {"name": name, "type": typ, "kernel_s": float(kernel_s)}
+    st, sec, kib, so, se = timed([infsim, "run", tdfg, "-q", "--stats=json",
+                                  "--stats-file=" + stats] + args)
+    r.update(plain_s=sec, plain_kib=kib, plain_ok=st == 0)
+    if st:
+        r["error"] = se.strip()
+        return r
+    r["stats"] = json.load(open(stats))
+    if check:
+        st, sec, kib, so, se = timed([infsim, "run", tdfg, "-q", "--check"] + args)
+        r.update(check_s=sec, check_kib=kib, check_ok=st == 0)
+        if st:
+            r["error"] = se.strip()
+    for f in os.listdir(data):
+        os.remove(os.path.join(data, f))
+    return r
+
+
+def mib(kib):
+    return "%.0f" % (kib / 1024.0)
+
+
+def table(results, out):
+    lines = ["| workload | C kernel s | infsim s | ratio | peak MiB | --check s | peak MiB "
+             "| bit-exact | cycles | on bitlines |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        label = "%s %s" % (r["name"], r["type"])
+        if "stats" not in r:
+            lines.append("| %s | | | | | | | failed: %s | | |" % (label, r.get("error", "")[:120]))
+            continue
+        p = r["stats"]["paper"]
+        cyc = sum(p["cycles"][k] for k in PARTS if k != "jit")
+        ratio = r["plain_s"] / r["kernel_s"] if r["kernel_s"] > 0 else float("inf")
+        ok = r["plain_ok"] and r.get("check_ok", True)
+        bits = "%d of %d" % (p["on_bitlines"], p["compute_commands"])
+        lines.append("| %s | %.3f | %.2f | %.0fx | %s | %s | %s | %s | %d | %s |" % (
+            label, r["kernel_s"], r["plain_s"], ratio, mib(r["plain_kib"]),
+            "%.2f" % r["check_s"] if "check_s" in r else "-",
+            mib(r["check_kib"]) if "check_kib" in r else "-",
+            "yes (C kernel%s)" % (", tDFG reference" if "check_s" in r else "") if ok else "NO",
+            cyc, bits))
+    text = "\n".join(lines) + "\n"
+    open(os.path.join(out, "workloads.md"), "w").write(text)
+    return text
+
+
+def plots(results, out):
+    done = [r for r in results if "stats" in r]
+    with open(os.path.join(out, "fig14.dat"), "w") as f:
+        f.write("# workload " + " ".join(PARTS) + "  (fraction of the run's cycles)\n")
+        for r in done:
+            c = r["stats"]["paper"]["cycles"]
+            tot = float(sum(c[k] for k in PARTS)) or 1.0
+            f.write("%s_%s %s\n" % (r["name"], r["type"], " ".join("%.4f" % (c[k] / tot) for k in PARTS)))
+    with open(os.path.join(out, "fig13.dat"), "w") as f:
+        # bytes, not bytes x hops: a shift inside an array crosses no link,
+        # and Fig 13's point is how much of the movement stays there
+        f.write("# workload " + " ".join(TRAFFIC) + "  (bytes, fraction)\n")
+        for r in done:
+            t = r["stats"]["paper"]["traffic"]
+            tot = float(sum(t[k]["bytes"] for k in TRAFFIC)) or 1.0
+            f.write("%s_%s %s\n" % (r["name"], r["type"],
+                                    " ".join("%.4f" % (t[k]["bytes"] / tot) for k in TRAFFIC)))
+    if not shutil.which("gnuplot"):
+        print("workloads.py: no gnuplot (Debian: gnuplot-nox): the pictures are not drawn; "
+              "the data are in fig14.dat and fig13.dat")
+        return
+    for fig, cols, title in (("fig14", PARTS, "Fig 14: breakdown of cycles"),
+                             ("fig13", TRAFFIC, "Fig 13: traffic (bytes)")):
+        plot = ", ".join("'%s.dat' using %d%s title '%s'" % (fig, i + 2, ":xtic(1)" if i == 0 else "",
+                                                             c.replace("_", " "))
+                         for i, c in enumerate(cols))
+        script = ("set terminal svg size 1000,500\nset output '%s.svg'\nset title '%s'\n"
+                  "set termoption noenhanced\nset style data histograms\nset style histogram rowstacked\n"
+                  "set style fill solid border -1\nset boxwidth 0.8\nset yrange [0:1]\n"
+                  "set xtics rotate by -45\nset key outside right\nplot %s\n") % (fig, title, plot)
+        open(os.path.join(out, fig + ".gp"), "w").write(script)
+        subprocess.run(["gnuplot", fig + ".gp"], cwd=out, check=True)
+
+
+def tiles(shape, bitlines):
+    """Every tile of powers of two whose product is bitlines, within shape."""
+    res = []
+
+    def rec(k, left, cur):
+        if k == len(shape) - 1:
+            if left <= shape[k]:
+                res.append(cur + [left])
+            return
+        t = 1
+        while t <= min(left, shape[k]):
+            rec(k + 1, left // t, cur + [t])
+            t *= 2
+    rec(0, bitlines, [])
+    return res
+
+
+def sweep(infsim, samples, out, names, small):
+    lines = ["| workload | tile | cycles | vs best |", "|---|---|---|---|"]
+    for name in names:
+        for typ in ("f32",):
+            src = open(os.path.join(samples, "%s_%s.tdfg" % (name, typ))).read()
+            text = src if small else paper_text(name, typ, src)
+            m = re.search(r"(?m)^region (\S+) (\S+)", text)
+            shape = [int(x) for x in m.group(2).split("x")]
+            bl = 64 if small else 256
+            rows = []
+            for t in [None] + tiles(shape, bl):
+                tt = re.sub(r"(?m)^(region \S+ \S+)", lambda g: g.group(1) + (
+                    " tile=" + "x".join(map(str, t)) if t else ""), text)
+                f = os.path.join(out, "sweep_%s.tdfg" % name)
+                open(f, "w").write(tt)
+                if small:
+                    for n in os.listdir(samples):
+                        if n.endswith(".npy"):
+                            shutil.copy(os.path.join(samples, n), out)
+                j = subprocess.run([infsim, "jit", f], capture_output=True, text=True)
+                if j.returncode:
+                    rows.append((t, None, j.stderr.strip().split("error: ")[-1][:80]))
+                    continue
+                pick = re.search(r"tile=(\S+)", j.stdout).group(1)
+                p = subprocess.run([infsim, "run", f, "--stats=json"], capture_output=True, text=True)
+                if p.returncode:
+                    rows.append((t, None, p.stderr.strip()[:80]))
+                    continue
+                cyc = json.loads(p.stdout)["totals"]["cycles"]
+                rows.append((t or pick, cyc, "the JIT's pick" if t is None else ""))
+            best = min([c for _, c, _ in rows if c is not None] or [0])
+            for t, c, note in rows:
+                tl = "x".join(map(str, t)) if isinstance(t, list) else t
+                lines.append("| %s %s | %s | %s | %s |" % (
+                    name, typ, tl, c if c is not None else "refused: " + note,
+                    ("%+.1f%% %s" % (100.0 * (c - best) / best, note)) if c is not None and best else ""))
+    text = "\n".join(lines) + "\n"
+    open(os.path.join(out, "sweep.md"), "w").write(text)
+    return text
+
+
+def main(argv):
+    if len(argv) < 5:
+        sys.exit(__doc__)
+    infsim, case, samples, out = argv[1:5]
+    rest = argv[5:]
+    flags = {a for a in rest if a.startswith("--")}
+    want = [a for a in rest if not a.startswith("--")]
+    small = "--small" in flags
+    os.makedirs(out, exist_ok=True)
+    if "--sweep" in flags:
+        print(sweep(os.path.abspath(infsim), samples, out, want or SWEEP, small))
+        return
+    todo = []
+    for w in want or NAMES:
+        m = re.match(r"(.*)_(f32|i32)$", w)
+        todo += [(m.group(1), m.group(2))] if m else [(w, "f32"), (w, "i32")]
+    results = []
+    for name, typ in todo:
+        r = run_one(os.path.abspath(infsim), os.path.abspath(case), samples, out, name, typ,
+                    small, "--no-check" not in flags)
+        results.append(r)
+        print("%s %s: %s" % (name, typ, "ok %.2f s" % r["plain_s"] if "stats" in r else
+                             "failed: " + r.get("error", "")[:200]), flush=True)
+        json.dump(results, open(os.path.join(out, "results.json"), "w"), indent=1)
+    print(table(results, out))
+    plots(results, out)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * paper.h: a run's statistics as infinity-stream §7 reports them (prefix
+ * emu_paper_): the cycle breakdown of Fig 14, the traffic of Figs 12 and
+ * 13 in bytes and bytes x hops, commands and cycles per tDFG node and per
+ * region, and the fraction of operations done on bitlines.
+ * doc/USAGE.md, "The paper's statistics", defines every quantity.
+ */
+#ifndef INFSIM_PAPER_H
+#define INFSIM_PAPER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "api.h"
+#include "machine.h"
+#include "report.h"
+
+INFSIM_BEGIN_DECLS
+
+/* Fig 14's parts of a run's cycles. */
+typedef enum emu_paper_part {
+	EMU_PAPER_TRANSPOSE = 0, /* the transpose unit, data in and out */
+	EMU_PAPER_COMPUTE,       /* compute commands, and constants written to bitlines */
+	EMU_PAPER_INTRA,         /* intra-tile (intra-array) shifts */
+	EMU_PAPER_INTER,         /* inter-tile shifts and broadcasts */
+	EMU_PAPER_SYNC,          /* the barriers */
+	EMU_PAPER_FINAL_REDUCE,  /* a reduction's steps across tiles */
+	EMU_PAPER_JIT,           /* the JIT's host time at the system clock */
+	EMU_PAPER_PARTS
+} emu_paper_part;
+
+/* Figs 12 and 13's kinds of traffic. */
+typedef enum emu_paper_traffic {
+	EMU_TRAFFIC_INTRA = 0,   /* intra-tile shifts (bitline to bitline) */
+	EMU_TRAFFIC_INTER_BANK,  /* inter-tile shifts inside a bank (H-tree) */
+	EMU_TRAFFIC_INTER_NOC,   /* inter-tile shifts over the NoC */
+	EMU_TRAFFIC_DATA,        /* data in and out of the arrays (transpose unit) */
+	EMU_TRAFFIC_KINDS
+} emu_paper_traffic;
+
+/* The system clock of infinity-stream Table 2, for the JIT's time. */
+#define EMU_PAPER_CLOCK_HZ 2.0e9
+
+/* A group of commands: a tDFG node (its line) or a region. */
+typedef struct emu_paper_group {
+	char label[96];
+	uint64_t runs, commands, cycles;
+} emu_paper_group;
+
+typedef struct emu_paper {
+	uint64_t cycles[EMU_PAPER_PARTS];
+	uint64_t bytes[EMU_TRAFFIC_KINDS], byte_hops[EMU_TRAFFIC_KINDS];
+	/* compute commands, and of those the ones outside a final reduce */
+	uint64_t ops, ops_bitlines;
+	emu_paper_group *nodes, *regions;  /* owned; NULL outside a tDFG */
+	size_t nnodes, nregions;
+} emu_paper;
+
+/* The breakdown of em's run, cc[0..n) each command's cycles (report.h).
+ * final (NULL: none) marks the commands of a final reduce; jit_seconds is
+ * the JIT's host time (0 for a stream). */
+void emu_paper_collect(emu_paper *p, const emu_machine *em, const emu_cmd_cycles *cc,
+		       size_t n, const uint8_t *final, double jit_seconds);
+/* Count command i (cycles cc[i]) into group g of the array *gs (grown to
+ * at least g + 1 entries, labelled label when new).  0, or -1 when out of
+ * memory. */
+int emu_paper_group_add(emu_paper_group **gs, size_t *ng, size_t g, const char *label,
+			uint64_t cycles);
+void emu_paper_free(emu_paper *p);
+
+/* Text, after `--stats`'s other tables; JSON, the "paper" member of
+ * `--stats=json` (without a trailing comma or newline). */
+void emu_paper_text(FILE *f, const emu_paper *p);
+void emu_paper_json(FILE *f, const emu_paper *p);
+/* emu_report_stats_json_cmds with the "paper" member (left out when pp
+ * is NULL). */
+void emu_report_stats_json_paper(FILE *f, const emu_machine *em, const emu_cmd_cycles *cc,
+				 size_t n, const emu_paper *pp);
+const char *emu_paper_part_name(unsigned part);
+const char *emu_paper_traffic_name(unsigned kind);
+
+INFSIM_END_DECLS
+
+#endif
