@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: MIT
+# emu/simt/: Duality Cache's SIMT mode (doc/SIMT.md): the DC-PTX format,
+# the machine on the SRAM arrays, the thread-at-a-time reference,
+# statistics and the `infsim simt` program.
+libinfsim_core_la_SOURCES += emu/simt/simt.h emu/simt/simt_int.h emu/simt/machine_int.h \
+	emu/simt/lex.c emu/simt/init.c emu/simt/instr.c emu/simt/parse.c emu/simt/isacmd.c \
+	emu/simt/ref_alu.c emu/simt/ref.c emu/simt/slot.c emu/simt/memport.c emu/simt/machine.c emu/simt/compare.c emu/simt/report.c emu/simt/cli.c
+EXTRA_DIST += emu/simt/README.md
