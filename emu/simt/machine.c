@@ -211,7 +211,7 @@ static int cta_run(simt_machine *m, const simt_kernel *k, uint64_t *cycles, diag
 		uint32_t pc = issue_pc(c, &act);
 		if (++issued > m->p->max_bundles) {
 			diag_at(d, m->p->path, k->line, 0,
-				"kernel '%s': CTA %u did not end within %llu bundles (max-bundles)",
+				"kernel '%s': CTA %u did not end within %llu bundles (max_bundles)",
 				k->name, c->cta, (unsigned long long)m->p->max_bundles);
 			return -1;
 		}

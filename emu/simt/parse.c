@@ -53,7 +53,7 @@ static int grow(simt_cur *c, void **v, size_t *cap, size_t n, size_t elem)
 	return 0;
 }
 
-/* .machine cbs=N fp=ieee|ftz latency=baseline|optimised max-bundles=N */
+/* .machine cbs=N fp=ieee|ftz latency=baseline|optimised max_bundles=N */
 static int machine_line(simt_cur *c, pstate *s)
 {
 	if (s->body_seen)
@@ -62,14 +62,14 @@ static int machine_line(simt_cur *c, pstate *s)
 		char key[32], val[32];
 		size_t at = c->pos;
 		if (!simt_word(c, key, sizeof key) || !simt_eat(c, '='))
-			return simt_err(c, at, "expected KEY=VALUE (cbs, fp, latency, max-bundles)");
+			return simt_err(c, at, "expected KEY=VALUE (cbs, fp, latency, max_bundles)");
 		uint64_t v;
 		if (!strcmp(key, "cbs")) {
 			if (simt_count(c, "cbs", 1, SIMT_MAX_CBS, &v) < 0)
 				return -1;
 			s->p->cbs = (unsigned)v;
-		} else if (!strcmp(key, "max-bundles")) {
-			if (simt_count(c, "max-bundles", 1, UINT64_C(1) << 40, &v) < 0)
+		} else if (!strcmp(key, "max_bundles")) {
+			if (simt_count(c, "max_bundles", 1, UINT64_C(1) << 40, &v) < 0)
 				return -1;
 			s->p->max_bundles = v;
 		} else if (!strcmp(key, "fp") || !strcmp(key, "latency")) {
@@ -85,7 +85,7 @@ static int machine_line(simt_cur *c, pstate *s)
 				return simt_err(c, vat, fp ? "unknown fp mode '%s': expected ieee or ftz"
 						: "unknown latency '%s': expected baseline or optimised", val);
 		} else {
-			return simt_err(c, at, "unknown setting '%s': expected cbs, fp, latency or max-bundles", key);
+			return simt_err(c, at, "unknown setting '%s': expected cbs, fp, latency or max_bundles", key);
 		}
 	}
 	return 0;

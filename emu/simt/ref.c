@@ -130,7 +130,7 @@ static int run_thread(simt_ref *r, const simt_kernel *k, thread *th, diag *d)
 	for (uint32_t pc = 0; pc < k->n;) {
 		if (++steps > r->p->max_bundles) {
 			diag_at(d, r->p->path, k->line, 0,
-				"kernel '%s': thread %u of CTA %u did not end within %llu bundles (max-bundles)",
+				"kernel '%s': thread %u of CTA %u did not end within %llu bundles (max_bundles)",
 				k->name, th->tid, th->ctaid, (unsigned long long)r->p->max_bundles);
 			return -1;
 		}

@@ -72,6 +72,11 @@ static uint32_t fminmax(uint32_t a, uint32_t b, bool want_max)
 static uint32_t float_op(const simt_instr *in, uint32_t a, uint32_t b, uint32_t c,
 			 unsigned ieee)
 {
+	/* abs and neg change the sign bit only, subnormal or not. */
+	if (in->opc == SIMT_ABS)
+		return a & 0x7fffffffu;
+	if (in->opc == SIMT_NEG)
+		return a ^ 0x80000000u;
 	a = ftz(a, ieee);
 	b = ftz(b, ieee);
 	c = ftz(c, ieee);
@@ -87,8 +92,6 @@ static uint32_t float_op(const simt_instr *in, uint32_t a, uint32_t b, uint32_t 
 	}
 	case SIMT_MIN: return fminmax(a, b, false);
 	case SIMT_MAX: return fminmax(a, b, true);
-	case SIMT_ABS: return a & 0x7fffffffu;
-	case SIMT_NEG: return a ^ 0x80000000u;
 	default: return 0;
 	}
 }
