@@ -6,3 +6,8 @@ libinfsim_core_la_SOURCES += emu/simt/simt.h emu/simt/simt_int.h emu/simt/machin
 	emu/simt/lex.c emu/simt/init.c emu/simt/instr.c emu/simt/parse.c emu/simt/isacmd.c \
 	emu/simt/ref_alu.c emu/simt/ref.c emu/simt/slot.c emu/simt/memport.c emu/simt/machine.c emu/simt/compare.c emu/simt/report.c emu/simt/cli.c
 EXTRA_DIST += emu/simt/README.md
+pkginclude_HEADERS += emu/simt/simt.h
+# Its samples (duality-cache Table 3's vecadd, matvec and bfs) and its
+# reference page.
+EXTRA_DIST += samples/simt/vecadd.simt samples/simt/matvec.simt samples/simt/bfs.simt \
+	doc/SIMT.md

@@ -133,7 +133,7 @@ static void cta_start(simt_machine *m, unsigned cb, uint32_t cta, const simt_lau
 static int bundle_run(simt_machine *m, const simt_kernel *k, const simt_bundle *b,
 		      const simt_mask *act, uint64_t *cycles, diag *d)
 {
-	uint64_t run = 0, base = 0, mem = 0;
+	uint64_t run = 0, base = 0, mem = 0, serial = 0;
 	for (unsigned i = 0; i < b->n; i++) {
 		const simt_instr *in = &b->in[i];
 		simt_mask g = simt_guarded(&m->cb, in, act);
@@ -155,12 +155,16 @@ static int bundle_run(simt_machine *m, const simt_kernel *k, const simt_bundle *
 			simt_move_run(m, in, &g);
 		else if (simt_slot_run(m, in, &g, &cost, d) < 0)
 			return -1;
+		/* On one array a copy between arrays is not needed. */
+		if (!(moved && in->a.kind == SIMT_O_REG))
+			serial += cost.run;
 		run = cost.run > run ? cost.run : run;
 		base = cost.base > base ? cost.base : base;
 	}
 	m->st.compute_cycles += run;
 	m->st.baseline_cycles += base;
 	m->st.memory_cycles += mem;
+	m->st.one_array_cycles += serial;
 	*cycles = run + mem;
 	return 0;
 }

@@ -37,6 +37,8 @@ void simt_report(FILE *f, const simt_program *p, const simt_stats *s)
 	fprintf(f, "  bundles issued       %" PRIu64 "\n", s->bundles);
 	fprintf(f, "  compute cycles       %" PRIu64 " (baseline latencies: %" PRIu64 ", %.2fx)\n",
 		s->compute_cycles, s->baseline_cycles, ratio(s->baseline_cycles, s->compute_cycles));
+	fprintf(f, "  one-array schedule   %" PRIu64 " cycles (every slot in turn on one array, no copies: %.2fx the bundles')\n",
+		s->one_array_cycles, ratio(s->one_array_cycles, s->compute_cycles));
 	fprintf(f, "  memory cycles        %" PRIu64 "\n", s->memory_cycles);
 	fprintf(f, "  critical path        %" PRIu64 " cycles (longest CB, summed over launches)\n",
 		s->critical_path);

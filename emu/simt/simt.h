@@ -166,6 +166,9 @@ typedef struct simt_stats {
 	uint64_t compute_cycles;   /* sum of bundle latencies (max over slots) */
 	uint64_t baseline_cycles;  /* the same with Table 1's static latencies */
 	uint64_t memory_cycles;    /* loads and stores: address, TMU, lines */
+	uint64_t one_array_cycles; /* the same slots one after another on one
+				    * array, without the copies (Fig 13's
+				    * baseline mapping of a TB to one array) */
 	uint64_t critical_path;    /* the longest CB's compute + memory cycles */
 	uint64_t slot_ops;         /* ALU slots filled */
 	uint64_t thread_slots;     /* active threads x bundles issued */
