@@ -30,6 +30,8 @@ typedef struct pstate {
 	simt_labels lab;
 	size_t gcap;
 	bool body_seen;
+	bool thread;              /* the open kernel is a .thread kernel */
+	simt_tprog tp;
 } pstate;
 
 const simt_global *simt_global_find(const simt_program *p, const char *name)
@@ -140,7 +142,7 @@ static int global_line(simt_cur *c, pstate *s)
 	return simt_global_init(c, g, p->init + g->addr / 4);
 }
 
-static int kernel_line(simt_cur *c, pstate *s)
+static int kernel_line(simt_cur *c, pstate *s, bool thread)
 {
 	simt_program *p = s->p;
 	char name[64];
@@ -162,6 +164,8 @@ static int kernel_line(simt_cur *c, pstate *s)
 	s->open->line = c->line;
 	s->lab.n = 0;
 	s->lab.nfix = 0;
+	s->thread = thread;
+	simt_tprog_free(&s->tp);
 	return 0;
 }
 
@@ -171,6 +175,14 @@ static int end_line(simt_cur *c, pstate *s)
 	simt_kernel *k = s->open;
 	if (!k)
 		return simt_err(c, 0, ".end outside a kernel");
+	if (s->thread && s->tp.n == 0)
+		return simt_err(c, 0, "kernel '%s' has no instruction", k->name);
+	if (s->thread) {
+		int line = c->line;
+		if (simt_translate(c, k, &s->tp) < 0)
+			return -1;
+		c->line = line;
+	}
 	if (k->n == 0)
 		return simt_err(c, 0, "kernel '%s' has no bundle", k->name);
 	for (size_t i = 0; i < s->lab.nfix; i++) {
@@ -276,16 +288,19 @@ static int one_line(simt_cur *c, pstate *s)
 			return simt_err(c, at, ".%s inside kernel '%s': expected a bundle, a label or .end", w, s->open->name);
 		int rc = !strcmp(w, "machine") ? machine_line(c, s)
 			: !strcmp(w, "global") ? global_line(c, s)
-			: !strcmp(w, "kernel") ? kernel_line(c, s)
+			: !strcmp(w, "kernel") ? kernel_line(c, s, false)
+			: !strcmp(w, "thread") ? kernel_line(c, s, true)
 			: !strcmp(w, "end") ? end_line(c, s)
 			: !strcmp(w, "launch") ? launch_line(c, s)
-			: simt_err(c, at, "unknown directive '.%s' (expected .machine, .global, .kernel, .end or .launch)", w);
+			: simt_err(c, at, "unknown directive '.%s' (expected .machine, .global, .kernel, .thread, .end or .launch)", w);
 		s->body_seen |= strcmp(w, "machine") != 0;
 		if (rc < 0)
 			return -1;
 	} else {
 		/* A label is a name and ':' alone on its line. */
 		size_t save = c->pos;
+		if (s->open && s->thread)
+			return simt_thread_line(c, s->p, &s->tp);
 		if (s->open && simt_word(c, w, sizeof w) && simt_eat(c, ':')) {
 			if (strchr(w, '.') || w[0] == '%')
 				return simt_err(c, save, "a label is a plain name");
@@ -329,6 +344,7 @@ int simt_parse(const char *path, const char *text, size_t len, simt_program *p, 
 	free(s.lab.at);
 	free(s.lab.line);
 	free(s.lab.fix);
+	simt_tprog_free(&s.tp);
 	if (ret < 0)
 		simt_program_free(p);
 	return ret;

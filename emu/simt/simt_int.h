@@ -69,6 +69,26 @@ int simt_parse_bundle(simt_cur *c, const simt_program *p, simt_labels *lab,
 int simt_isa_cmd(const simt_instr *in, unsigned ieee, isa_cmd *c, bool *via_temp,
 		 const char **why);
 
+/* A .thread kernel being read (thread.c): each instruction parsed with
+ * its values as r0, and the values (one a definition) it writes and
+ * reads as a, b, c; translate.c turns it into bundles. */
+typedef struct tinstr {
+	simt_instr in;
+	int def;            /* value defined, -1 none */
+	int use[3];         /* values read as a, b, c, -1 none */
+} tinstr;
+typedef struct simt_tprog {
+	tinstr *t;
+	uint32_t n, cap;
+	uint32_t nvalues;
+	char (*name)[64];   /* each register name, and its current value */
+	int *cur;
+	size_t nnames, capnames;
+} simt_tprog;
+int simt_thread_line(simt_cur *c, const simt_program *p, simt_tprog *tp);
+int simt_translate(simt_cur *c, simt_kernel *k, simt_tprog *tp);
+void simt_tprog_free(simt_tprog *tp);
+
 /* The reference's arithmetic, one 32-bit value at a time (ref_alu.c). */
 uint32_t simt_ref_alu(const simt_instr *in, uint32_t a, uint32_t b, uint32_t c,
 		      bool p, unsigned ieee, bool *pout);
