@@ -511,3 +511,83 @@ Test(cli, check_and_print)
 	cr_assert(strstr(r.err, "nonexistent.simt"), "%s", r.err);
 	result_free(&r);
 }
+
+/* ---- translate: .thread kernels ---- */
+
+/* The translated vecadd: the reference, C, and its bundles read back. */
+Test(translate, vecadd_roundtrip)
+{
+	both b;
+	both_file(&b, "vecadd_thread.simt");
+	const uint32_t *in = b.p.init, *out = simt_machine_mem(b.m);
+	const uint32_t *A = gmem(&b, "A", in), *B = gmem(&b, "B", in), *C = gmem(&b, "C", out);
+	for (unsigned i = 0; i < 2048; i++)
+		cr_assert_eq(C[i], bits(f32(A[i]) + f32(B[i])), "C[%u]", i);
+	cr_assert_gt(simt_machine_stats(b.m)->copies, 0, "operands moved between arrays");
+	/* --bundles text parses back to the same bundles */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	fputs(".global A f32 2048\n.global B f32 2048\n.global C f32 2048\n", f);
+	simt_format_kernel(f, &b.p, &b.p.k[0]);
+	fputs(".launch vecadd 1 1\n", f);
+	fclose(f);
+	simt_program q;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(simt_parse("rt.simt", text, len, &q, &d), 0, "%s\n%s", d.msg, text);
+	cr_assert_eq(q.k[0].n, b.p.k[0].n);
+	for (size_t i = 0; i < q.k[0].n; i++) {
+		cr_assert_eq(q.k[0].b[i].n, b.p.k[0].b[i].n, "bundle %zu", i);
+		for (unsigned j = 0; j < q.k[0].b[i].n; j++) {
+			simt_instr x = q.k[0].b[i].in[j], y = b.p.k[0].b[i].in[j];
+			x.line = y.line = x.col = y.col = 0;
+			cr_assert_eq(memcmp(&x, &y, sizeof x), 0, "bundle %zu slot %u", i, j);
+		}
+	}
+	simt_program_free(&q);
+	free(text);
+	both_free(&b);
+}
+
+/* Independent chains land in different arrays of the same bundles. */
+Test(translate, parallel_chains)
+{
+	const char *text =
+		".global OUT u32 1024\n.thread k\n"
+		"\tmov.u32 %t, %tid\n"
+		"\tmov.u32 %a, 3\n\tmov.u32 %b, 5\n\tmov.u32 %c, 7\n\tmov.u32 %d, 11\n"
+		"\tmul.lo.u32 %a, %a, %a\n\tmul.lo.u32 %b, %b, %b\n\tmul.lo.u32 %c, %c, %c\n\tmul.lo.u32 %d, %d, %d\n"
+		"\tadd.u32 %a, %a, %b\n\tadd.u32 %c, %c, %d\n\tadd.u32 %a, %a, %c\n"
+		"\tadd.u32 %a, %a, %t\n"
+		"\tshl.b32 %t, %t, 2\n\tmov.u32 %o, OUT\n\tadd.u32 %o, %o, %t\n"
+		"\tst.global.u32 [%o], %a\n.end\n.launch k 1 1024\n";
+	both b;
+	both_run(&b, text);
+	const uint32_t *o = gmem(&b, "OUT", simt_machine_mem(b.m));
+	for (unsigned t = 0; t < 1024; t++)
+		cr_assert_eq(o[t], 9u + 25 + 49 + 121 + t);
+	const simt_stats *s = simt_machine_stats(b.m);
+	cr_assert_lt(s->compute_cycles, s->one_array_cycles, "VLIW %llu, one array %llu",
+		     (unsigned long long)s->compute_cycles, (unsigned long long)s->one_array_cycles);
+	both_free(&b);
+}
+
+Test(translate, errors)
+{
+	bad(".thread k\n\tbra x\n.end\n", "bad.simt:2:2: error: a .thread kernel is straight-line: no bra");
+	bad(".thread k\n\tadd.u32 %a, %b, %c\n.end\n", "bad.simt:2:14: error: %b is read before anything writes it");
+	bad(".thread k\n\tmov.u32 %a, 1\n\tadd.u32 %a, %a, r1\n.end\n", "bad.simt:3:2: error: name every register");
+	bad(".thread k\n\tmov.u32 %a, 1 ; mov.u32 %b, 2\n.end\n", "one instruction a line");
+	bad(".thread k\nl:\n.end\n", "bad.simt:2:1: error: a .thread kernel is straight-line: no labels");
+	bad(".thread k\n.end\n", "kernel 'k' has no instruction");
+	/* 13 values live at once: more than the 12 registers */
+	char text[2048];
+	size_t n = (size_t)snprintf(text, sizeof text, ".thread k\n");
+	for (int i = 0; i < 13; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "\tmov.u32 %%v%d, %d\n", i, i);
+	for (int i = 1; i < 13; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "\tadd.u32 %%v0, %%v0, %%v%d\n", i);
+	snprintf(text + n, sizeof text - n, ".end\n.launch k 1 1\n");
+	bad(text, "bad.simt:14:2: error: more values live than the 12 registers hold");
+}

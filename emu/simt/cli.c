@@ -25,6 +25,8 @@ static const char help_text[] =
 "  -c, --check            also run the thread-at-a-time reference and compare\n"
 "                         memory and registers bit for bit\n"
 "  -p, --print=GLOBAL     print GLOBAL's elements after the run\n"
+"  -b, --bundles          print each kernel's bundles (how .thread kernels were\n"
+"                         translated) and exit\n"
 "      --stats            print the statistics (the default unless --print)\n"
 "  -q, --quiet            print nothing on success\n"
 "      --help             display this help and exit\n"
@@ -62,21 +64,22 @@ static void print_global(const simt_program *p, const simt_global *g, const uint
 	(void)p;
 }
 
-typedef struct opts { const char *prog; bool check, stats, quiet; const char *print[16]; int nprint; } opts;
+typedef struct opts { const char *prog; bool check, stats, quiet, bundles; const char *print[16]; int nprint; } opts;
 
 static int parse_opts(opts *o, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "check", no_argument, NULL, 'c' }, { "print", required_argument, NULL, 'p' },
-		{ "stats", no_argument, NULL, 's' }, { "quiet", no_argument, NULL, 'q' },
+		{ "stats", no_argument, NULL, 's' }, { "bundles", no_argument, NULL, 'b' }, { "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int ch;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "cp:q", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "bcp:q", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'c': o->check = true; break;
 		case 's': o->stats = true; break;
+		case 'b': o->bundles = true; break;
 		case 'q': o->quiet = true; break;
 		case 'p':
 			if (o->nprint == 16)
@@ -146,7 +149,10 @@ int simt_cli(int argc, char **argv)
 	simt_program p;
 	if (simt_load_file(o.prog, &p, &d) < 0)
 		return failed(&d);
-	rc = run(&o, &p);
+	if (o.bundles)
+		for (size_t i = 0; i < p.nk; i++)
+			simt_format_kernel(stdout, &p, &p.k[i]);
+	rc = o.bundles ? 0 : run(&o, &p);
 	simt_program_free(&p);
 	return rc;
 }

@@ -131,6 +131,8 @@ static int mnemonic(simt_cur *c, simt_instr *in)
 		return -1;
 	if (in->opc == SIMT_SETP && in->cmp == 0xff)
 		return simt_err(c, at, "setp needs a comparison (.eq, .ne, .lt, .le, .gt, .ge)");
+	if (in->cmp == 0xff)
+		in->cmp = 0;
 	return 0;
 }
 

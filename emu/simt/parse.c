@@ -299,8 +299,12 @@ static int one_line(simt_cur *c, pstate *s)
 	} else {
 		/* A label is a name and ':' alone on its line. */
 		size_t save = c->pos;
-		if (s->open && s->thread)
+		if (s->open && s->thread) {
+			if (simt_word(c, w, sizeof w) && simt_eat(c, ':'))
+				return simt_err(c, save, "a .thread kernel is straight-line: no labels");
+			c->pos = save;
 			return simt_thread_line(c, s->p, &s->tp);
+		}
 		if (s->open && simt_word(c, w, sizeof w) && simt_eat(c, ':')) {
 			if (strchr(w, '.') || w[0] == '%')
 				return simt_err(c, save, "a label is a plain name");

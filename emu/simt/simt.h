@@ -214,6 +214,9 @@ int simt_compare(simt_machine *m, const simt_ref *r, diag *d);
 /* The statistics as text (report.c). */
 void simt_report(FILE *f, const simt_program *p, const simt_stats *s);
 
+/* A kernel's bundles as DC-PTX text the parser reads back (format.c). */
+void simt_format_kernel(FILE *f, const simt_program *p, const simt_kernel *k);
+
 /* infsim simt: the command line (cli.c). */
 int simt_cli(int argc, char **argv);
 

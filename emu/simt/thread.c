@@ -107,6 +107,9 @@ int simt_thread_line(simt_cur *c, const simt_program *p, simt_tprog *tp)
 	size_t at[4];
 	int n;
 	memcpy(line, c->s, c->len);
+	for (size_t i = 0; i < c->len && line[i] != '#'; i++)
+		if (line[i] == ';')
+			return simt_err(c, i, "one instruction a line in a .thread kernel");
 	if (names_of(c, line, c->len, names, at, &n) < 0)
 		return -1;
 	simt_cur lc = *c;
