@@ -85,7 +85,7 @@ static int place(tstate *s, uint32_t b, const simt_instr *in)
 
 /* Where value x can first be read in array a: now, or after a copy.
  * With commit, the copy is placed.  NEVER if no register is free. */
-static uint32_t reach(tstate *s, int x, unsigned a, uint32_t from, bool commit)
+static uint32_t reach(tstate *s, int x, unsigned a, uint32_t from, bool commit, uint32_t i)
 {
 	value *v = &s->v[x];
 	if (v->reg[a] >= 0)
@@ -115,6 +115,12 @@ static uint32_t reach(tstate *s, int x, unsigned a, uint32_t from, bool commit)
 			v->reg[a] = (int8_t)r;
 			v->ready[a] = b + 1;
 			v->last_read = b > v->last_read ? b : v->last_read;
+			/* Read here for the last time: the copy is all that is
+			 * left of it, so its old register is free after the copy. */
+			if (v->last_use == i) {
+				s->free_from[src][v->reg[src]] = b + 1;
+				v->reg[src] = -1;
+			}
 		}
 		return b + 1;
 	}
@@ -151,7 +157,7 @@ static uint32_t try_array(tstate *s, uint32_t i, tinstr *t, unsigned a, bool com
 				if (s->v[x].reg[q] >= 0 && s->v[x].ready[q] < r)
 					r = s->v[x].ready[q], where[k] = q;
 		} else {
-			r = reach(s, x, a, s->cur, commit);
+			r = reach(s, x, a, s->cur, commit, i);
 		}
 		if (r == NEVER)
 			return NEVER;
@@ -226,26 +232,90 @@ static void retire(tstate *s, uint32_t i, const tinstr *t, uint32_t b)
 	s->cur = b;
 }
 
-static int schedule_one(tstate *s, uint32_t i, tinstr *t)
+/* Make room in array a: move the value there that is read last (and
+ * not by t) to an array with a free register, or drop this copy of it if
+ * it has another.  -1 if no value can go. */
+static int evict(tstate *s, unsigned a, const tinstr *t)
 {
-	unsigned best = SIMT_ARRAYS;
+	int victim = -1;
+	for (size_t x = 0; x < s->nv; x++) {
+		if (s->v[x].reg[a] < 0 || (int)x == t->use[0] || (int)x == t->use[1] ||
+		    (int)x == t->use[2])
+			continue;
+		if (victim < 0 || s->v[x].last_use > s->v[victim].last_use)
+			victim = (int)x;
+	}
+	if (victim < 0)
+		return -1;
+	value *v = &s->v[victim];
+	unsigned r = (unsigned)v->reg[a];
+	for (unsigned q = 0; q < SIMT_ARRAYS; q++)
+		if (q != a && v->reg[q] >= 0) {
+			uint32_t b = v->last_read + 1 > s->cur ? v->last_read + 1 : s->cur;
+			s->free_from[a][r] = b;
+			v->reg[a] = -1;
+			return 0;
+		}
+	for (unsigned q = 0; q < SIMT_ARRAYS; q++) {
+		if (q == a || free_reg(s, q, NEVER - 1) < 0)
+			continue;
+		uint32_t got = reach(s, victim, q, s->cur, true, NEVER);
+		if (got == NEVER)
+			continue;
+		s->free_from[a][r] = got; /* the copy read it the bundle before */
+		v->reg[a] = -1;
+		return 0;
+	}
+	return -1;
+}
+
+static uint32_t best_array(tstate *s, uint32_t i, tinstr *t, unsigned *best)
+{
 	uint32_t best_b = NEVER;
+	*best = SIMT_ARRAYS;
 	for (unsigned a = 0; a < SIMT_ARRAYS; a++) {
 		uint32_t b = try_array(s, i, t, a, false);
 		if (b < best_b)
-			best_b = b, best = a;
+			best_b = b, *best = a;
 	}
-	if (best == SIMT_ARRAYS)
-		return simt_err(s->c, (size_t)t->in.col - 1,
-				"more values live than the %d registers hold (the translator does not spill)",
-				SIMT_REGS);
-	uint32_t b = try_array(s, i, t, best, true);
-	if (b == NEVER)
-		return simt_err(s->c, (size_t)t->in.col - 1,
-				"more values live than the %d registers hold (the translator does not spill)",
-				SIMT_REGS);
-	retire(s, i, t, b);
-	return 0;
+	return best_b;
+}
+
+/* The array holding most of t's operands: where room is worth making. */
+static unsigned home_of(const tstate *s, const tinstr *t, unsigned skip)
+{
+	unsigned best = (skip + 1) % SIMT_ARRAYS, most = 0;
+	for (unsigned a = 0; a < SIMT_ARRAYS; a++) {
+		unsigned n = 0;
+		for (int k = 0; k < 3; k++)
+			n += t->use[k] >= 0 && s->v[t->use[k]].reg[a] >= 0;
+		if (a != skip && n > most)
+			most = n, best = a;
+	}
+	return best;
+}
+
+/* Place t on its best array; when no array can take it, or a commit
+ * finds fewer free registers than the estimate (copies it placed stay:
+ * they are valid), make room and try again. */
+static int schedule_one(tstate *s, uint32_t i, tinstr *t)
+{
+	for (unsigned tries = 0; tries <= 4 * SIMT_REGS; tries++) {
+		unsigned best;
+		if (best_array(s, i, t, &best) != NEVER) {
+			uint32_t b = try_array(s, i, t, best, true);
+			if (b != NEVER) {
+				retire(s, i, t, b);
+				return 0;
+			}
+		}
+		unsigned a = home_of(s, t, SIMT_ARRAYS);
+		if (evict(s, a, t) < 0 && evict(s, home_of(s, t, a), t) < 0)
+			break;
+	}
+	return simt_err(s->c, (size_t)t->in.col - 1,
+			"more values live than the %d registers hold (the translator does not spill)",
+			SIMT_REGS);
 }
 
 int simt_translate(simt_cur *c, simt_kernel *k, simt_tprog *tp)
