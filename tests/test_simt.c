@@ -591,3 +591,128 @@ Test(translate, errors)
 	snprintf(text + n, sizeof text - n, ".end\n.launch k 1 1\n");
 	bad(text, "bad.simt:14:2: error: more values live than the 12 registers hold");
 }
+
+/* ---- work: the .thread workloads against plain C ---- */
+
+Test(work, hotspot)
+{
+	both b;
+	both_file(&b, "hotspot.simt");
+	enum { N = 16, P2 = 18 };
+	float T[P2 * P2], U[P2 * P2];
+	const uint32_t *T0 = gmem(&b, "T", b.p.init), *P = gmem(&b, "P", b.p.init);
+	for (int i = 0; i < P2 * P2; i++)
+		T[i] = U[i] = f32(T0[i]);
+	for (int step = 0; step < 2; step++) {
+		float *src = step ? U : T, *dst = step ? T : U;
+		for (int i = 0; i < N; i++)
+			for (int j = 0; j < N; j++) {
+				int a = (i + 1) * P2 + j + 1;
+				volatile float c = src[a], d = c + c;
+				volatile float t1 = src[a - P2] + src[a + P2];
+				t1 = t1 - d;
+				t1 = t1 * 0.125f;
+				volatile float t2 = src[a + 1] + src[a - 1];
+				t2 = t2 - d;
+				t2 = t2 * 0.25f;
+				volatile float t3 = 80.0f - c;
+				t3 = t3 * 0.0625f;
+				volatile float acc = f32(P[i * N + j]) + t1;
+				acc = acc + t2;
+				acc = acc + t3;
+				acc = acc * 0.5f;
+				dst[a] = c + acc;
+			}
+	}
+	const uint32_t *TM = gmem(&b, "T", simt_machine_mem(b.m));
+	for (int i = 0; i < P2 * P2; i++)
+		cr_assert_eq(TM[i], bits(T[i]), "T[%d]", i);
+	both_free(&b);
+}
+
+static void elimination_c(float *A, float *M, float *B, const float *D, bool lud)
+{
+	enum { N = 16 };
+	for (int i = 0; i < N; i++)
+		A[i * N + i] = A[i * N + i] + D[i];
+	for (int k = 0; k < N - 1; k++) {
+		float *X = lud ? A : M;
+		for (int i = k + 1; i < N; i++)
+			X[i * N + k] = A[i * N + k] / A[k * N + k];
+		for (int i = k + 1; i < N; i++)
+			for (int j = lud ? k + 1 : 0; j < N; j++) {
+				volatile float p = X[i * N + k] * A[k * N + j];
+				A[i * N + j] = A[i * N + j] - p;
+			}
+		for (int i = k + 1; !lud && i < N; i++) {
+			volatile float p = M[i * N + k] * B[k];
+			B[i] = B[i] - p;
+		}
+	}
+}
+
+static void elimination_case(const char *file, bool lud)
+{
+	both b;
+	both_file(&b, file);
+	enum { N = 16 };
+	float A[N * N], M[N * N] = { 0 }, B[N] = { 0 }, D[N];
+	for (int i = 0; i < N * N; i++)
+		A[i] = f32(gmem(&b, "A", b.p.init)[i]);
+	for (int i = 0; i < N; i++) {
+		D[i] = f32(gmem(&b, "D", b.p.init)[i]);
+		if (!lud)
+			B[i] = f32(gmem(&b, "B", b.p.init)[i]);
+	}
+	elimination_c(A, M, B, D, lud);
+	const uint32_t *out = simt_machine_mem(b.m);
+	for (int i = 0; i < N * N; i++)
+		cr_assert_eq(gmem(&b, "A", out)[i], bits(A[i]), "%s A[%d]", file, i);
+	for (int i = 0; !lud && i < N; i++)
+		cr_assert_eq(gmem(&b, "B", out)[i], bits(B[i]), "B[%d]", i);
+	for (int i = 0; !lud && i < N * N; i++)
+		cr_assert_eq(gmem(&b, "M", out)[i], bits(M[i]), "M[%d]", i);
+	both_free(&b);
+}
+
+Test(work, gaussian) { elimination_case("gaussian.simt", false); }
+Test(work, lud) { elimination_case("lud.simt", true); }
+
+Test(work, nw)
+{
+	both b;
+	both_file(&b, "nw.simt");
+	enum { N = 32, R = N + 1 };
+	int F[R * R];
+	const uint32_t *S = gmem(&b, "S", b.p.init), *F0 = gmem(&b, "F", b.p.init);
+	for (int i = 0; i < R * R; i++)
+		F[i] = (int32_t)F0[i];
+	for (int i = 1; i <= N; i++)
+		for (int j = 1; j <= N; j++) {
+			int d = F[(i - 1) * R + j - 1] + (int32_t)S[i * R + j] - 4;
+			int u = F[(i - 1) * R + j] - 10, l = F[i * R + j - 1] - 10;
+			int m = d > u ? d : u;
+			F[i * R + j] = m > l ? m : l;
+		}
+	const uint32_t *FM = gmem(&b, "F", simt_machine_mem(b.m));
+	for (int i = 0; i < R * R; i++)
+		cr_assert_eq((int32_t)FM[i], F[i], "F[%d]", i);
+	both_free(&b);
+}
+
+Test(work, backprop)
+{
+	both b;
+	both_file(&b, "backprop.simt");
+	const uint32_t *X = gmem(&b, "X", b.p.init), *W = gmem(&b, "W", b.p.init);
+	const uint32_t *H = gmem(&b, "H", simt_machine_mem(b.m));
+	for (int j = 0; j < 256; j++) {
+		volatile float acc = 0;
+		for (int i = 0; i < 16; i++) {
+			volatile float p = f32(W[i * 256 + j]) * f32(X[i]);
+			acc = p + acc;
+		}
+		cr_assert_eq(H[j], bits(acc), "H[%d]", j);
+	}
+	both_free(&b);
+}
