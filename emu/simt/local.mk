@@ -10,4 +10,6 @@ pkginclude_HEADERS += emu/simt/simt.h
 # Its samples (duality-cache Table 3's vecadd, matvec and bfs) and its
 # reference page.
 EXTRA_DIST += samples/simt/vecadd.simt samples/simt/matvec.simt samples/simt/bfs.simt \
-	doc/SIMT.md
+	samples/simt/vecadd_thread.simt samples/simt/hotspot.simt samples/simt/gaussian.simt \
+	samples/simt/lud.simt samples/simt/nw.simt samples/simt/backprop.simt \
+	samples/simt/gen_samples.py doc/SIMT.md
