@@ -205,56 +205,108 @@ static uint32_t issue_pc(const simt_cb *c, simt_mask *act)
 	return pc;
 }
 
-static int cta_run(simt_machine *m, const simt_kernel *k, uint64_t *cycles, diag *d)
+/* Issue one bundle of the running CTA (the CB's PC and mask). */
+static int bundle_step(simt_machine *m, diag *d)
 {
 	simt_cb *c = &m->cb;
-	uint64_t issued = 0;
-	*cycles = 0;
-	while (simt_mask_any(&c->live)) {
-		simt_mask act;
-		uint32_t pc = issue_pc(c, &act);
-		if (++issued > m->p->max_bundles) {
-			diag_at(d, m->p->path, k->line, 0,
-				"kernel '%s': CTA %u did not end within %llu bundles (max_bundles)",
-				k->name, c->cta, (unsigned long long)m->p->max_bundles);
-			return -1;
-		}
-		uint64_t cy;
-		if (bundle_run(m, k, &k->b[pc], &act, &cy, d) < 0)
-			return -1;
-		*cycles += cy;
-		m->st.bundles++;
-		m->st.thread_slots += simt_mask_count(&act);
-		m->st.lane_slots += SIMT_CB_THREADS;
-		advance(m, k, pc, &act);
+	const simt_kernel *k = &m->p->k[m->p->l[m->launch].kernel];
+	simt_mask act;
+	uint32_t pc = issue_pc(c, &act);
+	if (++m->issued > m->p->max_bundles) {
+		diag_at(d, m->p->path, k->line, 0,
+			"kernel '%s': CTA %u did not end within %llu bundles (max_bundles)",
+			k->name, c->cta, (unsigned long long)m->p->max_bundles);
+		return -1;
 	}
+	uint64_t cy;
+	if (bundle_run(m, k, &k->b[pc], &act, &cy, d) < 0)
+		return -1;
+	m->cta_cycles += cy;
+	m->st.bundles++;
+	m->st.thread_slots += simt_mask_count(&act);
+	m->st.lane_slots += SIMT_CB_THREADS;
+	advance(m, k, pc, &act);
 	return 0;
 }
 
-int simt_machine_run(simt_machine *m, diag *d)
+/* The CTA that ran on the CB has ended; then the launch, perhaps. */
+static void cta_end(simt_machine *m)
 {
 	const simt_program *p = m->p;
-	for (size_t li = 0; li < p->nl; li++) {
-		const simt_launch *l = &p->l[li];
-		const simt_kernel *k = &p->k[l->kernel];
+	unsigned cb = m->cb.index;
+	m->cb_cycles[cb] += m->cta_cycles;
+	m->held[cb] = m->cb.cta;
+	m->st.cb_runs++;
+	m->running = false;
+	if (++m->next_cta < p->l[m->launch].grid)
+		return;
+	uint64_t longest = 0;
+	for (unsigned c = 0; c < p->cbs; c++)
+		longest = m->cb_cycles[c] > longest ? m->cb_cycles[c] : longest;
+	m->st.critical_path += longest;
+	m->launch++;
+	m->next_cta = 0;
+}
+
+/* Start the next CTA (and its launch): false when none is left. */
+static bool cta_next(simt_machine *m)
+{
+	const simt_program *p = m->p;
+	if (m->launch >= p->nl)
+		return false;
+	const simt_launch *l = &p->l[m->launch];
+	if (m->next_cta == 0) {
 		memset(m->cb_cycles, 0, p->cbs * sizeof *m->cb_cycles);
 		for (unsigned c = 0; c < p->cbs; c++)
 			m->held[c] = -1;
 		m->held_block = l->block;
-		for (uint32_t cta = 0; cta < l->grid; cta++) {
-			unsigned cb = cta % p->cbs;
-			uint64_t cy;
-			cta_start(m, cb, cta, l);
-			if (cta_run(m, k, &cy, d) < 0)
-				return -1;
-			m->cb_cycles[cb] += cy;
-			m->held[cb] = cta;
-			m->st.cb_runs++;
-		}
-		uint64_t longest = 0;
-		for (unsigned c = 0; c < p->cbs; c++)
-			longest = m->cb_cycles[c] > longest ? m->cb_cycles[c] : longest;
-		m->st.critical_path += longest;
 	}
-	return 0;
+	cta_start(m, m->next_cta % p->cbs, m->next_cta, l);
+	m->running = true;
+	m->issued = 0;
+	m->cta_cycles = 0;
+	return true;
+}
+
+int simt_machine_step(simt_machine *m, diag *d)
+{
+	if (!m->running && !cta_next(m))
+		return 0;
+	if (bundle_step(m, d) < 0)
+		return -1;
+	if (!simt_mask_any(&m->cb.live))
+		cta_end(m);
+	return 1;
+}
+
+int simt_machine_run(simt_machine *m, diag *d)
+{
+	int rc;
+	while ((rc = simt_machine_step(m, d)) > 0)
+		;
+	return rc;
+}
+
+bool simt_machine_where(simt_machine *m, simt_where *w)
+{
+	if (!m->running && !cta_next(m))
+		return false;
+	w->launch = (unsigned)m->launch;
+	w->kernel = m->p->l[m->launch].kernel;
+	w->cta = m->cb.cta;
+	w->cb = m->cb.index;
+	w->pc = issue_pc(&m->cb, &w->active);
+	memcpy(w->pred, m->cb.pred, sizeof w->pred);
+	w->live = m->cb.live;
+	return true;
+}
+
+uint32_t simt_machine_thread_reg(simt_machine *m, unsigned t, unsigned reg)
+{
+	return simt_port_read(m, m->cb.index, t, reg);
+}
+
+uint32_t simt_machine_thread_pc(const simt_machine *m, unsigned t)
+{
+	return m->cb.pc[t];
 }

@@ -11,10 +11,8 @@
 #include "simt_int.h"
 #include "sram.h"
 
-#define SIMT_MASK_WORDS (SIMT_CB_THREADS / 64)  /* a CB's threads as bits */
 #define SIMT_TB_WORDS (SIMT_TB_THREADS / 64)
 
-typedef struct simt_mask { uint64_t w[SIMT_MASK_WORDS]; } simt_mask;
 
 /* One CB while it runs a CTA: the per-thread PCs (min-PC scheduling
  * gives the wired-OR jump of §3.3), the live threads, the predicates
@@ -38,6 +36,11 @@ struct simt_machine {
 	int64_t *held;        /* the CTA of the last launch each CB holds, -1 none */
 	uint32_t held_block;
 	uint64_t *cb_cycles;  /* per CB */
+	/* where the run is: launch, next CTA, the CTA running on cb */
+	size_t launch;
+	uint32_t next_cta;
+	bool running;
+	uint64_t issued, cta_cycles;
 	uint32_t lines[SIMT_CB_THREADS]; /* the MSHR: line numbers of one memory operation */
 	uint32_t addr[SIMT_CB_THREADS];  /* the TMU: the addresses read out */
 };

@@ -192,6 +192,27 @@ void simt_machine_free(simt_machine *m);
 int simt_machine_run(simt_machine *m, diag *d);
 const uint32_t *simt_machine_mem(const simt_machine *m);
 const simt_stats *simt_machine_stats(const simt_machine *m);
+/* Issue one bundle (starting the next CTA or launch first if none
+ * runs): 1, 0 when the program has ended, -1 with d set. */
+int simt_machine_step(simt_machine *m, diag *d);
+
+/* Where a stepped run stands: the CTA running, its CB's PC (the bundle
+ * issued next) and masks.  false when the program has ended. */
+#define SIMT_MASK_WORDS (SIMT_CB_THREADS / 64)
+typedef struct simt_mask { uint64_t w[SIMT_MASK_WORDS]; } simt_mask;
+typedef struct simt_where {
+	unsigned launch, kernel, cta, cb;
+	uint32_t pc;
+	simt_mask active, live, pred[SIMT_PREDS];
+} simt_where;
+bool simt_machine_where(simt_machine *m, simt_where *w);
+/* A register of thread t of the running CTA, and the bundle it waits at. */
+uint32_t simt_machine_thread_reg(simt_machine *m, unsigned t, unsigned reg);
+uint32_t simt_machine_thread_pc(const simt_machine *m, unsigned t);
+/* infsdb PROG.simt (dbg.c); does an argument list name a .simt file? */
+int simt_dbg_main(int argc, char **argv);
+bool simt_cli_wants(int argc, char **argv);
+
 /* Register reg of thread t of CTA cta of the last launch, read from the
  * arrays through the port: 0, or -1 if no CB holds that CTA any more
  * (only the last min(grid, cbs) CTAs are held at the end). */
