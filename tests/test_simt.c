@@ -716,3 +716,52 @@ Test(work, backprop)
 	}
 	both_free(&b);
 }
+
+/* ---- infsdb: a bundle at a time, a thread's registers, the mask ---- */
+
+Test(cli, infsdb)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/div.simt", tmpdir);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(".kernel k\n"
+	      "\tmov.u32 r0, %tid ; mov.u32 r3, 1\n"
+	      "\tmov.u32 r1, r3\n"
+	      "\tand.u32 r2, r0, r1\n"
+	      "\tsetp.eq.u32 p0, r2, r1\n"
+	      "\tmov.u32 r1, 100 ; @p0 bra odd\n"
+	      "\tmov.u32 r1, 200\n"
+	      "odd:\n"
+	      "\tadd.u32 r1, r1, r1\n"
+	      ".end\n.launch k 1 8\n", f);
+	fclose(f);
+	result r = proc_run_in(tmpdir, INFSDB_BIN,
+			       "-batch -ex 'break 5' -ex continue -ex 'info mask' -ex 'thread 3' "
+			       "-ex 'print r1' -ex 'print p0' -ex 'thread 2' -ex 'print r1' -ex stepi "
+			       "-ex 'print r1' -ex continue div.simt");
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	const char *want[] = {
+		"breakpoint 1 at pc 5\n",
+		"breakpoint: launch 0 kernel k CTA 0 on CB 0, pc 5 (line 7): mov.u32 r1, 0xc8\n",
+		"active at pc 5: 0 2 4 6 (4 threads)\nwaiting at pc 6: 4 threads (divergence)\n",
+		"thread 3 (TB 0, bitline 3): waiting, waits at pc 6\n",
+		"thread 3 r1 = 0x00000064 = 100 = 100",
+		"thread 3 p0 = 1\n",
+		"thread 2 r1 = 0x00000064",
+		"launch 0 kernel k CTA 0 on CB 0, pc 6 (line 9): add.u32 r1, r1, r1\n",
+		"thread 2 r1 = 0x000000c8 = 200",
+		"the program has ended\n",
+	};
+	const char *at = r.out;
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		const char *hit = strstr(at, want[i]);
+		cr_assert_not_null(hit, "missing, in order: %s\n--- output:\n%s", want[i], r.out);
+		at = hit + strlen(want[i]);
+	}
+	result_free(&r);
+	r = proc_run_in(tmpdir, INFSDB_BIN, "-batch -ex 'print r99' div.simt");
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.out, "print: expected r0 to r11"), "%s", r.out);
+	result_free(&r);
+}

@@ -62,6 +62,15 @@ static void instr(FILE *f, const simt_program *p, const simt_instr *in)
 		fprintf(f, ", p%u", in->pd);
 }
 
+void simt_format_bundle(FILE *f, const simt_program *p, const simt_bundle *b)
+{
+	for (unsigned j = 0; j < b->n; j++) {
+		if (j)
+			fputs(" ; ", f);
+		instr(f, p, &b->in[j]);
+	}
+}
+
 void simt_format_kernel(FILE *f, const simt_program *p, const simt_kernel *k)
 {
 	bool *target = calloc(k->n + 1, sizeof *target);
@@ -74,11 +83,7 @@ void simt_format_kernel(FILE *f, const simt_program *p, const simt_kernel *k)
 		if (!target || target[i])
 			fprintf(f, "L%zu:\n", i);
 		fputc('\t', f);
-		for (unsigned j = 0; j < k->b[i].n; j++) {
-			if (j)
-				fputs(" ; ", f);
-			instr(f, p, &k->b[i].in[j]);
-		}
+		simt_format_bundle(f, p, &k->b[i]);
 		fputc('\n', f);
 	}
 	fputs(".end\n", f);

@@ -237,6 +237,7 @@ void simt_report(FILE *f, const simt_program *p, const simt_stats *s);
 
 /* A kernel's bundles as DC-PTX text the parser reads back (format.c). */
 void simt_format_kernel(FILE *f, const simt_program *p, const simt_kernel *k);
+void simt_format_bundle(FILE *f, const simt_program *p, const simt_bundle *b);
 
 /* infsim simt: the command line (cli.c). */
 int simt_cli(int argc, char **argv);
