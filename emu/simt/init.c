@@ -54,26 +54,7 @@ static int value(simt_cur *c, unsigned type, uint32_t *out)
 		c->pos += n;
 		return 0;
 	}
-	if (n == 10 && buf[0] == '0' && buf[1] == 'f') {
-		uint32_t v = 0;
-		for (int k = 2; k < 10; k++) {
-			int h = text_hex_digit(buf[k]);
-			if (h < 0)
-				return simt_err(c, at + (size_t)k, "expected a hex digit");
-			v = v << 4 | (uint32_t)h;
-		}
-		*out = v;
-		c->pos += n;
-		return 0;
-	}
-	uint64_t mag;
-	bool neg;
-	if (simt_number(c, &mag, &neg) < 0)
-		return -1;
-	if (mag > (neg ? UINT64_C(0x80000000) : UINT64_C(0xffffffff)))
-		return simt_err(c, at, "value does not fit 32 bits");
-	*out = (uint32_t)(neg ? 0u - mag : mag);
-	return 0;
+	return simt_imm32(c, out);
 }
 
 static int fill_rand(simt_cur *c, const simt_global *g, uint32_t *w)

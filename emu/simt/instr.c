@@ -162,28 +162,13 @@ static int comma(simt_cur *c)
 	return simt_eat(c, ',') ? 0 : simt_err(c, c->pos, "expected ','");
 }
 
-/* A 32-bit immediate: a decimal or 0x number, or PTX's 0fXXXXXXXX float bits. */
+/* A 32-bit immediate operand (simt_imm32). */
 static int immediate(simt_cur *c, simt_operand *o)
 {
-	size_t at = c->pos;
-	if (c->len - at > 2 && c->s[at] == '0' && c->s[at + 1] == 'f') {
-		uint32_t v = 0;
-		size_t k = at + 2;
-		for (; k < c->len && text_hex_digit(c->s[k]) >= 0 && k - at < 11; k++)
-			v = v << 4 | (uint32_t)text_hex_digit(c->s[k]);
-		if (k - at != 10 || (k < c->len && text_is_ident_char(c->s[k])))
-			return simt_err(c, at, "expected 8 hex digits after 0f (a float's bits)");
-		c->pos = k;
-		*o = (simt_operand){ .kind = SIMT_O_IMM, .imm = v };
-		return 0;
-	}
-	uint64_t mag;
-	bool neg;
-	if (simt_number(c, &mag, &neg) < 0)
+	uint32_t v;
+	if (simt_imm32(c, &v) < 0)
 		return -1;
-	if (mag > (neg ? UINT64_C(0x80000000) : UINT64_C(0xffffffff)))
-		return simt_err(c, at, "constant does not fit 32 bits");
-	*o = (simt_operand){ .kind = SIMT_O_IMM, .imm = (uint32_t)(neg ? 0u - mag : mag) };
+	*o = (simt_operand){ .kind = SIMT_O_IMM, .imm = v };
 	return 0;
 }
 

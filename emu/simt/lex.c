@@ -89,3 +89,28 @@ int simt_count(simt_cur *c, const char *what, uint64_t lo, uint64_t hi, uint64_t
 	c->pos += used;
 	return 0;
 }
+
+int simt_imm32(simt_cur *c, uint32_t *out)
+{
+	simt_skip(c);
+	size_t at = c->pos;
+	if (c->len - at > 2 && c->s[at] == '0' && c->s[at + 1] == 'f') {
+		uint32_t v = 0;
+		size_t k = at + 2;
+		for (; k < c->len && text_hex_digit(c->s[k]) >= 0 && k - at < 11; k++)
+			v = v << 4 | (uint32_t)text_hex_digit(c->s[k]);
+		if (k - at != 10 || (k < c->len && text_is_ident_char(c->s[k])))
+			return simt_err(c, at, "expected 8 hex digits after 0f (a float's bits)");
+		c->pos = k;
+		*out = v;
+		return 0;
+	}
+	uint64_t mag;
+	bool neg;
+	if (simt_number(c, &mag, &neg) < 0)
+		return -1;
+	if (mag > (neg ? UINT64_C(0x80000000) : UINT64_C(0xffffffff)))
+		return simt_err(c, at, "constant does not fit 32 bits");
+	*out = (uint32_t)(neg ? 0u - mag : mag);
+	return 0;
+}

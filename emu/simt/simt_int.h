@@ -32,6 +32,8 @@ bool simt_eat(simt_cur *c, char ch);
 size_t simt_word(simt_cur *c, char *buf, size_t size);
 /* A number: 0, or -1 with the error reported. */
 int simt_number(simt_cur *c, uint64_t *mag, bool *neg);
+/* A 32-bit constant: a decimal or 0x number, or PTX's 0fXXXXXXXX bits. */
+int simt_imm32(simt_cur *c, uint32_t *out);
 /* The token after a directive: expect a decimal count in [lo, hi]. */
 int simt_count(simt_cur *c, const char *what, uint64_t lo, uint64_t hi, uint64_t *v);
 
