@@ -111,10 +111,21 @@ Test(machine, written_rows_compare)
 	emu_ref_written(r, 1, &a, &lo, &hi);
 	cr_assert(a == 5 && lo == 48 && hi == 64, "array %u rows %u..%u", a, lo, hi);
 	cr_assert(emu_ref_compare_written(r, em, &cm));
-	/* a cell of a row it did not write: unseen here */
+	/* a cell of a row it did not write: unseen here, seen at the end */
+	cr_assert(emu_ref_compare_touched(r, em, &cm));
 	sram_set_bit(em->m, 3, 50, 7, !sram_get_bit(em->m, 3, 50, 7));
 	cr_assert(emu_ref_compare_written(r, em, &cm));
+	cr_assert_not(emu_ref_compare_touched(r, em, &cm));
+	cr_assert(cm.array == 3 && cm.bitline == 7 && cm.wordline == 50);
+	diag de;
+	diag_clear(&de);
+	cr_assert_not(emu_report_check_all(r, em, &de));
+	cr_assert(strstr(de.msg, "D[199]") && strstr(de.msg, "end of the run"), "%s", de.msg);
 	sram_set_bit(em->m, 3, 50, 7, !sram_get_bit(em->m, 3, 50, 7));
+	/* a row of no buffer that nothing wrote is not compared */
+	sram_set_bit(em->m, 3, 200, 7, 1);
+	cr_assert(emu_ref_compare_touched(r, em, &cm));
+	sram_set_bit(em->m, 3, 200, 7, 0);
 	/* a written row, on a bitline the command did not select: seen */
 	sram_set_bit(em->m, 5, 50, 7, !sram_get_bit(em->m, 5, 50, 7));
 	cr_assert_not(emu_ref_compare_written(r, em, &cm));

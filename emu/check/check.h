@@ -40,6 +40,10 @@ typedef struct emu_cell_mismatch {
  * written, not of the buffers they belong to. */
 bool emu_ref_compare_written(const emu_ref *r, const emu_machine *em,
 			     emu_cell_mismatch *cm);
+/* The same over every row the reference touched since it started: every
+ * buffer's rows and every row a command wrote (the end of a run). */
+bool emu_ref_compare_touched(const emu_ref *r, const emu_machine *em,
+			     emu_cell_mismatch *cm);
 
 INFSIM_END_DECLS
 

@@ -67,14 +67,17 @@ static bool block_same(const emu_ref *r, const sram_machine *m, unsigned a,
 	return true;
 }
 
-bool emu_ref_compare_written(const emu_ref *r, const emu_machine *em,
-			     emu_cell_mismatch *cm)
+typedef void rows_fn(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
+		     unsigned *end);
+
+static bool rows_same(const emu_ref *r, const emu_machine *em, size_t n, rows_fn *at,
+		      emu_cell_mismatch *cm)
 {
 	const sram_machine *m = em->m;
 	const unsigned words = (m->g.bitlines + 63) / 64;
-	for (size_t k = 0; k < emu_ref_nwritten(r); k++) {
+	for (size_t k = 0; k < n; k++) {
 		unsigned a, lo, hi;
-		emu_ref_written(r, k, &a, &lo, &hi);
+		at(r, k, &a, &lo, &hi);
 		for (unsigned blk = lo / 64 * 64; blk < hi; blk += 64) {
 			const unsigned r0 = lo > blk ? lo : blk, r1 = hi < blk + 64 ? hi : blk + 64;
 			for (unsigned w = 0; w < words; w++)
@@ -83,4 +86,16 @@ bool emu_ref_compare_written(const emu_ref *r, const emu_machine *em,
 		}
 	}
 	return true;
+}
+
+bool emu_ref_compare_written(const emu_ref *r, const emu_machine *em,
+			     emu_cell_mismatch *cm)
+{
+	return rows_same(r, em, emu_ref_nwritten(r), emu_ref_written, cm);
+}
+
+bool emu_ref_compare_touched(const emu_ref *r, const emu_machine *em,
+			     emu_cell_mismatch *cm)
+{
+	return rows_same(r, em, emu_ref_ntouched(r), emu_ref_touched, cm);
 }

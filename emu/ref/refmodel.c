@@ -29,6 +29,11 @@ struct emu_ref {
 	unsigned *dirty;
 	size_t ndirty;
 	uint16_t *lo, *hi;     /* per array; hi == 0: not written */
+	/* The same since the start: every buffer's rows, and every row any
+	 * command wrote (emu_ref_touched). */
+	unsigned *touched;
+	size_t ntouched;
+	uint16_t *tlo, *thi;
 };
 
 /* One bit of an inter-bank move, delivered at the next sync. */
@@ -36,6 +41,46 @@ struct ref_pend {
 	unsigned array, bitline, wordline;
 	uint8_t bit;
 };
+
+/* Widen array a's entry of one row set (list, lo, hi) by [wl, wl + n). */
+static void rows_add(unsigned *list, size_t *n_list, uint16_t *lo, uint16_t *hi,
+		     unsigned a, unsigned wl, unsigned n)
+{
+	if (!hi[a]) {
+		list[(*n_list)++] = a;
+		lo[a] = (uint16_t)wl;
+		hi[a] = (uint16_t)(wl + n);
+		return;
+	}
+	if (wl < lo[a])
+		lo[a] = (uint16_t)wl;
+	if (wl + n > hi[a])
+		hi[a] = (uint16_t)(wl + n);
+}
+
+/* Every buffer's cells count as touched from the start, so that the
+ * end-of-run comparison covers a buffer nothing wrote. */
+static void touch_buffers(emu_ref *r)
+{
+	const sram_geom *g = &r->p->geom;
+	for (size_t k = 0; k < r->p->nbufs; k++) {
+		const emu_buffer *b = &r->p->bufs[k];
+		const unsigned rows = emu_buffer_rows(b, g);
+		uint64_t tiles = emu_pattern_size(&b->arrays);
+		if (b->ndims) {
+			emu_region reg;
+			emu_buffer_region(b, &reg);
+			tiles = emu_region_tiles(&reg);
+		}
+		for (uint64_t t = 0; t < tiles; t++) {
+			const int64_t a = b->ndims ? b->arrays.start + (int64_t)t
+						   : emu_pattern_at(&b->arrays, t);
+			if (a >= 0 && (uint64_t)a < r->narrays && b->wl + rows <= r->W)
+				rows_add(r->touched, &r->ntouched, r->tlo, r->thi, (unsigned)a,
+					 b->wl, rows);
+		}
+	}
+}
 
 emu_ref *emu_ref_new(const emu_program *p, diag *d)
 {
@@ -55,8 +100,13 @@ emu_ref *emu_ref_new(const emu_program *p, diag *d)
 	r->dirty = calloc(r->narrays, sizeof *r->dirty);
 	r->lo = calloc(r->narrays, sizeof *r->lo);
 	r->hi = calloc(r->narrays, sizeof *r->hi);
-	if (!r->cols || !r->tags || !r->sel_arr || !r->dirty || !r->lo || !r->hi)
+	r->touched = calloc(r->narrays, sizeof *r->touched);
+	r->tlo = calloc(r->narrays, sizeof *r->tlo);
+	r->thi = calloc(r->narrays, sizeof *r->thi);
+	if (!r->cols || !r->tags || !r->sel_arr || !r->dirty || !r->lo || !r->hi ||
+	    !r->touched || !r->tlo || !r->thi)
 		goto oom;
+	touch_buffers(r);
 	return r;
 oom:
 	diag_file(d, p->path, "out of memory for the reference model");
@@ -78,6 +128,9 @@ void emu_ref_free(emu_ref *r)
 	free(r->dirty);
 	free(r->lo);
 	free(r->hi);
+	free(r->touched);
+	free(r->tlo);
+	free(r->thi);
 	free(r->pend);
 	free(r);
 }
@@ -99,16 +152,8 @@ static uint64_t *column(const emu_ref *r, unsigned array, unsigned bl, bool make
 /* Note that the current command writes rows [wl, wl + n) of array a. */
 static void mark(emu_ref *r, unsigned a, unsigned wl, unsigned n)
 {
-	if (!r->hi[a]) {
-		r->dirty[r->ndirty++] = a;
-		r->lo[a] = (uint16_t)wl;
-		r->hi[a] = (uint16_t)(wl + n);
-		return;
-	}
-	if (wl < r->lo[a])
-		r->lo[a] = (uint16_t)wl;
-	if (wl + n > r->hi[a])
-		r->hi[a] = (uint16_t)(wl + n);
+	rows_add(r->dirty, &r->ndirty, r->lo, r->hi, a, wl, n);
+	rows_add(r->touched, &r->ntouched, r->tlo, r->thi, a, wl, n);
 }
 
 static void clear_marks(emu_ref *r)
@@ -129,6 +174,19 @@ void emu_ref_written(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
 	*array = r->dirty[k];
 	*wl = r->lo[*array];
 	*end = r->hi[*array];
+}
+
+size_t emu_ref_ntouched(const emu_ref *r)
+{
+	return r->ntouched;
+}
+
+void emu_ref_touched(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
+		     unsigned *end)
+{
+	*array = r->touched[k];
+	*wl = r->tlo[*array];
+	*end = r->thi[*array];
 }
 
 const uint64_t *emu_ref_column(const emu_ref *r, unsigned array, unsigned bitline)
@@ -375,23 +433,39 @@ static int pend_push(emu_ref *r, unsigned a, unsigned bl, unsigned wl, unsigned 
 	return 0;
 }
 
-/* Intra-array shift: bitline b -> b + dist in each array, row by row. */
+/* Intra-array shift: bitline b -> b + dist in each array, row by row.
+ * When the source and destination rows are the same rows or share none,
+ * no row step reads what an earlier one wrote, so the rows can move as
+ * one field per bitline: every source field read, then every one
+ * written. */
 static void ref_intra(emu_ref *r, const emu_move *m)
 {
 	const uint64_t na = emu_pattern_size(&m->arrays), nb = emu_pattern_size(&m->bitlines);
-	uint8_t v[SRAM_MAX_DIM];
+	const bool whole = m->nwl <= 64 && (m->dst_wl == m->wl || m->dst_wl >= m->wl + m->nwl ||
+					    m->wl >= m->dst_wl + m->nwl);
+	uint64_t v[SRAM_MAX_DIM];
+	unsigned bl[SRAM_MAX_DIM];
+	for (uint64_t j = 0; j < nb; j++)
+		bl[j] = (unsigned)emu_pattern_at(&m->bitlines, j);
 	memset(r->sel_arr, 0, r->narrays);
 	for (uint64_t i = 0; i < na; i++) {
 		const unsigned a = (unsigned)emu_pattern_at(&m->arrays, i);
 		if (r->sel_arr[a]++)
 			continue;
+		if (whole) {
+			for (uint64_t j = 0; j < nb; j++)
+				v[j] = field_get(column(r, a, bl[j], false), m->wl, m->nwl);
+			for (uint64_t j = 0; j < nb; j++)
+				field_set(column(r, a, (unsigned)(bl[j] + m->dist), true),
+					  m->dst_wl, m->nwl, v[j]);
+			mark(r, a, m->dst_wl, m->nwl);
+			continue;
+		}
 		for (unsigned k = 0; k < m->nwl; k++) {
 			for (uint64_t j = 0; j < nb; j++)
-				v[j] = (uint8_t)bit_get(r, a, (unsigned)emu_pattern_at(&m->bitlines, j),
-							m->wl + k);
+				v[j] = bit_get(r, a, bl[j], m->wl + k);
 			for (uint64_t j = 0; j < nb; j++)
-				bit_set(r, a, (unsigned)(emu_pattern_at(&m->bitlines, j) + m->dist),
-					m->dst_wl + k, v[j]);
+				bit_set(r, a, (unsigned)(bl[j] + m->dist), m->dst_wl + k, (unsigned)v[j]);
 		}
 	}
 }

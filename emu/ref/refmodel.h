@@ -51,6 +51,11 @@ void emu_ref_set(emu_ref *r, const emu_buffer *b, uint64_t i, uint64_t v);
 size_t emu_ref_nwritten(const emu_ref *r);
 void emu_ref_written(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
 		     unsigned *end);
+/* The same for the whole run so far: every buffer's rows, and every row
+ * any command wrote (the end-of-run comparison's cells). */
+size_t emu_ref_ntouched(const emu_ref *r);
+void emu_ref_touched(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
+		     unsigned *end);
 /* Bitline `bitline` of `array` as a column of ceil(W / 64) words, bit w
  * of the column being wordline w; NULL while the column is all zero. */
 const uint64_t *emu_ref_column(const emu_ref *r, unsigned array, unsigned bitline);

@@ -510,10 +510,19 @@ bool emu_report_check_cmd(const emu_ref *r, const emu_machine *em, size_t i,
 	return false;
 }
 
+/* At the end: every buffer's cells and every row written, compared cell
+ * by cell; buffers are read only to name a difference. */
 bool emu_report_check_all(const emu_ref *r, const emu_machine *em, diag *d)
 {
+	emu_cell_mismatch cm;
+	if (emu_ref_compare_touched(r, em, &cm))
+		return true;
 	for (size_t b = 0; b < em->prog->nbufs; b++)
 		if (!check_buffer(r, em, (int)b, NULL, 0, d))
 			return false;
-	return true;
+	diag_file(d, em->prog->path,
+		  "--check: at the end of the run, machine and reference model differ at array %u, "
+		  "bitline %u, wordline %u, outside every buffer: expected %u, got %u",
+		  cm.array, cm.bitline, cm.wordline, cm.expected, cm.actual);
+	return false;
 }
