@@ -33,6 +33,7 @@
 #include "text.h"
 #include "outfile.h"
 #include "vima.h"
+#include "simt.h"
 
 static const char help_text[] =
 "Usage: infsdb [OPTION]... PROG\n"
@@ -342,6 +343,8 @@ int main(int argc, char **argv)
 	/* VIMA programs have their own command set (emu/vima, doc/VIMA.md). */
 	if (vima_cli_wants(argc - 1, argv + 1))
 		return vima_dbg_main(argc, argv);
+	if (simt_cli_wants(argc, argv)) /* DC-PTX programs (emu/simt, doc/SIMT.md) */
+		return simt_dbg_main(argc, argv);
 	if (ar_cli_wants(argc, argv)) /* an Active-Routing program: dbg/ar.c */
 		return dbg_ar_main(argc, argv);
 	options o = { 0 };

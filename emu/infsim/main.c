@@ -39,6 +39,7 @@
 #include "check.h"
 #include "tdfg_json.h"
 #include "vima.h"
+#include "simt.h"
 #include "refmodel.h"
 #include "report.h"
 #include "paper.h"
@@ -1329,6 +1330,7 @@ static const struct subcmd {
 	{ "layout", cmd_layout },
 	{ "jit", cmd_jit },
 	{ "ar", ar_cli },
+	{ "simt", simt_cli }, /* Duality Cache SIMT mode (emu/simt, doc/SIMT.md) */
 };
 
 int main(int argc, char **argv)

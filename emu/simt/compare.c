@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * compare.c: where the machine and the reference meet (doc/SIMT.md,
+ * "Reference"): every word of memory, then every register of the CTAs
+ * the CBs still hold, bit for bit; the first difference is named.
+ */
+#include "machine_int.h"
+
+static const char *global_of(const simt_program *p, uint32_t addr, uint32_t *index)
+{
+	for (size_t i = 0; i < p->ng; i++)
+		if (addr >= p->g[i].addr && addr < p->g[i].addr + p->g[i].count * 4) {
+			*index = (addr - p->g[i].addr) / 4;
+			return p->g[i].name;
+		}
+	*index = addr / 4;
+	return "(padding)";
+}
+
+static int compare_regs(simt_machine *m, const simt_ref *r, diag *d)
+{
+	const simt_program *p = m->p;
+	if (p->nl == 0)
+		return 0;
+	const simt_launch *l = &p->l[p->nl - 1];
+	for (uint32_t cta = 0; cta < l->grid; cta++)
+		for (uint32_t t = 0; t < l->block; t++)
+			for (unsigned reg = 0; reg < SIMT_REGS; reg++) {
+				uint32_t a, b;
+				if (simt_machine_reg(m, cta, t, reg, &a) < 0)
+					break;
+				if (simt_ref_reg(r, cta, t, reg, &b) < 0)
+					break;
+				if (a == b)
+					continue;
+				diag_file(d, p->path,
+					  "r%u of thread %u of CTA %u differs: machine 0x%08x, reference 0x%08x",
+					  reg, t, cta, a, b);
+				return 1;
+			}
+	return 0;
+}
+
+int simt_compare(simt_machine *m, const simt_ref *r, diag *d)
+{
+	const simt_program *p = m->p;
+	const uint32_t *a = simt_machine_mem(m), *b = simt_ref_mem(r);
+	for (uint32_t w = 0; w < p->mem_bytes / 4; w++) {
+		if (a[w] == b[w])
+			continue;
+		uint32_t idx;
+		const char *g = global_of(p, w * 4, &idx);
+		diag_file(d, p->path, "%s[%u] differs: machine 0x%08x, reference 0x%08x", g, idx,
+			  a[w], b[w]);
+		return 1;
+	}
+	return compare_regs(m, r, d);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * format.c: a kernel's bundles as DC-PTX text (`infsim simt --bundles`),
+ * which the parser reads back to the same bundles: how a .thread
+ * kernel was translated.  Branch targets are written as labels Ln.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "simt_int.h"
+
+static const char *type_name(unsigned t)
+{
+	return t == SIMT_U32 ? "u32" : t == SIMT_S32 ? "s32" : "f32";
+}
+
+static void operand(FILE *f, const simt_program *p, const simt_operand *o, bool addr)
+{
+	static const char *const sp[] = { "%tid", "%ntid", "%ctaid", "%nctaid" };
+	switch (o->kind) {
+	case SIMT_O_REG: fprintf(f, addr ? "[r%u]" : "r%u", o->reg); break;
+	case SIMT_O_SPECIAL: fputs(sp[o->reg], f); break;
+	case SIMT_O_IMM: fprintf(f, "0x%x", (unsigned)o->imm); break;
+	default: break;
+	}
+	(void)p;
+}
+
+static void instr(FILE *f, const simt_program *p, const simt_instr *in)
+{
+	static const char *const cmp[] = { "eq", "ne", "lt", "le", "gt", "ge" };
+	const simt_opinfo *oi = simt_opinfo_of(in->opc);
+	if (in->guard >= 0)
+		fprintf(f, "@%sp%d ", in->guard_neg ? "!" : "", in->guard);
+	fputs(oi->name, f);
+	if (in->opc == SIMT_SETP)
+		fprintf(f, ".%s", cmp[in->cmp]);
+	if (in->opc == SIMT_LD || in->opc == SIMT_ST)
+		fputs(".global", f);
+	if (oi->ntypes)
+		fprintf(f, ".%s", type_name(in->type));
+	if (in->opc == SIMT_CVT)
+		fprintf(f, ".%s", type_name(in->stype));
+	switch (in->opc) {
+	case SIMT_BRA: fprintf(f, " L%" PRIu32, in->target); return;
+	case SIMT_EXIT: return;
+	case SIMT_SETP: fprintf(f, " p%u, ", in->pd); break;
+	case SIMT_ST: break;
+	default: fprintf(f, " r%u, ", in->d); break;
+	}
+	if (in->opc == SIMT_ST)
+		fputc(' ', f);
+	operand(f, p, &in->a, in->opc == SIMT_LD || in->opc == SIMT_ST);
+	for (int k = 1; k < 3; k++) {
+		const simt_operand *o = k == 1 ? &in->b : &in->c;
+		if (o->kind == SIMT_O_NONE)
+			continue;
+		fputs(", ", f);
+		operand(f, p, o, false);
+	}
+	if (in->opc == SIMT_SELP)
+		fprintf(f, ", p%u", in->pd);
+}
+
+void simt_format_bundle(FILE *f, const simt_program *p, const simt_bundle *b)
+{
+	for (unsigned j = 0; j < b->n; j++) {
+		if (j)
+			fputs(" ; ", f);
+		instr(f, p, &b->in[j]);
+	}
+}
+
+void simt_format_kernel(FILE *f, const simt_program *p, const simt_kernel *k)
+{
+	bool *target = calloc(k->n + 1, sizeof *target);
+	for (size_t i = 0; target && i < k->n; i++)
+		for (unsigned j = 0; j < k->b[i].n; j++)
+			if (k->b[i].in[j].opc == SIMT_BRA)
+				target[k->b[i].in[j].target] = true;
+	fprintf(f, ".kernel %s\n", k->name);
+	for (size_t i = 0; i < k->n; i++) {
+		if (!target || target[i])
+			fprintf(f, "L%zu:\n", i);
+		fputc('\t', f);
+		simt_format_bundle(f, p, &k->b[i]);
+		fputc('\n', f);
+	}
+	fputs(".end\n", f);
+	free(target);
+}

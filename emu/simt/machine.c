@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * machine.c: the SIMT machine (duality-cache §3.3).  Each CB is four TBs
+ * of four 256x256 arrays (one sram "way" of infsim's geometry a TB, one
+ * sram bank a CB).  A launch's CTAs go to the CBs in turn (CTA i on CB
+ * i mod cbs); a CTA's thread t sits on bitline t mod 256 of TB t / 256.
+ *
+ * The CB has one PC.  Each thread keeps where it is; the CB issues the
+ * lowest PC of its live threads to the threads waiting there (its active
+ * mask).  A predicated branch back to a loop's head thus repeats the
+ * loop while any thread's predicate is set (the wired-OR jump_en) and
+ * the threads that left wait after it; a branch forward parks its
+ * threads at the label until the others arrive.  Divergence costs the
+ * bundles each side issues; there is no other control flow (§3.3).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine_int.h"
+
+bool simt_mask_any(const simt_mask *m)
+{
+	for (unsigned i = 0; i < SIMT_MASK_WORDS; i++)
+		if (m->w[i])
+			return true;
+	return false;
+}
+
+unsigned simt_mask_count(const simt_mask *m)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < SIMT_MASK_WORDS; i++)
+		n += (unsigned)__builtin_popcountll(m->w[i]);
+	return n;
+}
+
+simt_mask simt_guarded(const simt_cb *cb, const simt_instr *in, const simt_mask *act)
+{
+	simt_mask r = *act;
+	if (in->guard < 0)
+		return r;
+	const simt_mask *p = &cb->pred[in->guard];
+	for (unsigned i = 0; i < SIMT_MASK_WORDS; i++)
+		r.w[i] &= in->guard_neg ? ~p->w[i] : p->w[i];
+	return r;
+}
+
+simt_machine *simt_machine_new(const simt_program *p, diag *d)
+{
+	sram_geom g = {
+		.wordlines = SIMT_WORDLINES, .bitlines = SIMT_TB_THREADS,
+		.arrays_per_way = SIMT_ARRAYS, .ways_per_bank = SIMT_TBS,
+		.mesh_x = p->cbs, .mesh_y = 1,
+		.fp_ieee = p->ieee, .latency_opt = p->latency_opt,
+	};
+	simt_machine *m = calloc(1, sizeof *m);
+	if (m) {
+		m->s = sram_new(&g);
+		m->mem = malloc(p->mem_bytes ? p->mem_bytes : 4);
+		m->held = malloc(p->cbs * sizeof *m->held);
+		m->cb_cycles = calloc(p->cbs, sizeof *m->cb_cycles);
+	}
+	if (!m || !m->s || !m->mem || !m->held || !m->cb_cycles) {
+		simt_machine_free(m);
+		diag_file(d, p->path, "out of memory for a machine of %u CBs", p->cbs);
+		return NULL;
+	}
+	m->p = p;
+	memcpy(m->mem, p->init, p->mem_bytes);
+	isa_prog_init(&m->prog);
+	for (unsigned c = 0; c < p->cbs; c++)
+		m->held[c] = -1;
+	return m;
+}
+
+void simt_machine_free(simt_machine *m)
+{
+	if (!m)
+		return;
+	sram_free(m->s);
+	isa_prog_free(&m->prog);
+	free(m->mem);
+	free(m->held);
+	free(m->cb_cycles);
+	free(m);
+}
+
+const uint32_t *simt_machine_mem(const simt_machine *m)
+{
+	return m->mem;
+}
+
+const simt_stats *simt_machine_stats(const simt_machine *m)
+{
+	return &m->st;
+}
+
+int simt_machine_reg(simt_machine *m, unsigned cta, unsigned t, unsigned reg, uint32_t *out)
+{
+	unsigned cb = cta % m->p->cbs;
+	if (m->held[cb] != (int64_t)cta || t >= m->held_block || reg >= SIMT_REGS)
+		return -1;
+	*out = simt_port_read(m, cb, t, reg);
+	return 0;
+}
+
+/* A CTA starts with its registers, latches and predicates cleared: the
+ * runtime's launch writes the rows through the port. */
+static void cta_start(simt_machine *m, unsigned cb, uint32_t cta, const simt_launch *l)
+{
+	simt_cb *c = &m->cb;
+	memset(c, 0, sizeof *c);
+	c->index = cb;
+	c->cta = cta;
+	c->ntid = l->block;
+	c->nctaid = l->grid;
+	for (unsigned t = 0; t < l->block; t++)
+		simt_mask_put(&c->live, t, true);
+	for (unsigned tb = 0; tb < SIMT_TBS; tb++)
+		for (unsigned k = 0; k < SIMT_ARRAYS; k++) {
+			unsigned a = simt_array_of(cb, tb, k);
+			for (unsigned w = 0; w < SIMT_WORDLINES; w++)
+				memset(sram_row(m->s, a, w), 0, SIMT_TB_WORDS * sizeof(uint64_t));
+			memset(sram_latch_words(m->s, a, SRAM_TAG), 0, SIMT_TB_WORDS * sizeof(uint64_t));
+			memset(sram_latch_words(m->s, a, SRAM_CARRY), 0, SIMT_TB_WORDS * sizeof(uint64_t));
+		}
+}
+
+/* One bundle on the active threads: its compute latency is the longest
+ * slot (each slot's data-dependent length, §3.1.2), its memory cycles
+ * the memory operation's. */
+static int bundle_run(simt_machine *m, const simt_kernel *k, const simt_bundle *b,
+		      const simt_mask *act, uint64_t *cycles, diag *d)
+{
+	uint64_t run = 0, base = 0, mem = 0, serial = 0;
+	for (unsigned i = 0; i < b->n; i++) {
+		const simt_instr *in = &b->in[i];
+		simt_mask g = simt_guarded(&m->cb, in, act);
+		unsigned slot = simt_instr_slot(in);
+		if (slot == SIMT_SLOT_CTL)
+			continue;
+		if (slot == SIMT_SLOT_MEM) {
+			int64_t c = simt_mem_run(m, k, in, &g, d);
+			if (c < 0)
+				return -1;
+			mem = (uint64_t)c;
+			continue;
+		}
+		m->st.slot_ops++;
+		simt_cost cost = { SIMT_REG_BITS, SIMT_REG_BITS };
+		bool moved = in->opc == SIMT_MOV && (in->a.kind == SIMT_O_SPECIAL ||
+			(in->a.kind == SIMT_O_REG && simt_reg_array(in->a.reg) != slot));
+		if (moved)
+			simt_move_run(m, in, &g);
+		else if (simt_slot_run(m, in, &g, &cost, d) < 0)
+			return -1;
+		/* On one array a copy between arrays is not needed. */
+		if (!(moved && in->a.kind == SIMT_O_REG))
+			serial += cost.run;
+		run = cost.run > run ? cost.run : run;
+		base = cost.base > base ? cost.base : base;
+	}
+	m->st.compute_cycles += run;
+	m->st.baseline_cycles += base;
+	m->st.memory_cycles += mem;
+	m->st.one_array_cycles += serial;
+	*cycles = run + mem;
+	return 0;
+}
+
+/* Where each active thread goes after bundle pc. */
+static void advance(simt_machine *m, const simt_kernel *k, uint32_t pc, const simt_mask *act)
+{
+	simt_cb *c = &m->cb;
+	const simt_bundle *b = &k->b[pc];
+	const simt_instr *ctl = simt_instr_slot(&b->in[b->n - 1]) == SIMT_SLOT_CTL ? &b->in[b->n - 1] : NULL;
+	simt_mask taken = { { 0 } };
+	if (ctl)
+		taken = simt_guarded(c, ctl, act);
+	if (ctl && ctl->opc == SIMT_BRA && simt_mask_any(&taken))
+		m->st.jumps_taken++;
+	for (unsigned t = 0; t < SIMT_CB_THREADS; t++) {
+		if (!simt_mask_bit(act, t))
+			continue;
+		bool tk = simt_mask_bit(&taken, t);
+		uint32_t next = tk && ctl->opc == SIMT_BRA ? ctl->target : pc + 1;
+		if ((tk && ctl->opc == SIMT_EXIT) || next >= k->n)
+			simt_mask_put(&c->live, t, false);
+		c->pc[t] = next;
+	}
+}
+
+/* The CB's PC: the lowest of its live threads'; act: those there. */
+static uint32_t issue_pc(const simt_cb *c, simt_mask *act)
+{
+	uint32_t pc = UINT32_MAX;
+	for (unsigned t = 0; t < SIMT_CB_THREADS; t++)
+		if (simt_mask_bit(&c->live, t) && c->pc[t] < pc)
+			pc = c->pc[t];
+	memset(act, 0, sizeof *act);
+	for (unsigned t = 0; t < SIMT_CB_THREADS; t++)
+		if (simt_mask_bit(&c->live, t) && c->pc[t] == pc)
+			simt_mask_put(act, t, true);
+	return pc;
+}
+
+/* Issue one bundle of the running CTA (the CB's PC and mask). */
+static int bundle_step(simt_machine *m, diag *d)
+{
+	simt_cb *c = &m->cb;
+	const simt_kernel *k = &m->p->k[m->p->l[m->launch].kernel];
+	simt_mask act;
+	uint32_t pc = issue_pc(c, &act);
+	if (++m->issued > m->p->max_bundles) {
+		diag_at(d, m->p->path, k->line, 0,
+			"kernel '%s': CTA %u did not end within %llu bundles (max_bundles)",
+			k->name, c->cta, (unsigned long long)m->p->max_bundles);
+		return -1;
+	}
+	uint64_t cy;
+	if (bundle_run(m, k, &k->b[pc], &act, &cy, d) < 0)
+		return -1;
+	m->cta_cycles += cy;
+	m->st.bundles++;
+	m->st.thread_slots += simt_mask_count(&act);
+	m->st.lane_slots += SIMT_CB_THREADS;
+	advance(m, k, pc, &act);
+	return 0;
+}
+
+/* The CTA that ran on the CB has ended; then the launch, perhaps. */
+static void cta_end(simt_machine *m)
+{
+	const simt_program *p = m->p;
+	unsigned cb = m->cb.index;
+	m->cb_cycles[cb] += m->cta_cycles;
+	m->held[cb] = m->cb.cta;
+	m->st.cb_runs++;
+	m->running = false;
+	if (++m->next_cta < p->l[m->launch].grid)
+		return;
+	uint64_t longest = 0;
+	for (unsigned c = 0; c < p->cbs; c++)
+		longest = m->cb_cycles[c] > longest ? m->cb_cycles[c] : longest;
+	m->st.critical_path += longest;
+	m->launch++;
+	m->next_cta = 0;
+}
+
+/* Start the next CTA (and its launch): false when none is left. */
+static bool cta_next(simt_machine *m)
+{
+	const simt_program *p = m->p;
+	if (m->launch >= p->nl)
+		return false;
+	const simt_launch *l = &p->l[m->launch];
+	if (m->next_cta == 0) {
+		memset(m->cb_cycles, 0, p->cbs * sizeof *m->cb_cycles);
+		for (unsigned c = 0; c < p->cbs; c++)
+			m->held[c] = -1;
+		m->held_block = l->block;
+	}
+	cta_start(m, m->next_cta % p->cbs, m->next_cta, l);
+	m->running = true;
+	m->issued = 0;
+	m->cta_cycles = 0;
+	return true;
+}
+
+int simt_machine_step(simt_machine *m, diag *d)
+{
+	if (!m->running && !cta_next(m))
+		return 0;
+	if (bundle_step(m, d) < 0)
+		return -1;
+	if (!simt_mask_any(&m->cb.live))
+		cta_end(m);
+	return 1;
+}
+
+int simt_machine_run(simt_machine *m, diag *d)
+{
+	int rc;
+	while ((rc = simt_machine_step(m, d)) > 0)
+		;
+	return rc;
+}
+
+bool simt_machine_where(simt_machine *m, simt_where *w)
+{
+	if (!m->running && !cta_next(m))
+		return false;
+	w->launch = (unsigned)m->launch;
+	w->kernel = m->p->l[m->launch].kernel;
+	w->cta = m->cb.cta;
+	w->cb = m->cb.index;
+	w->pc = issue_pc(&m->cb, &w->active);
+	memcpy(w->pred, m->cb.pred, sizeof w->pred);
+	w->live = m->cb.live;
+	return true;
+}
+
+uint32_t simt_machine_thread_reg(simt_machine *m, unsigned t, unsigned reg)
+{
+	return simt_port_read(m, m->cb.index, t, reg);
+}
+
+uint32_t simt_machine_thread_pc(const simt_machine *m, unsigned t)
+{
+	return m->cb.pc[t];
+}

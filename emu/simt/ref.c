@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ref.c: the reference of a DC-PTX program: each launch, each CTA, each
+ * thread run alone from its first bundle to its end, in plain C on
+ * ordinary variables (ref_alu.c).  It knows nothing of arrays, bitlines,
+ * masks or the machine's scheduling; for a kernel whose threads do not
+ * race on memory, the machine must leave the same memory and registers
+ * (doc/SIMT.md, "Reference").
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "simt_int.h"
+
+struct simt_ref {
+	const simt_program *p;
+	uint32_t *mem;
+	/* The registers of the last launch's last CTAs, those the machine's
+	 * CBs still hold at the end: CTA keep_first + i at keep[i]. */
+	uint32_t *keep;
+	uint32_t keep_first, keep_n, keep_block;
+};
+
+typedef struct thread {
+	uint32_t r[SIMT_REGS];
+	bool p[SIMT_PREDS];
+	uint32_t tid, ntid, ctaid, nctaid;
+} thread;
+
+simt_ref *simt_ref_new(const simt_program *p, diag *d)
+{
+	simt_ref *r = calloc(1, sizeof *r);
+	if (r)
+		r->mem = malloc(p->mem_bytes ? p->mem_bytes : 4);
+	if (!r || !r->mem) {
+		free(r);
+		diag_file(d, p->path, "out of memory for the reference's %u bytes", p->mem_bytes);
+		return NULL;
+	}
+	memcpy(r->mem, p->init, p->mem_bytes);
+	r->p = p;
+	return r;
+}
+
+void simt_ref_free(simt_ref *r)
+{
+	if (!r)
+		return;
+	free(r->mem);
+	free(r->keep);
+	free(r);
+}
+
+const uint32_t *simt_ref_mem(const simt_ref *r)
+{
+	return r->mem;
+}
+
+int simt_ref_reg(const simt_ref *r, unsigned cta, unsigned t, unsigned reg, uint32_t *out)
+{
+	if (!r->keep || cta < r->keep_first || cta - r->keep_first >= r->keep_n ||
+	    t >= r->keep_block || reg >= SIMT_REGS)
+		return -1;
+	*out = r->keep[((size_t)(cta - r->keep_first) * r->keep_block + t) * SIMT_REGS + reg];
+	return 0;
+}
+
+static uint32_t operand(const thread *th, const simt_operand *o)
+{
+	switch (o->kind) {
+	case SIMT_O_REG: return th->r[o->reg];
+	case SIMT_O_IMM: return o->imm;
+	case SIMT_O_SPECIAL:
+		return o->reg == SIMT_TID ? th->tid : o->reg == SIMT_NTID ? th->ntid
+			: o->reg == SIMT_CTAID ? th->ctaid : th->nctaid;
+	default: return 0;
+	}
+}
+
+/* A memory operation's address: in the DC pages and 4-byte aligned. */
+static int check_addr(const simt_ref *r, const simt_instr *in, const thread *th, uint32_t a,
+		      const char *kname, diag *d)
+{
+	if (a % 4 == 0 && a < r->p->mem_bytes)
+		return 0;
+	diag_at(d, r->p->path, in->line, in->col,
+		"kernel '%s': thread %u of CTA %u %s address 0x%x, %s (the globals hold %u bytes)",
+		kname, th->tid, th->ctaid, in->opc == SIMT_LD ? "loads from" : "stores to", a,
+		a % 4 ? "not 4-byte aligned" : "outside the DC pages", r->p->mem_bytes);
+	return -1;
+}
+
+/* One instruction; returns 1 if the thread branches, 2 if it exits, 0
+ * to go on, -1 on an error. */
+static int step(simt_ref *r, thread *th, const simt_instr *in, const char *kname, diag *d)
+{
+	if (in->guard >= 0 && th->p[in->guard] == (bool)in->guard_neg)
+		return 0;
+	uint32_t a = operand(th, &in->a), b = operand(th, &in->b), c = operand(th, &in->c);
+	switch (in->opc) {
+	case SIMT_BRA: return 1;
+	case SIMT_EXIT: return 2;
+	case SIMT_LD:
+		if (check_addr(r, in, th, a, kname, d) < 0)
+			return -1;
+		th->r[in->d] = r->mem[a / 4];
+		return 0;
+	case SIMT_ST:
+		if (check_addr(r, in, th, a, kname, d) < 0)
+			return -1;
+		r->mem[a / 4] = b;
+		return 0;
+	case SIMT_SETP: {
+		bool pv = false;
+		simt_ref_alu(in, a, b, c, false, r->p->ieee, &pv);
+		th->p[in->pd] = pv;
+		return 0;
+	}
+	default: {
+		bool unused;
+		th->r[in->d] = simt_ref_alu(in, a, b, c, th->p[in->pd], r->p->ieee, &unused);
+		return 0;
+	}
+	}
+}
+
+static int run_thread(simt_ref *r, const simt_kernel *k, thread *th, diag *d)
+{
+	uint64_t steps = 0;
+	for (uint32_t pc = 0; pc < k->n;) {
+		if (++steps > r->p->max_bundles) {
+			diag_at(d, r->p->path, k->line, 0,
+				"kernel '%s': thread %u of CTA %u did not end within %llu bundles (max_bundles)",
+				k->name, th->tid, th->ctaid, (unsigned long long)r->p->max_bundles);
+			return -1;
+		}
+		const simt_bundle *bu = &k->b[pc];
+		uint32_t next = pc + 1;
+		for (unsigned i = 0; i < bu->n; i++) {
+			int rc = step(r, th, &bu->in[i], k->name, d);
+			if (rc < 0)
+				return -1;
+			if (rc == 1)
+				next = bu->in[i].target;
+			if (rc == 2)
+				return 0;
+		}
+		pc = next;
+	}
+	return 0;
+}
+
+/* Keep room for the registers of the CTAs the machine still holds at
+ * the end of this launch: its last min(grid, cbs). */
+static int keep_room(simt_ref *r, const simt_launch *l, diag *d)
+{
+	uint32_t n = l->grid < r->p->cbs ? l->grid : r->p->cbs;
+	size_t words = (size_t)n * l->block * SIMT_REGS;
+	uint32_t *k = realloc(r->keep, words * sizeof *k);
+	if (!k) {
+		diag_file(d, r->p->path, "out of memory");
+		return -1;
+	}
+	r->keep = k;
+	r->keep_first = l->grid - n;
+	r->keep_n = n;
+	r->keep_block = l->block;
+	return 0;
+}
+
+int simt_ref_run(simt_ref *r, diag *d)
+{
+	const simt_program *p = r->p;
+	for (size_t li = 0; li < p->nl; li++) {
+		const simt_launch *l = &p->l[li];
+		const simt_kernel *k = &p->k[l->kernel];
+		if (keep_room(r, l, d) < 0)
+			return -1;
+		for (uint32_t cta = 0; cta < l->grid; cta++)
+			for (uint32_t t = 0; t < l->block; t++) {
+				thread th = { .tid = t, .ntid = l->block, .ctaid = cta, .nctaid = l->grid };
+				if (run_thread(r, k, &th, d) < 0)
+					return -1;
+				if (cta >= r->keep_first)
+					memcpy(&r->keep[((size_t)(cta - r->keep_first) * l->block + t) * SIMT_REGS],
+					       th.r, sizeof th.r);
+			}
+	}
+	return 0;
+}

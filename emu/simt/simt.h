@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * simt.h: Duality Cache's SIMT mode (prefix simt_; doc/SIMT.md).
+ *
+ * A DC-PTX program (a subset of PTX with operand locations,
+ * duality-cache §3.1, §3.4) is parsed into kernels of VLIW bundles and a
+ * list of launches.  The machine (machine.c) runs each kernel on
+ * emulated SRAM: a thread is a bitline, a thread block (TB) of 256
+ * threads is one bank of four 256x256 arrays, a control block (CB) of
+ * 1024 threads is four TBs with one PC (§3.3).  Every value a thread
+ * computes comes from the isa/ micro-programs run on the arrays.  The
+ * reference (ref.c) runs the same program one thread at a time in plain
+ * C; tests compare the two bit for bit.
+ */
+#ifndef INFSIM_SIMT_H
+#define INFSIM_SIMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "api.h"
+#include "diag.h"
+
+INFSIM_BEGIN_DECLS
+
+/* The geometry of §3.3: fixed by the paper, not a setting. */
+#define SIMT_ARRAYS 4          /* member arrays of a bank, VLIW slots */
+#define SIMT_TB_THREADS 256    /* bitlines of an array: a TB */
+#define SIMT_TBS 4             /* TBs (banks) of a CB */
+#define SIMT_CB_THREADS (SIMT_TB_THREADS * SIMT_TBS)
+#define SIMT_WORDLINES 256
+#define SIMT_REG_BITS 32
+/* Registers per array: 3 of 32 wordlines.  The paper's 8 would leave no
+ * wordline for the micro-programs' scratch, and f32 division needs 133
+ * of them (doc/SIMT.md, "Registers"): 160 scratch wordlines remain. */
+#define SIMT_REGS_PER_ARRAY 3
+#define SIMT_REGS (SIMT_ARRAYS * SIMT_REGS_PER_ARRAY)
+#define SIMT_SCRATCH_ROW (SIMT_REGS_PER_ARRAY * SIMT_REG_BITS)
+#define SIMT_PREDS 8
+#define SIMT_LINE_BYTES 64     /* an MSHR entry: one cache line */
+#define SIMT_MAX_CBS 64
+#define SIMT_MEM_MAX (UINT64_C(64) << 20)
+
+static inline unsigned simt_reg_array(unsigned r) { return r / SIMT_REGS_PER_ARRAY; }
+static inline unsigned simt_reg_row(unsigned r)
+{
+	return (r % SIMT_REGS_PER_ARRAY) * SIMT_REG_BITS;
+}
+
+/* Element types of a DC-PTX instruction: .u32/.b32, .s32, .f32. */
+enum simt_type { SIMT_U32, SIMT_S32, SIMT_F32 };
+
+/* Operations.  One line each, as in opcodes.def; the meaning per type is
+ * the isa/ command named in doc/SIMT.md. */
+enum simt_opc {
+	SIMT_ADD, SIMT_SUB, SIMT_MUL, SIMT_DIV, SIMT_REM,
+	SIMT_AND, SIMT_OR, SIMT_XOR, SIMT_NOT,
+	SIMT_SHL, SIMT_SHR, SIMT_MIN, SIMT_MAX, SIMT_ABS, SIMT_NEG,
+	SIMT_MAD,      /* d := a * b + c (f32: rounded twice) */
+	SIMT_SETP,     /* p := a CMP b */
+	SIMT_SELP,     /* d := p ? a : b */
+	SIMT_MOV,      /* d := a (register, immediate, special or address) */
+	SIMT_CVT,      /* d := a converted from type stype */
+	SIMT_LD,       /* d := mem[a] */
+	SIMT_ST,       /* mem[a] := b */
+	SIMT_BRA,      /* pc := target (per thread, under its guard) */
+	SIMT_EXIT,     /* the thread ends */
+	SIMT_OPC_COUNT
+};
+
+enum simt_cmp { SIMT_EQ, SIMT_NE, SIMT_LT, SIMT_LE, SIMT_GT, SIMT_GE };
+
+/* Kinds of an operand. */
+enum simt_okind { SIMT_O_NONE, SIMT_O_REG, SIMT_O_IMM, SIMT_O_SPECIAL };
+/* Special registers of §3.2's programming model. */
+enum simt_special { SIMT_TID, SIMT_NTID, SIMT_CTAID, SIMT_NCTAID };
+
+typedef struct simt_operand {
+	uint8_t kind;   /* enum simt_okind */
+	uint8_t reg;    /* register, or special */
+	uint32_t imm;   /* immediate bits (a global's name: its address) */
+} simt_operand;
+
+typedef struct simt_instr {
+	uint8_t opc;        /* enum simt_opc */
+	uint8_t type;       /* enum simt_type */
+	uint8_t stype;      /* cvt: the source type */
+	uint8_t cmp;        /* setp: enum simt_cmp */
+	int8_t guard;       /* predicate guarding it, -1 none */
+	uint8_t guard_neg;  /* @!p */
+	uint8_t pd;         /* setp's predicate destination, selp's p */
+	uint8_t d;          /* destination register */
+	simt_operand a, b, c;
+	uint32_t target;    /* bra: the bundle index of its label */
+	int line, col;      /* where it was written */
+} simt_instr;
+
+/* A bundle: up to four ALU slots (slot k runs on array k), at most one
+ * memory operation, and an optional branch or exit last (§3.3). */
+#define SIMT_BUNDLE_MAX (SIMT_ARRAYS + 2)
+typedef struct simt_bundle {
+	simt_instr in[SIMT_BUNDLE_MAX];
+	uint8_t n;
+	int line;
+} simt_bundle;
+
+/* The slot an instruction takes: its array (0..3), the memory port, or
+ * the control (branch, exit). */
+#define SIMT_SLOT_MEM SIMT_ARRAYS
+#define SIMT_SLOT_CTL (SIMT_ARRAYS + 1)
+unsigned simt_instr_slot(const simt_instr *in);
+
+typedef struct simt_kernel {
+	char name[64];
+	simt_bundle *b;
+	size_t n, cap;
+	int line;
+} simt_kernel;
+
+typedef struct simt_global {
+	char name[64];
+	uint32_t addr;      /* byte address in the flat DC-page memory */
+	uint32_t count;     /* 32-bit elements */
+	uint8_t type;       /* enum simt_type */
+	int line;
+} simt_global;
+
+typedef struct simt_launch {
+	uint32_t kernel;
+	uint32_t grid, block;   /* CTAs and threads per CTA (<= 1024) */
+	int line;
+} simt_launch;
+
+typedef struct simt_program {
+	const char *path;
+	simt_kernel *k;
+	size_t nk;
+	simt_global *g;
+	size_t ng;
+	simt_launch *l;
+	size_t nl;
+	uint32_t mem_bytes;     /* the memory: every global, in order */
+	uint32_t *init;         /* its initial words (mem_bytes / 4) */
+	/* .machine settings */
+	unsigned cbs;           /* control blocks run at once (1..64) */
+	unsigned ieee;          /* 1: subnormals kept; 0: flush to zero */
+	unsigned latency_opt;   /* 1: data-dependent latency (§3.1.2) */
+	uint64_t max_bundles;   /* bound of a CB's run */
+} simt_program;
+
+/* Parse DC-PTX text[0..len) (doc/SIMT.md).  0, or -1 with d naming
+ * path:line:column.  path is kept, not copied. */
+int simt_parse(const char *path, const char *text, size_t len, simt_program *p,
+	       diag *d);
+int simt_load_file(const char *path, simt_program *p, diag *d);
+void simt_program_free(simt_program *p);
+const char *simt_opc_name(unsigned opc);
+/* The global named name, or NULL. */
+const simt_global *simt_global_find(const simt_program *p, const char *name);
+
+/* Statistics of a run (§5, Figs 9, 12, 13). */
+typedef struct simt_stats {
+	uint64_t bundles;          /* bundles issued, all CBs */
+	uint64_t compute_cycles;   /* sum of bundle latencies (max over slots) */
+	uint64_t baseline_cycles;  /* the same with Table 1's static latencies */
+	uint64_t memory_cycles;    /* loads and stores: address, TMU, lines */
+	uint64_t one_array_cycles; /* the same slots one after another on one
+				    * array, without the copies (Fig 13's
+				    * baseline mapping of a TB to one array) */
+	uint64_t critical_path;    /* the longest CB's compute + memory cycles */
+	uint64_t slot_ops;         /* ALU slots filled */
+	uint64_t thread_slots;     /* active threads x bundles issued */
+	uint64_t lane_slots;       /* 1024 x bundles issued */
+	uint64_t mem_requests;     /* thread requests to the MSHR */
+	uint64_t mem_lines;        /* lines fetched or written */
+	uint64_t mshr_merges;      /* requests merged into a line already held */
+	uint64_t copies;           /* cross-array copies */
+	uint64_t jumps_taken;      /* branches where jump_en was set */
+	uint64_t cb_runs;          /* CTAs run */
+	/* Fig 12: per isa/ command, cycles before and after the
+	 * data-dependent optimisations on this run's data. */
+	uint64_t op_count[64], op_base[64], op_opt[64];
+} simt_stats;
+
+/* The machine: memory, the SRAM of its CBs, statistics. */
+typedef struct simt_machine simt_machine;
+simt_machine *simt_machine_new(const simt_program *p, diag *d);
+void simt_machine_free(simt_machine *m);
+/* Run every launch in order.  0, or -1 with d set. */
+int simt_machine_run(simt_machine *m, diag *d);
+const uint32_t *simt_machine_mem(const simt_machine *m);
+const simt_stats *simt_machine_stats(const simt_machine *m);
+/* Issue one bundle (starting the next CTA or launch first if none
+ * runs): 1, 0 when the program has ended, -1 with d set. */
+int simt_machine_step(simt_machine *m, diag *d);
+
+/* Where a stepped run stands: the CTA running, its CB's PC (the bundle
+ * issued next) and masks.  false when the program has ended. */
+#define SIMT_MASK_WORDS (SIMT_CB_THREADS / 64)
+typedef struct simt_mask { uint64_t w[SIMT_MASK_WORDS]; } simt_mask;
+typedef struct simt_where {
+	unsigned launch, kernel, cta, cb;
+	uint32_t pc;
+	simt_mask active, live, pred[SIMT_PREDS];
+} simt_where;
+bool simt_machine_where(simt_machine *m, simt_where *w);
+/* A register of thread t of the running CTA, and the bundle it waits at. */
+uint32_t simt_machine_thread_reg(simt_machine *m, unsigned t, unsigned reg);
+uint32_t simt_machine_thread_pc(const simt_machine *m, unsigned t);
+/* infsdb PROG.simt (dbg.c); does an argument list name a .simt file? */
+int simt_dbg_main(int argc, char **argv);
+bool simt_cli_wants(int argc, char **argv);
+
+/* Register reg of thread t of CTA cta of the last launch, read from the
+ * arrays through the port: 0, or -1 if no CB holds that CTA any more
+ * (only the last min(grid, cbs) CTAs are held at the end). */
+int simt_machine_reg(simt_machine *m, unsigned cta, unsigned t, unsigned reg,
+		     uint32_t *out);
+
+/* The reference: the program one thread at a time, in plain C. */
+typedef struct simt_ref simt_ref;
+simt_ref *simt_ref_new(const simt_program *p, diag *d);
+void simt_ref_free(simt_ref *r);
+int simt_ref_run(simt_ref *r, diag *d);
+const uint32_t *simt_ref_mem(const simt_ref *r);
+/* The same registers, as the reference left them. */
+int simt_ref_reg(const simt_ref *r, unsigned cta, unsigned t, unsigned reg, uint32_t *out);
+
+/* Memory, then the registers both still hold: 0 if equal, 1 with d
+ * naming the first difference (compare.c). */
+int simt_compare(simt_machine *m, const simt_ref *r, diag *d);
+
+/* The statistics as text (report.c). */
+void simt_report(FILE *f, const simt_program *p, const simt_stats *s);
+
+/* A kernel's bundles as DC-PTX text the parser reads back (format.c). */
+void simt_format_kernel(FILE *f, const simt_program *p, const simt_kernel *k);
+void simt_format_bundle(FILE *f, const simt_program *p, const simt_bundle *b);
+
+/* infsim simt: the command line (cli.c). */
+int simt_cli(int argc, char **argv);
+
+INFSIM_END_DECLS
+
+#endif

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slot.c: one ALU slot of a bundle (duality-cache §3.3): the
+ * instruction is broadcast to its member array in every TB of the CB;
+ * the bitlines of the threads that run it (the CB's active threads whose
+ * guard predicate holds) are enabled, every other bitline of the CB is
+ * not, and the isa/ micro-program runs on the SRAM.  With
+ * latency=optimised a data-dependent command is built by the CB's one
+ * controller, which asks the wired-OR of the tag latch over the CB's
+ * enabled bitlines (§3.1.2): the slot's latency is what it ran.
+ */
+#include <string.h>
+
+#include "machine_int.h"
+
+/* Enable exactly the threads of act on array k of each TB of the CB. */
+static void enable_slot(simt_machine *m, unsigned cb, unsigned k, const simt_mask *act)
+{
+	for (unsigned tb = 0; tb < SIMT_TBS; tb++)
+		for (unsigned a = 0; a < SIMT_ARRAYS; a++) {
+			uint64_t *en = sram_latch_words(m->s, simt_array_of(cb, tb, a), SRAM_ENABLE);
+			for (unsigned w = 0; w < SIMT_TB_WORDS; w++)
+				en[w] = a == k ? act->w[tb * SIMT_TB_WORDS + w] : 0;
+		}
+}
+
+/* selp's predicate goes to the tag latch the sel command reads: the
+ * predicate latches drive T, as a compare's result came from it. */
+static void tag_from_pred(simt_machine *m, unsigned cb, unsigned k, const simt_mask *p)
+{
+	for (unsigned tb = 0; tb < SIMT_TBS; tb++) {
+		uint64_t *t = sram_latch_words(m->s, simt_array_of(cb, tb, k), SRAM_TAG);
+		memcpy(t, &p->w[tb * SIMT_TB_WORDS], SIMT_TB_WORDS * sizeof *t);
+	}
+}
+
+/* setp: the compare left p in T; the threads that ran it latch it. */
+static void pred_from_tag(simt_machine *m, unsigned cb, unsigned k, unsigned pd,
+			  const simt_mask *act)
+{
+	simt_mask *p = &m->cb.pred[pd];
+	for (unsigned tb = 0; tb < SIMT_TBS; tb++) {
+		const uint64_t *t = sram_latch_words(m->s, simt_array_of(cb, tb, k), SRAM_TAG);
+		for (unsigned w = 0; w < SIMT_TB_WORDS; w++) {
+			unsigned i = tb * SIMT_TB_WORDS + w;
+			p->w[i] = (p->w[i] & ~act->w[i]) | (t[w] & act->w[i]);
+		}
+	}
+}
+
+/* The controller of one CB: runs what was emitted on the CB's TBs and
+ * senses the wired-OR of T over the enabled bitlines. */
+typedef struct cb_ctl {
+	isa_ctl ctl;
+	sram_machine *s;
+	unsigned first;
+} cb_ctl;
+
+static bool cb_any(isa_ctl *ctl, isa_prog *p)
+{
+	cb_ctl *c = (cb_ctl *)ctl;
+	if (p->n > ctl->done)
+		sram_run_ways(c->s, c->first, SIMT_TBS, NULL, p->u + ctl->done, p->n - ctl->done);
+	ctl->done = p->n;
+	return sram_any_tag_ways(c->s, c->first, SIMT_TBS, NULL);
+}
+
+/* Build and run one command on the CB; its cycles as run. */
+static int run_cmd(simt_machine *m, unsigned cb, const isa_cmd *c, uint64_t *cycles)
+{
+	isa_prog_clear(&m->prog);
+	cb_ctl cc = { .ctl = { .any = cb_any }, .s = m->s, .first = cb * SIMT_TBS };
+	bool dd = m->p->latency_opt && isa_data_dependent(c);
+	if (isa_build_ctl(c, SIMT_TB_THREADS, &m->prog, dd ? &cc.ctl : NULL) != 0 || m->prog.oom)
+		return -1;
+	if (m->prog.n > cc.ctl.done)
+		sram_run_ways(m->s, cc.first, SIMT_TBS, NULL, m->prog.u + cc.ctl.done,
+			      m->prog.n - cc.ctl.done);
+	*cycles = m->prog.n;
+	return 0;
+}
+
+static void count_op(simt_machine *m, unsigned op, uint64_t base, uint64_t run)
+{
+	if (op >= 64)
+		return;
+	m->st.op_count[op]++;
+	m->st.op_base[op] += base;
+	m->st.op_opt[op] += run;
+}
+
+int simt_slot_run(simt_machine *m, const simt_instr *in, const simt_mask *act,
+		  simt_cost *cost, diag *d)
+{
+	unsigned cb = m->cb.index, k = simt_instr_slot(in);
+	isa_cmd c;
+	bool via_temp;
+	const char *why;
+	if (simt_isa_cmd(in, m->p->ieee, &c, &via_temp, &why) < 0) {
+		diag_at(d, m->p->path, in->line, in->col, "%s", why);
+		return -1;
+	}
+	enable_slot(m, cb, k, act);
+	if (in->opc == SIMT_SELP)
+		tag_from_pred(m, cb, k, &m->cb.pred[in->pd]);
+	uint64_t run;
+	if (run_cmd(m, cb, &c, &run) < 0) {
+		diag_file(d, m->p->path, "out of memory building a micro-program");
+		return -1;
+	}
+	cost->base = isa_baseline_cycles(&c, SIMT_TB_THREADS);
+	cost->run = run;
+	count_op(m, c.op, cost->base, run);
+	if (in->opc == SIMT_SETP)
+		pred_from_tag(m, cb, k, in->pd, act);
+	if (via_temp) {
+		isa_cmd cp;
+		memset(&cp, 0, sizeof cp);
+		cp.op = ISA_COPY;
+		cp.width = SIMT_REG_BITS;
+		cp.d = (uint16_t)simt_reg_row(in->d);
+		cp.a = SIMT_TEMP_ROW;
+		cp.b = cp.c3 = cp.d2 = ISA_NONE;
+		uint64_t more;
+		if (run_cmd(m, cb, &cp, &more) < 0) {
+			diag_file(d, m->p->path, "out of memory building a micro-program");
+			return -1;
+		}
+		cost->base += more;
+		cost->run += more;
+	}
+	return 0;
+}
+
+uint32_t simt_port_read(simt_machine *m, unsigned cb, unsigned t, unsigned reg)
+{
+	unsigned arr = simt_array_of(cb, t / SIMT_TB_THREADS, simt_reg_array(reg));
+	unsigned row = simt_reg_row(reg), bl = t % SIMT_TB_THREADS;
+	uint32_t v = 0;
+	for (unsigned i = 0; i < SIMT_REG_BITS; i++)
+		v |= (uint32_t)sram_get_bit(m->s, arr, row + i, bl) << i;
+	return v;
+}
+
+void simt_port_write(simt_machine *m, unsigned cb, unsigned t, unsigned reg, uint32_t v)
+{
+	unsigned arr = simt_array_of(cb, t / SIMT_TB_THREADS, simt_reg_array(reg));
+	unsigned row = simt_reg_row(reg), bl = t % SIMT_TB_THREADS;
+	for (unsigned i = 0; i < SIMT_REG_BITS; i++)
+		sram_set_bit(m->s, arr, row + i, bl, (v >> i) & 1);
+}

@@ -1,0 +1,767 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_simt.c: Duality Cache's SIMT mode (emu/simt/, doc/SIMT.md).
+ *
+ *   ops        every DC-PTX operation and type on random and special
+ *              values, the machine against the thread-at-a-time
+ *              reference bit for bit, in both fp modes and latencies;
+ *   work       the samples (vecadd, matvec, bfs) against the reference
+ *              and against plain C written here;
+ *   control    divergence (a forward branch), a data-dependent loop (the
+ *              wired-OR back-jump), exit, counted by hand;
+ *   mshr       requests to one line merge, requests to distinct lines
+ *              do not, against a direct count;
+ *   errors     bad programs with their located messages, run-time errors;
+ *   cli        infsim simt.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simt.h"
+
+#define RUN_TMP_PREFIX "test_simt"
+#include "infsim_run.h"
+
+/* ---- running a program both ways ---- */
+
+typedef struct both {
+	simt_program p;
+	simt_machine *m;
+	simt_ref *r;
+	diag d;
+} both;
+
+static void both_run(both *b, const char *text)
+{
+	memset(b, 0, sizeof *b);
+	cr_assert_eq(simt_parse("t.simt", text, strlen(text), &b->p, &b->d), 0, "parse: %s\n%s",
+		     b->d.msg, text);
+	b->m = simt_machine_new(&b->p, &b->d);
+	cr_assert_not_null(b->m, "%s", b->d.msg);
+	cr_assert_eq(simt_machine_run(b->m, &b->d), 0, "machine: %s", b->d.msg);
+	b->r = simt_ref_new(&b->p, &b->d);
+	cr_assert_not_null(b->r, "%s", b->d.msg);
+	cr_assert_eq(simt_ref_run(b->r, &b->d), 0, "reference: %s", b->d.msg);
+	cr_assert_eq(simt_compare(b->m, b->r, &b->d), 0, "%s\n%s", b->d.msg, text);
+}
+
+static void both_file(both *b, const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/samples/simt/%s", SRCDIR, name);
+	memset(b, 0, sizeof *b);
+	cr_assert_eq(simt_load_file(path, &b->p, &b->d), 0, "%s", b->d.msg);
+	b->m = simt_machine_new(&b->p, &b->d);
+	cr_assert_not_null(b->m);
+	cr_assert_eq(simt_machine_run(b->m, &b->d), 0, "machine: %s", b->d.msg);
+	b->r = simt_ref_new(&b->p, &b->d);
+	cr_assert_eq(simt_ref_run(b->r, &b->d), 0, "reference: %s", b->d.msg);
+	cr_assert_eq(simt_compare(b->m, b->r, &b->d), 0, "%s", b->d.msg);
+}
+
+static void both_free(both *b)
+{
+	simt_machine_free(b->m);
+	simt_ref_free(b->r);
+	simt_program_free(&b->p);
+}
+
+static const uint32_t *gmem(both *b, const char *name, const uint32_t *mem)
+{
+	const simt_global *g = simt_global_find(&b->p, name);
+	cr_assert_not_null(g, "no global %s", name);
+	return mem + g->addr / 4;
+}
+
+static float f32(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static uint32_t bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+/* ---- ops: one kernel an operation ---- */
+
+static uint64_t rng_state = 18;
+static uint32_t rnd(void)
+{
+	uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return (uint32_t)((z ^ (z >> 31)) >> 32);
+}
+
+static const uint32_t f_special[] = {
+	0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x00000001, 0x807fffff,
+	0x00800000, 0x3f800000, 0xbf800000, 0x7f7fffff, 0x4f000000, 0xcf000000, 0x3effffff,
+	0x00400000, 0x4b800001,
+};
+static const uint32_t i_special[] = {
+	0, 1, 0xffffffff, 0x80000000, 0x7fffffff, 2, 31, 32, 33, 0xfffffffe, 7, 3,
+};
+
+/* A global's "= v v v" initialiser of 256 values mixing special,
+ * random-bits and moderate values. */
+static void values(char *buf, size_t size, bool fp)
+{
+	size_t n = 0;
+	n += (size_t)snprintf(buf + n, size - n, "=");
+	for (unsigned i = 0; i < 256; i++) {
+		uint32_t v;
+		unsigned kind = rnd() % 4;
+		if (kind == 0)
+			v = fp ? f_special[rnd() % 16] : i_special[rnd() % 12];
+		else if (kind == 1)
+			v = rnd();
+		else
+			v = fp ? bits((float)((int)(rnd() % 2001) - 1000) / (float)(1 + rnd() % 64))
+			       : rnd() % 200 - 100;
+		n += (size_t)snprintf(buf + n, size - n, " 0f%08x", v);
+	}
+}
+
+/* Load A, B, C of the thread into r0, r1, r2 (array 0), run OP, store
+ * r0 to OUT. */
+static void op_program(char *buf, size_t size, const char *machine, const char *op,
+		       bool fp)
+{
+	char a[4096], b[4096], c[4096];
+	values(a, sizeof a, fp);
+	values(b, sizeof b, fp);
+	values(c, sizeof c, fp);
+	snprintf(buf, size,
+		 ".machine %s\n.global A u32 256 %s\n.global B u32 256 %s\n.global C u32 256 %s\n"
+		 ".global OUT u32 256\n.kernel k\n"
+		 "\tmov.u32 r3, %%tid ; mov.u32 r6, A ; mov.u32 r9, B\n"
+		 "\tshl.b32 r3, r3, 2\n"
+		 "\tmov.u32 r7, r3 ; mov.u32 r10, r3 ; mov.u32 r4, C\n"
+		 "\tadd.u32 r6, r6, r7 ; add.u32 r9, r9, r10 ; add.u32 r4, r4, r3\n"
+		 "\tld.global.u32 r0, [r6]\n\tld.global.u32 r1, [r9]\n"
+		 "\tld.global.u32 r2, [r4] ; mov.u32 r5, OUT\n"
+		 "\t%s\n"
+		 "\tadd.u32 r5, r5, r3\n\tst.global.u32 [r5], r0\n.end\n.launch k 1 256\n",
+		 machine, a, b, c, op);
+}
+
+static const char *const int_ops[] = {
+	"add.%s r0, r0, r1", "sub.%s r0, r0, r1", "mul.lo.%s r0, r0, r1", "div.%s r0, r0, r1",
+	"rem.%s r0, r0, r1", "and.%s r0, r0, r1", "or.%s r0, r1, r0", "xor.%s r0, r0, r1",
+	"not.%s r0, r1", "shl.%s r0, r0, r1", "shr.%s r0, r0, r1", "shl.%s r0, r1, 5",
+	"shr.%s r0, r1, 31", "min.%s r0, r0, r1", "max.%s r0, r0, r1", "div.%s r0, r1, r0",
+	"mul.lo.%s r2, r0, r1 ; setp.eq.u32 p0, r3, r4", "setp.lt.%s p0, r0, r1\n\tselp.u32 r0, r1, r2, p0",
+	"setp.ge.%s p0, r0, r1\n\tselp.u32 r0, r1, r2, p0", "setp.ne.%s p1, r0, r1\n\t@!p1 mov.u32 r0, 7",
+	"cvt.f32.%s r0, r1", "mov.%s r0, r2",
+};
+
+static const char *const f_ops[] = {
+	"add.f32 r0, r0, r1", "sub.f32 r0, r0, r1", "mul.f32 r0, r0, r1", "div.f32 r0, r0, r1",
+	"mad.f32 r0, r0, r1, r2", "mad.f32 r2, r0, r1, r2\n\tmov.u32 r0, r2", "min.f32 r0, r0, r1",
+	"max.f32 r0, r0, r1", "abs.f32 r0, r1", "neg.f32 r0, r1",
+	"setp.lt.f32 p0, r0, r1\n\tselp.f32 r0, r1, r2, p0",
+	"setp.eq.f32 p0, r0, r1\n\tselp.f32 r0, r1, r2, p0",
+	"setp.ne.f32 p0, r0, r1\n\tselp.f32 r0, r1, r2, p0",
+	"setp.ge.f32 p3, r0, r1\n\tselp.f32 r0, r1, r2, p3",
+	"cvt.s32.f32 r0, r1", "cvt.u32.f32 r0, r1", "cvt.f32.f32 r0, r1",
+};
+
+static void ops_run(const char *machine)
+{
+	static char prog[16384];
+	char op[256];
+	const char *types[] = { "u32", "s32" };
+	for (size_t i = 0; i < sizeof int_ops / sizeof *int_ops; i++)
+		for (int t = 0; t < 2; t++) {
+			if (t == 0 && strstr(int_ops[i], "abs"))
+				continue;
+			snprintf(op, sizeof op, int_ops[i], types[t]);
+			op_program(prog, sizeof prog, machine, op, false);
+			both b;
+			both_run(&b, prog);
+			both_free(&b);
+		}
+	for (size_t i = 0; i < sizeof f_ops / sizeof *f_ops; i++) {
+		op_program(prog, sizeof prog, machine, f_ops[i], true);
+		both b;
+		both_run(&b, prog);
+		both_free(&b);
+	}
+}
+
+Test(ops, ftz_optimised, .timeout = 600) { ops_run("fp=ftz latency=optimised cbs=1"); }
+Test(ops, ieee_baseline, .timeout = 600) { ops_run("fp=ieee latency=baseline cbs=1"); }
+
+/* abs and neg of s32 (u32 has neither). */
+Test(ops, abs_neg)
+{
+	static char prog[16384];
+	op_program(prog, sizeof prog, "cbs=1", "abs.s32 r0, r1", false);
+	both b;
+	both_run(&b, prog);
+	both_free(&b);
+	op_program(prog, sizeof prog, "cbs=1", "neg.s32 r0, r1", false);
+	both_run(&b, prog);
+	both_free(&b);
+}
+
+/* ---- work: the samples against plain C ---- */
+
+Test(work, vecadd)
+{
+	both b;
+	both_file(&b, "vecadd.simt");
+	const uint32_t *in = b.p.init, *out = simt_machine_mem(b.m);
+	const uint32_t *A = gmem(&b, "A", in), *B = gmem(&b, "B", in), *C = gmem(&b, "C", out);
+	for (unsigned i = 0; i < 2048; i++)
+		cr_assert_eq(C[i], bits(f32(A[i]) + f32(B[i])), "C[%u]", i);
+	both_free(&b);
+}
+
+Test(work, matvec)
+{
+	both b;
+	both_file(&b, "matvec.simt");
+	const uint32_t *in = b.p.init, *out = simt_machine_mem(b.m);
+	const uint32_t *M = gmem(&b, "M", in), *X = gmem(&b, "X", in), *Y = gmem(&b, "Y", out);
+	for (unsigned i = 0; i < 256; i++) {
+		volatile float acc = 0;
+		for (unsigned j = 0; j < 64; j++) {
+			volatile float p = f32(M[i * 64 + j]) * f32(X[j]);
+			acc = p + acc;
+		}
+		cr_assert_eq(Y[i], bits(acc), "Y[%u]: %g, C %g", i, (double)f32(Y[i]), (double)acc);
+	}
+	cr_assert_eq(simt_machine_stats(b.m)->jumps_taken, 2 * 63, "the loop jumps back 63 times a CTA");
+	both_free(&b);
+}
+
+Test(work, bfs)
+{
+	both b;
+	both_file(&b, "bfs.simt");
+	const simt_global *row = simt_global_find(&b.p, "ROW");
+	const uint32_t *in = b.p.init, *out = simt_machine_mem(b.m);
+	const uint32_t *R = gmem(&b, "ROW", in), *E = gmem(&b, "COL", in), *COST = gmem(&b, "COST", out);
+	unsigned n = row->count - 1;
+	int dist[1024], queue[1024], head = 0, tail = 0;
+	for (unsigned v = 0; v < n; v++)
+		dist[v] = -1;
+	dist[0] = 0;
+	queue[tail++] = 0;
+	while (head < tail) {
+		int v = queue[head++];
+		for (uint32_t e = R[v]; e < R[v + 1]; e++)
+			if (dist[E[e]] < 0) {
+				dist[E[e]] = dist[v] + 1;
+				queue[tail++] = (int)E[e];
+			}
+	}
+	for (unsigned v = 0; v < n; v++)
+		cr_assert_eq((int32_t)COST[v], dist[v], "COST[%u]", v);
+	cr_assert_gt(tail, 50, "the graph reaches many nodes");
+	both_free(&b);
+}
+
+/* ---- control: divergence, loops, exit ---- */
+
+/* Even threads take the forward branch; odd threads run the "else"
+ * bundles; both meet at the label. */
+Test(control, divergence)
+{
+	const char *text =
+		".global OUT u32 1024\n.kernel k\n"
+		"\tmov.u32 r0, %tid ; mov.u32 r3, 1\n"
+		"\tmov.u32 r1, r3\n"
+		"\tand.u32 r2, r0, r1\n"
+		"\tmov.u32 r1, 0\n"
+		"\tsetp.eq.u32 p0, r2, r1\n"
+		"\tmov.u32 r1, 100 ; @p0 bra even\n"
+		"\tmov.u32 r1, 200\n"
+		"\tadd.u32 r1, r1, r1\n"
+		"even:\n"
+		"\tshl.b32 r2, r0, 2\n"
+		"\tmov.u32 r0, OUT\n"
+		"\tadd.u32 r0, r0, r2\n"
+		"\tst.global.u32 [r0], r1\n.end\n.launch k 1 1024\n";
+	both b;
+	both_run(&b, text);
+	const uint32_t *o = gmem(&b, "OUT", simt_machine_mem(b.m));
+	for (unsigned t = 0; t < 1024; t++)
+		cr_assert_eq(o[t], t % 2 ? 400u : 100u, "OUT[%u]", t);
+	const simt_stats *s = simt_machine_stats(b.m);
+	/* 13 bundles, the two of the odd side issued once, without the evens. */
+	cr_assert_eq(s->bundles, 12, "bundles %llu", (unsigned long long)s->bundles);
+	cr_assert_eq(s->thread_slots, 10 * 1024 + 2 * 512);
+	cr_assert_eq(s->jumps_taken, 1);
+	both_free(&b);
+}
+
+/* Thread t loops t % 7 + 1 times: the back-jump repeats while any
+ * thread's predicate is set; the loop runs 7 times, finished threads
+ * masked off. */
+Test(control, data_dependent_loop)
+{
+	const char *text =
+		".global OUT u32 256\n.kernel k\n"
+		"\tmov.u32 r0, %tid ; mov.u32 r3, 7\n"
+		"\tmov.u32 r1, r3\n"
+		"\trem.u32 r0, r0, r1\n"
+		"\tmov.u32 r1, 0 ; mov.u32 r4, 0\n"
+		"\tmov.u32 r2, 1 ; mov.u32 r5, 3\n"
+		"loop:\n"
+		"\tadd.u32 r4, r4, r5 ; setp.ne.u32 p0, r0, r1\n"
+		"\tsub.u32 r0, r0, r2 ; @p0 bra loop\n"
+		"\tmov.u32 r0, %tid\n"
+		"\tshl.b32 r0, r0, 2 ; mov.u32 r3, OUT\n"
+		"\tmov.u32 r5, r0\n"
+		"\tadd.u32 r3, r3, r5\n"
+		"\tst.global.u32 [r3], r4\n.end\n.launch k 1 256\n";
+	both b;
+	both_run(&b, text);
+	const uint32_t *o = gmem(&b, "OUT", simt_machine_mem(b.m));
+	for (unsigned t = 0; t < 256; t++)
+		cr_assert_eq(o[t], 3 * (t % 7 + 1), "OUT[%u] = %u", t, o[t]);
+	const simt_stats *s = simt_machine_stats(b.m);
+	cr_assert_eq(s->jumps_taken, 6, "jump_en set for 6 of the 7 trips");
+	cr_assert_eq(s->bundles, 5 + 7 * 2 + 5);
+	both_free(&b);
+}
+
+Test(control, exit_and_guard)
+{
+	const char *text =
+		".global OUT u32 64 fill 9\n.kernel k\n"
+		"\tmov.u32 r0, %tid ; mov.u32 r3, 10\n"
+		"\tmov.u32 r1, r3\n"
+		"\tsetp.lt.u32 p0, r0, r1\n"
+		"\t@!p0 exit\n"
+		"\tshl.b32 r2, r0, 2 ; mov.u32 r3, OUT\n"
+		"\tmov.u32 r4, r2\n"
+		"\tadd.u32 r3, r3, r4\n"
+		"\t@p0 st.global.u32 [r3], r0\n.end\n.launch k 2 64\n";
+	both b;
+	both_run(&b, text);
+	const uint32_t *o = gmem(&b, "OUT", simt_machine_mem(b.m));
+	for (unsigned t = 0; t < 64; t++)
+		cr_assert_eq(o[t], t < 10 ? t : 9u);
+	both_free(&b);
+}
+
+/* ---- mshr ---- */
+
+static void mshr_case(unsigned stride, unsigned threads, uint64_t lines)
+{
+	char text[1024];
+	snprintf(text, sizeof text,
+		 ".global A u32 65536 iota\n.global OUT u32 1024\n.kernel k\n"
+		 "\tmov.u32 r0, %%tid ; mov.u32 r3, %u\n"
+		 "\tmov.u32 r1, r3\n"
+		 "\tmul.lo.u32 r0, r0, r1 ; mov.u32 r3, A\n"
+		 "\tmov.u32 r4, r0\n"
+		 "\tadd.u32 r3, r3, r4\n"
+		 "\tld.global.u32 r6, [r3]\n"
+		 ".end\n.launch k 1 %u\n", stride, threads);
+	both b;
+	both_run(&b, text);
+	const simt_stats *s = simt_machine_stats(b.m);
+	cr_assert_eq(s->mem_requests, threads);
+	cr_assert_eq(s->mem_lines, lines, "stride %u: %llu lines", stride,
+		     (unsigned long long)s->mem_lines);
+	cr_assert_eq(s->mshr_merges, threads - lines);
+	both_free(&b);
+}
+
+Test(mshr, merges)
+{
+	mshr_case(0, 1024, 1);          /* one address: one line */
+	mshr_case(4, 1024, 64);         /* consecutive words: 16 a line */
+	mshr_case(64, 1024, 1024);      /* a line each: no merge */
+	mshr_case(8, 100, 13);          /* 800 bytes: lines 0..12 */
+	mshr_case(256, 256, 256);
+}
+
+/* ---- errors ---- */
+
+static void bad(const char *text, const char *want)
+{
+	simt_program p;
+	diag d;
+	diag_clear(&d);
+	cr_assert_lt(simt_parse("bad.simt", text, strlen(text), &p, &d), 0, "accepted:\n%s", text);
+	cr_assert(strstr(d.msg, want), "got '%s', want '%s'", d.msg, want);
+}
+
+#define K(body) ".kernel k\n" body ".end\n.launch k 1 32\n"
+
+Test(errors, parse)
+{
+	bad(K("\tadd.u32 r0, r1, r3\n"), "bad.simt:2:2: error: r3 is in array 1 but add runs on array 0");
+	bad(K("\tadd.u32 r0, r1, r2 ; sub.u32 r1, r1, r2\n"), "bad.simt:2:23: error: a second instruction on array 0");
+	bad(K("\tld.global.u32 r0, [r3] ; ld.global.u32 r6, [r3]\n"), "bad.simt:2:27: error: a second memory operation");
+	bad(K("\tbra x ; add.u32 r0, r1, r2\n"), "bad.simt:2:2: error: bra must be the last");
+	bad(K("\tbra nowhere\n"), "bad.simt:2:6: error: no label 'nowhere'");
+	bad(K("\tfoo.u32 r0, r1, r2\n"), "bad.simt:2:2: error: unknown instruction 'foo'");
+	bad(K("\tadd r0, r1, r2\n"), "bad.simt:2:2: error: add needs a type");
+	bad(K("\trem.f32 r0, r1, r2\n"), "bad.simt:2:2: error: rem does not take this type");
+	bad(K("\tadd.u32 r0, r1, r12\n"), "bad.simt:2:18: error: no register r12");
+	bad(K("\tadd.u32 r0, r1\n"), "bad.simt:2:16: error: expected ','");
+	bad(K("\tsetp.lt.u32 p8, r0, r1\n"), "bad.simt:2:14: error: no register p8");
+	bad(K("\tsetp.u32 p0, r0, r1\n"), "setp needs a comparison");
+	bad(K("\tcvt.f32 r0, r1\n"), "cvt needs two types");
+	bad(K("\tadd.u32 r0, r1, r2 ; mov.u32 r3, r0\n"), "bad.simt:2:2: error: add writes a register");
+	bad(K("\tsetp.eq.u32 p0, r0, r1 ; @p0 mov.u32 r3, 1\n"), "writes a register or predicate");
+	bad(K("\tshl.b32 r0, r1, 32\n"), "bad.simt:2:18: error: shift of 32");
+	bad(K("\tmov.u32 r0, nosuch\n"), "bad.simt:2:14: error: unknown name 'nosuch'");
+	bad(K("\tmov.u32 r0, 0x100000000\n"), "does not fit 32 bits");
+	bad(K("\tmov.f32 r0, 0f3f80\n"), "expected 8 hex digits");
+	bad(K("\tadd.u32 r0, r0, r1\nx:\n"), "label 'x' labels no bundle");
+	bad(K("x:\n\tadd.u32 r0, r0, r1\nx:\n\tadd.u32 r0, r0, r1\n"), "bad.simt:4:1: error: label 'x' defined twice");
+	bad(".kernel k\n\tadd.u32 r0, r0, r1\n", "has no .end");
+	bad(".kernel k\n.end\n.launch k 1 1\n", "bad.simt:2:1: error: kernel 'k' has no bundle");
+	bad(".kernel k\n\texit\n.end\n", "no .launch");
+	bad(".kernel k\n\texit\n.end\n.launch j 1 1\n", "bad.simt:4:9: error: no kernel 'j'");
+	bad(".kernel k\n\texit\n.end\n.launch k 1 1025\n", "bad.simt:4:13: error: block (threads of a CTA) 1025 out of range");
+	bad(".kernel k\n\texit\n.end\n.launch k 0 1\n", "grid (CTAs) 0 out of range");
+	bad("\tadd.u32 r0, r0, r1\n", "bad.simt:1:2: error: an instruction outside a kernel");
+	bad(".global A u32 4\n.machine cbs=2\n", ".machine must come before");
+	bad(".machine cbs=65\n", "bad.simt:1:14: error: cbs 65 out of range");
+	bad(".machine fp=half\n", "bad.simt:1:13: error: unknown fp mode 'half'");
+	bad(".machine colour=1\n", "unknown setting 'colour'");
+	bad(".global A u32 4\n.global A u32 4\n", "global 'A' declared twice");
+	bad(".global A u64 4\n", "bad.simt:1:11: error: expected the element type");
+	bad(".global A u32 2 = 1 2 3\n", "more values than the 2 elements");
+	bad(".global A f32 2 = 1 nan\n", "bad.simt:1:21: error: expected a finite float");
+	bad(".global A u32 2 rand\n", "expected seed");
+	bad(".global A u32 20000000\n", "element count 20000000 out of range");
+	bad(".kernel k\n.global A u32 4\n", ".global inside kernel 'k'");
+	bad(".frob\n", "unknown directive '.frob'");
+	bad(".kernel k\n\texit ; exit\n.end\n.launch k 1 1\n", "exit must be the last");
+	bad(".kernel k\n\texit\n.end\n.launch k 1 1 extra\n", "unexpected text at the end");
+	bad(".kernel k\n\tadd.u32 r0, r0, r1 junk\n.end\n", "bad.simt:2:21: error: expected ';'");
+	bad("abc\001\n", "bad.simt:1");
+	bad(".kernel k\n\texit\n.end\n.launch k 1 1", "newline");
+}
+
+static void runtime_bad(const char *text, const char *want)
+{
+	simt_program p;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(simt_parse("rt.simt", text, strlen(text), &p, &d), 0, "%s", d.msg);
+	simt_machine *m = simt_machine_new(&p, &d);
+	cr_assert_not_null(m);
+	cr_assert_lt(simt_machine_run(m, &d), 0, "the machine ran:\n%s", text);
+	cr_assert(strstr(d.msg, want), "machine: got '%s', want '%s'", d.msg, want);
+	simt_machine_free(m);
+	diag_clear(&d);
+	simt_ref *r = simt_ref_new(&p, &d);
+	cr_assert_lt(simt_ref_run(r, &d), 0, "the reference ran:\n%s", text);
+	cr_assert(strstr(d.msg, want), "reference: got '%s', want '%s'", d.msg, want);
+	simt_ref_free(r);
+	simt_program_free(&p);
+}
+
+Test(errors, runtime)
+{
+	runtime_bad(".global A u32 16\n.kernel k\n\tmov.u32 r0, 64\n\tld.global.u32 r1, [r0]\n.end\n.launch k 1 4\n",
+		    "rt.simt:4:2: error: kernel 'k': thread 0 of CTA 0 loads from address 0x40, outside the DC pages");
+	runtime_bad(".global A u32 16\n.kernel k\n\tmov.u32 r0, 2\n\tst.global.u32 [r0], r1\n.end\n.launch k 1 4\n",
+		    "stores to address 0x2, not 4-byte aligned");
+	runtime_bad(".machine max_bundles=1000\n.kernel k\nl:\n\tmov.u32 r0, 1 ; bra l\n.end\n.launch k 1 4\n",
+		    "did not end within 1000 bundles");
+}
+
+/* ---- cli ---- */
+
+TestSuite(cli, .init = make_tmpdir, .fini = remove_tmpdir);
+
+Test(cli, check_and_print)
+{
+	result r = run("simt " SRCDIR "/samples/simt/vecadd.simt --check");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "check: memory and registers match"), "%s", r.out);
+	cr_assert(strstr(r.out, "MSHR merges"), "%s", r.out);
+	result_free(&r);
+	r = run("simt " SRCDIR "/samples/simt/bfs.simt -p COST -q");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "COST[0] = 0\n"), "%s", r.out);
+	result_free(&r);
+	r = run("simt --help");
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out, "Usage: infsim simt"));
+	result_free(&r);
+	r = run("simt");
+	cr_assert_eq(r.status, 2);
+	result_free(&r);
+	r = run("simt " SRCDIR "/samples/simt/vecadd.simt -p NOPE");
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, "no such global"), "%s", r.err);
+	result_free(&r);
+	r = run("simt nonexistent.simt");
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.err, "nonexistent.simt"), "%s", r.err);
+	result_free(&r);
+}
+
+/* ---- translate: .thread kernels ---- */
+
+/* The translated vecadd: the reference, C, and its bundles read back. */
+Test(translate, vecadd_roundtrip)
+{
+	both b;
+	both_file(&b, "vecadd_thread.simt");
+	const uint32_t *in = b.p.init, *out = simt_machine_mem(b.m);
+	const uint32_t *A = gmem(&b, "A", in), *B = gmem(&b, "B", in), *C = gmem(&b, "C", out);
+	for (unsigned i = 0; i < 2048; i++)
+		cr_assert_eq(C[i], bits(f32(A[i]) + f32(B[i])), "C[%u]", i);
+	cr_assert_gt(simt_machine_stats(b.m)->copies, 0, "operands moved between arrays");
+	/* --bundles text parses back to the same bundles */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	fputs(".global A f32 2048\n.global B f32 2048\n.global C f32 2048\n", f);
+	simt_format_kernel(f, &b.p, &b.p.k[0]);
+	fputs(".launch vecadd 1 1\n", f);
+	fclose(f);
+	simt_program q;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(simt_parse("rt.simt", text, len, &q, &d), 0, "%s\n%s", d.msg, text);
+	cr_assert_eq(q.k[0].n, b.p.k[0].n);
+	for (size_t i = 0; i < q.k[0].n; i++) {
+		cr_assert_eq(q.k[0].b[i].n, b.p.k[0].b[i].n, "bundle %zu", i);
+		for (unsigned j = 0; j < q.k[0].b[i].n; j++) {
+			simt_instr x = q.k[0].b[i].in[j], y = b.p.k[0].b[i].in[j];
+			x.line = y.line = x.col = y.col = 0;
+			cr_assert_eq(memcmp(&x, &y, sizeof x), 0, "bundle %zu slot %u", i, j);
+		}
+	}
+	simt_program_free(&q);
+	free(text);
+	both_free(&b);
+}
+
+/* Independent chains land in different arrays of the same bundles. */
+Test(translate, parallel_chains)
+{
+	const char *text =
+		".global OUT u32 1024\n.thread k\n"
+		"\tmov.u32 %t, %tid\n"
+		"\tmov.u32 %a, 3\n\tmov.u32 %b, 5\n\tmov.u32 %c, 7\n\tmov.u32 %d, 11\n"
+		"\tmul.lo.u32 %a, %a, %a\n\tmul.lo.u32 %b, %b, %b\n\tmul.lo.u32 %c, %c, %c\n\tmul.lo.u32 %d, %d, %d\n"
+		"\tadd.u32 %a, %a, %b\n\tadd.u32 %c, %c, %d\n\tadd.u32 %a, %a, %c\n"
+		"\tadd.u32 %a, %a, %t\n"
+		"\tshl.b32 %t, %t, 2\n\tmov.u32 %o, OUT\n\tadd.u32 %o, %o, %t\n"
+		"\tst.global.u32 [%o], %a\n.end\n.launch k 1 1024\n";
+	both b;
+	both_run(&b, text);
+	const uint32_t *o = gmem(&b, "OUT", simt_machine_mem(b.m));
+	for (unsigned t = 0; t < 1024; t++)
+		cr_assert_eq(o[t], 9u + 25 + 49 + 121 + t);
+	const simt_stats *s = simt_machine_stats(b.m);
+	cr_assert_lt(s->compute_cycles, s->one_array_cycles, "VLIW %llu, one array %llu",
+		     (unsigned long long)s->compute_cycles, (unsigned long long)s->one_array_cycles);
+	both_free(&b);
+}
+
+Test(translate, errors)
+{
+	bad(".thread k\n\tbra x\n.end\n", "bad.simt:2:2: error: a .thread kernel is straight-line: no bra");
+	bad(".thread k\n\tadd.u32 %a, %b, %c\n.end\n", "bad.simt:2:14: error: %b is read before anything writes it");
+	bad(".thread k\n\tmov.u32 %a, 1\n\tadd.u32 %a, %a, r1\n.end\n", "bad.simt:3:2: error: name every register");
+	bad(".thread k\n\tmov.u32 %a, 1 ; mov.u32 %b, 2\n.end\n", "one instruction a line");
+	bad(".thread k\nl:\n.end\n", "bad.simt:2:1: error: a .thread kernel is straight-line: no labels");
+	bad(".thread k\n.end\n", "kernel 'k' has no instruction");
+	/* 13 values live at once: more than the 12 registers */
+	char text[2048];
+	size_t n = (size_t)snprintf(text, sizeof text, ".thread k\n");
+	for (int i = 0; i < 13; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "\tmov.u32 %%v%d, %d\n", i, i);
+	for (int i = 1; i < 13; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "\tadd.u32 %%v0, %%v0, %%v%d\n", i);
+	snprintf(text + n, sizeof text - n, ".end\n.launch k 1 1\n");
+	bad(text, "bad.simt:14:2: error: more values live than the 12 registers hold");
+}
+
+/* ---- work: the .thread workloads against plain C ---- */
+
+Test(work, hotspot)
+{
+	both b;
+	both_file(&b, "hotspot.simt");
+	enum { N = 16, P2 = 18 };
+	float T[P2 * P2], U[P2 * P2];
+	const uint32_t *T0 = gmem(&b, "T", b.p.init), *P = gmem(&b, "P", b.p.init);
+	for (int i = 0; i < P2 * P2; i++)
+		T[i] = U[i] = f32(T0[i]);
+	for (int step = 0; step < 2; step++) {
+		float *src = step ? U : T, *dst = step ? T : U;
+		for (int i = 0; i < N; i++)
+			for (int j = 0; j < N; j++) {
+				int a = (i + 1) * P2 + j + 1;
+				volatile float c = src[a], d = c + c;
+				volatile float t1 = src[a - P2] + src[a + P2];
+				t1 = t1 - d;
+				t1 = t1 * 0.125f;
+				volatile float t2 = src[a + 1] + src[a - 1];
+				t2 = t2 - d;
+				t2 = t2 * 0.25f;
+				volatile float t3 = 80.0f - c;
+				t3 = t3 * 0.0625f;
+				volatile float acc = f32(P[i * N + j]) + t1;
+				acc = acc + t2;
+				acc = acc + t3;
+				acc = acc * 0.5f;
+				dst[a] = c + acc;
+			}
+	}
+	const uint32_t *TM = gmem(&b, "T", simt_machine_mem(b.m));
+	for (int i = 0; i < P2 * P2; i++)
+		cr_assert_eq(TM[i], bits(T[i]), "T[%d]", i);
+	both_free(&b);
+}
+
+static void elimination_c(float *A, float *M, float *B, const float *D, bool lud)
+{
+	enum { N = 16 };
+	for (int i = 0; i < N; i++)
+		A[i * N + i] = A[i * N + i] + D[i];
+	for (int k = 0; k < N - 1; k++) {
+		float *X = lud ? A : M;
+		for (int i = k + 1; i < N; i++)
+			X[i * N + k] = A[i * N + k] / A[k * N + k];
+		for (int i = k + 1; i < N; i++)
+			for (int j = lud ? k + 1 : 0; j < N; j++) {
+				volatile float p = X[i * N + k] * A[k * N + j];
+				A[i * N + j] = A[i * N + j] - p;
+			}
+		for (int i = k + 1; !lud && i < N; i++) {
+			volatile float p = M[i * N + k] * B[k];
+			B[i] = B[i] - p;
+		}
+	}
+}
+
+static void elimination_case(const char *file, bool lud)
+{
+	both b;
+	both_file(&b, file);
+	enum { N = 16 };
+	float A[N * N], M[N * N] = { 0 }, B[N] = { 0 }, D[N];
+	for (int i = 0; i < N * N; i++)
+		A[i] = f32(gmem(&b, "A", b.p.init)[i]);
+	for (int i = 0; i < N; i++) {
+		D[i] = f32(gmem(&b, "D", b.p.init)[i]);
+		if (!lud)
+			B[i] = f32(gmem(&b, "B", b.p.init)[i]);
+	}
+	elimination_c(A, M, B, D, lud);
+	const uint32_t *out = simt_machine_mem(b.m);
+	for (int i = 0; i < N * N; i++)
+		cr_assert_eq(gmem(&b, "A", out)[i], bits(A[i]), "%s A[%d]", file, i);
+	for (int i = 0; !lud && i < N; i++)
+		cr_assert_eq(gmem(&b, "B", out)[i], bits(B[i]), "B[%d]", i);
+	for (int i = 0; !lud && i < N * N; i++)
+		cr_assert_eq(gmem(&b, "M", out)[i], bits(M[i]), "M[%d]", i);
+	both_free(&b);
+}
+
+Test(work, gaussian) { elimination_case("gaussian.simt", false); }
+Test(work, lud) { elimination_case("lud.simt", true); }
+
+Test(work, nw)
+{
+	both b;
+	both_file(&b, "nw.simt");
+	enum { N = 32, R = N + 1 };
+	int F[R * R];
+	const uint32_t *S = gmem(&b, "S", b.p.init), *F0 = gmem(&b, "F", b.p.init);
+	for (int i = 0; i < R * R; i++)
+		F[i] = (int32_t)F0[i];
+	for (int i = 1; i <= N; i++)
+		for (int j = 1; j <= N; j++) {
+			int d = F[(i - 1) * R + j - 1] + (int32_t)S[i * R + j] - 4;
+			int u = F[(i - 1) * R + j] - 10, l = F[i * R + j - 1] - 10;
+			int m = d > u ? d : u;
+			F[i * R + j] = m > l ? m : l;
+		}
+	const uint32_t *FM = gmem(&b, "F", simt_machine_mem(b.m));
+	for (int i = 0; i < R * R; i++)
+		cr_assert_eq((int32_t)FM[i], F[i], "F[%d]", i);
+	both_free(&b);
+}
+
+Test(work, backprop)
+{
+	both b;
+	both_file(&b, "backprop.simt");
+	const uint32_t *X = gmem(&b, "X", b.p.init), *W = gmem(&b, "W", b.p.init);
+	const uint32_t *H = gmem(&b, "H", simt_machine_mem(b.m));
+	for (int j = 0; j < 256; j++) {
+		volatile float acc = 0;
+		for (int i = 0; i < 16; i++) {
+			volatile float p = f32(W[i * 256 + j]) * f32(X[i]);
+			acc = p + acc;
+		}
+		cr_assert_eq(H[j], bits(acc), "H[%d]", j);
+	}
+	both_free(&b);
+}
+
+/* ---- infsdb: a bundle at a time, a thread's registers, the mask ---- */
+
+Test(cli, infsdb)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/div.simt", tmpdir);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(".kernel k\n"
+	      "\tmov.u32 r0, %tid ; mov.u32 r3, 1\n"
+	      "\tmov.u32 r1, r3\n"
+	      "\tand.u32 r2, r0, r1\n"
+	      "\tsetp.eq.u32 p0, r2, r1\n"
+	      "\tmov.u32 r1, 100 ; @p0 bra odd\n"
+	      "\tmov.u32 r1, 200\n"
+	      "odd:\n"
+	      "\tadd.u32 r1, r1, r1\n"
+	      ".end\n.launch k 1 8\n", f);
+	fclose(f);
+	result r = proc_run_in(tmpdir, INFSDB_BIN,
+			       "-batch -ex 'break 5' -ex continue -ex 'info mask' -ex 'thread 3' "
+			       "-ex 'print r1' -ex 'print p0' -ex 'thread 2' -ex 'print r1' -ex stepi "
+			       "-ex 'print r1' -ex continue div.simt");
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	const char *want[] = {
+		"breakpoint 1 at pc 5\n",
+		"breakpoint: launch 0 kernel k CTA 0 on CB 0, pc 5 (line 7): mov.u32 r1, 0xc8\n",
+		"active at pc 5: 0 2 4 6 (4 threads)\nwaiting at pc 6: 4 threads (divergence)\n",
+		"thread 3 (TB 0, bitline 3): waiting, waits at pc 6\n",
+		"thread 3 r1 = 0x00000064 = 100 = 100",
+		"thread 3 p0 = 1\n",
+		"thread 2 r1 = 0x00000064",
+		"launch 0 kernel k CTA 0 on CB 0, pc 6 (line 9): add.u32 r1, r1, r1\n",
+		"thread 2 r1 = 0x000000c8 = 200",
+		"the program has ended\n",
+	};
+	const char *at = r.out;
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		const char *hit = strstr(at, want[i]);
+		cr_assert_not_null(hit, "missing, in order: %s\n--- output:\n%s", want[i], r.out);
+		at = hit + strlen(want[i]);
+	}
+	result_free(&r);
+	r = proc_run_in(tmpdir, INFSDB_BIN, "-batch -ex 'print r99' div.simt");
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.out, "print: expected r0 to r11"), "%s", r.out);
+	result_free(&r);
+}
