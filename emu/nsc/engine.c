@@ -133,7 +133,7 @@ int eng_elem_pa(rstate *g, int s, int arr, const nsc_ctx *c, int64_t *idx, uint6
 /* Operands of a computation: one message from each stream whose value
  * is elsewhere.  Between banks it is offloaded traffic; to or from the
  * core it is data (the value of an s_load, NSC Fig 12). */
-void eng_operands(rstate *g, int x, const rec *rc, bool at_bank, unsigned to)
+void eng_operands(rstate *g, int x, rec *rc, bool at_bank, unsigned to)
 {
 	if (x < 0)
 		return;
@@ -144,12 +144,29 @@ void eng_operands(rstate *g, int x, const rec *rc, bool at_bank, unsigned to)
 		bool src_bank = s == CH ? g->fl[CH] : g->fl[s];
 		if (!src_bank && !at_bank)
 			continue;   /* core to core */
+		if (src_bank && !at_bank) {
+			g->to_core[s] += s < CH && g->r->s[s].arr >= 0 ? nsc_type_size(g->e->p->arrays[g->r->s[s].arr].type) : 8;
+			continue;   /* values for the core travel together (below) */
+		}
 		unsigned from = src_bank ? nsc_bank_of(rc->pa[s], g->e->s->interleave) : core;
 		unsigned dst = at_bank ? to : core;
 		if (src_bank && at_bank && from == dst)
 			continue;
 		nsc_send(g->e->st, NSC_M_DATA, src_bank && at_bank ? NSC_C_OFFLOAD : NSC_C_DATA, NSC_HDR + 8, from, dst);
 	}
+}
+
+/* The values a floated stream sent the core since the last block: one
+ * data message per stream and block of R iterations, its elements packed
+ * (doc/STREAMS.md, "Messages"). */
+void eng_flush_to_core(rstate *g)
+{
+	for (int s = 0; s <= CH; s++)
+		if (g->to_core[s]) {
+			nsc_send(g->e->st, NSC_M_DATA, NSC_C_DATA, NSC_HDR + (unsigned)g->to_core[s], g->bank[s],
+				 eng_core_tile(g));
+			g->to_core[s] = 0;
+		}
 }
 
 /* Load stream s's element of iteration it into rc (§IV-B issue). */
@@ -175,8 +192,7 @@ int eng_load_elem(rstate *g, int s, uint64_t it, rec *rc)
 	if (st->val >= 0 && eng_eval_at(g, st->val, &c, g->fl[s], &rc->v[s]) < 0)
 		return -1;
 	if (g->fl[s] && !g->used[s])   /* nobody near memory uses it: the core's s_load */
-		nsc_send(g->e->st, NSC_M_DATA, NSC_C_DATA, NSC_HDR + nsc_type_size(g->e->p->arrays[st->arr].type),
-			 nsc_bank_of(pa, g->e->s->interleave), eng_core_tile(g));
+		g->to_core[s] += nsc_type_size(g->e->p->arrays[st->arr].type);
 	rc->pa[s] = pa;
 	rc->done[s] = true;
 	return 0;
