@@ -115,7 +115,7 @@ static int parse_type(nsc_parser *ps, nsc_type *t, diag *d)
 	return nsc_lex_error(&ps->x, d, "expected a type (i8, u8, i32, u32, i64, f32 or f64)");
 }
 
-/* [ ':' ['-'] NUMBER ] */
+/* [ ':' (['-'] FLOAT | integer constant expression) ] */
 static int init_arg(nsc_parser *ps, bool *have, int64_t *iv, double *fv, diag *d)
 {
 	*have = false;
@@ -123,19 +123,21 @@ static int init_arg(nsc_parser *ps, bool *have, int64_t *iv, double *fv, diag *d
 		return 0;
 	if (nsc_lex_next(&ps->x, d) < 0)
 		return -1;
-	bool neg = nsc_lex_is(&ps->x, "-");
-	if (neg && nsc_lex_next(&ps->x, d) < 0)
+	*have = true;
+	nsc_lex peek = ps->x;
+	bool neg = nsc_lex_is(&peek, "-");
+	if (neg && nsc_lex_next(&peek, d) < 0)
 		return -1;
-	if (ps->x.t == NSC_T_INT) {
-		*iv = neg ? -ps->x.ival : ps->x.ival;
-		*fv = (double)*iv;
-	} else if (ps->x.t == NSC_T_FLT) {
+	if (peek.t == NSC_T_FLT) {
+		ps->x = peek;
 		*fv = neg ? -ps->x.fval : ps->x.fval;
 		*iv = (int64_t)*fv;
-	} else
-		return nsc_lex_error(&ps->x, d, "expected a number after ':'");
-	*have = true;
-	return nsc_lex_next(&ps->x, d);
+		return nsc_lex_next(&ps->x, d);
+	}
+	if (parse_const_expr(ps, iv, d) < 0)
+		return -1;
+	*fv = (double)*iv;
+	return 0;
 }
 
 static int parse_init(nsc_parser *ps, nsc_array *a, diag *d)
