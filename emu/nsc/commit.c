@@ -92,7 +92,7 @@ static int reduce_elem(rstate *g, int s, uint64_t it, rec *rc)
 void eng_sync_block(rstate *g, uint64_t k)
 {
 	nsc_eng *e = g->e;
-	eng_flush_to_core(g);
+	eng_flush_values(g);
 	for (int s = 0; s <= CH; s++) {
 		if (!g->fl[s] || !g->placed[s] || (s < CH && s >= g->r->nstreams))
 			continue;
@@ -141,7 +141,7 @@ static bool in_ranges(const rstate *g, uint64_t it, uint64_t pa)
 static void abort_offload(rstate *g, uint64_t it)
 {
 	nsc_eng *e = g->e;
-	eng_flush_to_core(g);
+	eng_flush_values(g);
 	e->st->aborts++;
 	for (int s = 0; s <= CH; s++)
 		if (g->fl[s] && g->placed[s])

@@ -42,7 +42,7 @@ uint64_t eng_pa_of(const rstate *g, int arr, int64_t i)
 void eng_place(rstate *g, int s, unsigned b)
 {
 	if (g->placed[s] && g->bank[s] != b)
-		nsc_send(g->e->st, NSC_M_MIGRATE, NSC_C_OFFLOAD, 64, g->bank[s], b);
+		nsc_send(g->e->st, NSC_M_MIGRATE, NSC_C_OFFLOAD, 32, g->bank[s], b);
 	if (!g->placed[s])
 		nsc_send(g->e->st, NSC_M_CONFIG, NSC_C_CONTROL, 64, eng_core_tile(g), b);
 	g->placed[s] = true;
@@ -133,6 +133,40 @@ int eng_elem_pa(rstate *g, int s, int arr, const nsc_ctx *c, int64_t *idx, uint6
 /* Operands of a computation: one message from each stream whose value
  * is elsewhere.  Between banks it is offloaded traffic; to or from the
  * core it is data (the value of an s_load, NSC Fig 12). */
+/* Values a stream sends one tile travel together: one data message per
+ * source stream, destination and block of R iterations, its elements
+ * packed (doc/STREAMS.md, "Messages"). */
+static void flush_one(rstate *g, int s)
+{
+	pending *q = &g->pend[s];
+	if (q->bytes)
+		nsc_send(g->e->st, NSC_M_DATA, q->cls, NSC_HDR + (unsigned)q->bytes, q->from, q->to);
+	q->bytes = 0;
+}
+
+void eng_flush_values(rstate *g)
+{
+	for (int s = 0; s <= CH; s++)
+		flush_one(g, s);
+}
+
+static void send_value(rstate *g, int s, nsc_class cls, unsigned from, unsigned to, unsigned bytes)
+{
+	pending *q = &g->pend[s];
+	if (q->bytes && (q->from != from || q->to != to || q->cls != cls))
+		flush_one(g, s);
+	q->from = from;
+	q->to = to;
+	q->cls = cls;
+	q->bytes += bytes;
+}
+
+static unsigned value_bytes(const rstate *g, int s)
+{
+	int a = s < CH ? g->r->s[s].arr : g->r->chase_arr;
+	return a >= 0 ? nsc_type_size(g->e->p->arrays[a].type) : 8;
+}
+
 void eng_operands(rstate *g, int x, rec *rc, bool at_bank, unsigned to)
 {
 	if (x < 0)
@@ -141,32 +175,15 @@ void eng_operands(rstate *g, int x, rec *rc, bool at_bank, unsigned to)
 	for (int s = 0; s <= CH; s++) {
 		if (!nsc_expr_uses(g->e->p, x, NSC_E_STREAM, s))
 			continue;
-		bool src_bank = s == CH ? g->fl[CH] : g->fl[s];
+		bool src_bank = g->fl[s];
 		if (!src_bank && !at_bank)
 			continue;   /* core to core */
-		if (src_bank && !at_bank) {
-			g->to_core[s] += s < CH && g->r->s[s].arr >= 0 ? nsc_type_size(g->e->p->arrays[g->r->s[s].arr].type) : 8;
-			continue;   /* values for the core travel together (below) */
-		}
 		unsigned from = src_bank ? nsc_bank_of(rc->pa[s], g->e->s->interleave) : core;
 		unsigned dst = at_bank ? to : core;
 		if (src_bank && at_bank && from == dst)
 			continue;
-		nsc_send(g->e->st, NSC_M_DATA, src_bank && at_bank ? NSC_C_OFFLOAD : NSC_C_DATA, NSC_HDR + 8, from, dst);
+		send_value(g, s, src_bank && at_bank ? NSC_C_OFFLOAD : NSC_C_DATA, from, dst, value_bytes(g, s));
 	}
-}
-
-/* The values a floated stream sent the core since the last block: one
- * data message per stream and block of R iterations, its elements packed
- * (doc/STREAMS.md, "Messages"). */
-void eng_flush_to_core(rstate *g)
-{
-	for (int s = 0; s <= CH; s++)
-		if (g->to_core[s]) {
-			nsc_send(g->e->st, NSC_M_DATA, NSC_C_DATA, NSC_HDR + (unsigned)g->to_core[s], g->bank[s],
-				 eng_core_tile(g));
-			g->to_core[s] = 0;
-		}
 }
 
 /* Load stream s's element of iteration it into rc (§IV-B issue). */
@@ -192,7 +209,7 @@ int eng_load_elem(rstate *g, int s, uint64_t it, rec *rc)
 	if (st->val >= 0 && eng_eval_at(g, st->val, &c, g->fl[s], &rc->v[s]) < 0)
 		return -1;
 	if (g->fl[s] && !g->used[s])   /* nobody near memory uses it: the core's s_load */
-		g->to_core[s] += nsc_type_size(g->e->p->arrays[st->arr].type);
+		send_value(g, s, NSC_C_DATA, nsc_bank_of(pa, g->e->s->interleave), eng_core_tile(g), value_bytes(g, s));
 	rc->pa[s] = pa;
 	rc->done[s] = true;
 	return 0;

@@ -18,6 +18,12 @@ typedef struct rec {
 	bool end_after;          /* chase: `until` held at this node */
 } rec;
 
+typedef struct pending {
+	unsigned from, to;
+	nsc_class cls;
+	uint64_t bytes;
+} pending;
+
 typedef struct rstate {
 	nsc_eng *e;
 	const nsc_region *r;
@@ -36,7 +42,7 @@ typedef struct rstate {
 	bool has_part[CH][NSC_BANKS];
 	int key[CH];             /* reduce: its indirect stream (per-bank partials), -1 */
 	uint64_t acc_n[CH + 1], miss_n[CH + 1];
-	uint64_t to_core[CH + 1]; /* bytes of values for the core, this block */
+	pending pend[CH + 1];    /* values on their way, this block */
 	bool used[CH + 1];       /* a load's value is used by another stream */
 } rstate;
 
@@ -50,7 +56,7 @@ int eng_eval_at(rstate *g, int x, const nsc_ctx *c, bool bank, nsc_val *out);
 void eng_route(rstate *g, int s, const rec *rc, uint64_t pa);
 int eng_elem_pa(rstate *g, int s, int arr, const nsc_ctx *c, int64_t *idx, uint64_t *pa);
 void eng_operands(rstate *g, int x, rec *rc, bool at_bank, unsigned to);
-void eng_flush_to_core(rstate *g);
+void eng_flush_values(rstate *g);
 int eng_load_elem(rstate *g, int s, uint64_t it, rec *rc);
 int eng_chase_elem(rstate *g, uint64_t it, rec *rc);
 /* Issue iteration it at the banks: 0, 1 when a chase has ended, -1. */

@@ -37,11 +37,25 @@ static bool by_history(const nsc_hist *h)
 	return h->seen && h->acc && 2 * h->miss >= h->acc;
 }
 
+static uint64_t array_lines(const nsc_program *p, int a)
+{
+	return a < 0 ? 0 : (p->arrays[a].count * nsc_type_size(p->arrays[a].type) + NSC_LINE - 1) / NSC_LINE;
+}
+
 static bool decide_one(nsc_eng *e, const nsc_region *r, int ri, int s, uint64_t n, const bool *fl)
 {
 	const nsc_stream *st = &r->s[s];
-	bool big = footprint_lines(e->p, st, n) * NSC_LINE > e->s->cache_bytes;
-	bool fits = big || by_history(&e->hist[ri][s]);
+	nsc_hist *h = &e->hist[ri][s];
+	/* An indirect or pointer stream may touch all of its array; an affine
+	 * one its pattern, summed over the instances of a region nested in a
+	 * core loop (the nest is one stream to the engines, Fig 8). */
+	uint64_t lines = st->addr == NSC_A_AFFINE ? footprint_lines(e->p, st, n) : array_lines(e->p, st->arr);
+	if (st->addr == NSC_A_AFFINE) {
+		h->lines += lines;
+		lines = h->lines < array_lines(e->p, st->arr) ? h->lines : array_lines(e->p, st->arr);
+	}
+	bool big = lines * NSC_LINE > e->s->cache_bytes;
+	bool fits = big || by_history(h);
 	switch (st->kind) {
 	case NSC_S_REDUCE: {
 		bool all = true, indirect = false;

@@ -106,6 +106,7 @@ void nsc_send(nsc_stats *st, nsc_msg m, nsc_class c, unsigned bytes, unsigned fr
 typedef struct nsc_hist {
 	bool seen;
 	uint64_t acc, miss;   /* core accesses and private-cache misses last time */
+	uint64_t lines;       /* lines of the instances so far (affine streams) */
 } nsc_hist;
 
 typedef struct nsc_eng {
