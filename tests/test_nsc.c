@@ -1,0 +1,657 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_nsc.c: near-stream computing (emu/nsc/, doc/STREAMS.md).
+ *
+ *   work      the twelve NSC workloads of samples/nsc/ against plain C
+ *             kernels written here, bit for bit (graphs: a seeded
+ *             Kronecker graph; bin_tree: a random search tree), under the
+ *             floating decision and forced to the core and to the banks;
+ *   ref       every sample equals the reference (ref.c) in every setting;
+ *   alias     core stores injected under the streams: with range
+ *             synchronisation the results do not change and the offload
+ *             ends; in sync-free mode (a promise broken) they do change;
+ *   float     the decision: footprint against the private cache, history,
+ *             aliasing loads, indirect reductions longer than 4 x banks;
+ *   msgs      message invariants and hand-counted hops and messages;
+ *   errors    bad programs, each with its one located message;
+ *   cli       infsim nsc / infsim run PROG.nsc, --check, --stats, files.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nsc.h"
+
+#define RUN_TMP_PREFIX "test_nsc"
+#include "infsim_run.h"
+
+/* ---- programs on the engines ---- */
+
+typedef struct prog {
+	nsc_program p;
+	nsc_mem init, m;
+	nsc_stats st;
+	nsc_settings s;
+	diag d;
+} prog;
+
+static char *slurp_sample(const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/samples/nsc/%s", SRCDIR, name);
+	char *t = proc_slurp(path, NULL);
+	cr_assert_not_null(t, "%s", path);
+	return t;
+}
+
+static void prog_open(prog *g, const char *name, const char *text, const nsc_define *defs, int ndefs)
+{
+	memset(g, 0, sizeof *g);
+	cr_assert_eq(nsc_parse(name, text, strlen(text), defs, ndefs, &g->p, &g->d), 0, "%s", g->d.msg);
+	cr_assert_eq(nsc_mem_init(&g->init, &g->p, &g->d), 0, "%s", g->d.msg);
+	nsc_settings_default(&g->s);
+}
+
+static void prog_sample(prog *g, const char *name, const nsc_define *defs, int ndefs)
+{
+	char *t = slurp_sample(name);
+	prog_open(g, name, t, defs, ndefs);
+	free(t);
+}
+
+/* Run on the engines from the initial memory (again if already run). */
+static void prog_run(prog *g)
+{
+	if (g->m.data)
+		nsc_mem_free(&g->m);
+	cr_assert_eq(nsc_mem_copy(&g->m, &g->init, &g->d), 0);
+	cr_assert_eq(nsc_run(&g->p, &g->m, &g->s, &g->st, &g->d), 0, "%s", g->d.msg);
+}
+
+static void prog_close(prog *g)
+{
+	if (g->m.data)
+		nsc_mem_free(&g->m);
+	nsc_mem_free(&g->init);
+	nsc_program_free(&g->p);
+}
+
+static int arr(prog *g, const char *name)
+{
+	int a = nsc_array_find(&g->p, name);
+	cr_assert_geq(a, 0, "no array %s", name);
+	return a;
+}
+
+static int64_t geti(const nsc_mem *m, int a, uint64_t i)
+{
+	return nsc_mem_get(m, a, i).u.i;
+}
+
+static float getf(const nsc_mem *m, int a, uint64_t i)
+{
+	return nsc_mem_get(m, a, i).u.f;
+}
+
+static void seti(nsc_mem *m, int a, uint64_t i, int64_t v)
+{
+	nsc_mem_put(m, a, i, (nsc_val){ .k = 'i', .u.i = v });
+}
+
+/* The engines' array a equals want (n int64 values) exactly. */
+static void expect_ints(prog *g, const char *name, const int64_t *want, uint64_t n)
+{
+	int a = arr(g, name);
+	for (uint64_t i = 0; i < n; i++)
+		cr_assert_eq(geti(&g->m, a, i), want[i], "%s[%llu] is %lld, C says %lld", name,
+			     (unsigned long long)i, (long long)geti(&g->m, a, i), (long long)want[i]);
+}
+
+static void expect_floats(prog *g, const char *name, const float *want, uint64_t n)
+{
+	int a = arr(g, name);
+	for (uint64_t i = 0; i < n; i++) {
+		float x = getf(&g->m, a, i);
+		cr_assert(!memcmp(&x, &want[i], 4), "%s[%llu] is %.9g, C says %.9g", name, (unsigned long long)i,
+			  (double)x, (double)want[i]);
+	}
+}
+
+/* The settings a workload runs in: the decision with a private cache
+ * scaled with the small sizes, and both forced decisions. */
+static const struct { nsc_float_mode f; unsigned cache, window; } modes[] = {
+	{ NSC_FLOAT_AUTO, 512, 16 }, { NSC_FLOAT_CORE, 512, 16 }, { NSC_FLOAT_BANK, 512, 16 },
+	{ NSC_FLOAT_BANK, 512, 0 }, { NSC_FLOAT_AUTO, 256u << 10, 16 },
+};
+#define NMODES (sizeof modes / sizeof modes[0])
+
+static void set_mode(prog *g, size_t k)
+{
+	g->s.floating = modes[k].f;
+	g->s.cache_bytes = modes[k].cache;
+	g->s.window = modes[k].window;
+}
+
+/* ---- the documented placement (doc/STREAMS.md, "Memory") ---- */
+
+/* Bank of element i of array k, placing the arrays of sizes[] (bytes) in
+ * order from 0x100000, each on a 4 KB boundary, 64 B interleave. */
+static unsigned bank_of_elem(const uint64_t *sizes, int k, uint64_t i, unsigned esize)
+{
+	uint64_t base = 0x100000;
+	for (int j = 0; j < k; j++)
+		base = (base + sizes[j] + 4095) / 4096 * 4096;
+	return (unsigned)(((base + i * esize) / 64) % 64);
+}
+
+/* ---- a seeded Kronecker graph (Graph500's generator, A/B/C = .57/.19/.19) ---- */
+
+static uint64_t rng_state;
+static uint64_t rng(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+static double rnd(void)
+{
+	return (double)(rng() >> 11) / 9007199254740992.0;
+}
+
+typedef struct graph {
+	int v, e;
+	int *src, *dst, *w;
+	int *off, *col, *wt;      /* CSR by source */
+	int *ioff, *icol;         /* CSR by target */
+} graph;
+
+static void csr(int v, int e, const int *from, const int *to, const int *w, int **off, int **col, int **wt)
+{
+	*off = calloc((size_t)v + 1, sizeof **off);
+	*col = malloc((size_t)e * sizeof **col);
+	if (wt)
+		*wt = malloc((size_t)e * sizeof **wt);
+	for (int k = 0; k < e; k++)
+		(*off)[from[k] + 1]++;
+	for (int u = 0; u < v; u++)
+		(*off)[u + 1] += (*off)[u];
+	int *fill = calloc((size_t)v, sizeof *fill);
+	for (int k = 0; k < e; k++) {
+		int at = (*off)[from[k]] + fill[from[k]]++;
+		(*col)[at] = to[k];
+		if (wt)
+			(*wt)[at] = w[k];
+	}
+	free(fill);
+}
+
+static void kronecker(graph *g, int scale, int edge_factor, uint64_t seed)
+{
+	rng_state = seed;
+	g->v = 1 << scale;
+	g->e = g->v * edge_factor;
+	g->src = malloc((size_t)g->e * sizeof *g->src);
+	g->dst = malloc((size_t)g->e * sizeof *g->dst);
+	g->w = malloc((size_t)g->e * sizeof *g->w);
+	for (int k = 0; k < g->e; k++) {
+		int u = 0, v = 0;
+		for (int b = 0; b < scale; b++) {
+			double r = rnd();
+			int hi = r >= 0.57 + 0.19, lo = (r >= 0.57 && r < 0.76) || r >= 0.95;
+			u = 2 * u + hi;
+			v = 2 * v + lo;
+		}
+		g->src[k] = u;
+		g->dst[k] = v;
+		g->w[k] = 1 + (int)(rng() % 255);
+	}
+	csr(g->v, g->e, g->src, g->dst, g->w, &g->off, &g->col, &g->wt);
+	csr(g->v, g->e, g->dst, g->src, NULL, &g->ioff, &g->icol, NULL);
+}
+
+static void graph_free(graph *g)
+{
+	free(g->src); free(g->dst); free(g->w); free(g->off); free(g->col); free(g->wt);
+	free(g->ioff); free(g->icol);
+}
+
+static void load_ints(prog *g, const char *name, const int *v, int n)
+{
+	int a = arr(g, name);
+	cr_assert_eq(g->p.arrays[a].count, (uint64_t)n, "%s", name);
+	for (int i = 0; i < n; i++)
+		seti(&g->init, a, (uint64_t)i, v[i]);
+}
+
+/* Open a graph sample on g's Kronecker graph. */
+static void graph_prog(prog *p, const char *name, const graph *gr)
+{
+	nsc_define defs[] = { { "V", gr->v }, { "E", gr->e } };
+	prog_sample(p, name, defs, 2);
+}
+
+/* ---- work: each workload against plain C ---- */
+
+Test(work, histogram)
+{
+	prog g;
+	prog_sample(&g, "histogram.nsc", NULL, 0);
+	int a = arr(&g, "A");
+	int64_t h[64] = { 0 };
+	for (uint64_t i = 0; i < 4096; i++)
+		h[((uint32_t)geti(&g.init, a, i) >> 26) & 63]++;
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&g, k);
+		prog_run(&g);
+		expect_ints(&g, "H", h, 64);
+	}
+	prog_close(&g);
+}
+
+Test(work, pathfinder)
+{
+	prog g;
+	prog_sample(&g, "pathfinder.nsc", NULL, 0);
+	enum { T = 4, C = 256, R = 2 * T + 1 };
+	int wa = arr(&g, "wall");
+	int64_t cost[C], nxt[C];
+	for (int j = 0; j < C; j++)
+		cost[j] = geti(&g.init, wa, (uint64_t)j);
+	for (int r = 1; r < R; r++) {
+		for (int j = 0; j < C; j++) {
+			int64_t m = cost[j];
+			if (j > 0 && cost[j - 1] < m)
+				m = cost[j - 1];
+			if (j < C - 1 && cost[j + 1] < m)
+				m = cost[j + 1];
+			nxt[j] = geti(&g.init, wa, (uint64_t)(r * C + j)) + m;
+		}
+		memcpy(cost, nxt, sizeof cost);
+	}
+	int64_t want[C + 2];
+	want[0] = want[C + 1] = 1 << 30;
+	memcpy(want + 1, cost, sizeof cost);
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&g, k);
+		prog_run(&g);
+		expect_ints(&g, "P", want, C + 2);
+	}
+	prog_close(&g);
+}
+
+static float hot(float t, float n, float s, float w, float e, float p)
+{
+	return t + 0.5f * (p + (n + s - 2.0f * t) * 0.25f + (e + w - 2.0f * t) * 0.125f + (80.0f - t) * 0.0625f);
+}
+
+Test(work, hotspot)
+{
+	prog g;
+	prog_sample(&g, "hotspot.nsc", NULL, 0);
+	enum { R = 32, C = 64, ITER = 4 };
+	static float t[2][R * C], pw[R * C];
+	for (int i = 0; i < R * C; i++) {
+		t[0][i] = getf(&g.init, arr(&g, "T0"), (uint64_t)i);
+		t[1][i] = 0;
+		pw[i] = getf(&g.init, arr(&g, "PW"), (uint64_t)i);
+	}
+	for (int it = 0; it < ITER; it++) {
+		float *a = t[it % 2], *b = t[1 - it % 2];
+		for (int i = 1; i < R - 1; i++)
+			for (int j = 1; j < C - 1; j++) {
+				int c = i * C + j;
+				b[c] = hot(a[c], a[c - C], a[c + C], a[c - 1], a[c + 1], pw[c]);
+			}
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&g, k);
+		prog_run(&g);
+		expect_floats(&g, "T0", t[0], R * C);
+		expect_floats(&g, "T1", t[1], R * C);
+	}
+	prog_close(&g);
+}
+
+Test(work, srad)
+{
+	prog g;
+	prog_sample(&g, "srad.nsc", NULL, 0);
+	enum { R = 24, C = 40, N = R * C, ITER = 2 };
+	static float J[N], K[N], D[N];
+	for (int i = 0; i < N; i++) {
+		J[i] = getf(&g.init, arr(&g, "J"), (uint64_t)i);
+		K[i] = D[i] = 0;
+	}
+	for (int it = 0; it < ITER; it++) {
+		float sum = 0, sq = 0;
+		for (int i = 0; i < N; i++) {
+			sum = sum + J[i];
+			sq = sq + J[i] * J[i];
+		}
+		float mean = sum / (float)N;
+		float q0 = (sq / (float)N - mean * mean) / (mean * mean);
+		for (int i = 1; i < R - 1; i++)
+			for (int j = 1; j < C - 1; j++) {
+				int x = i * C + j;
+				float c = J[x], n = J[x - C], s = J[x + C], w = J[x - 1], e = J[x + 1];
+				float g2 = 0.5f * ((n - c) * (n - c) + (s - c) * (s - c) + (w - c) * (w - c) + (e - c) * (e - c)) / (c * c);
+				float l = (n + s + w + e - 4.0f * c) / c;
+				float num = g2 - 0.0625f * l * l;
+				float den = (1.0f + 0.25f * l) * (1.0f + 0.25f * l);
+				D[x] = 1.0f / (1.0f + (num / den - q0) / (q0 * (1.0f + q0)));
+			}
+		for (int i = 1; i < R - 1; i++)
+			for (int j = 1; j < C - 1; j++) {
+				int x = i * C + j;
+				float c = J[x];
+				K[x] = c + 0.125f * (D[x] * (J[x - C] - c) + D[x + C] * (J[x + C] - c) + D[x] * (J[x - 1] - c) +
+						     D[x + 1] * (J[x + 1] - c));
+			}
+		for (int i = 1; i < R - 1; i++)
+			for (int j = 1; j < C - 1; j++)
+				J[i * C + j] = K[i * C + j];
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&g, k);
+		prog_run(&g);
+		expect_floats(&g, "J", J, N);
+		expect_floats(&g, "D", D, N);
+	}
+	prog_close(&g);
+}
+
+/* svm's weight reduction: per-bank partials (bank of &w[i]) in bank order. */
+Test(work, svm)
+{
+	prog g;
+	prog_sample(&g, "svm.nsc", NULL, 0);
+	enum { S = 64, K = 32, F = 1024 };
+	const uint64_t sizes[] = { S * K * 4, S * K * 4, F * 4, S * 4 };
+	float want[S];
+	for (int s = 0; s < S; s++) {
+		float part[64];
+		bool has[64] = { false };
+		for (int k = 0; k < K; k++) {
+			int64_t i = geti(&g.init, arr(&g, "idx"), (uint64_t)(s * K + k));
+			float y = getf(&g.init, arr(&g, "w"), (uint64_t)i) * getf(&g.init, arr(&g, "val"), (uint64_t)(s * K + k));
+			unsigned b = bank_of_elem(sizes, 2, (uint64_t)i, 4);
+			part[b] = has[b] ? part[b] + y : y;
+			has[b] = true;
+		}
+		float acc = 0.0f;
+		for (int b = 0; b < 64; b++)
+			if (has[b])
+				acc = acc + part[b];
+		want[s] = acc;
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&g, k);
+		prog_run(&g);
+		expect_floats(&g, "score", want, S);
+	}
+	prog_close(&g);
+}
+
+/* Level-bounded breadth-first search with a queue. */
+static void bfs(const graph *gr, int depth, int64_t *dist, int64_t inf)
+{
+	int *q = malloc((size_t)gr->v * sizeof *q), h = 0, t = 0;
+	for (int v = 0; v < gr->v; v++)
+		dist[v] = inf;
+	dist[0] = 0;
+	q[t++] = 0;
+	while (h < t) {
+		int u = q[h++];
+		if (dist[u] >= depth)
+			continue;
+		for (int k = gr->off[u]; k < gr->off[u + 1]; k++)
+			if (dist[gr->col[k]] == inf) {
+				dist[gr->col[k]] = dist[u] + 1;
+				q[t++] = gr->col[k];
+			}
+	}
+	free(q);
+}
+
+static void run_graph_modes(prog *p, const char *out, const int64_t *want, int n)
+{
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(p, k);
+		prog_run(p);
+		expect_ints(p, out, want, (uint64_t)n);
+	}
+}
+
+Test(work, bfs_push)
+{
+	graph gr;
+	kronecker(&gr, 8, 8, 1);
+	prog p;
+	graph_prog(&p, "bfs_push.nsc", &gr);
+	load_ints(&p, "off", gr.off, gr.v + 1);
+	load_ints(&p, "col", gr.col, gr.e);
+	int64_t want[256];
+	bfs(&gr, 12, want, 1000000);
+	run_graph_modes(&p, "dist", want, gr.v);
+	cr_assert_gt(p.st.atomic_locks, 0);
+	prog_close(&p);
+	graph_free(&gr);
+}
+
+Test(work, bfs_pull)
+{
+	graph gr;
+	kronecker(&gr, 8, 8, 2);
+	prog p;
+	graph_prog(&p, "bfs_pull.nsc", &gr);
+	load_ints(&p, "in_off", gr.ioff, gr.v + 1);
+	load_ints(&p, "in_col", gr.icol, gr.e);
+	int64_t want[256];
+	bfs(&gr, 12, want, 1000000);
+	run_graph_modes(&p, "dist", want, gr.v);
+	prog_close(&p);
+	graph_free(&gr);
+}
+
+Test(work, sssp)
+{
+	graph gr;
+	kronecker(&gr, 8, 8, 3);
+	prog p;
+	graph_prog(&p, "sssp.nsc", &gr);
+	load_ints(&p, "off", gr.off, gr.v + 1);
+	int ew = arr(&p, "EW");
+	for (int k = 0; k < gr.e; k++) {
+		seti(&p.init, ew, (uint64_t)(2 * k), gr.col[k]);
+		seti(&p.init, ew, (uint64_t)(2 * k + 1), gr.wt[k]);
+	}
+	/* Dijkstra */
+	const int64_t INF = 1000000000;
+	int64_t want[256];
+	bool done[256] = { false };
+	for (int v = 0; v < gr.v; v++)
+		want[v] = INF;
+	want[0] = 0;
+	for (;;) {
+		int u = -1;
+		for (int v = 0; v < gr.v; v++)
+			if (!done[v] && want[v] < INF && (u < 0 || want[v] < want[u]))
+				u = v;
+		if (u < 0)
+			break;
+		done[u] = true;
+		for (int k = gr.off[u]; k < gr.off[u + 1]; k++)
+			if (want[u] + gr.wt[k] < want[gr.col[k]])
+				want[gr.col[k]] = want[u] + gr.wt[k];
+	}
+	run_graph_modes(&p, "dist", want, gr.v);
+	prog_close(&p);
+	graph_free(&gr);
+}
+
+Test(work, pr_push)
+{
+	graph gr;
+	kronecker(&gr, 8, 8, 4);
+	prog p;
+	graph_prog(&p, "pr_push.nsc", &gr);
+	load_ints(&p, "off", gr.off, gr.v + 1);
+	load_ints(&p, "col", gr.col, gr.e);
+	float rank[256], next[256];
+	for (int v = 0; v < gr.v; v++)
+		rank[v] = 0.00390625f;
+	for (int it = 0; it < 3; it++) {
+		for (int v = 0; v < gr.v; v++)
+			next[v] = 0.0f;
+		for (int u = 0; u < gr.v; u++) {
+			int deg = gr.off[u + 1] - gr.off[u];
+			if (deg <= 0)
+				continue;
+			float share = rank[u] / (float)deg;
+			for (int k = gr.off[u]; k < gr.off[u + 1]; k++)
+				next[gr.col[k]] = next[gr.col[k]] + share;
+		}
+		for (int v = 0; v < gr.v; v++)
+			rank[v] = 0.15f / (float)gr.v + 0.85f * next[v];
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&p, k);
+		prog_run(&p);
+		expect_floats(&p, "rank", rank, (uint64_t)gr.v);
+	}
+	prog_close(&p);
+	graph_free(&gr);
+}
+
+/* pr_pull's sums: per-bank partials keyed by &contrib[u], in bank order. */
+Test(work, pr_pull)
+{
+	graph gr;
+	kronecker(&gr, 8, 8, 5);
+	prog p;
+	graph_prog(&p, "pr_pull.nsc", &gr);
+	load_ints(&p, "in_off", gr.ioff, gr.v + 1);
+	load_ints(&p, "in_col", gr.icol, gr.e);
+	int od = arr(&p, "outdeg");
+	for (int u = 0; u < gr.v; u++)
+		seti(&p.init, od, (uint64_t)u, gr.off[u + 1] - gr.off[u]);
+	const int V = gr.v;
+	const uint64_t sizes[] = { (uint64_t)(V + 1) * 4, (uint64_t)gr.e * 4, (uint64_t)V * 4, (uint64_t)V * 4 };
+	float rank[256], contrib[256], next[256];
+	for (int v = 0; v < V; v++)
+		rank[v] = 0.00390625f;
+	for (int it = 0; it < 3; it++) {
+		for (int u = 0; u < V; u++) {
+			int d = gr.off[u + 1] - gr.off[u];
+			contrib[u] = d > 0 ? rank[u] / (float)d : 0.0f;
+		}
+		for (int v = 0; v < V; v++) {
+			float part[64];
+			bool has[64] = { false };
+			for (int k = gr.ioff[v]; k < gr.ioff[v + 1]; k++) {
+				unsigned b = bank_of_elem(sizes, 4, (uint64_t)gr.icol[k], 4);
+				part[b] = has[b] ? part[b] + contrib[gr.icol[k]] : contrib[gr.icol[k]];
+				has[b] = true;
+			}
+			float s = 0.0f;
+			for (int b = 0; b < 64; b++)
+				if (has[b])
+					s = s + part[b];
+			next[v] = 0.15f / (float)V + 0.85f * s;
+		}
+		memcpy(rank, next, sizeof rank);
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&p, k);
+		prog_run(&p);
+		expect_floats(&p, "rank", rank, (uint64_t)V);
+	}
+	prog_close(&p);
+	graph_free(&gr);
+}
+
+/* A random binary search tree in T (4 i64 a node: key, left, right, value). */
+Test(work, bin_tree)
+{
+	enum { N = 64, Q = 32 };
+	prog p;
+	nsc_define nobuild = { "BUILD", 0 };
+	prog_sample(&p, "bin_tree.nsc", &nobuild, 1);
+	int64_t key[N], left[N], right[N];
+	rng_state = 7;
+	int t = arr(&p, "T");
+	for (int i = 0; i < N; i++) {
+		bool fresh;
+		do {
+			key[i] = (int64_t)(rng() % (2 * N));
+			fresh = true;
+			for (int j = 0; j < i; j++)
+				fresh &= key[j] != key[i];
+		} while (!fresh);
+		left[i] = right[i] = -1;
+		for (int at = 0; i > 0;) {
+			int64_t *child = key[i] < key[at] ? &left[at] : &right[at];
+			if (*child < 0) {
+				*child = i;
+				break;
+			}
+			at = (int)*child;
+		}
+	}
+	for (int i = 0; i < N; i++) {
+		seti(&p.init, t, (uint64_t)(4 * i), key[i]);
+		seti(&p.init, t, (uint64_t)(4 * i + 1), left[i] < 0 ? -1 : 4 * left[i]);
+		seti(&p.init, t, (uint64_t)(4 * i + 2), right[i] < 0 ? -1 : 4 * right[i]);
+		seti(&p.init, t, (uint64_t)(4 * i + 3), 1000 + i);
+	}
+	int64_t found[Q], steps[Q];
+	int ka = arr(&p, "keys");
+	for (int q = 0; q < Q; q++) {
+		int64_t K = geti(&p.init, ka, (uint64_t)q), n = 0, at = 0;
+		found[q] = -1;
+		while (at >= 0) {
+			n++;
+			if (key[at] == K) {
+				found[q] = 1000 + at;
+				break;
+			}
+			at = K < key[at] ? left[at] : right[at];
+		}
+		steps[q] = n;
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&p, k);
+		prog_run(&p);
+		expect_ints(&p, "found", found, Q);
+		expect_ints(&p, "steps", steps, Q);
+	}
+	prog_close(&p);
+}
+
+Test(work, hash_join)
+{
+	enum { NR = 128, NS = 256, B = 64 };
+	prog p;
+	prog_sample(&p, "hash_join.nsc", NULL, 0);
+	int64_t sum[NS], cnt[NS];
+	int ra = arr(&p, "rkey"), sa = arr(&p, "skey");
+	for (int q = 0; q < NS; q++) {
+		int64_t K = geti(&p.init, sa, (uint64_t)q);
+		sum[q] = cnt[q] = 0;
+		for (int i = 0; i < NR; i++)
+			if (geti(&p.init, ra, (uint64_t)i) == K) {
+				sum[q] += i;
+				cnt[q]++;
+			}
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&p, k);
+		prog_run(&p);
+		expect_ints(&p, "sum", sum, NS);
+		expect_ints(&p, "cnt", cnt, NS);
+	}
+	prog_close(&p);
+}
