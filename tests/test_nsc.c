@@ -655,3 +655,286 @@ Test(work, hash_join)
 	}
 	prog_close(&p);
 }
+
+/* ---- ref: every sample equals the reference in every setting ---- */
+
+static const char *const samples[] = {
+	"histogram.nsc", "pathfinder.nsc", "hotspot.nsc", "srad.nsc", "svm.nsc", "bfs_push.nsc",
+	"sssp.nsc", "pr_push.nsc", "bfs_pull.nsc", "pr_pull.nsc", "bin_tree.nsc", "hash_join.nsc",
+};
+#define NSAMPLES (sizeof samples / sizeof samples[0])
+
+/* The engines and the reference from the same memory agree on every array. */
+static void expect_ref(prog *g)
+{
+	nsc_mem r;
+	cr_assert_eq(nsc_mem_copy(&r, &g->init, &g->d), 0);
+	cr_assert_eq(nsc_ref_run(&g->p, &r, &g->s, &g->d), 0, "%s", g->d.msg);
+	for (int a = 0; a < g->p.narrays; a++)
+		cr_assert_eq(nsc_mem_diff(&g->m, &r, a), -1, "%s: array %s differs from the reference", g->p.file,
+			     g->p.arrays[a].name);
+	nsc_mem_free(&r);
+}
+
+/* The message ledger's invariants (doc/STREAMS.md, "Messages"). */
+static void expect_invariants(const nsc_stats *st)
+{
+	cr_assert_eq(st->credits, st->dones, "credits %llu, done %llu", (unsigned long long)st->credits,
+		     (unsigned long long)st->dones);
+	cr_assert_leq(st->commits, st->credits);
+	cr_assert_eq(nsc_stats_bytes(st), st->bytes[0] + st->bytes[1] + st->bytes[2]);
+}
+
+Test(ref, samples_every_setting)
+{
+	for (size_t i = 0; i < NSAMPLES; i++) {
+		prog g;
+		prog_sample(&g, samples[i], NULL, 0);
+		for (size_t k = 0; k < 3; k++)
+			for (unsigned il = 64; il <= (k == 2 ? 1024u : 64u); il *= 16) {
+				set_mode(&g, k);
+				g.s.interleave = il;
+				prog_run(&g);
+				expect_ref(&g);
+				expect_invariants(&g.st);
+			}
+		prog_close(&g);
+	}
+}
+
+/* ---- alias: injected core stores under the streams ---- */
+
+static void alias_case(const char *sample, const char *array, uint64_t iter, uint64_t index, int64_t value,
+		       bool expect_abort)
+{
+	prog g;
+	prog_sample(&g, sample, NULL, 0);
+	nsc_alias al = { .iter = iter, .arr = arr(&g, array), .index = index, .value = { .k = 'i', .u.i = value } };
+	g.s.floating = NSC_FLOAT_BANK;
+	g.s.aliases = &al;
+	g.s.naliases = 1;
+	prog_run(&g);
+	expect_ref(&g);
+	expect_invariants(&g.st);
+	cr_assert_eq(g.st.alias_stores, 1);
+	cr_assert_eq(g.st.aborts, expect_abort ? 1u : 0u, "%s: %llu aborts", sample, (unsigned long long)g.st.aborts);
+	/* the same store without range synchronisation breaks the program */
+	if (expect_abort) {
+		g.s.sync_free = true;
+		prog_run(&g);
+		nsc_mem r;
+		cr_assert_eq(nsc_mem_copy(&r, &g.init, &g.d), 0);
+		cr_assert_eq(nsc_ref_run(&g.p, &r, &g.s, &g.d), 0);
+		bool differ = false;
+		for (int a = 0; a < g.p.narrays; a++)
+			differ |= nsc_mem_diff(&g.m, &r, a) >= 0;
+		cr_assert(differ, "%s: a stale element went unnoticed and changed nothing", sample);
+		cr_assert_eq(g.st.aborts, 0);
+		nsc_mem_free(&r);
+	}
+	prog_close(&g);
+}
+
+Test(alias, affine_load_ahead)
+{
+	/* element 105 was issued ahead when the core stores it at 100 */
+	alias_case("histogram.nsc", "A", 100, 105, 0x7fffffff, true);
+}
+
+Test(alias, outside_the_ranges)
+{
+	/* behind the commit point, and in an array no stream reads */
+	alias_case("histogram.nsc", "A", 100, 20, 5, false);
+	alias_case("histogram.nsc", "H", 100, 3, 5, false);
+}
+
+Test(alias, indirect_and_pointer)
+{
+	/* svm's weights are read by an indirect stream: store into one that the
+	 * first sample reads ahead; hash_join's chains are chased ahead */
+	prog g;
+	prog_sample(&g, "svm.nsc", NULL, 0);
+	int64_t w5 = geti(&g.init, arr(&g, "idx"), 5);
+	prog_close(&g);
+	prog_sample(&g, "svm.nsc", NULL, 0);
+	nsc_alias al = { .iter = 2, .arr = arr(&g, "w"), .index = (uint64_t)w5, .value = { .k = 'd', .u.d = 2.5 } };
+	g.s.floating = NSC_FLOAT_BANK;
+	g.s.aliases = &al;
+	g.s.naliases = 1;
+	prog_run(&g);
+	expect_ref(&g);
+	cr_assert_eq(g.st.aborts, 1);
+	prog_close(&g);
+}
+
+Test(alias, many_random)
+{
+	rng_state = 99;
+	for (size_t i = 0; i < NSAMPLES; i++) {
+		prog g;
+		prog_sample(&g, samples[i], NULL, 0);
+		nsc_alias al[8];
+		g.s.floating = NSC_FLOAT_BANK;
+		prog_run(&g);
+		uint64_t iters = g.st.iters;
+		for (int k = 0; k < 8; k++) {
+			int a = (int)(rng() % (uint64_t)g.p.narrays);
+			al[k] = (nsc_alias){ .iter = rng() % iters, .arr = a, .index = rng() % g.p.arrays[a].count };
+			al[k].value = nsc_mem_get(&g.init, a, al[k].index);   /* the same bits: a silent store */
+		}
+		g.s.aliases = al;
+		g.s.naliases = 8;
+		prog_run(&g);
+		expect_ref(&g);
+		expect_invariants(&g.st);
+		prog_close(&g);
+	}
+}
+
+/* ---- float: the decision ---- */
+
+static void open_text(prog *g, const char *text)
+{
+	prog_open(g, "t.nsc", text, NULL, 0);
+}
+
+Test(float, forced)
+{
+	prog g;
+	prog_sample(&g, "hotspot.nsc", NULL, 0);
+	g.s.floating = NSC_FLOAT_CORE;
+	prog_run(&g);
+	cr_assert_eq(g.st.streams_floated, 0);
+	cr_assert_eq(g.st.uops_bank, 0);
+	cr_assert_eq(g.st.msgs[NSC_M_CONFIG], 0);
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	cr_assert_eq(g.st.streams_core, 0);
+	cr_assert_eq(g.st.uops_core, 0);
+	cr_assert_gt(g.st.msgs[NSC_M_CONFIG], 0);
+	prog_close(&g);
+}
+
+Test(float, footprint_and_history)
+{
+	/* 1024 i32 = 64 lines: over a 2 KB cache it floats at once; under
+	 * 256 KB it runs at the core, misses every 16th access, and stays */
+	prog g;
+	open_text(&g, "array A i32 1024 init=iota\narray B i32 1024\nfor r < 3\nstreams i < 1024\nload x = A[i]\nstore B[i] = x + r\nend\nend\n");
+	g.s.cache_bytes = 2048;
+	prog_run(&g);
+	cr_assert_eq(g.st.streams_floated, 6);
+	g.s.cache_bytes = 256u << 10;
+	prog_run(&g);
+	cr_assert_eq(g.st.streams_floated, 0);
+	prog_close(&g);
+	/* a stride of 16 elements misses every access: the first instance runs
+	 * at the core, the next ones float (high miss rate, no reuse) */
+	open_text(&g, "array A i32 16384 init=iota\narray S i64 4\nfor r < 4\nstreams i < 64\nload x = A[16*i + r]\nreduce s i64 += x\nend\nS[r] = s\nend\n");
+	g.s.cache_bytes = 256u << 10;
+	prog_run(&g);
+	cr_assert_eq(g.st.streams_core, 2);
+	cr_assert_eq(g.st.streams_floated, 6);
+	expect_ref(&g);
+	prog_close(&g);
+}
+
+Test(float, aliasing_load_stays)
+{
+	prog g;
+	open_text(&g, "array A i32 4096 init=iota\nstreams i < 4095\nload x = A[i]\nstore A[i + 1] = x * 3\nend\n");
+	g.s.cache_bytes = 1024;
+	prog_run(&g);
+	cr_assert_eq(g.st.streams_floated, 1);   /* the store */
+	cr_assert_eq(g.st.streams_core, 1);      /* the load reads what the region writes */
+	expect_ref(&g);
+	g.s.floating = NSC_FLOAT_BANK;           /* forced: floated, never run ahead */
+	prog_run(&g);
+	expect_ref(&g);
+	prog_close(&g);
+}
+
+Test(float, indirect_reduce_length)
+{
+	/* §IV-C: an indirect reduction floats only when longer than 4 x 64 */
+	const char *fmt = "const N = %d\narray I i32 N init=random:1:4096\narray W f32 4096 init=random:2\narray O f32 1\n"
+			  "streams i < N\nload k = I[i]\nload w = W[k]\nreduce s f32 += w\nend\nO[0] = s\n";
+	char text[512];
+	prog g;
+	snprintf(text, sizeof text, fmt, 256);
+	open_text(&g, text);
+	g.s.cache_bytes = 512;
+	prog_run(&g);
+	cr_assert_eq(g.st.partials, 0);
+	cr_assert_eq(g.st.streams_floated, 2);
+	expect_ref(&g);
+	prog_close(&g);
+	snprintf(text, sizeof text, fmt, 257);
+	open_text(&g, text);
+	g.s.cache_bytes = 512;
+	prog_run(&g);
+	cr_assert_gt(g.st.partials, 0);
+	cr_assert_eq(g.st.streams_floated, 3);
+	expect_ref(&g);
+	prog_close(&g);
+}
+
+/* ---- msgs: hand-counted ---- */
+
+Test(msgs, hops)
+{
+	cr_assert_eq(nsc_hops(0, 63), 14);
+	cr_assert_eq(nsc_hops(9, 18), 2);
+	cr_assert_eq(nsc_hops(7, 56), 14);
+	cr_assert_eq(nsc_hops(27, 27), 0);
+	cr_assert_eq(nsc_bank_of(0x100000, 64), 0);
+	cr_assert_eq(nsc_bank_of(0x100040, 64), 1);
+	cr_assert_eq(nsc_bank_of(0x100000 + 64 * 64, 64), 0);
+	cr_assert_eq(nsc_bank_of(0x100000 + 1024, 1024), 1);
+}
+
+/* Fig 2's a[] -> b[] copy: a and b (256 B each) are on banks 0..3 side by
+ * side, so each stream migrates 3 times, one hop each, and no element
+ * travels; 8 blocks of R = 8 iterations give the credits, done and commits. */
+Test(msgs, copy_by_hand)
+{
+	prog g;
+	open_text(&g, "array a i32 64 init=iota\narray b i32 64\nstreams i < 64\nload x = a[i]\nstore b[i] = x\nend\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	const nsc_stats *s = &g.st;
+	cr_assert_eq(s->msgs[NSC_M_CONFIG], 2);
+	cr_assert_eq(s->msgs[NSC_M_MIGRATE], 6);
+	cr_assert_eq(s->msgs[NSC_M_CREDIT], 16);
+	cr_assert_eq(s->msgs[NSC_M_DONE], 16);
+	cr_assert_eq(s->msgs[NSC_M_COMMIT], 8);
+	cr_assert_eq(s->msgs[NSC_M_RANGE], 0);
+	cr_assert_eq(s->msgs[NSC_M_END], 2);
+	cr_assert_eq(s->msgs[NSC_M_DATA], 0);
+	cr_assert_eq(s->msgs[NSC_M_FORWARD], 0);
+	cr_assert_eq(s->byte_hops[NSC_C_OFFLOAD], 6 * 32);
+	cr_assert_eq(s->credits, 128);
+	cr_assert_eq(s->commits, 64);
+	/* without offload: 4 lines of a and 4 of b fetched to the core, one hop
+	 * at most (banks 0..3 from tile 0: 0+1+2+3 hops each) */
+	g.s.floating = NSC_FLOAT_CORE;
+	prog_run(&g);
+	cr_assert_eq(s->msgs[NSC_M_LINE], 8);
+	cr_assert_eq(s->byte_hops[NSC_C_DATA], 2 * 72 * (0 + 1 + 2 + 3));
+	cr_assert_eq(s->byte_hops[NSC_C_CONTROL], 2 * 8 * (0 + 1 + 2 + 3));
+	prog_close(&g);
+}
+
+/* The Σ example: a reduction at the banks sends one value to the core. */
+Test(msgs, sum_by_hand)
+{
+	prog g;
+	open_text(&g, "array a i32 64 init=iota\narray s i64 1\nstreams i < 64\nload x = a[i]\nreduce t i64 += x\nend\ns[0] = t\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	g.s.core_tile = 9;   /* (1, 1): the last bank, 3, is 2 + 1 hops away */
+	prog_run(&g);
+	cr_assert_eq(geti(&g.m, 1, 0), 64 * 63 / 2);
+	cr_assert_eq(g.st.msgs[NSC_M_DATA], 1);
+	cr_assert_eq(g.st.msgs[NSC_M_MIGRATE], 6);
+	prog_close(&g);
+}
