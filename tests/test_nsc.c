@@ -938,3 +938,126 @@ Test(msgs, sum_by_hand)
 	cr_assert_eq(g.st.msgs[NSC_M_MIGRATE], 6);
 	prog_close(&g);
 }
+
+/* ---- errors: one located message each ---- */
+
+static void expect_parse_error(const char *text, const char *want)
+{
+	nsc_program p;
+	diag d;
+	cr_assert_eq(nsc_parse("e.nsc", text, strlen(text), NULL, 0, &p, &d), -1, "accepted:\n%s", text);
+	cr_assert(strstr(d.msg, want), "got '%s', expected '%s'", d.msg, want);
+}
+
+Test(errors, parse)
+{
+	expect_parse_error("array A i32 8\nstreams i < 8\nload x = B[i]\nend\n", "e.nsc:3:10: error: unknown array 'B'");
+	expect_parse_error("array A i32 8\nstreams i < 8\nload x = A[i * i]\nend\n", "e.nsc:3:12: error: an index is affine");
+	expect_parse_error("array A i32 8\nstreams i < 8\nload x = A[i]\nload y = A[x]\nload z = A[y]\nend\n",
+			   "e.nsc:5:12: error: one level of indirection");
+	expect_parse_error("array A i32 8\narray C i32 8\nstreams i < 8\nload b = A[i]\nload a = C[i]\natomic C[b] += a\nend\n",
+			   "e.nsc:6:1: error: an indirect stream computes only on its base stream 'b'");
+	expect_parse_error("array A i32 8\nstreams i < 8\nreduce s i32 += 1\nstore A[i] = s\nend\n",
+			   "e.nsc:4:14: error: the result of reduction 's' is read after its region");
+	expect_parse_error("array A i32 8\nstreams i < 8\nload a = A[i]\nload b = A[i]\nload c = A[i]\nload d = A[i]\n"
+			   "load e = A[i]\nload f = A[i]\nload g = A[i]\nload h = A[i]\nload k = A[i]\n"
+			   "store A[i] = a + b + c + d + e + f + g + h + k\nend\n",
+			   "e.nsc:12:1: error: a stream's computation takes at most 8 arguments");
+	expect_parse_error("array A i32 8\nstreams i < 8\nload x = A[i]\n", "e.nsc:2:1: error: this block has no 'end'");
+	expect_parse_error("array A i32 8\nstreams i < 2, j < 2, k < 2, l < 2\n", "e.nsc:2:30: error: a region has at most 3 dimensions");
+	expect_parse_error("array A i32 0\n", "e.nsc:1:13: error: an array's length");
+	expect_parse_error("array A q32 8\n", "e.nsc:1:9: error: expected a type");
+	expect_parse_error("array A i32 8 init=random\n", "e.nsc:1:26: error: expected zero, iota");
+	expect_parse_error("array A i32 8\nstreams i < 8\nstore A[i] = A[i]\nend\n",
+			   "e.nsc:3:14: error: a stream's computation reads memory only through streams");
+	expect_parse_error("array A i32 8\nstreams i < 8\nload x = A[i] -> $ +\nend\n", "e.nsc:3:21: error: expected an expression before the end");
+	expect_parse_error("array A i32 8\nend\n", "e.nsc:2:1: error: 'end' with no open");
+	expect_parse_error("const N = 1 / 0\n", "e.nsc:1:13: error: division by zero");
+	expect_parse_error("array A i32 8\nA[0] = 1 ` 2\n", "e.nsc:2:10: error: unexpected character '`'");
+}
+
+static void expect_run_error(const char *text, const char *want)
+{
+	prog g;
+	open_text(&g, text);
+	g.s.max_iters = 1000;
+	cr_assert_eq(nsc_mem_copy(&g.m, &g.init, &g.d), 0);
+	cr_assert_eq(nsc_run(&g.p, &g.m, &g.s, &g.st, &g.d), -1, "ran:\n%s", text);
+	cr_assert(strstr(g.d.msg, want), "engines: got '%s', expected '%s'", g.d.msg, want);
+	nsc_mem r;
+	cr_assert_eq(nsc_mem_copy(&r, &g.init, &g.d), 0);
+	cr_assert_eq(nsc_ref_run(&g.p, &r, &g.s, &g.d), -1);
+	cr_assert(strstr(g.d.msg, want), "reference: got '%s', expected '%s'", g.d.msg, want);
+	nsc_mem_free(&r);
+	prog_close(&g);
+}
+
+Test(errors, run)
+{
+	expect_run_error("array A i32 8\narray B i32 8 init=value:9\nstreams i < 8\nload k = B[i]\nload x = A[k]\nend\n",
+			 "t.nsc:5:1: error: index 9 is out of bounds of array 'A' (8 elements)");
+	expect_run_error("array A i32 8\nstreams i < 8\nload x = A[i]\nstore A[i] = 5 / x\nend\n",
+			 "t.nsc:4:16: error: division by zero");
+	expect_run_error("array A i64 8\nstreams chase p = A from 0 next @0\nload x = A[p]\nend\n",
+			 "t.nsc:2:1: error: a chase passes 1000 nodes");
+	expect_run_error("array A i32 8\nfor i < 5000\nend\n", "t.nsc:2:1: error: a loop of 5000 trips");
+}
+
+/* ---- cli ---- */
+
+TestSuite(cli, .init = make_tmpdir, .fini = remove_tmpdir);
+
+Test(cli, run_check_stats)
+{
+	result r = run("nsc %s/samples/nsc/histogram.nsc --check --stats --cache=512", SRCDIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "check: every array equals the reference"));
+	cr_assert(strstr(r.out, "traffic core-only"));
+	cr_assert(strstr(r.out, "byte-hops offload / core-only"));
+	result_free(&r);
+	r = run("run %s/samples/nsc/pathfinder.nsc --check -q --float=bank", SRCDIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_empty(r.out);
+	result_free(&r);
+}
+
+Test(cli, files_and_aliases)
+{
+	result r = run("nsc %s/samples/nsc/histogram.nsc -s H=h.npy -s A=a.npy -q", SRCDIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	r = run("nsc %s/samples/nsc/histogram.nsc -l A=a.npy -d H -D N=4096", SRCDIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(!strncmp(r.out, "H:", 2));
+	result_free(&r);
+	r = run("nsc %s/samples/nsc/histogram.nsc -l A=h.npy", SRCDIR);
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.err, "h.npy: error: holds <i4 elements; array A needs <u4"), "%s", r.err);
+	result_free(&r);
+	r = run("nsc %s/samples/nsc/histogram.nsc --check --float=bank --alias=100:A[105]=5 -q", SRCDIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	r = run("nsc %s/samples/nsc/histogram.nsc --check --float=bank --sync=free --alias=100:A[105]=4294967295", SRCDIR);
+	cr_assert_eq(r.status, 3, "%s", r.err);
+	cr_assert(strstr(r.err, "on the engines"), "%s", r.err);
+	result_free(&r);
+}
+
+Test(cli, usage)
+{
+	const char *bad[] = { "nsc", "nsc x.nsc --float=maybe", "nsc x.nsc --window=5000", "nsc x.nsc --bogus",
+			      "nsc x.nsc --interleave=100" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		result r = run("%s", bad[i]);
+		cr_assert_eq(r.status, 2, "%s: %d %s", bad[i], r.status, r.err);
+		result_free(&r);
+	}
+	result r = run("nsc %s/samples/nsc/histogram.nsc --alias=5:Z[1]=2", SRCDIR);
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, "no array 'Z'"), "%s", r.err);
+	result_free(&r);
+	r = run("nsc --help");
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out, "Usage: infsim nsc PROG.nsc"));
+	result_free(&r);
+}
