@@ -10,3 +10,16 @@ libinfsim_core_la_SOURCES += emu/nsc/nsc.h emu/nsc/nsc_int.h emu/nsc/engine.h \
 	emu/nsc/ref.c emu/nsc/report.c emu/nsc/cli.c
 pkginclude_HEADERS += emu/nsc/nsc.h
 EXTRA_DIST += emu/nsc/README.md
+EXTRA_DIST += doc/STREAMS.md \
+	samples/nsc/bfs_pull.nsc \
+	samples/nsc/bfs_push.nsc \
+	samples/nsc/bin_tree.nsc \
+	samples/nsc/hash_join.nsc \
+	samples/nsc/histogram.nsc \
+	samples/nsc/hotspot.nsc \
+	samples/nsc/pathfinder.nsc \
+	samples/nsc/pr_pull.nsc \
+	samples/nsc/pr_push.nsc \
+	samples/nsc/srad.nsc \
+	samples/nsc/sssp.nsc \
+	samples/nsc/svm.nsc
