@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* Rows a way holds besides its wordlines: 5 latch rows (carry, tag,
  * enable, bl, blb) and 5 for the executor (a zero row, 4 temporaries). */
@@ -97,17 +98,23 @@ sram_machine *sram_new(const sram_geom *g)
 	 * stays zero and four temporaries. */
 	size_t per_way = (size_t)m->stride * (g->wordlines + WAY_EXTRA_ROWS);
 	m->ways = calloc(m->nways, sizeof *m->ways);
-	/* 64-byte alignment keeps every way's rows on cache-line starts. */
+	/* The store comes from the kernel as untouched zero pages: a page costs
+	 * memory and time only once the program writes it, so a program that
+	 * uses a few arrays of a 128 MiB machine pays for those arrays alone
+	 * (doc/PERFORMANCE.md).  Pages are 64-byte aligned, as every way's rows
+	 * must be. */
 	size_t bytes = per_way * m->nways * sizeof(uint64_t);
-	bytes = (bytes + 63) & ~(size_t)63;
-	m->store = m->ways ? aligned_alloc(64, bytes) : NULL;
-	if (!m->store) {
+	void *store = m->ways ? mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+			      : MAP_FAILED;
+	if (store == MAP_FAILED) {
 		free(m->ways);
 		free(m);
 		errno = ENOMEM;
 		return NULL;
 	}
-	memset(m->store, 0, bytes);
+	m->store = store;
+	m->store_bytes = bytes;
 	for (unsigned w = 0; w < m->nways; w++) {
 		uint64_t *p = m->store + per_way * w;
 		sram_way *way = &m->ways[w];
@@ -127,7 +134,7 @@ void sram_free(sram_machine *m)
 {
 	if (!m)
 		return;
-	free(m->store);
+	munmap(m->store, m->store_bytes);
 	free(m->ways);
 	free(m);
 }

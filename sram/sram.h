@@ -130,7 +130,8 @@ typedef struct sram_machine {
 	unsigned narrays;  /* all arrays of the machine */
 	uint64_t tail;     /* valid-bit mask of an array's last word */
 	sram_way *ways;
-	uint64_t *store;   /* one allocation for every way's bits */
+	uint64_t *store;   /* one mapping for every way's bits */
+	size_t store_bytes; /* its size */
 } sram_machine;
 
 /* The default machine, Table 2 of infinity-stream. */

@@ -11,6 +11,7 @@
 
 #include "isa_harness.h"
 #include "layout.h"
+#include "transpose.h"
 
 
 /* A region of unsigned n-bit elements with sizes S and tile T (nd dims). */
@@ -750,6 +751,57 @@ Test(layout, transpose_round_trips)
 		check_transpose(m, r, 0x9e3779b97f4a7c15ull + i);
 	}
 	sram_free(m);
+}
+
+/* The transpose unit's data path, cell by cell against sram_get_bit:
+ * runs that start and end inside a word, cross words, fill whole words,
+ * on machines of 256 bitlines and of 32 (a row shorter than a word);
+ * widths 1 to 64.  The cells around each run keep their bits. */
+static void ttu_runs(unsigned bitlines)
+{
+	const sram_geom g = harness_geom(128, bitlines, 2, 1, 1, 1);
+	sram_machine *m = sram_new(&g);
+	cr_assert(m);
+	static const struct { unsigned wl0, width, first, len; } cs[] = {
+		{0, 1, 0, 32}, {3, 7, 5, 3}, {10, 13, 20, 12}, {0, 64, 31, 1},
+		{0, 1, 0, 256}, {10, 13, 60, 9}, {0, 32, 0, 64}, {12, 33, 1, 190},
+		{16, 64, 64, 192}, {5, 64, 255, 1}, {70, 10, 63, 2}, {1, 17, 200, 56},
+	};
+	uint64_t v[256], back[256];
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	for (size_t c = 0; c < sizeof cs / sizeof *cs; c++) {
+		if (cs[c].first + cs[c].len > bitlines)
+			continue;
+		for (unsigned a = 0; a < m->narrays; a++) /* a known background */
+			for (unsigned wl = 0; wl < g.wordlines; wl++)
+				for (unsigned bl = 0; bl < g.bitlines; bl++)
+					sram_set_bit(m, a, wl, bl, (a + wl * 3 + bl * 7) % 5 < 2);
+		for (unsigned j = 0; j < cs[c].len; j++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			v[j] = x; /* bits above the width must be ignored */
+		}
+		emu_ttu_put(m, 1, cs[c].wl0, cs[c].width, cs[c].first, v, cs[c].len);
+		for (unsigned a = 0; a < m->narrays; a++)
+			for (unsigned wl = 0; wl < g.wordlines; wl++)
+				for (unsigned bl = 0; bl < g.bitlines; bl++) {
+					bool want = (a + wl * 3 + bl * 7) % 5 < 2;
+					if (a == 1 && wl >= cs[c].wl0 && wl < cs[c].wl0 + cs[c].width &&
+					    bl >= cs[c].first && bl < cs[c].first + cs[c].len)
+						want = v[bl - cs[c].first] >> (wl - cs[c].wl0) & 1;
+					cr_assert_eq(sram_get_bit(m, a, wl, bl), want,
+						     "case %zu: array %u wordline %u bitline %u", c, a, wl, bl);
+				}
+		emu_ttu_get(m, 1, cs[c].wl0, cs[c].width, cs[c].first, back, cs[c].len);
+		for (unsigned j = 0; j < cs[c].len; j++)
+			cr_assert_eq(back[j], v[j] & isa_mask(cs[c].width), "case %zu: element %u", c, j);
+	}
+	sram_free(m);
+}
+
+Test(layout, ttu_runs_cell_by_cell)
+{
+	ttu_runs(256);
+	ttu_runs(32);
 }
 
 /* The cost formula by hand: width cycles per (array, wordline group)

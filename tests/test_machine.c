@@ -17,6 +17,7 @@
 #include "program.h"
 #include "check.h"
 #include "refmodel.h"
+#include "report.h"
 
 static emu_program parse_text(const char *text)
 {
@@ -89,6 +90,41 @@ Test(machine, reference_agrees_after_every_buffer)
 	cr_assert_not(emu_ref_compare(r, em, C, &mm));
 	cr_assert_eq(mm.index, 777);
 	cr_assert_eq(mm.expected ^ mm.actual, 0x100);
+	emu_ref_free(r);
+	emu_machine_free(em);
+	emu_program_free(&p);
+}
+
+/* The per-command check compares the rows the reference's last command
+ * wrote, on every bitline, and names the first differing cell; rows the
+ * command did not write are left to the end-of-run comparison. */
+Test(machine, written_rows_compare)
+{
+	emu_program p = parse_text(small_prog);
+	emu_machine *em;
+	emu_ref *r;
+	run_with_ref(&p, false, &em, &r);
+	emu_cell_mismatch cm;
+	/* the last command: D (wordlines 48..63) of arrays 2, 5, 8, 11 */
+	cr_assert_eq(emu_ref_nwritten(r), 4);
+	unsigned a, lo, hi;
+	emu_ref_written(r, 1, &a, &lo, &hi);
+	cr_assert(a == 5 && lo == 48 && hi == 64, "array %u rows %u..%u", a, lo, hi);
+	cr_assert(emu_ref_compare_written(r, em, &cm));
+	/* a cell of a row it did not write: unseen here */
+	sram_set_bit(em->m, 3, 50, 7, !sram_get_bit(em->m, 3, 50, 7));
+	cr_assert(emu_ref_compare_written(r, em, &cm));
+	sram_set_bit(em->m, 3, 50, 7, !sram_get_bit(em->m, 3, 50, 7));
+	/* a written row, on a bitline the command did not select: seen */
+	sram_set_bit(em->m, 5, 50, 7, !sram_get_bit(em->m, 5, 50, 7));
+	cr_assert_not(emu_ref_compare_written(r, em, &cm));
+	cr_assert(cm.array == 5 && cm.bitline == 7 && cm.wordline == 50 &&
+		  cm.expected != cm.actual, "cell %u/%u/%u", cm.array, cm.bitline, cm.wordline);
+	/* and the report names the element of D that holds it */
+	diag d;
+	diag_clear(&d);
+	cr_assert_not(emu_report_check_cmd(r, em, p.ncmds - 1, &d));
+	cr_assert(strstr(d.msg, "D[327]") && strstr(d.msg, "after command 4"), "%s", d.msg);
 	emu_ref_free(r);
 	emu_machine_free(em);
 	emu_program_free(&p);

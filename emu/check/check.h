@@ -28,6 +28,19 @@ typedef struct emu_mismatch {
 bool emu_ref_compare(const emu_ref *r, const emu_machine *em,
 		     const emu_buffer *b, emu_mismatch *mm);
 
+/* The first cell, in the order of emu_ref_written, where the rows the
+ * reference's last command wrote differ from the machine's. */
+typedef struct emu_cell_mismatch {
+	unsigned array, bitline, wordline;
+	unsigned expected, actual;
+} emu_cell_mismatch;
+/* true if the machine holds, in every row the reference's last command
+ * (emu_ref_run_cmd) wrote, on every bitline, the reference's bits; else
+ * *cm names the first cell that differs.  The cost is that of the rows
+ * written, not of the buffers they belong to. */
+bool emu_ref_compare_written(const emu_ref *r, const emu_machine *em,
+			     emu_cell_mismatch *cm);
+
 INFSIM_END_DECLS
 
 #endif

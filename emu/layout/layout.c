@@ -3,6 +3,7 @@
  * layout.c: the tiled transposed layout; see layout.h and doc/LAYOUT.md.
  */
 #include "layout.h"
+#include "transpose.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -968,41 +969,6 @@ int emu_tile_select_group(emu_region *const *rs, size_t n, size_t primary,
 
 /* ---- the transpose unit ---- */
 
-/* Bits of v[0..len) into bitlines [first, first + len) of one array,
- * wordlines wl0 .. wl0 + width - 1: the unit fills a row 64 bitlines
- * (one word) at a time. */
-static void put_run(sram_machine *m, unsigned array, unsigned wl0, unsigned width,
-		    unsigned first, const uint64_t *v, unsigned len)
-{
-	for (unsigned k = 0; k < width; k++) {
-		uint64_t *row = sram_row(m, array, wl0 + k);
-		for (unsigned j = 0; j < len;) {
-			const unsigned bl = first + j, w = bl / 64, sh = bl % 64;
-			const unsigned take = 64 - sh < len - j ? 64 - sh : len - j;
-			uint64_t bits = 0;
-			for (unsigned i = 0; i < take; i++)
-				bits |= (v[j + i] >> k & 1) << i;
-			const uint64_t mask = (take == 64 ? ~UINT64_C(0)
-					       : (UINT64_C(1) << take) - 1) << sh;
-			row[w] = (row[w] & ~mask) | (bits << sh);
-			j += take;
-		}
-	}
-}
-
-static void get_run(const sram_machine *m, unsigned array, unsigned wl0,
-		    unsigned width, unsigned first, uint64_t *v, unsigned len)
-{
-	memset(v, 0, len * sizeof *v);
-	for (unsigned k = 0; k < width; k++) {
-		const uint64_t *row = sram_row((sram_machine *)m, array, wl0 + k);
-		for (unsigned j = 0; j < len; j++) {
-			const unsigned bl = first + j;
-			v[j] |= (row[bl / 64] >> (bl % 64) & 1) << k;
-		}
-	}
-}
-
 /* Move one run of dimension 0 (elements idx .. idx + len - 1, all in
  * one tile, so on consecutive tile bitlines) in or out, split where the
  * tile's bitlines wrap into the next wordline group. */
@@ -1019,9 +985,9 @@ static void move_run(sram_machine *m, const emu_region *r,
 		const unsigned piece = (unsigned)min_u64(len - done, B - first);
 		const unsigned wl0 = r->wl + (unsigned)(b / B) * r->width;
 		if (store)
-			put_run(m, loc.array, wl0, r->width, first, v + done, piece);
+			emu_ttu_put(m, loc.array, wl0, r->width, first, v + done, piece);
 		else
-			get_run(m, loc.array, wl0, r->width, first, v + done, piece);
+			emu_ttu_get(m, loc.array, wl0, r->width, first, v + done, piece);
 		done += piece;
 		b += piece;
 	}
@@ -1030,8 +996,7 @@ static void move_run(sram_machine *m, const emu_region *r,
 static void move_region(sram_machine *m, const emu_region *r, uint64_t *v,
 			bool store)
 {
-	const uint64_t mask = isa_mask(r->width), T0 = r->tile[0];
-	uint64_t tmp[SRAM_MAX_DIM];
+	const uint64_t T0 = r->tile[0];
 	for (uint64_t i2 = 0; i2 < r->size[2]; i2++) {
 		for (uint64_t i1 = 0; i1 < r->size[1]; i1++) {
 			for (uint64_t i0 = 0; i0 < r->size[0]; i0 += T0) {
@@ -1041,9 +1006,7 @@ static void move_region(sram_machine *m, const emu_region *r, uint64_t *v,
 				for (uint64_t j = 0; j < len; j += SRAM_MAX_DIM) {
 					const uint64_t n = min_u64(SRAM_MAX_DIM, len - j);
 					const uint64_t at[EMU_LAYOUT_DIMS] = {i0 + j, i1, i2};
-					for (uint64_t e = 0; store && e < n; e++)
-						tmp[e] = row[j + e] & mask;
-					move_run(m, r, at, store ? tmp : row + j, n, store);
+					move_run(m, r, at, row + j, n, store);
 				}
 			}
 		}

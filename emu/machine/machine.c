@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "layout.h"
+#include "transpose.h"
 #include "move.h"
 #ifdef _OPENMP
 #include <omp.h>
@@ -149,57 +150,18 @@ static uint64_t ttu_cycles(emu_machine *em, const emu_buffer *b, uint64_t count)
 	return worst;
 }
 
-/* Write the `len` elements v[0..len) into one array's bitlines
- * [first, first+len), one wordline at a time, the way the transpose unit
- * fills a row: bit k of 64 consecutive elements makes one word. */
-static void store_tile(sram_machine *m, unsigned array, unsigned first,
-		       const emu_buffer *b, const uint64_t *v, unsigned len)
-{
-	for (unsigned k = 0; k < b->width; k++) {
-		uint64_t *row = sram_row(m, array, b->wl + k);
-		for (unsigned j = 0; j < len;) {
-			unsigned bl = first + j, w = bl / 64, sh = bl % 64;
-			unsigned take = 64 - sh < len - j ? 64 - sh : len - j;
-			uint64_t bits = 0;
-			for (unsigned t = 0; t < take; t++)
-				bits |= ((v[j + t] >> k) & 1) << t;
-			uint64_t mask = (take == 64 ? ~UINT64_C(0)
-						    : (UINT64_C(1) << take) - 1) << sh;
-			row[w] = (row[w] & ~mask) | (bits << sh);
-			j += take;
-		}
-	}
-}
-
-static void load_tile(const sram_machine *m, unsigned array, unsigned first,
-		      const emu_buffer *b, uint64_t *v, unsigned len)
-{
-	memset(v, 0, len * sizeof *v);
-	for (unsigned k = 0; k < b->width; k++) {
-		const uint64_t *row = sram_row((sram_machine *)m, array, b->wl + k);
-		for (unsigned j = 0; j < len; j++) {
-			unsigned bl = first + j;
-			v[j] |= ((row[bl / 64] >> (bl % 64)) & 1) << k;
-		}
-	}
-}
-
 static void for_each_tile(sram_machine *m, const emu_buffer *b, uint64_t *v,
 			  uint64_t count, bool store)
 {
-	const uint64_t B = m->g.bitlines, mask = isa_mask(b->width);
+	const uint64_t B = m->g.bitlines;
 	for (uint64_t t = 0; t * B < count; t++) {
 		unsigned array, bl;
 		elem_place(m, b, t * B, &array, &bl);
-		unsigned len = (unsigned)(count - t * B < B ? count - t * B : B);
-		if (store) {
-			uint64_t tmp[SRAM_MAX_DIM];
-			for (unsigned j = 0; j < len; j++)
-				tmp[j] = v[t * B + j] & mask;
-			store_tile(m, array, 0, b, tmp, len);
-		} else {
-			load_tile(m, array, 0, b, v + t * B, len);
-		}
+		const unsigned len = (unsigned)(count - t * B < B ? count - t * B : B);
+		if (store)
+			emu_ttu_put(m, array, b->wl, b->width, 0, v + t * B, len);
+		else
+			emu_ttu_get(m, array, b->wl, b->width, 0, v + t * B, len);
 	}
 }
 

@@ -24,6 +24,11 @@ struct emu_ref {
 	uint8_t *sel_arr;      /* scratch: selected arrays of a command */
 	struct ref_pend *pend; /* inter-bank bits waiting for the next sync */
 	size_t npend, cap_pend;
+	/* The rows the last command wrote, per array (emu_ref_written):
+	 * the arrays in order of first write, each with [lo, hi). */
+	unsigned *dirty;
+	size_t ndirty;
+	uint16_t *lo, *hi;     /* per array; hi == 0: not written */
 };
 
 /* One bit of an inter-bank move, delivered at the next sync. */
@@ -47,7 +52,10 @@ emu_ref *emu_ref_new(const emu_program *p, diag *d)
 	r->cols = calloc(r->narrays, sizeof *r->cols);
 	r->tags = calloc(r->narrays, sizeof *r->tags);
 	r->sel_arr = calloc(r->narrays, 1);
-	if (!r->cols || !r->tags || !r->sel_arr)
+	r->dirty = calloc(r->narrays, sizeof *r->dirty);
+	r->lo = calloc(r->narrays, sizeof *r->lo);
+	r->hi = calloc(r->narrays, sizeof *r->hi);
+	if (!r->cols || !r->tags || !r->sel_arr || !r->dirty || !r->lo || !r->hi)
 		goto oom;
 	return r;
 oom:
@@ -67,6 +75,9 @@ void emu_ref_free(emu_ref *r)
 	free(r->cols);
 	free(r->tags);
 	free(r->sel_arr);
+	free(r->dirty);
+	free(r->lo);
+	free(r->hi);
 	free(r->pend);
 	free(r);
 }
@@ -85,25 +96,67 @@ static uint64_t *column(const emu_ref *r, unsigned array, unsigned bl, bool make
 	return r->cols[array] + (size_t)bl * r->cw;
 }
 
+/* Note that the current command writes rows [wl, wl + n) of array a. */
+static void mark(emu_ref *r, unsigned a, unsigned wl, unsigned n)
+{
+	if (!r->hi[a]) {
+		r->dirty[r->ndirty++] = a;
+		r->lo[a] = (uint16_t)wl;
+		r->hi[a] = (uint16_t)(wl + n);
+		return;
+	}
+	if (wl < r->lo[a])
+		r->lo[a] = (uint16_t)wl;
+	if (wl + n > r->hi[a])
+		r->hi[a] = (uint16_t)(wl + n);
+}
+
+static void clear_marks(emu_ref *r)
+{
+	for (size_t i = 0; i < r->ndirty; i++)
+		r->hi[r->dirty[i]] = 0;
+	r->ndirty = 0;
+}
+
+size_t emu_ref_nwritten(const emu_ref *r)
+{
+	return r->ndirty;
+}
+
+void emu_ref_written(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
+		     unsigned *end)
+{
+	*array = r->dirty[k];
+	*wl = r->lo[*array];
+	*end = r->hi[*array];
+}
+
+const uint64_t *emu_ref_column(const emu_ref *r, unsigned array, unsigned bitline)
+{
+	return r->cols[array] ? r->cols[array] + (size_t)bitline * r->cw : NULL;
+}
+
+/* Bits [wl, wl + n) of a column (n from 1 to 64): one word, or the end
+ * of one and the start of the next. */
 static uint64_t field_get(const uint64_t *col, unsigned wl, unsigned n)
 {
 	if (!col)
 		return 0;
-	uint64_t v = 0;
-	for (unsigned k = 0; k < n; k++)
-		v |= ((col[(wl + k) / 64] >> ((wl + k) % 64)) & 1) << k;
-	return v;
+	const unsigned w = wl / 64, sh = wl % 64;
+	uint64_t v = col[w] >> sh;
+	if (sh && sh + n > 64)
+		v |= col[w + 1] << (64 - sh);
+	return v & isa_mask(n);
 }
 
 static void field_set(uint64_t *col, unsigned wl, unsigned n, uint64_t v)
 {
-	for (unsigned k = 0; k < n; k++) {
-		uint64_t bit = UINT64_C(1) << ((wl + k) % 64);
-		if ((v >> k) & 1)
-			col[(wl + k) / 64] |= bit;
-		else
-			col[(wl + k) / 64] &= ~bit;
-	}
+	const unsigned w = wl / 64, sh = wl % 64;
+	const uint64_t m = isa_mask(n);
+	v &= m;
+	col[w] = (col[w] & ~(m << sh)) | v << sh;
+	if (sh && sh + n > 64)
+		col[w + 1] = (col[w + 1] & ~(m >> (64 - sh))) | v >> (64 - sh);
 }
 
 uint64_t emu_ref_get(const emu_ref *r, const emu_buffer *b, uint64_t i)
@@ -120,13 +173,29 @@ void emu_ref_set(emu_ref *r, const emu_buffer *b, uint64_t i, uint64_t v)
 	field_set(column(r, a, bl, true), wl, b->width, v);
 }
 
+void emu_ref_read(const emu_ref *r, const emu_buffer *b, uint64_t *values)
+{
+	emu_placer pl;
+	emu_placer_init(&pl, b, &r->p->geom);
+	for (uint64_t i = 0; i < b->length; i++) {
+		unsigned a, bl, wl;
+		emu_placer_at(&pl, i, &a, &bl, &wl);
+		values[i] = field_get(column(r, a, bl, false), wl, b->width);
+	}
+}
+
 void emu_ref_store(emu_ref *r, const emu_buffer *b, const uint64_t *values,
 		   uint64_t count)
 {
+	emu_placer pl;
+	emu_placer_init(&pl, b, &r->p->geom);
 	if (count > b->length)
 		count = b->length;
-	for (uint64_t i = 0; i < count; i++)
-		emu_ref_set(r, b, i, values[i] & isa_mask(b->width));
+	for (uint64_t i = 0; i < count; i++) {
+		unsigned a, bl, wl;
+		emu_placer_at(&pl, i, &a, &bl, &wl);
+		field_set(column(r, a, bl, true), wl, b->width, values[i] & isa_mask(b->width));
+	}
 }
 
 void emu_ref_init_buffers(emu_ref *r)
@@ -135,8 +204,13 @@ void emu_ref_init_buffers(emu_ref *r)
 		const emu_buffer *b = &r->p->bufs[k];
 		if (b->init == EMU_INIT_NONE)
 			continue;
-		for (uint64_t i = 0; i < b->length; i++)
-			emu_ref_set(r, b, i, emu_init_elem(b, i));
+		emu_placer pl;
+		emu_placer_init(&pl, b, &r->p->geom);
+		for (uint64_t i = 0; i < b->length; i++) {
+			unsigned a, bl, wl;
+			emu_placer_at(&pl, i, &a, &bl, &wl);
+			field_set(column(r, a, bl, true), wl, b->width, emu_init_elem(b, i));
+		}
 	}
 }
 
@@ -273,6 +347,7 @@ static unsigned bit_get(const emu_ref *r, unsigned a, unsigned bl, unsigned wl)
 static void bit_set(emu_ref *r, unsigned a, unsigned bl, unsigned wl, unsigned v)
 {
 	field_set(column(r, a, bl, true), wl, 1, v);
+	mark(r, a, wl, 1);
 }
 
 static unsigned ref_bank(const emu_ref *r, unsigned a)
@@ -300,23 +375,39 @@ static int pend_push(emu_ref *r, unsigned a, unsigned bl, unsigned wl, unsigned 
 	return 0;
 }
 
-/* Intra-array shift: bitline b -> b + dist in each array, row by row. */
+/* Intra-array shift: bitline b -> b + dist in each array, row by row.
+ * When the source and destination rows are the same rows or share none,
+ * no row step reads what an earlier one wrote, so the rows can move as
+ * one field per bitline: every source field read, then every one
+ * written. */
 static void ref_intra(emu_ref *r, const emu_move *m)
 {
 	const uint64_t na = emu_pattern_size(&m->arrays), nb = emu_pattern_size(&m->bitlines);
-	uint8_t v[SRAM_MAX_DIM];
+	const bool whole = m->nwl <= 64 && (m->dst_wl == m->wl || m->dst_wl >= m->wl + m->nwl ||
+					    m->wl >= m->dst_wl + m->nwl);
+	uint64_t v[SRAM_MAX_DIM];
+	unsigned bl[SRAM_MAX_DIM];
+	for (uint64_t j = 0; j < nb; j++)
+		bl[j] = (unsigned)emu_pattern_at(&m->bitlines, j);
 	memset(r->sel_arr, 0, r->narrays);
 	for (uint64_t i = 0; i < na; i++) {
 		const unsigned a = (unsigned)emu_pattern_at(&m->arrays, i);
 		if (r->sel_arr[a]++)
 			continue;
+		if (whole) {
+			for (uint64_t j = 0; j < nb; j++)
+				v[j] = field_get(column(r, a, bl[j], false), m->wl, m->nwl);
+			for (uint64_t j = 0; j < nb; j++)
+				field_set(column(r, a, (unsigned)(bl[j] + m->dist), true),
+					  m->dst_wl, m->nwl, v[j]);
+			mark(r, a, m->dst_wl, m->nwl);
+			continue;
+		}
 		for (unsigned k = 0; k < m->nwl; k++) {
 			for (uint64_t j = 0; j < nb; j++)
-				v[j] = (uint8_t)bit_get(r, a, (unsigned)emu_pattern_at(&m->bitlines, j),
-							m->wl + k);
+				v[j] = bit_get(r, a, bl[j], m->wl + k);
 			for (uint64_t j = 0; j < nb; j++)
-				bit_set(r, a, (unsigned)(emu_pattern_at(&m->bitlines, j) + m->dist),
-					m->dst_wl + k, v[j]);
+				bit_set(r, a, (unsigned)(bl[j] + m->dist), m->dst_wl + k, (unsigned)v[j]);
 		}
 	}
 }
@@ -358,11 +449,13 @@ static int ref_transfer(emu_ref *r, const emu_move *m, diag *d)
 static void ref_const(emu_ref *r, const emu_move *m)
 {
 	const uint64_t na = emu_pattern_size(&m->arrays), nb = emu_pattern_size(&m->bitlines);
-	for (uint64_t i = 0; i < na; i++)
+	for (uint64_t i = 0; i < na; i++) {
+		const unsigned a = (unsigned)emu_pattern_at(&m->arrays, i);
+		mark(r, a, m->wl, m->nwl);
 		for (uint64_t j = 0; j < nb; j++)
-			field_set(column(r, (unsigned)emu_pattern_at(&m->arrays, i),
-					 (unsigned)emu_pattern_at(&m->bitlines, j), true),
+			field_set(column(r, a, (unsigned)emu_pattern_at(&m->bitlines, j), true),
 				  m->wl, m->nwl, m->value);
+	}
 }
 
 static int ref_move(emu_ref *r, const emu_move *m, diag *d)
@@ -386,9 +479,20 @@ static int ref_move(emu_ref *r, const emu_move *m, diag *d)
 	}
 }
 
+/* The rows a compute command writes in each array it selects. */
+static void mark_dests(emu_ref *r, const isa_cmd *c, unsigned a)
+{
+	const isa_form f = isa_info_of(c->op)->form;
+	if (f == ISA_FORM_QRAB)
+		mark(r, a, c->d2, c->width);
+	if (c->d != ISA_TAG)
+		mark(r, a, c->d, f == ISA_FORM_PAB || f == ISA_FORM_PAI ? 1 : c->width);
+}
+
 int emu_ref_run_cmd(emu_ref *r, size_t i, diag *d)
 {
 	const emu_cmd *ec = &r->p->cmds[i];
+	clear_marks(r);
 	if (ec->kind == EMU_CMD_MOVE)
 		return ref_move(r, &ec->mv, d);
 	const bool clobber = clobbers_tag(r, &ec->c);
@@ -402,6 +506,7 @@ int emu_ref_run_cmd(emu_ref *r, size_t i, diag *d)
 		if (r->sel_arr[a])
 			continue;
 		r->sel_arr[a] = 1;
+		mark_dests(r, &ec->c, a);
 		if (isa_info_of(ec->c.op)->form == ISA_FORM_RA) {
 			apply_reduce(r, &ec->c, a, clobber);
 			continue;

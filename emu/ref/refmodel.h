@@ -45,6 +45,17 @@ void emu_ref_free(emu_ref *r);
 /* Element access (values are n-bit patterns in the low bits). */
 uint64_t emu_ref_get(const emu_ref *r, const emu_buffer *b, uint64_t i);
 void emu_ref_set(emu_ref *r, const emu_buffer *b, uint64_t i, uint64_t v);
+/* The rows the last emu_ref_run_cmd wrote: k-th of emu_ref_nwritten
+ * arrays, its wordlines [wl, end).  A check compares only these after
+ * each command (check.h). */
+size_t emu_ref_nwritten(const emu_ref *r);
+void emu_ref_written(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
+		     unsigned *end);
+/* Bitline `bitline` of `array` as a column of ceil(W / 64) words, bit w
+ * of the column being wordline w; NULL while the column is all zero. */
+const uint64_t *emu_ref_column(const emu_ref *r, unsigned array, unsigned bitline);
+/* Every element of b, in order, into values[0 .. b->length). */
+void emu_ref_read(const emu_ref *r, const emu_buffer *b, uint64_t *values);
 void emu_ref_store(emu_ref *r, const emu_buffer *b, const uint64_t *values,
 		   uint64_t count);
 /* Apply init= directives (same values as emu_init_buffers). */

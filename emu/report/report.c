@@ -484,16 +484,30 @@ static bool check_buffer(const emu_ref *r, const emu_machine *em, int bi,
 	return false;
 }
 
+/* After command i: compare the rows the reference wrote, cell by cell
+ * (cheap: what the command wrote, not whole buffers).  Only on a
+ * difference are buffers read, to name the first wrong element: the
+ * command's destinations first, then every buffer; a cell that belongs
+ * to no buffer is named as a cell. */
 bool emu_report_check_cmd(const emu_ref *r, const emu_machine *em, size_t i,
 			  diag *d)
 {
 	const emu_cmd *c = &em->prog->cmds[i];
-	/* A move writes cells of any buffer: check them all. */
-	for (size_t b = 0; c->kind == EMU_CMD_MOVE && b < em->prog->nbufs; b++)
+	emu_cell_mismatch cm;
+	if (emu_ref_compare_written(r, em, &cm))
+		return true;
+	if (!check_buffer(r, em, c->buf_d, c, i, d) || !check_buffer(r, em, c->buf_d2, c, i, d))
+		return false;
+	for (size_t b = 0; b < em->prog->nbufs; b++)
 		if (!check_buffer(r, em, (int)b, c, i, d))
 			return false;
-	return check_buffer(r, em, c->buf_d, c, i, d) &&
-	       check_buffer(r, em, c->buf_d2, c, i, d);
+	char cmd[512];
+	emu_format_cmd(em->prog, c, cmd, sizeof cmd);
+	diag_at(d, em->prog->path, c->line, 0,
+		"--check: after command %zu '%s', machine and reference model differ at array %u, "
+		"bitline %u, wordline %u, outside every buffer: expected %u, got %u",
+		i + 1, cmd, cm.array, cm.bitline, cm.wordline, cm.expected, cm.actual);
+	return false;
 }
 
 bool emu_report_check_all(const emu_ref *r, const emu_machine *em, diag *d)

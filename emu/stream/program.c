@@ -1126,24 +1126,39 @@ unsigned emu_buffer_rows(const emu_buffer *b, const sram_geom *g)
 	return (unsigned)emu_region_rows(&r, g);
 }
 
-void emu_buffer_place(const emu_buffer *b, const sram_geom *g, uint64_t i,
-		      unsigned *array, unsigned *bitline, unsigned *wl)
+void emu_placer_init(emu_placer *pl, const emu_buffer *b, const sram_geom *g)
 {
+	pl->b = b;
+	pl->g = g;
+	if (b->ndims)
+		emu_buffer_region(b, &pl->r);
+}
+
+void emu_placer_at(const emu_placer *pl, uint64_t i, unsigned *array,
+		   unsigned *bitline, unsigned *wl)
+{
+	const emu_buffer *b = pl->b;
 	if (!b->ndims) {
-		*array = (unsigned)emu_pattern_at(&b->arrays, i / g->bitlines);
-		*bitline = (unsigned)(i % g->bitlines);
+		*array = (unsigned)emu_pattern_at(&b->arrays, i / pl->g->bitlines);
+		*bitline = (unsigned)(i % pl->g->bitlines);
 		*wl = b->wl;
 		return;
 	}
-	emu_region r;
 	uint64_t idx[EMU_LAYOUT_DIMS];
 	emu_loc loc;
-	emu_buffer_region(b, &r);
-	emu_region_unflatten(&r, i, idx);
-	emu_layout_place(&r, g, idx, &loc);
+	emu_region_unflatten(&pl->r, i, idx);
+	emu_layout_place(&pl->r, pl->g, idx, &loc);
 	*array = loc.array;
 	*bitline = loc.bitline;
 	*wl = loc.wordline;
+}
+
+void emu_buffer_place(const emu_buffer *b, const sram_geom *g, uint64_t i,
+		      unsigned *array, unsigned *bitline, unsigned *wl)
+{
+	emu_placer pl;
+	emu_placer_init(&pl, b, g);
+	emu_placer_at(&pl, i, array, bitline, wl);
 }
 
 /* A tensor's declaration: up to 3 dimensions, a region that the layout

@@ -20,6 +20,7 @@
 #include "api.h"
 #include "diag.h"
 #include "isa.h"
+#include "layout.h"
 #include "sram.h"
 
 INFSIM_BEGIN_DECLS
@@ -101,6 +102,16 @@ unsigned emu_buffer_rows(const emu_buffer *b, const sram_geom *g);
  * tiled layout (emu_layout_place). */
 void emu_buffer_place(const emu_buffer *b, const sram_geom *g, uint64_t i,
 		      unsigned *array, unsigned *bitline, unsigned *wl);
+/* Placing many elements of one buffer: the tensor's region is made once
+ * (emu_buffer_place makes it for every call). */
+typedef struct {
+	const emu_buffer *b;
+	const sram_geom *g;
+	emu_region r;
+} emu_placer;
+void emu_placer_init(emu_placer *pl, const emu_buffer *b, const sram_geom *g);
+void emu_placer_at(const emu_placer *pl, uint64_t i, unsigned *array,
+		   unsigned *bitline, unsigned *wl);
 /* A tensor as a region of the Layout Override Table (layout.h): name,
  * type, sizes, tiles, first wordline, first array, transposed. */
 struct emu_region;

@@ -45,6 +45,11 @@ for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
         -artifact_prefix="$out/crashes/$name/" \
         "$out/corpus/$name" "$srcdir/tests/fuzz/corpus/$name" > "$log" 2>&1); then
     echo "fuzz $name: FOUND A CRASH; see $log and $out/crashes/$name/"
+    # What the sanitizer said, so that a CI log alone names the bug.
+    sed -n '/==ERROR\|runtime error\|ALARM\|out-of-memory\|deadly signal/,$p' "$log" | head -60 | sed "s/^/  | /"
+    for f in "$out/crashes/$name"/*; do
+      [ -f "$f" ] && { echo "  input $(basename "$f"), base64:"; head -c 4096 "$f" | base64 | sed "s/^/  | /"; }
+    done
     status=1
   fi
   grep -E '^#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss_mb' "$log" | sed "s/^/  /" || true
