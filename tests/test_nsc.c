@@ -770,7 +770,9 @@ Test(alias, indirect_and_pointer)
 Test(alias, many_random)
 {
 	rng_state = 99;
-	for (size_t i = 0; i < NSAMPLES; i++) {
+	/* bin_tree and hash_join build their nodes at run time: a store of the
+	 * initial bits there is not silent (it can tie a chain into a cycle) */
+	for (size_t i = 0; i < NSAMPLES - 2; i++) {
 		prog g;
 		prog_sample(&g, samples[i], NULL, 0);
 		nsc_alias al[8];
