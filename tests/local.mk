@@ -361,3 +361,7 @@ check_PROGRAMS += tests/test_simt
 tests_test_simt_SOURCES = tests/test_simt.c
 tests_test_simt_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_simt_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_nsc
+tests_test_nsc_SOURCES = tests/test_nsc.c
+tests_test_nsc_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_nsc_LDADD = $(TEST_LIBS)

@@ -40,6 +40,7 @@
 #include "tdfg_json.h"
 #include "vima.h"
 #include "simt.h"
+#include "nsc.h"
 #include "refmodel.h"
 #include "report.h"
 #include "paper.h"
@@ -65,6 +66,9 @@ static const char help_text[] =
 "                                       PROG.vima); infsim vima --help\n"
 "  or:  infsim ar PROG.ar [OPTION]...   run an Active-Routing program (also\n"
 "                                       infsim run PROG.ar; infsim ar --help)\n"
+"  or:  infsim nsc PROG.nsc [OPTION]... run a stream program on near-memory\n"
+"                                       stream engines (also infsim run\n"
+"                                       PROG.nsc; infsim nsc --help)\n"
 "Emulate computing in cache SRAM arrays, bit for bit.\n"
 "\n"
 "Machine (run, jit, asm, disasm, layout, info):\n"
@@ -1346,6 +1350,8 @@ int main(int argc, char **argv)
 		argv[1] = (char *)"ar"; /* an Active-Routing program (doc/ACTIVE-ROUTING.md) */
 	if (!strcmp(argv[1], "--list-commands")) /* the name parse.c suggests */
 		argv[1] = (char *)"commands";
+	if (!strcmp(argv[1], "nsc") || (!strcmp(argv[1], "run") && nsc_cli_wants(argc - 2, argv + 2)))
+		return finish_stdout(nsc_cli(argc - 1, argv + 1)); /* stream programs (doc/STREAMS.md) */
 	/* VIMA programs have their own runner (emu/vima, doc/VIMA.md). */
 	if (!strcmp(argv[1], "vima") ||
 	    (!strcmp(argv[1], "run") && vima_cli_wants(argc - 2, argv + 2)))

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * region_run.c: one instance of a `streams` region: the configuration
+ * (s_cfg: trip counts, the affine streams' base and strides, indirect
+ * offsets, Table IV), the floating decision, the run-ahead window, the
+ * iterations, and the end (s_end: end messages, reductions' results read
+ * by the core, the history the next decision uses).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+/* Trip counts, and each affine stream's index as c0 + sum co[d] * dim[d]
+ * (the core evaluates the index at the origin and unit steps). */
+static int configure(rstate *g)
+{
+	nsc_eng *e = g->e;
+	const nsc_region *r = g->r;
+	nsc_ctx c;
+	memset(&c, 0, sizeof c);
+	c.chase_arr = r->chase_arr;
+	for (int s = 0; s <= CH; s++)
+		c.sv[s] = nsc_val_int(0);
+	g->n = r->ndims ? 1 : UINT64_MAX;
+	for (int d = 0; d < r->ndims; d++) {
+		if (nsc_eval_int(e, r->dim_len[d], &c, &g->len[d]) < 0)
+			return -1;
+		g->n = g->len[d] <= 0 ? 0 : g->n * (uint64_t)g->len[d];
+		if (g->n > e->max_iters) {
+			diag_at(e->d, e->p->file, r->line, r->col, "a region of more than %" PRIu64 " iterations",
+				e->max_iters);
+			return -1;
+		}
+	}
+	for (int s = 0; s < r->nstreams; s++) {
+		const nsc_stream *st = &r->s[s];
+		if (st->addr == NSC_A_AFFINE) {
+			if (nsc_eval_int(e, st->idx, &c, &g->c0[s]) < 0)
+				return -1;
+			for (int d = 0; d < r->ndims; d++) {
+				nsc_ctx u = c;
+				u.dim[d] = 1;
+				if (nsc_eval_int(e, st->idx, &u, &g->co[s][d]) < 0)
+					return -1;
+				g->co[s][d] -= g->c0[s];
+			}
+		} else if (st->addr != NSC_A_NONE && nsc_eval_int(e, st->idx, &c, &g->off[s]) < 0)
+			return -1;   /* the base's value is 0 in c: what is left is w */
+		g->key[s] = -1;
+		for (int k = 0; k <= CH; k++)
+			if (nsc_expr_uses(e->p, st->val, NSC_E_STREAM, k) || nsc_expr_uses(e->p, st->idx, NSC_E_STREAM, k))
+				g->used[k] = true;
+		if (st->kind == NSC_S_REDUCE) {
+			nsc_val v = nsc_val_int(0);
+			if (st->init >= 0 && nsc_eval(e, st->init, &c, &v) < 0)
+				return -1;
+			g->acc[s] = nsc_val_cast(v, st->rtype);
+			for (int k = 0; k < r->nstreams && g->key[s] < 0; k++)
+				if (r->s[k].addr == NSC_A_INDIRECT && nsc_expr_uses(e->p, st->val, NSC_E_STREAM, k))
+					g->key[s] = k;
+		}
+	}
+	if (r->ndims == 0) {
+		if (nsc_eval_int(e, r->chase_from, &c, &g->from_p) < 0)
+			return -1;
+		g->next_p = g->from_p;
+	}
+	return 0;
+}
+
+/* Run-ahead only when no floated load reads what the region writes
+ * (§IV-B: aliasing streams are not run ahead of the core). */
+static unsigned window(const rstate *g)
+{
+	const nsc_region *r = g->r;
+	if (r->ndims == 0 && (!g->fl[CH] || nsc_region_writes(r, r->chase_arr)))
+		return 0;
+	bool any = r->ndims == 0;
+	for (int s = 0; s < r->nstreams; s++)
+		if (r->s[s].kind == NSC_S_LOAD && g->fl[s]) {
+			if (nsc_region_writes(r, r->s[s].arr))
+				return 0;
+			any = true;
+		}
+	unsigned w = g->e->s->window;
+	return any ? (w > 1024 ? 1024 : w) : 0;
+}
+
+static void finish_reductions(rstate *g)
+{
+	nsc_eng *e = g->e;
+	const nsc_region *r = g->r;
+	for (int s = 0; s < r->nstreams; s++) {
+		const nsc_stream *st = &r->s[s];
+		if (st->kind != NSC_S_REDUCE)
+			continue;
+		nsc_val acc = g->acc[s];
+		for (unsigned b = 0; b < NSC_BANKS; b++) {
+			if (!g->has_part[s][b])
+				continue;
+			acc = nsc_val_reduce(st->rop, acc, g->part[s][b], st->rtype);
+			if (g->fl[s]) {
+				e->st->partials++;
+				nsc_send(e->st, NSC_M_DATA, NSC_C_DATA, NSC_HDR + 8, b, eng_core_tile(g));
+			}
+		}
+		if (g->fl[s] && g->key[s] < 0 && g->placed[s])
+			nsc_send(e->st, NSC_M_DATA, NSC_C_DATA, NSC_HDR + 8, g->bank[s], eng_core_tile(g));
+		e->slots[st->slot] = acc;
+	}
+}
+
+static void finish(rstate *g)
+{
+	nsc_eng *e = g->e;
+	for (int s = 0; s <= CH; s++) {
+		if (g->fl[s] && g->placed[s])
+			nsc_send(e->st, NSC_M_END, NSC_C_CONTROL, NSC_HDR, eng_core_tile(g), g->bank[s]);
+		if (s < g->r->nstreams || s == CH) {
+			nsc_hist *h = &e->hist[g->ri][s];
+			if (!g->fl[s] && g->acc_n[s]) {
+				h->seen = true;
+				h->acc = g->acc_n[s];
+				h->miss = g->miss_n[s];
+			}
+		}
+	}
+	finish_reductions(g);
+}
+
+static int iterate(rstate *g)
+{
+	unsigned R = g->e->s->range_iters ? g->e->s->range_iters : 1;
+	uint64_t it = 0, block = 0;
+	for (; it < g->n; it++) {
+		while (g->w && g->issued < it + 1 + g->w && g->issued < g->n) {
+			int k = eng_issue(g, g->issued);
+			if (k < 0)
+				return -1;
+			if (k)
+				break;
+		}
+		int k = eng_commit(g, it);
+		if (k < 0)
+			return -1;
+		if (k)
+			break;
+		if (++block == R) {
+			eng_sync_block(g, block);
+			block = 0;
+		}
+	}
+	if (block)
+		eng_sync_block(g, block);
+	return 0;
+}
+
+int nsc_run_region(nsc_eng *e, const nsc_region *r, int ri)
+{
+	rstate *g = calloc(1, sizeof *g);
+	if (!g) {
+		diag_file(e->d, e->p->file, "out of memory");
+		return -1;
+	}
+	g->e = e;
+	g->r = r;
+	g->ri = ri;
+	int rc = configure(g);
+	if (rc == 0) {
+		nsc_float_decide(e, r, ri, g->n, g->fl);
+		for (int s = 0; s <= CH; s++) {
+			e->st->streams_floated += g->fl[s];
+			e->st->streams_core += !g->fl[s] && (s < r->nstreams || (s == CH && !r->ndims));
+		}
+		g->w = window(g);
+		g->ring = calloc(g->w + 1, sizeof *g->ring);
+		rc = g->ring ? iterate(g) : -1;
+		if (!g->ring)
+			diag_file(e->d, e->p->file, "out of memory");
+		if (rc == 0)
+			finish(g);
+	}
+	e->st->regions++;
+	free(g->ring);
+	free(g);
+	return rc;
+}

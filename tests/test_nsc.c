@@ -1,0 +1,1065 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_nsc.c: near-stream computing (emu/nsc/, doc/STREAMS.md).
+ *
+ *   work      the twelve NSC workloads of samples/nsc/ against plain C
+ *             kernels written here, bit for bit (graphs: a seeded
+ *             Kronecker graph; bin_tree: a random search tree), under the
+ *             floating decision and forced to the core and to the banks;
+ *   ref       every sample equals the reference (ref.c) in every setting;
+ *   alias     core stores injected under the streams: with range
+ *             synchronisation the results do not change and the offload
+ *             ends; in sync-free mode (a promise broken) they do change;
+ *   float     the decision: footprint against the private cache, history,
+ *             aliasing loads, indirect reductions longer than 4 x banks;
+ *   msgs      message invariants and hand-counted hops and messages;
+ *   errors    bad programs, each with its one located message;
+ *   cli       infsim nsc / infsim run PROG.nsc, --check, --stats, files.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nsc.h"
+
+#define RUN_TMP_PREFIX "test_nsc"
+#include "infsim_run.h"
+
+/* ---- programs on the engines ---- */
+
+typedef struct prog {
+	nsc_program p;
+	nsc_mem init, m;
+	nsc_stats st;
+	nsc_settings s;
+	diag d;
+} prog;
+
+static char *slurp_sample(const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/samples/nsc/%s", SRCDIR, name);
+	char *t = proc_slurp(path, NULL);
+	cr_assert_not_null(t, "%s", path);
+	return t;
+}
+
+static void prog_open(prog *g, const char *name, const char *text, const nsc_define *defs, int ndefs)
+{
+	memset(g, 0, sizeof *g);
+	cr_assert_eq(nsc_parse(name, text, strlen(text), defs, ndefs, &g->p, &g->d), 0, "%s", g->d.msg);
+	cr_assert_eq(nsc_mem_init(&g->init, &g->p, &g->d), 0, "%s", g->d.msg);
+	nsc_settings_default(&g->s);
+}
+
+static void prog_sample(prog *g, const char *name, const nsc_define *defs, int ndefs)
+{
+	char *t = slurp_sample(name);
+	prog_open(g, name, t, defs, ndefs);
+	free(t);
+}
+
+/* Run on the engines from the initial memory (again if already run). */
+static void prog_run(prog *g)
+{
+	if (g->m.data)
+		nsc_mem_free(&g->m);
+	cr_assert_eq(nsc_mem_copy(&g->m, &g->init, &g->d), 0);
+	cr_assert_eq(nsc_run(&g->p, &g->m, &g->s, &g->st, &g->d), 0, "%s", g->d.msg);
+}
+
+static void prog_close(prog *g)
+{
+	if (g->m.data)
+		nsc_mem_free(&g->m);
+	nsc_mem_free(&g->init);
+	nsc_program_free(&g->p);
+}
+
+static int arr(prog *g, const char *name)
+{
+	int a = nsc_array_find(&g->p, name);
+	cr_assert_geq(a, 0, "no array %s", name);
+	return a;
+}
+
+static int64_t geti(const nsc_mem *m, int a, uint64_t i)
+{
+	return nsc_mem_get(m, a, i).u.i;
+}
+
+static float getf(const nsc_mem *m, int a, uint64_t i)
+{
+	return nsc_mem_get(m, a, i).u.f;
+}
+
+static void seti(nsc_mem *m, int a, uint64_t i, int64_t v)
+{
+	nsc_mem_put(m, a, i, (nsc_val){ .k = 'i', .u.i = v });
+}
+
+/* The engines' array a equals want (n int64 values) exactly. */
+static void expect_ints(prog *g, const char *name, const int64_t *want, uint64_t n)
+{
+	int a = arr(g, name);
+	for (uint64_t i = 0; i < n; i++)
+		cr_assert_eq(geti(&g->m, a, i), want[i], "%s[%llu] is %lld, C says %lld", name,
+			     (unsigned long long)i, (long long)geti(&g->m, a, i), (long long)want[i]);
+}
+
+static void expect_floats(prog *g, const char *name, const float *want, uint64_t n)
+{
+	int a = arr(g, name);
+	for (uint64_t i = 0; i < n; i++) {
+		float x = getf(&g->m, a, i);
+		cr_assert(!memcmp(&x, &want[i], 4), "%s[%llu] is %.9g, C says %.9g", name, (unsigned long long)i,
+			  (double)x, (double)want[i]);
+	}
+}
+
+/* The settings a workload runs in: the decision with a private cache
+ * scaled with the small sizes, and both forced decisions. */
+static const struct { nsc_float_mode f; unsigned cache, window; } modes[] = {
+	{ NSC_FLOAT_AUTO, 512, 16 }, { NSC_FLOAT_CORE, 512, 16 }, { NSC_FLOAT_BANK, 512, 16 },
+	{ NSC_FLOAT_BANK, 512, 0 }, { NSC_FLOAT_AUTO, 256u << 10, 16 },
+};
+#define NMODES (sizeof modes / sizeof modes[0])
+
+static void set_mode(prog *g, size_t k)
+{
+	g->s.floating = modes[k].f;
+	g->s.cache_bytes = modes[k].cache;
+	g->s.window = modes[k].window;
+}
+
+/* ---- the documented placement (doc/STREAMS.md, "Memory") ---- */
+
+/* Bank of element i of array k, placing the arrays of sizes[] (bytes) in
+ * order from 0x100000, each on a 4 KB boundary, 64 B interleave. */
+static unsigned bank_of_elem(const uint64_t *sizes, int k, uint64_t i, unsigned esize)
+{
+	uint64_t base = 0x100000;
+	for (int j = 0; j < k; j++)
+		base = (base + sizes[j] + 4095) / 4096 * 4096;
+	return (unsigned)(((base + i * esize) / 64) % 64);
+}
+
+/* ---- a seeded Kronecker graph (Graph500's generator, A/B/C = .57/.19/.19) ---- */
+
+static uint64_t rng_state;
+static uint64_t rng(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+static double rnd(void)
+{
+	return (double)(rng() >> 11) / 9007199254740992.0;
+}
+
+typedef struct graph {
+	int v, e;
+	int *src, *dst, *w;
+	int *off, *col, *wt;      /* CSR by source */
+	int *ioff, *icol;         /* CSR by target */
+} graph;
+
+static void csr(int v, int e, const int *from, const int *to, const int *w, int **off, int **col, int **wt)
+{
+	*off = calloc((size_t)v + 1, sizeof **off);
+	*col = malloc((size_t)e * sizeof **col);
+	if (wt)
+		*wt = malloc((size_t)e * sizeof **wt);
+	for (int k = 0; k < e; k++)
+		(*off)[from[k] + 1]++;
+	for (int u = 0; u < v; u++)
+		(*off)[u + 1] += (*off)[u];
+	int *fill = calloc((size_t)v, sizeof *fill);
+	for (int k = 0; k < e; k++) {
+		int at = (*off)[from[k]] + fill[from[k]]++;
+		(*col)[at] = to[k];
+		if (wt)
+			(*wt)[at] = w[k];
+	}
+	free(fill);
+}
+
+static void kronecker(graph *g, int scale, int edge_factor, uint64_t seed)
+{
+	rng_state = seed;
+	g->v = 1 << scale;
+	g->e = g->v * edge_factor;
+	g->src = malloc((size_t)g->e * sizeof *g->src);
+	g->dst = malloc((size_t)g->e * sizeof *g->dst);
+	g->w = malloc((size_t)g->e * sizeof *g->w);
+	for (int k = 0; k < g->e; k++) {
+		int u = 0, v = 0;
+		for (int b = 0; b < scale; b++) {
+			double r = rnd();
+			int hi = r >= 0.57 + 0.19, lo = (r >= 0.57 && r < 0.76) || r >= 0.95;
+			u = 2 * u + hi;
+			v = 2 * v + lo;
+		}
+		g->src[k] = u;
+		g->dst[k] = v;
+		g->w[k] = 1 + (int)(rng() % 255);
+	}
+	csr(g->v, g->e, g->src, g->dst, g->w, &g->off, &g->col, &g->wt);
+	csr(g->v, g->e, g->dst, g->src, NULL, &g->ioff, &g->icol, NULL);
+}
+
+static void graph_free(graph *g)
+{
+	free(g->src); free(g->dst); free(g->w); free(g->off); free(g->col); free(g->wt);
+	free(g->ioff); free(g->icol);
+}
+
+static void load_ints(prog *g, const char *name, const int *v, int n)
+{
+	int a = arr(g, name);
+	cr_assert_eq(g->p.arrays[a].count, (uint64_t)n, "%s", name);
+	for (int i = 0; i < n; i++)
+		seti(&g->init, a, (uint64_t)i, v[i]);
+}
+
+/* Open a graph sample on g's Kronecker graph. */
+static void graph_prog(prog *p, const char *name, const graph *gr)
+{
+	nsc_define defs[] = { { "V", gr->v }, { "E", gr->e } };
+	prog_sample(p, name, defs, 2);
+}
+
+/* ---- work: each workload against plain C ---- */
+
+Test(work, histogram)
+{
+	prog g;
+	prog_sample(&g, "histogram.nsc", NULL, 0);
+	int a = arr(&g, "A");
+	int64_t h[64] = { 0 };
+	for (uint64_t i = 0; i < 4096; i++)
+		h[((uint32_t)geti(&g.init, a, i) >> 26) & 63]++;
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&g, k);
+		prog_run(&g);
+		expect_ints(&g, "H", h, 64);
+	}
+	prog_close(&g);
+}
+
+Test(work, pathfinder)
+{
+	prog g;
+	prog_sample(&g, "pathfinder.nsc", NULL, 0);
+	enum { T = 4, C = 256, R = 2 * T + 1 };
+	int wa = arr(&g, "wall");
+	int64_t cost[C], nxt[C];
+	for (int j = 0; j < C; j++)
+		cost[j] = geti(&g.init, wa, (uint64_t)j);
+	for (int r = 1; r < R; r++) {
+		for (int j = 0; j < C; j++) {
+			int64_t m = cost[j];
+			if (j > 0 && cost[j - 1] < m)
+				m = cost[j - 1];
+			if (j < C - 1 && cost[j + 1] < m)
+				m = cost[j + 1];
+			nxt[j] = geti(&g.init, wa, (uint64_t)(r * C + j)) + m;
+		}
+		memcpy(cost, nxt, sizeof cost);
+	}
+	int64_t want[C + 2];
+	want[0] = want[C + 1] = 1 << 30;
+	memcpy(want + 1, cost, sizeof cost);
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&g, k);
+		prog_run(&g);
+		expect_ints(&g, "P", want, C + 2);
+	}
+	prog_close(&g);
+}
+
+static float hot(float t, float n, float s, float w, float e, float p)
+{
+	return t + 0.5f * (p + (n + s - 2.0f * t) * 0.25f + (e + w - 2.0f * t) * 0.125f + (80.0f - t) * 0.0625f);
+}
+
+Test(work, hotspot)
+{
+	prog g;
+	prog_sample(&g, "hotspot.nsc", NULL, 0);
+	enum { R = 32, C = 64, ITER = 4 };
+	static float t[2][R * C], pw[R * C];
+	for (int i = 0; i < R * C; i++) {
+		t[0][i] = getf(&g.init, arr(&g, "T0"), (uint64_t)i);
+		t[1][i] = 0;
+		pw[i] = getf(&g.init, arr(&g, "PW"), (uint64_t)i);
+	}
+	for (int it = 0; it < ITER; it++) {
+		float *a = t[it % 2], *b = t[1 - it % 2];
+		for (int i = 1; i < R - 1; i++)
+			for (int j = 1; j < C - 1; j++) {
+				int c = i * C + j;
+				b[c] = hot(a[c], a[c - C], a[c + C], a[c - 1], a[c + 1], pw[c]);
+			}
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&g, k);
+		prog_run(&g);
+		expect_floats(&g, "T0", t[0], R * C);
+		expect_floats(&g, "T1", t[1], R * C);
+	}
+	prog_close(&g);
+}
+
+Test(work, srad)
+{
+	prog g;
+	prog_sample(&g, "srad.nsc", NULL, 0);
+	enum { R = 24, C = 40, N = R * C, ITER = 2 };
+	static float J[N], K[N], D[N];
+	for (int i = 0; i < N; i++) {
+		J[i] = getf(&g.init, arr(&g, "J"), (uint64_t)i);
+		K[i] = D[i] = 0;
+	}
+	for (int it = 0; it < ITER; it++) {
+		float sum = 0, sq = 0;
+		for (int i = 0; i < N; i++) {
+			sum = sum + J[i];
+			sq = sq + J[i] * J[i];
+		}
+		float mean = sum / (float)N;
+		float q0 = (sq / (float)N - mean * mean) / (mean * mean);
+		for (int i = 1; i < R - 1; i++)
+			for (int j = 1; j < C - 1; j++) {
+				int x = i * C + j;
+				float c = J[x], n = J[x - C], s = J[x + C], w = J[x - 1], e = J[x + 1];
+				float g2 = 0.5f * ((n - c) * (n - c) + (s - c) * (s - c) + (w - c) * (w - c) + (e - c) * (e - c)) / (c * c);
+				float l = (n + s + w + e - 4.0f * c) / c;
+				float num = g2 - 0.0625f * l * l;
+				float den = (1.0f + 0.25f * l) * (1.0f + 0.25f * l);
+				D[x] = 1.0f / (1.0f + (num / den - q0) / (q0 * (1.0f + q0)));
+			}
+		for (int i = 1; i < R - 1; i++)
+			for (int j = 1; j < C - 1; j++) {
+				int x = i * C + j;
+				float c = J[x];
+				K[x] = c + 0.125f * (D[x] * (J[x - C] - c) + D[x + C] * (J[x + C] - c) + D[x] * (J[x - 1] - c) +
+						     D[x + 1] * (J[x + 1] - c));
+			}
+		for (int i = 1; i < R - 1; i++)
+			for (int j = 1; j < C - 1; j++)
+				J[i * C + j] = K[i * C + j];
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&g, k);
+		prog_run(&g);
+		expect_floats(&g, "J", J, N);
+		expect_floats(&g, "D", D, N);
+	}
+	prog_close(&g);
+}
+
+/* svm's weight reduction: per-bank partials (bank of &w[i]) in bank order. */
+Test(work, svm)
+{
+	prog g;
+	prog_sample(&g, "svm.nsc", NULL, 0);
+	enum { S = 64, K = 32, F = 1024 };
+	const uint64_t sizes[] = { S * K * 4, S * K * 4, F * 4, S * 4 };
+	float want[S];
+	for (int s = 0; s < S; s++) {
+		float part[64];
+		bool has[64] = { false };
+		for (int k = 0; k < K; k++) {
+			int64_t i = geti(&g.init, arr(&g, "idx"), (uint64_t)(s * K + k));
+			float y = getf(&g.init, arr(&g, "w"), (uint64_t)i) * getf(&g.init, arr(&g, "val"), (uint64_t)(s * K + k));
+			unsigned b = bank_of_elem(sizes, 2, (uint64_t)i, 4);
+			part[b] = has[b] ? part[b] + y : y;
+			has[b] = true;
+		}
+		float acc = 0.0f;
+		for (int b = 0; b < 64; b++)
+			if (has[b])
+				acc = acc + part[b];
+		want[s] = acc;
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&g, k);
+		prog_run(&g);
+		expect_floats(&g, "score", want, S);
+	}
+	prog_close(&g);
+}
+
+/* Level-bounded breadth-first search with a queue. */
+static void bfs(const graph *gr, int depth, int64_t *dist, int64_t inf)
+{
+	int *q = malloc((size_t)gr->v * sizeof *q), h = 0, t = 0;
+	for (int v = 0; v < gr->v; v++)
+		dist[v] = inf;
+	dist[0] = 0;
+	q[t++] = 0;
+	while (h < t) {
+		int u = q[h++];
+		if (dist[u] >= depth)
+			continue;
+		for (int k = gr->off[u]; k < gr->off[u + 1]; k++)
+			if (dist[gr->col[k]] == inf) {
+				dist[gr->col[k]] = dist[u] + 1;
+				q[t++] = gr->col[k];
+			}
+	}
+	free(q);
+}
+
+static void run_graph_modes(prog *p, const char *out, const int64_t *want, int n)
+{
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(p, k);
+		prog_run(p);
+		expect_ints(p, out, want, (uint64_t)n);
+	}
+}
+
+Test(work, bfs_push)
+{
+	graph gr;
+	kronecker(&gr, 8, 8, 1);
+	prog p;
+	graph_prog(&p, "bfs_push.nsc", &gr);
+	load_ints(&p, "off", gr.off, gr.v + 1);
+	load_ints(&p, "col", gr.col, gr.e);
+	int64_t want[256];
+	bfs(&gr, 12, want, 1000000);
+	run_graph_modes(&p, "dist", want, gr.v);
+	cr_assert_gt(p.st.atomic_locks, 0);
+	prog_close(&p);
+	graph_free(&gr);
+}
+
+Test(work, bfs_pull)
+{
+	graph gr;
+	kronecker(&gr, 8, 8, 2);
+	prog p;
+	graph_prog(&p, "bfs_pull.nsc", &gr);
+	load_ints(&p, "in_off", gr.ioff, gr.v + 1);
+	load_ints(&p, "in_col", gr.icol, gr.e);
+	int64_t want[256];
+	bfs(&gr, 12, want, 1000000);
+	run_graph_modes(&p, "dist", want, gr.v);
+	prog_close(&p);
+	graph_free(&gr);
+}
+
+Test(work, sssp)
+{
+	graph gr;
+	kronecker(&gr, 8, 8, 3);
+	prog p;
+	graph_prog(&p, "sssp.nsc", &gr);
+	load_ints(&p, "off", gr.off, gr.v + 1);
+	int ew = arr(&p, "EW");
+	for (int k = 0; k < gr.e; k++) {
+		seti(&p.init, ew, (uint64_t)(2 * k), gr.col[k]);
+		seti(&p.init, ew, (uint64_t)(2 * k + 1), gr.wt[k]);
+	}
+	/* Dijkstra */
+	const int64_t INF = 1000000000;
+	int64_t want[256];
+	bool done[256] = { false };
+	for (int v = 0; v < gr.v; v++)
+		want[v] = INF;
+	want[0] = 0;
+	for (;;) {
+		int u = -1;
+		for (int v = 0; v < gr.v; v++)
+			if (!done[v] && want[v] < INF && (u < 0 || want[v] < want[u]))
+				u = v;
+		if (u < 0)
+			break;
+		done[u] = true;
+		for (int k = gr.off[u]; k < gr.off[u + 1]; k++)
+			if (want[u] + gr.wt[k] < want[gr.col[k]])
+				want[gr.col[k]] = want[u] + gr.wt[k];
+	}
+	run_graph_modes(&p, "dist", want, gr.v);
+	prog_close(&p);
+	graph_free(&gr);
+}
+
+Test(work, pr_push)
+{
+	graph gr;
+	kronecker(&gr, 8, 8, 4);
+	prog p;
+	graph_prog(&p, "pr_push.nsc", &gr);
+	load_ints(&p, "off", gr.off, gr.v + 1);
+	load_ints(&p, "col", gr.col, gr.e);
+	float rank[256], next[256];
+	for (int v = 0; v < gr.v; v++)
+		rank[v] = 0.00390625f;
+	for (int it = 0; it < 3; it++) {
+		for (int v = 0; v < gr.v; v++)
+			next[v] = 0.0f;
+		for (int u = 0; u < gr.v; u++) {
+			int deg = gr.off[u + 1] - gr.off[u];
+			if (deg <= 0)
+				continue;
+			float share = rank[u] / (float)deg;
+			for (int k = gr.off[u]; k < gr.off[u + 1]; k++)
+				next[gr.col[k]] = next[gr.col[k]] + share;
+		}
+		for (int v = 0; v < gr.v; v++)
+			rank[v] = 0.15f / (float)gr.v + 0.85f * next[v];
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&p, k);
+		prog_run(&p);
+		expect_floats(&p, "rank", rank, (uint64_t)gr.v);
+	}
+	prog_close(&p);
+	graph_free(&gr);
+}
+
+/* pr_pull's sums: per-bank partials keyed by &contrib[u], in bank order. */
+Test(work, pr_pull)
+{
+	graph gr;
+	kronecker(&gr, 8, 8, 5);
+	prog p;
+	graph_prog(&p, "pr_pull.nsc", &gr);
+	load_ints(&p, "in_off", gr.ioff, gr.v + 1);
+	load_ints(&p, "in_col", gr.icol, gr.e);
+	int od = arr(&p, "outdeg");
+	for (int u = 0; u < gr.v; u++)
+		seti(&p.init, od, (uint64_t)u, gr.off[u + 1] - gr.off[u]);
+	const int V = gr.v;
+	const uint64_t sizes[] = { (uint64_t)(V + 1) * 4, (uint64_t)gr.e * 4, (uint64_t)V * 4, (uint64_t)V * 4 };
+	float rank[256], contrib[256], next[256];
+	for (int v = 0; v < V; v++)
+		rank[v] = 0.00390625f;
+	for (int it = 0; it < 3; it++) {
+		for (int u = 0; u < V; u++) {
+			int d = gr.off[u + 1] - gr.off[u];
+			contrib[u] = d > 0 ? rank[u] / (float)d : 0.0f;
+		}
+		for (int v = 0; v < V; v++) {
+			float part[64];
+			bool has[64] = { false };
+			for (int k = gr.ioff[v]; k < gr.ioff[v + 1]; k++) {
+				unsigned b = bank_of_elem(sizes, 4, (uint64_t)gr.icol[k], 4);
+				part[b] = has[b] ? part[b] + contrib[gr.icol[k]] : contrib[gr.icol[k]];
+				has[b] = true;
+			}
+			float s = 0.0f;
+			for (int b = 0; b < 64; b++)
+				if (has[b])
+					s = s + part[b];
+			next[v] = 0.15f / (float)V + 0.85f * s;
+		}
+		memcpy(rank, next, sizeof rank);
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&p, k);
+		prog_run(&p);
+		expect_floats(&p, "rank", rank, (uint64_t)V);
+	}
+	prog_close(&p);
+	graph_free(&gr);
+}
+
+/* A random binary search tree in T (4 i64 a node: key, left, right, value). */
+Test(work, bin_tree)
+{
+	enum { N = 64, Q = 32 };
+	prog p;
+	nsc_define nobuild = { "BUILD", 0 };
+	prog_sample(&p, "bin_tree.nsc", &nobuild, 1);
+	int64_t key[N], left[N], right[N];
+	rng_state = 7;
+	int t = arr(&p, "T");
+	for (int i = 0; i < N; i++) {
+		bool fresh;
+		do {
+			key[i] = (int64_t)(rng() % (2 * N));
+			fresh = true;
+			for (int j = 0; j < i; j++)
+				fresh &= key[j] != key[i];
+		} while (!fresh);
+		left[i] = right[i] = -1;
+		for (int at = 0; i > 0;) {
+			int64_t *child = key[i] < key[at] ? &left[at] : &right[at];
+			if (*child < 0) {
+				*child = i;
+				break;
+			}
+			at = (int)*child;
+		}
+	}
+	for (int i = 0; i < N; i++) {
+		seti(&p.init, t, (uint64_t)(4 * i), key[i]);
+		seti(&p.init, t, (uint64_t)(4 * i + 1), left[i] < 0 ? -1 : 4 * left[i]);
+		seti(&p.init, t, (uint64_t)(4 * i + 2), right[i] < 0 ? -1 : 4 * right[i]);
+		seti(&p.init, t, (uint64_t)(4 * i + 3), 1000 + i);
+	}
+	int64_t found[Q], steps[Q];
+	int ka = arr(&p, "keys");
+	for (int q = 0; q < Q; q++) {
+		int64_t K = geti(&p.init, ka, (uint64_t)q), n = 0, at = 0;
+		found[q] = -1;
+		while (at >= 0) {
+			n++;
+			if (key[at] == K) {
+				found[q] = 1000 + at;
+				break;
+			}
+			at = K < key[at] ? left[at] : right[at];
+		}
+		steps[q] = n;
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&p, k);
+		prog_run(&p);
+		expect_ints(&p, "found", found, Q);
+		expect_ints(&p, "steps", steps, Q);
+	}
+	prog_close(&p);
+}
+
+Test(work, hash_join)
+{
+	enum { NR = 128, NS = 256, B = 64 };
+	prog p;
+	prog_sample(&p, "hash_join.nsc", NULL, 0);
+	int64_t sum[NS], cnt[NS];
+	int ra = arr(&p, "rkey"), sa = arr(&p, "skey");
+	for (int q = 0; q < NS; q++) {
+		int64_t K = geti(&p.init, sa, (uint64_t)q);
+		sum[q] = cnt[q] = 0;
+		for (int i = 0; i < NR; i++)
+			if (geti(&p.init, ra, (uint64_t)i) == K) {
+				sum[q] += i;
+				cnt[q]++;
+			}
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&p, k);
+		prog_run(&p);
+		expect_ints(&p, "sum", sum, NS);
+		expect_ints(&p, "cnt", cnt, NS);
+	}
+	prog_close(&p);
+}
+
+/* ---- ref: every sample equals the reference in every setting ---- */
+
+static const char *const samples[] = {
+	"histogram.nsc", "pathfinder.nsc", "hotspot.nsc", "srad.nsc", "svm.nsc", "bfs_push.nsc",
+	"sssp.nsc", "pr_push.nsc", "bfs_pull.nsc", "pr_pull.nsc", "bin_tree.nsc", "hash_join.nsc",
+};
+#define NSAMPLES (sizeof samples / sizeof samples[0])
+
+/* The engines and the reference from the same memory agree on every array. */
+static void expect_ref(prog *g)
+{
+	nsc_mem r;
+	cr_assert_eq(nsc_mem_copy(&r, &g->init, &g->d), 0);
+	cr_assert_eq(nsc_ref_run(&g->p, &r, &g->s, &g->d), 0, "%s", g->d.msg);
+	for (int a = 0; a < g->p.narrays; a++)
+		cr_assert_eq(nsc_mem_diff(&g->m, &r, a), -1, "%s: array %s differs from the reference", g->p.file,
+			     g->p.arrays[a].name);
+	nsc_mem_free(&r);
+}
+
+/* The message ledger's invariants (doc/STREAMS.md, "Messages"). */
+static void expect_invariants(const nsc_stats *st)
+{
+	cr_assert_eq(st->credits, st->dones, "credits %llu, done %llu", (unsigned long long)st->credits,
+		     (unsigned long long)st->dones);
+	cr_assert_leq(st->commits, st->credits);
+	cr_assert_eq(nsc_stats_bytes(st), st->bytes[0] + st->bytes[1] + st->bytes[2]);
+}
+
+Test(ref, samples_every_setting)
+{
+	for (size_t i = 0; i < NSAMPLES; i++) {
+		prog g;
+		prog_sample(&g, samples[i], NULL, 0);
+		for (size_t k = 0; k < 3; k++)
+			for (unsigned il = 64; il <= (k == 2 ? 1024u : 64u); il *= 16) {
+				set_mode(&g, k);
+				g.s.interleave = il;
+				prog_run(&g);
+				expect_ref(&g);
+				expect_invariants(&g.st);
+			}
+		prog_close(&g);
+	}
+}
+
+/* ---- alias: injected core stores under the streams ---- */
+
+static void alias_case(const char *sample, const char *array, uint64_t iter, uint64_t index, int64_t value,
+		       bool expect_abort)
+{
+	prog g;
+	prog_sample(&g, sample, NULL, 0);
+	nsc_alias al = { .iter = iter, .arr = arr(&g, array), .index = index, .value = { .k = 'i', .u.i = value } };
+	g.s.floating = NSC_FLOAT_BANK;
+	g.s.aliases = &al;
+	g.s.naliases = 1;
+	prog_run(&g);
+	expect_ref(&g);
+	expect_invariants(&g.st);
+	cr_assert_eq(g.st.alias_stores, 1);
+	cr_assert_eq(g.st.aborts, expect_abort ? 1u : 0u, "%s: %llu aborts", sample, (unsigned long long)g.st.aborts);
+	/* the same store without range synchronisation breaks the program */
+	if (expect_abort) {
+		g.s.sync_free = true;
+		prog_run(&g);
+		nsc_mem r;
+		cr_assert_eq(nsc_mem_copy(&r, &g.init, &g.d), 0);
+		cr_assert_eq(nsc_ref_run(&g.p, &r, &g.s, &g.d), 0);
+		bool differ = false;
+		for (int a = 0; a < g.p.narrays; a++)
+			differ |= nsc_mem_diff(&g.m, &r, a) >= 0;
+		cr_assert(differ, "%s: a stale element went unnoticed and changed nothing", sample);
+		cr_assert_eq(g.st.aborts, 0);
+		nsc_mem_free(&r);
+	}
+	prog_close(&g);
+}
+
+Test(alias, affine_load_ahead)
+{
+	/* element 105 was issued ahead when the core stores it at 100 */
+	alias_case("histogram.nsc", "A", 100, 105, 0x7fffffff, true);
+}
+
+Test(alias, outside_the_ranges)
+{
+	/* behind the commit point, and in an array no stream reads */
+	alias_case("histogram.nsc", "A", 100, 20, 5, false);
+	alias_case("histogram.nsc", "H", 100, 3, 5, false);
+}
+
+Test(alias, indirect_and_pointer)
+{
+	/* svm's weights are read by an indirect stream: store into one that the
+	 * first sample reads ahead; hash_join's chains are chased ahead */
+	prog g;
+	prog_sample(&g, "svm.nsc", NULL, 0);
+	int64_t w5 = geti(&g.init, arr(&g, "idx"), 5);
+	prog_close(&g);
+	prog_sample(&g, "svm.nsc", NULL, 0);
+	nsc_alias al = { .iter = 2, .arr = arr(&g, "w"), .index = (uint64_t)w5, .value = { .k = 'd', .u.d = 2.5 } };
+	g.s.floating = NSC_FLOAT_BANK;
+	g.s.aliases = &al;
+	g.s.naliases = 1;
+	prog_run(&g);
+	expect_ref(&g);
+	cr_assert_eq(g.st.aborts, 1);
+	prog_close(&g);
+}
+
+Test(alias, many_random)
+{
+	rng_state = 99;
+	/* bin_tree and hash_join build their nodes at run time: a store of the
+	 * initial bits there is not silent (it can tie a chain into a cycle) */
+	for (size_t i = 0; i < NSAMPLES - 2; i++) {
+		prog g;
+		prog_sample(&g, samples[i], NULL, 0);
+		nsc_alias al[8];
+		g.s.floating = NSC_FLOAT_BANK;
+		prog_run(&g);
+		uint64_t iters = g.st.iters;
+		for (int k = 0; k < 8; k++) {
+			int a = (int)(rng() % (uint64_t)g.p.narrays);
+			al[k] = (nsc_alias){ .iter = rng() % iters, .arr = a, .index = rng() % g.p.arrays[a].count };
+			al[k].value = nsc_mem_get(&g.init, a, al[k].index);   /* the same bits: a silent store */
+		}
+		g.s.aliases = al;
+		g.s.naliases = 8;
+		prog_run(&g);
+		expect_ref(&g);
+		expect_invariants(&g.st);
+		prog_close(&g);
+	}
+}
+
+/* ---- float: the decision ---- */
+
+static void open_text(prog *g, const char *text)
+{
+	prog_open(g, "t.nsc", text, NULL, 0);
+}
+
+Test(float, forced)
+{
+	prog g;
+	prog_sample(&g, "hotspot.nsc", NULL, 0);
+	g.s.floating = NSC_FLOAT_CORE;
+	prog_run(&g);
+	cr_assert_eq(g.st.streams_floated, 0);
+	cr_assert_eq(g.st.uops_bank, 0);
+	cr_assert_eq(g.st.msgs[NSC_M_CONFIG], 0);
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	cr_assert_eq(g.st.streams_core, 0);
+	cr_assert_eq(g.st.uops_core, 0);
+	cr_assert_gt(g.st.msgs[NSC_M_CONFIG], 0);
+	prog_close(&g);
+}
+
+Test(float, footprint_and_history)
+{
+	/* 1024 i32 = 64 lines: over a 2 KB cache it floats at once; under
+	 * 256 KB it runs at the core, misses every 16th access, and stays */
+	prog g;
+	open_text(&g, "array A i32 1024 init=iota\narray B i32 1024\nfor r < 3\nstreams i < 1024\nload x = A[i]\nstore B[i] = x + r\nend\nend\n");
+	g.s.cache_bytes = 2048;
+	prog_run(&g);
+	cr_assert_eq(g.st.streams_floated, 6);
+	g.s.cache_bytes = 256u << 10;
+	prog_run(&g);
+	cr_assert_eq(g.st.streams_floated, 0);
+	prog_close(&g);
+	/* a stride of 16 elements misses every access: the first instance runs
+	 * at the core, the next ones float (high miss rate, no reuse) */
+	open_text(&g, "array A i32 16384 init=iota\narray S i64 4\nfor r < 4\nstreams i < 64\nload x = A[16*i + r]\nreduce s i64 += x\nend\nS[r] = s\nend\n");
+	g.s.cache_bytes = 256u << 10;
+	prog_run(&g);
+	cr_assert_eq(g.st.streams_core, 2);
+	cr_assert_eq(g.st.streams_floated, 6);
+	expect_ref(&g);
+	prog_close(&g);
+}
+
+Test(float, aliasing_load_stays)
+{
+	prog g;
+	open_text(&g, "array A i32 4096 init=iota\nstreams i < 4095\nload x = A[i]\nstore A[i + 1] = x * 3\nend\n");
+	g.s.cache_bytes = 1024;
+	prog_run(&g);
+	cr_assert_eq(g.st.streams_floated, 1);   /* the store */
+	cr_assert_eq(g.st.streams_core, 1);      /* the load reads what the region writes */
+	expect_ref(&g);
+	g.s.floating = NSC_FLOAT_BANK;           /* forced: floated, never run ahead */
+	prog_run(&g);
+	expect_ref(&g);
+	prog_close(&g);
+}
+
+Test(float, indirect_reduce_length)
+{
+	/* §IV-C: an indirect reduction floats only when longer than 4 x 64 */
+	const char *fmt = "const N = %d\narray I i32 N init=random:1:4096\narray W f32 4096 init=random:2\narray O f32 1\n"
+			  "streams i < N\nload k = I[i]\nload w = W[k]\nreduce s f32 += w\nend\nO[0] = s\n";
+	char text[512];
+	prog g;
+	snprintf(text, sizeof text, fmt, 256);
+	open_text(&g, text);
+	g.s.cache_bytes = 512;
+	prog_run(&g);
+	cr_assert_eq(g.st.partials, 0);
+	cr_assert_eq(g.st.streams_floated, 2);
+	expect_ref(&g);
+	prog_close(&g);
+	snprintf(text, sizeof text, fmt, 257);
+	open_text(&g, text);
+	g.s.cache_bytes = 512;
+	prog_run(&g);
+	cr_assert_gt(g.st.partials, 0);
+	cr_assert_eq(g.st.streams_floated, 3);
+	expect_ref(&g);
+	prog_close(&g);
+}
+
+/* ---- msgs: hand-counted ---- */
+
+Test(msgs, hops)
+{
+	cr_assert_eq(nsc_hops(0, 63), 14);
+	cr_assert_eq(nsc_hops(9, 18), 2);
+	cr_assert_eq(nsc_hops(7, 56), 14);
+	cr_assert_eq(nsc_hops(27, 27), 0);
+	cr_assert_eq(nsc_bank_of(0x100000, 64), 0);
+	cr_assert_eq(nsc_bank_of(0x100040, 64), 1);
+	cr_assert_eq(nsc_bank_of(0x100000 + 64 * 64, 64), 0);
+	cr_assert_eq(nsc_bank_of(0x100000 + 1024, 1024), 1);
+}
+
+/* Fig 2's a[] -> b[] copy: a and b (256 B each) are on banks 0..3 side by
+ * side, so each stream migrates 3 times, one hop each, and no element
+ * travels; 8 blocks of R = 8 iterations give the credits, done and commits. */
+Test(msgs, copy_by_hand)
+{
+	prog g;
+	open_text(&g, "array a i32 64 init=iota\narray b i32 64\nstreams i < 64\nload x = a[i]\nstore b[i] = x\nend\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	const nsc_stats *s = &g.st;
+	cr_assert_eq(s->msgs[NSC_M_CONFIG], 2);
+	cr_assert_eq(s->msgs[NSC_M_MIGRATE], 6);
+	cr_assert_eq(s->msgs[NSC_M_CREDIT], 16);
+	cr_assert_eq(s->msgs[NSC_M_DONE], 16);
+	cr_assert_eq(s->msgs[NSC_M_COMMIT], 8);
+	cr_assert_eq(s->msgs[NSC_M_RANGE], 0);
+	cr_assert_eq(s->msgs[NSC_M_END], 2);
+	cr_assert_eq(s->msgs[NSC_M_DATA], 0);
+	cr_assert_eq(s->msgs[NSC_M_FORWARD], 0);
+	cr_assert_eq(s->byte_hops[NSC_C_OFFLOAD], 6 * 32);
+	cr_assert_eq(s->credits, 128);
+	cr_assert_eq(s->commits, 64);
+	/* without offload: 4 lines of a and 4 of b fetched to the core, one hop
+	 * at most (banks 0..3 from tile 0: 0+1+2+3 hops each) */
+	g.s.floating = NSC_FLOAT_CORE;
+	prog_run(&g);
+	cr_assert_eq(s->msgs[NSC_M_LINE], 8);
+	cr_assert_eq(s->byte_hops[NSC_C_DATA], 2 * 72 * (0 + 1 + 2 + 3));
+	cr_assert_eq(s->byte_hops[NSC_C_CONTROL], 2 * 8 * (0 + 1 + 2 + 3));
+	prog_close(&g);
+}
+
+/* The Σ example: a reduction at the banks sends one value to the core. */
+Test(msgs, sum_by_hand)
+{
+	prog g;
+	open_text(&g, "array a i32 64 init=iota\narray s i64 1\nstreams i < 64\nload x = a[i]\nreduce t i64 += x\nend\ns[0] = t\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	g.s.core_tile = 9;   /* (1, 1): the last bank, 3, is 2 + 1 hops away */
+	prog_run(&g);
+	cr_assert_eq(geti(&g.m, 1, 0), 64 * 63 / 2);
+	cr_assert_eq(g.st.msgs[NSC_M_DATA], 1);
+	cr_assert_eq(g.st.msgs[NSC_M_MIGRATE], 6);
+	prog_close(&g);
+}
+
+/* ---- errors: one located message each ---- */
+
+static void expect_parse_error(const char *text, const char *want)
+{
+	nsc_program p;
+	diag d;
+	cr_assert_eq(nsc_parse("e.nsc", text, strlen(text), NULL, 0, &p, &d), -1, "accepted:\n%s", text);
+	cr_assert(strstr(d.msg, want), "got '%s', expected '%s'", d.msg, want);
+}
+
+Test(errors, parse)
+{
+	expect_parse_error("array A i32 8\nstreams i < 8\nload x = B[i]\nend\n", "e.nsc:3:10: error: unknown array 'B'");
+	expect_parse_error("array A i32 8\nstreams i < 8\nload x = A[i * i]\nend\n", "e.nsc:3:12: error: an index is affine");
+	expect_parse_error("array A i32 8\nstreams i < 8\nload x = A[i]\nload y = A[x]\nload z = A[y]\nend\n",
+			   "e.nsc:5:12: error: one level of indirection");
+	expect_parse_error("array A i32 8\narray C i32 8\nstreams i < 8\nload b = A[i]\nload a = C[i]\natomic C[b] += a\nend\n",
+			   "e.nsc:6:1: error: an indirect stream computes only on its base stream 'b'");
+	expect_parse_error("array A i32 8\nstreams i < 8\nreduce s i32 += 1\nstore A[i] = s\nend\n",
+			   "e.nsc:4:14: error: the result of reduction 's' is read after its region");
+	expect_parse_error("array A i32 8\nstreams i < 8\nload a = A[i]\nload b = A[i]\nload c = A[i]\nload d = A[i]\n"
+			   "load e = A[i]\nload f = A[i]\nload g = A[i]\nload h = A[i]\nload k = A[i]\n"
+			   "store A[i] = a + b + c + d + e + f + g + h + k\nend\n",
+			   "e.nsc:12:1: error: a stream's computation takes at most 8 arguments");
+	expect_parse_error("array A i32 8\nstreams i < 8\nload x = A[i]\n", "e.nsc:2:1: error: this block has no 'end'");
+	expect_parse_error("array A i32 8\nstreams i < 2, j < 2, k < 2, l < 2\n", "e.nsc:2:30: error: a region has at most 3 dimensions");
+	expect_parse_error("array A i32 0\n", "e.nsc:1:13: error: an array's length");
+	expect_parse_error("array A q32 8\n", "e.nsc:1:9: error: expected a type");
+	expect_parse_error("array A i32 8 init=random\n", "e.nsc:1:26: error: expected zero, iota");
+	expect_parse_error("array A i32 8\nstreams i < 8\nstore A[i] = A[i]\nend\n",
+			   "e.nsc:3:14: error: a stream's computation reads memory only through streams");
+	expect_parse_error("array A i32 8\nstreams i < 8\nload x = A[i] -> $ +\nend\n", "e.nsc:3:21: error: expected an expression before the end");
+	expect_parse_error("array A i32 8\nend\n", "e.nsc:2:1: error: 'end' with no open");
+	expect_parse_error("const N = 1 / 0\n", "e.nsc:1:13: error: division by zero");
+	expect_parse_error("array A i32 8\nA[0] = 1 ` 2\n", "e.nsc:2:10: error: unexpected character '`'");
+}
+
+static void expect_run_error(const char *text, const char *want)
+{
+	prog g;
+	open_text(&g, text);
+	g.s.max_iters = 1000;
+	cr_assert_eq(nsc_mem_copy(&g.m, &g.init, &g.d), 0);
+	cr_assert_eq(nsc_run(&g.p, &g.m, &g.s, &g.st, &g.d), -1, "ran:\n%s", text);
+	cr_assert(strstr(g.d.msg, want), "engines: got '%s', expected '%s'", g.d.msg, want);
+	nsc_mem r;
+	cr_assert_eq(nsc_mem_copy(&r, &g.init, &g.d), 0);
+	cr_assert_eq(nsc_ref_run(&g.p, &r, &g.s, &g.d), -1);
+	cr_assert(strstr(g.d.msg, want), "reference: got '%s', expected '%s'", g.d.msg, want);
+	nsc_mem_free(&r);
+	prog_close(&g);
+}
+
+Test(errors, run)
+{
+	expect_run_error("array A i32 8\narray B i32 8 init=value:9\nstreams i < 8\nload k = B[i]\nload x = A[k]\nend\n",
+			 "t.nsc:5:1: error: index 9 is out of bounds of array 'A' (8 elements)");
+	expect_run_error("array A i32 8\nstreams i < 8\nload x = A[i]\nstore A[i] = 5 / x\nend\n",
+			 "t.nsc:4:16: error: division by zero");
+	expect_run_error("array A i64 8\nstreams chase p = A from 0 next @0\nload x = A[p]\nend\n",
+			 "t.nsc:2:1: error: a chase passes 1000 nodes");
+	expect_run_error("array A i32 8\nfor i < 5000\nend\n", "t.nsc:2:1: error: a loop of 5000 trips");
+}
+
+/* ---- cli ---- */
+
+TestSuite(cli, .init = make_tmpdir, .fini = remove_tmpdir);
+
+Test(cli, run_check_stats)
+{
+	result r = run("nsc %s/samples/nsc/histogram.nsc --check --stats --cache=512", SRCDIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "check: every array equals the reference"));
+	cr_assert(strstr(r.out, "traffic core-only"));
+	cr_assert(strstr(r.out, "byte-hops offload / core-only"));
+	result_free(&r);
+	r = run("run %s/samples/nsc/pathfinder.nsc --check -q --float=bank", SRCDIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_empty(r.out);
+	result_free(&r);
+}
+
+Test(cli, files_and_aliases)
+{
+	result r = run("nsc %s/samples/nsc/histogram.nsc -s H=h.npy -s A=a.npy -q", SRCDIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	r = run("nsc %s/samples/nsc/histogram.nsc -l A=a.npy -d H -D N=4096", SRCDIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(!strncmp(r.out, "H:", 2));
+	result_free(&r);
+	r = run("nsc %s/samples/nsc/histogram.nsc -l A=h.npy", SRCDIR);
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.err, "h.npy: error: holds <i4 elements; array A needs <u4"), "%s", r.err);
+	result_free(&r);
+	r = run("nsc %s/samples/nsc/histogram.nsc --check --float=bank --alias=100:A[105]=5 -q", SRCDIR);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	r = run("nsc %s/samples/nsc/histogram.nsc --check --float=bank --sync=free --alias=100:A[105]=4294967295", SRCDIR);
+	cr_assert_eq(r.status, 3, "%s", r.err);
+	cr_assert(strstr(r.err, "on the engines"), "%s", r.err);
+	result_free(&r);
+}
+
+Test(cli, usage)
+{
+	const char *bad[] = { "nsc", "nsc x.nsc --float=maybe", "nsc x.nsc --window=5000", "nsc x.nsc --bogus",
+			      "nsc x.nsc --interleave=100" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		result r = run("%s", bad[i]);
+		cr_assert_eq(r.status, 2, "%s: %d %s", bad[i], r.status, r.err);
+		result_free(&r);
+	}
+	result r = run("nsc %s/samples/nsc/histogram.nsc --alias=5:Z[1]=2", SRCDIR);
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, "no array 'Z'"), "%s", r.err);
+	result_free(&r);
+	r = run("nsc --help");
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out, "Usage: infsim nsc PROG.nsc"));
+	result_free(&r);
+}
