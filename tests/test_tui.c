@@ -750,7 +750,9 @@ Test(tui_teach, gives_the_console_more_lines)
 	keys("tui console 20");
 	scr = wait_for("The console takes 20 lines", "\na1\n", NULL);
 	check_layout(scr, 40, 100);
-	cr_expect(line_with(scr, "  9 C.1     wr") != NULL, "the array view is gone:\n%s", scr);
+	char *row = line_with(scr, "  9 C.1     wr");
+	cr_expect(row != NULL, "the array view is gone:\n%s", scr);
+	free(row);
 	free(scr);
 	keys("tui console 1");
 	free(wait_for("tui console: expected a number of lines from 2 to 1000, or auto, got \"1\".",

@@ -67,7 +67,8 @@ simt_machine *simt_machine_new(const simt_program *p, diag *d)
 		return NULL;
 	}
 	m->p = p;
-	memcpy(m->mem, p->init, p->mem_bytes);
+	if (p->mem_bytes) /* no global memory: p->init is NULL */
+		memcpy(m->mem, p->init, p->mem_bytes);
 	isa_prog_init(&m->prog);
 	for (unsigned c = 0; c < p->cbs; c++)
 		m->held[c] = -1;

@@ -37,7 +37,8 @@ simt_ref *simt_ref_new(const simt_program *p, diag *d)
 		diag_file(d, p->path, "out of memory for the reference's %u bytes", p->mem_bytes);
 		return NULL;
 	}
-	memcpy(r->mem, p->init, p->mem_bytes);
+	if (p->mem_bytes) /* no global memory: p->init is NULL */
+		memcpy(r->mem, p->init, p->mem_bytes);
 	r->p = p;
 	return r;
 }

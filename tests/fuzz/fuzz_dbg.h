@@ -169,6 +169,10 @@ static void fuzz_dbg_close(dbg_session *s)
 	dbg_session_stop(s);
 	dbg_bp_free_all(s);
 	dbg_display_free_all(s);
+	dbg_logging_stop(s);
+	dbg_vars_free(s);
+	dbg_user_free(s);
+	free(s->log_path);
 	dbg_valid_free(s);
 	emu_program_free(&s->prog);
 	dbg_tdfg_free(s);
