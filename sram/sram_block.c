@@ -32,6 +32,9 @@
  * short program (an int add: 32) streams its few rows from memory once
  * either way, and the blocked loop pays its dispatch per block. */
 enum { BLOCK_MIN_UOPS = 64 };
+#ifndef PREFETCH_LEVEL
+#define PREFETCH_LEVEL 2
+#endif
 
 /* How a micro-op senses. */
 enum block_sense {
@@ -53,7 +56,25 @@ struct sram_block_op {
 	bool lc;          /* the latch function updates C (else T) */
 	bool wc;          /* the write function also sets C (pe.def WC) */
 	bool record;      /* the run's last sensing uop: BL/BLB keep it */
+	uint8_t code;     /* FAST_CODE of a plain uop, or 0 (block_general) */
 };
+
+/* A plain uop (one function, one or two rows or none, no carry preset,
+ * not the recorded read) runs through one switch on its function and
+ * gate: the one indirect jump of its dispatch.  Its rows r0 and r1 are
+ * then the two sensed ones (equal for one row, the zero row for none). */
+#define FAST_CODE(fn, gate) (1 + (fn) * 3 + (gate))
+
+/* The fast code of o, once its fields are set (zero row: the row of
+ * no wordline). */
+static void plan_fast(struct sram_block_op *o, uint32_t zero)
+{
+	if (o->cpre || o->record || o->sense > BS_TWO || (o->wfn && o->lfn))
+		return;
+	if (o->sense == BS_NONE)
+		o->r0 = o->r1 = zero;
+	o->code = (uint8_t)FAST_CODE(o->wfn ? o->wfn : o->lfn, o->gate);
+}
 
 bool sram_block_wanted(size_t n)
 {
@@ -88,6 +109,30 @@ static void plan_op(const sram_uop *u, size_t n, uint32_t *setrows,
 	o->r2 = (uint32_t)(u->act[u->nact > 2 ? 2 : 0] * n);
 }
 
+/* The distinct rows prog touches, which sram_block_exec asks for one
+ * block ahead. */
+static bool plan_rows(sram_block_plan *bp, const sram_machine *m,
+		      const sram_uop *prog, size_t n, size_t words)
+{
+	bool seen[SRAM_MAX_DIM] = {false};
+	for (size_t i = 0; i < n; i++) {
+		const sram_uop *u = &prog[i];
+		if (u->wfn)
+			seen[u->dst] = true;
+		for (uint64_t set = u->set; set; set &= set - 1)
+			seen[u->act[0] + __builtin_ctzll(set)] = true;
+		for (unsigned j = 0; !u->set && j < u->nact; j++)
+			seen[u->act[j]] = true;
+	}
+	bp->rows = malloc(m->g.wordlines * sizeof *bp->rows);
+	if (!bp->rows)
+		return false;
+	for (unsigned r = 0; r < m->g.wordlines; r++)
+		if (seen[r])
+			bp->rows[bp->nrows++] = (uint32_t)(r * words);
+	return true;
+}
+
 bool sram_block_plan_init(sram_block_plan *bp, const sram_machine *m,
 			  const sram_block_layout *L, const sram_uop *prog,
 			  size_t n, size_t record, size_t vec_words)
@@ -111,6 +156,11 @@ bool sram_block_plan_init(sram_block_plan *bp, const sram_machine *m,
 	for (size_t i = 0; i < n; i++) {
 		plan_op(&prog[i], L->n, bp->setrows, &used, &bp->ops[i]);
 		bp->ops[i].record = i == record;
+		plan_fast(&bp->ops[i], (uint32_t)L->zero);
+	}
+	if (!plan_rows(bp, m, prog, n, L->n)) {
+		sram_block_plan_free(bp);
+		return false;
 	}
 	bp->record = record < n ? &prog[record] : NULL;
 	bp->record_at = record;
@@ -122,6 +172,8 @@ void sram_block_plan_free(sram_block_plan *bp)
 	free(bp->ops);
 	free(bp->setrows);
 	free(bp->keep);
+	free(bp->rows);
+	bp->rows = NULL;
 	bp->ops = NULL;
 	bp->setrows = NULL;
 	bp->keep = NULL;
@@ -167,6 +219,21 @@ void sram_block_plan_free(sram_block_plan *bp)
 		break;
 #define BLK_L_LC(n, latch) BLK_L_LT(n, latch)
 #define BLK_LATCH(n, eff, sense, out, latch, sem) BLK_L_##eff(n, latch)
+
+/* The fast cases: a write function (pe.def W, WC) or a latch function
+ * (LT, LC), for each gate. */
+#define FAST_GATE(gate_, j)                                              	((gate_) == SRAM_GATE_ET ? EA[j] & TA[j]                         	 : (gate_) == SRAM_GATE_ENT ? EA[j] & ~TA[j] : EA[j])
+#define FAST_SENSE                                                       	const W a_ = BLK_LD(b + o->r0 + j * BW);                         	const W c_ = BLK_LD(b + o->r1 + j * BW);                         	const W s = a_ & c_, z = ~(a_ | c_), x = ~(s | z);               	const W C = CA[j], T = TA[j];                                    	(void)s; (void)z; (void)x; (void)C; (void)T;
+#define FAST_W1(n, out, cset, gate_)                                     	case FAST_CODE(SRAM_FN_##n, gate_):                              		BLK_FOR_J {                                              			FAST_SENSE                                       			const W g_ = FAST_GATE(gate_, j);                			const W o_ = (W){0} | (out);                     			uint64_t *d_ = b + o->dst + j * BW;              			if (allon && (gate_) == SRAM_GATE_E)             				BLK_ST(d_, o_);                          			else                                             				BLK_ST(d_, BLEND(BLK_LD(d_), o_, g_));   			cset                                             		}                                                        		break;
+#define FAST_W3(n, out, cset)                                            	FAST_W1(n, out, cset, SRAM_GATE_E)                               	FAST_W1(n, out, cset, SRAM_GATE_ET)                              	FAST_W1(n, out, cset, SRAM_GATE_ENT)
+#define FAST_L1(n, latch, dstv, gate_)                                   	case FAST_CODE(SRAM_FN_##n, gate_):                              		BLK_FOR_J {                                              			FAST_SENSE                                       			const W g_ = FAST_GATE(gate_, j);                			dstv[j] = BLEND(dstv[j], (W){0} | (latch), g_);  		}                                                        		break;
+#define FAST_L3(n, latch, dstv)                                          	FAST_L1(n, latch, dstv, SRAM_GATE_E)                             	FAST_L1(n, latch, dstv, SRAM_GATE_ET)                            	FAST_L1(n, latch, dstv, SRAM_GATE_ENT)
+#define FAST_W(n, out, latch) FAST_W3(n, out, )
+#define FAST_WC(n, out, latch)                                           	FAST_W3(n, out, CA[j] = BLEND(C, (W){0} | (latch), g_);)
+#define FAST_SH(n, out, latch)
+#define FAST_LT(n, out, latch) FAST_L3(n, latch, TA)
+#define FAST_LC(n, out, latch) FAST_L3(n, latch, CA)
+#define FAST_CASE(n, eff, sense, out, latch, sem) FAST_##eff(n, out, latch)
 
 /* s and z of the block for o: the AND and NOR of its sensed rows. */
 #define BLK_SENSE                                                        \
@@ -251,6 +318,13 @@ void sram_block_plan_free(sram_block_plan *bp)
 		}                                                        \
 		for (size_t i = i0; i < i1; i++) {                       \
 			const struct sram_block_op *o = &ops[i];         \
+			switch (o->code) {                               \
+				SRAM_PE_FUNCTIONS(FAST_CASE)             \
+			default:                                         \
+				break;                                   \
+			}                                                \
+			if (o->code)                                     \
+				continue;                                \
 			W S[NV], Z[NV], G[NV], LN[NV], O[NV], CN[NV];    \
 			BLK_SENSE                                        \
 			if (o->cpre) {                                   \
@@ -309,7 +383,7 @@ DEFINE_BLOCK(v2, , sram_v2, sram_v2m, 4)
 #endif
 #ifdef SRAM_X86_VECTORS
 DEFINE_BLOCK(avx2, __attribute__((target("avx2"))), sram_v4, sram_v4m, 4)
-DEFINE_BLOCK(avx512, __attribute__((target("avx512f"))), sram_v8, sram_v8m, 2)
+DEFINE_BLOCK(avx512, __attribute__((target("avx512f"))), sram_v8, sram_v8m, 4)
 #endif
 
 typedef void block_fn(const sram_block_plan *bp, const sram_block_layout *L,
@@ -320,7 +394,7 @@ static block_fn *pick_block(int width, size_t *words)
 {
 	switch (width) {
 #ifdef SRAM_X86_VECTORS
-	case 8: *words = 16; return block_avx512;
+	case 8: *words = 32; return block_avx512;
 	case 4: *words = 16; return block_avx2;
 #endif
 #if defined(__GNUC__)
@@ -328,6 +402,20 @@ static block_fn *pick_block(int width, size_t *words)
 #endif
 	default: *words = 1; return block_w1;
 	}
+}
+
+/* Ask for the lines of the next block (words at b) of every row the
+ * program touches: they come from memory while this block computes. */
+static void prefetch_block(const sram_block_plan *bp, const uint64_t *b,
+			   size_t words)
+{
+#if defined(__GNUC__)
+	for (size_t r = 0; r < bp->nrows; r++)
+		for (size_t k = 0; k < words; k += 8)
+			__builtin_prefetch(b + bp->rows[r] + k, 1, PREFETCH_LEVEL);
+#else
+	(void)bp, (void)b, (void)words;
+#endif
 }
 
 void sram_block_exec(const sram_block_plan *bp, const sram_block_layout *L,
@@ -339,8 +427,10 @@ void sram_block_exec(const sram_block_plan *bp, const sram_block_layout *L,
 	for (unsigned w = 0; w < nw; w++) {
 		uint64_t *rows = ways[w]->rows;
 		size_t k = 0;
-		for (; k + bw <= n; k += bw)
+		for (; k + bw <= n; k += bw) {
+			prefetch_block(bp, rows + k + bw, k + 2 * bw <= n ? bw : 0);
 			fn(bp, L, rows + k, bp->keep + k, i0, i1);
+		}
 		for (; k < n; k++)
 			block_w1(bp, L, rows + k, bp->keep + k, i0, i1);
 		/* What the debugger shows of the last read (record_sense). */
