@@ -229,6 +229,12 @@ void sram_uop_cost(const sram_uop *u, sram_count *c)
  * recorded only by the last uop of the run that senses: earlier records
  * would be overwritten before anyone could look.
  *
+ * Long programs (from 64 uops, or any with INFSIM_BLOCK=1) run
+ * column-blocked instead: sram_block.c runs each stretch between two
+ * shifts over a few words of a way at a time, latches in registers;
+ * the shifts run here, whole-way, between the stretches
+ * (run_group_blocked).
+ *
  * Memory.  A run over the whole default machine reads most of its rows
  * from DRAM, once.  The rows a uop touches first are prefetched a few
  * uops ahead; and on large machines a destination that the run never
