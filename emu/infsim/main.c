@@ -625,6 +625,7 @@ typedef struct run_state {
 	emu_valid_report vrep; /* --tdfg: the first node that differs */
 	emu_cmd_cycles *cc;    /* --stats=commands and json: each command's cycles */
 	uint64_t *bank_before; /* each bank's cycles before the current command */
+	emu_strm_stats strm;   /* a tDFG's strm nodes (emu/tdfg/strm.c) */
 	diag d;
 } run_state;
 
@@ -789,12 +790,18 @@ static int run_commands(run_state *s)
 			return -1;
 		if (validate(s) <= 0)
 			return s->d.set ? -1 : EXIT_MISMATCH;
+		if (s->ref && emu_ref_run_cmd(s->ref, i, &s->d) < 0)
+			return -1;
+		if (s->ref && !emu_report_check_cmd(s->ref, s->em, i, &s->d))
+			return EXIT_MISMATCH;
+		/* A strm node's stream runs at the banks after its commands
+		 * (emu/tdfg/strm.c). */
+		const long sn = s->ts->on ? emu_strm_node_at(&s->ts->t, &s->ts->j, i) : -1;
+		if (sn >= 0 && emu_strm_exec(&s->ts->t, s->p, s->em, s->ref, (size_t)sn, &s->strm,
+					     &s->d) < 0)
+			return -1;
 		if (!s->ref)
 			continue;
-		if (emu_ref_run_cmd(s->ref, i, &s->d) < 0)
-			return -1;
-		if (!emu_report_check_cmd(s->ref, s->em, i, &s->d))
-			return EXIT_MISMATCH;
 		const int node = s->tref ? check_node(s, i) : 1;
 		if (node <= 0)
 			return node < 0 ? -1 : EXIT_MISMATCH;
@@ -1072,6 +1079,7 @@ static int cmd_run(int argc, char **argv)
 	emu_tref_free(s.tref);
 	emu_valid_free(s.valid);
 	emu_tdfg_free(&s.vt);
+	emu_strm_lot_free(&s.strm.lot);
 	tdfg_src_free(&ts);
 	if (s.em)
 		emu_machine_free(s.em);
