@@ -166,6 +166,20 @@ static int engines(job *j, int (*fill)(job *, nsc_mem *, void *),
 		j->st->byte_hops[c] += ns.byte_hops[c];
 	}
 	if (rc == 0) {
+		/* The cost model of the near-memory part (doc/TDFG.md, "strm
+		 * nodes"; Table 2): the iterations spread over the 64 SE_L3s,
+		 * EMU_STRM_LAT_SE cycles each, plus the streams' bytes x hops on
+		 * the mesh's EMU_STRM_LINK_BYTES-byte links, all links busy. */
+		uint64_t bh = 0;
+		for (unsigned c = 0; c < EMU_STRM_CLASSES; c++)
+			bh += ns.byte_hops[c];
+		const uint64_t cyc = EMU_STRM_LAT_SE * ((ns.iters + NSC_BANKS - 1) / NSC_BANKS) +
+				     (bh + EMU_STRM_LINK_BYTES * NSC_BANKS - 1) /
+				     (EMU_STRM_LINK_BYTES * NSC_BANKS);
+		if (j->x->kind == EMU_TN_GATHER)
+			j->st->near_cycles += cyc;
+		else
+			j->st->final_cycles += cyc;
 		j->st->msgs += ns.msgs[NSC_M_CONFIG] + ns.msgs[NSC_M_MIGRATE] +
 			       ns.msgs[NSC_M_FORWARD] + ns.msgs[NSC_M_DATA] + ns.msgs[NSC_M_END];
 		j->st->uops += ns.uops_bank + ns.uops_core;
@@ -459,4 +473,28 @@ bool emu_strm_lot_core_request(emu_strm_lot *l, size_t b)
 	}
 	l->served++;
 	return true;
+}
+
+/* ---- the offload decision, Eq. 2 (§4.3) ---- */
+
+void emu_eq2_region(const emu_tdfg *t, size_t run, const uint64_t *cycles, double tp_core,
+		    uint64_t lat_jit, emu_eq2 *e)
+{
+	const emu_tregion *r = &t->regions[run];
+	memset(e, 0, sizeof *e);
+	e->n_elem = 1;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+		e->n_elem *= r->window.hi[k] - r->window.lo[k];
+	e->tp_core = tp_core;
+	e->lat_jit = lat_jit;
+	for (size_t i = r->node0; i < r->node1; i++) {
+		const emu_tnode *x = &t->nodes[i];
+		e->n_node++;
+		e->n_op += x->kind == EMU_TN_COMPUTE || x->kind == EMU_TN_REDUCE;
+		for (size_t c = x->cmd0; cycles && c < x->cmd1; c++)
+			e->lat_ops += cycles[c];
+	}
+	e->core = (double)e->n_elem * (double)e->n_op / tp_core;
+	e->mem = e->lat_ops + e->n_node * lat_jit;
+	e->in_memory = e->core > (double)e->mem;
 }

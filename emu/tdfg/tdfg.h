@@ -317,8 +317,34 @@ typedef struct emu_strm_stats {
 	uint64_t bytes[EMU_STRM_CLASSES], byte_hops[EMU_STRM_CLASSES];
 	uint64_t ttu_out_cycles, ttu_in_cycles; /* transposes out of and into the arrays */
 	uint64_t bytes_out, bytes_in;
+	/* The cost model (doc/TDFG.md, "strm nodes"): cycles of the
+	 * gathers' streams (Fig 14's Near-Mem) and of the final reduces'. */
+	uint64_t near_cycles, final_cycles;
 	emu_strm_lot lot;
 } emu_strm_stats;
+
+/* Table 2: the SE_L3's compute-init latency, and the mesh's link width. */
+#define EMU_STRM_LAT_SE 4u
+#define EMU_STRM_LINK_BYTES 32u
+
+/* The offload decision of infinity-stream §4.3, Eq. 2, for one region
+ * run: in memory when N_elem·N_op/TP_core > Σ Lat_op + N_node·Lat_JIT,
+ * else streams (the sDFG).  N_elem: the run's window; N_op: its compute
+ * and reduce nodes (operations per element); Σ Lat_op: the cycles of its
+ * nodes' commands on this machine (cycles[c] per command, NULL for 0);
+ * TP_core and Lat_JIT are settings (infsim run --tp-core, --lat-jit). */
+typedef struct emu_eq2 {
+	uint64_t n_elem, n_op, n_node;
+	double tp_core;
+	uint64_t lat_ops, lat_jit;
+	double core;           /* N_elem·N_op/TP_core */
+	uint64_t mem;          /* Σ Lat_op + N_node·Lat_JIT */
+	bool in_memory;
+} emu_eq2;
+#define EMU_EQ2_TP_CORE 16.0    /* one 512-bit SIMD operation on 32-bit elements a cycle */
+#define EMU_EQ2_LAT_JIT 1000u   /* cycles per node lowered */
+void emu_eq2_region(const emu_tdfg *t, size_t run, const uint64_t *cycles, double tp_core,
+		    uint64_t lat_jit, emu_eq2 *e);
 
 /* The strm node whose last command is cmd, or -1. */
 long emu_strm_node_at(const emu_tdfg *t, const emu_jit *j, size_t cmd);
