@@ -884,7 +884,12 @@ Test(cli, run_dispatches_on_ar)
 	result_free(&r);
 	r = run("ar " SAMPLES "mac.ar --root=middle");
 	cr_expect_eq(r.status, 2);
-	cr_expect(strstr(r.err, "--root: expected naive, tid or addr, not 'middle'"), "%s", r.err);
+	cr_expect(strstr(r.err, "infsim: --root=middle: expected naive, tid or addr\n"
+				"Try 'infsim ar --help' for more information.\n"), "%s", r.err);
+	result_free(&r);
+	r = run("ar " SAMPLES "mac.ar --buffers=70000");
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "infsim: --buffers=70000: expected a number from 1 to 65536\n"), "%s", r.err);
 	result_free(&r);
 	r = run("ar --help");
 	cr_expect_eq(r.status, 0);
