@@ -376,3 +376,64 @@ Test(strm, lot_trans_state_machine)
 	cr_assert_eq(l.fills, 1);
 	emu_strm_lot_free(&l);
 }
+
+/* ---- Eq. 2 (§4.3): in memory only when the core's time is larger ---- */
+
+Test(strm, eq2_boundary)
+{
+	emu_tdfg t;
+	emu_jit j;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(emu_tdfg_load(WORKLOAD("gather_mlp_in_f32.tdfg"), NULL, &t, &j, &d), 0,
+		     "%s", d.msg);
+	size_t r = 0;
+	while (strcmp(t.regions[r].name, "mm") != 0)
+		r++;
+	uint64_t *cyc = calloc(j.ncmds + 1, sizeof *cyc);
+	cr_assert_not_null(cyc);
+	emu_eq2 e;
+	/* N_elem = 256, N_op = 2 (mul, strm.reduce), TP_core = 1: 512 cycles
+	 * on the core; in memory one command of 512 cycles, no JIT: equal, so
+	 * streams; 511: in memory. */
+	cyc[t.nodes[t.regions[r].node0 + 3].cmd0] = 512;
+	emu_eq2_region(&t, r, cyc, 1.0, 0, &e);
+	cr_assert_eq(e.n_elem, 256);
+	cr_assert_eq(e.n_op, 2);
+	cr_assert_eq(e.n_node, 7);
+	cr_assert_eq(e.lat_ops, 512);
+	cr_assert_not(e.in_memory, "a tie is not worth the JIT");
+	cyc[t.nodes[t.regions[r].node0 + 3].cmd0] = 511;
+	emu_eq2_region(&t, r, cyc, 1.0, 0, &e);
+	cr_assert(e.in_memory);
+	/* Lat_JIT counts per node: 7 nodes x 1 cycle tips it back. */
+	emu_eq2_region(&t, r, cyc, 1.0, 1, &e);
+	cr_assert_eq(e.mem, 518);
+	cr_assert_not(e.in_memory);
+	free(cyc);
+	emu_jit_free(&j);
+	emu_tdfg_free(&t);
+}
+
+Test(strm, eq2_and_streams_in_stats)
+{
+	result r = run("run '" WORKLOAD("gather_mlp_in_f32.tdfg") "' --stats --tp-core=0.001 "
+		       "--lat-jit=0");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "Eq. 2, region 'mm' (line 25): N_elem*N_op/TP_core = 256*2/0.001 = "
+			 "512000.0"), "%s", r.out);
+	cr_assert(strstr(r.out, ": in memory (tDFG)"), "%s", r.out);
+	cr_assert(strstr(r.out, "    near_mem "), "%s", r.out);
+	cr_assert(strstr(r.out, "    stream_offload "), "%s", r.out);
+	result_free(&r);
+	r = run("run '" WORKLOAD("gather_mlp_in_f32.tdfg") "' --stats=json");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "\"eq2\": [\n      {\"region\": \"gather\", \"line\": 20, "
+			 "\"n_elem\": 256, \"n_op\": 0, \"tp_core\": 16"), "%s", r.out);
+	cr_assert(strstr(r.out, "\"near_mem\": "), "%s", r.out);
+	result_free(&r);
+	r = run("run '" WORKLOAD("gather_mlp_in_f32.tdfg") "' --tp-core=0");
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, "--tp-core '0': expected"), "%s", r.err);
+	result_free(&r);
+}

@@ -363,18 +363,18 @@ static int run_option(int opt, run_opts *o)
 		errno = 0;
 		o->tp_core = strtod(optarg, &end);
 		if (errno || end == optarg || *end || !(o->tp_core > 0 && o->tp_core <= 1e9))
-			return usage_error("--tp-core '%s': expected the core's operations per cycle, "
+			return cli_usage(NULL, "--tp-core '%s': expected the core's operations per cycle, "
 					   "a number above 0 and at most 1e9", optarg);
-		break;
+		return 0;
 	}
 	case OPT_LAT_JIT: {
 		char *end;
 		errno = 0;
 		o->lat_jit = strtol(optarg, &end, 10);
 		if (errno || end == optarg || *end || o->lat_jit < 0 || o->lat_jit > 1000000000L)
-			return usage_error("--lat-jit '%s': expected the JIT's cycles per node, 0 to "
+			return cli_usage(NULL, "--lat-jit '%s': expected the JIT's cycles per node, 0 to "
 					   "1000000000", optarg);
-		break;
+		return 0;
 	}
 	case OPT_STRICT:
 		o->strict = true;
