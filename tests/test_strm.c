@@ -437,3 +437,16 @@ Test(strm, eq2_and_streams_in_stats)
 	cr_assert(strstr(r.err, "--tp-core '0': expected"), "%s", r.err);
 	result_free(&r);
 }
+
+/* What cannot run the streams refuses a tDFG with strm nodes, by name. */
+Test(strm, tdfg_validation_refuses_strm)
+{
+	result r = run("jit '" WORKLOAD("gather_mlp_out_f32.tdfg") "' -o g.ins");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	r = run("run g.ins --tdfg '" WORKLOAD("gather_mlp_out_f32.tdfg") "'");
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	cr_assert(strstr(r.err, "gather_mlp_out_f32.tdfg:21:5: error: 'g' is a strm node: a stream "
+			 "holds only its sync"), "%s", r.err);
+	result_free(&r);
+}

@@ -36,6 +36,14 @@
 #include "nsc.h"
 #include "tdfg.h"
 
+long emu_strm_first(const emu_tdfg *t)
+{
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].strm)
+			return (long)i;
+	return -1;
+}
+
 long emu_strm_node_at(const emu_tdfg *t, const emu_jit *j, size_t cmd)
 {
 	const long n = emu_jit_node_of(j, cmd);

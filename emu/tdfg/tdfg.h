@@ -346,6 +346,9 @@ typedef struct emu_eq2 {
 void emu_eq2_region(const emu_tdfg *t, size_t run, const uint64_t *cycles, double tp_core,
 		    uint64_t lat_jit, emu_eq2 *e);
 
+/* t's first strm node, or -1: what runs a tDFG's commands without
+ * emu_strm_exec (infsdb, --tdfg) refuses a tDFG that has one. */
+long emu_strm_first(const emu_tdfg *t);
 /* The strm node whose last command is cmd, or -1. */
 long emu_strm_node_at(const emu_tdfg *t, const emu_jit *j, size_t cmd);
 /* Run strm node n's stream at the banks, after its commands: operands
