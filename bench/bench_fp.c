@@ -280,22 +280,32 @@ static int run_case(struct bench *B, const struct fp_case *fc)
 		return 0;
 	}
 	const double ref = time_reference(B, c);
-	const struct timing tb = time_machine(B, fc->label, false);
-	if (emu_hazard_count(B->em->hz) != 0) {
-		printf("%-8s FAIL: the machine reported hazards on the bench's data\n",
-		       fc->label);
-		return -1;
-	}
-	if (!tb.ok)
-		return -1;
-	const struct timing to = time_machine(B, fc->label, true);
-	if (!to.ok)
-		return -1;
+	/* Each latency with the micro-op-at-a-time executor (INFSIM_BLOCK=0)
+	 * and the column-blocked one (=1), in the same run. */
+	struct timing t[2][2]; /* [optimised][blocked] */
+	for (int o = 0; o < 2; o++)
+		for (int k = 0; k < 2; k++) {
+			setenv("INFSIM_BLOCK", k ? "1" : "0", 1);
+			t[o][k] = time_machine(B, fc->label, o);
+			unsetenv("INFSIM_BLOCK");
+			if (!t[o][k].ok)
+				return -1;
+			if (emu_hazard_count(B->em->hz) != 0) {
+				printf("%-8s FAIL: the machine reported hazards on the"
+				       " bench's data\n", fc->label);
+				return -1;
+			}
+		}
+	const struct timing tb = t[0][1], to = t[1][1];
 	printf("%-8s baseline %" PRIu64 " cycles (isa_baseline_cycles), optimised %"
 	       PRIu64 " on this data\n", fc->label,
 	       isa_baseline_cycles(c, m->g.bitlines), to.cycles);
-	print_line("baseline latency", &tb, ref);
-	print_line("optimised latency", &to, ref);
+	print_line("baseline, unblocked", &t[0][0], ref);
+	print_line("baseline, blocked", &tb, ref);
+	print_line("optimised, unblocked", &t[1][0], ref);
+	print_line("optimised, blocked", &to, ref);
+	printf("  %-20s x%.3g baseline, x%.3g optimised\n", "blocked/unblocked",
+	       tb.eps / t[0][0].eps, to.eps / t[1][0].eps);
 	printf("  %-20s %9.3g elements/s\n", "reference, 1 thread", ref);
 	const double best = tb.eps > to.eps ? tb.eps : to.eps;
 	if (fc->target > 0)

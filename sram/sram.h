@@ -206,9 +206,11 @@ void sram_uop_cost(const sram_uop *u, sram_count *c);
  *   if way_on is NULL), spreading ways over threads.  The result does not
  *   depend on the thread count: ways share nothing.
  * sram_step: run one micro-op on the selected ways (single stepping).
- * Both paths execute the very same per-way code, so stepping a program
- * and running it give identical bits.  Each returns 0, or -1 when out of
- * memory for the decoded program (nothing was run). */
+ * Stepping a program and running it give identical bits: a long program
+ * runs column-blocked (sram_block.h), a step micro-op at a time, and both
+ * compute every bit by the same pe.def functions in the same cycle order
+ * (tests/test_block_exec.c compares them).  Each returns 0, or -1 when
+ * out of memory for the decoded program (nothing was run). */
 int sram_run_way(sram_machine *m, unsigned way, const sram_uop *prog, size_t n);
 int sram_run(sram_machine *m, const uint8_t *way_on, const sram_uop *prog, size_t n);
 int sram_step(sram_machine *m, const uint8_t *way_on, const sram_uop *u);

@@ -19,6 +19,8 @@
  * of the default machine is 64 words wide; its live rows stay in L1/L2.
  */
 #include "sram.h"
+#include "sram_block.h"
+#include "sram_vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +228,12 @@ void sram_uop_cost(const sram_uop *u, sram_count *c)
  * out, and gate E needs neither E nor the old destination.  BL/BLB are
  * recorded only by the last uop of the run that senses: earlier records
  * would be overwritten before anyone could look.
+ *
+ * Long programs (from 64 uops, or any with INFSIM_BLOCK=1) run
+ * column-blocked instead: sram_block.c runs each stretch between two
+ * shifts over a few words of a way at a time, latches in registers;
+ * the shifts run here, whole-way, between the stretches
+ * (run_group_blocked).
  *
  * Memory.  A run over the whole default machine reads most of its rows
  * from DRAM, once.  The rows a uop touches first are prefetched a few
@@ -457,22 +465,12 @@ static uint64_t gate_word(enum pass_gate G, uint64_t e, uint64_t t)
 	static pass_table passes_##SFX = {GATES_ROW(w, SFX),             \
 					  GATES_ROW(l, SFX)};
 
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
-
-/* The block types.  GNU vectors: &, |, ^, ~ work on them as on
- * uint64_t; the *m types are the same as they sit in a row (8-byte
- * aligned, aliasing uint64_t).  And the non-temporal store of each. */
+/* The non-temporal store of each block type (sram_vec.h). */
 static ALWAYS_INLINE void stream_w1(uint64_t *p, uint64_t v)
 {
 	*p = v;
 }
 #if defined(__GNUC__)
-typedef uint64_t sram_v2 __attribute__((vector_size(16)));
-typedef sram_v2 sram_v2m __attribute__((aligned(8), may_alias));
 static ALWAYS_INLINE void stream_v2(uint64_t *p, sram_v2 v)
 {
 #if defined(__x86_64__)
@@ -482,13 +480,7 @@ static ALWAYS_INLINE void stream_v2(uint64_t *p, sram_v2 v)
 #endif
 }
 #endif
-#if defined(__GNUC__) && defined(__x86_64__) &&                          \
-	(__GNUC__ >= 8 || (defined(__clang__) && __clang_major__ >= 7))
-#define SRAM_X86_VECTORS 1
-typedef uint64_t sram_v4 __attribute__((vector_size(32)));
-typedef sram_v4 sram_v4m __attribute__((aligned(8), may_alias));
-typedef uint64_t sram_v8 __attribute__((vector_size(64)));
-typedef sram_v8 sram_v8m __attribute__((aligned(8), may_alias));
+#ifdef SRAM_X86_VECTORS
 __attribute__((target("avx2")))
 static ALWAYS_INLINE void stream_v4(uint64_t *p, sram_v4 v)
 {
@@ -788,6 +780,9 @@ struct run {
 	size_t split;      /* words in whole blocks of ps */
 	struct shift_masks shm;
 	uint64_t *shm_words; /* shm's words, if the program shifts */
+	bool blocked;      /* run stretches column-blocked (sram_block.h) */
+	sram_block_layout bl;
+	sram_block_plan bp;
 };
 
 /* A pass over every word: whole blocks, then the words left over. */
@@ -886,13 +881,36 @@ struct group {
 	unsigned n;
 };
 
-/* The whole program on group g, uop after uop. */
-static void run_group(const struct run *R, const struct group *g)
+/* The whole program on group g, blocked: each stretch between two
+ * shifts runs column block after column block (sram_block.c); a shift,
+ * which couples neighbouring words, runs alone over whole ways. */
+static void run_group_blocked(const struct run *R, const struct group *g,
+			      bool all_on)
 {
-	/* Enable never changes during a run: no function writes it. */
-	bool all_on = true;
-	for (unsigned i = 0; i < g->n; i++)
-		all_on = all_on && all_enabled(g->w[i], R->L.n);
+	struct pass X = {.L = &R->L, .ways = g->w, .nw = g->n, .shm = &R->shm};
+	for (size_t i = 0; i < R->n;) {
+		size_t j = i;
+		while (j < R->n && !R->plan[j].shift)
+			j++;
+		if (j > i)
+			sram_block_exec(&R->bp, &R->bl, g->w, g->n, i, j);
+		if (j < R->n) {
+			const struct plan *p = &R->plan[j];
+			const enum pass_gate G = pass_gate_of(p->u->gate, all_on);
+			X.p = p;
+			if (p->general)
+				exec_general(R, &X, G);
+			else
+				R->ps.shift(&X, G);
+		}
+		i = j + 1;
+	}
+}
+
+/* The whole program on group g, uop after uop, each over all its ways. */
+static void run_group_uops(const struct run *R, const struct group *g,
+			   bool all_on)
+{
 	struct pass X = {.L = &R->L, .ways = g->w, .nw = g->n, .shm = &R->shm};
 	for (size_t i = 0; i < PREFETCH_AHEAD && i < R->n; i++)
 		prefetch_rows(R, i, g->w, g->n);
@@ -912,6 +930,19 @@ static void run_group(const struct run *R, const struct group *g)
 		else
 			run_pass(R, &X, p->latch_pass, G);
 	}
+}
+
+/* The whole program on group g. */
+static void run_group(const struct run *R, const struct group *g)
+{
+	/* Enable never changes during a run: no function writes it. */
+	bool all_on = true;
+	for (unsigned i = 0; i < g->n; i++)
+		all_on = all_on && all_enabled(g->w[i], R->L.n);
+	if (R->blocked)
+		run_group_blocked(R, g, all_on);
+	else
+		run_group_uops(R, g, all_on);
 	for (unsigned i = 0; R->n && i < g->n; i++) {
 		const sram_uop *u = R->plan[R->n - 1].u;
 		g->w[i]->last_dst = u->wfn ? u->dst : SRAM_NO_ROW;
@@ -1042,6 +1073,23 @@ static void run_free(struct run *R)
 {
 	free(R->plan);
 	free(R->shm_words);
+	if (R->blocked)
+		sram_block_plan_free(&R->bp);
+}
+
+/* Decode the program for blocked stretches too (sram_block.h); false
+ * when out of memory. */
+static bool run_init_blocked(struct run *R, const sram_machine *m,
+			     const sram_uop *prog, size_t record)
+{
+	const sram_way *w = &m->ways[0];
+	R->bl = (sram_block_layout){
+		.carry = R->L.carry, .tag = R->L.tag, .en = R->L.en,
+		.bl = (size_t)(w->bl - w->rows), .blb = (size_t)(w->blb - w->rows),
+		.zero = R->L.zero, .n = R->L.n,
+	};
+	return sram_block_plan_init(&R->bp, m, &R->bl, prog, R->n, record,
+				    R->ps.words);
 }
 
 /* Decode prog for m into R; false when out of memory. */
@@ -1074,14 +1122,22 @@ static bool run_init(struct run *R, const sram_machine *m,
 		plan_first_touch(&prog[i], m, seen, &pl[i]);
 	}
 	R->shm_words = NULL;
+	R->blocked = false;
 	if (shifts && !shift_masks_init(R, m)) {
 		run_free(R);
 		return false;
 	}
 	if (last_sense != SIZE_MAX)
 		pl[last_sense].record = pl[last_sense].general = true;
-	if (stream_worth(m, R))
+	if (sram_block_wanted(n)) {
+		if (!run_init_blocked(R, m, prog, last_sense)) {
+			run_free(R);
+			return false;
+		}
+		R->blocked = true;
+	} else if (stream_worth(m, R)) {
 		plan_streams(prog, n, m, pl);
+	}
 	return true;
 }
 

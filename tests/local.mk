@@ -371,3 +371,7 @@ check_PROGRAMS += tests/test_nsc
 tests_test_nsc_SOURCES = tests/test_nsc.c
 tests_test_nsc_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_nsc_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_block_exec
+tests_test_block_exec_SOURCES = tests/test_block_exec.c
+tests_test_block_exec_CFLAGS = $(TEST_CFLAGS)
+tests_test_block_exec_LDADD = $(TEST_LIBS)
