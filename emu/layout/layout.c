@@ -1026,6 +1026,21 @@ uint64_t emu_layout_load(const sram_machine *m, const emu_region *r, uint64_t *v
 	return emu_layout_ttu_cycles(r, &m->g);
 }
 
+void emu_layout_load_row(const sram_machine *m, const emu_region *r,
+			 const uint64_t idx[EMU_LAYOUT_DIMS], uint64_t len, uint64_t *values)
+{
+	const uint64_t T0 = r->tile[0];
+	for (uint64_t done = 0; done < len;) {
+		/* A run stays in one tile and under SRAM_MAX_DIM (move_run). */
+		const uint64_t i0 = idx[0] + done;
+		uint64_t n = min_u64(len - done, T0 - i0 % T0);
+		n = min_u64(n, SRAM_MAX_DIM);
+		const uint64_t at[EMU_LAYOUT_DIMS] = {i0, idx[1], idx[2]};
+		move_run((sram_machine *)m, r, at, values + done, n, false);
+		done += n;
+	}
+}
+
 /* Wordline groups of tile t that hold at least one element: the tile's
  * rows of dimension 0 cover tile bitlines base .. base + e0 - 1, with
  * base increasing, so count each group once as the rows pass it. */
