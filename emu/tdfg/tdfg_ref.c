@@ -450,23 +450,52 @@ void emu_tref_run(emu_tref *r, size_t n)
 
 /* ---- comparing ---- */
 
-/* Row (i1, i2) of node n's domain as the machine holds it, into got:
- * only the domain's elements are read, a row at a time through the
- * checks' port (whole words of 64 bitlines), never the whole tensor. */
-static void machine_row(const emu_machine *em, const emu_buffer *b, const emu_region *reg,
-			const tval *v, const uint64_t *S, uint64_t i1, uint64_t i2, uint64_t *got)
+/* Slab s of v's box (the rows of one band of tiles along dimensions 1
+ * and 2) as the machine holds it, into got; the slab's box in *sb.  Only
+ * the domain's elements are read, a whole tile per step of the checks'
+ * port, never the whole tensor at once. */
+static void machine_slab(const emu_machine *em, const emu_buffer *b, const emu_region *reg,
+			 const tval *v, const uint64_t *S, uint64_t i1, uint64_t i2,
+			 emu_box *sb, uint64_t *got)
 {
-	const uint64_t idx[EMU_LAYOUT_DIMS] = {v->lo[0], i1, i2};
+	const uint64_t T1 = b->ndims ? reg->tile[1] : 1, T2 = b->ndims ? reg->tile[2] : 1;
+	sb->lo[0] = v->lo[0];
+	sb->hi[0] = v->lo[0] + v->n[0];
+	sb->lo[1] = i1;
+	sb->hi[1] = (i1 / T1 + 1) * T1 < v->lo[1] + v->n[1] ? (i1 / T1 + 1) * T1 : v->lo[1] + v->n[1];
+	sb->lo[2] = i2;
+	sb->hi[2] = (i2 / T2 + 1) * T2 < v->lo[2] + v->n[2] ? (i2 / T2 + 1) * T2 : v->lo[2] + v->n[2];
 	if (b->ndims) {
-		emu_layout_load_row(em->m, reg, idx, v->n[0], got);
+		emu_layout_load_box(em->m, reg, sb, got);
 		return;
 	}
 	for (uint64_t j = 0; j < v->n[0]; j++)
 		got[j] = emu_elem_get(em, b, v->lo[0] + j + S[0] * (i1 + S[1] * i2));
 }
 
-/* The domain's elements in row-major order, so the first one that
- * differs is the lowest.  -1: no memory for a row. */
+/* The first element of slab sb (row-major) where got and v differ, as
+ * *mm: 0; else 1. */
+static int slab_same(const tval *v, const emu_buffer *b, const uint64_t *S, const emu_box *sb,
+		     const uint64_t *got, emu_mismatch *mm)
+{
+	uint64_t g = 0;
+	for (uint64_t i2 = sb->lo[2]; i2 < sb->hi[2]; i2++)
+		for (uint64_t i1 = sb->lo[1]; i1 < sb->hi[1]; i1++) {
+			const uint64_t at = v->n[0] * ((i1 - v->lo[1]) + v->n[1] * (i2 - v->lo[2]));
+			for (uint64_t i0 = 0; i0 < v->n[0]; i0++, g++) {
+				const uint64_t want = load_at(v, at + i0);
+				if (got[g] != want) {
+					*mm = (emu_mismatch){b, v->lo[0] + i0 + S[0] * (i1 + S[1] * i2),
+							     want, got[g]};
+					return 0;
+				}
+			}
+		}
+	return 1;
+}
+
+/* The domain's elements in row-major order, band by band, so the first
+ * one that differs is the lowest.  -1: no memory for a band. */
 static int compare_domain(const emu_tref *r, const emu_machine *em, const emu_buffer *b,
 			  size_t n, emu_mismatch *mm)
 {
@@ -475,27 +504,22 @@ static int compare_domain(const emu_tref *r, const emu_machine *em, const emu_bu
 	if (!box_elems(v))
 		return 1;
 	emu_region reg;
+	memset(&reg, 0, sizeof reg);
 	if (b->ndims)
 		emu_buffer_region(b, &reg);
-	uint64_t *got = malloc(v->n[0] * sizeof *got);
+	const uint64_t band = b->ndims ? reg.tile[1] * reg.tile[2] : 1;
+	uint64_t *got = malloc(v->n[0] * band * sizeof *got);
 	if (!got)
 		return -1;
-	uint64_t j = 0;
-	for (uint64_t i2 = v->lo[2]; i2 < v->lo[2] + v->n[2]; i2++)
-		for (uint64_t i1 = v->lo[1]; i1 < v->lo[1] + v->n[1]; i1++) {
-			machine_row(em, b, &reg, v, S, i1, i2, got);
-			for (uint64_t i0 = 0; i0 < v->n[0]; i0++, j++) {
-				const uint64_t want = load_at(v, j);
-				if (got[i0] != want) {
-					*mm = (emu_mismatch){b, v->lo[0] + i0 + S[0] * (i1 + S[1] * i2),
-							     want, got[i0]};
-					free(got);
-					return 0;
-				}
-			}
+	int same = 1;
+	emu_box sb;
+	for (uint64_t i2 = v->lo[2]; same == 1 && i2 < v->lo[2] + v->n[2]; i2 = sb.hi[2])
+		for (uint64_t i1 = v->lo[1]; same == 1 && i1 < v->lo[1] + v->n[1]; i1 = sb.hi[1]) {
+			machine_slab(em, b, &reg, v, S, i1, i2, &sb, got);
+			same = slab_same(v, b, S, &sb, got, mm);
 		}
 	free(got);
-	return 1;
+	return same;
 }
 
 bool emu_tref_compare(emu_tref *r, const emu_program *p, const emu_machine *em, size_t n,

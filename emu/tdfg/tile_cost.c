@@ -86,7 +86,8 @@ uint64_t emu_jit_tile_cost(const emu_tdfg *t, const emu_tregion *tr,
 		case EMU_TN_SHIFT:
 			cost += shift_cost(tr, g, x, &t->nodes[x->arg[0]].dom, T);
 			break;
-		default: /* bcast, reduce: §4.1's keys decide (below) */
+		default: /* bcast, reduce: their pieces move whole tiles; the
+			  * commands around them are costed above */
 			break;
 		}
 	}
@@ -115,10 +116,6 @@ static size_t candidates(const emu_tregion *tr, uint64_t P, uint64_t (*c)[EMU_LA
 int emu_jit_pick_tile(const emu_tdfg *t, const emu_tregion *tr, emu_region *const *rs,
 		      size_t n, const emu_tile_req *q, uint64_t T[EMU_LAYOUT_DIMS])
 {
-	/* Only element-wise work and shifts: with a broadcast or a
-	 * reduction, §4.1's keys (hot spots, reduction rounds) stay. */
-	if (q->hint.reduce || q->hint.broadcast)
-		return 0;
 	uint64_t c[64][EMU_LAYOUT_DIMS], best = UINT64_MAX;
 	const uint64_t P = q->tile_bitlines ? q->tile_bitlines : t->geom.bitlines;
 	const size_t nc = candidates(tr, P, c, 64);
