@@ -4,7 +4,8 @@
  * the best tile of a sweep.  For each small 2-d and 3-d shift workload,
  * the program is lowered and run with every tile of powers of two that
  * the machine accepts (tile= on its region), and the machine's cycles of
- * the tile the JIT picks must be the fewest of the sweep (infinity-stream
+ * the tile the JIT picks must be the fewest of the sweep, shifts,
+ * broadcasts and reductions alike (infinity-stream
  * §7 reports its heuristic within 2% of an oracle; on these shapes the
  * model's pick is the oracle's).
  */
@@ -104,3 +105,6 @@ Test(tile_pick, stencil2d_i32) { sweep("stencil2d_i32.tdfg", 2, 64); }
 Test(tile_pick, conv2d_f32) { sweep("conv2d_f32.tdfg", 2, 64); }
 Test(tile_pick, dwt2d_f32) { sweep("dwt2d_f32.tdfg", 2, 64); }
 Test(tile_pick, stencil3d_f32) { sweep("stencil3d_f32.tdfg", 3, 64); }
+Test(tile_pick, mm_outer_f32) { sweep("mm_outer_f32.tdfg", 2, 64); }
+Test(tile_pick, mm_inner_i32) { sweep("mm_inner_i32.tdfg", 2, 64); }
+Test(tile_pick, conv3d_i32) { sweep("conv3d_i32.tdfg", 3, 64); }

@@ -19,7 +19,9 @@
  *     dimension the part that wraps into the next tile (Algorithm 2)
  *     costs as much again;
  *   - an inter-array shift is one port read and write a wordline,
- *     dearer when the neighbouring tile is in another bank (the NoC).
+ *     dearer when the neighbouring tile is in another bank (the NoC);
+ *   - a broadcast along k copies inside a tile to its T_k positions, S_k
+ *     bitlines apart, and between tiles through the port.
  *
  * So the JIT costs every valid power-of-two tile with the region's own
  * nodes and domains and keeps the cheapest (ties: the smaller T_0).  The model is checked against the machine's cycles by
@@ -66,6 +68,26 @@ static uint64_t shift_cost(const emu_tregion *tr, const sram_geom *g, const emu_
 	return cost * pieces(src, T);
 }
 
+/* A broadcast along k of a value one element thick: inside a tile, a
+ * copy to each of the T_k - 1 other positions, S_k bitlines apart (steps
+ * as for a shift); across tiles, a port transfer a wordline. */
+static uint64_t bcast_cost(const emu_tregion *tr, const sram_geom *g, const emu_tnode *x,
+			   const uint64_t T[EMU_LAYOUT_DIMS])
+{
+	const unsigned k = x->dim;
+	uint64_t S = 1, tiles_before = 1;
+	for (unsigned q = 0; q < k; q++) {
+		S *= T[q];
+		tiles_before *= (tr->shape[q] + T[q] - 1) / T[q];
+	}
+	const uint64_t bank = (uint64_t)g->arrays_per_way * g->ways_per_bank;
+	const uint64_t span = T[k] < tr->shape[k] ? T[k] : tr->shape[k];
+	uint64_t cost = (span - 1) * S * x->width;
+	if (T[k] < tr->shape[k])
+		cost += x->width * (tiles_before < bank ? INTER_BANK : INTER_NOC);
+	return cost;
+}
+
 uint64_t emu_jit_tile_cost(const emu_tdfg *t, const emu_tregion *tr,
 			   const uint64_t T[EMU_LAYOUT_DIMS])
 {
@@ -86,8 +108,11 @@ uint64_t emu_jit_tile_cost(const emu_tdfg *t, const emu_tregion *tr,
 		case EMU_TN_SHIFT:
 			cost += shift_cost(tr, g, x, &t->nodes[x->arg[0]].dom, T);
 			break;
-		default: /* bcast, reduce: their pieces move whole tiles; the
-			  * commands around them are costed above */
+		case EMU_TN_BCAST:
+			cost += bcast_cost(tr, g, x, T);
+			break;
+		default: /* reduce: its commands' pieces are those of its
+			  * operand's domain, costed where they are made */
 			break;
 		}
 	}
