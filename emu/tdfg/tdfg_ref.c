@@ -400,6 +400,114 @@ static bool reduce_value(emu_tref *r, size_t i)
 	return true;
 }
 
+/* The banks' ALU for a strm.reduce's final step (strm.c): plain C on
+ * the element's bits, f32 in IEEE single precision (a stream engine is
+ * not the arrays' bit-serial fp, so no fp= mode applies), integers
+ * wrapping at their width. */
+static uint64_t bank_op(const emu_tnode *x, uint64_t a, uint64_t b)
+{
+	const char *op = isa_info_of(x->c.op)->name;
+	const uint64_t m = isa_mask(x->width);
+	if (x->fmt == ISA_FMT_F32) {
+		float fa, fb;
+		uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+		memcpy(&fa, &ua, 4);
+		memcpy(&fb, &ub, 4);
+		fa = fa + fb;
+		memcpy(&ua, &fa, 4);
+		return ua;
+	}
+	if (op[0] == 'a')
+		return (a + b) & m;
+	const unsigned sh = 64 - x->width;
+	const bool less = x->is_signed ? (int64_t)(a << sh) < (int64_t)(b << sh) : a < b;
+	return (op[1] == 'i') == less ? a : b; /* min keeps the smaller, max the larger */
+}
+
+/* One line of strm.reduce at idx (other dimensions fixed): chunks of T
+ * positions from the operand's low end along k, each reduced pairwise
+ * in w (the in-memory partial), folded in chunk order by the banks' ALU. */
+static uint64_t strm_line(const emu_tref *r, const emu_tnode *x, const isa_cmd *c,
+			  const uint64_t idx[EMU_LAYOUT_DIMS], uint64_t T, uint64_t *w)
+{
+	const emu_tnode *s = &r->t->nodes[x->arg[0]];
+	const unsigned k = x->dim;
+	const uint64_t lo = s->dom.lo[k], hi = s->dom.hi[k];
+	uint64_t at[EMU_LAYOUT_DIMS], acc = 0;
+	memcpy(at, idx, sizeof at);
+	for (uint64_t b = lo; b < hi; b += T) {
+		const uint64_t n = hi - b < T ? hi - b : T;
+		for (uint64_t j = 0; j < n; j++) {
+			at[k] = b + j;
+			w[j] = tval_get(&r->v[x->arg[0]], at);
+		}
+		for (uint64_t len = n; len > 1;) {
+			const uint64_t h = (len + 1) / 2;
+			for (uint64_t j = 0; j < len - h; j++) {
+				bool tag = false;
+				uint64_t r2 = 0;
+				w[j] = isa_ref_elem3(c, w[j], w[j + h], 0, false, &tag, &r2) &
+				       isa_mask(x->width);
+			}
+			len = h;
+		}
+		acc = b == lo ? w[0] : bank_op(x, acc, w[0]);
+	}
+	return acc;
+}
+
+/* strm.reduce (doc/TDFG.md, "strm nodes"): per line along dim, T the
+ * region's tile along dim (strm_line). */
+static bool strm_reduce_value(emu_tref *r, size_t i)
+{
+	const emu_tnode *x = &r->t->nodes[i];
+	const emu_tnode *s = &r->t->nodes[x->arg[0]];
+	const emu_tregion *g = &r->t->regions[x->region];
+	const unsigned k = x->dim;
+	const uint64_t T = g->tile[k] ? g->tile[k] : s->dom.hi[k] - s->dom.lo[k];
+	isa_cmd c = x->c;
+	settings(r->t, &c);
+	uint64_t *w = malloc((T ? T : 1) * sizeof *w);
+	if (!w)
+		return false;
+	tval *out = &r->v[i];
+	uint64_t j = 0, idx[EMU_LAYOUT_DIMS];
+	for (idx[2] = out->lo[2]; idx[2] < out->lo[2] + out->n[2]; idx[2]++)
+		for (idx[1] = out->lo[1]; idx[1] < out->lo[1] + out->n[1]; idx[1]++)
+			for (idx[0] = out->lo[0]; idx[0] < out->lo[0] + out->n[0]; idx[0]++, j++)
+				store_at(out, j, strm_line(r, x, &c, idx, T, w));
+	free(w);
+	return true;
+}
+
+/* strm.gather: x at i is the source at i with dimension dim replaced by
+ * the index's value there (its other dimensions at their first
+ * position); an index outside the source's domain gives 0 (the engine
+ * refuses the run first, strm.c). */
+static void gather_value(emu_tref *r, size_t i)
+{
+	const emu_tnode *x = &r->t->nodes[i];
+	const emu_tnode *s = &r->t->nodes[x->arg[0]], *ix = &r->t->nodes[x->arg[1]];
+	const unsigned k = x->dim;
+	tval *out = &r->v[i];
+	uint64_t e = 0, idx[EMU_LAYOUT_DIMS], at[EMU_LAYOUT_DIMS];
+	for (idx[2] = out->lo[2]; idx[2] < out->lo[2] + out->n[2]; idx[2]++)
+		for (idx[1] = out->lo[1]; idx[1] < out->lo[1] + out->n[1]; idx[1]++)
+			for (idx[0] = out->lo[0]; idx[0] < out->lo[0] + out->n[0]; idx[0]++, e++) {
+				for (unsigned d = 0; d < EMU_LAYOUT_DIMS; d++)
+					at[d] = d == k ? idx[d] : ix->dom.lo[d];
+				const uint64_t bits = tval_get(&r->v[x->arg[1]], at);
+				const unsigned sh = 64 - ix->width;
+				const int64_t j = ix->is_signed ? (int64_t)(bits << sh) >> sh
+								: (int64_t)bits;
+				if (j < (int64_t)s->dom.lo[k] || j >= (int64_t)s->dom.hi[k])
+					continue;
+				memcpy(at, idx, sizeof at);
+				at[k] = (uint64_t)j;
+				store_at(out, e, tval_get(&r->v[x->arg[0]], at));
+			}
+}
+
 /* Node i's values, made room for over its domain; the values of earlier
  * runs are dropped (no node reads another run's). */
 static bool node_alloc(emu_tref *r, size_t i)
@@ -434,10 +542,14 @@ void emu_tref_run(emu_tref *r, size_t n)
 	for (; r->done <= n && r->done < r->t->nnodes; r->done++) {
 		const size_t i = r->done;
 		bool ok = node_alloc(r, i);
-		const unsigned kind = r->t->nodes[i].kind;
-		if (ok && kind == EMU_TN_REDUCE)
+		const emu_tnode *x = &r->t->nodes[i];
+		if (ok && x->kind == EMU_TN_REDUCE && x->strm)
+			ok = strm_reduce_value(r, i);
+		else if (ok && x->kind == EMU_TN_REDUCE)
 			ok = reduce_value(r, i);
-		else if (ok && kind != EMU_TN_INPUT) /* its values are its data */
+		else if (ok && x->kind == EMU_TN_GATHER)
+			gather_value(r, i);
+		else if (ok && x->kind != EMU_TN_INPUT) /* its values are its data */
 			node_value(r, i);
 		if (!ok) {
 			tval_drop(&r->v[i]);
