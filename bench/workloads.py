@@ -238,16 +238,17 @@ def plots(results, out):
 
 
 def tiles(shape, bitlines):
-    """Every tile of powers of two whose product is bitlines, within shape."""
+    """Every tile of powers of two whose product is bitlines (a tile may
+    be longer than its dimension: the machine refuses what it cannot lay
+    out, and the JIT's cost model considers them too)."""
     res = []
 
     def rec(k, left, cur):
         if k == len(shape) - 1:
-            if left <= shape[k]:
-                res.append(cur + [left])
+            res.append(cur + [left])
             return
         t = 1
-        while t <= min(left, shape[k]):
+        while t <= left:
             rec(k + 1, left // t, cur + [t])
             t *= 2
     rec(0, bitlines, [])

@@ -128,6 +128,11 @@ tests_test_tdfg_prog_SOURCES = tests/test_tdfg_prog.c
 tests_test_tdfg_prog_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_tdfg_prog_LDADD = $(TEST_LIBS)
 
+check_PROGRAMS += tests/test_tile_pick
+tests_test_tile_pick_SOURCES = tests/test_tile_pick.c
+tests_test_tile_pick_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_tile_pick_LDADD = $(TEST_LIBS)
+
 check_PROGRAMS += tests/test_jit_reduce
 tests_test_jit_reduce_SOURCES = tests/test_jit_reduce.c
 tests_test_jit_reduce_CFLAGS = $(TEST_CFLAGS)

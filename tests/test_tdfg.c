@@ -1470,8 +1470,8 @@ Test(alloc, shared_round_trips)
 			     "'%s'", g.t.nodes[n].name);
 	char *f1 = emu_format(p);
 	cr_assert_not_null(f1);
-	cr_expect(strstr(f1, "tensor w f32 64x32 wl=32 array=0 tile=8x8 shared"), "%s", f1);
-	cr_expect(strstr(f1, "tensor X f32 64x32 wl=0 array=0 tile=8x8 init=iota\n"), "%s", f1);
+	cr_expect(strstr(f1, "tensor w f32 64x32 wl=32 array=0 tile=64x1 shared"), "%s", f1);
+	cr_expect(strstr(f1, "tensor X f32 64x32 wl=0 array=0 tile=64x1 init=iota\n"), "%s", f1);
 	emu_program p2;
 	reassemble(&g, f1, &p2);
 	char *f2 = emu_format(&p2);
@@ -1586,7 +1586,7 @@ Test(cli, jit_stdout_and_output_file)
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	cr_expect_str_empty(r.err);
 	cr_expect_str_eq(r.out, g.j.text);
-	cr_expect(strstr(r.out, "# region stencil 64x32 tile=8x8\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "# region stencil 64x32 tile=64x1\n"), "%s", r.out);
 	cr_expect(strstr(r.out, "move w, X, +1, +0 @ box=0:64,0:32\n"), "%s", r.out);
 	result_free(&r);
 	r = run("jit '%s' -o low.ins", STENCIL);
@@ -1600,7 +1600,7 @@ Test(cli, jit_stdout_and_output_file)
 	tg_free(&g);
 	r = run("run low.ins --check");
 	cr_expect_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "low.ins: 34 commands") && strstr(r.out, "--check: the reference "
+	cr_expect(strstr(r.out, "low.ins: 10 commands") && strstr(r.out, "--check: the reference "
 		  "model agrees\n"), "%s", r.out);
 	result_free(&r);
 	r = run("jit -m fp=ieee '%s'", STENCIL);
@@ -1636,7 +1636,7 @@ Test(cli, run_check_and_summary)
 	result r = run("run '%s' --check", STENCIL);
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	cr_expect_str_empty(r.err);
-	cr_expect(strstr(r.out, "stencil.tdfg (lowered): 34 commands, ") &&
+	cr_expect(strstr(r.out, "stencil.tdfg (lowered): 10 commands, ") &&
 		  strstr(r.out, "; --check: the reference model agrees, and every tDFG node (9) "
 			 "computes what the tDFG means\n"), "%s", r.out);
 	result_free(&r);
@@ -1691,12 +1691,12 @@ Test(cli, disasm_and_layout)
 	result r = run("disasm '%s'", STENCIL);
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	cr_expect(strncmp(r.out, "machine wordlines=256 bitlines=64", 33) == 0, "%s", r.out);
-	cr_expect(strstr(r.out, "tensor S f32 64x32 wl=96 array=0 tile=8x8 shared"), "%s", r.out);
-	cr_expect(strstr(r.out, "add.f32 S, s3, s @ arrays=31 bitlines=0:1:7:8:7\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "tensor S f32 64x32 wl=96 array=0 tile=64x1 shared"), "%s", r.out);
+	cr_expect(strstr(r.out, "add.f32 S, s3, s @ arrays=1:1:30 bitlines=1:1:62\n"), "%s", r.out);
 	result_free(&r);
 	r = run("layout '%s'", STENCIL);
 	cr_expect_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "X") && strstr(r.out, "S") && strstr(r.out, "8x8"), "%s", r.out);
+	cr_expect(strstr(r.out, "X") && strstr(r.out, "S") && strstr(r.out, "64x1"), "%s", r.out);
 	result_free(&r);
 	r = run("info '%s'", STENCIL);
 	cr_expect_eq(r.status, 0, "%s", r.err);

@@ -199,7 +199,7 @@ Test(samples, jit_shows_the_loops)
 	r = run("jit '%s'", SAMPLE("gauss_elim.tdfg"));
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert(strstr(r.out, "# for k = 0, 15 (line 30): k = 2\n# region elim 16x16 "
-			 "tile=16x4 k=2 window=2:16,2:16\n"), "%s", r.out);
+			 "tile=64x1 k=2 window=2:16,2:16\n"), "%s", r.out);
 	cr_assert(strstr(r.out, "# shrink elim (line 32): its window is now 3:16,3:16\n"),
 		  "%s", r.out);
 	result_free(&r);

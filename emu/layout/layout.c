@@ -993,24 +993,71 @@ static void move_run(sram_machine *m, const emu_region *r,
 	}
 }
 
+/* One whole tile of P <= B bitlines (none cut by the region's edge): its
+ * P elements gathered into tile-bitline order and moved as one run of
+ * the transpose unit (64 bitlines a step), instead of one run per row of
+ * dimension 0 (a tile 1 element wide would be a run per element). */
+static void move_tile(sram_machine *m, const emu_region *r, const uint64_t o[EMU_LAYOUT_DIMS],
+		      uint64_t *v, bool store)
+{
+	uint64_t buf[SRAM_MAX_DIM], idx[EMU_LAYOUT_DIMS];
+	const uint64_t *T = r->tile;
+	emu_loc loc;
+	emu_layout_place(r, &m->g, o, &loc);
+	const unsigned first = (unsigned)(loc.tile_bitline % m->g.bitlines);
+	const unsigned P = (unsigned)emu_region_tile_bitlines(r);
+	unsigned b = 0;
+	if (!store)
+		emu_ttu_get(m, loc.array, r->wl, r->width, first, buf, P);
+	for (idx[2] = o[2]; idx[2] < o[2] + T[2]; idx[2]++)
+		for (idx[1] = o[1]; idx[1] < o[1] + T[1]; idx[1]++) {
+			idx[0] = o[0];
+			uint64_t *row = v + emu_region_flatten(r, idx);
+			if (store)
+				memcpy(buf + b, row, T[0] * sizeof *row);
+			else
+				memcpy(row, buf + b, T[0] * sizeof *row);
+			b += (unsigned)T[0];
+		}
+	if (store)
+		emu_ttu_put(m, loc.array, r->wl, r->width, first, buf, P);
+}
+
+static bool tile_whole(const emu_region *r, const sram_geom *g, const uint64_t o[EMU_LAYOUT_DIMS])
+{
+	if (emu_region_tile_bitlines(r) > g->bitlines)
+		return false;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+		if (o[k] + r->tile[k] > r->size[k])
+			return false;
+	return true;
+}
+
 static void move_region(sram_machine *m, const emu_region *r, uint64_t *v,
 			bool store)
 {
-	const uint64_t T0 = r->tile[0];
-	for (uint64_t i2 = 0; i2 < r->size[2]; i2++) {
-		for (uint64_t i1 = 0; i1 < r->size[1]; i1++) {
-			for (uint64_t i0 = 0; i0 < r->size[0]; i0 += T0) {
-				const uint64_t idx[EMU_LAYOUT_DIMS] = {i0, i1, i2};
-				uint64_t *row = v + emu_region_flatten(r, idx);
-				const uint64_t len = min_u64(T0, r->size[0] - i0);
-				for (uint64_t j = 0; j < len; j += SRAM_MAX_DIM) {
-					const uint64_t n = min_u64(SRAM_MAX_DIM, len - j);
-					const uint64_t at[EMU_LAYOUT_DIMS] = {i0 + j, i1, i2};
-					move_run(m, r, at, row + j, n, store);
+	const uint64_t *T = r->tile;
+	uint64_t o[EMU_LAYOUT_DIMS];
+	for (o[2] = 0; o[2] < r->size[2]; o[2] += T[2])
+		for (o[1] = 0; o[1] < r->size[1]; o[1] += T[1])
+			for (o[0] = 0; o[0] < r->size[0]; o[0] += T[0]) {
+				if (tile_whole(r, &m->g, o)) {
+					move_tile(m, r, o, v, store);
+					continue;
 				}
+				/* A tile cut by the region's edge: row by row, its
+				 * unused bitlines untouched. */
+				const uint64_t h1 = min_u64(o[1] + T[1], r->size[1]);
+				const uint64_t h2 = min_u64(o[2] + T[2], r->size[2]);
+				const uint64_t len = min_u64(T[0], r->size[0] - o[0]);
+				for (uint64_t i2 = o[2]; i2 < h2; i2++)
+					for (uint64_t i1 = o[1]; i1 < h1; i1++)
+						for (uint64_t j = 0; j < len; j += SRAM_MAX_DIM) {
+							const uint64_t at[EMU_LAYOUT_DIMS] = {o[0] + j, i1, i2};
+							move_run(m, r, at, v + emu_region_flatten(r, at),
+								 min_u64(SRAM_MAX_DIM, len - j), store);
+						}
 			}
-		}
-	}
 }
 
 uint64_t emu_layout_store(sram_machine *m, emu_region *r, const uint64_t *values)
@@ -1024,6 +1071,56 @@ uint64_t emu_layout_load(const sram_machine *m, const emu_region *r, uint64_t *v
 {
 	move_region((sram_machine *)m, r, values, false);
 	return emu_layout_ttu_cycles(r, &m->g);
+}
+
+/* The part of tile o inside box b into values (b's row-major order). */
+static void load_tile_part(const sram_machine *m, const emu_region *r, const emu_box *b,
+			   const uint64_t o[EMU_LAYOUT_DIMS], uint64_t *values)
+{
+	uint64_t buf[SRAM_MAX_DIM], lo[EMU_LAYOUT_DIMS], hi[EMU_LAYOUT_DIMS], w[EMU_LAYOUT_DIMS];
+	const uint64_t *T = r->tile;
+	const bool whole = tile_whole(r, &m->g, o);
+	emu_loc loc;
+	if (whole) {
+		emu_layout_place(r, &m->g, o, &loc);
+		emu_ttu_get(m, loc.array, r->wl, r->width,
+			    (unsigned)(loc.tile_bitline % m->g.bitlines), buf,
+			    (unsigned)emu_region_tile_bitlines(r));
+	}
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		lo[k] = o[k] > b->lo[k] ? o[k] : b->lo[k];
+		hi[k] = min_u64(min_u64(o[k] + T[k], b->hi[k]), r->size[k]);
+		w[k] = b->hi[k] - b->lo[k];
+	}
+	for (uint64_t i2 = lo[2]; i2 < hi[2]; i2++)
+		for (uint64_t i1 = lo[1]; i1 < hi[1]; i1++) {
+			uint64_t *out = values + (lo[0] - b->lo[0]) +
+					w[0] * ((i1 - b->lo[1]) + w[1] * (i2 - b->lo[2]));
+			const uint64_t at[EMU_LAYOUT_DIMS] = {lo[0], i1, i2};
+			if (whole)
+				memcpy(out, buf + (lo[0] - o[0]) + T[0] * ((i1 - o[1]) + T[1] * (i2 - o[2])),
+				       (hi[0] - lo[0]) * sizeof *out);
+			else
+				for (uint64_t j = 0; j < hi[0] - lo[0]; j += SRAM_MAX_DIM) {
+					const uint64_t a2[EMU_LAYOUT_DIMS] = {at[0] + j, i1, i2};
+					move_run((sram_machine *)m, r, a2, out + j,
+						 min_u64(SRAM_MAX_DIM, hi[0] - lo[0] - j), false);
+				}
+		}
+}
+
+void emu_layout_load_box(const sram_machine *m, const emu_region *r, const emu_box *b,
+			 uint64_t *values)
+{
+	const uint64_t *T = r->tile;
+	uint64_t o[EMU_LAYOUT_DIMS];
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+		if (b->lo[k] >= b->hi[k])
+			return;
+	for (o[2] = b->lo[2] / T[2] * T[2]; o[2] < b->hi[2]; o[2] += T[2])
+		for (o[1] = b->lo[1] / T[1] * T[1]; o[1] < b->hi[1]; o[1] += T[1])
+			for (o[0] = b->lo[0] / T[0] * T[0]; o[0] < b->hi[0]; o[0] += T[0])
+				load_tile_part(m, r, b, o, values);
 }
 
 /* Wordline groups of tile t that hold at least one element: the tile's

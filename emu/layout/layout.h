@@ -235,6 +235,12 @@ int emu_tile_select_group(emu_region *const *rs, size_t n, size_t primary,
  * bitlines of boundary tiles are not touched. */
 uint64_t emu_layout_store(sram_machine *m, emu_region *r, const uint64_t *values);
 uint64_t emu_layout_load(const sram_machine *m, const emu_region *r, uint64_t *values);
+/* The elements of box b (inside r) gathered into values, row-major over
+ * the box, without charging the transpose unit (the checks' port): what
+ * a check reads when it needs part of a region, not all of it.  A whole
+ * tile is read as one run of the transpose unit. */
+void emu_layout_load_box(const sram_machine *m, const emu_region *r, const emu_box *b,
+			 uint64_t *values);
 /* Cycles of moving r in or out: one wordline write (or read) per cycle
  * per array, the arrays of a bank one after another, banks in parallel
  * (the model of emu_ttu_store, doc/MACHINE.md).  A tile costs width

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "tdfg.h"
+#include "tile_cost.h"
 #include "move.h"
 
 /* The text being written, with the node (or -1) of each line. */
@@ -166,6 +167,9 @@ static int region_tile(gen *g, emu_tregion *tr)
 	if (tr->tile[0]) {
 		for (size_t i = 0; i < m && !rc; i++)
 			rc = emu_tile_check_given(&rs[i], &t->geom, &q, g->d);
+	} else if (emu_jit_pick_tile(t, tr, rp, m, &q, tr->tile)) {
+		for (size_t i = 0; i < m; i++) /* the machine's costs (tile_cost.c) */
+			memcpy(rs[i].tile, tr->tile, sizeof tr->tile);
 	} else if ((rc = emu_tile_select_group(rp, m, primary, &t->geom, &q, g->d)) == 0) {
 		memcpy(tr->tile, rs[0].tile, sizeof tr->tile);
 	}

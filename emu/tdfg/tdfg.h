@@ -374,12 +374,15 @@ const char *emu_tnode_value_name(const emu_tdfg *t, const emu_tnode *x);
 const char *emu_tnode_label(const emu_tdfg *t, const emu_tnode *x, char *buf, size_t size);
 
 /* ---- the reference at node granularity (tdfg_ref.c) ----
- * Each node's value over the whole lattice (elements outside its domain
- * are 0), computed in plain C from its operands' values: isa_ref_elem3
- * for compute nodes (in the machine's fp mode and CORDIC iterations),
- * index arithmetic for shift and bcast.  Inputs start from init= (the
- * bits emu_init_elem gives the stream's tensor) or from emu_tref_input.
- * It never reads the machine and never runs a micro-op. */
+ * Each node's value over its domain (elements outside it are 0),
+ * computed in plain C from its operands' values: isa_ref_elem3 for
+ * compute nodes (in the machine's fp mode and CORDIC iterations), index
+ * arithmetic for shift and bcast.  Inputs start from init= (the bits
+ * emu_init_elem gives the stream's tensor) or from emu_tref_input.  It
+ * never reads the machine and never runs a micro-op.  Values are kept at
+ * their element's width, over their domain, and only while live: a value
+ * is dropped once the last node reading it is computed, a value nothing
+ * reads once it is compared (emu_tref_compare) or its run is over. */
 typedef struct emu_tref emu_tref;
 emu_tref *emu_tref_new(const emu_tdfg *t, diag *d);
 void emu_tref_free(emu_tref *r);
@@ -389,11 +392,16 @@ int emu_tref_input(emu_tref *r, size_t n, const uint64_t *values, uint64_t count
 /* Replace array a's first data (count = its elements): --load. */
 int emu_tref_array_input(emu_tref *r, size_t a, const uint64_t *values, uint64_t count,
 			 diag *d);
-/* Compute every node up to and including n (nodes already computed are
- * kept; an input change recomputes what follows it). */
+/* Compute every node up to and including n (values still kept are
+ * reused; an input change, or asking for a value already dropped,
+ * starts again from the arrays' first data). */
 void emu_tref_run(emu_tref *r, size_t n);
-/* Node n's values (emu_tref_run must have reached n). */
-const uint64_t *emu_tref_values(const emu_tref *r, size_t n);
+/* Are node n's values at hand (emu_tref_run has reached n, and memory
+ * sufficed)? */
+bool emu_tref_kept(const emu_tref *r, size_t n);
+/* Element e (row-major over the region's lattice) of node n: 0 outside
+ * its domain or when its values are not kept. */
+uint64_t emu_tref_value(const emu_tref *r, size_t n, uint64_t e);
 /* Compare node n's domain, as the machine's cells hold it now (read
  * through its tensor in p, the lowered program), with the reference
  * (computing it first if needed).  true if every element agrees; else

@@ -2,36 +2,129 @@
 /*
  * tdfg_ref.c: what each tDFG node means, computed in plain C (tdfg.h).
  *
- * A node's value is an array over the region's lattice, row-major; the
- * elements outside its domain are 0 and never compared.  Compute nodes
- * apply isa_ref_elem3 element by element (the same scalar reference the
- * stream's reference model uses, with the machine's fp mode and CORDIC
- * iterations); shift and bcast are index arithmetic.  Nothing here reads
- * the machine's cells or runs a micro-op: it knows nothing of tiles,
- * wordlines or the JIT's commands.
+ * A node's value is an array over its domain (a box of the region's
+ * lattice); the elements outside it are 0 and never compared.  Compute
+ * nodes apply isa_ref_elem3 element by element (the same scalar
+ * reference the stream's reference model uses, with the machine's fp mode
+ * and CORDIC iterations); shift and bcast are index arithmetic.  Nothing
+ * here reads the machine's cells or runs a micro-op: it knows nothing of
+ * tiles, wordlines or the JIT's commands (emu_tref_compare reads the
+ * machine only to compare).
  *
  * A program's arrays (doc/TDFG.md, "Programs") are plain row-major C
  * arrays: a tensor node reads its box, a store writes its box, in
- * program order.  Only the current run's node values are kept (a node
- * reads only nodes of its own run); asking for an earlier node starts
- * again from the arrays' first data.
+ * program order.
+ *
+ * Memory (issue 12: the reference stays within the machine's own): a
+ * value is kept at its element's width (1, 2, 4 or 8 bytes) and only over
+ * its domain, and only while it is live: it is dropped once the last node
+ * that reads it has been computed, and a node that nothing reads once it
+ * has been compared (or when the next run starts).  Only the current
+ * run's values are ever kept (a node reads only nodes of its own run);
+ * asking for a dropped node starts again from the arrays' first data.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tdfg.h"
 
+#define NO_USE UINT32_MAX
+
+/* Elements of some width over a box [lo, lo + n). */
+typedef struct tval {
+	uint8_t *p;
+	unsigned bytes;
+	uint64_t lo[EMU_LAYOUT_DIMS], n[EMU_LAYOUT_DIMS];
+	bool kept;             /* computed and not dropped (p may be NULL: empty) */
+} tval;
+
 struct emu_tref {
 	const emu_tdfg *t;
-	uint64_t **v;          /* per node, its region's elements (NULL: not kept) */
+	tval *v;               /* per node */
+	uint32_t *last;        /* per node: the last node reading it, or NO_USE */
 	size_t done;           /* nodes computed: [0, done) */
-	uint64_t **arr0, **arr;/* per array: its first data, and its data now */
+	tval *arr0, *arr;      /* per array: its first data, and its data now */
 };
 
-static uint64_t array_elems(const emu_tarray *a)
+/* ---- values at their width ---- */
+
+static unsigned width_bytes(unsigned width)
 {
-	return a->shape[0] * a->shape[1] * a->shape[2];
+	return width <= 8 ? 1 : width <= 16 ? 2 : width <= 32 ? 4 : 8;
 }
+
+static uint64_t box_elems(const tval *v)
+{
+	return v->n[0] * v->n[1] * v->n[2];
+}
+
+static uint64_t load_at(const tval *v, uint64_t i)
+{
+	switch (v->bytes) {
+	case 1: return v->p[i];
+	case 2: { uint16_t x; memcpy(&x, v->p + 2 * i, 2); return x; }
+	case 4: { uint32_t x; memcpy(&x, v->p + 4 * i, 4); return x; }
+	default: { uint64_t x; memcpy(&x, v->p + 8 * i, 8); return x; }
+	}
+}
+
+static void store_at(tval *v, uint64_t i, uint64_t x)
+{
+	switch (v->bytes) {
+	case 1: v->p[i] = (uint8_t)x; break;
+	case 2: { uint16_t y = (uint16_t)x; memcpy(v->p + 2 * i, &y, 2); break; }
+	case 4: { uint32_t y = (uint32_t)x; memcpy(v->p + 4 * i, &y, 4); break; }
+	default: memcpy(v->p + 8 * i, &x, 8); break;
+	}
+}
+
+/* The element at lattice index idx, or 0 outside the box. */
+static uint64_t tval_get(const tval *v, const uint64_t idx[EMU_LAYOUT_DIMS])
+{
+	uint64_t i = 0;
+	for (unsigned k = EMU_LAYOUT_DIMS; k-- > 0;) {
+		const uint64_t x = idx[k] - v->lo[k]; /* wraps below lo */
+		if (x >= v->n[k])
+			return 0;
+		i = i * v->n[k] + x;
+	}
+	return load_at(v, i);
+}
+
+static void tval_drop(tval *v)
+{
+	free(v->p);
+	v->p = NULL;
+	v->kept = false;
+}
+
+/* Room for a box of elements of width bits, zeroed.  false: no memory. */
+static bool tval_alloc(tval *v, unsigned width, const emu_box *b)
+{
+	tval_drop(v);
+	v->bytes = width_bytes(width);
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		v->lo[k] = b->lo[k];
+		v->n[k] = b->hi[k] > b->lo[k] ? b->hi[k] - b->lo[k] : 0;
+	}
+	const uint64_t n = box_elems(v);
+	v->p = n ? calloc(n, v->bytes) : NULL;
+	v->kept = !n || v->p;
+	return v->kept;
+}
+
+/* The whole lattice of a region as a box. */
+static emu_box lattice_box(const uint64_t *shape)
+{
+	emu_box b;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		b.lo[k] = 0;
+		b.hi[k] = shape[k];
+	}
+	return b;
+}
+
+/* ---- set-up ---- */
 
 /* The bits init= gives element e of a tensor of this type. */
 static uint64_t init_elem(unsigned fmt, unsigned width, unsigned sg, unsigned init,
@@ -54,67 +147,70 @@ static bool arrays_new(emu_tref *r)
 	r->arr = calloc(t->narrays ? t->narrays : 1, sizeof *r->arr);
 	for (size_t i = 0; r->arr0 && r->arr && i < t->narrays; i++) {
 		const emu_tarray *a = &t->arrays[i];
-		const uint64_t n = array_elems(a);
-		if (!(r->arr0[i] = malloc(n * sizeof **r->arr0)) ||
-		    !(r->arr[i] = malloc(n * sizeof **r->arr)))
+		const emu_box all = lattice_box(a->shape);
+		if (!tval_alloc(&r->arr0[i], a->width, &all) ||
+		    !tval_alloc(&r->arr[i], a->width, &all))
 			return false;
-		for (uint64_t e = 0; e < n; e++)
-			r->arr0[i][e] = init_elem(a->fmt, a->width, a->is_signed, a->init,
-						  a->init_arg, e);
-		memcpy(r->arr[i], r->arr0[i], n * sizeof **r->arr);
+		const uint64_t n = box_elems(&r->arr0[i]);
+		for (uint64_t e = 0; a->init != EMU_INIT_NONE && e < n; e++)
+			store_at(&r->arr0[i], e, init_elem(a->fmt, a->width, a->is_signed,
+							   a->init, a->init_arg, e));
+		if (n)
+			memcpy(r->arr[i].p, r->arr0[i].p, n * r->arr0[i].bytes);
 	}
 	return r->arr0 && r->arr;
 }
 
-/* Back to the start: arrays as they were first, no value computed. */
-static void restart(emu_tref *r)
+/* Inputs hold their data from the start (init=, the bits emu_init_elem
+ * gives the stream's tensor), over their domain. */
+static bool inputs_new(emu_tref *r)
 {
-	for (size_t i = 0; i < r->t->narrays; i++)
-		memcpy(r->arr[i], r->arr0[i], array_elems(&r->t->arrays[i]) * sizeof **r->arr);
-	r->done = 0;
+	const emu_tdfg *t = r->t;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const emu_tnode *x = &t->nodes[i];
+		if (x->kind != EMU_TN_INPUT)
+			continue;
+		if (!tval_alloc(&r->v[i], x->width, &x->dom))
+			return false;
+		const uint64_t *S = t->regions[x->region].shape;
+		tval *v = &r->v[i];
+		uint64_t j = 0;
+		for (uint64_t i2 = v->lo[2]; i2 < v->lo[2] + v->n[2]; i2++)
+			for (uint64_t i1 = v->lo[1]; i1 < v->lo[1] + v->n[1]; i1++)
+				for (uint64_t i0 = v->lo[0]; i0 < v->lo[0] + v->n[0]; i0++, j++)
+					store_at(v, j, init_elem(x->fmt, x->width, x->is_signed,
+								 x->init, x->init_arg,
+								 i0 + S[0] * (i1 + S[1] * i2)));
+	}
+	return true;
+}
+
+/* The last node reading each node (the reference's own liveness, not
+ * the JIT's allocation). */
+static void last_readers(emu_tref *r)
+{
+	const emu_tdfg *t = r->t;
+	for (size_t i = 0; i < t->nnodes; i++)
+		r->last[i] = NO_USE;
+	for (size_t i = 0; i < t->nnodes; i++)
+		for (unsigned a = 0; a < t->nodes[i].nargs; a++)
+			r->last[t->nodes[i].arg[a]] = (uint32_t)i;
 }
 
 emu_tref *emu_tref_new(const emu_tdfg *t, diag *d)
 {
 	emu_tref *r = calloc(1, sizeof *r);
 	if (r) {
-		r->t = t; /* before the loop: emu_tref_free frees v[i] through it */
+		r->t = t; /* before anything: emu_tref_free walks t's nodes */
 		r->v = calloc(t->nnodes ? t->nnodes : 1, sizeof *r->v);
+		r->last = calloc(t->nnodes ? t->nnodes : 1, sizeof *r->last);
 	}
-	if (r && r->v && !arrays_new(r)) {
-		emu_tref_free(r);
-		r = NULL;
-	}
-	/* Inputs hold their data from the start; other values are made
-	 * (and dropped) as the runs go (node_alloc). */
-	for (size_t i = 0; r && r->v && i < t->nnodes; i++) {
-		const uint64_t n = emu_tregion_elems(&t->regions[t->nodes[i].region]);
-		if (t->nodes[i].kind == EMU_TN_INPUT && !(r->v[i] = calloc(n, sizeof **r->v))) {
-			emu_tref_free(r);
-			r = NULL;
-		}
-	}
-	if (!r || !r->v) {
+	if (!r || !r->v || !r->last || !arrays_new(r) || !inputs_new(r)) {
 		emu_tref_free(r);
 		diag_file(d, t->path, "out of memory for the tDFG reference");
 		return NULL;
 	}
-	/* Inputs start from init=, as the stream's tensor does. */
-	for (size_t i = 0; i < t->nnodes; i++) {
-		const emu_tnode *x = &t->nodes[i];
-		if (x->kind != EMU_TN_INPUT)
-			continue;
-		emu_buffer b;
-		memset(&b, 0, sizeof b);
-		b.fmt = x->fmt;
-		b.width = x->width;
-		b.is_signed = x->is_signed;
-		b.init = (emu_init_kind)x->init;
-		b.init_arg = x->init_arg;
-		const uint64_t n = emu_tregion_elems(&t->regions[x->region]);
-		for (uint64_t e = 0; e < n; e++)
-			r->v[i][e] = b.init == EMU_INIT_NONE ? 0 : emu_init_elem(&b, e);
-	}
+	last_readers(r);
 	return r;
 }
 
@@ -123,15 +219,42 @@ void emu_tref_free(emu_tref *r)
 	if (!r)
 		return;
 	for (size_t i = 0; r->v && r->t && i < r->t->nnodes; i++)
-		free(r->v[i]);
+		tval_drop(&r->v[i]);
 	for (size_t i = 0; r->t && i < r->t->narrays; i++) {
-		free(r->arr0 ? r->arr0[i] : NULL);
-		free(r->arr ? r->arr[i] : NULL);
+		if (r->arr0)
+			tval_drop(&r->arr0[i]);
+		if (r->arr)
+			tval_drop(&r->arr[i]);
 	}
 	free(r->arr0);
 	free(r->arr);
 	free(r->v);
+	free(r->last);
 	free(r);
+}
+
+/* Back to the start: arrays as they were first, no value computed but
+ * the inputs'. */
+static void restart(emu_tref *r)
+{
+	for (size_t i = 0; i < r->t->narrays; i++)
+		if (r->arr[i].p)
+			memcpy(r->arr[i].p, r->arr0[i].p, box_elems(&r->arr0[i]) * r->arr0[i].bytes);
+	for (size_t i = 0; i < r->t->nnodes; i++)
+		if (r->t->nodes[i].kind != EMU_TN_INPUT)
+			tval_drop(&r->v[i]);
+	r->done = 0;
+}
+
+/* Copy values (count lattice elements) into v's box, each cut to its
+ * width. */
+static void tval_fill(tval *v, const uint64_t *S, const uint64_t *values)
+{
+	uint64_t j = 0;
+	for (uint64_t i2 = v->lo[2]; i2 < v->lo[2] + v->n[2]; i2++)
+		for (uint64_t i1 = v->lo[1]; i1 < v->lo[1] + v->n[1]; i1++)
+			for (uint64_t i0 = v->lo[0]; i0 < v->lo[0] + v->n[0]; i0++, j++)
+				store_at(v, j, values[i0 + S[0] * (i1 + S[1] * i2)]);
 }
 
 int emu_tref_input(emu_tref *r, size_t n, const uint64_t *values, uint64_t count, diag *d)
@@ -143,7 +266,7 @@ int emu_tref_input(emu_tref *r, size_t n, const uint64_t *values, uint64_t count
 			  (unsigned long long)elems);
 		return -1;
 	}
-	memcpy(r->v[n], values, count * sizeof *values);
+	tval_fill(&r->v[n], r->t->regions[x->region].shape, values);
 	restart(r);
 	return 0;
 }
@@ -152,34 +275,30 @@ int emu_tref_array_input(emu_tref *r, size_t a, const uint64_t *values, uint64_t
 			 diag *d)
 {
 	const emu_tarray *x = &r->t->arrays[a];
-	if (count != array_elems(x)) {
+	const uint64_t elems = x->shape[0] * x->shape[1] * x->shape[2];
+	if (count != elems) {
 		diag_file(d, r->t->path, "array '%s' has %llu elements, not %llu", x->name,
-			  (unsigned long long)array_elems(x), (unsigned long long)count);
+			  (unsigned long long)elems, (unsigned long long)count);
 		return -1;
 	}
-	memcpy(r->arr0[a], values, count * sizeof *values);
+	tval_fill(&r->arr0[a], x->shape, values);
 	restart(r);
 	return 0;
 }
 
-const uint64_t *emu_tref_values(const emu_tref *r, size_t n)
+bool emu_tref_kept(const emu_tref *r, size_t n)
 {
-	return n < r->done ? r->v[n] : NULL;
+	return n < r->done && r->v[n].kept;
 }
 
-/* The lattice index of element e, and back. */
-static void unflatten(const emu_tregion *g, uint64_t e, uint64_t idx[EMU_LAYOUT_DIMS])
+uint64_t emu_tref_value(const emu_tref *r, size_t n, uint64_t e)
 {
-	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
-		idx[k] = e % g->shape[k];
-		e /= g->shape[k];
-	}
+	const uint64_t *S = r->t->regions[r->t->nodes[n].region].shape;
+	const uint64_t idx[EMU_LAYOUT_DIMS] = {e % S[0], e / S[0] % S[1], e / S[0] / S[1]};
+	return emu_tref_kept(r, n) ? tval_get(&r->v[n], idx) : 0;
 }
 
-static uint64_t flatten(const emu_tregion *g, const uint64_t idx[EMU_LAYOUT_DIMS])
-{
-	return idx[0] + g->shape[0] * (idx[1] + g->shape[1] * idx[2]);
-}
+/* ---- computing ---- */
 
 static void settings(const emu_tdfg *t, isa_cmd *c)
 {
@@ -187,82 +306,98 @@ static void settings(const emu_tdfg *t, isa_cmd *c)
 	c->iters = (uint8_t)emu_geom_cordic(&t->geom);
 }
 
-static void node_value(emu_tref *r, size_t i)
+/* Node x's value at lattice index idx (inside its domain). */
+static uint64_t elem_value(emu_tref *r, const emu_tnode *x, const isa_cmd *c,
+			   const uint64_t idx[EMU_LAYOUT_DIMS])
 {
-	const emu_tdfg *t = r->t;
-	const emu_tnode *x = &t->nodes[i];
-	const emu_tregion *g = &t->regions[x->region];
-	const uint64_t n = emu_tregion_elems(g);
-	uint64_t *out = r->v[i];
-	isa_cmd c = x->c;
-	settings(t, &c);
-	if (x->kind == EMU_TN_INPUT) /* its values are its data (emu_tref_new) */
-		return;
-	for (uint64_t e = 0; e < n; e++) {
-		uint64_t idx[EMU_LAYOUT_DIMS];
-		if (!emu_tdfg_in_domain(t, x, e)) {
-			out[e] = 0;
-			continue;
-		}
-		unflatten(g, e, idx);
-		if (x->kind == EMU_TN_CONST) {
-			out[e] = x->value;
-		} else if (x->kind == EMU_TN_TENSOR) {
-			out[e] = r->arr[x->array][e];
-		} else if (x->kind == EMU_TN_STORE) {
-			out[e] = r->v[x->arg[0]][e];
-			r->arr[x->array][e] = out[e];
-		} else if (x->kind == EMU_TN_SHIFT) {
-			for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
-				idx[k] = (uint64_t)((int64_t)idx[k] - x->off[k]);
-			out[e] = r->v[x->arg[0]][flatten(g, idx)];
-		} else if (x->kind == EMU_TN_BCAST) {
-			idx[x->dim] = t->nodes[x->arg[0]].dom.lo[x->dim];
-			out[e] = r->v[x->arg[0]][flatten(g, idx)];
-		} else {
-			const uint64_t a = r->v[x->arg[0]][e];
-			const uint64_t b = x->nargs > 1 ? r->v[x->arg[1]][e] : 0;
-			const uint64_t c3 = x->nargs > 2 ? r->v[x->arg[2]][e] : 0;
-			bool tag = false;
-			uint64_t r2 = 0;
-			out[e] = isa_ref_elem3(&c, a, b, c3, false, &tag, &r2) & isa_mask(x->width);
-		}
+	uint64_t at[EMU_LAYOUT_DIMS];
+	memcpy(at, idx, sizeof at);
+	switch (x->kind) {
+	case EMU_TN_CONST:
+		return x->value;
+	case EMU_TN_TENSOR:
+		return tval_get(&r->arr[x->array], idx);
+	case EMU_TN_STORE:
+		return tval_get(&r->v[x->arg[0]], idx);
+	case EMU_TN_SHIFT:
+		for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+			at[k] = (uint64_t)((int64_t)at[k] - x->off[k]);
+		return tval_get(&r->v[x->arg[0]], at);
+	case EMU_TN_BCAST:
+		at[x->dim] = r->t->nodes[x->arg[0]].dom.lo[x->dim];
+		return tval_get(&r->v[x->arg[0]], at);
+	default: {
+		const uint64_t a = tval_get(&r->v[x->arg[0]], idx);
+		const uint64_t b = x->nargs > 1 ? tval_get(&r->v[x->arg[1]], idx) : 0;
+		const uint64_t c3 = x->nargs > 2 ? tval_get(&r->v[x->arg[2]], idx) : 0;
+		bool tag = false;
+		uint64_t r2 = 0;
+		return isa_ref_elem3(c, a, b, c3, false, &tag, &r2);
+	}
 	}
 }
 
-/* reduce (tdfg.h): pairwise halving along dim, over every line of the
- * operand's domain that runs along dim. */
-static void reduce_value(emu_tref *r, size_t i)
+static void node_value(emu_tref *r, size_t i)
 {
-	const emu_tdfg *t = r->t;
-	const emu_tnode *x = &t->nodes[i];
-	const emu_tnode *s = &t->nodes[x->arg[0]];
-	const emu_tregion *g = &t->regions[x->region];
-	const unsigned k = x->dim;
-	const uint64_t n = emu_tregion_elems(g), lo = s->dom.lo[k];
-	uint64_t *out = r->v[i];
+	const emu_tnode *x = &r->t->nodes[i];
+	tval *out = &r->v[i];
 	isa_cmd c = x->c;
-	settings(t, &c);
-	for (uint64_t e = 0; e < n; e++)
-		out[e] = emu_tdfg_in_domain(t, s, e) ? r->v[x->arg[0]][e] : 0;
-	for (uint64_t len = s->dom.hi[k] - lo; len > 1;) {
+	settings(r->t, &c);
+	const uint64_t mask = isa_mask(x->width);
+	uint64_t j = 0, idx[EMU_LAYOUT_DIMS];
+	for (idx[2] = out->lo[2]; idx[2] < out->lo[2] + out->n[2]; idx[2]++)
+		for (idx[1] = out->lo[1]; idx[1] < out->lo[1] + out->n[1]; idx[1]++)
+			for (idx[0] = out->lo[0]; idx[0] < out->lo[0] + out->n[0]; idx[0]++, j++) {
+				const uint64_t y = elem_value(r, x, &c, idx) & mask;
+				store_at(out, j, y);
+				if (x->kind == EMU_TN_STORE) {
+					tval *a = &r->arr[x->array];
+					store_at(a, idx[0] + a->n[0] * (idx[1] + a->n[1] * idx[2]), y);
+				}
+			}
+}
+
+/* reduce (tdfg.h): pairwise halving along dim, over every line of the
+ * operand's domain that runs along dim; the result is the halved values
+ * over the node's own domain.  w holds the operand's box while it
+ * halves. */
+static bool reduce_value(emu_tref *r, size_t i)
+{
+	const emu_tnode *x = &r->t->nodes[i];
+	const tval *s = &r->v[x->arg[0]];
+	const unsigned k = x->dim;
+	const uint64_t mask = isa_mask(x->width);
+	isa_cmd c = x->c;
+	settings(r->t, &c);
+	tval w = *s;
+	w.p = box_elems(s) ? malloc(box_elems(s) * s->bytes) : NULL;
+	if (box_elems(s) && !w.p)
+		return false;
+	if (w.p)
+		memcpy(w.p, s->p, box_elems(s) * s->bytes);
+	uint64_t step = 1; /* elements between neighbours along k */
+	for (unsigned q = 0; q < k; q++)
+		step *= s->n[q];
+	for (uint64_t len = s->n[k]; len > 1;) {
 		const uint64_t h = (len + 1) / 2;
-		for (uint64_t e = 0; e < n; e++) {
-			uint64_t idx[EMU_LAYOUT_DIMS];
-			unflatten(g, e, idx);
-			if (!emu_tdfg_in_domain(t, s, e) || idx[k] >= lo + len - h)
+		for (uint64_t e = 0; e < box_elems(s); e++) {
+			if (e / step % s->n[k] >= len - h)
 				continue;
-			idx[k] += h;
 			bool tag = false;
 			uint64_t r2 = 0;
-			out[e] = isa_ref_elem3(&c, out[e], out[flatten(g, idx)], 0, false, &tag, &r2) &
-				 isa_mask(x->width);
+			store_at(&w, e, isa_ref_elem3(&c, load_at(&w, e), load_at(&w, e + h * step),
+						      0, false, &tag, &r2) & mask);
 		}
 		len = h;
 	}
-	for (uint64_t e = 0; e < n; e++)
-		if (!emu_tdfg_in_domain(t, x, e))
-			out[e] = 0;
+	tval *out = &r->v[i];
+	uint64_t j = 0, idx[EMU_LAYOUT_DIMS];
+	for (idx[2] = out->lo[2]; idx[2] < out->lo[2] + out->n[2]; idx[2]++)
+		for (idx[1] = out->lo[1]; idx[1] < out->lo[1] + out->n[1]; idx[1]++)
+			for (idx[0] = out->lo[0]; idx[0] < out->lo[0] + out->n[0]; idx[0]++, j++)
+				store_at(out, j, tval_get(&w, idx));
+	free(w.p);
+	return true;
 }
 
 /* The banks' ALU for a strm.reduce's final step (strm.c): plain C on
@@ -289,58 +424,60 @@ static uint64_t bank_op(const emu_tnode *x, uint64_t a, uint64_t b)
 	return (op[1] == 'i') == less ? a : b; /* min keeps the smaller, max the larger */
 }
 
-/* strm.reduce (doc/TDFG.md, "strm nodes"): along dim, the operand's
- * domain is cut into chunks of T positions from its low end (T the
- * region's tile along dim); each chunk is reduced pairwise as a reduce
- * node does (the in-memory partial, one per tile), then the partials are
- * folded in chunk order, chunk 0 first, by the banks' ALU. */
-static void strm_reduce_value(emu_tref *r, size_t i)
+/* One line of strm.reduce at idx (other dimensions fixed): chunks of T
+ * positions from the operand's low end along k, each reduced pairwise
+ * in w (the in-memory partial), folded in chunk order by the banks' ALU. */
+static uint64_t strm_line(const emu_tref *r, const emu_tnode *x, const isa_cmd *c,
+			  const uint64_t idx[EMU_LAYOUT_DIMS], uint64_t T, uint64_t *w)
 {
-	const emu_tdfg *t = r->t;
-	const emu_tnode *x = &t->nodes[i];
-	const emu_tnode *s = &t->nodes[x->arg[0]];
-	const emu_tregion *g = &t->regions[x->region];
+	const emu_tnode *s = &r->t->nodes[x->arg[0]];
 	const unsigned k = x->dim;
-	const uint64_t n = emu_tregion_elems(g), lo = s->dom.lo[k], hi = s->dom.hi[k];
-	const uint64_t T = g->tile[k] ? g->tile[k] : hi - lo;
-	uint64_t *out = r->v[i];
-	isa_cmd c = x->c;
-	settings(t, &c);
-	for (uint64_t e = 0; e < n; e++)
-		out[e] = emu_tdfg_in_domain(t, s, e) ? r->v[x->arg[0]][e] : 0;
-	for (uint64_t e = 0; e < n; e++) {
-		uint64_t idx[EMU_LAYOUT_DIMS];
-		unflatten(g, e, idx);
-		if (!emu_tdfg_in_domain(t, x, e))
-			continue;
-		uint64_t acc = 0;
-		for (uint64_t b = lo; b < hi; b += T) {
-			for (uint64_t len = (hi - b < T ? hi - b : T); len > 1;) {
-				const uint64_t h = (len + 1) / 2;
-				for (uint64_t j = 0; j < len - h; j++) {
-					uint64_t p[EMU_LAYOUT_DIMS], q[EMU_LAYOUT_DIMS];
-					memcpy(p, idx, sizeof p);
-					memcpy(q, idx, sizeof q);
-					p[k] = b + j;
-					q[k] = b + j + h;
-					bool tag = false;
-					uint64_t r2 = 0;
-					const uint64_t fp = flatten(g, p);
-					out[fp] = isa_ref_elem3(&c, out[fp], out[flatten(g, q)], 0, false,
-								&tag, &r2) & isa_mask(x->width);
-				}
-				len = h;
-			}
-			idx[k] = b;
-			const uint64_t part = out[flatten(g, idx)];
-			acc = b == lo ? part : bank_op(x, acc, part);
+	const uint64_t lo = s->dom.lo[k], hi = s->dom.hi[k];
+	uint64_t at[EMU_LAYOUT_DIMS], acc = 0;
+	memcpy(at, idx, sizeof at);
+	for (uint64_t b = lo; b < hi; b += T) {
+		const uint64_t n = hi - b < T ? hi - b : T;
+		for (uint64_t j = 0; j < n; j++) {
+			at[k] = b + j;
+			w[j] = tval_get(&r->v[x->arg[0]], at);
 		}
-		idx[k] = lo;
-		out[e] = acc;
+		for (uint64_t len = n; len > 1;) {
+			const uint64_t h = (len + 1) / 2;
+			for (uint64_t j = 0; j < len - h; j++) {
+				bool tag = false;
+				uint64_t r2 = 0;
+				w[j] = isa_ref_elem3(c, w[j], w[j + h], 0, false, &tag, &r2) &
+				       isa_mask(x->width);
+			}
+			len = h;
+		}
+		acc = b == lo ? w[0] : bank_op(x, acc, w[0]);
 	}
-	for (uint64_t e = 0; e < n; e++)
-		if (!emu_tdfg_in_domain(t, x, e))
-			out[e] = 0;
+	return acc;
+}
+
+/* strm.reduce (doc/TDFG.md, "strm nodes"): per line along dim, T the
+ * region's tile along dim (strm_line). */
+static bool strm_reduce_value(emu_tref *r, size_t i)
+{
+	const emu_tnode *x = &r->t->nodes[i];
+	const emu_tnode *s = &r->t->nodes[x->arg[0]];
+	const emu_tregion *g = &r->t->regions[x->region];
+	const unsigned k = x->dim;
+	const uint64_t T = g->tile[k] ? g->tile[k] : s->dom.hi[k] - s->dom.lo[k];
+	isa_cmd c = x->c;
+	settings(r->t, &c);
+	uint64_t *w = malloc((T ? T : 1) * sizeof *w);
+	if (!w)
+		return false;
+	tval *out = &r->v[i];
+	uint64_t j = 0, idx[EMU_LAYOUT_DIMS];
+	for (idx[2] = out->lo[2]; idx[2] < out->lo[2] + out->n[2]; idx[2]++)
+		for (idx[1] = out->lo[1]; idx[1] < out->lo[1] + out->n[1]; idx[1]++)
+			for (idx[0] = out->lo[0]; idx[0] < out->lo[0] + out->n[0]; idx[0]++, j++)
+				store_at(out, j, strm_line(r, x, &c, idx, T, w));
+	free(w);
+	return true;
 }
 
 /* strm.gather: x at i is the source at i with dimension dim replaced by
@@ -349,102 +486,169 @@ static void strm_reduce_value(emu_tref *r, size_t i)
  * refuses the run first, strm.c). */
 static void gather_value(emu_tref *r, size_t i)
 {
-	const emu_tdfg *t = r->t;
-	const emu_tnode *x = &t->nodes[i];
-	const emu_tnode *s = &t->nodes[x->arg[0]], *ix = &t->nodes[x->arg[1]];
-	const emu_tregion *g = &t->regions[x->region];
+	const emu_tnode *x = &r->t->nodes[i];
+	const emu_tnode *s = &r->t->nodes[x->arg[0]], *ix = &r->t->nodes[x->arg[1]];
 	const unsigned k = x->dim;
-	const uint64_t n = emu_tregion_elems(g);
-	for (uint64_t e = 0; e < n; e++) {
-		uint64_t idx[EMU_LAYOUT_DIMS], at[EMU_LAYOUT_DIMS];
-		r->v[i][e] = 0;
-		if (!emu_tdfg_in_domain(t, x, e))
-			continue;
-		unflatten(g, e, idx);
-		for (unsigned d = 0; d < EMU_LAYOUT_DIMS; d++)
-			at[d] = d == k ? idx[d] : ix->dom.lo[d];
-		const uint64_t bits = r->v[x->arg[1]][flatten(g, at)];
-		const unsigned sh = 64 - ix->width;
-		const int64_t j = ix->is_signed ? (int64_t)(bits << sh) >> sh : (int64_t)bits;
-		if (j < (int64_t)s->dom.lo[k] || j >= (int64_t)s->dom.hi[k])
-			continue;
-		idx[k] = (uint64_t)j;
-		r->v[i][e] = r->v[x->arg[0]][flatten(g, idx)];
-	}
+	tval *out = &r->v[i];
+	uint64_t e = 0, idx[EMU_LAYOUT_DIMS], at[EMU_LAYOUT_DIMS];
+	for (idx[2] = out->lo[2]; idx[2] < out->lo[2] + out->n[2]; idx[2]++)
+		for (idx[1] = out->lo[1]; idx[1] < out->lo[1] + out->n[1]; idx[1]++)
+			for (idx[0] = out->lo[0]; idx[0] < out->lo[0] + out->n[0]; idx[0]++, e++) {
+				for (unsigned d = 0; d < EMU_LAYOUT_DIMS; d++)
+					at[d] = d == k ? idx[d] : ix->dom.lo[d];
+				const uint64_t bits = tval_get(&r->v[x->arg[1]], at);
+				const unsigned sh = 64 - ix->width;
+				const int64_t j = ix->is_signed ? (int64_t)(bits << sh) >> sh
+								: (int64_t)bits;
+				if (j < (int64_t)s->dom.lo[k] || j >= (int64_t)s->dom.hi[k])
+					continue;
+				memcpy(at, idx, sizeof at);
+				at[k] = (uint64_t)j;
+				store_at(out, e, tval_get(&r->v[x->arg[0]], at));
+			}
 }
 
-/* Node i's values, made room for; the values of earlier runs are
- * dropped (no node reads another run's). */
+/* Node i's values, made room for over its domain; the values of earlier
+ * runs are dropped (no node reads another run's). */
 static bool node_alloc(emu_tref *r, size_t i)
 {
 	const emu_tdfg *t = r->t;
-	const uint32_t reg = t->nodes[i].region;
+	const emu_tnode *x = &t->nodes[i];
+	const uint32_t reg = x->region;
 	const emu_tregion *g = &t->regions[reg];
 	for (size_t j = reg && i == g->node0 ? t->regions[reg - 1].node0 : i; j < i; j++)
-		if (t->nodes[j].kind != EMU_TN_INPUT && r->v[j]) {
-			free(r->v[j]);
-			r->v[j] = NULL;
-		}
-	if (!r->v[i])
-		r->v[i] = calloc(emu_tregion_elems(g), sizeof **r->v);
-	return r->v[i] != NULL;
+		if (t->nodes[j].kind != EMU_TN_INPUT)
+			tval_drop(&r->v[j]);
+	if (x->kind == EMU_TN_INPUT)
+		return true;
+	return tval_alloc(&r->v[i], x->width, &x->dom);
+}
+
+/* After node i: its operands that nothing later reads are dropped. */
+static void drop_dead(emu_tref *r, size_t i)
+{
+	const emu_tnode *x = &r->t->nodes[i];
+	for (unsigned a = 0; a < x->nargs; a++) {
+		const uint32_t s = x->arg[a];
+		if (r->last[s] == i && r->t->nodes[s].kind != EMU_TN_INPUT)
+			tval_drop(&r->v[s]);
+	}
 }
 
 void emu_tref_run(emu_tref *r, size_t n)
 {
-	if (n < r->done && !r->v[n])
+	if (n < r->done && !r->v[n].kept)
 		restart(r);
 	for (; r->done <= n && r->done < r->t->nnodes; r->done++) {
-		if (!node_alloc(r, r->done))
-			return; /* emu_tref_values says NULL: out of memory */
-		const emu_tnode *x = &r->t->nodes[r->done];
-		if (x->kind == EMU_TN_REDUCE && x->strm)
-			strm_reduce_value(r, r->done);
-		else if (x->kind == EMU_TN_REDUCE)
-			reduce_value(r, r->done);
-		else if (x->kind == EMU_TN_GATHER)
-			gather_value(r, r->done);
-		else
-			node_value(r, r->done);
+		const size_t i = r->done;
+		bool ok = node_alloc(r, i);
+		const emu_tnode *x = &r->t->nodes[i];
+		if (ok && x->kind == EMU_TN_REDUCE && x->strm)
+			ok = strm_reduce_value(r, i);
+		else if (ok && x->kind == EMU_TN_REDUCE)
+			ok = reduce_value(r, i);
+		else if (ok && x->kind == EMU_TN_GATHER)
+			gather_value(r, i);
+		else if (ok && x->kind != EMU_TN_INPUT) /* its values are its data */
+			node_value(r, i);
+		if (!ok) {
+			tval_drop(&r->v[i]);
+			r->done = i + 1; /* emu_tref_kept says false: out of memory */
+			return;
+		}
+		drop_dead(r, i);
 	}
+}
+
+/* ---- comparing ---- */
+
+/* Slab s of v's box (the rows of one band of tiles along dimensions 1
+ * and 2) as the machine holds it, into got; the slab's box in *sb.  Only
+ * the domain's elements are read, a whole tile per step of the checks'
+ * port, never the whole tensor at once. */
+static void machine_slab(const emu_machine *em, const emu_buffer *b, const emu_region *reg,
+			 const tval *v, const uint64_t *S, uint64_t i1, uint64_t i2,
+			 emu_box *sb, uint64_t *got)
+{
+	const uint64_t T1 = b->ndims ? reg->tile[1] : 1, T2 = b->ndims ? reg->tile[2] : 1;
+	sb->lo[0] = v->lo[0];
+	sb->hi[0] = v->lo[0] + v->n[0];
+	sb->lo[1] = i1;
+	sb->hi[1] = (i1 / T1 + 1) * T1 < v->lo[1] + v->n[1] ? (i1 / T1 + 1) * T1 : v->lo[1] + v->n[1];
+	sb->lo[2] = i2;
+	sb->hi[2] = (i2 / T2 + 1) * T2 < v->lo[2] + v->n[2] ? (i2 / T2 + 1) * T2 : v->lo[2] + v->n[2];
+	if (b->ndims) {
+		emu_layout_load_box(em->m, reg, sb, got);
+		return;
+	}
+	for (uint64_t j = 0; j < v->n[0]; j++)
+		got[j] = emu_elem_get(em, b, v->lo[0] + j + S[0] * (i1 + S[1] * i2));
+}
+
+/* The first element of slab sb (row-major) where got and v differ, as
+ * *mm: 0; else 1. */
+static int slab_same(const tval *v, const emu_buffer *b, const uint64_t *S, const emu_box *sb,
+		     const uint64_t *got, emu_mismatch *mm)
+{
+	uint64_t g = 0;
+	for (uint64_t i2 = sb->lo[2]; i2 < sb->hi[2]; i2++)
+		for (uint64_t i1 = sb->lo[1]; i1 < sb->hi[1]; i1++) {
+			const uint64_t at = v->n[0] * ((i1 - v->lo[1]) + v->n[1] * (i2 - v->lo[2]));
+			for (uint64_t i0 = 0; i0 < v->n[0]; i0++, g++) {
+				const uint64_t want = load_at(v, at + i0);
+				if (got[g] != want) {
+					*mm = (emu_mismatch){b, v->lo[0] + i0 + S[0] * (i1 + S[1] * i2),
+							     want, got[g]};
+					return 0;
+				}
+			}
+		}
+	return 1;
+}
+
+/* The domain's elements in row-major order, band by band, so the first
+ * one that differs is the lowest.  -1: no memory for a band. */
+static int compare_domain(const emu_tref *r, const emu_machine *em, const emu_buffer *b,
+			  size_t n, emu_mismatch *mm)
+{
+	const tval *v = &r->v[n];
+	const uint64_t *S = r->t->regions[r->t->nodes[n].region].shape;
+	if (!box_elems(v))
+		return 1;
+	emu_region reg;
+	memset(&reg, 0, sizeof reg);
+	if (b->ndims)
+		emu_buffer_region(b, &reg);
+	const uint64_t band = b->ndims ? reg.tile[1] * reg.tile[2] : 1;
+	uint64_t *got = malloc(v->n[0] * band * sizeof *got);
+	if (!got)
+		return -1;
+	int same = 1;
+	emu_box sb;
+	for (uint64_t i2 = v->lo[2]; same == 1 && i2 < v->lo[2] + v->n[2]; i2 = sb.hi[2])
+		for (uint64_t i1 = v->lo[1]; same == 1 && i1 < v->lo[1] + v->n[1]; i1 = sb.hi[1]) {
+			machine_slab(em, b, &reg, v, S, i1, i2, &sb, got);
+			same = slab_same(v, b, S, &sb, got, mm);
+		}
+	free(got);
+	return same;
 }
 
 bool emu_tref_compare(emu_tref *r, const emu_program *p, const emu_machine *em, size_t n,
 		      emu_mismatch *mm)
 {
-	const emu_tdfg *t = r->t;
-	const emu_tnode *x = &t->nodes[n];
-	const emu_buffer *b = &p->bufs[x->buf];
-	const uint64_t elems = emu_tregion_elems(&t->regions[x->region]);
 	emu_tref_run(r, n);
-	if (!emu_tref_values(r, n)) {
+	if (!emu_tref_kept(r, n)) {
 		mm->buf = NULL; /* out of memory for the reference */
 		return false;
 	}
-	/* The whole tensor through the checks' port in one pass (whole
-	 * rows, not a bit at a time), or element by element without
-	 * memory for it. */
-	uint64_t *cells = malloc(elems * sizeof *cells);
-	if (cells)
-		emu_buffer_read(em, b, cells);
-	/* The domain's elements in row-major order, so the first one that
-	 * differs is the lowest. */
-	const uint64_t *S = t->regions[x->region].shape;
-	const emu_box *d = &x->dom;
-	bool same = true;
-	for (uint64_t i2 = d->lo[2]; i2 < d->hi[2] && same; i2++)
-		for (uint64_t i1 = d->lo[1]; i1 < d->hi[1] && same; i1++)
-			for (uint64_t i0 = d->lo[0]; i0 < d->hi[0] && same; i0++) {
-				const uint64_t e = i0 + S[0] * (i1 + S[1] * i2);
-				const uint64_t got = cells ? cells[e] : emu_elem_get(em, b, e);
-				if (got != r->v[n][e]) {
-					mm->buf = b;
-					mm->index = e;
-					mm->expected = r->v[n][e];
-					mm->actual = got;
-					same = false;
-				}
-			}
-	free(cells);
-	return same;
+	const int same = compare_domain(r, em, &p->bufs[r->t->nodes[n].buf], n, mm);
+	if (same < 0) {
+		mm->buf = NULL;
+		return false;
+	}
+	/* Compared, and read by no later node: dead. */
+	if (r->last[n] == NO_USE && r->t->nodes[n].kind != EMU_TN_INPUT)
+		tval_drop(&r->v[n]);
+	return same == 1;
 }

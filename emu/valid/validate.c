@@ -461,19 +461,24 @@ static size_t compare(emu_valid *v, const emu_machine *em, const point *pt, wron
 		return SIZE_MAX;
 	}
 	emu_tref_run(v->ref, pt->node);
-	const uint64_t *want = emu_tref_values(v->ref, pt->node);
+	if (!emu_tref_kept(v->ref, pt->node)) {
+		free(cells);
+		diag_file(d, v->p->path, "out of memory for the tDFG's reference");
+		return SIZE_MAX;
+	}
 	emu_buffer_read(em, b, cells);
 	const emu_box *dm = &x->dom;
 	for (uint64_t i2 = dm->lo[2]; i2 < dm->hi[2]; i2++)
 		for (uint64_t i1 = dm->lo[1]; i1 < dm->hi[1]; i1++)
 			for (uint64_t i0 = dm->lo[0]; i0 < dm->hi[0]; i0++) {
 				const uint64_t e = i0 + S[0] * (i1 + S[1] * i2);
-				if (cells[e] == want[e])
+				const uint64_t want = emu_tref_value(v->ref, pt->node, e);
+				if (cells[e] == want)
 					continue;
 				if (nw == 0)
-					*mm = (emu_mismatch){b, e, want[e], cells[e]};
+					*mm = (emu_mismatch){b, e, want, cells[e]};
 				if (nw < TRACK_MAX)
-					w[nw] = (wrong){e, (want[e] ^ cells[e]) & isa_mask(b->width), cells[e]};
+					w[nw] = (wrong){e, (want ^ cells[e]) & isa_mask(b->width), cells[e]};
 				nw++;
 			}
 	free(cells);
