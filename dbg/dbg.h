@@ -611,5 +611,7 @@ char *dbg_trim(char *text);
 
 /* infsdb on an Active-Routing program (ar.c); argv as main's. */
 int dbg_ar_main(int argc, char **argv);
+/* infsdb on a near-stream program, PROG.nsc (nsc.c). */
+int dbg_nsc_main(int argc, char **argv);
 
 #endif
