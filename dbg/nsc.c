@@ -27,6 +27,7 @@
 typedef struct nsc_brk {
 	char name[NSC_NAME_MAX];
 	int64_t elem;
+	int num;         /* numbered from 1, never reused (gdb's habit) */
 	bool used;
 } nsc_brk;
 
@@ -37,8 +38,9 @@ typedef struct nsc_dbg {
 	nsc_session *ss;
 	diag d;
 	nsc_step last;
-	bool has_last, quit, mismatch;
+	bool has_last, quit, mismatch, failed;
 	nsc_brk brk[NSC_DBG_BREAKS];
+	int nbrk;        /* breakpoints made so far */
 } nsc_dbg;
 
 typedef struct nsc_cmd {
@@ -113,10 +115,12 @@ static void print_elem(const nsc_dbg *g, const nsc_region *r, int k, const nsc_s
 			print_val(t->value);
 		}
 	}
-	if (t->floated)
-		printf(" @bank %u", t->bank);
-	else
+	if (!t->floated)
 		printf(" @core");
+	else if (t->s && t->s->kind == NSC_S_REDUCE && !t->placed)
+		printf(" @banks");   /* per-bank partials (§IV-C) */
+	else
+		printf(" @bank %u", t->elem_bank);
 }
 
 static void print_iter(const nsc_dbg *g, const nsc_step *e)
@@ -186,7 +190,7 @@ static void run_ended(nsc_dbg *g)
 	printf("The program ended after %" PRIu64 " regions, %" PRIu64 " iterations.\n", g->st.regions,
 	       g->st.iters);
 	if (nsc_job_outputs(&g->j, &g->m))
-		g->mismatch = true;
+		g->failed = true;
 }
 
 /* One event: 1 stepped (g->last), 0 ended or failed (told), -1 not running. */
@@ -207,7 +211,7 @@ static int one_event(nsc_dbg *g)
 	}
 	if (rc < 0) {
 		printf("The run stopped: %s\n", g->d.msg);
-		g->mismatch = true;
+		g->failed = true;
 		return 0;
 	}
 	run_ended(g);
@@ -255,7 +259,7 @@ static int stepping(nsc_dbg *g, const char *what, const char *arg, bool iters)
 		i += !iters || g->last.ev == NSC_EV_ITER;
 		int b = i < n ? break_hit(g) : -1;
 		if (b >= 0) {
-			printf("Breakpoint %d, ", b + 1);
+			printf("Breakpoint %d, ", g->brk[b].num);
 			break;
 		}
 	}
@@ -275,7 +279,7 @@ static int cmd_continue(nsc_dbg *g, char *arg)
 			return rc;
 		int b = break_hit(g);
 		if (b >= 0) {
-			printf("Breakpoint %d, ", b + 1);
+			printf("Breakpoint %d, ", g->brk[b].num);
 			print_event(g, &g->last);
 			return 0;
 		}
@@ -316,9 +320,9 @@ static int cmd_break(nsc_dbg *g, char *arg)
 				 ext - 1);
 	for (int b = 0; b < NSC_DBG_BREAKS; b++)
 		if (!g->brk[b].used) {
-			g->brk[b] = (nsc_brk){ .elem = k, .used = true };
+			g->brk[b] = (nsc_brk){ .elem = k, .num = ++g->nbrk, .used = true };
 			snprintf(g->brk[b].name, sizeof g->brk[b].name, "%s", name);
-			printf("Breakpoint %d at stream %s, element %lld\n", b + 1, name, k);
+			printf("Breakpoint %d at stream %s, element %lld\n", g->brk[b].num, name, k);
 			return 0;
 		}
 	return cmd_error("break: more than %d breakpoints", NSC_DBG_BREAKS);
@@ -331,10 +335,12 @@ static int cmd_delete(nsc_dbg *g, char *arg)
 		return 0;
 	}
 	long n = count_arg(arg);
-	if (n < 1 || n > NSC_DBG_BREAKS || !g->brk[n - 1].used)
-		return cmd_error("delete: no breakpoint number %s", arg);
-	g->brk[n - 1].used = false;
-	return 0;
+	for (int b = 0; n > 0 && b < NSC_DBG_BREAKS; b++)
+		if (g->brk[b].used && g->brk[b].num == n) {
+			g->brk[b].used = false;
+			return 0;
+		}
+	return cmd_error("delete: no breakpoint number %s", arg);
 }
 
 /* ---- info ---- */
@@ -407,7 +413,7 @@ static int cmd_info(nsc_dbg *g, char *arg)
 		bool any = false;
 		for (int b = 0; b < NSC_DBG_BREAKS; b++)
 			if (g->brk[b].used) {
-				printf("%d  stream %s, element %" PRId64 "\n", b + 1, g->brk[b].name, g->brk[b].elem);
+				printf("%d  stream %s, element %" PRId64 "\n", g->brk[b].num, g->brk[b].name, g->brk[b].elem);
 				any = true;
 			}
 		if (!any)
@@ -472,7 +478,7 @@ static int cmd_print(nsc_dbg *g, char *arg)
 		nsc_session_region(g->ss, &ri, &next, &cnt);
 		if (!t.has_elem)
 			return cmd_error("print: stream '%s' has no element yet", name);
-		printf("%s: ", kind_name(t.s ? t.s->kind : NSC_S_LOAD));
+		printf("%s: ", t.s ? kind_name(t.s->kind) : "chase");
 		print_elem(g, &p->rg[ri], k, &t);
 		printf("\n");
 		return 0;
@@ -588,10 +594,11 @@ static int cmd_check(nsc_dbg *g, char *arg)
 	if (!nsc_session_ended(g->ss))
 		return cmd_error("check: the program has not ended (%" PRIu64 " iterations so far); "
 				 "\"continue\" first", nsc_session_iters(g->ss));
+	fflush(stdout);   /* a difference is told on stderr */
 	int rc = nsc_job_check(&g->j, &g->m);
-	if (rc)
-		g->mismatch = true;
-	return rc ? -1 : 0;
+	if (rc == DBG_EXIT_MISMATCH)
+		g->mismatch = true;   /* told on stderr, naming the element */
+	return rc && rc != DBG_EXIT_MISMATCH ? -1 : 0;
 }
 
 static int cmd_expect(nsc_dbg *g, char *arg)
@@ -610,16 +617,22 @@ static int cmd_expect(nsc_dbg *g, char *arg)
 		diag_clear(&g->d);
 		return rc;
 	}
-	int64_t i = nsc_mem_diff(&g->m, &want, a);
-	if (i >= 0) {
-		cmd_error("expect: %s[%" PRId64 "] is 0x%" PRIx64 ", %s has 0x%" PRIx64, name, i,
-			  nsc_mem_bits(&g->m, a, (uint64_t)i), path, nsc_mem_bits(&want, a, (uint64_t)i));
+	uint64_t n = g->j.p.arrays[a].count, wrong = 0;
+	int64_t first = nsc_mem_diff(&g->m, &want, a);
+	for (uint64_t i = first < 0 ? n : (uint64_t)first; i < n; i++)
+		wrong += nsc_mem_bits(&g->m, a, i) != nsc_mem_bits(&want, a, i);
+	if (first < 0) {
+		printf("expect: %s matches %s (%" PRIu64 " element%s).\n", name, path, n, n == 1 ? "" : "s");
+	} else {   /* a difference is a result, not an error: exit status 3 in batch */
+		printf("expect: FAILED: %s[%" PRId64 "] is ", name, first);
+		print_val(nsc_mem_get(&g->m, a, (uint64_t)first));
+		printf(", %s has ", path);
+		print_val(nsc_mem_get(&want, a, (uint64_t)first));
+		printf(" (%" PRIu64 " of %" PRIu64 " elements differ).\n", wrong, n);
 		g->mismatch = true;
-	} else {
-		printf("expect: %s equals %s\n", name, path);
 	}
 	nsc_mem_free(&want);
-	return i >= 0 ? -1 : 0;
+	return 0;
 }
 
 static int cmd_quit(nsc_dbg *g, char *arg)
@@ -790,7 +803,8 @@ int dbg_nsc_main(int argc, char **argv)
 	}
 	if (!batch)
 		console(g);
-	rc = g->mismatch ? DBG_EXIT_MISMATCH : failed && batch ? DBG_EXIT_FAILED : 0;
+	/* as infsdb's: a failed command, then a result that differs */
+	rc = !batch ? 0 : failed || g->failed ? DBG_EXIT_FAILED : g->mismatch ? DBG_EXIT_MISMATCH : 0;
 	nsc_session_free(g->ss);
 	nsc_mem_free(&g->m);
 	nsc_job_close(&g->j);

@@ -365,3 +365,9 @@ check_PROGRAMS += tests/test_nsc
 tests_test_nsc_SOURCES = tests/test_nsc.c
 tests_test_nsc_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_nsc_LDADD = $(TEST_LIBS)
+# infsdb on near-stream programs (dbg/nsc.c): transcripts and their files.
+EXTRA_DIST += tests/dbg/nsc_streams.cmds tests/dbg/nsc_streams.out \
+	tests/dbg/nsc_chase.cmds tests/dbg/nsc_chase.out tests/dbg/nsc_errors.cmds tests/dbg/nsc_errors.out \
+	tests/dbg/nsc_usage.cmds tests/dbg/nsc_usage.out tests/dbg/nsc_alias.cmds tests/dbg/nsc_alias.out \
+	tests/dbg/nsc_syncfree.cmds tests/dbg/nsc_syncfree.out tests/dbg/nsc_oob.nsc tests/dbg/nsc_index.npy \
+	tests/dbg/nsc_found.npy tests/dbg/nsc_found_wrong.npy

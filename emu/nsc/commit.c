@@ -33,6 +33,7 @@ static int write_elem(rstate *g, int s, uint64_t it, rec *rc)
 	bool fl = g->fl[s];
 	unsigned b = nsc_bank_of(pa, e->s->interleave);
 	rc->idx[s] = i;
+	rc->pa[s] = pa;
 	if (fl) {
 		eng_route(g, s, rc, pa);
 		nsc_cache_invalidate(&e->cache, pa);

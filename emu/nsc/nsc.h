@@ -298,11 +298,14 @@ typedef struct nsc_stream_state {
 	const nsc_stream *s;     /* NULL for a chase's pointer stream */
 	int arr;                 /* its array, -1 for a reduction */
 	bool floated;            /* at the banks (else at the core) */
-	bool placed;             /* configured at a bank: bank is where it is */
+	bool placed;             /* configured at a bank: bank is where it is
+				    (after its run-ahead); an indirect
+				    reduction is at every bank of a partial */
 	unsigned bank;
 	bool has_elem;           /* an iteration committed: elem and value hold */
 	int64_t elem;            /* its element in the last committed iteration
 				    (a reduction: that iteration) */
+	unsigned elem_bank;      /* that element's bank (static NUCA) */
 	nsc_val value;           /* a load's value; a reduction's result so far */
 	unsigned partials;       /* an indirect reduction's per-bank partials */
 	uint64_t ahead;          /* elements issued ahead of the core, not committed */

@@ -241,9 +241,13 @@ bool nsc_session_stream(const nsc_session *ss, int k, nsc_stream_state *out)
 	out->bank = g->bank[slot];
 	out->has_elem = g->has_last;
 	out->elem = g->last.idx[slot];
+	out->elem_bank = nsc_bank_of(g->last.pa[slot], g->e->s->interleave);
 	out->value = g->last.v[slot];
-	if (out->s && out->s->kind == NSC_S_REDUCE)
+	if (out->s && out->s->kind == NSC_S_REDUCE) {
 		out->value = reduce_so_far(g, k, &out->partials);
+		out->placed = g->key[k] < 0 && g->placed[slot];
+		out->elem_bank = g->bank[slot];
+	}
 	bool issues = slot == CH || g->r->s[k].kind == NSC_S_LOAD;
 	out->ahead = issues && g->fl[slot] && g->issued > g->it ? g->issued - g->it : 0;
 	out->pending_bytes = g->pend[slot].bytes;
