@@ -8,7 +8,10 @@
 #   sh bench/nsc_traffic.sh [INFSIM] [SAMPLES_DIR] [EXTRA OPTION]...
 # The private cache is scaled with the workloads (--cache=512, about
 # 1/1000 of Table VI); run once with 64 B interleave (NSC) and once with
-# 1 kB (Infinity Stream).
+# 1 kB (Infinity Stream).  "free" is the ratio with --sync=free (no range
+# or commit messages: NSC's NS_decouple, Fig 12); "moved" is the data
+# moved (offloaded + data classes) against the core-only data class, the
+# pure data traffic of NSC Fig 1b.
 set -eu
 infsim=${1:-./infsim}
 dir=${2:-samples/nsc}
@@ -21,7 +24,7 @@ hops() {
 }
 for il in 64 1024; do
 	echo "interleave $il B: byte-hops on the 8x8 mesh, offload (offloaded/control/data) vs core only"
-	printf '%-11s %10s %9s %9s %9s %10s %9s %9s %6s %6s\n' workload offload offl ctrl data core-only ctrl data ratio uops%
+	printf '%-11s %10s %9s %9s %9s %10s %9s %9s %6s %6s %6s %6s\n' workload offload offl ctrl data core-only ctrl data ratio free moved uops%
 	for w in $workloads; do
 		out=$("$infsim" nsc "$dir/$w.nsc" --cache=512 --interleave="$il" --stats -q "$@")
 		read -r t o c d <<-END
@@ -32,7 +35,14 @@ for il in 64 1024; do
 		END
 		ratio=$(printf '%s\n' "$out" | sed -n 's/^byte-hops offload \/ core-only //p')
 		uops=$(printf '%s\n' "$out" | sed -n 's/^uops at the banks .*(\(.*\)%)/\1/p')
-		printf '%-11s %10s %9s %9s %9s %10s %9s %9s %6s %6s\n' "$w" "$t" "$o" "$c" "$d" "$bt" "$bc" "$bd" "$ratio" "$uops"
-	done
+		free=$("$infsim" nsc "$dir/$w.nsc" --cache=512 --interleave="$il" --sync=free --stats -q "$@" |
+			sed -n 's/^byte-hops offload \/ core-only //p')
+		moved=$(awk "BEGIN { printf \"%.3f\", ($o + $d) / $bd }")
+		printf '%-11s %10s %9s %9s %9s %10s %9s %9s %6s %6s %6s %6s\n' "$w" "$t" "$o" "$c" "$d" "$bt" "$bc" "$bd" "$ratio" "$free" "$moved" "$uops"
+	done | tee "${TMPDIR:-/tmp}/nsc_traffic.$$"
+	# the mean reduction, as the papers average their workloads
+	awk '{ r += $9; f += $10; m += $11; n++ } END { if (n) printf "mean ratio %.3f (%+.0f%%), sync-free %.3f (%+.0f%%), data moved %.3f (%+.0f%%)\n", r / n, 100 * (r / n - 1), f / n, 100 * (f / n - 1), m / n, 100 * (m / n - 1) }' \
+		"${TMPDIR:-/tmp}/nsc_traffic.$$"
+	rm -f "${TMPDIR:-/tmp}/nsc_traffic.$$"
 	echo
 done
