@@ -44,6 +44,8 @@ static const char help_text[] =
 "or micro-op by micro-op, stop on breakpoints and watchpoints, inspect\n"
 "elements, wordlines and latches, and compare with the scalar reference\n"
 "model (and, for a tDFG, with what its nodes mean).\n"
+"A near-stream program (.nsc, doc/STREAMS.md) takes infsim nsc's options\n"
+"and has commands of its own (infsdb PROG.nsc --help).\n"
 "\n"
 "  -batch                     read commands from -x and -ex only, then exit\n"
 "  -x, -command FILE          execute the commands in FILE (repeatable)\n"

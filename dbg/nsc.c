@@ -756,6 +756,12 @@ static int open_program(nsc_dbg *g, int argc, char **argv, bool *batch)
 		return cmd_error("infsdb: out of memory");
 	int n = 0;
 	rest[n++] = argv[0];
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help"))
+			printf("Usage: infsdb [-batch] [-nx] [-q] [-x FILE] [-ex CMD]... PROG.nsc [OPTION]...\n"
+			       "Debug a near-stream program on the stream engines (doc/DEBUGGER.md,\n"
+			       "\"Stream programs\"); \"help\" inside lists the commands.  The OPTIONs\n"
+			       "are those of infsim nsc:\n\n");
 	for (int i = 1; i < argc; i++) {
 		bool v;
 		if (!own_option(argv[i], &v))
