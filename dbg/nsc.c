@@ -14,10 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <readline/history.h>
-#include <readline/readline.h>
 
 #include "dbg.h"
 #include "nsc.h"
@@ -711,33 +707,9 @@ static int execute(nsc_dbg *g, char *line)
 	return cmd_error("Undefined command: \"%s\".  Try \"help\".", line);
 }
 
-static int run_file(nsc_dbg *g, const char *path)
+static int execute_line(void *g, char *line)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return cmd_error("%s: cannot open", path);
-	char line[1024];
-	int rc = 0;
-	while (!g->quit && fgets(line, sizeof line, f))
-		rc |= execute(g, line) ? 1 : 0;
-	fclose(f);
-	return rc;
-}
-
-static void console(nsc_dbg *g)
-{
-	bool tty = isatty(STDIN_FILENO);
-	char buf[1024];
-	while (!g->quit) {
-		char *line = tty ? readline("(infsdb) ") : fgets(buf, sizeof buf, stdin);
-		if (!line)
-			break;
-		if (tty && *line)
-			add_history(line);
-		execute(g, line);
-		if (tty)
-			free(line);
-	}
+	return execute(g, line);
 }
 
 /* infsdb's own options (-batch, -nx, -q, -x FILE, -ex CMD) apart; the rest
@@ -800,7 +772,7 @@ int dbg_nsc_main(int argc, char **argv)
 	int failed = 0;
 	for (int i = 1; i < argc && !g->quit; i++) {
 		if (!strcmp(argv[i], "-x") && i + 1 < argc)
-			failed |= run_file(g, argv[++i]);
+			failed |= dbg_lines_file(argv[++i], execute_line, g, &g->quit);
 		else if (!strcmp(argv[i], "-ex") && i + 1 < argc) {
 			char buf[1024];
 			snprintf(buf, sizeof buf, "%s", argv[++i]);
@@ -808,7 +780,7 @@ int dbg_nsc_main(int argc, char **argv)
 		}
 	}
 	if (!batch)
-		console(g);
+		dbg_lines_console(execute_line, g, &g->quit);
 	/* as infsdb's: a failed command, then a result that differs */
 	rc = !batch ? 0 : failed || g->failed ? DBG_EXIT_FAILED : g->mismatch ? DBG_EXIT_MISMATCH : 0;
 	nsc_session_free(g->ss);
