@@ -282,6 +282,27 @@ static int cmd_continue(nsc_dbg *g, char *arg)
 	}
 }
 
+/* run: from the start again once the program has ended or stopped, the
+ * breakpoints kept (gdb's habit); else continue. */
+static int cmd_run(nsc_dbg *g, char *arg)
+{
+	if (nsc_session_ended(g->ss) || g->d.set) {
+		nsc_session_free(g->ss);
+		nsc_mem_free(&g->m);
+		g->ss = NULL;
+		g->has_last = false;
+		if (nsc_mem_copy(&g->m, &g->j.init, &g->d) == 0)
+			g->ss = nsc_session_new(&g->j.p, &g->m, g->j.s, &g->st, &g->d);
+		if (!g->ss) {   /* out of memory: nothing left to run */
+			fprintf(stderr, "%s\n", g->d.msg);
+			g->quit = g->failed = true;
+			return -1;
+		}
+		printf("Starting the program again.\n");
+	}
+	return cmd_continue(g, arg);
+}
+
 /* ---- breakpoints ---- */
 
 /* A stream named name in some region: its array's length, or 0 (a
@@ -642,8 +663,8 @@ static int cmd_help(nsc_dbg *g, char *arg);
 static int cmd_x_plain(nsc_dbg *g, char *arg) { return cmd_x(g, arg, NULL); }
 
 static const nsc_cmd cmds[] = {
-	{ "run", "r", cmd_continue, "run to the end or to a breakpoint" },
-	{ "continue", "c", cmd_continue, "the same" },
+	{ "run", "r", cmd_run, "run to the end or to a breakpoint; from the start again after the end" },
+	{ "continue", "c", cmd_continue, "to the end or to a breakpoint" },
 	{ "stepi", "si", cmd_stepi, "stepi [N]: N events (a core statement, s_cfg, one s_step, s_end)" },
 	{ "next", "n", cmd_next, "next [N]: N s_steps (one iteration of every stream of a region)" },
 	{ "step", "s", cmd_next, "the same" },
