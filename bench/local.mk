@@ -62,3 +62,9 @@ EXTRA_DIST += bench/workloads.py
 bench-workloads: infsim$(EXEEXT) bench/workload_case$(EXEEXT)
 	python3 $(srcdir)/bench/workloads.py ./infsim$(EXEEXT) ./bench/workload_case$(EXEEXT) \
 	  $(srcdir)/samples/workloads bench-workloads $(WORKLOADS_ARGS)
+# `make bench-nsc`: the NoC traffic of the near-stream workloads with and
+# without offload, by class (doc/STREAMS.md, NSC Fig 1b and Fig 12).
+EXTRA_DIST += bench/nsc_traffic.sh
+.PHONY: bench-nsc
+bench-nsc: infsim$(EXEEXT)
+	sh $(srcdir)/bench/nsc_traffic.sh ./infsim$(EXEEXT) $(srcdir)/samples/nsc

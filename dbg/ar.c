@@ -10,10 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <readline/history.h>
-#include <readline/readline.h>
 
 #include "ar.h"
 #include "dbg.h"
@@ -232,33 +228,9 @@ static int execute(ar_dbg *g, char *line)
 	return cmd_error("Undefined command: \"%s\".  Try \"help\".", line);
 }
 
-static int run_file(ar_dbg *g, const char *path)
+static int execute_line(void *g, char *line)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return cmd_error("%s: cannot open", path);
-	char line[1024];
-	int rc = 0;
-	while (!g->quit && fgets(line, sizeof line, f))
-		rc |= execute(g, line) ? 1 : 0;
-	fclose(f);
-	return rc;
-}
-
-static void console(ar_dbg *g)
-{
-	bool tty = isatty(STDIN_FILENO);
-	char buf[1024];
-	while (!g->quit) {
-		char *line = tty ? readline("(infsdb) ") : fgets(buf, sizeof buf, stdin);
-		if (!line)
-			break;
-		if (tty && *line)
-			add_history(line);
-		execute(g, line);
-		if (tty)
-			free(line);
-	}
+	return execute(g, line);
 }
 
 int dbg_ar_main(int argc, char **argv)
@@ -287,7 +259,7 @@ int dbg_ar_main(int argc, char **argv)
 	int rc = 0;
 	for (int i = 1; i < argc && !g.quit; i++) {
 		if (!strcmp(argv[i], "-x") && i + 1 < argc)
-			rc |= run_file(&g, argv[++i]);
+			rc |= dbg_lines_file(argv[++i], execute_line, &g, &g.quit);
 		else if (!strcmp(argv[i], "-ex") && i + 1 < argc) {
 			char buf[1024];
 			snprintf(buf, sizeof buf, "%s", argv[++i]);
@@ -295,7 +267,7 @@ int dbg_ar_main(int argc, char **argv)
 		}
 	}
 	if (!batch)
-		console(&g);
+		dbg_lines_console(execute_line, &g, &g.quit);
 	ar_session_free(g.ss);
 	ar_program_free(g.p);
 	return rc ? DBG_EXIT_FAILED : 0;

@@ -609,7 +609,16 @@ bool dbg_parse_u64(const char *text, uint64_t *out);
 /* Trim spaces at both ends in place. */
 char *dbg_trim(char *text);
 
+/* The console of a program with its own commands (lineconsole.c): each
+ * line of a file, or of the terminal or a pipe until *quit, handed to
+ * run (which returns non-zero when the command failed). */
+typedef int (*dbg_line_fn)(void *ctx, char *line);
+int dbg_lines_file(const char *path, dbg_line_fn run, void *ctx, const bool *quit);
+void dbg_lines_console(dbg_line_fn run, void *ctx, const bool *quit);
+
 /* infsdb on an Active-Routing program (ar.c); argv as main's. */
 int dbg_ar_main(int argc, char **argv);
+/* infsdb on a near-stream program, PROG.nsc (nsc.c). */
+int dbg_nsc_main(int argc, char **argv);
 
 #endif

@@ -33,6 +33,7 @@
 #include "text.h"
 #include "outfile.h"
 #include "vima.h"
+#include "nsc.h"
 #include "simt.h"
 
 static const char help_text[] =
@@ -43,6 +44,8 @@ static const char help_text[] =
 "or micro-op by micro-op, stop on breakpoints and watchpoints, inspect\n"
 "elements, wordlines and latches, and compare with the scalar reference\n"
 "model (and, for a tDFG, with what its nodes mean).\n"
+"A near-stream program (.nsc, doc/STREAMS.md) takes infsim nsc's options\n"
+"and has commands of its own (infsdb PROG.nsc --help).\n"
 "\n"
 "  -batch                     read commands from -x and -ex only, then exit\n"
 "  -x, -command FILE          execute the commands in FILE (repeatable)\n"
@@ -345,6 +348,8 @@ int main(int argc, char **argv)
 		return vima_dbg_main(argc, argv);
 	if (simt_cli_wants(argc, argv)) /* DC-PTX programs (emu/simt, doc/SIMT.md) */
 		return simt_dbg_main(argc, argv);
+	if (nsc_cli_wants(argc - 1, argv + 1)) /* a near-stream program: dbg/nsc.c */
+		return dbg_nsc_main(argc, argv);
 	if (ar_cli_wants(argc, argv)) /* an Active-Routing program: dbg/ar.c */
 		return dbg_ar_main(argc, argv);
 	options o = { 0 };

@@ -380,3 +380,9 @@ check_PROGRAMS += tests/test_block_exec
 tests_test_block_exec_SOURCES = tests/test_block_exec.c
 tests_test_block_exec_CFLAGS = $(TEST_CFLAGS)
 tests_test_block_exec_LDADD = $(TEST_LIBS)
+# infsdb on near-stream programs (dbg/nsc.c): transcripts and their files.
+EXTRA_DIST += tests/dbg/nsc_streams.cmds tests/dbg/nsc_streams.out \
+	tests/dbg/nsc_chase.cmds tests/dbg/nsc_chase.out tests/dbg/nsc_errors.cmds tests/dbg/nsc_errors.out \
+	tests/dbg/nsc_usage.cmds tests/dbg/nsc_usage.out tests/dbg/nsc_alias.cmds tests/dbg/nsc_alias.out \
+	tests/dbg/nsc_syncfree.cmds tests/dbg/nsc_syncfree.out tests/dbg/nsc_oob.nsc tests/dbg/nsc_index.npy \
+	tests/dbg/nsc_found.npy tests/dbg/nsc_found_wrong.npy

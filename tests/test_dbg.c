@@ -173,6 +173,12 @@ Test(transcript, gdb_tdfg) { transcript("gdb_tdfg"); }
 Test(transcript, gdb_script) { transcript("gdb_script"); }
 Test(transcript, expect) { transcript("expect"); }
 Test(transcript, grade) { transcript("grade"); }
+Test(transcript, nsc_streams) { transcript("nsc_streams"); }
+Test(transcript, nsc_chase) { transcript("nsc_chase"); }
+Test(transcript, nsc_errors) { transcript("nsc_errors"); }
+Test(transcript, nsc_usage) { transcript("nsc_usage"); }
+Test(transcript, nsc_alias) { transcript("nsc_alias"); }
+Test(transcript, nsc_syncfree) { transcript("nsc_syncfree"); }
 Test(transcript, tdfg_json) { transcript("tdfg_json"); }
 Test(transcript, valid_load) { transcript("valid_load"); }
 

@@ -54,7 +54,7 @@ static const char help_text[] =
 
 typedef struct arrarg { int opt; const char *name, *path; } arrarg;
 
-typedef struct cli {
+typedef struct nsc_cli_opts {
 	const char *prog;
 	nsc_define defs[MAX_ARGS];
 	int ndefs;
@@ -319,37 +319,19 @@ static int baseline(cli *c, const nsc_program *p, const nsc_mem *init, nsc_stats
 	return rc;
 }
 
-static int run(cli *c, const nsc_program *p, nsc_mem *init, diag *d)
+static int resolve(cli *c, const nsc_program *p, nsc_mem *init, diag *d)
 {
 	int rc = arrays_in(c, p, init, d);
 	for (int k = 0; k < c->naliases && rc == 0; k++)
 		rc = parse_alias(p, c->alias_text[k], &c->aliases[k]);
-	if (rc)
-		return rc;
 	c->s.aliases = c->aliases;
 	c->s.naliases = c->naliases;
-	nsc_mem m;
-	nsc_stats st, base;
-	if (nsc_mem_copy(&m, init, d) < 0)
-		return failed(d);
-	if (nsc_run(p, &m, &c->s, &st, d) < 0)
-		rc = failed(d);
-	if (rc == 0 && c->check)
-		rc = check(c, p, init, &m, d);
-	if (rc == 0)
-		rc = arrays_out(c, p, &m, d);
-	if (rc == 0 && c->stats) {
-		if (baseline(c, p, init, &base, d) < 0)
-			rc = failed(d);
-		else
-			nsc_report(stdout, &st, &base);
-	}
-	nsc_mem_free(&m);
 	return rc;
 }
 
-int nsc_cli(int argc, char **argv)
+int nsc_job_open(nsc_job *j, int argc, char **argv)
 {
+	memset(j, 0, sizeof *j);
 	cli *c = calloc(1, sizeof *c);
 	if (!c) {
 		fputs("infsim: error: out of memory\n", stderr);
@@ -359,23 +341,88 @@ int nsc_cli(int argc, char **argv)
 	int rc = options(c, argc, argv);
 	if (rc) {
 		free(c);
-		return rc < 0 ? 0 : rc;
+		return rc;
 	}
-	nsc_program p;
-	nsc_mem init;
 	diag d;
 	diag_clear(&d);
-	if (nsc_load_file(c->prog, c->defs, c->ndefs, &p, &d) < 0)
-		rc = failed(&d);
-	else {
-		if (nsc_mem_init(&init, &p, &d) < 0)
-			rc = failed(&d);
-		else {
-			rc = run(c, &p, &init, &d);
-			nsc_mem_free(&init);
-		}
-		nsc_program_free(&p);
+	if (nsc_load_file(c->prog, c->defs, c->ndefs, &j->p, &d) < 0) {
+		free(c);
+		return failed(&d);
 	}
-	free(c);
+	if (nsc_mem_init(&j->init, &j->p, &d) < 0) {
+		nsc_program_free(&j->p);
+		free(c);
+		return failed(&d);
+	}
+	j->cli = c;
+	j->s = &c->s;
+	j->check = c->check;
+	j->stats = c->stats;
+	j->quiet = c->quiet;
+	rc = resolve(c, &j->p, &j->init, &d);
+	if (rc)
+		nsc_job_close(j);
+	return rc;
+}
+
+void nsc_job_close(nsc_job *j)
+{
+	if (!j->cli)
+		return;
+	nsc_mem_free(&j->init);
+	nsc_program_free(&j->p);
+	free(j->cli);
+	j->cli = NULL;
+}
+
+int nsc_job_outputs(const nsc_job *j, const nsc_mem *m)
+{
+	diag d;
+	diag_clear(&d);
+	return arrays_out(j->cli, &j->p, m, &d);
+}
+
+int nsc_job_check(const nsc_job *j, const nsc_mem *m)
+{
+	diag d;
+	diag_clear(&d);
+	return check(j->cli, &j->p, &j->init, m, &d);
+}
+
+static int run(nsc_job *j)
+{
+	cli *c = j->cli;
+	const nsc_program *p = &j->p;
+	diag d;
+	diag_clear(&d);
+	int rc = 0;
+	nsc_mem m;
+	nsc_stats st, base;
+	if (nsc_mem_copy(&m, &j->init, &d) < 0)
+		return failed(&d);
+	if (nsc_run(p, &m, &c->s, &st, &d) < 0)
+		rc = failed(&d);
+	if (rc == 0 && c->check)
+		rc = check(c, p, &j->init, &m, &d);
+	if (rc == 0)
+		rc = arrays_out(c, p, &m, &d);
+	if (rc == 0 && c->stats) {
+		if (baseline(c, p, &j->init, &base, &d) < 0)
+			rc = failed(&d);
+		else
+			nsc_report(stdout, &st, &base);
+	}
+	nsc_mem_free(&m);
+	return rc;
+}
+
+int nsc_cli(int argc, char **argv)
+{
+	nsc_job j;
+	int rc = nsc_job_open(&j, argc, argv);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	rc = run(&j);
+	nsc_job_close(&j);
 	return rc;
 }

@@ -32,6 +32,8 @@ static int write_elem(rstate *g, int s, uint64_t it, rec *rc)
 		return -1;
 	bool fl = g->fl[s];
 	unsigned b = nsc_bank_of(pa, e->s->interleave);
+	rc->idx[s] = i;
+	rc->pa[s] = pa;
 	if (fl) {
 		eng_route(g, s, rc, pa);
 		nsc_cache_invalidate(&e->cache, pa);
@@ -62,6 +64,7 @@ static int reduce_elem(rstate *g, int s, uint64_t it, rec *rc)
 	nsc_ctx c;
 	nsc_val v;
 	eng_ctx_of(g, it, rc, &c);
+	rc->idx[s] = (int64_t)it;
 	int key = g->key[s];
 	unsigned b = key >= 0 ? nsc_bank_of(rc->pa[key], g->e->s->interleave) : eng_core_tile(g);
 	unsigned at = b;
@@ -212,6 +215,8 @@ int eng_commit(rstate *g, uint64_t it)
 	}
 	if (fresh)
 		g->issued = it + 1;
+	g->last = *rc;
+	g->has_last = true;
 	g->e->giter++;
 	g->e->st->iters++;
 	return 0;

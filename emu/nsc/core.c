@@ -3,8 +3,8 @@
  * core.c: the core's side of a .nsc program: its statements (loops,
  * conditions, scalars, stores), its loads through the private cache, and
  * the evaluation of expressions (on the core, or on an engine's ALU with
- * a region's context).  nsc_run walks the program and hands each
- * `streams` region to the engines (engine.c).
+ * a region's context).  session.c walks the program and hands each
+ * `streams` region to the engines (region_run.c).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -115,28 +115,7 @@ int nsc_eval_int(nsc_eng *e, int x, const nsc_ctx *c, int64_t *out)
 	return 0;
 }
 
-static int run_stmts(nsc_eng *e, int from, int to);
-
-static int stmt_for(nsc_eng *e, const nsc_stmt *s, int at)
-{
-	int64_t n;
-	nsc_ctx c = { .chase_arr = -1 };
-	if (nsc_eval_int(e, s->e1, &c, &n) < 0)
-		return -1;
-	if (n > 0 && (uint64_t)n > e->max_iters) {
-		diag_at(e->d, e->p->file, s->line, s->col, "a loop of %" PRId64 " trips passes the bound of %" PRIu64,
-			n, e->max_iters);
-		return -1;
-	}
-	for (int64_t i = 0; i < n; i++) {
-		e->slots[s->slot] = nsc_val_int(i);
-		if (run_stmts(e, at + 1, s->end) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int stmt_store(nsc_eng *e, const nsc_stmt *s)
+int nsc_core_store(nsc_eng *e, const nsc_stmt *s)
 {
 	nsc_ctx c = { .chase_arr = -1 };
 	int64_t i;
@@ -148,60 +127,4 @@ static int stmt_store(nsc_eng *e, const nsc_stmt *s)
 	nsc_core_access(e, e->p->arrays[s->arr].base + (uint64_t)i * nsc_type_size(e->p->arrays[s->arr].type), true);
 	nsc_mem_put(e->m, s->arr, (uint64_t)i, v);
 	return 0;
-}
-
-/* Statements [from, to): the body of a block, or the whole program. */
-static int run_stmts(nsc_eng *e, int from, int to)
-{
-	nsc_ctx c = { .chase_arr = -1 };
-	for (int at = from; at < to; at++) {
-		const nsc_stmt *s = &e->p->st[at];
-		nsc_val v;
-		int rc = 0;
-		switch (s->kind) {
-		case NSC_ST_LET:
-			rc = nsc_eval(e, s->e1, &c, &v);
-			if (rc == 0)
-				e->slots[s->slot] = v;
-			break;
-		case NSC_ST_STORE: rc = stmt_store(e, s); break;
-		case NSC_ST_FOR:
-			rc = stmt_for(e, s, at);
-			at = s->end;
-			break;
-		case NSC_ST_IF:
-			rc = nsc_eval(e, s->e1, &c, &v);
-			if (rc == 0 && nsc_val_true(v))
-				rc = run_stmts(e, at + 1, s->end);
-			at = s->end;
-			break;
-		case NSC_ST_STREAMS: rc = nsc_run_region(e, &e->p->rg[s->ref], s->ref); break;
-		case NSC_ST_END: break;
-		}
-		if (rc < 0)
-			return -1;
-	}
-	return 0;
-}
-
-int nsc_run(const nsc_program *p, nsc_mem *m, const nsc_settings *s, nsc_stats *st, diag *d)
-{
-	nsc_eng e = { .p = p, .m = m, .s = s, .st = st, .d = d };
-	memset(st, 0, sizeof *st);
-	diag_clear(d);
-	e.max_iters = s->max_iters ? s->max_iters : (uint64_t)1 << 32;
-	e.slots = calloc((size_t)p->nslots + 1, sizeof *e.slots);
-	e.hist = calloc((size_t)p->nrg + 1, sizeof *e.hist);
-	int rc = -1;
-	if (!e.slots || !e.hist)
-		diag_file(d, p->file, "out of memory");
-	else if (nsc_cache_init(&e.cache, s->cache_bytes, d) == 0) {
-		for (int i = 0; i < p->nslots; i++)
-			e.slots[i] = nsc_val_int(0);
-		rc = run_stmts(&e, 0, p->nst);
-		nsc_cache_free(&e.cache);
-	}
-	free(e.slots);
-	free(e.hist);
-	return rc;
 }

@@ -211,6 +211,7 @@ int eng_load_elem(rstate *g, int s, uint64_t it, rec *rc)
 	if (g->fl[s] && !g->used[s])   /* nobody near memory uses it: the core's s_load */
 		send_value(g, s, NSC_C_DATA, nsc_bank_of(pa, g->e->s->interleave), eng_core_tile(g), value_bytes(g, s));
 	rc->pa[s] = pa;
+	rc->idx[s] = i;
 	rc->done[s] = true;
 	return 0;
 }
@@ -231,6 +232,7 @@ int eng_chase_elem(rstate *g, uint64_t it, rec *rc)
 		return -1;
 	rc->v[CH] = nsc_val_int(g->next_p);
 	rc->pa[CH] = eng_pa_of(g, r->chase_arr, g->next_p);
+	rc->idx[CH] = g->next_p;
 	rc->done[CH] = true;
 	if (g->fl[CH])
 		eng_place(g, CH, nsc_bank_of(rc->pa[CH], g->e->s->interleave));

@@ -14,6 +14,7 @@
 typedef struct rec {
 	nsc_val v[CH + 1];       /* load values; [CH]: the pointer p */
 	uint64_t pa[CH + 1];     /* element addresses; [CH]: the node */
+	int64_t idx[CH + 1];     /* element indices (a reduction: its term's iteration) */
 	bool done[CH + 1];
 	bool end_after;          /* chase: `until` held at this node */
 } rec;
@@ -44,6 +45,10 @@ typedef struct rstate {
 	uint64_t acc_n[CH + 1], miss_n[CH + 1];
 	pending pend[CH + 1];    /* values on their way, this block */
 	bool used[CH + 1];       /* a load's value is used by another stream */
+	uint64_t it, block;      /* the next iteration to commit; iterations since a sync */
+	bool over;               /* no more iterations (a chase ended) */
+	rec last;                /* the last committed iteration (infsdb, session.c) */
+	bool has_last;
 } rstate;
 
 rec *eng_slot(rstate *g, uint64_t it);

@@ -278,8 +278,86 @@ int nsc_run(const nsc_program *p, nsc_mem *m, const nsc_settings *s, nsc_stats *
  * (ref.c, written apart from the engines).  Same contract. */
 int nsc_ref_run(const nsc_program *p, nsc_mem *m, const nsc_settings *s, diag *d);
 
+/* ---- a run one step at a time (session.c; infsdb, doc/DEBUGGER.md) ---- */
+
+/* What one step did: a core statement (let, a store, an if's test, a
+ * for's start), a region's s_cfg, one s_step (an iteration of every
+ * stream of the region committed, in program order) or its s_end. */
+typedef enum nsc_event { NSC_EV_STMT, NSC_EV_CONFIG, NSC_EV_ITER, NSC_EV_END } nsc_event;
+
+typedef struct nsc_step {
+	nsc_event ev;
+	int stmt;         /* the statement (NSC_ST_STREAMS for a region's events) */
+	int region;       /* -1 for a core statement */
+	uint64_t iter;    /* NSC_EV_ITER: the region's iteration; NSC_EV_END: their count */
+	int line;
+} nsc_step;
+
+/* A stream of the region in progress, as its engine holds it. */
+typedef struct nsc_stream_state {
+	const nsc_stream *s;     /* NULL for a chase's pointer stream */
+	int arr;                 /* its array, -1 for a reduction */
+	bool floated;            /* at the banks (else at the core) */
+	bool placed;             /* configured at a bank: bank is where it is
+				    (after its run-ahead); an indirect
+				    reduction is at every bank of a partial */
+	unsigned bank;
+	bool has_elem;           /* an iteration committed: elem and value hold */
+	int64_t elem;            /* its element in the last committed iteration
+				    (a reduction: that iteration) */
+	unsigned elem_bank;      /* that element's bank (static NUCA) */
+	nsc_val value;           /* a load's value; a reduction's result so far */
+	unsigned partials;       /* an indirect reduction's per-bank partials */
+	uint64_t ahead;          /* elements issued ahead of the core, not committed */
+	uint64_t pending_bytes;  /* values packed for a data message not yet sent */
+	unsigned pending_from, pending_to;
+	nsc_class pending_class;
+} nsc_stream_state;
+
+typedef struct nsc_session nsc_session;
+
+/* A run of p on m, stopped before its first statement; NULL with d set.
+ * p, m, s, st and d must outlive it; st is cleared.  nsc_run is this run
+ * stepped to its end. */
+nsc_session *nsc_session_new(const nsc_program *p, nsc_mem *m, const nsc_settings *s, nsc_stats *st, diag *d);
+/* One step: 1 with *out set, 0 the program has ended, -1 a runtime error
+ * (d set; the session steps no more). */
+int nsc_session_step(nsc_session *ss, nsc_step *out);
+bool nsc_session_ended(const nsc_session *ss);
+/* Region iterations committed so far, over every region (aliases count them). */
+uint64_t nsc_session_iters(const nsc_session *ss);
+/* The region in progress: its index, next iteration and trip count
+ * (UINT64_MAX for a chase not yet ended); false between regions. */
+bool nsc_session_region(const nsc_session *ss, int *region, uint64_t *next, uint64_t *n);
+/* Stream k of the region in progress (k == nstreams: a chase's pointer). */
+bool nsc_session_stream(const nsc_session *ss, int k, nsc_stream_state *out);
+/* The statement the next step runs (-1 at the end), and a core scalar. */
+int nsc_session_pc(const nsc_session *ss);
+nsc_val nsc_session_slot(const nsc_session *ss, int slot);
+void nsc_session_free(nsc_session *ss);
+
 /* Statistics as text (report.c). */
 void nsc_report(FILE *f, const nsc_stats *st, const nsc_stats *base);
+
+/* A program loaded as `infsim nsc ARGS` loads it (cli.c): the options
+ * parsed, the program parsed, the memory after -l, the settings with
+ * every --alias resolved.  infsdb loads .nsc programs with it.  These
+ * print their messages, like nsc_cli. */
+typedef struct nsc_job {
+	nsc_program p;
+	nsc_mem init;              /* the memory before the run */
+	const nsc_settings *s;
+	bool check, stats, quiet;
+	struct nsc_cli_opts *cli;  /* the options (cli.c) */
+} nsc_job;
+/* 0; -1 after --help; or an exit status (2 usage, 1 failure), told. */
+int nsc_job_open(nsc_job *j, int argc, char **argv);
+/* -s and -d on the final memory m: 0 or an exit status, told. */
+int nsc_job_outputs(const nsc_job *j, const nsc_mem *m);
+/* --check: the reference from j->init against m: 0, or 3 naming the
+ * first differing element, or 1. */
+int nsc_job_check(const nsc_job *j, const nsc_mem *m);
+void nsc_job_close(nsc_job *j);
 
 /* `infsim nsc PROG.nsc [OPTION]...` (cli.c); and does `infsim run ARGS`
  * name a .nsc program? */

@@ -134,7 +134,16 @@ int nsc_eval(nsc_eng *e, int x, const nsc_ctx *c, nsc_val *out);
 int nsc_eval_int(nsc_eng *e, int x, const nsc_ctx *c, int64_t *out);
 /* A core access of the private cache: its traffic. */
 void nsc_core_access(nsc_eng *e, uint64_t pa, bool write);
-int nsc_run_region(nsc_eng *e, const nsc_region *r, int ri);
+/* A store statement by the core (core.c). */
+int nsc_core_store(nsc_eng *e, const nsc_stmt *s);
+/* A region's life, one s_step at a time (region_run.c): begin (s_cfg;
+ * NULL with d set), step (1 an iteration committed, 0 no more, -1), end
+ * (s_end), free (counts the region). */
+typedef struct rstate rstate;
+rstate *nsc_region_begin(nsc_eng *e, const nsc_region *r, int ri);
+int nsc_region_step(rstate *g);
+void nsc_region_end(rstate *g);
+void nsc_region_free(rstate *g);
 int nsc_index_check(nsc_eng *e, int arr, int64_t i, int line, int col);
 /* The floating decision of region ri's streams for N iterations (float.c). */
 void nsc_float_decide(nsc_eng *e, const nsc_region *r, int ri, uint64_t n, bool *fl);

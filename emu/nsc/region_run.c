@@ -130,60 +130,85 @@ static void finish(rstate *g)
 	finish_reductions(g);
 }
 
-static int iterate(rstate *g)
+/* One s_step: iteration g->it issued (run-ahead) and committed, and the
+ * block's messages every R iterations.  1 stepped, 0 the region has no
+ * more iterations (a chase ended), -1. */
+int nsc_region_step(rstate *g)
 {
 	unsigned R = g->e->s->range_iters ? g->e->s->range_iters : 1;
-	uint64_t it = 0, block = 0;
-	for (; it < g->n; it++) {
-		while (g->w && g->issued < it + 1 + g->w && g->issued < g->n) {
-			int k = eng_issue(g, g->issued);
-			if (k < 0)
-				return -1;
-			if (k)
-				break;
-		}
-		int k = eng_commit(g, it);
+	if (g->over || g->it >= g->n) {
+		g->over = true;
+		return 0;
+	}
+	uint64_t it = g->it;
+	while (g->w && g->issued < it + 1 + g->w && g->issued < g->n) {
+		int k = eng_issue(g, g->issued);
 		if (k < 0)
 			return -1;
 		if (k)
 			break;
-		if (++block == R) {
-			eng_sync_block(g, block);
-			block = 0;
-		}
 	}
-	if (block)
-		eng_sync_block(g, block);
-	return 0;
+	int k = eng_commit(g, it);
+	if (k < 0)
+		return -1;
+	if (k) {
+		g->over = true;
+		return 0;
+	}
+	g->it++;
+	if (++g->block == R) {
+		eng_sync_block(g, g->block);
+		g->block = 0;
+	}
+	return 1;
 }
 
-int nsc_run_region(nsc_eng *e, const nsc_region *r, int ri)
+/* s_cfg: the configuration, the floating decision and the window. */
+rstate *nsc_region_begin(nsc_eng *e, const nsc_region *r, int ri)
 {
 	rstate *g = calloc(1, sizeof *g);
 	if (!g) {
 		diag_file(e->d, e->p->file, "out of memory");
-		return -1;
+		return NULL;
 	}
 	g->e = e;
 	g->r = r;
 	g->ri = ri;
-	int rc = configure(g);
-	if (rc == 0) {
-		nsc_float_decide(e, r, ri, g->n, g->fl);
-		for (int s = 0; s <= CH; s++) {
-			e->st->streams_floated += g->fl[s];
-			e->st->streams_core += !g->fl[s] && (s < r->nstreams || (s == CH && !r->ndims));
-		}
-		g->w = window(g);
-		g->ring = calloc(g->w + 1, sizeof *g->ring);
-		rc = g->ring ? iterate(g) : -1;
-		if (!g->ring)
-			diag_file(e->d, e->p->file, "out of memory");
-		if (rc == 0)
-			finish(g);
+	if (configure(g) < 0) {
+		e->st->regions++;
+		free(g);
+		return NULL;
 	}
-	e->st->regions++;
+	nsc_float_decide(e, r, ri, g->n, g->fl);
+	for (int s = 0; s <= CH; s++) {
+		e->st->streams_floated += g->fl[s];
+		e->st->streams_core += !g->fl[s] && (s < r->nstreams || (s == CH && !r->ndims));
+	}
+	g->w = window(g);
+	g->ring = calloc(g->w + 1, sizeof *g->ring);
+	if (!g->ring) {
+		diag_file(e->d, e->p->file, "out of memory");
+		nsc_region_free(g);
+		return NULL;
+	}
+	return g;
+}
+
+/* s_end: the last block's messages, end messages, reductions' results. */
+void nsc_region_end(rstate *g)
+{
+	if (g->block)
+		eng_sync_block(g, g->block);
+	g->block = 0;
+	finish(g);
+}
+
+/* A region that ended or failed: counted, freed. */
+void nsc_region_free(rstate *g)
+{
+	if (!g)
+		return;
+	g->e->st->regions++;
 	free(g->ring);
 	free(g);
-	return rc;
 }
