@@ -46,11 +46,13 @@ static void push_bound(dbg_session *s)
 		s->capbounds = cap;
 	}
 	s->bounds[s->nbounds++] = s->since;
+	dbg_rsnap_note(s); /* between commands: a snapshot, an interval apart */
 }
 
 void dbg_history_reset(dbg_session *s, dbg_snapshot *base)
 {
 	dbg_snapshot_free(&s->base);
+	dbg_rsnap_clear(s);
 	s->base = base ? *base : (dbg_snapshot){ NULL, 0, NULL, 0 };
 	s->since = 0;
 	s->nbounds = 0;
