@@ -230,17 +230,21 @@ int dbg_cmd_reverse_finish(dbg_session *s, char *args)
 
 /* The last stop of a breakpoint among the step counts (lo, hi], found
  * by replaying from lo (and at lo itself when it is the base): 1 if
- * found (in *at), 0 if none, -1 on an error, STOPPED on a Ctrl-C. */
-static int last_stop_within(dbg_session *s, uint64_t lo, uint64_t hi, uint64_t *at)
+ * found (in *at, the breakpoint's number in *num), 0 if none, -1 on an
+ * error, STOPPED on a Ctrl-C. */
+static int last_stop_within(dbg_session *s, uint64_t lo, uint64_t hi, uint64_t *at,
+			    unsigned *num)
 {
+	dbg_bp *bp;
 	bool err = false, found = false;
 	if (replay_to(s, lo) < 0)
 		return -1;
 	if (s->since != lo)
 		return STOPPED; /* replay_to said so */
-	if (lo == 0 && dbg_bp_hit(s, s->em->upc == 0, UINT64_MAX, &err)) {
+	if (lo == 0 && (bp = dbg_bp_hit(s, s->em->upc == 0, UINT64_MAX, &err))) {
 		found = true;
 		*at = 0;
+		*num = bp->num;
 	}
 	dbg_interrupted = 0;
 	while (!err && s->since < hi && !dbg_interrupted) {
@@ -250,9 +254,10 @@ static int last_stop_within(dbg_session *s, uint64_t lo, uint64_t hi, uint64_t *
 		if (dbg_step_once(s) < 0)
 			return -1;
 		s->replayed++;
-		if (dbg_bp_hit(s, s->em->upc == 0, before, &err)) {
+		if ((bp = dbg_bp_hit(s, s->em->upc == 0, before, &err))) {
 			found = true;
 			*at = s->since;
+			*num = bp->num;
 		}
 	}
 	if (dbg_interrupted) {
@@ -267,7 +272,7 @@ static int last_stop_within(dbg_session *s, uint64_t lo, uint64_t hi, uint64_t *
  * searched an interval between snapshots at a time, the latest first,
  * so that a stop in the last interval costs one interval's replay: as
  * last_stop_within. */
-static int last_stop_before(dbg_session *s, uint64_t now, uint64_t *at)
+static int last_stop_before(dbg_session *s, uint64_t now, uint64_t *at, unsigned *num)
 {
 	if (now == 0)
 		return 0;
@@ -275,7 +280,7 @@ static int last_stop_before(dbg_session *s, uint64_t now, uint64_t *at)
 	for (;;) {
 		const dbg_rsnap *r = dbg_rsnap_before(s, hi > 0 ? hi - 1 : 0);
 		const uint64_t lo = r && hi > 0 ? r->since : 0;
-		const int found = last_stop_within(s, lo, hi, at);
+		const int found = last_stop_within(s, lo, hi, at, num);
 		if (found != 0 || lo == 0)
 			return found; /* found, an error, Ctrl-C, or the start */
 		hi = lo;
@@ -316,10 +321,20 @@ int dbg_cmd_reverse_continue(dbg_session *s, char *args)
 	if (can_reverse(s) < 0)
 		return -1;
 	uint64_t now = s->since, at = 0;
-	int found = last_stop_before(s, now, &at);
+	unsigned num = 0;
+	int found = last_stop_before(s, now, &at, &num);
 	if (found < 0 || found == STOPPED) {
 		dbg_report_stop(s);
 		return found < 0 ? -1 : 0;
+	}
+	if (found && s->since == at) { /* the search ended on the stop */
+		for (size_t i = 0; i < s->nbps; i++)
+			if (s->bps[i].num == num) {
+				dbg_bp_report(s, &s->bps[i]);
+				break;
+			}
+		dbg_report_stop(s);
+		return 0;
 	}
 	if (found)
 		return stop_at(s, at);
