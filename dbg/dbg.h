@@ -146,6 +146,7 @@ typedef struct dbg_session {
 	emu_machine *em;   /* NULL when the program is not being run */
 	emu_ref *ref;      /* the reference, in step with em */
 	size_t ref_pc;     /* commands the reference has applied */
+	bool ref_stale;    /* the machine went back past ref_pc (dbg_ref_ready) */
 	char ref_err[1024]; /* set when the reference cannot go on */
 	bool batch, interactive;
 	bool failed;       /* a command failed (batch exit status) */
@@ -395,6 +396,10 @@ const dbg_rsnap *dbg_rsnap_before(const dbg_session *s, uint64_t at);
 /* Make the machine the snapshot's and the reference follow: 0, or -1
  * with an error reported (the machine is then gone). */
 int dbg_rsnap_restore(dbg_session *s, const dbg_rsnap *r);
+/* Bring a reference that a reverse motion left ahead of the machine back
+ * to the machine's command (call before comparing).  0, or -1 with an
+ * error reported. */
+int dbg_ref_ready(dbg_session *s);
 int dbg_cmd_set_reverse(dbg_session *s, char *args);
 int dbg_cmd_show_reverse(dbg_session *s, char *args);
 

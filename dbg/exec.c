@@ -31,6 +31,7 @@ void dbg_session_stop(dbg_session *s)
 	s->em = NULL;
 	s->ref = NULL;
 	s->ref_pc = 0;
+	s->ref_stale = false;
 	s->ref_err[0] = '\0';
 	dbg_history_reset(s, NULL);
 }
@@ -102,6 +103,7 @@ int dbg_new_machine(dbg_session *s)
 	s->em = em;
 	s->ref = ref;
 	s->ref_pc = 0;
+	s->ref_stale = false;
 	s->ref_err[0] = '\0';
 	s->hz_seen = 0;
 	dbg_bp_reset_watch(s);
@@ -283,6 +285,8 @@ typedef enum stop_mode { RUN_FREE, RUN_CMDS, RUN_UOPS, RUN_UNTIL } stop_mode;
 /* Bring the reference up to the commands the machine finished. */
 static void sync_ref(dbg_session *s)
 {
+	if (s->ref_stale)
+		return; /* rebuilt when next compared (dbg_ref_ready) */
 	while (s->ref_pc < s->em->pc && !s->ref_err[0]) {
 		diag d;
 		diag_clear(&d);
@@ -372,7 +376,8 @@ bool dbg_cmd_writes(const dbg_session *s, size_t cmd, size_t buf)
  * the buffers it wrote.  true to stop (reported). */
 static bool diverged(dbg_session *s)
 {
-	if (!s->check_every || s->em->upc != 0 || s->em->pc == 0 || s->ref_err[0])
+	if (!s->check_every || s->em->upc != 0 || s->em->pc == 0 || dbg_ref_ready(s) < 0 ||
+	    s->ref_err[0])
 		return false;
 	size_t i = s->em->pc - 1;
 	for (size_t b = 0; b < s->prog.nbufs; b++) {
@@ -635,7 +640,7 @@ int dbg_cmd_check(dbg_session *s, char *args)
 	args = dbg_trim(args);
 	if (strncmp(args, "every", 5) == 0 && (!args[5] || args[5] == ' ' || args[5] == '\t'))
 		return check_every(s, args + 5);
-	if (no_args(s, "check", args) < 0 || dbg_need_machine(s) < 0)
+	if (no_args(s, "check", args) < 0 || dbg_need_machine(s) < 0 || dbg_ref_ready(s) < 0)
 		return -1;
 	if (s->ref_err[0]) {
 		dbg_error(s, "check: the reference model stopped: %s", s->ref_err);

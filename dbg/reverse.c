@@ -388,7 +388,7 @@ int dbg_cmd_bisect(dbg_session *s, char *args)
 		dbg_error(s, "out of memory");
 		return -1;
 	}
-	if (replay_to(s, 0) < 0) {
+	if (replay_to(s, 0) < 0 || dbg_ref_ready(s) < 0) {
 		free(first);
 		return -1;
 	}

@@ -154,11 +154,9 @@ void dbg_rsnap_note(dbg_session *s)
 	thin(s);
 }
 
-/* The reference, rebuilt and run to the machine's command when the
- * machine went back past it (it only runs forward). */
-static int follow_reference(dbg_session *s)
+int dbg_ref_ready(dbg_session *s)
 {
-	if (s->ref_pc <= s->em->pc)
+	if (!s->ref_stale)
 		return 0;
 	diag d;
 	diag_clear(&d);
@@ -176,6 +174,7 @@ static int follow_reference(dbg_session *s)
 	emu_ref_free(s->ref);
 	s->ref = ref;
 	s->ref_pc = pc;
+	s->ref_stale = false;
 	return 0;
 }
 
@@ -195,7 +194,12 @@ int dbg_rsnap_restore(dbg_session *s, const dbg_rsnap *r)
 	if ((s->nbounds == 0 || s->bounds[s->nbounds - 1] != s->since) &&
 	    s->nbounds < s->capbounds)
 		s->bounds[s->nbounds++] = s->since;
-	return follow_reference(s);
+	/* the reference only runs forward: rebuilt when next compared (a
+	 * run of the whole history in plain C, which a reverse step need
+	 * not wait for) */
+	if (s->ref_pc > s->em->pc)
+		s->ref_stale = true;
+	return 0;
 }
 
 /* ---- set reverse, show reverse ---- */
