@@ -281,6 +281,9 @@ void dbg_history_reset(dbg_session *s, dbg_snapshot *base);
 /* One micro-op (emu_stepi), recorded in the history and followed by
  * the reference.  0, or -1 with an error reported. */
 int dbg_step_once(dbg_session *s);
+/* The rest of the current command (or the next one) at full speed,
+ * counted in the history as the micro-ops it ran.  0, or -1. */
+int dbg_run_rest_of_cmd(dbg_session *s);
 /* The position and the displays, after a stop. */
 void dbg_report_stop(dbg_session *s);
 /* 0 if the program is being run, else an error. */

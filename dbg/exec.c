@@ -397,7 +397,7 @@ static bool diverged(dbg_session *s)
 /* The rest of the current command (or the next one) at full speed
  * (emu_run_cmd: the same bits as stepping it), counted in the history as
  * the emu_stepi calls it replaces. */
-static int run_rest_of_cmd(dbg_session *s)
+int dbg_run_rest_of_cmd(dbg_session *s)
 {
 	size_t upc0 = s->em->upc;
 	diag d;
@@ -425,7 +425,7 @@ static bool whole_commands(const dbg_session *s, stop_mode mode)
 static int one_step(dbg_session *s, stop_mode mode, uint64_t *count)
 {
 	uint64_t before = dbg_cycles(s);
-	if ((whole_commands(s, mode) ? run_rest_of_cmd(s) : dbg_step_once(s)) < 0)
+	if ((whole_commands(s, mode) ? dbg_run_rest_of_cmd(s) : dbg_step_once(s)) < 0)
 		return -1;
 	bool err = false;
 	dbg_bp *bp = dbg_bp_hit(s, s->em->upc == 0, before, &err);

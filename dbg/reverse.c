@@ -54,9 +54,18 @@ static int replay_to(dbg_session *s, uint64_t target)
 		printf("Recording stopped: reverse execution.\n");
 		dbg_record_stop(s);
 	}
+	/* the last command boundary at or before target: whole commands,
+	 * at full speed, up to there, then micro-ops */
+	uint64_t whole = 0;
+	for (size_t i = s->nbounds; i > 0; i--)
+		if (s->bounds[i - 1] <= target) {
+			whole = s->bounds[i - 1];
+			break;
+		}
 	if (restore_before(s, target) < 0)
 		return -1;
 	const uint64_t from = s->since;
+	bool raised = false;
 	if (s->interactive && target - from >= REPLAY_NOTE) {
 		printf("Replaying %" PRIu64 " micro-ops (Ctrl-C stops the replay)...\n",
 		       target - from);
@@ -64,15 +73,19 @@ static int replay_to(dbg_session *s, uint64_t target)
 	}
 	dbg_interrupted = 0;
 	while (s->since < target) {
-		if (s->replay_interrupt && s->replayed + s->since - from == s->replay_interrupt)
+		if (s->replay_interrupt && !raised &&
+		    s->replayed + s->since - from >= s->replay_interrupt) {
+			raised = true;
 			raise(SIGINT);
+		}
 		if (dbg_interrupted) { /* Ctrl-C: stay where the replay got to */
 			dbg_interrupted = 0;
 			printf("\nReplay stopped by Ctrl-C, %" PRIu64 " micro-ops short of the "
 			       "target: the machine is further back than asked.\n", target - s->since);
 			break;
 		}
-		if (dbg_step_once(s) < 0)
+		const bool cmd = s->em->upc == 0 && s->since < whole && !s->rec;
+		if ((cmd ? dbg_run_rest_of_cmd(s) : dbg_step_once(s)) < 0)
 			return -1;
 	}
 	s->replayed += s->since - from;
