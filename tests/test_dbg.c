@@ -814,3 +814,40 @@ Test(reverse, snapshots_then_forward_bit_identical)
 	free(end), free(end2), free(back), free(fwd), free(straight), free(shown);
 	free(r.out);
 }
+
+/* Ctrl-C during a replay stops it where it got to, and the session goes
+ * on.  INFSDB_REPLAY_INTERRUPT makes infsdb raise SIGINT itself after so
+ * many replayed micro-ops, so that the signal arrives inside the replay
+ * whatever the machine's speed; the real handler takes it. */
+Test(reverse, ctrl_c_stops_a_replay)
+{
+	int fd;
+	pid_t pid = forkpty(&fd, NULL, NULL, NULL);
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		setenv("HOME", "/nonexistent", 1);
+		setenv("TERM", "dumb", 1);
+		setenv("INFSDB_REPLAY_INTERRUPT", "5", 1);
+		if (chdir(SRCDIR) == 0)
+			execl(INFSDB_BIN, "infsdb", "-q", "-nx", "tests/dbg/steps.ins", (char *)NULL);
+		_exit(127);
+	}
+	cr_expect(expect_output(fd, "(infsdb) "));
+	type(fd, "set reverse interval unlimited\r");
+	cr_expect(expect_output(fd, "(infsdb) "));
+	type(fd, "run\r");
+	cr_expect(expect_output(fd, "Program finished: 5 commands, 33 cycles."));
+	type(fd, "reverse-stepi\r"); /* a replay of 32 micro-ops from the start */
+	cr_expect(expect_output(fd, "Replay stopped by Ctrl-C, 20 micro-ops short of the target"));
+	cr_expect(expect_output(fd, "command 2 at tests/dbg/steps.ins:10"));
+	type(fd, "show reverse\r");
+	cr_expect(expect_output(fd, "Position: micro-op 12 of the history; the last reverse "
+				    "motion replayed 12."));
+	type(fd, "stepi\r");
+	cr_expect(expect_output(fd, "=> micro-op 1 (of 0..3)"));
+	type(fd, "quit\r");
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(fd);
+}
