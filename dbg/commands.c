@@ -179,9 +179,10 @@ static const dbg_command set_commands[] = {
 	  "reverse command restores the last snapshot before its target and\n"
 	  "replays the rest, less than an interval.  The snapshots hold at most\n"
 	  "SIZE bytes (a number, or with K, M or G: 256M by default); when that\n"
-	  "is full, the one closest to its neighbours goes, so those that stay are\n"
-	  "evenly spaced over the run.  `interval unlimited` takes none: going back\n"
-	  "then replays from the start.  `show reverse` shows them.", NULL },
+	  "is full, old ones are thinned, never the newest, so they stay dense\n"
+	  "near the position and spaced wider further back.  `interval unlimited`\n"
+	  "takes none: going back then replays from the start.  `show reverse`\n"
+	  "shows them.", NULL },
 	{ "checkpoint", NULL, "running", dbg_cmd_set_checkpoint, false,
 	  "Set how checkpoint files are stored.",
 	  "set checkpoint compression zstd | set checkpoint compression none\n"
@@ -226,10 +227,9 @@ static const dbg_command show_commands[] = {
 	{ "reverse", NULL, "running", dbg_cmd_show_reverse, false,
 	  "Show the snapshots of reverse execution.",
 	  "show reverse\n"
-	  "Show the settings `set reverse` changes, the spacing in force (larger\n"
-	  "once the budget made infsdb thin the snapshots), the snapshots (the\n"
-	  "micro-op of the history each stands at) and the bytes they hold, and\n"
-	  "how many micro-ops the last reverse command replayed.", NULL },
+	  "Show the settings `set reverse` changes, the snapshots (the micro-op\n"
+	  "of the history each stands at) and the bytes they hold, the position,\n"
+	  "and how many micro-ops the last reverse command replayed.", NULL },
 	{ "user", NULL, "support", dbg_cmd_show_user, false,
 	  "Show user-defined commands.",
 	  "show user [NAME]\nShow the lines of the user command NAME, or of all of them.", NULL },
