@@ -337,7 +337,8 @@ int dbg_cmd_reverse_continue(dbg_session *s, char *args)
 	unsigned num = 0;
 	int found = last_stop_before(s, now, &at, &num);
 	if (found < 0 || found == STOPPED) {
-		dbg_report_stop(s);
+		if (s->em) /* a failed restore discards the machine */
+			dbg_report_stop(s);
 		return found < 0 ? -1 : 0;
 	}
 	if (found && s->since == at) { /* the search ended on the stop */
