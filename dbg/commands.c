@@ -169,6 +169,20 @@ static const dbg_command set_commands[] = {
 	  "(which is cut to N lines when infsdb ends).  The default is 256, or\n"
 	  "the environment variable INFSDB_HISTSIZE (a number; empty or -1 for\n"
 	  "unlimited), as gdb's GDBHISTSIZE.", NULL },
+	{ "reverse", NULL, "running", dbg_cmd_set_reverse, false,
+	  "Set the snapshots of reverse execution.",
+	  "set reverse interval N | set reverse interval unlimited\n"
+	  "set reverse budget SIZE | set reverse budget unlimited\n"
+	  "As the program runs, infsdb snapshots the whole machine between\n"
+	  "commands, at least N micro-ops apart (4096 by default), keeping only\n"
+	  "the pages of the SRAM that changed since the previous snapshot.  A\n"
+	  "reverse command restores the last snapshot before its target and\n"
+	  "replays the rest, less than an interval.  The snapshots hold at most\n"
+	  "SIZE bytes (a number, or with K, M or G: 256M by default); when that\n"
+	  "is full, old ones are thinned, never the newest, so they stay dense\n"
+	  "near the position and spaced wider further back.  `interval unlimited`\n"
+	  "takes none: going back then replays from the start.  `show reverse`\n"
+	  "shows them.", NULL },
 	{ "checkpoint", NULL, "running", dbg_cmd_set_checkpoint, false,
 	  "Set how checkpoint files are stored.",
 	  "set checkpoint compression zstd | set checkpoint compression none\n"
@@ -210,6 +224,12 @@ static const dbg_command show_commands[] = {
 	  "Show the logging settings.", "show logging", NULL },
 	{ "pagination", "height", "support", dbg_cmd_show_pagination, false,
 	  "Show the pagination setting.", "show pagination", NULL },
+	{ "reverse", NULL, "running", dbg_cmd_show_reverse, false,
+	  "Show the snapshots of reverse execution.",
+	  "show reverse\n"
+	  "Show the settings `set reverse` changes, the snapshots (the micro-op\n"
+	  "of the history each stands at) and the bytes they hold, the position,\n"
+	  "and how many micro-ops the last reverse command replayed.", NULL },
 	{ "user", NULL, "support", dbg_cmd_show_user, false,
 	  "Show user-defined commands.",
 	  "show user [NAME]\nShow the lines of the user command NAME, or of all of them.", NULL },
@@ -550,13 +570,15 @@ const dbg_command dbg_commands[] = {
 	  "at the start of the history are named first.", NULL },
 	{ "disassemble", NULL, "data", dbg_cmd_disassemble, false,
 	  "List the micro-ops of the current command.",
-	  "disassemble [FROM | FROM,TO | FROM,+N]\n"
+	  "disassemble [LOCATION | FROM,TO | FROM,+N]\n"
 	  "List the micro-ops of the command the machine is in or before, one a\n"
 	  "line as the position shows them, `=>` marking the next one: all of\n"
-	  "them, or FROM to TO (TO excluded, as gdb) or N from FROM.  Once a\n"
-	  "data-dependent command has started under latency=optimised, these are\n"
-	  "the micro-ops of its longest bank trace; before it starts, its baseline\n"
-	  "program.", NULL },
+	  "them, or FROM to TO (TO excluded, as gdb) or N from FROM.  With a\n"
+	  "LOCATION (as break reads it: N, *N, :LINE, FILE:LINE, a tDFG node),\n"
+	  "the micro-ops of the command there, or of each command of the node.\n"
+	  "Once a data-dependent command has started under latency=optimised,\n"
+	  "these are the micro-ops of its longest bank trace; before it starts,\n"
+	  "its baseline program.", NULL },
 	{ "where", "bt backtrace", "status", dbg_cmd_where, false,
 	  "Show the nesting of the position.",
 	  "where [N] | backtrace [N] | bt [N]\n"

@@ -36,6 +36,7 @@
 #include "refmodel.h"
 #include "tdfg.h"
 #include "validate.h"
+#include "snap.h"
 
 /* Exit status of a batch session: 1 if a command failed, 3 if `check`
  * found a difference (as `infsim run --check`), 2 on a usage error. */
@@ -110,6 +111,13 @@ typedef struct dbg_snapshot {
 /* Free a snapshot's words and its parents. */
 void dbg_snapshot_free(dbg_snapshot *snap);
 
+/* A machine snapshot of reverse execution (snaps.c): the machine as it
+ * was `since` micro-ops after the history's base, between commands. */
+typedef struct dbg_rsnap {
+	uint64_t since;
+	emu_snap *snap;
+} dbg_rsnap;
+
 /* One value of the value history (print's): the value and the text of
  * the expression that gave it. */
 typedef struct dbg_hist_value {
@@ -138,6 +146,7 @@ typedef struct dbg_session {
 	emu_machine *em;   /* NULL when the program is not being run */
 	emu_ref *ref;      /* the reference, in step with em */
 	size_t ref_pc;     /* commands the reference has applied */
+	bool ref_stale;    /* the machine went back past ref_pc (dbg_ref_ready) */
 	char ref_err[1024]; /* set when the reference cannot go on */
 	bool batch, interactive;
 	bool failed;       /* a command failed (batch exit status) */
@@ -159,6 +168,18 @@ typedef struct dbg_session {
 	uint64_t since;
 	uint64_t *bounds;
 	size_t nbounds, capbounds;
+	/* Snapshots taken as the machine runs (snaps.c), in increasing
+	 * order of since, so that going back restores the nearest one and
+	 * replays less than one interval: rsnap_every micro-ops apart at
+	 * least (`set reverse interval`), thinned to rsnap_budget bytes
+	 * (`set reverse budget`); 0 in either is the default. */
+	dbg_rsnap *rsnaps;
+	size_t nrsnaps, caprsnaps;
+	emu_snap_pool rpool;
+	uint64_t rsnap_every;
+	uint64_t rsnap_budget;     /* bytes; UINT64_MAX: unlimited */
+	uint64_t replayed;         /* micro-ops the last reverse motion replayed */
+	uint64_t replay_interrupt; /* INFSDB_REPLAY_INTERRUPT: raise SIGINT after so many */
 	struct dbg_record *rec; /* `record vcd` in progress, or NULL */
 	bool check_every;  /* `check every command`: compare after each command */
 	size_t hz_seen;    /* hazard reports (em->hz) already shown */
@@ -260,6 +281,9 @@ void dbg_history_reset(dbg_session *s, dbg_snapshot *base);
 /* One micro-op (emu_stepi), recorded in the history and followed by
  * the reference.  0, or -1 with an error reported. */
 int dbg_step_once(dbg_session *s);
+/* The rest of the current command (or the next one) at full speed,
+ * counted in the history as the micro-ops it ran.  0, or -1. */
+int dbg_run_rest_of_cmd(dbg_session *s);
 /* The position and the displays, after a stop. */
 void dbg_report_stop(dbg_session *s);
 /* 0 if the program is being run, else an error. */
@@ -361,6 +385,26 @@ int dbg_cmd_reverse_continue(dbg_session *s, char *args);
 int dbg_cmd_reverse_next(dbg_session *s, char *args);
 int dbg_cmd_reverse_finish(dbg_session *s, char *args);
 int dbg_cmd_bisect(dbg_session *s, char *args);
+
+/* ---- reverse execution's snapshots (snaps.c) ---- */
+/* The defaults of the settings, and the session's start. */
+void dbg_rsnap_init(dbg_session *s);
+/* Forget every snapshot (a new history). */
+void dbg_rsnap_clear(dbg_session *s);
+/* The machine stands between commands: take a snapshot if the last one
+ * is an interval back, and thin them to the budget. */
+void dbg_rsnap_note(dbg_session *s);
+/* The last snapshot at or before step count `at`, or NULL. */
+const dbg_rsnap *dbg_rsnap_before(const dbg_session *s, uint64_t at);
+/* Make the machine the snapshot's and the reference follow: 0, or -1
+ * with an error reported (the machine is then gone). */
+int dbg_rsnap_restore(dbg_session *s, const dbg_rsnap *r);
+/* Bring a reference that a reverse motion left ahead of the machine back
+ * to the machine's command (call before comparing).  0, or -1 with an
+ * error reported. */
+int dbg_ref_ready(dbg_session *s);
+int dbg_cmd_set_reverse(dbg_session *s, char *args);
+int dbg_cmd_show_reverse(dbg_session *s, char *args);
 
 /* ---- recording (record.c) ---- */
 int dbg_cmd_record_vcd(dbg_session *s, char *args);

@@ -31,6 +31,7 @@ void dbg_session_stop(dbg_session *s)
 	s->em = NULL;
 	s->ref = NULL;
 	s->ref_pc = 0;
+	s->ref_stale = false;
 	s->ref_err[0] = '\0';
 	dbg_history_reset(s, NULL);
 }
@@ -46,11 +47,13 @@ static void push_bound(dbg_session *s)
 		s->capbounds = cap;
 	}
 	s->bounds[s->nbounds++] = s->since;
+	dbg_rsnap_note(s); /* between commands: a snapshot, an interval apart */
 }
 
 void dbg_history_reset(dbg_session *s, dbg_snapshot *base)
 {
 	dbg_snapshot_free(&s->base);
+	dbg_rsnap_clear(s);
 	s->base = base ? *base : (dbg_snapshot){ NULL, 0, NULL, 0 };
 	s->since = 0;
 	s->nbounds = 0;
@@ -100,6 +103,7 @@ int dbg_new_machine(dbg_session *s)
 	s->em = em;
 	s->ref = ref;
 	s->ref_pc = 0;
+	s->ref_stale = false;
 	s->ref_err[0] = '\0';
 	s->hz_seen = 0;
 	dbg_bp_reset_watch(s);
@@ -281,6 +285,8 @@ typedef enum stop_mode { RUN_FREE, RUN_CMDS, RUN_UOPS, RUN_UNTIL } stop_mode;
 /* Bring the reference up to the commands the machine finished. */
 static void sync_ref(dbg_session *s)
 {
+	if (s->ref_stale)
+		return; /* rebuilt when next compared (dbg_ref_ready) */
 	while (s->ref_pc < s->em->pc && !s->ref_err[0]) {
 		diag d;
 		diag_clear(&d);
@@ -370,7 +376,8 @@ bool dbg_cmd_writes(const dbg_session *s, size_t cmd, size_t buf)
  * the buffers it wrote.  true to stop (reported). */
 static bool diverged(dbg_session *s)
 {
-	if (!s->check_every || s->em->upc != 0 || s->em->pc == 0 || s->ref_err[0])
+	if (!s->check_every || s->em->upc != 0 || s->em->pc == 0 || dbg_ref_ready(s) < 0 ||
+	    s->ref_err[0])
 		return false;
 	size_t i = s->em->pc - 1;
 	for (size_t b = 0; b < s->prog.nbufs; b++) {
@@ -390,7 +397,7 @@ static bool diverged(dbg_session *s)
 /* The rest of the current command (or the next one) at full speed
  * (emu_run_cmd: the same bits as stepping it), counted in the history as
  * the emu_stepi calls it replaces. */
-static int run_rest_of_cmd(dbg_session *s)
+int dbg_run_rest_of_cmd(dbg_session *s)
 {
 	size_t upc0 = s->em->upc;
 	diag d;
@@ -418,7 +425,7 @@ static bool whole_commands(const dbg_session *s, stop_mode mode)
 static int one_step(dbg_session *s, stop_mode mode, uint64_t *count)
 {
 	uint64_t before = dbg_cycles(s);
-	if ((whole_commands(s, mode) ? run_rest_of_cmd(s) : dbg_step_once(s)) < 0)
+	if ((whole_commands(s, mode) ? dbg_run_rest_of_cmd(s) : dbg_step_once(s)) < 0)
 		return -1;
 	bool err = false;
 	dbg_bp *bp = dbg_bp_hit(s, s->em->upc == 0, before, &err);
@@ -633,7 +640,7 @@ int dbg_cmd_check(dbg_session *s, char *args)
 	args = dbg_trim(args);
 	if (strncmp(args, "every", 5) == 0 && (!args[5] || args[5] == ' ' || args[5] == '\t'))
 		return check_every(s, args + 5);
-	if (no_args(s, "check", args) < 0 || dbg_need_machine(s) < 0)
+	if (no_args(s, "check", args) < 0 || dbg_need_machine(s) < 0 || dbg_ref_ready(s) < 0)
 		return -1;
 	if (s->ref_err[0]) {
 		dbg_error(s, "check: the reference model stopped: %s", s->ref_err);

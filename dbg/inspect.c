@@ -205,7 +205,9 @@ static void print_row(const dbg_session *s, unsigned array, unsigned wl, char fm
 	unsigned nb = m->g.bitlines;
 	printf("array %u wl %u: ", array, wl);
 	if (fmt == 't') {
-		for (unsigned bl = 0; bl < nb; bl++)
+		/* bit 0 rightmost, as print/t and the hex word (doc/DEBUGGER.md,
+		 * "One bit order") */
+		for (unsigned bl = nb; bl-- > 0;)
 			putchar(sram_get_bit(m, array, wl, bl) ? '1' : '0');
 	} else {
 		printf("0x");
@@ -735,10 +737,24 @@ static const isa_prog *current_uprog(dbg_session *s, isa_prog *built, char *note
 	return built;
 }
 
-int dbg_cmd_disassemble(dbg_session *s, char *args)
+/* Print micro-ops [from, to) of p, command cmd's; `=>` marks the next
+ * one when cmd is the position's command. */
+static void list_uops(const dbg_session *s, size_t cmd, const isa_prog *p, size_t from,
+		      size_t to, const char *note)
 {
-	if (dbg_need_machine(s) < 0)
-		return -1;
+	printf("Micro-ops of command %zu (0..%zu%s):\n", cmd, p->n - 1, note);
+	const bool here = cmd == s->em->pc && s->em->upc > 0;
+	for (size_t i = from; i < to; i++) {
+		char text[512];
+		dbg_format_uop(&p->u[i], text, sizeof text);
+		printf("%s%-5zu %s\n", here && i == s->em->upc ? "=> " : "   ", i, text);
+	}
+	printf("End of micro-ops.\n");
+}
+
+/* The current command's micro-ops, all or a range (FROM,TO or FROM,+N). */
+static int disassemble_here(dbg_session *s, char *args)
+{
 	if (emu_done(s->em)) {
 		dbg_error(s, "disassemble: the program has finished: no command to show.");
 		return -1;
@@ -752,19 +768,54 @@ int dbg_cmd_disassemble(dbg_session *s, char *args)
 		dbg_error(s, "disassemble: command %zu runs no micro-ops (a data move).", s->em->pc);
 		p = NULL;
 	}
-	int rc = p ? uop_range(s, dbg_trim(args), p->n, &from, &to) : -1;
-	if (rc == 0) {
-		printf("Micro-ops of command %zu (0..%zu%s):\n", s->em->pc, p->n - 1, note);
-		for (size_t i = from; i < to; i++) {
-			char text[512];
-			dbg_format_uop(&p->u[i], text, sizeof text);
-			printf("%s%-5zu %s\n", s->em->upc > 0 && i == s->em->upc ? "=> " : "   ", i,
-			       text);
-		}
-		printf("End of micro-ops.\n");
-	}
+	int rc = p ? uop_range(s, args, p->n, &from, &to) : -1;
+	if (rc == 0)
+		list_uops(s, s->em->pc, p, from, to, note);
 	isa_prog_free(&built);
 	return rc;
+}
+
+/* The micro-ops of the command at a location, or of each command of a
+ * tDFG node, as gdb disassembles the function around an address. */
+static int disassemble_at(dbg_session *s, const char *args)
+{
+	dbg_location loc;
+	if (dbg_parse_location(s, "disassemble", args, &loc) < 0)
+		return -1;
+	size_t first = loc.cmd, last = loc.cmd + 1;
+	if (loc.node >= 0) {
+		first = s->t.nodes[loc.node].cmd0;
+		last = s->t.nodes[loc.node].cmd1;
+	}
+	for (size_t i = first; i < last; i++) {
+		isa_prog built;
+		isa_prog_init(&built);
+		char note[128] = "";
+		const isa_prog *p = i == s->em->pc ? current_uprog(s, &built, note, sizeof note)
+						   : emu_cmd_uprog(s->em, i, &built) == 0 ? &built : NULL;
+		if (!p) {
+			isa_prog_free(&built);
+			if (i != s->em->pc)
+				dbg_error(s, "out of memory");
+			return -1;
+		}
+		if (p->n == 0)
+			printf("Command %zu runs no micro-ops (a data move).\n", i);
+		else
+			list_uops(s, i, p, 0, p->n, note);
+		isa_prog_free(&built);
+	}
+	return 0;
+}
+
+int dbg_cmd_disassemble(dbg_session *s, char *args)
+{
+	if (dbg_need_machine(s) < 0)
+		return -1;
+	args = dbg_trim(args);
+	if (!*args || strchr(args, ','))
+		return disassemble_here(s, args);
+	return disassemble_at(s, args);
 }
 
 /* ---- tensors: info layout and dump tile ---- */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * location.c: one syntax for a place in the program, read the same way
- * by `until`, `advance`, `list` and `info line` as `break` reads it:
+ * by `until`, `advance`, `list`, `info line` and `disassemble` as `break`
+ * reads it:
  * `*N` is always command index N; a bare N is a command index on a
  * command stream and a source line on a tDFG (where a person reads
  * lines, as gdb's `break 30`); `:LINE` and `FILE:LINE` a source line;

@@ -360,6 +360,7 @@ int main(int argc, char **argv)
 		return rc < 0 ? EXIT_SUCCESS : rc;
 	}
 	dbg_session s = { 0 };
+	dbg_rsnap_init(&s);
 	/* readline must not export LINES and COLUMNS: ncurses would then
 	 * keep that size after a resize. */
 	rl_change_environment = 0;

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,14 +20,20 @@
 #include "dbg.h"
 #include "report.h"
 
-/* Rebuild the base and run target micro-ops.  0, or -1 with an error. */
-static int replay_to(dbg_session *s, uint64_t target)
+/* A replay this long says so first, since it takes a while. */
+#define REPLAY_NOTE 100000
+/* last_stop_within: a Ctrl-C stopped the search. */
+#define STOPPED 2
+
+/* Stand at the history's base, or at the last snapshot at or before
+ * target (snaps.c).  0, or -1 with an error. */
+static int restore_before(dbg_session *s, uint64_t target)
 {
-	if (s->rec) {
-		/* a waveform's time only goes forward */
-		printf("Recording stopped: reverse execution.\n");
-		dbg_record_stop(s);
-	}
+	if (s->em && s->since <= target)
+		return 0; /* forward from here is the shortest way */
+	const dbg_rsnap *r = s->em ? dbg_rsnap_before(s, target) : NULL;
+	if (r)
+		return dbg_rsnap_restore(s, r);
 	int rc = s->base.w ? dbg_snapshot_restore(s, &s->base, "history")
 			   : dbg_new_machine(s);
 	if (rc < 0)
@@ -35,17 +42,53 @@ static int replay_to(dbg_session *s, uint64_t target)
 	s->nbounds = 0;
 	if (s->em->upc == 0 && s->capbounds > 0)
 		s->bounds[s->nbounds++] = 0; /* the array only shrinks here */
+	return 0;
+}
+
+/* Go to step count target: restore the nearest snapshot before it and
+ * replay the rest (less than an interval).  0, or -1 with an error. */
+static int replay_to(dbg_session *s, uint64_t target)
+{
+	if (s->rec) {
+		/* a waveform's time only goes forward */
+		printf("Recording stopped: reverse execution.\n");
+		dbg_record_stop(s);
+	}
+	/* the last command boundary at or before target: whole commands,
+	 * at full speed, up to there, then micro-ops */
+	uint64_t whole = 0;
+	for (size_t i = s->nbounds; i > 0; i--)
+		if (s->bounds[i - 1] <= target) {
+			whole = s->bounds[i - 1];
+			break;
+		}
+	if (restore_before(s, target) < 0)
+		return -1;
+	const uint64_t from = s->since;
+	bool raised = false;
+	if (s->interactive && target - from >= REPLAY_NOTE) {
+		printf("Replaying %" PRIu64 " micro-ops (Ctrl-C stops the replay)...\n",
+		       target - from);
+		fflush(stdout);
+	}
 	dbg_interrupted = 0;
 	while (s->since < target) {
+		if (s->replay_interrupt && !raised &&
+		    s->replayed + s->since - from >= s->replay_interrupt) {
+			raised = true;
+			raise(SIGINT);
+		}
 		if (dbg_interrupted) { /* Ctrl-C: stay where the replay got to */
 			dbg_interrupted = 0;
 			printf("\nReplay stopped by Ctrl-C, %" PRIu64 " micro-ops short of the "
 			       "target: the machine is further back than asked.\n", target - s->since);
 			break;
 		}
-		if (dbg_step_once(s) < 0)
+		const bool cmd = s->em->upc == 0 && s->since < whole && !s->rec;
+		if ((cmd ? dbg_run_rest_of_cmd(s) : dbg_step_once(s)) < 0)
 			return -1;
 	}
+	s->replayed += s->since - from;
 	dbg_hazards_seen(s); /* shown when the machine first went there */
 	dbg_bp_reset_watch(s);
 	return 0;
@@ -65,6 +108,7 @@ static int can_reverse(dbg_session *s)
 {
 	if (dbg_need_machine(s) < 0)
 		return -1;
+	s->replayed = 0;
 	if (s->since > 0)
 		return 0;
 	dbg_error(s, "No more reverse-execution history.");
@@ -197,28 +241,63 @@ int dbg_cmd_reverse_finish(dbg_session *s, char *args)
 	return back_to_command(s, target);
 }
 
-/* The last step count before the position where a breakpoint stops the
- * machine, found by replaying the history: 1 if found (in *at), 0 if
- * none, -1 on an error. */
-static int last_stop_before(dbg_session *s, uint64_t now, uint64_t *at)
+/* The last stop of a breakpoint among the step counts (lo, hi], found
+ * by replaying from lo (and at lo itself when it is the base): 1 if
+ * found (in *at, the breakpoint's number in *num), 0 if none, -1 on an
+ * error, STOPPED on a Ctrl-C. */
+static int last_stop_within(dbg_session *s, uint64_t lo, uint64_t hi, uint64_t *at,
+			    unsigned *num)
 {
+	dbg_bp *bp;
 	bool err = false, found = false;
-	if (replay_to(s, 0) < 0)
+	if (replay_to(s, lo) < 0)
 		return -1;
-	if (dbg_bp_hit(s, s->em->upc == 0, UINT64_MAX, &err)) {
+	if (s->since != lo)
+		return STOPPED; /* replay_to said so */
+	if (lo == 0 && (bp = dbg_bp_hit(s, s->em->upc == 0, UINT64_MAX, &err))) {
 		found = true;
 		*at = 0;
+		*num = bp->num;
 	}
-	while (!err && s->since + 1 < now) {
+	dbg_interrupted = 0;
+	while (!err && s->since < hi && !dbg_interrupted) {
 		uint64_t before = dbg_cycles(s);
+		if (s->replay_interrupt && s->replayed == s->replay_interrupt)
+			raise(SIGINT);
 		if (dbg_step_once(s) < 0)
 			return -1;
-		if (dbg_bp_hit(s, s->em->upc == 0, before, &err)) {
+		s->replayed++;
+		if ((bp = dbg_bp_hit(s, s->em->upc == 0, before, &err))) {
 			found = true;
 			*at = s->since;
+			*num = bp->num;
 		}
 	}
+	if (dbg_interrupted) {
+		dbg_interrupted = 0;
+		printf("\nReplay stopped by Ctrl-C before the last breakpoint stop was found.\n");
+		return STOPPED;
+	}
 	return err ? -1 : found;
+}
+
+/* The last step count before now where a breakpoint stops the machine,
+ * searched an interval between snapshots at a time, the latest first,
+ * so that a stop in the last interval costs one interval's replay: as
+ * last_stop_within. */
+static int last_stop_before(dbg_session *s, uint64_t now, uint64_t *at, unsigned *num)
+{
+	if (now == 0)
+		return 0;
+	uint64_t hi = now - 1;
+	for (;;) {
+		const dbg_rsnap *r = dbg_rsnap_before(s, hi > 0 ? hi - 1 : 0);
+		const uint64_t lo = r && hi > 0 ? r->since : 0;
+		const int found = last_stop_within(s, lo, hi, at, num);
+		if (found != 0 || lo == 0)
+			return found; /* found, an error, Ctrl-C, or the start */
+		hi = lo;
+	}
 }
 
 /* Stand at step count at and report the breakpoint that stops there. */
@@ -255,10 +334,21 @@ int dbg_cmd_reverse_continue(dbg_session *s, char *args)
 	if (can_reverse(s) < 0)
 		return -1;
 	uint64_t now = s->since, at = 0;
-	int found = last_stop_before(s, now, &at);
-	if (found < 0) {
+	unsigned num = 0;
+	int found = last_stop_before(s, now, &at, &num);
+	if (found < 0 || found == STOPPED) {
+		if (s->em) /* a failed restore discards the machine */
+			dbg_report_stop(s);
+		return found < 0 ? -1 : 0;
+	}
+	if (found && s->since == at) { /* the search ended on the stop */
+		for (size_t i = 0; i < s->nbps; i++)
+			if (s->bps[i].num == num) {
+				dbg_bp_report(s, &s->bps[i]);
+				break;
+			}
 		dbg_report_stop(s);
-		return -1;
+		return 0;
 	}
 	if (found)
 		return stop_at(s, at);
@@ -312,7 +402,7 @@ int dbg_cmd_bisect(dbg_session *s, char *args)
 		dbg_error(s, "out of memory");
 		return -1;
 	}
-	if (replay_to(s, 0) < 0) {
+	if (replay_to(s, 0) < 0 || dbg_ref_ready(s) < 0) {
 		free(first);
 		return -1;
 	}

@@ -553,6 +553,7 @@ int dbg_snapshot_restore(dbg_session *s, const dbg_snapshot *snap, const char *w
 	s->em = em;
 	s->ref = ref;
 	s->ref_pc = ref_pc;
+	s->ref_stale = false;
 	dbg_hazards_seen(s); /* the replay made the reports of the way there again */
 	dbg_bp_reset_watch(s);
 	return 0;

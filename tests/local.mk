@@ -148,7 +148,7 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/print.cmds tests/dbg/print.out tests/dbg/array.cmds tests/dbg/array.out \
 	tests/dbg/display.cmds tests/dbg/display.out tests/dbg/check.cmds tests/dbg/check.out \
 	tests/dbg/watch.cmds tests/dbg/watch.out tests/dbg/misc.cmds tests/dbg/misc.out \
-	tests/dbg/reverse.cmds tests/dbg/reverse.out \
+	tests/dbg/reverse.cmds tests/dbg/reverse.out tests/dbg/reverse_snap.cmds tests/dbg/reverse_snap.out \
 	tests/dbg/float.ins tests/dbg/float.cmds tests/dbg/float.out tests/dbg/watchf.cmds \
 	tests/dbg/watchf.out tests/dbg/dd.ins tests/dbg/dd.cmds tests/dbg/dd.out \
 	tests/dbg/move.cmds tests/dbg/move.out tests/dbg/movestep.cmds tests/dbg/movestep.out tests/dbg/tensor.ins tests/dbg/tensor.cmds \

@@ -149,6 +149,7 @@ Test(transcript, check) { transcript("check"); }
 Test(transcript, watch) { transcript("watch"); }
 Test(transcript, misc) { transcript("misc"); }
 Test(transcript, reverse) { transcript("reverse"); }
+Test(transcript, reverse_snap) { transcript("reverse_snap"); }
 Test(transcript, float) { transcript("float"); }
 Test(transcript, watchf) { transcript("watchf"); }
 Test(transcript, dd) { transcript("dd"); }
@@ -343,8 +344,8 @@ static char *full_speed_view(const char *path)
 		fprintf(f, "}\n");
 	}
 	for (unsigned wl = 0; wl < p.geom.wordlines; wl++) {
-		fprintf(f, "array 0 wl %u: ", wl);
-		for (unsigned bl = 0; bl < p.geom.bitlines; bl++)
+		fprintf(f, "array 0 wl %u: ", wl); /* bit 0 rightmost, as x/t */
+		for (unsigned bl = p.geom.bitlines; bl-- > 0;)
 			fputc(sram_get_bit(em->m, 0, wl, bl) ? '1' : '0', f);
 		fputc('\n', f);
 	}
@@ -454,9 +455,9 @@ static char *vcd_rows(const char *vcd)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	for (unsigned k = 0; k < 16; k++) {
-		fprintf(f, "array 0 wl %u: ", k);
+		fprintf(f, "array 0 wl %u: ", k); /* the VCD's order: bit 0 rightmost */
 		for (unsigned bl = 0; bl < 16; bl++)
-			fputc(vals[k][15 - bl] ? vals[k][15 - bl] : '?', f);
+			fputc(vals[k][bl] ? vals[k][bl] : '?', f);
 		fputc('\n', f);
 	}
 	fclose(f);
@@ -598,14 +599,14 @@ Test(record, vcd_scopes_nest)
 	cr_assert_eq(v.nvars, 4 * (16 + 7), "%d variables", v.nvars);
 	/* each bank's scope opens once: the text holds it once */
 	cr_assert_eq(strstr(strstr(text, "module bank1 ") + 1, "module bank1 "), NULL);
-	/* x/1t prints bitline 0 leftmost, the VCD bitline 0 rightmost */
+	/* x/1t prints bitline 0 rightmost, as the VCD's vectors do */
 	const char *row = strstr(r.out, "array 7 wl 9: ");
 	cr_assert_not_null(row, "%s", r.out);
 	row += strlen("array 7 wl 9: ");
 	const char *bits = vcd_last(&v, "bank1.way1.array1.wl9");
 	cr_assert_eq(strlen(bits), 16);
 	for (int k = 0; k < 16; k++)
-		cr_expect_eq(bits[15 - k], row[k], "bitline %d", k);
+		cr_expect_eq(bits[15 - k], row[15 - k], "bitline %d", k);
 	free(text);
 	free(r.out);
 	cr_assert_eq(proc_rmdir(dir), 0);
@@ -749,4 +750,110 @@ Test(console, history_size)
 	h = session_history("", five); /* empty: no limit */
 	cr_expect_str_eq(h, "echo 1\necho 2\necho 3\necho 4\nquit\n");
 	free(h);
+}
+
+/* ---- reverse execution from snapshots ---- */
+
+/* The text after the line "@N" of an infsdb session, up to the next line
+ * starting with '@' (malloc'd). */
+static char *section(const char *out, int n)
+{
+	char mark[16];
+	snprintf(mark, sizeof mark, "@%d\n", n);
+	const char *p = strstr(out, mark);
+	cr_assert_not_null(p, "no %s in\n%s", mark, out);
+	p += strlen(mark);
+	const char *q = strstr(p, "\n@");
+	size_t len = q ? (size_t)(q - p) + 1 : strlen(p);
+	char *text = strndup(p, len);
+	cr_assert_not_null(text);
+	return text;
+}
+
+/* Everything a state shows: buffers, statistics, the position, the raw
+ * rows of every array. */
+static const char state_cmds[] =
+	"info machine\ninfo stats\nprint A\nprint B\nprint C\n"
+	"x/32x 0 0\nx/32x 1 0\nx/32x 2 0\nx/32x 3 0\ncheck\n";
+
+/* Going back by snapshots (one at every command boundary, so that some
+ * hold a transfer waiting for its sync and the hazard tracker's pending
+ * moves) and forward again gives, at every stop, the machine a straight
+ * run has there: the same bits, statistics, hazards and position. */
+Test(reverse, snapshots_then_forward_bit_identical)
+{
+	char cmds[600];
+	snprintf(cmds, sizeof cmds, "/tmp/infsdb-rsnap-XXXXXX");
+	int fd = mkstemp(cmds);
+	cr_assert(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	/* straight to the end (each hazard stops the run) */
+	fprintf(f, "set reverse interval 1\nrun\ncontinue\ncontinue\ncontinue\necho @1\\n\n%s",
+		state_cmds);
+	/* back to the start of command 2: a snapshot is there */
+	fprintf(f, "echo @2\\n\nreverse-step 3\necho @3\\n\n%secho @4\\n\nshow reverse\n",
+		state_cmds);
+	/* from there (data in flight) to the end, and back there again */
+	fprintf(f, "continue\ncontinue\necho @11\\n\n%secho @12\\n\nreverse-step 3\n", state_cmds);
+	/* further back, into command 0, and forward to command 2 again */
+	fprintf(f, "reverse-step\nreverse-stepi\nstep\nnext\necho @5\\n\n%secho @10\\n\n",
+		state_cmds);
+	/* and on to the end */
+	fprintf(f, "continue\ncontinue\ncontinue\necho @6\\n\n%secho @7\\n\n", state_cmds);
+	/* a straight run to command 2, with no snapshot at all */
+	fprintf(f, "set reverse interval unlimited\nstart\nnext 2\necho @8\\n\n%secho @9\\n\n",
+		state_cmds);
+	fclose(f);
+	result r = run("-batch -nx -x %s samples/move/missing_sync.ins", cmds);
+	unlink(cmds);
+	char *end = section(r.out, 1), *end2 = section(r.out, 6), *end3 = section(r.out, 11);
+	cr_expect_str_eq(end2, end, "after reverse then forward: another end state");
+	cr_expect_str_eq(end3, end, "from a snapshot with data in flight: another end state");
+	free(end3);
+	char *back = section(r.out, 3), *fwd = section(r.out, 5), *straight = section(r.out, 8);
+	cr_expect(strstr(straight, "before command 2, cycle 11"), "%s", straight);
+	cr_expect_str_eq(back, straight, "reverse-step 3: another state than a straight run's");
+	cr_expect_str_eq(fwd, straight, "back and forward: another state than a straight run's");
+	char *shown = section(r.out, 4);
+	cr_expect(strstr(shown, "Snapshots: 6, "), "%s", shown);
+	cr_expect(strstr(shown, "the last reverse motion replayed 0."), "%s", shown);
+	free(end), free(end2), free(back), free(fwd), free(straight), free(shown);
+	free(r.out);
+}
+
+/* Ctrl-C during a replay stops it where it got to, and the session goes
+ * on.  INFSDB_REPLAY_INTERRUPT makes infsdb raise SIGINT itself after so
+ * many replayed micro-ops, so that the signal arrives inside the replay
+ * whatever the machine's speed; the real handler takes it. */
+Test(reverse, ctrl_c_stops_a_replay)
+{
+	int fd;
+	pid_t pid = forkpty(&fd, NULL, NULL, NULL);
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		setenv("HOME", "/nonexistent", 1);
+		setenv("TERM", "dumb", 1);
+		setenv("INFSDB_REPLAY_INTERRUPT", "5", 1);
+		if (chdir(SRCDIR) == 0)
+			execl(INFSDB_BIN, "infsdb", "-q", "-nx", "tests/dbg/steps.ins", (char *)NULL);
+		_exit(127);
+	}
+	cr_expect(expect_output(fd, "(infsdb) "));
+	type(fd, "set reverse interval unlimited\r");
+	cr_expect(expect_output(fd, "(infsdb) "));
+	type(fd, "run\r");
+	cr_expect(expect_output(fd, "Program finished: 5 commands, 33 cycles."));
+	type(fd, "reverse-stepi\r"); /* a replay of 32 micro-ops from the start */
+	cr_expect(expect_output(fd, "Replay stopped by Ctrl-C, 20 micro-ops short of the target"));
+	cr_expect(expect_output(fd, "command 2 at tests/dbg/steps.ins:10"));
+	type(fd, "show reverse\r");
+	cr_expect(expect_output(fd, "Position: micro-op 12 of the history; the last reverse "
+				    "motion replayed 12."));
+	type(fd, "stepi\r");
+	cr_expect(expect_output(fd, "=> micro-op 1 (of 0..3)"));
+	type(fd, "quit\r");
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(fd);
 }

@@ -683,3 +683,137 @@ void emu_hazard_print(FILE *f, const emu_hazards *h)
 				kind_names[z->kind]);
 	}
 }
+
+/* ---- snapshots (snap.c) ----
+ * Everything the tracker changes as a run goes on, except the written
+ * cells (state), which snap.c copies by pages because they are large and
+ * mostly unchanged between snapshots.  The interned masks are copied
+ * whole: they are few, and the state's ids name them. */
+struct emu_hazard_saved {
+	uint64_t *masks;
+	size_t nmasks;
+	uint32_t *slots;
+	size_t cap_slots;
+	struct pending *pend;
+	size_t npend;
+	emu_hazard *list;
+	size_t n;
+	uint64_t count[EMU_HZ_KINDS];
+	uint32_t *nfull;
+};
+
+void emu_hazard_saved_free(emu_hazard_saved *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; v->pend && i < v->npend; i++)
+		free(v->pend[i].arrays);
+	free(v->pend);
+	free(v->masks);
+	free(v->slots);
+	free(v->list);
+	free(v->nfull);
+	free(v);
+}
+
+static void *dup_bytes(const void *p, size_t n)
+{
+	void *q = malloc(n ? n : 1);
+	if (q && n)
+		memcpy(q, p, n);
+	return q;
+}
+
+/* Copies of n pending records (their arrays with them), or NULL. */
+static struct pending *dup_pending(const struct pending *p, size_t n)
+{
+	struct pending *v = calloc(n ? n : 1, sizeof *v);
+	for (size_t i = 0; v && i < n; i++) {
+		v[i] = p[i];
+		v[i].arrays = dup_bytes(p[i].arrays, p[i].narrays * sizeof *p[i].arrays);
+		if (!v[i].arrays) {
+			for (size_t j = 0; j < i; j++)
+				free(v[j].arrays);
+			free(v);
+			return NULL;
+		}
+	}
+	return v;
+}
+
+emu_hazard_saved *emu_hazard_save(const emu_hazards *h)
+{
+	emu_hazard_saved *v = calloc(1, sizeof *v);
+	if (!v)
+		return NULL;
+	v->nmasks = h->nmasks;
+	v->cap_slots = h->cap_slots;
+	v->npend = h->npend;
+	v->n = h->n;
+	memcpy(v->count, h->count, sizeof v->count);
+	v->masks = dup_bytes(h->masks, h->nmasks * h->wpa * sizeof *h->masks);
+	v->slots = dup_bytes(h->slots, h->cap_slots * sizeof *h->slots);
+	v->pend = dup_pending(h->pend, h->npend);
+	v->list = dup_bytes(h->list, h->n * sizeof *h->list);
+	v->nfull = dup_bytes(h->nfull, h->W * sizeof *h->nfull);
+	if (!v->masks || !v->slots || !v->pend || !v->list || !v->nfull) {
+		emu_hazard_saved_free(v);
+		return NULL;
+	}
+	return v;
+}
+
+uint32_t *emu_hazard_cells(emu_hazards *h, size_t *bytes)
+{
+	*bytes = h->narrays * h->W * sizeof *h->state;
+	return h->state;
+}
+
+size_t emu_hazard_saved_bytes(const emu_hazard_saved *v)
+{
+	size_t b = sizeof *v + v->nmasks * MASK_WORDS * 8 + v->cap_slots * 4 +
+		   v->n * sizeof *v->list + v->npend * sizeof *v->pend;
+	for (size_t i = 0; i < v->npend; i++)
+		b += v->pend[i].narrays * sizeof *v->pend[i].arrays;
+	return b;
+}
+
+/* Take the saved tables in place of h's (the cells are snap.c's). */
+int emu_hazard_restore(emu_hazards *h, const emu_hazard_saved *v)
+{
+	const size_t cap_masks = v->nmasks > 16 ? v->nmasks : 16;
+	uint64_t *masks = calloc(cap_masks * h->wpa, sizeof *masks);
+	uint32_t *slots = dup_bytes(v->slots, v->cap_slots * sizeof *v->slots);
+	struct pending *pend = dup_pending(v->pend, v->npend);
+	emu_hazard *list = dup_bytes(v->list, v->n * sizeof *v->list);
+	if (!masks || !slots || !pend || !list) {
+		free(masks);
+		free(slots);
+		for (size_t i = 0; pend && i < v->npend; i++)
+			free(pend[i].arrays);
+		free(pend);
+		free(list);
+		return -1;
+	}
+	memcpy(masks, v->masks, v->nmasks * h->wpa * sizeof *masks);
+	drop_pending(h);
+	free(h->pend);
+	free(h->masks);
+	free(h->slots);
+	free(h->list);
+	h->masks = masks;
+	h->nmasks = v->nmasks;
+	h->cap_masks = cap_masks;
+	h->slots = v->cap_slots ? slots : (free(slots), NULL);
+	h->cap_slots = v->cap_slots;
+	h->pend = pend;
+	h->npend = h->cap_pend = v->npend;
+	for (size_t i = 0; i < h->npend; i++)
+		for (size_t j = 0; j < h->pend[i].narrays; j++)
+			h->pend_count[h->pend[i].arrays[j]]++;
+	h->list = list;
+	h->n = h->cap = v->n;
+	memcpy(h->count, v->count, sizeof h->count);
+	memcpy(h->nfull, v->nfull, h->W * sizeof *h->nfull);
+	return 0;
+}

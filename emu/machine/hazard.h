@@ -137,4 +137,19 @@ void emu_hazard_print(FILE *f, const emu_hazards *h);
 int emu_hazard_bits_text(const uint64_t *mask, unsigned bitlines, char *buf,
 			 size_t size);
 
+/* ---- snapshots (snap.c, the debugger's reverse execution) ----
+ * emu_hazard_save copies what the tracker changes as a run goes on (the
+ * pending moves, the reports, the masks), not the written cells, whose
+ * table emu_hazard_cells gives (snap.c copies it by pages); NULL when out
+ * of memory.  emu_hazard_restore puts a copy back into the tracker it
+ * came from: 0, or -1 when out of memory (h unchanged). */
+typedef struct emu_hazard_saved emu_hazard_saved;
+emu_hazard_saved *emu_hazard_save(const emu_hazards *h);
+int emu_hazard_restore(emu_hazards *h, const emu_hazard_saved *v);
+void emu_hazard_saved_free(emu_hazard_saved *v);
+/* Host bytes a copy holds. */
+size_t emu_hazard_saved_bytes(const emu_hazard_saved *v);
+/* The written cells' table and its size in bytes. */
+uint32_t *emu_hazard_cells(emu_hazards *h, size_t *bytes);
+
 #endif

@@ -5,5 +5,6 @@
 libinfsim_core_la_SOURCES += emu/machine/machine.h emu/machine/machine.c \
 	emu/machine/move.h emu/machine/move_private.h emu/machine/move.c \
 	emu/machine/lower.c emu/machine/net.h emu/machine/net.c \
-	emu/machine/hazard.h emu/machine/hazard.c
+	emu/machine/hazard.h emu/machine/hazard.c \
+	emu/machine/snap.h emu/machine/snap.c
 pkginclude_HEADERS += emu/machine/machine.h

@@ -963,3 +963,126 @@ int emu_move_run_list(emu_mover *mv, const emu_move_list *l, size_t first,
 			return -1;
 	return 0;
 }
+
+/* ---- snapshots (snap.c) ----
+ * What a run changes in the mover between commands: its statistics and
+ * the interconnect's, the last command's cost, the NoC time in flight
+ * and the transfers waiting for a sync (with their data).  The per
+ * command scratch (enables, the interconnect's loads and marks) is set
+ * afresh by every command, and stays as it is. */
+struct emu_mover_saved {
+	emu_move_stats st;
+	emu_move_cost last;
+	uint64_t noc_in_flight;
+	struct emu_move_batch *pend;
+	size_t npend;
+	emu_net_stats net;      /* its arrays are the copies below */
+	uint64_t *bank_arrays;  /* sent, recv, htree (nbanks each), links (4 nbanks) */
+};
+
+static void free_batch_list(struct emu_move_batch *b, size_t n)
+{
+	for (size_t i = 0; b && i < n; i++) {
+		free(b[i].array);
+		free(b[i].row);
+		free(b[i].data);
+	}
+	free(b);
+}
+
+void emu_mover_saved_free(emu_mover_saved *v)
+{
+	if (!v)
+		return;
+	free_batch_list(v->pend, v->npend);
+	free(v->bank_arrays);
+	free(v);
+}
+
+/* Copies of n batches (exactly sized), or NULL. */
+static struct emu_move_batch *dup_batches(const struct emu_move_batch *b, size_t n,
+					  unsigned wpa)
+{
+	struct emu_move_batch *v = calloc(n ? n : 1, sizeof *v);
+	for (size_t i = 0; v && i < n; i++) {
+		v[i] = b[i];
+		v[i].cap = b[i].n;
+		const size_t k = b[i].n ? b[i].n : 1;
+		v[i].array = malloc(k * sizeof *v[i].array);
+		v[i].row = malloc(k * sizeof *v[i].row);
+		v[i].data = malloc(k * wpa * sizeof *v[i].data);
+		if (!v[i].array || !v[i].row || !v[i].data) {
+			free_batch_list(v, i + 1);
+			return NULL;
+		}
+		memcpy(v[i].array, b[i].array, b[i].n * sizeof *v[i].array);
+		memcpy(v[i].row, b[i].row, b[i].n * sizeof *v[i].row);
+		memcpy(v[i].data, b[i].data, b[i].n * wpa * sizeof *v[i].data);
+	}
+	return v;
+}
+
+/* The interconnect's per-bank statistics, laid end to end: from (into
+ * flat) or to (out of flat) st. */
+static void net_arrays(emu_net_stats *st, uint64_t *flat, bool into)
+{
+	uint64_t *const part[4] = { st->bank_sent, st->bank_recv, st->bank_htree, st->link_bytes };
+	const size_t len[4] = { st->nbanks, st->nbanks, st->nbanks, (size_t)st->nbanks * 4 };
+	for (size_t i = 0, at = 0; i < 4; at += len[i], i++) {
+		if (into)
+			memcpy(flat + at, part[i], len[i] * sizeof *flat);
+		else
+			memcpy(part[i], flat + at, len[i] * sizeof *flat);
+	}
+}
+
+emu_mover_saved *emu_mover_save(const emu_mover *mv)
+{
+	emu_mover_saved *v = calloc(1, sizeof *v);
+	if (!v)
+		return NULL;
+	v->st = mv->st;
+	v->last = mv->last;
+	v->noc_in_flight = mv->noc_in_flight;
+	v->net = mv->net.st;
+	v->npend = mv->npend;
+	v->pend = dup_batches(mv->pend, mv->npend, mv->m->wpa);
+	v->bank_arrays = malloc((size_t)mv->net.st.nbanks * 7 * sizeof *v->bank_arrays + 1);
+	if (!v->pend || !v->bank_arrays) {
+		emu_mover_saved_free(v);
+		return NULL;
+	}
+	net_arrays(&v->net, v->bank_arrays, true);
+	return v;
+}
+
+size_t emu_mover_saved_bytes(const emu_mover_saved *v)
+{
+	size_t b = sizeof *v + (size_t)v->net.nbanks * 7 * 8;
+	for (size_t i = 0; i < v->npend; i++)
+		b += sizeof v->pend[i] + v->pend[i].n * (sizeof(unsigned) + 2 + 8 * MASK_WORDS);
+	return b;
+}
+
+int emu_mover_restore(emu_mover *mv, const emu_mover_saved *v)
+{
+	struct emu_move_batch *pend = dup_batches(v->pend, v->npend, mv->m->wpa);
+	if (!pend)
+		return -1;
+	drop_batches(mv);
+	free(mv->pend);
+	mv->pend = pend;
+	mv->npend = mv->cap_pend = v->npend;
+	mv->st = v->st;
+	mv->last = v->last;
+	mv->noc_in_flight = v->noc_in_flight;
+	emu_net_stats *st = &mv->net.st;
+	uint64_t *const keep[4] = { st->bank_sent, st->bank_recv, st->bank_htree, st->link_bytes };
+	*st = v->net;
+	st->bank_sent = keep[0];
+	st->bank_recv = keep[1];
+	st->bank_htree = keep[2];
+	st->link_bytes = keep[3];
+	net_arrays(st, v->bank_arrays, false);
+	return 0;
+}

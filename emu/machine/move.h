@@ -108,6 +108,19 @@ size_t emu_mover_pending(const emu_mover *mv);
 size_t emu_mover_pending_words(const emu_mover *mv, uint64_t *w);
 int emu_mover_set_pending_words(emu_mover *mv, const uint64_t *w, size_t n, diag *d);
 
+/* Snapshots (snap.c, the debugger's reverse execution), between
+ * commands: a copy of what the mover changes as a run goes on (its and
+ * the interconnect's statistics, the last cost, the transfers waiting
+ * for a sync with their data); NULL when out of memory.  Restore puts it
+ * back into the mover it came from: 0, or -1 when out of memory (mv
+ * unchanged). */
+typedef struct emu_mover_saved emu_mover_saved;
+emu_mover_saved *emu_mover_save(const emu_mover *mv);
+int emu_mover_restore(emu_mover *mv, const emu_mover_saved *v);
+void emu_mover_saved_free(emu_mover_saved *v);
+/* Host bytes a copy holds (an upper bound). */
+size_t emu_mover_saved_bytes(const emu_mover_saved *v);
+
 /* ---- a move run a few micro-ops at a time (the debugger's stepi) ----
  *
  * emu_move_run is emu_move_begin, emu_move_step of all the micro-ops,
