@@ -406,7 +406,7 @@ Test(errors, parse)
 {
 	bad(K("\tadd.u32 r0, r1, r3\n"), "bad.simt:2:2: error: r3 is in array 1 but add runs on array 0");
 	bad(K("\tadd.u32 r0, r1, r2 ; sub.u32 r1, r1, r2\n"), "bad.simt:2:23: error: a second instruction on array 0");
-	bad(K("\tld.global.u32 r0, [r3] ; ld.global.u32 r6, [r3]\n"), "bad.simt:2:27: error: a second memory operation");
+	bad(K("\tld.global.u32 r0, [r3] ; ld.global.u32 r6, [r3]\n"), "bad.simt:2:27: error: a second memory or crossbar operation");
 	bad(K("\tbra x ; add.u32 r0, r1, r2\n"), "bad.simt:2:2: error: bra must be the last");
 	bad(K("\tbra nowhere\n"), "bad.simt:2:6: error: no label 'nowhere'");
 	bad(K("\tfoo.u32 r0, r1, r2\n"), "bad.simt:2:2: error: unknown instruction 'foo'");
@@ -449,6 +449,12 @@ Test(errors, parse)
 	bad(".kernel k\n\tadd.u32 r0, r0, r1 junk\n.end\n", "bad.simt:2:21: error: expected ';'");
 	bad("abc\001\n", "bad.simt:1");
 	bad(".kernel k\n\texit\n.end\n.launch k 1 1", "newline");
+	bad(K("\tshfl.b32 r0, r1, 3\n"), "bad.simt:2:2: error: shfl needs a mode (.idx, .up, .down or .bfly)");
+	bad(K("\tshfl.side.b32 r0, r1, 3\n"), "bad.simt:2:2: error: unknown suffix '.side' of shfl");
+	bad(K("\tshfl.idx.b32 r0, r1, 1024\n"), "bad.simt:2:20: error: lane 1024: expected 0 to 1023");
+	bad(K("\tshfl.idx.b32 r0, 5, r1\n"), "bad.simt:2:16: error: expected a data register");
+	bad(K("\tshfl.up.b32 r0, r1, 1 ; ld.global.u32 r3, [r4]\n"), "bad.simt:2:26: error: a second memory or crossbar operation");
+	bad(K("\tshfl.up.b32 r0, r1, 1 ; add.u32 r1, r1, r2\n"), "writes a register or predicate");
 }
 
 static void runtime_bad(const char *text, const char *want)
@@ -478,6 +484,109 @@ Test(errors, runtime)
 		    "stores to address 0x2, not 4-byte aligned");
 	runtime_bad(".machine max_bundles=1000\n.kernel k\nl:\n\tmov.u32 r0, 1 ; bra l\n.end\n.launch k 1 4\n",
 		    "did not end within 1000 bundles");
+}
+
+/* ---- exchange between threads: shfl through the crossbar ---- */
+
+/* Each mode, a lane from a register and from a constant, lanes outside
+ * the CTA (200 threads, not a power of two), a guard; against the
+ * reference and against the rule of doc/SIMT.md written out here. */
+Test(xbar, modes)
+{
+	static const char prog[] =
+		".machine cbs=1\n"
+		".global O u32 1400\n"
+		".kernel k\n"
+		"\tmov.u32 r0, %tid ; mov.u32 r3, %tid ; mov.u32 r6, O ; mov.u32 r9, %tid\n"
+		"\tmov.u32 r1, 3 ; shl.b32 r4, r3, 2 ; mov.u32 r8, 800 ; mov.u32 r10, 1\n"
+		"\tmul.lo.u32 r0, r0, r1 ; mov.u32 r7, r4 ; and.u32 r11, r9, r10\n"
+		"\tadd.u32 r0, r0, r1 ; mov.u32 r5, 13 ; add.u32 r6, r6, r7 ; setp.eq.u32 p0, r11, r10\n"
+		"\tmul.lo.u32 r5, r3, r5\n"
+		"\tshr.u32 r5, r5, 2\n"
+		"\tshfl.idx.b32 r9, r0, r5\n"
+		"\tst.global.u32 [r6], r9\n"
+		"\tshfl.idx.b32 r9, r0, 17 ; add.u32 r6, r6, r8\n"
+		"\tst.global.u32 [r6], r9\n"
+		"\tshfl.up.b32 r9, r0, 5 ; add.u32 r6, r6, r8\n"
+		"\tst.global.u32 [r6], r9\n"
+		"\tshfl.down.b32 r9, r0, 17 ; add.u32 r6, r6, r8\n"
+		"\tst.global.u32 [r6], r9\n"
+		"\tshfl.bfly.b32 r9, r0, 0x55 ; add.u32 r6, r6, r8\n"
+		"\tst.global.u32 [r6], r9\n"
+		"\tmov.u32 r9, 0 ; add.u32 r6, r6, r8\n"
+		"\t@p0 shfl.down.b32 r9, r0, 1\n"
+		"\tst.global.u32 [r6], r9\n"
+		"\tshfl.bfly.b32 r9, r0, r5 ; add.u32 r6, r6, r8\n"
+		"\tst.global.u32 [r6], r9\n"
+		".end\n"
+		".launch k 1 200\n";
+	both b;
+	both_run(&b, prog);
+	const uint32_t *O = gmem(&b, "O", simt_machine_mem(b.m));
+	const uint32_t n = 200;
+#define V(t) (3 * (t) + 3)
+#define IN(j, t) ((j) < n ? V(j) : V(t))
+	for (uint32_t t = 0; t < n; t++) {
+		uint32_t r5 = (13 * t) >> 2;
+		uint32_t want[7] = {
+			IN(r5, t), V(17), t >= 5 ? V(t - 5) : V(t), IN(t + 17, t), IN(t ^ 0x55, t),
+			t % 2 ? IN(t + 1, t) : 0, IN(t ^ r5, t),
+		};
+		for (int k = 0; k < 7; k++)
+			cr_assert_eq(O[k * n + t], want[k], "output %d of thread %u: 0x%x, want 0x%x", k, t,
+				     O[k * n + t], want[k]);
+	}
+#undef IN
+#undef V
+	const simt_stats *st = simt_machine_stats(b.m);
+	cr_assert_eq(st->shuffles, 7);
+	both_free(&b);
+}
+
+/* The reduction sample: a tree of shfl.down, a shfl.idx broadcast,
+ * against C doing the same tree (a lane past the CTA adds its own
+ * value, as the rule says). */
+Test(xbar, reduce)
+{
+	both b;
+	both_file(&b, "reduce.simt");
+	const uint32_t *in = b.p.init, *out = simt_machine_mem(b.m);
+	const uint32_t *X = gmem(&b, "X", in), *S = gmem(&b, "S", out), *Y = gmem(&b, "Y", out);
+	for (unsigned cta = 0; cta < 8; cta++) {
+		float v[256], w[256];
+		for (unsigned t = 0; t < 256; t++)
+			v[t] = f32(X[cta * 256 + t]);
+		for (unsigned s = 128; s >= 1; s /= 2) {
+			for (unsigned t = 0; t < 256; t++)
+				w[t] = v[t] + (t + s < 256 ? v[t + s] : v[t]);
+			memcpy(v, w, sizeof v);
+		}
+		cr_assert_eq(S[cta], bits(v[0]), "S[%u]", cta);
+		float mean = v[0] * 0x1p-8f;
+		for (unsigned t = 0; t < 256; t++)
+			cr_assert_eq(Y[cta * 256 + t], bits(f32(X[cta * 256 + t]) - mean), "Y[%u]",
+				     cta * 256 + t);
+	}
+	cr_assert_eq(simt_machine_stats(b.m)->shuffles, 8 * 9);
+	both_free(&b);
+}
+
+/* A shuffle needs every live thread of the CTA at it: threads that
+ * reach two different shuffles are refused by both. */
+Test(xbar, divergent)
+{
+	runtime_bad(".kernel k\n"
+		    "\tmov.u32 r0, %tid ; mov.u32 r3, 1\n"
+		    "\tmov.u32 r1, 4\n"
+		    "\tsetp.lt.u32 p0, r0, r1\n"
+		    "\t@p0 bra L\n"
+		    "\tshfl.idx.b32 r2, r0, 0\n"
+		    "\texit\n"
+		    "L:\n"
+		    "\tshfl.idx.b32 r2, r0, 1\n"
+		    ".end\n"
+		    ".launch k 1 32\n",
+		    "a shuffle needs every live thread of the CTA at it");
 }
 
 /* ---- cli ---- */
