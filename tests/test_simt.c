@@ -451,10 +451,10 @@ Test(errors, parse)
 	bad(".kernel k\n\texit\n.end\n.launch k 1 1", "newline");
 	bad(K("\tshfl.b32 r0, r1, 3\n"), "bad.simt:2:2: error: shfl needs a mode (.idx, .up, .down or .bfly)");
 	bad(K("\tshfl.side.b32 r0, r1, 3\n"), "bad.simt:2:2: error: unknown suffix '.side' of shfl");
-	bad(K("\tshfl.idx.b32 r0, r1, 1024\n"), "bad.simt:2:20: error: lane 1024: expected 0 to 1023");
-	bad(K("\tshfl.idx.b32 r0, 5, r1\n"), "bad.simt:2:16: error: expected a data register");
+	bad(K("\tshfl.idx.b32 r0, r1, 1024\n"), "bad.simt:2:23: error: lane 1024: expected 0 to 1023");
+	bad(K("\tshfl.idx.b32 r0, 5, r1\n"), "bad.simt:2:19: error: expected a data register");
 	bad(K("\tshfl.up.b32 r0, r1, 1 ; ld.global.u32 r3, [r4]\n"), "bad.simt:2:26: error: a second memory or crossbar operation");
-	bad(K("\tshfl.up.b32 r0, r1, 1 ; add.u32 r1, r1, r2\n"), "writes a register or predicate");
+	bad(K("\tshfl.up.b32 r0, r1, 1 ; add.u32 r1, r1, r2\n"), "bad.simt:2:26: error: add uses a register or predicate another instruction of the bundle writes");
 }
 
 static void runtime_bad(const char *text, const char *want)
