@@ -28,7 +28,7 @@
 #include "dbg.h"
 #include "simt.h"
 
-enum { TS_BACK = 500, TS_LINE = 256, TS_MIN_LINES = 16, TS_MIN_COLS = 40 };
+enum { TS_BACK = 500, TS_LINE = 256, TS_MIN_LINES = 18, TS_MIN_COLS = 40 };
 
 typedef struct tsimt {
 	simt_dbg *s;
@@ -190,18 +190,20 @@ static void ts_masks(tsimt *t, const simt_where *w, int top, int width)
 	const simt_program *p = simt_dbg_program(t->s);
 	unsigned ntid = p->l[w->launch].block, avail = (unsigned)(width > 8 ? width - 8 : 1);
 	unsigned per = (ntid + avail - 1) / avail;
-	simt_mask slot[SIMT_ARRAYS + 1];
+	simt_mask slot[SIMT_ARRAYS + 2];
 	simt_where_slots(p, w, slot);
+	const simt_bundle *b = &p->k[w->kernel].b[w->pc];
+	bool bra = b->n && b->in[b->n - 1].opc == SIMT_BRA;
 	char label[16];
-	for (unsigned k = 0; k <= SIMT_ARRAYS; k++) {
+	for (unsigned k = 0; k <= SIMT_SLOT_CTL; k++) {
 		if (k < SIMT_ARRAYS)
 			snprintf(label, sizeof label, "slot%u", k);
 		else
-			snprintf(label, sizeof label, "mem");
+			snprintf(label, sizeof label, k == SIMT_SLOT_MEM ? "mem" : bra ? "jump" : "exit");
 		ts_mask_line(top + (int)k, width, label, &slot[k], &w->live, ntid, per);
 	}
-	ts_mask_line(top + SIMT_ARRAYS + 1, width, "here", &w->active, &w->live, ntid, per);
-	ts_waiting(t, w, top + SIMT_ARRAYS + 2, width);
+	ts_mask_line(top + SIMT_ARRAYS + 2, width, "here", &w->active, &w->live, ntid, per);
+	ts_waiting(t, w, top + SIMT_ARRAYS + 3, width);
 }
 
 static void ts_draw(tsimt *t)
@@ -209,13 +211,13 @@ static void ts_draw(tsimt *t)
 	int h = LINES, wd = COLS;
 	erase();
 	if (h < TS_MIN_LINES || wd < TS_MIN_COLS) {
-		mvaddnstr(0, 0, "infsdb: the terminal is too small for the TUI (40x16 at least)", wd);
+		mvaddnstr(0, 0, "infsdb: the terminal is too small for the TUI (40x18 at least)", wd);
 		refresh();
 		return;
 	}
 	simt_where w;
 	bool run = !simt_dbg_ended(t->s) && simt_machine_where(simt_dbg_machine(t->s), &w);
-	const int masks = SIMT_ARRAYS + 3, console = h / 3 > 4 ? h / 3 : 4;
+	const int masks = SIMT_ARRAYS + 4, console = h / 4 > 4 ? h / 4 : 4;
 	int list = h - masks - console - 3;
 	char bar[256];
 	if (run) {
@@ -223,7 +225,7 @@ static void ts_draw(tsimt *t)
 		unsigned ntid = p->l[w.launch].block;
 		unsigned per = (ntid + (unsigned)(wd - 8) - 1) / (unsigned)(wd - 8);
 		ts_listing(t, &w, 0, list, wd);
-		snprintf(bar, sizeof bar, " launch %u  kernel %s  CTA %u on CB %u  pc %u  active %u/%u  (1 char = %u threads)",
+		snprintf(bar, sizeof bar, " launch %u kernel %s CTA %u CB %u pc %u active %u/%u, %u a column",
 			 w.launch, p->k[w.kernel].name, w.cta, w.cb, w.pc,
 			 ts_count(&w.active), ntid, per);
 		ts_bar(list, wd, bar);

@@ -309,15 +309,13 @@ const simt_program *simt_dbg_program(const simt_dbg *s) { return &s->p; }
 unsigned simt_dbg_thread(const simt_dbg *s) { return s->thread; }
 bool simt_dbg_ended(const simt_dbg *s) { return s->ended; }
 
-void simt_where_slots(const simt_program *p, const simt_where *w, simt_mask slot[SIMT_ARRAYS + 1])
+void simt_where_slots(const simt_program *p, const simt_where *w, simt_mask slot[SIMT_ARRAYS + 2])
 {
-	memset(slot, 0, (SIMT_ARRAYS + 1) * sizeof *slot);
+	memset(slot, 0, (SIMT_ARRAYS + 2) * sizeof *slot);
 	const simt_bundle *b = &p->k[w->kernel].b[w->pc];
 	for (unsigned i = 0; i < b->n; i++) {
 		const simt_instr *in = &b->in[i];
 		unsigned k = simt_instr_slot(in);
-		if (k > SIMT_SLOT_MEM)
-			continue;
 		for (unsigned j = 0; j < SIMT_MASK_WORDS; j++) {
 			uint64_t g = in->guard < 0 ? ~UINT64_C(0) : w->pred[in->guard].w[j];
 			slot[k].w[j] = w->active.w[j] & (in->guard_neg ? ~g : g);

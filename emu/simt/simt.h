@@ -243,9 +243,10 @@ unsigned simt_dbg_thread(const simt_dbg *s);
 bool simt_dbg_ended(const simt_dbg *s);
 /* The threads each slot of the bundle at w->pc enables (the active
  * mask and the instruction's guard): slots 0..3 the arrays, then the
- * memory port; a slot the bundle leaves empty enables none. */
+ * memory port (SIMT_SLOT_MEM), then the threads a bra or exit takes
+ * (SIMT_SLOT_CTL); a slot the bundle leaves empty enables none. */
 void simt_where_slots(const simt_program *p, const simt_where *w,
-		      simt_mask slot[SIMT_ARRAYS + 1]);
+		      simt_mask slot[SIMT_ARRAYS + 2]);
 
 /* Register reg of thread t of CTA cta of the last launch, read from the
  * arrays through the port: 0, or -1 if no CB holds that CTA any more
