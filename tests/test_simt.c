@@ -682,6 +682,46 @@ Test(translate, parallel_chains)
 	both_free(&b);
 }
 
+/* List scheduling: two chains written one after the other; the second
+ * is independent of the first, so its operations fill the bundles of
+ * the first (no earlier than their operands allow), and the memory
+ * operations keep their program order (a store, then a load of the same
+ * word, then a store over it). */
+Test(translate, hoists_independent_work)
+{
+	const char *text =
+		".global OUT f32 2048\n.thread k\n"
+		"\tmov.u32 %t, %tid\n"
+		"\tcvt.f32.u32 %x, %t\n"
+		"\tmul.f32 %x, %x, %x\n\tmul.f32 %x, %x, %x\n\tadd.f32 %x, %x, %x\n"
+		"\tmov.u32 %y, 3\n\tcvt.f32.u32 %y, %y\n"
+		"\tmul.f32 %y, %y, %y\n\tmul.f32 %y, %y, %y\n\tadd.f32 %y, %y, %y\n"
+		"\tshl.b32 %t, %t, 2\n\tmov.u32 %o, OUT\n\tadd.u32 %o, %o, %t\n"
+		"\tst.global.f32 [%o], %x\n"
+		"\tld.global.f32 %z, [%o]\n"
+		"\tadd.f32 %z, %z, %y\n"
+		"\tst.global.f32 [%o], %z\n.end\n.launch k 1 1024\n";
+	both b;
+	both_run(&b, text);
+	const uint32_t *o = gmem(&b, "OUT", simt_machine_mem(b.m));
+	for (unsigned t = 0; t < 1024; t++) {
+		float x = (float)t;
+		x = x * x;
+		x = x * x;
+		x = x + x;
+		cr_assert_eq(o[t], bits(x + 162.0f), "OUT[%u]", t);
+	}
+	/* 17 instructions: the y chain and the address run beside the x
+	 * chain, so far fewer bundles than instructions */
+	const simt_kernel *k = &b.p.k[0];
+	size_t alu = 0;
+	for (size_t i = 0; i < k->n; i++)
+		alu += k->b[i].n > 1;
+	cr_assert_lt(k->n, 14, "%zu bundles", k->n);
+	cr_assert_gt(alu, 2, "%zu bundles hold more than one instruction", alu);
+	both_free(&b);
+}
+
 Test(translate, errors)
 {
 	bad(".thread k\n\tbra x\n.end\n", "bad.simt:2:2: error: a .thread kernel is straight-line: no bra");
