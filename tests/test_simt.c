@@ -436,6 +436,7 @@ Test(errors, parse)
 	bad(".machine cbs=65\n", "bad.simt:1:14: error: cbs 65 out of range");
 	bad(".machine fp=half\n", "bad.simt:1:13: error: unknown fp mode 'half'");
 	bad(".machine colour=1\n", "unknown setting 'colour'");
+	bad(".machine mapping=diagonal\n", "bad.simt:1:18: error: expected vliw or serial after mapping=");
 	bad(".global A u32 4\n.global A u32 4\n", "global 'A' declared twice");
 	bad(".global A u64 4\n", "bad.simt:1:11: error: expected the element type");
 	bad(".global A u32 2 = 1 2 3\n", "more values than the 2 elements");
@@ -720,6 +721,46 @@ Test(translate, hoists_independent_work)
 	cr_assert_lt(k->n, 14, "%zu bundles", k->n);
 	cr_assert_gt(alu, 2, "%zu bundles hold more than one instruction", alu);
 	both_free(&b);
+}
+
+/* Fig 13's baseline as its own translation: the same .thread program
+ * translated one operation a bundle, run and checked against the
+ * reference; it issues more bundles and more compute cycles than the
+ * VLIW translation, and `infsim simt --fig13` prints both and the ratio. */
+Test(translate, serial_mapping)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/samples/simt/hotspot.simt", SRCDIR);
+	uint64_t cycles[2], bundles[2];
+	for (int serial = 0; serial < 2; serial++) {
+		both b;
+		memset(&b, 0, sizeof b);
+		cr_assert_eq(simt_load_file_mapped(path, serial, &b.p, &b.d), 0, "%s", b.d.msg);
+		for (size_t k = 0; serial && k < b.p.nk; k++)
+			for (size_t i = 0; i < b.p.k[k].n; i++)
+				cr_assert_leq(b.p.k[k].b[i].n, 1, "bundle %zu holds %u", i, b.p.k[k].b[i].n);
+		b.m = simt_machine_new(&b.p, &b.d);
+		cr_assert_eq(simt_machine_run(b.m, &b.d), 0, "%s", b.d.msg);
+		b.r = simt_ref_new(&b.p, &b.d);
+		cr_assert_eq(simt_ref_run(b.r, &b.d), 0, "%s", b.d.msg);
+		cr_assert_eq(simt_compare(b.m, b.r, &b.d), 0, "%s", b.d.msg);
+		cycles[serial] = simt_machine_stats(b.m)->compute_cycles;
+		bundles[serial] = simt_machine_stats(b.m)->bundles;
+		both_free(&b);
+	}
+	cr_assert_gt(cycles[1], cycles[0]);
+	cr_assert_gt(bundles[1], bundles[0]);
+	result r = run("simt --fig13 " SRCDIR "/samples/simt/hotspot.simt");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	char want[128];
+	snprintf(want, sizeof want, "  serial / vliw: %.2fx compute", (double)cycles[1] / (double)cycles[0]);
+	cr_assert(strstr(r.out, want), "want '%s' in:\n%s", want, r.out);
+	cr_assert(strstr(r.out, "both translations match the thread-at-a-time reference"), "%s", r.out);
+	result_free(&r);
+	r = run("simt --mapping=diagonal " SRCDIR "/samples/simt/hotspot.simt");
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, "--mapping: expected vliw or serial, not diagonal"), "%s", r.err);
+	result_free(&r);
 }
 
 Test(translate, errors)

@@ -165,6 +165,8 @@ typedef struct simt_program {
 	unsigned ieee;          /* 1: subnormals kept; 0: flush to zero */
 	unsigned latency_opt;   /* 1: data-dependent latency (§3.1.2) */
 	uint64_t max_bundles;   /* bound of a CB's run */
+	unsigned serial;        /* mapping=serial: .thread kernels translated
+				 * one instruction a bundle (Fig 13's baseline) */
 } simt_program;
 
 /* Parse DC-PTX text[0..len) (doc/SIMT.md).  0, or -1 with d naming
@@ -172,6 +174,11 @@ typedef struct simt_program {
 int simt_parse(const char *path, const char *text, size_t len, simt_program *p,
 	       diag *d);
 int simt_load_file(const char *path, simt_program *p, diag *d);
+/* The same with .thread kernels translated as mapping says, whatever
+ * the file's .machine mapping= is: SIMT_MAP_VLIW, SIMT_MAP_SERIAL, or
+ * SIMT_MAP_FILE (as written). */
+enum { SIMT_MAP_FILE = -1, SIMT_MAP_VLIW = 0, SIMT_MAP_SERIAL = 1 };
+int simt_load_file_mapped(const char *path, int mapping, simt_program *p, diag *d);
 void simt_program_free(simt_program *p);
 const char *simt_opc_name(unsigned opc);
 /* The global named name, or NULL. */

@@ -36,6 +36,7 @@ typedef struct tstate {
 	uint32_t free_from[SIMT_ARRAYS][SIMT_REGS_PER_ARRAY]; /* NEVER: busy */
 	uint32_t pred_ready[SIMT_PREDS], pred_read[SIMT_PREDS];
 	uint32_t cur;               /* the latest bundle placed so far */
+	bool serial;                /* one instruction a bundle, in order */
 	uint32_t mem_next;          /* a memory or crossbar operation goes
 				     * no earlier: they keep program order */
 	simt_cur *c;
@@ -65,6 +66,8 @@ static bool slot_free(tstate *s, uint32_t b, unsigned slot)
 	if (b >= s->k->n)
 		return true;
 	const simt_bundle *bu = &s->k->b[b];
+	if (s->serial)
+		return bu->n == 0;
 	for (unsigned i = 0; i < bu->n; i++)
 		if (simt_instr_slot(&bu->in[i]) == slot)
 			return false;
@@ -144,6 +147,8 @@ static uint32_t try_array(tstate *s, uint32_t i, tinstr *t, unsigned a, bool com
 	 * (memory) the previous memory operation allow; not after the
 	 * previous instruction's bundle. */
 	uint32_t b = slot == SIMT_SLOT_MEM ? s->mem_next : 0;
+	if (s->serial && s->k->n)
+		b = s->cur + 1;
 	if (in.guard >= 0 && s->pred_ready[in.guard] > b)
 		b = s->pred_ready[in.guard];
 	if (in.opc == SIMT_SELP && s->pred_ready[in.pd] > b)
@@ -333,9 +338,9 @@ static int schedule_one(tstate *s, uint32_t i, tinstr *t)
 			SIMT_REGS);
 }
 
-int simt_translate(simt_cur *c, simt_kernel *k, simt_tprog *tp)
+int simt_translate(simt_cur *c, simt_kernel *k, simt_tprog *tp, unsigned serial)
 {
-	tstate s = { .k = k, .c = c, .v = calloc(tp->nvalues ? tp->nvalues : 1, sizeof *s.v) };
+	tstate s = { .k = k, .c = c, .serial = serial != 0, .v = calloc(tp->nvalues ? tp->nvalues : 1, sizeof *s.v) };
 	if (!s.v)
 		return simt_err(c, 0, "out of memory");
 	s.nv = tp->nvalues;
