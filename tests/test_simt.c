@@ -11,6 +11,11 @@
  *              wired-OR back-jump), exit, counted by hand;
  *   mshr       requests to one line merge, requests to distinct lines
  *              do not, against a direct count;
+ *   xbar       shfl in every mode against the reference and C, the
+ *              reduction sample, a divergent shuffle refused;
+ *   translate  the translator: round trip, list scheduling filling the
+ *              slots (fails with in-order placement), the serial mapping
+ *              and --fig13;
  *   errors     bad programs with their located messages, run-time errors;
  *   cli        infsim simt.
  */
