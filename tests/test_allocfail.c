@@ -210,6 +210,31 @@ static const scenario tdfg_run_sc = {
 	{ NULL }
 };
 
+static const scenario stepi_sc = {
+	"run --stepi", { { "p.ins", prog_ins } }, "%s run p.ins --stepi --check -s D=d.npy", false,
+	{ "d.npy" }
+};
+
+static const scenario vima_sc = {
+	"vima", { { NULL, NULL } }, "%s vima " SRCDIR "/samples/vima/vecsum.vima -D N=2048 -s C=c.npy "
+	"--stats=json --stats-file=s.json", false, { "c.npy", "s.json" }
+};
+
+static const scenario ar_sc = {
+	"ar", { { NULL, NULL } }, "%s ar " SRCDIR "/samples/ar/mac.ar -D N=512 --flow-entries=2 "
+	"--buffers=2 -s S=s.npy --stats=json --heatmap=h.svg", false, { "s.npy", "h.svg" }
+};
+
+static const scenario nsc_sc = {
+	"nsc", { { NULL, NULL } }, "%s nsc " SRCDIR "/samples/nsc/histogram.nsc -D N=512 --check "
+	"--stats -s H=h.npy", false, { "h.npy" }
+};
+
+static const scenario simt_sc = {
+	"simt", { { NULL, NULL } }, "%s simt " SRCDIR "/samples/simt/vecadd.simt --check --stats",
+	false, { NULL }
+};
+
 static const scenario dbg_sc = {
 	"infsdb", { { "p.ins", prog_ins }, { "s.cmds", dbg_cmds } },
 	"%s -batch -nx -x s.cmds p.ins", true, { "at.ckpt", "atz.ckpt", "w.vcd" }
@@ -234,6 +259,32 @@ Test(allocfail, tdfg, .timeout = 300)
 {
 	run_scenario(&tdfg_sc);
 	run_scenario(&tdfg_run_sc);
+}
+
+Test(allocfail, stepi, .timeout = 300)
+{
+	run_scenario(&stepi_sc);
+}
+
+/* The other systems' runs, each with its outputs. */
+Test(allocfail, vima, .timeout = 300)
+{
+	run_scenario(&vima_sc);
+}
+
+Test(allocfail, ar, .timeout = 300)
+{
+	run_scenario(&ar_sc);
+}
+
+Test(allocfail, nsc, .timeout = 300)
+{
+	run_scenario(&nsc_sc);
+}
+
+Test(allocfail, simt, .timeout = 300)
+{
+	run_scenario(&simt_sc);
 }
 
 Test(allocfail, debugger_session, .timeout = 300)
@@ -280,6 +331,20 @@ Test(write_errors, full_disk)
 		  no_space);
 	full_disk(false, true, "%s disasm p.ins", "infsim: error: writing to standard output");
 	full_disk(false, true, "%s run p.ins --stats -d C",
+		  "infsim: error: writing to standard output");
+	full_disk(false, false, "%s vima " SRCDIR "/samples/vima/vecsum.vima -D N=2048 -s C=/dev/full",
+		  no_space);
+	full_disk(false, false, "%s ar " SRCDIR "/samples/ar/mac.ar -D N=512 --heatmap=/dev/full",
+		  no_space);
+	full_disk(false, false, "%s nsc " SRCDIR "/samples/nsc/histogram.nsc -D N=512 -s H=/dev/full",
+		  no_space);
+	full_disk(false, true, "%s simt " SRCDIR "/samples/simt/vecadd.simt --stats",
+		  "infsim: error: writing to standard output");
+	full_disk(false, true, "%s nsc " SRCDIR "/samples/nsc/histogram.nsc -D N=512 --stats",
+		  "infsim: error: writing to standard output");
+	full_disk(false, true, "%s vima " SRCDIR "/samples/vima/vecsum.vima -D N=2048 --stats",
+		  "infsim: error: writing to standard output");
+	full_disk(false, true, "%s ar " SRCDIR "/samples/ar/mac.ar -D N=512 --stats",
 		  "infsim: error: writing to standard output");
 	full_disk(true, false, "%s -batch -nx -ex start -ex 'checkpoint save /dev/full' p.ins",
 		  "checkpoint save: /dev/full: error: write failed");

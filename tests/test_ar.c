@@ -13,6 +13,8 @@
  *            every table, buffer and queue is empty;
  *   route    Fig 3b's compute point, by hand;
  *   tiny     one flow-table entry and one operand buffer still finish;
+ *   wait     the waiting queues (wait.c) try packets in the order of one
+ *            list walked in arrival order, each tree behind its own;
  *   error    bad programs get one message at FILE:LINE:COL;
  *   cli      infsim ar / infsim run X.ar; infsdb on a .ar program.
  */
@@ -23,6 +25,7 @@
 #include <string.h>
 
 #include "ar.h"
+#include "engine_types.h"
 #include "proc.h"
 
 #define SAMPLES SRCDIR "/samples/ar/"
@@ -656,6 +659,105 @@ Test(invariant, overlapping_rounds)
 	ar_program_free(r.p);
 }
 
+/* ---- the waiting queues against one list walked in arrival order ---- */
+
+static bool try_ok(uint32_t id, int pass)
+{
+	return (id * 2654435761u + (uint32_t)pass * 40503u) % 5 < 2;
+}
+
+static bool any_stalled(const ar_event *ev)
+{
+	return ev->stall != STALL_NONE;
+}
+
+Test(wait, same_order_as_one_list)
+{
+	enum { N = 600, PASSES = 5000 };
+	ar_waiting w = { 0 };
+	int64_t key[N];
+	uint32_t list[N], tried_ref[N], tried[N];
+	size_t nlist = 0;
+	srand(7);
+	for (uint32_t id = 0; id < N; id++) {
+		key[id] = rand() % 9 - 1; /* -1: no tree */
+		ar_event ev = { .a = id, .stall = (uint8_t)(id % 3 == 0 ? STALL_BUFFER : STALL_NONE) };
+		cr_assert_eq(ar_wait_push(&w, key[id], &ev), 0);
+		list[nlist++] = id;
+	}
+	cr_expect(ar_wait_has(&w, key[0] < 0 ? 3 : key[0]) || key[0] < 0);
+	cr_expect(!ar_wait_has(&w, -1), "packets of no tree hold nothing back");
+	cr_expect(!ar_wait_has(&w, 1000));
+	const ar_event *old = ar_wait_oldest(&w, any_stalled);
+	cr_assert(old);
+	cr_expect_eq(old->a, 0, "the oldest stalled packet is the first pushed");
+	for (int pass = 0; pass < PASSES && nlist; pass++) {
+		/* the simple scheme */
+		size_t nref = 0, out = 0;
+		bool blocked[8] = { false };
+		for (size_t i = 0; i < nlist; i++) {
+			uint32_t id = list[i];
+			if (key[id] >= 0 && blocked[key[id]]) {
+				list[out++] = id;
+				continue;
+			}
+			tried_ref[nref++] = id;
+			if (!try_ok(id, pass)) {
+				if (key[id] >= 0)
+					blocked[key[id]] = true;
+				list[out++] = id;
+			}
+		}
+		nlist = out;
+		/* the queues */
+		size_t n = 0;
+		cr_assert_eq(ar_wait_begin(&w), 0);
+		for (ar_event *ev; (ev = ar_wait_next(&w));) {
+			cr_assert_lt(n, N);
+			tried[n++] = ev->a;
+			ar_wait_done(&w, try_ok(ev->a, pass));
+		}
+		ar_wait_end(&w);
+		cr_assert_eq(n, nref, "pass %d: %zu tries, the list made %zu", pass, n, nref);
+		for (size_t i = 0; i < n; i++)
+			cr_assert_eq(tried[i], tried_ref[i], "pass %d, try %zu", pass, i);
+		cr_assert_eq(w.n, nlist);
+	}
+	cr_expect_eq(nlist, 0, "every packet was processed");
+	ar_wait_free(&w);
+}
+
+/* A pass cut short (the run failed) keeps every packet it did not reach. */
+Test(wait, pass_cut_short_keeps_the_rest)
+{
+	ar_waiting w = { 0 };
+	for (uint32_t id = 0; id < 10; id++) {
+		ar_event ev = { .a = id };
+		cr_assert_eq(ar_wait_push(&w, id % 2 ? -1 : (int64_t)id, &ev), 0);
+	}
+	cr_assert_eq(ar_wait_begin(&w), 0);
+	for (int i = 0; i < 3; i++) {
+		ar_event *ev = ar_wait_next(&w);
+		cr_assert(ev);
+		cr_expect_eq(ev->a, (uint32_t)i);
+		ar_wait_done(&w, i == 1);
+	}
+	ar_wait_end(&w);
+	cr_expect_eq(w.n, 9);
+	cr_assert_eq(ar_wait_begin(&w), 0);
+	uint32_t want[] = { 0, 2, 3, 4, 5, 6, 7, 8, 9 };
+	for (size_t i = 0; i < 9; i++) {
+		ar_event *ev = ar_wait_next(&w);
+		cr_assert(ev);
+		cr_expect_eq(ev->a, want[i]);
+		ar_wait_done(&w, true);
+	}
+	cr_expect_null(ar_wait_next(&w));
+	ar_wait_end(&w);
+	cr_expect_eq(w.n, 0);
+	ar_wait_free(&w);
+}
+
 /* ---- errors: one message at FILE:LINE:COL ---- */
 
 typedef struct bad_case {
@@ -782,7 +884,12 @@ Test(cli, run_dispatches_on_ar)
 	result_free(&r);
 	r = run("ar " SAMPLES "mac.ar --root=middle");
 	cr_expect_eq(r.status, 2);
-	cr_expect(strstr(r.err, "--root: expected naive, tid or addr, not 'middle'"), "%s", r.err);
+	cr_expect(strstr(r.err, "infsim: --root=middle: expected naive, tid or addr\n"
+				"Try 'infsim ar --help' for more information.\n"), "%s", r.err);
+	result_free(&r);
+	r = run("ar " SAMPLES "mac.ar --buffers=70000");
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "infsim: --buffers=70000: expected a number from 1 to 65536\n"), "%s", r.err);
 	result_free(&r);
 	r = run("ar --help");
 	cr_expect_eq(r.status, 0);

@@ -303,30 +303,12 @@ static int64_t key_of(const ar_sim *s, const ar_event *ev)
 	return u->flow < 0 ? -1 : (int64_t)u->flow * AR_HOSTS + u->root;
 }
 
-static bool key_blocked(const ar_sim *s, const ar_cube *cb, size_t upto, int64_t key)
-{
-	if (key < 0)
-		return false;
-	for (size_t i = 0; i < upto; i++)
-		if (key_of(s, &cb->pend[i]) == key)
-			return true;
-	return false;
-}
-
 static void push_pending(ar_sim *s, ar_cube *cb, const ar_event *ev)
 {
-	if (cb->npend == cb->cap_pend) {
-		size_t cap = cb->cap_pend ? 2 * cb->cap_pend : 64;
-		ar_event *n = realloc(cb->pend, cap * sizeof *n);
-		if (!n) {
-			diag_file(s->d, s->p->path, "out of memory");
-			s->failed = true;
-			return;
-		}
-		cb->pend = n;
-		cb->cap_pend = cap;
+	if (ar_wait_push(&cb->wait, key_of(s, ev), ev)) {
+		diag_file(s->d, s->p->path, "out of memory");
+		s->failed = true;
 	}
-	cb->pend[cb->npend++] = *ev;
 }
 
 static void count_stall(ar_sim *s, const ar_event *ev, bool first)
@@ -349,36 +331,10 @@ void ar_are_request(ar_sim *s, ar_event *ev)
 	ar_cube *cb = &s->cube[(int)ev->cube];
 	ev->stall = STALL_NONE;
 	ev->since = s->now;
-	if (key_blocked(s, cb, cb->npend, key_of(s, ev)) || !try_request(s, ev)) {
+	if (ar_wait_has(&cb->wait, key_of(s, ev)) || !try_request(s, ev)) {
 		count_stall(s, ev, true);
 		push_pending(s, cb, ev);
 	}
-}
-
-static bool key_in(const ar_sim *s, int64_t key)
-{
-	for (size_t i = 0; i < s->nkeys; i++)
-		if (s->keys[i] == key)
-			return true;
-	return false;
-}
-
-static void key_add(ar_sim *s, int64_t key)
-{
-	if (key < 0 || key_in(s, key))
-		return;
-	if (s->nkeys == s->cap_keys) {
-		size_t cap = s->cap_keys ? 2 * s->cap_keys : 64;
-		int64_t *k = realloc(s->keys, cap * sizeof *k);
-		if (!k) {
-			diag_file(s->d, s->p->path, "out of memory");
-			s->failed = true;
-			return;
-		}
-		s->keys = k;
-		s->cap_keys = cap;
-	}
-	s->keys[s->nkeys++] = key;
 }
 
 /* Would this waiting Update fail at once for want of a buffer?  (Saves
@@ -389,29 +345,32 @@ static bool surely_no_buffer(const ar_sim *s, const ar_cube *cb, const ar_event 
 }
 
 /* One pass over the waiting requests in arrival order, each tree's
- * behind its own earlier ones; the ones processed leave the list. */
+ * behind its own earlier ones (wait.c); the ones processed leave. */
 static void wake_pass(ar_sim *s, ar_cube *cb)
 {
-	size_t out = 0;
-	s->nkeys = 0;
-	for (size_t i = 0; i < cb->npend; i++) {
-		ar_event ev = cb->pend[i];
-		int64_t key = key_of(s, &ev);
+	if (ar_wait_begin(&cb->wait)) {
+		diag_file(s->d, s->p->path, "out of memory");
+		s->failed = true;
+		return;
+	}
+	ar_event *at;
+	while (!s->failed && (at = ar_wait_next(&cb->wait))) {
+		ar_event ev = *at;
 		uint8_t was = ev.stall;
-		if (s->failed || key_in(s, key) || surely_no_buffer(s, cb, &ev) ||
-		    !try_request(s, &ev)) {
+		if (surely_no_buffer(s, cb, &ev) || !try_request(s, &ev)) {
 			if (!was && ev.stall) {
 				ev.since = s->now;
 				count_stall(s, &ev, true);
 			}
-			key_add(s, key);
-			cb->pend[out++] = ev;
+			*at = ev;
+			ar_wait_done(&cb->wait, false);
 			continue;
 		}
 		ev.stall = was;
 		count_stall(s, &ev, false);
+		ar_wait_done(&cb->wait, true);
 	}
-	cb->npend = out;
+	ar_wait_end(&cb->wait);
 }
 
 /* A table entry or a buffer came free: retry the waiting requests.  A
@@ -493,23 +452,26 @@ void ar_are_gresp(ar_sim *s, const ar_event *ev)
 	check_done(s, cube, e);
 }
 
+static bool stalled_update(const ar_event *ev)
+{
+	return ev->kind == EV_UPDATE && ev->stall != STALL_NONE;
+}
+
 int ar_are_describe_wait(ar_sim *s, char *buf, size_t size)
 {
 	for (int c = 0; c < AR_CUBES; c++) {
 		const ar_cube *cb = &s->cube[c];
-		for (size_t i = 0; i < cb->npend; i++) {
-			const ar_event *ev = &cb->pend[i];
-			if (ev->kind != EV_UPDATE || ev->stall == STALL_NONE)
-				continue;
-			const ar_upd *u = &s->upd[ev->a];
-			char name[96];
-			ar_addr_name(s->p, u->op.target, name, sizeof name);
-			snprintf(buf, size, "at cube %d an Update of %s (line %d, thread %u) waits for "
-				 "%s (%u in use)", c, name, u->op.s->line, u->op.thread,
-				 ev->stall == STALL_TABLE ? "a flow-table entry" : "an operand buffer",
-				 ev->stall == STALL_TABLE ? cb->nent : cb->nbuf);
-			return u->op.s->line;
-		}
+		const ar_event *ev = ar_wait_oldest(&cb->wait, stalled_update);
+		if (!ev)
+			continue;
+		const ar_upd *u = &s->upd[ev->a];
+		char name[96];
+		ar_addr_name(s->p, u->op.target, name, sizeof name);
+		snprintf(buf, size, "at cube %d an Update of %s (line %d, thread %u) waits for "
+			 "%s (%u in use)", c, name, u->op.s->line, u->op.thread,
+			 ev->stall == STALL_TABLE ? "a flow-table entry" : "an operand buffer",
+			 ev->stall == STALL_TABLE ? cb->nent : cb->nbuf);
+		return u->op.s->line;
 	}
 	return 0;
 }

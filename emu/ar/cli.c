@@ -10,11 +10,12 @@
 #include <string.h>
 
 #include "ar.h"
+#include "cli.h"
 #include "npy.h"
 #include "outfile.h"
 #include "text.h"
 
-enum { EXIT_USAGE = 2 };
+#define CMD "ar"
 enum { OPT_ROOT = 256, OPT_NET, OPT_INTERLEAVE, OPT_ENTRIES, OPT_BUFFERS, OPT_EVENTS,
        OPT_MEMORY, OPT_STATS, OPT_HEATMAP, OPT_HELP };
 
@@ -45,14 +46,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "infsim ar: error: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'infsim ar --help'.\n");
-	return EXIT_USAGE;
-}
-
 static int help(void)
 {
 	printf("Usage: infsim ar PROG.ar [OPTION]...\n"
@@ -78,38 +71,24 @@ static int help(void)
 	return 0;
 }
 
-static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t *v)
-{
-	char *end;
-	errno = 0;
-	unsigned long long x = strtoull(s, &end, 0);
-	if (!*s || *end || errno || x < lo || s[0] == '-') {
-		fprintf(stderr, "infsim ar: error: --%s: expected an integer of at least %llu, not '%s'\n"
-			"Try 'infsim ar --help'.\n", opt, (unsigned long long)lo, s);
-		return EXIT_USAGE;
-	}
-	*v = x;
-	return 0;
-}
-
 static int parse_choice(int opt, const char *arg, cli *o)
 {
 	if (opt == OPT_ROOT) {
 		if (!strcmp(arg, "naive")) o->c.root = AR_ROOT_NAIVE;
 		else if (!strcmp(arg, "tid")) o->c.root = AR_ROOT_TID;
 		else if (!strcmp(arg, "addr")) o->c.root = AR_ROOT_ADDR;
-		else return usage("--root: expected naive, tid or addr, not '%s'", arg);
+		else return cli_usage(CMD, "--root=%s: expected naive, tid or addr", arg);
 		return 0;
 	}
 	if (opt == OPT_NET) {
 		if (!strcmp(arg, "dragonfly")) o->c.net = AR_NET_DRAGONFLY;
 		else if (!strcmp(arg, "mesh")) o->c.net = AR_NET_MESH;
-		else return usage("--net: expected dragonfly or mesh, not '%s'", arg);
+		else return cli_usage(CMD, "--net=%s: expected dragonfly or mesh", arg);
 		return 0;
 	}
 	if (!arg || !strcmp(arg, "text")) o->stats = 1;
 	else if (!strcmp(arg, "json")) o->stats = 2;
-	else return usage("--stats: expected text or json, not '%s'", arg);
+	else return cli_usage(CMD, "--stats=%s: expected text or json", arg);
 	return 0;
 }
 
@@ -119,23 +98,21 @@ static int parse_number_opt(int opt, const char *arg, cli *o)
 	int rc;
 	switch (opt) {
 	case OPT_INTERLEAVE:
-		if ((rc = parse_u64("interleave", arg, 64, &v)))
+		if ((rc = cli_number(CMD, "interleave", arg, 64, UINT64_MAX, &v)))
 			return rc;
 		if (v & (v - 1))
-			return usage("--interleave: expected a power of two, not '%s'", arg);
+			return cli_usage(CMD, "--interleave=%s: expected a power of two", arg);
 		o->c.interleave = v;
 		return 0;
 	case OPT_ENTRIES: case OPT_BUFFERS:
-		if ((rc = parse_u64(opt == OPT_ENTRIES ? "flow-entries" : "buffers", arg, 1, &v)))
+		if ((rc = cli_number(CMD, opt == OPT_ENTRIES ? "flow-entries" : "buffers", arg, 1, 65536, &v)))
 			return rc;
-		if (v > 65536)
-			return usage("expected at most 65536, not '%s'", arg);
 		*(opt == OPT_ENTRIES ? &o->c.flow_entries : &o->c.buffers) = (unsigned)v;
 		return 0;
 	case OPT_EVENTS:
-		return parse_u64("max-events", arg, 1, &o->c.max_events);
+		return cli_number(CMD, "max-events", arg, 1, UINT64_MAX, &o->c.max_events);
 	default:
-		return parse_u64("max-memory", arg, 64, &o->c.max_memory);
+		return cli_number(CMD, "max-memory", arg, 64, UINT64_MAX, &o->c.max_memory);
 	}
 }
 
@@ -154,16 +131,16 @@ static int parse_opts(int argc, char **argv, cli *o, bool *done)
 		case OPT_HEATMAP: o->heatmap = optarg; break;
 		case OPT_HELP: *done = true; return help();
 		case '?':
-			return usage("unknown or incomplete option '%s'", argv[optind - 1]);
+			return cli_usage(CMD, "unknown or incomplete option '%s'", argv[optind - 1]);
 		default: rc = parse_number_opt(opt, optarg, o); break;
 		}
 		if (rc)
 			return rc;
 	}
 	if (optind >= argc)
-		return usage("missing the program (%s)", "PROG.ar");
+		return cli_usage(CMD, "missing the program (PROG.ar)");
 	if (optind + 1 < argc)
-		return usage("extra operand '%s'", argv[optind + 1]);
+		return cli_usage(CMD, "extra operand '%s'", argv[optind + 1]);
 	o->prog = argv[optind];
 	return 0;
 }
@@ -317,7 +294,7 @@ int ar_cli(int argc, char **argv)
 	o.loads = calloc((size_t)argc + 1, sizeof *o.loads);
 	o.saves = calloc((size_t)argc + 1, sizeof *o.saves);
 	bool done = false;
-	int rc = !o.defs || !o.loads || !o.saves ? usage("%s", "out of memory")
+	int rc = !o.defs || !o.loads || !o.saves ? (fputs("infsim: error: out of memory\n", stderr), EXIT_FAILURE)
 						  : parse_opts(argc, argv, &o, &done);
 	if (!rc && !done) {
 		diag d;
@@ -334,19 +311,8 @@ int ar_cli(int argc, char **argv)
 	return rc;
 }
 
-/* An operand (not an option, not an option's NAME=FILE value, not the
- * value after a short option that takes one, of infsim run or of
- * infsim ar) whose name ends in ".ar". */
+/* An operand whose name ends in ".ar" (cli.h). */
 bool ar_cli_wants(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		size_t n = strlen(a);
-		const char *prev = argv[i - 1];
-		bool after_short = prev[0] == '-' && strlen(prev) == 2 && strchr("mclsedjD", prev[1]);
-		if (a[0] != '-' && !strchr(a, '=') && !after_short && n > 3 &&
-		    !strcmp(a + n - 3, ".ar"))
-			return true;
-	}
-	return false;
+	return cli_names_file(argc, argv, ".ar");
 }

@@ -347,14 +347,13 @@ static void sim_free(ar_sim *s)
 	for (int i = 0; i < AR_CUBES; i++) {
 		free(s->cube[i].ent);
 		free(s->cube[i].buf);
-		free(s->cube[i].pend);
+		ar_wait_free(&s->cube[i].wait);
 	}
 	ar_host_free(s->host);
 	free(s->heap);
 	free(s->upd);
 	free(s->flow);
 	free(s->fmap);
-	free(s->keys);
 }
 
 /* After the last event: the host must be done, no flow left ungathered,
@@ -381,7 +380,7 @@ static int sim_finish(ar_sim *s)
 	}
 	bool clean = s->reads_out == 0 && s->writes_out == 0;
 	for (int i = 0; i < AR_CUBES; i++)
-		clean = clean && !s->cube[i].nent && !s->cube[i].nbuf && !s->cube[i].npend;
+		clean = clean && !s->cube[i].nent && !s->cube[i].nbuf && !s->cube[i].wait.n;
 	s->st->end_clean = clean;
 	return 0;
 }

@@ -72,12 +72,39 @@ typedef struct ar_buffer {
 	uint64_t op1[AR_LANES], op2[AR_LANES];
 } ar_buffer;
 
+/* Packets waiting at a cube: one queue per flow tree (wait.c). */
+typedef struct ar_wait {
+	ar_event ev;
+	uint64_t order;         /* arrival number at the cube */
+} ar_wait;
+
+typedef struct ar_waitq {
+	int64_t key;            /* flow * AR_HOSTS + root; -1: queue 0, no tree */
+	ar_wait *w;
+	size_t first, n, cap;   /* w[first..n) wait, oldest first */
+	size_t rd, keep;        /* queue 0 during a pass: read and write cursors */
+	bool active;            /* listed in act[] */
+} ar_waitq;
+
+typedef struct ar_waiting {
+	ar_waitq *q;
+	size_t nq, cap_q;
+	uint32_t *map;          /* key -> queue + 1, open addressing */
+	size_t cap_map;
+	uint32_t *act;          /* queues with packets waiting */
+	size_t nact, cap_act;
+	uint32_t *heap;         /* a pass: queue heads, oldest first */
+	size_t nheap, cap_heap;
+	uint32_t cur;           /* the queue of the packet ar_wait_next gave */
+	uint64_t arrivals;
+	size_t n;               /* packets waiting */
+} ar_waiting;
+
 typedef struct ar_cube {
 	ar_entry *ent;
 	ar_buffer *buf;
 	unsigned nent, nbuf;    /* in use */
-	ar_event *pend;         /* packets waiting, in arrival order */
-	size_t npend, cap_pend;
+	ar_waiting wait;        /* packets waiting, in arrival order per tree */
 	bool waking, rewake;
 } ar_cube;
 
@@ -104,8 +131,6 @@ typedef struct ar_sim {
 	bool has_op, host_done, host_scheduled, failed;
 	ar_hostop op;
 	uint64_t reads_out, writes_out;
-	int64_t *keys;          /* flow trees held back in a wake pass */
-	size_t nkeys, cap_keys;
 	/* for the debugger: the last event and what it was about */
 	bool describe;
 	ar_event last;
@@ -118,6 +143,18 @@ int ar_sim_push(ar_sim *s, ar_event ev, uint64_t delay);
 void ar_sim_kick_host(ar_sim *s);
 void ar_sim_count(ar_sim *s, ar_pktype t, unsigned bytes, unsigned hops, bool host_link);
 void ar_addr_name(const ar_program *p, uint64_t addr, char *buf, size_t size);
+
+/* wait.c: a cube's waiting packets.  A pass: ar_wait_begin, then
+ * ar_wait_next and ar_wait_done (processed or kept) per packet, until
+ * ar_wait_next gives NULL, then ar_wait_end.  Pushes go between passes. */
+int ar_wait_push(ar_waiting *w, int64_t key, const ar_event *ev);
+bool ar_wait_has(const ar_waiting *w, int64_t key);
+int ar_wait_begin(ar_waiting *w);
+ar_event *ar_wait_next(ar_waiting *w);
+void ar_wait_done(ar_waiting *w, bool processed);
+void ar_wait_end(ar_waiting *w);
+const ar_event *ar_wait_oldest(const ar_waiting *w, bool (*want)(const ar_event *));
+void ar_wait_free(ar_waiting *w);
 
 /* session.c: what the debugger sees */
 void ar_session_describe(ar_sim *s, const ar_event *ev);

@@ -148,11 +148,11 @@ void ar_session_print_flows(ar_session *ss, FILE *f)
 	bool any = false;
 	for (int c = 0; c < AR_CUBES; c++) {
 		const ar_cube *cb = &s->cube[c];
-		if (!cb->nent && !cb->nbuf && !cb->npend)
+		if (!cb->nent && !cb->nbuf && !cb->wait.n)
 			continue;
 		any = true;
 		fprintf(f, "cube %d: %u of %u flows, %u of %u buffers, %zu waiting\n", c, cb->nent,
-			s->c->flow_entries, cb->nbuf, s->c->buffers, cb->npend);
+			s->c->flow_entries, cb->nbuf, s->c->buffers, cb->wait.n);
 		for (unsigned i = 0; i < s->c->flow_entries * AR_HOSTS; i++)
 			if (cb->ent[i].used)
 				print_entry(s, &cb->ent[i], f);

@@ -25,6 +25,7 @@
 
 #include "ar.h"
 #include "assemble.h"
+#include "cli.h"
 #include "diag.h"
 #include "elements.h"
 #include "isa.h"
@@ -47,7 +48,7 @@
 #include "tdfg_stats.h"
 #include "validate.h"
 
-enum { EXIT_USAGE = 2, EXIT_MISMATCH = 3, EXIT_HAZARD = 4 };
+enum { EXIT_USAGE = CLI_EXIT_USAGE, EXIT_MISMATCH = 3, EXIT_HAZARD = 4 };
 
 static const char help_text[] =
 "Usage: infsim run PROG [OPTION]...     execute a command stream (.ins or .inb)\n"
@@ -144,24 +145,6 @@ static int oom_error(void)
 	return EXIT_FAILURE;
 }
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("infsim: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'infsim --help' for more information.\n", stderr);
-	return EXIT_USAGE;
-}
-
-static int runtime_error(const diag *d)
-{
-	fprintf(stderr, "%s\n", d->set ? d->msg : "infsim: error: unknown failure");
-	return EXIT_FAILURE;
-}
-
 static int print_help(void)
 {
 	fputs(help_text, stdout);
@@ -192,25 +175,20 @@ static int apply_geom_opts(emu_geom_override *o, const geom_opts *go)
 	diag_clear(&d);
 	emu_geom_override_init(o);
 	if (go->config && emu_geom_override_load(o, go->config, &d) < 0)
-		return runtime_error(&d);
+		return cli_failed(&d);
 	for (size_t i = 0; i < go->nmachine; i++) {
 		char why[256];
 		if (emu_geom_override_parse(o, go->machine[i], why, sizeof why) < 0)
-			return usage_error("--machine %s", why);
+			return cli_usage(NULL, "--machine %s", why);
 	}
 	/* emu_geom_load checked the whole machine; -m keys are checked one
 	 * by one, so their combination is checked here. */
 	const char *err = sram_geom_check(&o->g);
-	return err ? usage_error("--machine: %s", err) : 0;
+	return err ? cli_usage(NULL, "--machine: %s", err) : 0;
 }
 
 /* ---- reading a stream (.ins text or .inb words) ---- */
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && strcmp(s + n - k, suffix) == 0;
-}
 
 /* ---- element files: .npy, or raw .bin ---- */
 
@@ -224,7 +202,7 @@ static int write_elements(const char *path, const emu_buffer *b, uint64_t *value
 		for (uint64_t i = 0; i < b->length; i++)
 			values[i] = (uint64_t)isa_sext(values[i], b->width);
 	size_t len;
-	unsigned char *bytes = ends_with(path, ".bin")
+	unsigned char *bytes = cli_ends_with(path, ".bin")
 		? npy_build_raw(dt, values, b->length, &len)
 		: npy_build(dt, values, b->length, &len);
 	if (!bytes) {
@@ -273,15 +251,15 @@ static int parse_bufarg(bufarg *b, int opt, const char *arg)
 	b->arg = arg;
 	if (opt == 'd') {
 		if (!*arg || strlen(arg) >= sizeof b->name)
-			return usage_error("--dump '%s': expected a buffer name", arg);
+			return cli_usage(NULL, "--dump '%s': expected a buffer name", arg);
 		strcpy(b->name, arg);
 		return 0;
 	}
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg || !eq[1])
-		return usage_error("%s '%s': expected BUF=FILE", bufarg_option(opt), arg);
+		return cli_usage(NULL, "%s '%s': expected BUF=FILE", bufarg_option(opt), arg);
 	if ((size_t)(eq - arg) >= sizeof b->name)
-		return usage_error("%s '%s': buffer name too long", bufarg_option(opt), arg);
+		return cli_usage(NULL, "%s '%s': buffer name too long", bufarg_option(opt), arg);
 	memcpy(b->name, arg, (size_t)(eq - arg));
 	b->path = eq + 1;
 	return 0;
@@ -293,7 +271,7 @@ static int parse_threads(const char *arg, long *out)
 	errno = 0;
 	long n = strtol(arg, &end, 10);
 	if (errno || end == arg || *end || n < 1 || n > 1024)
-		return usage_error("--threads '%s': expected a number of threads from 1 to 1024",
+		return cli_usage(NULL, "--threads '%s': expected a number of threads from 1 to 1024",
 				   arg);
 	*out = n;
 	return 0;
@@ -341,7 +319,7 @@ static int common_option(int opt, geom_opts *geo, bool *done)
 		unsigned fmt, width, sg;
 		const char *why;
 		if (emu_tdfg_json_type(optarg, &fmt, &width, &sg, &why))
-			return usage_error("--type '%s': %s", optarg, why);
+			return cli_usage(NULL, "--type '%s': %s", optarg, why);
 		geo->type = optarg;
 		return 0;
 	}
@@ -387,7 +365,7 @@ static int run_option(int opt, run_opts *o)
 		else if (!strcmp(optarg, "commands"))
 			o->stats = 'c';
 		else
-			return usage_error("--stats '%s': expected text, commands or json",
+			return cli_usage(NULL, "--stats '%s': expected text, commands or json",
 					   optarg);
 		return 0;
 	case OPT_STATS_FILE:
@@ -399,16 +377,16 @@ static int run_option(int opt, run_opts *o)
 		o->quiet = true;
 		return 0;
 	}
-	return usage_error("invalid option");
+	return cli_usage(NULL, "invalid option");
 }
 
 /* The one operand of a subcommand, after getopt has permuted argv. */
 static int one_operand(int argc, char **argv, const char *what, const char **out)
 {
 	if (optind >= argc)
-		return usage_error("missing %s operand", what);
+		return cli_usage(NULL, "missing %s operand", what);
 	if (optind + 1 < argc)
-		return usage_error("extra operand '%s'", argv[optind + 1]);
+		return cli_usage(NULL, "extra operand '%s'", argv[optind + 1]);
 	*out = argv[optind];
 	return 0;
 }
@@ -434,11 +412,11 @@ static int outputs_distinct(const run_opts *o)
 		if (a->opt != 's')
 			continue;
 		if (o->stats_file && same_output(a->path, o->stats_file))
-			return usage_error("--save '%s' and --stats-file '%s' name the same file",
+			return cli_usage(NULL, "--save '%s' and --stats-file '%s' name the same file",
 					   a->arg, o->stats_file);
 		for (size_t k = 0; k < i; k++)
 			if (o->ba[k].opt == 's' && same_output(o->ba[k].path, a->path))
-				return usage_error("--save '%s' and --save '%s' name the same "
+				return cli_usage(NULL, "--save '%s' and --save '%s' name the same "
 						   "file; each output needs a file of its own",
 						   o->ba[k].arg, a->arg);
 	}
@@ -457,7 +435,7 @@ static int stdin_once(const run_opts *o)
 		if ((a->opt != 'l' && a->opt != 'e') || strcmp(a->path, "-") != 0)
 			continue;
 		if (*first)
-			return usage_error("%s and %s '%s' both read standard input, which can be "
+			return cli_usage(NULL, "%s and %s '%s' both read standard input, which can be "
 					   "read once", first, bufarg_option(a->opt), a->arg);
 		snprintf(first, sizeof first, "%s '%s'", bufarg_option(a->opt), a->arg);
 	}
@@ -479,7 +457,7 @@ static int parse_run_opts(int argc, char **argv, run_opts *o, bool *done)
 		o->stats = 't';
 	for (size_t i = 0; i < o->nba; i++)
 		if (o->ba[i].opt == 'd' && o->stats == 'j' && !o->stats_file)
-			return usage_error("--dump and --stats=json both write to standard "
+			return cli_usage(NULL, "--dump and --stats=json both write to standard "
 					   "output; give the statistics a --stats-file");
 	if ((rc = outputs_distinct(o)) != 0 ||
 	    (rc = one_operand(argc, argv, "stream file", &o->prog)) != 0)
@@ -521,25 +499,25 @@ static int load_program(const geom_opts *go, const char *path, emu_program *p,
 		return rc;
 	const bool json = emu_tdfg_json_path(path);
 	if (json && !go->type)
-		return usage_error("%s: an artifact's tDFG (.json) has no element type; give one "
+		return cli_usage(NULL, "%s: an artifact's tDFG (.json) has no element type; give one "
 				   "with --type (f32, i32, ...)", path);
 	if (!json && go->type)
-		return usage_error("--type applies to an artifact's tDFG (.json), not to '%s'", path);
+		return cli_usage(NULL, "--type applies to an artifact's tDFG (.json), not to '%s'", path);
 	if (json || emu_tdfg_path(path)) {
 		ts->on = true;
 		if (json ? emu_tdfg_json_load(path, go->type, &ov, &ts->t, &ts->j, &d)
 			 : emu_tdfg_load(path, &ov, &ts->t, &ts->j, &d))
-			return runtime_error(&d);
+			return cli_failed(&d);
 		*p = ts->j.prog; /* the caller owns the lowered stream */
 		emu_program_init(&ts->j.prog);
 		return 0;
 	}
 	rc = emu_load_file(path, &ov, p, &d);
 	if (rc == EMU_LOAD_FIXED_MACHINE)
-		return usage_error("%s", d.msg);
+		return cli_usage(NULL, "%s", d.msg);
 	if (rc == 0 && !written)
 		rc = emu_program_lower(p, &d);
-	return rc < 0 ? runtime_error(&d) : 0;
+	return rc < 0 ? cli_failed(&d) : 0;
 }
 
 /* --tdfg: the tDFG, read on the stream's machine (its settings decide
@@ -550,7 +528,7 @@ static int load_tdfg(const run_opts *o, const emu_program *p, const tdfg_src *ts
 	if (!o->tdfg)
 		return 0;
 	if (ts->on)
-		return usage_error("--tdfg: '%s' is a tDFG already; --tdfg validates a command "
+		return cli_usage(NULL, "--tdfg: '%s' is a tDFG already; --tdfg validates a command "
 				   "stream (.ins, .inb) against one", o->prog);
 	diag d;
 	diag_clear(&d);
@@ -558,7 +536,7 @@ static int load_tdfg(const run_opts *o, const emu_program *p, const tdfg_src *ts
 	emu_geom_override_init(&ov);
 	ov.g = p->geom;
 	ov.keys = ~0u;
-	return emu_tdfg_parse_file(o->tdfg, &p->geom, &ov, t, &d) < 0 ? runtime_error(&d) : 0;
+	return emu_tdfg_parse_file(o->tdfg, &p->geom, &ov, t, &d) < 0 ? cli_failed(&d) : 0;
 }
 
 /* Find each --load/--save/--expect buffer in p. */
@@ -578,7 +556,7 @@ static int resolve_bufargs(run_opts *o, const emu_program *p)
 					      k ? ", " : "", p->bufs[k].name);
 		if (p->nbufs && n >= sizeof names - 70)
 			snprintf(names + n, sizeof names - n, ", ...");
-		return usage_error("%s '%s': %s declares no buffer '%s' (it has: %s)",
+		return cli_usage(NULL, "%s '%s': %s declares no buffer '%s' (it has: %s)",
 				   bufarg_option(b->opt), b->arg, p->path ? p->path : o->prog,
 				   b->name, p->nbufs ? names : "none");
 	}
@@ -984,7 +962,7 @@ static int dump_buffers(run_state *s)
 static int execute(run_state *s)
 {
 	if (start_machine(s) < 0)
-		return runtime_error(&s->d);
+		return cli_failed(&s->d);
 	int rc = run_commands(s);
 	/* Hazards (doc/MOVEMENT.md): warnings on stderr; with --strict the
 	 * first one stopped the run, with its own exit status. */
@@ -1002,7 +980,7 @@ static int execute(run_state *s)
 	if (rc == 0 && (rc = compare_expects(s)) == 0)
 		print_summary(s);
 	if (rc < 0)
-		return runtime_error(&s->d);
+		return cli_failed(&s->d);
 	if (rc == EXIT_MISMATCH && s->d.set)
 		fprintf(stderr, "%s\n", s->d.msg);
 	else if (rc == EXIT_MISMATCH && s->vrep.text[0])
@@ -1066,7 +1044,7 @@ static int cmd_run(int argc, char **argv)
 		rc = resolve_bufargs(&o, &p);
 	if (!rc && !done)
 		rc = emu_machine_check_host(&p.geom, p.path, &s.d) < 0 || prepare_files(&o, &s.d) < 0
-			     ? runtime_error(&s.d) : execute(&s);
+			     ? cli_failed(&s.d) : execute(&s);
 	if (s.ref)
 		emu_ref_free(s.ref);
 	emu_tref_free(s.tref);
@@ -1113,7 +1091,7 @@ static int parse_tool_opts(int argc, char **argv, const char *sub,
 			const struct option *lo = tool_longopts;
 			while (lo->val != opt)
 				lo++;
-			return usage_error("option '--%s' does not apply to '%s'", lo->name, sub);
+			return cli_usage(NULL, "option '--%s' does not apply to '%s'", lo->name, sub);
 		}
 		if (opt == 'o')
 			*output = optarg;
@@ -1145,7 +1123,7 @@ static int write_binary(const emu_program *p, const tdfg_src *ts, const char *ou
 	for (size_t i = 0; bytes && i < n * 8; i++)
 		bytes[i] = (unsigned char)(words[i / 8] >> (8 * (i % 8)));
 	if (!bytes || outfile_write(out, bytes, n * 8, &d) < 0)
-		rc = runtime_error(&d);
+		rc = cli_failed(&d);
 	free(bytes);
 	free(words);
 	return rc;
@@ -1180,7 +1158,7 @@ static int stream_tool(int argc, char **argv, const char *name, const char *opts
 	if (!rc && !done)
 		rc = one_operand(argc, argv, "stream file", &prog);
 	if (!rc && !done && need_out && !out)
-		rc = usage_error("%s: missing -o OUT.inb", name);
+		rc = cli_usage(NULL, "%s: missing -o OUT.inb", name);
 	if (!rc && !done)
 		rc = load_program(&go, prog, &p, &ts, written);
 	if (!rc && !done)
@@ -1209,7 +1187,7 @@ static int print_layout(const emu_program *p, const tdfg_src *ts, const char *ou
 		if (!t)
 			diag_file(&d, p->path, "out of memory");
 		free(t);
-		return runtime_error(&d);
+		return cli_failed(&d);
 	}
 	emu_lot_print(stdout, t);
 	for (size_t i = 0; i < t->n; i++) {
@@ -1227,10 +1205,10 @@ static int write_jit(const emu_program *p, const tdfg_src *ts, const char *out)
 	diag d;
 	diag_clear(&d);
 	if (!ts->on)
-		return usage_error("jit: '%s' is not a tDFG; expected a .tdfg file, or an "
+		return cli_usage(NULL, "jit: '%s' is not a tDFG; expected a .tdfg file, or an "
 				   "artifact's .json with --type", p->path);
 	if (out && outfile_write(out, ts->j.text, ts->j.len, &d) < 0)
-		return runtime_error(&d);
+		return cli_failed(&d);
 	if (!out)
 		fputs(ts->j.text, stdout);
 	return 0;
@@ -1265,7 +1243,7 @@ static int cmd_info(int argc, char **argv)
 	int rc = !go.machine ? oom_error()
 			     : parse_tool_opts(argc, argv, "info", "mcj", &go, &out, &json, &written, &done);
 	if (!rc && !done && optind + 1 < argc)
-		rc = usage_error("extra operand '%s'", argv[optind + 1]);
+		rc = cli_usage(NULL, "extra operand '%s'", argv[optind + 1]);
 	if (!rc && !done && optind < argc && !(rc = load_program(&go, argv[optind], &p, &ts, false)))
 		g = p.geom;
 	else if (!rc && !done && !(rc = apply_geom_opts(&ov, &go)))
@@ -1288,7 +1266,7 @@ static int cmd_commands(int argc, char **argv)
 	if (rc || done)
 		return rc;
 	if (optind < argc)
-		return usage_error("extra operand '%s'", argv[optind]);
+		return cli_usage(NULL, "extra operand '%s'", argv[optind]);
 	printf("Each command takes a type suffix: .iN (signed) or .uN (unsigned), N\n"
 	       "the element width in bits; .f32, .f16 or .bf16 (IEEE floats); .qN (fixed\n"
 	       "point, %d integer bits); cvt takes two, the destination's first.  The\n"
@@ -1341,7 +1319,7 @@ int main(int argc, char **argv)
 {
 	outfile_cleanup_on_signals();
 	if (argc < 2)
-		return usage_error("missing command (run, jit, asm, disasm, info, commands, layout, vima or ar)");
+		return cli_usage(NULL, "missing command (run, jit, asm, disasm, info, commands, layout, vima or ar)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return finish_stdout(print_help());
 	if (!strcmp(argv[1], "--version"))
@@ -1367,6 +1345,6 @@ int main(int argc, char **argv)
 		argv[1] = sub_argv0;
 		return finish_stdout(rc);
 	}
-	return usage_error("unknown command '%s' (expected run, jit, asm, disasm, info, commands, layout, vima or ar)",
+	return cli_usage(NULL, "unknown command '%s' (expected run, jit, asm, disasm, info, commands, layout, vima or ar)",
 			   argv[1]);
 }

@@ -43,7 +43,10 @@ static int new_at(nsc_parser *ps, nsc_eop op, int a, int b, int col, int *out, d
 {
 	*out = nsc_new_expr(ps, op, a, b, ps->x.line, col);
 	if (*out < 0) {
-		diag_at(d, ps->x.file, ps->x.line, col, "too many expressions");
+		if (ps->p->cap_ex >= EXPR_MAX)
+			diag_at(d, ps->x.file, ps->x.line, col, "more than %d expressions", EXPR_MAX);
+		else
+			diag_at(d, ps->x.file, ps->x.line, col, "out of memory");
 		return -1;
 	}
 	return 0;

@@ -54,13 +54,15 @@ typedef struct cb_ctl {
 	isa_ctl ctl;
 	sram_machine *s;
 	unsigned first;
+	bool failed;    /* a run of micro-ops could not start (out of memory) */
 } cb_ctl;
 
 static bool cb_any(isa_ctl *ctl, isa_prog *p)
 {
 	cb_ctl *c = (cb_ctl *)ctl;
-	if (p->n > ctl->done)
-		sram_run_ways(c->s, c->first, SIMT_TBS, NULL, p->u + ctl->done, p->n - ctl->done);
+	if (p->n > ctl->done &&
+	    sram_run_ways(c->s, c->first, SIMT_TBS, NULL, p->u + ctl->done, p->n - ctl->done) < 0)
+		c->failed = true;
 	ctl->done = p->n;
 	return sram_any_tag_ways(c->s, c->first, SIMT_TBS, NULL);
 }
@@ -71,11 +73,13 @@ static int run_cmd(simt_machine *m, unsigned cb, const isa_cmd *c, uint64_t *cyc
 	isa_prog_clear(&m->prog);
 	cb_ctl cc = { .ctl = { .any = cb_any }, .s = m->s, .first = cb * SIMT_TBS };
 	bool dd = m->p->latency_opt && isa_data_dependent(c);
-	if (isa_build_ctl(c, SIMT_TB_THREADS, &m->prog, dd ? &cc.ctl : NULL) != 0 || m->prog.oom)
+	if (isa_build_ctl(c, SIMT_TB_THREADS, &m->prog, dd ? &cc.ctl : NULL) != 0 || m->prog.oom ||
+	    cc.failed)
 		return -1;
-	if (m->prog.n > cc.ctl.done)
-		sram_run_ways(m->s, cc.first, SIMT_TBS, NULL, m->prog.u + cc.ctl.done,
-			      m->prog.n - cc.ctl.done);
+	if (m->prog.n > cc.ctl.done &&
+	    sram_run_ways(m->s, cc.first, SIMT_TBS, NULL, m->prog.u + cc.ctl.done,
+			  m->prog.n - cc.ctl.done) < 0)
+		return -1;
 	*cycles = m->prog.n;
 	return 0;
 }
@@ -105,7 +109,7 @@ int simt_slot_run(simt_machine *m, const simt_instr *in, const simt_mask *act,
 		tag_from_pred(m, cb, k, &m->cb.pred[in->pd]);
 	uint64_t run;
 	if (run_cmd(m, cb, &c, &run) < 0) {
-		diag_file(d, m->p->path, "out of memory building a micro-program");
+		diag_file(d, m->p->path, "out of memory running a micro-program");
 		return -1;
 	}
 	cost->base = isa_baseline_cycles(&c, SIMT_TB_THREADS);
@@ -123,7 +127,7 @@ int simt_slot_run(simt_machine *m, const simt_instr *in, const simt_mask *act,
 		cp.b = cp.c3 = cp.d2 = ISA_NONE;
 		uint64_t more;
 		if (run_cmd(m, cb, &cp, &more) < 0) {
-			diag_file(d, m->p->path, "out of memory building a micro-program");
+			diag_file(d, m->p->path, "out of memory running a micro-program");
 			return -1;
 		}
 		cost->base += more;

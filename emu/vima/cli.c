@@ -16,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "npy.h"
 #include "outfile.h"
 #include "vima_int.h"
 
-enum { EXIT_USAGE = 2, EXIT_MISMATCH = 3, EXIT_FAULT = 5 };
+#define CMD "vima"
+enum { EXIT_USAGE = CLI_EXIT_USAGE, EXIT_MISMATCH = 3, EXIT_FAULT = 5 };
 
 static const char help_text[] =
 "Usage: infsim vima PROG.vima [OPTION]...\n"
@@ -61,73 +63,28 @@ typedef struct cli {
 	bool quiet;
 } cli;
 
-static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("infsim: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'infsim vima --help' for more information.\n", stderr);
-	return EXIT_USAGE;
-}
-
-static int failed(const diag *d)
-{
-	fprintf(stderr, "%s\n", d->set ? d->msg : "infsim: error: unknown failure");
-	return EXIT_FAILURE;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && !strcmp(s + n - k, suffix);
-}
-
 bool vima_cli_wants(int argc, char **argv)
 {
-	for (int i = 0; i < argc; i++)
-		if (argv[i][0] != '-' && !strchr(argv[i], '=') && ends_with(argv[i], ".vima"))
-			return true;
-	return false;
-}
-
-static int number_arg(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
-{
-	char *end;
-	errno = 0;
-	unsigned long long x = strtoull(s, &end, 10);
-	if (s[0] < '0' || s[0] > '9' || *end || errno || x < lo || x > hi)
-		return usage("--%s=%s: expected a number from %" PRIu64 " to %" PRIu64, opt, s, lo, hi);
-	*v = x;
-	return 0;
+	return cli_names_file(argc, argv, ".vima");
 }
 
 static int define_arg(cli *c, char *s)
 {
-	char *eq = strchr(s, '=');
-	if (!eq || eq == s)
-		return usage("-D %s: expected NAME=VALUE", s);
-	*eq = 0;
-	char *end;
-	errno = 0;
-	long long v = strtoll(eq + 1, &end, 0);
-	if (!eq[1] || *end || errno)
-		return usage("-D %s=%s: expected an integer", s, eq + 1);
-	c->defs[c->ndefs++] = (vima_define){ s, v, false };
-	return 0;
+	const char *name;
+	long long v;
+	int rc = cli_define(CMD, s, &name, &v);
+	if (!rc)
+		c->defs[c->ndefs++] = (vima_define){ name, v, false };
+	return rc;
 }
 
 static int array_arg(cli *c, int opt, char *s)
 {
-	char *eq = opt == 'd' ? NULL : strchr(s, '=');
-	if (opt != 'd' && (!eq || eq == s || !eq[1]))
-		return usage("-%c %s: expected ARRAY=FILE", opt, s);
-	if (eq)
-		*eq = 0;
-	c->aa[c->naa++] = (arrarg){ opt, s, eq ? eq + 1 : NULL, -1 };
-	return 0;
+	const char *name = s, *path = NULL;
+	int rc = opt == 'd' ? 0 : cli_name_file(CMD, opt, s, &name, &path);
+	if (!rc)
+		c->aa[c->naa++] = (arrarg){ opt, name, path, -1 };
+	return rc;
 }
 
 enum { O_VECTOR = 256, O_LINES, O_FAULT, O_STEPS, O_STATS, O_STATS_FILE, O_LIST, O_HELP };
@@ -168,26 +125,26 @@ static int one_opt(cli *c, int ch, char *arg)
 	case 'l': case 's': case 'e': case 'd': return array_arg(c, ch, arg);
 	case 'q': c->quiet = true; return 0;
 	case O_VECTOR:
-		if (number_arg("vector", arg, 256, 8192, &v) || (v != 256 && v != 8192))
-			return usage("--vector=%s: expected 8192 or 256", arg);
-		c->vector = (unsigned)v;
+		if (strcmp(arg, "256") && strcmp(arg, "8192"))
+			return cli_usage(CMD, "--vector=%s: expected 8192 or 256", arg);
+		c->vector = arg[0] == '2' ? 256 : 8192;
 		return 0;
 	case O_LINES:
-		if (number_arg("lines", arg, 1, VIMA_LINES_MAX, &v))
+		if (cli_number(CMD, "lines", arg, 1, VIMA_LINES_MAX, &v))
 			return EXIT_USAGE;
 		c->lines = (unsigned)v;
 		return 0;
-	case O_FAULT: return number_arg("fault-at", arg, 1, UINT64_MAX, &c->ro.fault_at);
-	case O_STEPS: return number_arg("max-steps", arg, 1, UINT64_MAX, &c->ro.max_steps);
+	case O_FAULT: return cli_number(CMD, "fault-at", arg, 1, UINT64_MAX, &c->ro.fault_at);
+	case O_STEPS: return cli_number(CMD, "max-steps", arg, 1, UINT64_MAX, &c->ro.max_steps);
 	case O_STATS:
 		if (arg && strcmp(arg, "text") && strcmp(arg, "json"))
-			return usage("--stats=%s: expected text or json", arg);
+			return cli_usage(CMD, "--stats=%s: expected text or json", arg);
 		c->stats = arg && arg[0] == 'j' ? 'j' : 't';
 		return 0;
 	case O_STATS_FILE: c->stats_file = arg; return 0;
 	case O_LIST: return list_ops() ? -1 : 0;
 	case O_HELP: fputs(help_text, stdout); return -1;
-	default: return usage("unknown or incomplete option '%s'", arg ? arg : "?");
+	default: return cli_usage(CMD, "unknown or incomplete option '%s'", arg ? arg : "?");
 	}
 }
 
@@ -203,9 +160,9 @@ static int parse_opts(cli *c, int argc, char **argv)
 			return rc;
 	}
 	if (optind >= argc)
-		return usage("vima: missing the program (PROG.vima)");
+		return cli_usage(CMD, "missing the program (PROG.vima)");
 	if (optind + 1 < argc)
-		return usage("vima: extra operand '%s'", argv[optind + 1]);
+		return cli_usage(CMD, "extra operand '%s'", argv[optind + 1]);
 	c->prog = argv[optind];
 	return 0;
 }
@@ -216,12 +173,12 @@ static int resolve_arrays(cli *c, const vima_program *p, diag *d)
 		arrarg *a = &c->aa[i];
 		a->array = vima_array_find(p, a->name);
 		if (a->array < 0)
-			return usage("-%c %s: the program has no array '%s'", a->opt, a->name, a->name);
+			return cli_usage(CMD, "-%c %s: the program has no array '%s'", a->opt, a->name, a->name);
 		if (a->opt == 's' && outfile_check(a->path, d) < 0)
-			return failed(d);
+			return cli_failed(d);
 	}
 	if (c->stats_file && outfile_check(c->stats_file, d) < 0)
-		return failed(d);
+		return cli_failed(d);
 	return 0;
 }
 
@@ -268,17 +225,17 @@ static int outputs(const cli *c, const vima_unit *u, diag *d)
 	for (size_t i = 0; i < c->naa; i++) {
 		const arrarg *a = &c->aa[i];
 		if (a->opt == 's' && vima_npy_save(u, a->array, a->path, d) < 0)
-			return failed(d);
+			return cli_failed(d);
 		if (a->opt == 'd')
 			dump(u, a->array);
 	}
 	if (c->stats && write_stats(c, u, d) < 0)
-		return failed(d);
+		return cli_failed(d);
 	for (size_t i = 0; i < c->naa; i++) {
 		const arrarg *a = &c->aa[i];
 		int rc = a->opt == 'e' ? vima_npy_expect(u, a->array, a->path, d) : 0;
 		if (rc)
-			return rc < 0 ? failed(d) : (fprintf(stderr, "%s\n", d->msg), EXIT_MISMATCH);
+			return rc < 0 ? cli_failed(d) : (fprintf(stderr, "%s\n", d->msg), EXIT_MISMATCH);
 	}
 	return 0;
 }
@@ -290,13 +247,13 @@ static int run_program(cli *c, const vima_program *p, diag *d)
 	if (rc)
 		return rc;
 	if (vima_unit_init(&u, p, &c->ro, c->lines, d) < 0)
-		return failed(d);
+		return cli_failed(d);
 	for (size_t i = 0; i < c->naa && rc == 0; i++)
 		if (c->aa[i].opt == 'l' && vima_npy_load(&u, c->aa[i].array, c->aa[i].path, d) < 0)
-			rc = failed(d);
+			rc = cli_failed(d);
 	int st = rc ? -1 : vima_run(&u, d);
 	if (st < 0 && rc == 0)
-		rc = failed(d);
+		rc = cli_failed(d);
 	if (rc == 0) {
 		vima_flush(&u);
 		rc = outputs(c, &u, d);
@@ -327,12 +284,13 @@ int vima_cli(int argc, char **argv)
 	c.aa = calloc((size_t)argc + 1, sizeof *c.aa);
 	diag d;
 	diag_clear(&d);
-	int rc = !c.defs || !c.aa ? usage("out of memory") : parse_opts(&c, argc, argv);
+	int rc = !c.defs || !c.aa ? (fputs("infsim: error: out of memory\n", stderr), EXIT_FAILURE)
+				   : parse_opts(&c, argc, argv);
 	if (rc == 0) {
 		vima_parse_opts po = { c.defs, c.ndefs, c.vector, c.lines };
 		vima_program p;
 		if (vima_load(c.prog, &po, &p, &d) < 0) {
-			rc = failed(&d);
+			rc = cli_failed(&d);
 		} else {
 			rc = run_program(&c, &p, &d);
 			vima_program_free(&p);

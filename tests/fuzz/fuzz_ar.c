@@ -4,10 +4,11 @@
  * (emu/ar/, doc/ACTIVE-ROUTING.md).  Every input is parsed; one that
  * parses is run on the network with small bounds (1 MiB of arrays,
  * 20000 events), on a small table so that stalls and deadlock reports
- * are reached too.  The event bound keeps each input within the
- * fuzzer's time limit: with a table of two or three entries, thousands
- * of updates of one flow wait at one cube, and every freed entry retries
- * the waiting list (tests/fuzz/regress/ar/ holds such an input).  Built by hand, not by `make`:
+ * are reached too.  The event bound keeps each input fast.  (With a
+ * table of two or three entries, thousands of updates of one flow wait
+ * at one cube; every freed entry once retried them all, a time-out that
+ * tests/fuzz/regress/ar/ keeps: emu/ar/wait.c now queues them per flow
+ * tree.)  `make fuzz` builds it; by hand:
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Ilib -Iemu/ar \
  *       tests/fuzz/fuzz_ar.c emu/ar/[a-z]*.c  lib/diag.c lib/npy.c lib/outfile.c lib/text.c \
