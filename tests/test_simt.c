@@ -776,6 +776,8 @@ Test(translate, errors)
 	bad(".thread k\n\tmov.u32 %a, 1 ; mov.u32 %b, 2\n.end\n", "one instruction a line");
 	bad(".thread k\nl:\n.end\n", "bad.simt:2:1: error: a .thread kernel is straight-line: no labels");
 	bad(".thread k\n.end\n", "kernel 'k' has no instruction");
+	bad(".thread k\n\tmov.u32 %a, 1\n\tsetp.eq.u32 p0, %a, %a\n\t@p0 mov.u32 %a, 2\n.end\n",
+	    "bad.simt:4:14: error: a guarded instruction cannot redefine %a in a .thread kernel");
 	/* 13 values live at once: more than the 12 registers */
 	char text[2048];
 	size_t n = (size_t)snprintf(text, sizeof text, ".thread k\n");
