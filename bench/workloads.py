@@ -29,7 +29,13 @@ import subprocess
 import sys
 
 NAMES = ["vec_add", "array_sum", "stencil1d", "stencil2d", "stencil3d", "dwt2d",
-         "gauss_elim", "conv2d", "conv3d", "mm_outer", "mm_inner"]
+         "gauss_elim", "conv2d", "conv3d", "mm_outer", "mm_inner", "gather_mlp_out",
+         "gather_mlp_in"]
+
+# Workloads with strm nodes (doc/TDFG.md, "strm nodes"): their data are
+# the samples' own (init=, and the gather's index file, which this script
+# writes at the paper's size); tests/test_strm.c checks them against C.
+STRM = {"gather_mlp_out": (128, 32768), "gather_mlp_in": (128, 32768)}
 
 # (pattern, replacement) pairs turning a sample into Table 3's size.
 SCALE = {
@@ -48,6 +54,16 @@ SCALE = {
                  (r"for k = 0, 16", "for k = 0, 2048")],
     "mm_inner": [(r"\b16x16\b", "2048x2048"), (r"\b0:16\b", "0:2048"),
                  (r"for i = 0, 16", "for i = 0, 2048")],
+    # M = 32k points, N = K = 128: every array on the (128, 32768) lattice
+    # (W uses its first 128 columns: arrays have their region's sizes).
+    "gather_mlp_out": [(r"\b16x16\b", "128x32768"), (r"box=k:k\+1,0:16", "box=k:k+1,0:32768"),
+                       (r"box=0:16,k:k\+1", "box=0:128,k:k+1"),
+                       (r"box=0:1,0:16", "box=0:1,0:32768"), (r"for k = 0, 16", "for k = 0, 128")],
+    # The inner products' region is (k, j), 128 x 128, and reads G's row
+    # i: at the paper's size G is (k, m) = 128 x 32768, so the gather and
+    # the products need arrays of different sizes, which a region cannot
+    # read (doc/TDFG.md, "Limits of programs"): only the small size runs.
+    "gather_mlp_in": None,
 }
 
 # The 2-d and 3-d workloads of the sweep (Figs 16 and 17).
@@ -55,8 +71,23 @@ SWEEP = ["stencil2d", "stencil3d", "dwt2d", "conv2d", "gauss_elim", "mm_outer",
          "mm_inner", "conv3d"]
 
 PARTS = ["transpose", "compute", "intra_tile_move", "inter_tile_move", "sync",
-         "final_reduce", "jit"]
-TRAFFIC = ["intra_tile_shift", "inter_tile_shift_bank", "inter_tile_shift_noc", "data"]
+         "final_reduce", "jit", "near_mem", "mix"]
+TRAFFIC = ["intra_tile_shift", "inter_tile_shift_bank", "inter_tile_shift_noc", "data",
+           "stream_offload", "stream_control", "stream_data"]
+
+
+def index_npy(path, k, m):
+    """The gather's indexes at the paper's size: idx[r] = (7 r + 3) mod m at
+    element (0, r) of a (k, m) i32 lattice, row-major (m rows of k)."""
+    import array
+    v = array.array("i", bytes(4 * k * m))
+    for r in range(m):
+        v[r * k] = (7 * r + 3) % m
+    head = "{'descr': '<i4', 'fortran_order': False, 'shape': (%d, %d), }" % (m, k)
+    head += " " * (63 - (10 + len(head)) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + len(head).to_bytes(2, "little") + head.encode())
+        f.write(v.tobytes())
 
 
 def paper_text(name, typ, text):
@@ -75,7 +106,37 @@ def timed(cmd):
     return p.returncode, float(m.group(1)) if m else 0.0, int(m.group(2)) if m else 0, p.stdout, err
 
 
+def run_strm(infsim, samples, out, name, typ, small, check):
+    """A workload with strm nodes: the sample's own data, no case program."""
+    src = open(os.path.join(samples, "%s_%s.tdfg" % (name, typ))).read()
+    if not small and SCALE[name] is None:
+        return {"name": name, "type": typ, "error": "no paper size (see SCALE)"}
+    tdfg = os.path.join(out, "%s_%s.tdfg" % (name, typ))
+    open(tdfg, "w").write(src if small else paper_text(name, typ, src))
+    if small:
+        shutil.copy(os.path.join(samples, "gather_mlp_idx.npy"), out)
+    else:
+        index_npy(os.path.join(out, "gather_mlp_idx.npy"), *STRM[name])
+    stats = os.path.join(out, "%s_%s.json" % (name, typ))
+    r = {"name": name, "type": typ, "kernel_s": 0.0}
+    st, sec, kib, so, se = timed([infsim, "run", tdfg, "-q", "--stats=json",
+                                  "--stats-file=" + stats])
+    r.update(plain_s=sec, plain_kib=kib, plain_ok=st == 0)
+    if st:
+        r["error"] = se.strip()
+        return r
+    r["stats"] = json.load(open(stats))
+    if check:
+        st, sec, kib, so, se = timed([infsim, "run", tdfg, "-q", "--check"])
+        r.update(check_s=sec, check_kib=kib, check_ok=st == 0)
+        if st:
+            r["error"] = se.strip()
+    return r
+
+
 def run_one(infsim, case, samples, out, name, typ, small, check):
+    if name in STRM:
+        return run_strm(infsim, samples, out, name, typ, small, check)
     src = open(os.path.join(samples, "%s_%s.tdfg" % (name, typ))).read()
     tdfg = os.path.join(out, "%s_%s.tdfg" % (name, typ))
     open(tdfg, "w").write(src if small else paper_text(name, typ, src))
@@ -132,7 +193,10 @@ def table(results, out):
             label, r["kernel_s"], r["plain_s"], ratio, mib(r["plain_kib"]),
             "%.2f" % r["check_s"] if "check_s" in r else "-",
             mib(r["check_kib"]) if "check_kib" in r else "-",
-            "yes (C kernel%s)" % (", tDFG reference" if "check_s" in r else "") if ok else "NO",
+            ("yes (tDFG reference; C kernel in make check)" if r["name"] in STRM and
+             "check_s" in r else "-" if r["name"] in STRM else
+             "yes (C kernel%s)" % (", tDFG reference" if "check_s" in r else "")) if ok
+            else "NO",
             cyc, bits))
     text = "\n".join(lines) + "\n"
     open(os.path.join(out, "workloads.md"), "w").write(text)

@@ -36,6 +36,13 @@ int dbg_tdfg_load(dbg_session *s, const char *path, const char *type,
 	if (type ? emu_tdfg_json_load(path, type, ov, &s->t, &s->j, d) < 0
 		 : emu_tdfg_load(path, ov, &s->t, &s->j, d) < 0)
 		return -1;
+	const long sn = emu_strm_first(&s->t);
+	if (sn >= 0) {
+		const emu_tnode *x = &s->t.nodes[sn];
+		diag_at(d, path, x->line, x->op_col, "'%s' is a strm node: infsdb does not run "
+			"near-memory streams; run it with 'infsim run %s'", x->name, path);
+		return -1;
+	}
 	/* s->prog owns the lowered stream; j keeps node_of (one entry per
 	 * command of s->prog) */
 	s->prog = s->j.prog;

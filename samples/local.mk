@@ -55,4 +55,7 @@ EXTRA_DIST += samples/workloads/vec_add_f32.tdfg \
 	samples/workloads/conv3d_i32.tdfg samples/workloads/mm_outer_f32.tdfg \
 	samples/workloads/mm_outer_i32.tdfg samples/workloads/mm_inner_f32.tdfg \
 	samples/workloads/mm_inner_i32.tdfg \
-	samples/workloads/gauss_elim_f32.npy samples/workloads/gauss_elim_i32.npy
+	samples/workloads/gauss_elim_f32.npy samples/workloads/gauss_elim_i32.npy \
+	samples/workloads/gather_mlp_in_f32.tdfg samples/workloads/gather_mlp_in_i32.tdfg \
+	samples/workloads/gather_mlp_out_f32.tdfg samples/workloads/gather_mlp_out_i32.tdfg \
+	samples/workloads/gather_mlp_idx.npy

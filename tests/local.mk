@@ -346,13 +346,19 @@ tests_test_allocfail_LDADD = $(TEST_LIBS)
 check_LTLIBRARIES += tests/libkernels.la
 tests_libkernels_la_SOURCES = tests/kernels/workloads.h tests/kernels/ops_f32.c \
 	tests/kernels/ops_i32.c tests/kernels/cases.h tests/kernels/fill.c \
-	tests/kernels/case_f32.c tests/kernels/case_i32.c
+	tests/kernels/case_f32.c tests/kernels/case_i32.c tests/kernels/strm_kernels.h \
+	tests/kernels/strm_kernels.c
 tests_libkernels_la_CFLAGS = $(AM_CFLAGS)
 EXTRA_DIST += tests/kernels/kernels.inc tests/kernels/cases.inc
 check_PROGRAMS += tests/test_workloads
 tests_test_workloads_SOURCES = tests/test_workloads.c
 tests_test_workloads_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_workloads_LDADD = tests/libkernels.la $(TEST_LIBS)
+# strm nodes (emu/tdfg/strm.c): gather_mlp and the split reduction.
+check_PROGRAMS += tests/test_strm
+tests_test_strm_SOURCES = tests/test_strm.c
+tests_test_strm_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_strm_LDADD = tests/libkernels.la $(TEST_LIBS)
 check_PROGRAMS += tests/test_paper_stats
 tests_test_paper_stats_SOURCES = tests/test_paper_stats.c
 tests_test_paper_stats_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'

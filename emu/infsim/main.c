@@ -99,6 +99,9 @@ static const char help_text[] =
 "                             difference name the node, its first wrong\n"
 "                             element and the command that wrote it (exit 3)\n"
 "      --stepi                run one micro-op at a time (same bits, slower)\n"
+"      --tp-core=N            Eq. 2's TP_core, the core's operations per cycle\n"
+"                             (16), for the offload decision --stats prints\n"
+"      --lat-jit=N            Eq. 2's Lat_JIT, the JIT's cycles per node (1000)\n"
 "      --strict               make data-movement hazards (unsynced or unwritten\n"
 "                             reads, clobbers, overlaps) errors, not warnings\n"
 "      --stats[=FORMAT]       print statistics, FORMAT text (default), commands\n"
@@ -237,6 +240,8 @@ typedef struct run_opts {
 	int stats;             /* 0 none, 't' text, 'c' commands, 'j' json */
 	const char *stats_file;
 	long threads;          /* 0: not given */
+	double tp_core;        /* --tp-core: Eq. 2's TP_core */
+	long lat_jit;          /* --lat-jit: Eq. 2's Lat_JIT */
 } run_opts;
 
 static const char *bufarg_option(int opt)
@@ -280,7 +285,7 @@ static int parse_threads(const char *arg, long *out)
 enum { OPT_CHECK = 256, OPT_STEPI, OPT_STATS, OPT_STATS_FILE, OPT_HELP,
        OPT_VERSION, OPT_JSON, OPT_WRITTEN };
 
-enum { OPT_STRICT = 300, OPT_TDFG, OPT_TYPE };
+enum { OPT_STRICT = 300, OPT_TDFG, OPT_TYPE, OPT_TP_CORE, OPT_LAT_JIT };
 
 static const struct option run_longopts[] = {
 	{ "machine", required_argument, NULL, 'm' },
@@ -294,6 +299,8 @@ static const struct option run_longopts[] = {
 	{ "stepi", no_argument, NULL, OPT_STEPI },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "tdfg", required_argument, NULL, OPT_TDFG },
+	{ "tp-core", required_argument, NULL, OPT_TP_CORE },
+	{ "lat-jit", required_argument, NULL, OPT_LAT_JIT },
 	{ "stats", optional_argument, NULL, OPT_STATS },
 	{ "stats-file", required_argument, NULL, OPT_STATS_FILE },
 	{ "threads", required_argument, NULL, 'j' },
@@ -351,6 +358,24 @@ static int run_option(int opt, run_opts *o)
 	case OPT_STEPI:
 		o->stepi = true;
 		return 0;
+	case OPT_TP_CORE: {
+		char *end;
+		errno = 0;
+		o->tp_core = strtod(optarg, &end);
+		if (errno || end == optarg || *end || !(o->tp_core > 0 && o->tp_core <= 1e9))
+			return cli_usage(NULL, "--tp-core '%s': expected the core's operations per cycle, "
+					   "a number above 0 and at most 1e9", optarg);
+		return 0;
+	}
+	case OPT_LAT_JIT: {
+		char *end;
+		errno = 0;
+		o->lat_jit = strtol(optarg, &end, 10);
+		if (errno || end == optarg || *end || o->lat_jit < 0 || o->lat_jit > 1000000000L)
+			return cli_usage(NULL, "--lat-jit '%s': expected the JIT's cycles per node, 0 to "
+					   "1000000000", optarg);
+		return 0;
+	}
 	case OPT_STRICT:
 		o->strict = true;
 		return 0;
@@ -603,6 +628,7 @@ typedef struct run_state {
 	emu_valid_report vrep; /* --tdfg: the first node that differs */
 	emu_cmd_cycles *cc;    /* --stats=commands and json: each command's cycles */
 	uint64_t *bank_before; /* each bank's cycles before the current command */
+	emu_strm_stats strm;   /* a tDFG's strm nodes (emu/tdfg/strm.c) */
 	diag d;
 } run_state;
 
@@ -767,12 +793,18 @@ static int run_commands(run_state *s)
 			return -1;
 		if (validate(s) <= 0)
 			return s->d.set ? -1 : EXIT_MISMATCH;
+		if (s->ref && emu_ref_run_cmd(s->ref, i, &s->d) < 0)
+			return -1;
+		if (s->ref && !emu_report_check_cmd(s->ref, s->em, i, &s->d))
+			return EXIT_MISMATCH;
+		/* A strm node's stream runs at the banks after its commands
+		 * (emu/tdfg/strm.c). */
+		const long sn = s->ts->on ? emu_strm_node_at(&s->ts->t, &s->ts->j, i) : -1;
+		if (sn >= 0 && emu_strm_exec(&s->ts->t, s->p, s->em, s->ref, (size_t)sn, &s->strm,
+					     &s->d) < 0)
+			return -1;
 		if (!s->ref)
 			continue;
-		if (emu_ref_run_cmd(s->ref, i, &s->d) < 0)
-			return -1;
-		if (!emu_report_check_cmd(s->ref, s->em, i, &s->d))
-			return EXIT_MISMATCH;
 		const int node = s->tref ? check_node(s, i) : 1;
 		if (node <= 0)
 			return node < 0 ? -1 : EXIT_MISMATCH;
@@ -850,6 +882,39 @@ static void jit_stats_text(FILE *f, const tdfg_src *ts)
 	}
 }
 
+/* Eq. 2 (§4.3) for each region as written, at its first run, its
+ * Σ Lat_op from this run's cycles.  0, or -1 when out of memory. */
+static int eq2_stats(const run_state *s, emu_paper *pp)
+{
+	const emu_tdfg *t = &s->ts->t;
+	const size_t n = s->p->ncmds;
+	uint64_t *cyc = calloc(n + 1, sizeof *cyc);
+	if (!cyc)
+		return -1;
+	for (size_t i = 0; s->cc && i < n; i++)
+		cyc[i] = s->cc[i].cycles;
+	int rc = 0;
+	for (size_t w = 0; rc == 0 && w < (t->tregions ? t->ntregions : t->nregions); w++) {
+		size_t r = 0;
+		while (r < t->nregions && t->tregions && t->regions[r].tmpl != w)
+			r++;
+		if (!t->tregions)
+			r = w;
+		if (r >= t->nregions)
+			continue; /* a region never run */
+		emu_eq2 e;
+		emu_eq2_region(t, r, cyc, s->o->tp_core > 0 ? s->o->tp_core : EMU_EQ2_TP_CORE,
+			       s->o->lat_jit >= 0 ? (uint64_t)s->o->lat_jit : EMU_EQ2_LAT_JIT, &e);
+		struct emu_paper_eq2 q = {.line = t->regions[r].line, .n_elem = e.n_elem,
+			.n_op = e.n_op, .n_node = e.n_node, .lat_ops = e.lat_ops, .lat_jit = e.lat_jit,
+			.mem = e.mem, .tp_core = e.tp_core, .core = e.core, .in_memory = e.in_memory};
+		snprintf(q.region, sizeof q.region, "%s", t->regions[r].name);
+		rc = emu_paper_eq2_add(pp, &q);
+	}
+	free(cyc);
+	return rc;
+}
+
 /* The paper's statistics (paper.h): for a tDFG, with the JIT's final
  * reduce, time and groups.  0, or -1 when out of memory. */
 static int paper_stats(const run_state *s, emu_paper *pp)
@@ -865,7 +930,10 @@ static int paper_stats(const run_state *s, emu_paper *pp)
 	emu_paper_tdfg_final(&s->ts->t, &s->ts->j, s->p, final, n);
 	emu_paper_collect(pp, s->em, s->cc, n, final, emu_paper_tdfg_jit_seconds(&s->ts->j));
 	free(final);
-	return emu_paper_tdfg_groups(pp, &s->ts->t, &s->ts->j, s->cc, n);
+	const emu_strm_stats *ss = &s->strm;
+	emu_paper_streams(pp, ss->near_cycles, ss->final_cycles,
+			  ss->ttu_out_cycles + ss->ttu_in_cycles, ss->bytes, ss->byte_hops);
+	return eq2_stats(s, pp) < 0 ? -1 : emu_paper_tdfg_groups(pp, &s->ts->t, &s->ts->j, s->cc, n);
 }
 
 static int write_stats(run_state *s)
@@ -1024,6 +1092,7 @@ static int cmd_run(int argc, char **argv)
 {
 	run_opts o;
 	memset(&o, 0, sizeof o);
+	o.lat_jit = -1;
 	o.ba = calloc((size_t)argc, sizeof *o.ba);
 	o.geo.machine = calloc((size_t)argc, sizeof *o.geo.machine);
 	emu_program p;
@@ -1050,6 +1119,7 @@ static int cmd_run(int argc, char **argv)
 	emu_tref_free(s.tref);
 	emu_valid_free(s.valid);
 	emu_tdfg_free(&s.vt);
+	emu_strm_lot_free(&s.strm.lot);
 	tdfg_src_free(&ts);
 	if (s.em)
 		emu_machine_free(s.em);

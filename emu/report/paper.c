@@ -9,11 +9,12 @@
 
 static const char *const part_names[EMU_PAPER_PARTS] = {
 	"transpose", "compute", "intra_tile_move", "inter_tile_move", "sync", "final_reduce",
-	"jit",
+	"jit", "near_mem", "mix",
 };
 
 static const char *const traffic_names[EMU_TRAFFIC_KINDS] = {
 	"intra_tile_shift", "inter_tile_shift_bank", "inter_tile_shift_noc", "data",
+	"stream_offload", "stream_control", "stream_data",
 };
 
 const char *emu_paper_part_name(unsigned part)
@@ -76,6 +77,8 @@ void emu_paper_collect(emu_paper *p, const emu_machine *em, const emu_cmd_cycles
 		       size_t n, const uint8_t *final, double jit_seconds)
 {
 	memset(p->cycles, 0, sizeof p->cycles);
+	memset(p->bytes, 0, sizeof p->bytes);
+	memset(p->byte_hops, 0, sizeof p->byte_hops);
 	p->ops = p->ops_bitlines = 0;
 	for (size_t i = 0; i < n; i++) {
 		const emu_cmd *c = &em->prog->cmds[i];
@@ -89,6 +92,30 @@ void emu_paper_collect(emu_paper *p, const emu_machine *em, const emu_cmd_cycles
 	p->cycles[EMU_PAPER_TRANSPOSE] = em->st.ttu_cycles;
 	p->cycles[EMU_PAPER_JIT] = (uint64_t)(jit_seconds * EMU_PAPER_CLOCK_HZ + 0.5);
 	traffic(p, em);
+}
+
+void emu_paper_streams(emu_paper *p, uint64_t near, uint64_t final, uint64_t ttu,
+		       const uint64_t bytes[3], const uint64_t byte_hops[3])
+{
+	p->cycles[EMU_PAPER_NEAR_MEM] += near;
+	p->cycles[EMU_PAPER_FINAL_REDUCE] += final;
+	ttu = ttu < p->cycles[EMU_PAPER_TRANSPOSE] ? ttu : p->cycles[EMU_PAPER_TRANSPOSE];
+	p->cycles[EMU_PAPER_TRANSPOSE] -= ttu;
+	p->cycles[EMU_PAPER_MIX] += ttu;
+	for (unsigned k = 0; k < 3; k++) {
+		p->bytes[EMU_TRAFFIC_STREAM_OFFLOAD + k] += bytes[k];
+		p->byte_hops[EMU_TRAFFIC_STREAM_OFFLOAD + k] += byte_hops[k];
+	}
+}
+
+int emu_paper_eq2_add(emu_paper *p, const struct emu_paper_eq2 *e)
+{
+	struct emu_paper_eq2 *v = realloc(p->eq2, (p->neq2 + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	v[p->neq2++] = *e;
+	p->eq2 = v;
+	return 0;
 }
 
 int emu_paper_group_add(emu_paper_group **gs, size_t *ng, size_t g, const char *label,
@@ -114,6 +141,9 @@ void emu_paper_free(emu_paper *p)
 {
 	free(p->nodes);
 	free(p->regions);
+	free(p->eq2);
+	p->eq2 = NULL;
+	p->neq2 = 0;
 	p->nodes = p->regions = NULL;
 	p->nnodes = p->nregions = 0;
 }
@@ -155,6 +185,14 @@ void emu_paper_text(FILE *f, const emu_paper *p)
 			p->bytes[k], p->byte_hops[k]);
 	fprintf(f, "  operations on bitlines   %" PRIu64 " of %" PRIu64 " compute commands (%s)\n",
 		p->ops_bitlines, p->ops, percent(p->ops_bitlines, p->ops, pc, sizeof pc));
+	for (size_t i = 0; i < p->neq2; i++) {
+		const struct emu_paper_eq2 *e = &p->eq2[i];
+		fprintf(f, "  Eq. 2, region '%s' (line %d): N_elem*N_op/TP_core = %" PRIu64 "*%" PRIu64
+			"/%g = %.1f; sum Lat_op + N_node*Lat_JIT = %" PRIu64 " + %" PRIu64 "*%" PRIu64
+			" = %" PRIu64 ": %s\n", e->region, e->line, e->n_elem, e->n_op, e->tp_core,
+			e->core, e->lat_ops, e->n_node, e->lat_jit, e->mem,
+			e->in_memory ? "in memory (tDFG)" : "streams (sDFG)");
+	}
 	if (p->nregions)
 		groups_text(f, "by region", p->regions, p->nregions);
 	if (p->nnodes)
@@ -187,6 +225,19 @@ void emu_paper_json(FILE *f, const emu_paper *p)
 			k ? "," : "", traffic_names[k], p->bytes[k], p->byte_hops[k]);
 	fprintf(f, "\n    },\n    \"compute_commands\": %" PRIu64 ", \"on_bitlines\": %" PRIu64,
 		p->ops, p->ops_bitlines);
+	if (p->neq2)
+		fprintf(f, ",\n    \"eq2\": [");
+	for (size_t i = 0; i < p->neq2; i++) {
+		const struct emu_paper_eq2 *e = &p->eq2[i];
+		fprintf(f, "%s\n      {\"region\": \"%s\", \"line\": %d, \"n_elem\": %" PRIu64
+			", \"n_op\": %" PRIu64 ", \"tp_core\": %g, \"core_cycles\": %.1f, "
+			"\"lat_ops\": %" PRIu64 ", \"n_node\": %" PRIu64 ", \"lat_jit\": %" PRIu64
+			", \"mem_cycles\": %" PRIu64 ", \"in_memory\": %s}", i ? "," : "", e->region,
+			e->line, e->n_elem, e->n_op, e->tp_core, e->core, e->lat_ops, e->n_node,
+			e->lat_jit, e->mem, e->in_memory ? "true" : "false");
+	}
+	if (p->neq2)
+		fprintf(f, "\n    ]");
 	if (p->nregions)
 		groups_json(f, "by_region", p->regions, p->nregions);
 	if (p->nnodes)

@@ -29,6 +29,9 @@ typedef enum emu_paper_part {
 	EMU_PAPER_SYNC,          /* the barriers */
 	EMU_PAPER_FINAL_REDUCE,  /* a reduction's steps across tiles */
 	EMU_PAPER_JIT,           /* the JIT's host time at the system clock */
+	EMU_PAPER_NEAR_MEM,      /* strm streams at the banks (gathers; the cost model
+				  * of doc/TDFG.md, "strm nodes") */
+	EMU_PAPER_MIX,           /* transposes between the arrays and the streams */
 	EMU_PAPER_PARTS
 } emu_paper_part;
 
@@ -38,6 +41,9 @@ typedef enum emu_paper_traffic {
 	EMU_TRAFFIC_INTER_BANK,  /* inter-tile shifts inside a bank (H-tree) */
 	EMU_TRAFFIC_INTER_NOC,   /* inter-tile shifts over the NoC */
 	EMU_TRAFFIC_DATA,        /* data in and out of the arrays (transpose unit) */
+	EMU_TRAFFIC_STREAM_OFFLOAD, /* strm streams: between SE_L3s (NSC Fig 12's classes) */
+	EMU_TRAFFIC_STREAM_CONTROL, /* strm streams: config, credit, done, end, ... */
+	EMU_TRAFFIC_STREAM_DATA,    /* strm streams: values to and from the core */
 	EMU_TRAFFIC_KINDS
 } emu_paper_traffic;
 
@@ -57,7 +63,24 @@ typedef struct emu_paper {
 	uint64_t ops, ops_bitlines;
 	emu_paper_group *nodes, *regions;  /* owned; NULL outside a tDFG */
 	size_t nnodes, nregions;
+	/* Eq. 2 (§4.3) for each region as written, at its first run. */
+	struct emu_paper_eq2 {
+		char region[64];
+		int line;
+		uint64_t n_elem, n_op, n_node, lat_ops, lat_jit, mem;
+		double tp_core, core;
+		bool in_memory;
+	} *eq2;                            /* owned */
+	size_t neq2;
 } emu_paper;
+
+/* A tDFG's strm streams (emu/tdfg/strm.c): near-memory and final-reduce
+ * cycles of the cost model, the transposes they made (moved from
+ * transpose to mix), and their traffic by class (offload, control, data). */
+void emu_paper_streams(emu_paper *p, uint64_t near, uint64_t final, uint64_t ttu,
+		       const uint64_t bytes[3], const uint64_t byte_hops[3]);
+/* Add Eq. 2's record e (copied).  0, or -1 when out of memory. */
+int emu_paper_eq2_add(emu_paper *p, const struct emu_paper_eq2 *e);
 
 /* The breakdown of em's run, cc[0..n) each command's cycles (report.h).
  * final (NULL: none) marks the commands of a final reduce; jit_seconds is

@@ -681,6 +681,60 @@ static void emit_reduce(gen *g, size_t i)
 }
 
 
+/* strm.reduce (§3.3, Fig 4b; doc/TDFG.md, "strm nodes"): the in-memory
+ * partial reduces each tile's T positions along dim pairwise (h = T/2,
+ * T/4, ..., 1: the whole domain moves down by h and the command runs on
+ * [lo, hi - h); positions whose partner lies in the next tile compute
+ * values nothing reads), then a sync: the final-reduce stream at the
+ * banks (strm.c) starts only once the partial reduction has synced
+ * (§5.3).  The domain along dim must be whole tiles, so that every tile
+ * holds one partial at its first position. */
+static int emit_strm_reduce(gen *g, size_t i)
+{
+	const emu_tnode *x = &g->t->nodes[i];
+	const emu_tnode *s = &g->t->nodes[x->arg[0]];
+	const emu_tregion *tr = &g->t->regions[x->region];
+	const unsigned k = x->dim, nd = tr->ndims;
+	const uint64_t lo = s->dom.lo[k], hi = s->dom.hi[k], T = tr->tile[k];
+	char tn[16], cmd[512], offs[96], box[128], t1[32], t2[32];
+	if (lo % T || (hi % T && hi != tr->shape[k]) || (hi - lo) % T)
+		return node_err(g, x, "strm.reduce along dimension %u needs whole tiles: '%s' "
+				"spans [%" PRIu64 ", %" PRIu64 ") there and the tile is %" PRIu64
+				" wide; give a box of whole tiles or a tile= that divides it",
+				k, s->name, lo, hi, T);
+	const char *ty = type_text(x, tn, sizeof tn);
+	tmp_name(written_index(g, i), 0, t1, sizeof t1);
+	tmp_name(written_index(g, i), 1, t2, sizeof t2);
+	snprintf(cmd, sizeof cmd, "copy.%s %s, %s", ty, x->name, emu_tnode_value_name(g->t, s));
+	emit_on_box(g, i, cmd, &s->dom);
+	for (uint64_t h = T / 2; h >= 1 && hi - lo > h; h /= 2) {
+		emu_box up = s->dom, low = s->dom;
+		up.lo[k] = lo + h;
+		low.hi[k] = hi - h;
+		size_t n = 0;
+		for (unsigned j = 0; j < nd; j++)
+			n += (size_t)snprintf(offs + n, sizeof offs - n, ", %s%" PRIu64,
+					      j == k ? "-" : "+", j == k ? h : 0);
+		box_text(&up, nd, box, sizeof box);
+		put_line(g, (long)i, x->line, "move %s, %s%s @ box=%s", t1, x->name, offs, box);
+		snprintf(cmd, sizeof cmd, "%s.%s %s, %s, %s", isa_info_of(x->c.op)->name, ty, t2,
+			 x->name, t1);
+		emit_on_box(g, i, cmd, &low);
+		snprintf(cmd, sizeof cmd, "copy.%s %s, %s", ty, x->name, t2);
+		emit_on_box(g, i, cmd, &low);
+	}
+	put_line(g, (long)i, x->line, "sync");
+	return 0;
+}
+
+/* strm.gather: no command on the bitlines but a sync, after which the
+ * indirect stream at the banks (strm.c) reads its operands: in-memory
+ * producers must have synced first (§5.3). */
+static void emit_gather(gen *g, size_t i)
+{
+	put_line(g, (long)i, g->t->nodes[i].line, "sync");
+}
+
 static void emit_shift(gen *g, size_t i)
 {
 	const emu_tnode *x = &g->t->nodes[i];
@@ -763,7 +817,13 @@ static int emit_node(gen *g, size_t i)
 		rc = emit_bcast(g, i);
 		break;
 	case EMU_TN_REDUCE:
-		emit_reduce(g, i);
+		if (x->strm)
+			rc = emit_strm_reduce(g, i);
+		else
+			emit_reduce(g, i);
+		break;
+	case EMU_TN_GATHER:
+		emit_gather(g, i);
 		break;
 	case EMU_TN_STORE: /* into an array: checked as the store, no marker */
 		emit_store(g, i);

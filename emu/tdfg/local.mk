@@ -2,5 +2,5 @@
 # emu/tdfg/: tensor dataflow graphs: the IR and its parser, the JIT that
 # lowers them into a stream, and the node-level reference.
 libinfsim_core_la_SOURCES += emu/tdfg/tdfg.h emu/tdfg/tdfg.c emu/tdfg/tdfg_prog.c emu/tdfg/jit.c \
-	emu/tdfg/tdfg_ref.c emu/tdfg/tdfg_json.h emu/tdfg/tdfg_json.c
+	emu/tdfg/tdfg_ref.c emu/tdfg/strm.c emu/tdfg/tdfg_json.h emu/tdfg/tdfg_json.c
 pkginclude_HEADERS += emu/tdfg/tdfg.h emu/tdfg/tdfg_json.h

@@ -31,7 +31,7 @@
 #include "tdfg.h"
 
 static const char *const kind_names[EMU_TN_KINDS] = {
-	"input", "const", "shift", "bcast", "compute", "reduce", "tensor", "store",
+	"input", "const", "shift", "bcast", "compute", "reduce", "tensor", "store", "gather",
 };
 
 const char *emu_tnode_kind_name(unsigned kind)
@@ -949,6 +949,125 @@ static int node_reduce(tp *p, emu_tnode *x, const emu_tregion *r)
 	return 0;
 }
 
+/* ---- strm nodes (infinity-stream §3.3, Fig 5; strm.c) ---- */
+
+bool emu_strm_type_ok(unsigned fmt, unsigned width, unsigned sg)
+{
+	if (fmt == ISA_FMT_F32)
+		return true;
+	return fmt == ISA_FMT_INT && (width == 8 || width == 32 || (width == 64 && sg));
+}
+
+int emu_strm_gather_domain(const emu_tnode *a, const emu_tnode *ix, unsigned dim,
+			   emu_box *dom, char *why, size_t size)
+{
+	*dom = a->dom;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		if (k == dim) {
+			dom->lo[k] = ix->dom.lo[k];
+			dom->hi[k] = ix->dom.hi[k];
+		} else if (ix->dom.hi[k] - ix->dom.lo[k] != 1) {
+			snprintf(why, size, "the index '%s' must be one element wide along every "
+				 "dimension but %u (it spans [%" PRIu64 ", %" PRIu64 ") along "
+				 "dimension %u)", ix->name, dim, ix->dom.lo[k], ix->dom.hi[k], k);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The element type after "strm.gather." or "strm.reduce.OP.", one that
+ * the stream engines compute on (emu_strm_type_ok). */
+static int strm_type(tp *p, emu_tnode *x, size_t at)
+{
+	char tn[16];
+	if (!emu_strm_type_ok(x->fmt, x->width, x->is_signed))
+		return perr(p, at, "a strm node holds i8, u8, i32, u32, i64 or f32 elements (the "
+			    "stream engines' types), not %s",
+			    isa_type_name(x->fmt, x->width, x->is_signed, tn, sizeof tn));
+	return 0;
+}
+
+/* strm.gather.TYPE SRC, INDEX, DIM: x[.., i, ..] = SRC[.., INDEX[i], ..]
+ * along DIM, the index read at INDEX's first position of every other
+ * dimension (one indirect level, Fig 5's B[A[i] + w]). */
+static int node_gather(tp *p, emu_tnode *x, const emu_tregion *r)
+{
+	char why[256], tn[16];
+	if (expect_char(p, '.', "'.' and the element type (strm.gather.f32)"))
+		return -1;
+	const size_t t1 = p->pos;
+	if (type_word(p, x) || strm_type(p, x, t1))
+		return -1;
+	memset(&x->c, 0, sizeof x->c);
+	x->c.fmt = x->fmt;
+	x->c.width = x->width;
+	x->c.is_signed = x->is_signed;
+	if (compute_arg(p, x, 0) || expect_char(p, ',', "',' and the index node"))
+		return -1;
+	blanks(p);
+	const size_t at = p->pos;
+	if (operand(p, &x->arg[1]))
+		return -1;
+	const emu_tnode *ix = &p->t->nodes[x->arg[1]];
+	if (ix->fmt != ISA_FMT_INT || !emu_strm_type_ok(ix->fmt, ix->width, ix->is_signed))
+		return perr(p, at, "the index '%s' holds %s elements; expected i8, u8, i32, u32 "
+			    "or i64", ix->name,
+			    isa_type_name(ix->fmt, ix->width, ix->is_signed, tn, sizeof tn));
+	x->nargs = 2;
+	if (expect_char(p, ',', "',' and the dimension the index selects along"))
+		return -1;
+	uint64_t dim;
+	const size_t dat = (blanks(p), p->pos);
+	if (unsigned_in(p, "dimension", 0, r->ndims - 1u, &dim))
+		return -1;
+	x->dim = (uint8_t)dim;
+	x->strm = true;
+	if (emu_strm_gather_domain(&p->t->nodes[x->arg[0]], ix, x->dim, &x->dom, why,
+				   sizeof why) && !loose(p))
+		return perr(p, dat, "%s", why);
+	return 0;
+}
+
+/* strm.reduce.OP.TYPE SRC, DIM: a reduce whose last step runs near
+ * memory (§3.3, Fig 4b): add, min or max; floats only add. */
+static int node_strm_reduce(tp *p, emu_tnode *x, const emu_tregion *r)
+{
+	const size_t at = p->pos + 1;
+	if (node_reduce(p, x, r))
+		return -1;
+	const char *op = isa_info_of(x->c.op)->name;
+	if (strcmp(op, "add") && strcmp(op, "min") && strcmp(op, "max"))
+		return perr(p, at, "strm.reduce takes add, min or max (the stream engines' "
+			    "reductions), not %s", op);
+	if (x->fmt == ISA_FMT_F32 && strcmp(op, "add"))
+		return perr(p, at, "strm.reduce.%s does not take f32 elements; a float "
+			    "reduction near memory is an add", op);
+	x->strm = true;
+	return strm_type(p, x, at);
+}
+
+static int node_strm(tp *p, emu_tnode *x, const emu_tregion *r)
+{
+	char f[40];
+	if (expect_char(p, '.', "'.' and a stream after 'strm' (strm.reduce or strm.gather)"))
+		return -1;
+	const size_t at = p->pos;
+	const size_t n = ident_len(p, at);
+	p->pos = at + n;
+	if (is_word(p, at, n, "reduce")) {
+		x->kind = EMU_TN_REDUCE;
+		return node_strm_reduce(p, x, r);
+	}
+	if (is_word(p, at, n, "gather")) {
+		x->kind = EMU_TN_GATHER;
+		return node_gather(p, x, r);
+	}
+	p->pos = at;
+	return perr(p, at, "expected reduce or gather after 'strm.', found %s",
+		    found(p, at, f, sizeof f));
+}
+
 /* ---- arrays, tensors and stores (doc/TDFG.md, "Programs") ---- */
 
 /* Among n records of size stride whose first member is their name (an
@@ -1366,7 +1485,7 @@ static int parse_node(tp *p, size_t at, size_t n)
 	x->region = (uint32_t)(t->nregions - 1);
 	x->buf = -1;
 	size_t kn;
-	if (word(p, "input, const, shift, bcast, reduce or a command such as add.f32", &kn))
+	if (word(p, "input, const, shift, bcast, reduce, strm or a command such as add.f32", &kn))
 		return -1;
 	const size_t k = p->pos;
 	x->op_col = (int)k + 1;
@@ -1391,6 +1510,8 @@ static int parse_node(tp *p, size_t at, size_t n)
 	} else if (is_word(p, k, kn, "bcast")) {
 		x->kind = EMU_TN_BCAST;
 		rc = node_bcast(p, x, r);
+	} else if (is_word(p, k, kn, "strm")) {
+		rc = node_strm(p, x, r);
 	} else {
 		x->kind = EMU_TN_COMPUTE;
 		p->pos = k;

@@ -70,6 +70,8 @@ typedef enum emu_tnode_kind {
 	EMU_TN_TENSOR,    /* a hyperrectangle of an array (§3.2 tensor) */
 	EMU_TN_STORE,     /* a node's value written into an array's box; its
 			   * name is "store A", A the array as written */
+	EMU_TN_GATHER,    /* strm.gather: an indirect load stream near memory
+			   * writing a tensor (§3.3, Fig 5: B[A[i] + w]) */
 	EMU_TN_KINDS
 } emu_tnode_kind;
 
@@ -132,6 +134,9 @@ typedef struct emu_tnode {
 	int64_t off[EMU_LAYOUT_DIMS];
 	uint8_t dim;
 	bool output;           /* named by an `output` line */
+	/* strm (strm.c, §3.3): a reduce whose final step is a stream at the
+	 * banks (strm.reduce), or a gather (EMU_TN_GATHER). */
+	bool strm;
 	emu_box dom;           /* its domain, in lattice coordinates */
 	/* Programs (doc/TDFG.md): tensor, store, input: the box as written
 	 * (has_box), shift: off_e; evaluated at each run of the region. */
@@ -228,6 +233,15 @@ uint64_t emu_tregion_elems(const emu_tregion *r);
  * NULL past the end. */
 const char *emu_tdfg_line(const emu_tdfg *t, int line, size_t *len);
 
+/* ---- strm nodes (tdfg.c, strm.c; doc/TDFG.md, "strm nodes") ----
+ * Element types the stream engines compute on: i8, u8, i32, u32, i64, f32. */
+bool emu_strm_type_ok(unsigned fmt, unsigned width, unsigned sg);
+/* A gather's domain: src's, with dimension dim taken from the index's
+ * domain; the index must be one element wide along every other
+ * dimension.  0, or -1 with why set. */
+int emu_strm_gather_domain(const emu_tnode *src, const emu_tnode *index, unsigned dim,
+			   emu_box *dom, char *why, size_t size);
+
 /* ---- the JIT (jit.c) ----
  * Lower t into a command stream: allocate wordlines, choose each
  * region's tiles (§4.1, emu_tile_select, unless the region gives them),
@@ -273,6 +287,77 @@ int emu_tdfg_load(const char *path, const emu_geom_override *ov, emu_tdfg *t,
 void emu_jit_free(emu_jit *j);
 /* The node whose commands hold command i (i < ncmds), or -1. */
 long emu_jit_node_of(const emu_jit *j, size_t cmd);
+
+/* ---- strm nodes at run time (strm.c) ----
+ * The Layout Override Table's trans field of each tensor (infinity-stream
+ * §5.2, Table 1): 0 in normal memory, 1 while the transpose unit fills it
+ * (the core's requests to it are blocked), 2 once it is transposed. */
+enum { EMU_LOT_NORMAL = 0, EMU_LOT_FILLING = 1, EMU_LOT_TRANSPOSED = 2 };
+typedef struct emu_strm_lot {
+	uint8_t *trans;        /* per buffer of the program */
+	size_t n;
+	uint64_t fills;        /* 0/2 -> 1 transitions */
+	uint64_t blocked;      /* core requests refused while filling */
+	uint64_t served;       /* core requests served */
+} emu_strm_lot;
+int emu_strm_lot_init(emu_strm_lot *l, size_t nbufs);
+void emu_strm_lot_free(emu_strm_lot *l);
+void emu_strm_lot_fill(emu_strm_lot *l, size_t buf);    /* trans := 1 */
+void emu_strm_lot_filled(emu_strm_lot *l, size_t buf);  /* trans := 2 */
+/* A core request to buffer buf: false (counted blocked) while filling. */
+bool emu_strm_lot_core_request(emu_strm_lot *l, size_t buf);
+
+/* NSC Fig 12's classes: offloaded, control, data (nsc.h's nsc_class). */
+#define EMU_STRM_CLASSES 3
+typedef struct emu_strm_stats {
+	uint64_t streams;          /* strm nodes run */
+	uint64_t elems;            /* elements they produced */
+	uint64_t partials;         /* per-tile partials folded at the banks */
+	uint64_t iters, uops, msgs;/* the engines' iterations, operations, messages */
+	uint64_t bytes[EMU_STRM_CLASSES], byte_hops[EMU_STRM_CLASSES];
+	uint64_t ttu_out_cycles, ttu_in_cycles; /* transposes out of and into the arrays */
+	uint64_t bytes_out, bytes_in;
+	/* The cost model (doc/TDFG.md, "strm nodes"): cycles of the
+	 * gathers' streams (Fig 14's Near-Mem) and of the final reduces'. */
+	uint64_t near_cycles, final_cycles;
+	emu_strm_lot lot;
+} emu_strm_stats;
+
+/* Table 2: the SE_L3's compute-init latency, and the mesh's link width. */
+#define EMU_STRM_LAT_SE 4u
+#define EMU_STRM_LINK_BYTES 32u
+
+/* The offload decision of infinity-stream §4.3, Eq. 2, for one region
+ * run: in memory when N_elem·N_op/TP_core > Σ Lat_op + N_node·Lat_JIT,
+ * else streams (the sDFG).  N_elem: the run's window; N_op: its compute
+ * and reduce nodes (operations per element); Σ Lat_op: the cycles of its
+ * nodes' commands on this machine (cycles[c] per command, NULL for 0);
+ * TP_core and Lat_JIT are settings (infsim run --tp-core, --lat-jit). */
+typedef struct emu_eq2 {
+	uint64_t n_elem, n_op, n_node;
+	double tp_core;
+	uint64_t lat_ops, lat_jit;
+	double core;           /* N_elem·N_op/TP_core */
+	uint64_t mem;          /* Σ Lat_op + N_node·Lat_JIT */
+	bool in_memory;
+} emu_eq2;
+#define EMU_EQ2_TP_CORE 16.0    /* one 512-bit SIMD operation on 32-bit elements a cycle */
+#define EMU_EQ2_LAT_JIT 1000u   /* cycles per node lowered */
+void emu_eq2_region(const emu_tdfg *t, size_t run, const uint64_t *cycles, double tp_core,
+		    uint64_t lat_jit, emu_eq2 *e);
+
+/* t's first strm node, or -1: what runs a tDFG's commands without
+ * emu_strm_exec (infsdb, --tdfg) refuses a tDFG that has one. */
+long emu_strm_first(const emu_tdfg *t);
+/* The strm node whose last command is cmd, or -1. */
+long emu_strm_node_at(const emu_tdfg *t, const emu_jit *j, size_t cmd);
+/* Run strm node n's stream at the banks, after its commands: operands
+ * out of em through the transpose unit, the engines of emu/nsc, the
+ * result back in (and into ref, the stream's reference model, unless
+ * NULL).  A move not synced into an operand is a hazard (strict: an
+ * error).  0, or -1 with d set at the node. */
+int emu_strm_exec(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_ref *ref,
+		  size_t n, emu_strm_stats *st, diag *d);
 
 /* ---- programs (tdfg_prog.c) ----
  * Expand t's control into runs of its regions (t->regions, t->nodes),

@@ -193,6 +193,13 @@ static int node_domain(xp *x, const emu_tregion *r, emu_tnode *n)
 		n->dom = a->dom;
 		n->dom.hi[n->dim] = n->dom.lo[n->dim] + 1;
 		return 0;
+	case EMU_TN_GATHER: {
+		char why[256];
+		if (emu_strm_gather_domain(a, &x->t->nodes[n->arg[1]], n->dim, &n->dom, why,
+					   sizeof why))
+			return run_err(x, r, n, "%s", why);
+		return 0;
+	}
 	case EMU_TN_STORE:
 		n->dom = a->dom;
 		if (n->has_box) {

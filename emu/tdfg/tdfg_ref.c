@@ -265,6 +265,114 @@ static void reduce_value(emu_tref *r, size_t i)
 			out[e] = 0;
 }
 
+/* The banks' ALU for a strm.reduce's final step (strm.c): plain C on
+ * the element's bits, f32 in IEEE single precision (a stream engine is
+ * not the arrays' bit-serial fp, so no fp= mode applies), integers
+ * wrapping at their width. */
+static uint64_t bank_op(const emu_tnode *x, uint64_t a, uint64_t b)
+{
+	const char *op = isa_info_of(x->c.op)->name;
+	const uint64_t m = isa_mask(x->width);
+	if (x->fmt == ISA_FMT_F32) {
+		float fa, fb;
+		uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+		memcpy(&fa, &ua, 4);
+		memcpy(&fb, &ub, 4);
+		fa = fa + fb;
+		memcpy(&ua, &fa, 4);
+		return ua;
+	}
+	if (op[0] == 'a')
+		return (a + b) & m;
+	const unsigned sh = 64 - x->width;
+	const bool less = x->is_signed ? (int64_t)(a << sh) < (int64_t)(b << sh) : a < b;
+	return (op[1] == 'i') == less ? a : b; /* min keeps the smaller, max the larger */
+}
+
+/* strm.reduce (doc/TDFG.md, "strm nodes"): along dim, the operand's
+ * domain is cut into chunks of T positions from its low end (T the
+ * region's tile along dim); each chunk is reduced pairwise as a reduce
+ * node does (the in-memory partial, one per tile), then the partials are
+ * folded in chunk order, chunk 0 first, by the banks' ALU. */
+static void strm_reduce_value(emu_tref *r, size_t i)
+{
+	const emu_tdfg *t = r->t;
+	const emu_tnode *x = &t->nodes[i];
+	const emu_tnode *s = &t->nodes[x->arg[0]];
+	const emu_tregion *g = &t->regions[x->region];
+	const unsigned k = x->dim;
+	const uint64_t n = emu_tregion_elems(g), lo = s->dom.lo[k], hi = s->dom.hi[k];
+	const uint64_t T = g->tile[k] ? g->tile[k] : hi - lo;
+	uint64_t *out = r->v[i];
+	isa_cmd c = x->c;
+	settings(t, &c);
+	for (uint64_t e = 0; e < n; e++)
+		out[e] = emu_tdfg_in_domain(t, s, e) ? r->v[x->arg[0]][e] : 0;
+	for (uint64_t e = 0; e < n; e++) {
+		uint64_t idx[EMU_LAYOUT_DIMS];
+		unflatten(g, e, idx);
+		if (!emu_tdfg_in_domain(t, x, e))
+			continue;
+		uint64_t acc = 0;
+		for (uint64_t b = lo; b < hi; b += T) {
+			for (uint64_t len = (hi - b < T ? hi - b : T); len > 1;) {
+				const uint64_t h = (len + 1) / 2;
+				for (uint64_t j = 0; j < len - h; j++) {
+					uint64_t p[EMU_LAYOUT_DIMS], q[EMU_LAYOUT_DIMS];
+					memcpy(p, idx, sizeof p);
+					memcpy(q, idx, sizeof q);
+					p[k] = b + j;
+					q[k] = b + j + h;
+					bool tag = false;
+					uint64_t r2 = 0;
+					const uint64_t fp = flatten(g, p);
+					out[fp] = isa_ref_elem3(&c, out[fp], out[flatten(g, q)], 0, false,
+								&tag, &r2) & isa_mask(x->width);
+				}
+				len = h;
+			}
+			idx[k] = b;
+			const uint64_t part = out[flatten(g, idx)];
+			acc = b == lo ? part : bank_op(x, acc, part);
+		}
+		idx[k] = lo;
+		out[e] = acc;
+	}
+	for (uint64_t e = 0; e < n; e++)
+		if (!emu_tdfg_in_domain(t, x, e))
+			out[e] = 0;
+}
+
+/* strm.gather: x at i is the source at i with dimension dim replaced by
+ * the index's value there (its other dimensions at their first
+ * position); an index outside the source's domain gives 0 (the engine
+ * refuses the run first, strm.c). */
+static void gather_value(emu_tref *r, size_t i)
+{
+	const emu_tdfg *t = r->t;
+	const emu_tnode *x = &t->nodes[i];
+	const emu_tnode *s = &t->nodes[x->arg[0]], *ix = &t->nodes[x->arg[1]];
+	const emu_tregion *g = &t->regions[x->region];
+	const unsigned k = x->dim;
+	const uint64_t n = emu_tregion_elems(g);
+	for (uint64_t e = 0; e < n; e++) {
+		uint64_t idx[EMU_LAYOUT_DIMS], at[EMU_LAYOUT_DIMS];
+		r->v[i][e] = 0;
+		if (!emu_tdfg_in_domain(t, x, e))
+			continue;
+		unflatten(g, e, idx);
+		for (unsigned d = 0; d < EMU_LAYOUT_DIMS; d++)
+			at[d] = d == k ? idx[d] : ix->dom.lo[d];
+		const uint64_t bits = r->v[x->arg[1]][flatten(g, at)];
+		const unsigned sh = 64 - ix->width;
+		const int64_t j = ix->is_signed ? (int64_t)(bits << sh) >> sh : (int64_t)bits;
+		if (j < (int64_t)s->dom.lo[k] || j >= (int64_t)s->dom.hi[k])
+			continue;
+		idx[k] = (uint64_t)j;
+		r->v[i][e] = r->v[x->arg[0]][flatten(g, idx)];
+	}
+}
+
 /* Node i's values, made room for; the values of earlier runs are
  * dropped (no node reads another run's). */
 static bool node_alloc(emu_tref *r, size_t i)
@@ -289,8 +397,13 @@ void emu_tref_run(emu_tref *r, size_t n)
 	for (; r->done <= n && r->done < r->t->nnodes; r->done++) {
 		if (!node_alloc(r, r->done))
 			return; /* emu_tref_values says NULL: out of memory */
-		if (r->t->nodes[r->done].kind == EMU_TN_REDUCE)
+		const emu_tnode *x = &r->t->nodes[r->done];
+		if (x->kind == EMU_TN_REDUCE && x->strm)
+			strm_reduce_value(r, r->done);
+		else if (x->kind == EMU_TN_REDUCE)
 			reduce_value(r, r->done);
+		else if (x->kind == EMU_TN_GATHER)
+			gather_value(r, r->done);
 		else
 			node_value(r, r->done);
 	}

@@ -315,6 +315,14 @@ emu_valid *emu_valid_new(emu_tdfg *t, const emu_program *p, diag *d)
 	}
 	v->t = t;
 	v->p = p;
+	const long sn = emu_strm_first(t);
+	if (sn >= 0) {
+		diag_at(d, t->path, t->nodes[sn].line, t->nodes[sn].op_col, "'%s' is a strm node: "
+			"a stream holds only its sync, and --tdfg does not run near-memory streams; "
+			"run the tDFG itself with 'infsim run %s'", t->nodes[sn].name, t->path);
+		free(v);
+		return NULL;
+	}
 	/* The commands compute in the stream's controller settings. */
 	t->geom.fp_ieee = p->geom.fp_ieee;
 	t->geom.cordic_iters = p->geom.cordic_iters;

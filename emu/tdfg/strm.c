@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * strm.c: running a tDFG's strm nodes on the near-memory stream engines
+ * (infinity-stream §3.3, Fig 4b, Fig 5; doc/TDFG.md, "strm nodes").
+ *
+ * A strm node's commands on the bitlines end with a sync (jit.c); once
+ * the machine has run them, its stream runs at the L3 banks on the
+ * engines of emu/nsc (SE_core and SE_L3, with their messages and
+ * traffic): the operands leave the arrays through the transpose unit
+ * (emu_ttu_load), a stream program of the .nsc format is built over
+ * them and run by nsc_run, and the result enters the arrays through the
+ * transpose unit again (emu_ttu_store), its Layout Override Table entry
+ * going through trans = 1 (filling) to 2 (§5.2, Table 1).
+ *
+ *   strm.reduce  the final reduce: one partial per tile (the in-memory
+ *                part), folded at the banks in tile order, tile 0 first:
+ *                for o < lines: let first = P[..]; streams c < tiles-1:
+ *                load v = P[..]; reduce r += v init first.  One tile: nothing left to fold (no
+ *                final reduce, as the paper's kmeans/in with T = 128).
+ *   strm.gather  an indirect load stream writing a tensor: for each
+ *                position of the other dimensions (core loops), streams
+ *                m < n: load ix = I[..] -> $ * stride; load v = A[ix +
+ *                base]; store X[..] = v  (Fig 5's B[A[i] + w]).
+ *
+ * §5.3's ordering: a stream starts only after the in-memory values it
+ * reads have synced.  A pending inter-bank move that delivers into an
+ * operand when the stream starts is a hazard, reported by the machine's
+ * tracker as an unsynced read (an error under --strict).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hazard.h"
+#include "nsc.h"
+#include "tdfg.h"
+
+long emu_strm_first(const emu_tdfg *t)
+{
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].strm)
+			return (long)i;
+	return -1;
+}
+
+long emu_strm_node_at(const emu_tdfg *t, const emu_jit *j, size_t cmd)
+{
+	const long n = emu_jit_node_of(j, cmd);
+	if (n < 0 || !t->nodes[n].strm || t->nodes[n].cmd1 != cmd + 1)
+		return -1;
+	return n;
+}
+
+static const char *nsc_type_of(const emu_tnode *x)
+{
+	if (x->fmt == ISA_FMT_F32)
+		return "f32";
+	if (x->width == 64)
+		return "i64";
+	if (x->width == 8)
+		return x->is_signed ? "i8" : "u8";
+	return x->is_signed ? "i32" : "u32";
+}
+
+/* §5.3: the stream reads buffer b; a move not yet synced into it is a
+ * missing ordering.  0, or -1 (strict: d set). */
+static int ordering(emu_machine *em, const emu_buffer *b, size_t cmd, int line, diag *d)
+{
+	if (!em->hz || emu_hazard_pending(em->hz) == 0)
+		return 0;
+	const sram_geom *g = &em->prog->geom;
+	const uint64_t na = emu_pattern_size(&b->arrays);
+	unsigned *arrays = malloc((na ? na : 1) * sizeof *arrays);
+	uint64_t *mask = malloc((g->bitlines + 63) / 64 * sizeof *mask);
+	int rc = 0;
+	if (arrays && mask) {
+		for (uint64_t i = 0; i < na; i++)
+			arrays[i] = (unsigned)emu_pattern_at(&b->arrays, i);
+		memset(mask, 0xff, (g->bitlines + 63) / 64 * sizeof *mask);
+		const emu_cells c = {arrays, na, mask, b->wl, emu_buffer_rows(b, g)};
+		rc = emu_hazard_check_read(em->hz, cmd, line, &c, d) < 0 ? -1 : 0;
+	}
+	free(arrays);
+	free(mask);
+	return rc;
+}
+
+/* The node's tensor in p. */
+static const emu_buffer *buf_of(const emu_tdfg *t, const emu_program *p, const emu_tnode *x)
+{
+	const emu_tnode *w = x->kind == EMU_TN_TENSOR ? x : NULL;
+	const char *name = w ? t->arrays[x->array].name : x->name;
+	for (size_t i = 0; i < p->nbufs; i++)
+		if (strcmp(p->bufs[i].name, name) == 0)
+			return &p->bufs[i];
+	return NULL;
+}
+
+typedef struct job {
+	const emu_tdfg *t;
+	const emu_tnode *x;
+	const emu_tregion *g;
+	emu_machine *em;
+	emu_strm_stats *st;
+	diag *d;
+	char *text;            /* the stream program (.nsc) */
+	size_t len;
+	FILE *f;
+} job;
+
+/* A tensor's elements out of the arrays through the transpose unit. */
+static uint64_t *take_out(job *j, const emu_buffer *b)
+{
+	uint64_t *v = malloc(b->length * sizeof *v);
+	if (!v) {
+		diag_file(j->d, j->t->path, "out of memory for strm node '%s'", j->x->name);
+		return NULL;
+	}
+	j->st->ttu_out_cycles += emu_ttu_load(j->em, b, v, b->length);
+	j->st->bytes_out += b->length * ((b->width + 7u) / 8u);
+	return v;
+}
+
+/* The result into the arrays through the transpose unit, its LOT entry
+ * filling (trans = 1) until the last row is in (trans = 2). */
+static int put_in(job *j, const emu_buffer *b, const uint64_t *v, emu_ref *ref)
+{
+	const size_t bi = (size_t)(b - j->em->prog->bufs);
+	emu_strm_lot_fill(&j->st->lot, bi);
+	j->st->ttu_in_cycles += emu_ttu_store(j->em, b, v, b->length);
+	j->st->bytes_in += b->length * ((b->width + 7u) / 8u);
+	emu_strm_lot_filled(&j->st->lot, bi);
+	if (emu_machine_failed(j->em, j->d) < 0)
+		return -1;
+	if (ref && emu_ref_store(ref, b, v, b->length) < 0) {
+		diag_file(j->d, j->t->path, "out of memory for the reference model");
+		return -1;
+	}
+	return 0;
+}
+
+/* Run the .nsc text in j on mem's arrays (filled by fill), then copy
+ * them back with back.  0, or -1 with d set at the node. */
+static int engines(job *j, int (*fill)(job *, nsc_mem *, void *),
+		   void (*back)(job *, const nsc_mem *, void *), void *arg)
+{
+	nsc_program p;
+	nsc_mem m = {0};
+	nsc_settings s;
+	nsc_stats ns;
+	diag pd;
+	memset(&ns, 0, sizeof ns);
+	diag_clear(&pd);
+	if (nsc_parse(j->x->name, j->text, j->len, NULL, 0, &p, &pd) < 0) {
+		diag_at(j->d, j->t->path, j->x->line, j->x->op_col,
+			"strm node '%s': its stream program cannot be built: %s", j->x->name,
+			pd.msg);
+		return -1;
+	}
+	nsc_settings_default(&s);
+	s.interleave = 1024;             /* Infinity Stream's NUCA interleave (Table 2) */
+	s.floating = NSC_FLOAT_BANK;     /* a strm node runs at the banks (§3.3) */
+	int rc = nsc_mem_init(&m, &p, &pd);
+	if (rc == 0)
+		rc = fill(j, &m, arg);
+	if (rc == 0 && (rc = nsc_run(&p, &m, &s, &ns, &pd)) == 0)
+		back(j, &m, arg);
+	if (rc < 0 && !j->d->set)
+		diag_at(j->d, j->t->path, j->x->line, j->x->op_col,
+			"strm node '%s': the stream engines failed: %s", j->x->name, pd.msg);
+	for (unsigned c = 0; rc == 0 && c < EMU_STRM_CLASSES; c++) {
+		j->st->bytes[c] += ns.bytes[c];
+		j->st->byte_hops[c] += ns.byte_hops[c];
+	}
+	if (rc == 0) {
+		/* The cost model of the near-memory part (doc/TDFG.md, "strm
+		 * nodes"; Table 2): the iterations spread over the 64 SE_L3s,
+		 * EMU_STRM_LAT_SE cycles each, plus the streams' bytes x hops on
+		 * the mesh's EMU_STRM_LINK_BYTES-byte links, all links busy. */
+		uint64_t bh = 0;
+		for (unsigned c = 0; c < EMU_STRM_CLASSES; c++)
+			bh += ns.byte_hops[c];
+		const uint64_t cyc = EMU_STRM_LAT_SE * ((ns.iters + NSC_BANKS - 1) / NSC_BANKS) +
+				     (bh + EMU_STRM_LINK_BYTES * NSC_BANKS - 1) /
+				     (EMU_STRM_LINK_BYTES * NSC_BANKS);
+		if (j->x->kind == EMU_TN_GATHER)
+			j->st->near_cycles += cyc;
+		else
+			j->st->final_cycles += cyc;
+		j->st->msgs += ns.msgs[NSC_M_CONFIG] + ns.msgs[NSC_M_MIGRATE] +
+			       ns.msgs[NSC_M_FORWARD] + ns.msgs[NSC_M_DATA] + ns.msgs[NSC_M_END];
+		j->st->uops += ns.uops_bank + ns.uops_core;
+		j->st->iters += ns.iters;
+	}
+	nsc_mem_free(&m);
+	nsc_program_free(&p);
+	return rc;
+}
+
+/* ---- strm.reduce ---- */
+
+typedef struct red {
+	uint64_t *v;           /* the node's tensor, partials in place */
+	uint64_t lines, tiles, T;
+	uint64_t *first;       /* per line, the lattice index of its first partial */
+	uint64_t stride;       /* the lattice stride of the reduced dimension */
+} red;
+
+static int red_fill(job *j, nsc_mem *m, void *arg)
+{
+	(void)j;
+	red *r = arg;
+	for (uint64_t o = 0; o < r->lines; o++)
+		for (uint64_t c = 0; c < r->tiles; c++)
+			nsc_mem_set_bits(m, 0, o * r->tiles + c,
+					 r->v[r->first[o] + c * r->T * r->stride]);
+	return 0;
+}
+
+static void red_back(job *j, const nsc_mem *m, void *arg)
+{
+	red *r = arg;
+	for (uint64_t o = 0; o < r->lines; o++)
+		r->v[r->first[o]] = nsc_mem_bits(m, 1, o) & isa_mask(j->x->width);
+}
+
+/* Each line's first position, in row-major order. */
+static uint64_t *line_starts(const emu_tregion *g, const emu_box *dom, uint64_t *n)
+{
+	*n = 1;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+		*n *= dom->hi[k] - dom->lo[k];
+	uint64_t *v = malloc((*n ? *n : 1) * sizeof *v), q = 0;
+	for (uint64_t i2 = dom->lo[2]; v && i2 < dom->hi[2]; i2++)
+		for (uint64_t i1 = dom->lo[1]; i1 < dom->hi[1]; i1++)
+			for (uint64_t i0 = dom->lo[0]; i0 < dom->hi[0]; i0++)
+				v[q++] = i0 + g->shape[0] * (i1 + g->shape[1] * i2);
+	return v;
+}
+
+static int strm_reduce(job *j, const emu_buffer *b, emu_ref *ref)
+{
+	const emu_tnode *x = j->x, *s = &j->t->nodes[x->arg[0]];
+	const unsigned k = x->dim;
+	red r = {.T = j->g->tile[k], .stride = 1};
+	for (unsigned q = 0; q < k; q++)
+		r.stride *= j->g->shape[q];
+	r.tiles = (s->dom.hi[k] - s->dom.lo[k]) / r.T;
+	if (!(r.v = take_out(j, b)))
+		return -1;
+	int rc = 0;
+	if (!(r.first = line_starts(j->g, &x->dom, &r.lines))) {
+		diag_file(j->d, j->t->path, "out of memory for strm node '%s'", x->name);
+		rc = -1;
+	} else if (r.tiles > 1) {
+		const char *ty = nsc_type_of(x), *op = isa_info_of(x->c.op)->name;
+		fprintf(j->f, "array P %s %" PRIu64 "\narray R %s %" PRIu64 "\n", ty,
+			r.lines * r.tiles, ty, r.lines);
+		fprintf(j->f, "for o < %" PRIu64 "\nlet first = P[o * %" PRIu64 "]\n", r.lines,
+			r.tiles);
+		fprintf(j->f, "streams c < %" PRIu64 "\n", r.tiles - 1);
+		fprintf(j->f, "load v = P[o * %" PRIu64 " + c + 1]\nreduce r %s %s v init first\n",
+			r.tiles, ty, op[0] == 'a' ? "+=" : op[1] == 'i' ? "min=" : "max=");
+		fprintf(j->f, "end\nR[o] = r\nend\n");
+		if (fflush(j->f) != 0) {
+			diag_file(j->d, j->t->path, "out of memory for strm node '%s'", x->name);
+			rc = -1;
+		}
+		if (rc == 0)
+			rc = engines(j, red_fill, red_back, &r);
+		j->st->partials += r.lines * r.tiles;
+	}
+	if (rc == 0)
+		rc = put_in(j, b, r.v, ref);
+	j->st->elems += rc == 0 ? r.lines : 0;
+	free(r.first);
+	free(r.v);
+	return rc;
+}
+
+/* ---- strm.gather ---- */
+
+typedef struct gat {
+	uint64_t *src, *ix, *out;
+	uint64_t n;
+} gat;
+
+static int gat_fill(job *j, nsc_mem *m, void *arg)
+{
+	(void)j;
+	gat *g = arg;
+	for (uint64_t e = 0; e < g->n; e++) {
+		nsc_mem_set_bits(m, 0, e, g->src[e]);
+		nsc_mem_set_bits(m, 1, e, g->ix[e]);
+	}
+	return 0;
+}
+
+static void gat_back(job *j, const nsc_mem *m, void *arg)
+{
+	gat *g = arg;
+	for (uint64_t e = 0; e < g->n; e++)
+		if (emu_tdfg_in_domain(j->t, j->x, e))
+			g->out[e] = nsc_mem_bits(m, 2, e) & isa_mask(j->x->width);
+}
+
+/* Every index in range of the source's domain, before the engines run:
+ * a bad one is named at the node with its position. */
+static int gather_indexes(job *j, const gat *g)
+{
+	const emu_tnode *x = j->x, *s = &j->t->nodes[x->arg[0]], *ix = &j->t->nodes[x->arg[1]];
+	const unsigned k = x->dim;
+	uint64_t at[EMU_LAYOUT_DIMS], str = 1;
+	for (unsigned q = 0; q < k; q++)
+		str *= j->g->shape[q];
+	for (unsigned q = 0; q < EMU_LAYOUT_DIMS; q++)
+		at[q] = ix->dom.lo[q];
+	const uint64_t base = at[0] + j->g->shape[0] * (at[1] + j->g->shape[1] * at[2]) -
+			      at[k] * str;
+	const unsigned sh = 64 - ix->width;
+	for (uint64_t m = ix->dom.lo[k]; m < ix->dom.hi[k]; m++) {
+		const uint64_t bits = g->ix[base + m * str];
+		const int64_t v = ix->is_signed ? (int64_t)(bits << sh) >> sh : (int64_t)bits;
+		if (v < (int64_t)s->dom.lo[k] || v >= (int64_t)s->dom.hi[k]) {
+			diag_at(j->d, j->t->path, x->line, x->op_col,
+				"strm.gather '%s': the index '%s' holds %" PRId64 " at position %"
+				PRIu64 " of dimension %u, outside the domain of '%s' there [%" PRIu64
+				", %" PRIu64 ")", x->name, ix->name, v, m, k, s->name, s->dom.lo[k],
+				s->dom.hi[k]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The .nsc program: core loops over the other dimensions (their flat
+ * offset in `base`), a region along dim with the index stream, the
+ * indirect load and the store. */
+static void gather_text(job *j)
+{
+	const emu_tnode *x = j->x, *ix = &j->t->nodes[x->arg[1]];
+	const unsigned k = x->dim;
+	const uint64_t *S = j->g->shape;
+	const uint64_t str[3] = {1, S[0], S[0] * S[1]};
+	const uint64_t n = S[0] * S[1] * S[2];
+	const char *names[3] = {"a", "b", "c"};
+	fprintf(j->f, "array A %s %" PRIu64 "\narray I %s %" PRIu64 "\narray X %s %" PRIu64 "\n",
+		nsc_type_of(x), n, nsc_type_of(ix), n, nsc_type_of(x), n);
+	unsigned loops = 0;
+	for (unsigned q = 0; q < EMU_LAYOUT_DIMS; q++)
+		if (q != k) {
+			fprintf(j->f, "for %s < %" PRIu64 "\n", names[q], x->dom.hi[q] - x->dom.lo[q]);
+			loops++;
+		}
+	fprintf(j->f, "let base = 0");
+	for (unsigned q = 0; q < EMU_LAYOUT_DIMS; q++)
+		if (q != k)
+			fprintf(j->f, " + (%s + %" PRIu64 ") * %" PRIu64, names[q], x->dom.lo[q],
+				str[q]);
+	uint64_t ib = 0;
+	for (unsigned q = 0; q < EMU_LAYOUT_DIMS; q++)
+		ib += (q == k ? x->dom.lo[q] : ix->dom.lo[q]) * str[q];
+	fprintf(j->f, "\nstreams m < %" PRIu64 "\n", x->dom.hi[k] - x->dom.lo[k]);
+	fprintf(j->f, "load ix = I[%" PRIu64 " + m * %" PRIu64 "] -> $ * %" PRIu64 "\n", ib,
+		str[k], str[k]);
+	fprintf(j->f, "load v = A[ix + base]\n");
+	fprintf(j->f, "store X[base + (m + %" PRIu64 ") * %" PRIu64 "] = v\nend\n", x->dom.lo[k],
+		str[k]);
+	while (loops--)
+		fprintf(j->f, "end\n");
+}
+
+static int strm_gather(job *j, const emu_program *p, const emu_buffer *b, emu_ref *ref)
+{
+	const emu_tnode *x = j->x;
+	const emu_buffer *sb = buf_of(j->t, p, &j->t->nodes[x->arg[0]]);
+	const emu_buffer *ib = buf_of(j->t, p, &j->t->nodes[x->arg[1]]);
+	gat g = {.n = b->length};
+	int rc = -1;
+	if (!sb || !ib) {
+		diag_at(j->d, j->t->path, x->line, x->op_col, "strm node '%s': an operand has no "
+			"tensor in the stream", x->name);
+		return -1;
+	}
+	if (ordering(j->em, sb, x->cmd1 - 1, x->line, j->d) < 0 ||
+	    ordering(j->em, ib, x->cmd1 - 1, x->line, j->d) < 0)
+		return -1;
+	if (!(g.src = take_out(j, sb)) || !(g.ix = take_out(j, ib)) ||
+	    !(g.out = malloc(b->length * sizeof *g.out)))
+		goto done;
+	emu_buffer_read(j->em, b, g.out); /* the cells outside the domain stay */
+	if (gather_indexes(j, &g) < 0)
+		goto done;
+	gather_text(j);
+	if (fflush(j->f) != 0) {
+		diag_file(j->d, j->t->path, "out of memory for strm node '%s'", x->name);
+		goto done;
+	}
+	if (engines(j, gat_fill, gat_back, &g) == 0 && put_in(j, b, g.out, ref) == 0) {
+		rc = 0;
+		j->st->elems += (x->dom.hi[0] - x->dom.lo[0]) * (x->dom.hi[1] - x->dom.lo[1]) *
+				(x->dom.hi[2] - x->dom.lo[2]);
+	}
+done:
+	if (rc < 0 && !j->d->set)
+		diag_file(j->d, j->t->path, "out of memory for strm node '%s'", x->name);
+	free(g.src);
+	free(g.ix);
+	free(g.out);
+	return rc;
+}
+
+int emu_strm_exec(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_ref *ref,
+		  size_t n, emu_strm_stats *st, diag *d)
+{
+	const emu_tnode *x = &t->nodes[n];
+	job j = {.t = t, .x = x, .g = &t->regions[x->region], .em = em, .st = st, .d = d};
+	const emu_buffer *b = buf_of(t, p, x);
+	if (!b) {
+		diag_at(d, t->path, x->line, x->op_col, "strm node '%s' has no tensor in the stream",
+			x->name);
+		return -1;
+	}
+	if (emu_strm_lot_init(&st->lot, p->nbufs) < 0 || !(j.f = open_memstream(&j.text, &j.len))) {
+		diag_file(d, t->path, "out of memory for strm node '%s'", x->name);
+		return -1;
+	}
+	st->streams++;
+	int rc;
+	if (x->kind == EMU_TN_GATHER)
+		rc = strm_gather(&j, p, b, ref);
+	else
+		rc = ordering(em, b, x->cmd1 - 1, x->line, d) < 0 ? -1 : strm_reduce(&j, b, ref);
+	fclose(j.f);
+	free(j.text);
+	return rc;
+}
+
+/* ---- the Layout Override Table's trans field (§5.2, Table 1) ---- */
+
+int emu_strm_lot_init(emu_strm_lot *l, size_t nbufs)
+{
+	if (l->trans && l->n >= nbufs)
+		return 0;
+	uint8_t *v = realloc(l->trans, nbufs ? nbufs : 1);
+	if (!v)
+		return -1;
+	memset(v + l->n, EMU_LOT_NORMAL, nbufs - l->n);
+	l->trans = v;
+	l->n = nbufs;
+	return 0;
+}
+
+void emu_strm_lot_free(emu_strm_lot *l)
+{
+	free(l->trans);
+	l->trans = NULL;
+	l->n = 0;
+}
+
+void emu_strm_lot_fill(emu_strm_lot *l, size_t b)
+{
+	if (b < l->n) {
+		l->trans[b] = EMU_LOT_FILLING;
+		l->fills++;
+	}
+}
+
+void emu_strm_lot_filled(emu_strm_lot *l, size_t b)
+{
+	if (b < l->n)
+		l->trans[b] = EMU_LOT_TRANSPOSED;
+}
+
+bool emu_strm_lot_core_request(emu_strm_lot *l, size_t b)
+{
+	if (b < l->n && l->trans[b] == EMU_LOT_FILLING) {
+		l->blocked++;
+		return false;
+	}
+	l->served++;
+	return true;
+}
+
+/* ---- the offload decision, Eq. 2 (§4.3) ---- */
+
+void emu_eq2_region(const emu_tdfg *t, size_t run, const uint64_t *cycles, double tp_core,
+		    uint64_t lat_jit, emu_eq2 *e)
+{
+	const emu_tregion *r = &t->regions[run];
+	memset(e, 0, sizeof *e);
+	e->n_elem = 1;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+		e->n_elem *= r->window.hi[k] - r->window.lo[k];
+	e->tp_core = tp_core;
+	e->lat_jit = lat_jit;
+	for (size_t i = r->node0; i < r->node1; i++) {
+		const emu_tnode *x = &t->nodes[i];
+		e->n_node++;
+		e->n_op += x->kind == EMU_TN_COMPUTE || x->kind == EMU_TN_REDUCE;
+		for (size_t c = x->cmd0; cycles && c < x->cmd1; c++)
+			e->lat_ops += cycles[c];
+	}
+	e->core = (double)e->n_elem * (double)e->n_op / tp_core;
+	e->mem = e->lat_ops + e->n_node * lat_jit;
+	e->in_memory = e->core > (double)e->mem;
+}

@@ -1,0 +1,452 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_strm.c: a tDFG's strm nodes (doc/TDFG.md, "strm nodes";
+ * infinity-stream §3.3, §5.2, §5.3): the final reduction split between
+ * the bitlines and a stream at the banks, the gather near memory, the
+ * workloads gather_mlp in and out (fp32 and int32) against the plain C
+ * kernels of tests/kernels/strm_kernels.c and the node reference
+ * (--check), the ordering hazard, the LOT's trans field, and the
+ * messages for bad strm nodes.
+ */
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proc.h"
+#include "hazard.h"
+#include "machine.h"
+#include "tdfg.h"
+#include "kernels/strm_kernels.h"
+
+#define RUN_TMP_PREFIX "infsim-strm"
+#include "infsim_run.h"
+
+#define WORKLOAD(f) SRCDIR "/samples/workloads/" f
+
+/* n 32-bit words into tmpdir/name, little-endian. */
+static void put_words(const char *name, const void *v, size_t n)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	FILE *f = fopen(path, "wb");
+	cr_assert_not_null(f);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t w;
+		memcpy(&w, (const char *)v + 4 * i, 4);
+		const unsigned char le[4] = {w & 0xff, w >> 8 & 0xff, w >> 16 & 0xff, w >> 24};
+		cr_assert_eq(fwrite(le, 1, 4, f), 4);
+	}
+	cr_assert_eq(fclose(f), 0);
+}
+
+static void get_words(const char *name, void *v, size_t n)
+{
+	char path[512];
+	unsigned char b[4];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	FILE *f = fopen(path, "rb");
+	cr_assert_not_null(f, "%s", path);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(fread(b, 1, 4, f), 4, "%s: short", path);
+		const uint32_t w = b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+				   (uint32_t)b[3] << 24;
+		memcpy((char *)v + 4 * i, &w, 4);
+	}
+	fclose(f);
+}
+
+/* Seeded data: floats of mixed magnitudes (so the order of the adds
+ * shows in the last bits), or small integers. */
+static uint32_t next_rand(uint64_t *s)
+{
+	*s = *s * 6364136223846793005u + 1442695040888963407u;
+	return (uint32_t)(*s >> 33);
+}
+
+static void fill_f32(float *v, size_t n, uint64_t seed)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = ((float)(next_rand(&seed) % 20001) - 10000.0f) /
+		       (float)(1u << (next_rand(&seed) % 12));
+}
+
+static void fill_i32(int32_t *v, size_t n, uint64_t seed)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = (int32_t)next_rand(&seed);
+}
+
+static void run_ok(const char *args, const char *want)
+{
+	result r = run("%s", args);
+	cr_assert_eq(r.status, 0, "infsim %s: exit %d: %s%s", args, r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "every tDFG node"), "%s", r.out);
+	if (want)
+		cr_assert(strstr(r.out, want) || strstr(r.err, want), "wanted '%s' in: %s%s", want,
+			  r.out, r.err);
+	result_free(&r);
+}
+
+TestSuite(strm, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 120);
+
+/* ---- the split reduction: array sum with 8 tiles ---- */
+
+static const char sum_f32[] =
+	"machine wordlines=512 bitlines=64 arrays=16 ways=2 mesh=2x2\n"
+	"array X f32 512 init=iota\n"
+	"array S f32 512 init=zero\n"
+	"region sum 512 tile=64\n"
+	"x = tensor X\n"
+	"s = strm.reduce.add.f32 x, 0\n"
+	"store S, s\n"
+	"run sum\n";
+
+static void write_file(const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+Test(strm, split_sum_f32_matches_c)
+{
+	float x[512], got[512], c[512];
+	fill_f32(x, 512, 11);
+	memcpy(c, x, sizeof c);
+	const float want = sk_split_sum_f32(c, 512, 64);
+	write_file("sum.tdfg", sum_f32);
+	put_words("x.bin", x, 512);
+	run_ok("run sum.tdfg --check -l X=x.bin -s S=s.bin", NULL);
+	get_words("s.bin", got, 512);
+	uint32_t a, b;
+	memcpy(&a, &want, 4);
+	memcpy(&b, &got[0], 4);
+	cr_assert_eq(a, b, "C %a, infsim %a", (double)want, (double)got[0]);
+	/* The order matters: a plain pairwise sum over all 512 differs here,
+	 * so the test can tell the split order from the unsplit one. */
+	memcpy(c, x, sizeof c);
+	const float whole = sk_split_sum_f32(c, 512, 512);
+	memcpy(&a, &whole, 4);
+	cr_assert_neq(a, b, "the data do not tell the orders apart");
+}
+
+Test(strm, split_sum_i32_and_min)
+{
+	int32_t x[512], got[512], c[512];
+	fill_i32(x, 512, 5);
+	memcpy(c, x, sizeof c);
+	const int32_t want = sk_split_sum_i32(c, 512, 64);
+	char text[1024];
+	snprintf(text, sizeof text, "%s", sum_f32);
+	for (char *p; (p = strstr(text, "f32"));)
+		memcpy(p, "i32", 3);
+	write_file("sumi.tdfg", text);
+	put_words("x.bin", x, 512);
+	run_ok("run sumi.tdfg --check -l X=x.bin -s S=s.bin", NULL);
+	get_words("s.bin", got, 512);
+	cr_assert_eq(got[0], want);
+	/* min: the smallest element, whatever the order */
+	char *p = strstr(text, "add.i32");
+	memcpy(p, "min", 3);
+	write_file("mini.tdfg", text);
+	run_ok("run mini.tdfg --check -l X=x.bin -s S=s.bin", NULL);
+	get_words("s.bin", got, 512);
+	int32_t lo = x[0];
+	for (int i = 1; i < 512; i++)
+		lo = x[i] < lo ? x[i] : lo;
+	cr_assert_eq(got[0], lo);
+}
+
+/* One tile over the whole dimension: nothing left to fold near memory
+ * (the paper's kmeans/in with T = 128): the result is the plain pairwise
+ * sum, and the engines run no stream. */
+Test(strm, one_tile_no_final_reduce)
+{
+	write_file("one.tdfg", "machine wordlines=512 bitlines=64 arrays=4 ways=2 mesh=2x2\n"
+		   "region r 64x4 tile=64x1\n"
+		   "x = input f32 init=iota\n"
+		   "s = strm.reduce.add.f32 x, 0\n"
+		   "output s\n");
+	run_ok("run one.tdfg --check", NULL);
+}
+
+/* ---- gather_mlp: fp32 and int32, inner and outer ---- */
+
+static void gather_mlp(const char *file, bool f32, bool inner)
+{
+	enum { M = 16, N = 16, K = 16 };
+	float ef[M * K], wf[K * N], yf[M * N], gf[M * N];
+	int32_t ei[M * K], wi[K * N], yi[M * N], gi[M * N], idx[M];
+	uint32_t ix[K * M] = {0}, wfile[K * N];
+	fill_f32(ef, M * K, 1);
+	fill_f32(wf, K * N, 2);
+	fill_i32(ei, M * K, 3);
+	fill_i32(wi, K * N, 4);
+	uint64_t seed = 9;
+	for (int m = 0; m < M; m++) {
+		idx[m] = (int32_t)(next_rand(&seed) % M);
+		ix[m * K] = (uint32_t)idx[m];
+	}
+	put_words("e.bin", f32 ? (void *)ef : (void *)ei, M * K);
+	put_words("ix.bin", ix, K * M);
+	/* inner: WT holds W at (k, j), element j*K + k; outer: W row-major */
+	const uint32_t *w = f32 ? (const uint32_t *)(const void *)wf : (const uint32_t *)(const void *)wi;
+	for (int k = 0; k < K; k++)
+		for (int j = 0; j < N; j++)
+			wfile[inner ? j * K + k : k * N + j] = w[k * N + j];
+	put_words("w.bin", wfile, K * N);
+	char args[1024];
+	snprintf(args, sizeof args, "run '%s' --check -l E=e.bin -l IX=ix.bin -l %s=w.bin "
+		 "-s %s=y.bin", file, inner ? "WT" : "W", inner ? "YT" : "Y");
+	run_ok(args, NULL);
+	if (f32) {
+		if (inner)
+			sk_gather_mlp_in_f32(ef, idx, wf, yf, M, N, K, 8);
+		else
+			sk_gather_mlp_out_f32(ef, idx, wf, yf, M, N, K);
+		get_words("y.bin", gf, M * N);
+	} else {
+		if (inner)
+			sk_gather_mlp_in_i32(ei, idx, wi, yi, M, N, K, 8);
+		else
+			sk_gather_mlp_out_i32(ei, idx, wi, yi, M, N, K);
+		get_words("y.bin", gi, M * N);
+	}
+	for (int m = 0; m < M; m++)
+		for (int j = 0; j < N; j++) {
+			const size_t at = inner ? (size_t)j * M + m : (size_t)m * N + j;
+			uint32_t a, b;
+			memcpy(&a, f32 ? (void *)&yf[m * N + j] : (void *)&yi[m * N + j], 4);
+			memcpy(&b, f32 ? (void *)&gf[at] : (void *)&gi[at], 4);
+			cr_assert_eq(a, b, "%s: Y[%d][%d]: C 0x%08" PRIx32 ", infsim 0x%08" PRIx32,
+				     file, m, j, a, b);
+		}
+}
+
+Test(strm, gather_mlp_in_f32) { gather_mlp(WORKLOAD("gather_mlp_in_f32.tdfg"), true, true); }
+Test(strm, gather_mlp_in_i32) { gather_mlp(WORKLOAD("gather_mlp_in_i32.tdfg"), false, true); }
+Test(strm, gather_mlp_out_f32) { gather_mlp(WORKLOAD("gather_mlp_out_f32.tdfg"), true, false); }
+Test(strm, gather_mlp_out_i32) { gather_mlp(WORKLOAD("gather_mlp_out_i32.tdfg"), false, false); }
+
+/* The samples as shipped (their own index file, iota data). */
+Test(strm, samples_run)
+{
+	run_ok("run '" WORKLOAD("gather_mlp_in_f32.tdfg") "' --check", NULL);
+	run_ok("run '" WORKLOAD("gather_mlp_out_i32.tdfg") "' --check", NULL);
+}
+
+/* ---- errors ---- */
+
+static void fails(const char *text, int status, const char *want)
+{
+	write_file("bad.tdfg", text);
+	result r = run("run bad.tdfg");
+	cr_assert_eq(r.status, status, "exit %d: %s", r.status, r.err);
+	cr_assert(strstr(r.err, want), "wanted '%s' in: %s", want, r.err);
+	cr_assert_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "one message: %s", r.err);
+	result_free(&r);
+}
+
+#define HEAD "machine wordlines=512 bitlines=64 arrays=4 ways=2 mesh=2x2\nregion r 64x4 tile=16x4\n"
+
+Test(strm, bad_nodes)
+{
+	fails(HEAD "x = input f32\ns = strm.reduce.mul.f32 x, 0\n", 1,
+	      "bad.tdfg:4:17: error: strm.reduce takes add, min or max");
+	fails(HEAD "x = input f32\ns = strm.reduce.min.f32 x, 0\n", 1,
+	      "a float reduction near memory is an add");
+	fails(HEAD "x = input i16\ns = strm.reduce.add.i16 x, 0\n", 1,
+	      "a strm node holds i8, u8, i32, u32, i64 or f32 elements");
+	fails(HEAD "x = input f32\ns = strm.scan.f32 x, 0\n", 1,
+	      "bad.tdfg:4:10: error: expected reduce or gather after 'strm.', found 'scan.f32'");
+	fails(HEAD "x = input f32\ni = input f32 box=0:1,0:4\ng = strm.gather.f32 x, i, 1\n", 1,
+	      "the index 'i' holds f32 elements; expected i8, u8, i32, u32 or i64");
+	fails(HEAD "x = input f32\ni = input i32 box=0:2,0:4\ng = strm.gather.f32 x, i, 1\n", 1,
+	      "the index 'i' must be one element wide along every dimension but 1");
+	fails(HEAD "x = input f32 box=8:64,0:4\ns = strm.reduce.add.f32 x, 0\noutput s\n", 1,
+	      "strm.reduce along dimension 0 needs whole tiles");
+}
+
+/* An index outside the source's domain: one message at the node, with
+ * the position, and no half-written output. */
+Test(strm, gather_index_out_of_range)
+{
+	fails(HEAD "x = input f32 init=iota\ni = input i32 box=0:1,0:4 init=const:4\n"
+	      "g = strm.gather.f32 x, i, 1\noutput g\n", 1,
+	      "bad.tdfg:5:5: error: strm.gather 'g': the index 'i' holds 4 at position 0 of "
+	      "dimension 1, outside the domain of 'x' there [0, 4)");
+}
+
+/* ---- §5.3: a stream started before the in-memory part synced ---- */
+
+/* The gather reads x, a shift across banks.  The stream's commands are
+ * run without their syncs (pc stepped over them): when the stream starts,
+ * the move into x is still pending, which is an unsynced read (a
+ * warning; under --strict an error). */
+static const char unsynced[] =
+	"machine wordlines=512 bitlines=64 arrays=16 ways=2 mesh=2x2\n"
+	"region r 64x64 tile=16x4\n"
+	"a = input f32 init=iota\n"
+	"x = shift a, +0, +1\n"
+	"i = input i32 box=0:1,0:64 init=const:5\n"
+	"g = strm.gather.f32 x, i, 1\n"
+	"output g\n";
+
+Test(strm, missing_ordering_is_a_hazard)
+{
+	write_file("uns.tdfg", unsynced);
+	char path[512];
+	snprintf(path, sizeof path, "%s/uns.tdfg", tmpdir);
+	for (int strict = 0; strict < 2; strict++) {
+		emu_tdfg t;
+		emu_jit j;
+		diag d;
+		diag_clear(&d);
+		cr_assert_eq(emu_tdfg_load(path, NULL, &t, &j, &d), 0, "%s", d.msg);
+		const long g = emu_tdfg_find(&t, "g", 1);
+		cr_assert(g >= 0 && t.nodes[g].strm);
+		emu_machine *em = emu_machine_new(&j.prog, &d);
+		cr_assert_not_null(em, "%s", d.msg);
+		cr_assert_eq(emu_machine_set_strict(em, strict), 0);
+		cr_assert_eq(emu_init_buffers(em, &d), 0, "%s", d.msg);
+		size_t syncs = 0;
+		while (em->pc < t.nodes[g].cmd1) {
+			const emu_cmd *c = &j.prog.cmds[em->pc];
+			if (c->kind == EMU_CMD_MOVE && c->mv.kind == EMU_MOVE_SYNC) {
+				em->pc++;
+				syncs++;
+				continue;
+			}
+			cr_assert_eq(emu_run_cmd(em, &d), 0, "%s", d.msg);
+		}
+		cr_assert_geq(syncs, 2, "the shift's sync and the stream's");
+		cr_assert_gt(emu_hazard_pending(em->hz), 0, "the shift crosses banks");
+		emu_strm_stats st;
+		memset(&st, 0, sizeof st);
+		const uint64_t before = emu_hazard_count_kind(em->hz, EMU_HZ_UNSYNCED);
+		const int rc = emu_strm_exec(&t, &j.prog, em, NULL, (size_t)g, &st, &d);
+		if (strict) {
+			cr_assert_eq(rc, -1);
+			cr_assert(strstr(d.msg, "sync"), "%s", d.msg);
+		} else {
+			cr_assert_eq(rc, 0, "%s", d.msg);
+			cr_assert_gt(emu_hazard_count_kind(em->hz, EMU_HZ_UNSYNCED), before);
+		}
+		emu_strm_lot_free(&st.lot);
+		emu_machine_free(em);
+		emu_jit_free(&j);
+		emu_tdfg_free(&t);
+	}
+}
+
+/* With the sync, no hazard: the whole run under --strict. */
+Test(strm, ordered_run_is_clean_under_strict)
+{
+	write_file("sum.tdfg", sum_f32);
+	write_file("uns.tdfg", unsynced);
+	run_ok("run uns.tdfg --check --strict", NULL);
+	result r = run("run sum.tdfg --check --strict");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_eq(r.err[0], 0, "%s", r.err);
+	result_free(&r);
+}
+
+/* ---- the LOT's trans field (§5.2, Table 1) ---- */
+
+Test(strm, lot_trans_state_machine)
+{
+	emu_strm_lot l = {0};
+	cr_assert_eq(emu_strm_lot_init(&l, 3), 0);
+	cr_assert_eq(l.trans[1], EMU_LOT_NORMAL);
+	cr_assert(emu_strm_lot_core_request(&l, 1));
+	emu_strm_lot_fill(&l, 1);
+	cr_assert_eq(l.trans[1], EMU_LOT_FILLING);
+	cr_assert_not(emu_strm_lot_core_request(&l, 1), "blocked while filling");
+	cr_assert(emu_strm_lot_core_request(&l, 0), "another region is served");
+	emu_strm_lot_filled(&l, 1);
+	cr_assert_eq(l.trans[1], EMU_LOT_TRANSPOSED);
+	cr_assert(emu_strm_lot_core_request(&l, 1));
+	cr_assert_eq(l.blocked, 1);
+	cr_assert_eq(l.served, 3);
+	cr_assert_eq(l.fills, 1);
+	emu_strm_lot_free(&l);
+}
+
+/* ---- Eq. 2 (§4.3): in memory only when the core's time is larger ---- */
+
+Test(strm, eq2_boundary)
+{
+	emu_tdfg t;
+	emu_jit j;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(emu_tdfg_load(WORKLOAD("gather_mlp_in_f32.tdfg"), NULL, &t, &j, &d), 0,
+		     "%s", d.msg);
+	size_t r = 0;
+	while (strcmp(t.regions[r].name, "mm") != 0)
+		r++;
+	uint64_t *cyc = calloc(j.ncmds + 1, sizeof *cyc);
+	cr_assert_not_null(cyc);
+	emu_eq2 e;
+	/* N_elem = 256, N_op = 2 (mul, strm.reduce), TP_core = 1: 512 cycles
+	 * on the core; in memory one command of 512 cycles, no JIT: equal, so
+	 * streams; 511: in memory. */
+	cyc[t.nodes[t.regions[r].node0 + 3].cmd0] = 512;
+	emu_eq2_region(&t, r, cyc, 1.0, 0, &e);
+	cr_assert_eq(e.n_elem, 256);
+	cr_assert_eq(e.n_op, 2);
+	cr_assert_eq(e.n_node, 7);
+	cr_assert_eq(e.lat_ops, 512);
+	cr_assert_not(e.in_memory, "a tie is not worth the JIT");
+	cyc[t.nodes[t.regions[r].node0 + 3].cmd0] = 511;
+	emu_eq2_region(&t, r, cyc, 1.0, 0, &e);
+	cr_assert(e.in_memory);
+	/* Lat_JIT counts per node: 7 nodes x 1 cycle tips it back. */
+	emu_eq2_region(&t, r, cyc, 1.0, 1, &e);
+	cr_assert_eq(e.mem, 518);
+	cr_assert_not(e.in_memory);
+	free(cyc);
+	emu_jit_free(&j);
+	emu_tdfg_free(&t);
+}
+
+Test(strm, eq2_and_streams_in_stats)
+{
+	result r = run("run '" WORKLOAD("gather_mlp_in_f32.tdfg") "' --stats --tp-core=0.001 "
+		       "--lat-jit=0");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "Eq. 2, region 'mm' (line 25): N_elem*N_op/TP_core = 256*2/0.001 = "
+			 "512000.0"), "%s", r.out);
+	cr_assert(strstr(r.out, ": in memory (tDFG)"), "%s", r.out);
+	cr_assert(strstr(r.out, "    near_mem "), "%s", r.out);
+	cr_assert(strstr(r.out, "    stream_offload "), "%s", r.out);
+	result_free(&r);
+	r = run("run '" WORKLOAD("gather_mlp_in_f32.tdfg") "' --stats=json");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "\"eq2\": [\n      {\"region\": \"gather\", \"line\": 20, "
+			 "\"n_elem\": 256, \"n_op\": 0, \"tp_core\": 16"), "%s", r.out);
+	cr_assert(strstr(r.out, "\"near_mem\": "), "%s", r.out);
+	result_free(&r);
+	r = run("run '" WORKLOAD("gather_mlp_in_f32.tdfg") "' --tp-core=0");
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, "--tp-core '0': expected"), "%s", r.err);
+	result_free(&r);
+}
+
+/* What cannot run the streams refuses a tDFG with strm nodes, by name. */
+Test(strm, tdfg_validation_refuses_strm)
+{
+	result r = run("jit '" WORKLOAD("gather_mlp_out_f32.tdfg") "' -o g.ins");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	r = run("run g.ins --tdfg '" WORKLOAD("gather_mlp_out_f32.tdfg") "'");
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	cr_assert(strstr(r.err, "gather_mlp_out_f32.tdfg:21:5: error: 'g' is a strm node: a stream "
+			 "holds only its sync"), "%s", r.err);
+	result_free(&r);
+}
