@@ -346,8 +346,12 @@ int main(int argc, char **argv)
 	/* VIMA programs have their own command set (emu/vima, doc/VIMA.md). */
 	if (vima_cli_wants(argc - 1, argv + 1))
 		return vima_dbg_main(argc, argv);
-	if (simt_cli_wants(argc, argv)) /* DC-PTX programs (emu/simt, doc/SIMT.md) */
+	if (simt_cli_wants(argc, argv)) { /* DC-PTX programs (emu/simt, doc/SIMT.md) */
+		for (int i = 1; i < argc; i++)
+			if (!strcmp(argv[i], "-tui") || !strcmp(argv[i], "--tui"))
+				return dbg_simt_tui_main(argc, argv);
 		return simt_dbg_main(argc, argv);
+	}
 	if (nsc_cli_wants(argc - 1, argv + 1)) /* a near-stream program: dbg/nsc.c */
 		return dbg_nsc_main(argc, argv);
 	if (ar_cli_wants(argc, argv)) /* an Active-Routing program: dbg/ar.c */

@@ -368,6 +368,10 @@ check_PROGRAMS += tests/test_paper_stats
 tests_test_paper_stats_SOURCES = tests/test_paper_stats.c
 tests_test_paper_stats_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_paper_stats_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_tui_simt
+tests_test_tui_simt_SOURCES = tests/test_tui_simt.c
+tests_test_tui_simt_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_tui_simt_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/test_simt
 tests_test_simt_SOURCES = tests/test_simt.c
 tests_test_simt_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'

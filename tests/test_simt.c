@@ -11,6 +11,11 @@
  *              wired-OR back-jump), exit, counted by hand;
  *   mshr       requests to one line merge, requests to distinct lines
  *              do not, against a direct count;
+ *   xbar       shfl in every mode against the reference and C, the
+ *              reduction sample, a divergent shuffle refused;
+ *   translate  the translator: round trip, list scheduling filling the
+ *              slots (fails with in-order placement), the serial mapping
+ *              and --fig13;
  *   errors     bad programs with their located messages, run-time errors;
  *   cli        infsim simt.
  */
@@ -406,7 +411,7 @@ Test(errors, parse)
 {
 	bad(K("\tadd.u32 r0, r1, r3\n"), "bad.simt:2:2: error: r3 is in array 1 but add runs on array 0");
 	bad(K("\tadd.u32 r0, r1, r2 ; sub.u32 r1, r1, r2\n"), "bad.simt:2:23: error: a second instruction on array 0");
-	bad(K("\tld.global.u32 r0, [r3] ; ld.global.u32 r6, [r3]\n"), "bad.simt:2:27: error: a second memory operation");
+	bad(K("\tld.global.u32 r0, [r3] ; ld.global.u32 r6, [r3]\n"), "bad.simt:2:27: error: a second memory or crossbar operation");
 	bad(K("\tbra x ; add.u32 r0, r1, r2\n"), "bad.simt:2:2: error: bra must be the last");
 	bad(K("\tbra nowhere\n"), "bad.simt:2:6: error: no label 'nowhere'");
 	bad(K("\tfoo.u32 r0, r1, r2\n"), "bad.simt:2:2: error: unknown instruction 'foo'");
@@ -436,6 +441,7 @@ Test(errors, parse)
 	bad(".machine cbs=65\n", "bad.simt:1:14: error: cbs 65 out of range");
 	bad(".machine fp=half\n", "bad.simt:1:13: error: unknown fp mode 'half'");
 	bad(".machine colour=1\n", "unknown setting 'colour'");
+	bad(".machine mapping=diagonal\n", "bad.simt:1:18: error: expected vliw or serial after mapping=");
 	bad(".global A u32 4\n.global A u32 4\n", "global 'A' declared twice");
 	bad(".global A u64 4\n", "bad.simt:1:11: error: expected the element type");
 	bad(".global A u32 2 = 1 2 3\n", "more values than the 2 elements");
@@ -449,6 +455,12 @@ Test(errors, parse)
 	bad(".kernel k\n\tadd.u32 r0, r0, r1 junk\n.end\n", "bad.simt:2:21: error: expected ';'");
 	bad("abc\001\n", "bad.simt:1");
 	bad(".kernel k\n\texit\n.end\n.launch k 1 1", "newline");
+	bad(K("\tshfl.b32 r0, r1, 3\n"), "bad.simt:2:2: error: shfl needs a mode (.idx, .up, .down or .bfly)");
+	bad(K("\tshfl.side.b32 r0, r1, 3\n"), "bad.simt:2:2: error: unknown suffix '.side' of shfl");
+	bad(K("\tshfl.idx.b32 r0, r1, 1024\n"), "bad.simt:2:23: error: lane 1024: expected 0 to 1023");
+	bad(K("\tshfl.idx.b32 r0, 5, r1\n"), "bad.simt:2:19: error: expected a data register");
+	bad(K("\tshfl.up.b32 r0, r1, 1 ; ld.global.u32 r3, [r4]\n"), "bad.simt:2:26: error: a second memory or crossbar operation");
+	bad(K("\tshfl.up.b32 r0, r1, 1 ; add.u32 r1, r1, r2\n"), "bad.simt:2:26: error: add uses a register or predicate another instruction of the bundle writes");
 }
 
 static void runtime_bad(const char *text, const char *want)
@@ -478,6 +490,109 @@ Test(errors, runtime)
 		    "stores to address 0x2, not 4-byte aligned");
 	runtime_bad(".machine max_bundles=1000\n.kernel k\nl:\n\tmov.u32 r0, 1 ; bra l\n.end\n.launch k 1 4\n",
 		    "did not end within 1000 bundles");
+}
+
+/* ---- exchange between threads: shfl through the crossbar ---- */
+
+/* Each mode, a lane from a register and from a constant, lanes outside
+ * the CTA (200 threads, not a power of two), a guard; against the
+ * reference and against the rule of doc/SIMT.md written out here. */
+Test(xbar, modes)
+{
+	static const char prog[] =
+		".machine cbs=1\n"
+		".global O u32 1400\n"
+		".kernel k\n"
+		"\tmov.u32 r0, %tid ; mov.u32 r3, %tid ; mov.u32 r6, O ; mov.u32 r9, %tid\n"
+		"\tmov.u32 r1, 3 ; shl.b32 r4, r3, 2 ; mov.u32 r8, 800 ; mov.u32 r10, 1\n"
+		"\tmul.lo.u32 r0, r0, r1 ; mov.u32 r7, r4 ; and.u32 r11, r9, r10\n"
+		"\tadd.u32 r0, r0, r1 ; mov.u32 r5, 13 ; add.u32 r6, r6, r7 ; setp.eq.u32 p0, r11, r10\n"
+		"\tmul.lo.u32 r5, r3, r5\n"
+		"\tshr.u32 r5, r5, 2\n"
+		"\tshfl.idx.b32 r9, r0, r5\n"
+		"\tst.global.u32 [r6], r9\n"
+		"\tshfl.idx.b32 r9, r0, 17 ; add.u32 r6, r6, r8\n"
+		"\tst.global.u32 [r6], r9\n"
+		"\tshfl.up.b32 r9, r0, 5 ; add.u32 r6, r6, r8\n"
+		"\tst.global.u32 [r6], r9\n"
+		"\tshfl.down.b32 r9, r0, 17 ; add.u32 r6, r6, r8\n"
+		"\tst.global.u32 [r6], r9\n"
+		"\tshfl.bfly.b32 r9, r0, 0x55 ; add.u32 r6, r6, r8\n"
+		"\tst.global.u32 [r6], r9\n"
+		"\tmov.u32 r9, 0 ; add.u32 r6, r6, r8\n"
+		"\t@p0 shfl.down.b32 r9, r0, 1\n"
+		"\tst.global.u32 [r6], r9\n"
+		"\tshfl.bfly.b32 r9, r0, r5 ; add.u32 r6, r6, r8\n"
+		"\tst.global.u32 [r6], r9\n"
+		".end\n"
+		".launch k 1 200\n";
+	both b;
+	both_run(&b, prog);
+	const uint32_t *O = gmem(&b, "O", simt_machine_mem(b.m));
+	const uint32_t n = 200;
+#define V(t) (3 * (t) + 3)
+#define IN(j, t) ((j) < n ? V(j) : V(t))
+	for (uint32_t t = 0; t < n; t++) {
+		uint32_t r5 = (13 * t) >> 2;
+		uint32_t want[7] = {
+			IN(r5, t), V(17), t >= 5 ? V(t - 5) : V(t), IN(t + 17, t), IN(t ^ 0x55, t),
+			t % 2 ? IN(t + 1, t) : 0, IN(t ^ r5, t),
+		};
+		for (int k = 0; k < 7; k++)
+			cr_assert_eq(O[k * n + t], want[k], "output %d of thread %u: 0x%x, want 0x%x", k, t,
+				     O[k * n + t], want[k]);
+	}
+#undef IN
+#undef V
+	const simt_stats *st = simt_machine_stats(b.m);
+	cr_assert_eq(st->shuffles, 7);
+	both_free(&b);
+}
+
+/* The reduction sample: a tree of shfl.down, a shfl.idx broadcast,
+ * against C doing the same tree (a lane past the CTA adds its own
+ * value, as the rule says). */
+Test(xbar, reduce)
+{
+	both b;
+	both_file(&b, "reduce.simt");
+	const uint32_t *in = b.p.init, *out = simt_machine_mem(b.m);
+	const uint32_t *X = gmem(&b, "X", in), *S = gmem(&b, "S", out), *Y = gmem(&b, "Y", out);
+	for (unsigned cta = 0; cta < 8; cta++) {
+		float v[256], w[256];
+		for (unsigned t = 0; t < 256; t++)
+			v[t] = f32(X[cta * 256 + t]);
+		for (unsigned s = 128; s >= 1; s /= 2) {
+			for (unsigned t = 0; t < 256; t++)
+				w[t] = v[t] + (t + s < 256 ? v[t + s] : v[t]);
+			memcpy(v, w, sizeof v);
+		}
+		cr_assert_eq(S[cta], bits(v[0]), "S[%u]", cta);
+		float mean = v[0] * 0x1p-8f;
+		for (unsigned t = 0; t < 256; t++)
+			cr_assert_eq(Y[cta * 256 + t], bits(f32(X[cta * 256 + t]) - mean), "Y[%u]",
+				     cta * 256 + t);
+	}
+	cr_assert_eq(simt_machine_stats(b.m)->shuffles, 8 * 9);
+	both_free(&b);
+}
+
+/* A shuffle needs every live thread of the CTA at it: threads that
+ * reach two different shuffles are refused by both. */
+Test(xbar, divergent)
+{
+	runtime_bad(".kernel k\n"
+		    "\tmov.u32 r0, %tid ; mov.u32 r3, 1\n"
+		    "\tmov.u32 r1, 4\n"
+		    "\tsetp.lt.u32 p0, r0, r1\n"
+		    "\t@p0 bra L\n"
+		    "\tshfl.idx.b32 r2, r0, 0\n"
+		    "\texit\n"
+		    "L:\n"
+		    "\tshfl.idx.b32 r2, r0, 1\n"
+		    ".end\n"
+		    ".launch k 1 32\n",
+		    "a shuffle needs every live thread of the CTA at it");
 }
 
 /* ---- cli ---- */
@@ -573,6 +688,86 @@ Test(translate, parallel_chains)
 	both_free(&b);
 }
 
+/* List scheduling: two chains written one after the other; the second
+ * is independent of the first, so its operations fill the bundles of
+ * the first (no earlier than their operands allow), and the memory
+ * operations keep their program order (a store, then a load of the same
+ * word, then a store over it). */
+Test(translate, hoists_independent_work)
+{
+	const char *text =
+		".global OUT f32 2048\n.thread k\n"
+		"\tmov.u32 %t, %tid\n"
+		"\tcvt.f32.u32 %x, %t\n"
+		"\tmul.f32 %x, %x, %x\n\tmul.f32 %x, %x, %x\n\tadd.f32 %x, %x, %x\n"
+		"\tmov.u32 %y, 3\n\tcvt.f32.u32 %y, %y\n"
+		"\tmul.f32 %y, %y, %y\n\tmul.f32 %y, %y, %y\n\tadd.f32 %y, %y, %y\n"
+		"\tshl.b32 %t, %t, 2\n\tmov.u32 %o, OUT\n\tadd.u32 %o, %o, %t\n"
+		"\tst.global.f32 [%o], %x\n"
+		"\tld.global.f32 %z, [%o]\n"
+		"\tadd.f32 %z, %z, %y\n"
+		"\tst.global.f32 [%o], %z\n.end\n.launch k 1 1024\n";
+	both b;
+	both_run(&b, text);
+	const uint32_t *o = gmem(&b, "OUT", simt_machine_mem(b.m));
+	for (unsigned t = 0; t < 1024; t++) {
+		float x = (float)t;
+		x = x * x;
+		x = x * x;
+		x = x + x;
+		cr_assert_eq(o[t], bits(x + 162.0f), "OUT[%u]", t);
+	}
+	/* 17 instructions: the y chain and the address run beside the x
+	 * chain, so far fewer bundles than instructions */
+	const simt_kernel *k = &b.p.k[0];
+	size_t alu = 0;
+	for (size_t i = 0; i < k->n; i++)
+		alu += k->b[i].n > 1;
+	cr_assert_lt(k->n, 14, "%zu bundles", k->n);
+	cr_assert_gt(alu, 2, "%zu bundles hold more than one instruction", alu);
+	both_free(&b);
+}
+
+/* Fig 13's baseline as its own translation: the same .thread program
+ * translated one operation a bundle, run and checked against the
+ * reference; it issues more bundles and more compute cycles than the
+ * VLIW translation, and `infsim simt --fig13` prints both and the ratio. */
+Test(translate, serial_mapping)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/samples/simt/hotspot.simt", SRCDIR);
+	uint64_t cycles[2], bundles[2];
+	for (int serial = 0; serial < 2; serial++) {
+		both b;
+		memset(&b, 0, sizeof b);
+		cr_assert_eq(simt_load_file_mapped(path, serial, &b.p, &b.d), 0, "%s", b.d.msg);
+		for (size_t k = 0; serial && k < b.p.nk; k++)
+			for (size_t i = 0; i < b.p.k[k].n; i++)
+				cr_assert_leq(b.p.k[k].b[i].n, 1, "bundle %zu holds %u", i, b.p.k[k].b[i].n);
+		b.m = simt_machine_new(&b.p, &b.d);
+		cr_assert_eq(simt_machine_run(b.m, &b.d), 0, "%s", b.d.msg);
+		b.r = simt_ref_new(&b.p, &b.d);
+		cr_assert_eq(simt_ref_run(b.r, &b.d), 0, "%s", b.d.msg);
+		cr_assert_eq(simt_compare(b.m, b.r, &b.d), 0, "%s", b.d.msg);
+		cycles[serial] = simt_machine_stats(b.m)->compute_cycles;
+		bundles[serial] = simt_machine_stats(b.m)->bundles;
+		both_free(&b);
+	}
+	cr_assert_gt(cycles[1], cycles[0]);
+	cr_assert_gt(bundles[1], bundles[0]);
+	result r = run("simt --fig13 " SRCDIR "/samples/simt/hotspot.simt");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	char want[128];
+	snprintf(want, sizeof want, "  serial / vliw: %.2fx compute", (double)cycles[1] / (double)cycles[0]);
+	cr_assert(strstr(r.out, want), "want '%s' in:\n%s", want, r.out);
+	cr_assert(strstr(r.out, "both translations match the thread-at-a-time reference"), "%s", r.out);
+	result_free(&r);
+	r = run("simt --mapping=diagonal " SRCDIR "/samples/simt/hotspot.simt");
+	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, "--mapping: expected vliw or serial, not diagonal"), "%s", r.err);
+	result_free(&r);
+}
+
 Test(translate, errors)
 {
 	bad(".thread k\n\tbra x\n.end\n", "bad.simt:2:2: error: a .thread kernel is straight-line: no bra");
@@ -581,6 +776,8 @@ Test(translate, errors)
 	bad(".thread k\n\tmov.u32 %a, 1 ; mov.u32 %b, 2\n.end\n", "one instruction a line");
 	bad(".thread k\nl:\n.end\n", "bad.simt:2:1: error: a .thread kernel is straight-line: no labels");
 	bad(".thread k\n.end\n", "kernel 'k' has no instruction");
+	bad(".thread k\n\tmov.u32 %a, 1\n\tsetp.eq.u32 p0, %a, %a\n\t@p0 mov.u32 %a, 2\n.end\n",
+	    "bad.simt:4:14: error: a guarded instruction cannot redefine %a in a .thread kernel");
 	/* 13 values live at once: more than the 12 registers */
 	char text[2048];
 	size_t n = (size_t)snprintf(text, sizeof text, ".thread k\n");

@@ -28,6 +28,12 @@ static const char help_text[] =
 "  -b, --bundles          print each kernel's bundles (how .thread kernels were\n"
 "                         translated) and exit\n"
 "      --stats            print the statistics (the default unless --print)\n"
+"      --mapping=MAP      translate .thread kernels as MAP: vliw (bundles of up to\n"
+"                         4 independent operations) or serial (one operation a\n"
+"                         bundle), whatever the program's .machine mapping= says\n"
+"      --fig13            translate the program both ways, run and check both\n"
+"                         against the reference, and print their cycles and ratio\n"
+"                         (duality-cache Fig 13)\n"
 "  -q, --quiet            print nothing on success\n"
 "      --help             display this help and exit\n"
 "\n"
@@ -64,14 +70,21 @@ static void print_global(const simt_program *p, const simt_global *g, const uint
 	(void)p;
 }
 
-typedef struct opts { const char *prog; bool check, stats, quiet, bundles; const char *print[16]; int nprint; } opts;
+typedef struct opts {
+	const char *prog;
+	bool check, stats, quiet, bundles, fig13;
+	int mapping;
+	const char *print[16];
+	int nprint;
+} opts;
 
 static int parse_opts(opts *o, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "check", no_argument, NULL, 'c' }, { "print", required_argument, NULL, 'p' },
 		{ "stats", no_argument, NULL, 's' }, { "bundles", no_argument, NULL, 'b' }, { "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' }, { "mapping", required_argument, NULL, 'm' },
+		{ "fig13", no_argument, NULL, 'f' }, { NULL, 0, NULL, 0 },
 	};
 	int ch;
 	optind = 1;
@@ -85,6 +98,12 @@ static int parse_opts(opts *o, int argc, char **argv)
 			if (o->nprint == 16)
 				return usage("at most 16 --print options", NULL);
 			o->print[o->nprint++] = optarg;
+			break;
+		case 'f': o->fig13 = true; break;
+		case 'm':
+			if (strcmp(optarg, "vliw") && strcmp(optarg, "serial"))
+				return usage("--mapping: expected vliw or serial, not", optarg);
+			o->mapping = strcmp(optarg, "vliw") ? SIMT_MAP_SERIAL : SIMT_MAP_VLIW;
 			break;
 		case 'h': fputs(help_text, stdout); return 0;
 		default: return usage("bad option", NULL);
@@ -137,17 +156,62 @@ static int run(const opts *o, const simt_program *p)
 	return rc;
 }
 
+/* One translation for --fig13: run and checked; its stats in *st. */
+static int fig13_one(const char *path, int mapping, simt_stats *st)
+{
+	diag d;
+	diag_clear(&d);
+	simt_program p;
+	if (simt_load_file_mapped(path, mapping, &p, &d) < 0)
+		return failed(&d);
+	simt_machine *m = simt_machine_new(&p, &d);
+	int rc = !m || simt_machine_run(m, &d) < 0 ? failed(&d) : check_run(&p, m, true);
+	if (rc == 0)
+		*st = *simt_machine_stats(m);
+	simt_machine_free(m);
+	simt_program_free(&p);
+	return rc;
+}
+
+/* Fig 13: the same program translated into VLIW bundles and serially
+ * (one operation a bundle), both checked; compute cycles and ratio. */
+static int fig13(const opts *o)
+{
+	simt_stats *v = malloc(2 * sizeof *v);
+	if (!v)
+		return fprintf(stderr, "infsim: out of memory\n"), EXIT_FAILURE;
+	int rc = fig13_one(o->prog, SIMT_MAP_VLIW, &v[0]);
+	if (rc == 0)
+		rc = fig13_one(o->prog, SIMT_MAP_SERIAL, &v[1]);
+	if (rc == 0) {
+		printf("fig13: both translations match the thread-at-a-time reference\n");
+		printf("  %-8s %10s %14s %14s %8s\n", "mapping", "bundles", "compute cyc", "critical path", "copies");
+		for (int i = 0; i < 2; i++)
+			printf("  %-8s %10llu %14llu %14llu %8llu\n", i ? "serial" : "vliw",
+			       (unsigned long long)v[i].bundles, (unsigned long long)v[i].compute_cycles,
+			       (unsigned long long)v[i].critical_path, (unsigned long long)v[i].copies);
+		printf("  serial / vliw: %.2fx compute, %.2fx critical path\n",
+		       v[0].compute_cycles ? (double)v[1].compute_cycles / (double)v[0].compute_cycles : 0.0,
+		       v[0].critical_path ? (double)v[1].critical_path / (double)v[0].critical_path : 0.0);
+	}
+	free(v);
+	return rc;
+}
+
 int simt_cli(int argc, char **argv)
 {
 	opts o;
 	memset(&o, 0, sizeof o);
+	o.mapping = SIMT_MAP_FILE;
 	int rc = parse_opts(&o, argc, argv);
 	if (rc >= 0)
 		return rc;
+	if (o.fig13)
+		return fig13(&o);
 	diag d;
 	diag_clear(&d);
 	simt_program p;
-	if (simt_load_file(o.prog, &p, &d) < 0)
+	if (simt_load_file_mapped(o.prog, o.mapping, &p, &d) < 0)
 		return failed(&d);
 	if (o.bundles)
 		for (size_t i = 0; i < p.nk; i++)

@@ -19,14 +19,15 @@
 
 #define BREAK_MAX 16
 
-typedef struct session {
+struct simt_dbg {
 	simt_program p;
 	simt_machine *m;
 	bool loaded, ended, failed, quit;
 	unsigned thread;
 	uint32_t brk[BREAK_MAX];
 	int nbrk;
-} session;
+};
+typedef struct simt_dbg session;
 
 typedef struct dcmd {
 	const char *name, *alias;
@@ -271,6 +272,55 @@ static void source(session *s, const char *path)
 	while (!s->quit && fgets(line, sizeof line, f))
 		execute(s, line);
 	fclose(f);
+}
+
+simt_dbg *simt_dbg_open(const char *path, diag *d)
+{
+	session *s = calloc(1, sizeof *s);
+	if (!s) {
+		diag_file(d, path, "out of memory");
+		return NULL;
+	}
+	if (simt_load_file(path, &s->p, d) < 0 || !(s->m = simt_machine_new(&s->p, d))) {
+		simt_program_free(&s->p);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void simt_dbg_close(simt_dbg *s)
+{
+	if (!s)
+		return;
+	simt_machine_free(s->m);
+	simt_program_free(&s->p);
+	free(s);
+}
+
+bool simt_dbg_exec(simt_dbg *s, const char *line)
+{
+	execute(s, line);
+	return !s->quit;
+}
+
+simt_machine *simt_dbg_machine(simt_dbg *s) { return s->m; }
+const simt_program *simt_dbg_program(const simt_dbg *s) { return &s->p; }
+unsigned simt_dbg_thread(const simt_dbg *s) { return s->thread; }
+bool simt_dbg_ended(const simt_dbg *s) { return s->ended; }
+
+void simt_where_slots(const simt_program *p, const simt_where *w, simt_mask slot[SIMT_ARRAYS + 2])
+{
+	memset(slot, 0, (SIMT_ARRAYS + 2) * sizeof *slot);
+	const simt_bundle *b = &p->k[w->kernel].b[w->pc];
+	for (unsigned i = 0; i < b->n; i++) {
+		const simt_instr *in = &b->in[i];
+		unsigned k = simt_instr_slot(in);
+		for (unsigned j = 0; j < SIMT_MASK_WORDS; j++) {
+			uint64_t g = in->guard < 0 ? ~UINT64_C(0) : w->pred[in->guard].w[j];
+			slot[k].w[j] = w->active.w[j] & (in->guard_neg ? ~g : g);
+		}
+	}
 }
 
 bool simt_cli_wants(int argc, char **argv)

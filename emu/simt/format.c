@@ -29,6 +29,7 @@ static void operand(FILE *f, const simt_program *p, const simt_operand *o, bool 
 static void instr(FILE *f, const simt_program *p, const simt_instr *in)
 {
 	static const char *const cmp[] = { "eq", "ne", "lt", "le", "gt", "ge" };
+	static const char *const shfl[] = { "idx", "up", "down", "bfly" };
 	const simt_opinfo *oi = simt_opinfo_of(in->opc);
 	if (in->guard >= 0)
 		fprintf(f, "@%sp%d ", in->guard_neg ? "!" : "", in->guard);
@@ -37,6 +38,8 @@ static void instr(FILE *f, const simt_program *p, const simt_instr *in)
 		fprintf(f, ".%s", cmp[in->cmp]);
 	if (in->opc == SIMT_LD || in->opc == SIMT_ST)
 		fputs(".global", f);
+	if (in->opc == SIMT_SHFL)
+		fprintf(f, ".%s", shfl[in->cmp]);
 	if (oi->ntypes)
 		fprintf(f, ".%s", type_name(in->type));
 	if (in->opc == SIMT_CVT)

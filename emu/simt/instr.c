@@ -43,6 +43,7 @@ static const simt_opinfo opinfo[SIMT_OPC_COUNT] = {
 	[SIMT_CVT] = { "cvt", T_A, 1, true },   /* d := a converted */
 	[SIMT_LD] = { "ld", T_A, 1, true },     /* d := mem[a] */
 	[SIMT_ST] = { "st", T_A, 2, false },    /* mem[a] := b */
+	[SIMT_SHFL] = { "shfl", T_A, 2, true }, /* d := a of lane (mode, b) */
 	[SIMT_BRA] = { "bra", 0, 0, false },    /* pc := target */
 	[SIMT_EXIT] = { "exit", 0, 0, false },  /* the thread ends */
 };
@@ -58,6 +59,7 @@ const char *simt_opc_name(unsigned opc)
 }
 
 static const char *const cmp_names[] = { "eq", "ne", "lt", "le", "gt", "ge" };
+static const char *const shfl_names[] = { "idx", "up", "down", "bfly" };
 static const char *const special_names[] = { "%tid", "%ntid", "%ctaid", "%nctaid" };
 
 static int type_of(const char *s)
@@ -92,6 +94,8 @@ static int suffixes(simt_cur *c, size_t at, char *rest, simt_instr *in)
 			else
 				in->stype = (uint8_t)t;
 		} else if (in->opc == SIMT_SETP && (k = lookup(tok, cmp_names, 6)) >= 0) {
+			in->cmp = (uint8_t)k;
+		} else if (in->opc == SIMT_SHFL && (k = lookup(tok, shfl_names, 4)) >= 0) {
 			in->cmp = (uint8_t)k;
 		} else if (!((in->opc == SIMT_LD || in->opc == SIMT_ST) && !strcmp(tok, "global")) &&
 			   !(in->opc == SIMT_MUL && !strcmp(tok, "lo"))) {
@@ -131,6 +135,8 @@ static int mnemonic(simt_cur *c, simt_instr *in)
 		return -1;
 	if (in->opc == SIMT_SETP && in->cmp == 0xff)
 		return simt_err(c, at, "setp needs a comparison (.eq, .ne, .lt, .le, .gt, .ge)");
+	if (in->opc == SIMT_SHFL && in->cmp == 0xff)
+		return simt_err(c, at, "shfl needs a mode (.idx, .up, .down or .bfly)");
 	if (in->cmp == 0xff)
 		in->cmp = 0;
 	return 0;
@@ -244,6 +250,18 @@ static int src_list(simt_cur *c, simt_instr *in, unsigned n)
 						SIMT_REG_BITS - 1);
 			continue;
 		}
+		/* shfl's lane (idx), distance (up, down) or mask (bfly) may
+		 * be a constant: the crossbar's routing, set by the controller. */
+		if (k == 1 && in->opc == SIMT_SHFL && c->pos < c->len &&
+		    c->s[c->pos] >= '0' && c->s[c->pos] <= '9') {
+			size_t at = c->pos;
+			if (immediate(c, o[k]) < 0)
+				return -1;
+			if (o[k]->imm >= SIMT_CB_THREADS)
+				return simt_err(c, at, "lane %u: expected 0 to %d", (unsigned)o[k]->imm,
+						SIMT_CB_THREADS - 1);
+			continue;
+		}
 		if (reg_operand(c, o[k]) < 0)
 			return -1;
 	}
@@ -316,6 +334,7 @@ unsigned simt_instr_slot(const simt_instr *in)
 	switch (in->opc) {
 	case SIMT_LD:
 	case SIMT_ST:
+	case SIMT_SHFL: /* the crossbar of the C-Box, shared with the memory port */
 		return SIMT_SLOT_MEM;
 	case SIMT_BRA:
 	case SIMT_EXIT:
@@ -380,7 +399,7 @@ static int bundle_rules(simt_cur *c, const simt_bundle *b)
 			return simt_err(c, at, "%s must be the last instruction of its bundle",
 					opinfo[in->opc].name);
 		if (used & (1u << slot))
-			return simt_err(c, at, slot == SIMT_SLOT_MEM ? "a second memory operation in one bundle (at most one, §3.3)"
+			return simt_err(c, at, slot == SIMT_SLOT_MEM ? "a second memory or crossbar operation in one bundle (at most one, §3.3)"
 					: slot == SIMT_SLOT_CTL ? "a second branch in one bundle"
 					: "a second instruction on array %u in one bundle (one slot per array)", slot);
 		used |= 1u << slot;

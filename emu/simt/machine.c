@@ -142,7 +142,8 @@ static int bundle_run(simt_machine *m, const simt_kernel *k, const simt_bundle *
 		if (slot == SIMT_SLOT_CTL)
 			continue;
 		if (slot == SIMT_SLOT_MEM) {
-			int64_t c = simt_mem_run(m, k, in, &g, d);
+			int64_t c = in->opc == SIMT_SHFL ? simt_shfl_run(m, k, in, act, &g, d)
+				: simt_mem_run(m, k, in, &g, d);
 			if (c < 0)
 				return -1;
 			mem = (uint64_t)c;

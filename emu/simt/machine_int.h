@@ -79,6 +79,11 @@ void simt_port_write(simt_machine *m, unsigned cb, unsigned t, unsigned reg, uin
  * cycles, or -1 with d set (an address outside the DC pages). */
 int64_t simt_mem_run(simt_machine *m, const simt_kernel *k, const simt_instr *in,
 		     const simt_mask *act, diag *d);
+/* shfl through the crossbar (crossbar.c): act the bundle's threads, g
+ * those whose guard holds.  Its cycles, or -1 with d set (a divergent
+ * shuffle). */
+int64_t simt_shfl_run(simt_machine *m, const simt_kernel *k, const simt_instr *in,
+		      const simt_mask *act, const simt_mask *g, diag *d);
 uint64_t simt_move_run(simt_machine *m, const simt_instr *in, const simt_mask *act);
 
 #endif

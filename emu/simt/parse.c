@@ -32,6 +32,7 @@ typedef struct pstate {
 	bool body_seen;
 	bool thread;              /* the open kernel is a .thread kernel */
 	simt_tprog tp;
+	int mapping;              /* SIMT_MAP_*: FILE lets .machine choose */
 } pstate;
 
 const simt_global *simt_global_find(const simt_program *p, const char *name)
@@ -64,7 +65,7 @@ static int machine_line(simt_cur *c, pstate *s)
 		char key[32], val[32];
 		size_t at = c->pos;
 		if (!simt_word(c, key, sizeof key) || !simt_eat(c, '='))
-			return simt_err(c, at, "expected KEY=VALUE (cbs, fp, latency, max_bundles)");
+			return simt_err(c, at, "expected KEY=VALUE (cbs, fp, latency, mapping, max_bundles)");
 		uint64_t v;
 		if (!strcmp(key, "cbs")) {
 			if (simt_count(c, "cbs", 1, SIMT_MAX_CBS, &v) < 0)
@@ -74,6 +75,12 @@ static int machine_line(simt_cur *c, pstate *s)
 			if (simt_count(c, "max_bundles", 1, UINT64_C(1) << 40, &v) < 0)
 				return -1;
 			s->p->max_bundles = v;
+		} else if (!strcmp(key, "mapping")) {
+			size_t vat = (simt_skip(c), c->pos);
+			if (!simt_word(c, val, sizeof val) || (strcmp(val, "vliw") && strcmp(val, "serial")))
+				return simt_err(c, vat, "expected vliw or serial after mapping=");
+			if (s->mapping == SIMT_MAP_FILE)
+				s->p->serial = !strcmp(val, "serial");
 		} else if (!strcmp(key, "fp") || !strcmp(key, "latency")) {
 			size_t vat = (simt_skip(c), c->pos);
 			bool fp = !strcmp(key, "fp");
@@ -87,7 +94,7 @@ static int machine_line(simt_cur *c, pstate *s)
 				return simt_err(c, vat, fp ? "unknown fp mode '%s': expected ieee or ftz"
 						: "unknown latency '%s': expected baseline or optimised", val);
 		} else {
-			return simt_err(c, at, "unknown setting '%s': expected cbs, fp, latency or max_bundles", key);
+			return simt_err(c, at, "unknown setting '%s': expected cbs, fp, latency, mapping or max_bundles", key);
 		}
 	}
 	return 0;
@@ -179,7 +186,7 @@ static int end_line(simt_cur *c, pstate *s)
 		return simt_err(c, 0, "kernel '%s' has no instruction", k->name);
 	if (s->thread) {
 		int line = c->line;
-		if (simt_translate(c, k, &s->tp) < 0)
+		if (simt_translate(c, k, &s->tp, s->p->serial) < 0)
 			return -1;
 		c->line = line;
 	}
@@ -318,14 +325,16 @@ static int one_line(simt_cur *c, pstate *s)
 	return simt_at_end(c) ? 0 : simt_err(c, c->pos, "unexpected text at the end of the line");
 }
 
-int simt_parse(const char *path, const char *text, size_t len, simt_program *p, diag *d)
+static int parse_mapped(const char *path, const char *text, size_t len, int mapping,
+			simt_program *p, diag *d)
 {
 	memset(p, 0, sizeof *p);
 	p->path = path;
 	p->cbs = 4;
 	p->latency_opt = 1;
 	p->max_bundles = UINT64_C(1) << 24;
-	pstate s = { .p = p };
+	p->serial = mapping == SIMT_MAP_SERIAL;
+	pstate s = { .p = p, .mapping = mapping };
 	text_lines it;
 	text_lines_init(&it, path, text, len);
 	text_line ln;
@@ -354,16 +363,26 @@ int simt_parse(const char *path, const char *text, size_t len, simt_program *p, 
 	return ret;
 }
 
-int simt_load_file(const char *path, simt_program *p, diag *d)
+int simt_parse(const char *path, const char *text, size_t len, simt_program *p, diag *d)
+{
+	return parse_mapped(path, text, len, SIMT_MAP_FILE, p, d);
+}
+
+int simt_load_file_mapped(const char *path, int mapping, simt_program *p, diag *d)
 {
 	char *text;
 	size_t len;
 	memset(p, 0, sizeof *p);
 	if (text_read_file(path, TEXT_FILE_MAX, &text, &len, d) < 0)
 		return -1;
-	int rc = simt_parse(path, text, len, p, d);
+	int rc = parse_mapped(path, text, len, mapping, p, d);
 	free(text);
 	return rc;
+}
+
+int simt_load_file(const char *path, simt_program *p, diag *d)
+{
+	return simt_load_file_mapped(path, SIMT_MAP_FILE, p, d);
 }
 
 void simt_program_free(simt_program *p)

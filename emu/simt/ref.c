@@ -19,20 +19,30 @@ struct simt_ref {
 	 * CBs still hold at the end: CTA keep_first + i at keep[i]. */
 	uint32_t *keep;
 	uint32_t keep_first, keep_n, keep_block;
+	struct thread *th;            /* the threads of the CTA running */
+	uint32_t xbar[SIMT_CB_THREADS]; /* a shuffle's source words */
 };
 
-typedef struct thread {
+struct thread {
 	uint32_t r[SIMT_REGS];
 	bool p[SIMT_PREDS];
 	uint32_t tid, ntid, ctaid, nctaid;
-} thread;
+	uint32_t pc;
+	bool done;
+	uint64_t steps;
+};
+typedef struct thread thread;
 
 simt_ref *simt_ref_new(const simt_program *p, diag *d)
 {
 	simt_ref *r = calloc(1, sizeof *r);
 	if (r)
 		r->mem = malloc(p->mem_bytes ? p->mem_bytes : 4);
-	if (!r || !r->mem) {
+	if (r)
+		r->th = malloc(SIMT_CB_THREADS * sizeof *r->th);
+	if (!r || !r->mem || !r->th) {
+		if (r)
+			free(r->mem);
 		free(r);
 		diag_file(d, p->path, "out of memory for the reference's %u bytes", p->mem_bytes);
 		return NULL;
@@ -49,6 +59,7 @@ void simt_ref_free(simt_ref *r)
 		return;
 	free(r->mem);
 	free(r->keep);
+	free(r->th);
 	free(r);
 }
 
@@ -125,30 +136,113 @@ static int step(simt_ref *r, thread *th, const simt_instr *in, const char *kname
 	}
 }
 
+/* Does bundle bu exchange values between threads (shfl)? */
+static const simt_instr *shuffle_of(const simt_bundle *bu)
+{
+	for (unsigned i = 0; i < bu->n; i++)
+		if (bu->in[i].opc == SIMT_SHFL)
+			return &bu->in[i];
+	return NULL;
+}
+
+/* Bundle pc of one thread; xbar (for a shuffle): every thread's source
+ * word before the bundle.  th->pc goes on, or th->done is set. */
+static int run_bundle(simt_ref *r, const simt_kernel *k, thread *th, const uint32_t *xbar,
+		      diag *d)
+{
+	const simt_bundle *bu = &k->b[th->pc];
+	uint32_t next = th->pc + 1;
+	for (unsigned i = 0; i < bu->n; i++) {
+		const simt_instr *in = &bu->in[i];
+		if (in->opc == SIMT_SHFL) {
+			if (in->guard < 0 || th->p[in->guard] != (bool)in->guard_neg)
+				th->r[in->d] = xbar[simt_shfl_lane(in->cmp, th->tid, operand(th, &in->b),
+								   th->ntid)];
+			continue;
+		}
+		int rc = step(r, th, in, k->name, d);
+		if (rc < 0)
+			return -1;
+		if (rc == 1)
+			next = in->target;
+		if (rc == 2) {
+			th->done = true;
+			return 0;
+		}
+	}
+	th->pc = next;
+	th->done = next >= k->n;
+	return 0;
+}
+
+/* One more bundle for th: -1 with d set past max_bundles. */
+static int count_step(simt_ref *r, const simt_kernel *k, thread *th, diag *d)
+{
+	if (++th->steps <= r->p->max_bundles)
+		return 0;
+	diag_at(d, r->p->path, k->line, 0,
+		"kernel '%s': thread %u of CTA %u did not end within %llu bundles (max_bundles)",
+		k->name, th->tid, th->ctaid, (unsigned long long)r->p->max_bundles);
+	return -1;
+}
+
+/* Run one thread alone until it ends or reaches a shuffle (not run). */
 static int run_thread(simt_ref *r, const simt_kernel *k, thread *th, diag *d)
 {
-	uint64_t steps = 0;
-	for (uint32_t pc = 0; pc < k->n;) {
-		if (++steps > r->p->max_bundles) {
-			diag_at(d, r->p->path, k->line, 0,
-				"kernel '%s': thread %u of CTA %u did not end within %llu bundles (max_bundles)",
-				k->name, th->tid, th->ctaid, (unsigned long long)r->p->max_bundles);
+	while (!th->done && !shuffle_of(&k->b[th->pc]))
+		if (count_step(r, k, th, d) < 0 || run_bundle(r, k, th, NULL, d) < 0)
+			return -1;
+	return 0;
+}
+
+/* Every live thread of the CTA is at the same shuffle: run its bundle
+ * on each, with the source words of all threads read before it.  A
+ * thread elsewhere makes the shuffle mean nothing: an error. */
+static int run_shuffle(simt_ref *r, const simt_kernel *k, thread *th, uint32_t n,
+		       uint32_t at, diag *d)
+{
+	const simt_instr *sh = shuffle_of(&k->b[th[at].pc]);
+	for (uint32_t t = 0; t < n; t++)
+		if (!th[t].done && th[t].pc != th[at].pc) {
+			diag_at(d, r->p->path, sh->line, sh->col,
+				"kernel '%s': CTA %u: shfl reached by thread %u while thread %u is at bundle %u (a shuffle needs every live thread of the CTA at it)",
+				k->name, th[at].ctaid, at, t, (unsigned)th[t].pc);
 			return -1;
 		}
-		const simt_bundle *bu = &k->b[pc];
-		uint32_t next = pc + 1;
-		for (unsigned i = 0; i < bu->n; i++) {
-			int rc = step(r, th, &bu->in[i], k->name, d);
-			if (rc < 0)
-				return -1;
-			if (rc == 1)
-				next = bu->in[i].target;
-			if (rc == 2)
-				return 0;
-		}
-		pc = next;
+	for (uint32_t t = 0; t < n; t++)
+		r->xbar[t] = th[t].r[sh->a.reg];
+	for (uint32_t t = 0; t < n; t++) {
+		if (th[t].done)
+			continue;
+		if (count_step(r, k, &th[t], d) < 0 || run_bundle(r, k, &th[t], r->xbar, d) < 0)
+			return -1;
 	}
 	return 0;
+}
+
+/* A CTA: each thread alone up to the next shuffle (all of it, without
+ * one), then the shuffle for all of them at once, until every thread
+ * has ended. */
+static int run_cta(simt_ref *r, const simt_kernel *k, const simt_launch *l, uint32_t cta,
+		   diag *d)
+{
+	thread *th = r->th;
+	for (uint32_t t = 0; t < l->block; t++)
+		th[t] = (thread){ .tid = t, .ntid = l->block, .ctaid = cta, .nctaid = l->grid,
+				  .done = k->n == 0 };
+	for (;;) {
+		int64_t at = -1;
+		for (uint32_t t = 0; t < l->block; t++) {
+			if (run_thread(r, k, &th[t], d) < 0)
+				return -1;
+			if (!th[t].done && at < 0)
+				at = t;
+		}
+		if (at < 0)
+			return 0;
+		if (run_shuffle(r, k, th, l->block, (uint32_t)at, d) < 0)
+			return -1;
+	}
 }
 
 /* Keep room for the registers of the CTAs the machine still holds at
@@ -177,15 +271,13 @@ int simt_ref_run(simt_ref *r, diag *d)
 		const simt_kernel *k = &p->k[l->kernel];
 		if (keep_room(r, l, d) < 0)
 			return -1;
-		for (uint32_t cta = 0; cta < l->grid; cta++)
-			for (uint32_t t = 0; t < l->block; t++) {
-				thread th = { .tid = t, .ntid = l->block, .ctaid = cta, .nctaid = l->grid };
-				if (run_thread(r, k, &th, d) < 0)
-					return -1;
-				if (cta >= r->keep_first)
-					memcpy(&r->keep[((size_t)(cta - r->keep_first) * l->block + t) * SIMT_REGS],
-					       th.r, sizeof th.r);
-			}
+		for (uint32_t cta = 0; cta < l->grid; cta++) {
+			if (run_cta(r, k, l, cta, d) < 0)
+				return -1;
+			for (uint32_t t = 0; cta >= r->keep_first && t < l->block; t++)
+				memcpy(&r->keep[((size_t)(cta - r->keep_first) * l->block + t) * SIMT_REGS],
+				       r->th[t].r, sizeof r->th[t].r);
+		}
 	}
 	return 0;
 }

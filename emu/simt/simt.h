@@ -65,12 +65,29 @@ enum simt_opc {
 	SIMT_CVT,      /* d := a converted from type stype */
 	SIMT_LD,       /* d := mem[a] */
 	SIMT_ST,       /* mem[a] := b */
+	SIMT_SHFL,     /* d := a of another thread of the CTA, through the
+			* crossbar (its lane: mode and b) */
 	SIMT_BRA,      /* pc := target (per thread, under its guard) */
 	SIMT_EXIT,     /* the thread ends */
 	SIMT_OPC_COUNT
 };
 
 enum simt_cmp { SIMT_EQ, SIMT_NE, SIMT_LT, SIMT_LE, SIMT_GT, SIMT_GE };
+/* shfl's modes (kept in simt_instr.cmp): the source lane of thread t is
+ * b, t - b, t + b or t ^ b; a lane outside the CTA gives t's own a. */
+enum simt_shfl { SIMT_SHFL_IDX, SIMT_SHFL_UP, SIMT_SHFL_DOWN, SIMT_SHFL_BFLY };
+/* The lane thread t of a CTA of ntid threads reads, or t itself. */
+static inline uint32_t simt_shfl_lane(unsigned mode, uint32_t t, uint32_t b, uint32_t ntid)
+{
+	uint32_t j = mode == SIMT_SHFL_IDX ? b : mode == SIMT_SHFL_UP ? t - b
+		: mode == SIMT_SHFL_DOWN ? t + b : t ^ b;
+	/* t - b wraps past ntid when b > t; t + b may wrap past 2^32 */
+	if (mode == SIMT_SHFL_UP && b > t)
+		return t;
+	if (mode == SIMT_SHFL_DOWN && j < t)
+		return t;
+	return j < ntid ? j : t;
+}
 
 /* Kinds of an operand. */
 enum simt_okind { SIMT_O_NONE, SIMT_O_REG, SIMT_O_IMM, SIMT_O_SPECIAL };
@@ -87,7 +104,7 @@ typedef struct simt_instr {
 	uint8_t opc;        /* enum simt_opc */
 	uint8_t type;       /* enum simt_type */
 	uint8_t stype;      /* cvt: the source type */
-	uint8_t cmp;        /* setp: enum simt_cmp */
+	uint8_t cmp;        /* setp: enum simt_cmp; shfl: enum simt_shfl */
 	int8_t guard;       /* predicate guarding it, -1 none */
 	uint8_t guard_neg;  /* @!p */
 	uint8_t pd;         /* setp's predicate destination, selp's p */
@@ -148,6 +165,8 @@ typedef struct simt_program {
 	unsigned ieee;          /* 1: subnormals kept; 0: flush to zero */
 	unsigned latency_opt;   /* 1: data-dependent latency (§3.1.2) */
 	uint64_t max_bundles;   /* bound of a CB's run */
+	unsigned serial;        /* mapping=serial: .thread kernels translated
+				 * one instruction a bundle (Fig 13's baseline) */
 } simt_program;
 
 /* Parse DC-PTX text[0..len) (doc/SIMT.md).  0, or -1 with d naming
@@ -155,6 +174,11 @@ typedef struct simt_program {
 int simt_parse(const char *path, const char *text, size_t len, simt_program *p,
 	       diag *d);
 int simt_load_file(const char *path, simt_program *p, diag *d);
+/* The same with .thread kernels translated as mapping says, whatever
+ * the file's .machine mapping= is: SIMT_MAP_VLIW, SIMT_MAP_SERIAL, or
+ * SIMT_MAP_FILE (as written). */
+enum { SIMT_MAP_FILE = -1, SIMT_MAP_VLIW = 0, SIMT_MAP_SERIAL = 1 };
+int simt_load_file_mapped(const char *path, int mapping, simt_program *p, diag *d);
 void simt_program_free(simt_program *p);
 const char *simt_opc_name(unsigned opc);
 /* The global named name, or NULL. */
@@ -177,6 +201,8 @@ typedef struct simt_stats {
 	uint64_t mem_lines;        /* lines fetched or written */
 	uint64_t mshr_merges;      /* requests merged into a line already held */
 	uint64_t copies;           /* cross-array copies */
+	uint64_t shuffles;         /* shfl operations through the crossbar */
+	uint64_t shuffle_lanes;    /* words they moved between threads */
 	uint64_t jumps_taken;      /* branches where jump_en was set */
 	uint64_t cb_runs;          /* CTAs run */
 	/* Fig 12: per isa/ command, cycles before and after the
@@ -212,6 +238,22 @@ uint32_t simt_machine_thread_pc(const simt_machine *m, unsigned t);
 /* infsdb PROG.simt (dbg.c); does an argument list name a .simt file? */
 int simt_dbg_main(int argc, char **argv);
 bool simt_cli_wants(int argc, char **argv);
+/* The same session for a front end (infsdb -tui): each command line's
+ * output goes to stdout; simt_dbg_exec is false once the user quits. */
+typedef struct simt_dbg simt_dbg;
+simt_dbg *simt_dbg_open(const char *path, diag *d);
+void simt_dbg_close(simt_dbg *s);
+bool simt_dbg_exec(simt_dbg *s, const char *line);
+simt_machine *simt_dbg_machine(simt_dbg *s);
+const simt_program *simt_dbg_program(const simt_dbg *s);
+unsigned simt_dbg_thread(const simt_dbg *s);
+bool simt_dbg_ended(const simt_dbg *s);
+/* The threads each slot of the bundle at w->pc enables (the active
+ * mask and the instruction's guard): slots 0..3 the arrays, then the
+ * memory port (SIMT_SLOT_MEM), then the threads a bra or exit takes
+ * (SIMT_SLOT_CTL); a slot the bundle leaves empty enables none. */
+void simt_where_slots(const simt_program *p, const simt_where *w,
+		      simt_mask slot[SIMT_ARRAYS + 2]);
 
 /* Register reg of thread t of CTA cta of the last launch, read from the
  * arrays through the port: 0, or -1 if no CB holds that CTA any more

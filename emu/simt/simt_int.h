@@ -88,7 +88,8 @@ typedef struct simt_tprog {
 	size_t nnames, capnames;
 } simt_tprog;
 int simt_thread_line(simt_cur *c, const simt_program *p, simt_tprog *tp);
-int simt_translate(simt_cur *c, simt_kernel *k, simt_tprog *tp);
+/* serial: one instruction a bundle (mapping=serial, Fig 13's baseline). */
+int simt_translate(simt_cur *c, simt_kernel *k, simt_tprog *tp, unsigned serial);
 void simt_tprog_free(simt_tprog *tp);
 
 /* The reference's arithmetic, one 32-bit value at a time (ref_alu.c). */

@@ -141,6 +141,12 @@ int simt_thread_line(simt_cur *c, const simt_program *p, simt_tprog *tp)
 			if ((t.use[j] = name_value(c, tp, names[k], false, at[k])) < 0)
 				return -1;
 		}
+	/* Values are renamed per definition, so a guarded one would leave
+	 * the threads it skips without the old value: refused. */
+	for (size_t i = 0; has_d && t.in.guard >= 0 && i < tp->nnames; i++)
+		if (!strcmp(tp->name[i], names[0]))
+			return simt_err(c, at[0], "a guarded instruction cannot redefine %s in a .thread kernel (the threads it skips would lose its value): write a new name and merge them with selp",
+					names[0]);
 	if (has_d && (t.def = name_value(c, tp, names[0], true, at[0])) < 0)
 		return -1;
 	return add_instr(c, tp, &t);

@@ -3,11 +3,14 @@
  * translate.c: the simple translator (duality-cache §3.4; doc/SIMT.md,
  * "Translator"): a `.thread` kernel is a straight-line per-thread program,
  * one PTX-like instruction a line, on virtual registers (%name).  It is
- * turned into bundles in program order: each instruction goes to the
- * array and the earliest bundle (never before the previous instruction's)
- * where its operands are, or can be copied to, and its result has a free
- * register; values are renamed per definition, and a register is free
- * again the bundle after its value's last read (linear scan).  The
+ * turned into bundles by list scheduling, one instruction at a time in
+ * program order: each goes to the array and the earliest bundle where
+ * its operands are ready (or can be copied to), its predicates allow,
+ * a slot is free and its result has a free register, which may be
+ * before bundles already filled (independent work fills the 4 ALU
+ * slots); memory and crossbar operations keep their program order.
+ * Values are renamed per definition, and a register is free again the
+ * bundle after its value's latest read (linear scan).  The
  * choice weighs the operands' places (copies) against parallelism, as
  * the paper's register-pressure-aware scheduler does; it does not
  * spill: a program needing more than 12 live values is refused.
@@ -32,7 +35,10 @@ typedef struct tstate {
 	size_t nv;
 	uint32_t free_from[SIMT_ARRAYS][SIMT_REGS_PER_ARRAY]; /* NEVER: busy */
 	uint32_t pred_ready[SIMT_PREDS], pred_read[SIMT_PREDS];
-	uint32_t cur;               /* the previous instruction's bundle */
+	uint32_t cur;               /* the latest bundle placed so far */
+	bool serial;                /* one instruction a bundle, in order */
+	uint32_t mem_next;          /* a memory or crossbar operation goes
+				     * no earlier: they keep program order */
 	simt_cur *c;
 } tstate;
 
@@ -60,6 +66,8 @@ static bool slot_free(tstate *s, uint32_t b, unsigned slot)
 	if (b >= s->k->n)
 		return true;
 	const simt_bundle *bu = &s->k->b[b];
+	if (s->serial)
+		return bu->n == 0;
 	for (unsigned i = 0; i < bu->n; i++)
 		if (simt_instr_slot(&bu->in[i]) == slot)
 			return false;
@@ -118,7 +126,7 @@ static uint32_t reach(tstate *s, int x, unsigned a, uint32_t from, bool commit, 
 			/* Read here for the last time: the copy is all that is
 			 * left of it, so its old register is free after the copy. */
 			if (v->last_use == i) {
-				s->free_from[src][v->reg[src]] = b + 1;
+				s->free_from[src][v->reg[src]] = v->last_read + 1;
 				v->reg[src] = -1;
 			}
 		}
@@ -135,7 +143,12 @@ static uint32_t try_array(tstate *s, uint32_t i, tinstr *t, unsigned a, bool com
 	simt_instr in = t->in;
 	unsigned slot = simt_instr_slot(&in) == SIMT_SLOT_MEM ? SIMT_SLOT_MEM : a;
 	bool crossbar = in.opc == SIMT_MOV && t->use[0] >= 0;
-	uint32_t b = s->cur;
+	/* List scheduling: no earlier than its operands, predicates and
+	 * (memory) the previous memory operation allow; not after the
+	 * previous instruction's bundle. */
+	uint32_t b = slot == SIMT_SLOT_MEM ? s->mem_next : 0;
+	if (s->serial && s->k->n)
+		b = s->cur + 1;
 	if (in.guard >= 0 && s->pred_ready[in.guard] > b)
 		b = s->pred_ready[in.guard];
 	if (in.opc == SIMT_SELP && s->pred_ready[in.pd] > b)
@@ -157,7 +170,7 @@ static uint32_t try_array(tstate *s, uint32_t i, tinstr *t, unsigned a, bool com
 				if (s->v[x].reg[q] >= 0 && s->v[x].ready[q] < r)
 					r = s->v[x].ready[q], where[k] = q;
 		} else {
-			r = reach(s, x, a, s->cur, commit, i);
+			r = reach(s, x, a, 0, commit, i);
 		}
 		if (r == NEVER)
 			return NEVER;
@@ -167,11 +180,15 @@ static uint32_t try_array(tstate *s, uint32_t i, tinstr *t, unsigned a, bool com
 	 * a free one. */
 	int reuse = -1;
 	bool has_d = simt_opinfo_of(in.opc)->has_d;
-	for (int k = 0; has_d && k < 3 && !crossbar && slot != SIMT_SLOT_MEM; k++)
-		if (t->use[k] >= 0 && s->v[t->use[k]].last_use == i)
-			reuse = s->v[t->use[k]].reg[a];
 	for (;; b++) {
-		if (b > s->cur + (1u << 20))
+		/* an operand read here for the last time lends its register,
+		 * once every other read of it is done */
+		reuse = -1;
+		for (int k = 0; has_d && k < 3 && !crossbar && slot != SIMT_SLOT_MEM; k++)
+			if (t->use[k] >= 0 && s->v[t->use[k]].last_use == i &&
+			    s->v[t->use[k]].last_read < b && s->v[t->use[k]].reg[a] >= 0)
+				reuse = s->v[t->use[k]].reg[a];
+		if (b > s->cur + (1u << 20) + 64)
 			return NEVER;
 		int r = has_d ? (reuse >= 0 ? reuse : free_reg(s, a, b)) : 0;
 		if (r < 0 && free_reg(s, a, NEVER - 1) < 0)
@@ -208,14 +225,16 @@ static void retire(tstate *s, uint32_t i, const tinstr *t, uint32_t b)
 			continue;
 		for (unsigned a = 0; a < SIMT_ARRAYS; a++)
 			if (v->reg[a] >= 0) {
-				s->free_from[a][v->reg[a]] = b + 1;
+				s->free_from[a][v->reg[a]] = v->last_read + 1;
 				v->reg[a] = -1;
 			}
 	}
-	if (in->guard >= 0)
+	if (in->guard >= 0 && (s->pred_read[in->guard] == NEVER || b > s->pred_read[in->guard]))
 		s->pred_read[in->guard] = b;
-	if (in->opc == SIMT_SELP)
+	if (in->opc == SIMT_SELP && (s->pred_read[in->pd] == NEVER || b > s->pred_read[in->pd]))
 		s->pred_read[in->pd] = b;
+	if (simt_instr_slot(in) == SIMT_SLOT_MEM)
+		s->mem_next = b + 1;
 	if (in->opc == SIMT_SETP)
 		s->pred_ready[in->pd] = b + 1;
 	if (t->def >= 0) {
@@ -223,13 +242,14 @@ static void retire(tstate *s, uint32_t i, const tinstr *t, uint32_t b)
 		s->free_from[a][r] = NEVER;
 		s->v[t->def].reg[a] = (int8_t)r;
 		s->v[t->def].ready[a] = b + 1;
+		s->v[t->def].last_read = b;
 		/* a value never read frees its register at once */
 		if (s->v[t->def].last_use == NEVER) {
 			s->free_from[a][r] = b + 1;
 			s->v[t->def].reg[a] = -1;
 		}
 	}
-	s->cur = b;
+	s->cur = b > s->cur ? b : s->cur;
 }
 
 /* Make room in array a: move the value there that is read last (and
@@ -318,9 +338,9 @@ static int schedule_one(tstate *s, uint32_t i, tinstr *t)
 			SIMT_REGS);
 }
 
-int simt_translate(simt_cur *c, simt_kernel *k, simt_tprog *tp)
+int simt_translate(simt_cur *c, simt_kernel *k, simt_tprog *tp, unsigned serial)
 {
-	tstate s = { .k = k, .c = c, .v = calloc(tp->nvalues ? tp->nvalues : 1, sizeof *s.v) };
+	tstate s = { .k = k, .c = c, .serial = serial != 0, .v = calloc(tp->nvalues ? tp->nvalues : 1, sizeof *s.v) };
 	if (!s.v)
 		return simt_err(c, 0, "out of memory");
 	s.nv = tp->nvalues;

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * crossbar.c: shfl, a value exchanged between the threads of a CB
+ * (duality-cache §3.3: "threads within a CB communicate through the
+ * crossbar").  The source register is read out of every TB's array
+ * bit-serially into the C-Box, as a load's addresses are; the crossbar
+ * routes each thread's source lane to it; the words are written back
+ * into the destination register the way a load's data is.  Nothing is
+ * computed: the bits move through the arrays' ordinary port, and the
+ * lane is the crossbar's routing, set from the instruction (doc/SIMT.md,
+ * "Exchange between threads").
+ *
+ * A shuffle reads the registers of threads other than the one it
+ * writes, so it has one meaning only when every live thread of the CTA
+ * is at it: one issued with threads waiting at another bundle (a
+ * divergent shuffle) stops the run with a message.
+ *
+ * Cycles: 32 to read the source register out, 32 to write the words
+ * in; the crossbar is the memory port's, so a bundle has one memory or
+ * crossbar operation.
+ */
+#include "machine_int.h"
+
+static int converged(simt_machine *m, const simt_kernel *k, const simt_instr *in,
+		     const simt_mask *act, diag *d)
+{
+	const simt_cb *cb = &m->cb;
+	for (unsigned t = 0; t < SIMT_CB_THREADS; t++) {
+		if (!simt_mask_bit(&cb->live, t) || simt_mask_bit(act, t))
+			continue;
+		diag_at(d, m->p->path, in->line, in->col,
+			"kernel '%s': CTA %u: shfl issued while thread %u waits at bundle %u (a shuffle needs every live thread of the CTA at it)",
+			k->name, cb->cta, t, (unsigned)cb->pc[t]);
+		return -1;
+	}
+	return 0;
+}
+
+int64_t simt_shfl_run(simt_machine *m, const simt_kernel *k, const simt_instr *in,
+		      const simt_mask *act, const simt_mask *g, diag *d)
+{
+	simt_cb *cb = &m->cb;
+	if (converged(m, k, in, act, d) < 0)
+		return -1;
+	/* Out through the port: every thread's source word (the lanes
+	 * that are not live hold what they last had). */
+	uint32_t *out = m->addr;
+	for (unsigned t = 0; t < cb->ntid; t++)
+		out[t] = simt_port_read(m, cb->index, t, in->a.reg);
+	uint64_t moved = 0;
+	for (unsigned t = 0; t < cb->ntid; t++) {
+		if (!simt_mask_bit(g, t))
+			continue;
+		uint32_t b = in->b.kind == SIMT_O_IMM ? in->b.imm
+			: simt_port_read(m, cb->index, t, in->b.reg);
+		uint32_t j = simt_shfl_lane(in->cmp, t, b, cb->ntid);
+		simt_port_write(m, cb->index, t, in->d, out[j]);
+		moved += j != t;
+	}
+	m->st.shuffles++;
+	m->st.shuffle_lanes += moved;
+	return 2 * SIMT_REG_BITS;
+}
