@@ -764,7 +764,7 @@ Test(translate, serial_mapping)
 	result_free(&r);
 	r = run("simt --mapping=diagonal " SRCDIR "/samples/simt/hotspot.simt");
 	cr_assert_eq(r.status, 2);
-	cr_assert(strstr(r.err, "--mapping: expected vliw or serial, not diagonal"), "%s", r.err);
+	cr_assert(strstr(r.err, "infsim: --mapping=diagonal: expected vliw or serial"), "%s", r.err);
 	result_free(&r);
 }
 

@@ -16,9 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "nsc_int.h"
 
-enum { EXIT_USAGE = 2, EXIT_MISMATCH = 3, MAX_ARGS = 64 };
+#define CMD "nsc"
+enum { EXIT_USAGE = CLI_EXIT_USAGE, EXIT_MISMATCH = 3, MAX_ARGS = 64 };
 
 static const char help_text[] =
 "Usage: infsim nsc PROG.nsc [OPTION]...\n"
@@ -67,68 +69,21 @@ typedef struct nsc_cli_opts {
 	bool check, stats, quiet;
 } cli;
 
-static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("infsim: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'infsim nsc --help' for more information.\n", stderr);
-	return EXIT_USAGE;
-}
-
-static bool ends_with(const char *s, const char *suf)
-{
-	size_t n = strlen(s), k = strlen(suf);
-	return n >= k && !strcmp(s + n - k, suf);
-}
-
 bool nsc_cli_wants(int argc, char **argv)
 {
-	for (int i = 0; i < argc; i++)
-		if (argv[i][0] != '-' && !strchr(argv[i], '=') && ends_with(argv[i], ".nsc"))
-			return true;
-	return false;
-}
-
-static int number(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
-{
-	char *end;
-	errno = 0;
-	unsigned long long x = strtoull(s, &end, 10);
-	if (!*s || *end || errno || *s == '-' || x < lo || x > hi)
-		return usage("--%s: expected a number from %" PRIu64 " to %" PRIu64 ", not '%s'", opt, lo, hi, s);
-	*v = x;
-	return 0;
-}
-
-static int name_eq(const char *opt, char *arg, const char **name, const char **val)
-{
-	char *eq = strchr(arg, '=');
-	if (!eq || eq == arg || !eq[1])
-		return usage("-%s: expected NAME=VALUE, not '%s'", opt, arg);
-	*eq = 0;
-	*name = arg;
-	*val = eq + 1;
-	return 0;
+	return cli_names_file(argc, argv, ".nsc");
 }
 
 static int define(cli *c, char *arg)
 {
-	const char *name = NULL, *val = NULL;
+	const char *name;
+	long long v;
 	if (c->ndefs == MAX_ARGS)
-		return usage("-D: more than %d definitions", MAX_ARGS);
-	if (name_eq("D", arg, &name, &val))
-		return EXIT_USAGE;
-	char *end;
-	errno = 0;
-	long long v = strtoll(val, &end, 0);
-	if (*end || errno)
-		return usage("-D %s: expected an integer, not '%s'", name, val);
-	c->defs[c->ndefs++] = (nsc_define){ name, v };
-	return 0;
+		return cli_usage(CMD, "-D: more than %d definitions", MAX_ARGS);
+	int rc = cli_define(CMD, arg, &name, &v);
+	if (!rc)
+		c->defs[c->ndefs++] = (nsc_define){ name, v };
+	return rc;
 }
 
 static int set_mode(cli *c, int opt, const char *arg)
@@ -139,25 +94,25 @@ static int set_mode(cli *c, int opt, const char *arg)
 		if (!strcmp(arg, "auto") || !strcmp(arg, "core") || !strcmp(arg, "bank"))
 			c->s.floating = arg[0] == 'a' ? NSC_FLOAT_AUTO : arg[0] == 'c' ? NSC_FLOAT_CORE : NSC_FLOAT_BANK;
 		else
-			return usage("--float: expected auto, core or bank, not '%s'", arg);
+			return cli_usage(CMD, "--float=%s: expected auto, core or bank", arg);
 		return 0;
 	case 'S':
 		if (strcmp(arg, "range") && strcmp(arg, "free"))
-			return usage("--sync: expected range or free, not '%s'", arg);
+			return cli_usage(CMD, "--sync=%s: expected range or free", arg);
 		c->s.sync_free = arg[0] == 'f';
 		return 0;
 	case 'I':
-		if (number("interleave", arg, 8, 1 << 20, &v))
+		if (cli_number(CMD, "interleave", arg, 8, 1 << 20, &v))
 			return EXIT_USAGE;
 		if (v & (v - 1))
-			return usage("--interleave: expected a power of two, not '%s'", arg);
+			return cli_usage(CMD, "--interleave=%s: expected a power of two", arg);
 		c->s.interleave = (unsigned)v;
 		return 0;
-	case 'R': if (number("range", arg, 1, 1024, &v)) return EXIT_USAGE; c->s.range_iters = (unsigned)v; return 0;
-	case 'W': if (number("window", arg, 0, 1024, &v)) return EXIT_USAGE; c->s.window = (unsigned)v; return 0;
-	case 'C': if (number("cache", arg, 64, 1 << 30, &v)) return EXIT_USAGE; c->s.cache_bytes = (unsigned)v; return 0;
-	case 'T': if (number("core", arg, 0, 63, &v)) return EXIT_USAGE; c->s.core_tile = (unsigned)v; return 0;
-	case 'M': return number("max-iters", arg, 1, UINT64_MAX >> 1, &c->s.max_iters) ? EXIT_USAGE : 0;
+	case 'R': if (cli_number(CMD, "range", arg, 1, 1024, &v)) return EXIT_USAGE; c->s.range_iters = (unsigned)v; return 0;
+	case 'W': if (cli_number(CMD, "window", arg, 0, 1024, &v)) return EXIT_USAGE; c->s.window = (unsigned)v; return 0;
+	case 'C': if (cli_number(CMD, "cache", arg, 64, 1 << 30, &v)) return EXIT_USAGE; c->s.cache_bytes = (unsigned)v; return 0;
+	case 'T': if (cli_number(CMD, "core", arg, 0, 63, &v)) return EXIT_USAGE; c->s.core_tile = (unsigned)v; return 0;
+	case 'M': return cli_number(CMD, "max-iters", arg, 1, UINT64_MAX >> 1, &c->s.max_iters) ? EXIT_USAGE : 0;
 	}
 	return EXIT_USAGE;
 }
@@ -184,29 +139,29 @@ static int options(cli *c, int argc, char **argv)
 		case 'D': if (define(c, optarg)) return EXIT_USAGE; break;
 		case 'l': case 's': case 'd':
 			if (c->naa == MAX_ARGS)
-				return usage("more than %d array options", MAX_ARGS);
+				return cli_usage(CMD, "more than %d array options", MAX_ARGS);
 			if (o == 'd')
 				name = optarg, val = NULL;
-			else if (name_eq(o == 'l' ? "-load" : "-save", optarg, &name, &val))
+			else if (cli_name_file(CMD, o, optarg, &name, &val))
 				return EXIT_USAGE;
 			c->aa[c->naa++] = (arrarg){ o, name, val };
 			break;
 		case 'A':
 			if (c->naliases == MAX_ARGS)
-				return usage("--alias: more than %d", MAX_ARGS);
+				return cli_usage(CMD, "--alias: more than %d", MAX_ARGS);
 			c->alias_text[c->naliases++] = optarg;
 			break;
 		case 'k': c->check = true; break;
 		case 't': c->stats = true; break;
 		case 'q': c->quiet = true; break;
 		case 'h': fputs(help_text, stdout); return -1;
-		case ':': return usage("option '%s' needs a value", argv[optind - 1]);
-		case '?': return usage("unknown option '%s'", argv[optind - 1]);
+		case ':': return cli_usage(CMD, "option '%s' needs a value", argv[optind - 1]);
+		case '?': return cli_usage(CMD, "unknown option '%s'", argv[optind - 1]);
 		default: if (set_mode(c, o, optarg)) return EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1)
-		return usage(optind >= argc ? "missing PROG.nsc" : "one program, not '%s'", argv[argc - 1]);
+		return cli_usage(CMD, optind >= argc ? "missing PROG.nsc" : "one program, not '%s'", argv[argc - 1]);
 	c->prog = argv[optind];
 	return 0;
 }
@@ -218,12 +173,12 @@ static int parse_alias(const nsc_program *p, const char *text, nsc_alias *a)
 	unsigned long long n, i;
 	int used = 0;
 	if (sscanf(text, "%llu:%31[A-Za-z0-9_][%llu]=%63s%n", &n, arr, &i, val, &used) != 4 || text[used])
-		return usage("--alias: expected N:ARRAY[I]=VALUE, not '%s'", text);
+		return cli_usage(CMD, "--alias: expected N:ARRAY[I]=VALUE, not '%s'", text);
 	a->arr = nsc_array_find(p, arr);
 	if (a->arr < 0)
-		return usage("--alias: no array '%s' in %s", arr, p->file);
+		return cli_usage(CMD, "--alias: no array '%s' in %s", arr, p->file);
 	if (i >= p->arrays[a->arr].count)
-		return usage("--alias: index %llu is out of bounds of '%s'", i, arr);
+		return cli_usage(CMD, "--alias: index %llu is out of bounds of '%s'", i, arr);
 	a->iter = n;
 	a->index = i;
 	char *end;
@@ -234,14 +189,8 @@ static int parse_alias(const nsc_program *p, const char *text, nsc_alias *a)
 		a->value = nsc_val_int(strtoll(val, &end, 0));
 	}
 	if (*end)
-		return usage("--alias: expected a number, not '%s'", val);
+		return cli_usage(CMD, "--alias: expected a number, not '%s'", val);
 	return 0;
-}
-
-static int failed(const diag *d)
-{
-	fprintf(stderr, "%s\n", d->set ? d->msg : "infsim: error: unknown failure");
-	return EXIT_FAILURE;
 }
 
 static int arrays_in(cli *c, const nsc_program *p, nsc_mem *m, diag *d)
@@ -249,10 +198,10 @@ static int arrays_in(cli *c, const nsc_program *p, nsc_mem *m, diag *d)
 	for (int k = 0; k < c->naa; k++) {
 		int a = nsc_array_find(p, c->aa[k].name);
 		if (a < 0)
-			return usage("--%s: no array '%s' in %s", c->aa[k].opt == 'l' ? "load" : c->aa[k].opt == 's' ? "save" : "dump",
+			return cli_usage(CMD, "--%s: no array '%s' in %s", c->aa[k].opt == 'l' ? "load" : c->aa[k].opt == 's' ? "save" : "dump",
 				     c->aa[k].name, p->file);
 		if (c->aa[k].opt == 'l' && nsc_npy_load(m, a, c->aa[k].path, d) < 0)
-			return failed(d);
+			return cli_failed(d);
 	}
 	return 0;
 }
@@ -276,7 +225,7 @@ static int arrays_out(cli *c, const nsc_program *p, const nsc_mem *m, diag *d)
 	for (int k = 0; k < c->naa; k++) {
 		int a = nsc_array_find(p, c->aa[k].name);
 		if (c->aa[k].opt == 's' && nsc_npy_save(m, a, c->aa[k].path, d) < 0)
-			return failed(d);
+			return cli_failed(d);
 		if (c->aa[k].opt == 'd')
 			dump(m, a);
 	}
@@ -288,10 +237,10 @@ static int check(cli *c, const nsc_program *p, const nsc_mem *init, const nsc_me
 {
 	nsc_mem r;
 	if (nsc_mem_copy(&r, init, d) < 0)
-		return failed(d);
+		return cli_failed(d);
 	int rc = 0;
 	if (nsc_ref_run(p, &r, &c->s, d) < 0)
-		rc = failed(d);
+		rc = cli_failed(d);
 	for (int a = 0; a < p->narrays && rc == 0; a++) {
 		int64_t i = nsc_mem_diff(m, &r, a);
 		if (i >= 0) {
@@ -347,12 +296,12 @@ int nsc_job_open(nsc_job *j, int argc, char **argv)
 	diag_clear(&d);
 	if (nsc_load_file(c->prog, c->defs, c->ndefs, &j->p, &d) < 0) {
 		free(c);
-		return failed(&d);
+		return cli_failed(&d);
 	}
 	if (nsc_mem_init(&j->init, &j->p, &d) < 0) {
 		nsc_program_free(&j->p);
 		free(c);
-		return failed(&d);
+		return cli_failed(&d);
 	}
 	j->cli = c;
 	j->s = &c->s;
@@ -399,16 +348,16 @@ static int run(nsc_job *j)
 	nsc_mem m;
 	nsc_stats st, base;
 	if (nsc_mem_copy(&m, &j->init, &d) < 0)
-		return failed(&d);
+		return cli_failed(&d);
 	if (nsc_run(p, &m, &c->s, &st, &d) < 0)
-		rc = failed(&d);
+		rc = cli_failed(&d);
 	if (rc == 0 && c->check)
 		rc = check(c, p, &j->init, &m, &d);
 	if (rc == 0)
 		rc = arrays_out(c, p, &m, &d);
 	if (rc == 0 && c->stats) {
 		if (baseline(c, p, &j->init, &base, &d) < 0)
-			rc = failed(&d);
+			rc = cli_failed(&d);
 		else
 			nsc_report(stdout, &st, &base);
 	}

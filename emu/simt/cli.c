@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "simt_int.h"
 
-enum { EXIT_USAGE = 2, EXIT_MISMATCH = 3 };
+#define CMD "simt"
+enum { EXIT_USAGE = CLI_EXIT_USAGE, EXIT_MISMATCH = 3 };
 
 static const char help_text[] =
 "Usage: infsim simt PROG.simt [OPTION]...\n"
@@ -39,19 +41,6 @@ static const char help_text[] =
 "\n"
 "Exit status: 0 if OK, 1 on a failure, 2 on a usage error, 3 if the machine\n"
 "and the reference differ.\n";
-
-static int usage(const char *msg, const char *arg)
-{
-	fprintf(stderr, "infsim: %s%s%s\nTry 'infsim simt --help' for more information.\n", msg,
-		arg ? " " : "", arg ? arg : "");
-	return EXIT_USAGE;
-}
-
-static int failed(const diag *d)
-{
-	fprintf(stderr, "%s\n", d->set ? d->msg : "infsim: error: unknown failure");
-	return EXIT_FAILURE;
-}
 
 static void print_global(const simt_program *p, const simt_global *g, const uint32_t *mem)
 {
@@ -88,6 +77,7 @@ static int parse_opts(opts *o, int argc, char **argv)
 	};
 	int ch;
 	optind = 1;
+	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "bcp:q", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'c': o->check = true; break;
@@ -96,21 +86,22 @@ static int parse_opts(opts *o, int argc, char **argv)
 		case 'q': o->quiet = true; break;
 		case 'p':
 			if (o->nprint == 16)
-				return usage("at most 16 --print options", NULL);
+				return cli_usage(CMD, "at most 16 --print options");
 			o->print[o->nprint++] = optarg;
 			break;
 		case 'f': o->fig13 = true; break;
 		case 'm':
 			if (strcmp(optarg, "vliw") && strcmp(optarg, "serial"))
-				return usage("--mapping: expected vliw or serial, not", optarg);
+				return cli_usage(CMD, "--mapping=%s: expected vliw or serial", optarg);
 			o->mapping = strcmp(optarg, "vliw") ? SIMT_MAP_SERIAL : SIMT_MAP_VLIW;
 			break;
 		case 'h': fputs(help_text, stdout); return 0;
-		default: return usage("bad option", NULL);
+		default: return cli_usage(CMD, "unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind + 1 != argc)
-		return usage(optind == argc ? "missing PROG.simt" : "one program only, not", optind == argc ? NULL : argv[optind + 1]);
+		return optind == argc ? cli_usage(CMD, "missing PROG.simt")
+				      : cli_usage(CMD, "extra operand '%s'", argv[optind + 1]);
 	o->prog = argv[optind];
 	return -1;
 }
@@ -122,7 +113,7 @@ static int check_run(const simt_program *p, simt_machine *m, bool quiet)
 	simt_ref *r = simt_ref_new(p, &d);
 	if (!r || simt_ref_run(r, &d) < 0) {
 		simt_ref_free(r);
-		return failed(&d);
+		return cli_failed(&d);
 	}
 	int rc = simt_compare(m, r, &d);
 	simt_ref_free(r);
@@ -141,11 +132,11 @@ static int run(const opts *o, const simt_program *p)
 	diag_clear(&d);
 	for (int i = 0; i < o->nprint; i++)
 		if (!simt_global_find(p, o->print[i]))
-			return usage("--print: no such global:", o->print[i]);
+			return cli_usage(CMD, "--print=%s: no such global", o->print[i]);
 	simt_machine *m = simt_machine_new(p, &d);
 	if (!m || simt_machine_run(m, &d) < 0) {
 		simt_machine_free(m);
-		return failed(&d);
+		return cli_failed(&d);
 	}
 	int rc = o->check ? check_run(p, m, o->quiet) : 0;
 	for (int i = 0; rc == 0 && i < o->nprint; i++)
@@ -163,9 +154,9 @@ static int fig13_one(const char *path, int mapping, simt_stats *st)
 	diag_clear(&d);
 	simt_program p;
 	if (simt_load_file_mapped(path, mapping, &p, &d) < 0)
-		return failed(&d);
+		return cli_failed(&d);
 	simt_machine *m = simt_machine_new(&p, &d);
-	int rc = !m || simt_machine_run(m, &d) < 0 ? failed(&d) : check_run(&p, m, true);
+	int rc = !m || simt_machine_run(m, &d) < 0 ? cli_failed(&d) : check_run(&p, m, true);
 	if (rc == 0)
 		*st = *simt_machine_stats(m);
 	simt_machine_free(m);
@@ -212,7 +203,7 @@ int simt_cli(int argc, char **argv)
 	diag_clear(&d);
 	simt_program p;
 	if (simt_load_file_mapped(o.prog, o.mapping, &p, &d) < 0)
-		return failed(&d);
+		return cli_failed(&d);
 	if (o.bundles)
 		for (size_t i = 0; i < p.nk; i++)
 			simt_format_kernel(stdout, &p, &p.k[i]);

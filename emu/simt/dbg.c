@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "simt_int.h"
 
 #define BREAK_MAX 16
@@ -325,12 +326,7 @@ void simt_where_slots(const simt_program *p, const simt_where *w, simt_mask slot
 
 bool simt_cli_wants(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		size_t n = strlen(argv[i]);
-		if (argv[i][0] != '-' && n > 5 && !strcmp(argv[i] + n - 5, ".simt"))
-			return true;
-	}
-	return false;
+	return argc > 1 && cli_names_file(argc - 1, argv + 1, ".simt");
 }
 
 int simt_dbg_main(int argc, char **argv)
