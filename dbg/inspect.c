@@ -149,8 +149,13 @@ int dbg_cmd_print(dbg_session *s, char *args)
 		dbg_error(s, "%s", text);
 		return -1;
 	}
-	printf("%s = %s\n", expr, text);
-	dbg_values_record(s, &v, expr); /* $N, as gdb's value history */
+	/* $N = VALUE, as gdb: the value history's number, which $N, $ and
+	 * $$ name (vars.c); the expression when it could not be kept */
+	const size_t n = dbg_values_record(s, &v, expr);
+	if (n)
+		printf("$%zu = %s\n", n, text);
+	else
+		printf("%s = %s\n", expr, text);
 	const emu_buffer *eb;
 	uint64_t ei;
 	char err[256];

@@ -239,7 +239,7 @@ Test(checkpoint, data_in_flight)
 				  "(768 wordline transfers between banks in flight, delivered "
 				  "by the sync, command 13)\n  => micro-op 3 (of 0..255)");
 	char *got = between(out, 1);
-	cr_assert(strstr(got, "N[8][3] = 1000\n"), "%s", got);
+	cr_assert(strstr(got, "$1 = 1000\n"), "%s", got);
 	const char *end = strstr(got, "Program finished: 21 commands");
 	cr_assert_not_null(end, "%s", got);
 	free(out);

@@ -250,7 +250,7 @@ Test(options, ex_in_order_and_status)
 {
 	result r = run("-batch -ex 'print 1' -x tests/dbg/sourced.inc -ex 'print 2' " DEFAULT_PROG);
 	cr_expect_eq(r.status, 1, "%s", r.out); /* $pc before run fails */
-	cr_expect_str_eq(r.out, "1 = 1\nin sourced.inc\nThe program is not being run.\n2 = 2\n");
+	cr_expect_str_eq(r.out, "$1 = 1\nin sourced.inc\nThe program is not being run.\n$2 = 2\n");
 	free(r.out);
 	r = run("-batch -ex run -ex check " DEFAULT_PROG);
 	cr_expect_eq(r.status, 0, "%s", r.out);
@@ -289,7 +289,7 @@ Test(options, machine_override)
 	result r = run("-batch -m bitlines=32 -ex run -ex 'print C[15]' -ex 'info machine' "
 		       DEFAULT_PROG);
 	cr_expect_eq(r.status, 0, "%s", r.out);
-	cr_expect(strstr(r.out, "C[15] = 2\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "$1 = 2\n"), "%s", r.out);
 	cr_expect(strstr(r.out, "16 wordlines x 32 bitlines"), "%s", r.out);
 	free(r.out);
 }
@@ -302,13 +302,13 @@ Test(options, set_var_rounds_with_the_fp_mode)
 	result r = run("-batch -nx -ex start -ex 'set var H[2] = 1e-6' -ex 'print/x H[2]' "
 		       "-ex 'info machine' tests/dbg/float.ins");
 	cr_expect_eq(r.status, 0, "%s", r.out);
-	cr_expect(strstr(r.out, "H[2] = 0x0\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "$1 = 0x0\n"), "%s", r.out);
 	cr_expect(strstr(r.out, "  controller  fp=ftz latency=baseline cordic=17\n"), "%s", r.out);
 	free(r.out);
 	r = run("-batch -nx -m fp=ieee -ex start -ex 'set var H[2] = 1e-6' -ex 'print/x H[2]' "
 		"-ex 'print H[2]' -ex 'info machine' tests/dbg/float.ins");
 	cr_expect_eq(r.status, 0, "%s", r.out);
-	cr_expect(strstr(r.out, "H[2] = 0x11\nH[2] = 1.0133e-06\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "$1 = 0x11\n$2 = 1.0133e-06\n"), "%s", r.out);
 	cr_expect(strstr(r.out, "  controller  fp=ieee latency=baseline cordic=17\n"), "%s", r.out);
 	free(r.out);
 }
@@ -681,7 +681,7 @@ Test(console, completion_repeat_history_and_ctrl_c)
 	type(fd, "\r");                 /* Enter repeats stepi */
 	cr_expect(expect_output(fd, "=> micro-op 2 (of 0..3)"));
 	type(fd, "print/t $row(0, 8)\r");
-	cr_expect(expect_output(fd, "$row(0, 8) = 0101010101010101"));
+	cr_expect(expect_output(fd, "$1 = 0101010101010101"));
 	cr_expect(expect_output(fd, "(infsdb) ")); /* readline reads the tty now */
 	type(fd, "half-typed");
 	cr_expect(expect_output(fd, "half-typed")); /* readline has it */

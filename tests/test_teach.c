@@ -184,7 +184,7 @@ Test(teach, mul8_partial_products)
 		"delete 2", "break cycle 26", "continue", "print D[11]", NULL } };
 	r = run_session(&ex6);
 	cr_expect_eq(r.status, 0, "%s", r.out);
-	const char *d11[] = { "D[11] = 39\n", NULL };
+	const char *d11[] = { "(infsdb) print D[11]\n$1 = 39\n", NULL };
 	expect_lines(&r, d11);
 	free(r.out);
 }
@@ -212,10 +212,10 @@ Test(teach, fpadd_two_exponent_differences)
 	const char *lines[] = {
 		"  => micro-op 1 (of 0..257, bank 0's trace): COPY act wl 10,11,12,13,14 -> wl 86, gate E\n",
 		/* ediff = -3 on bitlines 8-15, the swap flag in T */
-		"$col(0, 8, 54, 5) = 11101\n", "T         0000000011111111\n",
+		"$1 = 11101\n", "T         0000000011111111\n",
 		/* the swap: 1024 is the bigger on bitline 8 */
-		"$col(0, 8, 59, 7) = 0011001\n", "$col(0, 8, 93, 11) = 10000001100\n",
-		"$col(0, 0, 82, 11) = 00111111111\n",
+		"$2 = 0011001\n", "$4 = 10000001100\n",
+		"$5 = 00111111111\n",
 		/* only k = 0 and k = 3 get an add */
 		"   103   LOADTN act wl 54,55,56,57,58, gate E\n   104   INC act wl 50 -> wl 67, gate E&T, C:=0\n",
 		"   124   TANDZ act wl 56,57,58, gate E\n   125   ADD act wl 50,93 -> wl 67, gate E&T, C:=0\n",
@@ -223,8 +223,8 @@ Test(teach, fpadd_two_exponent_differences)
 		"6: /t $col(0, 0, 67, 15) = 111011111111111\n7: /t $col(0, 8, 67, 15) = 010010000001100\n",
 		/* normalised, em1 = EB - L, rounding up on bitline 8 only */
 		"6: /t $col(0, 0, 67, 15) = 100000000000000\n7: /t $col(0, 8, 67, 15) = 100100000011000\n",
-		"$col(0, 0, 82, 4) = 0011\n", "$col(0, 0, 59, 7) = 0001100\n",
-		"$col(0, 8, 59, 7) = 0011000\n", "$C(0, 0) = 0\n", "$C(0, 8) = 1\n",
+		"(infsdb) print/t $col(0, 0, 82, 4)\n$7 = 0011\n", "(infsdb) print/t $col(0, 0, 59, 7)\n$9 = 0001100\n",
+		"(infsdb) print/t $col(0, 8, 59, 7)\n$10 = 0011000\n", "(infsdb) print $C(0, 0)\n$11 = 0\n", "(infsdb) print $C(0, 8)\n$12 = 1\n",
 		"S = {0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 1154, 1154, 1154, 1154, 1154, 1154, 1154, 1154}\n",
 		"check: 3 buffers match the reference after 5 commands.\n",
 		"  add.f                   1          258          514 ", NULL };
@@ -245,7 +245,7 @@ Test(teach, fpadd_exercise_answers)
 	cr_expect_eq(r.status, 3, "check must find the set var: %s", r.out);
 	const char *ans[] = { "   101   LOADT act wl 56, gate E\n   102   OR act wl 93,94 -> wl 104, gate E\n",
 		"   146   TANDZ act wl 55,57,58, gate E\n   147   ADD act wl 50,105 -> wl 67, gate E&T, C:=0\n",
-		"S[3] = 49.5\n", "S[9] = 1154\n",
+		"(infsdb) print S[3]\n$1 = 49.5\n", "(infsdb) print S[9]\n$2 = 1154\n",
 		"check: after 5 commands: A[9] (f16): expected 129.5 (0x580c), got 130.5 (0x5814); bits that differ: 3-4\n",
 		NULL };
 	expect_lines(&r, ans);
@@ -333,10 +333,10 @@ Test(teach, shift2_crosses_at_the_sync)
 	cr_expect_eq(r.status, 0, "%s", r.out);
 	const char *in_flight[] = {
 		"Checkpoint of command 3, micro-op 0 saved to /tmp/infsim-teach-shift2.ckpt.\n",
-		"(infsdb) print B[1][4]\nB[1][4] = 0\n",
+		"(infsdb) print B[1][4]\n$1 = 0\n",
 		"Checkpoint /tmp/infsim-teach-shift2.ckpt loaded.\ncommand 3 at shift2.ins:27: sync\n"
 		"  (8 wordline transfers between banks in flight, delivered by the sync, command 3)\n",
-		"2: B[0][4] = 3\n(infsdb) print B[1][4]\nB[1][4] = 11\n", NULL };
+		"2: B[0][4] = 3\n(infsdb) print B[1][4]\n$2 = 11\n", NULL };
 	expect_lines(&r, in_flight);
 	free(r.out);
 }

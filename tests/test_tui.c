@@ -322,7 +322,7 @@ Test(tui, toggles_and_quits)
 	free(tmux("send-keys -t 0 C-u"));
 	keys("tui disable");
 	keys("print C[5]");
-	free(wait_for("C[5] = 0", NULL)); /* bits 0 and 1 of 5 + 3 */
+	free(wait_for("$1 = 0", NULL)); /* C[5]: bits 0 and 1 of 5 + 3 */
 	keys("quit");
 	for (int tries = 0; tries < 200; tries++) {
 		char *r = tmux("list-sessions");
@@ -360,14 +360,14 @@ Test(tui, keys_inside_a_search)
 		cr_skip_test("tmux is not installed");
 	free(wait_for("(infsdb)", "add.u4 C, A, B", NULL));
 	keys("print 1+1");
-	free(wait_for("1+1 = 2", NULL));
+	free(wait_for("$1 = 2", NULL));
 	free(tmux("send-keys -t 0 C-r"));
 	free(tmux("send-keys -t 0 DC"));
 	keys("");
 	/* Delete at the cursor: "print 6*7x" with the cursor on the x */
 	free(tmux("send-keys -t 0 'print 6*7x' Left DC"));
 	keys("");
-	free(wait_for("6*7 = 42", " array view:", NULL));
+	free(wait_for("$2 = 42", " array view:", NULL));
 	free(tmux("send-keys -t 0 C-r"));
 	free(tmux("send-keys -t 0 C-x a"));
 	for (int tries = 0; tries < 200; tries++) { /* back to the plain screen */
@@ -379,7 +379,7 @@ Test(tui, keys_inside_a_search)
 		nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
 	}
 	keys("print 6*8");
-	free(wait_for("6*8 = 48", NULL));
+	free(wait_for("$3 = 48", NULL));
 	keys("tui enable");
 	free(wait_for(" array view:", NULL));
 	free(tmux("send-keys -t 0 C-r"));
@@ -670,7 +670,7 @@ Test(tui_tdfg, completes_node_names)
 	keys("start");
 	free(wait_for("=> 8 ", NULL));
 	free(tmux("send-keys -t 0 'print Y' Tab '[0][1]' Enter"));
-	free(wait_for("(infsdb) print Y[0][1]", "Y[0][1] = ", NULL));
+	free(wait_for("(infsdb) print Y[0][1]", "$1 = ", NULL));
 }
 
 /* ---- teaching: what -ex printed, tui rows, tui bitline, tui console ---- */
