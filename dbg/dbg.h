@@ -565,7 +565,7 @@ int dbg_tdfg_registers(dbg_session *s);
 int dbg_tdfg_list(dbg_session *s, char *args);
 
 /* ---- value history and convenience variables (vars.c) ---- */
-/* Record a value print showed; returns its number ($N). */
+/* Record a value print shows; returns its number ($N), 0 when out of memory. */
 size_t dbg_values_record(dbg_session *s, const dbg_value *v, const char *expr);
 /* The convenience variable name[0..len), or NULL if it was never set. */
 const dbg_value *dbg_conv_find(const dbg_session *s, const char *name, size_t len);

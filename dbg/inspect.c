@@ -150,12 +150,13 @@ int dbg_cmd_print(dbg_session *s, char *args)
 		return -1;
 	}
 	/* $N = VALUE, as gdb: the value history's number, which $N, $ and
-	 * $$ name (vars.c); the expression when it could not be kept */
+	 * $$ name (vars.c) */
 	const size_t n = dbg_values_record(s, &v, expr);
-	if (n)
-		printf("$%zu = %s\n", n, text);
-	else
-		printf("%s = %s\n", expr, text);
+	if (!n) {
+		dbg_error(s, "out of memory");
+		return -1;
+	}
+	printf("$%zu = %s\n", n, text);
 	const emu_buffer *eb;
 	uint64_t ei;
 	char err[256];

@@ -26,7 +26,7 @@ size_t dbg_values_record(dbg_session *s, const dbg_value *v, const char *expr)
 		free(copy);
 		if (grown)
 			s->values = grown;
-		return 0; /* out of memory: the value is shown, not kept */
+		return 0; /* out of memory */
 	}
 	s->values = grown;
 	s->values[s->nvalues] = (dbg_hist_value){ *v, copy };
