@@ -73,6 +73,10 @@ static void sweep(const char *file, unsigned nd, uint64_t B)
 	diag_clear(&d);
 	snprintf(path, sizeof path, "%s/samples/workloads/%s", SRCDIR, file);
 	cr_assert_eq(text_read_file(path, 1 << 20, &text, &len, &d), 0, "%s", d.msg);
+	char *z = realloc(text, len + 1); /* text_read_file does not end it with a NUL */
+	cr_assert(z);
+	z[len] = 0;
+	text = z;
 	uint64_t pick[3], T[3], got[3], best = UINT64_MAX, best_T[3] = {0};
 	const uint64_t picked = run_cycles(text, pick);
 	cr_assert(picked, "%s: the JIT refused its own pick", file);
