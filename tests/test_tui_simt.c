@@ -161,7 +161,7 @@ Test(tui_simt, divergence_at_80x24)
 {
 	if (!have_tmux())
 		cr_skip_test("tmux is not installed");
-	wait_for("pc 0 active 64/64");
+	free(wait_for("pc 0 active 64/64"));
 	check_divergence();
 	keys("stepi 2");
 	char *s = wait_for("the program has ended");
@@ -173,7 +173,7 @@ Test(tui_simt, divergence_at_132x40)
 	if (!have_tmux())
 		cr_skip_test("tmux is not installed");
 	free(tmux("resize-window -t 0 -x 132 -y 40"));
-	wait_for("pc 0 active 64/64");
+	free(wait_for("pc 0 active 64/64"));
 	check_divergence();
 	/* the larger screen lists more bundles: the kernel's first and last */
 	char *s = wait_for("=>   7  add.u32 r6, r6, r7");
