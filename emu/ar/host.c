@@ -41,8 +41,11 @@ struct ar_host {
 ar_host *ar_host_new(ar_program *p, const ar_config *c, diag *d)
 {
 	ar_host *h = calloc(1, sizeof *h);
-	if (h)
+	if (h) {
+		h->p = p; /* first: ar_host_free needs it to free the threads' variables */
+		h->c = c;
 		h->t = calloc(p->threads, sizeof *h->t);
+	}
 	for (unsigned i = 0; h && h->t && i < p->threads; i++) {
 		thread_state *t = &h->t[i];
 		t->vars = calloc(3 * (size_t)p->nvars, sizeof *t->vars);
@@ -60,8 +63,6 @@ ar_host *ar_host_new(ar_program *p, const ar_config *c, diag *d)
 		diag_file(d, p->path, "out of memory");
 		return NULL;
 	}
-	h->p = p;
-	h->c = c;
 	return h;
 }
 
