@@ -20,6 +20,13 @@ if [ -z "${FUZZ_CC:-}" ]; then
 fi
 out="$builddir/fuzz"
 mkdir -p "$out/obj"
+# An object depends on headers too: when any header of the tree is newer
+# than the last build, every object is built again (a stale object with
+# an old structure's layout reads garbage).
+if [ -f "$out/obj/.built" ] &&
+   [ -n "$(find "$srcdir" -name '*.h' -newer "$out/obj/.built" -print | head -1)" ]; then
+  rm -f "$out"/obj/*.o
+fi
 flags="-g ${FUZZ_OPT:--O1} -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -std=gnu17"
 incs="$FUZZ_CPPFLAGS"
 # compile SOURCES... into $out/obj (once, again when a source is newer),
@@ -50,6 +57,7 @@ objs="$built"
 # shellcheck disable=SC2086
 compile ${FUZZ_DBG_SOURCES:-}
 dbg_objs="$built"
+touch "$out/obj/.built"
 status=0
 for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
   name=$(basename "$target" .c | sed 's/^fuzz_//')
