@@ -315,7 +315,7 @@ static const bad_case bad_cases[] = {
 	{RG "x = tensor A box=k:64\n", "5:18", "region 'r' has no parameters (param=NAME)"},
 	{RK "x = tensor A box=k+:64\n", "5:20", "expected box start (a number, or a parameter such "
 	 "as k+1), found ':64'"},
-	{RK "x = tensor A\ny = shift x, k*2\n", "6:15", "unexpected text after the shift node"},
+	{RK "x = tensor A\ny = shift x, k^2\n", "6:15", "unexpected text after the shift node"},
 	{RK "x = tensor A\ny = shift x, k, 1\n", "6:15", "too many offsets: region 'r' has 1 dimension"},
 	/* control */
 	{RG "x = tensor A\nrun\n", "6:4", "expected a region name, found the end of the line"},
