@@ -317,11 +317,16 @@ static int dims(tp *p, const char *what, uint64_t v[EMU_LAYOUT_DIMS], uint8_t *n
 	char err[DIAG_MAX / 2];
 	unsigned k;
 	blanks(p);
-	size_t e = p->pos;
-	while (e < p->len && ((p->s[e] >= '0' && p->s[e] <= '9') || p->s[e] == 'x'))
-		e++;
-	/* Parameters or expressions: tdfg_param.c; numbers as the stream's. */
-	if (e < p->len && !text_is_space(p->s[e]) && p->s[e] != '#') {
+	/* Parameters or expressions: tdfg_param.c; numbers as the stream's
+	 * (one reader, one set of messages).  An 'x' alone at the start is
+	 * the separator a size is missing unless a parameter may be meant. */
+	bool named = false;
+	for (size_t e = p->pos; e < p->len && !text_is_space(p->s[e]) && p->s[e] != '#'; e++) {
+		const bool start = e == p->pos || p->s[e - 1] == 'x';
+		named |= p->s[e] == '(' || (start && text_is_ident_start(p->s[e]) &&
+					    (p->s[e] != 'x' || p->npar));
+	}
+	if (named) {
 		emu_tpar_scan sc;
 		scan_init(p, &sc, NULL, false);
 		return scan_done(p, &sc, emu_tpar_sizes(&sc, what, v, nd));

@@ -94,7 +94,7 @@ static int number(emu_tpar_scan *sc, const char *what, int64_t *v)
 		m = big ? m : m * base + d;
 	}
 	if (big)
-		return fail(sc, at, "%s: %.*s is out of range; expected at most %" PRId64, what,
+		return fail(sc, at, "%s %.*s is out of range; expected at most %" PRId64, what,
 			    (int)(i - at), s + at, INT64_MAX);
 	*v = (int64_t)m;
 	sc->pos = i;
