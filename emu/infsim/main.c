@@ -541,20 +541,6 @@ static void tdfg_src_free(tdfg_src *ts)
 	ts->on = false;
 }
 
-/* A .tdfg with the -D values, lowered by the JIT. */
-static int tdfg_load(const geom_opts *go, const char *path, const emu_geom_override *ov,
-		     tdfg_src *ts, diag *d)
-{
-	if (!go->ndefs)
-		return emu_tdfg_load(path, ov, &ts->t, &ts->j, d);
-	const sram_geom def = sram_geom_default();
-	memset(&ts->j, 0, sizeof ts->j);
-	emu_program_init(&ts->j.prog);
-	if (emu_tdfg_parse_file_defs(path, &def, ov, go->defs, go->ndefs, &ts->t, d))
-		return -1;
-	return emu_jit_lower(&ts->t, &ts->j, d);
-}
-
 /* The program at path, lowered (emu_program_lower) unless written. */
 static int load_program(const geom_opts *go, const char *path, emu_program *p,
 			tdfg_src *ts, bool written)
@@ -577,7 +563,7 @@ static int load_program(const geom_opts *go, const char *path, emu_program *p,
 	if (json || emu_tdfg_path(path)) {
 		ts->on = true;
 		if (json ? emu_tdfg_json_load(path, go->type, &ov, &ts->t, &ts->j, &d)
-			 : tdfg_load(go, path, &ov, ts, &d))
+			 : emu_tdfg_load_defs(path, &ov, go->defs, go->ndefs, &ts->t, &ts->j, &d))
 			return cli_failed(&d);
 		*p = ts->j.prog; /* the caller owns the lowered stream */
 		emu_program_init(&ts->j.prog);

@@ -298,6 +298,10 @@ int emu_jit_lower(emu_tdfg *t, emu_jit *out, diag *d);
  * into j.  0, or -1 with d set. */
 int emu_tdfg_load(const char *path, const emu_geom_override *ov, emu_tdfg *t,
 		  emu_jit *j, diag *d);
+/* The same with ndefs -D values for its parameters (emu_tdfg_parse_defs;
+ * tdfg_param.c). */
+int emu_tdfg_load_defs(const char *path, const emu_geom_override *ov, const emu_tdfg_def *defs,
+		       size_t ndefs, emu_tdfg *t, emu_jit *j, diag *d);
 void emu_jit_free(emu_jit *j);
 /* The node whose commands hold command i (i < ncmds), or -1. */
 long emu_jit_node_of(const emu_jit *j, size_t cmd);

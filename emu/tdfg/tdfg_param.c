@@ -341,3 +341,16 @@ int emu_tpar_sizes(emu_tpar_scan *sc, const char *what, uint64_t v[EMU_LAYOUT_DI
 	*nd = (uint8_t)k;
 	return 0;
 }
+
+int emu_tdfg_load_defs(const char *path, const emu_geom_override *ov, const emu_tdfg_def *defs,
+		       size_t ndefs, emu_tdfg *t, emu_jit *j, diag *d)
+{
+	if (!ndefs)
+		return emu_tdfg_load(path, ov, t, j, d);
+	const sram_geom def = sram_geom_default();
+	memset(j, 0, sizeof *j);
+	emu_program_init(&j->prog);
+	if (emu_tdfg_parse_file_defs(path, &def, ov, defs, ndefs, t, d))
+		return -1;
+	return emu_jit_lower(t, j, d);
+}
