@@ -20,9 +20,11 @@ and, with gnuplot (Debian: gnuplot-nox), OUT/fig14.svg and OUT/fig13.svg.
   --small: the samples' sizes (a quick look; make check runs them).
   --scale=F: F times the paper's sizes (0.25, 0.5: to extrapolate a run
   too long for the machine at hand).
+  --threads=N: infsim -j N (on a loaded host, -j 1 avoids the executor's
+  threads waiting for each other at every command).
 
 usage: workloads.py INFSIM WORKLOAD_CASE SAMPLES OUT [--sweep] [--small]
-                    [--scale=F] [--no-check] [NAME[_f32|_i32] ...]
+                    [--scale=F] [--threads=N] [--no-check] [NAME[_f32|_i32] ...]
 """
 import json
 import os
@@ -132,13 +134,16 @@ def timed(cmd):
     return p.returncode, float(m.group(1)) if m else 0.0, int(m.group(2)) if m else 0, p.stdout, err
 
 
+THREADS = []  # --threads=N: ["-j", N]
+
+
 def size_opts(infsim, name, typ, small, scale):
     """The sample's -D and -m options at the size asked for, and the
     parameters' values (None: the sample's own)."""
     if small:
-        return [], None
+        return list(THREADS), None
     defs = paper_defs(name, scale)
-    return define_args(defs) + paper_machine(infsim, name, typ), defs
+    return define_args(defs) + paper_machine(infsim, name, typ) + THREADS, defs
 
 
 def run_strm(infsim, samples, out, name, typ, small, check, scale):
@@ -365,6 +370,8 @@ def main(argv):
     for f in flags:
         if f.startswith("--scale="):
             scale = float(f[8:])
+        if f.startswith("--threads="):
+            THREADS[:] = ["-j", f[10:]]
     os.makedirs(out, exist_ok=True)
     if "--sweep" in flags:
         print(sweep(os.path.abspath(infsim), samples, out, want or SWEEP, small))
