@@ -256,6 +256,13 @@ Test(cli, run_and_jit_with_defines)
 	cr_expect_eq(r.status, 2);
 	cr_expect(strstr(r.err, "-D N: parameters are a tDFG's (.tdfg)"), "%s", r.err);
 	result_free(&r);
+	r = run("info -D N=4");
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "-D N: parameters are a tDFG's"), "%s", r.err);
+	result_free(&r);
+	r = run("info %s -D N=32", SAMPLE);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
 	r = run("commands -D N=4");
 	cr_expect_eq(r.status, 2);
 	result_free(&r);

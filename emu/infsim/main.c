@@ -1350,6 +1350,9 @@ static int cmd_info(int argc, char **argv)
 			     : parse_tool_opts(argc, argv, "info", "mcDj", &go, &out, &json, &written, &done);
 	if (!rc && !done && optind + 1 < argc)
 		rc = cli_usage(NULL, "extra operand '%s'", argv[optind + 1]);
+	if (!rc && !done && optind >= argc && go.ndefs)
+		rc = cli_usage(NULL, "-D %s: parameters are a tDFG's; give info the .tdfg",
+			       go.defs[0].name);
 	if (!rc && !done && optind < argc && !(rc = load_program(&go, argv[optind], &p, &ts, false)))
 		g = p.geom;
 	else if (!rc && !done && !(rc = apply_geom_opts(&ov, &go)))
