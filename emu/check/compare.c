@@ -11,6 +11,10 @@
 
 #include "transpose.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 bool emu_ref_compare(const emu_ref *r, const emu_machine *em,
 		     const emu_buffer *b, emu_mismatch *mm)
 {
@@ -70,22 +74,53 @@ static bool block_same(const emu_ref *r, const sram_machine *m, unsigned a,
 typedef void rows_fn(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
 		     unsigned *end);
 
+/* Entry k of the row set `at`: its rows of its array, block by block. */
+static bool entry_same(const emu_ref *r, const sram_machine *m, size_t k, rows_fn *at,
+		       emu_cell_mismatch *cm)
+{
+	const unsigned words = (m->g.bitlines + 63) / 64;
+	unsigned a, lo, hi;
+	at(r, k, &a, &lo, &hi);
+	for (unsigned blk = lo / 64 * 64; blk < hi; blk += 64) {
+		const unsigned r0 = lo > blk ? lo : blk, r1 = hi < blk + 64 ? hi : blk + 64;
+		for (unsigned w = 0; w < words; w++)
+			if (!block_same(r, m, a, blk, r0, r1, w, cm))
+				return false;
+	}
+	return true;
+}
+
+/* Threads for n entries: the count --threads set, or OpenMP's; one for
+ * a few entries, where a team costs more than it saves. */
+static int compare_threads(size_t n)
+{
+#ifdef _OPENMP
+	const int set = sram_get_threads();
+	const int nt = set ? set : omp_get_max_threads();
+	return n < 64 || nt < 1 ? 1 : nt;
+#else
+	(void)n;
+	return 1;
+#endif
+}
+
+/* Entries are compared on several threads; the first differing one in
+ * the set's order is then compared again alone, so the cell named is
+ * the same whatever the threads. */
 static bool rows_same(const emu_ref *r, const emu_machine *em, size_t n, rows_fn *at,
 		      emu_cell_mismatch *cm)
 {
 	const sram_machine *m = em->m;
-	const unsigned words = (m->g.bitlines + 63) / 64;
+	const int nt = compare_threads(n);
+	size_t first = n;
+	(void)nt;
+#pragma omp parallel for schedule(dynamic, 16) num_threads(nt) if (nt > 1) reduction(min : first)
 	for (size_t k = 0; k < n; k++) {
-		unsigned a, lo, hi;
-		at(r, k, &a, &lo, &hi);
-		for (unsigned blk = lo / 64 * 64; blk < hi; blk += 64) {
-			const unsigned r0 = lo > blk ? lo : blk, r1 = hi < blk + 64 ? hi : blk + 64;
-			for (unsigned w = 0; w < words; w++)
-				if (!block_same(r, m, a, blk, r0, r1, w, cm))
-					return false;
-		}
+		emu_cell_mismatch mine;
+		if (k < first && !entry_same(r, m, k, at, &mine))
+			first = k;
 	}
-	return true;
+	return first == n || entry_same(r, m, first, at, cm);
 }
 
 bool emu_ref_compare_written(const emu_ref *r, const emu_machine *em,

@@ -12,6 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 enum { TAG_ZERO = 0, TAG_ONE = 1, TAG_UNDEF = 2 };
 
 struct emu_ref {
@@ -22,6 +26,10 @@ struct emu_ref {
 	uint8_t **tags;        /* per array: B tag states, or NULL */
 	size_t undef_by;       /* command that last left a tag undefined */
 	uint8_t *sel_arr;      /* scratch: selected arrays of a command */
+	unsigned *lst[3];      /* scratch: a command's patterns, expanded */
+	size_t cap_lst[3];
+	uint64_t *vals;        /* scratch: a move's source fields */
+	size_t cap_vals;
 	struct ref_pend *pend; /* inter-bank bits waiting for the next sync */
 	size_t npend, cap_pend;
 	/* The rows the last command wrote, per array (emu_ref_written):
@@ -42,10 +50,11 @@ struct emu_ref {
 	bool oom;
 };
 
-/* One bit of an inter-bank move, delivered at the next sync. */
+/* Bits [wordline, wordline + n) of one bitline of an inter-bank move
+ * (n from 1 to 64), delivered at the next sync. */
 struct ref_pend {
-	unsigned array, bitline, wordline;
-	uint8_t bit;
+	unsigned array, bitline, wordline, n;
+	uint64_t bits;
 };
 
 /* Widen array a's entry of one row set (list, lo, hi) by [wl, wl + n). */
@@ -144,6 +153,9 @@ void emu_ref_free(emu_ref *r)
 	free(r->tlo);
 	free(r->thi);
 	free(r->pend);
+	for (unsigned k = 0; k < 3; k++)
+		free(r->lst[k]);
+	free(r->vals);
 	free(r);
 }
 
@@ -350,51 +362,102 @@ static int tag_effect(const isa_cmd *c, uint64_t a, uint64_t b)
 	}
 }
 
-static void mark_bitlines(const emu_cmd *c, bool *sel, unsigned B)
+/* Pattern p expanded into scratch list `slot`, its *n values in order
+ * (each pattern is walked once per command, not once per bit); NULL
+ * when out of memory. */
+static const unsigned *expand(emu_ref *r, unsigned slot, const emu_pattern *p, uint64_t *n)
 {
-	memset(sel, 0, B * sizeof *sel);
+	*n = emu_pattern_size(p);
+	const size_t want = *n ? (size_t)*n : 1;
+	if (want > r->cap_lst[slot]) {
+		unsigned *nl = realloc(r->lst[slot], want * sizeof *nl);
+		if (!nl) {
+			r->oom = true;
+			return NULL;
+		}
+		r->lst[slot] = nl;
+		r->cap_lst[slot] = want;
+	}
+	for (uint64_t i = 0; i < *n; i++)
+		r->lst[slot][i] = (unsigned)emu_pattern_at(p, i);
+	return r->lst[slot];
+}
+
+/* A command's bitlines, each once, in increasing order (the hardware
+ * enables a bitline once however often the pattern names it). */
+static unsigned sel_bitlines(const emu_cmd *c, unsigned *bls, unsigned B)
+{
+	bool sel[SRAM_MAX_DIM] = {0};
 	const uint64_t nb = emu_pattern_size(&c->bitlines);
 	for (uint64_t i = 0; i < nb; i++)
 		sel[emu_pattern_at(&c->bitlines, i)] = true;
+	unsigned n = 0;
+	for (unsigned bl = 0; bl < B; bl++)
+		if (sel[bl])
+			bls[n++] = bl;
+	return n;
 }
 
-/* One element-wise command on one bitline of one array. */
-static int apply_elem(emu_ref *r, const emu_cmd *ec, unsigned a, unsigned bl,
-		      bool clobber, diag *d, size_t cmd_index)
+/* One element-wise command over the selected bitlines of one array:
+ * each bitline's operands are fields of its column, the result is the
+ * plain-C meaning of the command (isa_ref_elem3).  Arrays share
+ * nothing here, so arrays may run on different threads. */
+static void apply_row(const emu_ref *r, const isa_cmd *c, unsigned a, const unsigned *bls,
+		      unsigned nbl, bool clobber)
 {
-	const isa_cmd *c = &ec->c;
 	const isa_form f = isa_info_of(c->op)->form;
-	uint64_t *col = column(r, a, bl, true);
-	uint8_t *tag = &r->tags[a][bl];
-	if (c->op == ISA_SEL && *tag == TAG_UNDEF) {
-		const emu_cmd *by = &r->p->cmds[r->undef_by];
-		/* numbered from 1, as --stats and the hazards count */
-		diag_at(d, r->p->path, ec->line, 0,
-			"command %zu reads the tag latch of array %u bitline %u, "
-			"which command %zu (line %d) left undefined",
-			cmd_index + 1, a, bl, r->undef_by + 1, by->line);
-		return -1;
-	}
 	/* A conversion's a has the source type's width. */
 	const unsigned an = c->op == ISA_CVT ? c->swidth : c->width;
-	uint64_t av = c->a == ISA_NONE ? 0 : field_get(col, c->a, an);
-	uint64_t bv = c->b == ISA_NONE ? 0 : field_get(col, c->b, c->width);
-	uint64_t cv = c->c3 == ISA_NONE ? 0 : field_get(col, c->c3, c->width);
-	bool tout = *tag == TAG_ONE;
-	uint64_t r2 = 0;
-	uint64_t dv = isa_ref_elem3(c, av, bv, cv, *tag == TAG_ONE, &tout, &r2);
-	if (f == ISA_FORM_QRAB)
-		field_set(col, c->d2, c->width, r2);
-	if (c->d == ISA_TAG) {
-		*tag = tout ? TAG_ONE : TAG_ZERO;
-		return 0;
+	const unsigned dn = f == ISA_FORM_PAB || f == ISA_FORM_PAI ? 1 : c->width;
+	uint64_t *const cols = r->cols[a];
+	uint8_t *const tags = r->tags[a];
+	for (unsigned k = 0; k < nbl; k++) {
+		uint64_t *col = cols + (size_t)bls[k] * r->cw;
+		uint8_t *tag = &tags[bls[k]];
+		const uint64_t av = c->a == ISA_NONE ? 0 : field_get(col, c->a, an);
+		const uint64_t bv = c->b == ISA_NONE ? 0 : field_get(col, c->b, c->width);
+		const uint64_t cv = c->c3 == ISA_NONE ? 0 : field_get(col, c->c3, c->width);
+		bool tout = *tag == TAG_ONE;
+		uint64_t r2 = 0;
+		const uint64_t dv = isa_ref_elem3(c, av, bv, cv, *tag == TAG_ONE, &tout, &r2);
+		if (f == ISA_FORM_QRAB)
+			field_set(col, c->d2, c->width, r2);
+		if (c->d == ISA_TAG) {
+			*tag = tout ? TAG_ONE : TAG_ZERO;
+			continue;
+		}
+		field_set(col, c->d, dn, dv);
+		const int t = tag_effect(c, av, bv);
+		if (t >= 0)
+			*tag = (uint8_t)t;
+		else if (clobber)
+			*tag = TAG_UNDEF;
 	}
-	field_set(col, c->d, f == ISA_FORM_PAB || f == ISA_FORM_PAI ? 1 : c->width, dv);
-	const int t = tag_effect(c, av, bv);
-	if (t >= 0)
-		*tag = (uint8_t)t;
-	else if (clobber)
-		*tag = TAG_UNDEF;
+}
+
+/* A `sel` reading a tag an earlier command left undefined: the first
+ * such element in the order of the command's arrays and bitlines is
+ * reported, before anything is written. */
+static int undef_tag_read(const emu_ref *r, size_t i, const unsigned *arr, uint64_t na,
+			  const unsigned *bls, unsigned nbl, diag *d)
+{
+	const emu_cmd *ec = &r->p->cmds[i];
+	if (ec->c.op != ISA_SEL)
+		return 0;
+	for (uint64_t k = 0; k < na; k++) {
+		const uint8_t *tags = r->tags[arr[k]];
+		for (unsigned j = 0; tags && j < nbl; j++) {
+			if (tags[bls[j]] != TAG_UNDEF)
+				continue;
+			const emu_cmd *by = &r->p->cmds[r->undef_by];
+			/* numbered from 1, as --stats and the hazards count */
+			diag_at(d, r->p->path, ec->line, 0,
+				"command %zu reads the tag latch of array %u bitline %u, "
+				"which command %zu (line %d) left undefined",
+				i + 1, arr[k], bls[j], r->undef_by + 1, by->line);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -403,19 +466,22 @@ static int apply_elem(emu_ref *r, const emu_cmd *ec, unsigned a, unsigned bl,
 static void apply_reduce(emu_ref *r, const isa_cmd *c, unsigned a, bool clobber)
 {
 	uint64_t v[SRAM_MAX_DIM];
+	const uint64_t *cols = column(r, a, 0, true);
 	for (unsigned bl = 0; bl < r->B; bl++)
-		v[bl] = field_get(column(r, a, bl, true), c->a, c->width);
-	field_set(column(r, a, 0, true), c->d, c->width,
-		  isa_ref_reduce(c, v, r->B));
+		v[bl] = field_get(cols + (size_t)bl * r->cw, c->a, c->width);
+	field_set(column(r, a, 0, true), c->d, c->width, isa_ref_reduce(c, v, r->B));
 	if (clobber)
 		memset(r->tags[a], TAG_UNDEF, r->B);
 }
 
 /* ---- moves, on the plain columns (infinity-stream §4.2) ----
- * Written apart from move.c, after the scalar model of tests/test_move.c,
- * bit by bit: the schedule of move.h (wordlines upwards; each wordline
- * step reads every source before it writes any destination), and bits
- * bound for another bank held until the next sync, in command order. */
+ * Written apart from move.c, after the scalar model of tests/test_move.c:
+ * the schedule of move.h (wordlines upwards; each wordline step reads
+ * every source before it writes any destination), and bits bound for
+ * another bank held until the next sync, in command order.  When the
+ * source and destination wordlines are the same or share none, no
+ * wordline step reads what an earlier one wrote, so up to 64 wordlines
+ * of a bitline move as one field; otherwise the steps run bit by bit. */
 
 static unsigned bit_get(const emu_ref *r, unsigned a, unsigned bl, unsigned wl)
 {
@@ -440,7 +506,8 @@ static int ref_oom(const emu_ref *r, const emu_move *m, diag *d)
 	return -1;
 }
 
-static int pend_push(emu_ref *r, unsigned a, unsigned bl, unsigned wl, unsigned v)
+static int pend_push(emu_ref *r, unsigned a, unsigned bl, unsigned wl, unsigned n,
+		     uint64_t v)
 {
 	if (r->npend == r->cap_pend) {
 		size_t cap = r->cap_pend ? 2 * r->cap_pend : 1024;
@@ -450,109 +517,202 @@ static int pend_push(emu_ref *r, unsigned a, unsigned bl, unsigned wl, unsigned 
 		r->pend = np;
 		r->cap_pend = cap;
 	}
-	r->pend[r->npend++] = (struct ref_pend){a, bl, wl, (uint8_t)v};
+	r->pend[r->npend++] = (struct ref_pend){a, bl, wl, n, v};
 	return 0;
 }
 
-/* Intra-array shift: bitline b -> b + dist in each array, row by row.
- * When the source and destination rows are the same rows or share none,
- * no row step reads what an earlier one wrote, so the rows can move as
- * one field per bitline: every source field read, then every one
- * written. */
-static void ref_intra(emu_ref *r, const emu_move *m)
+/* Do the source and destination wordlines of m let its rows move as
+ * fields (the same wordlines, or none in common)? */
+static bool moves_whole(const emu_move *m)
 {
-	const uint64_t na = emu_pattern_size(&m->arrays), nb = emu_pattern_size(&m->bitlines);
-	const bool whole = m->nwl <= 64 && (m->dst_wl == m->wl || m->dst_wl >= m->wl + m->nwl ||
-					    m->wl >= m->dst_wl + m->nwl);
-	uint64_t v[SRAM_MAX_DIM];
-	unsigned bl[SRAM_MAX_DIM];
-	for (uint64_t j = 0; j < nb; j++)
-		bl[j] = (unsigned)emu_pattern_at(&m->bitlines, j);
-	memset(r->sel_arr, 0, r->narrays);
-	for (uint64_t i = 0; i < na; i++) {
-		const unsigned a = (unsigned)emu_pattern_at(&m->arrays, i);
-		if (r->sel_arr[a]++)
-			continue;
-		if (whole) {
-			for (uint64_t j = 0; j < nb; j++)
-				v[j] = field_get(column(r, a, bl[j], false), m->wl, m->nwl);
-			for (uint64_t j = 0; j < nb; j++)
-				field_set(column(r, a, (unsigned)(bl[j] + m->dist), true),
-					  m->dst_wl, m->nwl, v[j]);
-			mark(r, a, m->dst_wl, m->nwl);
-			continue;
-		}
-		for (unsigned k = 0; k < m->nwl; k++) {
-			for (uint64_t j = 0; j < nb; j++)
-				v[j] = bit_get(r, a, bl[j], m->wl + k);
-			for (uint64_t j = 0; j < nb; j++)
-				bit_set(r, a, (unsigned)(bl[j] + m->dist), m->dst_wl + k, (unsigned)v[j]);
-		}
-	}
+	return m->dst_wl == m->wl || m->dst_wl >= m->wl + m->nwl || m->wl >= m->dst_wl + m->nwl;
 }
 
-/* Inter-array shift (copies 1) and broadcast (reuse_count copies). */
-static int ref_transfer(emu_ref *r, const emu_move *m, diag *d)
+/* Intra-array shift: bitline b -> b + dist in each array.  Within one
+ * array the destinations may be sources of later bitlines, so each
+ * 64-wordline step reads every source field before it writes any. */
+static int ref_intra(emu_ref *r, const emu_move *m, diag *d)
 {
-	const uint64_t na = emu_pattern_size(&m->arrays), nb = emu_pattern_size(&m->bitlines);
+	uint64_t na, nb;
+	const unsigned *arr = expand(r, 0, &m->arrays, &na);
+	const unsigned *bl = expand(r, 1, &m->bitlines, &nb);
+	if (!arr || !bl)
+		return ref_oom(r, m, d);
+	uint64_t v[SRAM_MAX_DIM];
+	memset(r->sel_arr, 0, r->narrays);
+	for (uint64_t i = 0; i < na; i++) {
+		const unsigned a = arr[i];
+		if (r->sel_arr[a]++)
+			continue;
+		if (!moves_whole(m)) {
+			for (unsigned k = 0; k < m->nwl; k++) {
+				for (uint64_t j = 0; j < nb; j++)
+					v[j] = bit_get(r, a, bl[j], m->wl + k);
+				for (uint64_t j = 0; j < nb; j++)
+					bit_set(r, a, (unsigned)(bl[j] + m->dist), m->dst_wl + k,
+						(unsigned)v[j]);
+			}
+			continue;
+		}
+		uint64_t *cols = column(r, a, 0, true);
+		mark(r, a, m->dst_wl, m->nwl);
+		for (unsigned k0 = 0; k0 < m->nwl; k0 += 64) {
+			const unsigned n = m->nwl - k0 < 64 ? m->nwl - k0 : 64;
+			for (uint64_t j = 0; j < nb; j++)
+				v[j] = field_get(cols + (size_t)bl[j] * r->cw, m->wl + k0, n);
+			for (uint64_t j = 0; j < nb; j++)
+				field_set(cols + (size_t)(bl[j] + m->dist) * r->cw, m->dst_wl + k0, n,
+					  v[j]);
+		}
+	}
+	return 0;
+}
+
+/* The bit-by-bit schedule of an inter-array shift or broadcast whose
+ * source and destination wordlines overlap without being the same. */
+static int transfer_bits(emu_ref *r, const emu_move *m, const unsigned *arr, uint64_t na,
+			 const unsigned *bl, const unsigned *dbl, uint64_t nb, diag *d)
+{
 	const uint64_t copies = m->kind == EMU_MOVE_BCAST ? m->reuse_count : 1;
-	uint8_t *v = malloc(na * nb);
+	uint8_t *v = malloc(na * nb > 0 ? na * nb : 1);
 	if (!v)
 		return ref_oom(r, m, d);
 	for (unsigned k = 0; k < m->nwl; k++) {
 		for (uint64_t i = 0; i < na; i++)
 			for (uint64_t j = 0; j < nb; j++)
-				v[i * nb + j] = (uint8_t)bit_get(r, (unsigned)emu_pattern_at(&m->arrays, i),
-					(unsigned)emu_pattern_at(&m->bitlines, j), m->wl + k);
-		for (uint64_t i = 0; i < na; i++) {
-			const int64_t a = emu_pattern_at(&m->arrays, i);
+				v[i * nb + j] = (uint8_t)bit_get(r, arr[i], bl[j], m->wl + k);
+		for (uint64_t i = 0; i < na; i++)
 			for (uint64_t c = 0; c < copies; c++) {
-				const unsigned to = (unsigned)(a + m->dist + (int64_t)c * m->reuse_stride);
-				const bool local = ref_bank(r, to) == ref_bank(r, (unsigned)a);
+				const unsigned to = (unsigned)(arr[i] + m->dist +
+							       (int64_t)c * m->reuse_stride);
+				const bool local = ref_bank(r, to) == ref_bank(r, arr[i]);
 				for (uint64_t j = 0; j < nb; j++) {
-					const unsigned bl = (unsigned)emu_pattern_at(&m->dst_bitlines, j);
 					if (local)
-						bit_set(r, to, bl, m->dst_wl + k, v[i * nb + j]);
-					else if (pend_push(r, to, bl, m->dst_wl + k, v[i * nb + j])) {
+						bit_set(r, to, dbl[j], m->dst_wl + k, v[i * nb + j]);
+					else if (pend_push(r, to, dbl[j], m->dst_wl + k, 1,
+							   v[i * nb + j])) {
 						free(v);
 						return ref_oom(r, m, d);
 					}
 				}
 			}
-		}
 	}
 	free(v);
 	return 0;
 }
 
-static void ref_const(emu_ref *r, const emu_move *m)
+/* Must the source fields of a same-wordline transfer be read before any
+ * is written?  Only when a destination array is also a source array. */
+static bool transfer_chains(emu_ref *r, const emu_move *m, const unsigned *arr, uint64_t na)
 {
-	const uint64_t na = emu_pattern_size(&m->arrays), nb = emu_pattern_size(&m->bitlines);
-	for (uint64_t i = 0; i < na; i++) {
-		const unsigned a = (unsigned)emu_pattern_at(&m->arrays, i);
-		mark(r, a, m->wl, m->nwl);
-		for (uint64_t j = 0; j < nb; j++)
-			field_set(column(r, a, (unsigned)emu_pattern_at(&m->bitlines, j), true),
-				  m->wl, m->nwl, m->value);
+	const uint64_t copies = m->kind == EMU_MOVE_BCAST ? m->reuse_count : 1;
+	bool hit = false;
+	memset(r->sel_arr, 0, r->narrays);
+	for (uint64_t i = 0; i < na; i++)
+		r->sel_arr[arr[i]] = 1;
+	for (uint64_t i = 0; i < na && !hit; i++)
+		for (uint64_t c = 0; c < copies && !hit; c++) {
+			const int64_t to = arr[i] + m->dist + (int64_t)c * m->reuse_stride;
+			hit = to >= 0 && (uint64_t)to < r->narrays && r->sel_arr[to];
+		}
+	return m->dst_wl == m->wl && hit;
+}
+
+/* Source fields [wl + k0, + n) of every (array, bitline), into r->vals
+ * (when the transfer chains); false when out of memory. */
+static bool transfer_read(emu_ref *r, const unsigned *arr, uint64_t na, const unsigned *bl,
+			  uint64_t nb, unsigned wl, unsigned n)
+{
+	if (na * nb > r->cap_vals) {
+		uint64_t *nv = realloc(r->vals, na * nb * sizeof *nv);
+		if (!nv)
+			return false;
+		r->vals = nv;
+		r->cap_vals = na * nb;
 	}
+	for (uint64_t i = 0; i < na; i++) {
+		const uint64_t *cols = column(r, arr[i], 0, false);
+		for (uint64_t j = 0; j < nb; j++)
+			r->vals[i * nb + j] = cols ? field_get(cols + (size_t)bl[j] * r->cw, wl, n) : 0;
+	}
+	return true;
+}
+
+/* Inter-array shift (copies 1) and broadcast (reuse_count copies), up to
+ * 64 wordlines of each bitline at a time. */
+static int ref_transfer(emu_ref *r, const emu_move *m, diag *d)
+{
+	uint64_t na, nb, nd;
+	const unsigned *arr = expand(r, 0, &m->arrays, &na);
+	const unsigned *bl = expand(r, 1, &m->bitlines, &nb);
+	const unsigned *dbl = expand(r, 2, &m->dst_bitlines, &nd);
+	if (!arr || !bl || !dbl)
+		return ref_oom(r, m, d);
+	if (!moves_whole(m))
+		return transfer_bits(r, m, arr, na, bl, dbl, nb, d);
+	const uint64_t copies = m->kind == EMU_MOVE_BCAST ? m->reuse_count : 1;
+	const bool chains = transfer_chains(r, m, arr, na);
+	for (unsigned k0 = 0; k0 < m->nwl; k0 += 64) {
+		const unsigned n = m->nwl - k0 < 64 ? m->nwl - k0 : 64;
+		const unsigned swl = m->wl + k0, dwl = m->dst_wl + k0;
+		if (chains && !transfer_read(r, arr, na, bl, nb, swl, n))
+			return ref_oom(r, m, d);
+		for (uint64_t i = 0; i < na; i++) {
+			const uint64_t *src = chains ? NULL : column(r, arr[i], 0, false);
+			for (uint64_t c = 0; c < copies; c++) {
+				const unsigned to = (unsigned)(arr[i] + m->dist +
+							       (int64_t)c * m->reuse_stride);
+				const bool local = ref_bank(r, to) == ref_bank(r, arr[i]);
+				uint64_t *dst = local ? column(r, to, 0, true) : NULL;
+				if (local)
+					mark(r, to, dwl, n);
+				for (uint64_t j = 0; j < nb; j++) {
+					const uint64_t v =
+						chains ? r->vals[i * nb + j]
+						: src ? field_get(src + (size_t)bl[j] * r->cw, swl, n) : 0;
+					if (local)
+						field_set(dst + (size_t)dbl[j] * r->cw, dwl, n, v);
+					else if (pend_push(r, to, dbl[j], dwl, n, v))
+						return ref_oom(r, m, d);
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+static int ref_const(emu_ref *r, const emu_move *m, diag *d)
+{
+	uint64_t na, nb;
+	const unsigned *arr = expand(r, 0, &m->arrays, &na);
+	const unsigned *bl = expand(r, 1, &m->bitlines, &nb);
+	if (!arr || !bl)
+		return ref_oom(r, m, d);
+	for (uint64_t i = 0; i < na; i++) {
+		uint64_t *cols = column(r, arr[i], 0, true);
+		mark(r, arr[i], m->wl, m->nwl);
+		for (uint64_t j = 0; j < nb; j++)
+			field_set(cols + (size_t)bl[j] * r->cw, m->wl, m->nwl, m->value);
+	}
+	return 0;
 }
 
 static int ref_move(emu_ref *r, const emu_move *m, diag *d)
 {
 	switch (m->kind) {
 	case EMU_MOVE_INTRA:
-		ref_intra(r, m);
-		return 0;
+		return ref_intra(r, m, d);
 	case EMU_MOVE_INTER:
 	case EMU_MOVE_BCAST:
 		return ref_transfer(r, m, d);
 	case EMU_MOVE_CONST:
-		ref_const(r, m);
-		return 0;
-	default: /* sync: every held bit lands, in the order it was sent */
-		for (size_t i = 0; i < r->npend; i++)
-			bit_set(r, r->pend[i].array, r->pend[i].bitline, r->pend[i].wordline,
-				r->pend[i].bit);
+		return ref_const(r, m, d);
+	default: /* sync: every held field lands, in the order it was sent */
+		for (size_t i = 0; i < r->npend; i++) {
+			const struct ref_pend *q = &r->pend[i];
+			field_set(column(r, q->array, q->bitline, true), q->wordline, q->n, q->bits);
+			mark(r, q->array, q->wordline, q->n);
+		}
 		r->npend = 0;
 		return 0;
 	}
@@ -580,33 +740,68 @@ int emu_ref_run_cmd(emu_ref *r, size_t i, diag *d)
 	return rc;
 }
 
+/* Threads for a compute command over na arrays of nbl bitlines: the
+ * count --threads set, or OpenMP's, and one for small commands. */
+static int ref_threads(uint64_t na, unsigned nbl)
+{
+#ifdef _OPENMP
+	const int set = sram_get_threads();
+	const int nt = set ? set : omp_get_max_threads();
+	return na * nbl < 4096 || nt < 1 ? 1 : nt;
+#else
+	(void)na, (void)nbl;
+	return 1;
+#endif
+}
+
+/* The arrays of a compute command, each once, in the order the pattern
+ * first names them (the hardware enables an array once). */
+static const unsigned *sel_arrays(emu_ref *r, const emu_cmd *ec, uint64_t *n)
+{
+	uint64_t na;
+	unsigned *arr = (unsigned *)expand(r, 0, &ec->arrays, &na);
+	if (!arr)
+		return NULL;
+	memset(r->sel_arr, 0, r->narrays);
+	*n = 0;
+	for (uint64_t k = 0; k < na; k++)
+		if (!r->sel_arr[arr[k]]++)
+			arr[(*n)++] = arr[k];
+	return arr;
+}
+
 static int ref_run_cmd(emu_ref *r, size_t i, diag *d)
 {
 	const emu_cmd *ec = &r->p->cmds[i];
 	clear_marks(r);
 	if (ec->kind == EMU_CMD_MOVE)
 		return ref_move(r, &ec->mv, d);
-	const bool clobber = clobbers_tag(r, &ec->c);
-	bool sel[SRAM_MAX_DIM];
-	mark_bitlines(ec, sel, r->B);
-	/* A pattern may name an array twice; the hardware enables it once. */
-	memset(r->sel_arr, 0, r->narrays);
-	const uint64_t na = emu_pattern_size(&ec->arrays);
+	const isa_cmd *c = &ec->c;
+	const bool clobber = clobbers_tag(r, c);
+	unsigned bls[SRAM_MAX_DIM];
+	const unsigned nbl = sel_bitlines(ec, bls, r->B);
+	uint64_t na;
+	const unsigned *arr = sel_arrays(r, ec, &na);
+	if (!arr || undef_tag_read(r, i, arr, na, bls, nbl, d) != 0)
+		return -1;
+	/* Columns are allocated here, on one thread, before any is used. */
 	for (uint64_t k = 0; k < na; k++) {
-		unsigned a = (unsigned)emu_pattern_at(&ec->arrays, k);
-		if (r->sel_arr[a])
-			continue;
-		r->sel_arr[a] = 1;
-		mark_dests(r, &ec->c, a);
-		if (isa_info_of(ec->c.op)->form == ISA_FORM_RA) {
-			apply_reduce(r, &ec->c, a, clobber);
-			continue;
-		}
-		for (unsigned bl = 0; bl < r->B; bl++)
-			if (sel[bl] && apply_elem(r, ec, a, bl, clobber, d, i) != 0)
-				return -1;
+		column(r, arr[k], 0, true);
+		mark_dests(r, c, arr[k]);
 	}
-	if (clobber && (isa_info_of(ec->c.op)->form == ISA_FORM_RA || tag_effect(&ec->c, 0, 0) < 0))
+	if (r->oom)
+		return -1;
+	if (isa_info_of(c->op)->form == ISA_FORM_RA) {
+		for (uint64_t k = 0; k < na; k++)
+			apply_reduce(r, c, arr[k], clobber);
+	} else {
+		const int nt = ref_threads(na, nbl);
+		(void)nt;
+#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1)
+		for (uint64_t k = 0; k < na; k++)
+			apply_row(r, c, arr[k], bls, nbl, clobber);
+	}
+	if (clobber && (isa_info_of(c->op)->form == ISA_FORM_RA || tag_effect(c, 0, 0) < 0))
 		r->undef_by = i;
 	return 0;
 }

@@ -10,6 +10,11 @@
  * with its addend c, cvt reading a of the source type's width; floats
  * through the IEEE reference in the command's fp= mode) or
  * isa_ref_reduce, in plain C, with no micro-op and no SRAM code.
+ * A compute command runs array by array (arrays share nothing, so they
+ * are spread over threads), each over its selected bitlines in order;
+ * a move carries up to 64 wordlines of a bitline as one field where no
+ * wordline step of the schedule reads what an earlier one wrote, and
+ * bit by bit where one does.
  * It never reads the machine's cells and never runs a micro-op: it is
  * the independent answer.  `infsim run --check` runs it beside the
  * machine and compares every buffer bit for bit (check.h).
