@@ -75,7 +75,7 @@ static int bundle_at(tstate *s, uint32_t b)
 	return 0;
 }
 
-static bool slot_free(tstate *s, uint32_t b, unsigned slot)
+static bool slot_free(const tstate *s, uint32_t b, unsigned slot)
 {
 	if (b >= s->k->n)
 		return true;
@@ -88,7 +88,7 @@ static bool slot_free(tstate *s, uint32_t b, unsigned slot)
 	return true;
 }
 
-static int free_reg(tstate *s, unsigned a, uint32_t b)
+static int free_reg(const tstate *s, unsigned a, uint32_t b)
 {
 	for (unsigned r = 0; r < s->regs; r++)
 		if (s->free_from[a][r] != NEVER && s->free_from[a][r] <= b)
@@ -193,6 +193,40 @@ static uint32_t reach(tstate *s, int x, unsigned a, uint32_t from, bool commit, 
 	return NEVER;
 }
 
+/* Is operand x's register in array a free to take t's result at
+ * bundle b: every read of it is done, and it is read here for the last
+ * time or held elsewhere too (another array, or local memory)? */
+static bool lends(const tstate *s, int x, unsigned a, uint32_t i, uint32_t b, bool held)
+{
+	const value *v = &s->v[x];
+	if (x < 0 || v->reg[a] < 0 || v->last_read >= b)
+		return false;
+	if (!held)
+		return v->last_use == i;
+	if (v->slot >= 0)
+		return true;
+	for (unsigned q = 0; q < SIMT_ARRAYS; q++)
+		if (q != a && v->reg[q] >= 0)
+			return true;
+	return false;
+}
+
+/* The result's register at bundle b: an operand's read here for the
+ * last time, else a free one, else (few registers) that of an operand
+ * held elsewhere too, which then is no longer in array a.  -1 if none. */
+static int result_reg(const tstate *s, uint32_t i, const tinstr *t, unsigned a, uint32_t b,
+		      bool alu)
+{
+	for (int k = 0; alu && k < 3; k++)
+		if (lends(s, t->use[k], a, i, b, false))
+			return s->v[t->use[k]].reg[a];
+	int r = free_reg(s, a, b);
+	for (int k = 0; alu && r < 0 && k < 3; k++)
+		if (lends(s, t->use[k], a, i, b, true))
+			r = s->v[t->use[k]].reg[a];
+	return r;
+}
+
 /* The bundle, from s->cur on, where instruction i can run on array a
  * (a memory operation: on the memory port, a reading its values where
  * they are); with commit, it is placed.  NEVER if it cannot. */
@@ -236,21 +270,11 @@ static uint32_t try_array(tstate *s, uint32_t i, tinstr *t, unsigned a, bool com
 			return NEVER;
 		b = r > b ? r : b;
 	}
-	/* The result's register: a value read for the last time here, or
-	 * a free one. */
-	int reuse = -1;
 	bool has_d = simt_opinfo_of(in.opc)->has_d;
 	for (;; b++) {
-		/* an operand read here for the last time lends its register,
-		 * once every other read of it is done */
-		reuse = -1;
-		for (int k = 0; has_d && k < 3 && !crossbar && slot != SIMT_SLOT_MEM; k++)
-			if (t->use[k] >= 0 && s->v[t->use[k]].last_use == i &&
-			    s->v[t->use[k]].last_read < b && s->v[t->use[k]].reg[a] >= 0)
-				reuse = s->v[t->use[k]].reg[a];
 		if (b > s->cur + (1u << 20) + 64)
 			return NEVER;
-		int r = has_d ? (reuse >= 0 ? reuse : free_reg(s, a, b)) : 0;
+		int r = has_d ? result_reg(s, i, t, a, b, !crossbar && slot != SIMT_SLOT_MEM) : 0;
 		if (r < 0 && free_reg(s, a, NEVER - 1) < 0)
 			return NEVER;
 		if (r < 0 || !slot_free(s, b, slot))
@@ -303,6 +327,9 @@ static void retire(tstate *s, uint32_t i, const tinstr *t, uint32_t b)
 		s->pred_ready[in->pd] = b + 1;
 	if (t->def >= 0) {
 		unsigned a = simt_reg_array(in->d), r = in->d % SIMT_REGS_PER_ARRAY;
+		for (int k = 0; k < 3; k++)
+			if (t->use[k] >= 0 && s->v[t->use[k]].reg[a] == (int)r)
+				s->v[t->use[k]].reg[a] = -1;
 		s->free_from[a][r] = NEVER;
 		s->v[t->def].reg[a] = (int8_t)r;
 		s->v[t->def].ready[a] = b + 1;
@@ -397,6 +424,23 @@ static int evict(tstate *s, unsigned a, const tinstr *t, bool spill_only)
 	return 0;
 }
 
+/* Every register of the arrays t could use holds one of its operands:
+ * store one that lives on after t (keeping its register), so that t's
+ * result may take that register (result_reg).  0, 1 if none is left to
+ * store, -1 with the error reported. */
+static int spill_operand(tstate *s, uint32_t i, const tinstr *t)
+{
+	for (int k = 0; k < 3; k++) {
+		int x = t->use[k];
+		if (x < 0 || s->v[x].last_use == i || s->v[x].slot >= 0)
+			continue;
+		for (unsigned a = 0; a < s->arrays; a++)
+			if (s->v[x].reg[a] >= 0)
+				return spill(s, x, a) < 0 ? -1 : 0;
+	}
+	return 1;
+}
+
 static uint32_t best_array(tstate *s, uint32_t i, tinstr *t, unsigned *best)
 {
 	uint32_t best_b = NEVER;
@@ -444,6 +488,8 @@ static int schedule_one(tstate *s, uint32_t i, tinstr *t)
 		int rc = evict(s, a, t, spill_only);
 		if (rc > 0 && s->arrays > 1)
 			rc = evict(s, home_of(s, t, a), t, spill_only);
+		if (rc > 0)
+			rc = spill_operand(s, i, t);
 		if (rc < 0)
 			return -1;
 		if (rc > 0)
