@@ -212,8 +212,9 @@ static bool lends(const tstate *s, int x, unsigned a, uint32_t i, uint32_t b, bo
 }
 
 /* The result's register at bundle b: an operand's read here for the
- * last time, else a free one, else (few registers) that of an operand
- * held elsewhere too, which then is no longer in array a.  -1 if none. */
+ * last time, else a free one, else (no register of array a will be
+ * free) that of an operand held elsewhere too, which then is no longer
+ * in array a.  -1 if none. */
 static int result_reg(const tstate *s, uint32_t i, const tinstr *t, unsigned a, uint32_t b,
 		      bool alu)
 {
@@ -221,6 +222,8 @@ static int result_reg(const tstate *s, uint32_t i, const tinstr *t, unsigned a, 
 		if (lends(s, t->use[k], a, i, b, false))
 			return s->v[t->use[k]].reg[a];
 	int r = free_reg(s, a, b);
+	if (r >= 0 || free_reg(s, a, NEVER - 1) >= 0)
+		return r; /* wait for a free one rather than reload later */
 	for (int k = 0; alu && r < 0 && k < 3; k++)
 		if (lends(s, t->use[k], a, i, b, true))
 			r = s->v[t->use[k]].reg[a];
