@@ -920,6 +920,121 @@ static void spill_case(const char *extra, int mapping, simt_stats *out)
 	both_free(&b);
 }
 
+/* ---- random straight-line programs with many live values ---- */
+
+enum { RP_NI = 14, RP_NF = 14, RP_OPS = 70, RP_OUT = 10, RP_T = 32 };
+
+typedef struct rprog {
+	char text[16384];
+	/* each value: its type (1: f32) and, per thread, its bits */
+	bool fp[RP_NI + RP_NF + RP_OPS];
+	uint32_t v[RP_NI + RP_NF + RP_OPS][RP_T];
+	unsigned n;
+	unsigned out[RP_OUT];
+} rprog;
+
+static uint32_t canon(float f)
+{
+	return isnan(f) ? 0x7fc00000u : bits(f);
+}
+
+/* One operation on two values of one type, written and computed in C. */
+static void rp_op(rprog *r, size_t *len, unsigned a, unsigned b)
+{
+	static const char *const iop[] = { "add", "sub", "xor", "and", "or", "mul.lo" };
+	static const char *const fop[] = { "add", "sub", "mul" };
+	bool fp = r->fp[a];
+	unsigned k = fp ? rnd() % 3 : rnd() % 6, d = r->n++;
+	r->fp[d] = fp;
+	*len += (size_t)snprintf(r->text + *len, sizeof r->text - *len, "\t%s.%s %%v%u, %%v%u, %%v%u\n",
+				 fp ? fop[k] : iop[k], fp ? "f32" : "u32", d, a, b);
+	for (unsigned t = 0; t < RP_T; t++) {
+		uint32_t x = r->v[a][t], y = r->v[b][t];
+		float fx = f32(x), fy = f32(y);
+		r->v[d][t] = fp ? canon(k == 0 ? fx + fy : k == 1 ? fx - fy : fx * fy)
+			: k == 0 ? x + y : k == 1 ? x - y : k == 2 ? x ^ y : k == 3 ? x & y
+			: k == 4 ? x | y : x * y;
+	}
+}
+
+/* A program loading RP_NI integers and RP_NF floats a thread, then
+ * RP_OPS operations on values picked anywhere among those defined (so
+ * many stay live), then RP_OUT of them stored; its C results beside. */
+static void rp_make(rprog *r, const uint32_t *iu, const uint32_t *ff, const char *machine)
+{
+	size_t n = (size_t)snprintf(r->text, sizeof r->text,
+		".machine cbs=1 fp=ieee %s\n.global IU u32 %d rand 21\n.global IF f32 %d rand 22 4\n"
+		".global OUT u32 %d\n.thread k\n\tmov.u32 %%t, %%tid\n\tshl.b32 %%t4, %%t, 2\n"
+		"\tmov.u32 %%a, IU\n\tadd.u32 %%a, %%a, %%t4\n\tmov.u32 %%f, IF\n\tadd.u32 %%f, %%f, %%t4\n"
+		"\tmov.u32 %%s, %d\n", machine, RP_NI * RP_T, RP_NF * RP_T, RP_OUT * RP_T, RP_T * 4);
+	r->n = 0;
+	for (unsigned i = 0; i < RP_NI + RP_NF; i++) {
+		bool fp = i >= RP_NI;
+		unsigned d = r->n++;
+		r->fp[d] = fp;
+		n += (size_t)snprintf(r->text + n, sizeof r->text - n,
+				      "\tld.global.%s %%v%u, [%%%c]\n\tadd.u32 %%%c, %%%c, %%s\n",
+				      fp ? "f32" : "u32", d, fp ? 'f' : 'a', fp ? 'f' : 'a', fp ? 'f' : 'a');
+		for (unsigned t = 0; t < RP_T; t++)
+			r->v[d][t] = fp ? ff[(i - RP_NI) * RP_T + t] : iu[i * RP_T + t];
+	}
+	for (unsigned i = 0; i < RP_OPS; i++) {
+		unsigned a = rnd() % r->n, b;
+		do
+			b = rnd() % r->n;
+		while (r->fp[b] != r->fp[a]);
+		rp_op(r, &n, a, b);
+	}
+	n += (size_t)snprintf(r->text + n, sizeof r->text - n, "\tmov.u32 %%o, OUT\n\tadd.u32 %%o, %%o, %%t4\n");
+	for (unsigned i = 0; i < RP_OUT; i++) {
+		r->out[i] = rnd() % r->n;
+		n += (size_t)snprintf(r->text + n, sizeof r->text - n,
+				      "\tst.global.u32 [%%o], %%v%u\n\tadd.u32 %%o, %%o, %%s\n", r->out[i]);
+	}
+	snprintf(r->text + n, sizeof r->text - n, ".end\n.launch k 1 %d\n", RP_T);
+}
+
+/* Random programs of up to 98 values, at 12, 8 (VLIW), 3 and 2
+ * registers (one array), each against the reference and against the
+ * same operations computed in C: a wrong spill or reload gives a wrong
+ * word. */
+Test(translate, spill_random, .timeout = 600)
+{
+	static const char *const machine[] = { "regs=3", "regs=2", "mapping=serial regs=3",
+					       "mapping=serial regs=2" };
+	static rprog r;
+	uint64_t spills = 0;
+	for (unsigned prog = 0; prog < 3; prog++)
+		for (unsigned m = 0; m < 4; m++) {
+			static const uint32_t zero[RP_NI * RP_T + RP_NF * RP_T];
+			uint64_t keep = rng_state;
+			/* the text first, to read its inputs (its initialisers) back */
+			both b;
+			rng_state = 1000 + prog;
+			rp_make(&r, zero, zero, machine[m]);
+			simt_program q;
+			diag d;
+			diag_clear(&d);
+			cr_assert_eq(simt_parse("r.simt", r.text, strlen(r.text), &q, &d), 0, "%s", d.msg);
+			const uint32_t *iu = q.init + simt_global_find(&q, "IU")->addr / 4;
+			const uint32_t *ff = q.init + simt_global_find(&q, "IF")->addr / 4;
+			rng_state = 1000 + prog;
+			rp_make(&r, iu, ff, machine[m]);
+			simt_program_free(&q);
+			both_run(&b, r.text);
+			const uint32_t *o = gmem(&b, "OUT", simt_machine_mem(b.m));
+			for (unsigned i = 0; i < RP_OUT; i++)
+				for (unsigned t = 0; t < RP_T; t++)
+					cr_assert_eq(o[i * RP_T + t], r.v[r.out[i]][t],
+						     "program %u, %s: OUT[%u] thread %u: 0x%08x, C 0x%08x\n%s", prog,
+						     machine[m], i, t, o[i * RP_T + t], r.v[r.out[i]][t], r.text);
+			spills += simt_machine_stats(b.m)->spills;
+			both_free(&b);
+			rng_state = keep;
+		}
+	cr_assert_gt(spills, 0);
+}
+
 /* 40 values live at once, int and f32: bit-exact at 12, 8 registers
  * (VLIW) and at 3 and 2 (one array), the fewer registers the more
  * spills; the machine counts what the bundles hold. */
