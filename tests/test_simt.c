@@ -788,6 +788,16 @@ Test(translate, errors)
 	bad(K("\tld.local.u32 r0, [2]\n"), "bad.simt:2:20: error: local offset 2: expected a multiple of 4 from 0 to 1020");
 	bad(K("\tst.local.u32 [1024], r0\n"), "bad.simt:2:16: error: local offset 1024");
 	bad(K("\tld.local.u32 r0, [r1]\n"), "bad.simt:2:20: error: expected a byte offset in local memory");
+	/* 270 values live at once: more than the 12 registers and the 256
+	 * words of local memory hold */
+	static char many[16384];
+	size_t n = (size_t)snprintf(many, sizeof many, ".thread k\n");
+	for (int i = 0; i < 270; i++)
+		n += (size_t)snprintf(many + n, sizeof many - n, "\tmov.u32 %%v%d, %d\n", i, i);
+	for (int i = 1; i < 270; i++)
+		n += (size_t)snprintf(many + n, sizeof many - n, "\tadd.u32 %%v0, %%v0, %%v%d\n", i);
+	snprintf(many + n, sizeof many - n, ".end\n.launch k 1 1\n");
+	bad(many, "error: more than 256 values spilled at once: the local memory holds 1024 bytes a thread");
 	bad(".machine cbs=64\n.global A u32 16000000\n" K("\tst.local.u32 [1020], r0\n"),
 	    "error: the globals and the local memory of 64 CBs (256 words a thread) exceed");
 }
