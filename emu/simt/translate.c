@@ -230,6 +230,36 @@ static int result_reg(const tstate *s, uint32_t i, const tinstr *t, unsigned a, 
 	return r;
 }
 
+/* The first bundle from b where t's operands can be read by a slot of
+ * array a (anywhere: a memory or crossbar operation reads them where
+ * they are, or reloads them into a), copying or reloading them there
+ * with commit; where[k]: the array operand k is read in.  NEVER if one
+ * cannot get there. */
+static uint32_t operands_at(tstate *s, uint32_t i, const tinstr *t, unsigned a, bool anywhere,
+			    bool commit, unsigned where[3], uint32_t b)
+{
+	for (int k = 0; k < 3; k++) {
+		int x = t->use[k];
+		if (x < 0)
+			continue;
+		uint32_t r = NEVER;
+		where[k] = a;
+		if (anywhere) {
+			for (unsigned q = 0; q < SIMT_ARRAYS; q++)
+				if (s->v[x].reg[q] >= 0 && s->v[x].ready[q] < r)
+					r = s->v[x].ready[q], where[k] = q;
+			if (r == NEVER) /* spilled: back into array a first */
+				r = reload(s, x, a, 0, commit);
+		} else {
+			r = reach(s, x, a, 0, commit, i);
+		}
+		if (r == NEVER)
+			return NEVER;
+		b = r > b ? r : b;
+	}
+	return b;
+}
+
 /* The bundle, from s->cur on, where instruction i can run on array a
  * (a memory operation: on the memory port, a reading its values where
  * they are); with commit, it is placed.  NEVER if it cannot. */
@@ -254,25 +284,9 @@ static uint32_t try_array(tstate *s, uint32_t i, tinstr *t, unsigned a, bool com
 		b = s->pred_ready[in.pd] > b ? s->pred_ready[in.pd] : b;
 	}
 	unsigned where[3];
-	for (int k = 0; k < 3; k++) {
-		int x = t->use[k];
-		if (x < 0)
-			continue;
-		uint32_t r = NEVER;
-		where[k] = a;
-		if (slot == SIMT_SLOT_MEM || crossbar) {
-			for (unsigned q = 0; q < SIMT_ARRAYS; q++)
-				if (s->v[x].reg[q] >= 0 && s->v[x].ready[q] < r)
-					r = s->v[x].ready[q], where[k] = q;
-			if (r == NEVER) /* spilled: back into array a first */
-				r = reload(s, x, a, 0, commit);
-		} else {
-			r = reach(s, x, a, 0, commit, i);
-		}
-		if (r == NEVER)
-			return NEVER;
-		b = r > b ? r : b;
-	}
+	b = operands_at(s, i, t, a, slot == SIMT_SLOT_MEM || crossbar, commit, where, b);
+	if (b == NEVER)
+		return NEVER;
 	bool has_d = simt_opinfo_of(in.opc)->has_d;
 	for (;; b++) {
 		if (b > s->cur + (1u << 20) + 64)
@@ -486,6 +500,8 @@ static int schedule_one(tstate *s, uint32_t i, tinstr *t)
 				return 0;
 			}
 		}
+		if (s->c->d && s->c->d->set)
+			return -1; /* a copy or reload found no memory */
 		bool spill_only = tries >= 2 * SIMT_REGS;
 		unsigned a = home_of(s, t, SIMT_ARRAYS);
 		int rc = evict(s, a, t, spill_only);
