@@ -15,7 +15,8 @@
  *              reduction sample, a divergent shuffle refused;
  *   translate  the translator: round trip, list scheduling filling the
  *              slots (fails with in-order placement), the serial mapping
- *              and --fig13;
+ *              and --fig13, spilling to local memory at several register
+ *              limits (spill.simt against C), ld.local/st.local by hand;
  *   errors     bad programs with their located messages, run-time errors;
  *   cli        infsim simt.
  */
@@ -778,15 +779,288 @@ Test(translate, errors)
 	bad(".thread k\n.end\n", "kernel 'k' has no instruction");
 	bad(".thread k\n\tmov.u32 %a, 1\n\tsetp.eq.u32 p0, %a, %a\n\t@p0 mov.u32 %a, 2\n.end\n",
 	    "bad.simt:4:14: error: a guarded instruction cannot redefine %a in a .thread kernel");
-	/* 13 values live at once: more than the 12 registers */
-	char text[2048];
-	size_t n = (size_t)snprintf(text, sizeof text, ".thread k\n");
-	for (int i = 0; i < 13; i++)
-		n += (size_t)snprintf(text + n, sizeof text - n, "\tmov.u32 %%v%d, %d\n", i, i);
-	for (int i = 1; i < 13; i++)
-		n += (size_t)snprintf(text + n, sizeof text - n, "\tadd.u32 %%v0, %%v0, %%v%d\n", i);
-	snprintf(text + n, sizeof text - n, ".end\n.launch k 1 1\n");
-	bad(text, "bad.simt:14:2: error: more values live than the 12 registers hold");
+	/* one register an array cannot hold an add's two operands */
+	bad(".machine regs=1\n.thread k\n\tmov.u32 %a, 1\n\tmov.u32 %b, 2\n\tadd.u32 %c, %a, %b\n.end\n.launch k 1 1\n",
+	    "bad.simt:5:2: error: add cannot be placed: its operands and result need more registers in one array than the 1 it has (.machine regs=1)");
+	bad(".machine regs=4\n", "bad.simt:1:15: error: regs (registers of an array the translator allocates) 4 out of range");
+	bad(".thread k\n\tld.local.u32 %a, [0]\n.end\n.launch k 1 1\n",
+	    "bad.simt:2:2: error: a .thread kernel has no local memory of its own");
+	bad(K("\tld.local.u32 r0, [2]\n"), "bad.simt:2:20: error: local offset 2: expected a multiple of 4 from 0 to 1020");
+	bad(K("\tst.local.u32 [1024], r0\n"), "bad.simt:2:16: error: local offset 1024");
+	bad(K("\tld.local.u32 r0, [r1]\n"), "bad.simt:2:20: error: expected a byte offset in local memory");
+	/* 270 values live at once: more than the 12 registers and the 256
+	 * words of local memory hold */
+	static char many[16384];
+	size_t n = (size_t)snprintf(many, sizeof many, ".thread k\n");
+	for (int i = 0; i < 270; i++)
+		n += (size_t)snprintf(many + n, sizeof many - n, "\tmov.u32 %%v%d, %d\n", i, i);
+	for (int i = 1; i < 270; i++)
+		n += (size_t)snprintf(many + n, sizeof many - n, "\tadd.u32 %%v0, %%v0, %%v%d\n", i);
+	snprintf(many + n, sizeof many - n, ".end\n.launch k 1 1\n");
+	bad(many, "error: more than 256 values spilled at once: the local memory holds 1024 bytes a thread");
+	bad(".machine cbs=64\n.global A u32 16000000\n" K("\tst.local.u32 [1020], r0\n"),
+	    "error: the globals and the local memory of 64 CBs (256 words a thread) exceed");
+}
+
+/* ---- spilling (issue 18): more values live than registers ---- */
+
+/* 13 values live at once, more than the 12 registers: the sum comes out
+ * right, through spills and reloads, at every register limit. */
+Test(translate, spills_thirteen)
+{
+	for (unsigned regs = 2; regs <= 3; regs++)
+		for (unsigned serial = 0; serial < 2; serial++) {
+			char text[4096];
+			size_t n = (size_t)snprintf(text, sizeof text,
+						    ".machine regs=%u mapping=%s\n.global OUT u32 64\n.thread k\n",
+						    regs, serial ? "serial" : "vliw");
+			n += (size_t)snprintf(text + n, sizeof text - n, "\tmov.u32 %%t, %%tid\n");
+			for (int i = 0; i < 13; i++)
+				n += (size_t)snprintf(text + n, sizeof text - n,
+						      "\tmov.u32 %%c%d, %d\n\tmul.lo.u32 %%v%d, %%t, %%c%d\n", i, i + 1, i, i);
+			for (int i = 1; i < 13; i++)
+				n += (size_t)snprintf(text + n, sizeof text - n, "\tadd.u32 %%v0, %%v0, %%v%d\n", i);
+			snprintf(text + n, sizeof text - n,
+				 "\tshl.b32 %%t, %%t, 2\n\tmov.u32 %%o, OUT\n\tadd.u32 %%o, %%o, %%t\n"
+				 "\tst.global.u32 [%%o], %%v0\n.end\n.launch k 1 64\n");
+			both b;
+			both_run(&b, text);
+			const uint32_t *o = gmem(&b, "OUT", simt_machine_mem(b.m));
+			for (unsigned t = 0; t < 64; t++)
+				cr_assert_eq(o[t], t * 91u, "regs=%u serial=%u OUT[%u] = %u", regs, serial, t, o[t]);
+			const simt_stats *st = simt_machine_stats(b.m);
+			cr_assert_gt(st->spills, 0, "regs=%u serial=%u", regs, serial);
+			cr_assert_gt(st->reloads, 0, "regs=%u serial=%u", regs, serial);
+			both_free(&b);
+		}
+}
+
+/* ld.local and st.local written by hand: each thread's word is its own
+ * (the layout interleaves the threads), so 256 threads' stores of one
+ * offset fill 16 lines; the machine, the reference and C agree. */
+Test(translate, local_memory)
+{
+	const char *text =
+		".machine cbs=2\n.global OUT u32 512\n.kernel k\n"
+		"\tmov.u32 r0, %tid ; mov.u32 r3, 7\n"
+		"\tmov.u32 r1, %ctaid\n"
+		"\tmul.lo.u32 r2, r0, r0 ; st.local.u32 [8], r0\n"
+		"\tst.local.u32 [1020], r2\n"
+		"\tmov.u32 r2, 0 ; ld.local.u32 r4, [8]\n"
+		"\tld.local.u32 r5, [1020]\n"
+		"\tmul.lo.u32 r5, r5, r3\n"
+		"\tadd.u32 r5, r5, r4\n"
+		"\tmov.u32 r0, r5\n"
+		"\tmov.u32 r2, %ntid\n"
+		"\tmul.lo.u32 r1, r1, r2 ; mov.u32 r6, %tid\n"
+		"\tmov.u32 r7, r1\n"
+		"\tadd.u32 r6, r6, r7\n"
+		"\tshl.b32 r6, r6, 2\n\tmov.u32 r8, OUT\n"
+		"\tadd.u32 r6, r6, r8\n"
+		"\tst.global.u32 [r6], r0\n"
+		".end\n.launch k 2 256\n";
+	both b;
+	both_run(&b, text);
+	const uint32_t *o = gmem(&b, "OUT", simt_machine_mem(b.m));
+	for (unsigned g = 0; g < 512; g++) {
+		unsigned t = g % 256;
+		cr_assert_eq(o[g], t * t * 7 + t, "OUT[%u] = %u", g, o[g]);
+	}
+	const simt_stats *st = simt_machine_stats(b.m);
+	cr_assert_eq(st->spills, 2 * 2);
+	cr_assert_eq(st->reloads, 2 * 2);
+	/* 4 local operations of 256 threads a CTA, 16 lines each; the
+	 * store of 512 words, 32 lines */
+	cr_assert_eq(st->mem_lines, 2 * 4 * 16 + 2 * 16, "%llu lines", (unsigned long long)st->mem_lines);
+	both_free(&b);
+}
+
+/* samples/simt/spill.simt with `.machine` extended by extra, parsed
+ * with the given mapping, run on both and checked against plain C. */
+static void spill_case(const char *extra, int mapping, simt_stats *out)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/samples/simt/spill.simt", SRCDIR);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f);
+	static char text[1 << 16], edited[1 << 16];
+	size_t len = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[len] = 0;
+	char *at = strstr(text, ".machine cbs=2 fp=ieee");
+	cr_assert_not_null(at);
+	at += strlen(".machine cbs=2 fp=ieee");
+	snprintf(edited, sizeof edited, "%.*s %s%s", (int)(at - text), text, extra, at);
+	const char *map = mapping == SIMT_MAP_SERIAL ? " mapping=serial" : "";
+	char *e = strstr(edited, "fp=ieee");
+	memmove(e + 7 + strlen(map), e + 7, strlen(e + 7) + 1);
+	memcpy(e + 7, map, strlen(map));
+	both b;
+	both_run(&b, edited);
+	enum { K = 20, T = 512 };
+	const uint32_t *A = gmem(&b, "A", b.p.init), *B = gmem(&b, "B", b.p.init);
+	const uint32_t *mem = simt_machine_mem(b.m);
+	const uint32_t *F = gmem(&b, "F", mem), *G = gmem(&b, "G", mem);
+	const uint32_t *I = gmem(&b, "I", mem), *J = gmem(&b, "J", mem);
+	for (unsigned g = 0; g < T; g++) {
+		float x[K];
+		uint32_t n[K];
+		for (unsigned k = 0; k < K; k++)
+			x[k] = f32(A[k * T + g]), n[k] = B[k * T + g];
+		float fs = x[0] * x[K - 1];
+		for (unsigned k = 1; k < K / 2; k++)
+			fs = fs + x[k] * x[K - 1 - k];
+		float h = x[19] - x[18];
+		for (int k = K - 3; k > 0; k -= 2) {
+			h = h * 0.5f;
+			h = h + x[k];
+			h = h - x[k - 1];
+		}
+		uint32_t iv = 0, jv = 0;
+		for (unsigned k = 0; k < K; k++)
+			iv ^= n[k] * (2 * k + 1);
+		for (unsigned k = 0; k < K; k++)
+			jv = jv + (n[K - 1 - k] >> (k % 7)) - n[k];
+		cr_assert_eq(F[g], bits(fs), "%s F[%u]", extra, g);
+		cr_assert_eq(G[g], bits(h), "%s G[%u]", extra, g);
+		cr_assert_eq(I[g], iv, "%s I[%u]", extra, g);
+		cr_assert_eq(J[g], jv, "%s J[%u]", extra, g);
+	}
+	*out = *simt_machine_stats(b.m);
+	both_free(&b);
+}
+
+/* ---- random straight-line programs with many live values ---- */
+
+enum { RP_NI = 14, RP_NF = 14, RP_OPS = 70, RP_OUT = 10, RP_T = 32 };
+
+typedef struct rprog {
+	char text[16384];
+	/* each value: its type (1: f32) and, per thread, its bits */
+	bool fp[RP_NI + RP_NF + RP_OPS];
+	uint32_t v[RP_NI + RP_NF + RP_OPS][RP_T];
+	unsigned n;
+	unsigned out[RP_OUT];
+} rprog;
+
+static uint32_t canon(float f)
+{
+	return isnan(f) ? 0x7fc00000u : bits(f);
+}
+
+/* One operation on two values of one type, written and computed in C. */
+static void rp_op(rprog *r, size_t *len, unsigned a, unsigned b)
+{
+	static const char *const iop[] = { "add", "sub", "xor", "and", "or", "mul.lo" };
+	static const char *const fop[] = { "add", "sub", "mul" };
+	bool fp = r->fp[a];
+	unsigned k = fp ? rnd() % 3 : rnd() % 6, d = r->n++;
+	r->fp[d] = fp;
+	*len += (size_t)snprintf(r->text + *len, sizeof r->text - *len, "\t%s.%s %%v%u, %%v%u, %%v%u\n",
+				 fp ? fop[k] : iop[k], fp ? "f32" : "u32", d, a, b);
+	for (unsigned t = 0; t < RP_T; t++) {
+		uint32_t x = r->v[a][t], y = r->v[b][t];
+		float fx = f32(x), fy = f32(y);
+		r->v[d][t] = fp ? canon(k == 0 ? fx + fy : k == 1 ? fx - fy : fx * fy)
+			: k == 0 ? x + y : k == 1 ? x - y : k == 2 ? x ^ y : k == 3 ? x & y
+			: k == 4 ? x | y : x * y;
+	}
+}
+
+/* A program loading RP_NI integers and RP_NF floats a thread, then
+ * RP_OPS operations on values picked anywhere among those defined (so
+ * many stay live), then RP_OUT of them stored; its C results beside. */
+static void rp_make(rprog *r, const uint32_t *iu, const uint32_t *ff, const char *machine)
+{
+	size_t n = (size_t)snprintf(r->text, sizeof r->text,
+		".machine cbs=1 fp=ieee %s\n.global IU u32 %d rand 21\n.global IF f32 %d rand 22 4\n"
+		".global OUT u32 %d\n.thread k\n\tmov.u32 %%t, %%tid\n\tshl.b32 %%t4, %%t, 2\n"
+		"\tmov.u32 %%a, IU\n\tadd.u32 %%a, %%a, %%t4\n\tmov.u32 %%f, IF\n\tadd.u32 %%f, %%f, %%t4\n"
+		"\tmov.u32 %%s, %d\n", machine, RP_NI * RP_T, RP_NF * RP_T, RP_OUT * RP_T, RP_T * 4);
+	r->n = 0;
+	for (unsigned i = 0; i < RP_NI + RP_NF; i++) {
+		bool fp = i >= RP_NI;
+		unsigned d = r->n++;
+		r->fp[d] = fp;
+		n += (size_t)snprintf(r->text + n, sizeof r->text - n,
+				      "\tld.global.%s %%v%u, [%%%c]\n\tadd.u32 %%%c, %%%c, %%s\n",
+				      fp ? "f32" : "u32", d, fp ? 'f' : 'a', fp ? 'f' : 'a', fp ? 'f' : 'a');
+		for (unsigned t = 0; t < RP_T; t++)
+			r->v[d][t] = fp ? ff[(i - RP_NI) * RP_T + t] : iu[i * RP_T + t];
+	}
+	for (unsigned i = 0; i < RP_OPS; i++) {
+		unsigned a = rnd() % r->n, b;
+		do
+			b = rnd() % r->n;
+		while (r->fp[b] != r->fp[a]);
+		rp_op(r, &n, a, b);
+	}
+	n += (size_t)snprintf(r->text + n, sizeof r->text - n, "\tmov.u32 %%o, OUT\n\tadd.u32 %%o, %%o, %%t4\n");
+	for (unsigned i = 0; i < RP_OUT; i++) {
+		r->out[i] = rnd() % r->n;
+		n += (size_t)snprintf(r->text + n, sizeof r->text - n,
+				      "\tst.global.u32 [%%o], %%v%u\n\tadd.u32 %%o, %%o, %%s\n", r->out[i]);
+	}
+	snprintf(r->text + n, sizeof r->text - n, ".end\n.launch k 1 %d\n", RP_T);
+}
+
+/* Random programs of up to 98 values, at 12, 8 (VLIW), 3 and 2
+ * registers (one array), each against the reference and against the
+ * same operations computed in C: a wrong spill or reload gives a wrong
+ * word. */
+Test(translate, spill_random, .timeout = 600)
+{
+	static const char *const machine[] = { "regs=3", "regs=2", "mapping=serial regs=3",
+					       "mapping=serial regs=2" };
+	static rprog r;
+	uint64_t spills = 0;
+	for (unsigned prog = 0; prog < 3; prog++)
+		for (unsigned m = 0; m < 4; m++) {
+			static const uint32_t zero[RP_NI * RP_T + RP_NF * RP_T];
+			uint64_t keep = rng_state;
+			/* the text first, to read its inputs (its initialisers) back */
+			both b;
+			rng_state = 1000 + prog;
+			rp_make(&r, zero, zero, machine[m]);
+			simt_program q;
+			diag d;
+			diag_clear(&d);
+			cr_assert_eq(simt_parse("r.simt", r.text, strlen(r.text), &q, &d), 0, "%s", d.msg);
+			const uint32_t *iu = q.init + simt_global_find(&q, "IU")->addr / 4;
+			const uint32_t *ff = q.init + simt_global_find(&q, "IF")->addr / 4;
+			rng_state = 1000 + prog;
+			rp_make(&r, iu, ff, machine[m]);
+			simt_program_free(&q);
+			both_run(&b, r.text);
+			const uint32_t *o = gmem(&b, "OUT", simt_machine_mem(b.m));
+			for (unsigned i = 0; i < RP_OUT; i++)
+				for (unsigned t = 0; t < RP_T; t++)
+					cr_assert_eq(o[i * RP_T + t], r.v[r.out[i]][t],
+						     "program %u, %s: OUT[%u] thread %u: 0x%08x, C 0x%08x\n%s", prog,
+						     machine[m], i, t, o[i * RP_T + t], r.v[r.out[i]][t], r.text);
+			spills += simt_machine_stats(b.m)->spills;
+			both_free(&b);
+			rng_state = keep;
+		}
+	cr_assert_gt(spills, 0);
+}
+
+/* 40 values live at once, int and f32: bit-exact at 12, 8 registers
+ * (VLIW) and at 3 and 2 (one array), the fewer registers the more
+ * spills; the machine counts what the bundles hold. */
+Test(translate, spill_sample, .timeout = 600)
+{
+	simt_stats v3, v2, s3, s2;
+	spill_case("regs=3", SIMT_MAP_FILE, &v3);
+	spill_case("regs=2", SIMT_MAP_FILE, &v2);
+	spill_case("regs=3", SIMT_MAP_SERIAL, &s3);
+	spill_case("regs=2", SIMT_MAP_SERIAL, &s2);
+	cr_assert_gt(v3.spills, 0);
+	cr_assert_gt(v2.spills, v3.spills, "%llu, %llu", (unsigned long long)v2.spills, (unsigned long long)v3.spills);
+	cr_assert_gt(s3.spills, v3.spills);
+	cr_assert_gt(s2.spills, s3.spills);
+	cr_assert_geq(v3.reloads, 1);
+	cr_assert_eq(s2.copies, 0, "one array: no copies");
 }
 
 /* ---- work: the .thread workloads against plain C ---- */

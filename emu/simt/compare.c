@@ -6,6 +6,9 @@
  */
 #include "machine_int.h"
 
+/* Where a differing word is: a global's element, padding, or local
+ * memory (named by word index in the region; doc/SIMT.md, "Local
+ * memory and spilling"). */
 static const char *global_of(const simt_program *p, uint32_t addr, uint32_t *index)
 {
 	for (size_t i = 0; i < p->ng; i++)
@@ -13,6 +16,10 @@ static const char *global_of(const simt_program *p, uint32_t addr, uint32_t *ind
 			*index = (addr - p->g[i].addr) / 4;
 			return p->g[i].name;
 		}
+	if (p->local_words && addr >= p->local_addr) {
+		*index = (addr - p->local_addr) / 4;
+		return "(local memory)";
+	}
 	*index = addr / 4;
 	return "(padding)";
 }

@@ -20,7 +20,7 @@ static void operand(FILE *f, const simt_program *p, const simt_operand *o, bool 
 	switch (o->kind) {
 	case SIMT_O_REG: fprintf(f, addr ? "[r%u]" : "r%u", o->reg); break;
 	case SIMT_O_SPECIAL: fputs(sp[o->reg], f); break;
-	case SIMT_O_IMM: fprintf(f, "0x%x", (unsigned)o->imm); break;
+	case SIMT_O_IMM: fprintf(f, addr ? "[%u]" : "0x%x", (unsigned)o->imm); break;
 	default: break;
 	}
 	(void)p;
@@ -37,7 +37,7 @@ static void instr(FILE *f, const simt_program *p, const simt_instr *in)
 	if (in->opc == SIMT_SETP)
 		fprintf(f, ".%s", cmp[in->cmp]);
 	if (in->opc == SIMT_LD || in->opc == SIMT_ST)
-		fputs(".global", f);
+		fputs(in->local ? ".local" : ".global", f);
 	if (in->opc == SIMT_SHFL)
 		fprintf(f, ".%s", shfl[in->cmp]);
 	if (oi->ntypes)

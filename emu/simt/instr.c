@@ -97,6 +97,8 @@ static int suffixes(simt_cur *c, size_t at, char *rest, simt_instr *in)
 			in->cmp = (uint8_t)k;
 		} else if (in->opc == SIMT_SHFL && (k = lookup(tok, shfl_names, 4)) >= 0) {
 			in->cmp = (uint8_t)k;
+		} else if ((in->opc == SIMT_LD || in->opc == SIMT_ST) && !strcmp(tok, "local")) {
+			in->local = 1;
 		} else if (!((in->opc == SIMT_LD || in->opc == SIMT_ST) && !strcmp(tok, "global")) &&
 			   !(in->opc == SIMT_MUL && !strcmp(tok, "lo"))) {
 			return simt_err(c, at, "unknown suffix '.%s' of %s", tok,
@@ -222,12 +224,28 @@ static int reg_operand(simt_cur *c, simt_operand *o)
 	return 0;
 }
 
-static int address(simt_cur *c, simt_operand *o)
+/* [rN], or with .local [N]: a byte offset in the thread's local memory,
+ * whose address the C-Box forms from the thread's number (doc/SIMT.md,
+ * "Local memory"). */
+static int address(simt_cur *c, const simt_instr *in, simt_operand *o)
 {
 	if (!simt_eat(c, '['))
-		return simt_err(c, c->pos, "expected '[' and an address register");
-	if (reg_operand(c, o) < 0)
+		return simt_err(c, c->pos, in->local ? "expected '[' and a byte offset"
+				: "expected '[' and an address register");
+	simt_skip(c);
+	size_t at = c->pos;
+	if (in->local) {
+		if (at >= c->len || c->s[at] < '0' || c->s[at] > '9')
+			return simt_err(c, at, "expected a byte offset in local memory (0 to %d, a multiple of 4)",
+					SIMT_LOCAL_MAX - 4);
+		if (immediate(c, o) < 0)
+			return -1;
+		if (o->imm % 4 || o->imm >= SIMT_LOCAL_MAX)
+			return simt_err(c, at, "local offset %u: expected a multiple of 4 from 0 to %d",
+					(unsigned)o->imm, SIMT_LOCAL_MAX - 4);
+	} else if (reg_operand(c, o) < 0) {
 		return -1;
+	}
 	return simt_eat(c, ']') ? 0 : simt_err(c, c->pos, "expected ']'");
 }
 
@@ -306,7 +324,7 @@ static int operands(simt_cur *c, const simt_program *p, simt_labels *lab, uint32
 		in->pd = (uint8_t)r;
 		return src_list(c, in, 2);
 	case SIMT_ST:
-		if (address(c, &in->a) < 0 || comma(c) < 0)
+		if (address(c, in, &in->a) < 0 || comma(c) < 0)
 			return -1;
 		return reg_operand(c, &in->b);
 	default:
@@ -316,7 +334,7 @@ static int operands(simt_cur *c, const simt_program *p, simt_labels *lab, uint32
 		return -1;
 	in->d = (uint8_t)r;
 	if (in->opc == SIMT_LD)
-		return address(c, &in->a);
+		return address(c, in, &in->a);
 	if (in->opc == SIMT_MOV)
 		return mov_source(c, p, &in->a);
 	if (src_list(c, in, opinfo[in->opc].nsrc) < 0)

@@ -11,5 +11,5 @@ pkginclude_HEADERS += emu/simt/simt.h
 # reference page.
 EXTRA_DIST += samples/simt/vecadd.simt samples/simt/matvec.simt samples/simt/bfs.simt \
 	samples/simt/vecadd_thread.simt samples/simt/hotspot.simt samples/simt/gaussian.simt \
-	samples/simt/lud.simt samples/simt/nw.simt samples/simt/backprop.simt samples/simt/reduce.simt samples/simt/diverge.simt \
+	samples/simt/lud.simt samples/simt/nw.simt samples/simt/backprop.simt samples/simt/reduce.simt samples/simt/diverge.simt samples/simt/spill.simt \
 	samples/simt/gen_samples.py doc/SIMT.md

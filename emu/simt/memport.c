@@ -10,8 +10,9 @@
  * they use the arrays' ordinary port (sram_get_bit, sram_set_bit).
  *
  * Cycles (the paper gives none; doc/SIMT.md, "Statistics"): 32 to read
- * the addresses out, one a line through the TMU, 32 to write the data
- * (a load) or read it out (a store); 32 for a copy or a special register.
+ * the addresses out (none for local memory), one a line through the
+ * TMU, 32 to write the data (a load) or read it out (a store); 32 for a
+ * copy or a special register.
  */
 #include <stdlib.h>
 
@@ -23,14 +24,24 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Every thread's address, checked before anything moves. */
+/* Every thread's address, checked before anything moves.  A local
+ * access's address is formed in the C-Box from the CB, the thread and
+ * the offset, as a GPU's local memory is interleaved by thread, so the
+ * same word of neighbouring threads shares a line (doc/SIMT.md, "Local
+ * memory"); nothing is read from the arrays. */
 static int addresses(simt_machine *m, const simt_kernel *k, const simt_instr *in,
 		     const simt_mask *act, uint32_t *addr, diag *d)
 {
 	simt_cb *cb = &m->cb;
+	const simt_program *p = m->p;
 	for (unsigned t = 0; t < SIMT_CB_THREADS; t++) {
 		if (!simt_mask_bit(act, t))
 			continue;
+		if (in->local) {
+			addr[t] = p->local_addr + ((cb->index * p->local_words + in->a.imm / 4) *
+						    SIMT_CB_THREADS + t) * 4;
+			continue;
+		}
 		uint32_t a = simt_port_read(m, cb->index, t, in->a.reg);
 		addr[t] = a;
 		if (a % 4 == 0 && a < m->p->mem_bytes)
@@ -81,7 +92,9 @@ int64_t simt_mem_run(simt_machine *m, const simt_kernel *k, const simt_instr *in
 	m->st.mem_requests += requests;
 	m->st.mem_lines += lines;
 	m->st.mshr_merges += requests - lines;
-	return 2 * SIMT_REG_BITS + lines;
+	m->st.spills += in->local && in->opc == SIMT_ST;
+	m->st.reloads += in->local && in->opc == SIMT_LD;
+	return (in->local ? 1 : 2) * SIMT_REG_BITS + lines;
 }
 
 static uint32_t special(const simt_cb *cb, unsigned which, unsigned t)

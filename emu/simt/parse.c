@@ -65,7 +65,7 @@ static int machine_line(simt_cur *c, pstate *s)
 		char key[32], val[32];
 		size_t at = c->pos;
 		if (!simt_word(c, key, sizeof key) || !simt_eat(c, '='))
-			return simt_err(c, at, "expected KEY=VALUE (cbs, fp, latency, mapping, max_bundles)");
+			return simt_err(c, at, "expected KEY=VALUE (cbs, fp, latency, mapping, max_bundles, regs)");
 		uint64_t v;
 		if (!strcmp(key, "cbs")) {
 			if (simt_count(c, "cbs", 1, SIMT_MAX_CBS, &v) < 0)
@@ -75,6 +75,11 @@ static int machine_line(simt_cur *c, pstate *s)
 			if (simt_count(c, "max_bundles", 1, UINT64_C(1) << 40, &v) < 0)
 				return -1;
 			s->p->max_bundles = v;
+		} else if (!strcmp(key, "regs")) {
+			if (simt_count(c, "regs (registers of an array the translator allocates)", 1,
+				       SIMT_REGS_PER_ARRAY, &v) < 0)
+				return -1;
+			s->p->regs = (unsigned)v;
 		} else if (!strcmp(key, "mapping")) {
 			size_t vat = (simt_skip(c), c->pos);
 			if (!simt_word(c, val, sizeof val) || (strcmp(val, "vliw") && strcmp(val, "serial")))
@@ -94,7 +99,7 @@ static int machine_line(simt_cur *c, pstate *s)
 				return simt_err(c, vat, fp ? "unknown fp mode '%s': expected ieee or ftz"
 						: "unknown latency '%s': expected baseline or optimised", val);
 		} else {
-			return simt_err(c, at, "unknown setting '%s': expected cbs, fp, latency, mapping or max_bundles", key);
+			return simt_err(c, at, "unknown setting '%s': expected cbs, fp, latency, mapping, max_bundles or regs", key);
 		}
 	}
 	return 0;
@@ -186,7 +191,7 @@ static int end_line(simt_cur *c, pstate *s)
 		return simt_err(c, 0, "kernel '%s' has no instruction", k->name);
 	if (s->thread) {
 		int line = c->line;
-		if (simt_translate(c, k, &s->tp, s->p->serial) < 0)
+		if (simt_translate(c, k, &s->tp, s->p) < 0)
 			return -1;
 		c->line = line;
 	}
@@ -325,6 +330,36 @@ static int one_line(simt_cur *c, pstate *s)
 	return simt_at_end(c) ? 0 : simt_err(c, c->pos, "unexpected text at the end of the line");
 }
 
+/* The local memory after the globals: as many words a thread as the
+ * highest offset any ld.local or st.local names, for every thread of
+ * every CB (doc/SIMT.md, "Local memory"). */
+static int local_region(simt_cur *c, simt_program *p)
+{
+	uint32_t words = 0;
+	for (size_t i = 0; i < p->nk; i++)
+		for (size_t j = 0; j < p->k[i].n; j++)
+			for (unsigned q = 0; q < p->k[i].b[j].n; q++) {
+				const simt_instr *in = &p->k[i].b[j].in[q];
+				if (in->local && in->a.imm / 4 + 1 > words)
+					words = in->a.imm / 4 + 1;
+			}
+	p->local_addr = p->mem_bytes;
+	p->local_words = words;
+	if (!words)
+		return 0;
+	uint64_t bytes = (uint64_t)p->cbs * words * SIMT_CB_THREADS * 4;
+	if (p->mem_bytes + bytes > SIMT_MEM_MAX)
+		return simt_err(c, 0, "the globals and the local memory of %u CBs (%u words a thread) exceed %llu bytes",
+				p->cbs, words, (unsigned long long)SIMT_MEM_MAX);
+	uint32_t *mem = realloc(p->init, (size_t)(p->mem_bytes + bytes));
+	if (!mem)
+		return simt_err(c, 0, "out of memory");
+	memset((char *)mem + p->mem_bytes, 0, (size_t)bytes);
+	p->init = mem;
+	p->mem_bytes += (uint32_t)bytes;
+	return 0;
+}
+
 static int parse_mapped(const char *path, const char *text, size_t len, int mapping,
 			simt_program *p, diag *d)
 {
@@ -334,6 +369,7 @@ static int parse_mapped(const char *path, const char *text, size_t len, int mapp
 	p->latency_opt = 1;
 	p->max_bundles = UINT64_C(1) << 24;
 	p->serial = mapping == SIMT_MAP_SERIAL;
+	p->regs = SIMT_REGS_PER_ARRAY;
 	pstate s = { .p = p, .mapping = mapping };
 	text_lines it;
 	text_lines_init(&it, path, text, len);
@@ -353,6 +389,8 @@ static int parse_mapped(const char *path, const char *text, size_t len, int mapp
 		ret = simt_err(&c, 0, "kernel '%s' (line %d) has no .end", s.open->name, s.open->line);
 	if (!ret && p->nl == 0)
 		ret = simt_err(&c, 0, "no .launch: the program runs nothing");
+	if (!ret)
+		ret = local_region(&c, p);
 	free(s.lab.name);
 	free(s.lab.at);
 	free(s.lab.line);

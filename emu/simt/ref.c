@@ -102,6 +102,16 @@ static int check_addr(const simt_ref *r, const simt_instr *in, const thread *th,
 	return -1;
 }
 
+/* Word w of thread th's local memory: the documented layout (doc/SIMT.md,
+ * "Local memory"), the CB being the CTA's number modulo cbs. */
+static uint32_t *local_word(simt_ref *r, const thread *th, uint32_t off)
+{
+	const simt_program *p = r->p;
+	size_t word = (size_t)p->local_addr / 4 +
+		((size_t)(th->ctaid % p->cbs) * p->local_words + off / 4) * SIMT_CB_THREADS + th->tid;
+	return &r->mem[word];
+}
+
 /* One instruction; returns 1 if the thread branches, 2 if it exits, 0
  * to go on, -1 on an error. */
 static int step(simt_ref *r, thread *th, const simt_instr *in, const char *kname, diag *d)
@@ -113,11 +123,19 @@ static int step(simt_ref *r, thread *th, const simt_instr *in, const char *kname
 	case SIMT_BRA: return 1;
 	case SIMT_EXIT: return 2;
 	case SIMT_LD:
+		if (in->local) {
+			th->r[in->d] = *local_word(r, th, in->a.imm);
+			return 0;
+		}
 		if (check_addr(r, in, th, a, kname, d) < 0)
 			return -1;
 		th->r[in->d] = r->mem[a / 4];
 		return 0;
 	case SIMT_ST:
+		if (in->local) {
+			*local_word(r, th, in->a.imm) = b;
+			return 0;
+		}
 		if (check_addr(r, in, th, a, kname, d) < 0)
 			return -1;
 		r->mem[a / 4] = b;

@@ -49,6 +49,8 @@ void simt_report(FILE *f, const simt_program *p, const simt_stats *s)
 	fprintf(f, "  memory requests      %" PRIu64 ", lines %" PRIu64 ", MSHR merges %" PRIu64 "\n",
 		s->mem_requests, s->mem_lines, s->mshr_merges);
 	fprintf(f, "  copies               %" PRIu64 "\n", s->copies);
+	fprintf(f, "  spills, reloads      %" PRIu64 ", %" PRIu64 " (st.local, ld.local)\n", s->spills,
+		s->reloads);
 	fprintf(f, "  shuffles             %" PRIu64 " (words moved between threads: %" PRIu64 ")\n",
 		s->shuffles, s->shuffle_lanes);
 	fprintf(f, "  jumps taken          %" PRIu64 "\n", s->jumps_taken);

@@ -42,6 +42,7 @@ INFSIM_BEGIN_DECLS
 #define SIMT_LINE_BYTES 64     /* an MSHR entry: one cache line */
 #define SIMT_MAX_CBS 64
 #define SIMT_MEM_MAX (UINT64_C(64) << 20)
+#define SIMT_LOCAL_MAX 1024    /* bytes of local memory a thread */
 
 static inline unsigned simt_reg_array(unsigned r) { return r / SIMT_REGS_PER_ARRAY; }
 static inline unsigned simt_reg_row(unsigned r)
@@ -108,6 +109,8 @@ typedef struct simt_instr {
 	int8_t guard;       /* predicate guarding it, -1 none */
 	uint8_t guard_neg;  /* @!p */
 	uint8_t pd;         /* setp's predicate destination, selp's p */
+	uint8_t local;      /* ld/st: the thread's local memory at byte a.imm
+			     * (the translator's spills, doc/SIMT.md) */
 	uint8_t d;          /* destination register */
 	simt_operand a, b, c;
 	uint32_t target;    /* bra: the bundle index of its label */
@@ -166,7 +169,14 @@ typedef struct simt_program {
 	unsigned latency_opt;   /* 1: data-dependent latency (§3.1.2) */
 	uint64_t max_bundles;   /* bound of a CB's run */
 	unsigned serial;        /* mapping=serial: .thread kernels translated
-				 * one instruction a bundle (Fig 13's baseline) */
+				 * one instruction a bundle on one array
+				 * (Fig 13's baseline) */
+	unsigned regs;          /* registers of an array the translator
+				 * allocates (1..SIMT_REGS_PER_ARRAY) */
+	/* Local memory (spills): local_words words a thread, after the
+	 * globals at local_addr; word w of thread t of CB cb is at
+	 * local_addr + ((cb * local_words + w) * 1024 + t) * 4. */
+	uint32_t local_addr, local_words;
 } simt_program;
 
 /* Parse DC-PTX text[0..len) (doc/SIMT.md).  0, or -1 with d naming
@@ -201,6 +211,7 @@ typedef struct simt_stats {
 	uint64_t mem_lines;        /* lines fetched or written */
 	uint64_t mshr_merges;      /* requests merged into a line already held */
 	uint64_t copies;           /* cross-array copies */
+	uint64_t spills, reloads;  /* st.local and ld.local issued */
 	uint64_t shuffles;         /* shfl operations through the crossbar */
 	uint64_t shuffle_lanes;    /* words they moved between threads */
 	uint64_t jumps_taken;      /* branches where jump_en was set */

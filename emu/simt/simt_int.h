@@ -88,8 +88,9 @@ typedef struct simt_tprog {
 	size_t nnames, capnames;
 } simt_tprog;
 int simt_thread_line(simt_cur *c, const simt_program *p, simt_tprog *tp);
-/* serial: one instruction a bundle (mapping=serial, Fig 13's baseline). */
-int simt_translate(simt_cur *c, simt_kernel *k, simt_tprog *tp, unsigned serial);
+/* p->serial: one instruction a bundle on array 0 (mapping=serial, Fig 13's
+ * baseline); p->regs: the registers of an array it allocates. */
+int simt_translate(simt_cur *c, simt_kernel *k, simt_tprog *tp, const simt_program *p);
 void simt_tprog_free(simt_tprog *tp);
 
 /* The reference's arithmetic, one 32-bit value at a time (ref_alu.c). */

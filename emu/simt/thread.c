@@ -126,6 +126,9 @@ int simt_thread_line(simt_cur *c, const simt_program *p, simt_tprog *tp)
 	if (t.in.opc == SIMT_BRA || t.in.opc == SIMT_EXIT)
 		return simt_err(c, (size_t)t.in.col - 1, "a .thread kernel is straight-line: no %s",
 				simt_opc_name(t.in.opc));
+	if (t.in.local)
+		return simt_err(c, (size_t)t.in.col - 1,
+				"a .thread kernel has no local memory of its own: the translator keeps its spills there");
 	/* The names stand, in order, for d (if written), then a, b, c. */
 	bool has_d = simt_opinfo_of(t.in.opc)->has_d;
 	const simt_operand *o[3] = { &t.in.a, &t.in.b, &t.in.c };

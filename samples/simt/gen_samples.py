@@ -165,7 +165,50 @@ def backprop():
     out.append(f".launch layer 1 {NOUT}")
     return out
 
-for name, lines in (("hotspot", hotspot()), ("gaussian", elimination(False)),
+def spill():
+    """Many values live at once (issue 18): each thread loads K floats and
+    K integers before it uses any, then folds them twice in opposite
+    orders, so all 2K stay live until the second fold."""
+    K, T = 20, 512
+    out = ["# spill: 40 values live at once, more than the 12 registers of a",
+           "# thread, so the translator spills to local memory (st.local) and",
+           "# reloads (ld.local).  Per thread g: x[k] = A[k*512 + g] (f32),",
+           "# n[k] = B[k*512 + g] (u32), k < 20;",
+           "#   F[g] = sum over k < 10 of x[k] * x[19-k], folded from k = 0;",
+           "#   G[g] = (...((x[19] - x[18]) * 0.5 + x[17] - x[16]) * 0.5 ...), k down;",
+           "#   I[g] = xor over k of n[k] * (2k + 1);",
+           "#   J[g] = sum over k of (n[19-k] >> (k % 7)) - n[k].",
+           "# Written by gen_samples.py.",
+           ".machine cbs=2 fp=ieee",
+           f".global A f32 {K * T} rand 12 100", f".global B u32 {K * T} rand 13",
+           f".global F f32 {T}", f".global G f32 {T}", f".global I u32 {T}", f".global J u32 {T}"]
+    body = ["mov.u32 %cta, %ctaid", "mov.u32 %nt, %ntid", "mov.u32 %t, %tid",
+            "mul.lo.u32 %g, %cta, %nt", "add.u32 %g, %g, %t", "shl.b32 %g4, %g, 2",
+            "mov.u32 %a, A", "add.u32 %a, %a, %g4", "mov.u32 %b, B", "add.u32 %b, %b, %g4",
+            f"mov.u32 %stride, {T * 4}"]
+    for k in range(K):
+        body += [f"ld.global.f32 %x{k}, [%a]", f"ld.global.u32 %n{k}, [%b]"]
+        if k + 1 < K:
+            body += ["add.u32 %a, %a, %stride", "add.u32 %b, %b, %stride"]
+    body += ["mul.f32 %f, %x0, %x19"]
+    for k in range(1, K // 2):
+        body += [f"mul.f32 %fp{k}, %x{k}, %x{K - 1 - k}", f"add.f32 %f, %f, %fp{k}"]
+    body += [f"mov.f32 %half, {f32(0.5)}", "sub.f32 %h, %x19, %x18"]
+    for k in range(K - 3, 0, -2):
+        body += ["mul.f32 %h, %h, %half", f"add.f32 %h, %h, %x{k}", f"sub.f32 %h, %h, %x{k - 1}"]
+    body += ["mov.u32 %i, 0"]
+    for k in range(K):
+        body += [f"mov.u32 %c{k}, {2 * k + 1}", f"mul.lo.u32 %m{k}, %n{k}, %c{k}", f"xor.b32 %i, %i, %m{k}"]
+    body += ["mov.u32 %j, 0"]
+    for k in range(K):
+        body += [f"shr.u32 %s{k}, %n{K - 1 - k}, {k % 7}", f"add.u32 %j, %j, %s{k}", f"sub.u32 %j, %j, %n{k}"]
+    for name, v, ty in (("F", "%f", "f32"), ("G", "%h", "f32"), ("I", "%i", "u32"), ("J", "%j", "u32")):
+        body += [f"mov.u32 %o, {name}", "add.u32 %o, %o, %g4", f"st.global.{ty} [%o], {v}"]
+    out += kernel("spill", body)
+    out.append(".launch spill 2 256")
+    return out
+
+for name, lines in (("spill", spill()), ("hotspot", hotspot()), ("gaussian", elimination(False)),
                     ("lud", elimination(True)), ("nw", nw()), ("backprop", backprop())):
     with open(name + ".simt", "w") as f:
         f.write("\n".join(lines) + "\n")
