@@ -30,12 +30,13 @@ import sys
 
 NAMES = ["vec_add", "array_sum", "stencil1d", "stencil2d", "stencil3d", "dwt2d",
          "gauss_elim", "conv2d", "conv3d", "mm_outer", "mm_inner", "gather_mlp_out",
-         "gather_mlp_in"]
+         "gather_mlp_in", "kmeans_out", "kmeans_in"]
 
 # Workloads with strm nodes (doc/TDFG.md, "strm nodes"): their data are
 # the samples' own (init=, and the gather's index file, which this script
 # writes at the paper's size); tests/test_strm.c checks them against C.
-STRM = {"gather_mlp_out": (128, 32768), "gather_mlp_in": (128, 32768)}
+STRM = {"gather_mlp_out": (128, 32768), "gather_mlp_in": (128, 32768),
+        "kmeans_out": None, "kmeans_in": None}
 
 # (pattern, replacement) pairs turning a sample into Table 3's size.
 SCALE = {
@@ -64,7 +65,15 @@ SCALE = {
     # the products need arrays of different sizes, which a region cannot
     # read (doc/TDFG.md, "Limits of programs"): only the small size runs.
     "gather_mlp_in": None,
+    # 32k points, D = K = 128: every array on the (128, 32768) lattice (C,
+    # S and the counts use its first 128 columns); the tile covers d (T =
+    # 128 on 256-bitline arrays), so the inner products need no final reduce.
+    "kmeans_out": [(r"\b64x128\b", "128x32768"), (r"tile=64x1\b", "tile=128x2"),
+                   (r"\b0:128\b", "0:32768"), (r"\b0:64\b", "0:128"),
+                   (r"const i32 63\b", "const i32 127"), (r"const i32 64\b", "const i32 128"),
+                   (r"for (\w) = 0, 64\b", r"for \1 = 0, 128")],
 }
+SCALE["kmeans_in"] = SCALE["kmeans_out"]
 
 # The 2-d and 3-d workloads of the sweep (Figs 16 and 17).
 SWEEP = ["stencil2d", "stencil3d", "dwt2d", "conv2d", "gauss_elim", "mm_outer",
@@ -113,9 +122,9 @@ def run_strm(infsim, samples, out, name, typ, small, check):
         return {"name": name, "type": typ, "error": "no paper size (see SCALE)"}
     tdfg = os.path.join(out, "%s_%s.tdfg" % (name, typ))
     open(tdfg, "w").write(src if small else paper_text(name, typ, src))
-    if small:
+    if small and STRM[name]:
         shutil.copy(os.path.join(samples, "gather_mlp_idx.npy"), out)
-    else:
+    elif STRM[name]:
         index_npy(os.path.join(out, "gather_mlp_idx.npy"), *STRM[name])
     stats = os.path.join(out, "%s_%s.json" % (name, typ))
     r = {"name": name, "type": typ, "kernel_s": 0.0}
