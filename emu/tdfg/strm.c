@@ -578,34 +578,26 @@ static void update_text(job *j, const upd *u)
 
 /* §5.3: the stream's writes into b reach the arrays' readers only after
  * the next sync, like an inter-bank move's: pending in the tracker until
- * then, so an in-memory consumer that does not wait is an unsynced read. */
-static int pend_writes(job *j, const emu_buffer *b, const emu_buffer *src)
+ * then, so an in-memory consumer that does not wait is an unsynced read.
+ * (The stream has read its operands when it ends: only b is pending.) */
+static int pend_writes(job *j, const emu_buffer *b)
 {
 	emu_machine *em = j->em;
 	if (!em->hz)
 		return 0;
 	const sram_geom *g = &em->prog->geom;
-	const emu_buffer *bs[2] = {src, b};
-	unsigned *arrays[2] = {NULL, NULL};
+	const uint64_t na = emu_pattern_size(&b->arrays);
+	unsigned *arrays = malloc((na ? na : 1) * sizeof *arrays);
 	uint64_t *mask = malloc((g->bitlines + 63) / 64 * sizeof *mask);
-	emu_cells c[2];
-	int rc = mask ? 0 : -1;
-	for (int q = 0; rc == 0 && q < 2; q++) {
-		const uint64_t na = emu_pattern_size(&bs[q]->arrays);
-		if (!(arrays[q] = malloc((na ? na : 1) * sizeof *arrays[q]))) {
-			rc = -1;
-			break;
-		}
+	int rc = -1;
+	if (arrays && mask) {
 		for (uint64_t i = 0; i < na; i++)
-			arrays[q][i] = (unsigned)emu_pattern_at(&bs[q]->arrays, i);
-		c[q] = (emu_cells){arrays[q], na, mask, bs[q]->wl, emu_buffer_rows(bs[q], g)};
-	}
-	if (rc == 0) {
+			arrays[i] = (unsigned)emu_pattern_at(&b->arrays, i);
 		memset(mask, 0xff, (g->bitlines + 63) / 64 * sizeof *mask);
-		rc = emu_hazard_pend(em->hz, j->x->cmd1 - 1, j->x->line, &c[0], &c[1]);
+		const emu_cells c = {arrays, na, mask, b->wl, emu_buffer_rows(b, g)};
+		rc = emu_hazard_pend(em->hz, j->x->cmd1 - 1, j->x->line, &c, &c);
 	}
-	free(arrays[0]);
-	free(arrays[1]);
+	free(arrays);
 	free(mask);
 	if (rc < 0)
 		diag_file(j->d, j->t->path, "out of memory for strm node '%s'", j->x->name);
@@ -645,7 +637,7 @@ static int strm_update(job *j, const emu_program *p, const emu_buffer *b, emu_re
 		goto done;
 	}
 	if (engines(j, upd_fill, upd_back, &u) == 0 && put_in(j, b, u.out, ref) == 0 &&
-	    pend_writes(j, b, vb) == 0) {
+	    pend_writes(j, b) == 0) {
 		rc = 0;
 		j->st->elems += u.len * (v->dom.hi[0] - v->dom.lo[0]) *
 				(v->dom.hi[1] - v->dom.lo[1]) * (v->dom.hi[2] - v->dom.lo[2]) /
