@@ -414,6 +414,18 @@ Test(strm, update_index_out_of_range)
 	      "dimension 1, outside the target 'c' there [0, 2)");
 }
 
+/* An i8 record holds indexes up to 127: a longer target is refused at
+ * the node when the stream is built. */
+Test(strm, update_index_record_too_narrow)
+{
+	fails("machine wordlines=512 bitlines=64 arrays=64 ways=2 mesh=2x2\n"
+	      "region r 64x200 tile=64x1\nc = input i8\nv = input i8\n"
+	      "i = input i32 box=0:1,0:200 init=const:1\n"
+	      "u = strm.update.add.i8 c, v, i, 1\noutput u\n", 1,
+	      "bad.tdfg:6:5: error: strm.update 'u': the target 'c' spans [0, 200) along "
+	      "dimension 1, more than a stream record of its type indexes exactly (up to 127)");
+}
+
 /* ---- §5.3: a stream started before the in-memory part synced ---- */
 
 /* The gather reads x, a shift across banks.  The stream's commands are
