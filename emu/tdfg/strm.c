@@ -449,6 +449,7 @@ typedef struct upd {
 	uint64_t *c, *v, *ix, *out;
 	uint64_t n, len;       /* lattice elements; positions along the stream's dimension */
 	uint64_t *pix;         /* the index values as the records' type */
+	emu_box touched;       /* the bounding hyperrectangle the stream writes */
 } upd;
 
 static int upd_fill(job *j, nsc_mem *m, void *arg)
@@ -463,12 +464,19 @@ static int upd_fill(job *j, nsc_mem *m, void *arg)
 	return 0;
 }
 
+/* Only the hyperrectangle the stream touched changes (§3.3): the rest of
+ * the node's tensor keeps the target's values. */
 static void upd_back(job *j, const nsc_mem *m, void *arg)
 {
 	upd *u = arg;
-	for (uint64_t e = 0; e < u->n; e++)
-		if (emu_tdfg_in_domain(j->t, j->x, e))
-			u->out[e] = nsc_mem_bits(m, 0, e) & isa_mask(j->x->width);
+	const uint64_t *S = j->g->shape;
+	const emu_box *b = &u->touched;
+	for (uint64_t i2 = b->lo[2]; i2 < b->hi[2]; i2++)
+		for (uint64_t i1 = b->lo[1]; i1 < b->hi[1]; i1++)
+			for (uint64_t i0 = b->lo[0]; i0 < b->hi[0]; i0++) {
+				const uint64_t e = i0 + S[0] * (i1 + S[1] * i2);
+				u->out[e] = nsc_mem_bits(m, 0, e) & isa_mask(j->x->width);
+			}
 }
 
 /* An index value as the bits of the records' type T (the value stream
@@ -526,6 +534,10 @@ static int update_indexes(job *j, upd *u)
 			return -1;
 		}
 		u->pix[m - v->dom.lo[k]] = as_record(x, w);
+		if (m == v->dom.lo[k] || (uint64_t)w < u->touched.lo[k])
+			u->touched.lo[k] = (uint64_t)w;
+		if (m == v->dom.lo[k] || (uint64_t)w >= u->touched.hi[k])
+			u->touched.hi[k] = (uint64_t)w + 1;
 	}
 	return 0;
 }
@@ -629,6 +641,10 @@ static int strm_update(job *j, const emu_program *p, const emu_buffer *b, emu_re
 	    !(u.pix = malloc((u.len ? u.len : 1) * sizeof *u.pix)))
 		goto done;
 	emu_buffer_read(j->em, b, u.out); /* the cells outside the domain stay */
+	for (uint64_t e = 0; e < u.n; e++)
+		if (emu_tdfg_in_domain(j->t, x, e))
+			u.out[e] = u.c[e];
+	u.touched = v->dom; /* affine: the values' box; indirect: along k, the indexes' span */
 	if (ind && update_indexes(j, &u) < 0)
 		goto done;
 	update_text(j, &u);
@@ -639,9 +655,8 @@ static int strm_update(job *j, const emu_program *p, const emu_buffer *b, emu_re
 	if (engines(j, upd_fill, upd_back, &u) == 0 && put_in(j, b, u.out, ref) == 0 &&
 	    pend_writes(j, b) == 0) {
 		rc = 0;
-		j->st->elems += u.len * (v->dom.hi[0] - v->dom.lo[0]) *
-				(v->dom.hi[1] - v->dom.lo[1]) * (v->dom.hi[2] - v->dom.lo[2]) /
-				(v->dom.hi[k] - v->dom.lo[k]);
+		j->st->elems += (v->dom.hi[0] - v->dom.lo[0]) * (v->dom.hi[1] - v->dom.lo[1]) *
+				(v->dom.hi[2] - v->dom.lo[2]);
 	}
 done:
 	if (rc < 0 && !j->d->set)
