@@ -1048,6 +1048,31 @@ static int node_strm_reduce(tp *p, emu_tnode *x, const emu_tregion *r)
 	return strm_type(p, x, at);
 }
 
+/* ", INDEX, DIM" of a store or update stream; *dat: where DIM is. */
+static int update_index(tp *p, emu_tnode *x, const emu_tregion *r, size_t *dat)
+{
+	char f[40];
+	p->pos++;
+	blanks(p);
+	const size_t iat = p->pos;
+	if (operand(p, &x->arg[2]))
+		return -1;
+	const emu_tnode *ix = &p->t->nodes[x->arg[2]];
+	if (ix->fmt != ISA_FMT_INT || !emu_strm_type_ok(ix->fmt, ix->width, ix->is_signed))
+		return perr(p, iat, "the index '%s' holds %s elements; expected i8, u8, i32, u32 "
+			    "or i64", ix->name,
+			    isa_type_name(ix->fmt, ix->width, ix->is_signed, f, sizeof f));
+	x->nargs = 3;
+	if (expect_char(p, ',', "',' and the dimension the index selects along"))
+		return -1;
+	uint64_t dim;
+	*dat = (blanks(p), p->pos);
+	if (unsigned_in(p, "dimension", 0, r->ndims - 1u, &dim))
+		return -1;
+	x->dim = (uint8_t)dim;
+	return 0;
+}
+
 /* strm.store.TYPE C, V[, INDEX, DIM] and strm.update.OP.TYPE C, V[,
  * INDEX, DIM]: a store stream writing (or read-modify-writing with OP:
  * add, min, max; floats only add) the tensor C, affine or with one
@@ -1089,28 +1114,10 @@ static int node_update(tp *p, emu_tnode *x, const emu_tregion *r, bool rmw)
 	if (compute_arg(p, x, 0) || compute_arg(p, x, 1))
 		return -1;
 	blanks(p);
-	const emu_tnode *ix = NULL;
 	size_t dat = p->pos;
-	if (p->pos < p->len && p->s[p->pos] == ',') {
-		p->pos++;
-		blanks(p);
-		const size_t iat = p->pos;
-		if (operand(p, &x->arg[2]))
-			return -1;
-		ix = &p->t->nodes[x->arg[2]];
-		if (ix->fmt != ISA_FMT_INT || !emu_strm_type_ok(ix->fmt, ix->width, ix->is_signed))
-			return perr(p, iat, "the index '%s' holds %s elements; expected i8, u8, "
-				    "i32, u32 or i64", ix->name,
-				    isa_type_name(ix->fmt, ix->width, ix->is_signed, f, sizeof f));
-		x->nargs = 3;
-		if (expect_char(p, ',', "',' and the dimension the index selects along"))
-			return -1;
-		uint64_t dim;
-		dat = (blanks(p), p->pos);
-		if (unsigned_in(p, "dimension", 0, r->ndims - 1u, &dim))
-			return -1;
-		x->dim = (uint8_t)dim;
-	}
+	if (p->pos < p->len && p->s[p->pos] == ',' && update_index(p, x, r, &dat))
+		return -1;
+	const emu_tnode *ix = x->nargs > 2 ? &p->t->nodes[x->arg[2]] : NULL;
 	x->strm = true;
 	if (emu_strm_update_domain(&p->t->nodes[x->arg[0]], &p->t->nodes[x->arg[1]], ix, x->dim,
 				   &x->dom, why, sizeof why) && !loose(p))
