@@ -2,17 +2,43 @@
 /*
  * workload_case.c: prepare one workload of samples/workloads/ for
  * bench/workloads.sh: its inputs and the plain C kernel's result at the
- * paper's size (or the small one), written into a folder.
- *   bench/workload_case NAME f32|i32 DIR [small]
+ * paper's size (or the small one, or sizes of its own), written into a
+ * folder.
+ *   bench/workload_case NAME f32|i32 DIR [small | size=N0[xN1[xN2]]]
+ * size= replaces the paper's sizes (cases.h, wk_size.n), keeping its
+ * iterations: the fractions of Table 3's sizes bench/workloads.py
+ * measures with --scale.
  * prints "SECONDS<tab>OPTIONS": the C kernel's time, and the -l and -e
  * options that give infsim the inputs and compare its arrays with the
  * kernel's bit for bit.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cases.h"
+
+/* size=N0[xN1[xN2]]: each from 1 to 2^31; 0, or -1. */
+static int parse_size(const char *s, wk_size *sz)
+{
+	if (strncmp(s, "size=", 5))
+		return -1;
+	s += 5;
+	for (unsigned k = 0; k < 3; k++) {
+		char *end;
+		const unsigned long long v = strtoull(s, &end, 10);
+		if (end == s || *s == '-' || v < 1 || v > (1ull << 31))
+			return -1;
+		sz->n[k] = (size_t)v;
+		if (!*end)
+			return 0;
+		if (*end != 'x')
+			return -1;
+		s = end + 1;
+	}
+	return -1;
+}
 
 int main(int argc, char **argv)
 {
@@ -20,15 +46,21 @@ int main(int argc, char **argv)
 	char err[512];
 	wk_size sz;
 	double seconds;
+	const bool small = argc == 5 && !strcmp(argv[4], "small");
 	if (argc < 4 || argc > 5 || (strcmp(argv[2], "f32") && strcmp(argv[2], "i32")) ||
-	    (argc == 5 && strcmp(argv[4], "small"))) {
-		fprintf(stderr, "usage: workload_case NAME f32|i32 DIR [small]\n");
+	    (argc == 5 && !small && strncmp(argv[4], "size=", 5))) {
+		fprintf(stderr, "usage: workload_case NAME f32|i32 DIR [small | size=N0[xN1[xN2]]]\n");
 		return 2;
 	}
-	const int found = argc == 5 ? wk_case_small(argv[1], &sz) : wk_case_paper(argv[1], &sz);
+	const int found = small ? wk_case_small(argv[1], &sz) : wk_case_paper(argv[1], &sz);
 	if (found < 0) {
 		fprintf(stderr, "workload_case: no workload '%s'\n", argv[1]);
 		return 1;
+	}
+	if (argc == 5 && !small && parse_size(argv[4], &sz)) {
+		fprintf(stderr, "workload_case: '%s': expected size=N0[xN1[xN2]], each from 1 to "
+			"2147483648\n", argv[4]);
+		return 2;
 	}
 	const int rc = strcmp(argv[2], "f32") == 0
 		? wk_case_f32(argv[1], &sz, argv[3], args, sizeof args, &seconds, err, sizeof err)

@@ -3,9 +3,10 @@
 """bench/workloads.py: Table 3's in-memory workloads at the paper's sizes.
 
 For each workload of samples/workloads/ in fp32 and int32 it
-  1. writes the paper-size tDFG (the sample with its sizes, loop bounds
-     and boxes scaled; the machine has 512 wordlines, 1024 for dwt2d fp32,
-     since fp32 commands need 124 scratch rows),
+  1. runs the sample at the paper's size: its size parameters given with
+     -D (doc/TDFG.md, "Parameters"), on the default machine with 512
+     wordlines, 1024 for dwt2d fp32, since fp32 commands need 124
+     scratch rows (-m, which wins over the sample's machine line),
   2. has bench/workload_case write random inputs and the plain C kernel's
      result, and time the kernel,
   3. runs infsim on it, plain and with --check, with -l and -e: the run
@@ -17,9 +18,13 @@ and, with gnuplot (Debian: gnuplot-nox), OUT/fig14.svg and OUT/fig13.svg.
   --sweep: the tile sweep of Figs 16 and 17 for the 2-d and 3-d workloads
   instead: cycles for every tile the machine accepts, and the JIT's pick.
   --small: the samples' sizes (a quick look; make check runs them).
+  --scale=F: F times the paper's sizes (0.25, 0.5: to extrapolate a run
+  too long for the machine at hand).
+  --threads=N: infsim -j N (on a loaded host, -j 1 avoids the executor's
+  threads waiting for each other at every command).
 
 usage: workloads.py INFSIM WORKLOAD_CASE SAMPLES OUT [--sweep] [--small]
-                    [--no-check] [NAME[_f32|_i32] ...]
+                    [--scale=F] [--threads=N] [--no-check] [NAME[_f32|_i32] ...]
 """
 import json
 import os
@@ -35,45 +40,77 @@ NAMES = ["vec_add", "array_sum", "stencil1d", "stencil2d", "stencil3d", "dwt2d",
 # Workloads with strm nodes (doc/TDFG.md, "strm nodes"): their data are
 # the samples' own (init=, and the gather's index file, which this script
 # writes at the paper's size); tests/test_strm.c checks them against C.
-STRM = {"gather_mlp_out": (128, 32768), "gather_mlp_in": (128, 32768),
-        "kmeans_out": None, "kmeans_in": None}
+STRM = {"gather_mlp_out", "gather_mlp_in", "kmeans_out", "kmeans_in"}
 
-# (pattern, replacement) pairs turning a sample into Table 3's size.
-SCALE = {
-    "vec_add": [(r"\b2048\b", "4194304")],
-    "array_sum": [(r"\b2048\b", "4194304")],
-    "stencil1d": [(r"\b2048\b", "4194304")],
-    "stencil2d": [(r"\b64x32\b", "2048x2048")],
-    "stencil3d": [(r"\b16x8x8\b", "512x512x16")],
-    "dwt2d": [(r"\b32x32\b", "1024x1024")],
-    "gauss_elim": [(r"\b16x16\b", "2048x2048"), (r"k\+1:16\b", "k+1:2048"),
-                   (r"for k = 0, 15", "for k = 0, 2047"), (r"load=\S+", "init=zero")],
-    "conv2d": [(r"\b64x32\b", "2048x2048")],
-    "conv3d": [(r"\b16x16x4\b", "256x256x64"), (r",0:4\b", ",0:64"),
-               (r"box=1:15,1:15,", "box=1:255,1:255,"), (r"for o = 0, 4", "for o = 0, 64")],
-    "mm_outer": [(r"\b16x16\b", "2048x2048"), (r"\b0:16\b", "0:2048"),
-                 (r"for k = 0, 16", "for k = 0, 2048")],
-    "mm_inner": [(r"\b16x16\b", "2048x2048"), (r"\b0:16\b", "0:2048"),
-                 (r"for i = 0, 16", "for i = 0, 2048")],
+# kmeans at Table 3's size (32k points, D = K = 128) by rewriting the
+# sample's text: its constants K - 1 and K are node literals, not
+# parameters.  Every array is on the (128, 32768) lattice (C, S and the
+# counts use its first 128 columns); the tile covers d (T = 128 on
+# 256-bitline arrays), so the inner products need no final reduce.
+KMEANS_SCALE = [(r"\b64x128\b", "128x32768"), (r"tile=64x1\b", "tile=128x2"),
+                (r"\b0:128\b", "0:32768"), (r"\b0:64\b", "0:128"),
+                (r"const i32 63\b", "const i32 127"), (r"const i32 64\b", "const i32 128"),
+                (r"for (\w) = 0, 64\b", r"for \1 = 0, 128")]
+
+# Table 3's sizes: the -D values of each sample's parameters.
+PAPER = {
+    "vec_add": {"N": 4194304},
+    "array_sum": {"N": 4194304},
+    "stencil1d": {"N": 4194304},
+    "stencil2d": {"W": 2048, "H": 2048},
+    "stencil3d": {"N0": 512, "N1": 512, "N2": 16},
+    "dwt2d": {"N": 1024},
+    "gauss_elim": {"N": 2048},
+    "conv2d": {"W": 2048, "H": 2048},
+    "conv3d": {"S": 256, "C": 64},
+    "mm_outer": {"N": 2048},
+    "mm_inner": {"N": 2048},
     # M = 32k points, N = K = 128: every array on the (128, 32768) lattice
     # (W uses its first 128 columns: arrays have their region's sizes).
-    "gather_mlp_out": [(r"\b16x16\b", "128x32768"), (r"box=k:k\+1,0:16", "box=k:k+1,0:32768"),
-                       (r"box=0:16,k:k\+1", "box=0:128,k:k+1"),
-                       (r"box=0:1,0:16", "box=0:1,0:32768"), (r"for k = 0, 16", "for k = 0, 128")],
+    "gather_mlp_out": {"K": 128, "M": 32768},
     # The inner products' region is (k, j), 128 x 128, and reads G's row
     # i: at the paper's size G is (k, m) = 128 x 32768, so the gather and
     # the products need arrays of different sizes, which a region cannot
     # read (doc/TDFG.md, "Limits of programs"): only the small size runs.
     "gather_mlp_in": None,
-    # 32k points, D = K = 128: every array on the (128, 32768) lattice (C,
-    # S and the counts use its first 128 columns); the tile covers d (T =
-    # 128 on 256-bitline arrays), so the inner products need no final reduce.
-    "kmeans_out": [(r"\b64x128\b", "128x32768"), (r"tile=64x1\b", "tile=128x2"),
-                   (r"\b0:128\b", "0:32768"), (r"\b0:64\b", "0:128"),
-                   (r"const i32 63\b", "const i32 127"), (r"const i32 64\b", "const i32 128"),
-                   (r"for (\w) = 0, 64\b", r"for \1 = 0, 128")],
+    "kmeans_out": {}, "kmeans_in": {},  # KMEANS_SCALE
 }
-SCALE["kmeans_in"] = SCALE["kmeans_out"]
+
+# The sizes bench/workload_case takes (tests/kernels/cases.h, wk_size)
+# from the parameters: dwt2d's image has twice the side of its parts.
+CASE_SIZE = {
+    "vec_add": lambda d: [d["N"]], "array_sum": lambda d: [d["N"]],
+    "stencil1d": lambda d: [d["N"]], "stencil2d": lambda d: [d["W"], d["H"]],
+    "stencil3d": lambda d: [d["N0"], d["N1"], d["N2"]], "dwt2d": lambda d: [2 * d["N"]],
+    "gauss_elim": lambda d: [d["N"]], "conv2d": lambda d: [d["W"], d["H"]],
+    "conv3d": lambda d: [d["S"], d["C"], d["C"]], "mm_outer": lambda d: [d["N"]],
+    "mm_inner": lambda d: [d["N"]],
+}
+
+
+def paper_defs(name, scale):
+    """The -D values at scale times Table 3's sizes (at least 4 each)."""
+    return {k: max(4, int(v * scale)) for k, v in PAPER[name].items()}
+
+
+def define_args(defs):
+    return sum((["-D", "%s=%d" % kv] for kv in sorted(defs.items())), [])
+
+
+_DEFAULT_GEOM = []
+
+
+def paper_machine(infsim, name, typ):
+    """-m: the default machine with 512 wordlines (1024 for dwt2d f32),
+    every key the samples' machine lines set given."""
+    if not _DEFAULT_GEOM:
+        p = subprocess.run([infsim, "info", "--json"], capture_output=True, text=True, check=True)
+        _DEFAULT_GEOM.append(json.loads(p.stdout))
+    g = _DEFAULT_GEOM[0]
+    wl = 1024 if (name, typ) == ("dwt2d", "f32") else 512
+    return ["-m", "wordlines=%d,bitlines=%d,arrays=%d,ways=%d,mesh=%dx%d" % (
+        wl, g["bitlines"], g["arrays_per_way"], g["ways_per_bank"], g["mesh_x"], g["mesh_y"])]
+
 
 # The 2-d and 3-d workloads of the sweep (Figs 16 and 17).
 SWEEP = ["stencil2d", "stencil3d", "dwt2d", "conv2d", "gauss_elim", "mm_outer",
@@ -99,13 +136,6 @@ def index_npy(path, k, m):
         f.write(v.tobytes())
 
 
-def paper_text(name, typ, text):
-    for pat, rep in SCALE[name]:
-        text = re.sub(pat, rep, text)
-    wl = 1024 if (name, typ) == ("dwt2d", "f32") else 512
-    return re.sub(r"(?m)^machine .*$", "machine wordlines=%d" % wl, text)
-
-
 def timed(cmd):
     """Run cmd under /usr/bin/time: (status, seconds, peak KiB, stdout, stderr)."""
     full = ["/usr/bin/time", "-f", "@@time %e %M"] + cmd
@@ -115,52 +145,63 @@ def timed(cmd):
     return p.returncode, float(m.group(1)) if m else 0.0, int(m.group(2)) if m else 0, p.stdout, err
 
 
-def run_strm(infsim, samples, out, name, typ, small, check):
+THREADS = []  # --threads=N: ["-j", N]
+
+
+def size_opts(infsim, name, typ, small, scale):
+    """The sample's -D and -m options at the size asked for, and the
+    parameters' values (None: the sample's own)."""
+    if small:
+        return list(THREADS), None
+    defs = paper_defs(name, scale)
+    return define_args(defs) + paper_machine(infsim, name, typ) + THREADS, defs
+
+
+def run_strm(infsim, samples, out, name, typ, small, check, scale):
     """A workload with strm nodes: the sample's own data, no case program."""
-    src = open(os.path.join(samples, "%s_%s.tdfg" % (name, typ))).read()
-    if not small and SCALE[name] is None:
-        return {"name": name, "type": typ, "error": "no paper size (see SCALE)"}
-    tdfg = os.path.join(out, "%s_%s.tdfg" % (name, typ))
-    open(tdfg, "w").write(src if small else paper_text(name, typ, src))
-    if small and STRM[name]:
-        shutil.copy(os.path.join(samples, "gather_mlp_idx.npy"), out)
-    elif STRM[name]:
-        index_npy(os.path.join(out, "gather_mlp_idx.npy"), *STRM[name])
+    tdfg = os.path.join(samples, "%s_%s.tdfg" % (name, typ))
+    if not small and PAPER[name] is None:
+        return {"name": name, "type": typ, "error": "no paper size (see PAPER)"}
+    opts, defs = size_opts(infsim, name, typ, small, scale)
+    if not small and name.startswith("kmeans"):
+        text = open(tdfg).read()
+        for pat, rep in KMEANS_SCALE:
+            text = re.sub(pat, rep, text)
+        tdfg = os.path.join(out, "%s_%s.tdfg" % (name, typ))
+        open(tdfg, "w").write(text)
+    elif not small:
+        index_npy(os.path.join(out, "gather_mlp_idx.npy"), defs["K"], defs["M"])
+        opts += ["-l", "IX=" + os.path.join(out, "gather_mlp_idx.npy")]
     stats = os.path.join(out, "%s_%s.json" % (name, typ))
     r = {"name": name, "type": typ, "kernel_s": 0.0}
     st, sec, kib, so, se = timed([infsim, "run", tdfg, "-q", "--stats=json",
-                                  "--stats-file=" + stats])
+                                  "--stats-file=" + stats] + opts)
     r.update(plain_s=sec, plain_kib=kib, plain_ok=st == 0)
     if st:
         r["error"] = se.strip()
         return r
     r["stats"] = json.load(open(stats))
     if check:
-        st, sec, kib, so, se = timed([infsim, "run", tdfg, "-q", "--check"])
+        st, sec, kib, so, se = timed([infsim, "run", tdfg, "-q", "--check"] + opts)
         r.update(check_s=sec, check_kib=kib, check_ok=st == 0)
         if st:
             r["error"] = se.strip()
     return r
 
 
-def run_one(infsim, case, samples, out, name, typ, small, check):
+def run_one(infsim, case, samples, out, name, typ, small, check, scale):
     if name in STRM:
-        return run_strm(infsim, samples, out, name, typ, small, check)
-    src = open(os.path.join(samples, "%s_%s.tdfg" % (name, typ))).read()
-    tdfg = os.path.join(out, "%s_%s.tdfg" % (name, typ))
-    open(tdfg, "w").write(src if small else paper_text(name, typ, src))
-    if small:
-        for f in os.listdir(samples):
-            if f.endswith(".npy"):
-                shutil.copy(os.path.join(samples, f), out)
+        return run_strm(infsim, samples, out, name, typ, small, check, scale)
+    tdfg = os.path.join(samples, "%s_%s.tdfg" % (name, typ))
+    opts, defs = size_opts(infsim, name, typ, small, scale)
     data = os.path.join(out, "data")
     os.makedirs(data, exist_ok=True)
-    p = subprocess.run([case, name, typ, data] + (["small"] if small else []),
-                       capture_output=True, text=True)
+    size = ["small"] if small else ["size=" + "x".join(map(str, CASE_SIZE[name](defs)))]
+    p = subprocess.run([case, name, typ, data] + size, capture_output=True, text=True)
     if p.returncode:
         return {"name": name, "type": typ, "error": p.stderr.strip()}
     kernel_s, args = p.stdout.rstrip("\n").split("\t")
-    args = args.split()
+    args = args.split() + opts
     stats = os.path.join(out, "%s_%s.json" % (name, typ))
     r = {"name": name, "type": typ, "kernel_s": float(kernel_s)}
     st, sec, kib, so, se = timed([infsim, "run", tdfg, "-q", "--stats=json",
@@ -264,14 +305,42 @@ def tiles(shape, bitlines):
     return res
 
 
+def params_of(text, defs):
+    """The values of a sample's `param NAME = VALUE` lines (plain numbers
+    in the samples), the -D values winning."""
+    v = {m.group(1): int(m.group(2)) for m in
+         re.finditer(r"(?m)^param\s+(\w+)\s*=\s*(\d+)\s*$", text)}
+    v.update(defs or {})
+    return v
+
+
+def sizes_of(text, params):
+    """A region's sizes such as NxN or 64x32, read as the parser does: a
+    name ends at the longest parameter followed by 'x'."""
+    out = []
+    while text:
+        m = re.match(r"\d+", text)
+        if m:
+            tok = m.group(0)
+            out.append(int(tok))
+        else:
+            tok = next(text[:i] for i in range(len(text), 0, -1)
+                       if text[:i] in params and (i == len(text) or text[i] == "x"))
+            out.append(params[tok])
+        text = text[len(tok) + 1:]
+    return out
+
+
 def sweep(infsim, samples, out, names, small):
     lines = ["| workload | tile | cycles | vs best |", "|---|---|---|---|"]
     for name in names:
         for typ in ("f32",):
-            src = open(os.path.join(samples, "%s_%s.tdfg" % (name, typ))).read()
-            text = src if small else paper_text(name, typ, src)
+            text = open(os.path.join(samples, "%s_%s.tdfg" % (name, typ))).read()
+            opts, defs = size_opts(infsim, name, typ, small, 1.0)
+            if not small:  # the cycles do not depend on the values
+                text = re.sub(r"load=\S+", "init=zero", text)
             m = re.search(r"(?m)^region (\S+) (\S+)", text)
-            shape = [int(x) for x in m.group(2).split("x")]
+            shape = sizes_of(m.group(2), params_of(text, defs))
             bl = 64 if small else 256
             rows = []
             for t in [None] + tiles(shape, bl):
@@ -283,12 +352,13 @@ def sweep(infsim, samples, out, names, small):
                     for n in os.listdir(samples):
                         if n.endswith(".npy"):
                             shutil.copy(os.path.join(samples, n), out)
-                j = subprocess.run([infsim, "jit", f], capture_output=True, text=True)
+                j = subprocess.run([infsim, "jit", f] + opts, capture_output=True, text=True)
                 if j.returncode:
                     rows.append((t, None, j.stderr.strip().split("error: ")[-1][:80]))
                     continue
                 pick = re.search(r"tile=(\S+)", j.stdout).group(1)
-                p = subprocess.run([infsim, "run", f, "--stats=json"], capture_output=True, text=True)
+                p = subprocess.run([infsim, "run", f, "--stats=json"] + opts, capture_output=True,
+                                   text=True)
                 if p.returncode:
                     rows.append((t, None, p.stderr.strip()[:80]))
                     continue
@@ -313,6 +383,12 @@ def main(argv):
     flags = {a for a in rest if a.startswith("--")}
     want = [a for a in rest if not a.startswith("--")]
     small = "--small" in flags
+    scale = 1.0
+    for f in flags:
+        if f.startswith("--scale="):
+            scale = float(f[8:])
+        if f.startswith("--threads="):
+            THREADS[:] = ["-j", f[10:]]
     os.makedirs(out, exist_ok=True)
     if "--sweep" in flags:
         print(sweep(os.path.abspath(infsim), samples, out, want or SWEEP, small))
@@ -324,7 +400,7 @@ def main(argv):
     results = []
     for name, typ in todo:
         r = run_one(os.path.abspath(infsim), os.path.abspath(case), samples, out, name, typ,
-                    small, "--no-check" not in flags)
+                    small, "--no-check" not in flags, scale)
         results.append(r)
         print("%s %s: %s" % (name, typ, "ok %.2f s" % r["plain_s"] if "stats" in r else
                              "failed: " + r.get("error", "")[:200]), flush=True)

@@ -511,7 +511,7 @@ void dbg_tui_bind_keys(void);
  * make s->prog its lowered stream and build the node reference.  0, or
  * -1 with d set. */
 int dbg_tdfg_load(dbg_session *s, const char *path, const char *type,
-		  const emu_geom_override *ov, diag *d);
+		  const emu_geom_override *ov, const emu_tdfg_def *defs, size_t ndefs, diag *d);
 void dbg_tdfg_free(dbg_session *s);
 /* The node of command cmd, or -1 (a plain stream, or no node). */
 long dbg_node_of(const dbg_session *s, size_t cmd);
@@ -533,7 +533,8 @@ void dbg_print_node_position(dbg_session *s);
 bool dbg_node_diverged(dbg_session *s);
 /* --tdfg (valid.c): read the tDFG, bind it to the loaded stream and
  * read its arrays' load= files; free it; `check` at the position; `check every node` after each command. */
-int dbg_valid_load(dbg_session *s, const char *path, diag *d);
+int dbg_valid_load(dbg_session *s, const char *path, const emu_tdfg_def *defs, size_t ndefs,
+		   diag *d);
 void dbg_valid_free(dbg_session *s);
 /* A machine (em) and the stream's reference (ref), either NULL, at the
  * start of a run: the tDFG's arrays' load= data, after init=. */

@@ -61,6 +61,9 @@ static const char help_text[] =
 "                             every node stops at the first that differs\n"
 "      --type=TYPE            the element type of an artifact's tDFG (.json):\n"
 "                             i8, i16, i32, i64, u8 ... u64 or f32\n"
+"  -D, --define=NAME=VALUE    give the tDFG's size parameter NAME (its line\n"
+"                             'param NAME = DEFAULT') the integer VALUE, as\n"
+"                             infsim run -D; repeatable, each NAME once\n"
 "      --help                 display this help and exit\n"
 "      --version              output version information and exit\n"
 "\n"
@@ -100,6 +103,8 @@ typedef struct options {
 	const char *prog;
 	const char *tdfg;      /* --tdfg: validate the stream against this tDFG */
 	const char *type;      /* --type: the element type of an artifact's tDFG (.json) */
+	emu_tdfg_def *defs;    /* -D NAME=VALUE: the tDFG's size parameters */
+	size_t ndefs;
 } options;
 
 enum { OPT_HELP = 256, OPT_VERSION, OPT_BATCH, OPT_EX, OPT_NX, OPT_TUI, OPT_TDFG, OPT_TYPE };
@@ -117,6 +122,7 @@ static const struct option long_options[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "tdfg", required_argument, NULL, OPT_TDFG },
 	{ "type", required_argument, NULL, OPT_TYPE },
+	{ "define", required_argument, NULL, 'D' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -150,6 +156,30 @@ static int add_machine(options *o, const char *arg)
 	return 0;
 }
 
+/* -D NAME=VALUE: the names are checked against the tDFG's `param` lines
+ * when it is read (emu_tdfg_parse_defs). */
+static int add_define(options *o, char *arg)
+{
+	char *eq = strchr(arg, '='), *end;
+	if (!eq || eq == arg)
+		return usage_error("-D %s: expected NAME=VALUE", arg);
+	*eq = 0;
+	errno = 0;
+	const long long v = strtoll(eq + 1, &end, 0);
+	if (!eq[1] || *end || errno)
+		return usage_error("-D %s=%s: expected an integer", arg, eq + 1);
+	const char *name = arg;
+	for (size_t i = 0; i < o->ndefs; i++)
+		if (!strcmp(o->defs[i].name, name))
+			return usage_error("-D %s is given twice", name);
+	emu_tdfg_def *grown = realloc(o->defs, (o->ndefs + 1) * sizeof *grown);
+	if (!grown)
+		return oom_error();
+	o->defs = grown;
+	o->defs[o->ndefs++] = (emu_tdfg_def){ name, (int64_t)v };
+	return 0;
+}
+
 /* One option: 0 to go on, -1 to exit 0 (--help, --version), else an exit status. */
 static int one_option(options *o, int c)
 {
@@ -164,6 +194,7 @@ static int one_option(options *o, int c)
 	case 'c': o->config = optarg; return 0;
 	case OPT_TDFG: o->tdfg = optarg; return 0;
 	case OPT_TYPE: o->type = optarg; return 0;
+	case 'D': return add_define(o, optarg);
 	case OPT_HELP: fputs(help_text, stdout); return -1;
 	case OPT_VERSION: printf("infsdb (infsim) %s\n%s", PACKAGE_VERSION, VERSION_NOTICE); return -1;
 	default: return usage_error("unknown option");
@@ -174,9 +205,9 @@ static int parse_options(int argc, char **argv, options *o)
 {
 	int c;
 	opterr = 0;
-	while ((c = getopt_long_only(argc, argv, "+x:qm:c:", long_options, NULL)) != -1) {
+	while ((c = getopt_long_only(argc, argv, "+x:qm:c:D:", long_options, NULL)) != -1) {
 		if (c == '?') {
-			if (optopt && strchr("xmc", optopt))
+			if (optopt && strchr("xmcD", optopt))
 				return usage_error("option '-%c' requires an argument", optopt);
 			return usage_error("unrecognized option '%s'", argv[optind - 1]);
 		}
@@ -198,6 +229,9 @@ static int parse_options(int argc, char **argv, options *o)
 	if (!json && o->type)
 		return usage_error("--type applies to an artifact's tDFG (.json), not to '%s'",
 				   o->prog);
+	if (o->ndefs && !emu_tdfg_path(o->prog) && !o->tdfg)
+		return usage_error("-D %s: parameters are a tDFG's (.tdfg, or --tdfg), not %s's",
+				   o->defs[0].name, o->prog);
 	return 0;
 }
 
@@ -230,11 +264,11 @@ static int load_program(dbg_session *s, const options *o, diag *d)
 	emu_geom_override ov;
 	if (machine_overrides(o, &ov, d) < 0)
 		return -1;
-	if (emu_tdfg_path(o->prog) || o->type ? dbg_tdfg_load(s, o->prog, o->type, &ov, d) < 0
+	if (emu_tdfg_path(o->prog) || o->type ? dbg_tdfg_load(s, o->prog, o->type, &ov, o->defs, o->ndefs, d) < 0
 				   : emu_load_file(o->prog, &ov, &s->prog, d) < 0 ||
 				     emu_program_lower(&s->prog, d) < 0)
 		return -1;
-	if (o->tdfg && dbg_valid_load(s, o->tdfg, d) < 0)
+	if (o->tdfg && dbg_valid_load(s, o->tdfg, o->defs, o->ndefs, d) < 0)
 		return -1;
 	s->loaded = true;
 	return 0;
@@ -361,6 +395,7 @@ int main(int argc, char **argv)
 	if (rc) {
 		free(o.actions);
 		free(o.machine);
+		free(o.defs);
 		return rc < 0 ? EXIT_SUCCESS : rc;
 	}
 	dbg_session s = { 0 };
@@ -383,6 +418,7 @@ int main(int argc, char **argv)
 		dbg_tdfg_free(&s);
 		free(o.actions);
 		free(o.machine);
+		free(o.defs);
 		return DBG_EXIT_FAILED;
 	}
 	if (!o.batch && !o.quiet)
@@ -424,6 +460,7 @@ int main(int argc, char **argv)
 	dbg_tdfg_free(&s);
 	free(o.actions);
 	free(o.machine);
+	free(o.defs);
 	/* A session whose output never reached stdout (a full disk, a
 	 * closed pipe) failed, as infsim's does. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -31,10 +31,10 @@
 /* ---- loading ---- */
 
 int dbg_tdfg_load(dbg_session *s, const char *path, const char *type,
-		  const emu_geom_override *ov, diag *d)
+		  const emu_geom_override *ov, const emu_tdfg_def *defs, size_t ndefs, diag *d)
 {
 	if (type ? emu_tdfg_json_load(path, type, ov, &s->t, &s->j, d) < 0
-		 : emu_tdfg_load(path, ov, &s->t, &s->j, d) < 0)
+		 : emu_tdfg_load_defs(path, ov, defs, ndefs, &s->t, &s->j, d) < 0)
 		return -1;
 	const long sn = emu_strm_first(&s->t);
 	if (sn >= 0) {

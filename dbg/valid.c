@@ -13,7 +13,8 @@
 
 #include "dbg.h"
 
-int dbg_valid_load(dbg_session *s, const char *path, diag *d)
+int dbg_valid_load(dbg_session *s, const char *path, const emu_tdfg_def *defs, size_t ndefs,
+		   diag *d)
 {
 	if (s->tdfg) {
 		diag_file(d, "infsdb", "--tdfg: '%s' is a tDFG already; --tdfg validates a command "
@@ -25,7 +26,7 @@ int dbg_valid_load(dbg_session *s, const char *path, diag *d)
 	ov.g = s->prog.geom;
 	ov.keys = ~0u; /* the tDFG on the stream's machine */
 	emu_tdfg_init(&s->vt);
-	if (emu_tdfg_parse_file(path, &s->prog.geom, &ov, &s->vt, d) < 0)
+	if (emu_tdfg_parse_file_defs(path, &s->prog.geom, &ov, defs, ndefs, &s->vt, d) < 0)
 		return -1;
 	s->valid = emu_valid_new(&s->vt, &s->prog, d);
 	/* Arrays' load= files, read as infsim run reads them; every run of

@@ -390,3 +390,8 @@ EXTRA_DIST += tests/dbg/nsc_streams.cmds tests/dbg/nsc_streams.out \
 	tests/dbg/nsc_usage.cmds tests/dbg/nsc_usage.out tests/dbg/nsc_alias.cmds tests/dbg/nsc_alias.out \
 	tests/dbg/nsc_syncfree.cmds tests/dbg/nsc_syncfree.out tests/dbg/nsc_oob.nsc tests/dbg/nsc_index.npy \
 	tests/dbg/nsc_found.npy tests/dbg/nsc_found_wrong.npy
+
+check_PROGRAMS += tests/test_tdfg_param
+tests_test_tdfg_param_SOURCES = tests/test_tdfg_param.c
+tests_test_tdfg_param_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_tdfg_param_LDADD = $(TEST_LIBS)

@@ -246,6 +246,29 @@ Test(options, json_type)
 	}
 }
 
+/* -D NAME=VALUE: a tDFG's size parameter, as infsim run -D. */
+Test(options, define)
+{
+	static const struct { const char *args, *want; int status; } cases[] = {
+		{ "-batch -D N=32 -ex run -ex check -ex 'info nodes' "
+		  "samples/workloads/mm_outer_i32.tdfg", "0:32,0:32", 0 },
+		{ "-batch --define=N=32 -ex 'info regions' samples/workloads/mm_outer_i32.tdfg",
+		  "32x32", 0 },
+		{ "-batch -D M=32 samples/workloads/mm_outer_i32.tdfg",
+		  "mm_outer_i32.tdfg: error: -D M: the program declares no parameter 'M' (it "
+		  "declares N)", 1 },
+		{ "-batch -D N=x samples/workloads/mm_outer_i32.tdfg", "-D N=x: expected an integer", 2 },
+		{ "-batch -D N=4 -D N=8 samples/workloads/mm_outer_i32.tdfg", "-D N is given twice", 2 },
+		{ "-batch -D N=4 " DEFAULT_PROG, "-D N: parameters are a tDFG's", 2 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		result r = run("%s", cases[i].args);
+		cr_expect_eq(r.status, cases[i].status, "'%s': %s", cases[i].args, r.out);
+		cr_expect(strstr(r.out, cases[i].want), "'%s': %s", cases[i].args, r.out);
+		free(r.out);
+	}
+}
+
 Test(options, ex_in_order_and_status)
 {
 	result r = run("-batch -ex 'print 1' -x tests/dbg/sourced.inc -ex 'print 2' " DEFAULT_PROG);

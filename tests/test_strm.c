@@ -651,7 +651,7 @@ Test(strm, tdfg_validation_refuses_strm)
 	result_free(&r);
 	r = run("run g.ins --tdfg '" WORKLOAD("gather_mlp_out_f32.tdfg") "'");
 	cr_assert_eq(r.status, 1, "%s", r.err);
-	cr_assert(strstr(r.err, "gather_mlp_out_f32.tdfg:21:5: error: 'g' is a strm node: a stream "
+	cr_assert(strstr(r.err, "gather_mlp_out_f32.tdfg:25:5: error: 'g' is a strm node: a stream "
 			 "holds only its sync"), "%s", r.err);
 	result_free(&r);
 }

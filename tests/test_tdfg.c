@@ -259,9 +259,9 @@ static const bad_case bad_statements[] = {
 	{"region r 64\n", "1:8", "region 'r' has no nodes"},
 	{"region r 64\nregion q 64\n" A8, "1:8", "region 'r' has no nodes"},
 	{R A8 "region q 64\n", "3:8", "region 'q' has no nodes"},
-	{R "3a = input i8\n", "2:1", "expected machine, array, region, output, store, a control statement (run, repeat, for, end, swap, shrink) or 'NAME = ...', found '3a'"},
-	{R "a input i8\n", "2:1", "expected machine, array, region, output, store, a control statement (run, repeat, for, end, swap, shrink) or 'NAME = ...', found 'a'"},
-	{R "= input i8\n", "2:1", "expected machine, array, region, output, store, a control statement (run, repeat, for, end, swap, shrink) or 'NAME = ...', found '='"},
+	{R "3a = input i8\n", "2:1", "expected machine, param, array, region, output, store, a control statement (run, repeat, for, end, swap, shrink) or 'NAME = ...', found '3a'"},
+	{R "a input i8\n", "2:1", "expected machine, param, array, region, output, store, a control statement (run, repeat, for, end, swap, shrink) or 'NAME = ...', found 'a'"},
+	{R "= input i8\n", "2:1", "expected machine, param, array, region, output, store, a control statement (run, repeat, for, end, swap, shrink) or 'NAME = ...', found '='"},
 	{R A8 "a = input i16\n", "3:1", "node 'a' is defined twice (first at line 2); a tDFG is in SSA form"},
 	{R "tag = input i8\n", "2:1", "'tag' is a reserved word; choose another node name"},
 	{R "wl = input i8\n", "2:1", "'wl' is a reserved word"},
@@ -356,8 +356,8 @@ static const bad_case bad_moves[] = {
 	{R2 A8 "c = shift a 1\n", "3:13", "expected ',' and an offset, found '1'"},
 	{R2 A8 "c = shift a, 1, 0, 0\n", "3:18", "too many offsets: region 'r' has 2 dimensions"},
 	{R2 A8 "c = shift a, x\n", "3:14", "unknown parameter 'x' in an offset; region 'r' has no parameters (param=NAME)"},
-	{R2 A8 "c = shift a, +-1\n", "3:15", "expected an offset (a number, or a parameter such as k+1), found '-1'"},
-	{R2 A8 "c = shift a, 99999999999999999999\n", "3:14", "expected an offset"},
+	{R2 A8 "c = shift a, +*1\n", "3:15", "expected an offset (a number, or a parameter such as k+1"},
+	{R2 A8 "c = shift a, 99999999999999999999\n", "3:14", "an offset 99999999999999999999 is out of range"},
 	{R2 A8 "c = shift a, 9223372036854775808\n", "3:14", "an offset 9223372036854775808 is "
 	 "out of range"},
 	{R2 A8 "c = shift a, 64, 0\n", "3:12", "the shift moves every element of 'a' out of region "

@@ -314,8 +314,8 @@ static const bad_case bad_cases[] = {
 	 "param=k"},
 	{RG "x = tensor A box=k:64\n", "5:18", "region 'r' has no parameters (param=NAME)"},
 	{RK "x = tensor A box=k+:64\n", "5:20", "expected box start (a number, or a parameter such "
-	 "as k+1), found ':64'"},
-	{RK "x = tensor A\ny = shift x, k*2\n", "6:15", "unexpected text after the shift node"},
+	 "as k+1 or N/2), found ':64'"},
+	{RK "x = tensor A\ny = shift x, k^2\n", "6:15", "unexpected text after the shift node"},
 	{RK "x = tensor A\ny = shift x, k, 1\n", "6:15", "too many offsets: region 'r' has 1 dimension"},
 	/* control */
 	{RG "x = tensor A\nrun\n", "6:4", "expected a region name, found the end of the line"},
@@ -325,7 +325,7 @@ static const bad_case bad_cases[] = {
 	 "inside 'for k = LO, HI'"},
 	{RG "x = tensor A\nrun r\ny = tensor A\n", "7:1", "node 'y' follows a control statement; a "
 	 "region's nodes come right after its 'region' line"},
-	{RG "x = tensor A\nrepeat\n", "6:7", "expected repeat count, found the end of the line"},
+	{RG "x = tensor A\nrepeat\n", "6:7", "expected repeat count (a number, or a parameter such as k+1 or N/2), found the end of the line"},
 	{RG "x = tensor A\nrepeat 0\n", "6:8", "repeat count 0 is out of range; expected 1 to "
 	 "1000000"},
 	{RG "x = tensor A\nrepeat 2\nrun r\n", "6:1", "this 'repeat' has no 'end'"},
@@ -344,7 +344,7 @@ static const bad_case bad_cases[] = {
 	 "sizes; 'A' and 'I' differ"},
 	{RG "x = tensor A\nshrink r\n", "6:9", "expected ', STEP' for each dimension after the region"},
 	{RG "x = tensor A\nshrink r, 1, 1\n", "6:12", "too many steps: region 'r' has 1 dimension"},
-	{RG "x = tensor A\nshrink r, x\n", "6:11", "expected shrink step, found 'x'"},
+	{RG "x = tensor A\nshrink r, x\n", "6:11", "unknown parameter 'x' in shrink step; declare it first with 'param x = VALUE'"},
 	{RG "x = tensor A\nstore B, x\nrepeat 64\nshrink r, 1\nend\n", "8:1",
 	 "shrink leaves region 'r' nothing along dimension 0 (its window was [63, 64))"},
 	/* a run whose parameter makes a box empty or leaves the lattice */

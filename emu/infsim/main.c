@@ -81,6 +81,9 @@ static const char help_text[] =
 "                             < --machine, key by key.\n"
 "      --type=TYPE            the element type of an artifact's tDFG (.json):\n"
 "                             f32, or iN or uN with N 8, 16, 32 or 64\n"
+"  -D, --define=NAME=VALUE    give the tDFG's parameter NAME (its line\n"
+"                             'param NAME = DEFAULT') the integer VALUE;\n"
+"                             repeatable, each NAME once\n"
 "\n"
 "run:\n"
 "  -l, --load=BUF=FILE        fill buffer BUF from FILE (.npy, or raw .bin)\n"
@@ -167,6 +170,8 @@ typedef struct geom_opts {
 	const char **machine; /* -m arguments in order */
 	size_t nmachine;
 	const char *type;     /* --type: the element type of a JSON tDFG */
+	emu_tdfg_def *defs;   /* -D NAME=VALUE: a tDFG's parameters */
+	size_t ndefs;
 } geom_opts;
 
 /* The settings of --config, then every --machine, in o (each key from
@@ -291,6 +296,7 @@ static const struct option run_longopts[] = {
 	{ "machine", required_argument, NULL, 'm' },
 	{ "config", required_argument, NULL, 'c' },
 	{ "type", required_argument, NULL, OPT_TYPE },
+	{ "define", required_argument, NULL, 'D' },
 	{ "load", required_argument, NULL, 'l' },
 	{ "save", required_argument, NULL, 's' },
 	{ "expect", required_argument, NULL, 'e' },
@@ -310,7 +316,28 @@ static const struct option run_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Options every subcommand shares: -m, -c, --help, --version.  Returns
+/* -D NAME=VALUE: a tDFG's parameter (emu_tdfg_parse_defs checks the
+ * name against the program's `param` lines). */
+static int parse_define(geom_opts *geo, char *arg)
+{
+	const char *name;
+	long long v;
+	int rc = cli_define(NULL, arg, &name, &v);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < geo->ndefs; i++)
+		if (!strcmp(geo->defs[i].name, name))
+			return cli_usage(NULL, "-D %s is given twice", name);
+	emu_tdfg_def *nd = realloc(geo->defs, (geo->ndefs + 1) * sizeof *nd);
+	if (!nd)
+		return oom_error();
+	geo->defs = nd;
+	geo->defs[geo->ndefs].name = name;
+	geo->defs[geo->ndefs++].value = (int64_t)v;
+	return 0;
+}
+
+/* Options every subcommand shares: -m, -c, -D, --help, --version.  Returns
  * -1 if opt is not one of them, else 0 or an exit status (with *done
  * set when --help or --version has run). */
 static int common_option(int opt, geom_opts *geo, bool *done)
@@ -322,6 +349,8 @@ static int common_option(int opt, geom_opts *geo, bool *done)
 	case 'c':
 		geo->config = optarg;
 		return 0;
+	case 'D':
+		return parse_define(geo, optarg);
 	case OPT_TYPE: {
 		unsigned fmt, width, sg;
 		const char *why;
@@ -471,7 +500,7 @@ static int parse_run_opts(int argc, char **argv, run_opts *o, bool *done)
 {
 	int opt, rc = 0;
 	while (!rc && !*done &&
-	       (opt = getopt_long(argc, argv, "m:c:l:s:e:d:j:q", run_longopts, NULL)) != -1) {
+	       (opt = getopt_long(argc, argv, "m:c:D:l:s:e:d:j:q", run_longopts, NULL)) != -1) {
 		rc = common_option(opt, &o->geo, done);
 		if (rc < 0)
 			rc = run_option(opt, o);
@@ -528,10 +557,13 @@ static int load_program(const geom_opts *go, const char *path, emu_program *p,
 				   "with --type (f32, i32, ...)", path);
 	if (!json && go->type)
 		return cli_usage(NULL, "--type applies to an artifact's tDFG (.json), not to '%s'", path);
+	if (go->ndefs && (json || !emu_tdfg_path(path)))
+		return cli_usage(NULL, "-D %s: parameters are a tDFG's (.tdfg), not %s's",
+				   go->defs[0].name, path);
 	if (json || emu_tdfg_path(path)) {
 		ts->on = true;
 		if (json ? emu_tdfg_json_load(path, go->type, &ov, &ts->t, &ts->j, &d)
-			 : emu_tdfg_load(path, &ov, &ts->t, &ts->j, &d))
+			 : emu_tdfg_load_defs(path, &ov, go->defs, go->ndefs, &ts->t, &ts->j, &d))
 			return cli_failed(&d);
 		*p = ts->j.prog; /* the caller owns the lowered stream */
 		emu_program_init(&ts->j.prog);
@@ -561,7 +593,8 @@ static int load_tdfg(const run_opts *o, const emu_program *p, const tdfg_src *ts
 	emu_geom_override_init(&ov);
 	ov.g = p->geom;
 	ov.keys = ~0u;
-	return emu_tdfg_parse_file(o->tdfg, &p->geom, &ov, t, &d) < 0 ? cli_failed(&d) : 0;
+	return emu_tdfg_parse_file_defs(o->tdfg, &p->geom, &ov, o->geo.defs, o->geo.ndefs, t,
+					&d) < 0 ? cli_failed(&d) : 0;
 }
 
 /* Find each --load/--save/--expect buffer in p. */
@@ -1130,6 +1163,7 @@ static int cmd_run(int argc, char **argv)
 		free(o.ba[i].values);
 	free(o.ba);
 	free(o.geo.machine);
+	free(o.geo.defs);
 	return rc;
 }
 
@@ -1139,6 +1173,7 @@ static const struct option tool_longopts[] = {
 	{ "machine", required_argument, NULL, 'm' },
 	{ "config", required_argument, NULL, 'c' },
 	{ "type", required_argument, NULL, OPT_TYPE },
+	{ "define", required_argument, NULL, 'D' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "written", no_argument, NULL, OPT_WRITTEN },
@@ -1148,16 +1183,16 @@ static const struct option tool_longopts[] = {
 };
 
 /* Options of asm, disasm, info and commands; allowed lists the ones the
- * subcommand sub accepts: m, c, o, j (--json), w (--written).  0 or an
- * exit status. */
+ * subcommand sub accepts: m, c, D, o, j (--json), w (--written).  0 or
+ * an exit status. */
 static int parse_tool_opts(int argc, char **argv, const char *sub,
 			   const char *allowed, geom_opts *go, const char **output,
 			   bool *json, bool *written, bool *done)
 {
 	int opt;
-	while ((opt = getopt_long(argc, argv, "m:c:o:", tool_longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "m:c:D:o:", tool_longopts, NULL)) != -1) {
 		int key = opt == OPT_JSON ? 'j' : opt == OPT_WRITTEN ? 'w' : opt;
-		if (strchr("mcojw", key) && !strchr(allowed, key)) {
+		if (strchr("mcDojw", key) && !strchr(allowed, key)) {
 			const struct option *lo = tool_longopts;
 			while (lo->val != opt)
 				lo++;
@@ -1217,7 +1252,7 @@ static int stream_tool(int argc, char **argv, const char *name, const char *opts
 		       bool need_out,
 		       int (*act)(const emu_program *, const tdfg_src *, const char *))
 {
-	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0, NULL };
+	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0, NULL, NULL, 0 };
 	const char *out = NULL, *prog = NULL;
 	bool json = false, written = false, done = false;
 	emu_program p;
@@ -1236,12 +1271,13 @@ static int stream_tool(int argc, char **argv, const char *name, const char *opts
 	emu_program_free(&p);
 	tdfg_src_free(&ts);
 	free(go.machine);
+	free(go.defs);
 	return rc;
 }
 
 static int cmd_asm(int argc, char **argv)
 {
-	return stream_tool(argc, argv, "asm", "mco", true, write_binary);
+	return stream_tool(argc, argv, "asm", "mcDo", true, write_binary);
 }
 
 /* layout's action: the Layout Override Table of the stream's tensors,
@@ -1286,23 +1322,23 @@ static int write_jit(const emu_program *p, const tdfg_src *ts, const char *out)
 
 static int cmd_jit(int argc, char **argv)
 {
-	return stream_tool(argc, argv, "jit", "mco", false, write_jit);
+	return stream_tool(argc, argv, "jit", "mcDo", false, write_jit);
 }
 
 static int cmd_layout(int argc, char **argv)
 {
-	return stream_tool(argc, argv, "layout", "mc", false, print_layout);
+	return stream_tool(argc, argv, "layout", "mcD", false, print_layout);
 }
 
 static int cmd_disasm(int argc, char **argv)
 {
-	return stream_tool(argc, argv, "disasm", "mcw", false, print_text);
+	return stream_tool(argc, argv, "disasm", "mcDw", false, print_text);
 }
 
 /* info [PROG]: the machine of the options, or of a stream run with them. */
 static int cmd_info(int argc, char **argv)
 {
-	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0, NULL };
+	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0, NULL, NULL, 0 };
 	const char *out = NULL;
 	bool json = false, written = false, done = false;
 	emu_program p;
@@ -1311,9 +1347,12 @@ static int cmd_info(int argc, char **argv)
 	sram_geom g = sram_geom_default();
 	emu_geom_override ov;
 	int rc = !go.machine ? oom_error()
-			     : parse_tool_opts(argc, argv, "info", "mcj", &go, &out, &json, &written, &done);
+			     : parse_tool_opts(argc, argv, "info", "mcDj", &go, &out, &json, &written, &done);
 	if (!rc && !done && optind + 1 < argc)
 		rc = cli_usage(NULL, "extra operand '%s'", argv[optind + 1]);
+	if (!rc && !done && optind >= argc && go.ndefs)
+		rc = cli_usage(NULL, "-D %s: parameters are a tDFG's; give info the .tdfg",
+			       go.defs[0].name);
 	if (!rc && !done && optind < argc && !(rc = load_program(&go, argv[optind], &p, &ts, false)))
 		g = p.geom;
 	else if (!rc && !done && !(rc = apply_geom_opts(&ov, &go)))
@@ -1323,13 +1362,14 @@ static int cmd_info(int argc, char **argv)
 	emu_program_free(&p);
 	tdfg_src_free(&ts);
 	free(go.machine);
+	free(go.defs);
 	return rc;
 }
 
 /* The command table, from opcodes.def through isa_info_of. */
 static int cmd_commands(int argc, char **argv)
 {
-	geom_opts go = { NULL, NULL, 0, NULL };
+	geom_opts go = { NULL, NULL, 0, NULL, NULL, 0 };
 	const char *out = NULL;
 	bool json = false, written = false, done = false;
 	int rc = parse_tool_opts(argc, argv, "commands", "", &go, &out, &json, &written, &done);

@@ -15,6 +15,8 @@
  *   NAME = tensor ARRAY [box=...]     store ARRAY, NODE [box=...]
  *   run REGION   repeat N .. end   for K = LO, HI .. end   swap A, B
  *   shrink REGION, D0[, D1[, D2]]     (region field: param=K[,...])
+ *   param NAME = EXPR        (a size, bound, offset or loop bound may be
+ *                             an EXPR over parameters: tdfg_param.c)
  *
  * Every mistake is reported as FILE:LINE:COL with what was expected.
  * The parser computes each node's type and domain; the JIT (jit.c) does
@@ -27,6 +29,7 @@
 #include <string.h>
 
 #include "assemble.h"
+#include "tdfg_param.h"
 #include "text.h"
 #include "tdfg.h"
 
@@ -123,6 +126,11 @@ typedef struct tp {
 	bool in_control;       /* a control statement has ended the last region */
 	unsigned depth;        /* open repeat/for blocks */
 	size_t open[8];        /* their control indexes */
+	emu_tpar par[EMU_TPAR_MAX]; /* the program's parameters (param) */
+	unsigned npar;
+	const emu_tdfg_def *defs;   /* -D NAME=VALUE: they replace param's values */
+	size_t ndefs;
+	bool def_used[EMU_TPAR_MAX];
 } tp;
 
 static int perr(const tp *p, size_t at, const char *fmt, ...)
@@ -260,41 +268,47 @@ static bool texpr_const(const emu_texpr *e)
 	return true;
 }
 
-/* A bound or an offset: TERM {(+|-) TERM}, a TERM a number or a
- * parameter of region r (param=): k, k+1, 15-k. */
-static int expr(tp *p, const emu_tregion *r, const char *what, emu_texpr *e)
+/* An expression read by tdfg_param.c at pos, over the program's
+ * parameters and, when r is given, region r's (param=). */
+static void scan_init(const tp *p, emu_tpar_scan *sc, const emu_tregion *r, bool spaced)
 {
-	char f[40];
-	int sign = 1;
-	memset(e, 0, sizeof *e);
+	memset(sc, 0, sizeof *sc);
+	sc->s = p->s;
+	sc->len = p->len;
+	sc->pos = p->pos;
+	sc->par = p->par;
+	sc->npar = p->npar;
+	sc->r = r;
+	sc->blanks = spaced;
+}
+
+static int scan_done(tp *p, const emu_tpar_scan *sc, int rc)
+{
+	if (rc)
+		return perr(p, sc->err_at, "%s", sc->err);
+	p->pos = sc->pos;
+	return 0;
+}
+
+/* A bound or an offset: an expression over the program's parameters and
+ * region r's (k, k+1, N-1-k; doc/TDFG.md, "Parameters").  Blanks end a
+ * box's field (box=0:N k=...), so only an offset may hold them. */
+static int expr(tp *p, const emu_tregion *r, const char *what, bool spaced, emu_texpr *e)
+{
+	emu_tpar_scan sc;
 	blanks(p);
-	if (p->pos < p->len && (p->s[p->pos] == '+' || p->s[p->pos] == '-'))
-		sign = p->s[p->pos++] == '-' ? -1 : 1;
-	for (;;) {
-		const size_t at = p->pos, n = ident_len(p, at);
-		if (n) {
-			unsigned k = 0;
-			while (k < r->nparams && !is_word(p, at, n, r->param[k]))
-				k++;
-			if (k == r->nparams)
-				return perr(p, at, "unknown parameter '%.*s' in %s; region '%s' has %s%s",
-					    (int)n, p->s + at, what, r->name, r->nparams ? "param=" :
-					    "no parameters (param=NAME)", r->nparams ? r->param[0] : "");
-			e->coef[k] = (int8_t)(e->coef[k] + sign);
-			p->pos = at + n;
-		} else {
-			int64_t v;
-			if (at >= p->len || p->s[at] < '0' || p->s[at] > '9')
-				return perr(p, at, "expected %s (a number, or a parameter such as k+1), "
-					    "found %s", what, found(p, at, f, sizeof f));
-			if (number(p, what, &v))
-				return -1;
-			e->c += sign * v;
-		}
-		if (p->pos >= p->len || (p->s[p->pos] != '+' && p->s[p->pos] != '-'))
-			return 0;
-		sign = p->s[p->pos++] == '-' ? -1 : 1;
-	}
+	scan_init(p, &sc, r, spaced);
+	return scan_done(p, &sc, emu_tpar_expr(&sc, what, e));
+}
+
+/* A constant expression (loop bounds, steps): blanks may separate its
+ * tokens, as the line's own commas end it. */
+static int const_expr(tp *p, const char *what, int64_t *v)
+{
+	emu_tpar_scan sc;
+	blanks(p);
+	scan_init(p, &sc, NULL, true);
+	return scan_done(p, &sc, emu_tpar_const(&sc, what, v));
 }
 
 /* S0[xS1[xS2]] into v (1 beyond the dimensions given); *nd set.  The
@@ -304,6 +318,20 @@ static int dims(tp *p, const char *what, uint64_t v[EMU_LAYOUT_DIMS], uint8_t *n
 	char err[DIAG_MAX / 2];
 	unsigned k;
 	blanks(p);
+	/* Parameters or expressions: tdfg_param.c; numbers as the stream's
+	 * (one reader, one set of messages).  An 'x' alone at the start is
+	 * the separator a size is missing unless a parameter may be meant. */
+	bool named = false;
+	for (size_t e = p->pos; e < p->len && !text_is_space(p->s[e]) && p->s[e] != '#'; e++) {
+		const bool start = e == p->pos || p->s[e - 1] == 'x';
+		named |= p->s[e] == '(' || (start && text_is_ident_start(p->s[e]) &&
+					    (p->s[e] != 'x' || p->npar));
+	}
+	if (named) {
+		emu_tpar_scan sc;
+		scan_init(p, &sc, NULL, false);
+		return scan_done(p, &sc, emu_tpar_sizes(&sc, what, v, nd));
+	}
 	if (emu_scan_sizes(p->s, p->len, &p->pos, what, v, &k, err, sizeof err))
 		return perr(p, p->pos, "%s", err);
 	for (unsigned j = k; j < EMU_LAYOUT_DIMS; j++)
@@ -405,6 +433,10 @@ static int region_params(tp *p, emu_tregion *r)
 		for (unsigned k = 0; k < r->nparams; k++)
 			if (is_word(p, at, n, r->param[k]))
 				return perr(p, at, "parameter '%s' is given twice", r->param[k]);
+		const emu_tpar *g = emu_tpar_find(p->par, p->npar, p->s + at, n);
+		if (g)
+			return perr(p, at, "'%s' is a program parameter (line %d); a region's "
+				    "parameter needs a name of its own", g->name, g->line);
 		memcpy(r->param[r->nparams++], p->s + at, n);
 		p->pos = at + n;
 		if (p->pos >= p->len || p->s[p->pos] != ',')
@@ -571,7 +603,7 @@ static int box_bound(tp *p, const emu_tregion *r, const char *what, uint64_t lo,
 		     emu_texpr *e, uint64_t *v)
 {
 	const size_t at = (blanks(p), p->pos);
-	if (expr(p, r, what, e))
+	if (expr(p, r, what, false, e))
 		return -1;
 	if (!texpr_const(e)) {
 		*v = lo;
@@ -702,7 +734,7 @@ static int node_shift(tp *p, emu_tnode *x, const emu_tregion *r)
 			return perr(p, p->pos, "too many offsets: region '%s' has %u dimension%s",
 				    r->name, r->ndims, r->ndims == 1 ? "" : "s");
 		if (expect_char(p, ',', "',' and an offset") ||
-		    expr(p, r, "an offset", &x->off_e[k]))
+		    expr(p, r, "an offset", true, &x->off_e[k]))
 			return -1;
 		x->off[k] = x->off_e[k].c;
 		moving += !texpr_const(&x->off_e[k]) || x->off[k] != 0;
@@ -1435,11 +1467,11 @@ static int open_block(tp *p, size_t at)
 	return 0;
 }
 
-/* An integer of a loop: a number in [lo, hi]. */
+/* An integer of a loop: a constant expression in [lo, hi]. */
 static int loop_int(tp *p, const char *what, int64_t lo, int64_t hi, int64_t *v)
 {
 	const size_t at = (blanks(p), p->pos);
-	if (number(p, what, v))
+	if (const_expr(p, what, v))
 		return -1;
 	if (*v < lo || *v > hi)
 		return perr(p, at, "%s %" PRId64 " is out of range; expected %" PRId64 " to %" PRId64,
@@ -1468,6 +1500,10 @@ static int parse_for(tp *p, size_t at)
 	memcpy(c->var, p->s + v, n);
 	if (loop_var(p, c->var))
 		return perr(p, v, "'%s' is already the variable of an enclosing loop", c->var);
+	const emu_tpar *g = emu_tpar_find(p->par, p->npar, c->var, n);
+	if (g)
+		return perr(p, v, "'%s' is a program parameter (line %d); a loop variable needs a "
+			    "name of its own", g->name, g->line);
 	p->pos = v + n;
 	if (expect_char(p, '=', "'=' after the loop variable") ||
 	    loop_int(p, "loop start", -(int64_t)UINT32_MAX, UINT32_MAX, &c->lo) ||
@@ -1628,14 +1664,65 @@ static int parse_output(tp *p)
 	}
 }
 
+/* Is name (n characters) a param= of a region so far? */
+static const emu_tregion *region_param(const tp *p, const char *name, size_t n)
+{
+	for (size_t i = 0; i < p->t->nregions; i++)
+		for (unsigned k = 0; k < p->t->regions[i].nparams; k++)
+			if (strlen(p->t->regions[i].param[k]) == n &&
+			    memcmp(p->t->regions[i].param[k], name, n) == 0)
+				return &p->t->regions[i];
+	return NULL;
+}
+
+/* param NAME = EXPR: a program parameter, used by the sizes, bounds and
+ * loops below it; a -D NAME=VALUE replaces EXPR's value (the paper's
+ * sizes from the samples' small ones, doc/TDFG.md "Parameters"). */
+static int parse_param(tp *p, size_t at)
+{
+	size_t n;
+	if (word(p, "a parameter name after 'param'", &n))
+		return -1;
+	const size_t v = p->pos;
+	if (name_ok(p, v, n, "parameter"))
+		return -1;
+	const emu_tpar *dup = emu_tpar_find(p->par, p->npar, p->s + v, n);
+	if (dup)
+		return perr(p, v, "parameter '%s' is declared twice (first at line %d)", dup->name,
+			    dup->line);
+	const emu_tregion *r = region_param(p, p->s + v, n);
+	if (r)
+		return perr(p, v, "'%.*s' is a parameter of region '%s' (param=); a program "
+			    "parameter needs a name of its own", (int)n, p->s + v, r->name);
+	if (p->npar == EMU_TPAR_MAX)
+		return perr(p, at, "too many parameters; a program declares at most %d",
+			    EMU_TPAR_MAX);
+	p->pos = v + n;
+	emu_tpar *x = &p->par[p->npar];
+	memset(x, 0, sizeof *x);
+	if (expect_char(p, '=', "'=' and the parameter's value") ||
+	    const_expr(p, "the parameter's value", &x->value))
+		return -1;
+	memcpy(x->name, p->s + v, n);
+	x->line = p->line;
+	for (size_t i = 0; i < p->ndefs; i++)
+		if (strcmp(p->defs[i].name, x->name) == 0) {
+			x->value = p->defs[i].value;
+			x->defined = true;
+			p->def_used[i] = true;
+		}
+	p->npar++;
+	return 0;
+}
+
 static int statement(tp *p)
 {
 	size_t n;
 	char f[40];
 	if (at_end(p))
 		return 0;
-	if (word(p, "machine, array, region, output, store, a control statement (run, repeat, "
-		 "for, end, swap, shrink) or 'NAME = ...'", &n))
+	if (word(p, "machine, param, array, region, output, store, a control statement (run, "
+		 "repeat, for, end, swap, shrink) or 'NAME = ...'", &n))
 		return -1;
 	const size_t at = p->pos;
 	p->pos += n;
@@ -1654,6 +1741,12 @@ static int statement(tp *p)
 		return parse_array(p);
 	if (is_word(p, at, n, "store"))
 		return parse_store(p, at);
+	if (is_word(p, at, n, "param")) {
+		if (parse_param(p, at))
+			return -1;
+		return at_end(p) ? 0 : perr(p, p->pos, "expected the end of the param line, found %s",
+					    found(p, p->pos, f, sizeof f));
+	}
 	static const char *const ctl[] = {"run", "repeat", "for", "end", "swap", "shrink"};
 	static int (*const ctl_fn[])(tp *, size_t) = {parse_run, parse_repeat, parse_for,
 						      parse_end, parse_swap, parse_shrink};
@@ -1664,14 +1757,36 @@ static int statement(tp *p)
 			return at_end(p) ? 0 : perr(p, p->pos, "unexpected %s after '%s'",
 						    found(p, p->pos, f, sizeof f), ctl[k]);
 		}
-	return perr(p, at, "expected machine, array, region, output, store, a control "
+	return perr(p, at, "expected machine, param, array, region, output, store, a control "
 		    "statement (run, repeat, for, end, swap, shrink) or 'NAME = ...', found %s",
 		    found(p, at, f, sizeof f));
+}
+
+/* A -D for a name the program does not declare is a mistake (a typo
+ * would otherwise run the small size silently). */
+static int defs_used(const tp *p)
+{
+	for (size_t i = 0; i < p->ndefs; i++) {
+		if (p->def_used[i])
+			continue;
+		char list[160] = "";
+		size_t k = 0;
+		for (unsigned j = 0; j < p->npar && k + 1 < sizeof list; j++)
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", j ? ", " : "",
+					      p->par[j].name);
+		diag_file(p->d, p->path, "-D %s: the program declares no parameter '%s' (%s%s)",
+			  p->defs[i].name, p->defs[i].name, p->npar ? "it declares " :
+			  "it declares none", list);
+		return -1;
+	}
+	return 0;
 }
 
 static int finish(tp *p)
 {
 	emu_tdfg *t = p->t;
+	if (defs_used(p))
+		return -1;
 	if (!t->nregions) {
 		diag_file(p->d, p->path, "no region; a tDFG needs 'region NAME SIZES' and nodes");
 		return -1;
@@ -1695,6 +1810,30 @@ int emu_tdfg_parse(const char *path, const char *text, size_t len,
 		   const sram_geom *geom_default, const emu_geom_override *ov,
 		   emu_tdfg *out, diag *d)
 {
+	return emu_tdfg_parse_defs(path, text, len, geom_default, ov, NULL, 0, out, d);
+}
+
+/* -D NAME=VALUE: each name once, at most EMU_TPAR_MAX of them. */
+static int defs_ok(const char *path, const emu_tdfg_def *defs, size_t ndefs, diag *d)
+{
+	if (ndefs > EMU_TPAR_MAX) {
+		diag_file(d, path, "%zu -D options; a program declares at most %d parameters", ndefs,
+			  EMU_TPAR_MAX);
+		return -1;
+	}
+	for (size_t i = 0; i < ndefs; i++)
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(defs[i].name, defs[k].name) == 0) {
+				diag_file(d, path, "-D %s is given twice", defs[i].name);
+				return -1;
+			}
+	return 0;
+}
+
+int emu_tdfg_parse_defs(const char *path, const char *text, size_t len,
+			const sram_geom *geom_default, const emu_geom_override *ov,
+			const emu_tdfg_def *defs, size_t ndefs, emu_tdfg *out, diag *d)
+{
 	tp p;
 	text_lines it;
 	text_line ln;
@@ -1710,11 +1849,15 @@ int emu_tdfg_parse(const char *path, const char *text, size_t len,
 	}
 	memcpy(out->text, text, len);
 	out->len = len;
+	if (defs_ok(path, defs, ndefs, d))
+		return -1;
 	memset(&p, 0, sizeof p);
 	p.path = path;
 	p.t = out;
 	p.d = d;
 	p.ov = ov;
+	p.defs = defs;
+	p.ndefs = ndefs;
 	text_lines_init(&it, path, text, len);
 	while ((rc = text_lines_next(&it, &ln, d)) > 0) {
 		p.s = ln.s;
@@ -1730,12 +1873,19 @@ int emu_tdfg_parse(const char *path, const char *text, size_t len,
 int emu_tdfg_parse_file(const char *path, const sram_geom *geom_default,
 			const emu_geom_override *ov, emu_tdfg *out, diag *d)
 {
+	return emu_tdfg_parse_file_defs(path, geom_default, ov, NULL, 0, out, d);
+}
+
+int emu_tdfg_parse_file_defs(const char *path, const sram_geom *geom_default,
+			     const emu_geom_override *ov, const emu_tdfg_def *defs, size_t ndefs,
+			     emu_tdfg *out, diag *d)
+{
 	char *text;
 	size_t len;
 	emu_tdfg_init(out);
 	if (text_read_file(path, TEXT_FILE_MAX, &text, &len, d))
 		return -1;
-	int rc = emu_tdfg_parse(path, text, len, geom_default, ov, out, d);
+	int rc = emu_tdfg_parse_defs(path, text, len, geom_default, ov, defs, ndefs, out, d);
 	free(text);
 	return rc;
 }

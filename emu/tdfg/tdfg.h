@@ -224,6 +224,20 @@ int emu_tdfg_parse(const char *path, const char *text, size_t len,
 		   emu_tdfg *out, diag *d);
 int emu_tdfg_parse_file(const char *path, const sram_geom *geom_default,
 			const emu_geom_override *ov, emu_tdfg *out, diag *d);
+/* -D NAME=VALUE: replaces the value of the program's `param NAME = ...`
+ * (doc/TDFG.md, "Parameters").  Each name at most once; a name the
+ * program does not declare is an error. */
+typedef struct emu_tdfg_def {
+	const char *name;
+	int64_t value;
+} emu_tdfg_def;
+/* As emu_tdfg_parse and emu_tdfg_parse_file, with ndefs -D values. */
+int emu_tdfg_parse_defs(const char *path, const char *text, size_t len,
+			const sram_geom *geom_default, const emu_geom_override *ov,
+			const emu_tdfg_def *defs, size_t ndefs, emu_tdfg *out, diag *d);
+int emu_tdfg_parse_file_defs(const char *path, const sram_geom *geom_default,
+			     const emu_geom_override *ov, const emu_tdfg_def *defs, size_t ndefs,
+			     emu_tdfg *out, diag *d);
 /* Does path name a tDFG (".tdfg")? */
 bool emu_tdfg_path(const char *path);
 /* The node called name, or -1. */
@@ -293,6 +307,10 @@ int emu_jit_lower(emu_tdfg *t, emu_jit *out, diag *d);
  * into j.  0, or -1 with d set. */
 int emu_tdfg_load(const char *path, const emu_geom_override *ov, emu_tdfg *t,
 		  emu_jit *j, diag *d);
+/* The same with ndefs -D values for its parameters (emu_tdfg_parse_defs;
+ * tdfg_param.c). */
+int emu_tdfg_load_defs(const char *path, const emu_geom_override *ov, const emu_tdfg_def *defs,
+		       size_t ndefs, emu_tdfg *t, emu_jit *j, diag *d);
 void emu_jit_free(emu_jit *j);
 /* The node whose commands hold command i (i < ncmds), or -1. */
 long emu_jit_node_of(const emu_jit *j, size_t cmd);

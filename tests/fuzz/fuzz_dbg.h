@@ -152,12 +152,12 @@ static bool fuzz_dbg_open(dbg_session *s, enum fuzz_dbg_prog which)
 	diag_clear(&d);
 	int rc;
 	if (which == FUZZ_DBG_TDFG)
-		rc = dbg_tdfg_load(s, "../p.tdfg", NULL, &ov, &d);
+		rc = dbg_tdfg_load(s, "../p.tdfg", NULL, &ov, NULL, 0, &d);
 	else
 		rc = emu_load_file(which == FUZZ_DBG_STREAM ? "../p.ins" : "../v.ins", &ov,
 				   &s->prog, &d) < 0 || emu_program_lower(&s->prog, &d) < 0 ? -1 : 0;
 	if (rc == 0 && which == FUZZ_DBG_VALID)
-		rc = dbg_valid_load(s, "../p.tdfg", &d);
+		rc = dbg_valid_load(s, "../p.tdfg", NULL, 0, &d);
 	fuzz_dbg_require(rc == 0, d.msg);
 	s->loaded = true;
 	return true;
