@@ -242,7 +242,8 @@ static long count_arg(const char *arg)
 	return *end || n < 1 ? -1 : n;
 }
 
-/* stepi N: N events; step/next N: N s_steps.  A breakpoint stops both. */
+/* stepi N: N events, each printed; step/next N: N s_steps, the last
+ * printed.  A breakpoint stops both. */
 static int stepping(nsc_dbg *g, const char *what, const char *arg, bool iters)
 {
 	long n = count_arg(arg);
@@ -258,6 +259,10 @@ static int stepping(nsc_dbg *g, const char *what, const char *arg, bool iters)
 			printf("Breakpoint %d, ", g->brk[b].num);
 			break;
 		}
+		/* stepi prints every event as it happens (the streams' state
+		 * is the engines' at that event), next only where it stops. */
+		if (!iters && i < n)
+			print_event(g, &g->last);
 	}
 	print_event(g, &g->last);
 	return 0;
@@ -665,7 +670,7 @@ static int cmd_x_plain(nsc_dbg *g, char *arg) { return cmd_x(g, arg, NULL); }
 static const nsc_cmd cmds[] = {
 	{ "run", "r", cmd_run, "run to the end or to a breakpoint; from the start again after the end" },
 	{ "continue", "c", cmd_continue, "to the end or to a breakpoint" },
-	{ "stepi", "si", cmd_stepi, "stepi [N]: N events (a core statement, s_cfg, one s_step, s_end)" },
+	{ "stepi", "si", cmd_stepi, "stepi [N]: N events, each printed (a core statement, s_cfg, one s_step, s_end)" },
 	{ "next", "n", cmd_next, "next [N]: N s_steps (one iteration of every stream of a region)" },
 	{ "step", "s", cmd_next, "the same" },
 	{ "break", "b", cmd_break, "break stream NAME element K: stop after the s_step at that element" },

@@ -58,4 +58,6 @@ EXTRA_DIST += samples/workloads/vec_add_f32.tdfg \
 	samples/workloads/gauss_elim_f32.npy samples/workloads/gauss_elim_i32.npy \
 	samples/workloads/gather_mlp_in_f32.tdfg samples/workloads/gather_mlp_in_i32.tdfg \
 	samples/workloads/gather_mlp_out_f32.tdfg samples/workloads/gather_mlp_out_i32.tdfg \
-	samples/workloads/gather_mlp_idx.npy
+	samples/workloads/gather_mlp_idx.npy \
+	samples/workloads/kmeans_in_f32.tdfg samples/workloads/kmeans_in_i32.tdfg \
+	samples/workloads/kmeans_out_f32.tdfg samples/workloads/kmeans_out_i32.tdfg

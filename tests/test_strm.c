@@ -240,6 +240,109 @@ Test(strm, samples_run)
 	run_ok("run '" WORKLOAD("gather_mlp_out_i32.tdfg") "' --check", NULL);
 }
 
+/* ---- kmeans: the centroid update as a store stream near memory ---- */
+
+/* One kmeans step of the sample (N = 128 points, D = K = 64) on seeded
+ * data, against sk_kmeans: the assignment, the sums and the counts, bit
+ * for bit, with --check (the node reference) and --strict (no hazard:
+ * the stores that read the update stream's results wait for it). */
+static void kmeans(const char *file, bool f32, bool inner)
+{
+	enum { N = 128, D = 64, K = 64, L = 64 * 128 };
+	static uint32_t xw[L], cw[L], got[L];
+	static float xf[N * D], cf[K * D], sf[K * D];
+	static int32_t xi[N * D], ci[K * D], si[K * D];
+	int32_t a[N], cnt[K] = {0};
+	fill_f32(xf, N * D, 21);
+	fill_f32(cf, K * D, 22);
+	fill_i32(xi, N * D, 23);
+	fill_i32(ci, K * D, 24);
+	for (int i = 0; i < N * D; i++)
+		xi[i] = xi[i] % 2001 - 1000;
+	for (int i = 0; i < K * D; i++)
+		ci[i] = ci[i] % 2001 - 1000;
+	memset(sf, 0, sizeof sf);
+	memset(si, 0, sizeof si);
+	memset(cw, 0, sizeof cw);
+	memcpy(xw, f32 ? (void *)xf : (void *)xi, sizeof xf); /* (d, n): X row-major */
+	const uint32_t *c = f32 ? (const uint32_t *)(const void *)cf : (const uint32_t *)(const void *)ci;
+	for (int q = 0; q < K; q++)
+		for (int j = 0; j < D; j++)
+			cw[inner ? q * D + j : j * D + q] = c[q * D + j]; /* C (d, k) or CT (k, d) */
+	put_words("x.bin", xw, L);
+	put_words("c.bin", cw, L);
+	char args[1024];
+	snprintf(args, sizeof args, "run '%s' --check --strict -l X=x.bin -l %s=c.bin -s A=a.bin "
+		 "-s S=s.bin -s CNT=cnt.bin", file, inner ? "C" : "CT");
+	run_ok(args, NULL);
+	if (f32)
+		sk_kmeans_f32(xf, cf, N, D, K, inner, a, sf, cnt);
+	else
+		sk_kmeans_i32(xi, ci, N, D, K, inner, a, si, cnt);
+	get_words("a.bin", got, L);
+	for (int i = 0; i < N; i++)
+		cr_assert_eq((int32_t)got[64 * i], a[i], "%s: a[%d]: C %d, infsim %d", file, i, a[i],
+			     (int32_t)got[64 * i]);
+	get_words("cnt.bin", got, L);
+	int total = 0;
+	for (int q = 0; q < K; q++) {
+		cr_assert_eq((int32_t)got[64 * q], cnt[q], "%s: cnt[%d]", file, q);
+		total += cnt[q];
+	}
+	cr_assert_eq(total, N);
+	get_words("s.bin", got, L);
+	const uint32_t *sw = f32 ? (const uint32_t *)(const void *)sf : (const uint32_t *)(const void *)si;
+	for (int q = 0; q < K; q++)
+		for (int j = 0; j < D; j++)
+			cr_assert_eq(got[q * D + j], sw[q * D + j], "%s: S[%d][%d]: C 0x%08" PRIx32
+				     ", infsim 0x%08" PRIx32, file, q, j, sw[q * D + j],
+				     got[q * D + j]);
+}
+
+Test(strm, kmeans_in_f32) { kmeans(WORKLOAD("kmeans_in_f32.tdfg"), true, true); }
+Test(strm, kmeans_in_i32) { kmeans(WORKLOAD("kmeans_in_i32.tdfg"), false, true); }
+Test(strm, kmeans_out_f32) { kmeans(WORKLOAD("kmeans_out_f32.tdfg"), true, false); }
+Test(strm, kmeans_out_i32) { kmeans(WORKLOAD("kmeans_out_i32.tdfg"), false, false); }
+
+/* ---- store streams: affine and indirect, set, add, min, max ---- */
+
+/* An affine store (y = c with v written over v's box), an affine min,
+ * an indirect store (the last writer wins) and an indirect max, i32,
+ * against values worked out here. */
+static const char stores[] =
+	"machine wordlines=512 bitlines=64 arrays=4 ways=2 mesh=2x2\n"
+	"region r 64x4 tile=16x4\n"
+	"c = input i32 init=iota\n"
+	"v = input i32 box=8:24,1:3 init=const:-5\n"
+	"y = strm.store.i32 c, v\n"
+	"z = strm.update.min.i32 c, v\n"
+	"i = input i32 box=0:1,0:4 init=const:2\n"
+	"w = input i32 box=0:64,0:4 init=iota\n"
+	"u = strm.store.i32 c, w, i, 1\n"
+	"m = strm.update.max.i32 c, w, i, 1\n"
+	"output y, z, u, m\n";
+
+Test(strm, store_streams)
+{
+	write_file("st.tdfg", stores);
+	run_ok("run st.tdfg --check --strict -s y=y.bin -s z=z.bin -s u=u.bin -s m=m.bin", NULL);
+	static int32_t y[256], z[256], u[256], m[256];
+	get_words("y.bin", y, 256);
+	get_words("z.bin", z, 256);
+	get_words("u.bin", u, 256);
+	get_words("m.bin", m, 256);
+	for (int e = 0; e < 256; e++) {
+		const int i0 = e % 64, i1 = e / 64;
+		const bool in = i0 >= 8 && i0 < 24 && i1 >= 1 && i1 < 3;
+		cr_assert_eq(y[e], in ? -5 : e, "y[%d]", e);
+		cr_assert_eq(z[e], in ? -5 : e, "z[%d]", e);
+		/* every row p of w goes to row 2: the last (p = 3) wins; max of
+		 * rows 0..3 and c's row 2 is row 3 */
+		cr_assert_eq(u[e], i1 == 2 ? i0 + 192 : e, "u[%d]", e);
+		cr_assert_eq(m[e], i1 == 2 ? i0 + 192 : e, "m[%d]", e);
+	}
+}
+
 /* ---- errors ---- */
 
 static void fails(const char *text, int status, const char *want)
@@ -263,7 +366,26 @@ Test(strm, bad_nodes)
 	fails(HEAD "x = input i16\ns = strm.reduce.add.i16 x, 0\n", 1,
 	      "a strm node holds i8, u8, i32, u32, i64 or f32 elements");
 	fails(HEAD "x = input f32\ns = strm.scan.f32 x, 0\n", 1,
-	      "bad.tdfg:4:10: error: expected reduce or gather after 'strm.', found 'scan.f32'");
+	      "bad.tdfg:4:10: error: expected reduce, gather, store or update after 'strm.', found "
+	      "'scan.f32'");
+	fails(HEAD "c = input f32\nv = input f32\nu = strm.update.mul.f32 c, v\n", 1,
+	      "bad.tdfg:5:17: error: strm.update takes add, min or max");
+	fails(HEAD "c = input f32\nv = input f32\nu = strm.update.max.f32 c, v\n", 1,
+	      "a float update near memory is an add");
+	fails(HEAD "c = input f32\nv = input i32\nu = strm.store.f32 c, v\n", 1,
+	      "'v' holds i32 elements; this operand must be f32");
+	fails(HEAD "c = input f32 box=0:8,0:4\nv = input f32\nu = strm.store.f32 c, v\n", 1,
+	      "the values 'v' span [0, 64) along dimension 0, outside the target 'c' there [0, 8)");
+	fails(HEAD "c = input f32\nv = input f32\ni = input f32 box=0:1,0:4\n"
+	      "u = strm.update.add.f32 c, v, i, 1\n", 1,
+	      "the index 'i' holds f32 elements; expected i8, u8, i32, u32 or i64");
+	fails(HEAD "c = input f32\nv = input f32\ni = input i32 box=0:1,0:2\n"
+	      "u = strm.update.add.f32 c, v, i, 1\n", 1,
+	      "bad.tdfg:6:34: error: the index 'i' spans [0, 2) along dimension 1; it must cover "
+	      "the values 'v' there [0, 4)");
+	fails(HEAD "c = input f32\nv = input f32\ni = input i32 box=0:1,0:4\n"
+	      "u = strm.update.add.f32 c, v, i\n", 1,
+	      "expected ',' and the dimension the index selects along");
 	fails(HEAD "x = input f32\ni = input f32 box=0:1,0:4\ng = strm.gather.f32 x, i, 1\n", 1,
 	      "the index 'i' holds f32 elements; expected i8, u8, i32, u32 or i64");
 	fails(HEAD "x = input f32\ni = input i32 box=0:2,0:4\ng = strm.gather.f32 x, i, 1\n", 1,
@@ -280,6 +402,28 @@ Test(strm, gather_index_out_of_range)
 	      "g = strm.gather.f32 x, i, 1\noutput g\n", 1,
 	      "bad.tdfg:5:5: error: strm.gather 'g': the index 'i' holds 4 at position 0 of "
 	      "dimension 1, outside the domain of 'x' there [0, 4)");
+}
+
+/* An index outside the target: one message at the node, nothing saved. */
+Test(strm, update_index_out_of_range)
+{
+	fails(HEAD "c = input f32 init=iota box=0:64,0:2\nv = input f32 init=iota\n"
+	      "i = input i32 box=0:1,0:4 init=const:2\n"
+	      "u = strm.update.add.f32 c, v, i, 1\noutput u\n", 1,
+	      "bad.tdfg:6:5: error: strm.update 'u': the index 'i' holds 2 at position 0 of "
+	      "dimension 1, outside the target 'c' there [0, 2)");
+}
+
+/* An i8 record holds indexes up to 127: a longer target is refused at
+ * the node when the stream is built. */
+Test(strm, update_index_record_too_narrow)
+{
+	fails("machine wordlines=512 bitlines=64 arrays=64 ways=2 mesh=2x2\n"
+	      "region r 64x200 tile=64x1\nc = input i8\nv = input i8\n"
+	      "i = input i32 box=0:1,0:200 init=const:1\n"
+	      "u = strm.update.add.i8 c, v, i, 1\noutput u\n", 1,
+	      "bad.tdfg:6:5: error: strm.update 'u': the target 'c' spans [0, 200) along "
+	      "dimension 1, more than a stream record of its type indexes exactly (up to 127)");
 }
 
 /* ---- §5.3: a stream started before the in-memory part synced ---- */
@@ -342,6 +486,67 @@ Test(strm, missing_ordering_is_a_hazard)
 		emu_jit_free(&j);
 		emu_tdfg_free(&t);
 	}
+}
+
+/* §5.3: an in-memory consumer of a store stream waits for it.  The
+ * stream's writes into u are visible only after a sync (the JIT puts one
+ * before w's commands); run w without it and its read of u is an
+ * unsynced read (a warning; under --strict an error). */
+static const char consumer[] =
+	"machine wordlines=512 bitlines=64 arrays=16 ways=2 mesh=2x2\n"
+	"region r 64x64 tile=16x4\n"
+	"c = input f32 init=iota\n"
+	"v = input f32 init=iota\n"
+	"i = input i32 box=0:1,0:64 init=const:5\n"
+	"u = strm.update.add.f32 c, v, i, 1\n"
+	"w = add.f32 u, c\n"
+	"output w\n";
+
+Test(strm, store_stream_consumer_waits)
+{
+	write_file("cons.tdfg", consumer);
+	char path[512];
+	snprintf(path, sizeof path, "%s/cons.tdfg", tmpdir);
+	for (int strict = 0; strict < 2; strict++) {
+		emu_tdfg t;
+		emu_jit j;
+		diag d;
+		diag_clear(&d);
+		cr_assert_eq(emu_tdfg_load(path, NULL, &t, &j, &d), 0, "%s", d.msg);
+		const long u = emu_tdfg_find(&t, "u", 1), w = emu_tdfg_find(&t, "w", 1);
+		cr_assert(u >= 0 && w >= 0 && t.nodes[u].kind == EMU_TN_UPDATE);
+		emu_machine *em = emu_machine_new(&j.prog, &d);
+		cr_assert_not_null(em, "%s", d.msg);
+		cr_assert_eq(emu_machine_set_strict(em, strict), 0);
+		cr_assert_eq(emu_init_buffers(em, &d), 0, "%s", d.msg);
+		while (em->pc < t.nodes[u].cmd1)
+			cr_assert_eq(emu_run_cmd(em, &d), 0, "%s", d.msg);
+		emu_strm_stats st;
+		memset(&st, 0, sizeof st);
+		cr_assert_eq(emu_strm_exec(&t, &j.prog, em, NULL, (size_t)u, &st, &d), 0, "%s",
+			     d.msg);
+		cr_assert_gt(emu_hazard_pending(em->hz), 0, "the stream's writes wait for a sync");
+		const emu_cmd *c = &j.prog.cmds[t.nodes[w].cmd0];
+		cr_assert(c->kind == EMU_CMD_MOVE && c->mv.kind == EMU_MOVE_SYNC,
+			  "the consumer starts with a sync");
+		em->pc = t.nodes[w].cmd0 + 1; /* the sync left out */
+		const uint64_t before = emu_hazard_count_kind(em->hz, EMU_HZ_UNSYNCED);
+		int rc = 0;
+		while (rc == 0 && em->pc < t.nodes[w].cmd1)
+			rc = emu_run_cmd(em, &d);
+		if (strict) {
+			cr_assert_eq(rc, -1);
+			cr_assert(strstr(d.msg, "sync"), "%s", d.msg);
+		} else {
+			cr_assert_eq(rc, 0, "%s", d.msg);
+			cr_assert_gt(emu_hazard_count_kind(em->hz, EMU_HZ_UNSYNCED), before);
+		}
+		emu_strm_lot_free(&st.lot);
+		emu_machine_free(em);
+		emu_jit_free(&j);
+		emu_tdfg_free(&t);
+	}
+	run_ok("run cons.tdfg --check --strict", NULL);
 }
 
 /* With the sync, no hazard: the whole run under --strict. */

@@ -809,6 +809,14 @@ static int emit_node(gen *g, size_t i)
 	else /* no text line: a node read from JSON (tdfg_json.h) */
 		put_line(g, -1, 0, "# %s: %s (%s)", g->t->path, x->name, emu_tnode_kind_name(x->kind));
 	int rc = 0;
+	/* §5.3: an in-memory consumer of a store stream waits for it: the
+	 * stream's writes are visible after a sync (strm.c). */
+	for (unsigned a = 0; a < x->nargs; a++)
+		if (g->t->nodes[x->arg[a]].kind == EMU_TN_UPDATE && x->kind != EMU_TN_UPDATE &&
+		    x->kind != EMU_TN_GATHER) {
+			put_line(g, (long)i, x->line, "sync");
+			break;
+		}
 	switch (x->kind) {
 	case EMU_TN_CONST:
 	case EMU_TN_COMPUTE:
@@ -827,6 +835,7 @@ static int emit_node(gen *g, size_t i)
 			emit_reduce(g, i);
 		break;
 	case EMU_TN_GATHER:
+	case EMU_TN_UPDATE:
 		emit_gather(g, i);
 		break;
 	case EMU_TN_STORE: /* into an array: checked as the store, no marker */

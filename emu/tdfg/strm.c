@@ -184,7 +184,7 @@ static int engines(job *j, int (*fill)(job *, nsc_mem *, void *),
 		const uint64_t cyc = EMU_STRM_LAT_SE * ((ns.iters + NSC_BANKS - 1) / NSC_BANKS) +
 				     (bh + EMU_STRM_LINK_BYTES * NSC_BANKS - 1) /
 				     (EMU_STRM_LINK_BYTES * NSC_BANKS);
-		if (j->x->kind == EMU_TN_GATHER)
+		if (j->x->kind != EMU_TN_REDUCE)
 			j->st->near_cycles += cyc;
 		else
 			j->st->final_cycles += cyc;
@@ -411,6 +411,264 @@ done:
 	return rc;
 }
 
+/* ---- strm.store and strm.update ---- */
+
+int emu_strm_update_domain(const emu_tnode *c, const emu_tnode *v, const emu_tnode *ix,
+			   unsigned dim, emu_box *dom, char *why, size_t size)
+{
+	*dom = c->dom;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		if (ix && k == dim) {
+			if (v->dom.lo[k] < ix->dom.lo[k] || v->dom.hi[k] > ix->dom.hi[k]) {
+				snprintf(why, size, "the index '%s' spans [%" PRIu64 ", %" PRIu64
+					 ") along dimension %u; it must cover the values '%s' there "
+					 "[%" PRIu64 ", %" PRIu64 ")", ix->name, ix->dom.lo[k],
+					 ix->dom.hi[k], k, v->name, v->dom.lo[k], v->dom.hi[k]);
+				return -1;
+			}
+			continue;
+		}
+		if (ix && ix->dom.hi[k] - ix->dom.lo[k] != 1) {
+			snprintf(why, size, "the index '%s' must be one element wide along every "
+				 "dimension but %u (it spans [%" PRIu64 ", %" PRIu64 ") along "
+				 "dimension %u)", ix->name, dim, ix->dom.lo[k], ix->dom.hi[k], k);
+			return -1;
+		}
+		if (v->dom.lo[k] < c->dom.lo[k] || v->dom.hi[k] > c->dom.hi[k]) {
+			snprintf(why, size, "the values '%s' span [%" PRIu64 ", %" PRIu64 ") along "
+				 "dimension %u, outside the target '%s' there [%" PRIu64 ", %"
+				 PRIu64 ")", v->name, v->dom.lo[k], v->dom.hi[k], k, c->name,
+				 c->dom.lo[k], c->dom.hi[k]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+typedef struct upd {
+	uint64_t *c, *v, *ix, *out;
+	uint64_t n, len;       /* lattice elements; positions along the stream's dimension */
+	uint64_t *pix;         /* the index values as the records' type */
+	emu_box touched;       /* the bounding hyperrectangle the stream writes */
+} upd;
+
+static int upd_fill(job *j, nsc_mem *m, void *arg)
+{
+	upd *u = arg;
+	for (uint64_t e = 0; e < u->n; e++) {
+		nsc_mem_set_bits(m, 0, e, u->c[e]);
+		nsc_mem_set_bits(m, 1, e, u->v[e]);
+	}
+	for (uint64_t q = 0; j->x->nargs > 2 && q < u->len; q++)
+		nsc_mem_set_bits(m, 1, u->n + q, u->pix[q]);
+	return 0;
+}
+
+/* Only the hyperrectangle the stream touched changes (§3.3): the rest of
+ * the node's tensor keeps the target's values. */
+static void upd_back(job *j, const nsc_mem *m, void *arg)
+{
+	upd *u = arg;
+	const uint64_t *S = j->g->shape;
+	const emu_box *b = &u->touched;
+	for (uint64_t i2 = b->lo[2]; i2 < b->hi[2]; i2++)
+		for (uint64_t i1 = b->lo[1]; i1 < b->hi[1]; i1++)
+			for (uint64_t i0 = b->lo[0]; i0 < b->hi[0]; i0++) {
+				const uint64_t e = i0 + S[0] * (i1 + S[1] * i2);
+				u->out[e] = nsc_mem_bits(m, 0, e) & isa_mask(j->x->width);
+			}
+}
+
+/* An index value as the bits of the records' type T (the value stream
+ * and its index are fields of one record, so that the indirect stream
+ * computes only on its base's array, near-stream-computing §II-B). */
+static uint64_t as_record(const emu_tnode *x, int64_t v)
+{
+	if (x->fmt == ISA_FMT_F32) {
+		const float f = (float)v;
+		uint32_t u;
+		memcpy(&u, &f, 4);
+		return u;
+	}
+	return (uint64_t)v & isa_mask(x->width);
+}
+
+/* The largest index a record of x's type holds exactly. */
+static int64_t record_max(const emu_tnode *x)
+{
+	if (x->fmt == ISA_FMT_F32)
+		return (int64_t)1 << 24;
+	return x->is_signed ? (int64_t)(isa_mask(x->width) >> 1) : (int64_t)isa_mask(x->width);
+}
+
+/* Every index inside the target's domain along dim (and one a record
+ * holds), before the engines run: a bad one is named with its position. */
+static int update_indexes(job *j, upd *u)
+{
+	const emu_tnode *x = j->x, *c = &j->t->nodes[x->arg[0]], *v = &j->t->nodes[x->arg[1]];
+	const emu_tnode *ix = &j->t->nodes[x->arg[2]];
+	const unsigned k = x->dim;
+	uint64_t str = 1;
+	for (unsigned q = 0; q < k; q++)
+		str *= j->g->shape[q];
+	const uint64_t base = ix->dom.lo[0] + j->g->shape[0] * (ix->dom.lo[1] + j->g->shape[1] *
+			      ix->dom.lo[2]) - ix->dom.lo[k] * str;
+	const unsigned sh = 64 - ix->width;
+	if ((int64_t)c->dom.hi[k] - 1 > record_max(x)) {
+		diag_at(j->d, j->t->path, x->line, x->op_col,
+			"strm.update '%s': the target '%s' spans [%" PRIu64 ", %" PRIu64 ") along "
+			"dimension %u, more than a stream record of its type indexes exactly (up to "
+			"%" PRId64 ")", x->name, c->name, c->dom.lo[k], c->dom.hi[k], k,
+			record_max(x));
+		return -1;
+	}
+	for (uint64_t m = v->dom.lo[k]; m < v->dom.hi[k]; m++) {
+		const uint64_t bits = u->ix[base + m * str];
+		const int64_t w = ix->is_signed ? (int64_t)(bits << sh) >> sh : (int64_t)bits;
+		if (w < (int64_t)c->dom.lo[k] || w >= (int64_t)c->dom.hi[k]) {
+			diag_at(j->d, j->t->path, x->line, x->op_col,
+				"strm.update '%s': the index '%s' holds %" PRId64 " at position %"
+				PRIu64 " of dimension %u, outside the target '%s' there [%" PRIu64
+				", %" PRIu64 ")", x->name, ix->name, w, m, k, c->name, c->dom.lo[k],
+				c->dom.hi[k]);
+			return -1;
+		}
+		u->pix[m - v->dom.lo[k]] = as_record(x, w);
+		if (m == v->dom.lo[k] || (uint64_t)w < u->touched.lo[k])
+			u->touched.lo[k] = (uint64_t)w;
+		if (m == v->dom.lo[k] || (uint64_t)w >= u->touched.hi[k])
+			u->touched.hi[k] = (uint64_t)w + 1;
+	}
+	return 0;
+}
+
+/* The .nsc program: core loops over the values' other dimensions (their
+ * flat offset in `base`), a region along the stream's dimension k: the
+ * value load, for an indirect stream the index load (the record's last
+ * fields, premultiplied by k's stride), and the store or the atomic. */
+static void update_text(job *j, const upd *u)
+{
+	const emu_tnode *x = j->x, *v = &j->t->nodes[x->arg[1]];
+	const bool ind = x->nargs > 2;
+	const unsigned k = ind ? x->dim : 0;
+	const uint64_t *S = j->g->shape;
+	const uint64_t str[3] = {1, S[0], S[0] * S[1]};
+	const char *names[3] = {"a", "b", "c"}, *ty = nsc_type_of(x);
+	const char *op = isa_info_of(x->c.op)->name;
+	fprintf(j->f, "array C %s %" PRIu64 "\narray P %s %" PRIu64 "\n", ty, u->n, ty,
+		u->n + (ind ? u->len : 0));
+	unsigned loops = 0;
+	for (unsigned q = 0; q < EMU_LAYOUT_DIMS; q++)
+		if (q != k) {
+			fprintf(j->f, "for %s < %" PRIu64 "\n", names[q], v->dom.hi[q] - v->dom.lo[q]);
+			loops++;
+		}
+	fprintf(j->f, "let base = 0");
+	for (unsigned q = 0; q < EMU_LAYOUT_DIMS; q++)
+		if (q != k)
+			fprintf(j->f, " + (%s + %" PRIu64 ") * %" PRIu64, names[q], v->dom.lo[q],
+				str[q]);
+	fprintf(j->f, "\nstreams m < %" PRIu64 "\n", u->len);
+	if (ind)
+		fprintf(j->f, "load ix = P[%" PRIu64 " + m] -> i64($) * %" PRIu64 "\n", u->n,
+			str[k]);
+	fprintf(j->f, "load v = P[base + (m + %" PRIu64 ") * %" PRIu64 "]\n", v->dom.lo[k],
+		str[k]);
+	char at[96];
+	if (ind)
+		snprintf(at, sizeof at, "ix + base");
+	else
+		snprintf(at, sizeof at, "base + (m + %" PRIu64 ") * %" PRIu64, v->dom.lo[k], str[k]);
+	if (x->c.op == ISA_COPY)
+		fprintf(j->f, "store C[%s] = v\nend\n", at);
+	else
+		fprintf(j->f, "atomic C[%s] %s v\nend\n", at,
+			op[0] == 'a' ? "+=" : op[1] == 'i' ? "min=" : "max=");
+	while (loops--)
+		fprintf(j->f, "end\n");
+}
+
+/* §5.3: the stream's writes into b reach the arrays' readers only after
+ * the next sync, like an inter-bank move's: pending in the tracker until
+ * then, so an in-memory consumer that does not wait is an unsynced read.
+ * (The stream has read its operands when it ends: only b is pending.) */
+static int pend_writes(job *j, const emu_buffer *b)
+{
+	emu_machine *em = j->em;
+	if (!em->hz)
+		return 0;
+	const sram_geom *g = &em->prog->geom;
+	const uint64_t na = emu_pattern_size(&b->arrays);
+	unsigned *arrays = malloc((na ? na : 1) * sizeof *arrays);
+	uint64_t *mask = malloc((g->bitlines + 63) / 64 * sizeof *mask);
+	int rc = -1;
+	if (arrays && mask) {
+		for (uint64_t i = 0; i < na; i++)
+			arrays[i] = (unsigned)emu_pattern_at(&b->arrays, i);
+		memset(mask, 0xff, (g->bitlines + 63) / 64 * sizeof *mask);
+		const emu_cells c = {arrays, na, mask, b->wl, emu_buffer_rows(b, g)};
+		rc = emu_hazard_pend(em->hz, j->x->cmd1 - 1, j->x->line, &c, &c);
+	}
+	free(arrays);
+	free(mask);
+	if (rc < 0)
+		diag_file(j->d, j->t->path, "out of memory for strm node '%s'", j->x->name);
+	return rc;
+}
+
+static int strm_update(job *j, const emu_program *p, const emu_buffer *b, emu_ref *ref)
+{
+	const emu_tnode *x = j->x, *v = &j->t->nodes[x->arg[1]];
+	const bool ind = x->nargs > 2;
+	const emu_buffer *cb = buf_of(j->t, p, &j->t->nodes[x->arg[0]]);
+	const emu_buffer *vb = buf_of(j->t, p, v);
+	const emu_buffer *ib = ind ? buf_of(j->t, p, &j->t->nodes[x->arg[2]]) : NULL;
+	const unsigned k = ind ? x->dim : 0;
+	upd u = {.n = b->length, .len = v->dom.hi[k] - v->dom.lo[k]};
+	int rc = -1;
+	if (!cb || !vb || (ind && !ib) || cb->length != b->length || vb->length != b->length ||
+	    (ib && ib->length != b->length)) {
+		diag_at(j->d, j->t->path, x->line, x->op_col, "strm node '%s': an operand has no "
+			"tensor of the region's sizes in the stream", x->name);
+		return -1;
+	}
+	if (ordering(j->em, cb, x->cmd1 - 1, x->line, j->d) < 0 ||
+	    ordering(j->em, vb, x->cmd1 - 1, x->line, j->d) < 0 ||
+	    (ib && ordering(j->em, ib, x->cmd1 - 1, x->line, j->d) < 0))
+		return -1;
+	if (!(u.c = take_out(j, cb)) || !(u.v = take_out(j, vb)) ||
+	    (ib && !(u.ix = take_out(j, ib))) || !(u.out = malloc(b->length * sizeof *u.out)) ||
+	    !(u.pix = malloc((u.len ? u.len : 1) * sizeof *u.pix)))
+		goto done;
+	emu_buffer_read(j->em, b, u.out); /* the cells outside the domain stay */
+	for (uint64_t e = 0; e < u.n; e++)
+		if (emu_tdfg_in_domain(j->t, x, e))
+			u.out[e] = u.c[e];
+	u.touched = v->dom; /* affine: the values' box; indirect: along k, the indexes' span */
+	if (ind && update_indexes(j, &u) < 0)
+		goto done;
+	update_text(j, &u);
+	if (fflush(j->f) != 0) {
+		diag_file(j->d, j->t->path, "out of memory for strm node '%s'", x->name);
+		goto done;
+	}
+	if (engines(j, upd_fill, upd_back, &u) == 0 && put_in(j, b, u.out, ref) == 0 &&
+	    pend_writes(j, b) == 0) {
+		rc = 0;
+		j->st->elems += (v->dom.hi[0] - v->dom.lo[0]) * (v->dom.hi[1] - v->dom.lo[1]) *
+				(v->dom.hi[2] - v->dom.lo[2]);
+	}
+done:
+	if (rc < 0 && !j->d->set)
+		diag_file(j->d, j->t->path, "out of memory for strm node '%s'", x->name);
+	free(u.c);
+	free(u.v);
+	free(u.ix);
+	free(u.out);
+	free(u.pix);
+	return rc;
+}
+
 int emu_strm_exec(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_ref *ref,
 		  size_t n, emu_strm_stats *st, diag *d)
 {
@@ -430,6 +688,8 @@ int emu_strm_exec(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_
 	int rc;
 	if (x->kind == EMU_TN_GATHER)
 		rc = strm_gather(&j, p, b, ref);
+	else if (x->kind == EMU_TN_UPDATE)
+		rc = strm_update(&j, p, b, ref);
 	else
 		rc = ordering(em, b, x->cmd1 - 1, x->line, d) < 0 ? -1 : strm_reduce(&j, b, ref);
 	fclose(j.f);

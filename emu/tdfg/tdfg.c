@@ -35,6 +35,7 @@
 
 static const char *const kind_names[EMU_TN_KINDS] = {
 	"input", "const", "shift", "bcast", "compute", "reduce", "tensor", "store", "gather",
+	"update",
 };
 
 const char *emu_tnode_kind_name(unsigned kind)
@@ -1079,10 +1080,87 @@ static int node_strm_reduce(tp *p, emu_tnode *x, const emu_tregion *r)
 	return strm_type(p, x, at);
 }
 
+/* ", INDEX, DIM" of a store or update stream; *dat: where DIM is. */
+static int update_index(tp *p, emu_tnode *x, const emu_tregion *r, size_t *dat)
+{
+	char f[40];
+	p->pos++;
+	blanks(p);
+	const size_t iat = p->pos;
+	if (operand(p, &x->arg[2]))
+		return -1;
+	const emu_tnode *ix = &p->t->nodes[x->arg[2]];
+	if (ix->fmt != ISA_FMT_INT || !emu_strm_type_ok(ix->fmt, ix->width, ix->is_signed))
+		return perr(p, iat, "the index '%s' holds %s elements; expected i8, u8, i32, u32 "
+			    "or i64", ix->name,
+			    isa_type_name(ix->fmt, ix->width, ix->is_signed, f, sizeof f));
+	x->nargs = 3;
+	if (expect_char(p, ',', "',' and the dimension the index selects along"))
+		return -1;
+	uint64_t dim;
+	*dat = (blanks(p), p->pos);
+	if (unsigned_in(p, "dimension", 0, r->ndims - 1u, &dim))
+		return -1;
+	x->dim = (uint8_t)dim;
+	return 0;
+}
+
+/* strm.store.TYPE C, V[, INDEX, DIM] and strm.update.OP.TYPE C, V[,
+ * INDEX, DIM]: a store stream writing (or read-modify-writing with OP:
+ * add, min, max; floats only add) the tensor C, affine or with one
+ * indirect level along DIM (strm.c; §3.3, §5.3). */
+static int node_update(tp *p, emu_tnode *x, const emu_tregion *r, bool rmw)
+{
+	static const char *const ops[] = {"add", "min", "max"};
+	char f[40], why[256];
+	int op = ISA_COPY;
+	size_t k = 0;
+	if (expect_char(p, '.', rmw ? "'.' and add, min or max (strm.update.add.f32)"
+				    : "'.' and the element type (strm.store.f32)"))
+		return -1;
+	const size_t at = p->pos;
+	if (rmw) {
+		const size_t n = ident_len(p, at);
+		while (k < 3 && !is_word(p, at, n, ops[k]))
+			k++;
+		if (k == 3)
+			return perr(p, at, "strm.update takes add, min or max (the stream engines' "
+				    "read-modify-writes), found %s", found(p, at, f, sizeof f));
+		p->pos = at + n;
+		if (expect_char(p, '.', "'.' and the element type (strm.update.add.f32)"))
+			return -1;
+	}
+	const size_t t1 = p->pos;
+	if (type_word(p, x) || strm_type(p, x, t1))
+		return -1;
+	if (rmw && x->fmt == ISA_FMT_F32 && k)
+		return perr(p, at, "strm.update.%s does not take f32 elements; a float update "
+			    "near memory is an add", ops[k]);
+	if (rmw)
+		op = isa_lookup_fmt(ops[k], x->fmt);
+	memset(&x->c, 0, sizeof x->c);
+	x->c.op = (uint16_t)op;
+	x->c.fmt = x->fmt;
+	x->c.width = x->width;
+	x->c.is_signed = x->is_signed;
+	if (compute_arg(p, x, 0) || compute_arg(p, x, 1))
+		return -1;
+	blanks(p);
+	size_t dat = p->pos;
+	if (p->pos < p->len && p->s[p->pos] == ',' && update_index(p, x, r, &dat))
+		return -1;
+	const emu_tnode *ix = x->nargs > 2 ? &p->t->nodes[x->arg[2]] : NULL;
+	x->strm = true;
+	if (emu_strm_update_domain(&p->t->nodes[x->arg[0]], &p->t->nodes[x->arg[1]], ix, x->dim,
+				   &x->dom, why, sizeof why) && !loose(p))
+		return perr(p, dat, "%s", why);
+	return 0;
+}
+
 static int node_strm(tp *p, emu_tnode *x, const emu_tregion *r)
 {
 	char f[40];
-	if (expect_char(p, '.', "'.' and a stream after 'strm' (strm.reduce or strm.gather)"))
+	if (expect_char(p, '.', "'.' and a stream after 'strm' (strm.reduce, strm.gather, strm.store or strm.update)"))
 		return -1;
 	const size_t at = p->pos;
 	const size_t n = ident_len(p, at);
@@ -1095,8 +1173,12 @@ static int node_strm(tp *p, emu_tnode *x, const emu_tregion *r)
 		x->kind = EMU_TN_GATHER;
 		return node_gather(p, x, r);
 	}
+	if (is_word(p, at, n, "store") || is_word(p, at, n, "update")) {
+		x->kind = EMU_TN_UPDATE;
+		return node_update(p, x, r, p->s[at] == 'u');
+	}
 	p->pos = at;
-	return perr(p, at, "expected reduce or gather after 'strm.', found %s",
+	return perr(p, at, "expected reduce, gather, store or update after 'strm.', found %s",
 		    found(p, at, f, sizeof f));
 }
 

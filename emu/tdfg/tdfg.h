@@ -72,6 +72,9 @@ typedef enum emu_tnode_kind {
 			   * name is "store A", A the array as written */
 	EMU_TN_GATHER,    /* strm.gather: an indirect load stream near memory
 			   * writing a tensor (§3.3, Fig 5: B[A[i] + w]) */
+	EMU_TN_UPDATE,    /* strm.store / strm.update: a store stream near
+			   * memory writing (or read-modify-writing) a
+			   * tensor, affine or C[i[p]] op= v[p] (§3.3, §5.3) */
 	EMU_TN_KINDS
 } emu_tnode_kind;
 
@@ -255,6 +258,12 @@ bool emu_strm_type_ok(unsigned fmt, unsigned width, unsigned sg);
  * dimension.  0, or -1 with why set. */
 int emu_strm_gather_domain(const emu_tnode *src, const emu_tnode *index, unsigned dim,
 			   emu_box *dom, char *why, size_t size);
+/* A store/update stream's domain (strm.c): the target c's.  Affine
+ * (index NULL): v's domain inside c's.  Indirect: the index one element
+ * wide along every dimension but dim, covering v's positions along dim;
+ * v inside c along the other dimensions.  0, or -1 with why set. */
+int emu_strm_update_domain(const emu_tnode *c, const emu_tnode *v, const emu_tnode *index,
+			   unsigned dim, emu_box *dom, char *why, size_t size);
 
 /* ---- the JIT (jit.c) ----
  * Lower t into a command stream: allocate wordlines, choose each

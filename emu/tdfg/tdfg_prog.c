@@ -200,6 +200,14 @@ static int node_domain(xp *x, const emu_tregion *r, emu_tnode *n)
 			return run_err(x, r, n, "%s", why);
 		return 0;
 	}
+	case EMU_TN_UPDATE: {
+		char why[256];
+		if (emu_strm_update_domain(a, &x->t->nodes[n->arg[1]],
+					   n->nargs > 2 ? &x->t->nodes[n->arg[2]] : NULL, n->dim,
+					   &n->dom, why, sizeof why))
+			return run_err(x, r, n, "%s", why);
+		return 0;
+	}
 	case EMU_TN_STORE:
 		n->dom = a->dom;
 		if (n->has_box) {

@@ -508,6 +508,55 @@ static void gather_value(emu_tref *r, size_t i)
 			}
 }
 
+/* strm.store / strm.update (doc/TDFG.md, "strm nodes"): x starts as the
+ * target c; then, position p of the values' domain along dim ascending
+ * (the stream's order), each of the values' other positions q: the
+ * element at q with dim replaced by the index at p (affine: at q itself)
+ * takes v (store) or OP(old, v) in the banks' ALU (bank_op).  An index
+ * outside c's domain is skipped (the engine refuses the run first). */
+static void update_value(emu_tref *r, size_t i)
+{
+	const emu_tnode *x = &r->t->nodes[i];
+	const emu_tnode *v = &r->t->nodes[x->arg[1]];
+	const emu_tnode *ix = x->nargs > 2 ? &r->t->nodes[x->arg[2]] : NULL;
+	const unsigned k = ix ? x->dim : 0;
+	tval *out = &r->v[i];
+	uint64_t e = 0, idx[EMU_LAYOUT_DIMS], at[EMU_LAYOUT_DIMS];
+	for (idx[2] = out->lo[2]; idx[2] < out->lo[2] + out->n[2]; idx[2]++)
+		for (idx[1] = out->lo[1]; idx[1] < out->lo[1] + out->n[1]; idx[1]++)
+			for (idx[0] = out->lo[0]; idx[0] < out->lo[0] + out->n[0]; idx[0]++, e++)
+				store_at(out, e, tval_get(&r->v[x->arg[0]], idx));
+	for (uint64_t p = v->dom.lo[k]; p < v->dom.hi[k]; p++) {
+		int64_t t = (int64_t)p;
+		if (ix) {
+			for (unsigned d = 0; d < EMU_LAYOUT_DIMS; d++)
+				at[d] = d == k ? p : ix->dom.lo[d];
+			const uint64_t bits = tval_get(&r->v[x->arg[2]], at);
+			const unsigned sh = 64 - ix->width;
+			t = ix->is_signed ? (int64_t)(bits << sh) >> sh : (int64_t)bits;
+			if (t < (int64_t)x->dom.lo[k] || t >= (int64_t)x->dom.hi[k])
+				continue;
+		}
+		uint64_t lo[EMU_LAYOUT_DIMS], hi[EMU_LAYOUT_DIMS];
+		for (unsigned d = 0; d < EMU_LAYOUT_DIMS; d++) {
+			lo[d] = d == k ? p : v->dom.lo[d];
+			hi[d] = d == k ? p + 1 : v->dom.hi[d];
+		}
+		for (idx[2] = lo[2]; idx[2] < hi[2]; idx[2]++)
+			for (idx[1] = lo[1]; idx[1] < hi[1]; idx[1]++)
+				for (idx[0] = lo[0]; idx[0] < hi[0]; idx[0]++) {
+					const uint64_t val = tval_get(&r->v[x->arg[1]], idx);
+					uint64_t o = 0;
+					memcpy(at, idx, sizeof at);
+					at[k] = (uint64_t)t;
+					for (unsigned d = EMU_LAYOUT_DIMS; d-- > 0;)
+						o = o * out->n[d] + (at[d] - out->lo[d]);
+					store_at(out, o, x->c.op == ISA_COPY ? val
+						 : bank_op(x, load_at(out, o), val));
+				}
+	}
+}
+
 /* Node i's values, made room for over its domain; the values of earlier
  * runs are dropped (no node reads another run's). */
 static bool node_alloc(emu_tref *r, size_t i)
@@ -549,6 +598,8 @@ void emu_tref_run(emu_tref *r, size_t n)
 			ok = reduce_value(r, i);
 		else if (ok && x->kind == EMU_TN_GATHER)
 			gather_value(r, i);
+		else if (ok && x->kind == EMU_TN_UPDATE)
+			update_value(r, i);
 		else if (ok && x->kind != EMU_TN_INPUT) /* its values are its data */
 			node_value(r, i);
 		if (!ok) {
