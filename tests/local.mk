@@ -390,3 +390,8 @@ EXTRA_DIST += tests/dbg/nsc_streams.cmds tests/dbg/nsc_streams.out \
 	tests/dbg/nsc_usage.cmds tests/dbg/nsc_usage.out tests/dbg/nsc_alias.cmds tests/dbg/nsc_alias.out \
 	tests/dbg/nsc_syncfree.cmds tests/dbg/nsc_syncfree.out tests/dbg/nsc_oob.nsc tests/dbg/nsc_index.npy \
 	tests/dbg/nsc_found.npy tests/dbg/nsc_found_wrong.npy
+
+check_PROGRAMS += tests/test_jit_direct
+tests_test_jit_direct_SOURCES = tests/test_jit_direct.c
+tests_test_jit_direct_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_jit_direct_LDADD = $(TEST_LIBS)
