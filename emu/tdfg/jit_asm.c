@@ -9,16 +9,26 @@
 #include "jit_asm.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "layout.h"
 #include "move.h"
+
+#define EMU_JASM_RESERVE 4096
 
 void emu_jasm_start(emu_jasm *j, emu_program *p, const char *path)
 {
 	diag_clear(&j->d);
 	emu_asm_init(&j->a, p, &j->d);
 	j->a.scratch_set = true; /* the declarations' scratch line set it */
+	/* Room for the commands at once: growing an array of 900-byte
+	 * commands by doubling copied each one about twice, and a large
+	 * block's pages are only mapped where commands are written. */
+	if (!p->cmds) {
+		p->cmds = malloc(EMU_JASM_RESERVE * sizeof *p->cmds);
+		j->a.cmdcap = p->cmds ? EMU_JASM_RESERVE : 0;
+	}
 	snprintf(j->path, sizeof j->path, "%s (lowered)", path);
 	j->on = true;
 	j->failed = false;
