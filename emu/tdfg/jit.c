@@ -52,6 +52,8 @@ typedef struct gen {
 	int16_t *buf_of;       /* per node as declared: its tensor's buffer */
 	size_t nbuf;           /* buffers declared so far */
 	size_t *wr0;           /* per region as written: its first run's node0 */
+	size_t *src0;          /* where each line of the tDFG starts (NULL: none) */
+	int nsrc;
 } gen;
 
 static void put_line(gen *g, long node, int src, const char *fmt, ...)
@@ -913,12 +915,50 @@ static const char *trim(char *s)
 	return s;
 }
 
+/* Line `line` of the tDFG's text, as emu_tdfg_line finds it, from an
+ * index of the lines made once (emu_tdfg_line reads from the start). */
+static void index_lines(gen *g)
+{
+	const emu_tdfg *t = g->t;
+	size_t n = 0, cap = 0;
+	for (size_t pos = 0; t->text && pos < t->len;) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			size_t *v = realloc(g->src0, cap * sizeof *v);
+			if (!v) {
+				free(g->src0);
+				g->src0 = NULL;
+				g->nsrc = 0;
+				return; /* emu_tdfg_line then */
+			}
+			g->src0 = v;
+		}
+		g->src0[n++] = pos;
+		const char *nl = memchr(t->text + pos, '\n', t->len - pos);
+		pos = nl ? (size_t)(nl - t->text) + 1 : t->len;
+	}
+	g->nsrc = n > INT32_MAX ? 0 : (int)n;
+}
+
+static const char *src_line(const gen *g, int line, size_t *len)
+{
+	const emu_tdfg *t = g->t;
+	if (!g->src0)
+		return emu_tdfg_line(t, line, len);
+	if (line < 1 || line > g->nsrc)
+		return NULL;
+	const size_t pos = g->src0[line - 1];
+	const char *nl = memchr(t->text + pos, '\n', t->len - pos);
+	*len = (nl ? (size_t)(nl - t->text) : t->len) - pos;
+	return t->text + pos;
+}
+
 static int emit_node(gen *g, size_t i)
 {
 	const emu_tnode *x = &g->t->nodes[i];
 	char src[160];
 	size_t n;
-	const char *s = emu_tdfg_line(g->t, x->line, &n);
+	const char *s = src_line(g, x->line, &n);
 	snprintf(src, sizeof src, "%.*s", s ? (int)(n < 150 ? n : 150) : 0, s ? s : "");
 	if (x->line > 0)
 		put_line(g, -1, x->line, "# %s:%d: %s", g->t->path, x->line, trim(src));
@@ -1152,6 +1192,7 @@ static int generate(gen *g)
 		for (size_t i = t->regions[r].node0; g->first[r] && i < t->regions[r].node1; i++)
 			declare(g, i);
 	start_direct(g);
+	index_lines(g);
 	for (size_t r = 0; r < t->nregions; r++)
 		if (emit_run(g, r))
 			return -1;
@@ -1307,6 +1348,7 @@ out:
 		emu_jasm_end(&g.js);
 	free(g.buf_of);
 	free(g.wr0);
+	free(g.src0);
 	free(g.text);
 	free(g.line_node);
 	free(g.line_src);
