@@ -5,11 +5,15 @@
  * one tile for the region; §4.2: Algorithm 1 for every node's domain,
  * Algorithm 2 for moves).  tdfg.h describes what each node becomes.
  *
- * The product is text: a stream anyone can read, save and run with
- * `infsim run`.  The assembler (emu_parse) then checks it like any
- * stream; a message about a generated line is reported at the node that
- * made it, with the generated line quoted, so a mistake in a tDFG is
- * never blamed on text its author did not write.
+ * The product is a program and its text: a stream anyone can read, save
+ * and run with `infsim run`.  The declarations are assembled from their
+ * text; every command goes straight into the program through the
+ * assembler's checks (jit_asm.c), as emu_parse would build it from its
+ * line, so nothing is printed and read back on the way (§8: the JIT runs
+ * at run time).  If a check fails, the whole text is assembled instead
+ * and a message about a generated line is reported at the node that
+ * made it, with the line quoted, so a mistake in a tDFG is never blamed
+ * on text its author did not write.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -25,9 +29,8 @@
 
 /* The text being written, with the node (or -1) of each line. */
 typedef struct gen {
-	FILE *f;
-	char *text;
-	size_t size;
+	char *text;            /* NUL-terminated */
+	size_t size, tcap;
 	int line;               /* lines written so far */
 	long *line_node;        /* node of each line (1-based), -1 for none */
 	int *line_src;          /* source line for messages */
@@ -55,6 +58,40 @@ typedef struct gen {
 	size_t *src0;          /* where each line of the tDFG starts (NULL: none) */
 	int nsrc;
 } gen;
+
+/* A line of text and its newline at the end of g->text (kept
+ * NUL-terminated), formatted in place: a FILE of open_memstream costs
+ * more per line than the formatting. */
+static void put_text(gen *g, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+static void put_text(gen *g, const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	const size_t room = g->tcap - g->size;
+	const int n = vsnprintf(g->text ? g->text + g->size : NULL, g->text ? room : 0, fmt, ap);
+	if (n < 0) {
+		g->oom = true;
+	} else if ((size_t)n + 2 > room) {
+		size_t nc = g->tcap ? g->tcap * 2 : 4096;
+		while (nc < g->size + (size_t)n + 2)
+			nc *= 2;
+		char *t = realloc(g->text, nc);
+		if (!t) {
+			g->oom = true;
+		} else {
+			g->text = t;
+			g->tcap = nc;
+			vsnprintf(g->text + g->size, nc - g->size, fmt, again);
+		}
+	}
+	va_end(again);
+	if (n < 0 || g->oom)
+		return;
+	g->size += (size_t)n;
+	g->text[g->size++] = '\n';
+	g->text[g->size] = 0;
+}
 
 static void put_line(gen *g, long node, int src, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -84,9 +121,8 @@ static void put_line(gen *g, long node, int src, const char *fmt, ...)
 	g->line_col[g->line] = g->col_hint;
 	g->col_hint = 0;
 	va_start(ap, fmt);
-	vfprintf(g->f, fmt, ap);
+	put_text(g, fmt, ap);
 	va_end(ap);
-	fputc('\n', g->f);
 }
 
 static int node_err(gen *g, const emu_tnode *x, const char *fmt, ...)
@@ -1066,7 +1102,7 @@ static int replay(gen *g, size_t q, size_t r)
 	const struct span *sp = &g->span[q];
 	const size_t len = sp->t1 - sp->t0;
 	char *copy = malloc(len + 1);
-	if (!copy || fflush(g->f) != 0) {
+	if (!copy) {
 		free(copy);
 		g->oom = true;
 		return 0;
@@ -1135,8 +1171,6 @@ static int emit_run(gen *g, size_t r)
 	struct span *sp = &g->span[r];
 	if (t->program)
 		put_line(g, -1, tr->line, "# lowering %zu", j->misses + 1);
-	if (fflush(g->f) != 0)
-		g->oom = true;
 	sp->t0 = g->size;
 	sp->l0 = g->line + 1;
 	sp->c0 = g->out->prog.ncmds;
@@ -1144,8 +1178,6 @@ static int emit_run(gen *g, size_t r)
 	for (size_t i = tr->node0; i < tr->node1; i++)
 		if (emit_node(g, i))
 			return -1;
-	if (fflush(g->f) != 0)
-		g->oom = true;
 	sp->t1 = g->size;
 	sp->l1 = g->line + 1;
 	sp->c1 = g->out->prog.ncmds;
@@ -1165,10 +1197,8 @@ static void start_direct(gen *g)
 	char lowered[1100];
 	diag pd;
 	diag_clear(&pd);
-	if (fflush(g->f) != 0) {
-		g->oom = true;
+	if (g->oom)
 		return;
-	}
 	snprintf(lowered, sizeof lowered, "%s (lowered)", g->t->path);
 	if (emu_parse(lowered, g->text, g->size, &g->t->geom, &g->out->prog, &pd)) {
 		emu_program_init(&g->out->prog);
@@ -1311,12 +1341,8 @@ int emu_jit_lower(emu_tdfg *t, emu_jit *out, diag *d)
 	}
 	if (tile_runs(&g) || (t->program ? allocate_program(&g) : allocate(&g)))
 		goto out;
-	if (!(g.f = open_memstream(&g.text, &g.size))) {
-		diag_file(d, t->path, "out of memory");
-		goto out;
-	}
 	const int gr = generate(&g);
-	if (fclose(g.f) != 0 || g.oom) {
+	if (g.oom || !g.text) {
 		diag_file(d, t->path, "out of memory");
 		goto out;
 	}
