@@ -207,21 +207,11 @@ static int cmd_help(ar_dbg *g, const char *arg)
 	return 0;
 }
 
-static int execute(ar_dbg *g, char *line)
+static int execute(ar_dbg *g, char *text)
 {
-	while (*line == ' ' || *line == '\t')
-		line++;
-	size_t n = strlen(line);
-	while (n && (line[n - 1] == '\n' || line[n - 1] == ' ' || line[n - 1] == '\r'))
-		line[--n] = 0;
-	if (!*line || *line == '#')
+	char *arg, *line = dbg_line_split(text, NULL, &arg);
+	if (!line)
 		return 0;
-	char *arg = strchr(line, ' ');
-	if (arg) {
-		*arg++ = 0;
-		while (*arg == ' ')
-			arg++;
-	}
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
 		if (!strcmp(line, cmds[i].name) || !strcmp(line, cmds[i].alias))
 			return cmds[i].run(g, arg);

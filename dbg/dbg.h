@@ -661,6 +661,10 @@ char *dbg_trim(char *text);
 typedef int (*dbg_line_fn)(void *ctx, char *line);
 int dbg_lines_file(const char *path, dbg_line_fn run, void *ctx, const bool *quit);
 void dbg_lines_console(dbg_line_fn run, void *ctx, const bool *quit);
+/* Split a console line in place into its command word, its /FMT (when
+ * fmt is not NULL: `x/4x`) and its argument, blanks trimmed.  Returns
+ * the command word, or NULL for a blank line or a # comment. */
+char *dbg_line_split(char *line, char **fmt, char **arg);
 
 /* infsdb on an Active-Routing program (ar.c); argv as main's. */
 int dbg_ar_main(int argc, char **argv);

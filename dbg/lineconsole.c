@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <readline/history.h>
@@ -44,4 +45,30 @@ void dbg_lines_console(dbg_line_fn run, void *ctx, const bool *quit)
 		if (tty)
 			free(line);
 	}
+}
+
+char *dbg_line_split(char *line, char **fmt, char **arg)
+{
+	while (*line == ' ' || *line == '\t')
+		line++;
+	size_t n = strlen(line);
+	while (n && (line[n - 1] == '\n' || line[n - 1] == ' ' || line[n - 1] == '\r'))
+		line[--n] = 0;
+	if (!*line || *line == '#')
+		return NULL;
+	char *rest = line + strcspn(line, fmt ? " /" : " ");
+	if (fmt)
+		*fmt = NULL;
+	if (fmt && *rest == '/') {
+		*rest++ = 0;
+		*fmt = rest;
+		rest += strcspn(rest, " ");
+	}
+	if (*rest) {
+		*rest++ = 0;
+		while (*rest == ' ')
+			rest++;
+	}
+	*arg = rest;
+	return line;
 }

@@ -696,27 +696,11 @@ static int cmd_help(nsc_dbg *g, char *arg)
 	return 0;
 }
 
-static int execute(nsc_dbg *g, char *line)
+static int execute(nsc_dbg *g, char *text)
 {
-	while (*line == ' ' || *line == '\t')
-		line++;
-	size_t n = strlen(line);
-	while (n && (line[n - 1] == '\n' || line[n - 1] == ' ' || line[n - 1] == '\r'))
-		line[--n] = 0;
-	if (!*line || *line == '#')
+	char *fmt, *arg, *line = dbg_line_split(text, &fmt, &arg);
+	if (!line)
 		return 0;
-	char *arg = line + strcspn(line, " /");
-	char *fmt = NULL;
-	if (*arg == '/') {
-		*arg++ = 0;
-		fmt = arg;
-		arg += strcspn(arg, " ");
-	}
-	if (*arg) {
-		*arg++ = 0;
-		while (*arg == ' ')
-			arg++;
-	}
 	if (!strcmp(line, "x"))
 		return cmd_x(g, arg, fmt);
 	for (size_t i = 0; !fmt && i < sizeof cmds / sizeof cmds[0]; i++)

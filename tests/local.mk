@@ -172,7 +172,7 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/valid_load.tdfg tests/dbg/valid_load_A.npy
 
 check_PROGRAMS += tests/test_tui
-tests_test_tui_SOURCES = tests/test_tui.c
+tests_test_tui_SOURCES = tests/test_tui.c tests/tmux.c tests/tmux.h
 tests_test_tui_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_tui_LDADD = $(TEST_LIBS)
 
@@ -369,7 +369,7 @@ tests_test_paper_stats_SOURCES = tests/test_paper_stats.c
 tests_test_paper_stats_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_paper_stats_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/test_tui_simt
-tests_test_tui_simt_SOURCES = tests/test_tui_simt.c
+tests_test_tui_simt_SOURCES = tests/test_tui_simt.c tests/tmux.c tests/tmux.h
 tests_test_tui_simt_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_tui_simt_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/test_simt

@@ -325,18 +325,23 @@ Test(teach, shift2_crosses_at_the_sync)
 		"check: 2 buffers match the reference after 4 commands.\n", NULL };
 	expect_lines(&r, lines);
 	free(r.out);
-	static const session ckpt = { .sample = "shift2", .cmds = {
-		"continue", "checkpoint save /tmp/infsim-teach-shift2.ckpt", "print B[1][4]",
-		"checkpoint load /tmp/infsim-teach-shift2.ckpt", "continue", "print B[1][4]",
-		NULL } };
+	/* The checkpoint goes into the test's own folder. */
+	char dir[256], save[320], load[320], saved[400], loaded[400];
+	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsim-teach"));
+	snprintf(save, sizeof save, "checkpoint save %s/shift2.ckpt", dir);
+	snprintf(load, sizeof load, "checkpoint load %s/shift2.ckpt", dir);
+	snprintf(saved, sizeof saved, "Checkpoint of command 3, micro-op 0 saved to %s/shift2.ckpt.\n",
+		 dir);
+	snprintf(loaded, sizeof loaded, "Checkpoint %s/shift2.ckpt loaded.\ncommand 3 at "
+		 "shift2.ins:27: sync\n  (8 wordline transfers between banks in flight, delivered "
+		 "by the sync, command 3)\n", dir);
+	const session ckpt = { .sample = "shift2", .cmds = {
+		"continue", save, "print B[1][4]", load, "continue", "print B[1][4]", NULL } };
 	r = run_session(&ckpt);
 	cr_expect_eq(r.status, 0, "%s", r.out);
-	const char *in_flight[] = {
-		"Checkpoint of command 3, micro-op 0 saved to /tmp/infsim-teach-shift2.ckpt.\n",
-		"(infsdb) print B[1][4]\n$1 = 0\n",
-		"Checkpoint /tmp/infsim-teach-shift2.ckpt loaded.\ncommand 3 at shift2.ins:27: sync\n"
-		"  (8 wordline transfers between banks in flight, delivered by the sync, command 3)\n",
+	const char *in_flight[] = { saved, "(infsdb) print B[1][4]\n$1 = 0\n", loaded,
 		"2: B[0][4] = 3\n(infsdb) print B[1][4]\n$2 = 11\n", NULL };
 	expect_lines(&r, in_flight);
 	free(r.out);
+	proc_rmdir(dir);
 }

@@ -30,61 +30,14 @@
 #include <time.h>
 #include <unistd.h>
 
-static char server[64];
-static char socket_path[4096];
-
-static bool have_tmux(void)
-{
-	return system("command -v tmux >/dev/null 2>&1") == 0;
-}
-
-/* Run "tmux -L SERVER ARGS"; its stdout, or NULL if it failed. */
-static char *tmux(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *tmux(const char *fmt, ...)
-{
-	char args[2048], cmd[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof args, fmt, ap);
-	va_end(ap);
-	snprintf(cmd, sizeof cmd, "tmux -L %s -f /dev/null %s 2>/dev/null", server, args);
-	FILE *p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	size_t n = 0, cap = 8192;
-	char *out = malloc(cap);
-	cr_assert_not_null(out);
-	size_t got;
-	while ((got = fread(out + n, 1, cap - n - 1, p)) > 0) {
-		n += got;
-		if (n + 1 == cap) {
-			cap *= 2;
-			out = realloc(out, cap);
-			cr_assert_not_null(out);
-		}
-	}
-	out[n] = '\0';
-	int st = pclose(p);
-	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-		free(out);
-		return NULL;
-	}
-	return out;
-}
+#include "tmux.h"
 
 static void start_infsdb(const char *sample)
 {
-	if (!have_tmux())
-		return;
-	snprintf(server, sizeof server, "infsim-test-%ld", (long)getpid());
-	char *r = tmux("new-session -d -x 80 -y 24 \"cd '%s' && TERM=xterm-256color "
-		       "HOME=/nonexistent '%s' -q -nx -tui %s\"",
-		       SRCDIR, INFSDB_BIN, sample);
-	cr_assert_not_null(r, "tmux new-session failed");
-	free(r);
-	r = tmux("display-message -p '#{socket_path}'");
-	if (r)
-		snprintf(socket_path, sizeof socket_path, "%.*s", (int)strcspn(r, "\n"), r);
-	free(r);
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "cd '%s' && TERM=xterm-256color HOME=/nonexistent '%s' -q -nx "
+		 "-tui %s", SRCDIR, INFSDB_BIN, sample);
+	tmux_start("infsim-test", cmd);
 }
 
 static void start_session(void)
@@ -98,52 +51,12 @@ static void start_with_ex(void)
 	start_infsdb("-ex 'echo init says hello\\n' samples/fig1d_add4.ins");
 }
 
-/* tmux leaves its socket file behind when its server is killed. */
 static void kill_session(void)
 {
-	if (server[0])
-		free(tmux("kill-server"));
-	if (socket_path[0])
-		unlink(socket_path);
-	server[0] = socket_path[0] = '\0';
+	tmux_stop();
 }
 
 TestSuite(tui, .init = start_session, .fini = kill_session, .timeout = 60);
-
-static void keys(const char *text)
-{
-	char *r = tmux("send-keys -t 0 '%s' Enter", text);
-	cr_assert_not_null(r, "send-keys %s failed", text);
-	free(r);
-}
-
-static char *screen(bool escapes)
-{
-	char *r = tmux("capture-pane -t 0 -p%s", escapes ? " -e" : "");
-	cr_assert_not_null(r, "capture-pane failed");
-	return r;
-}
-
-/* The screen once it holds every needle (NULL-terminated), within 10 s. */
-static char *wait_for(const char *first, ...)
-{
-	for (int tries = 0; tries < 200; tries++) {
-		char *s = screen(false);
-		bool all = true;
-		va_list ap;
-		va_start(ap, first);
-		for (const char *n = first; n && all; n = va_arg(ap, const char *))
-			all = strstr(s, n) != NULL;
-		va_end(ap);
-		if (all)
-			return s;
-		free(s);
-		nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
-	}
-	char *s = screen(false);
-	cr_assert_fail("the screen never showed \"%s\" (and the rest); it was:\n%s", first, s);
-	return NULL;
-}
 
 /* The escape sequence at p (ESC [ ... letter), or 0 if there is none. */
 static size_t escape_len(const char *p)
@@ -199,18 +112,18 @@ static void expect_row(const char *scr, const char *prefix, const char *bits)
 /* Start, then two micro-ops: the add wrote C.0 and C.1 and activated A.1, B.1. */
 static char *two_stepis(void)
 {
-	free(wait_for("(infsdb)", "add.u4 C, A, B", NULL));
-	keys("start");
-	free(wait_for("=> 0 ", "not started", NULL));
-	keys("stepi");
-	free(wait_for("next micro-op 1:", NULL));
-	keys("stepi");
-	return wait_for("next micro-op 2:", "  9 C.1     wr", NULL);
+	free(tmux_wait_for("(infsdb)", "add.u4 C, A, B", NULL));
+	tmux_keys("start");
+	free(tmux_wait_for("=> 0 ", "not started", NULL));
+	tmux_keys("stepi");
+	free(tmux_wait_for("next micro-op 1:", NULL));
+	tmux_keys("stepi");
+	return tmux_wait_for("next micro-op 2:", "  9 C.1     wr", NULL);
 }
 
 Test(tui, steps_the_fig1d_add)
 {
-	if (!have_tmux())
+	if (!tmux_have())
 		cr_skip_test("tmux is not installed");
 	char *scr = two_stepis();
 	char *cur = line_with(scr, "=> 0 ");
@@ -229,7 +142,7 @@ Test(tui, steps_the_fig1d_add)
 	cr_expect(strstr(scr, "ADD act wl 2,6 -> wl 10") != NULL, "next micro-op:\n%s", scr);
 	free(scr);
 	/* The bits the last micro-op wrote are in reverse video, the others not. */
-	char *esc = screen(true);
+	char *esc = tmux_screen(true);
 	char *c1 = line_with(esc, "  9 C.1");
 	char *c0 = line_with(esc, "  8 C.0");
 	cr_assert(c1 && c0, "rows missing in:\n%s", esc);
@@ -265,12 +178,12 @@ static void check_layout(const char *scr, int lines, int cols)
 
 Test(tui, resizes_cleanly)
 {
-	if (!have_tmux())
+	if (!tmux_have())
 		cr_skip_test("tmux is not installed");
 	free(two_stepis());
 	free(tmux("resize-window -t 0 -x 100 -y 30"));
 	/* 30 lines leave room for 11 wordlines: all of C and more of A and B. */
-	char *scr = wait_for("  3 A.3", "  4 B.0", " 11 C.3", NULL);
+	char *scr = tmux_wait_for("  3 A.3", "  4 B.0", " 11 C.3", NULL);
 	check_layout(scr, 30, 100);
 	char bits[17];
 	sum_bits(1, bits);
@@ -278,7 +191,7 @@ Test(tui, resizes_cleanly)
 	free(scr);
 	free(tmux("resize-window -t 0 -x 80 -y 24"));
 	for (int tries = 0; tries < 200; tries++) {
-		scr = screen(false);
+		scr = tmux_screen(false);
 		if (!strstr(scr, "  3 A.3") && count_lines(scr) == 24)
 			break;
 		free(scr);
@@ -293,37 +206,37 @@ Test(tui, resizes_cleanly)
 
 Test(tui, toggles_and_quits)
 {
-	if (!have_tmux())
+	if (!tmux_have())
 		cr_skip_test("tmux is not installed");
 	free(two_stepis());
 	/* Left and entered again at another size, the TUI takes the new one. */
 	free(tmux("resize-window -t 0 -x 100 -y 30"));
-	free(wait_for(" 11 C.3", NULL));
+	free(tmux_wait_for(" 11 C.3", NULL));
 	free(tmux("send-keys -t 0 C-x a"));
 	for (int tries = 0; tries < 200; tries++) { /* back to the plain screen */
-		char *scr = screen(false);
+		char *scr = tmux_screen(false);
 		bool plain = !strstr(scr, " wl buffer") && strstr(scr, "(infsdb)");
 		free(scr);
 		if (plain)
 			break;
 		nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
 	}
-	keys("info machine");
-	free(wait_for("in command 0, next micro-op 2 (of 0..3)", NULL));
-	keys("tui enable");
-	char *scr = wait_for(" wl buffer", "  9 C.1     wr", NULL);
+	tmux_keys("info machine");
+	free(tmux_wait_for("in command 0, next micro-op 2 (of 0..3)", NULL));
+	tmux_keys("tui enable");
+	char *scr = tmux_wait_for(" wl buffer", "  9 C.1     wr", NULL);
 	check_layout(scr, 30, 100);
 	free(scr);
 	/* Tab completes in the TUI too: at the second Tab the list of the
 	 * commands "re" may start goes to the console. */
 	free(tmux("send-keys -t 0 're' Tab Tab"));
-	free(wait_for("record  reverse-continue  reverse-finish  reverse-next  reverse-step  reverse-stepi",
+	free(tmux_wait_for("record  reverse-continue  reverse-finish  reverse-next  reverse-step  reverse-stepi",
 		      NULL));
 	free(tmux("send-keys -t 0 C-u"));
-	keys("tui disable");
-	keys("print C[5]");
-	free(wait_for("$1 = 0", NULL)); /* C[5]: bits 0 and 1 of 5 + 3 */
-	keys("quit");
+	tmux_keys("tui disable");
+	tmux_keys("print C[5]");
+	free(tmux_wait_for("$1 = 0", NULL)); /* C[5]: bits 0 and 1 of 5 + 3 */
+	tmux_keys("quit");
 	for (int tries = 0; tries < 200; tries++) {
 		char *r = tmux("list-sessions");
 		bool ended = r == NULL;
@@ -356,32 +269,32 @@ static void expect_session_end(void)
  * line quits. */
 Test(tui, keys_inside_a_search)
 {
-	if (!have_tmux())
+	if (!tmux_have())
 		cr_skip_test("tmux is not installed");
-	free(wait_for("(infsdb)", "add.u4 C, A, B", NULL));
-	keys("print 1+1");
-	free(wait_for("$1 = 2", NULL));
+	free(tmux_wait_for("(infsdb)", "add.u4 C, A, B", NULL));
+	tmux_keys("print 1+1");
+	free(tmux_wait_for("$1 = 2", NULL));
 	free(tmux("send-keys -t 0 C-r"));
 	free(tmux("send-keys -t 0 DC"));
-	keys("");
+	tmux_keys("");
 	/* Delete at the cursor: "print 6*7x" with the cursor on the x */
 	free(tmux("send-keys -t 0 'print 6*7x' Left DC"));
-	keys("");
-	free(wait_for("$2 = 42", " array view:", NULL));
+	tmux_keys("");
+	free(tmux_wait_for("$2 = 42", " array view:", NULL));
 	free(tmux("send-keys -t 0 C-r"));
 	free(tmux("send-keys -t 0 C-x a"));
 	for (int tries = 0; tries < 200; tries++) { /* back to the plain screen */
-		char *scr = screen(false);
+		char *scr = tmux_screen(false);
 		bool plain = !strstr(scr, " array view:") && strstr(scr, "(infsdb)");
 		free(scr);
 		if (plain)
 			break;
 		nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
 	}
-	keys("print 6*8");
-	free(wait_for("$3 = 48", NULL));
-	keys("tui enable");
-	free(wait_for(" array view:", NULL));
+	tmux_keys("print 6*8");
+	free(tmux_wait_for("$3 = 48", NULL));
+	tmux_keys("tui enable");
+	free(tmux_wait_for(" array view:", NULL));
 	free(tmux("send-keys -t 0 C-r"));
 	free(tmux("send-keys -t 0 C-d"));
 	expect_session_end();
@@ -508,7 +421,7 @@ static void elem_grid(const char *scr, const char *esc, const char *title, int r
 
 static void expect_grid(const char *title, const char *words, const char *highlighted)
 {
-	char *scr = wait_for(title, NULL), *esc = screen(true), got[1024];
+	char *scr = tmux_wait_for(title, NULL), *esc = tmux_screen(true), got[1024];
 	elem_grid(scr, NULL, title, 2, got, sizeof got);
 	cr_expect_str_eq(got, words, "%s: the grid reads \"%s\", not \"%s\":\n%s", title, got, words,
 			 scr);
@@ -521,63 +434,63 @@ static void expect_grid(const char *title, const char *words, const char *highli
 
 Test(tui_elems, shows_the_moved_elements)
 {
-	if (!have_tmux())
+	if (!tmux_have())
 		cr_skip_test("tmux is not installed");
-	free(wait_for("(infsdb)", "mv.intra", NULL));
-	keys("start");
-	free(wait_for("=> 0 ", NULL));
+	free(tmux_wait_for("(infsdb)", "mv.intra", NULL));
+	tmux_keys("start");
+	free(tmux_wait_for("=> 0 ", NULL));
 	/* B[i][j] = A[i][j - 1]: B's tile 0, zero before the move; the
 	 * labels are indexes, [i] and [j], not values */
 	expect_grid("B tile 0 (u8)", "[0] [1] [2] [3] | [0] 0 0 0 0 | [1] 0 0 0 0", "| |");
-	keys("step"); /* the intra-array shift: columns 0-2 to 1-3 */
+	tmux_keys("step"); /* the intra-array shift: columns 0-2 to 1-3 */
 	/* before the transfer between banks the views show its destination,
 	 * array 1, where the data will land */
-	free(wait_for("=> 1 ", "array 1  cmd 1", NULL));
+	free(tmux_wait_for("=> 1 ", "array 1  cmd 1", NULL));
 	expect_grid("B tile 1 (u8)", "[4] [5] [6] [7] | [0] 0 0 0 0 | [1] 0 0 0 0", "| |");
-	keys("step"); /* the inter-bank move: in flight until the sync */
-	free(wait_for("=> 2 ", "array 1  cmd 2", NULL));
+	tmux_keys("step"); /* the inter-bank move: in flight until the sync */
+	free(tmux_wait_for("=> 2 ", "array 1  cmd 2", NULL));
 	expect_grid("B tile 1 (u8)", "[4] [5] [6] [7] | [0] 0 0 0 0 | [1] 0 0 0 0", "| |");
-	keys("step");
-	free(wait_for("=> 3 ", NULL));
+	tmux_keys("step");
+	free(tmux_wait_for("=> 3 ", NULL));
 	expect_grid("B tile 1 (u8)", "[4] [5] [6] [7] | [0] 0 4 5 6 | [1] 0 12 13 14",
 		    "| 4 5 6 | 12 13 14");
-	keys("step"); /* the sync delivers A[i][3] to B[i][4], across the tile edge */
-	free(wait_for("program finished", NULL));
+	tmux_keys("step"); /* the sync delivers A[i][3] to B[i][4], across the tile edge */
+	free(tmux_wait_for("program finished", NULL));
 	expect_grid("B tile 1 (u8)", "[4] [5] [6] [7] | [0] 3 4 5 6 | [1] 11 12 13 14", "| 3 | 11");
 }
 
 Test(tui_elems, chooses_the_buffer)
 {
-	if (!have_tmux())
+	if (!tmux_have())
 		cr_skip_test("tmux is not installed");
-	free(wait_for("(infsdb)", "mv.intra", NULL));
-	keys("start");
-	free(wait_for("B tile 0 (u8)", NULL));
-	keys("tui element A");
-	free(wait_for("The element view shows A.", NULL));
+	free(tmux_wait_for("(infsdb)", "mv.intra", NULL));
+	tmux_keys("start");
+	free(tmux_wait_for("B tile 0 (u8)", NULL));
+	tmux_keys("tui element A");
+	free(tmux_wait_for("The element view shows A.", NULL));
 	expect_grid("A tile 0 (u8)", "[0] [1] [2] [3] | [0] 0 1 2 3 | [1] 8 9 10 11", "| |");
-	keys("tui element Z");
-	free(wait_for("tui element: no buffer or tensor \"Z\" in the program.", NULL));
-	keys("tui element");
-	free(wait_for("The element view follows the current command.", "B tile 0 (u8)", NULL));
+	tmux_keys("tui element Z");
+	free(tmux_wait_for("tui element: no buffer or tensor \"Z\" in the program.", NULL));
+	tmux_keys("tui element");
+	free(tmux_wait_for("The element view follows the current command.", "B tile 0 (u8)", NULL));
 }
 
 /* A line of the console that scrolled away comes back with PageUp and
  * goes again with PageDown. */
 Test(tui_elems, scrolls_the_console_back)
 {
-	if (!have_tmux())
+	if (!tmux_have())
 		cr_skip_test("tmux is not installed");
-	free(wait_for("(infsdb)", "mv.intra", NULL));
-	keys("info layout");
-	char *scr = wait_for("tile 1 (1,0,0): array 1 (bank 1, way 0, array 0), elements [4,8)", NULL);
+	free(tmux_wait_for("(infsdb)", "mv.intra", NULL));
+	tmux_keys("info layout");
+	char *scr = tmux_wait_for("tile 1 (1,0,0): array 1 (bank 1, way 0, array 0), elements [4,8)", NULL);
 	cr_expect(!strstr(scr, "Layout Override Table"), "the first line should be off the screen:\n%s",
 		  scr);
 	free(scr);
 	scr = NULL;
 	for (int page = 0; page < 4 && !scr; page++) {
 		free(tmux("send-keys -t 0 PageUp"));
-		char *s = wait_for("more lines below (PageDown)", NULL);
+		char *s = tmux_wait_for("more lines below (PageDown)", NULL);
 		if (strstr(s, "Layout Override Table"))
 			scr = s;
 		else
@@ -589,7 +502,7 @@ Test(tui_elems, scrolls_the_console_back)
 	for (int page = 0; page < 4; page++)
 		free(tmux("send-keys -t 0 PageDown"));
 	for (int tries = 0; tries < 200; tries++) {
-		scr = screen(false);
+		scr = tmux_screen(false);
 		bool back = !strstr(scr, "more lines below") && !strstr(scr, "Layout Override Table");
 		free(scr);
 		if (back)
@@ -602,11 +515,11 @@ Test(tui_elems, scrolls_the_console_back)
 /* At 40 columns the element view of Fig 1(d)'s C goes below the array view. */
 Test(tui, narrow_terminal_stacks_the_element_view)
 {
-	if (!have_tmux())
+	if (!tmux_have())
 		cr_skip_test("tmux is not installed");
 	free(two_stepis());
 	free(tmux("resize-window -t 0 -x 40 -y 24"));
-	char *scr = wait_for("\nC (u4) elements 0-15", NULL);
+	char *scr = tmux_wait_for("\nC (u4) elements 0-15", NULL);
 	for (const char *p = scr; *p;) {
 		size_t n = strcspn(p, "\n");
 		cr_expect(n <= 40, "a line longer than 40: %.*s", (int)n, p);
@@ -633,15 +546,15 @@ TestSuite(tui_tdfg, .init = start_tdfg, .fini = kill_session, .timeout = 60);
  * current one marked => and bold; `next` moves the mark node by node. */
 Test(tui_tdfg, marks_the_current_node_line)
 {
-	if (!have_tmux())
+	if (!tmux_have())
 		cr_skip_test("tmux is not installed");
-	free(wait_for("(infsdb)", " tests/dbg/tdfg_sum.tdfg  (10 nodes, 15 commands)", NULL));
-	keys("start");
-	free(wait_for("=> 8    w = shift X, +1, +0", "node w  cmd 0", NULL));
-	keys("next");
-	free(wait_for("=> 9    a = add.u8 X, w", "node a  cmd 3", NULL));
-	keys("next");
-	char *scr = wait_for("=> 10   e = shift X, -1, +0", "node e  cmd 5", NULL);
+	free(tmux_wait_for("(infsdb)", " tests/dbg/tdfg_sum.tdfg  (10 nodes, 15 commands)", NULL));
+	tmux_keys("start");
+	free(tmux_wait_for("=> 8    w = shift X, +1, +0", "node w  cmd 0", NULL));
+	tmux_keys("next");
+	free(tmux_wait_for("=> 9    a = add.u8 X, w", "node a  cmd 3", NULL));
+	tmux_keys("next");
+	char *scr = tmux_wait_for("=> 10   e = shift X, -1, +0", "node e  cmd 5", NULL);
 	char *mark = line_with(scr, "=> ");
 	cr_assert_not_null(mark, "no marked line:\n%s", scr);
 	cr_expect(strncmp(mark, "=> 10   e = shift X, -1, +0", 27) == 0, "marked: %s", mark);
@@ -650,7 +563,7 @@ Test(tui_tdfg, marks_the_current_node_line)
 	cr_expect_not_null(prev, "line 9 unmarked above the current one:\n%s", scr);
 	free(prev);
 	free(scr);
-	char *esc = screen(true);
+	char *esc = tmux_screen(true);
 	cr_expect(strstr(esc, "\033[1m=> 10   e = shift") != NULL, "the current line is not bold:\n%s",
 		  esc);
 	cr_expect(strstr(esc, "\033[1m   9") == NULL, "line 9 is bold:\n%s", esc);
@@ -660,17 +573,17 @@ Test(tui_tdfg, marks_the_current_node_line)
 /* Tab completes node names (print, break, list, tui element, ...). */
 Test(tui_tdfg, completes_node_names)
 {
-	if (!have_tmux())
+	if (!tmux_have())
 		cr_skip_test("tmux is not installed");
-	free(wait_for("(infsdb)", "tdfg_sum.tdfg", NULL));
+	free(tmux_wait_for("(infsdb)", "tdfg_sum.tdfg", NULL));
 	free(tmux("send-keys -t 0 'break k' Tab Tab"));
-	free(wait_for("k  k5", NULL));
+	free(tmux_wait_for("k  k5", NULL));
 	free(tmux("send-keys -t 0 5 Enter"));
-	free(wait_for("Breakpoint 1 at node 'k5' (tests/dbg/tdfg_sum.tdfg:20)", NULL));
-	keys("start");
-	free(wait_for("=> 8 ", NULL));
+	free(tmux_wait_for("Breakpoint 1 at node 'k5' (tests/dbg/tdfg_sum.tdfg:20)", NULL));
+	tmux_keys("start");
+	free(tmux_wait_for("=> 8 ", NULL));
 	free(tmux("send-keys -t 0 'print Y' Tab '[0][1]' Enter"));
-	free(wait_for("(infsdb) print Y[0][1]", "$1 = ", NULL));
+	free(tmux_wait_for("(infsdb) print Y[0][1]", "$1 = ", NULL));
 }
 
 /* ---- teaching: what -ex printed, tui rows, tui bitline, tui console ---- */
@@ -679,38 +592,38 @@ TestSuite(tui_teach, .init = start_with_ex, .fini = kill_session, .timeout = 60)
 
 Test(tui_teach, keeps_the_init_output_and_pins_rows)
 {
-	if (!have_tmux())
+	if (!tmux_have())
 		cr_skip_test("tmux is not installed");
 	/* what -ex printed before the screen opened is in its console */
-	free(wait_for("init says hello", " samples/fig1d_add4.ins", NULL));
+	free(tmux_wait_for("init says hello", " samples/fig1d_add4.ins", NULL));
 	free(two_stepis());
-	keys("tui rows 12-13");
-	char *scr = wait_for("The array view shows wordlines 12-13", NULL);
+	tmux_keys("tui rows 12-13");
+	char *scr = tmux_wait_for("The array view shows wordlines 12-13", NULL);
 	cr_expect(line_with(scr, " 12 C.") == NULL && line_with(scr, "  9 C.1") == NULL,
 		  "only wordlines 12-13 should be shown:\n%s", scr);
 	free(scr);
-	scr = wait_for(" 12          ", " 13          ", NULL);
+	scr = tmux_wait_for(" 12          ", " 13          ", NULL);
 	cr_expect(line_with(scr, "  1 A.1") == NULL, "the activated row is still shown:\n%s", scr);
 	free(scr);
-	keys("tui rows auto");
-	free(wait_for("The array view chooses its wordlines", "  9 C.1     wr", NULL));
-	keys("tui bitline 5");
-	scr = wait_for("The array view highlights bitline 5.", " wl buffer      01234v6789012345",
+	tmux_keys("tui rows auto");
+	free(tmux_wait_for("The array view chooses its wordlines", "  9 C.1     wr", NULL));
+	tmux_keys("tui bitline 5");
+	scr = tmux_wait_for("The array view highlights bitline 5.", " wl buffer      01234v6789012345",
 		       NULL);
 	free(scr);
-	char *esc = screen(true);
+	char *esc = tmux_screen(true);
 	char *row = line_with(esc, "  9 C.1");
 	cr_assert_not_null(row, "no C.1 row:\n%s", esc);
 	cr_expect(strstr(row, "4m") != NULL, "bitline 5 is not underlined: %s", row);
 	free(row);
 	free(esc);
-	keys("tui bitline 16");
-	free(wait_for("tui bitline: expected a bitline from 0 to 15, or off, got \"16\".", NULL));
-	keys("tui rows 9-3");
-	free(wait_for("tui rows: expected wordlines A-B (0 to 15, A <= B) or auto, got \"9-3\".",
+	tmux_keys("tui bitline 16");
+	free(tmux_wait_for("tui bitline: expected a bitline from 0 to 15, or off, got \"16\".", NULL));
+	tmux_keys("tui rows 9-3");
+	free(tmux_wait_for("tui rows: expected wordlines A-B (0 to 15, A <= B) or auto, got \"9-3\".",
 		      NULL));
-	keys("tui bitline off");
-	free(wait_for("No bitline is highlighted.", " wl buffer      0123456789012345", NULL));
+	tmux_keys("tui bitline off");
+	free(tmux_wait_for("No bitline is highlighted.", " wl buffer      0123456789012345", NULL));
 }
 
 /* The console's height: a quarter of the screen, or what tui console
@@ -730,31 +643,31 @@ static int console_top(const char *scr)
 
 Test(tui_teach, gives_the_console_more_lines)
 {
-	if (!have_tmux())
+	if (!tmux_have())
 		cr_skip_test("tmux is not installed");
 	free(two_stepis());
-	keys("tui console 11");
-	char *scr = wait_for("The console takes 11 lines", NULL);
+	tmux_keys("tui console 11");
+	char *scr = tmux_wait_for("The console takes 11 lines", NULL);
 	int lines = count_lines(scr), top = console_top(scr);
 	cr_expect(top > 0 && lines - top >= 10, "at 80x24 the console has %d lines:\n%s",
 		  lines - top, scr);
 	check_layout(scr, 24, 80);
 	free(scr);
 	free(tmux("resize-window -t 0 -x 100 -y 40"));
-	keys("echo a1\\na2\\na3\\na4\\na5\\na6\\na7\\na8\\na9\\na10\\na11\\na12\\n");
-	free(wait_for("a12", NULL));
-	keys("tui console auto");
-	scr = wait_for("The console takes a quarter of the screen.", NULL);
+	tmux_keys("echo a1\\na2\\na3\\na4\\na5\\na6\\na7\\na8\\na9\\na10\\na11\\na12\\n");
+	free(tmux_wait_for("a12", NULL));
+	tmux_keys("tui console auto");
+	scr = tmux_wait_for("The console takes a quarter of the screen.", NULL);
 	cr_expect(strstr(scr, "\na1\n") == NULL, "a1 should have scrolled away:\n%s", scr);
 	free(scr);
-	keys("tui console 20");
-	scr = wait_for("The console takes 20 lines", "\na1\n", NULL);
+	tmux_keys("tui console 20");
+	scr = tmux_wait_for("The console takes 20 lines", "\na1\n", NULL);
 	check_layout(scr, 40, 100);
 	char *row = line_with(scr, "  9 C.1     wr");
 	cr_expect(row != NULL, "the array view is gone:\n%s", scr);
 	free(row);
 	free(scr);
-	keys("tui console 1");
-	free(wait_for("tui console: expected a number of lines from 2 to 1000, or auto, got \"1\".",
+	tmux_keys("tui console 1");
+	free(tmux_wait_for("tui console: expected a number of lines from 2 to 1000, or auto, got \"1\".",
 		      NULL));
 }

@@ -20,83 +20,28 @@
 #include <time.h>
 #include <unistd.h>
 
-static char server[64];
-
-static bool have_tmux(void)
-{
-	return system("command -v tmux >/dev/null 2>&1") == 0;
-}
-
-/* "tmux -L SERVER ARGS": its output (the caller frees it), or NULL. */
-static char *tmux(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *tmux(const char *fmt, ...)
-{
-	char args[2048], cmd[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof args, fmt, ap);
-	va_end(ap);
-	snprintf(cmd, sizeof cmd, "tmux -L %s -f /dev/null %s 2>/dev/null", server, args);
-	FILE *p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	size_t cap = 1 << 16, n;
-	char *out = malloc(cap);
-	cr_assert_not_null(out);
-	n = fread(out, 1, cap - 1, p);
-	out[n] = 0;
-	int st = pclose(p);
-	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-		free(out);
-		return NULL;
-	}
-	return out;
-}
+#include "tmux.h"
 
 static void start(void)
 {
-	if (!have_tmux())
-		return;
-	snprintf(server, sizeof server, "infsim-simt-%ld", (long)getpid());
-	char *r = tmux("new-session -d -x 80 -y 24 \"cd '%s' && TERM=xterm-256color "
-		       "'%s' -q -tui samples/simt/diverge.simt\"", SRCDIR, INFSDB_BIN);
-	cr_assert_not_null(r, "tmux new-session failed");
-	free(r);
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "cd '%s' && TERM=xterm-256color '%s' -q -tui "
+		 "samples/simt/diverge.simt", SRCDIR, INFSDB_BIN);
+	tmux_start("infsim-simt", cmd);
 }
 
 static void stop(void)
 {
-	if (server[0]) {
-		char *r = tmux("display-message -p '#{socket_path}'");
-		free(tmux("kill-server"));
-		if (r) {
-			r[strcspn(r, "\n")] = 0;
-			unlink(r);
-		}
-		free(r);
-	}
-	server[0] = 0;
+	tmux_stop();
 }
 
 TestSuite(tui_simt, .init = start, .fini = stop, .timeout = 60);
 
-static void keys(const char *text)
-{
-	free(tmux("send-keys -t 0 '%s' Enter", text));
-}
 
 /* The screen once it holds needle, within 10 s. */
 static char *wait_for(const char *needle)
 {
-	for (int tries = 0; tries < 200; tries++) {
-		char *s = tmux("capture-pane -t 0 -p");
-		if (s && strstr(s, needle))
-			return s;
-		free(s);
-		nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
-	}
-	char *s = tmux("capture-pane -t 0 -p");
-	cr_assert_fail("the screen never showed \"%s\"; it was:\n%s", needle, s ? s : "");
-	return NULL;
+	return tmux_wait_for(needle, NULL);
 }
 
 /* The screen's line starting with label, without trailing blanks. */
@@ -128,14 +73,14 @@ static void want_mask(const char *scr, const char *label, unsigned split, char l
 static void check_divergence(void)
 {
 	/* pc 3, "@p0 bra L": threads 0-19 jump */
-	keys("stepi 3");
+	tmux_keys("stepi 3");
 	char *s = wait_for("pc 3 active 64/64");
 	want_mask(s, "jump", 20, '#', '.');
 	want_mask(s, "here", 0, '.', '#');
 	cr_assert(strstr(s, "waiting: none (no divergence)"), "%s", s);
 	free(s);
 	/* pc 4: the other side, 20-63, while 0-19 wait at L (pc 6) */
-	keys("stepi");
+	tmux_keys("stepi");
 	s = wait_for("pc 4 active 44/64");
 	want_mask(s, "slot0", 20, '.', '#');
 	want_mask(s, "slot1", 64, '.', '.');
@@ -144,13 +89,13 @@ static void check_divergence(void)
 	cr_assert(strstr(s, "=>   4  add.u32 r2, r0, r1"), "%s", s);
 	free(s);
 	/* pc 6: the jumping side, while 20-63 wait at E (pc 7) */
-	keys("stepi 2");
+	tmux_keys("stepi 2");
 	s = wait_for("pc 6 active 20/64");
 	want_mask(s, "slot0", 20, '#', '.');
 	cr_assert(strstr(s, "waiting: pc 7: 44 threads;"), "%s", s);
 	free(s);
 	/* pc 7: together again */
-	keys("stepi");
+	tmux_keys("stepi");
 	s = wait_for("pc 7 active 64/64");
 	want_mask(s, "slot2", 0, '.', '#');
 	cr_assert(strstr(s, "waiting: none (no divergence)"), "%s", s);
@@ -159,18 +104,18 @@ static void check_divergence(void)
 
 Test(tui_simt, divergence_at_80x24)
 {
-	if (!have_tmux())
+	if (!tmux_have())
 		cr_skip_test("tmux is not installed");
 	free(wait_for("pc 0 active 64/64"));
 	check_divergence();
-	keys("stepi 2");
+	tmux_keys("stepi 2");
 	char *s = wait_for("the program has ended");
 	free(s);
 }
 
 Test(tui_simt, divergence_at_132x40)
 {
-	if (!have_tmux())
+	if (!tmux_have())
 		cr_skip_test("tmux is not installed");
 	free(tmux("resize-window -t 0 -x 132 -y 40"));
 	free(wait_for("pc 0 active 64/64"));
@@ -180,7 +125,7 @@ Test(tui_simt, divergence_at_132x40)
 	cr_assert(strstr(s, "     0  mov.u32 r0, %tid"), "%s", s);
 	cr_assert(strstr(s, "     8  st.global.u32 [r6], r2"), "%s", s);
 	free(s);
-	keys("quit");
+	tmux_keys("quit");
 	for (int tries = 0; tries < 200; tries++) {
 		char *r = tmux("list-sessions");
 		free(r);

@@ -20,20 +20,36 @@ if [ -z "${FUZZ_CC:-}" ]; then
 fi
 out="$builddir/fuzz"
 mkdir -p "$out/obj"
+# An object depends on headers too: when any header of the tree is newer
+# than the last build, every object is built again (a stale object with
+# an old structure's layout reads garbage).
+if [ -f "$out/obj/.built" ] &&
+   [ -n "$(find "$srcdir" -name '*.h' -newer "$out/obj/.built" -print | head -1)" ]; then
+  rm -f "$out"/obj/*.o
+fi
 flags="-g ${FUZZ_OPT:--O1} -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -std=gnu17"
 incs="$FUZZ_CPPFLAGS"
-# compile SOURCES... into $out/obj (once, again when a source is newer);
-# the objects' names in $built
+# compile SOURCES... into $out/obj (once, again when a source is newer),
+# FUZZ_JOBS at a time (the number of processors unless set); the
+# objects' names in $built
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 compile() {
   built=""
+  todo=""
   for src in "$@"; do
     case "$src" in *.c) ;; *) continue ;; esac
     obj="$out/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
     if [ ! -f "$obj" ] || [ "$srcdir/$src" -nt "$obj" ]; then
-      $FUZZ_CC $flags -fsanitize=fuzzer-no-link $incs -c "$srcdir/$src" -o "$obj"
+      todo="$todo $src"
     fi
     built="$built $obj"
   done
+  [ -n "$todo" ] || return 0
+  # shellcheck disable=SC2086
+  printf '%s\n' $todo | xargs -P "$jobs" -I{} sh -c '
+    obj="$1/obj/$(echo "$2" | tr / _ | sed "s/\\.c\$/.o/")"
+    exec $3 $4 -fsanitize=fuzzer-no-link $5 -c "$6/$2" -o "$obj"' \
+    sh "$out" {} "$FUZZ_CC" "$flags" "$incs" "$srcdir"
 }
 # shellcheck disable=SC2086
 compile $FUZZ_LIB_SOURCES
@@ -41,6 +57,7 @@ objs="$built"
 # shellcheck disable=SC2086
 compile ${FUZZ_DBG_SOURCES:-}
 dbg_objs="$built"
+touch "$out/obj/.built"
 status=0
 for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
   name=$(basename "$target" .c | sed 's/^fuzz_//')
