@@ -9,8 +9,8 @@
  * Lowering is emu_tdfg_parse (the text form) then emu_jit_lower: tile
  * selection (§4.1), wordline allocation (§3.4), Algorithm 1 on every
  * node's domain and Algorithm 2 for its moves (§4.2), the stream's text,
- * and emu_parse of that text (the assembler checks every generated
- * command, as it checks a user's).  Each figure is the best of several
+ * and every command through the assembler's checks as it is made
+ * (emu/tdfg/jit_asm.c; the declarations are assembled from their text).  Each figure is the best of several
  * runs (parse, lower and free, from the same text in memory).  Cases:
  *   stencil    samples/tdfg/stencil.tdfg: 64x32 f32 on its own machine
  *              (32 arrays of 256x64);

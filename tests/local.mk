@@ -395,3 +395,8 @@ check_PROGRAMS += tests/test_tdfg_param
 tests_test_tdfg_param_SOURCES = tests/test_tdfg_param.c
 tests_test_tdfg_param_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_tdfg_param_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_jit_direct
+tests_test_jit_direct_SOURCES = tests/test_jit_direct.c
+tests_test_jit_direct_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_jit_direct_LDADD = $(TEST_LIBS)

@@ -5,11 +5,15 @@
  * one tile for the region; §4.2: Algorithm 1 for every node's domain,
  * Algorithm 2 for moves).  tdfg.h describes what each node becomes.
  *
- * The product is text: a stream anyone can read, save and run with
- * `infsim run`.  The assembler (emu_parse) then checks it like any
- * stream; a message about a generated line is reported at the node that
- * made it, with the generated line quoted, so a mistake in a tDFG is
- * never blamed on text its author did not write.
+ * The product is a program and its text: a stream anyone can read, save
+ * and run with `infsim run`.  The declarations are assembled from their
+ * text; every command goes straight into the program through the
+ * assembler's checks (jit_asm.c), as emu_parse would build it from its
+ * line, so nothing is printed and read back on the way (§8: the JIT runs
+ * at run time).  If a check fails, the whole text is assembled instead
+ * and a message about a generated line is reported at the node that
+ * made it, with the line quoted, so a mistake in a tDFG is never blamed
+ * on text its author did not write.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -21,12 +25,12 @@
 #include "tdfg.h"
 #include "tile_cost.h"
 #include "move.h"
+#include "jit_asm.h"
 
 /* The text being written, with the node (or -1) of each line. */
 typedef struct gen {
-	FILE *f;
-	char *text;
-	size_t size;
+	char *text;            /* NUL-terminated */
+	size_t size, tcap;
 	int line;               /* lines written so far */
 	long *line_node;        /* node of each line (1-based), -1 for none */
 	int *line_src;          /* source line for messages */
@@ -43,9 +47,51 @@ typedef struct gen {
 	struct span {
 		size_t t0, t1;
 		int l0, l1;
+		size_t c0, c1, m0, m1; /* its commands and markers in the program */
 	} *span;               /* per run; t1 == 0 when it was a hit */
 	emu_jit *out;
+	/* The program built next to the text (jit_asm.h). */
+	emu_jasm js;
+	int16_t *buf_of;       /* per node as declared: its tensor's buffer */
+	size_t nbuf;           /* buffers declared so far */
+	size_t *wr0;           /* per region as written: its first run's node0 */
+	size_t *src0;          /* where each line of the tDFG starts (NULL: none) */
+	int nsrc;
 } gen;
+
+/* A line of text and its newline at the end of g->text (kept
+ * NUL-terminated), formatted in place: a FILE of open_memstream costs
+ * more per line than the formatting. */
+static void put_text(gen *g, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+static void put_text(gen *g, const char *fmt, va_list ap)
+{
+	va_list again;
+	va_copy(again, ap);
+	const size_t room = g->tcap - g->size;
+	const int n = vsnprintf(g->text ? g->text + g->size : NULL, g->text ? room : 0, fmt, ap);
+	if (n < 0) {
+		g->oom = true;
+	} else if ((size_t)n + 2 > room) {
+		size_t nc = g->tcap ? g->tcap * 2 : 4096;
+		while (nc < g->size + (size_t)n + 2)
+			nc *= 2;
+		char *t = realloc(g->text, nc);
+		if (!t) {
+			g->oom = true;
+		} else {
+			g->text = t;
+			g->tcap = nc;
+			vsnprintf(g->text + g->size, nc - g->size, fmt, again);
+		}
+	}
+	va_end(again);
+	if (n < 0 || g->oom)
+		return;
+	g->size += (size_t)n;
+	g->text[g->size++] = '\n';
+	g->text[g->size] = 0;
+}
 
 static void put_line(gen *g, long node, int src, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -75,9 +121,8 @@ static void put_line(gen *g, long node, int src, const char *fmt, ...)
 	g->line_col[g->line] = g->col_hint;
 	g->col_hint = 0;
 	va_start(ap, fmt);
-	vfprintf(g->f, fmt, ap);
+	put_text(g, fmt, ap);
 	va_end(ap);
-	fputc('\n', g->f);
 }
 
 static int node_err(gen *g, const emu_tnode *x, const char *fmt, ...)
@@ -244,6 +289,21 @@ static int region_tile_arrays(gen *g, emu_tregion *tr)
 		}
 	}
 	return 0;
+}
+
+/* Per region as written, the first node of its first run (SIZE_MAX if
+ * it never runs): written_index in constant time. */
+static size_t *first_nodes(const emu_tdfg *t, const bool *first)
+{
+	const size_t n = t->tregions && t->ntregions ? t->ntregions : 1;
+	size_t *w = malloc(n * sizeof *w);
+	for (size_t k = 0; w && k < n; k++)
+		w[k] = SIZE_MAX;
+	for (size_t r = 0; w && first && t->tregions && r < t->nregions; r++)
+		if (first[r] && t->regions[r].tmpl < t->ntregions &&
+		    w[t->regions[r].tmpl] == SIZE_MAX)
+			w[t->regions[r].tmpl] = t->regions[r].node0;
+	return w;
 }
 
 /* Every run's tile: its region's, chosen at the first run. */
@@ -531,6 +591,30 @@ static void dims_text(const uint64_t *v, unsigned nd, char *buf, size_t size)
 		n += (size_t)snprintf(buf + n, size - n, "%s%" PRIu64, k ? "x" : "", v[k]);
 }
 
+/* Node i's index at its region's first run: the node as written, whose
+ * tensor lines (declare) every later run's commands name. */
+static size_t written_index(const gen *g, size_t i)
+{
+	const emu_tdfg *t = g->t;
+	const emu_tregion *tr = &t->regions[t->nodes[i].region];
+	if (g->wr0 && t->tregions && tr->tmpl < t->ntregions && g->wr0[tr->tmpl] != SIZE_MAX)
+		return g->wr0[tr->tmpl] + (i - tr->node0);
+	for (size_t r = 0; r < t->nregions; r++)
+		if (g->first[r] && t->regions[r].tmpl == tr->tmpl)
+			return t->regions[r].node0 + (i - tr->node0);
+	return i;
+}
+
+/* The buffer that holds node i's value: its array's (declared first, in
+ * order), else the tensor line of the node as written (declare). */
+static int16_t value_buf(const gen *g, size_t i)
+{
+	const emu_tnode *x = &g->t->nodes[i];
+	if (x->kind == EMU_TN_TENSOR || x->kind == EMU_TN_STORE)
+		return (int16_t)x->array;
+	return g->buf_of ? g->buf_of[written_index(g, i)] : -1;
+}
+
 /* An array's tensor: not shared (its rows are its own), with the tile
  * of the regions that use it (the assembler picks one if none does). */
 static void declare_array(gen *g, const emu_tarray *a)
@@ -548,6 +632,7 @@ static void declare_array(gen *g, const emu_tarray *a)
 	put_line(g, -1, a->line, "tensor %s %s %s wl=%u array=%u%s%s%s", a->name,
 		 isa_type_name(a->fmt, a->width, a->is_signed, tn, sizeof tn), shape, a->wl,
 		 a->array0, tile, a->init_text[0] ? " " : "", a->init_text);
+	g->nbuf++;
 }
 
 static void declare(gen *g, size_t i)
@@ -563,29 +648,49 @@ static void declare(gen *g, size_t i)
 		 type_text(x, tn, sizeof tn), shape, x->wl, r->array0, tile,
 		 x->kind == EMU_TN_INPUT ? "" : " shared", x->init_text[0] ? " " : "",
 		 x->init_text);
-	for (unsigned k = 0; x->kind == EMU_TN_REDUCE && k < 2; k++)
+	g->buf_of[i] = (int16_t)g->nbuf++;
+	for (unsigned k = 0; x->kind == EMU_TN_REDUCE && k < 2; k++) {
 		put_line(g, (long)i, x->line, "tensor %s %s %s wl=%u array=%u tile=%s shared",
 			 tmp_name(i, k, tmp, sizeof tmp), type_text(x, tn, sizeof tn), shape,
 			 x->tmp[k], r->array0, tile);
+		g->nbuf++;
+	}
 }
 
-/* "add.f32 NAME, A, B" or "set.f32 NAME, #1.5": the command of x. */
-static void cmd_text(const emu_tdfg *t, const emu_tnode *x, char *buf, size_t size)
+/* "add.f32 NAME, A, B" or "set.f32 NAME, #1.5": the command of node i,
+ * as text and as the assembler's operands (jit_asm.h). */
+static void cmd_text(const gen *g, size_t i, char *buf, size_t size, emu_jasm_op *o)
 {
+	const emu_tdfg *t = g->t;
+	const emu_tnode *x = &t->nodes[i];
 	char tn[16], st[16], lit[80];
 	const isa_cmd *c = &x->c;
 	const bool cnst = x->kind == EMU_TN_CONST;
 	const unsigned fmt = cnst ? x->fmt : c->fmt, w = cnst ? x->width : c->width;
 	const unsigned sg = cnst ? x->is_signed : c->is_signed;
-	size_t n = (size_t)snprintf(buf, size, "%s.%s", cnst ? "set" : isa_info_of(c->op)->name,
+	memset(o, 0, sizeof *o);
+	o->mnemonic = cnst ? "set" : isa_info_of(c->op)->name;
+	o->fmt = (uint8_t)fmt;
+	o->width = (uint8_t)w;
+	o->is_signed = (uint8_t)sg;
+	size_t n = (size_t)snprintf(buf, size, "%s.%s", o->mnemonic,
 				    isa_type_name(fmt, w, sg, tn, sizeof tn));
-	if (!cnst && c->op == ISA_CVT)
+	if (!cnst && c->op == ISA_CVT) {
 		n += (size_t)snprintf(buf + n, size - n, ".%s",
 				      isa_type_name(c->sfmt, c->swidth, c->ssigned, st, sizeof st));
+		o->sfmt = c->sfmt;
+		o->swidth = c->swidth;
+		o->ssigned = c->ssigned;
+	}
 	n += (size_t)snprintf(buf + n, size - n, " %s", x->name);
-	for (unsigned a = 0; a < x->nargs; a++)
+	o->buf[o->nbufs++] = value_buf(g, i);
+	for (unsigned a = 0; a < x->nargs; a++) {
 		n += (size_t)snprintf(buf + n, size - n, ", %s",
 				      emu_tnode_value_name(t, &t->nodes[x->arg[a]]));
+		if (o->nbufs < 4)
+			o->buf[o->nbufs] = value_buf(g, x->arg[a]);
+		o->nbufs++;
+	}
 	const isa_form f = cnst ? ISA_FORM_DI : isa_info_of(c->op)->form;
 	if (f == ISA_FORM_DAI || f == ISA_FORM_PAI || f == ISA_FORM_DI) {
 		const uint64_t v = cnst ? x->value : c->imm;
@@ -598,11 +703,32 @@ static void cmd_text(const emu_tdfg *t, const emu_tnode *x, char *buf, size_t si
 		else
 			emu_literal_text(fmt, w, sg, v, lit, sizeof lit);
 		snprintf(buf + n, size - n, ", #%s", lit);
+		o->has_imm = true;
+		o->imm = v;
 	}
 }
 
-/* Command cmd (for node i) on every piece of box (Algorithm 1). */
-static void emit_on_box(gen *g, size_t i, const char *cmd, const emu_box *box)
+/* A copy of node i's type: "copy.TY D, S" (text and operands). */
+static void copy_op(const gen *g, size_t i, const char *dn, int16_t db, const char *sn,
+		    int16_t sb, char *buf, size_t size, emu_jasm_op *o)
+{
+	const emu_tnode *x = &g->t->nodes[i];
+	char tn[16];
+	memset(o, 0, sizeof *o);
+	o->mnemonic = "copy";
+	o->fmt = (uint8_t)x->fmt;
+	o->width = (uint8_t)x->width;
+	o->is_signed = (uint8_t)x->is_signed;
+	o->buf[0] = db;
+	o->buf[1] = sb;
+	o->nbufs = 2;
+	snprintf(buf, size, "copy.%s %s, %s", type_text(x, tn, sizeof tn), dn, sn);
+}
+
+/* Command cmd (operands o, for node i) on every piece of box
+ * (Algorithm 1). */
+static void emit_on_box(gen *g, size_t i, const char *cmd, const emu_jasm_op *o,
+			const emu_box *box)
 {
 	const emu_tnode *x = &g->t->nodes[i];
 	emu_region r;
@@ -616,6 +742,7 @@ static void emit_on_box(gen *g, size_t i, const char *cmd, const emu_box *box)
 		emu_pattern_format(&a, ap, sizeof ap);
 		emu_pattern_format(&b, bp, sizeof bp);
 		put_line(g, (long)i, x->line, "%s @ arrays=%s bitlines=%s", cmd, ap, bp);
+		emu_jasm_cmd(&g->js, g->line, o, &a, &b);
 	}
 }
 
@@ -623,8 +750,9 @@ static void emit_on_box(gen *g, size_t i, const char *cmd, const emu_box *box)
 static void emit_pieces(gen *g, size_t i)
 {
 	char cmd[512];
-	cmd_text(g->t, &g->t->nodes[i], cmd, sizeof cmd);
-	emit_on_box(g, i, cmd, &g->t->nodes[i].dom);
+	emu_jasm_op o;
+	cmd_text(g, i, cmd, sizeof cmd, &o);
+	emit_on_box(g, i, cmd, &o, &g->t->nodes[i].dom);
 }
 
 static void box_text(const emu_box *b, unsigned nd, char *buf, size_t size)
@@ -635,33 +763,88 @@ static void box_text(const emu_box *b, unsigned nd, char *buf, size_t size)
 				      b->lo[k], b->hi[k]);
 }
 
+/* `move D, S, OFFSETS @ box=BOX` for node i: the text, and its commands
+ * as emu_program_lower makes them (the parser reads dimensions past the
+ * region's as offset 0 over [0, 1)). */
+static void emit_tmove(gen *g, size_t i, const char *dn, int16_t db, const char *sn,
+		       int16_t sb, const int64_t *off, const emu_box *box)
+{
+	const emu_tnode *x = &g->t->nodes[i];
+	const unsigned nd = g->t->regions[x->region].ndims;
+	char offs[96], bt[128];
+	int64_t o[EMU_LAYOUT_DIMS] = {0, 0, 0};
+	uint64_t lo[EMU_LAYOUT_DIMS] = {0, 0, 0}, hi[EMU_LAYOUT_DIMS] = {1, 1, 1};
+	size_t n = 0;
+	for (unsigned k = 0; k < nd; k++) {
+		n += (size_t)snprintf(offs + n, sizeof offs - n, ", %+" PRId64, off[k]);
+		o[k] = off[k];
+		lo[k] = box->lo[k];
+		hi[k] = box->hi[k];
+	}
+	box_text(box, nd, bt, sizeof bt);
+	put_line(g, (long)i, x->line, "move %s, %s%s @ box=%s", dn, sn, offs, bt);
+	emu_jasm_tmove(&g->js, g->line, db, sb, o, lo, hi);
+}
+
+static void emit_sync(gen *g, size_t i)
+{
+	const emu_move m = emu_move_sync();
+	put_line(g, (long)i, g->t->nodes[i].line, "sync");
+	emu_jasm_move(&g->js, g->line, &m);
+}
+
+/* One halving step of a reduce along dim k (both kinds, tdfg.h): the
+ * upper part `up` moves down by h into t1, t2 := OP(x, t1) on `low`,
+ * then x := t2 there. */
+static void halve(gen *g, size_t i, uint64_t h, const emu_box *up, const emu_box *low)
+{
+	const emu_tnode *x = &g->t->nodes[i];
+	const size_t w = written_index(g, i);
+	const int16_t xb = value_buf(g, i), t1b = (int16_t)(xb + 1), t2b = (int16_t)(xb + 2);
+	char tn[16], cmd[512], t1[32], t2[32];
+	int64_t off[EMU_LAYOUT_DIMS] = {0, 0, 0};
+	emu_jasm_op o;
+	tmp_name(w, 0, t1, sizeof t1);
+	tmp_name(w, 1, t2, sizeof t2);
+	off[x->dim] = -(int64_t)h;
+	emit_tmove(g, i, t1, t1b, x->name, xb, off, up);
+	memset(&o, 0, sizeof o);
+	o.mnemonic = isa_info_of(x->c.op)->name;
+	o.fmt = (uint8_t)x->fmt;
+	o.width = (uint8_t)x->width;
+	o.is_signed = (uint8_t)x->is_signed;
+	o.buf[0] = t2b;
+	o.buf[1] = xb;
+	o.buf[2] = t1b;
+	o.nbufs = 3;
+	snprintf(cmd, sizeof cmd, "%s.%s %s, %s, %s", o.mnemonic, type_text(x, tn, sizeof tn),
+		 t2, x->name, t1);
+	emit_on_box(g, i, cmd, &o, low);
+	copy_op(g, i, x->name, xb, t2, t2b, cmd, sizeof cmd, &o);
+	emit_on_box(g, i, cmd, &o, low);
+}
+
+/* acc := src over the source's domain, the first command of a reduce. */
+static void reduce_start(gen *g, size_t i)
+{
+	const emu_tnode *x = &g->t->nodes[i];
+	const emu_tnode *s = &g->t->nodes[x->arg[0]];
+	char cmd[512];
+	emu_jasm_op o;
+	copy_op(g, i, x->name, value_buf(g, i), emu_tnode_value_name(g->t, s),
+		value_buf(g, x->arg[0]), cmd, sizeof cmd, &o);
+	emit_on_box(g, i, cmd, &o, &s->dom);
+}
+
 /* reduce (tdfg.h): acc := src; while len > 1: h = ceil(len / 2), the
  * upper len - h elements move down by h into t1, t2 := OP(acc, t1) on
  * the lower len - h, acc := t2 there. */
-/* Node i's index at its region's first run: the node as written, whose
- * tensor lines (declare) every later run's commands name. */
-static size_t written_index(const gen *g, size_t i)
-{
-	const emu_tdfg *t = g->t;
-	const emu_tregion *tr = &t->regions[t->nodes[i].region];
-	for (size_t r = 0; r < t->nregions; r++)
-		if (g->first[r] && t->regions[r].tmpl == tr->tmpl)
-			return t->regions[r].node0 + (i - tr->node0);
-	return i;
-}
-
 static void emit_reduce(gen *g, size_t i)
 {
 	const emu_tnode *x = &g->t->nodes[i];
 	const emu_tnode *s = &g->t->nodes[x->arg[0]];
-	const unsigned k = x->dim, nd = g->t->regions[x->region].ndims;
-	char tn[16], cmd[512], offs[96], box[128], t1[32], t2[32];
-	const char *ty = type_text(x, tn, sizeof tn);
-	tmp_name(written_index(g, i), 0, t1, sizeof t1);
-	tmp_name(written_index(g, i), 1, t2, sizeof t2);
-	snprintf(cmd, sizeof cmd, "copy.%s %s, %s", ty, x->name,
-		 emu_tnode_value_name(g->t, s));
-	emit_on_box(g, i, cmd, &s->dom);
+	const unsigned k = x->dim;
+	reduce_start(g, i);
 	const uint64_t lo = s->dom.lo[k];
 	for (uint64_t len = s->dom.hi[k] - lo; len > 1;) {
 		const uint64_t h = (len + 1) / 2;
@@ -669,21 +852,10 @@ static void emit_reduce(gen *g, size_t i)
 		up.lo[k] = lo + h;
 		up.hi[k] = lo + len;
 		low.hi[k] = lo + len - h;
-		size_t n = 0;
-		for (unsigned j = 0; j < nd; j++)
-			n += (size_t)snprintf(offs + n, sizeof offs - n, ", %s%" PRIu64,
-					      j == k ? "-" : "+", j == k ? h : 0);
-		box_text(&up, nd, box, sizeof box);
-		put_line(g, (long)i, x->line, "move %s, %s%s @ box=%s", t1, x->name, offs, box);
-		snprintf(cmd, sizeof cmd, "%s.%s %s, %s, %s", isa_info_of(x->c.op)->name, ty, t2,
-			 x->name, t1);
-		emit_on_box(g, i, cmd, &low);
-		snprintf(cmd, sizeof cmd, "copy.%s %s, %s", ty, x->name, t2);
-		emit_on_box(g, i, cmd, &low);
+		halve(g, i, h, &up, &low);
 		len = h;
 	}
 }
-
 
 /* strm.reduce (§3.3, Fig 4b; doc/TDFG.md, "strm nodes"): the in-memory
  * partial reduces each tile's T positions along dim pairwise (h = T/2,
@@ -698,36 +870,21 @@ static int emit_strm_reduce(gen *g, size_t i)
 	const emu_tnode *x = &g->t->nodes[i];
 	const emu_tnode *s = &g->t->nodes[x->arg[0]];
 	const emu_tregion *tr = &g->t->regions[x->region];
-	const unsigned k = x->dim, nd = tr->ndims;
+	const unsigned k = x->dim;
 	const uint64_t lo = s->dom.lo[k], hi = s->dom.hi[k], T = tr->tile[k];
-	char tn[16], cmd[512], offs[96], box[128], t1[32], t2[32];
 	if (lo % T || (hi % T && hi != tr->shape[k]) || (hi - lo) % T)
 		return node_err(g, x, "strm.reduce along dimension %u needs whole tiles: '%s' "
 				"spans [%" PRIu64 ", %" PRIu64 ") there and the tile is %" PRIu64
 				" wide; give a box of whole tiles or a tile= that divides it",
 				k, s->name, lo, hi, T);
-	const char *ty = type_text(x, tn, sizeof tn);
-	tmp_name(written_index(g, i), 0, t1, sizeof t1);
-	tmp_name(written_index(g, i), 1, t2, sizeof t2);
-	snprintf(cmd, sizeof cmd, "copy.%s %s, %s", ty, x->name, emu_tnode_value_name(g->t, s));
-	emit_on_box(g, i, cmd, &s->dom);
+	reduce_start(g, i);
 	for (uint64_t h = T / 2; h >= 1 && hi - lo > h; h /= 2) {
 		emu_box up = s->dom, low = s->dom;
 		up.lo[k] = lo + h;
 		low.hi[k] = hi - h;
-		size_t n = 0;
-		for (unsigned j = 0; j < nd; j++)
-			n += (size_t)snprintf(offs + n, sizeof offs - n, ", %s%" PRIu64,
-					      j == k ? "-" : "+", j == k ? h : 0);
-		box_text(&up, nd, box, sizeof box);
-		put_line(g, (long)i, x->line, "move %s, %s%s @ box=%s", t1, x->name, offs, box);
-		snprintf(cmd, sizeof cmd, "%s.%s %s, %s, %s", isa_info_of(x->c.op)->name, ty, t2,
-			 x->name, t1);
-		emit_on_box(g, i, cmd, &low);
-		snprintf(cmd, sizeof cmd, "copy.%s %s, %s", ty, x->name, t2);
-		emit_on_box(g, i, cmd, &low);
+		halve(g, i, h, &up, &low);
 	}
-	put_line(g, (long)i, x->line, "sync");
+	emit_sync(g, i);
 	return 0;
 }
 
@@ -736,21 +893,15 @@ static int emit_strm_reduce(gen *g, size_t i)
  * producers must have synced first (§5.3). */
 static void emit_gather(gen *g, size_t i)
 {
-	put_line(g, (long)i, g->t->nodes[i].line, "sync");
+	emit_sync(g, i);
 }
 
 static void emit_shift(gen *g, size_t i)
 {
 	const emu_tnode *x = &g->t->nodes[i];
 	const emu_tnode *s = &g->t->nodes[x->arg[0]];
-	const unsigned nd = g->t->regions[x->region].ndims;
-	char offs[96], box[128];
-	size_t n = 0;
-	for (unsigned k = 0; k < nd; k++)
-		n += (size_t)snprintf(offs + n, sizeof offs - n, ", %+" PRId64, x->off[k]);
-	box_text(&s->dom, nd, box, sizeof box);
-	put_line(g, (long)i, x->line, "move %s, %s%s @ box=%s", x->name,
-		 emu_tnode_value_name(g->t, s), offs, box);
+	emit_tmove(g, i, x->name, value_buf(g, i), emu_tnode_value_name(g->t, s),
+		   value_buf(g, x->arg[0]), x->off, &s->dom);
 }
 
 /* bc (§3.2): the source's one element along dim goes to every position
@@ -772,6 +923,7 @@ static int emit_bcast(gen *g, size_t i)
 	for (size_t k = 0; rc == 0 && k < l.n; k++) {
 		emu_move_format(&l.v[k], line, sizeof line);
 		put_line(g, (long)i, x->line, "%s", line);
+		emu_jasm_move(&g->js, g->line, &l.v[k]);
 	}
 	emu_move_list_free(&l);
 	return rc;
@@ -781,10 +933,12 @@ static int emit_bcast(gen *g, size_t i)
 static void emit_store(gen *g, size_t i)
 {
 	const emu_tnode *x = &g->t->nodes[i];
-	char tn[16], cmd[256];
-	snprintf(cmd, sizeof cmd, "copy.%s %s, %s", type_text(x, tn, sizeof tn),
-		 g->t->arrays[x->array].name, emu_tnode_value_name(g->t, &g->t->nodes[x->arg[0]]));
-	emit_on_box(g, i, cmd, &x->dom);
+	char cmd[256];
+	emu_jasm_op o;
+	copy_op(g, i, g->t->arrays[x->array].name, (int16_t)x->array,
+		emu_tnode_value_name(g->t, &g->t->nodes[x->arg[0]]), value_buf(g, x->arg[0]), cmd,
+		sizeof cmd, &o);
+	emit_on_box(g, i, cmd, &o, &x->dom);
 }
 
 static const char *trim(char *s)
@@ -797,12 +951,50 @@ static const char *trim(char *s)
 	return s;
 }
 
+/* Line `line` of the tDFG's text, as emu_tdfg_line finds it, from an
+ * index of the lines made once (emu_tdfg_line reads from the start). */
+static void index_lines(gen *g)
+{
+	const emu_tdfg *t = g->t;
+	size_t n = 0, cap = 0;
+	for (size_t pos = 0; t->text && pos < t->len;) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			size_t *v = realloc(g->src0, cap * sizeof *v);
+			if (!v) {
+				free(g->src0);
+				g->src0 = NULL;
+				g->nsrc = 0;
+				return; /* emu_tdfg_line then */
+			}
+			g->src0 = v;
+		}
+		g->src0[n++] = pos;
+		const char *nl = memchr(t->text + pos, '\n', t->len - pos);
+		pos = nl ? (size_t)(nl - t->text) + 1 : t->len;
+	}
+	g->nsrc = n > INT32_MAX ? 0 : (int)n;
+}
+
+static const char *src_line(const gen *g, int line, size_t *len)
+{
+	const emu_tdfg *t = g->t;
+	if (!g->src0)
+		return emu_tdfg_line(t, line, len);
+	if (line < 1 || line > g->nsrc)
+		return NULL;
+	const size_t pos = g->src0[line - 1];
+	const char *nl = memchr(t->text + pos, '\n', t->len - pos);
+	*len = (nl ? (size_t)(nl - t->text) : t->len) - pos;
+	return t->text + pos;
+}
+
 static int emit_node(gen *g, size_t i)
 {
 	const emu_tnode *x = &g->t->nodes[i];
 	char src[160];
 	size_t n;
-	const char *s = emu_tdfg_line(g->t, x->line, &n);
+	const char *s = src_line(g, x->line, &n);
 	snprintf(src, sizeof src, "%.*s", s ? (int)(n < 150 ? n : 150) : 0, s ? s : "");
 	if (x->line > 0)
 		put_line(g, -1, x->line, "# %s:%d: %s", g->t->path, x->line, trim(src));
@@ -851,6 +1043,8 @@ static int emit_node(gen *g, size_t i)
 			 g->t->arrays[x->array].name);
 	else if (rc == 0)
 		put_line(g, (long)i, x->line, "node %s", x->name);
+	if (rc == 0)
+		emu_jasm_mark(&g->js, g->line, x->name, value_buf(g, i));
 	return rc;
 }
 
@@ -868,6 +1062,48 @@ static bool same_run(const emu_tdfg *t, const emu_tregion *a, const emu_tregion 
 	return true;
 }
 
+/* Run q's commands and markers again, each line `delta` further on
+ * (they passed the assembler's checks once; the program is the same). */
+static void replay_cmds(gen *g, const struct span *sp, int delta)
+{
+	emu_jasm *js = &g->js;
+	if (!js->on || js->failed)
+		return;
+	emu_program *p = js->a.p;
+	const size_t nc = sp->c1 - sp->c0, nm = sp->m1 - sp->m0;
+	if (p->ncmds + nc > js->a.cmdcap) {
+		size_t cap = js->a.cmdcap ? js->a.cmdcap : 64;
+		while (cap < p->ncmds + nc)
+			cap *= 2;
+		emu_cmd *v = realloc(p->cmds, cap * sizeof *v);
+		if (!v) {
+			g->oom = true;
+			return;
+		}
+		p->cmds = v;
+		js->a.cmdcap = cap;
+	}
+	for (size_t k = 0; k < nm; k++) {
+		const emu_mark *m = &p->marks[sp->m0 + k];
+		char name[EMU_NAME_MAX];
+		memcpy(name, m->name, sizeof name); /* marks may move when they grow */
+		const int16_t buf = m->buf;
+		const size_t at = m->at - sp->c0 + p->ncmds;
+		const int line = m->line + delta;
+		if (emu_program_mark(p, name, buf, line)) {
+			g->oom = true;
+			return;
+		}
+		p->marks[p->nmarks - 1].at = at;
+	}
+	for (size_t k = 0; k < nc; k++) {
+		emu_cmd *c = &p->cmds[p->ncmds++];
+		*c = p->cmds[sp->c0 + k];
+		c->line += delta;
+		c->mv.line = c->kind == EMU_CMD_MOVE ? c->line : c->mv.line;
+	}
+}
+
 /* Run r's commands are run q's: its lines again, each for the node of r
  * in the place of q's node. */
 static int replay(gen *g, size_t q, size_t r)
@@ -875,7 +1111,7 @@ static int replay(gen *g, size_t q, size_t r)
 	const struct span *sp = &g->span[q];
 	const size_t len = sp->t1 - sp->t0;
 	char *copy = malloc(len + 1);
-	if (!copy || fflush(g->f) != 0) {
+	if (!copy) {
 		free(copy);
 		g->oom = true;
 		return 0;
@@ -891,6 +1127,7 @@ static int replay(gen *g, size_t q, size_t r)
 		s += n + 1;
 	}
 	free(copy);
+	replay_cmds(g, sp, g->line + 1 - (sp->l1 - sp->l0) - sp->l0);
 	return 0;
 }
 
@@ -943,20 +1180,40 @@ static int emit_run(gen *g, size_t r)
 	struct span *sp = &g->span[r];
 	if (t->program)
 		put_line(g, -1, tr->line, "# lowering %zu", j->misses + 1);
-	if (fflush(g->f) != 0)
-		g->oom = true;
 	sp->t0 = g->size;
 	sp->l0 = g->line + 1;
+	sp->c0 = g->out->prog.ncmds;
+	sp->m0 = g->out->prog.nmarks;
 	for (size_t i = tr->node0; i < tr->node1; i++)
 		if (emit_node(g, i))
 			return -1;
-	if (fflush(g->f) != 0)
-		g->oom = true;
 	sp->t1 = g->size;
 	sp->l1 = g->line + 1;
+	sp->c1 = g->out->prog.ncmds;
+	sp->m1 = g->out->prog.nmarks;
 	j->lowerings[j->misses].region = (uint32_t)r;
 	j->lowerings[j->misses++].seconds = now_seconds() - t0;
 	return 0;
+}
+
+/* The declarations so far, assembled from their text (init=, tiles and
+ * every check as for any stream); the commands that follow go straight
+ * into the same program (jit_asm.h).  Left off (the whole text is then
+ * assembled) when the declarations do not assemble, so the message is
+ * the parser's. */
+static void start_direct(gen *g)
+{
+	char lowered[1100];
+	diag pd;
+	diag_clear(&pd);
+	if (g->oom)
+		return;
+	snprintf(lowered, sizeof lowered, "%s (lowered)", g->t->path);
+	if (emu_parse(lowered, g->text, g->size, &g->t->geom, &g->out->prog, &pd)) {
+		emu_program_init(&g->out->prog);
+		return;
+	}
+	emu_jasm_start(&g->js, &g->out->prog, g->t->path);
 }
 
 static int generate(gen *g)
@@ -973,6 +1230,8 @@ static int generate(gen *g)
 	for (size_t r = 0; r < t->nregions; r++)
 		for (size_t i = t->regions[r].node0; g->first[r] && i < t->regions[r].node1; i++)
 			declare(g, i);
+	start_direct(g);
+	index_lines(g);
 	for (size_t r = 0; r < t->nregions; r++)
 		if (emit_run(g, r))
 			return -1;
@@ -1022,23 +1281,17 @@ static int link(gen *g, emu_jit *j)
 	for (size_t i = 0; i < t->nnodes; i++) {
 		emu_tnode *x = &t->nodes[i];
 		x->cmd0 = x->cmd1 = SIZE_MAX;
-		x->buf = -1;
-		for (size_t b = 0; b < p->nbufs; b++)
-			if (strcmp(p->bufs[b].name, emu_tnode_value_name(t, x)) == 0)
-				x->buf = (int)b;
-		if (x->buf >= 0) {
+		x->buf = value_buf(g, i); /* the buffer of its value's name */
+		if (x->buf >= 0 && (size_t)x->buf < p->nbufs) {
 			x->init = (uint8_t)p->bufs[x->buf].init;
 			x->init_arg = p->bufs[x->buf].init_arg;
 		}
 	}
 	for (size_t i = 0; i < t->narrays; i++) {
-		emu_tarray *a = &t->arrays[i];
-		for (size_t b = 0; b < p->nbufs; b++)
-			if (strcmp(p->bufs[b].name, a->name) == 0) {
-				a->buf = (int)b;
-				a->init = (uint8_t)p->bufs[b].init;
-				a->init_arg = p->bufs[b].init_arg;
-			}
+		emu_tarray *a = &t->arrays[i]; /* declared first, in order */
+		a->buf = (int)i;
+		a->init = (uint8_t)p->bufs[i].init;
+		a->init_arg = p->bufs[i].init_arg;
 	}
 	for (size_t c = 0; c < p->ncmds; c++) {
 		const int ln = p->cmds[c].line;
@@ -1089,31 +1342,34 @@ int emu_jit_lower(emu_tdfg *t, emu_jit *out, diag *d)
 	g.first = first_runs(t);
 	g.span = calloc(t->nregions ? t->nregions : 1, sizeof *g.span);
 	out->lowerings = calloc(t->nregions ? t->nregions : 1, sizeof *out->lowerings);
-	if (!g.first || !g.span || !out->lowerings) {
+	g.buf_of = malloc((t->nnodes ? t->nnodes : 1) * sizeof *g.buf_of);
+	g.wr0 = first_nodes(t, g.first);
+	if (!g.first || !g.span || !out->lowerings || !g.buf_of || !g.wr0) {
 		diag_file(d, t->path, "out of memory");
 		goto out;
 	}
 	if (tile_runs(&g) || (t->program ? allocate_program(&g) : allocate(&g)))
 		goto out;
-	if (!(g.f = open_memstream(&g.text, &g.size))) {
-		diag_file(d, t->path, "out of memory");
-		goto out;
-	}
 	const int gr = generate(&g);
-	if (fclose(g.f) != 0 || g.oom) {
+	if (g.oom || !g.text) {
 		diag_file(d, t->path, "out of memory");
 		goto out;
 	}
 	if (gr)
 		goto out;
-	char lowered[1100];
-	snprintf(lowered, sizeof lowered, "%s (lowered)", t->path);
-	diag pd;
-	diag_clear(&pd);
-	if (emu_parse(lowered, g.text, g.size, &t->geom, &out->prog, &pd) ||
-	    emu_program_lower(&out->prog, &pd)) {
-		blame(&g, &pd, lowered);
-		goto out;
+	if (!g.js.on || g.js.failed) {
+		/* Not assembled on the way: the text is, and a message names
+		 * the node that made the line (blame). */
+		char lowered[1100];
+		snprintf(lowered, sizeof lowered, "%s (lowered)", t->path);
+		diag pd;
+		diag_clear(&pd);
+		emu_program_free(&out->prog);
+		if (emu_parse(lowered, g.text, g.size, &t->geom, &out->prog, &pd) ||
+		    emu_program_lower(&out->prog, &pd)) {
+			blame(&g, &pd, lowered);
+			goto out;
+		}
 	}
 	if (link(&g, out))
 		goto out;
@@ -1123,6 +1379,11 @@ int emu_jit_lower(emu_tdfg *t, emu_jit *out, diag *d)
 	g.text = NULL;
 	rc = 0;
 out:
+	if (g.js.on)
+		emu_jasm_end(&g.js);
+	free(g.buf_of);
+	free(g.wr0);
+	free(g.src0);
 	free(g.text);
 	free(g.line_node);
 	free(g.line_src);
