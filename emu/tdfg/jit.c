@@ -1006,7 +1006,7 @@ static int emit_node(gen *g, size_t i)
 	for (unsigned a = 0; a < x->nargs; a++)
 		if (g->t->nodes[x->arg[a]].kind == EMU_TN_UPDATE && x->kind != EMU_TN_UPDATE &&
 		    x->kind != EMU_TN_GATHER) {
-			put_line(g, (long)i, x->line, "sync");
+			emit_sync(g, i);
 			break;
 		}
 	switch (x->kind) {
