@@ -1003,6 +1003,13 @@ Test(errors, run)
 	expect_run_error("array A i64 8\nstreams chase p = A from 0 next @0\nload x = A[p]\nend\n",
 			 "t.nsc:2:1: error: a chase passes 1000 nodes");
 	expect_run_error("array A i32 8\nfor i < 5000\nend\n", "t.nsc:2:1: error: a loop of 5000 trips");
+	/* a region's iterations: its dimensions' product, even where it
+	 * would overflow 64 bits (found by fuzz_nsc: the reference ran it) */
+	expect_run_error("array A i32 8\nstreams i < 40, j < 40\nload x = A[0]\nend\n",
+			 "t.nsc:2:1: error: a region of more than 1000 iterations");
+	expect_run_error("array A i32 8\nstreams i < 4294967296, j < 4294967296, k < 4294967296\n"
+			 "load x = A[0]\nend\n",
+			 "t.nsc:2:1: error: a region of more than 1000 iterations");
 }
 
 /* ---- cli ---- */

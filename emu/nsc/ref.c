@@ -191,6 +191,27 @@ static int space(ref *f, int d, red *rd)
 	return 0;
 }
 
+/* The engines' bound on a region's iterations (region_run.c), checked
+ * the same way before the first iteration, so that both fail alike. */
+static int space_bound(ref *f)
+{
+	const nsc_region *r = f->r;
+	uint64_t n = 1;
+	for (int d = 0; d < r->ndims; d++) {
+		int64_t len;
+		if (ev_int(f, r->dim_len[d], &len) < 0)
+			return -1;
+		const bool over = len > 0 && n && (uint64_t)len > f->bound / n;
+		n = len <= 0 ? 0 : n * (uint64_t)len;
+		if (over) {
+			diag_at(f->d, f->p->file, r->line, r->col,
+				"a region of more than %" PRIu64 " iterations", f->bound);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int chase(ref *f, red *rd)
 {
 	const nsc_region *r = f->r;
@@ -227,6 +248,8 @@ static int region(ref *f, const nsc_region *r)
 	red rd[NSC_MAX_STREAMS];
 	memset(rd, 0, sizeof rd);
 	f->r = r;
+	if (r->ndims && space_bound(f) < 0)
+		return -1;
 	for (int s = 0; s < r->nstreams; s++) {
 		const nsc_stream *st = &r->s[s];
 		rd[s].key = -1;

@@ -27,8 +27,10 @@ static int configure(rstate *g)
 	for (int d = 0; d < r->ndims; d++) {
 		if (nsc_eval_int(e, r->dim_len[d], &c, &g->len[d]) < 0)
 			return -1;
+		/* n * len past the bound, without overflowing */
+		const bool over = g->len[d] > 0 && g->n && (uint64_t)g->len[d] > e->max_iters / g->n;
 		g->n = g->len[d] <= 0 ? 0 : g->n * (uint64_t)g->len[d];
-		if (g->n > e->max_iters) {
+		if (over) {
 			diag_at(e->d, e->p->file, r->line, r->col, "a region of more than %" PRIu64 " iterations",
 				e->max_iters);
 			return -1;
