@@ -334,6 +334,28 @@ static int gather_indexes(job *j, const gat *g)
 	return 0;
 }
 
+/* The core's loops over every dimension but k of dom's box (a, b, c),
+ * then `let base`, the flat position of their element; the number of
+ * loops opened (each closed by an `end`). */
+static unsigned core_loops(job *j, const emu_tnode *dom, unsigned k)
+{
+	const uint64_t *S = j->g->shape;
+	const uint64_t str[3] = {1, S[0], S[0] * S[1]};
+	const char *names[3] = {"a", "b", "c"};
+	unsigned loops = 0;
+	for (unsigned q = 0; q < EMU_LAYOUT_DIMS; q++)
+		if (q != k) {
+			fprintf(j->f, "for %s < %" PRIu64 "\n", names[q], dom->dom.hi[q] - dom->dom.lo[q]);
+			loops++;
+		}
+	fprintf(j->f, "let base = 0");
+	for (unsigned q = 0; q < EMU_LAYOUT_DIMS; q++)
+		if (q != k)
+			fprintf(j->f, " + (%s + %" PRIu64 ") * %" PRIu64, names[q], dom->dom.lo[q],
+				str[q]);
+	return loops;
+}
+
 /* The .nsc program: core loops over the other dimensions (their flat
  * offset in `base`), a region along dim with the index stream, the
  * indirect load and the store. */
@@ -344,20 +366,9 @@ static void gather_text(job *j)
 	const uint64_t *S = j->g->shape;
 	const uint64_t str[3] = {1, S[0], S[0] * S[1]};
 	const uint64_t n = S[0] * S[1] * S[2];
-	const char *names[3] = {"a", "b", "c"};
 	fprintf(j->f, "array A %s %" PRIu64 "\narray I %s %" PRIu64 "\narray X %s %" PRIu64 "\n",
 		nsc_type_of(x), n, nsc_type_of(ix), n, nsc_type_of(x), n);
-	unsigned loops = 0;
-	for (unsigned q = 0; q < EMU_LAYOUT_DIMS; q++)
-		if (q != k) {
-			fprintf(j->f, "for %s < %" PRIu64 "\n", names[q], x->dom.hi[q] - x->dom.lo[q]);
-			loops++;
-		}
-	fprintf(j->f, "let base = 0");
-	for (unsigned q = 0; q < EMU_LAYOUT_DIMS; q++)
-		if (q != k)
-			fprintf(j->f, " + (%s + %" PRIu64 ") * %" PRIu64, names[q], x->dom.lo[q],
-				str[q]);
+	unsigned loops = core_loops(j, x, k);
 	uint64_t ib = 0;
 	for (unsigned q = 0; q < EMU_LAYOUT_DIMS; q++)
 		ib += (q == k ? x->dom.lo[q] : ix->dom.lo[q]) * str[q];
@@ -553,21 +564,11 @@ static void update_text(job *j, const upd *u)
 	const unsigned k = ind ? x->dim : 0;
 	const uint64_t *S = j->g->shape;
 	const uint64_t str[3] = {1, S[0], S[0] * S[1]};
-	const char *names[3] = {"a", "b", "c"}, *ty = nsc_type_of(x);
+	const char *ty = nsc_type_of(x);
 	const char *op = isa_info_of(x->c.op)->name;
 	fprintf(j->f, "array C %s %" PRIu64 "\narray P %s %" PRIu64 "\n", ty, u->n, ty,
 		u->n + (ind ? u->len : 0));
-	unsigned loops = 0;
-	for (unsigned q = 0; q < EMU_LAYOUT_DIMS; q++)
-		if (q != k) {
-			fprintf(j->f, "for %s < %" PRIu64 "\n", names[q], v->dom.hi[q] - v->dom.lo[q]);
-			loops++;
-		}
-	fprintf(j->f, "let base = 0");
-	for (unsigned q = 0; q < EMU_LAYOUT_DIMS; q++)
-		if (q != k)
-			fprintf(j->f, " + (%s + %" PRIu64 ") * %" PRIu64, names[q], v->dom.lo[q],
-				str[q]);
+	unsigned loops = core_loops(j, v, k);
 	fprintf(j->f, "\nstreams m < %" PRIu64 "\n", u->len);
 	if (ind)
 		fprintf(j->f, "load ix = P[%" PRIu64 " + m] -> i64($) * %" PRIu64 "\n", u->n,
