@@ -1121,8 +1121,12 @@ unsigned emu_buffer_rows(const emu_buffer *b, const sram_geom *g)
 {
 	if (!b->ndims)
 		return b->width;
-	emu_region r;
-	emu_buffer_region(b, &r);
+	/* Only the tile and the width decide the rows: no whole region (its
+	 * name is copied), since the assembler asks this for every pair of
+	 * buffers. */
+	emu_region r = {.width = (uint8_t)b->width, .ndims = (uint8_t)b->ndims};
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+		r.tile[k] = b->tile[k];
 	return (unsigned)emu_region_rows(&r, g);
 }
 
