@@ -326,7 +326,7 @@ Test(teach, shift2_crosses_at_the_sync)
 	expect_lines(&r, lines);
 	free(r.out);
 	/* The checkpoint goes into the test's own folder. */
-	char dir[256], save[320], load[320], saved[400], loaded[400];
+	char dir[256], save[320], load[320], saved[512], loaded[640];
 	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsim-teach"));
 	snprintf(save, sizeof save, "checkpoint save %s/shift2.ckpt", dir);
 	snprintf(load, sizeof load, "checkpoint load %s/shift2.ckpt", dir);
