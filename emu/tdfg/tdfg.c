@@ -160,13 +160,7 @@ static bool at_end(tp *p)
 /* What is at pos, for messages: "'word'" or "the end of the line". */
 static const char *found(const tp *p, size_t at, char *buf, size_t size)
 {
-	if (at >= p->len || p->s[at] == '#')
-		return "the end of the line";
-	size_t n = 0;
-	while (at + n < p->len && !text_is_space(p->s[at + n]) && p->s[at + n] != ',' && n < 24)
-		n++;
-	snprintf(buf, size, "'%.*s'", (int)(n ? n : 1), p->s + at);
-	return buf;
+	return emu_tpar_found(p->s, p->len, at, buf, size);
 }
 
 static size_t ident_len(const tp *p, size_t at)

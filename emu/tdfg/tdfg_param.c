@@ -38,15 +38,20 @@ static int fail(emu_tpar_scan *sc, size_t at, const char *fmt, ...)
 }
 
 /* What is at pos, for messages: 'text' or "the end of the line". */
-static const char *found(const emu_tpar_scan *sc, size_t at, char *buf, size_t size)
+const char *emu_tpar_found(const char *s, size_t len, size_t at, char *buf, size_t size)
 {
-	if (at >= sc->len || sc->s[at] == '#')
+	if (at >= len || s[at] == '#')
 		return "the end of the line";
 	size_t n = 0;
-	while (at + n < sc->len && !text_is_space(sc->s[at + n]) && sc->s[at + n] != ',' && n < 24)
+	while (at + n < len && !text_is_space(s[at + n]) && s[at + n] != ',' && n < 24)
 		n++;
-	snprintf(buf, size, "'%.*s'", (int)(n ? n : 1), sc->s + at);
+	snprintf(buf, size, "'%.*s'", (int)(n ? n : 1), s + at);
 	return buf;
+}
+
+static const char *found(const emu_tpar_scan *sc, size_t at, char *buf, size_t size)
+{
+	return emu_tpar_found(sc->s, sc->len, at, buf, size);
 }
 
 static void skip(emu_tpar_scan *sc, unsigned depth)

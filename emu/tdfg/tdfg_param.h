@@ -56,5 +56,8 @@ int emu_tpar_sizes(emu_tpar_scan *sc, const char *what, uint64_t v[EMU_LAYOUT_DI
 		   uint8_t *nd);
 /* The program parameter called name (n characters), or NULL. */
 const emu_tpar *emu_tpar_find(const emu_tpar *par, unsigned npar, const char *name, size_t n);
+/* How a message names what stands at s[at]: up to 24 characters of its
+ * word in quotes, or "the end of the line" (buf holds the text). */
+const char *emu_tpar_found(const char *s, size_t len, size_t at, char *buf, size_t size);
 
 #endif
