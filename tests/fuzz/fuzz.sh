@@ -35,16 +35,16 @@ incs="$FUZZ_CPPFLAGS"
 jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 compile() {
   built=""
-  todo=""
+  stale=""
   for src in "$@"; do
     case "$src" in *.c) ;; *) continue ;; esac
     obj="$out/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')"
     if [ ! -f "$obj" ] || [ "$srcdir/$src" -nt "$obj" ]; then
-      todo="$todo $src"
+      stale="$stale $src"
     fi
     built="$built $obj"
   done
-  [ -n "$todo" ] || return 0
+  [ -n "$stale" ] || return 0
   # The micro-op executors (sram/sram_exec.c, sram/sram_block.c: the
   # vector kernels of every micro-op, inlined per width) are built with
   # AddressSanitizer but not UndefinedBehaviorSanitizer: with both, clang
@@ -52,7 +52,7 @@ compile() {
   # alone), and at -O0 they run too slowly for the targets that execute
   # programs.  The sanitizer suite (make check, gcc) runs them under both.
   # shellcheck disable=SC2086
-  printf '%s\n' $todo | xargs -P "$jobs" -I{} sh -c '
+  printf '%s\n' $stale | xargs -P "$jobs" -I{} sh -c '
     obj="$1/obj/$(echo "$2" | tr / _ | sed "s/\\.c\$/.o/")"
     case "$2" in sram/sram_exec.c|sram/sram_block.c) nub=-fno-sanitize=undefined ;; *) nub= ;; esac
     exec $3 $7 $4 $nub -fsanitize=fuzzer-no-link $5 -c "$6/$2" -o "$obj"' \
