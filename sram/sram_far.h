@@ -46,8 +46,9 @@ typedef struct sram_far {
  * ways not in f->arrays shift with the enable their latch holds.  The
  * enable of f->arrays ends as `last` (when nwl > 0), those outside the
  * ways too, as the controller leaves it.  f->arrays must be inside the
- * machine and |dist| at most its bitlines; the caller checks both. */
-void sram_far_run(sram_machine *m, unsigned first, unsigned count,
-		  const uint8_t *way_on, const sram_far *f);
+ * machine and |dist| at most its bitlines; the caller checks both.
+ * 0, or -1 when out of memory (nothing was run). */
+int sram_far_run(sram_machine *m, unsigned first, unsigned count,
+		 const uint8_t *way_on, const sram_far *f);
 
 #endif

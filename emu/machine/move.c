@@ -406,8 +406,8 @@ static bool far_wanted(void)
  * the bank's ways through sram_far_run, which gives the bits the
  * micro-ops give (sram/sram_far.h) in one pass over the enabled arrays
  * instead of |dist| passes over every way. */
-static void intra_whole(const struct intra_run *I, unsigned b, size_t i,
-			const unsigned *arrays, size_t na)
+static int intra_whole(const struct intra_run *I, unsigned b, size_t i,
+		       const unsigned *arrays, size_t na)
 {
 	const struct emu_move_cur *r = I->r;
 	const emu_move *c = r->o.c;
@@ -418,8 +418,8 @@ static void intra_whole(const struct intra_run *I, unsigned b, size_t i,
 		.dist = (int)c->dist, .arrays = arrays, .narrays = na,
 		.first = r->all, .last = r->last,
 	};
-	sram_far_run(I->m, b * I->m->g.ways_per_bank, I->m->g.ways_per_bank,
-		     I->way_on, &f);
+	return sram_far_run(I->m, b * I->m->g.ways_per_bank, I->m->g.ways_per_bank,
+			    I->way_on, &f);
 }
 
 static int intra_bank(const struct intra_run *I, unsigned b)
@@ -431,7 +431,8 @@ static int intra_bank(const struct intra_run *I, unsigned b)
 	const size_t na = r->bank_at[b + 1] - r->bank_at[b];
 	for (size_t i = I->from; na && i < I->to;) {
 		if (I->fast && i % r->period == 0 && I->to - i >= r->period) {
-			intra_whole(I, b, i, arrays, na);
+			if (intra_whole(I, b, i, arrays, na) < 0)
+				return -1;
 			i += (I->to - i) / r->period * r->period;
 			continue;
 		}
@@ -591,24 +592,30 @@ static struct emu_move_batch *new_batch(emu_mover *mv, const uint64_t *mask)
 	return b;
 }
 
+/* Room for n entries in b (realloc keeps what it holds); 0, or -1 when
+ * out of memory. */
+static int batch_reserve(struct emu_move_batch *b, unsigned wpa, size_t n)
+{
+	unsigned *a = realloc(b->array, n * sizeof *a);
+	if (a)
+		b->array = a;
+	uint16_t *r = realloc(b->row, n * sizeof *r);
+	if (r)
+		b->row = r;
+	uint64_t *d = realloc(b->data, n * wpa * sizeof *d);
+	if (d)
+		b->data = d;
+	if (!a || !r || !d)
+		return -1;
+	b->cap = n;
+	return 0;
+}
+
 static int batch_add(struct emu_move_batch *b, unsigned wpa, unsigned array,
 		     unsigned row, const uint64_t *data)
 {
-	if (b->n == b->cap) {
-		const size_t cap = b->cap ? 2 * b->cap : 64;
-		unsigned *a = realloc(b->array, cap * sizeof *a);
-		if (a)
-			b->array = a;
-		uint16_t *r = realloc(b->row, cap * sizeof *r);
-		if (r)
-			b->row = r;
-		uint64_t *d = realloc(b->data, cap * wpa * sizeof *d);
-		if (d)
-			b->data = d;
-		if (!a || !r || !d)
-			return -1;
-		b->cap = cap;
-	}
+	if (b->n == b->cap && batch_reserve(b, wpa, b->cap ? 2 * b->cap : 64) != 0)
+		return -1;
 	b->array[b->n] = array;
 	b->row[b->n] = (uint16_t)row;
 	memcpy(b->data + b->n * wpa, data, wpa * sizeof *data);
@@ -652,14 +659,14 @@ static int transfer_step(emu_mover *mv, const struct op *o, const struct remap *
 	return 0;
 }
 
-/* Does any destination of o lie in another bank than its source? */
-static bool has_remote(const emu_mover *mv, const struct op *o)
+/* The destinations of o in another bank than their source's. */
+static size_t remote_count(const emu_mover *mv, const struct op *o)
 {
+	size_t n = 0;
 	for (size_t i = 0; i < o->nsrc * o->copies; i++)
-		if (emu_net_bank(&mv->m->g, o->dst[i]) !=
-		    emu_net_bank(&mv->m->g, o->src[i / o->copies]))
-			return true;
-	return false;
+		n += emu_net_bank(&mv->m->g, o->dst[i]) !=
+		     emu_net_bank(&mv->m->g, o->src[i / o->copies]);
+	return n;
 }
 
 static int exec_transfer(emu_mover *mv, const struct op *o)
@@ -671,7 +678,11 @@ static int exec_transfer(emu_mover *mv, const struct op *o)
 	int rc = -1;
 	if (!buf || remap_init(c, &r) != 0)
 		goto out;
-	if (has_remote(mv, o) && !(b = new_batch(mv, o->dmask)))
+	/* The held rows, every wordline's, reserved at once: growing the
+	 * batch by doubling copied it over and over. */
+	const size_t held = remote_count(mv, o) * c->nwl;
+	if (held && (!(b = new_batch(mv, o->dmask)) ||
+		     batch_reserve(b, mv->m->wpa, held) != 0))
 		goto out_remap;
 	rc = 0;
 	for (unsigned k = 0; k < c->nwl && rc == 0; k++)
