@@ -18,6 +18,7 @@
  * array's words only.
  */
 #include "sram_far.h"
+#include "sram_vec.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -35,7 +36,7 @@ struct far_by {
  * higher bitlines), zeros entering, bits above B cleared (tail: the
  * mask of the array's last word).  out must not be in.  ((x >> 1) >>
  * (63 - r) is x >> (64 - r), and 0 for r = 0.) */
-static inline void far_shift(const uint64_t *in, uint64_t *out, unsigned wpa,
+static ALWAYS_INLINE void far_shift(const uint64_t *in, uint64_t *out, unsigned wpa,
 			     struct far_by b, uint64_t tail)
 {
 	const unsigned q = b.q, r = b.r;
@@ -63,7 +64,7 @@ static inline void far_shift(const uint64_t *in, uint64_t *out, unsigned wpa,
 }
 
 /* row = v where e is set, row elsewhere (a gated write). */
-static inline void far_write(uint64_t *row, const uint64_t *v, const uint64_t *e,
+static ALWAYS_INLINE void far_write(uint64_t *row, const uint64_t *v, const uint64_t *e,
 			     unsigned wpa)
 {
 	for (unsigned k = 0; k < wpa; k++)
@@ -145,22 +146,73 @@ static void far_record(const sram_machine *m, sram_way *w, unsigned scratch)
 	w->last_set = 0;
 }
 
-/* Every wordline of f on way w (arrays A[0..apw)). */
+/* A whole array's wordline at once, when its steps into the scratch row
+ * are one shift (far_steps): the scratch row gets src shifted by |dist|
+ * - 1, and the last step, which shifts that once more, gives src
+ * shifted by |dist| (the bits it drops, above B, are those the steps
+ * drop too), so both come from src before either row is written (src,
+ * scratch and dst may be the same row).  False, doing nothing, when
+ * the array needs the steps one at a time.  wpa is a constant in the
+ * common cases (far_way), so the loops unroll. */
+static ALWAYS_INLINE bool far_fused(const sram_machine *m, sram_way *w, size_t off,
+				    const sram_far *f, unsigned k,
+				    const struct far_arr *A, unsigned wpa)
+{
+	const unsigned steps = (unsigned)(f->dist < 0 ? -f->dist : f->dist);
+	const bool up = f->dist > 0;
+	const uint64_t *in = w->rows + (size_t)(f->src + k) * m->stride + off;
+	uint64_t *scr = w->rows + (size_t)f->scratch * m->stride + off;
+	uint64_t t[FAR_WORDS], u[FAR_WORDS];
+	if (A->k1 != FAR_WHOLE || (!up && (scr[wpa - 1] & ~m->tail & ~A->e1[wpa - 1])))
+		return false;
+	far_shift(in, t, wpa, (struct far_by){(steps - 1) / 64, (steps - 1) % 64, up}, m->tail);
+	if (A->on2)
+		far_shift(in, u, wpa, (struct far_by){steps / 64, steps % 64, up}, m->tail);
+	far_write(scr, t, A->e1, wpa);
+	if (A->on2)
+		far_write(w->rows + (size_t)(f->dst + k) * m->stride + off, u, A->e2, wpa);
+	return true;
+}
+
+/* Every wordline of f on way w (arrays A[0..apw)), wpa words an array.
+ * The last wordline runs in two phases, the steps then the last step,
+ * so the sense record sees the scratch row between them. */
+static ALWAYS_INLINE void far_way_n(const sram_machine *m, sram_way *w,
+				    const sram_far *f, const struct far_arr *A,
+				    unsigned wpa)
+{
+	const unsigned apw = m->g.arrays_per_way;
+	for (unsigned k = 0; k + 1 < f->nwl; k++) {
+		for (unsigned j = 0; j < apw; j++) {
+			if (A[j].k1 == FAR_OFF ||
+			    far_fused(m, w, (size_t)j * wpa, f, k, &A[j], wpa))
+				continue;
+			far_steps(m, w, (size_t)j * wpa, f, f->src + k, &A[j]);
+			if (A[j].on2)
+				far_last(m, w, (size_t)j * wpa, f, f->dst + k, &A[j]);
+		}
+		for (unsigned j = 0; j < apw; j++)
+			if (A[j].k1 == FAR_OFF && A[j].on2)
+				far_last(m, w, (size_t)j * wpa, f, f->dst + k, &A[j]);
+	}
+	const unsigned k = f->nwl - 1;
+	for (unsigned j = 0; j < apw; j++)
+		if (A[j].k1 != FAR_OFF)
+			far_steps(m, w, (size_t)j * wpa, f, f->src + k, &A[j]);
+	far_record(m, w, f->scratch);
+	for (unsigned j = 0; j < apw; j++)
+		if (A[j].on2)
+			far_last(m, w, (size_t)j * wpa, f, f->dst + k, &A[j]);
+	w->last_dst = (uint16_t)(f->dst + k);
+}
+
 static void far_way(const sram_machine *m, sram_way *w, const sram_far *f,
 		    const struct far_arr *A)
 {
-	const unsigned apw = m->g.arrays_per_way, wpa = m->wpa;
-	for (unsigned k = 0; k < f->nwl; k++) {
-		for (unsigned j = 0; j < apw; j++)
-			if (A[j].k1 != FAR_OFF)
-				far_steps(m, w, (size_t)j * wpa, f, f->src + k, &A[j]);
-		if (k + 1 == f->nwl)
-			far_record(m, w, f->scratch);
-		for (unsigned j = 0; j < apw; j++)
-			if (A[j].on2)
-				far_last(m, w, (size_t)j * wpa, f, f->dst + k, &A[j]);
-		w->last_dst = (uint16_t)(f->dst + k);
-	}
+	if (m->wpa == 4) /* 256 bitlines, the default machine */
+		far_way_n(m, w, f, A, 4);
+	else
+		far_way_n(m, w, f, A, m->wpa);
 }
 
 /* The enables of ways first..end-1's arrays: their latches, or f's two
