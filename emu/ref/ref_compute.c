@@ -113,15 +113,15 @@ static bool bitwise(const isa_cmd *c)
 
 /* A bitwise command on word w of the rows: every source word is read
  * before any is written, since d may overlap a or b. */
-static void word_bitwise(uint64_t *rows, unsigned rw, const isa_cmd *c, unsigned w,
+static void word_bitwise(uint64_t *rows, size_t rs, const isa_cmd *c, unsigned w,
 			 uint64_t sel)
 {
 	uint64_t x[64], y[64] = {0};
 	const unsigned n = c->width;
 	for (unsigned k = 0; k < n; k++) {
-		x[k] = rows[(size_t)(c->a + k) * rw + w];
+		x[k] = rows[(c->a + k) * rs + w];
 		if (c->b != ISA_NONE)
-			y[k] = rows[(size_t)(c->b + k) * rw + w];
+			y[k] = rows[(c->b + k) * rs + w];
 	}
 	for (unsigned k = 0; k < n; k++) {
 		uint64_t v;
@@ -132,7 +132,7 @@ static void word_bitwise(uint64_t *rows, unsigned rw, const isa_cmd *c, unsigned
 		case ISA_NOT: v = ~x[k]; break;
 		default: v = x[k]; break; /* COPY */
 		}
-		uint64_t *o = &rows[(size_t)(c->d + k) * rw + w];
+		uint64_t *o = &rows[(c->d + k) * rs + w];
 		*o = (*o & ~sel) | (v & sel);
 	}
 }
@@ -150,10 +150,32 @@ static void word_elems(const isa_cmd *c, uint64_t sel, uint8_t *tags, ref_lanes 
 	}
 }
 
+/* Does what c leaves in the tag depend on the element's values?  When
+ * not, tag_effect gives -1 for every element. */
+static bool tag_by_value(const isa_cmd *c)
+{
+	switch (c->op) {
+	case ISA_SUB: case ISA_POPCNT: case ISA_MIN: case ISA_MAX: case ISA_SEARCH:
+	case ISA_SHL: case ISA_SHR:
+		return true;
+	case ISA_ABS:
+		return c->is_signed;
+	case ISA_SRA:
+		return c->width > 1;
+	default:
+		return false;
+	}
+}
+
 /* What a command that writes a destination leaves in the tags. */
 static void word_tags(const isa_cmd *c, uint64_t sel, bool clobber, uint8_t *tags,
 		      const ref_lanes *L)
 {
+	if (!tag_by_value(c)) {
+		for (uint64_t s = sel; clobber && s; s &= s - 1)
+			tags[__builtin_ctzll(s)] = EMU_REF_TAG_UNDEF;
+		return;
+	}
 	for (uint64_t s = sel; s; s &= s - 1) {
 		const unsigned j = (unsigned)__builtin_ctzll(s);
 		const int t = tag_effect(c, L->a[j], L->b[j]);
@@ -171,8 +193,8 @@ static void apply_word(const emu_ref *r, const isa_cmd *c, unsigned a, unsigned 
 	uint64_t *const rows = r->rows[a];
 	uint8_t *const tags = r->tags[a] + 64 * w;
 	const isa_form f = isa_info_of(c->op)->form;
-	if (bitwise(c)) {
-		word_bitwise(rows, r->rw, c, w, sel);
+	if (bitwise(c)) { /* their tags do not depend on the values */
+		word_bitwise(rows, r->rs, c, w, sel);
 		word_tags(c, sel, clobber, tags, L);
 		return;
 	}
@@ -180,11 +202,11 @@ static void apply_word(const emu_ref *r, const isa_cmd *c, unsigned a, unsigned 
 	const unsigned an = c->op == ISA_CVT ? c->swidth : c->width;
 	const unsigned dn = f == ISA_FORM_PAB || f == ISA_FORM_PAI ? 1 : c->width;
 	if (c->a != ISA_NONE)
-		emu_ref_block_get(rows, r->rw, w, c->a, an, L->a);
+		emu_ref_block_get(rows, r->rs, w, c->a, an, L->a);
 	if (c->b != ISA_NONE)
-		emu_ref_block_get(rows, r->rw, w, c->b, c->width, L->b);
+		emu_ref_block_get(rows, r->rs, w, c->b, c->width, L->b);
 	if (c->c3 != ISA_NONE)
-		emu_ref_block_get(rows, r->rw, w, c->c3, c->width, L->c);
+		emu_ref_block_get(rows, r->rs, w, c->c3, c->width, L->c);
 	if (emu_ref_fp_host(c))
 		emu_ref_fp_run(c, L->a, L->b, L->c, L->d, 64);
 	else
@@ -193,8 +215,8 @@ static void apply_word(const emu_ref *r, const isa_cmd *c, unsigned a, unsigned 
 		return;
 	word_tags(c, sel, clobber, tags, L);
 	if (f == ISA_FORM_QRAB)
-		emu_ref_block_put(rows, r->rw, w, c->d2, c->width, sel, L->r2);
-	emu_ref_block_put(rows, r->rw, w, c->d, dn, sel, L->d);
+		emu_ref_block_put(rows, r->rs, w, c->d2, c->width, sel, L->r2);
+	emu_ref_block_put(rows, r->rs, w, c->d, dn, sel, L->d);
 }
 
 /* One element-wise command over the selected bitlines of one array.
@@ -203,7 +225,13 @@ static void apply_array(const emu_ref *r, const isa_cmd *c, unsigned a, const ui
 			bool clobber)
 {
 	ref_lanes L;
-	memset(&L, 0, sizeof L);
+	/* an operand the command does not read is 0, as for isa_ref_elem3 */
+	if (c->a == ISA_NONE)
+		memset(L.a, 0, sizeof L.a);
+	if (c->b == ISA_NONE)
+		memset(L.b, 0, sizeof L.b);
+	if (c->c3 == ISA_NONE)
+		memset(L.c, 0, sizeof L.c);
 	for (unsigned w = 0; w < r->rw; w++)
 		if (sel[w])
 			apply_word(r, c, a, w, sel[w], clobber, &L);
@@ -242,10 +270,10 @@ static void apply_reduce(emu_ref *r, const isa_cmd *c, unsigned a, bool clobber)
 	uint64_t v[SRAM_MAX_DIM + 64];
 	uint64_t *rows = emu_ref_rows(r, a, true);
 	for (unsigned w = 0; w < r->rw; w++)
-		emu_ref_block_get(rows, r->rw, w, c->a, c->width, v + 64 * w);
+		emu_ref_block_get(rows, r->rs, w, c->a, c->width, v + 64 * w);
 	const uint64_t x = isa_ref_reduce(c, v, r->B);
 	for (unsigned k = 0; k < c->width; k++) {
-		uint64_t *o = &rows[(size_t)(c->d + k) * r->rw];
+		uint64_t *o = &rows[(c->d + k) * r->rs];
 		*o = (*o & ~UINT64_C(1)) | (x >> k & 1);
 	}
 	if (clobber)

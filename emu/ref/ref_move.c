@@ -120,8 +120,8 @@ static int ref_intra(emu_ref *r, const emu_move *m, diag *d)
 		uint64_t *rows = emu_ref_rows(r, a, true);
 		emu_ref_mark(r, a, m->dst_wl, m->nwl);
 		for (unsigned k = 0; k < m->nwl; k++) {
-			memcpy(src, rows + (size_t)(m->wl + k) * r->rw, r->rw * sizeof *src);
-			map_row(&mp, rows + (size_t)(m->dst_wl + k) * r->rw, src, r->rw);
+			memcpy(src, rows + (m->wl + k) * r->rs, r->rw * sizeof *src);
+			map_row(&mp, rows + (m->dst_wl + k) * r->rs, src, r->rw);
 		}
 	}
 	return 0;
@@ -173,7 +173,7 @@ static int transfer_row(emu_ref *r, const ref_map *mp, unsigned from, unsigned t
 			unsigned dwl, const uint64_t *src)
 {
 	if (ref_bank(r, to) == ref_bank(r, from)) {
-		map_row(mp, emu_ref_rows(r, to, true) + (size_t)dwl * r->rw, src, r->rw);
+		map_row(mp, emu_ref_rows(r, to, true) + dwl * r->rs, src, r->rw);
 		return 0;
 	}
 	uint64_t bits[SRAM_MAX_DIM / 64] = {0};
@@ -194,13 +194,13 @@ static int transfer_step(emu_ref *r, const emu_move *m, const ref_map *mp,
 	const unsigned swl = m->wl + k;
 	for (uint64_t i = 0; chains && i < na; i++) {
 		const uint64_t *rows = emu_ref_rows(r, arr[i], false);
-		memcpy(r->snap + i * r->rw, rows ? rows + (size_t)swl * r->rw : zero,
+		memcpy(r->snap + i * r->rw, rows ? rows + swl * r->rs : zero,
 		       r->rw * sizeof *r->snap);
 	}
 	for (uint64_t i = 0; i < na; i++) {
 		const uint64_t *rows = emu_ref_rows(r, arr[i], false);
 		const uint64_t *src = chains ? r->snap + i * r->rw
-				      : rows ? rows + (size_t)swl * r->rw : zero;
+				      : rows ? rows + swl * r->rs : zero;
 		for (uint64_t c = 0; c < copies; c++) {
 			const unsigned to = (unsigned)(arr[i] + m->dist + (int64_t)c * m->reuse_stride);
 			if (transfer_row(r, mp, arr[i], to, m->dst_wl + k, src))
@@ -252,7 +252,7 @@ static int ref_const(emu_ref *r, const emu_move *m, diag *d)
 		uint64_t *rows = emu_ref_rows(r, arr[i], true);
 		emu_ref_mark(r, arr[i], m->wl, m->nwl);
 		for (unsigned k = 0; k < m->nwl; k++) {
-			uint64_t *row = rows + (size_t)(m->wl + k) * r->rw;
+			uint64_t *row = rows + (m->wl + k) * r->rs;
 			for (unsigned w = 0; w < r->rw; w++)
 				row[w] = m->value >> k & 1 ? row[w] | mask[w] : row[w] & ~mask[w];
 		}
@@ -265,7 +265,7 @@ static void ref_sync(emu_ref *r)
 {
 	for (size_t i = 0; i < r->npend; i++) {
 		const struct emu_ref_pend *q = &r->pend[i];
-		uint64_t *x = emu_ref_rows(r, q->array, true) + (size_t)q->wordline * r->rw + q->word;
+		uint64_t *x = emu_ref_rows(r, q->array, true) + q->wordline * r->rs + q->word;
 		*x = (*x & ~q->mask) | (q->bits & q->mask);
 		emu_ref_mark(r, q->array, q->wordline, 1);
 	}

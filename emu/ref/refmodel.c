@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* Widen array a's entry of one row set (list, lo, hi) by [wl, wl + n). */
 static void rows_add(unsigned *list, size_t *n_list, uint16_t *lo, uint16_t *hi,
@@ -60,8 +61,15 @@ emu_ref *emu_ref_new(const emu_program *p, diag *d)
 	r->W = p->geom.wordlines;
 	r->B = p->geom.bitlines;
 	r->rw = (r->B + 63) / 64;
-	r->last = r->B % 64 ? isa_mask(r->B % 64) : ~UINT64_C(0);
+	r->rs = (size_t)p->geom.arrays_per_way * r->rw;
 	r->narrays = (unsigned)(sram_geom_bitlines(&p->geom) / r->B);
+	r->store_bytes = (size_t)r->narrays * r->W * r->rw * sizeof(uint64_t);
+	r->store = mmap(NULL, r->store_bytes, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (r->store == MAP_FAILED) {
+		r->store = NULL;
+		goto oom;
+	}
 	r->rows = calloc(r->narrays, sizeof *r->rows);
 	r->tags = calloc(r->narrays, sizeof *r->tags);
 	r->sel_arr = calloc(r->narrays, 1);
@@ -71,10 +79,9 @@ emu_ref *emu_ref_new(const emu_program *p, diag *d)
 	r->touched = calloc(r->narrays, sizeof *r->touched);
 	r->tlo = calloc(r->narrays, sizeof *r->tlo);
 	r->thi = calloc(r->narrays, sizeof *r->thi);
-	r->spare_rows = calloc((size_t)r->W * r->rw, sizeof(uint64_t));
 	r->spare_tag = calloc(r->B, 1);
 	if (!r->rows || !r->tags || !r->sel_arr || !r->dirty || !r->lo || !r->hi ||
-	    !r->touched || !r->tlo || !r->thi || !r->spare_rows || !r->spare_tag)
+	    !r->touched || !r->tlo || !r->thi || !r->spare_tag)
 		goto oom;
 	touch_buffers(r);
 	return r;
@@ -88,13 +95,11 @@ void emu_ref_free(emu_ref *r)
 {
 	if (!r)
 		return;
-	for (unsigned a = 0; r->rows && r->tags && a < r->narrays; a++) {
-		if (r->rows[a] != r->spare_rows)
-			free(r->rows[a]);
+	for (unsigned a = 0; r->tags && a < r->narrays; a++)
 		if (r->tags[a] != r->spare_tag)
 			free(r->tags[a]);
-	}
-	free(r->spare_rows);
+	if (r->store)
+		munmap(r->store, r->store_bytes);
 	free(r->spare_tag);
 	free(r->rows);
 	free(r->tags);
@@ -117,17 +122,15 @@ uint64_t *emu_ref_rows(const emu_ref *r, unsigned a, bool make)
 	if (!r->rows[a]) {
 		if (!make)
 			return NULL;
-		uint64_t **rr = (uint64_t **)&r->rows[a];
+		const unsigned apw = r->p->geom.arrays_per_way;
 		uint8_t **rt = (uint8_t **)&r->tags[a];
-		*rr = calloc((size_t)r->W * r->rw, sizeof(uint64_t));
 		*rt = calloc(r->B, 1);
-		if (!*rr || !*rt) {
-			free(*rr);
-			free(*rt);
-			*rr = r->spare_rows;
+		if (!*rt) {
 			*rt = r->spare_tag;
 			((emu_ref *)r)->oom = true;
 		}
+		((emu_ref *)r)->rows[a] =
+			r->store + ((size_t)(a / apw) * r->W * apw + a % apw) * r->rw;
 	}
 	return r->rows[a];
 }
@@ -173,7 +176,7 @@ void emu_ref_touched(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
 
 const uint64_t *emu_ref_row(const emu_ref *r, unsigned array, unsigned wl)
 {
-	return r->rows[array] ? r->rows[array] + (size_t)wl * r->rw : NULL;
+	return r->rows[array] ? r->rows[array] + wl * r->rs : NULL;
 }
 
 unsigned emu_ref_row_words(const emu_ref *r)
@@ -212,7 +215,7 @@ uint64_t emu_ref_get(const emu_ref *r, const emu_buffer *b, uint64_t i)
 	const uint64_t *rows = emu_ref_rows(r, a, false);
 	uint64_t v = 0;
 	for (unsigned k = 0; rows && k < b->width; k++)
-		v |= (rows[(size_t)(wl + k) * r->rw + bl / 64] >> (bl % 64) & 1) << k;
+		v |= (rows[(wl + k) * r->rs + bl / 64] >> (bl % 64) & 1) << k;
 	return v;
 }
 
@@ -223,7 +226,7 @@ void emu_ref_set(emu_ref *r, const emu_buffer *b, uint64_t i, uint64_t v)
 	uint64_t *rows = emu_ref_rows(r, a, true);
 	const uint64_t bit = UINT64_C(1) << (bl % 64);
 	for (unsigned k = 0; k < b->width; k++) {
-		uint64_t *x = &rows[(size_t)(wl + k) * r->rw + bl / 64];
+		uint64_t *x = &rows[(wl + k) * r->rs + bl / 64];
 		*x = v >> k & 1 ? *x | bit : *x & ~bit;
 	}
 }
@@ -254,7 +257,7 @@ void emu_ref_read(const emu_ref *r, const emu_buffer *b, uint64_t *values)
 			k.wl = wl;
 			k.w = bl / 64;
 			k.valid = true;
-			emu_ref_block_get(emu_ref_rows(r, a, false), r->rw, k.w, wl, b->width, k.v);
+			emu_ref_block_get(emu_ref_rows(r, a, false), r->rs, k.w, wl, b->width, k.v);
 		}
 		values[i] = k.v[bl % 64];
 	}
@@ -264,7 +267,7 @@ void emu_ref_read(const emu_ref *r, const emu_buffer *b, uint64_t *values)
 static void blk_flush(emu_ref *r, ref_blk *k, unsigned width)
 {
 	if (k->valid && k->mask)
-		emu_ref_block_put(emu_ref_rows(r, k->a, true), r->rw, k->w, k->wl, width,
+		emu_ref_block_put(emu_ref_rows(r, k->a, true), r->rs, k->w, k->wl, width,
 				  k->mask, k->v);
 	k->valid = false;
 }
