@@ -64,6 +64,12 @@ tests_test_machine_SOURCES = tests/test_machine.c
 tests_test_machine_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_machine_LDADD = $(TEST_LIBS)
 
+# --check's fast paths against the slow ones (emu/ref, emu/check)
+check_PROGRAMS += tests/test_refcheck
+tests_test_refcheck_SOURCES = tests/test_refcheck.c
+tests_test_refcheck_CFLAGS = $(TEST_CFLAGS)
+tests_test_refcheck_LDADD = $(TEST_LIBS)
+
 check_PROGRAMS += tests/test_layout
 tests_test_layout_SOURCES = tests/test_layout.c
 tests_test_layout_CFLAGS = $(TEST_CFLAGS)

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * compare.c: the machine against the scalar reference, buffer by buffer
- * (check.h).  Both sides are read whole, each placing the buffer's
- * elements once, then compared; the first differing element is kept.
+ * compare.c: the machine against the scalar reference (check.h): buffer
+ * by buffer, both sides read whole, each placing the buffer's elements
+ * once, the first differing element kept; and row by row, since the
+ * reference holds its cells in the machine's layout (refmodel.h), as
+ * whole rows, a cell named only once rows differ.
  */
 #include "check.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#include "transpose.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -45,49 +45,68 @@ bool emu_ref_compare(const emu_ref *r, const emu_machine *em,
 	return same;
 }
 
-/* Rows [r0, r1) of one 64-row block (starting at blk) of array a, word w
- * of each row: transposed, t[j] holds bitline 64w + j's bits of the block,
- * which is the reference column's word blk / 64. */
-static bool block_same(const emu_ref *r, const sram_machine *m, unsigned a,
-		       unsigned blk, unsigned r0, unsigned r1, unsigned w,
-		       emu_cell_mismatch *cm)
+/* The first differing cell of rows [lo, hi) of array a, in the order
+ * the comparison names cells: 64-row blocks upwards, in each block the
+ * lowest bitline that differs on any of its rows, then its lowest such
+ * row.  A reference array never written reads as zero. */
+static void first_cell(const emu_ref *r, const sram_machine *m, unsigned a, unsigned lo,
+		       unsigned hi, emu_cell_mismatch *cm)
 {
-	uint64_t t[64] = {0};
-	for (unsigned wl = r0; wl < r1; wl++)
-		t[wl - blk] = sram_row((sram_machine *)m, a, wl)[w];
-	emu_ttu_transpose64(t);
-	const unsigned n = r1 - r0;
-	const uint64_t rows = (n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1) << (r0 - blk);
-	for (unsigned j = 0; j < 64 && 64 * w + j < m->g.bitlines; j++) {
-		const uint64_t *col = emu_ref_column(r, a, 64 * w + j);
-		const uint64_t want = col ? col[blk / 64] : 0, diff = (t[j] ^ want) & rows;
-		if (diff) {
-			const unsigned k = (unsigned)__builtin_ctzll(diff);
-			*cm = (emu_cell_mismatch){a, 64 * w + j, blk + k,
-						  (unsigned)(want >> k & 1), (unsigned)(t[j] >> k & 1)};
-			return false;
+	const unsigned rw = emu_ref_row_words(r);
+	const uint64_t last = m->g.bitlines % 64 ? (UINT64_C(1) << m->g.bitlines % 64) - 1
+						 : ~UINT64_C(0);
+	for (unsigned blk = lo / 64 * 64; blk < hi; blk += 64) {
+		const unsigned r0 = lo > blk ? lo : blk, r1 = hi < blk + 64 ? hi : blk + 64;
+		for (unsigned w = 0; w < rw; w++) {
+			uint64_t any = 0;
+			for (unsigned wl = r0; wl < r1; wl++) {
+				const uint64_t *want = emu_ref_row(r, a, wl);
+				any |= sram_row((sram_machine *)m, a, wl)[w] ^ (want ? want[w] : 0);
+			}
+			if (w == rw - 1)
+				any &= last;
+			if (!any)
+				continue;
+			const unsigned j = (unsigned)__builtin_ctzll(any);
+			for (unsigned wl = r0; wl < r1; wl++) {
+				const uint64_t *want = emu_ref_row(r, a, wl);
+				const unsigned e = want ? (unsigned)(want[w] >> j & 1) : 0;
+				const unsigned g = (unsigned)(sram_row((sram_machine *)m, a, wl)[w] >> j & 1);
+				if (e != g) {
+					*cm = (emu_cell_mismatch){a, 64 * w + j, wl, e, g};
+					return;
+				}
+			}
 		}
 	}
-	return true;
 }
 
 typedef void rows_fn(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
 		     unsigned *end);
 
-/* Entry k of the row set `at`: its rows of its array, block by block. */
+/* Entry k of the row set `at`: its rows of its array, whole rows at a
+ * time; only when they differ is the first differing cell looked for. */
 static bool entry_same(const emu_ref *r, const sram_machine *m, size_t k, rows_fn *at,
 		       emu_cell_mismatch *cm)
 {
-	const unsigned words = (m->g.bitlines + 63) / 64;
+	const unsigned rw = emu_ref_row_words(r);
+	const uint64_t last = m->g.bitlines % 64 ? (UINT64_C(1) << m->g.bitlines % 64) - 1
+						 : ~UINT64_C(0);
 	unsigned a, lo, hi;
 	at(r, k, &a, &lo, &hi);
-	for (unsigned blk = lo / 64 * 64; blk < hi; blk += 64) {
-		const unsigned r0 = lo > blk ? lo : blk, r1 = hi < blk + 64 ? hi : blk + 64;
-		for (unsigned w = 0; w < words; w++)
-			if (!block_same(r, m, a, blk, r0, r1, w, cm))
-				return false;
+	uint64_t diff = 0;
+	for (unsigned wl = lo; wl < hi; wl++) {
+		const uint64_t *got = sram_row((sram_machine *)m, a, wl);
+		const uint64_t *want = emu_ref_row(r, a, wl);
+		for (unsigned w = 0; w + 1 < rw; w++)
+			diff |= got[w] ^ (want ? want[w] : 0);
+		diff |= (got[rw - 1] ^ (want ? want[rw - 1] : 0)) & last;
 	}
-	return true;
+	if (!diff)
+		return true;
+	if (cm)
+		first_cell(r, m, a, lo, hi, cm);
+	return false;
 }
 
 /* Threads for n entries: the count --threads set, or OpenMP's; one for
@@ -115,11 +134,9 @@ static bool rows_same(const emu_ref *r, const emu_machine *em, size_t n, rows_fn
 	size_t first = n;
 	(void)nt;
 #pragma omp parallel for schedule(dynamic, 16) num_threads(nt) if (nt > 1) reduction(min : first)
-	for (size_t k = 0; k < n; k++) {
-		emu_cell_mismatch mine;
-		if (k < first && !entry_same(r, m, k, at, &mine))
+	for (size_t k = 0; k < n; k++)
+		if (k < first && !entry_same(r, m, k, at, NULL))
 			first = k;
-	}
 	return first == n || entry_same(r, m, first, at, cm);
 }
 

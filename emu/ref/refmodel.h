@@ -3,21 +3,25 @@
  * refmodel.h: the scalar reference model of a command stream (prefix
  * emu_ref_).
  *
- * It holds the same cells as the machine, but in the ordinary layout:
- * for each bitline of each array, its column of W bits as plain words,
- * so an element at wordlines [wl, wl+n) is a bit field of its column.
+ * It holds the same cells as the machine, in the machine's own layout:
+ * for each array, its rows of B bits, so an element at wordlines
+ * [wl, wl+n) of a bitline is that bitline's bit in n consecutive rows
+ * (Fig 1(d)), and a check compares whole rows (check.h).
  * Each command is applied element by element with isa_ref_elem3 (madd
  * with its addend c, cvt reading a of the source type's width; floats
- * through the IEEE reference in the command's fp= mode) or
- * isa_ref_reduce, in plain C, with no micro-op and no SRAM code.
- * A compute command runs array by array (arrays share nothing, so they
- * are spread over threads), each over its selected bitlines in order;
- * a move carries up to 64 wordlines of a bitline as one field where no
- * wordline step of the schedule reads what an earlier one wrote, and
- * bit by bit where one does.
+ * through the IEEE reference in the command's fp= mode, or for f32 add,
+ * sub, mul, div and madd the same bits from the host's FPU where that
+ * is exact: ref_fp.h) or isa_ref_reduce, in plain C, with no micro-op
+ * and no SRAM code.  Operands are read out of the rows 64 bitlines at a
+ * time by a bit-matrix transpose of the model's own; copy and the bitwise
+ * commands, whose result bits depend only on the operands' bits at the
+ * same wordline, run on whole rows.  A compute command runs array by
+ * array (arrays share nothing, so they are spread over threads).  A move
+ * runs wordline step by wordline step, as move.h schedules it, a whole
+ * row of an array at a time.
  * It never reads the machine's cells and never runs a micro-op: it is
  * the independent answer.  `infsim run --check` runs it beside the
- * machine and compares every buffer bit for bit (check.h).
+ * machine and compares, after every command, the rows it wrote (check.h).
  *
  * The tag latch is followed too, as doc/COMMANDS.md and
  * doc/commands/ops.md say each command leaves it: a predicate to the tag
@@ -61,9 +65,11 @@ void emu_ref_written(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
 size_t emu_ref_ntouched(const emu_ref *r);
 void emu_ref_touched(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
 		     unsigned *end);
-/* Bitline `bitline` of `array` as a column of ceil(W / 64) words, bit w
- * of the column being wordline w; NULL while the column is all zero. */
-const uint64_t *emu_ref_column(const emu_ref *r, unsigned array, unsigned bitline);
+/* Row `wl` of `array`: emu_ref_row_words(r) words, bit j of word w
+ * being bitline 64 w + j (bits past the last bitline are zero), as
+ * sram_row lays out the machine's; NULL while the array is all zero. */
+const uint64_t *emu_ref_row(const emu_ref *r, unsigned array, unsigned wl);
+unsigned emu_ref_row_words(const emu_ref *r);
 /* Every element of b, in order, into values[0 .. b->length). */
 void emu_ref_read(const emu_ref *r, const emu_buffer *b, uint64_t *values);
 /* Store count values into b.  0, or -1 when the model ran out of memory
