@@ -169,7 +169,8 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/expect_C_wrong.npy tests/dbg/expect_D.npy \
 	tests/dbg/tdfg_json.cmds tests/dbg/tdfg_json.out \
 	tests/dbg/valid_load.cmds tests/dbg/valid_load.out tests/dbg/valid_load.ins \
-	tests/dbg/valid_load.tdfg tests/dbg/valid_load_A.npy
+	tests/dbg/valid_load.tdfg tests/dbg/valid_load_A.npy \
+	tests/dbg/strm.cmds tests/dbg/strm.out
 
 check_PROGRAMS += tests/test_tui
 tests_test_tui_SOURCES = tests/test_tui.c tests/tmux.c tests/tmux.h

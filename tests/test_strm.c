@@ -643,15 +643,124 @@ Test(strm, eq2_and_streams_in_stats)
 	result_free(&r);
 }
 
-/* What cannot run the streams refuses a tDFG with strm nodes, by name. */
-Test(strm, tdfg_validation_refuses_strm)
+/* ---- a lowered stream with strm markers (doc/FORMAT.md) ---- */
+
+static char *slurp_tmp(const char *name)
 {
-	result r = run("jit '" WORKLOAD("gather_mlp_out_f32.tdfg") "' -o g.ins");
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	char *text = proc_slurp(path, NULL);
+	cr_assert_not_null(text, "%s", path);
+	return text;
+}
+
+/* `infsim jit` writes `node NAME strm` where each strm node's stream
+ * runs; `infsim run S.ins --tdfg X.tdfg` runs it there from the tDFG and
+ * validates every node, the strm nodes' included, against the node
+ * reference (--strict: the syncs order every stream). */
+static void lowered_validates(const char *file, const char *marker)
+{
+	result r = run("jit '%s' -o s.ins", file);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	result_free(&r);
-	r = run("run g.ins --tdfg '" WORKLOAD("gather_mlp_out_f32.tdfg") "'");
+	char *text = slurp_tmp("s.ins");
+	cr_assert(strstr(text, marker), "%s: no '%s' in the lowered stream", file, marker);
+	free(text);
+	r = run("run s.ins --tdfg '%s' --strict", file);
+	cr_assert_eq(r.status, 0, "%s: exit %d: %s%s", file, r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "hold what the tDFG means"), "%s: %s", file, r.out);
+	result_free(&r);
+}
+
+Test(strm, lowered_gather_mlp_validates)
+{
+	lowered_validates(WORKLOAD("gather_mlp_in_f32.tdfg"), "sync\nnode g strm\n");
+	lowered_validates(WORKLOAD("gather_mlp_in_i32.tdfg"), "node s strm\n");
+	lowered_validates(WORKLOAD("gather_mlp_out_f32.tdfg"), "node g strm\n");
+	lowered_validates(WORKLOAD("gather_mlp_out_i32.tdfg"), "node g strm\n");
+}
+
+Test(strm, lowered_kmeans_validates)
+{
+	lowered_validates(WORKLOAD("kmeans_in_f32.tdfg"), "sync\nnode su strm\n");
+	lowered_validates(WORKLOAD("kmeans_in_i32.tdfg"), "node n strm\n");
+	lowered_validates(WORKLOAD("kmeans_out_f32.tdfg"), "node su strm\n");
+	lowered_validates(WORKLOAD("kmeans_out_i32.tdfg"), "node n strm\n");
+}
+
+/* s.ins with its first `from` replaced by `to`. */
+static void edit_stream(const char *from, const char *to)
+{
+	char *text = slurp_tmp("s.ins");
+	char *at = strstr(text, from);
+	cr_assert_not_null(at, "no '%s' in s.ins", from);
+	FILE *f = NULL;
+	char path[512];
+	snprintf(path, sizeof path, "%s/s.ins", tmpdir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	fclose(f);
+	free(text);
+}
+
+/* A stream that does not run the gather (its marker without strm) is
+ * caught at the gather's check point, its first wrong element named;
+ * so is one whose store stream writes the wrong centroid sums. */
+Test(strm, lowered_wrong_stream_is_caught)
+{
+	result r = run("jit '" WORKLOAD("gather_mlp_out_f32.tdfg") "' -o s.ins");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	edit_stream("node g strm\n", "node g\n");
+	r = run("run s.ins --tdfg '" WORKLOAD("gather_mlp_out_f32.tdfg") "'");
+	cr_assert_eq(r.status, 3, "exit %d: %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.err, "error: node 'g' (") && strstr(r.err, "does not hold what the "
+		  "tDFG means: g[0][0]"), "%s", r.err);
+	result_free(&r);
+	/* kmeans: the assignment overwritten (every point but the last to
+	 * centre 1) after its check point, before the update stream reads it */
+	r = run("jit '" WORKLOAD("kmeans_in_i32.tdfg") "' -o s.ins");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	edit_stream("node s0 tensor=S\n", "node s0 tensor=S\nmove A, ONE, +0, +1 @ box=0:1,0:127\n"
+		    "sync\n");
+	r = run("run s.ins --tdfg '" WORKLOAD("kmeans_in_i32.tdfg") "'");
+	cr_assert_eq(r.status, 3, "exit %d: %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.err, "error: node 'su' (") && strstr(r.err, "does not hold what the "
+		  "tDFG means: su[0][0] (element 0) (i32): expected 5824"), "%s", r.err);
+	cr_assert(strstr(r.err, "note: the first to write a wrong bit into it is the near-memory "
+			 "stream of strm node 'su' (s.ins:3264), run after command 2041 ("), "%s",
+		  r.err);
+	result_free(&r);
+}
+
+/* The stream says where a strm node runs, its tDFG what: alone it is
+ * refused at the marker; a strm marker on a node that is not one is a
+ * binding error. */
+Test(strm, strm_marker_errors)
+{
+	result r = run("jit '" WORKLOAD("gather_mlp_out_f32.tdfg") "' -o s.ins");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	r = run("run s.ins");
 	cr_assert_eq(r.status, 1, "%s", r.err);
-	cr_assert(strstr(r.err, "gather_mlp_out_f32.tdfg:25:5: error: 'g' is a strm node: a stream "
-			 "holds only its sync"), "%s", r.err);
+	cr_assert(strstr(r.err, "error: 'node g strm': the near-memory stream of strm node 'g' "
+			 "runs here"), "%s", r.err);
+	cr_assert(strstr(r.err, "give it with --tdfg FILE"), "%s", r.err);
+	result_free(&r);
+	edit_stream("node g strm\n", "node g strm junk\n");
+	r = run("run s.ins --tdfg '" WORKLOAD("gather_mlp_out_f32.tdfg") "'");
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	cr_assert(strstr(r.err, "unexpected 'junk' after the node marker; expected the end of "
+			 "the line"), "%s", r.err);
+	result_free(&r);
+	r = run("jit '" WORKLOAD("gather_mlp_out_f32.tdfg") "' -o s.ins");
+	result_free(&r);
+	edit_stream("node e tensor=E\n", "node e tensor=E strm\n");
+	r = run("run s.ins --tdfg '" WORKLOAD("gather_mlp_out_f32.tdfg") "'");
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	cr_assert(strstr(r.err, "node marker 'e' strm: node 'e' (") &&
+		  strstr(r.err, "is not a strm node, so no stream runs here; drop 'strm'"), "%s",
+		  r.err);
 	result_free(&r);
 }
