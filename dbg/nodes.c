@@ -226,6 +226,13 @@ static bool cmd_overwrites(const dbg_session *s, size_t cmd, size_t buf)
 {
 	const emu_cmd *c = &s->prog.cmds[cmd];
 	const emu_buffer *b = &s->prog.bufs[buf];
+	/* a strm node's stream writes its tensor after the node's last
+	 * command (dbg_strm_after) */
+	const long sn = s->tdfg ? emu_strm_node_at(&s->t, &s->j, cmd) : -1;
+	const int sb = sn >= 0 ? s->t.nodes[sn].buf : -1;
+	if (sb >= 0 && rows_meet(s, &s->prog.bufs[sb], b) &&
+	    patterns_meet(&s->prog.bufs[sb].arrays, &b->arrays))
+		return true;
 	if (c->kind == EMU_CMD_MOVE)
 		return c->mv.kind != EMU_MOVE_SYNC && dbg_cmd_writes(s, cmd, buf);
 	const int dst[2] = { c->buf_d, c->buf_d2 };
