@@ -688,6 +688,26 @@ Test(strm, lowered_kmeans_validates)
 	lowered_validates(WORKLOAD("kmeans_out_i32.tdfg"), "node n strm\n");
 }
 
+/* The binary form keeps the strm marker (bit 47 of its word), and so do
+ * the canonical text and disasm. */
+Test(strm, strm_marker_round_trips)
+{
+	result r = run("jit '" WORKLOAD("gather_mlp_out_i32.tdfg") "' -o s.ins");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	r = run("asm s.ins -o s.inb");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	r = run("disasm s.inb");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "\nsync\nnode g strm\n"), "%s", r.out);
+	result_free(&r);
+	r = run("run s.inb --tdfg '" WORKLOAD("gather_mlp_out_i32.tdfg") "'");
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	cr_assert(strstr(r.out, "hold what the tDFG means"), "%s", r.out);
+	result_free(&r);
+}
+
 /* s.ins with its first `from` replaced by `to`. */
 static void edit_stream(const char *from, const char *to)
 {
