@@ -201,6 +201,8 @@ EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c tests/fuzz/tdfg_json.dict \
 	tests/data/json/mix2d_f32.json \
 	tests/data/json/mix2d_i32.json \
 	tests/data/json/stencil1d_f32.json \
+	tests/data/json/store_stream_affine.json \
+	tests/data/json/store_stream_indirect.json \
 	tests/data/json/bad/arity_add.json \
 	tests/data/json/bad/arity_move.json \
 	tests/data/json/bad/arity_value.json \
