@@ -18,16 +18,22 @@ bench_bench_jit_SOURCES = bench/bench_jit.c bench/bench_util.c bench/bench_util.
 bench_bench_jit_CFLAGS = $(AM_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 bench_bench_jit_LDADD = libinfsim_core.la
 CLEANFILES += bench/bench_jit$(EXEEXT)
+EXTRA_PROGRAMS += bench/bench_run
+bench_bench_run_SOURCES = bench/bench_run.c bench/bench_util.c bench/bench_util.h
+bench_bench_run_CFLAGS = $(AM_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+bench_bench_run_LDADD = libinfsim_core.la
+CLEANFILES += bench/bench_run$(EXEEXT)
 
 # The seed systems at the paper's sizes run last: bench-vima (about 15
 # minutes) and bench-ar, each also on its own.
 .PHONY: bench
 bench: bench/bench_int$(EXEEXT) bench/bench_fp$(EXEEXT) bench/bench_move$(EXEEXT) \
-	bench/bench_jit$(EXEEXT)
+	bench/bench_jit$(EXEEXT) bench/bench_run$(EXEEXT) infsim$(EXEEXT)
 	./bench/bench_int$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_fp$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_move$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_jit$(EXEEXT) $(BENCH_ARGS)
+	./bench/bench_run$(EXEEXT) $(BENCH_ARGS)
 	$(MAKE) bench-vima bench-ar
 
 # VIMA at the paper's sizes and the Fig 5 line-count sweep (doc/VIMA.md):

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* npy.c: NumPy .npy files of integers and booleans; see npy.h. */
 #include "npy.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -551,4 +552,19 @@ unsigned char *npy_build(npy_dtype dt, const uint64_t *values, uint64_t count,
 	put_items(out + pre + hlen, dt, values, count);
 	*len = total;
 	return out;
+}
+
+int npy_save(const char *path, npy_dtype dt, const uint64_t *values,
+	     uint64_t count, bool raw, diag *d)
+{
+	size_t len;
+	unsigned char *bytes = raw ? npy_build_raw(dt, values, count, &len)
+				   : npy_build(dt, values, count, &len);
+	if (!bytes) {
+		diag_file(d, path, "out of memory");
+		return -1;
+	}
+	int rc = outfile_write(path, bytes, len, d);
+	free(bytes);
+	return rc;
 }

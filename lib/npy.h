@@ -104,6 +104,12 @@ unsigned char *npy_build(npy_dtype dt, const uint64_t *values, uint64_t count,
 /* Little-endian items of dt without a header (raw .bin). */
 unsigned char *npy_build_raw(npy_dtype dt, const uint64_t *values,
 			     uint64_t count, size_t *len);
+/* Write values as a .npy file (raw: as a .bin file, items without a
+ * header) at path, whole or not at all (the file appears only once it is
+ * complete).  0, or -1 with d set (out of memory, or why the file could
+ * not be written). */
+int npy_save(const char *path, npy_dtype dt, const uint64_t *values,
+	     uint64_t count, bool raw, diag *d);
 
 INFSIM_END_DECLS
 

@@ -75,7 +75,7 @@ static void both_free(both *b)
 	simt_program_free(&b->p);
 }
 
-static const uint32_t *gmem(both *b, const char *name, const uint32_t *mem)
+static const uint32_t *gmem(const both *b, const char *name, const uint32_t *mem)
 {
 	const simt_global *g = simt_global_find(&b->p, name);
 	cr_assert_not_null(g, "no global %s", name);
@@ -221,14 +221,20 @@ Test(ops, abs_neg)
 
 /* ---- work: the samples against plain C ---- */
 
+/* C = A + B over 2048 fp32 elements, against the host's add. */
+static void check_vecadd(const both *b)
+{
+	const uint32_t *in = b->p.init, *out = simt_machine_mem(b->m);
+	const uint32_t *A = gmem(b, "A", in), *B = gmem(b, "B", in), *C = gmem(b, "C", out);
+	for (unsigned i = 0; i < 2048; i++)
+		cr_assert_eq(C[i], bits(f32(A[i]) + f32(B[i])), "C[%u]", i);
+}
+
 Test(work, vecadd)
 {
 	both b;
 	both_file(&b, "vecadd.simt");
-	const uint32_t *in = b.p.init, *out = simt_machine_mem(b.m);
-	const uint32_t *A = gmem(&b, "A", in), *B = gmem(&b, "B", in), *C = gmem(&b, "C", out);
-	for (unsigned i = 0; i < 2048; i++)
-		cr_assert_eq(C[i], bits(f32(A[i]) + f32(B[i])), "C[%u]", i);
+	check_vecadd(&b);
 	both_free(&b);
 }
 
@@ -635,10 +641,7 @@ Test(translate, vecadd_roundtrip)
 {
 	both b;
 	both_file(&b, "vecadd_thread.simt");
-	const uint32_t *in = b.p.init, *out = simt_machine_mem(b.m);
-	const uint32_t *A = gmem(&b, "A", in), *B = gmem(&b, "B", in), *C = gmem(&b, "C", out);
-	for (unsigned i = 0; i < 2048; i++)
-		cr_assert_eq(C[i], bits(f32(A[i]) + f32(B[i])), "C[%u]", i);
+	check_vecadd(&b);
 	cr_assert_gt(simt_machine_stats(b.m)->copies, 0, "operands moved between arrays");
 	/* --bundles text parses back to the same bundles */
 	char *text = NULL;

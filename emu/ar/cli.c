@@ -210,20 +210,14 @@ static int save_one(const ar_program *p, const char *arg, diag *d)
 		return -1;
 	uint64_t n = ar_array_len(p, (size_t)i);
 	uint64_t *v = malloc(n * sizeof *v);
-	size_t len;
-	unsigned char *bytes = NULL;
-	if (v) {
-		for (uint64_t k = 0; k < n; k++)
-			v[k] = ar_array_get(p, (size_t)i, k);
-		bytes = npy_build(dtype_of(ar_array_type(p, (size_t)i)), v, n, &len);
-	}
-	free(v);
-	if (!bytes) {
+	if (!v) {
 		diag_file(d, file, "out of memory");
 		return -1;
 	}
-	int rc = outfile_write(file, bytes, len, d);
-	free(bytes);
+	for (uint64_t k = 0; k < n; k++)
+		v[k] = ar_array_get(p, (size_t)i, k);
+	int rc = npy_save(file, dtype_of(ar_array_type(p, (size_t)i)), v, n, false, d);
+	free(v);
 	return rc;
 }
 

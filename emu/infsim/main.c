@@ -209,17 +209,7 @@ static int write_elements(const char *path, const emu_buffer *b, uint64_t *value
 	if (b->is_signed && b->width > 1 && !isa_fpfmt_of(b->fmt))
 		for (uint64_t i = 0; i < b->length; i++)
 			values[i] = (uint64_t)isa_sext(values[i], b->width);
-	size_t len;
-	unsigned char *bytes = cli_ends_with(path, ".bin")
-		? npy_build_raw(dt, values, b->length, &len)
-		: npy_build(dt, values, b->length, &len);
-	if (!bytes) {
-		diag_file(d, path, "out of memory");
-		return -1;
-	}
-	int rc = outfile_write(path, bytes, len, d);
-	free(bytes);
-	return rc;
+	return npy_save(path, dt, values, b->length, cli_ends_with(path, ".bin"), d);
 }
 
 /* ---- infsim run: options ---- */

@@ -9,7 +9,6 @@
 
 #include "npy.h"
 #include "nsc_int.h"
-#include "outfile.h"
 
 static npy_dtype dtype_of(nsc_type t)
 {
@@ -50,17 +49,13 @@ int nsc_npy_save(const nsc_mem *m, int ai, const char *path, diag *d)
 {
 	const nsc_array *a = &m->p->arrays[ai];
 	uint64_t *v = malloc(a->count * sizeof *v);
-	int rc = -1;
-	if (v) {
-		for (uint64_t i = 0; i < a->count; i++)
-			v[i] = nsc_mem_bits(m, ai, i);
-		size_t len;
-		unsigned char *file = npy_build(dtype_of(a->type), v, a->count, &len);
-		rc = file ? outfile_write(path, file, len, d) : -1;
-		free(file);
-	}
-	if (rc < 0 && !d->set)
+	if (!v) {
 		diag_file(d, path, "out of memory");
+		return -1;
+	}
+	for (uint64_t i = 0; i < a->count; i++)
+		v[i] = nsc_mem_bits(m, ai, i);
+	int rc = npy_save(path, dtype_of(a->type), v, a->count, false, d);
 	free(v);
 	return rc;
 }

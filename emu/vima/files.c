@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "npy.h"
-#include "outfile.h"
 #include "vima_int.h"
 
 static npy_dtype dtype_of(vima_type t)
@@ -84,13 +83,10 @@ int vima_npy_save(const vima_unit *u, int ai, const char *path, diag *d)
 		vima_read_array(u, ai, bytes);
 		for (uint64_t k = 0; k < a->count; k++)
 			v[k] = elem_at(a, bytes, k);
-		size_t len;
-		unsigned char *file = npy_build(dtype_of(a->type), v, a->count, &len);
-		rc = file ? outfile_write(path, file, len, d) : -1;
-		free(file);
-	}
-	if (rc < 0 && !d->set)
+		rc = npy_save(path, dtype_of(a->type), v, a->count, false, d);
+	} else {
 		diag_file(d, path, "out of memory");
+	}
 	free(bytes);
 	free(v);
 	return rc;
