@@ -298,8 +298,8 @@ EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c tests/fuzz/tdfg_json.dict \
 # Scripts: the include arrows of doc/ARCHITECTURE.md, and libinfsim
 # installed into a staging folder and used from C and C++ by a program
 # that sees only that folder.
-TESTS += tests/check_layers.sh tests/staged_install.sh tests/check_spdx.sh
-EXTRA_DIST += tests/check_layers.sh tests/staged_install.sh tests/check_spdx.sh
+TESTS += tests/check_layers.sh tests/staged_install.sh tests/check_spdx.sh tests/check_man.sh
+EXTRA_DIST += tests/check_layers.sh tests/staged_install.sh tests/check_spdx.sh tests/check_man.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = MAKE='$(MAKE)' CC='$(CC)' CXX='$(CXX)' \

@@ -978,11 +978,14 @@ Test(errors, parse)
 	expect_parse_error("array A i32 8\nA[0] = 1 ` 2\n", "e.nsc:2:10: error: unexpected character '`'");
 }
 
-static void expect_run_error(const char *text, const char *want)
+/* text fails alike on the engines and the reference, with want, under
+ * --max-iters=1000 and --max-work=max_work (0: none). */
+static void expect_run_error_work(const char *text, uint64_t max_work, const char *want)
 {
 	prog g;
 	open_text(&g, text);
 	g.s.max_iters = 1000;
+	g.s.max_work = max_work;
 	cr_assert_eq(nsc_mem_copy(&g.m, &g.init, &g.d), 0);
 	cr_assert_eq(nsc_run(&g.p, &g.m, &g.s, &g.st, &g.d), -1, "ran:\n%s", text);
 	cr_assert(strstr(g.d.msg, want), "engines: got '%s', expected '%s'", g.d.msg, want);
@@ -992,6 +995,11 @@ static void expect_run_error(const char *text, const char *want)
 	cr_assert(strstr(g.d.msg, want), "reference: got '%s', expected '%s'", g.d.msg, want);
 	nsc_mem_free(&r);
 	prog_close(&g);
+}
+
+static void expect_run_error(const char *text, const char *want)
+{
+	expect_run_error_work(text, 0, want);
 }
 
 Test(errors, run)
@@ -1010,6 +1018,34 @@ Test(errors, run)
 	expect_run_error("array A i32 8\nstreams i < 4294967296, j < 4294967296, k < 4294967296\n"
 			 "load x = A[0]\nend\n",
 			 "t.nsc:2:1: error: a region of more than 1000 iterations");
+}
+
+/* --max-work: the whole run's loop trips and region iterations, counted
+ * as each loop or region starts (found by fuzz_nsc: 97 rounds of a loop
+ * over 772 vertices, each under --max-iters, took 10 s of CPU with the
+ * sanitizers). */
+Test(errors, max_work)
+{
+	static const char loops[] = "array A i32 8\nfor i < 30\nfor j < 30\nA[0] = A[0] + 1\nend\nend\n";
+	/* 30 + 15 x 30 = 480 trips; the 16th inner loop would make 510 */
+	expect_run_error_work(loops, 500, "t.nsc:3:1: error: the run passes 500 loop trips and "
+			      "region iterations in all (--max-work)");
+	/* regions count their iterations: 100 + 37 x 8 = 396, then 404 */
+	expect_run_error_work("array A i32 8\nfor i < 100\nstreams j < 8\nload x = A[j]\nend\nend\n",
+			      400, "t.nsc:3:1: error: the run passes 400 loop trips");
+	/* exactly the bound (30 + 30 x 30 = 930) runs, on both sides */
+	prog g;
+	open_text(&g, loops);
+	g.s.max_work = 930;
+	cr_assert_eq(nsc_mem_copy(&g.m, &g.init, &g.d), 0);
+	cr_assert_eq(nsc_run(&g.p, &g.m, &g.s, &g.st, &g.d), 0, "%s", g.d.msg);
+	cr_assert_eq(nsc_mem_bits(&g.m, 0, 0), 900);
+	nsc_mem r;
+	cr_assert_eq(nsc_mem_copy(&r, &g.init, &g.d), 0);
+	cr_assert_eq(nsc_ref_run(&g.p, &r, &g.s, &g.d), 0, "%s", g.d.msg);
+	cr_assert_eq(nsc_mem_bits(&r, 0, 0), 900);
+	nsc_mem_free(&r);
+	prog_close(&g);
 }
 
 /* ---- cli ---- */
@@ -1055,7 +1091,7 @@ Test(cli, files_and_aliases)
 Test(cli, usage)
 {
 	const char *bad[] = { "nsc", "nsc x.nsc --float=maybe", "nsc x.nsc --window=5000", "nsc x.nsc --bogus",
-			      "nsc x.nsc --interleave=100" };
+			      "nsc x.nsc --interleave=100", "nsc x.nsc --max-work=0" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		result r = run("%s", bad[i]);
 		cr_assert_eq(r.status, 2, "%s: %d %s", bad[i], r.status, r.err);
@@ -1064,6 +1100,10 @@ Test(cli, usage)
 	result r = run("nsc %s/samples/nsc/histogram.nsc --alias=5:Z[1]=2", SRCDIR);
 	cr_assert_eq(r.status, 2);
 	cr_assert(strstr(r.err, "no array 'Z'"), "%s", r.err);
+	result_free(&r);
+	r = run("nsc %s/samples/nsc/histogram.nsc --max-work=10", SRCDIR);
+	cr_assert_eq(r.status, 1);
+	cr_assert(strstr(r.err, "loop trips and region iterations in all (--max-work)"), "%s", r.err);
 	result_free(&r);
 	r = run("nsc --help");
 	cr_assert_eq(r.status, 0);

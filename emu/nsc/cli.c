@@ -46,6 +46,8 @@ static const char help_text[] =
 "      --alias=N:ARRAY[I]=V   a core store of V to ARRAY[I] before iteration N\n"
 "                             (counted over every region, from 0); repeatable\n"
 "      --max-iters=N          bound on a loop's or region's iterations (2^32)\n"
+"      --max-work=N           bound on the whole run's loop trips and region\n"
+"                             iterations together (default: none)\n"
 "      --stats                print statistics and the traffic with every\n"
 "                             stream at the core\n"
 "  -q, --quiet                print nothing on success\n"
@@ -113,6 +115,7 @@ static int set_mode(cli *c, int opt, const char *arg)
 	case 'C': if (cli_number(CMD, "cache", arg, 64, 1 << 30, &v)) return EXIT_USAGE; c->s.cache_bytes = (unsigned)v; return 0;
 	case 'T': if (cli_number(CMD, "core", arg, 0, 63, &v)) return EXIT_USAGE; c->s.core_tile = (unsigned)v; return 0;
 	case 'M': return cli_number(CMD, "max-iters", arg, 1, UINT64_MAX >> 1, &c->s.max_iters) ? EXIT_USAGE : 0;
+	case 'w': return cli_number(CMD, "max-work", arg, 1, UINT64_MAX >> 1, &c->s.max_work) ? EXIT_USAGE : 0;
 	}
 	return EXIT_USAGE;
 }
@@ -125,6 +128,7 @@ static const struct option longopts[] = {
 	{ "range", required_argument, NULL, 'R' }, { "window", required_argument, NULL, 'W' },
 	{ "cache", required_argument, NULL, 'C' }, { "core", required_argument, NULL, 'T' },
 	{ "alias", required_argument, NULL, 'A' }, { "max-iters", required_argument, NULL, 'M' },
+	{ "max-work", required_argument, NULL, 'w' },
 	{ "stats", no_argument, NULL, 't' }, { "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
 

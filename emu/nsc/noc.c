@@ -3,9 +3,12 @@
  * noc.c: the 8x8 mesh of near-stream-computing Table V: static NUCA (an
  * address's bank by a fixed interleave), X-Y hop counts, and the ledger
  * of messages by kind and of traffic by class (NSC Fig 12: offloaded,
- * control, data), in bytes and bytes x hops.
+ * control, data), in bytes and bytes x hops; the settings' defaults and
+ * the bound on a whole run's work.
  */
 #include "nsc_int.h"
+
+#include <inttypes.h>
 
 unsigned nsc_bank_of(uint64_t pa, unsigned interleave)
 {
@@ -55,4 +58,18 @@ void nsc_settings_default(nsc_settings *s)
 {
 	*s = (nsc_settings){ .interleave = 64, .floating = NSC_FLOAT_AUTO, .range_iters = 8,
 			     .window = 16, .cache_bytes = 256u << 10, .core_tile = 0 };
+}
+
+int nsc_work_charge(const nsc_settings *s, uint64_t *work, uint64_t n, const char *file,
+		    int line, int col, diag *d)
+{
+	if (!s->max_work)
+		return 0;
+	if (n > s->max_work - *work) {
+		diag_at(d, file, line, col, "the run passes %" PRIu64 " loop trips and region "
+			"iterations in all (--max-work)", s->max_work);
+		return -1;
+	}
+	*work += n;
+	return 0;
 }

@@ -229,9 +229,15 @@ typedef struct nsc_settings {
 	const nsc_alias *aliases;
 	int naliases;
 	uint64_t max_iters;      /* bound on region iterations and loop trips (0: 1<<32) */
+	uint64_t max_work;       /* bound on the whole run's loop trips and region iterations together (0: none) */
 } nsc_settings;
 
 void nsc_settings_default(nsc_settings *s);
+/* Count n more loop trips or region iterations against s->max_work, as a
+ * loop or region starts (the engines and the reference count alike):
+ * 0, or -1 with d set at file:line:col once the run's total passes it. */
+int nsc_work_charge(const nsc_settings *s, uint64_t *work, uint64_t n, const char *file,
+		    int line, int col, diag *d);
 
 /* Static NUCA: the bank of a physical address, and X-Y hops between tiles. */
 unsigned nsc_bank_of(uint64_t pa, unsigned interleave);

@@ -120,6 +120,7 @@ typedef struct nsc_eng {
 	nsc_hist (*hist)[NSC_MAX_STREAMS + 1];
 	uint64_t giter;      /* region iterations so far (aliases are placed by it) */
 	uint64_t max_iters;
+	uint64_t work;       /* loop trips and region iterations so far (nsc_work_charge) */
 } nsc_eng;
 
 /* Where an expression is evaluated: a region's iteration, or the core. */

@@ -26,6 +26,7 @@ typedef struct ref {
 	diag *d;
 	nsc_val *var;
 	uint64_t giter, bound;
+	uint64_t work;       /* loop trips and region iterations so far (nsc_work_charge) */
 	/* the region running */
 	const nsc_region *r;
 	int64_t dim[NSC_MAX_DIMS];
@@ -209,7 +210,7 @@ static int space_bound(ref *f)
 			return -1;
 		}
 	}
-	return 0;
+	return nsc_work_charge(f->s, &f->work, n, f->p->file, r->line, r->col, f->d);
 }
 
 static int chase(ref *f, red *rd)
@@ -301,6 +302,8 @@ static int stmts(ref *f, int from, int to)
 					n, f->bound);
 				return -1;
 			}
+			if (n > 0 && nsc_work_charge(f->s, &f->work, (uint64_t)n, f->p->file, s->line, s->col, f->d) < 0)
+				return -1;
 			for (i = 0; i < n; i++) {
 				f->var[s->slot] = nsc_val_int(i);
 				if (stmts(f, at + 1, s->end) < 0)

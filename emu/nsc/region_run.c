@@ -36,6 +36,8 @@ static int configure(rstate *g)
 			return -1;
 		}
 	}
+	if (r->ndims && nsc_work_charge(e->s, &e->work, g->n, e->p->file, r->line, r->col, e->d) < 0)
+		return -1;
 	for (int s = 0; s < r->nstreams; s++) {
 		const nsc_stream *st = &r->s[s];
 		if (st->addr == NSC_A_AFFINE) {

@@ -83,6 +83,8 @@ static int stmt_for(nsc_session *ss, const nsc_stmt *s)
 		ss->pc = s->end + 1;
 		return 0;
 	}
+	if (nsc_work_charge(e->s, &e->work, (uint64_t)n, e->p->file, s->line, s->col, e->d) < 0)
+		return -1;
 	ss->loops[ss->nloops++] = (loop){ ss->pc, 0, n };
 	e->slots[s->slot] = nsc_val_int(0);
 	ss->pc++;

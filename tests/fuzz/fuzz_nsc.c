@@ -28,6 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			s.floating = size % 2 ? NSC_FLOAT_BANK : NSC_FLOAT_AUTO;
 			s.cache_bytes = 512;
 			s.max_iters = 4096;
+			s.max_work = 1u << 16;
 			int r1 = nsc_run(&p, &a, &s, &st, &d);
 			int r2 = nsc_ref_run(&p, &b, &s, &d);
 			fuzz_require(r1 == r2, "the engines and the reference fail alike");

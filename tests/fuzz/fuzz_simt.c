@@ -2,11 +2,12 @@
 /*
  * fuzz_simt.c: libFuzzer target for DC-PTX (emu/simt/, doc/SIMT.md).
  * Every input is parsed; one that parses is run, within small bounds (at
- * most 2 CBs, 8 CTA runs, 500 bundles a CTA), on the machine and on the
- * reference.  The bundle bound keeps an input under a few seconds with the
- * sanitizers (2000 bundles of a bit-serial fp32 mad loop took 5 s of CPU,
- * and 16 s on a loaded machine, near the 20 s time-out); longer loops
- * repeat what the first 500 bundles cover.  When both finish they must
+ * most 2 CBs, 4 CTA runs, 256 bundles a CTA), on the machine and on the
+ * reference.  The bounds keep an input near a second of CPU with the
+ * sanitizers: a bit-serial fp32 mad loop of 2000 bundles took 5 s, and 6
+ * CTA runs of 500 bundles 4 s, which a loaded machine stretched to 19 s,
+ * next to the 20 s time-out; longer loops and more CTAs repeat what the
+ * first ones cover.  When both finish they must
  * agree bit for bit unless the program's threads race on memory, which a
  * fuzzed program may do, so only crashes, leaks, hangs and out-of-bounds
  * accesses are failures.
@@ -31,9 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t ctas = 0;
 	for (size_t i = 0; i < p.nl; i++)
 		ctas += p.l[i].grid;
-	if (p.cbs <= 2 && ctas <= 8 && p.mem_bytes <= (1u << 20)) {
-		if (p.max_bundles > 500)
-			p.max_bundles = 500;
+	if (p.cbs <= 2 && ctas <= 4 && p.mem_bytes <= (1u << 20)) {
+		if (p.max_bundles > 256)
+			p.max_bundles = 256;
 		simt_machine *m = simt_machine_new(&p, &d);
 		if (m) {
 			simt_machine_run(m, &d);
