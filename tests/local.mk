@@ -403,3 +403,7 @@ check_PROGRAMS += tests/test_jit_direct
 tests_test_jit_direct_SOURCES = tests/test_jit_direct.c
 tests_test_jit_direct_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_jit_direct_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_far_shift
+tests_test_far_shift_SOURCES = tests/test_far_shift.c
+tests_test_far_shift_CFLAGS = $(TEST_CFLAGS)
+tests_test_far_shift_LDADD = $(TEST_LIBS)

@@ -1463,3 +1463,42 @@ Test(stream, move_round_trips)
 	emu_program_free(&q);
 	emu_program_free(&r);
 }
+
+/* The tracker's bit per (array, wordline) that every bitline is written
+ * (hazard.c): rows across a word of those bits, masks that add up to a
+ * whole row, and a table rewritten from outside (a snapshot's restore)
+ * must give the reports the per-cell table gives. */
+Test(move, hazard_written_summary)
+{
+	const sram_geom g = harness_geom(128, 64, 2, 1, 1, 1);
+	emu_hazards *h = emu_hazard_new(&g, false, NULL);
+	cr_assert_not_null(h);
+	const unsigned arrays[] = {0, 1};
+	const uint64_t all = ~UINT64_C(0), lo = 0xffffffffu, hi = ~lo;
+	diag d;
+	diag_clear(&d);
+	const emu_cells w = {arrays, 1, &all, 60, 10};
+	cr_assert_eq(emu_hazard_written(h, &w), 0);
+	cr_assert_eq(emu_hazard_check_read(h, 0, 1, &w, &d), 0);
+	const emu_cells before = {arrays, 2, &all, 58, 4};
+	cr_assert_eq(emu_hazard_check_read(h, 1, 2, &before, &d), 1);
+	cr_assert_eq(emu_hazard_get(h, 0)->wl_first, 58);
+	cr_assert_eq(emu_hazard_get(h, 0)->wl_last, 59);
+	/* Two halves make a whole row, in array 1 only. */
+	const emu_cells half1 = {arrays + 1, 1, &lo, 70, 2}, half2 = {arrays + 1, 1, &hi, 70, 2};
+	const emu_cells row70 = {arrays, 2, &all, 70, 2};
+	cr_assert_eq(emu_hazard_written(h, &half1), 0);
+	cr_assert_eq(emu_hazard_check_read(h, 2, 3, &row70, &d), 1);
+	cr_assert_eq(emu_hazard_written(h, &half2), 0);
+	cr_assert_eq(emu_hazard_check_read(h, 3, 4, &row70, &d), 1);
+	cr_assert_eq(emu_hazard_get(h, 1)->narrays, 2);
+	cr_assert_eq(emu_hazard_get(h, 2)->narrays, 1, "array 1's rows are whole now");
+	/* The table cleared from outside: nothing is written any more. */
+	size_t bytes;
+	uint32_t *cells = emu_hazard_cells(h, &bytes);
+	memset(cells, 0, bytes);
+	emu_hazard_cells_changed(h);
+	cr_assert_eq(emu_hazard_check_read(h, 4, 5, &w, &d), 1);
+	cr_assert_eq(emu_hazard_count_kind(h, EMU_HZ_UNWRITTEN), 4);
+	emu_hazard_free(h);
+}

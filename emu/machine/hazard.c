@@ -8,6 +8,12 @@
  * their arrays, so few distinct masks exist and the default machine
  * needs 16 MiB here instead of a bit per cell (128 MiB).
  *
+ * The same "every bitline written" as a bit per (array, wordline),
+ * fullbits: the cells a move checks and marks are mostly written already,
+ * and testing a word of bits per array instead of a uint32_t per
+ * wordline keeps the tracker's work in cache (the state table of the
+ * default machine with 512 wordlines is 32 MiB, its bits 1 MiB).
+ *
  * Pending moves.  One record per (move, source or destination): its
  * arrays (sorted), bitline mask and wordlines; pend_count[a] says whether
  * any record names array a, so most arrays are passed over at once.
@@ -50,6 +56,8 @@ struct emu_hazards {
 	uint64_t count[EMU_HZ_KINDS];
 	uint64_t full[MASK_WORDS];
 	uint32_t *nfull;        /* per wordline: arrays whose state there is 1 */
+	uint64_t *fullbits;     /* per array, fullw words: bit w set iff state 1 */
+	unsigned fullw;
 };
 
 /* Where a hazard occurs: the first array, the bits and wordlines there,
@@ -155,10 +163,12 @@ emu_hazards *emu_hazard_new(const sram_geom *g, bool strict, const char *path)
 	h->state = calloc(h->narrays * h->W, sizeof *h->state);
 	h->pend_count = calloc(h->narrays, sizeof *h->pend_count);
 	h->nfull = calloc(h->W, sizeof *h->nfull);
+	h->fullw = (h->W + 63) / 64;
+	h->fullbits = calloc(h->narrays * h->fullw, sizeof *h->fullbits);
 	h->cap_masks = 16;
 	h->nmasks = 2; /* ids 0 and 1 are implicit */
 	h->masks = calloc(h->cap_masks * h->wpa, sizeof *h->masks);
-	if (!h->state || !h->pend_count || !h->masks || !h->nfull) {
+	if (!h->state || !h->pend_count || !h->masks || !h->nfull || !h->fullbits) {
 		emu_hazard_free(h);
 		return NULL;
 	}
@@ -185,6 +195,7 @@ void emu_hazard_free(emu_hazards *h)
 	free(h->pend_count);
 	free(h->state);
 	free(h->nfull);
+	free(h->fullbits);
 	free(h->masks);
 	free(h->slots);
 	free(h->list);
@@ -343,6 +354,27 @@ static void found(struct finding *f, unsigned a, const uint64_t *bits,
  * (Then no access there can find an unwritten cell, and a write there
  * changes nothing: the common case, answered without touching the
  * per-array state.) */
+/* Is every bitline of array a written at wordlines wl..wl+nwl-1? */
+static bool array_rows_full(const emu_hazards *h, unsigned a, unsigned wl,
+			    unsigned nwl)
+{
+	const uint64_t *b = h->fullbits + (size_t)a * h->fullw;
+	for (unsigned w = wl; w < wl + nwl;) {
+		const unsigned i = w / 64, lo = w % 64;
+		const unsigned n = wl + nwl - w < 64 - lo ? wl + nwl - w : 64 - lo;
+		const uint64_t want = (n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1) << lo;
+		if ((b[i] & want) != want)
+			return false;
+		w += n;
+	}
+	return true;
+}
+
+static void set_full(emu_hazards *h, unsigned a, unsigned w)
+{
+	h->fullbits[(size_t)a * h->fullw + w / 64] |= UINT64_C(1) << (w % 64);
+}
+
 static bool rows_all_written(const emu_hazards *h, unsigned wl, unsigned nwl)
 {
 	for (unsigned w = wl; w < wl + nwl; w++)
@@ -361,6 +393,8 @@ static void find_unwritten(const emu_hazards *h, const emu_cells *c,
 		const unsigned a = c->arrays[i];
 		const uint32_t *st = h->state + (size_t)a * h->W;
 		bool hit = false;
+		if (array_rows_full(h, a, c->wl, c->nwl))
+			continue;
 		for (unsigned w = c->wl; w < c->wl + c->nwl; w++) {
 			if (st[w] == 1)
 				continue;
@@ -486,7 +520,10 @@ int emu_hazard_written(emu_hazards *h, const emu_cells *c)
 	if (mid == 0 || rows_all_written(h, c->wl, c->nwl))
 		return 0;
 	for (size_t i = 0; i < c->narrays; i++) {
-		uint32_t *st = h->state + (size_t)c->arrays[i] * h->W;
+		const unsigned a = c->arrays[i];
+		uint32_t *st = h->state + (size_t)a * h->W;
+		if (array_rows_full(h, a, c->wl, c->nwl))
+			continue;
 		for (unsigned w = c->wl; w < c->wl + c->nwl; w++) {
 			const uint32_t old = st[w], slot = old % 64;
 			if (old == 1)
@@ -494,6 +531,8 @@ int emu_hazard_written(emu_hazards *h, const emu_cells *c)
 			if (old == 0 || mid == 1) {
 				st[w] = (uint32_t)mid;
 				h->nfull[w] += mid == 1;
+				if (mid == 1)
+					set_full(h, a, w);
 				continue;
 			}
 			if (from[slot] != old) {
@@ -508,6 +547,8 @@ int emu_hazard_written(emu_hazards *h, const emu_cells *c)
 			}
 			st[w] = to[slot];
 			h->nfull[w] += to[slot] == 1;
+			if (to[slot] == 1)
+				set_full(h, a, w);
 		}
 	}
 	return 0;
@@ -767,6 +808,15 @@ uint32_t *emu_hazard_cells(emu_hazards *h, size_t *bytes)
 {
 	*bytes = h->narrays * h->W * sizeof *h->state;
 	return h->state;
+}
+
+void emu_hazard_cells_changed(emu_hazards *h)
+{
+	memset(h->fullbits, 0, h->narrays * h->fullw * sizeof *h->fullbits);
+	for (size_t a = 0; a < h->narrays; a++)
+		for (unsigned w = 0; w < h->W; w++)
+			if (h->state[a * h->W + w] == 1)
+				set_full(h, (unsigned)a, w);
 }
 
 size_t emu_hazard_saved_bytes(const emu_hazard_saved *v)

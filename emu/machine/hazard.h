@@ -149,7 +149,9 @@ int emu_hazard_restore(emu_hazards *h, const emu_hazard_saved *v);
 void emu_hazard_saved_free(emu_hazard_saved *v);
 /* Host bytes a copy holds. */
 size_t emu_hazard_saved_bytes(const emu_hazard_saved *v);
-/* The written cells' table and its size in bytes. */
+/* The written cells' table and its size in bytes; after writing it,
+ * emu_hazard_cells_changed (the tracker keeps a summary of it). */
 uint32_t *emu_hazard_cells(emu_hazards *h, size_t *bytes);
+void emu_hazard_cells_changed(emu_hazards *h);
 
 #endif

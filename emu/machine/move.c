@@ -15,6 +15,7 @@
 #endif
 
 #include "assemble.h"
+#include "sram_far.h"
 
 #define MASK_WORDS (SRAM_MAX_DIM / 64)
 
@@ -293,7 +294,7 @@ struct emu_move_cur {
 	unsigned period;
 	const uint64_t *last;
 	uint64_t all[MASK_WORDS];
-	uint64_t **by_bank;       /* a long shift: o's enable words by bank */
+	unsigned *by_bank;        /* a long shift: o's source arrays by bank */
 	size_t *bank_at;          /* bank b's: by_bank[bank_at[b] .. bank_at[b + 1]) */
 };
 
@@ -368,16 +369,6 @@ const char *emu_move_whole_reason(const emu_move *c)
 	return NULL;
 }
 
-/* Enable the bitlines of mask in the n arrays whose enable words are
- * en[0..n) (set_enable, without the look-ups). */
-static void enable_words(uint64_t *const *en, size_t n, const uint64_t *mask,
-			 unsigned wpa)
-{
-	for (size_t i = 0; i < n; i++)
-		for (unsigned k = 0; k < wpa; k++)
-			en[i][k] = mask[k];
-}
-
 static const uint64_t *mask_of(const struct emu_move_cur *r, size_t i)
 {
 	return i % r->period == r->period - 1 ? r->last : r->all;
@@ -399,18 +390,54 @@ struct intra_run {
 	const struct emu_move_cur *r;
 	const uint8_t *way_on;
 	size_t from, to;
+	bool fast;   /* whole wordlines through sram_far_run */
 };
+
+/* Whole wordlines of a long shift run through sram_far_run unless
+ * INFSIM_FAR=0 asks for the micro-ops one at a time (the tests compare
+ * the two). */
+static bool far_wanted(void)
+{
+	const char *e = getenv("INFSIM_FAR");
+	return !e || strcmp(e, "0") != 0;
+}
+
+/* Whole wordlines [i / period, to / period) of a long shift on bank b:
+ * the bank's ways through sram_far_run, which gives the bits the
+ * micro-ops give (sram/sram_far.h) in one pass over the enabled arrays
+ * instead of |dist| passes over every way. */
+static int intra_whole(const struct intra_run *I, unsigned b, size_t i,
+		       const unsigned *arrays, size_t na)
+{
+	const struct emu_move_cur *r = I->r;
+	const emu_move *c = r->o.c;
+	const unsigned k = (unsigned)(i / r->period);
+	const sram_far f = {
+		.src = c->wl + k, .dst = c->dst_wl + k,
+		.nwl = (unsigned)((I->to - i) / r->period), .scratch = c->scratch,
+		.dist = (int)c->dist, .arrays = arrays, .narrays = na,
+		.first = r->all, .last = r->last,
+	};
+	return sram_far_run(I->m, b * I->m->g.ways_per_bank, I->m->g.ways_per_bank,
+			    I->way_on, &f);
+}
 
 static int intra_bank(const struct intra_run *I, unsigned b)
 {
 	const struct emu_move_cur *r = I->r;
 	sram_machine *m = I->m;
-	const unsigned wpb = m->g.ways_per_bank, wpa = m->wpa;
-	uint64_t *const *en = r->by_bank + r->bank_at[b];
+	const unsigned wpb = m->g.ways_per_bank;
+	const unsigned *arrays = r->by_bank + r->bank_at[b];
 	const size_t na = r->bank_at[b + 1] - r->bank_at[b];
 	for (size_t i = I->from; na && i < I->to;) {
+		if (I->fast && i % r->period == 0 && I->to - i >= r->period) {
+			if (intra_whole(I, b, i, arrays, na) < 0)
+				return -1;
+			i += (I->to - i) / r->period * r->period;
+			continue;
+		}
 		const size_t end = same_mask_end(r, i, I->to);
-		enable_words(en, na, mask_of(r, i), wpa);
+		set_enable(m, arrays, na, mask_of(r, i));
 		if (sram_run_ways(m, b * wpb, wpb, I->way_on, r->up->u + i, end - i) < 0)
 			return -1;
 		i = end;
@@ -418,11 +445,10 @@ static int intra_bank(const struct intra_run *I, unsigned b)
 	return 0;
 }
 
-/* The enable words of o's source arrays sorted by bank (a counting
- * sort): *by_bank, and the start of each bank's, *bank_at (nbanks + 1
- * entries). */
+/* o's source arrays sorted by bank (a counting sort): *by_bank, and
+ * the start of each bank's, *bank_at (nbanks + 1 entries). */
 static int group_by_bank(sram_machine *m, const struct op *o,
-			 uint64_t ***by_bank, size_t **bank_at)
+			 unsigned **by_bank, size_t **bank_at)
 {
 	*by_bank = malloc((o->nsrc + 1) * sizeof **by_bank);
 	*bank_at = calloc(m->nbanks + 1, sizeof **bank_at);
@@ -434,8 +460,7 @@ static int group_by_bank(sram_machine *m, const struct op *o,
 	for (unsigned b = 0; b < m->nbanks; b++)
 		at[b + 1] += at[b];
 	for (size_t i = 0; i < o->nsrc; i++)
-		(*by_bank)[at[emu_net_bank(&m->g, o->src[i])]++] =
-			sram_latch_words(m, o->src[i], SRAM_ENABLE);
+		(*by_bank)[at[emu_net_bank(&m->g, o->src[i])]++] = o->src[i];
 	for (unsigned b = m->nbanks; b > 0; b--)
 		at[b] = at[b - 1];
 	at[0] = 0;
@@ -465,7 +490,7 @@ static int run_far(emu_mover *mv, size_t from, size_t n)
 	sram_machine *m = mv->m;
 	const int nt = intra_threads((uint64_t)n * m->stride * m->g.ways_per_bank *
 				     r->banks, r->banks);
-	const struct intra_run I = {m, r, mv->way_on, from, from + n};
+	const struct intra_run I = {m, r, mv->way_on, from, from + n, far_wanted()};
 	const long nb = (long)m->nbanks;
 	int bad = 0;
 #pragma omp parallel for num_threads(nt) schedule(dynamic) if (nt > 1) reduction(| : bad)
@@ -567,24 +592,30 @@ static struct emu_move_batch *new_batch(emu_mover *mv, const uint64_t *mask)
 	return b;
 }
 
+/* Room for n entries in b (realloc keeps what it holds); 0, or -1 when
+ * out of memory. */
+static int batch_reserve(struct emu_move_batch *b, unsigned wpa, size_t n)
+{
+	unsigned *a = realloc(b->array, n * sizeof *a);
+	if (a)
+		b->array = a;
+	uint16_t *r = realloc(b->row, n * sizeof *r);
+	if (r)
+		b->row = r;
+	uint64_t *d = realloc(b->data, n * wpa * sizeof *d);
+	if (d)
+		b->data = d;
+	if (!a || !r || !d)
+		return -1;
+	b->cap = n;
+	return 0;
+}
+
 static int batch_add(struct emu_move_batch *b, unsigned wpa, unsigned array,
 		     unsigned row, const uint64_t *data)
 {
-	if (b->n == b->cap) {
-		const size_t cap = b->cap ? 2 * b->cap : 64;
-		unsigned *a = realloc(b->array, cap * sizeof *a);
-		if (a)
-			b->array = a;
-		uint16_t *r = realloc(b->row, cap * sizeof *r);
-		if (r)
-			b->row = r;
-		uint64_t *d = realloc(b->data, cap * wpa * sizeof *d);
-		if (d)
-			b->data = d;
-		if (!a || !r || !d)
-			return -1;
-		b->cap = cap;
-	}
+	if (b->n == b->cap && batch_reserve(b, wpa, b->cap ? 2 * b->cap : 64) != 0)
+		return -1;
 	b->array[b->n] = array;
 	b->row[b->n] = (uint16_t)row;
 	memcpy(b->data + b->n * wpa, data, wpa * sizeof *data);
@@ -628,14 +659,14 @@ static int transfer_step(emu_mover *mv, const struct op *o, const struct remap *
 	return 0;
 }
 
-/* Does any destination of o lie in another bank than its source? */
-static bool has_remote(const emu_mover *mv, const struct op *o)
+/* The destinations of o in another bank than their source's. */
+static size_t remote_count(const emu_mover *mv, const struct op *o)
 {
+	size_t n = 0;
 	for (size_t i = 0; i < o->nsrc * o->copies; i++)
-		if (emu_net_bank(&mv->m->g, o->dst[i]) !=
-		    emu_net_bank(&mv->m->g, o->src[i / o->copies]))
-			return true;
-	return false;
+		n += emu_net_bank(&mv->m->g, o->dst[i]) !=
+		     emu_net_bank(&mv->m->g, o->src[i / o->copies]);
+	return n;
 }
 
 static int exec_transfer(emu_mover *mv, const struct op *o)
@@ -647,7 +678,11 @@ static int exec_transfer(emu_mover *mv, const struct op *o)
 	int rc = -1;
 	if (!buf || remap_init(c, &r) != 0)
 		goto out;
-	if (has_remote(mv, o) && !(b = new_batch(mv, o->dmask)))
+	/* The held rows, every wordline's, reserved at once: growing the
+	 * batch by doubling copied it over and over. */
+	const size_t held = remote_count(mv, o) * c->nwl;
+	if (held && (!(b = new_batch(mv, o->dmask)) ||
+		     batch_reserve(b, mv->m->wpa, held) != 0))
 		goto out_remap;
 	rc = 0;
 	for (unsigned k = 0; k < c->nwl && rc == 0; k++)

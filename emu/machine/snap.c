@@ -268,6 +268,7 @@ int emu_snap_restore(emu_machine *em, const emu_snap *s, diag *d)
 	}
 	pages_put(em->m->store, &s->store);
 	pages_put(cells, &s->cells);
+	emu_hazard_cells_changed(em->hz);
 	put_small(em, s, up);
 	return 0;
 }
