@@ -190,6 +190,7 @@ typedef struct dbg_session {
 	emu_tdfg t;
 	emu_jit j;
 	emu_tref *tref;
+	emu_strm_stats strm; /* its strm nodes' streams (dbg_strm_after) */
 	bool check_every_node; /* `check every node`: compare each finished node */
 	/* --tdfg FILE: the tDFG the stream is validated against (valid.c) */
 	emu_tdfg vt;
@@ -513,6 +514,12 @@ void dbg_tui_bind_keys(void);
 int dbg_tdfg_load(dbg_session *s, const char *path, const char *type,
 		  const emu_geom_override *ov, const emu_tdfg_def *defs, size_t ndefs, diag *d);
 void dbg_tdfg_free(dbg_session *s);
+/* After em finished command pc0 (em->pc is pc0 + 1, between commands):
+ * the stream of the tDFG's strm node whose commands end there runs at
+ * the banks (emu/tdfg/strm.c, doc/TDFG.md "strm nodes"), its result
+ * into em and into ref unless NULL.  The node, or -1 when none ran;
+ * -2 with d set when the stream failed. */
+long dbg_strm_after(dbg_session *s, emu_machine *em, emu_ref *ref, size_t pc0, diag *d);
 /* The node of command cmd, or -1 (a plain stream, or no node). */
 long dbg_node_of(const dbg_session *s, size_t cmd);
 /* The node the machine is in or before, or -1. */

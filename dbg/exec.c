@@ -312,6 +312,28 @@ static bool motion_done(dbg_session *s, stop_mode mode, uint64_t *count)
 	}
 }
 
+/* After command pc0 of a tDFG: a strm node's stream, at the banks
+ * (dbg_strm_after), the reference brought up to the command first so
+ * that the stream's result goes into it too.  0, or -1 (reported). */
+static int strm_after(dbg_session *s, size_t pc0)
+{
+	diag d;
+	diag_clear(&d);
+	if (!s->tdfg || emu_strm_node_at(&s->t, &s->j, pc0) < 0 || s->em->pc != pc0 + 1)
+		return 0;
+	sync_ref(s);
+	emu_ref *ref = !s->ref_stale && !s->ref_err[0] && s->ref_pc == s->em->pc ? s->ref : NULL;
+	const long n = dbg_strm_after(s, s->em, ref, pc0, &d);
+	if (n == -2) {
+		dbg_error(s, "%s", d.msg);
+		return -1;
+	}
+	if (n >= 0)
+		printf("strm node '%s': its stream ran at the banks after command %zu\n",
+		       s->t.nodes[n].name, pc0);
+	return 0;
+}
+
 int dbg_step_once(dbg_session *s)
 {
 	diag d;
@@ -322,6 +344,8 @@ int dbg_step_once(dbg_session *s)
 		dbg_error(s, "%s", d.msg);
 		return -1;
 	}
+	if (s->em->upc == 0 && strm_after(s, s->step_pc) < 0)
+		return -1;
 	/* the micro-op just run, for rwatch and awatch: em->up holds the
 	 * command's micro-ops until the next command starts */
 	s->step_has_uop = s->em->up.n > upc && !s->em->dd;
@@ -400,12 +424,15 @@ static bool diverged(dbg_session *s)
 int dbg_run_rest_of_cmd(dbg_session *s)
 {
 	size_t upc0 = s->em->upc;
+	const size_t pc0 = s->em->pc;
 	diag d;
 	diag_clear(&d);
 	if (emu_run_cmd(s->em, &d) < 0) {
 		dbg_error(s, "%s", d.msg);
 		return -1;
 	}
+	if (strm_after(s, pc0) < 0)
+		return -1;
 	/* a command without micro-ops (a transfer, a sync) is one emu_stepi */
 	s->since += s->em->up.n > upc0 ? s->em->up.n - upc0 : 1;
 	push_bound(s);

@@ -102,7 +102,12 @@ static void frame_text(const dbg_session *s, const frame *f, char *buf, size_t s
 	case FR_NODE: {
 		const emu_tnode *x = &s->t.nodes[f->index];
 		commands_text(x->cmd0, x->cmd1, text, sizeof text);
-		snprintf(buf, size, "node '%s' (%s)%s", x->name, text, where);
+		/* a strm node's stream runs at the banks after its commands */
+		if (x->strm)
+			snprintf(buf, size, "strm node '%s' (%s, then its stream at the banks)%s",
+				 x->name, text, where);
+		else
+			snprintf(buf, size, "node '%s' (%s)%s", x->name, text, where);
 		break;
 	}
 	case FR_REGION: {

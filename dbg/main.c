@@ -268,6 +268,14 @@ static int load_program(dbg_session *s, const options *o, diag *d)
 				   : emu_load_file(o->prog, &ov, &s->prog, d) < 0 ||
 				     emu_program_lower(&s->prog, d) < 0)
 		return -1;
+	/* A strm marker's stream is the tDFG's: infsdb runs it from a .tdfg. */
+	const emu_mark *m = s->tdfg ? NULL : emu_program_strm_mark(&s->prog);
+	if (m) {
+		diag_at(d, s->prog.path, m->line, 0, "'node %s strm': the near-memory stream of "
+			"strm node '%s' runs here, and what it computes is in the tDFG the stream "
+			"was lowered from; debug that .tdfg", m->name, m->name);
+		return -1;
+	}
 	if (o->tdfg && dbg_valid_load(s, o->tdfg, o->defs, o->ndefs, d) < 0)
 		return -1;
 	s->loaded = true;

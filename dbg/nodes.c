@@ -36,13 +36,6 @@ int dbg_tdfg_load(dbg_session *s, const char *path, const char *type,
 	if (type ? emu_tdfg_json_load(path, type, ov, &s->t, &s->j, d) < 0
 		 : emu_tdfg_load_defs(path, ov, defs, ndefs, &s->t, &s->j, d) < 0)
 		return -1;
-	const long sn = emu_strm_first(&s->t);
-	if (sn >= 0) {
-		const emu_tnode *x = &s->t.nodes[sn];
-		diag_at(d, path, x->line, x->op_col, "'%s' is a strm node: infsdb does not run "
-			"near-memory streams; run it with 'infsim run %s'", x->name, path);
-		return -1;
-	}
 	/* s->prog owns the lowered stream; j keeps node_of (one entry per
 	 * command of s->prog) */
 	s->prog = s->j.prog;
@@ -52,8 +45,20 @@ int dbg_tdfg_load(dbg_session *s, const char *path, const char *type,
 	return s->tref ? 0 : -1;
 }
 
+long dbg_strm_after(dbg_session *s, emu_machine *em, emu_ref *ref, size_t pc0, diag *d)
+{
+	if (!s->tdfg || em->upc || em->pc != pc0 + 1)
+		return -1;
+	const long n = emu_strm_node_at(&s->t, &s->j, pc0);
+	if (n < 0)
+		return -1;
+	return emu_strm_exec(&s->t, &s->prog, em, ref, (size_t)n, &s->strm, d) < 0 ? -2 : n;
+}
+
 void dbg_tdfg_free(dbg_session *s)
 {
+	emu_strm_lot_free(&s->strm.lot);
+	memset(&s->strm, 0, sizeof s->strm);
 	emu_tref_free(s->tref);
 	s->tref = NULL;
 	emu_jit_free(&s->j);
@@ -221,6 +226,13 @@ static bool cmd_overwrites(const dbg_session *s, size_t cmd, size_t buf)
 {
 	const emu_cmd *c = &s->prog.cmds[cmd];
 	const emu_buffer *b = &s->prog.bufs[buf];
+	/* a strm node's stream writes its tensor after the node's last
+	 * command (dbg_strm_after) */
+	const long sn = s->tdfg ? emu_strm_node_at(&s->t, &s->j, cmd) : -1;
+	const int sb = sn >= 0 ? s->t.nodes[sn].buf : -1;
+	if (sb >= 0 && rows_meet(s, &s->prog.bufs[sb], b) &&
+	    patterns_meet(&s->prog.bufs[sb].arrays, &b->arrays))
+		return true;
 	if (c->kind == EMU_CMD_MOVE)
 		return c->mv.kind != EMU_MOVE_SYNC && dbg_cmd_writes(s, cmd, buf);
 	const int dst[2] = { c->buf_d, c->buf_d2 };

@@ -440,7 +440,8 @@ static emu_machine *replayed_root(dbg_session *s, const dbg_snapshot *snap, diag
 	dbg_valid_start(s, em, NULL);
 	if (!snap->w || !snapshot_position(s, snap, &pc, &upc) || !body_of(snap, &b))
 		return em;
-	while (em->pc < pc && emu_run_cmd(em, d) >= 0)
+	for (size_t pc0 = em->pc; em->pc < pc && emu_run_cmd(em, d) >= 0 &&
+				  dbg_strm_after(s, em, NULL, pc0, d) != -2; pc0 = em->pc)
 		;
 	const bool inside = upc && em->pc == pc;
 	if (inside && b.nstart == 0) {
@@ -468,8 +469,11 @@ static emu_machine *replayed(dbg_session *s, const dbg_snapshot *snap, diag *d,
 	emu_machine *em = snap->parent->w || snap->parent->parent
 				  ? machine_of(s, snap->parent, d, why)
 				  : replayed(s, snap->parent, d, why);
-	for (uint64_t i = 0; em && i < snap->steps; i++)
-		emu_stepi(em, d);
+	for (uint64_t i = 0; em && i < snap->steps; i++) {
+		const size_t pc0 = em->pc;
+		if (emu_stepi(em, d) == 0 && em->upc == 0)
+			dbg_strm_after(s, em, NULL, pc0, d); /* the first run reported its errors */
+	}
 	return em;
 }
 

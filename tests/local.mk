@@ -175,7 +175,8 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/expect_C_wrong.npy tests/dbg/expect_D.npy \
 	tests/dbg/tdfg_json.cmds tests/dbg/tdfg_json.out \
 	tests/dbg/valid_load.cmds tests/dbg/valid_load.out tests/dbg/valid_load.ins \
-	tests/dbg/valid_load.tdfg tests/dbg/valid_load_A.npy
+	tests/dbg/valid_load.tdfg tests/dbg/valid_load_A.npy \
+	tests/dbg/strm.cmds tests/dbg/strm.out
 
 check_PROGRAMS += tests/test_tui
 tests_test_tui_SOURCES = tests/test_tui.c tests/tmux.c tests/tmux.h
@@ -206,6 +207,8 @@ EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c tests/fuzz/tdfg_json.dict \
 	tests/data/json/mix2d_f32.json \
 	tests/data/json/mix2d_i32.json \
 	tests/data/json/stencil1d_f32.json \
+	tests/data/json/store_stream_affine.json \
+	tests/data/json/store_stream_indirect.json \
 	tests/data/json/bad/arity_add.json \
 	tests/data/json/bad/arity_move.json \
 	tests/data/json/bad/arity_value.json \

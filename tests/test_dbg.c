@@ -182,6 +182,7 @@ Test(transcript, nsc_alias) { transcript("nsc_alias"); }
 Test(transcript, nsc_syncfree) { transcript("nsc_syncfree"); }
 Test(transcript, tdfg_json) { transcript("tdfg_json"); }
 Test(transcript, valid_load) { transcript("valid_load"); }
+Test(transcript, strm) { transcript("strm"); }
 
 /* ---- options ---- */
 

@@ -61,7 +61,7 @@ static bool compare(const char *path)
 	for (size_t i = 0; i < p.nmarks; i++) {
 		const emu_mark *x = &j.prog.marks[i], *y = &p.marks[i];
 		cr_assert(strcmp(x->name, y->name) == 0 && x->buf == y->buf && x->at == y->at &&
-			  x->line == y->line, "%s: marker %zu", path, i + 1);
+			  x->strm == y->strm && x->line == y->line, "%s: marker %zu", path, i + 1);
 	}
 	char *fa = emu_format(&j.prog), *fb = emu_format(&p);
 	cr_assert(fa && fb);

@@ -24,6 +24,7 @@
 #include "infsim_run.h"
 
 #define WORKLOAD(f) SRCDIR "/samples/workloads/" f
+#define JSON(f) SRCDIR "/tests/data/json/" f
 
 /* n 32-bit words into tmpdir/name, little-endian. */
 static void put_words(const char *name, const void *v, size_t n)
@@ -643,15 +644,243 @@ Test(strm, eq2_and_streams_in_stats)
 	result_free(&r);
 }
 
-/* What cannot run the streams refuses a tDFG with strm nodes, by name. */
-Test(strm, tdfg_validation_refuses_strm)
+/* ---- a lowered stream with strm markers (doc/FORMAT.md) ---- */
+
+static char *slurp_tmp(const char *name)
 {
-	result r = run("jit '" WORKLOAD("gather_mlp_out_f32.tdfg") "' -o g.ins");
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	char *text = proc_slurp(path, NULL);
+	cr_assert_not_null(text, "%s", path);
+	return text;
+}
+
+/* `infsim jit` writes `node NAME strm` where each strm node's stream
+ * runs; `infsim run S.ins --tdfg X.tdfg` runs it there from the tDFG and
+ * validates every node, the strm nodes' included, against the node
+ * reference (--strict: the syncs order every stream). */
+static void lowered_validates(const char *file, const char *marker)
+{
+	result r = run("jit '%s' -o s.ins", file);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	result_free(&r);
-	r = run("run g.ins --tdfg '" WORKLOAD("gather_mlp_out_f32.tdfg") "'");
+	char *text = slurp_tmp("s.ins");
+	cr_assert(strstr(text, marker), "%s: no '%s' in the lowered stream", file, marker);
+	free(text);
+	r = run("run s.ins --tdfg '%s' --strict", file);
+	cr_assert_eq(r.status, 0, "%s: exit %d: %s%s", file, r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "hold what the tDFG means"), "%s: %s", file, r.out);
+	result_free(&r);
+}
+
+Test(strm, lowered_gather_mlp_validates)
+{
+	lowered_validates(WORKLOAD("gather_mlp_in_f32.tdfg"), "sync\nnode g strm\n");
+	lowered_validates(WORKLOAD("gather_mlp_in_i32.tdfg"), "node s strm\n");
+	lowered_validates(WORKLOAD("gather_mlp_out_f32.tdfg"), "node g strm\n");
+	lowered_validates(WORKLOAD("gather_mlp_out_i32.tdfg"), "node g strm\n");
+}
+
+Test(strm, lowered_kmeans_validates)
+{
+	lowered_validates(WORKLOAD("kmeans_in_f32.tdfg"), "sync\nnode su strm\n");
+	lowered_validates(WORKLOAD("kmeans_in_i32.tdfg"), "node n strm\n");
+	lowered_validates(WORKLOAD("kmeans_out_f32.tdfg"), "node su strm\n");
+	lowered_validates(WORKLOAD("kmeans_out_i32.tdfg"), "node n strm\n");
+}
+
+/* The binary form keeps the strm marker (bit 47 of its word), and so do
+ * the canonical text and disasm. */
+Test(strm, strm_marker_round_trips)
+{
+	result r = run("jit '" WORKLOAD("gather_mlp_out_i32.tdfg") "' -o s.ins");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	r = run("asm s.ins -o s.inb");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	r = run("disasm s.inb");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "\nsync\nnode g strm\n"), "%s", r.out);
+	result_free(&r);
+	r = run("run s.inb --tdfg '" WORKLOAD("gather_mlp_out_i32.tdfg") "'");
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	cr_assert(strstr(r.out, "hold what the tDFG means"), "%s", r.out);
+	result_free(&r);
+}
+
+/* s.ins with its first `from` replaced by `to`. */
+static void edit_stream(const char *from, const char *to)
+{
+	char *text = slurp_tmp("s.ins");
+	char *at = strstr(text, from);
+	cr_assert_not_null(at, "no '%s' in s.ins", from);
+	FILE *f = NULL;
+	char path[512];
+	snprintf(path, sizeof path, "%s/s.ins", tmpdir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	fclose(f);
+	free(text);
+}
+
+/* A stream that does not run the gather (its marker without strm) is
+ * caught at the gather's check point, its first wrong element named;
+ * so is one whose store stream writes the wrong centroid sums. */
+Test(strm, lowered_wrong_stream_is_caught)
+{
+	result r = run("jit '" WORKLOAD("gather_mlp_out_f32.tdfg") "' -o s.ins");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	edit_stream("node g strm\n", "node g\n");
+	r = run("run s.ins --tdfg '" WORKLOAD("gather_mlp_out_f32.tdfg") "'");
+	cr_assert_eq(r.status, 3, "exit %d: %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.err, "error: node 'g' (") && strstr(r.err, "does not hold what the "
+		  "tDFG means: g[0][0]"), "%s", r.err);
+	result_free(&r);
+	/* kmeans: the assignment overwritten (every point but the last to
+	 * centre 1) after its check point, before the update stream reads it */
+	r = run("jit '" WORKLOAD("kmeans_in_i32.tdfg") "' -o s.ins");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	edit_stream("node s0 tensor=S\n", "node s0 tensor=S\nmove A, ONE, +0, +1 @ box=0:1,0:127\n"
+		    "sync\n");
+	r = run("run s.ins --tdfg '" WORKLOAD("kmeans_in_i32.tdfg") "'");
+	cr_assert_eq(r.status, 3, "exit %d: %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.err, "error: node 'su' (") && strstr(r.err, "does not hold what the "
+		  "tDFG means: su[0][0] (element 0) (i32): expected 5824"), "%s", r.err);
+	cr_assert(strstr(r.err, "note: the first to write a wrong bit into it is the near-memory "
+			 "stream of strm node 'su' (s.ins:3264), run after command 2041 ("), "%s",
+		  r.err);
+	result_free(&r);
+}
+
+/* The stream says where a strm node runs, its tDFG what: alone it is
+ * refused at the marker; a strm marker on a node that is not one is a
+ * binding error. */
+Test(strm, strm_marker_errors)
+{
+	result r = run("jit '" WORKLOAD("gather_mlp_out_f32.tdfg") "' -o s.ins");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	r = run("run s.ins");
 	cr_assert_eq(r.status, 1, "%s", r.err);
-	cr_assert(strstr(r.err, "gather_mlp_out_f32.tdfg:25:5: error: 'g' is a strm node: a stream "
-			 "holds only its sync"), "%s", r.err);
+	cr_assert(strstr(r.err, "error: 'node g strm': the near-memory stream of strm node 'g' "
+			 "runs here"), "%s", r.err);
+	cr_assert(strstr(r.err, "give it with --tdfg FILE"), "%s", r.err);
+	result_free(&r);
+	edit_stream("node g strm\n", "node g strm junk\n");
+	r = run("run s.ins --tdfg '" WORKLOAD("gather_mlp_out_f32.tdfg") "'");
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	cr_assert(strstr(r.err, "unexpected 'junk' after the node marker; expected the end of "
+			 "the line"), "%s", r.err);
+	result_free(&r);
+	r = run("jit '" WORKLOAD("gather_mlp_out_f32.tdfg") "' -o s.ins");
+	result_free(&r);
+	edit_stream("node e tensor=E\n", "node e tensor=E strm\n");
+	r = run("run s.ins --tdfg '" WORKLOAD("gather_mlp_out_f32.tdfg") "'");
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	cr_assert(strstr(r.err, "node marker 'e' strm: node 'e' (") &&
+		  strstr(r.err, "is not a strm node, so no stream runs here; drop 'strm'"), "%s",
+		  r.err);
+	result_free(&r);
+}
+
+/* ---- the store stream in the artifact's JSON (doc/TDFG.md) ---- */
+
+/* store_stream_indirect.json (i32, 16x4): n3 = store_stream ADD along
+ * dimension 1 of target n0, values n1, index n2 (kmeans' C[idx[p]] +=
+ * v[p]), then n4 = n3 * n1, which waits for the stream.  Against plain
+ * C, bit for bit, and the node reference (--check). */
+Test(strm, json_store_stream_indirect)
+{
+	enum { S0 = 16, S1 = 4 };
+	static const int32_t idx[S1] = {3, 1, 3, 0};
+	int32_t c0[S0 * S1], v[S0 * S1], ix[S0 * S1] = {0}, want[S0 * S1], got[S0 * S1];
+	fill_i32(c0, S0 * S1, 21);
+	fill_i32(v, S0 * S1, 22);
+	for (int p = 0; p < S1; p++)
+		ix[p * S0] = idx[p];
+	put_words("c.bin", c0, S0 * S1);
+	put_words("v.bin", v, S0 * S1);
+	put_words("ix.bin", ix, S0 * S1);
+	run_ok("run '" JSON("store_stream_indirect.json") "' --type i32 --check --strict "
+	       "-l n0=c.bin -l n1=v.bin -l n2=ix.bin -s n3=u.bin", NULL);
+	memcpy(want, c0, sizeof want);
+	for (int p = 0; p < S1; p++) /* ascending p, wrapping */
+		for (int k = 0; k < S0; k++)
+			want[idx[p] * S0 + k] = (int32_t)((uint32_t)want[idx[p] * S0 + k] +
+							  (uint32_t)v[p * S0 + k]);
+	get_words("u.bin", got, S0 * S1);
+	for (int e = 0; e < S0 * S1; e++)
+		cr_assert_eq(got[e], want[e], "n3 element %d: C %" PRId32 ", infsim %" PRId32, e,
+			     want[e], got[e]);
+	result r = run("jit '" JSON("store_stream_indirect.json") "' --type i32");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "(update)\nsync\nnode n3 strm\n"), "%s", r.out);
+	result_free(&r);
+}
+
+/* The affine form (no dim): a STORE of n1's box into n0, f32. */
+Test(strm, json_store_stream_affine)
+{
+	run_ok("run '" JSON("store_stream_affine.json") "' --type f32 --check --strict", NULL);
+}
+
+/* A store_stream node's errors, each naming the JSON path at fault. */
+Test(strm, json_store_stream_errors)
+{
+	static const struct { const char *from, *to, *type, *want; } bad[] = {
+		{"\"op\":\"ADD\"", "\"op\":\"XOR\"", "i32",
+		 "$.nodes[\"3\"].store_stream.op: expected STORE, ADD, MIN or MAX (a store stream "
+		 "writes, or read-modify-writes with the op), found the string \"XOR\""},
+		{"\"op\":\"ADD\"", "\"op\":\"ADD\",\"tag\":1", "i32",
+		 "$.nodes[\"3\"].store_stream: unknown field \"tag\"; expected op or dim"},
+		{"\"dim\":1", "\"dim\":3", "i32",
+		 "$.nodes[\"3\"].store_stream.dim: 3 is out of range; expected 0 to 2"},
+		{"\"op\":\"ADD\"", "\"op\":\"MIN\"", "f32",
+		 "$.nodes[\"3\"].store_stream.op: MIN does not take f32 elements; a float update "
+		 "near memory is an ADD"},
+		{"\"op\":\"ADD\"", "\"op\":\"ADD\"", "f32",
+		 "$.nodes[\"3\"].store_stream.dim: an indirect store stream's index holds integers"},
+		{",\"dim\":1", "", "i32",
+		 "$.nodes[\"3\"]: a store_stream (without a dim: target, values) node takes 2 "
+		 "operands, but 3 edges leave it"},
+		{"{\"src\":3,\"dst\":2},", "", "i32",
+		 "$.nodes[\"3\"]: a store_stream (with a dim: target, values, index) node takes 3 "
+		 "operands, but 2 edges leave it"},
+		{"\"3\":{\"id\":3,\"pum_tile\":{\"start\":\"0\",\"params\":[{\"stride\":\"1\","
+		 "\"tc\":\"16\"},{\"stride\":\"16\",\"tc\":\"4\"},{\"stride\":\"16\",\"tc\":\"1\"},"
+		 "{\"stride\":\"64\",\"tc\":\"1\"}]},\"pattern\":{\"start\":\"0\",\"params\":[{"
+		 "\"stride\":\"1\",\"tc\":\"16\"},{\"stride\":\"16\",\"tc\":\"4\"}",
+		 "\"3\":{\"id\":3,\"pum_tile\":{\"start\":\"0\",\"params\":[{\"stride\":\"1\","
+		 "\"tc\":\"16\"},{\"stride\":\"16\",\"tc\":\"4\"},{\"stride\":\"16\",\"tc\":\"1\"},"
+		 "{\"stride\":\"64\",\"tc\":\"1\"}]},\"pattern\":{\"start\":\"0\",\"params\":[{"
+		 "\"stride\":\"1\",\"tc\":\"16\"},{\"stride\":\"16\",\"tc\":\"2\"}", "i32",
+		 "$.nodes[\"3\"].pattern: box [0, 16) x [0, 2) differs from the box [0, 16) x [0, 4) "
+		 "of its target node 0; a store stream's value is its target, updated in place"},
+	};
+	char *text = proc_slurp(JSON("store_stream_indirect.json"), NULL);
+	cr_assert_not_null(text);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *at = strstr(text, bad[i].from), path[512];
+		cr_assert_not_null(at, "case %zu: no '%s'", i, bad[i].from);
+		snprintf(path, sizeof path, "%s/bad.json", tmpdir);
+		FILE *f = fopen(path, "w");
+		cr_assert_not_null(f);
+		fprintf(f, "%.*s%s%s", (int)(at - text), text, bad[i].to, at + strlen(bad[i].from));
+		fclose(f);
+		result r = run("run bad.json --type %s", bad[i].type);
+		cr_assert_eq(r.status, 1, "case %zu: exit %d: %s", i, r.status, r.err);
+		cr_assert(strstr(r.err, "bad.json: error: ") && strstr(r.err, bad[i].want),
+			  "case %zu: wanted '%s' in: %s", i, bad[i].want, r.err);
+		result_free(&r);
+	}
+	free(text);
+	/* the index's values: checked at the node before the stream runs */
+	result r = run("run '" JSON("store_stream_indirect.json") "' --type i32");
+	cr_assert_eq(r.status, 1, "%s", r.err);
+	cr_assert(strstr(r.err, "store_stream_indirect.json: error: strm.update 'n3': the index "
+			 "'n2' holds "), "%s", r.err);
 	result_free(&r);
 }

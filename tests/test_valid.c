@@ -612,7 +612,9 @@ Test(valid, marker_and_binding_errors)
 			   "holds it with tensor=NAME"},
 		{"node X tensor=", "m.ins:3:15: error: expected a tensor name after 'tensor='"},
 		{"node X tensor=Q", "m.ins:3:15: error: node 'X': no tensor 'Q' is declared"},
-		{"node X foo", "m.ins:3:8: error: expected tensor=NAME or the end of the line"},
+		{"node X foo", "m.ins:3:8: error: expected tensor=NAME, strm or the end of the line"},
+		{"node X strm junk", "m.ins:3:13: error: unexpected 'junk' after the node marker; "
+				     "expected the end of the line"},
 		{"node X tensor=X junk", "m.ins:3:17: error: unexpected 'junk' after the node marker"},
 		{"node X tensor=b", "m.ins:3:15: error: node 'X': 'b' is a buffer, not a tensor"},
 		{"nodee X", "m.ins:3:1: error: unknown command 'nodee'; did you mean 'node'?"},

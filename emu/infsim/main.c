@@ -572,13 +572,21 @@ static int load_program(const geom_opts *go, const char *path, emu_program *p,
 static int load_tdfg(const run_opts *o, const emu_program *p, const tdfg_src *ts,
 		     emu_tdfg *t)
 {
+	diag d;
+	diag_clear(&d);
+	const emu_mark *m = ts->on || o->tdfg ? NULL : emu_program_strm_mark(p);
+	if (m) {
+		/* The stream says where the strm node runs, its tDFG what. */
+		diag_at(&d, p->path, m->line, 0, "'node %s strm': the near-memory stream of strm "
+			"node '%s' runs here, and what it computes is in the tDFG the stream was "
+			"lowered from; give it with --tdfg FILE", m->name, m->name);
+		return cli_failed(&d);
+	}
 	if (!o->tdfg)
 		return 0;
 	if (ts->on)
 		return cli_usage(NULL, "--tdfg: '%s' is a tDFG already; --tdfg validates a command "
 				   "stream (.ins, .inb) against one", o->prog);
-	diag d;
-	diag_clear(&d);
 	emu_geom_override ov;
 	emu_geom_override_init(&ov);
 	ov.g = p->geom;
@@ -797,10 +805,14 @@ static int check_node(run_state *s, size_t i)
 	return 0;
 }
 
-/* --tdfg: the check points the machine has reached.  1 when they agree,
- * 0 when a node differs (s->vrep), -1 with s->d set. */
+/* --tdfg: the strm markers' streams at the machine's position (they
+ * run from the tDFG, emu_valid_strm), then the check points it has
+ * reached.  1 when they agree, 0 when a node differs (s->vrep), -1 with
+ * s->d set. */
 static int validate(run_state *s)
 {
+	if (s->valid && emu_valid_strm(s->valid, s->em, s->ref, &s->strm, &s->d) < 0)
+		return -1;
 	return s->valid ? emu_valid_at(s->valid, s->em, &s->vrep, &s->d) : 1;
 }
 
@@ -814,12 +826,12 @@ static int run_commands(run_state *s)
 	for (size_t i = 0; i < s->p->ncmds; i++) {
 		if (run_measured(s, i) < 0)
 			return -1;
-		if (validate(s) <= 0)
-			return s->d.set ? -1 : EXIT_MISMATCH;
 		if (s->ref && emu_ref_run_cmd(s->ref, i, &s->d) < 0)
 			return -1;
 		if (s->ref && !emu_report_check_cmd(s->ref, s->em, i, &s->d))
 			return EXIT_MISMATCH;
+		if (validate(s) <= 0)
+			return s->d.set ? -1 : EXIT_MISMATCH;
 		/* A strm node's stream runs at the banks after its commands
 		 * (emu/tdfg/strm.c). */
 		const long sn = s->ts->on ? emu_strm_node_at(&s->ts->t, &s->ts->j, i) : -1;

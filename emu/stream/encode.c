@@ -17,7 +17,8 @@
  *            array, bitline and destination bitline patterns
  *   pattern  start, ndims, then (stride, count) per dimension
  *   markers  their count, then per node marker its name (8 words) and
- *            at (bits 0-47: commands before it) | tensor index << 48
+ *            at (bits 0-46: commands before it) | strm << 47 | tensor
+ *            index << 48
  * Version 2 added the element formats, madd's c, the settings (fp=,
  * latency=, cordic=) and what each command carries of them.  Version 3
  * added tensors and moves, version 4 node markers.
@@ -121,13 +122,17 @@ static void emit_name(writer *wr, const char *name)
 	}
 }
 
-/* The node markers after the commands: count, then name and at|tensor. */
+/* The node markers after the commands: count, then name and
+ * at|strm|tensor: at in bits 0-46, bit 47 set for a strm marker, the
+ * tensor in bits 48-63. */
+#define MARK_STRM_BIT 47
 static void emit_marks(writer *wr, const emu_program *p)
 {
 	emit(wr, p->nmarks);
 	for (size_t i = 0; i < p->nmarks; i++) {
 		emit_name(wr, p->marks[i].name);
-		emit(wr, (uint64_t)p->marks[i].at | (uint64_t)(uint16_t)p->marks[i].buf << 48);
+		emit(wr, (uint64_t)p->marks[i].at | (uint64_t)p->marks[i].strm << MARK_STRM_BIT |
+			 (uint64_t)(uint16_t)p->marks[i].buf << 48);
 	}
 }
 
@@ -392,7 +397,7 @@ static int take_mark(reader *r, emu_program *out, size_t *last_at)
 	bool ident = n > 0 && text_is_ident_start(name[0]);
 	for (size_t i = 1; ident && i < n; i++)
 		ident = text_is_ident_char(name[i]);
-	const uint64_t at = v & UINT64_C(0xffffffffffff);
+	const uint64_t at = v & ((UINT64_C(1) << MARK_STRM_BIT) - 1);
 	const uint16_t buf = (uint16_t)(v >> 48);
 	const char *bad = !ident ? "its name is not an identifier"
 			  : at > out->ncmds ? "it comes after more commands than the stream has"
@@ -410,6 +415,8 @@ static int take_mark(reader *r, emu_program *out, size_t *last_at)
 	out->ncmds = (size_t)at; /* emu_program_mark marks after the first at commands */
 	const int rc = emu_program_mark(out, name, (int16_t)buf, 0);
 	out->ncmds = keep;
+	if (rc == 0)
+		out->marks[out->nmarks - 1].strm = v >> MARK_STRM_BIT & 1;
 	if (rc)
 		diag_file(r->d, r->path, "out of memory");
 	return rc;

@@ -217,14 +217,15 @@ static void put_tensor(const emu_buffer *b, FILE *f)
 		fputs(" shared", f);
 }
 
-/* "node NAME", or "node NAME tensor=T" when another tensor holds it. */
+/* "node NAME", or "node NAME tensor=T" when another tensor holds it;
+ * " strm" after it where a strm node's stream runs. */
 static void put_mark(const emu_program *p, const emu_mark *m, FILE *f)
 {
 	const char *t = p->bufs[m->buf].name;
 	if (strcmp(t, m->name) == 0)
-		fprintf(f, "node %s\n", m->name);
+		fprintf(f, "node %s%s\n", m->name, m->strm ? " strm" : "");
 	else
-		fprintf(f, "node %s tensor=%s\n", m->name, t);
+		fprintf(f, "node %s tensor=%s%s\n", m->name, t, m->strm ? " strm" : "");
 }
 
 char *emu_format(const emu_program *p)

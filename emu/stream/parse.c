@@ -1390,8 +1390,9 @@ static int parse_tensor_move(parser *ps, size_t t)
 
 /* ---- node markers (doc/FORMAT.md, "Node markers") ---- */
 
-/* node NAME [tensor=T]: after the commands so far, tensor T (by
- * default the one called NAME) holds the value of the tDFG node NAME. */
+/* node NAME [tensor=T] [strm]: after the commands so far, tensor T (by
+ * default the one called NAME) holds the value of the tDFG node NAME;
+ * with strm, the node's near-memory stream runs here first. */
 static int parse_node(parser *ps, size_t t)
 {
 	char fd[64], name[EMU_NAME_MAX];
@@ -1407,21 +1408,28 @@ static int parse_node(parser *ps, size_t t)
 	name[n] = '\0';
 	ps->pos = nt + n;
 	size_t tt = nt, tn = n;
+	bool strm = false;
 	skip_ws(ps);
-	if (!at_end(ps)) {
-		if (ps->len - ps->pos < 7 || memcmp(ps->s + ps->pos, "tensor=", 7) != 0)
-			return perr(ps, ps->pos, "expected tensor=NAME or the end of the line "
-				    "after the node's name, found %s", found(ps, ps->pos, fd, sizeof fd));
+	if (!at_end(ps) && ps->len - ps->pos >= 7 && memcmp(ps->s + ps->pos, "tensor=", 7) == 0) {
 		tt = ps->pos + 7;
 		tn = word_len(ps, tt);
 		if (tn == 0)
 			return perr(ps, tt, "expected a tensor name after 'tensor=', found %s",
 				    found(ps, tt, fd, sizeof fd));
 		ps->pos = tt + tn;
-		if (!at_end(ps))
-			return perr(ps, ps->pos, "unexpected %s after the node marker",
-				    found(ps, ps->pos, fd, sizeof fd));
+		skip_ws(ps);
 	}
+	if (!at_end(ps) && word_is(ps, ps->pos, word_len(ps, ps->pos), "strm")) {
+		strm = true;
+		ps->pos += 4;
+		skip_ws(ps);
+	}
+	if (!at_end(ps) && tt == nt && !strm)
+		return perr(ps, ps->pos, "expected tensor=NAME, strm or the end of the line "
+			    "after the node's name, found %s", found(ps, ps->pos, fd, sizeof fd));
+	if (!at_end(ps))
+		return perr(ps, ps->pos, "unexpected %s after the node marker; expected %sthe end "
+			    "of the line", found(ps, ps->pos, fd, sizeof fd), strm ? "" : "strm or ");
 	const int bi = emu_asm_find(&ps->a, ps->s + tt, tn);
 	if (bi < 0)
 		return perr(ps, tt, "node '%s': no tensor '%.*s' is declared%s", name,
@@ -1432,6 +1440,7 @@ static int parse_node(parser *ps, size_t t)
 			    "is held by a tensor of its region's shape", name, ps->p->bufs[bi].name);
 	if (emu_program_mark(ps->p, name, (int16_t)bi, ps->line))
 		return perr(ps, t, "out of memory");
+	ps->p->marks[ps->p->nmarks - 1].strm = strm;
 	return 0;
 }
 

@@ -52,6 +52,14 @@ int emu_program_mark(emu_program *p, const char *name, int16_t buf, int line)
 	return 0;
 }
 
+const emu_mark *emu_program_strm_mark(const emu_program *p)
+{
+	for (size_t i = 0; i < p->nmarks; i++)
+		if (p->marks[i].strm)
+			return &p->marks[i];
+	return NULL;
+}
+
 /* The (index + 1)-th output of Steele, Lea and Flood's splitmix64
  * generator started at seed: any element can be computed on its own, so
  * init=random gives the same data however the buffer is filled. */

@@ -188,10 +188,16 @@ typedef struct emu_cmd {
  * markers"): once the stream's first `at` commands have run, tensor buf
  * holds the value of the tDFG node called name.  It binds a stream to
  * the tDFG it was lowered from, for validation (doc/TDFG.md,
- * "Validating a stream"); it runs nothing. */
+ * "Validating a stream"); the machine runs nothing at it.
+ * `node NAME [tensor=T] strm` marks a strm node of the tDFG
+ * (infinity-stream §3.3): its stream runs near memory at this point,
+ * after the commands before it (the sync that orders it, §5.3), and
+ * then T holds the node; what runs it is the tDFG's (emu/tdfg/strm.c),
+ * so a stream with such a marker runs only beside its tDFG. */
 typedef struct emu_mark {
 	char name[EMU_NAME_MAX];
 	int16_t buf;          /* the tensor that holds the node */
+	bool strm;            /* a strm node's stream runs here */
 	size_t at;            /* commands before the marker */
 	int line;             /* source line, 0 if decoded from binary */
 } emu_mark;
@@ -210,6 +216,8 @@ typedef struct emu_program {
 
 /* Append a marker (at = p->ncmds).  0, or -1 when out of memory. */
 int emu_program_mark(emu_program *p, const char *name, int16_t buf, int line);
+/* p's first strm marker (emu_mark.strm), or NULL. */
+const emu_mark *emu_program_strm_mark(const emu_program *p);
 
 void emu_program_init(emu_program *p);
 /* Does p hold tensor moves as written (EMU_CMD_TMOVE), which must be

@@ -1037,14 +1037,15 @@ static int emit_node(gen *g, size_t i)
 		break;
 	}
 	/* The node marker (doc/FORMAT.md): its tensor holds it from here; a
-	 * tensor node is its array's rows. */
+	 * tensor node is its array's rows.  A strm node's says that its
+	 * stream runs here, after its sync (§3.3, §5.3). */
 	if (rc == 0 && x->kind == EMU_TN_TENSOR)
 		put_line(g, (long)i, x->line, "node %s tensor=%s", x->name,
 			 g->t->arrays[x->array].name);
 	else if (rc == 0)
-		put_line(g, (long)i, x->line, "node %s", x->name);
+		put_line(g, (long)i, x->line, "node %s%s", x->name, x->strm ? " strm" : "");
 	if (rc == 0)
-		emu_jasm_mark(&g->js, g->line, x->name, value_buf(g, i));
+		emu_jasm_mark(&g->js, g->line, x->name, value_buf(g, i), x->strm);
 	return rc;
 }
 
@@ -1088,6 +1089,7 @@ static void replay_cmds(gen *g, const struct span *sp, int delta)
 		char name[EMU_NAME_MAX];
 		memcpy(name, m->name, sizeof name); /* marks may move when they grow */
 		const int16_t buf = m->buf;
+		const bool strm = m->strm;
 		const size_t at = m->at - sp->c0 + p->ncmds;
 		const int line = m->line + delta;
 		if (emu_program_mark(p, name, buf, line)) {
@@ -1095,6 +1097,7 @@ static void replay_cmds(gen *g, const struct span *sp, int delta)
 			return;
 		}
 		p->marks[p->nmarks - 1].at = at;
+		p->marks[p->nmarks - 1].strm = strm;
 	}
 	for (size_t k = 0; k < nc; k++) {
 		emu_cmd *c = &p->cmds[p->ncmds++];

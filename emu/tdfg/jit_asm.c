@@ -178,11 +178,13 @@ void emu_jasm_tmove(emu_jasm *j, int line, int16_t dst, int16_t src, const int64
 		fail(j);
 }
 
-void emu_jasm_mark(emu_jasm *j, int line, const char *name, int16_t buf)
+void emu_jasm_mark(emu_jasm *j, int line, const char *name, int16_t buf, bool strm)
 {
 	if (!live(j))
 		return;
 	if (buf < 0 || (size_t)buf >= j->a.p->nbufs || !j->a.p->bufs[buf].ndims ||
 	    emu_program_mark(j->a.p, name, buf, line))
 		fail(j);
+	else
+		j->a.p->marks[j->a.p->nmarks - 1].strm = strm;
 }

@@ -48,6 +48,6 @@ void emu_jasm_move(emu_jasm *j, int line, const emu_move *m);
 /* `move DST, SRC, OFF @ box=...`: its mv commands (emu_lower_move). */
 void emu_jasm_tmove(emu_jasm *j, int line, int16_t dst, int16_t src, const int64_t *off,
 		    const uint64_t *lo, const uint64_t *hi);
-void emu_jasm_mark(emu_jasm *j, int line, const char *name, int16_t buf);
+void emu_jasm_mark(emu_jasm *j, int line, const char *name, int16_t buf, bool strm);
 
 #endif

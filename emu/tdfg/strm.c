@@ -104,6 +104,8 @@ typedef struct job {
 	emu_machine *em;
 	emu_strm_stats *st;
 	diag *d;
+	size_t cmd;            /* the command the stream runs after (from 0) */
+	int line;              /* its line, for the hazard tracker */
 	char *text;            /* the stream program (.nsc) */
 	size_t len;
 	FILE *f;
@@ -394,8 +396,8 @@ static int strm_gather(job *j, const emu_program *p, const emu_buffer *b, emu_re
 			"tensor in the stream", x->name);
 		return -1;
 	}
-	if (ordering(j->em, sb, x->cmd1 - 1, x->line, j->d) < 0 ||
-	    ordering(j->em, ib, x->cmd1 - 1, x->line, j->d) < 0)
+	if (ordering(j->em, sb, j->cmd, j->line, j->d) < 0 ||
+	    ordering(j->em, ib, j->cmd, j->line, j->d) < 0)
 		return -1;
 	if (!(g.src = take_out(j, sb)) || !(g.ix = take_out(j, ib)) ||
 	    !(g.out = malloc(b->length * sizeof *g.out)))
@@ -608,7 +610,7 @@ static int pend_writes(job *j, const emu_buffer *b)
 			arrays[i] = (unsigned)emu_pattern_at(&b->arrays, i);
 		memset(mask, 0xff, (g->bitlines + 63) / 64 * sizeof *mask);
 		const emu_cells c = {arrays, na, mask, b->wl, emu_buffer_rows(b, g)};
-		rc = emu_hazard_pend(em->hz, j->x->cmd1 - 1, j->x->line, &c, &c);
+		rc = emu_hazard_pend(em->hz, j->cmd, j->line, &c, &c);
 	}
 	free(arrays);
 	free(mask);
@@ -633,9 +635,9 @@ static int strm_update(job *j, const emu_program *p, const emu_buffer *b, emu_re
 			"tensor of the region's sizes in the stream", x->name);
 		return -1;
 	}
-	if (ordering(j->em, cb, x->cmd1 - 1, x->line, j->d) < 0 ||
-	    ordering(j->em, vb, x->cmd1 - 1, x->line, j->d) < 0 ||
-	    (ib && ordering(j->em, ib, x->cmd1 - 1, x->line, j->d) < 0))
+	if (ordering(j->em, cb, j->cmd, j->line, j->d) < 0 ||
+	    ordering(j->em, vb, j->cmd, j->line, j->d) < 0 ||
+	    (ib && ordering(j->em, ib, j->cmd, j->line, j->d) < 0))
 		return -1;
 	if (!(u.c = take_out(j, cb)) || !(u.v = take_out(j, vb)) ||
 	    (ib && !(u.ix = take_out(j, ib))) || !(u.out = malloc(b->length * sizeof *u.out)) ||
@@ -674,7 +676,15 @@ int emu_strm_exec(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_
 		  size_t n, emu_strm_stats *st, diag *d)
 {
 	const emu_tnode *x = &t->nodes[n];
-	job j = {.t = t, .x = x, .g = &t->regions[x->region], .em = em, .st = st, .d = d};
+	return emu_strm_exec_at(t, p, em, ref, n, x->cmd1 ? x->cmd1 - 1 : 0, x->line, st, d);
+}
+
+int emu_strm_exec_at(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_ref *ref,
+		     size_t n, size_t cmd, int line, emu_strm_stats *st, diag *d)
+{
+	const emu_tnode *x = &t->nodes[n];
+	job j = {.t = t, .x = x, .g = &t->regions[x->region], .em = em, .st = st, .d = d,
+		 .cmd = cmd, .line = line};
 	const emu_buffer *b = buf_of(t, p, x);
 	if (!b) {
 		diag_at(d, t->path, x->line, x->op_col, "strm node '%s' has no tensor in the stream",
@@ -692,7 +702,7 @@ int emu_strm_exec(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_
 	else if (x->kind == EMU_TN_UPDATE)
 		rc = strm_update(&j, p, b, ref);
 	else
-		rc = ordering(em, b, x->cmd1 - 1, x->line, d) < 0 ? -1 : strm_reduce(&j, b, ref);
+		rc = ordering(em, b, cmd, line, d) < 0 ? -1 : strm_reduce(&j, b, ref);
 	fclose(j.f);
 	free(j.text);
 	return rc;

@@ -373,8 +373,7 @@ typedef struct emu_eq2 {
 void emu_eq2_region(const emu_tdfg *t, size_t run, const uint64_t *cycles, double tp_core,
 		    uint64_t lat_jit, emu_eq2 *e);
 
-/* t's first strm node, or -1: what runs a tDFG's commands without
- * emu_strm_exec (infsdb, --tdfg) refuses a tDFG that has one. */
+/* t's first strm node, or -1. */
 long emu_strm_first(const emu_tdfg *t);
 /* The strm node whose last command is cmd, or -1. */
 long emu_strm_node_at(const emu_tdfg *t, const emu_jit *j, size_t cmd);
@@ -385,6 +384,11 @@ long emu_strm_node_at(const emu_tdfg *t, const emu_jit *j, size_t cmd);
  * error).  0, or -1 with d set at the node. */
 int emu_strm_exec(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_ref *ref,
 		  size_t n, emu_strm_stats *st, diag *d);
+/* The same for a stream that says where the node runs (a strm marker,
+ * doc/FORMAT.md): after command cmd (from 0) at line of p, which the
+ * hazard tracker names. */
+int emu_strm_exec_at(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_ref *ref,
+		     size_t n, size_t cmd, int line, emu_strm_stats *st, diag *d);
 
 /* ---- programs (tdfg_prog.c) ----
  * Expand t's control into runs of its regions (t->regions, t->nodes),

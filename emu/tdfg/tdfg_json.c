@@ -36,8 +36,17 @@
 #define PAT_MAX 8      /* (stride, tc) pairs of an AffinePattern */
 #define WHERE_MAX 160  /* a JSON path in a message */
 
-enum jkind { JK_VALUE, JK_MOVE, JK_LOAD, JK_COMPUTE, JK_SYNC, JK_KINDS };
-static const char *const jkind_names[JK_KINDS] = {"value", "move", "load", "compute", "sync"};
+/* store_stream is infsim's, not the artifact's: a strm.store or
+ * strm.update node (doc/TDFG.md, "The store stream in JSON"). */
+enum jkind { JK_VALUE, JK_MOVE, JK_LOAD, JK_COMPUTE, JK_SYNC, JK_STORE, JK_KINDS };
+static const char *const jkind_names[JK_KINDS] = {"value", "move", "load", "compute", "sync",
+						  "store_stream"};
+#define KIND_LIST "value, move, load, compute, sync or store_stream"
+
+/* A store stream's op: STORE writes, the others read-modify-write. */
+enum jsop { SOP_STORE, SOP_ADD, SOP_MIN, SOP_MAX, SOP_COUNT };
+static const char *const sop_names[SOP_COUNT] = {"STORE", "ADD", "MIN", "MAX"};
+static const char *const sop_cmds[SOP_COUNT] = {NULL, "add", "min", "max"};
 
 /* The artifact's Compute.OpCode, in its numbering. */
 enum jop { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_CMP, OP_MADD, OP_COUNT };
@@ -64,6 +73,8 @@ typedef struct jpat {
 typedef struct jnode {
 	uint32_t id;
 	uint8_t kind, cnst, op;
+	uint8_t sop;           /* store_stream.op */
+	int32_t sdim;          /* store_stream.dim, -1 if absent (affine) */
 	int32_t iconst;
 	float fconst;
 	uint64_t vaddr;
@@ -546,7 +557,37 @@ static int read_compute(jctx *c, json_object *o, const char *where, jnode *n)
 	return 0;
 }
 
-/* The node's kind: exactly one of value, move, load, compute, sync. */
+/* store_stream { "op": STORE|ADD|MIN|MAX, "dim": uint32 }: dim only
+ * for an indirect stream (a third operand, the index). */
+static int read_store(jctx *c, json_object *o, const char *where, jnode *n)
+{
+	static const char *const keys[] = {"op", "dim", NULL};
+	char w[WHERE_MAX], f[64];
+	json_object *x, *y;
+	int64_t v;
+	if (known_fields(c, o, where, keys, "op or dim") || field(c, o, where, "op", true, &x) ||
+	    field(c, o, where, "dim", false, &y))
+		return -1;
+	where_field(w, where, "op");
+	const char *s = json_object_get_type(x) == json_type_string ? json_object_get_string(x)
+								    : NULL;
+	n->sop = SOP_COUNT;
+	for (unsigned k = 0; s && k < SOP_COUNT; k++)
+		if (strcmp(s, sop_names[k]) == 0)
+			n->sop = (uint8_t)k;
+	if (n->sop == SOP_COUNT)
+		return jerr(c, w, "expected STORE, ADD, MIN or MAX (a store stream writes, or "
+			    "read-modify-writes with the op), found %s", found(x, f, sizeof f));
+	n->sdim = -1;
+	if (y && int32_field(c, o, where, "dim", true, 0, DIMS - 1, &v, NULL))
+		return -1;
+	if (y)
+		n->sdim = (int32_t)v;
+	return 0;
+}
+
+/* The node's kind: exactly one of value, move, load, compute, sync,
+ * store_stream. */
 static int read_kind(jctx *c, json_object *o, const char *where, jnode *n)
 {
 	static const char *const value_keys[] = {"region_vaddr", NULL};
@@ -561,16 +602,15 @@ static int read_kind(jctx *c, json_object *o, const char *where, jnode *n)
 			return -1;
 		where_field(w, where, jkind_names[k]);
 		if (y && x)
-			return jerr(c, w, "a second kind (the node is a %s); a node has one of value, "
-				    "move, load, compute or sync", jkind_names[n->kind]);
+			return jerr(c, w, "a second kind (the node is a %s); a node has one of "
+				    KIND_LIST, jkind_names[n->kind]);
 		if (y) {
 			x = y;
 			n->kind = (uint8_t)k;
 		}
 	}
 	if (!x)
-		return jerr(c, where, "expected one of value, move, load, compute or sync (the "
-			    "node's kind)");
+		return jerr(c, where, "expected one of " KIND_LIST " (the node's kind)");
 	where_field(w, where, jkind_names[n->kind]);
 	if (n->kind != JK_COMPUTE && want_object(c, x, w))
 		return -1;
@@ -594,6 +634,8 @@ static int read_kind(jctx *c, json_object *o, const char *where, jnode *n)
 		       int64_field(c, x, w, "recv_config_ptr", false, true, &v) ? -1 : 0;
 	case JK_SYNC:
 		return known_fields(c, x, w, no_keys, "no field (sync {})");
+	case JK_STORE:
+		return read_store(c, x, w, n);
 	default:
 		return read_compute(c, x, w, n);
 	}
@@ -605,7 +647,7 @@ static int read_node(jctx *c, const char *key, json_object *o, jnode *n)
 {
 	static const char *const keys[] = {"id", "region_name", "pum_tile", "pattern",
 		"split_out_dim", "scalar_elem_size", "start_word_line", "value", "move", "load",
-		"compute", "sync", NULL};
+		"compute", "sync", "store_stream", NULL};
 	char where[WHERE_MAX], w[WHERE_MAX], f[64];
 	int64_t id, size, wl;
 	json_object *x;
@@ -618,7 +660,7 @@ static int read_node(jctx *c, const char *key, json_object *o, jnode *n)
 	where_node(where, n->id, NULL);
 	if (want_object(c, o, where) ||
 	    known_fields(c, o, where, keys, "id, region_name, pum_tile, pattern, split_out_dim, "
-			 "scalar_elem_size, start_word_line, value, move, load, compute or sync") ||
+			 "scalar_elem_size, start_word_line, " KIND_LIST) ||
 	    int32_field(c, o, where, "id", true, 0, UINT32_MAX, &id, NULL))
 		return -1;
 	if ((uint64_t)id != n->id)
@@ -749,6 +791,7 @@ static unsigned arity(const jnode *n)
 	switch (n->kind) {
 	case JK_MOVE: return 1;
 	case JK_COMPUTE: return n->cnst != JC_OP ? 0 : n->op == OP_MADD ? 3 : 2;
+	case JK_STORE: return n->sdim >= 0 ? 3 : 2; /* target, values[, index] */
 	default: return 0;
 	}
 }
@@ -762,7 +805,10 @@ static int check_arity(jctx *c)
 		if (n->nargs == want)
 			continue;
 		where_node(w, n->id, NULL);
-		const char *what = n->kind != JK_COMPUTE ? jkind_names[n->kind]
+		const char *what = n->kind == JK_STORE ? (n->sdim >= 0 ? "store_stream (with a "
+					"dim: target, values, index)" : "store_stream (without a dim: "
+					"target, values)")
+				   : n->kind != JK_COMPUTE ? jkind_names[n->kind]
 				   : n->cnst == JC_OP ? op_names[n->op] : "constant";
 		return jerr(c, w, "a %s node takes %u operand%s, but %" PRIu32 " edge%s leave%s it "
 			    "($.edges go from a user to an operand)", what, want, want == 1 ? "" : "s",
@@ -968,6 +1014,40 @@ static int check_move(jctx *c, const jnode *n)
 	return 0;
 }
 
+/* A store stream (strm.store, strm.update; doc/TDFG.md, "strm nodes"):
+ * a type the engines take, MIN and MAX not on floats, an integer index,
+ * and its value is its target: the target's box. */
+static int check_store(jctx *c, const jnode *n)
+{
+	char w[WHERE_MAX], a[128], b[128];
+	where_node(w, n->id, NULL);
+	if (!emu_strm_type_ok(c->fmt, c->width, c->sg))
+		return jerr(c, w, "a store stream of %s%u elements; the stream engines take i8, u8, "
+			    "i32, u32, i64 and f32", c->fmt == ISA_FMT_F32 ? "f" : c->sg ? "i" : "u",
+			    c->width);
+	where_node(w, n->id, "store_stream.op");
+	if (c->fmt == ISA_FMT_F32 && (n->sop == SOP_MIN || n->sop == SOP_MAX))
+		return jerr(c, w, "%s does not take f32 elements; a float update near memory is an "
+			    "ADD", sop_names[n->sop]);
+	where_node(w, n->id, "store_stream.dim");
+	if (n->sdim >= 0 && c->fmt != ISA_FMT_INT)
+		return jerr(c, w, "an indirect store stream's index holds integers, but --type "
+			    "makes every value f32; without dim the stream is affine");
+	if (n->sdim >= c->nd)
+		return jerr(c, w, "dimension %" PRId32 ", but the lattice (pum_tile) has %u",
+			    n->sdim, c->nd);
+	const jnode *t = &c->n[n->arg[0]];
+	where_node(w, n->id, "pattern");
+	if (memcmp(n->box.lo, t->box.lo, sizeof n->box.lo) ||
+	    memcmp(n->box.hi, t->box.hi, sizeof n->box.hi)) {
+		box_text(c, &n->box, a, sizeof a);
+		box_text(c, &t->box, b, sizeof b);
+		return jerr(c, w, "box %s differs from the box %s of its target node %" PRIu32 "; a "
+			    "store stream's value is its target, updated in place", a, b, t->id);
+	}
+	return 0;
+}
+
 static int check_rules(jctx *c)
 {
 	char w[WHERE_MAX];
@@ -980,6 +1060,8 @@ static int check_rules(jctx *c)
 		if (n->kind == JK_MOVE && check_move(c, n))
 			return -1;
 		if (n->kind == JK_COMPUTE && check_compute(c, n))
+			return -1;
+		if (n->kind == JK_STORE && check_store(c, n))
 			return -1;
 		if (n->kind != JK_COMPUTE || n->cnst == JC_OP)
 			continue;
@@ -1168,6 +1250,35 @@ static int map_move(jctx *c, jnode *n)
 	return 0;
 }
 
+/* A store stream: strm.store.T or strm.update.OP.T over the target,
+ * the values and the index, as tdfg.c's node_update makes it. */
+static int map_store(jctx *c, jnode *n)
+{
+	char name[EMU_NAME_MAX], w[WHERE_MAX], why[256];
+	node_name(name, sizeof name, n->id, "");
+	emu_tnode *x = new_tnode(c, name, EMU_TN_UPDATE, &n->box);
+	if (!x)
+		return -1;
+	memset(&x->c, 0, sizeof x->c);
+	x->c.op = (uint16_t)(n->sop == SOP_STORE ? ISA_COPY
+						 : isa_lookup_fmt(sop_cmds[n->sop], c->fmt));
+	x->c.fmt = x->fmt;
+	x->c.width = x->width;
+	x->c.is_signed = x->is_signed;
+	x->nargs = (uint8_t)n->nargs;
+	for (uint32_t k = 0; k < n->nargs; k++)
+		x->arg[k] = (uint32_t)c->n[n->arg[k]].tn;
+	x->dim = (uint8_t)(n->sdim >= 0 ? n->sdim : 0);
+	x->strm = true;
+	n->tn = (long)(c->t->nnodes - 1);
+	const emu_tnode *nd = c->t->nodes;
+	if (emu_strm_update_domain(&nd[x->arg[0]], &nd[x->arg[1]], x->nargs > 2 ? &nd[x->arg[2]]
+				   : NULL, x->dim, &x->dom, why, sizeof why) == 0)
+		return 0;
+	where_node(w, n->id, NULL);
+	return jerr(c, w, "%s", why);
+}
+
 static int map_nodes(jctx *c)
 {
 	for (size_t k = 0; k < c->nn; k++) {
@@ -1179,6 +1290,8 @@ static int map_nodes(jctx *c)
 			rc = map_compute(c, n);
 		else if (n->kind == JK_MOVE)
 			rc = map_move(c, n);
+		else if (n->kind == JK_STORE)
+			rc = map_store(c, n);
 		if (rc)
 			return -1;
 	}

@@ -31,6 +31,7 @@ typedef struct point {
 	size_t at;
 	int line;              /* the marker's line (0 if decoded from binary) */
 	bool end;              /* an output, at the end of the stream */
+	bool strm;             /* a strm marker: the node's stream runs first */
 } point;
 
 typedef struct loaded {
@@ -44,6 +45,7 @@ struct emu_valid {
 	emu_tref *ref;
 	point *pts;
 	size_t npts, next;
+	size_t snext;          /* the next point whose strm stream may run */
 	loaded *loads;
 	size_t nloads;
 };
@@ -62,7 +64,7 @@ static int push_point(emu_valid *v, size_t node, int buf, size_t at, int line, b
 	if (!np)
 		return -1;
 	v->pts = np;
-	v->pts[v->npts++] = (point){node, buf, at, line, end};
+	v->pts[v->npts++] = (point){node, buf, at, line, end, false};
 	return 0;
 }
 
@@ -149,6 +151,28 @@ static long marked_node(emu_valid *v, const emu_mark *m, size_t *cursor, diag *d
 	return -1;
 }
 
+/* A strm marker (`node NAME strm`) runs node n's stream: n must be a
+ * strm node, and the tensor its stream writes the marker's. */
+static int strm_fits(const emu_valid *v, const emu_mark *m, size_t n, diag *d)
+{
+	const emu_tnode *x = &v->t->nodes[n];
+	const char *b = v->p->bufs[m->buf].name;
+	if (!m->strm)
+		return 0;
+	if (!x->strm) {
+		diag_at(d, v->p->path, m->line, 0, "node marker '%s' strm: node '%s' (%s:%d) is "
+			"not a strm node, so no stream runs here; drop 'strm'", m->name, x->name,
+			v->t->path, x->line);
+		return -1;
+	}
+	if (strcmp(b, x->name) != 0) {
+		diag_at(d, v->p->path, m->line, 0, "node marker '%s' strm: the node's stream writes "
+			"tensor '%s', not '%s'", m->name, x->name, b);
+		return -1;
+	}
+	return 0;
+}
+
 /* Each marker is a check point. */
 static int bind_marks(emu_valid *v, diag *d)
 {
@@ -157,12 +181,13 @@ static int bind_marks(emu_valid *v, diag *d)
 	for (size_t i = 0; i < p->nmarks; i++) {
 		const emu_mark *m = &p->marks[i];
 		const long n = marked_node(v, m, &cursor, d);
-		if (n < 0 || fits(v, (size_t)n, m->buf, m->line, d))
+		if (n < 0 || fits(v, (size_t)n, m->buf, m->line, d) || strm_fits(v, m, (size_t)n, d))
 			return -1;
 		if (push_point(v, (size_t)n, m->buf, m->at, m->line, false)) {
 			diag_file(d, p->path, "out of memory");
 			return -1;
 		}
+		v->pts[v->npts - 1].strm = m->strm;
 	}
 	return 0;
 }
@@ -315,14 +340,6 @@ emu_valid *emu_valid_new(emu_tdfg *t, const emu_program *p, diag *d)
 	}
 	v->t = t;
 	v->p = p;
-	const long sn = emu_strm_first(t);
-	if (sn >= 0) {
-		diag_at(d, t->path, t->nodes[sn].line, t->nodes[sn].op_col, "'%s' is a strm node: "
-			"a stream holds only its sync, and --tdfg does not run near-memory streams; "
-			"run the tDFG itself with 'infsim run %s'", t->nodes[sn].name, t->path);
-		free(v);
-		return NULL;
-	}
 	/* The commands compute in the stream's controller settings. */
 	t->geom.fp_ieee = p->geom.fp_ieee;
 	t->geom.cordic_iters = p->geom.cordic_iters;
@@ -432,6 +449,32 @@ void emu_valid_seek(emu_valid *v, size_t pc)
 {
 	for (v->next = 0; v->next < v->npts && v->pts[v->next].at < pc; v->next++)
 		;
+	v->snext = v->next;
+}
+
+/* The strm markers at em's position whose streams have not run: each
+ * node's stream at the banks (emu/tdfg/strm.c), on the machine's
+ * values, as the marker places it (doc/FORMAT.md, "strm markers"). */
+int emu_valid_strm(emu_valid *v, emu_machine *em, emu_ref *ref, emu_strm_stats *st, diag *d)
+{
+	if (em->upc)
+		return 0;
+	for (; v->snext < v->npts && v->pts[v->snext].at <= em->pc; v->snext++) {
+		const point *pt = &v->pts[v->snext];
+		if (pt->strm && pt->at == em->pc &&
+		    emu_strm_exec_at(v->t, v->p, em, ref, pt->node, pt->at ? pt->at - 1 : 0,
+				     pt->line, st, d) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+const emu_mark *emu_valid_strm_mark(const emu_valid *v, size_t pc)
+{
+	for (size_t i = 0; i < v->p->nmarks; i++)
+		if (v->p->marks[i].strm && v->p->marks[i].at == pc)
+			return &v->p->marks[i];
+	return NULL;
 }
 
 size_t emu_valid_compared(const emu_valid *v)
@@ -562,10 +605,15 @@ typedef struct trail {
 	uint64_t *all;         /* the whole tensor, for writes outside the domain */
 } trail;
 
-/* After command c (from 1): which wrong bits changed; inside the window,
- * the first write to the tensor outside the node's domain. */
+/* In a trail's last[], a change made by the strm stream that runs after
+ * the command (emu_valid_strm), not by the command itself. */
+#define BY_STRM 0x80000000u
+
+/* After command c (from 1), or the strm stream after it (by_strm):
+ * which wrong bits changed; inside the window, the first write to the
+ * tensor outside the node's domain. */
 static void observe(const emu_valid *v, const emu_machine *em, const point *pt, trail *tr,
-		    size_t c, emu_valid_report *rep)
+		    size_t c, bool by_strm, emu_valid_report *rep)
 {
 	const emu_buffer *b = &v->p->bufs[pt->buf];
 	for (size_t i = 0; i < tr->nw; i++) {
@@ -573,7 +621,7 @@ static void observe(const emu_valid *v, const emu_machine *em, const point *pt, 
 		const uint64_t ch = (x ^ tr->now[i]) & tr->w[i].diff;
 		for (unsigned k = 0; k < 64; k++)
 			if (ch >> k & 1)
-				tr->last[i * 64 + k] = (uint32_t)c;
+				tr->last[i * 64 + k] = (uint32_t)c | (by_strm ? BY_STRM : 0);
 		tr->now[i] = x;
 	}
 	if (!tr->all || c < rep->window || rep->elsewhere)
@@ -606,27 +654,54 @@ static void poison(const emu_valid *v, emu_machine *em, const point *pt, trail *
 	}
 }
 
+/* The strm point at command c (from 1) up to pt, or NULL. */
+static const point *strm_at(const emu_valid *v, const point *pt, size_t c)
+{
+	for (const point *q = v->pts; q <= pt; q++)
+		if (q->strm && q->at == c)
+			return q;
+	return NULL;
+}
+
+/* In the rerun, the strm stream after command c, if any, and what it
+ * changed (its writes count for the stream, BY_STRM). */
+static int rerun_strm(const emu_valid *v, emu_machine *em, const point *pt, trail *tr,
+		      size_t c, emu_strm_stats *st, emu_valid_report *rep, diag *d)
+{
+	const point *q = strm_at(v, pt, c);
+	if (!q)
+		return 0;
+	if (emu_strm_exec_at(v->t, v->p, em, NULL, q->node, c ? c - 1 : 0, q->line, st, d) < 0)
+		return -1;
+	observe(v, em, pt, tr, c, true, rep);
+	return 0;
+}
+
 /* Rerun commands 1..at, recording each wrong bit's last change. */
 static int rerun(const emu_valid *v, const point *pt, trail *tr, emu_valid_report *rep,
 		 diag *d)
 {
 	emu_machine *em = restart(v, d);
+	emu_strm_stats st;
 	if (!em)
 		return -1;
-	observe(v, em, pt, tr, 0, rep);
+	memset(&st, 0, sizeof st);
+	observe(v, em, pt, tr, 0, false, rep);
 	memset(tr->last, 0, tr->nw * 64 * sizeof *tr->last);
 	if (rep->window == 0)
 		poison(v, em, pt, tr);
-	int rc = 0;
+	int rc = rerun_strm(v, em, pt, tr, 0, &st, rep, d);
 	for (size_t c = 1; rc == 0 && c <= pt->at; c++) {
 		if (emu_run_cmd(em, d) < 0) {
 			rc = -1;
 			break;
 		}
-		observe(v, em, pt, tr, c, rep);
+		observe(v, em, pt, tr, c, false, rep);
 		if (c == rep->window)
 			poison(v, em, pt, tr);
+		rc = rerun_strm(v, em, pt, tr, c, &st, rep, d);
 	}
+	emu_strm_lot_free(&st.lot);
 	emu_machine_free(em);
 	return rc;
 }
@@ -641,16 +716,27 @@ static void judge(const emu_valid *v, const point *pt, const trail *tr, emu_vali
 		for (unsigned k = 0; k < 64; k++) {
 			if (!(tr->w[i].diff >> k & 1))
 				continue;
-			size_t c = tr->last[i * 64 + k];
+			size_t c = tr->last[i * 64 + k] & ~BY_STRM;
+			const bool by_strm = tr->last[i * 64 + k] & BY_STRM;
 			const emu_cmd *ec = c ? &v->p->cmds[c - 1] : NULL;
+			if (by_strm) {
+				if (c > rep->window && (!wrote || c < wrote)) {
+					wrote = c;
+					we = tr->w[i].e;
+					rep->guilty_strm = true;
+				}
+				continue;
+			}
 			/* a bit a sync delivered: the move that sent it */
 			if (ec && ec->kind == EMU_CMD_MOVE && ec->mv.kind == EMU_MOVE_SYNC) {
 				const size_t s = sender(v->p, c - 1, b, tr->w[i].e, k);
 				c = s ? s : c;
 			}
-			if (c > rep->window && (!wrote || c < wrote)) {
+			if (c > rep->window && (!wrote || c < wrote ||
+						(c == wrote && rep->guilty_strm))) {
 				wrote = c;
 				we = tr->w[i].e;
+				rep->guilty_strm = false;
 			}
 			const size_t f = c > rep->window ? 0 : sender(v->p, pt->at, b, tr->w[i].e, k);
 			if (f && (!sent || f < sent)) {
@@ -731,6 +817,17 @@ static void note_text(const emu_valid *v, const point *pt, const emu_valid_repor
 		cmd_text(v->p, rep->guilty, cmd, sizeof cmd);
 	emu_report_element_name(b, rep->cause == EMU_VALID_UNWRITTEN ? rep->mm.index
 								      : rep->guilty_index, el, sizeof el);
+	const point *sp = rep->guilty_strm ? strm_at(v, pt, rep->guilty) : NULL;
+	if (rep->cause == EMU_VALID_WROTE && sp) {
+		char at[1100];
+		place(v->p, sp->line, at, sizeof at);
+		const int k = snprintf(buf, size, "the first to write a wrong bit into it is the "
+				       "near-memory stream of strm node '%s' (%s), run after ",
+				       v->t->nodes[sp->node].name, at);
+		if (k > 0 && (size_t)k < size)
+			snprintf(buf + k, size - (size_t)k, "%s, into %s", cmd, el);
+		return;
+	}
 	if (rep->cause == EMU_VALID_WROTE) {
 		snprintf(buf, size, "the first command that wrote a wrong bit into it is %s, into "
 			 "%s", cmd, el);
@@ -820,9 +917,13 @@ int emu_valid_run(emu_tdfg *t, const emu_program *p, emu_valid_report *rep, diag
 {
 	emu_valid *v = emu_valid_new(t, p, d);
 	emu_machine *em = v && emu_valid_load_arrays(v, d) == 0 ? restart(v, d) : NULL;
-	int rc = em ? emu_valid_at(v, em, rep, d) : -1;
+	emu_strm_stats st;
+	memset(&st, 0, sizeof st);
+	int rc = em && emu_valid_strm(v, em, NULL, &st, d) == 0 ? emu_valid_at(v, em, rep, d) : -1;
 	while (rc == 1 && !emu_done(em))
-		rc = emu_run_cmd(em, d) < 0 ? -1 : emu_valid_at(v, em, rep, d);
+		rc = emu_run_cmd(em, d) < 0 || emu_valid_strm(v, em, NULL, &st, d) < 0
+			     ? -1 : emu_valid_at(v, em, rep, d);
+	emu_strm_lot_free(&st.lot);
 	emu_machine_free(em);
 	emu_valid_free(v);
 	return rc == 1 ? 0 : rc == 0 ? 1 : -1;

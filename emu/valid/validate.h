@@ -28,6 +28,11 @@
  * tensor of its name, so a stream with no markers is still checked on
  * its results.
  *
+ * A strm marker (`node NAME strm`) is a check point too, and where the
+ * strm node's stream runs (emu_valid_strm): the stream says where, the
+ * tDFG what (emu/tdfg/strm.c runs it on the machine's values), and the
+ * node reference says independently what it should leave.
+ *
  * The first check point that differs is reported with the first wrong
  * element of the node (row-major, so outermost index first), and the
  * stream is run again from the start to find the command that put a
@@ -53,7 +58,8 @@ INFSIM_BEGIN_DECLS
 typedef enum emu_valid_cause {
 	EMU_VALID_OK = 0,
 	EMU_VALID_WROTE,     /* `guilty` wrote a bit that ends wrong (a bit a
-			      * sync delivered counts for the move that sent it) */
+			      * sync delivered counts for the move that sent it;
+			      * guilty_strm: the strm stream after it did) */
 	EMU_VALID_IN_FLIGHT, /* no command of the node's window wrote them, but
 			      * `guilty` sent them to another bank and no sync
 			      * has delivered them yet */
@@ -76,6 +82,8 @@ typedef struct emu_valid_report {
 	 * previous check point (of any node). */
 	size_t window;
 	size_t guilty;
+	bool guilty_strm;      /* the wrong bits came from the strm stream
+				* that runs after command `guilty` */
 	int guilty_line;
 	uint64_t guilty_index; /* the element whose bits it wrote or sent */
 	size_t elsewhere;
@@ -111,6 +119,15 @@ int emu_valid_load_arrays(emu_valid *v, diag *d);
  * past the last.  A caller that drives its own machine (a debugger
  * starting a run again) stores each into it after init=. */
 const uint64_t *emu_valid_loaded(const emu_valid *v, size_t i, const emu_buffer **b);
+/* Run the near-memory stream of every strm marker (`node NAME strm`,
+ * doc/FORMAT.md) at em's position (em->pc commands run, none in
+ * progress) not run yet, on em's values (emu_strm_exec_at; into ref too,
+ * the stream's reference model, unless NULL), counted in st.  Call it
+ * before emu_valid_at at the same position.  0, or -1 with d set (at the
+ * tDFG's node). */
+int emu_valid_strm(emu_valid *v, emu_machine *em, emu_ref *ref, emu_strm_stats *st, diag *d);
+/* The strm marker after pc commands, or NULL: what a debugger names. */
+const emu_mark *emu_valid_strm_mark(const emu_valid *v, size_t pc);
 /* Compare every check point at em's position (em->pc commands run, none
  * in progress) not compared yet.  1 when they agree (or none is here), 0
  * when one differs (rep filled: bisected, on a machine of its own), -1
