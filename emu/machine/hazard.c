@@ -31,6 +31,7 @@ struct pending {
 	size_t cmd;
 	int line;
 	bool is_src;
+	char what[EMU_HAZARD_WHAT]; /* who delivers it; "" for a move command */
 	unsigned *arrays; /* sorted, unique */
 	size_t narrays;
 	uint64_t mask[MASK_WORDS];
@@ -419,6 +420,17 @@ static int cmp_unsigned(const void *x, const void *y)
 }
 
 /* Cells of c that pending record p names. */
+/* Who delivers p's cells, as the reports name it. */
+enum { WHO_TEXT = EMU_HAZARD_WHAT + 32 };
+static const char *who_of(const struct pending *p, char who[WHO_TEXT])
+{
+	if (p->what[0])
+		snprintf(who, WHO_TEXT, "%s", p->what);
+	else
+		snprintf(who, WHO_TEXT, "inter-bank move command %zu", p->cmd);
+	return who;
+}
+
 static void find_pending(const emu_hazards *h, const struct pending *p,
 			 const emu_cells *c, struct finding *f)
 {
@@ -454,11 +466,14 @@ int emu_hazard_check_read(emu_hazards *h, size_t cmd, int line,
 		if (p->is_src)
 			continue;
 		find_pending(h, p, c, &f);
-		if (f.any && (report(h, EMU_HZ_UNSYNCED, &at, p->cmd, &f, "reads",
-					  "before they arrive: inter-bank move command %zu "
-					  "delivers them only at the next sync; insert a sync "
-					  "before this command (infinity-stream §4.2, "
-					  "Synchronization)", p->cmd)) < 0)
+		char who[WHO_TEXT];
+		if (f.any && report(h, EMU_HZ_UNSYNCED, &at, p->cmd, &f, "reads",
+				    "before they arrive: %s delivers them only at the next "
+				    "sync; insert a sync before this command (%s)",
+				    who_of(p, who), p->what[0]
+				    ? "an in-memory consumer of a store stream waits for it, "
+				      "infinity-stream §5.3"
+				    : "infinity-stream §4.2, Synchronization") < 0)
 			return -1;
 		n += f.any;
 	}
@@ -483,14 +498,14 @@ int emu_hazard_check_write(emu_hazards *h, size_t cmd, int line,
 		if (!f.any)
 			continue;
 		n++;
+		char who[WHO_TEXT];
+		who_of(p, who);
 		if (p->is_src ? report(h, EMU_HZ_CLOBBER, &at, p->cmd, &f, "writes",
-				       "while they are the source of inter-bank move "
-				       "command %zu, which is complete only at the next "
-				       "sync; sync first", p->cmd) < 0
+				       "while they are the source of %s, which is complete "
+				       "only at the next sync; sync first", who) < 0
 			      : report(h, EMU_HZ_CLOBBER, &at, p->cmd, &f, "writes",
-				       "that inter-bank move command %zu delivers at the "
-				       "next sync, which will overwrite this write; sync "
-				       "first", p->cmd) < 0)
+				       "that %s delivers at the next sync, which will "
+				       "overwrite this write; sync first", who) < 0)
 			return -1;
 	}
 	return n;
@@ -575,7 +590,7 @@ int emu_hazard_load_region(emu_hazards *h, const emu_region *r)
 }
 
 static int add_pending(emu_hazards *h, size_t cmd, int line, bool is_src,
-		       const emu_cells *c)
+		       const emu_cells *c, const char *what)
 {
 	if (h->npend == h->cap_pend) {
 		const size_t cap = h->cap_pend ? 2 * h->cap_pend : 8;
@@ -602,6 +617,7 @@ static int add_pending(emu_hazards *h, size_t cmd, int line, bool is_src,
 	p->cmd = cmd;
 	p->line = line;
 	p->is_src = is_src;
+	snprintf(p->what, sizeof p->what, "%s", what ? what : "");
 	memcpy(p->mask, c->mask, h->wpa * sizeof *c->mask);
 	p->wl = c->wl;
 	p->nwl = c->nwl;
@@ -612,8 +628,14 @@ static int add_pending(emu_hazards *h, size_t cmd, int line, bool is_src,
 int emu_hazard_pend(emu_hazards *h, size_t cmd, int line, const emu_cells *src,
 		    const emu_cells *dst)
 {
-	return add_pending(h, cmd, line, true, src) ||
-	       add_pending(h, cmd, line, false, dst) ? -1 : 0;
+	return emu_hazard_pend_as(h, cmd, line, src, dst, NULL);
+}
+
+int emu_hazard_pend_as(emu_hazards *h, size_t cmd, int line, const emu_cells *src,
+		       const emu_cells *dst, const char *what)
+{
+	return (src && add_pending(h, cmd, line, true, src, what)) ||
+	       add_pending(h, cmd, line, false, dst, what) ? -1 : 0;
 }
 
 int emu_hazard_sync(emu_hazards *h)

@@ -118,6 +118,13 @@ int emu_hazard_written(emu_hazards *h, const emu_cells *c);
 /* A move of command cmd whose data reaches dst only at the next sync. */
 int emu_hazard_pend(emu_hazards *h, size_t cmd, int line, const emu_cells *src,
 		    const emu_cells *dst);
+/* The same for a writer that is not a move command, named in the reports
+ * by what (for example "the store stream of strm node 'u'", at most
+ * EMU_HAZARD_WHAT - 1 bytes): a read of dst before the next sync is an
+ * unsynced read, a write a clobber.  src may be NULL. */
+#define EMU_HAZARD_WHAT 96
+int emu_hazard_pend_as(emu_hazards *h, size_t cmd, int line, const emu_cells *src,
+		       const emu_cells *dst, const char *what);
 /* The sync: every pending destination is delivered (and written). */
 int emu_hazard_sync(emu_hazards *h);
 /* Pending moves not yet synced. */

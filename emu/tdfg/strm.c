@@ -610,7 +610,9 @@ static int pend_writes(job *j, const emu_buffer *b)
 			arrays[i] = (unsigned)emu_pattern_at(&b->arrays, i);
 		memset(mask, 0xff, (g->bitlines + 63) / 64 * sizeof *mask);
 		const emu_cells c = {arrays, na, mask, b->wl, emu_buffer_rows(b, g)};
-		rc = emu_hazard_pend(em->hz, j->cmd, j->line, &c, &c);
+		char what[EMU_HAZARD_WHAT];
+		snprintf(what, sizeof what, "the store stream of strm node '%s'", j->x->name);
+		rc = emu_hazard_pend_as(em->hz, j->cmd, j->line, NULL, &c, what);
 	}
 	free(arrays);
 	free(mask);
