@@ -104,7 +104,7 @@ static void far_steps(const sram_machine *m, sram_way *w, size_t off,
 	const bool up = f->dist > 0;
 	const uint64_t *in = w->rows + (size_t)src * m->stride + off, *e = A->e1;
 	uint64_t *scr = w->rows + (size_t)f->scratch * m->stride + off;
-	uint64_t t[FAR_WORDS];
+	uint64_t t[FAR_WORDS] = {0}; /* every word is written; zeroed for -Wmaybe-uninitialized */
 	if (A->k1 == FAR_WHOLE && (up || !(scr[wpa - 1] & ~m->tail & ~e[wpa - 1]))) {
 		far_shift(in, t, wpa, (struct far_by){(steps - 1) / 64, (steps - 1) % 64, up},
 			  m->tail);
@@ -122,7 +122,7 @@ static void far_last(const sram_machine *m, sram_way *w, size_t off,
 		     const sram_far *f, unsigned dst, const struct far_arr *A)
 {
 	const unsigned wpa = m->wpa;
-	uint64_t t[FAR_WORDS];
+	uint64_t t[FAR_WORDS] = {0};
 	far_shift(w->rows + (size_t)f->scratch * m->stride + off, t, wpa,
 		  (struct far_by){0, 1, f->dist > 0}, m->tail);
 	far_write(w->rows + (size_t)dst * m->stride + off, t, A->e2, wpa);
@@ -162,7 +162,7 @@ static ALWAYS_INLINE bool far_fused(const sram_machine *m, sram_way *w, size_t o
 	const bool up = f->dist > 0;
 	const uint64_t *in = w->rows + (size_t)(f->src + k) * m->stride + off;
 	uint64_t *scr = w->rows + (size_t)f->scratch * m->stride + off;
-	uint64_t t[FAR_WORDS], u[FAR_WORDS];
+	uint64_t t[FAR_WORDS] = {0}, u[FAR_WORDS] = {0};
 	if (A->k1 != FAR_WHOLE || (!up && (scr[wpa - 1] & ~m->tail & ~A->e1[wpa - 1])))
 		return false;
 	far_shift(in, t, wpa, (struct far_by){(steps - 1) / 64, (steps - 1) % 64, up}, m->tail);
