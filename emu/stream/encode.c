@@ -263,6 +263,26 @@ static int take_name(reader *r, char name[EMU_NAME_MAX])
 	return 0;
 }
 
+/* A tensor's tile is always given in the binary form: it obeys the rules
+ * the text form checks of a given tile (constraint 2 and the line rule,
+ * emu_tile_check_given), so that every stream that decodes has a text
+ * that parses.  The message is the layout's, re-pointed at the sizes. */
+static int given_tile(emu_asm *a, const emu_buffer *b, const emu_src *s)
+{
+	const sram_geom *g = &a->p->geom;
+	emu_region r;
+	emu_buffer_region(b, &r);
+	const uint64_t P = emu_region_tile_bitlines(&r);
+	const emu_tile_req q = {0, P > g->bitlines ? P : 0, {0, 0, 0}};
+	diag rd;
+	diag_clear(&rd);
+	if (!emu_tile_check_given(&r, g, &q, &rd))
+		return 0;
+	const char *m = strstr(rd.msg, "error: region ");
+	emu_src_error(a->d, s, EMU_AT_LENGTH, "tensor %s", m ? m + 14 : rd.msg);
+	return -1;
+}
+
 static int take_buffer(reader *r, emu_asm *a)
 {
 	emu_buffer b;
@@ -297,7 +317,9 @@ static int take_buffer(reader *r, emu_asm *a)
 	for (unsigned k = 0; b.ndims && k < 6; k++)
 		if (take(r, "a tensor's sizes and tiles", k < 3 ? &b.shape[k] : &b.tile[k - 3]))
 			return -1;
-	return emu_asm_buffer(a, &b, &s);
+	if (emu_asm_buffer(a, &b, &s))
+		return -1;
+	return b.ndims ? given_tile(a, &b, &s) : 0;
 }
 
 /* A move record, after its first word v (doc/FORMAT.md). */
