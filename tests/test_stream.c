@@ -999,6 +999,10 @@ Test(binary, corrupted)
 	MUTATE(11, 0, "word 11: a buffer name must be an identifier");
 	MUTATE(11, 0x41 | (UINT64_C(0x42) << 16), "word 11: the buffer name is not padded with zero bytes");
 	MUTATE(11, 0x67617400, "word 11: the buffer name is not padded with zero bytes");
+	memcpy(c, w, n * sizeof *c); /* 64 name bytes, none of them zero */
+	for (unsigned i = 11; i < 19; i++)
+		c[i] = UINT64_C(0x4141414141414141);
+	expect_decode_error(c, n, "word 11: the name has no ending zero byte (a name is at most 63 bytes)");
 	MUTATE(11, 0x672d41, "word 11: a buffer name must be an identifier");
 	MUTATE(11, 0x676174, "word 11: 'tag' is a reserved word");
 	MUTATE(26, 0x41, "word 26: buffer 'A' is already declared (buffer #0)");

@@ -244,6 +244,8 @@ static int take_pattern(reader *r, const char *what, emu_pattern *p)
 	return 0;
 }
 
+/* A name: NAME_WORDS words of bytes, a zero byte after the last
+ * character and zero bytes to the end. */
 static int take_name(reader *r, char name[EMU_NAME_MAX])
 {
 	uint64_t v;
@@ -254,6 +256,12 @@ static int take_name(reader *r, char name[EMU_NAME_MAX])
 			name[8 * j + i] = (char)(v >> (8 * i));
 	}
 	size_t len = strnlen(name, EMU_NAME_MAX);
+	if (len == EMU_NAME_MAX) {
+		diag_file(r->d, r->path, "word %zu: the name has no ending zero byte (a name is at "
+			  "most %d bytes); the stream is corrupted", r->pos - NAME_WORDS,
+			  EMU_NAME_MAX - 1);
+		return -1;
+	}
 	for (size_t i = len; i < EMU_NAME_MAX; i++)
 		if (name[i]) {
 			diag_file(r->d, r->path, "word %zu: the buffer name is not padded with "

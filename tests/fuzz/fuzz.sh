@@ -66,6 +66,7 @@ compile ${FUZZ_DBG_SOURCES:-}
 dbg_objs="$built"
 touch "$out/obj/.built"
 status=0
+failed=""
 for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
   name=$(basename "$target" .c | sed 's/^fuzz_//')
   [ -d "$srcdir/tests/fuzz/corpus/$name" ] || { echo "fuzz $name: no seed corpus tests/fuzz/corpus/$name, skipped"; continue; }
@@ -92,7 +93,15 @@ for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
       [ -f "$f" ] && { echo "  input $(basename "$f"), base64:"; head -c 4096 "$f" | base64 | sed "s/^/  | /"; }
     done
     status=1
+    failed="$failed $name"
   fi
   grep -E '^#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss_mb' "$log" | sed "s/^/  /" || true
 done
+# Named again last: a CI log often keeps only its tail.
+if [ -n "$failed" ]; then
+  for name in $failed; do
+    echo "fuzz $name: FAILED; what it said:"
+    sed -n '/==ERROR\|runtime error\|ALARM\|out-of-memory\|deadly signal/,$p' "$out/fuzz_$name.log" | head -25 | sed "s/^/  | /"
+  done
+fi
 exit $status
