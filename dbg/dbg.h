@@ -140,9 +140,24 @@ typedef struct dbg_user_cmd {
 	char *doc;
 } dbg_user_cmd;
 
+/* A buffer's data at the start of every run (loads.c): bufs[buf] of
+ * the program, its elements. */
+typedef struct dbg_load {
+	size_t buf;
+	uint64_t *v;
+} dbg_load;
+
+/* -l NAME=PATH, as the command line gave it. */
+typedef struct dbg_load_arg {
+	char name[EMU_NAME_MAX];
+	const char *path;
+} dbg_load_arg;
+
 typedef struct dbg_session {
 	emu_program prog;
 	bool loaded;
+	dbg_load *loads;   /* -l files and a tDFG's load= arrays (loads.c) */
+	size_t nloads;
 	emu_machine *em;   /* NULL when the program is not being run */
 	emu_ref *ref;      /* the reference, in step with em */
 	size_t ref_pc;     /* commands the reference has applied */
@@ -538,14 +553,22 @@ void dbg_print_node_position(dbg_session *s);
 /* `check every node`: after a node's last command, compare the node.
  * true to stop (reported). */
 bool dbg_node_diverged(dbg_session *s);
-/* --tdfg (valid.c): read the tDFG, bind it to the loaded stream and
- * read its arrays' load= files; free it; `check` at the position; `check every node` after each command. */
+/* --tdfg (valid.c): read the tDFG and bind it to the loaded stream
+ * (its arrays' load= files are read by dbg_loads_read); free it; `check`
+ * at the position; `check every node` after each command. */
 int dbg_valid_load(dbg_session *s, const char *path, const emu_tdfg_def *defs, size_t ndefs,
 		   diag *d);
 void dbg_valid_free(dbg_session *s);
 /* A machine (em) and the stream's reference (ref), either NULL, at the
- * start of a run: the tDFG's arrays' load= data, after init=. */
+ * start of a run: --tdfg's arrays' load= data, after init=. */
 void dbg_valid_start(const dbg_session *s, emu_machine *em, emu_ref *ref);
+/* loads.c: read the -l files (args), then --tdfg's and a tDFG program's
+ * load= files (a -l of the array wins), once, after the program is
+ * loaded; a machine (em) and the stream's reference (ref), either NULL,
+ * start every run from them (dbg_loads_start, after init=); free them. */
+int dbg_loads_read(dbg_session *s, const dbg_load_arg *args, size_t nargs, diag *d);
+void dbg_loads_start(const dbg_session *s, emu_machine *em, emu_ref *ref);
+void dbg_loads_free(dbg_session *s);
 int dbg_valid_check(dbg_session *s);
 bool dbg_valid_diverged(dbg_session *s);
 /* `print` of a node's tensor (or element): a one-line note when the

@@ -97,7 +97,7 @@ int dbg_new_machine(dbg_session *s)
 		emu_machine_free(em);
 		return -1;
 	}
-	dbg_valid_start(s, em, ref);
+	dbg_loads_start(s, em, ref);
 	emu_machine_free(s->em);
 	emu_ref_free(s->ref);
 	s->em = em;

@@ -55,6 +55,9 @@ static const char help_text[] =
 "  -tui                       start in the text user interface (tui enable)\n"
 "  -m, --machine=KEY=VAL[,KEY=VAL]...  machine settings, as infsim run\n"
 "  -c, --config=FILE          machine config file, as infsim run\n"
+"  -l, --load=BUF=FILE        every run starts with buffer BUF (a tDFG's array\n"
+"                             or node) filled from FILE (.npy, or raw .bin),\n"
+"                             as infsim run --load; repeatable, each BUF once\n"
 "      --tdfg=FILE            validate the stream against the tDFG it was\n"
 "                             lowered from: check compares the nodes whose\n"
 "                             'node' markers stand at the position, check\n"
@@ -105,6 +108,8 @@ typedef struct options {
 	const char *type;      /* --type: the element type of an artifact's tDFG (.json) */
 	emu_tdfg_def *defs;    /* -D NAME=VALUE: the tDFG's size parameters */
 	size_t ndefs;
+	dbg_load_arg *loads;   /* -l BUF=FILE */
+	size_t nloads;
 } options;
 
 enum { OPT_HELP = 256, OPT_VERSION, OPT_BATCH, OPT_EX, OPT_NX, OPT_TUI, OPT_TDFG, OPT_TYPE };
@@ -120,6 +125,7 @@ static const struct option long_options[] = {
 	{ "tui", no_argument, NULL, OPT_TUI },
 	{ "machine", required_argument, NULL, 'm' },
 	{ "config", required_argument, NULL, 'c' },
+	{ "load", required_argument, NULL, 'l' },
 	{ "tdfg", required_argument, NULL, OPT_TDFG },
 	{ "type", required_argument, NULL, OPT_TYPE },
 	{ "define", required_argument, NULL, 'D' },
@@ -180,6 +186,33 @@ static int add_define(options *o, char *arg)
 	return 0;
 }
 
+/* -l BUF=FILE: the buffer is found when the program is loaded
+ * (dbg_loads_read). */
+static int add_load(options *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1])
+		return usage_error("-l %s: expected BUF=FILE", arg);
+	if ((size_t)(eq - arg) >= EMU_NAME_MAX)
+		return usage_error("-l %s: a buffer name is at most %d characters", arg,
+				   EMU_NAME_MAX - 1);
+	if (!strcmp(eq + 1, "-"))
+		return usage_error("-l %s: infsdb reads its commands from standard input; give "
+				   "the data a file", arg);
+	dbg_load_arg l = { .path = eq + 1 };
+	memcpy(l.name, arg, (size_t)(eq - arg));
+	l.name[eq - arg] = 0;
+	for (size_t i = 0; i < o->nloads; i++)
+		if (!strcmp(o->loads[i].name, l.name))
+			return usage_error("-l %s is given twice; each buffer is loaded once", l.name);
+	dbg_load_arg *grown = realloc(o->loads, (o->nloads + 1) * sizeof *grown);
+	if (!grown)
+		return oom_error();
+	o->loads = grown;
+	o->loads[o->nloads++] = l;
+	return 0;
+}
+
 /* One option: 0 to go on, -1 to exit 0 (--help, --version), else an exit status. */
 static int one_option(options *o, int c)
 {
@@ -192,6 +225,7 @@ static int one_option(options *o, int c)
 	case OPT_TUI: o->tui = true; return 0;
 	case 'm': return add_machine(o, optarg);
 	case 'c': o->config = optarg; return 0;
+	case 'l': return add_load(o, optarg);
 	case OPT_TDFG: o->tdfg = optarg; return 0;
 	case OPT_TYPE: o->type = optarg; return 0;
 	case 'D': return add_define(o, optarg);
@@ -205,9 +239,9 @@ static int parse_options(int argc, char **argv, options *o)
 {
 	int c;
 	opterr = 0;
-	while ((c = getopt_long_only(argc, argv, "+x:qm:c:D:", long_options, NULL)) != -1) {
+	while ((c = getopt_long_only(argc, argv, "+x:qm:c:D:l:", long_options, NULL)) != -1) {
 		if (c == '?') {
-			if (optopt && strchr("xmcD", optopt))
+			if (optopt && strchr("xmcDl", optopt))
 				return usage_error("option '-%c' requires an argument", optopt);
 			return usage_error("unrecognized option '%s'", argv[optind - 1]);
 		}
@@ -277,6 +311,8 @@ static int load_program(dbg_session *s, const options *o, diag *d)
 		return -1;
 	}
 	if (o->tdfg && dbg_valid_load(s, o->tdfg, o->defs, o->ndefs, d) < 0)
+		return -1;
+	if (dbg_loads_read(s, o->loads, o->nloads, d) < 0)
 		return -1;
 	s->loaded = true;
 	return 0;
@@ -404,6 +440,7 @@ int main(int argc, char **argv)
 		free(o.actions);
 		free(o.machine);
 		free(o.defs);
+		free(o.loads);
 		return rc < 0 ? EXIT_SUCCESS : rc;
 	}
 	dbg_session s = { 0 };
@@ -422,8 +459,10 @@ int main(int argc, char **argv)
 		printf("infsdb (infsim) %s\nType \"help\" for the commands.\n", PACKAGE_VERSION);
 	if (load_program(&s, &o, &d) < 0) {
 		fprintf(stderr, "%s\n", d.msg);
+		dbg_loads_free(&s);
 		dbg_valid_free(&s);
 		dbg_tdfg_free(&s);
+		free(o.loads);
 		free(o.actions);
 		free(o.machine);
 		free(o.defs);
@@ -463,12 +502,14 @@ int main(int argc, char **argv)
 	dbg_vars_free(&s);
 	dbg_user_free(&s);
 	free(s.log_path);
+	dbg_loads_free(&s);
 	dbg_valid_free(&s);
 	emu_program_free(&s.prog);
 	dbg_tdfg_free(&s);
 	free(o.actions);
 	free(o.machine);
 	free(o.defs);
+	free(o.loads);
 	/* A session whose output never reached stdout (a full disk, a
 	 * closed pipe) failed, as infsim's does. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -166,7 +166,7 @@ int dbg_ref_ready(dbg_session *s)
 		dbg_error(s, "%s", d.set ? d.msg : "out of memory for the reference model");
 		return -1;
 	}
-	dbg_valid_start(s, NULL, ref);
+	dbg_loads_start(s, NULL, ref);
 	size_t pc = 0;
 	while (pc < s->em->pc && emu_ref_run_cmd(ref, pc, &d) == 0)
 		pc++;

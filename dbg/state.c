@@ -437,7 +437,7 @@ static emu_machine *replayed_root(dbg_session *s, const dbg_snapshot *snap, diag
 	emu_machine *em = emu_machine_new(&s->prog, d);
 	if (!em || emu_init_buffers(em, d) != 0)
 		return em;
-	dbg_valid_start(s, em, NULL);
+	dbg_loads_start(s, em, NULL);
 	if (!snap->w || !snapshot_position(s, snap, &pc, &upc) || !body_of(snap, &b))
 		return em;
 	for (size_t pc0 = em->pc; em->pc < pc && emu_run_cmd(em, d) >= 0 &&
@@ -546,7 +546,7 @@ int dbg_snapshot_restore(dbg_session *s, const dbg_snapshot *snap, const char *w
 		return -1;
 	}
 	/* the reference: what the stream computes up to this position */
-	dbg_valid_start(s, NULL, ref);
+	dbg_loads_start(s, NULL, ref);
 	size_t ref_pc = 0;
 	while (ref_pc < em->pc && emu_ref_run_cmd(ref, ref_pc, &d) == 0)
 		ref_pc++;

@@ -29,9 +29,7 @@ int dbg_valid_load(dbg_session *s, const char *path, const emu_tdfg_def *defs, s
 	if (emu_tdfg_parse_file_defs(path, &s->prog.geom, &ov, defs, ndefs, &s->vt, d) < 0)
 		return -1;
 	s->valid = emu_valid_new(&s->vt, &s->prog, d);
-	/* Arrays' load= files, read as infsim run reads them; every run of
-	 * the machine starts from them (dbg_valid_start). */
-	return s->valid && emu_valid_load_arrays(s->valid, d) == 0 ? 0 : -1;
+	return s->valid ? 0 : -1;
 }
 
 void dbg_valid_start(const dbg_session *s, emu_machine *em, emu_ref *ref)

@@ -176,7 +176,10 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/tdfg_json.cmds tests/dbg/tdfg_json.out \
 	tests/dbg/valid_load.cmds tests/dbg/valid_load.out tests/dbg/valid_load.ins \
 	tests/dbg/valid_load.tdfg tests/dbg/valid_load_A.npy \
-	tests/dbg/strm.cmds tests/dbg/strm.out
+	tests/dbg/strm.cmds tests/dbg/strm.out \
+	tests/dbg/tdfg_load.cmds tests/dbg/tdfg_load.out tests/dbg/load_opt.cmds \
+	tests/dbg/load_opt.out tests/dbg/load_stream.cmds tests/dbg/load_stream.out \
+	tests/dbg/load_A7.npy
 
 check_PROGRAMS += tests/test_tui
 tests_test_tui_SOURCES = tests/test_tui.c tests/tmux.c tests/tmux.h

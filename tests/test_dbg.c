@@ -183,6 +183,9 @@ Test(transcript, nsc_syncfree) { transcript("nsc_syncfree"); }
 Test(transcript, tdfg_json) { transcript("tdfg_json"); }
 Test(transcript, valid_load) { transcript("valid_load"); }
 Test(transcript, strm) { transcript("strm"); }
+Test(transcript, tdfg_load) { transcript("tdfg_load"); }
+Test(transcript, load_opt) { transcript("load_opt"); }
+Test(transcript, load_stream) { transcript("load_stream"); }
 
 /* ---- options ---- */
 
@@ -261,6 +264,36 @@ Test(options, define)
 		{ "-batch -D N=x samples/workloads/mm_outer_i32.tdfg", "-D N=x: expected an integer", 2 },
 		{ "-batch -D N=4 -D N=8 samples/workloads/mm_outer_i32.tdfg", "-D N is given twice", 2 },
 		{ "-batch -D N=4 " DEFAULT_PROG, "-D N: parameters are a tDFG's", 2 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		result r = run("%s", cases[i].args);
+		cr_expect_eq(r.status, cases[i].status, "'%s': %s", cases[i].args, r.out);
+		cr_expect(strstr(r.out, cases[i].want), "'%s': %s", cases[i].args, r.out);
+		free(r.out);
+	}
+}
+
+/* -l BUF=FILE: a buffer's data at the start of every run. */
+Test(options, load)
+{
+	static const struct { const char *args, *want; int status; } cases[] = {
+		{ "-batch -l A=tests/dbg/load_A7.npy -ex run -ex 'print A[2]' "
+		  "tests/dbg/valid_load.ins", "$1 = 9", 0 },
+		{ "-batch --load=A=tests/dbg/load_A7.npy -ex run -ex 'print B[2]' -ex check "
+		  "tests/dbg/valid_load.tdfg", "$1 = 17", 0 },
+		{ "-batch -l Q=tests/dbg/load_A7.npy tests/dbg/valid_load.tdfg",
+		  "infsdb: error: -l Q=tests/dbg/load_A7.npy: tests/dbg/valid_load.tdfg (lowered) "
+		  "declares no array or tensor 'Q' (it has: A, B, l, s)", 1 },
+		{ "-batch -l Q=x.npy tests/dbg/valid_load.ins", "tests/dbg/valid_load.ins declares no buffer 'Q' (it has: A, B, l, s)", 1 },
+		{ "-batch -l A=x -l A=y tests/dbg/valid_load.ins", "-l A is given twice", 2 },
+		{ "-batch -l A tests/dbg/valid_load.ins", "-l A: expected BUF=FILE", 2 },
+		{ "-batch -l A= tests/dbg/valid_load.ins", "-l A=: expected BUF=FILE", 2 },
+		{ "-batch -l A=- tests/dbg/valid_load.ins", "infsdb reads its commands from standard "
+		  "input", 2 },
+		{ "-batch -l A=tests/dbg/nonexistent.npy tests/dbg/valid_load.ins",
+		  "tests/dbg/nonexistent.npy: error: cannot open", 1 },
+		{ "-batch -l A=tests/dbg/expect_C.npy tests/dbg/valid_load.ins", "expect_C.npy: error:", 1 },
+		{ "-batch -l A=tests/dbg/valid_load.ins tests/dbg/valid_load.ins", "not a .npy file", 1 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		result r = run("%s", cases[i].args);
