@@ -532,9 +532,14 @@ void dbg_tdfg_free(dbg_session *s);
 /* After em finished command pc0 (em->pc is pc0 + 1, between commands):
  * the stream of the tDFG's strm node whose commands end there runs at
  * the banks (emu/tdfg/strm.c, doc/TDFG.md "strm nodes"), its result
- * into em and into ref unless NULL.  The node, or -1 when none ran;
- * -2 with d set when the stream failed. */
-long dbg_strm_after(dbg_session *s, emu_machine *em, emu_ref *ref, size_t pc0, diag *d);
+ * into em.  The node, or -1 when none ran; -2 with d set when the
+ * stream failed. */
+long dbg_strm_after(dbg_session *s, emu_machine *em, size_t pc0, diag *d);
+/* The stream's reference runs command pc, then, on a tDFG, the stream
+ * of the strm node whose commands end there, from the reference's own
+ * values (every path that advances a reference goes through here).
+ * 0, or -1 with d set. */
+int dbg_ref_run_cmd(dbg_session *s, emu_ref *ref, size_t pc, diag *d);
 /* The node of command cmd, or -1 (a plain stream, or no node). */
 long dbg_node_of(const dbg_session *s, size_t cmd);
 /* The node the machine is in or before, or -1. */

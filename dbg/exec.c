@@ -290,7 +290,7 @@ static void sync_ref(dbg_session *s)
 	while (s->ref_pc < s->em->pc && !s->ref_err[0]) {
 		diag d;
 		diag_clear(&d);
-		if (emu_ref_run_cmd(s->ref, s->ref_pc, &d) < 0)
+		if (dbg_ref_run_cmd(s, s->ref, s->ref_pc, &d) < 0)
 			snprintf(s->ref_err, sizeof s->ref_err, "%s", d.msg);
 		else
 			s->ref_pc++;
@@ -313,17 +313,15 @@ static bool motion_done(dbg_session *s, stop_mode mode, uint64_t *count)
 }
 
 /* After command pc0 of a tDFG: a strm node's stream, at the banks
- * (dbg_strm_after), the reference brought up to the command first so
- * that the stream's result goes into it too.  0, or -1 (reported). */
+ * (dbg_strm_after).  The reference runs its own (dbg_ref_run_cmd) as it
+ * passes the command.  0, or -1 (reported). */
 static int strm_after(dbg_session *s, size_t pc0)
 {
 	diag d;
 	diag_clear(&d);
 	if (!s->tdfg || emu_strm_node_at(&s->t, &s->j, pc0) < 0 || s->em->pc != pc0 + 1)
 		return 0;
-	sync_ref(s);
-	emu_ref *ref = !s->ref_stale && !s->ref_err[0] && s->ref_pc == s->em->pc ? s->ref : NULL;
-	const long n = dbg_strm_after(s, s->em, ref, pc0, &d);
+	const long n = dbg_strm_after(s, s->em, pc0, &d);
 	if (n == -2) {
 		dbg_error(s, "%s", d.msg);
 		return -1;

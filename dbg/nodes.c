@@ -45,14 +45,28 @@ int dbg_tdfg_load(dbg_session *s, const char *path, const char *type,
 	return s->tref ? 0 : -1;
 }
 
-long dbg_strm_after(dbg_session *s, emu_machine *em, emu_ref *ref, size_t pc0, diag *d)
+long dbg_strm_after(dbg_session *s, emu_machine *em, size_t pc0, diag *d)
 {
 	if (!s->tdfg || em->upc || em->pc != pc0 + 1)
 		return -1;
 	const long n = emu_strm_node_at(&s->t, &s->j, pc0);
 	if (n < 0)
 		return -1;
-	return emu_strm_exec(&s->t, &s->prog, em, ref, (size_t)n, &s->strm, d) < 0 ? -2 : n;
+	return emu_strm_exec(&s->t, &s->prog, em, NULL, (size_t)n, &s->strm, d) < 0 ? -2 : n;
+}
+
+int dbg_ref_run_cmd(dbg_session *s, emu_ref *ref, size_t pc, diag *d)
+{
+	if (emu_ref_run_cmd(ref, pc, d) < 0)
+		return -1;
+	const long n = s->tdfg ? emu_strm_node_at(&s->t, &s->j, pc) : -1;
+	if (n < 0)
+		return 0;
+	emu_strm_stats st;
+	memset(&st, 0, sizeof st);
+	const int rc = emu_strm_exec(&s->t, &s->prog, NULL, ref, (size_t)n, &st, d);
+	emu_strm_lot_free(&st.lot);
+	return rc;
 }
 
 void dbg_tdfg_free(dbg_session *s)

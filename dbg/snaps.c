@@ -168,7 +168,7 @@ int dbg_ref_ready(dbg_session *s)
 	}
 	dbg_loads_start(s, NULL, ref);
 	size_t pc = 0;
-	while (pc < s->em->pc && emu_ref_run_cmd(ref, pc, &d) == 0)
+	while (pc < s->em->pc && dbg_ref_run_cmd(s, ref, pc, &d) == 0)
 		pc++;
 	snprintf(s->ref_err, sizeof s->ref_err, "%s", d.set ? d.msg : "");
 	emu_ref_free(s->ref);

@@ -441,7 +441,7 @@ static emu_machine *replayed_root(dbg_session *s, const dbg_snapshot *snap, diag
 	if (!snap->w || !snapshot_position(s, snap, &pc, &upc) || !body_of(snap, &b))
 		return em;
 	for (size_t pc0 = em->pc; em->pc < pc && emu_run_cmd(em, d) >= 0 &&
-				  dbg_strm_after(s, em, NULL, pc0, d) != -2; pc0 = em->pc)
+				  dbg_strm_after(s, em, pc0, d) != -2; pc0 = em->pc)
 		;
 	const bool inside = upc && em->pc == pc;
 	if (inside && b.nstart == 0) {
@@ -472,7 +472,7 @@ static emu_machine *replayed(dbg_session *s, const dbg_snapshot *snap, diag *d,
 	for (uint64_t i = 0; em && i < snap->steps; i++) {
 		const size_t pc0 = em->pc;
 		if (emu_stepi(em, d) == 0 && em->upc == 0)
-			dbg_strm_after(s, em, NULL, pc0, d); /* the first run reported its errors */
+			dbg_strm_after(s, em, pc0, d); /* the first run reported its errors */
 	}
 	return em;
 }
@@ -548,7 +548,7 @@ int dbg_snapshot_restore(dbg_session *s, const dbg_snapshot *snap, const char *w
 	/* the reference: what the stream computes up to this position */
 	dbg_loads_start(s, NULL, ref);
 	size_t ref_pc = 0;
-	while (ref_pc < em->pc && emu_ref_run_cmd(ref, ref_pc, &d) == 0)
+	while (ref_pc < em->pc && dbg_ref_run_cmd(s, ref, ref_pc, &d) == 0)
 		ref_pc++;
 	snprintf(s->ref_err, sizeof s->ref_err, "%s", d.set ? d.msg : "");
 	dbg_record_stop(s);

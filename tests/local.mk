@@ -179,7 +179,7 @@ EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/strm.cmds tests/dbg/strm.out \
 	tests/dbg/tdfg_load.cmds tests/dbg/tdfg_load.out tests/dbg/load_opt.cmds \
 	tests/dbg/load_opt.out tests/dbg/load_stream.cmds tests/dbg/load_stream.out \
-	tests/dbg/load_A7.npy
+	tests/dbg/load_A7.npy tests/dbg/strm_reverse.cmds tests/dbg/strm_reverse.out
 
 check_PROGRAMS += tests/test_tui
 tests_test_tui_SOURCES = tests/test_tui.c tests/tmux.c tests/tmux.h

@@ -184,6 +184,7 @@ Test(transcript, tdfg_json) { transcript("tdfg_json"); }
 Test(transcript, valid_load) { transcript("valid_load"); }
 Test(transcript, strm) { transcript("strm"); }
 Test(transcript, tdfg_load) { transcript("tdfg_load"); }
+Test(transcript, strm_reverse) { transcript("strm_reverse"); }
 Test(transcript, load_opt) { transcript("load_opt"); }
 Test(transcript, load_stream) { transcript("load_stream"); }
 

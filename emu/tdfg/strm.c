@@ -67,7 +67,7 @@ static const char *nsc_type_of(const emu_tnode *x)
  * missing ordering.  0, or -1 (strict: d set). */
 static int ordering(emu_machine *em, const emu_buffer *b, size_t cmd, int line, diag *d)
 {
-	if (!em->hz || emu_hazard_pending(em->hz) == 0)
+	if (!em || !em->hz || emu_hazard_pending(em->hz) == 0)
 		return 0;
 	const sram_geom *g = &em->prog->geom;
 	const uint64_t na = emu_pattern_size(&b->arrays);
@@ -97,11 +97,16 @@ static const emu_buffer *buf_of(const emu_tdfg *t, const emu_program *p, const e
 	return NULL;
 }
 
+/* One run of a node's stream: on the machine's values (em), or, when em
+ * is NULL, on the reference model's (ref), which then computes the
+ * stream from its own values, independently of the machine. */
 typedef struct job {
 	const emu_tdfg *t;
 	const emu_tnode *x;
 	const emu_tregion *g;
+	const emu_program *p;
 	emu_machine *em;
+	emu_ref *ref;
 	emu_strm_stats *st;
 	diag *d;
 	size_t cmd;            /* the command the stream runs after (from 0) */
@@ -119,27 +124,41 @@ static uint64_t *take_out(job *j, const emu_buffer *b)
 		diag_file(j->d, j->t->path, "out of memory for strm node '%s'", j->x->name);
 		return NULL;
 	}
+	if (!j->em) {
+		emu_ref_read(j->ref, b, v);
+		return v;
+	}
 	j->st->ttu_out_cycles += emu_ttu_load(j->em, b, v, b->length);
 	j->st->bytes_out += b->length * ((b->width + 7u) / 8u);
 	return v;
 }
 
+/* A tensor's cells as they are, not counted as a transpose (the cells
+ * outside the node's domain stay). */
+static void cells_of(job *j, const emu_buffer *b, uint64_t *v)
+{
+	if (j->em)
+		emu_buffer_read(j->em, b, v);
+	else
+		emu_ref_read(j->ref, b, v);
+}
+
 /* The result into the arrays through the transpose unit, its LOT entry
  * filling (trans = 1) until the last row is in (trans = 2). */
-static int put_in(job *j, const emu_buffer *b, const uint64_t *v, emu_ref *ref)
+static int put_in(job *j, const emu_buffer *b, const uint64_t *v)
 {
-	const size_t bi = (size_t)(b - j->em->prog->bufs);
+	if (!j->em) {
+		if (emu_ref_store(j->ref, b, v, b->length) == 0)
+			return 0;
+		diag_file(j->d, j->t->path, "out of memory for the reference model");
+		return -1;
+	}
+	const size_t bi = (size_t)(b - j->p->bufs);
 	emu_strm_lot_fill(&j->st->lot, bi);
 	j->st->ttu_in_cycles += emu_ttu_store(j->em, b, v, b->length);
 	j->st->bytes_in += b->length * ((b->width + 7u) / 8u);
 	emu_strm_lot_filled(&j->st->lot, bi);
-	if (emu_machine_failed(j->em, j->d) < 0)
-		return -1;
-	if (ref && emu_ref_store(ref, b, v, b->length) < 0) {
-		diag_file(j->d, j->t->path, "out of memory for the reference model");
-		return -1;
-	}
-	return 0;
+	return emu_machine_failed(j->em, j->d) < 0 ? -1 : 0;
 }
 
 /* Run the .nsc text in j on mem's arrays (filled by fill), then copy
@@ -241,7 +260,7 @@ static uint64_t *line_starts(const emu_tregion *g, const emu_box *dom, uint64_t 
 	return v;
 }
 
-static int strm_reduce(job *j, const emu_buffer *b, emu_ref *ref)
+static int strm_reduce(job *j, const emu_buffer *b)
 {
 	const emu_tnode *x = j->x, *s = &j->t->nodes[x->arg[0]];
 	const unsigned k = x->dim;
@@ -274,7 +293,7 @@ static int strm_reduce(job *j, const emu_buffer *b, emu_ref *ref)
 		j->st->partials += r.lines * r.tiles;
 	}
 	if (rc == 0)
-		rc = put_in(j, b, r.v, ref);
+		rc = put_in(j, b, r.v);
 	j->st->elems += rc == 0 ? r.lines : 0;
 	free(r.first);
 	free(r.v);
@@ -384,7 +403,7 @@ static void gather_text(job *j)
 		fprintf(j->f, "end\n");
 }
 
-static int strm_gather(job *j, const emu_program *p, const emu_buffer *b, emu_ref *ref)
+static int strm_gather(job *j, const emu_program *p, const emu_buffer *b)
 {
 	const emu_tnode *x = j->x;
 	const emu_buffer *sb = buf_of(j->t, p, &j->t->nodes[x->arg[0]]);
@@ -402,7 +421,7 @@ static int strm_gather(job *j, const emu_program *p, const emu_buffer *b, emu_re
 	if (!(g.src = take_out(j, sb)) || !(g.ix = take_out(j, ib)) ||
 	    !(g.out = malloc(b->length * sizeof *g.out)))
 		goto done;
-	emu_buffer_read(j->em, b, g.out); /* the cells outside the domain stay */
+	cells_of(j, b, g.out);
 	if (gather_indexes(j, &g) < 0)
 		goto done;
 	gather_text(j);
@@ -410,7 +429,7 @@ static int strm_gather(job *j, const emu_program *p, const emu_buffer *b, emu_re
 		diag_file(j->d, j->t->path, "out of memory for strm node '%s'", x->name);
 		goto done;
 	}
-	if (engines(j, gat_fill, gat_back, &g) == 0 && put_in(j, b, g.out, ref) == 0) {
+	if (engines(j, gat_fill, gat_back, &g) == 0 && put_in(j, b, g.out) == 0) {
 		rc = 0;
 		j->st->elems += (x->dom.hi[0] - x->dom.lo[0]) * (x->dom.hi[1] - x->dom.lo[1]) *
 				(x->dom.hi[2] - x->dom.lo[2]);
@@ -598,7 +617,7 @@ static void update_text(job *j, const upd *u)
 static int pend_writes(job *j, const emu_buffer *b)
 {
 	emu_machine *em = j->em;
-	if (!em->hz)
+	if (!em || !em->hz)
 		return 0;
 	const sram_geom *g = &em->prog->geom;
 	const uint64_t na = emu_pattern_size(&b->arrays);
@@ -621,7 +640,7 @@ static int pend_writes(job *j, const emu_buffer *b)
 	return rc;
 }
 
-static int strm_update(job *j, const emu_program *p, const emu_buffer *b, emu_ref *ref)
+static int strm_update(job *j, const emu_program *p, const emu_buffer *b)
 {
 	const emu_tnode *x = j->x, *v = &j->t->nodes[x->arg[1]];
 	const bool ind = x->nargs > 2;
@@ -645,7 +664,7 @@ static int strm_update(job *j, const emu_program *p, const emu_buffer *b, emu_re
 	    (ib && !(u.ix = take_out(j, ib))) || !(u.out = malloc(b->length * sizeof *u.out)) ||
 	    !(u.pix = malloc((u.len ? u.len : 1) * sizeof *u.pix)))
 		goto done;
-	emu_buffer_read(j->em, b, u.out); /* the cells outside the domain stay */
+	cells_of(j, b, u.out);
 	for (uint64_t e = 0; e < u.n; e++)
 		if (emu_tdfg_in_domain(j->t, x, e))
 			u.out[e] = u.c[e];
@@ -657,7 +676,7 @@ static int strm_update(job *j, const emu_program *p, const emu_buffer *b, emu_re
 		diag_file(j->d, j->t->path, "out of memory for strm node '%s'", x->name);
 		goto done;
 	}
-	if (engines(j, upd_fill, upd_back, &u) == 0 && put_in(j, b, u.out, ref) == 0 &&
+	if (engines(j, upd_fill, upd_back, &u) == 0 && put_in(j, b, u.out) == 0 &&
 	    pend_writes(j, b) == 0) {
 		rc = 0;
 		j->st->elems += (v->dom.hi[0] - v->dom.lo[0]) * (v->dom.hi[1] - v->dom.lo[1]) *
@@ -681,32 +700,54 @@ int emu_strm_exec(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_
 	return emu_strm_exec_at(t, p, em, ref, n, x->cmd1 ? x->cmd1 - 1 : 0, x->line, st, d);
 }
 
+/* One run of node n's stream (job j's em or ref). */
+static int run_job(job *j, const emu_buffer *b)
+{
+	if (!(j->f = open_memstream(&j->text, &j->len))) {
+		diag_file(j->d, j->t->path, "out of memory for strm node '%s'", j->x->name);
+		return -1;
+	}
+	j->st->streams++;
+	int rc;
+	if (j->x->kind == EMU_TN_GATHER)
+		rc = strm_gather(j, j->p, b);
+	else if (j->x->kind == EMU_TN_UPDATE)
+		rc = strm_update(j, j->p, b);
+	else
+		rc = ordering(j->em, b, j->cmd, j->line, j->d) < 0 ? -1 : strm_reduce(j, b);
+	fclose(j->f);
+	free(j->text);
+	return rc;
+}
+
 int emu_strm_exec_at(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_ref *ref,
 		     size_t n, size_t cmd, int line, emu_strm_stats *st, diag *d)
 {
 	const emu_tnode *x = &t->nodes[n];
-	job j = {.t = t, .x = x, .g = &t->regions[x->region], .em = em, .st = st, .d = d,
-		 .cmd = cmd, .line = line};
 	const emu_buffer *b = buf_of(t, p, x);
 	if (!b) {
 		diag_at(d, t->path, x->line, x->op_col, "strm node '%s' has no tensor in the stream",
 			x->name);
 		return -1;
 	}
-	if (emu_strm_lot_init(&st->lot, p->nbufs) < 0 || !(j.f = open_memstream(&j.text, &j.len))) {
+	if (emu_strm_lot_init(&st->lot, p->nbufs) < 0) {
 		diag_file(d, t->path, "out of memory for strm node '%s'", x->name);
 		return -1;
 	}
-	st->streams++;
-	int rc;
-	if (x->kind == EMU_TN_GATHER)
-		rc = strm_gather(&j, p, b, ref);
-	else if (x->kind == EMU_TN_UPDATE)
-		rc = strm_update(&j, p, b, ref);
-	else
-		rc = ordering(em, b, cmd, line, d) < 0 ? -1 : strm_reduce(&j, b, ref);
-	fclose(j.f);
-	free(j.text);
+	job j = {.t = t, .x = x, .g = &t->regions[x->region], .p = p, .em = em, .st = st,
+		 .d = d, .cmd = cmd, .line = line};
+	if (em && run_job(&j, b) < 0)
+		return -1;
+	if (!ref)
+		return 0;
+	/* The reference's own run, from its own values: statistics apart,
+	 * so that they count the machine's stream alone. */
+	emu_strm_stats mine;
+	memset(&mine, 0, sizeof mine);
+	job r = {.t = t, .x = x, .g = j.g, .p = p, .ref = ref, .st = &mine, .d = d,
+		 .cmd = cmd, .line = line};
+	const int rc = run_job(&r, b);
+	emu_strm_lot_free(&mine.lot);
 	return rc;
 }
 

@@ -379,9 +379,11 @@ long emu_strm_first(const emu_tdfg *t);
 long emu_strm_node_at(const emu_tdfg *t, const emu_jit *j, size_t cmd);
 /* Run strm node n's stream at the banks, after its commands: operands
  * out of em through the transpose unit, the engines of emu/nsc, the
- * result back in (and into ref, the stream's reference model, unless
- * NULL).  A move not synced into an operand is a hazard (strict: an
- * error).  0, or -1 with d set at the node. */
+ * result back in.  A move not synced into an operand is a hazard
+ * (strict: an error).  ref, the stream's reference model, unless NULL,
+ * runs the same stream on its own values, apart from em's (its own
+ * statistics are not counted in st); em may be NULL, to run ref's alone.
+ * 0, or -1 with d set at the node. */
 int emu_strm_exec(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_ref *ref,
 		  size_t n, emu_strm_stats *st, diag *d);
 /* The same for a stream that says where the node runs (a strm marker,
