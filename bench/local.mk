@@ -56,7 +56,8 @@ bench-ar: infsim$(EXEEXT)
 EXTRA_PROGRAMS += bench/workload_case
 bench_workload_case_SOURCES = bench/workload_case.c tests/kernels/workloads.h \
 	tests/kernels/ops_f32.c tests/kernels/ops_i32.c tests/kernels/cases.h \
-	tests/kernels/fill.c tests/kernels/case_f32.c tests/kernels/case_i32.c
+	tests/kernels/fill.c tests/kernels/case_f32.c tests/kernels/case_i32.c \
+	bench/strm_case.c bench/strm_case.h tests/kernels/strm_kernels.c tests/kernels/strm_kernels.h
 bench_workload_case_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/kernels
 CLEANFILES += bench/workload_case$(EXEEXT)
 clean-local: clean-bench-workloads

@@ -11,6 +11,12 @@
  * prints "SECONDS<tab>OPTIONS": the C kernel's time, and the -l and -e
  * options that give infsim the inputs and compare its arrays with the
  * kernel's bit for bit.
+ * The workloads with strm nodes (kmeans_in, kmeans_out, gather_mlp_out;
+ * strm_case.c) take size=KxN (kmeans) or size=KxM (gather_mlp_out), and
+ * their options save the outputs (-s), which
+ *   bench/workload_case --compare NAME f32|i32 DIR size=KxN
+ * then compares with the kernel's: exit 0, or 1 naming the first
+ * difference.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,6 +24,7 @@
 #include <string.h>
 
 #include "cases.h"
+#include "strm_case.h"
 
 /* size=N0[xN1[xN2]]: each from 1 to 2^31; 0, or -1. */
 static int parse_size(const char *s, wk_size *sz)
@@ -40,12 +47,52 @@ static int parse_size(const char *s, wk_size *sz)
 	return -1;
 }
 
+/* A workload with strm nodes: prepare, or compare (strm_case.c). */
+static int strm_main(const char *name, const char *typ, const char *dir, const char *size,
+		     bool compare)
+{
+	static char args[16384];
+	char err[512];
+	wk_size sz;
+	memset(&sz, 0, sizeof sz);
+	double seconds = 0;
+	const bool gather = !strcmp(name, "gather_mlp_out");
+	if (!strcmp(size, "small")) {
+		sz.n[0] = gather ? 16 : 64;
+		sz.n[1] = gather ? 16 : 128;
+	} else if (parse_size(size, &sz) || !sz.n[1] || sz.n[2]) {
+		fprintf(stderr, "workload_case: %s: '%s': expected size=KxN\n", name, size);
+		return 2;
+	}
+	if (strm_case(name, !strcmp(typ, "f32"), dir, sz.n[0], sz.n[1], compare, args,
+		      sizeof args, &seconds, err, sizeof err) < 0) {
+		fprintf(stderr, "workload_case: %s %s: %s\n", name, typ, err);
+		return 1;
+	}
+	if (!compare)
+		printf("%.6f\t%s\n", seconds, args);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static char args[16384];
 	char err[512];
 	wk_size sz;
 	double seconds;
+	const bool compare = argc > 1 && !strcmp(argv[1], "--compare");
+	if (compare) {
+		argc--;
+		argv++;
+	}
+	if ((argc == 4 || argc == 5) && strm_case_known(argv[1]) &&
+	    (!strcmp(argv[2], "f32") || !strcmp(argv[2], "i32")))
+		return strm_main(argv[1], argv[2], argv[3], argc == 5 ? argv[4] : "small", compare);
+	if (compare) {
+		fprintf(stderr, "workload_case: --compare is for kmeans_in, kmeans_out and "
+			"gather_mlp_out\n");
+		return 2;
+	}
 	const bool small = argc == 5 && !strcmp(argv[4], "small");
 	if (argc < 4 || argc > 5 || (strcmp(argv[2], "f32") && strcmp(argv[2], "i32")) ||
 	    (argc == 5 && !small && strncmp(argv[4], "size=", 5))) {

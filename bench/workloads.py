@@ -37,9 +37,11 @@ NAMES = ["vec_add", "array_sum", "stencil1d", "stencil2d", "stencil3d", "dwt2d",
          "gauss_elim", "conv2d", "conv3d", "mm_outer", "mm_inner", "gather_mlp_out",
          "gather_mlp_in", "kmeans_out", "kmeans_in"]
 
-# Workloads with strm nodes (doc/TDFG.md, "strm nodes"): their data are
-# the samples' own (init=, and the gather's index file, which this script
-# writes at the paper's size); tests/test_strm.c checks them against C.
+# Workloads with strm nodes (doc/TDFG.md, "strm nodes"): kmeans and
+# gather_mlp_out run on bench/workload_case's seeded inputs and are
+# compared with its C kernels (bench/strm_case.c) at every size;
+# gather_mlp_in runs on the sample's own data (tests/test_strm.c checks
+# it against C at the small size).
 STRM = {"gather_mlp_out", "gather_mlp_in", "kmeans_out", "kmeans_in"}
 
 # Table 3's sizes: the -D values of each sample's parameters.
@@ -158,17 +160,35 @@ def size_opts(infsim, name, typ, small, scale):
     return define_args(defs) + paper_machine(infsim, name, typ) + THREADS, defs
 
 
-def run_strm(infsim, samples, out, name, typ, small, check, scale):
-    """A workload with strm nodes: the sample's own data, no case program."""
+# The strm workloads bench/workload_case has a C kernel for (strm_case.c):
+# their size=KxN, from the parameters; the others run on the samples' data.
+STRM_CASE = {"kmeans_in": ("K", "N"), "kmeans_out": ("K", "N"), "gather_mlp_out": ("K", "M")}
+
+
+def run_strm(infsim, case, samples, out, name, typ, small, check, scale):
+    """A workload with strm nodes: seeded inputs and the C kernel from
+    bench/workload_case where it has one (the outputs saved, then compared
+    there), else the sample's own data."""
     tdfg = os.path.join(samples, "%s_%s.tdfg" % (name, typ))
     if not small and PAPER[name] is None:
         return {"name": name, "type": typ, "error": "no paper size (see PAPER)"}
     opts, defs = size_opts(infsim, name, typ, small, scale)
-    if not small and name.startswith("gather_mlp"):
+    r = {"name": name, "type": typ, "kernel_s": 0.0}
+    data = os.path.join(out, "data")
+    os.makedirs(data, exist_ok=True)
+    size = None
+    if name in STRM_CASE:
+        size = "small" if small else "size=%dx%d" % tuple(defs[k] for k in STRM_CASE[name])
+        p = subprocess.run([case, name, typ, data, size], capture_output=True, text=True)
+        if p.returncode:
+            return {"name": name, "type": typ, "error": p.stderr.strip()}
+        kernel_s, args = p.stdout.rstrip("\n").split("\t")
+        r["kernel_s"] = float(kernel_s)
+        opts = args.split() + opts
+    elif not small and name.startswith("gather_mlp"):
         index_npy(os.path.join(out, "gather_mlp_idx.npy"), defs["K"], defs["M"])
         opts += ["-l", "IX=" + os.path.join(out, "gather_mlp_idx.npy")]
     stats = os.path.join(out, "%s_%s.json" % (name, typ))
-    r = {"name": name, "type": typ, "kernel_s": 0.0}
     st, sec, kib, so, se = timed([infsim, "run", tdfg, "-q", "--stats=json",
                                   "--stats-file=" + stats] + opts)
     r.update(plain_s=sec, plain_kib=kib, plain_ok=st == 0)
@@ -176,17 +196,26 @@ def run_strm(infsim, samples, out, name, typ, small, check, scale):
         r["error"] = se.strip()
         return r
     r["stats"] = json.load(open(stats))
+    if size:
+        p = subprocess.run([case, "--compare", name, typ, data, size], capture_output=True,
+                           text=True)
+        r["c_ok"] = p.returncode == 0
+        if p.returncode:
+            r["error"] = p.stderr.strip()
+            r["plain_ok"] = False
     if check:
         st, sec, kib, so, se = timed([infsim, "run", tdfg, "-q", "--check"] + opts)
         r.update(check_s=sec, check_kib=kib, check_ok=st == 0)
         if st:
             r["error"] = se.strip()
+    for f in os.listdir(data):
+        os.remove(os.path.join(data, f))
     return r
 
 
 def run_one(infsim, case, samples, out, name, typ, small, check, scale):
     if name in STRM:
-        return run_strm(infsim, samples, out, name, typ, small, check, scale)
+        return run_strm(infsim, case, samples, out, name, typ, small, check, scale)
     tdfg = os.path.join(samples, "%s_%s.tdfg" % (name, typ))
     opts, defs = size_opts(infsim, name, typ, small, scale)
     data = os.path.join(out, "data")
@@ -231,17 +260,17 @@ def table(results, out):
             continue
         p = r["stats"]["paper"]
         cyc = sum(p["cycles"][k] for k in PARTS if k != "jit")
-        ratio = r["plain_s"] / r["kernel_s"] if r["kernel_s"] > 0 else float("inf")
+        ratio = "%.0fx" % (r["plain_s"] / r["kernel_s"]) if r["kernel_s"] > 0 else "-"
         ok = r["plain_ok"] and r.get("check_ok", True)
         bits = "%d of %d" % (p["on_bitlines"], p["compute_commands"])
-        lines.append("| %s | %.3f | %.2f | %.0fx | %s | %s | %s | %s | %d | %s |" % (
-            label, r["kernel_s"], r["plain_s"], ratio, mib(r["plain_kib"]),
-            "%.2f" % r["check_s"] if "check_s" in r else "-",
+        has_c = r["name"] not in STRM or "c_ok" in r
+        lines.append("| %s | %s | %.2f | %s | %s | %s | %s | %s | %d | %s |" % (
+            label, "%.3f" % r["kernel_s"] if has_c else "-", r["plain_s"], ratio,
+            mib(r["plain_kib"]), "%.2f" % r["check_s"] if "check_s" in r else "-",
             mib(r["check_kib"]) if "check_kib" in r else "-",
-            ("yes (tDFG reference; C kernel in make check)" if r["name"] in STRM and
-             "check_s" in r else "-" if r["name"] in STRM else
-             "yes (C kernel%s)" % (", tDFG reference" if "check_s" in r else "")) if ok
-            else "NO",
+            ("yes (C kernel%s)" % (", tDFG reference" if "check_s" in r else "") if has_c
+             else "yes (tDFG reference; C kernel in make check)" if "check_s" in r
+             else "-") if ok else "NO",
             cyc, bits))
     text = "\n".join(lines) + "\n"
     open(os.path.join(out, "workloads.md"), "w").write(text)
