@@ -6,7 +6,9 @@
  * lattice); the elements outside it are 0 and never compared.  Compute
  * nodes apply isa_ref_elem3 element by element (the same scalar
  * reference the stream's reference model uses, with the machine's fp mode
- * and CORDIC iterations); shift and bcast are index arithmetic.  Nothing
+ * and CORDIC iterations), or for fp32 add, sub, mul, div and madd the
+ * host's FPU a row at a time (emu_ref_fp_run: the same bits); shift and
+ * bcast are index arithmetic.  Nothing
  * here reads the machine's cells or runs a micro-op: it knows nothing of
  * tiles, wordlines or the JIT's commands (emu_tref_compare reads the
  * machine only to compare).
@@ -26,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ref_fp.h"
 #include "tdfg.h"
 
 #define NO_USE UINT32_MAX
@@ -306,55 +309,114 @@ static void settings(const emu_tdfg *t, isa_cmd *c)
 	c->iters = (uint8_t)emu_geom_cordic(&t->geom);
 }
 
-/* Node x's value at lattice index idx (inside its domain). */
-static uint64_t elem_value(emu_tref *r, const emu_tnode *x, const isa_cmd *c,
-			   const uint64_t idx[EMU_LAYOUT_DIMS])
+/* d[0..n) := v's elements at idx, idx + e0, ..., idx + (n - 1) e0 (e0
+ * the unit step along dimension 0), 0 outside v's box (tval_get's rule,
+ * a row at a time). */
+static void tval_row(const tval *v, const uint64_t idx[EMU_LAYOUT_DIMS], uint64_t n,
+		     uint64_t *d)
+{
+	const uint64_t x1 = idx[1] - v->lo[1], x2 = idx[2] - v->lo[2]; /* wrap below lo */
+	if (x1 >= v->n[1] || x2 >= v->n[2] || !v->n[0]) {
+		memset(d, 0, n * sizeof *d);
+		return;
+	}
+	const uint64_t base = (x2 * v->n[1] + x1) * v->n[0];
+	for (uint64_t i = 0; i < n; i++) {
+		const uint64_t x0 = idx[0] + i - v->lo[0];
+		d[i] = x0 < v->n[0] ? load_at(v, base + x0) : 0;
+	}
+}
+
+/* The row of node x's value at idx (idx[0] its first element, n of them,
+ * inside its domain) into d; rows a, b, c3 are room for the operands. */
+static void node_row(emu_tref *r, const emu_tnode *x, const isa_cmd *c,
+		     const uint64_t idx[EMU_LAYOUT_DIMS], uint64_t n, uint64_t *d, uint64_t *a,
+		     uint64_t *b, uint64_t *c3)
 {
 	uint64_t at[EMU_LAYOUT_DIMS];
 	memcpy(at, idx, sizeof at);
 	switch (x->kind) {
 	case EMU_TN_CONST:
-		return x->value;
+		for (uint64_t i = 0; i < n; i++)
+			d[i] = x->value;
+		return;
 	case EMU_TN_TENSOR:
-		return tval_get(&r->arr[x->array], idx);
+		tval_row(&r->arr[x->array], idx, n, d);
+		return;
 	case EMU_TN_STORE:
-		return tval_get(&r->v[x->arg[0]], idx);
+		tval_row(&r->v[x->arg[0]], idx, n, d);
+		return;
 	case EMU_TN_SHIFT:
 		for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
 			at[k] = (uint64_t)((int64_t)at[k] - x->off[k]);
-		return tval_get(&r->v[x->arg[0]], at);
+		tval_row(&r->v[x->arg[0]], at, n, d);
+		return;
 	case EMU_TN_BCAST:
 		at[x->dim] = r->t->nodes[x->arg[0]].dom.lo[x->dim];
-		return tval_get(&r->v[x->arg[0]], at);
-	default: {
-		const uint64_t a = tval_get(&r->v[x->arg[0]], idx);
-		const uint64_t b = x->nargs > 1 ? tval_get(&r->v[x->arg[1]], idx) : 0;
-		const uint64_t c3 = x->nargs > 2 ? tval_get(&r->v[x->arg[2]], idx) : 0;
-		bool tag = false;
-		uint64_t r2 = 0;
-		return isa_ref_elem3(c, a, b, c3, false, &tag, &r2);
-	}
+		if (x->dim != 0) {
+			tval_row(&r->v[x->arg[0]], at, n, d);
+			return;
+		}
+		tval_row(&r->v[x->arg[0]], at, 1, d);
+		for (uint64_t i = 1; i < n; i++)
+			d[i] = d[0];
+		return;
+	default:
+		tval_row(&r->v[x->arg[0]], idx, n, a);
+		if (x->nargs > 1)
+			tval_row(&r->v[x->arg[1]], idx, n, b);
+		else
+			memset(b, 0, n * sizeof *b);
+		if (x->nargs > 2)
+			tval_row(&r->v[x->arg[2]], idx, n, c3);
+		else
+			memset(c3, 0, n * sizeof *c3);
+		/* fp32 add, sub, mul, div and madd on the host's FPU in the
+		 * machine's mode (emu/ref/ref_fp.h), the same bits as the soft
+		 * float isa_ref_elem3 runs for the rest */
+		if (emu_ref_fp_host(c)) {
+			emu_ref_fp_run(c, a, b, c3, d, n);
+			return;
+		}
+		for (uint64_t i = 0; i < n; i++) {
+			bool tag = false;
+			uint64_t r2 = 0;
+			d[i] = isa_ref_elem3(c, a[i], b[i], c3[i], false, &tag, &r2);
+		}
+		return;
 	}
 }
 
-static void node_value(emu_tref *r, size_t i)
+/* Node i's value over its domain, a row along dimension 0 at a time.
+ * false: no memory. */
+static bool node_value(emu_tref *r, size_t i)
 {
 	const emu_tnode *x = &r->t->nodes[i];
 	tval *out = &r->v[i];
 	isa_cmd c = x->c;
 	settings(r->t, &c);
-	const uint64_t mask = isa_mask(x->width);
+	const uint64_t mask = isa_mask(x->width), n = out->n[0];
+	if (!box_elems(out))
+		return true;
+	uint64_t *row = malloc(4 * n * sizeof *row);
+	if (!row)
+		return false;
 	uint64_t j = 0, idx[EMU_LAYOUT_DIMS];
+	idx[0] = out->lo[0];
 	for (idx[2] = out->lo[2]; idx[2] < out->lo[2] + out->n[2]; idx[2]++)
-		for (idx[1] = out->lo[1]; idx[1] < out->lo[1] + out->n[1]; idx[1]++)
-			for (idx[0] = out->lo[0]; idx[0] < out->lo[0] + out->n[0]; idx[0]++, j++) {
-				const uint64_t y = elem_value(r, x, &c, idx) & mask;
-				store_at(out, j, y);
-				if (x->kind == EMU_TN_STORE) {
-					tval *a = &r->arr[x->array];
-					store_at(a, idx[0] + a->n[0] * (idx[1] + a->n[1] * idx[2]), y);
-				}
-			}
+		for (idx[1] = out->lo[1]; idx[1] < out->lo[1] + out->n[1]; idx[1]++, j += n) {
+			node_row(r, x, &c, idx, n, row, row + n, row + 2 * n, row + 3 * n);
+			for (uint64_t e = 0; e < n; e++)
+				store_at(out, j + e, row[e] & mask);
+			if (x->kind != EMU_TN_STORE)
+				continue;
+			tval *a = &r->arr[x->array];
+			const uint64_t at = idx[0] + a->n[0] * (idx[1] + a->n[1] * idx[2]);
+			for (uint64_t e = 0; e < n; e++)
+				store_at(a, at + e, row[e] & mask);
+		}
+	free(row);
+	return true;
 }
 
 /* reduce (tdfg.h): pairwise halving along dim, over every line of the
@@ -601,7 +663,7 @@ void emu_tref_run(emu_tref *r, size_t n)
 		else if (ok && x->kind == EMU_TN_UPDATE)
 			update_value(r, i);
 		else if (ok && x->kind != EMU_TN_INPUT) /* its values are its data */
-			node_value(r, i);
+			ok = node_value(r, i);
 		if (!ok) {
 			tval_drop(&r->v[i]);
 			r->done = i + 1; /* emu_tref_kept says false: out of memory */
