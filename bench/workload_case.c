@@ -96,7 +96,9 @@ int main(int argc, char **argv)
 	const bool small = argc == 5 && !strcmp(argv[4], "small");
 	if (argc < 4 || argc > 5 || (strcmp(argv[2], "f32") && strcmp(argv[2], "i32")) ||
 	    (argc == 5 && !small && strncmp(argv[4], "size=", 5))) {
-		fprintf(stderr, "usage: workload_case NAME f32|i32 DIR [small | size=N0[xN1[xN2]]]\n");
+		fprintf(stderr, "usage: workload_case NAME f32|i32 DIR [small | size=N0[xN1[xN2]]]\n"
+			"       workload_case --compare kmeans_in|kmeans_out|gather_mlp_out f32|i32 DIR "
+			"[small | size=KxN]\n");
 		return 2;
 	}
 	const int found = small ? wk_case_small(argv[1], &sz) : wk_case_paper(argv[1], &sz);
