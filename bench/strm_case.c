@@ -13,9 +13,11 @@
  *     (points), every array on the (K, N) lattice: X at (d, n), the
  *     centres C at (d, k) (in) or CT at (k, d) (out), S at (d, k), A at
  *     (0, n), CNT at (0, k).
- *   gather_mlp_out: sizes K (= N, the outputs) and M (rows), arrays on
- *     the (K, M) lattice: E at (k, m), IX at (0, m), W row-major in the
- *     first K columns, Y at (j, m).
+ *   gather_mlp_out, gather_mlp_in: sizes K (= N, the outputs) and M
+ *     (rows), arrays on the (K, M) lattice: E at (k, m), IX at (0, m), Y
+ *     (out) or YT (in) at (j, m); W row-major in the first K columns
+ *     (out), or WT with W[k][j] at (k, j) (in, whose split sums over k
+ *     take tiles of TK, the third size).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -183,7 +185,7 @@ done:
 /* gather_mlp out: idx[m] = (7 m + 3) mod M, as bench/workloads.py's
  * index file at the paper's size. */
 typedef struct gm {
-	size_t k, m;
+	size_t k, m, tk;      /* tk: gather_mlp_in's tile along k; 0 for out */
 	bool f32;
 	void *e, *w, *y;     /* m x k, k x k, m x k */
 	int32_t *idx;
@@ -219,7 +221,11 @@ static int gm_make(gm *g, char *err, size_t errsize)
 
 static void gm_kernel(gm *g)
 {
-	if (g->f32)
+	if (g->tk && g->f32)
+		sk_gather_mlp_in_f32(g->e, g->idx, g->w, g->y, g->m, g->k, g->k, g->tk);
+	else if (g->tk)
+		sk_gather_mlp_in_i32(g->e, g->idx, g->w, g->y, g->m, g->k, g->k, g->tk);
+	else if (g->f32)
 		sk_gather_mlp_out_f32(g->e, g->idx, g->w, g->y, g->m, g->k, g->k);
 	else
 		sk_gather_mlp_out_i32(g->e, g->idx, g->w, g->y, g->m, g->k, g->k);
@@ -237,15 +243,18 @@ static int gather_prepare(gm *g, const char *dir, char *args, size_t size, doubl
 	}
 	for (size_t r = 0; r < g->m; r++)
 		ix[r * g->k] = (uint32_t)g->idx[r];
-	memcpy(w, g->w, g->k * g->k * 4);
+	const uint32_t *wk = g->w;
+	for (size_t k = 0; k < g->k; k++)
+		for (size_t j = 0; j < g->k; j++)
+			w[g->tk ? j * g->k + k : k * g->k + j] = wk[k * g->k + j]; /* WT (k, j), W */
 	if (put(dir, "e.bin", g->e, L, err, errsize) < 0 ||
 	    put(dir, "ix.bin", ix, L, err, errsize) < 0 || put(dir, "w.bin", w, L, err, errsize) < 0)
 		goto done;
 	const double t0 = now();
 	gm_kernel(g);
 	*secs = now() - t0;
-	snprintf(args, size, "-l E=%s/e.bin -l IX=%s/ix.bin -l W=%s/w.bin -s Y=%s/y.bin", dir,
-		 dir, dir, dir);
+	snprintf(args, size, "-l E=%s/e.bin -l IX=%s/ix.bin -l %s=%s/w.bin -s %s=%s/y.bin", dir,
+		 dir, g->tk ? "WT" : "W", dir, g->tk ? "YT" : "Y", dir);
 	rc = 0;
 done:
 	free(ix);
@@ -274,15 +283,20 @@ static int gather_compare(gm *g, const char *dir, char *err, size_t errsize)
 bool strm_case_known(const char *name)
 {
 	return !strcmp(name, "kmeans_in") || !strcmp(name, "kmeans_out") ||
-	       !strcmp(name, "gather_mlp_out");
+	       !strcmp(name, "gather_mlp_out") || !strcmp(name, "gather_mlp_in");
 }
 
-int strm_case(const char *name, bool f32, const char *dir, size_t k, size_t n, bool compare,
-	      char *args, size_t size, double *secs, char *err, size_t errsize)
+int strm_case(const char *name, bool f32, const char *dir, size_t k, size_t n, size_t t,
+	      bool compare, char *args, size_t size, double *secs, char *err, size_t errsize)
 {
 	int rc;
-	if (!strcmp(name, "gather_mlp_out")) {
-		gm g = {.k = k, .m = n, .f32 = f32};
+	if (!strncmp(name, "gather_mlp_", 11)) {
+		const bool in = !strcmp(name, "gather_mlp_in");
+		if (in && (!t || k % t)) {
+			snprintf(err, errsize, "the tile along k (%zu) must divide K (%zu)", t, k);
+			return -1;
+		}
+		gm g = {.k = k, .m = n, .tk = in ? t : 0, .f32 = f32};
 		rc = gm_make(&g, err, errsize);
 		if (rc == 0)
 			rc = compare ? gather_compare(&g, dir, err, errsize)

@@ -11,8 +11,9 @@
  * prints "SECONDS<tab>OPTIONS": the C kernel's time, and the -l and -e
  * options that give infsim the inputs and compare its arrays with the
  * kernel's bit for bit.
- * The workloads with strm nodes (kmeans_in, kmeans_out, gather_mlp_out;
- * strm_case.c) take size=KxN (kmeans) or size=KxM (gather_mlp_out), and
+ * The workloads with strm nodes (kmeans_in, kmeans_out, gather_mlp_out,
+ * gather_mlp_in; strm_case.c) take size=KxN (kmeans), size=KxM
+ * (gather_mlp_out) or size=KxMxTK (gather_mlp_in, TK its tile along k), and
  * their options save the outputs (-s), which
  *   bench/workload_case --compare NAME f32|i32 DIR size=KxN
  * then compares with the kernel's: exit 0, or 1 naming the first
@@ -56,15 +57,17 @@ static int strm_main(const char *name, const char *typ, const char *dir, const c
 	wk_size sz;
 	memset(&sz, 0, sizeof sz);
 	double seconds = 0;
-	const bool gather = !strcmp(name, "gather_mlp_out");
+	const bool gather = !strncmp(name, "gather_mlp_", 11), in = !strcmp(name, "gather_mlp_in");
 	if (!strcmp(size, "small")) {
 		sz.n[0] = gather ? 16 : 64;
 		sz.n[1] = gather ? 16 : 128;
-	} else if (parse_size(size, &sz) || !sz.n[1] || sz.n[2]) {
-		fprintf(stderr, "workload_case: %s: '%s': expected size=KxN\n", name, size);
+		sz.n[2] = in ? 8 : 0;
+	} else if (parse_size(size, &sz) || !sz.n[1] || (!in && sz.n[2]) || (in && !sz.n[2])) {
+		fprintf(stderr, "workload_case: %s: '%s': expected size=%s\n", name, size,
+			in ? "KxMxTK" : gather ? "KxM" : "KxN");
 		return 2;
 	}
-	if (strm_case(name, !strcmp(typ, "f32"), dir, sz.n[0], sz.n[1], compare, args,
+	if (strm_case(name, !strcmp(typ, "f32"), dir, sz.n[0], sz.n[1], sz.n[2], compare, args,
 		      sizeof args, &seconds, err, sizeof err) < 0) {
 		fprintf(stderr, "workload_case: %s %s: %s\n", name, typ, err);
 		return 1;
@@ -89,16 +92,16 @@ int main(int argc, char **argv)
 	    (!strcmp(argv[2], "f32") || !strcmp(argv[2], "i32")))
 		return strm_main(argv[1], argv[2], argv[3], argc == 5 ? argv[4] : "small", compare);
 	if (compare) {
-		fprintf(stderr, "workload_case: --compare is for kmeans_in, kmeans_out and "
-			"gather_mlp_out\n");
+		fprintf(stderr, "workload_case: --compare is for kmeans_in, kmeans_out, "
+			"gather_mlp_out and gather_mlp_in\n");
 		return 2;
 	}
 	const bool small = argc == 5 && !strcmp(argv[4], "small");
 	if (argc < 4 || argc > 5 || (strcmp(argv[2], "f32") && strcmp(argv[2], "i32")) ||
 	    (argc == 5 && !small && strncmp(argv[4], "size=", 5))) {
 		fprintf(stderr, "usage: workload_case NAME f32|i32 DIR [small | size=N0[xN1[xN2]]]\n"
-			"       workload_case --compare kmeans_in|kmeans_out|gather_mlp_out f32|i32 DIR "
-			"[small | size=KxN]\n");
+			"       workload_case [--compare] kmeans_in|kmeans_out|gather_mlp_out|"
+			"gather_mlp_in f32|i32 DIR [small | size=KxN[xTK]]\n");
 		return 2;
 	}
 	const int found = small ? wk_case_small(argv[1], &sz) : wk_case_paper(argv[1], &sz);

@@ -37,11 +37,9 @@ NAMES = ["vec_add", "array_sum", "stencil1d", "stencil2d", "stencil3d", "dwt2d",
          "gauss_elim", "conv2d", "conv3d", "mm_outer", "mm_inner", "gather_mlp_out",
          "gather_mlp_in", "kmeans_out", "kmeans_in"]
 
-# Workloads with strm nodes (doc/TDFG.md, "strm nodes"): kmeans and
-# gather_mlp_out run on bench/workload_case's seeded inputs and are
-# compared with its C kernels (bench/strm_case.c) at every size;
-# gather_mlp_in runs on the sample's own data (tests/test_strm.c checks
-# it against C at the small size).
+# Workloads with strm nodes (doc/TDFG.md, "strm nodes"): they run on
+# bench/workload_case's seeded inputs and are compared with its C kernels
+# (bench/strm_case.c) at every size.
 STRM = {"gather_mlp_out", "gather_mlp_in", "kmeans_out", "kmeans_in"}
 
 # Table 3's sizes: the -D values of each sample's parameters.
@@ -60,11 +58,10 @@ PAPER = {
     # M = 32k points, N = K = 128: every array on the (128, 32768) lattice
     # (W uses its first 128 columns: arrays have their region's sizes).
     "gather_mlp_out": {"K": 128, "M": 32768},
-    # The inner products' region is (k, j), 128 x 128, and reads G's row
-    # i: at the paper's size G is (k, m) = 128 x 32768, so the gather and
-    # the products need arrays of different sizes, which a region cannot
-    # read (doc/TDFG.md, "Limits of programs"): only the small size runs.
-    "gather_mlp_in": None,
+    # The same lattice; a run of the products' region computes column j of
+    # Y for every m; tiles of 64 along k leave two partials per sum, which
+    # the banks add (the final reduce near memory).
+    "gather_mlp_in": {"K": 128, "M": 32768, "TK": 64, "TM": 4},
     # kmeans: 32k points, D = K = 128, every array on the (128, 32768)
     # lattice (C, S and the counts use its first 128 columns); the tile
     # covers d (T = 128 on 256-bitline arrays, two points a tile), so the
@@ -87,7 +84,8 @@ CASE_SIZE = {
 
 # The parameters --scale leaves at the paper's value: kmeans' K is also
 # the tile along d, which with TN fills the arrays' bitlines.
-UNSCALED = {"kmeans_out": {"K", "TN"}, "kmeans_in": {"K", "TN"}}
+UNSCALED = {"kmeans_out": {"K", "TN"}, "kmeans_in": {"K", "TN"},
+            "gather_mlp_in": {"K", "TK", "TM"}}
 
 
 def paper_defs(name, scale):
@@ -125,20 +123,6 @@ TRAFFIC = ["intra_tile_shift", "inter_tile_shift_bank", "inter_tile_shift_noc", 
            "stream_offload", "stream_control", "stream_data"]
 
 
-def index_npy(path, k, m):
-    """The gather's indexes at the paper's size: idx[r] = (7 r + 3) mod m at
-    element (0, r) of a (k, m) i32 lattice, row-major (m rows of k)."""
-    import array
-    v = array.array("i", bytes(4 * k * m))
-    for r in range(m):
-        v[r * k] = (7 * r + 3) % m
-    head = "{'descr': '<i4', 'fortran_order': False, 'shape': (%d, %d), }" % (m, k)
-    head += " " * (63 - (10 + len(head)) % 64) + "\n"
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + len(head).to_bytes(2, "little") + head.encode())
-        f.write(v.tobytes())
-
-
 def timed(cmd):
     """Run cmd under /usr/bin/time: (status, seconds, peak KiB, stdout, stderr)."""
     full = ["/usr/bin/time", "-f", "@@time %e %M"] + cmd
@@ -162,7 +146,8 @@ def size_opts(infsim, name, typ, small, scale):
 
 # The strm workloads bench/workload_case has a C kernel for (strm_case.c):
 # their size=KxN, from the parameters; the others run on the samples' data.
-STRM_CASE = {"kmeans_in": ("K", "N"), "kmeans_out": ("K", "N"), "gather_mlp_out": ("K", "M")}
+STRM_CASE = {"kmeans_in": ("K", "N"), "kmeans_out": ("K", "N"), "gather_mlp_out": ("K", "M"),
+             "gather_mlp_in": ("K", "M", "TK")}
 
 
 def run_strm(infsim, case, samples, out, name, typ, small, check, scale):
@@ -178,16 +163,13 @@ def run_strm(infsim, case, samples, out, name, typ, small, check, scale):
     os.makedirs(data, exist_ok=True)
     size = None
     if name in STRM_CASE:
-        size = "small" if small else "size=%dx%d" % tuple(defs[k] for k in STRM_CASE[name])
+        size = "small" if small else "size=" + "x".join(str(defs[k]) for k in STRM_CASE[name])
         p = subprocess.run([case, name, typ, data, size], capture_output=True, text=True)
         if p.returncode:
             return {"name": name, "type": typ, "error": p.stderr.strip()}
         kernel_s, args = p.stdout.rstrip("\n").split("\t")
         r["kernel_s"] = float(kernel_s)
         opts = args.split() + opts
-    elif not small and name.startswith("gather_mlp"):
-        index_npy(os.path.join(out, "gather_mlp_idx.npy"), defs["K"], defs["M"])
-        opts += ["-l", "IX=" + os.path.join(out, "gather_mlp_idx.npy")]
     stats = os.path.join(out, "%s_%s.json" % (name, typ))
     st, sec, kib, so, se = timed([infsim, "run", tdfg, "-q", "--stats=json",
                                   "--stats-file=" + stats] + opts)
