@@ -461,6 +461,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", d.msg);
 		dbg_loads_free(&s);
 		dbg_valid_free(&s);
+		emu_program_free(&s.prog);
 		dbg_tdfg_free(&s);
 		free(o.loads);
 		free(o.actions);
