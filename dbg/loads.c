@@ -16,14 +16,6 @@
 #include "dbg.h"
 #include "elements.h"
 
-static const emu_buffer *find_buffer(const emu_program *p, const char *name)
-{
-	for (size_t k = 0; k < p->nbufs; k++)
-		if (!strcmp(p->bufs[k].name, name))
-			return &p->bufs[k];
-	return NULL;
-}
-
 /* Read path into buffer b's data of the runs; the node reference of a
  * tDFG program and --tdfg's validator take it as their input too. */
 static int add_load(dbg_session *s, const emu_buffer *b, const char *path, diag *d)
@@ -72,7 +64,7 @@ static void buffer_names(const emu_program *p, char *out, size_t cap)
 int dbg_loads_read(dbg_session *s, const dbg_load_arg *args, size_t nargs, diag *d)
 {
 	for (size_t i = 0; i < nargs; i++) {
-		const emu_buffer *b = find_buffer(&s->prog, args[i].name);
+		const emu_buffer *b = dbg_find_buffer(s, args[i].name, strlen(args[i].name));
 		if (!b) {
 			char names[256];
 			buffer_names(&s->prog, names, sizeof names);
@@ -95,7 +87,8 @@ int dbg_loads_read(dbg_session *s, const dbg_load_arg *args, size_t nargs, diag 
 		bool given = false;
 		for (size_t i = 0; i < nargs; i++)
 			given |= !strcmp(args[i].name, ta->name);
-		const emu_buffer *b = ta->load[0] && !given ? find_buffer(&s->prog, ta->name) : NULL;
+		const emu_buffer *b = ta->load[0] && !given ? dbg_find_buffer(s, ta->name, strlen(ta->name))
+								 : NULL;
 		if (b && add_load(s, b, ta->load, d) < 0)
 			return -1;
 	}

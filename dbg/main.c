@@ -312,10 +312,8 @@ static int load_program(dbg_session *s, const options *o, diag *d)
 	}
 	if (o->tdfg && dbg_valid_load(s, o->tdfg, o->defs, o->ndefs, d) < 0)
 		return -1;
-	if (dbg_loads_read(s, o->loads, o->nloads, d) < 0)
-		return -1;
-	s->loaded = true;
-	return 0;
+	s->loaded = true; /* the program is in (dbg_find_buffer); its data next */
+	return dbg_loads_read(s, o->loads, o->nloads, d);
 }
 
 static void print_banner(const dbg_session *s, const char *path)
