@@ -1073,6 +1073,18 @@ uint64_t emu_layout_load(const sram_machine *m, const emu_region *r, uint64_t *v
 	return emu_layout_ttu_cycles(r, &m->g);
 }
 
+bool emu_layout_load_tile(const sram_machine *m, const emu_region *r,
+			  const uint64_t o[EMU_LAYOUT_DIMS], uint64_t *values)
+{
+	if (!tile_whole(r, &m->g, o))
+		return false;
+	emu_loc loc;
+	emu_layout_place(r, &m->g, o, &loc);
+	emu_ttu_get(m, loc.array, r->wl, r->width, (unsigned)(loc.tile_bitline % m->g.bitlines),
+		    values, (unsigned)emu_region_tile_bitlines(r));
+	return true;
+}
+
 /* The part of tile o inside box b into values (b's row-major order). */
 static void load_tile_part(const sram_machine *m, const emu_region *r, const emu_box *b,
 			   const uint64_t o[EMU_LAYOUT_DIMS], uint64_t *values)

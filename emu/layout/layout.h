@@ -241,6 +241,13 @@ uint64_t emu_layout_load(const sram_machine *m, const emu_region *r, uint64_t *v
  * tile is read as one run of the transpose unit. */
 void emu_layout_load_box(const sram_machine *m, const emu_region *r, const emu_box *b,
 			 uint64_t *values);
+/* Tile o of r (o its first element, a multiple of the tile) into values,
+ * row-major over the tile (prod T_i elements), through the checks' port
+ * as emu_layout_load_box: true; false, with values untouched, for a tile
+ * the region's edge cuts or one wider than an array, which
+ * emu_layout_load_box reads. */
+bool emu_layout_load_tile(const sram_machine *m, const emu_region *r,
+			  const uint64_t o[EMU_LAYOUT_DIMS], uint64_t *values);
 /* Cycles of moving r in or out: one wordline write (or read) per cycle
  * per array, the arrays of a bank one after another, banks in parallel
  * (the model of emu_ttu_store, doc/MACHINE.md).  A tile costs width

@@ -36,13 +36,22 @@
 /* Elements of some width over a box [lo, lo + n). */
 typedef struct tval {
 	uint8_t *p;
+	size_t cap;            /* bytes at p */
 	unsigned bytes;
 	uint64_t lo[EMU_LAYOUT_DIMS], n[EMU_LAYOUT_DIMS];
 	bool kept;             /* computed and not dropped (p may be NULL: empty) */
 } tval;
 
+/* Dropped values' memory, kept for the next node of the same size: a
+ * node of a big lattice would otherwise fault in fresh zeroed pages of
+ * the size of the whole domain, each time (most of the reference's
+ * time).  At most SPARES blocks, so the reference's memory stays within
+ * its live values and four more. */
+enum { SPARES = 4 };
+
 struct emu_tref {
 	const emu_tdfg *t;
+	struct spare { uint8_t *p; size_t cap; } spare[SPARES];
 	tval *v;               /* per node */
 	uint32_t *last;        /* per node: the last node reading it, or NO_USE */
 	size_t done;           /* nodes computed: [0, done) */
@@ -81,6 +90,28 @@ static void store_at(tval *v, uint64_t i, uint64_t x)
 	}
 }
 
+/* d[0..n) := elements [at, at + n) of v; and back, each cut by mask:
+ * a loop per width, so the compiler keeps it simple. */
+static void tval_load_run(const tval *v, uint64_t at, uint64_t n, uint64_t *d)
+{
+	switch (v->bytes) {
+	case 1: { const uint8_t *p = v->p + at; for (uint64_t i = 0; i < n; i++) d[i] = p[i]; break; }
+	case 2: for (uint64_t i = 0; i < n; i++) { uint16_t x; memcpy(&x, v->p + 2 * (at + i), 2); d[i] = x; } break;
+	case 4: for (uint64_t i = 0; i < n; i++) { uint32_t x; memcpy(&x, v->p + 4 * (at + i), 4); d[i] = x; } break;
+	default: memcpy(d, v->p + 8 * at, n * 8); break;
+	}
+}
+
+static void tval_store_run(tval *v, uint64_t at, uint64_t n, const uint64_t *s, uint64_t mask)
+{
+	switch (v->bytes) {
+	case 1: { uint8_t *p = v->p + at; for (uint64_t i = 0; i < n; i++) p[i] = (uint8_t)(s[i] & mask); break; }
+	case 2: for (uint64_t i = 0; i < n; i++) { const uint16_t y = (uint16_t)(s[i] & mask); memcpy(v->p + 2 * (at + i), &y, 2); } break;
+	case 4: for (uint64_t i = 0; i < n; i++) { const uint32_t y = (uint32_t)(s[i] & mask); memcpy(v->p + 4 * (at + i), &y, 4); } break;
+	default: for (uint64_t i = 0; i < n; i++) { const uint64_t y = s[i] & mask; memcpy(v->p + 8 * (at + i), &y, 8); } break;
+	}
+}
+
 /* The element at lattice index idx, or 0 outside the box. */
 static uint64_t tval_get(const tval *v, const uint64_t idx[EMU_LAYOUT_DIMS])
 {
@@ -98,6 +129,7 @@ static void tval_drop(tval *v)
 {
 	free(v->p);
 	v->p = NULL;
+	v->cap = 0;
 	v->kept = false;
 }
 
@@ -112,7 +144,60 @@ static bool tval_alloc(tval *v, unsigned width, const emu_box *b)
 	}
 	const uint64_t n = box_elems(v);
 	v->p = n ? calloc(n, v->bytes) : NULL;
+	v->cap = v->p ? n * v->bytes : 0;
 	v->kept = !n || v->p;
+	return v->kept;
+}
+
+/* Node value v dropped: its memory to the spares, in place of a smaller
+ * one (or freed). */
+static void node_drop(emu_tref *r, tval *v)
+{
+	struct spare *least = &r->spare[0];
+	for (unsigned k = 1; k < SPARES; k++)
+		if (r->spare[k].cap < least->cap)
+			least = &r->spare[k];
+	if (v->p && v->cap > least->cap) {
+		free(least->p);
+		*least = (struct spare){v->p, v->cap};
+		v->p = NULL;
+	}
+	tval_drop(v);
+}
+
+/* A node's value over box b: a spare's memory if one is big enough
+ * (the smallest such), else fresh.  Not zeroed unless `zero`. */
+static bool node_room(emu_tref *r, tval *v, unsigned width, const emu_box *b, bool zero)
+{
+	node_drop(r, v);
+	v->bytes = width_bytes(width);
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		v->lo[k] = b->lo[k];
+		v->n[k] = b->hi[k] > b->lo[k] ? b->hi[k] - b->lo[k] : 0;
+	}
+	const size_t need = box_elems(v) * v->bytes;
+	struct spare *fit = NULL;
+	for (unsigned k = 0; k < SPARES; k++)
+		if (r->spare[k].cap >= need && (!fit || r->spare[k].cap < fit->cap))
+			fit = &r->spare[k];
+	if (!need) {
+		v->kept = true;
+		return true;
+	}
+	if (fit) {
+		v->p = fit->p;
+		v->cap = fit->cap;
+		*fit = (struct spare){NULL, 0};
+		if (zero)
+			memset(v->p, 0, need);
+	} else {
+		/* a little more, so that the next node, whose domain a shift
+		 * or a border made a few rows larger, fits in it */
+		const size_t cap = need + need / 64;
+		v->p = zero ? calloc(1, cap) : malloc(cap);
+		v->cap = v->p ? cap : 0;
+	}
+	v->kept = v->p != NULL;
 	return v->kept;
 }
 
@@ -229,6 +314,8 @@ void emu_tref_free(emu_tref *r)
 		if (r->arr)
 			tval_drop(&r->arr[i]);
 	}
+	for (unsigned k = 0; k < SPARES; k++)
+		free(r->spare[k].p);
 	free(r->arr0);
 	free(r->arr);
 	free(r->v);
@@ -245,7 +332,7 @@ static void restart(emu_tref *r)
 			memcpy(r->arr[i].p, r->arr0[i].p, box_elems(&r->arr0[i]) * r->arr0[i].bytes);
 	for (size_t i = 0; i < r->t->nnodes; i++)
 		if (r->t->nodes[i].kind != EMU_TN_INPUT)
-			tval_drop(&r->v[i]);
+			node_drop(r, &r->v[i]);
 	r->done = 0;
 }
 
@@ -320,11 +407,16 @@ static void tval_row(const tval *v, const uint64_t idx[EMU_LAYOUT_DIMS], uint64_
 		memset(d, 0, n * sizeof *d);
 		return;
 	}
-	const uint64_t base = (x2 * v->n[1] + x1) * v->n[0];
-	for (uint64_t i = 0; i < n; i++) {
-		const uint64_t x0 = idx[0] + i - v->lo[0];
-		d[i] = x0 < v->n[0] ? load_at(v, base + x0) : 0;
-	}
+	/* elements i of [i0, i1) fall inside the box along dimension 0 */
+	const int64_t s0 = (int64_t)idx[0] - (int64_t)v->lo[0]; /* x0 of element 0 */
+	const uint64_t i0 = s0 < 0 ? (uint64_t)-s0 < n ? (uint64_t)-s0 : n : 0;
+	const uint64_t end = s0 >= (int64_t)v->n[0] ? 0 : v->n[0] - (uint64_t)(s0 > 0 ? s0 : 0);
+	const uint64_t i1 = i0 + end < n ? i0 + end : n;
+	memset(d, 0, i0 * sizeof *d);
+	memset(d + i1, 0, (n - i1) * sizeof *d);
+	if (i0 < i1)
+		tval_load_run(v, (x2 * v->n[1] + x1) * v->n[0] + (uint64_t)(s0 + (int64_t)i0),
+			      i1 - i0, d + i0);
 }
 
 /* The row of node x's value at idx (idx[0] its first element, n of them,
@@ -406,14 +498,11 @@ static bool node_value(emu_tref *r, size_t i)
 	for (idx[2] = out->lo[2]; idx[2] < out->lo[2] + out->n[2]; idx[2]++)
 		for (idx[1] = out->lo[1]; idx[1] < out->lo[1] + out->n[1]; idx[1]++, j += n) {
 			node_row(r, x, &c, idx, n, row, row + n, row + 2 * n, row + 3 * n);
-			for (uint64_t e = 0; e < n; e++)
-				store_at(out, j + e, row[e] & mask);
+			tval_store_run(out, j, n, row, mask);
 			if (x->kind != EMU_TN_STORE)
 				continue;
 			tval *a = &r->arr[x->array];
-			const uint64_t at = idx[0] + a->n[0] * (idx[1] + a->n[1] * idx[2]);
-			for (uint64_t e = 0; e < n; e++)
-				store_at(a, at + e, row[e] & mask);
+			tval_store_run(a, idx[0] + a->n[0] * (idx[1] + a->n[1] * idx[2]), n, row, mask);
 		}
 	free(row);
 	return true;
@@ -629,10 +718,12 @@ static bool node_alloc(emu_tref *r, size_t i)
 	const emu_tregion *g = &t->regions[reg];
 	for (size_t j = reg && i == g->node0 ? t->regions[reg - 1].node0 : i; j < i; j++)
 		if (t->nodes[j].kind != EMU_TN_INPUT)
-			tval_drop(&r->v[j]);
+			node_drop(r, &r->v[j]);
 	if (x->kind == EMU_TN_INPUT)
 		return true;
-	return tval_alloc(&r->v[i], x->width, &x->dom);
+	/* every kind writes each element of its domain but a gather, which
+	 * leaves 0 where its index falls outside the source */
+	return node_room(r, &r->v[i], x->width, &x->dom, x->kind == EMU_TN_GATHER);
 }
 
 /* After node i: its operands that nothing later reads are dropped. */
@@ -642,7 +733,7 @@ static void drop_dead(emu_tref *r, size_t i)
 	for (unsigned a = 0; a < x->nargs; a++) {
 		const uint32_t s = x->arg[a];
 		if (r->last[s] == i && r->t->nodes[s].kind != EMU_TN_INPUT)
-			tval_drop(&r->v[s]);
+			node_drop(r, &r->v[s]);
 	}
 }
 
@@ -665,7 +756,7 @@ void emu_tref_run(emu_tref *r, size_t n)
 		else if (ok && x->kind != EMU_TN_INPUT) /* its values are its data */
 			ok = node_value(r, i);
 		if (!ok) {
-			tval_drop(&r->v[i]);
+			node_drop(r, &r->v[i]);
 			r->done = i + 1; /* emu_tref_kept says false: out of memory */
 			return;
 		}
@@ -719,6 +810,87 @@ static int slab_same(const tval *v, const emu_buffer *b, const uint64_t *S, cons
 	return 1;
 }
 
+/* Element i of a value of `bytes` bytes an element. */
+static inline uint64_t elem_of(const uint8_t *p, unsigned bytes, uint64_t i)
+{
+	switch (bytes) {
+	case 1: return p[i];
+	case 2: { uint16_t x; memcpy(&x, p + 2 * i, 2); return x; }
+	case 4: { uint32_t x; memcpy(&x, p + 4 * i, 4); return x; }
+	default: { uint64_t x; memcpy(&x, p + 8 * i, 8); return x; }
+	}
+}
+
+/* true if got holds v's elements over the box n[] from v's element at:
+ * row (i1, i2) of the box at got + g1 i1 + g2 i2.  `bytes` is a
+ * constant where box_same calls it, so each width gets its own loop. */
+static inline bool box_same_w(const tval *v, unsigned bytes, uint64_t at, const uint64_t *got,
+			      uint64_t g1, uint64_t g2, const uint64_t n[EMU_LAYOUT_DIMS])
+{
+	uint64_t diff = 0;
+	for (uint64_t i2 = 0; i2 < n[2]; i2++)
+		for (uint64_t i1 = 0; i1 < n[1]; i1++) {
+			const uint64_t e = at + v->n[0] * (i1 + v->n[1] * i2);
+			const uint64_t *g = got + g1 * i1 + g2 * i2;
+			for (uint64_t i0 = 0; i0 < n[0]; i0++)
+				diff |= g[i0] ^ elem_of(v->p, bytes, e + i0);
+		}
+	return diff == 0;
+}
+
+static bool box_same(const tval *v, uint64_t at, const uint64_t *got, uint64_t g1, uint64_t g2,
+		     const uint64_t n[EMU_LAYOUT_DIMS])
+{
+	switch (v->bytes) {
+	case 1: return box_same_w(v, 1, at, got, g1, g2, n);
+	case 2: return box_same_w(v, 2, at, got, g1, g2, n);
+	case 4: return box_same_w(v, 4, at, got, g1, g2, n);
+	default: return box_same_w(v, 8, at, got, g1, g2, n);
+	}
+}
+
+/* Whether the machine holds v over its whole box, tile by tile: each
+ * tile read once (emu_layout_load_tile, or emu_layout_load_box for a
+ * tile the region's edge cuts) into got, room for one tile, and compared
+ * a row of the tile at a time.  Which element differs first is left to
+ * compare_domain's ordered pass. */
+static bool tiles_same(const emu_machine *em, const emu_region *reg, const tval *v,
+		       uint64_t *got)
+{
+	const uint64_t *T = reg->tile;
+	uint64_t o[EMU_LAYOUT_DIMS], lo[EMU_LAYOUT_DIMS], hi[EMU_LAYOUT_DIMS];
+	for (o[2] = v->lo[2] / T[2] * T[2]; o[2] < v->lo[2] + v->n[2]; o[2] += T[2])
+		for (o[1] = v->lo[1] / T[1] * T[1]; o[1] < v->lo[1] + v->n[1]; o[1] += T[1])
+			for (o[0] = v->lo[0] / T[0] * T[0]; o[0] < v->lo[0] + v->n[0]; o[0] += T[0]) {
+				emu_box tb;
+				for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+					lo[k] = o[k] > v->lo[k] ? o[k] : v->lo[k];
+					hi[k] = o[k] + T[k] < v->lo[k] + v->n[k] ? o[k] + T[k]
+										 : v->lo[k] + v->n[k];
+					tb.lo[k] = lo[k];
+					tb.hi[k] = hi[k];
+				}
+				/* where got holds element lo: the whole tile's row-major
+				 * order, or the box's */
+				uint64_t s0 = T[0], s1 = T[1], base;
+				if (emu_layout_load_tile(em->m, reg, o, got)) {
+					base = (lo[0] - o[0]) + T[0] * ((lo[1] - o[1]) + T[1] * (lo[2] - o[2]));
+				} else {
+					emu_layout_load_box(em->m, reg, &tb, got);
+					s0 = hi[0] - lo[0];
+					s1 = hi[1] - lo[1];
+					base = 0;
+				}
+				const uint64_t n[EMU_LAYOUT_DIMS] = {hi[0] - lo[0], hi[1] - lo[1],
+								     hi[2] - lo[2]};
+				const uint64_t at = (lo[0] - v->lo[0]) +
+					v->n[0] * ((lo[1] - v->lo[1]) + v->n[1] * (lo[2] - v->lo[2]));
+				if (!box_same(v, at, got + base, s0, s0 * s1, n))
+					return false;
+			}
+	return true;
+}
+
 /* The domain's elements in row-major order, band by band, so the first
  * one that differs is the lowest.  -1: no memory for a band. */
 static int compare_domain(const emu_tref *r, const emu_machine *em, const emu_buffer *b,
@@ -732,6 +904,16 @@ static int compare_domain(const emu_tref *r, const emu_machine *em, const emu_bu
 	memset(&reg, 0, sizeof reg);
 	if (b->ndims)
 		emu_buffer_region(b, &reg);
+	if (b->ndims) {
+		/* the common case first: every element agrees */
+		uint64_t *tile = malloc(emu_region_tile_bitlines(&reg) * sizeof *tile);
+		if (!tile)
+			return -1;
+		const bool same = tiles_same(em, &reg, v, tile);
+		free(tile);
+		if (same)
+			return 1;
+	}
 	const uint64_t band = b->ndims ? reg.tile[1] * reg.tile[2] : 1;
 	uint64_t *got = malloc(v->n[0] * band * sizeof *got);
 	if (!got)
@@ -762,6 +944,6 @@ bool emu_tref_compare(emu_tref *r, const emu_program *p, const emu_machine *em, 
 	}
 	/* Compared, and read by no later node: dead. */
 	if (r->last[n] == NO_USE && r->t->nodes[n].kind != EMU_TN_INPUT)
-		tval_drop(&r->v[n]);
+		node_drop(r, &r->v[n]);
 	return same == 1;
 }
