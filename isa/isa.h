@@ -212,6 +212,12 @@ uint64_t isa_ref_elem(const isa_cmd *c, uint64_t a, uint64_t b, bool tag_in,
 uint64_t isa_ref_elem3(const isa_cmd *c, uint64_t a, uint64_t b, uint64_t c3,
 		       bool tag_in, bool *tag_out, uint64_t *r2);
 uint64_t isa_ref_reduce(const isa_cmd *c, const uint64_t *a, size_t count);
+/* isa_ref_elem3 over n elements at once, for the integer commands whose
+ * result neither reads nor sets the tag (add, sub, mul, and, or, xor):
+ * d[i] := its value for a[i], b[i], and true.  false, with d untouched,
+ * for every other command (run isa_ref_elem3 on each element). */
+bool isa_ref_row(const isa_cmd *c, const uint64_t *a, const uint64_t *b, uint64_t *d,
+		 size_t n);
 
 /* ---- the floating-point reference (isa/fpref.c) ----
  * IEEE binary arithmetic on bit patterns (f32, f16, bf16), in plain C

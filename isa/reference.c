@@ -69,6 +69,24 @@ uint64_t isa_ref_elem(const isa_cmd *c, uint64_t a, uint64_t b, bool tag_in,
 	return isa_ref_elem3(c, a, b, 0, tag_in, tag_out, r2);
 }
 
+bool isa_ref_row(const isa_cmd *c, const uint64_t *a, const uint64_t *b, uint64_t *d,
+		 size_t n)
+{
+	const uint64_t m = isa_mask(c->width);
+	if (isa_class_of(c->op) != ISA_CLASS_I)
+		return false;
+	/* the cases of isa_ref_elem3, a loop each */
+	switch (c->op) {
+	case ISA_ADD: for (size_t i = 0; i < n; i++) d[i] = (a[i] + b[i]) & m; return true;
+	case ISA_SUB: for (size_t i = 0; i < n; i++) d[i] = (a[i] - b[i]) & m; return true;
+	case ISA_MUL: for (size_t i = 0; i < n; i++) d[i] = (a[i] * b[i]) & m; return true;
+	case ISA_AND: for (size_t i = 0; i < n; i++) d[i] = a[i] & b[i] & m; return true;
+	case ISA_OR: for (size_t i = 0; i < n; i++) d[i] = (a[i] | b[i]) & m; return true;
+	case ISA_XOR: for (size_t i = 0; i < n; i++) d[i] = (a[i] ^ b[i]) & m; return true;
+	default: return false;
+	}
+}
+
 uint64_t isa_ref_elem3(const isa_cmd *c, uint64_t a, uint64_t b, uint64_t c3,
 		       bool tag_in, bool *tag_out, uint64_t *r2)
 {

@@ -74,6 +74,47 @@ static uint64_t rnd(uint64_t *s)
 	return *s;
 }
 
+/* isa_ref_row, the integer row path of both references, against
+ * isa_ref_elem3 element by element: every op it takes, signed and
+ * unsigned, at widths that end inside a byte, at a byte and at the word,
+ * on operands with bits above the width set; and it refuses the rest. */
+Test(refcheck, integer_rows_give_the_reference_bits)
+{
+	enum { N = 515 };
+	static const unsigned ops[] = {ISA_ADD, ISA_SUB, ISA_MUL, ISA_AND, ISA_OR, ISA_XOR};
+	static const unsigned widths[] = {1, 5, 8, 16, 31, 32, 33, 64};
+	uint64_t a[N], b[N], got[N], seed = 0x9e3779b97f4a7c15ull;
+	for (unsigned k = 0; k < sizeof ops / sizeof *ops; k++)
+		for (unsigned w = 0; w < sizeof widths / sizeof *widths; w++)
+			for (unsigned sg = 0; sg < 2; sg++) {
+				const isa_cmd c = {.op = (uint16_t)ops[k], .width = (uint8_t)widths[w],
+						   .is_signed = (uint8_t)sg, .c3 = ISA_NONE};
+				for (size_t i = 0; i < N; i++) {
+					a[i] = i < 4 ? (i & 1 ? ~0ull : 0) : rnd(&seed);
+					b[i] = i < 4 ? (i & 2 ? ~0ull : 1) : rnd(&seed);
+				}
+				cr_assert(isa_ref_row(&c, a, b, got, N), "%s takes rows",
+					  isa_info_of(ops[k])->name);
+				for (size_t i = 0; i < N; i++) {
+					bool tag = false;
+					uint64_t r2 = 0;
+					const uint64_t want = isa_ref_elem3(&c, a[i], b[i], 0, false, &tag, &r2);
+					cr_assert_eq(got[i], want, "%s.%c%u element %zu: row %llx, element %llx",
+						     isa_info_of(ops[k])->name, sg ? 'i' : 'u', widths[w], i,
+						     (unsigned long long)got[i], (unsigned long long)want);
+				}
+			}
+	static const unsigned others[] = {ISA_DIV, ISA_MIN, ISA_SEL, ISA_SHL, ISA_EQ, ISA_FADD,
+					  ISA_CVT, ISA_POPCNT};
+	for (unsigned k = 0; k < sizeof others / sizeof *others; k++) {
+		const isa_cmd c = {.op = (uint16_t)others[k], .width = 32, .c3 = ISA_NONE};
+		got[0] = 12345;
+		cr_assert_not(isa_ref_row(&c, a, b, got, 1), "%s is left to isa_ref_elem3",
+			      isa_info_of(others[k])->name);
+		cr_assert_eq(got[0], 12345u);
+	}
+}
+
 Test(refcheck, transpose_and_fields)
 {
 	uint64_t s = 88172645463325252u, a[64], t[64];

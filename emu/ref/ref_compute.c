@@ -209,7 +209,7 @@ static void apply_word(const emu_ref *r, const isa_cmd *c, unsigned a, unsigned 
 		emu_ref_block_get(rows, r->rs, w, c->c3, c->width, L->c);
 	if (emu_ref_fp_host(c))
 		emu_ref_fp_run(c, L->a, L->b, L->c, L->d, 64);
-	else
+	else if (c->d == ISA_TAG || !isa_ref_row(c, L->a, L->b, L->d, 64))
 		word_elems(c, sel, tags, L);
 	if (c->d == ISA_TAG)
 		return;

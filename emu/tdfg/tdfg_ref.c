@@ -470,6 +470,8 @@ static void node_row(emu_tref *r, const emu_tnode *x, const isa_cmd *c,
 			emu_ref_fp_run(c, a, b, c3, d, n);
 			return;
 		}
+		if (isa_ref_row(c, a, b, d, n)) /* integer add, mul, ...: a loop */
+			return;
 		for (uint64_t i = 0; i < n; i++) {
 			bool tag = false;
 			uint64_t r2 = 0;
@@ -479,31 +481,40 @@ static void node_row(emu_tref *r, const emu_tnode *x, const isa_cmd *c,
 	}
 }
 
-/* Node i's value over its domain, a row along dimension 0 at a time.
- * false: no memory. */
+/* Node i's value over its domain, a row along dimension 0 at a time,
+ * in pieces of at most ROW_PIECE elements, so that the operands' rows
+ * stay in the cache whatever the lattice.  false: no memory. */
+enum { ROW_PIECE = 2048 };
+
 static bool node_value(emu_tref *r, size_t i)
 {
 	const emu_tnode *x = &r->t->nodes[i];
 	tval *out = &r->v[i];
 	isa_cmd c = x->c;
 	settings(r->t, &c);
-	const uint64_t mask = isa_mask(x->width), n = out->n[0];
+	const uint64_t mask = isa_mask(x->width), n0 = out->n[0];
 	if (!box_elems(out))
 		return true;
-	uint64_t *row = malloc(4 * n * sizeof *row);
+	const uint64_t piece = n0 < ROW_PIECE ? n0 : ROW_PIECE;
+	uint64_t *row = malloc(4 * piece * sizeof *row);
 	if (!row)
 		return false;
 	uint64_t j = 0, idx[EMU_LAYOUT_DIMS];
-	idx[0] = out->lo[0];
 	for (idx[2] = out->lo[2]; idx[2] < out->lo[2] + out->n[2]; idx[2]++)
-		for (idx[1] = out->lo[1]; idx[1] < out->lo[1] + out->n[1]; idx[1]++, j += n) {
-			node_row(r, x, &c, idx, n, row, row + n, row + 2 * n, row + 3 * n);
-			tval_store_run(out, j, n, row, mask);
-			if (x->kind != EMU_TN_STORE)
-				continue;
-			tval *a = &r->arr[x->array];
-			tval_store_run(a, idx[0] + a->n[0] * (idx[1] + a->n[1] * idx[2]), n, row, mask);
-		}
+		for (idx[1] = out->lo[1]; idx[1] < out->lo[1] + out->n[1]; idx[1]++)
+			for (uint64_t e0 = 0; e0 < n0; e0 += piece) {
+				const uint64_t n = n0 - e0 < piece ? n0 - e0 : piece;
+				idx[0] = out->lo[0] + e0;
+				node_row(r, x, &c, idx, n, row, row + piece, row + 2 * piece,
+					 row + 3 * piece);
+				tval_store_run(out, j, n, row, mask);
+				if (x->kind == EMU_TN_STORE) {
+					tval *a = &r->arr[x->array];
+					tval_store_run(a, idx[0] + a->n[0] * (idx[1] + a->n[1] * idx[2]),
+						       n, row, mask);
+				}
+				j += n;
+			}
 	free(row);
 	return true;
 }
