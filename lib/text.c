@@ -189,3 +189,36 @@ int text_read_file(const char *path, size_t limit, char **text, size_t *len, dia
 		fclose(f);
 	return rc;
 }
+
+/* ---- writing a line without printf ---- */
+
+void text_put(text_buf *b, const char *s, size_t len)
+{
+	if (b->n + 1 < b->cap) {
+		const size_t room = b->cap - 1 - b->n, k = len < room ? len : room;
+		memcpy(b->p + b->n, s, k);
+		b->p[b->n + k] = 0;
+	}
+	b->n += len;
+}
+
+void text_put_str(text_buf *b, const char *s)
+{
+	text_put(b, s, strlen(s));
+}
+
+void text_put_uint(text_buf *b, uint64_t x)
+{
+	char t[20], *d = t + sizeof t;
+	do
+		*--d = (char)('0' + x % 10);
+	while (x /= 10);
+	text_put(b, d, (size_t)(t + sizeof t - d));
+}
+
+void text_put_int(text_buf *b, int64_t x)
+{
+	if (x < 0)
+		text_put(b, "-", 1);
+	text_put_uint(b, x < 0 ? 0 - (uint64_t)x : (uint64_t)x);
+}

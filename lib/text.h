@@ -84,4 +84,27 @@ static inline bool text_is_space(char c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
+/* ---- writing a line without printf ----
+ * The JIT formats a pattern or two for every command it makes, and
+ * snprintf's machinery was a fifth of its time.  A text_buf holds up to
+ * cap - 1 bytes at p and a NUL after them (p may be NULL when cap is
+ * 0); n counts every byte asked for, as snprintf's result does, so a
+ * caller sees the length it would have needed. */
+typedef struct text_buf {
+	char *p;
+	size_t cap, n;
+} text_buf;
+
+static inline text_buf text_buf_of(char *p, size_t cap)
+{
+	text_buf b = {p, cap, 0};
+	if (cap)
+		p[0] = 0;
+	return b;
+}
+void text_put(text_buf *b, const char *s, size_t len);
+void text_put_str(text_buf *b, const char *s);
+void text_put_int(text_buf *b, int64_t x);   /* decimal, '-' if negative */
+void text_put_uint(text_buf *b, uint64_t x); /* decimal */
+
 #endif

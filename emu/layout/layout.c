@@ -1073,15 +1073,37 @@ uint64_t emu_layout_load(const sram_machine *m, const emu_region *r, uint64_t *v
 	return emu_layout_ttu_cycles(r, &m->g);
 }
 
-bool emu_layout_load_tile(const sram_machine *m, const emu_region *r,
-			  const uint64_t o[EMU_LAYOUT_DIMS], uint64_t *values)
+/* Tile o's first `span` tile bitlines (one run of the transpose unit
+ * from the tile's first bitline), into buf; for a tile of at most B
+ * bitlines, which sits in one array from its bitline 0, cut by the
+ * region's edge or not (emu_layout_place: the same offsets either way). */
+static void tile_run(const sram_machine *m, const emu_region *r, const uint64_t o[EMU_LAYOUT_DIMS],
+		     uint64_t span, uint64_t *buf)
 {
-	if (!tile_whole(r, &m->g, o))
-		return false;
 	emu_loc loc;
 	emu_layout_place(r, &m->g, o, &loc);
 	emu_ttu_get(m, loc.array, r->wl, r->width, (unsigned)(loc.tile_bitline % m->g.bitlines),
-		    values, (unsigned)emu_region_tile_bitlines(r));
+		    buf, (unsigned)span);
+}
+
+/* The tile bitline just past element hi - 1 of tile o: every element of
+ * the tile below hi in each dimension lies before it. */
+static uint64_t tile_span(const emu_region *r, const uint64_t o[EMU_LAYOUT_DIMS],
+			  const uint64_t hi[EMU_LAYOUT_DIMS])
+{
+	const uint64_t *T = r->tile;
+	return (hi[0] - 1 - o[0]) + T[0] * ((hi[1] - 1 - o[1]) + T[1] * (hi[2] - 1 - o[2])) + 1;
+}
+
+bool emu_layout_load_tile(const sram_machine *m, const emu_region *r,
+			  const uint64_t o[EMU_LAYOUT_DIMS], uint64_t *values)
+{
+	if (emu_region_tile_bitlines(r) > m->g.bitlines)
+		return false;
+	uint64_t hi[EMU_LAYOUT_DIMS];
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+		hi[k] = min_u64(o[k] + r->tile[k], r->size[k]);
+	tile_run(m, r, o, tile_span(r, o, hi), values);
 	return true;
 }
 
@@ -1091,25 +1113,23 @@ static void load_tile_part(const sram_machine *m, const emu_region *r, const emu
 {
 	uint64_t buf[SRAM_MAX_DIM], lo[EMU_LAYOUT_DIMS], hi[EMU_LAYOUT_DIMS], w[EMU_LAYOUT_DIMS];
 	const uint64_t *T = r->tile;
-	const bool whole = tile_whole(r, &m->g, o);
-	emu_loc loc;
-	if (whole) {
-		emu_layout_place(r, &m->g, o, &loc);
-		emu_ttu_get(m, loc.array, r->wl, r->width,
-			    (unsigned)(loc.tile_bitline % m->g.bitlines), buf,
-			    (unsigned)emu_region_tile_bitlines(r));
-	}
 	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
 		lo[k] = o[k] > b->lo[k] ? o[k] : b->lo[k];
 		hi[k] = min_u64(min_u64(o[k] + T[k], b->hi[k]), r->size[k]);
 		w[k] = b->hi[k] - b->lo[k];
 	}
+	/* A tile in one array: the bitlines up to the box's last element in
+	 * one run (a tile one element wide would otherwise be a run per
+	 * element); a tile over several wordline groups: row by row. */
+	const bool one_run = emu_region_tile_bitlines(r) <= m->g.bitlines;
+	if (one_run)
+		tile_run(m, r, o, tile_span(r, o, hi), buf);
 	for (uint64_t i2 = lo[2]; i2 < hi[2]; i2++)
 		for (uint64_t i1 = lo[1]; i1 < hi[1]; i1++) {
 			uint64_t *out = values + (lo[0] - b->lo[0]) +
 					w[0] * ((i1 - b->lo[1]) + w[1] * (i2 - b->lo[2]));
 			const uint64_t at[EMU_LAYOUT_DIMS] = {lo[0], i1, i2};
-			if (whole)
+			if (one_run)
 				memcpy(out, buf + (lo[0] - o[0]) + T[0] * ((i1 - o[1]) + T[1] * (i2 - o[2])),
 				       (hi[0] - lo[0]) * sizeof *out);
 			else

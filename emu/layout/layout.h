@@ -242,10 +242,11 @@ uint64_t emu_layout_load(const sram_machine *m, const emu_region *r, uint64_t *v
 void emu_layout_load_box(const sram_machine *m, const emu_region *r, const emu_box *b,
 			 uint64_t *values);
 /* Tile o of r (o its first element, a multiple of the tile) into values,
- * row-major over the tile (prod T_i elements), through the checks' port
- * as emu_layout_load_box: true; false, with values untouched, for a tile
- * the region's edge cuts or one wider than an array, which
- * emu_layout_load_box reads. */
+ * row-major over the tile (room for prod T_i elements), through the
+ * checks' port as emu_layout_load_box: true.  Of a tile the region's edge
+ * cuts, only the places of elements inside the region are meaningful.
+ * false, with values untouched, for a tile wider than an array (several
+ * wordline groups), which emu_layout_load_box reads. */
 bool emu_layout_load_tile(const sram_machine *m, const emu_region *r,
 			  const uint64_t o[EMU_LAYOUT_DIMS], uint64_t *values);
 /* Cycles of moving r in or out: one wordline write (or read) per cycle

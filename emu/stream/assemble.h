@@ -18,6 +18,7 @@
 
 #include "diag.h"
 #include "program.h"
+#include "text.h"
 
 /* The parts of a declaration a message can point at. */
 enum emu_part {
@@ -125,6 +126,9 @@ int emu_mnemonic_types(const char *mnemonic, char *buf, size_t size);
 #define EMU_TYPE_LIST "iN or uN (N from 1 to 64), f32, f16, bf16 or qN (N from 4 to 64)"
 bool emu_type_valid(unsigned fmt, unsigned width, unsigned is_signed);
 #define EMU_PAT_TEXT 400 /* room for any pattern's text */
+/* The canonical text of p appended to b (emu_pattern_format's, without
+ * printf: the JIT's hot path). */
+void emu_pattern_put(const emu_pattern *p, text_buf *b);
 
 /* Levenshtein distance of two short strings (each cut to 32 chars). */
 unsigned emu_edit_distance(const char *x, size_t xl, const char *y, size_t yl);

@@ -104,41 +104,48 @@ emu_move emu_move_sync(void)
 
 /* ---- text ---- */
 
+/* " KEY=" and x, for the head of a move's text. */
+static void put_key(text_buf *b, const char *key, int64_t x)
+{
+	text_put_str(b, key);
+	text_put_int(b, x);
+}
+
 int emu_move_format(const emu_move *c, char *buf, size_t size)
 {
-	char a[EMU_PAT_TEXT], b[EMU_PAT_TEXT], t[EMU_PAT_TEXT], head[EMU_PAT_TEXT + 160];
 	if (c->kind >= EMU_MOVE_KINDS)
 		return snprintf(buf, size, "mv.? kind=%u", c->kind);
 	if (c->kind == EMU_MOVE_SYNC)
 		return snprintf(buf, size, "sync");
-	emu_pattern_format(&c->arrays, a, sizeof a);
-	emu_pattern_format(&c->bitlines, b, sizeof b);
-	emu_pattern_format(&c->dst_bitlines, t, sizeof t);
-	switch (c->kind) {
-	case EMU_MOVE_INTRA:
-		if (c->scratch != SRAM_NO_ROW)
-			snprintf(head, sizeof head, "dist=%" PRId64 " wl=%u n=%u to=%u "
-				 "scratch=%u", c->dist, c->wl, c->nwl, c->dst_wl, c->scratch);
-		else
-			snprintf(head, sizeof head, "dist=%" PRId64 " wl=%u n=%u to=%u",
-				 c->dist, c->wl, c->nwl, c->dst_wl);
-		break;
-	case EMU_MOVE_INTER:
-		snprintf(head, sizeof head, "dist=%" PRId64 " wl=%u n=%u to=%u dst=%s",
-			 c->dist, c->wl, c->nwl, c->dst_wl, t);
-		break;
-	case EMU_MOVE_BCAST:
-		snprintf(head, sizeof head, "dist=%" PRId64 " reuse=%" PRId64 ":%" PRIu64
-			 " wl=%u n=%u to=%u dst=%s", c->dist, c->reuse_stride,
-			 c->reuse_count, c->wl, c->nwl, c->dst_wl, t);
-		break;
-	default:
-		snprintf(head, sizeof head, "value=0x%" PRIx64 " wl=%u n=%u", c->value,
-			 c->wl, c->nwl);
-		break;
+	text_buf b = text_buf_of(buf, size);
+	text_put_str(&b, kind_names[c->kind]);
+	if (c->kind == EMU_MOVE_CONST) {
+		char v[24];
+		snprintf(v, sizeof v, " value=0x%" PRIx64, c->value);
+		text_put_str(&b, v);
+	} else {
+		put_key(&b, " dist=", c->dist);
 	}
-	return snprintf(buf, size, "%s %s @ arrays=%s bitlines=%s",
-			kind_names[c->kind], head, a, b);
+	if (c->kind == EMU_MOVE_BCAST) {
+		put_key(&b, " reuse=", c->reuse_stride);
+		text_put(&b, ":", 1);
+		text_put_uint(&b, c->reuse_count);
+	}
+	put_key(&b, " wl=", c->wl);
+	put_key(&b, " n=", c->nwl);
+	if (c->kind != EMU_MOVE_CONST)
+		put_key(&b, " to=", c->dst_wl);
+	if (c->kind == EMU_MOVE_INTRA && c->scratch != SRAM_NO_ROW)
+		put_key(&b, " scratch=", c->scratch);
+	if (c->kind == EMU_MOVE_INTER || c->kind == EMU_MOVE_BCAST) {
+		text_put_str(&b, " dst=");
+		emu_pattern_put(&c->dst_bitlines, &b);
+	}
+	text_put_str(&b, " @ arrays=");
+	emu_pattern_put(&c->arrays, &b);
+	text_put_str(&b, " bitlines=");
+	emu_pattern_put(&c->bitlines, &b);
+	return (int)b.n;
 }
 
 /* ---- checks ---- */
@@ -185,9 +192,14 @@ static int check_pattern(const struct ctx *x, const emu_pattern *p,
 {
 	char t[EMU_PAT_TEXT];
 	unsigned dim;
-	int64_t lo, hi;
+	int64_t lo = 0, hi = 0;
 	const char *why = emu_pattern_check(p, &dim);
-	emu_pattern_format(p, t, sizeof t);
+	if (!why && emu_pattern_size(p) != 0 && emu_pattern_size(p) <= limit) {
+		emu_pattern_bounds(p, &lo, &hi);
+		if (lo >= 0 && (uint64_t)hi < limit)
+			return 0;
+	}
+	emu_pattern_format(p, t, sizeof t); /* only for the message */
 	if (why)
 		return bad(x, "%s pattern %s: %s", what, t, why);
 	if (emu_pattern_size(p) == 0)
@@ -196,12 +208,8 @@ static int check_pattern(const struct ctx *x, const emu_pattern *p,
 	if (emu_pattern_size(p) > limit)
 		return bad(x, "%s pattern %s selects %" PRIu64 " %ss; there are only "
 			   "%" PRIu64, what, t, emu_pattern_size(p), unit, limit);
-	emu_pattern_bounds(p, &lo, &hi);
-	if (lo < 0 || (uint64_t)hi >= limit)
-		return bad(x, "%s pattern %s reaches %s %" PRId64 "; expected %ss "
-			   "0..%" PRIu64, what, t, unit, lo < 0 ? lo : hi, unit,
-			   limit - 1);
-	return 0;
+	return bad(x, "%s pattern %s reaches %s %" PRId64 "; expected %ss "
+		   "0..%" PRIu64, what, t, unit, lo < 0 ? lo : hi, unit, limit - 1);
 }
 
 /* A bitline pattern that names each bitline once (element i of a source

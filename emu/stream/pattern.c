@@ -203,19 +203,20 @@ int emu_pattern_parse(const char *text, size_t len, emu_pattern *out,
 
 int emu_pattern_format(const emu_pattern *p, char *buf, size_t size)
 {
-	size_t n = 0;
-	int k = snprintf(buf, size, "%" PRId64, p->start);
-	if (k < 0)
-		return k;
-	n = (size_t)k;
+	text_buf b = text_buf_of(buf, size);
+	emu_pattern_put(p, &b);
+	return (int)b.n;
+}
+
+void emu_pattern_put(const emu_pattern *p, text_buf *b)
+{
+	text_put_int(b, p->start);
 	for (unsigned d = 0; d < p->ndims && d < EMU_PAT_MAX_DIMS; d++) {
-		k = snprintf(n < size ? buf + n : NULL, n < size ? size - n : 0,
-			     ":%" PRId64 ":%" PRIu64, p->stride[d], p->count[d]);
-		if (k < 0)
-			return k;
-		n += (size_t)k;
+		text_put(b, ":", 1);
+		text_put_int(b, p->stride[d]);
+		text_put(b, ":", 1);
+		text_put_uint(b, p->count[d]);
 	}
-	return (int)n;
 }
 
 /* Drop dimensions of count 1 and merge contiguous ones. */

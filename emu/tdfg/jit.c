@@ -93,11 +93,10 @@ static void put_text(gen *g, const char *fmt, va_list ap)
 	g->text[g->size] = 0;
 }
 
-static void put_line(gen *g, long node, int src, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void put_line(gen *g, long node, int src, const char *fmt, ...)
+/* A new line of the stream for node (or -1) and tDFG line src: false
+ * when out of memory. */
+static bool line_begin(gen *g, long node, int src)
 {
-	va_list ap;
 	if ((size_t)g->line + 2 > g->cap) {
 		const size_t nc = g->cap ? g->cap * 2 : 256;
 		long *ln = realloc(g->line_node, nc * sizeof *ln);
@@ -111,7 +110,7 @@ static void put_line(gen *g, long node, int src, const char *fmt, ...)
 			g->line_col = lc;
 		if (!ln || !ls || !lc) {
 			g->oom = true;
-			return;
+			return false;
 		}
 		g->cap = nc;
 	}
@@ -120,9 +119,42 @@ static void put_line(gen *g, long node, int src, const char *fmt, ...)
 	g->line_src[g->line] = src;
 	g->line_col[g->line] = g->col_hint;
 	g->col_hint = 0;
+	return true;
+}
+
+static void put_line(gen *g, long node, int src, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void put_line(gen *g, long node, int src, const char *fmt, ...)
+{
+	va_list ap;
+	if (!line_begin(g, node, src))
+		return;
 	va_start(ap, fmt);
 	put_text(g, fmt, ap);
 	va_end(ap);
+}
+
+/* put_line of n bytes of text as they are (no printf). */
+static void put_str(gen *g, long node, int src, const char *s, size_t n)
+{
+	if (!line_begin(g, node, src))
+		return;
+	if (g->size + n + 2 > g->tcap) {
+		size_t nc = g->tcap ? g->tcap * 2 : 4096;
+		while (nc < g->size + n + 2)
+			nc *= 2;
+		char *t = realloc(g->text, nc);
+		if (!t) {
+			g->oom = true;
+			return;
+		}
+		g->text = t;
+		g->tcap = nc;
+	}
+	memcpy(g->text + g->size, s, n);
+	g->size += n;
+	g->text[g->size++] = '\n';
+	g->text[g->size] = 0;
 }
 
 static int node_err(gen *g, const emu_tnode *x, const char *fmt, ...)
@@ -733,15 +765,19 @@ static void emit_on_box(gen *g, size_t i, const char *cmd, const emu_jasm_op *o,
 	const emu_tnode *x = &g->t->nodes[i];
 	emu_region r;
 	emu_box pieces[27];
-	char ap[256], bp[256];
+	char line[2048]; /* cmd (512) and two patterns (EMU_PAT_TEXT each) */
 	region_of(g->t, x, &r);
 	const size_t n = emu_decompose(box, r.tile, pieces);
 	for (size_t k = 0; k < n; k++) {
 		emu_pattern a, b;
 		emu_piece_patterns(&r, &g->t->geom, &pieces[k], &a, &b);
-		emu_pattern_format(&a, ap, sizeof ap);
-		emu_pattern_format(&b, bp, sizeof bp);
-		put_line(g, (long)i, x->line, "%s @ arrays=%s bitlines=%s", cmd, ap, bp);
+		text_buf t = text_buf_of(line, sizeof line);
+		text_put_str(&t, cmd);
+		text_put_str(&t, " @ arrays=");
+		emu_pattern_put(&a, &t);
+		text_put_str(&t, " bitlines=");
+		emu_pattern_put(&b, &t);
+		put_str(g, (long)i, x->line, line, t.n < sizeof line ? t.n : sizeof line - 1);
 		emu_jasm_cmd(&g->js, g->line, o, &a, &b);
 	}
 }
@@ -921,8 +957,8 @@ static int emit_bcast(gen *g, size_t i)
 	int rc = emu_lower_broadcast(&r, &g->t->geom, &s->dom, x->dim, dist, tr->shape[x->dim],
 				     x->wl, g->scratch, &l, g->d);
 	for (size_t k = 0; rc == 0 && k < l.n; k++) {
-		emu_move_format(&l.v[k], line, sizeof line);
-		put_line(g, (long)i, x->line, "%s", line);
+		const int n = emu_move_format(&l.v[k], line, sizeof line);
+		put_str(g, (long)i, x->line, line, n < (int)sizeof line ? (size_t)n : sizeof line - 1);
 		emu_jasm_move(&g->js, g->line, &l.v[k]);
 	}
 	emu_move_list_free(&l);
@@ -1126,7 +1162,7 @@ static int replay(gen *g, size_t q, size_t r)
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
 		const long node = g->line_node[l];
-		put_line(g, node >= 0 ? node + shift : -1, g->line_src[l], "%.*s", (int)n, s);
+		put_str(g, node >= 0 ? node + shift : -1, g->line_src[l], s, n);
 		s += n + 1;
 	}
 	free(copy);

@@ -862,7 +862,7 @@ static bool box_same(const tval *v, uint64_t at, const uint64_t *got, uint64_t g
 
 /* Whether the machine holds v over its whole box, tile by tile: each
  * tile read once (emu_layout_load_tile, or emu_layout_load_box for a
- * tile the region's edge cuts) into got, room for one tile, and compared
+ * tile over several wordline groups) into got, room for one tile, and compared
  * a row of the tile at a time.  Which element differs first is left to
  * compare_domain's ordered pass. */
 static bool tiles_same(const emu_machine *em, const emu_region *reg, const tval *v,
