@@ -3,7 +3,8 @@
  * text.h: reading text input (prefix text_): a whole file within a size
  * bound, its lines, and the numbers and identifiers every infsim format
  * shares (command streams, machine settings, patterns, tDFGs, and the
- * formats of the near-memory systems).
+ * formats of the near-memory systems); and a line builder for output
+ * on hot paths (text_buf, below).
  *
  * Input is (text, len), never assumed NUL-terminated.  Lines end at '\n';
  * every line, including the last, must end with one, so that a file cut

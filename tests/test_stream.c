@@ -209,6 +209,25 @@ Test(pattern, format_is_canonical)
 	cr_assert_eq(emu_pattern_format(&p, buf, 5), 12);
 	cr_assert_str_eq(buf, "1234");
 	cr_assert_eq(emu_pattern_format(&p, NULL, 0), 12);
+	/* the extremes of each field, as printf writes them */
+	emu_pattern q = {.start = INT64_MIN, .ndims = 2, .stride = {INT64_MAX, -1},
+			 .count = {UINT64_MAX, 0}};
+	char want[128], got[128];
+	const int n = snprintf(want, sizeof want, "%lld:%lld:%llu:-1:0", (long long)INT64_MIN,
+			       (long long)INT64_MAX, (unsigned long long)UINT64_MAX);
+	cr_assert_eq(emu_pattern_format(&q, got, sizeof got), n);
+	cr_assert_str_eq(got, want);
+	/* the line builder: the length asked for, the text cut to cap - 1 */
+	char small[4];
+	text_buf b = text_buf_of(small, sizeof small);
+	text_put_str(&b, "ab");
+	text_put_int(&b, -12);
+	text_put_uint(&b, 0);
+	cr_assert_eq(b.n, 6u);
+	cr_assert_str_eq(small, "ab-");
+	text_buf none = text_buf_of(NULL, 0);
+	text_put_str(&none, "xyz");
+	cr_assert_eq(none.n, 3u);
 }
 
 static void expect_pattern_error(const char *text, size_t len, size_t col, const char *what)
