@@ -70,45 +70,74 @@ static uint64_t box_elems(const tval *v)
 	return v->n[0] * v->n[1] * v->n[2];
 }
 
+/* Element i of a value of `bytes` bytes an element. */
+static inline uint64_t elem_of(const uint8_t *p, unsigned bytes, uint64_t i)
+{
+	switch (bytes) {
+	case 1: return p[i];
+	case 2: { uint16_t x; memcpy(&x, p + 2 * i, 2); return x; }
+	case 4: { uint32_t x; memcpy(&x, p + 4 * i, 4); return x; }
+	default: { uint64_t x; memcpy(&x, p + 8 * i, 8); return x; }
+	}
+}
+
+/* Element i := x, at `bytes` bytes an element. */
+static inline void elem_put(uint8_t *p, unsigned bytes, uint64_t i, uint64_t x)
+{
+	switch (bytes) {
+	case 1: p[i] = (uint8_t)x; break;
+	case 2: { const uint16_t y = (uint16_t)x; memcpy(p + 2 * i, &y, 2); break; }
+	case 4: { const uint32_t y = (uint32_t)x; memcpy(p + 4 * i, &y, 4); break; }
+	default: memcpy(p + 8 * i, &x, 8); break;
+	}
+}
+
 static uint64_t load_at(const tval *v, uint64_t i)
 {
-	switch (v->bytes) {
-	case 1: return v->p[i];
-	case 2: { uint16_t x; memcpy(&x, v->p + 2 * i, 2); return x; }
-	case 4: { uint32_t x; memcpy(&x, v->p + 4 * i, 4); return x; }
-	default: { uint64_t x; memcpy(&x, v->p + 8 * i, 8); return x; }
-	}
+	return elem_of(v->p, v->bytes, i);
 }
 
 static void store_at(tval *v, uint64_t i, uint64_t x)
 {
-	switch (v->bytes) {
-	case 1: v->p[i] = (uint8_t)x; break;
-	case 2: { uint16_t y = (uint16_t)x; memcpy(v->p + 2 * i, &y, 2); break; }
-	case 4: { uint32_t y = (uint32_t)x; memcpy(v->p + 4 * i, &y, 4); break; }
-	default: memcpy(v->p + 8 * i, &x, 8); break;
-	}
+	elem_put(v->p, v->bytes, i, x);
 }
 
-/* d[0..n) := elements [at, at + n) of v; and back, each cut by mask:
- * a loop per width, so the compiler keeps it simple. */
+/* The runs below at a constant width: `bytes` is a constant where they
+ * are called, so each width gets its own simple loop. */
+static inline void load_run_w(const uint8_t *p, unsigned bytes, uint64_t n, uint64_t *d)
+{
+	for (uint64_t i = 0; i < n; i++)
+		d[i] = elem_of(p, bytes, i);
+}
+
+static inline void store_run_w(uint8_t *p, unsigned bytes, uint64_t n, const uint64_t *s,
+			       uint64_t mask)
+{
+	for (uint64_t i = 0; i < n; i++)
+		elem_put(p, bytes, i, s[i] & mask);
+}
+
+/* d[0..n) := elements [at, at + n) of v. */
 static void tval_load_run(const tval *v, uint64_t at, uint64_t n, uint64_t *d)
 {
+	const uint8_t *p = v->p + at * v->bytes;
 	switch (v->bytes) {
-	case 1: { const uint8_t *p = v->p + at; for (uint64_t i = 0; i < n; i++) d[i] = p[i]; break; }
-	case 2: for (uint64_t i = 0; i < n; i++) { uint16_t x; memcpy(&x, v->p + 2 * (at + i), 2); d[i] = x; } break;
-	case 4: for (uint64_t i = 0; i < n; i++) { uint32_t x; memcpy(&x, v->p + 4 * (at + i), 4); d[i] = x; } break;
-	default: memcpy(d, v->p + 8 * at, n * 8); break;
+	case 1: load_run_w(p, 1, n, d); break;
+	case 2: load_run_w(p, 2, n, d); break;
+	case 4: load_run_w(p, 4, n, d); break;
+	default: load_run_w(p, 8, n, d); break;
 	}
 }
 
+/* Elements [at, at + n) of v := s[0..n), each cut by mask. */
 static void tval_store_run(tval *v, uint64_t at, uint64_t n, const uint64_t *s, uint64_t mask)
 {
+	uint8_t *p = v->p + at * v->bytes;
 	switch (v->bytes) {
-	case 1: { uint8_t *p = v->p + at; for (uint64_t i = 0; i < n; i++) p[i] = (uint8_t)(s[i] & mask); break; }
-	case 2: for (uint64_t i = 0; i < n; i++) { const uint16_t y = (uint16_t)(s[i] & mask); memcpy(v->p + 2 * (at + i), &y, 2); } break;
-	case 4: for (uint64_t i = 0; i < n; i++) { const uint32_t y = (uint32_t)(s[i] & mask); memcpy(v->p + 4 * (at + i), &y, 4); } break;
-	default: for (uint64_t i = 0; i < n; i++) { const uint64_t y = s[i] & mask; memcpy(v->p + 8 * (at + i), &y, 8); } break;
+	case 1: store_run_w(p, 1, n, s, mask); break;
+	case 2: store_run_w(p, 2, n, s, mask); break;
+	case 4: store_run_w(p, 4, n, s, mask); break;
+	default: store_run_w(p, 8, n, s, mask); break;
 	}
 }
 
@@ -819,17 +848,6 @@ static int slab_same(const tval *v, const emu_buffer *b, const uint64_t *S, cons
 			}
 		}
 	return 1;
-}
-
-/* Element i of a value of `bytes` bytes an element. */
-static inline uint64_t elem_of(const uint8_t *p, unsigned bytes, uint64_t i)
-{
-	switch (bytes) {
-	case 1: return p[i];
-	case 2: { uint16_t x; memcpy(&x, p + 2 * i, 2); return x; }
-	case 4: { uint32_t x; memcpy(&x, p + 4 * i, 4); return x; }
-	default: { uint64_t x; memcpy(&x, p + 8 * i, 8); return x; }
-	}
 }
 
 /* true if got holds v's elements over the box n[] from v's element at:
