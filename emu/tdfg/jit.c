@@ -62,6 +62,33 @@ typedef struct gen {
 /* A line of text and its newline at the end of g->text (kept
  * NUL-terminated), formatted in place: a FILE of open_memstream costs
  * more per line than the formatting. */
+/* Room in g->text for n more bytes, a newline and the NUL: false (and
+ * g->oom) when out of memory. */
+static bool text_room(gen *g, size_t n)
+{
+	if (g->size + n + 2 <= g->tcap)
+		return true;
+	size_t nc = g->tcap ? g->tcap * 2 : 4096;
+	while (nc < g->size + n + 2)
+		nc *= 2;
+	char *t = realloc(g->text, nc);
+	if (!t) {
+		g->oom = true;
+		return false;
+	}
+	g->text = t;
+	g->tcap = nc;
+	return true;
+}
+
+/* The n bytes just written at the end of g->text end the line. */
+static void text_end_line(gen *g, size_t n)
+{
+	g->size += n;
+	g->text[g->size++] = '\n';
+	g->text[g->size] = 0;
+}
+
 static void put_text(gen *g, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 static void put_text(gen *g, const char *fmt, va_list ap)
@@ -70,27 +97,14 @@ static void put_text(gen *g, const char *fmt, va_list ap)
 	va_copy(again, ap);
 	const size_t room = g->tcap - g->size;
 	const int n = vsnprintf(g->text ? g->text + g->size : NULL, g->text ? room : 0, fmt, ap);
-	if (n < 0) {
+	if (n < 0)
 		g->oom = true;
-	} else if ((size_t)n + 2 > room) {
-		size_t nc = g->tcap ? g->tcap * 2 : 4096;
-		while (nc < g->size + (size_t)n + 2)
-			nc *= 2;
-		char *t = realloc(g->text, nc);
-		if (!t) {
-			g->oom = true;
-		} else {
-			g->text = t;
-			g->tcap = nc;
-			vsnprintf(g->text + g->size, nc - g->size, fmt, again);
-		}
-	}
+	else if ((size_t)n + 2 > room && text_room(g, (size_t)n))
+		vsnprintf(g->text + g->size, g->tcap - g->size, fmt, again);
 	va_end(again);
 	if (n < 0 || g->oom)
 		return;
-	g->size += (size_t)n;
-	g->text[g->size++] = '\n';
-	g->text[g->size] = 0;
+	text_end_line(g, (size_t)n);
 }
 
 /* A new line of the stream for node (or -1) and tDFG line src: false
@@ -137,24 +151,10 @@ static void put_line(gen *g, long node, int src, const char *fmt, ...)
 /* put_line of n bytes of text as they are (no printf). */
 static void put_str(gen *g, long node, int src, const char *s, size_t n)
 {
-	if (!line_begin(g, node, src))
+	if (!line_begin(g, node, src) || !text_room(g, n))
 		return;
-	if (g->size + n + 2 > g->tcap) {
-		size_t nc = g->tcap ? g->tcap * 2 : 4096;
-		while (nc < g->size + n + 2)
-			nc *= 2;
-		char *t = realloc(g->text, nc);
-		if (!t) {
-			g->oom = true;
-			return;
-		}
-		g->text = t;
-		g->tcap = nc;
-	}
 	memcpy(g->text + g->size, s, n);
-	g->size += n;
-	g->text[g->size++] = '\n';
-	g->text[g->size] = 0;
+	text_end_line(g, n);
 }
 
 static int node_err(gen *g, const emu_tnode *x, const char *fmt, ...)
