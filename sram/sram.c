@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "mem.h"
+
 /* Rows a way holds besides its wordlines: 5 latch rows (carry, tag,
  * enable, bl, blb) and 5 for the executor (a zero row, 4 temporaries). */
 #define WAY_EXTRA_ROWS 10
@@ -115,6 +117,15 @@ sram_machine *sram_new(const sram_geom *g)
 	}
 	m->store = store;
 	m->store_bytes = bytes;
+	m->pages = malloc(sizeof *m->pages);
+	if (!m->pages || mem_pages_init(m->pages, store, bytes) < 0) {
+		free(m->pages);
+		munmap(store, bytes);
+		free(m->ways);
+		free(m);
+		errno = ENOMEM;
+		return NULL;
+	}
 	for (unsigned w = 0; w < m->nways; w++) {
 		uint64_t *p = m->store + per_way * w;
 		sram_way *way = &m->ways[w];
@@ -135,8 +146,25 @@ void sram_free(sram_machine *m)
 	if (!m)
 		return;
 	munmap(m->store, m->store_bytes);
+	mem_pages_free(m->pages);
+	free(m->pages);
 	free(m->ways);
 	free(m);
+}
+
+void sram_prefault(sram_machine *m, const uint64_t *p, size_t nwords)
+{
+	mem_pages_take(m->pages, p, nwords * sizeof *p);
+}
+
+void sram_prefault_rows(sram_machine *m, unsigned array, unsigned wl, unsigned nwl)
+{
+	if (array >= m->narrays || wl >= m->g.wordlines)
+		return;
+	if (nwl > m->g.wordlines - wl)
+		nwl = m->g.wordlines - wl;
+	const sram_way *w = &m->ways[array / m->g.arrays_per_way];
+	sram_prefault(m, w->rows + (size_t)wl * m->stride, (size_t)nwl * m->stride);
 }
 
 void sram_copy_state(sram_machine *dst, const sram_machine *src)

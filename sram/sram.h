@@ -121,6 +121,8 @@ typedef struct sram_way {
 	uint16_t last_dst; /* wordline of the last write, SRAM_NO_ROW if none */
 } sram_way;
 
+struct mem_pages; /* lib/mem.h */
+
 typedef struct sram_machine {
 	sram_geom g;
 	unsigned wpa;      /* words per array row: ceil(B / 64) */
@@ -132,6 +134,7 @@ typedef struct sram_machine {
 	sram_way *ways;
 	uint64_t *store;   /* one mapping for every way's bits */
 	size_t store_bytes; /* its size */
+	struct mem_pages *pages; /* which of its pages sram_prefault took */
 } sram_machine;
 
 /* The default machine, Table 2 of infinity-stream. */
@@ -219,6 +222,19 @@ int sram_step(sram_machine *m, const uint8_t *way_on, const sram_uop *u);
  * spread banks over threads).  0, or -1 when out of memory. */
 int sram_run_ways(sram_machine *m, unsigned first, unsigned count,
 		  const uint8_t *way_on, const sram_uop *prog, size_t n);
+
+/* Map the store's pages under p[0..nwords) (inside m->store) for
+ * writing now, before they are written: the kernel hands the store out
+ * as it is touched, and on a virtual machine a fault a page costs about
+ * three times what one request for a run of pages costs (doc/
+ * PERFORMANCE.md, "Pages taken in runs").  Pages an earlier call took
+ * cost a bit test; the bits never change.  Safe to call from several
+ * threads at once.  Without kernel support (Linux before 5.14) it does
+ * nothing and the pages fault in as before. */
+void sram_prefault(sram_machine *m, const uint64_t *p, size_t nwords);
+/* The same for wordlines wl..wl+nwl-1 of the way that holds array (a
+ * way's arrays share its rows: every array of the way is mapped). */
+void sram_prefault_rows(sram_machine *m, unsigned array, unsigned wl, unsigned nwl);
 
 /* Names and semantics of the peripheral functions (from pe.def). */
 const char *sram_fn_name(unsigned fn);

@@ -783,6 +783,7 @@ struct run {
 	bool blocked;      /* run stretches column-blocked (sram_block.h) */
 	sram_block_layout bl;
 	sram_block_plan bp;
+	uint64_t wrote[SRAM_MAX_DIM / 64]; /* the wordlines the program writes */
 };
 
 /* A pass over every word: whole blocks, then the words left over. */
@@ -1099,6 +1100,7 @@ static bool run_init(struct run *R, const sram_machine *m,
 	const sram_way *w = &m->ways[0];
 	R->m = m;
 	R->n = n;
+	memset(R->wrote, 0, sizeof R->wrote);
 	R->ps = pick_passes();
 	R->split = m->stride - m->stride % R->ps.words;
 	R->L.n = m->stride;
@@ -1120,6 +1122,8 @@ static bool run_init(struct run *R, const sram_machine *m,
 			last_sense = i;
 		shifts = shifts || pl[i].shift;
 		plan_first_touch(&prog[i], m, seen, &pl[i]);
+		if (prog[i].wfn && prog[i].dst < m->g.wordlines)
+			R->wrote[prog[i].dst / 64] |= UINT64_C(1) << (prog[i].dst % 64);
 	}
 	R->shm_words = NULL;
 	R->blocked = false;
@@ -1185,6 +1189,31 @@ static void group_of(const sram_machine *m, const uint8_t *way_on, long gi,
 			g->w[g->n++] = &m->ways[w];
 }
 
+/* The pages of g's ways that the run writes, taken from the kernel in
+ * runs before the first write faults them in one at a time (sram.h,
+ * sram_prefault): each run of wordlines the program writes, and the
+ * latches with the executor's rows after them. */
+static void prefault_group(const struct run *R, sram_machine *m, const struct group *g)
+{
+	const size_t n = R->L.n;
+	const unsigned W = m->g.wordlines;
+	for (unsigned i = 0; i < g->n; i++) {
+		const sram_way *w = g->w[i];
+		for (unsigned r = 0; r < W;) {
+			if (!(R->wrote[r / 64] >> (r % 64) & 1)) {
+				r++;
+				continue;
+			}
+			unsigned e = r + 1;
+			while (e < W && (R->wrote[e / 64] >> (e % 64) & 1))
+				e++;
+			sram_prefault(m, w->rows + (size_t)r * n, (size_t)(e - r) * n);
+			r = e;
+		}
+		sram_prefault(m, w->rows + R->L.carry, R->L.tmp[3] + n - R->L.carry);
+	}
+}
+
 /* Groups g0..g1-1, in order. */
 static void run_groups(const struct run *R, sram_machine *m,
 		       const uint8_t *way_on, long g0, long g1)
@@ -1192,8 +1221,10 @@ static void run_groups(const struct run *R, sram_machine *m,
 	for (long gi = g0; gi < g1; gi++) {
 		struct group g;
 		group_of(m, way_on, gi, &g);
-		if (g.n)
-			run_group(R, &g);
+		if (!g.n)
+			continue;
+		prefault_group(R, m, &g);
+		run_group(R, &g);
 	}
 	stream_fence();
 }

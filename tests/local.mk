@@ -416,3 +416,8 @@ check_PROGRAMS += tests/test_far_shift
 tests_test_far_shift_SOURCES = tests/test_far_shift.c
 tests_test_far_shift_CFLAGS = $(TEST_CFLAGS)
 tests_test_far_shift_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_mem
+tests_test_mem_SOURCES = tests/test_mem.c
+tests_test_mem_CFLAGS = $(TEST_CFLAGS)
+tests_test_mem_LDADD = $(TEST_LIBS)

@@ -31,6 +31,7 @@
 #include "isa.h"
 #include "text.h"
 #include "machine.h"
+#include "mem.h"
 #include "move.h"
 #include "npy.h"
 #include "layout.h"
@@ -633,7 +634,7 @@ static int prepare_files(run_opts *o, diag *d)
 				return -1;
 			continue;
 		}
-		b->values = malloc(b->buf->length ? b->buf->length * sizeof *b->values : 1);
+		b->values = mem_alloc_whole(b->buf->length * sizeof *b->values);
 		if (!b->values) {
 			diag_file(d, b->path, "out of memory for %" PRIu64 " elements",
 				  b->buf->length);
@@ -855,7 +856,7 @@ static int save_outputs(run_state *s)
 		const bufarg *b = &s->o->ba[i];
 		if (b->opt != 's')
 			continue;
-		uint64_t *v = malloc(b->buf->length ? b->buf->length * sizeof *v : 1);
+		uint64_t *v = mem_alloc_whole(b->buf->length * sizeof *v);
 		if (!v) {
 			diag_file(&s->d, b->path, "out of memory");
 			return -1;
@@ -879,7 +880,7 @@ static int compare_expects(run_state *s)
 		const bufarg *b = &s->o->ba[i];
 		if (b->opt != 'e')
 			continue;
-		uint64_t *got = malloc(b->buf->length ? b->buf->length * sizeof *got : 1);
+		uint64_t *got = mem_alloc_whole(b->buf->length * sizeof *got);
 		if (!got) {
 			diag_file(&s->d, b->path, "out of memory");
 			return -1;

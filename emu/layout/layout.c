@@ -1062,6 +1062,13 @@ static void move_region(sram_machine *m, const emu_region *r, uint64_t *v,
 
 uint64_t emu_layout_store(sram_machine *m, emu_region *r, const uint64_t *values)
 {
+	/* The region's rows in every way it covers, taken from the kernel in
+	 * runs before the transpose unit writes them (sram_prefault). */
+	const uint64_t tiles = emu_region_tiles(r);
+	const unsigned rows = (unsigned)emu_region_rows(r, &m->g);
+	const unsigned apw = m->g.arrays_per_way;
+	for (uint64_t w = r->array0 / apw; tiles && w <= (r->array0 + tiles - 1) / apw; w++)
+		sram_prefault_rows(m, (unsigned)(w * apw), r->wl, rows);
 	move_region(m, r, (uint64_t *)values, true);
 	r->trans = EMU_TRANS_DONE;
 	return emu_layout_ttu_cycles(r, &m->g);

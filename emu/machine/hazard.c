@@ -21,9 +21,12 @@
 #include "hazard.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "mem.h"
 
 #define MASK_WORDS (SRAM_MAX_DIM / 64)
 
@@ -45,6 +48,7 @@ struct emu_hazards {
 	bool strict;
 	const char *path;
 	uint32_t *state;
+	mem_pages state_pages;  /* which of state's pages were taken (mem.h) */
 	uint64_t *masks;        /* interned masks, wpa words each */
 	size_t nmasks, cap_masks;
 	uint32_t *slots;        /* open-addressing table of mask ids */
@@ -169,7 +173,8 @@ emu_hazards *emu_hazard_new(const sram_geom *g, bool strict, const char *path)
 	h->cap_masks = 16;
 	h->nmasks = 2; /* ids 0 and 1 are implicit */
 	h->masks = calloc(h->cap_masks * h->wpa, sizeof *h->masks);
-	if (!h->state || !h->pend_count || !h->masks || !h->nfull || !h->fullbits) {
+	if (!h->state || !h->pend_count || !h->masks || !h->nfull || !h->fullbits ||
+	    mem_pages_init(&h->state_pages, h->state, h->narrays * h->W * sizeof *h->state) < 0) {
 		emu_hazard_free(h);
 		return NULL;
 	}
@@ -195,6 +200,7 @@ void emu_hazard_free(emu_hazards *h)
 	free(h->pend);
 	free(h->pend_count);
 	free(h->state);
+	mem_pages_free(&h->state_pages);
 	free(h->nfull);
 	free(h->fullbits);
 	free(h->masks);
@@ -524,6 +530,24 @@ int emu_hazard_overlap(emu_hazards *h, size_t cmd, int line, unsigned array,
 
 /* ---- state changes ---- */
 
+/* The state of the arrays c names, its pages taken in one run where the
+ * arrays lie close together (a region's tiles), rather than a page fault
+ * an array (mem.h). */
+static void take_state(emu_hazards *h, const emu_cells *c)
+{
+	if (c->narrays < 2)
+		return;
+	unsigned lo = UINT_MAX, hi = 0;
+	for (size_t i = 0; i < c->narrays; i++) {
+		lo = c->arrays[i] < lo ? c->arrays[i] : lo;
+		hi = c->arrays[i] > hi ? c->arrays[i] : hi;
+	}
+	const size_t n = (size_t)(hi - lo) + 1;
+	if (n <= 2 * c->narrays)
+		mem_pages_take(&h->state_pages, h->state + (size_t)lo * h->W,
+			       n * h->W * sizeof *h->state);
+}
+
 int emu_hazard_written(emu_hazards *h, const emu_cells *c)
 {
 	const int64_t mid = intern(h, c->mask);
@@ -534,6 +558,7 @@ int emu_hazard_written(emu_hazards *h, const emu_cells *c)
 		return -1;
 	if (mid == 0 || rows_all_written(h, c->wl, c->nwl))
 		return 0;
+	take_state(h, c);
 	for (size_t i = 0; i < c->narrays; i++) {
 		const unsigned a = c->arrays[i];
 		uint32_t *st = h->state + (size_t)a * h->W;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mem.h"
 #include "layout.h"
 #include "transpose.h"
 #include "move.h"
@@ -161,6 +162,8 @@ static void for_each_tile(sram_machine *m, const emu_buffer *b, uint64_t *v,
 		elem_place(m, b, t * B, &array, &bl);
 		const unsigned len = (unsigned)(count - t * B < B ? count - t * B : B);
 		if (store)
+			sram_prefault_rows(m, array, b->wl, b->width);
+		if (store)
 			emu_ttu_put(m, array, b->wl, b->width, 0, v + t * B, len);
 		else
 			emu_ttu_get(m, array, b->wl, b->width, 0, v + t * B, len);
@@ -280,7 +283,7 @@ int emu_init_buffers(emu_machine *em, diag *d)
 		 * unwritten read (hazard.h), though the SRAM holds zeros. */
 		if (b->init == EMU_INIT_NONE)
 			continue;
-		uint64_t *v = malloc(b->length * sizeof *v);
+		uint64_t *v = mem_alloc_whole(b->length * sizeof *v);
 		if (!v) {
 			diag_at(d, p->path, b->line, b->col,
 				"out of memory initialising buffer '%s'", b->name);

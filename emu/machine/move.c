@@ -15,6 +15,7 @@
 #endif
 
 #include "assemble.h"
+#include "mem.h"
 #include "sram_far.h"
 
 #define MASK_WORDS (SRAM_MAX_DIM / 64)
@@ -684,6 +685,13 @@ static int exec_transfer(emu_mover *mv, const struct op *o)
 	if (held && (!(b = new_batch(mv, o->dmask)) ||
 		     batch_reserve(b, mv->m->wpa, held) != 0))
 		goto out_remap;
+	/* Pages about to be written, taken in runs rather than a fault at a
+	 * time (lib/mem.h): the held rows, written whole below, and the
+	 * destination rows, now or at the sync. */
+	if (b)
+		mem_prefault(b->data, held * mv->m->wpa * sizeof *b->data);
+	for (size_t i = 0; i < o->nsrc * o->copies; i++)
+		sram_prefault_rows(mv->m, o->dst[i], c->dst_wl, c->nwl);
 	rc = 0;
 	for (unsigned k = 0; k < c->nwl && rc == 0; k++)
 		rc = transfer_step(mv, o, &r, k, buf, b);

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "mem.h"
 #include "refmodel.h"
 
 enum { EMU_REF_TAG_ZERO = 0, EMU_REF_TAG_ONE = 1, EMU_REF_TAG_UNDEF = 2 };
@@ -41,6 +42,7 @@ struct emu_ref {
 	unsigned narrays;
 	uint64_t *store;       /* every array's rows (store_bytes, mapped) */
 	size_t store_bytes;
+	mem_pages pages;       /* which of the store's pages were taken (mem.h) */
 	uint64_t **rows;       /* per array: its row 0 in store, NULL until written */
 	uint8_t **tags;        /* per array: B tag states, or NULL */
 	size_t undef_by;       /* command that last left a tag undefined */

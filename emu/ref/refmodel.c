@@ -70,6 +70,8 @@ emu_ref *emu_ref_new(const emu_program *p, diag *d)
 		r->store = NULL;
 		goto oom;
 	}
+	if (mem_pages_init(&r->pages, r->store, r->store_bytes) < 0)
+		goto oom;
 	r->rows = calloc(r->narrays, sizeof *r->rows);
 	r->tags = calloc(r->narrays, sizeof *r->tags);
 	r->sel_arr = calloc(r->narrays, 1);
@@ -100,6 +102,7 @@ void emu_ref_free(emu_ref *r)
 			free(r->tags[a]);
 	if (r->store)
 		munmap(r->store, r->store_bytes);
+	mem_pages_free(&r->pages);
 	free(r->spare_tag);
 	free(r->rows);
 	free(r->tags);
@@ -135,8 +138,19 @@ uint64_t *emu_ref_rows(const emu_ref *r, unsigned a, bool make)
 	return r->rows[a];
 }
 
+/* Rows wl..wl+n-1 of array a's way, about to be written: their pages
+ * taken in one run rather than a fault at a time (lib/mem.h). */
+static void take_rows(emu_ref *r, unsigned a, unsigned wl, unsigned n)
+{
+	const unsigned apw = r->p->geom.arrays_per_way;
+	if (wl < r->W && n)
+		mem_pages_take(&r->pages, r->store + ((size_t)(a / apw) * r->W + wl) * r->rs,
+			       (size_t)(n < r->W - wl ? n : r->W - wl) * r->rs * sizeof *r->store);
+}
+
 void emu_ref_mark(emu_ref *r, unsigned a, unsigned wl, unsigned n)
 {
+	take_rows(r, a, wl, n);
 	rows_add(r->dirty, &r->ndirty, r->lo, r->hi, a, wl, n);
 	rows_add(r->touched, &r->ntouched, r->tlo, r->thi, a, wl, n);
 }
@@ -266,6 +280,8 @@ void emu_ref_read(const emu_ref *r, const emu_buffer *b, uint64_t *values)
 /* Write a store's block into the rows (its bitlines only). */
 static void blk_flush(emu_ref *r, ref_blk *k, unsigned width)
 {
+	if (k->valid && k->mask)
+		take_rows(r, k->a, k->wl, width);
 	if (k->valid && k->mask)
 		emu_ref_block_put(emu_ref_rows(r, k->a, true), r->rs, k->w, k->wl, width,
 				  k->mask, k->v);

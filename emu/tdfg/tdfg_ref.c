@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem.h"
 #include "ref_fp.h"
 #include "tdfg.h"
 
@@ -223,7 +224,7 @@ static bool node_room(emu_tref *r, tval *v, unsigned width, const emu_box *b, bo
 		/* a little more, so that the next node, whose domain a shift
 		 * or a border made a few rows larger, fits in it */
 		const size_t cap = need + need / 64;
-		v->p = zero ? calloc(1, cap) : malloc(cap);
+		v->p = zero ? calloc(1, cap) : mem_alloc_whole(cap); /* written whole */
 		v->cap = v->p ? cap : 0;
 	}
 	v->kept = v->p != NULL;
