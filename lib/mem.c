@@ -79,8 +79,13 @@ static void take_run(mem_pages *pg, uintptr_t first, size_t i0, size_t i1)
 
 void mem_pages_take(mem_pages *pg, const void *p, size_t bytes)
 {
-	if (!bytes || !pg->taken)
+	/* Only the block's own pages: what lies outside is not the caller's. */
+	const uintptr_t lo = (uintptr_t)p, hi = lo + bytes;
+	const uintptr_t blo = (uintptr_t)pg->base, bhi = blo + pg->bytes;
+	if (!pg->taken || hi <= blo || lo >= bhi || !bytes)
 		return;
+	p = (const void *)(lo > blo ? lo : blo);
+	bytes = (hi < bhi ? hi : bhi) - (uintptr_t)p;
 	const uintptr_t first = (uintptr_t)pg->base >> pg->shift;
 	const size_t i0 = ((uintptr_t)p >> pg->shift) - first;
 	const size_t i1 = (((uintptr_t)p + bytes - 1) >> pg->shift) - first + 1;

@@ -46,8 +46,9 @@ typedef struct mem_pages {
 /* 0, or -1 when out of memory for the bits (pg is then unusable). */
 int mem_pages_init(mem_pages *pg, void *base, size_t bytes);
 void mem_pages_free(mem_pages *pg);
-/* Map the pages under [p, p + bytes) (inside the block) that no earlier
- * call took, in runs: the part of the block about to be written.  Safe
+/* Map the pages under [p, p + bytes) that no earlier call took, in
+ * runs: the part of the block about to be written (bytes outside the
+ * block are left alone).  Safe
  * from several threads at once (a page two threads race for is asked
  * for twice, which changes nothing).  The contents do not change. */
 void mem_pages_take(mem_pages *pg, const void *p, size_t bytes);

@@ -783,7 +783,10 @@ struct run {
 	bool blocked;      /* run stretches column-blocked (sram_block.h) */
 	sram_block_layout bl;
 	sram_block_plan bp;
-	uint64_t wrote[SRAM_MAX_DIM / 64]; /* the wordlines the program writes */
+	/* The wordlines the program writes, as runs: nruns runs of run_len[i]
+	 * rows from run_at[i] (sram_prefault before each group). */
+	uint16_t run_at[SRAM_MAX_DIM / 2], run_len[SRAM_MAX_DIM / 2];
+	unsigned nruns;
 };
 
 /* A pass over every word: whole blocks, then the words left over. */
@@ -1100,7 +1103,6 @@ static bool run_init(struct run *R, const sram_machine *m,
 	const sram_way *w = &m->ways[0];
 	R->m = m;
 	R->n = n;
-	memset(R->wrote, 0, sizeof R->wrote);
 	R->ps = pick_passes();
 	R->split = m->stride - m->stride % R->ps.words;
 	R->L.n = m->stride;
@@ -1115,7 +1117,7 @@ static bool run_init(struct run *R, const sram_machine *m,
 	if (!pl)
 		return false;
 	size_t last_sense = SIZE_MAX;
-	bool seen[SRAM_MAX_DIM] = {false}, shifts = false;
+	bool seen[SRAM_MAX_DIM] = {false}, shifts = false, wrote[SRAM_MAX_DIM] = {false};
 	for (size_t i = 0; i < n; i++) {
 		plan_one(&R->L, &prog[i], &pl[i]);
 		if (prog[i].nact)
@@ -1123,7 +1125,18 @@ static bool run_init(struct run *R, const sram_machine *m,
 		shifts = shifts || pl[i].shift;
 		plan_first_touch(&prog[i], m, seen, &pl[i]);
 		if (prog[i].wfn && prog[i].dst < m->g.wordlines)
-			R->wrote[prog[i].dst / 64] |= UINT64_C(1) << (prog[i].dst % 64);
+			wrote[prog[i].dst] = true;
+	}
+	R->nruns = 0;
+	for (unsigned r = 0; r < m->g.wordlines; r++) {
+		if (!wrote[r])
+			continue;
+		if (R->nruns && R->run_at[R->nruns - 1] + R->run_len[R->nruns - 1] == r) {
+			R->run_len[R->nruns - 1]++;
+			continue;
+		}
+		R->run_at[R->nruns] = (uint16_t)r;
+		R->run_len[R->nruns++] = 1;
 	}
 	R->shm_words = NULL;
 	R->blocked = false;
@@ -1196,20 +1209,10 @@ static void group_of(const sram_machine *m, const uint8_t *way_on, long gi,
 static void prefault_group(const struct run *R, sram_machine *m, const struct group *g)
 {
 	const size_t n = R->L.n;
-	const unsigned W = m->g.wordlines;
 	for (unsigned i = 0; i < g->n; i++) {
 		const sram_way *w = g->w[i];
-		for (unsigned r = 0; r < W;) {
-			if (!(R->wrote[r / 64] >> (r % 64) & 1)) {
-				r++;
-				continue;
-			}
-			unsigned e = r + 1;
-			while (e < W && (R->wrote[e / 64] >> (e % 64) & 1))
-				e++;
-			sram_prefault(m, w->rows + (size_t)r * n, (size_t)(e - r) * n);
-			r = e;
-		}
+		for (unsigned k = 0; k < R->nruns; k++)
+			sram_prefault(m, w->rows + (size_t)R->run_at[k] * n, (size_t)R->run_len[k] * n);
 		sram_prefault(m, w->rows + R->L.carry, R->L.tmp[3] + n - R->L.carry);
 	}
 }

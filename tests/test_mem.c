@@ -122,6 +122,13 @@ Test(mem, take_keeps_every_byte_and_marks_exactly_the_pages_covered)
 	cr_assert(taken(&pg, ((uintptr_t)(base + bytes - 1) >> pg.shift) -
 				 ((uintptr_t)base >> pg.shift)));
 
+	/* A range running past the block: only the block's pages count. */
+	mem_pages_take(&pg, base + bytes - 10, 5 * page());
+	mem_pages_take(&pg, base + bytes + page(), page());
+	mem_pages_take(&pg, blk, 50);
+	cr_assert(!taken(&pg, np), "a page past the block was taken");
+	cr_assert(!taken(&pg, 0), "bytes before the block took its first page");
+
 	/* Before the bytes are read: a read maps the zero page. */
 	if (kernel_populates()) {
 		cr_assert(resident(base + 7 * page()));
