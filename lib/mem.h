@@ -13,9 +13,10 @@
  *   - mem_alloc_whole: an array the caller writes whole right away (one
  *     read from a file, a buffer read back from the machine);
  *   - mem_pages: a block that is written a part at a time and may stay
- *     partly untouched (the SRAM store, the hazard tracker's state):
- *     the caller names the part it is about to write, and a bit a page
- *     remembers what was taken, so asking again costs a bit test.
+ *     partly untouched (the SRAM store, the stream reference's store, the
+ *     hazard tracker's state): the caller names the part it is about to
+ *     write, and a bit a page remembers what was taken, so asking again
+ *     costs a bit test.
  * On a kernel without MADV_POPULATE_WRITE both do nothing more than
  * malloc, and pages fault in as they are written.
  */

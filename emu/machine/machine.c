@@ -161,12 +161,13 @@ static void for_each_tile(sram_machine *m, const emu_buffer *b, uint64_t *v,
 		unsigned array, bl;
 		elem_place(m, b, t * B, &array, &bl);
 		const unsigned len = (unsigned)(count - t * B < B ? count - t * B : B);
-		if (store)
+		if (store) {
+			/* its rows' pages in runs, not a fault a page (sram.h) */
 			sram_prefault_rows(m, array, b->wl, b->width);
-		if (store)
 			emu_ttu_put(m, array, b->wl, b->width, 0, v + t * B, len);
-		else
+		} else {
 			emu_ttu_get(m, array, b->wl, b->width, 0, v + t * B, len);
+		}
 	}
 }
 

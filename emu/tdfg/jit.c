@@ -59,9 +59,6 @@ typedef struct gen {
 	int nsrc;
 } gen;
 
-/* A line of text and its newline at the end of g->text (kept
- * NUL-terminated), formatted in place: a FILE of open_memstream costs
- * more per line than the formatting. */
 /* Room in g->text for n more bytes, a newline and the NUL: false (and
  * g->oom) when out of memory. */
 static bool text_room(gen *g, size_t n)
@@ -89,6 +86,9 @@ static void text_end_line(gen *g, size_t n)
 	g->text[g->size] = 0;
 }
 
+/* A line of text and its newline at the end of g->text (kept
+ * NUL-terminated), formatted in place: a FILE of open_memstream costs
+ * more per line than the formatting. */
 static void put_text(gen *g, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 static void put_text(gen *g, const char *fmt, va_list ap)
