@@ -1495,10 +1495,35 @@ Test(move, hazard_written_summary)
 	cr_assert_eq(emu_hazard_get(h, 2)->narrays, 1, "array 1's rows are whole now");
 	/* The table cleared from outside: nothing is written any more. */
 	size_t bytes;
-	uint32_t *cells = emu_hazard_cells(h, &bytes);
+	void *cells = emu_hazard_cells(h, &bytes);
 	memset(cells, 0, bytes);
 	emu_hazard_cells_changed(h);
 	cr_assert_eq(emu_hazard_check_read(h, 4, 5, &w, &d), 1);
 	cr_assert_eq(emu_hazard_count_kind(h, EMU_HZ_UNWRITTEN), 4);
+	/* A half row, then the whole row over it: the row is whole, though
+	 * its per-cell entry still names the half. */
+	const emu_cells half90 = {arrays, 1, &lo, 90, 1}, row90 = {arrays, 1, &all, 90, 1};
+	cr_assert_eq(emu_hazard_written(h, &half90), 0);
+	cr_assert_eq(emu_hazard_written(h, &row90), 0);
+	cr_assert_eq(emu_hazard_check_read(h, 5, 6, &row90, &d), 0);
+	/* A snapshot's round trip: the cells copied out and the tables saved,
+	 * whole rows written in every array (so every array's rows there are
+	 * whole), then both put back: the rows are unwritten again. */
+	void *saved_cells = malloc(bytes);
+	cr_assert_not_null(saved_cells);
+	memcpy(saved_cells, cells, bytes);
+	emu_hazard_saved *v = emu_hazard_save(h);
+	cr_assert_not_null(v);
+	const emu_cells both = {arrays, 2, &all, 100, 2};
+	cr_assert_eq(emu_hazard_written(h, &both), 0);
+	cr_assert_eq(emu_hazard_check_read(h, 6, 7, &both, &d), 0);
+	memcpy(cells, saved_cells, bytes);
+	cr_assert_eq(emu_hazard_restore(h, v), 0);
+	emu_hazard_cells_changed(h);
+	cr_assert_eq(emu_hazard_check_read(h, 7, 8, &both, &d), 1);
+	cr_assert_eq(emu_hazard_get(h, emu_hazard_count(h) - 1)->narrays, 2);
+	cr_assert_eq(emu_hazard_check_read(h, 8, 9, &row90, &d), 0, "row 90 stays whole");
+	emu_hazard_saved_free(v);
+	free(saved_cells);
 	emu_hazard_free(h);
 }

@@ -7,6 +7,7 @@
  * float and fixed-point literals, types, conversions and their messages.
  */
 #include <criterion/criterion.h>
+#include <inttypes.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -1579,6 +1580,36 @@ Test(random, float_init)
 		cr_assert_gt(big, 800, "%s", ff->name);
 		cr_assert(neg > 7000 && neg < 9000, "%s: %u negative", ff->name, neg);
 	}
+}
+
+/* emu_init_fill, the whole-buffer fill the machine and the stream
+ * reference use, gives emu_init_elem's bits element for element, for
+ * every init= kind and format, from any first element. */
+Test(random, fill_is_elem)
+{
+	static const struct { uint8_t fmt, width; } types[] = {
+		{ISA_FMT_INT, 1}, {ISA_FMT_INT, 7}, {ISA_FMT_INT, 32}, {ISA_FMT_INT, 64},
+		{ISA_FMT_F32, 32}, {ISA_FMT_F16, 16}, {ISA_FMT_BF16, 16}, {ISA_FMT_FIX, 16},
+	};
+	static const emu_init_kind kinds[] = {EMU_INIT_NONE, EMU_INIT_IOTA, EMU_INIT_RANDOM,
+					      EMU_INIT_CONST};
+	uint64_t v[300];
+	for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+			for (uint64_t first = 0; first < 20000; first += 12345) {
+				emu_buffer b;
+				memset(&b, 0, sizeof b);
+				b.fmt = types[t].fmt;
+				b.width = types[t].width;
+				b.is_signed = 1;
+				b.init = kinds[k];
+				b.init_arg = UINT64_C(0xfedcba9876543210);
+				emu_init_fill(&b, first, 300, v);
+				for (uint64_t i = 0; i < 300; i++)
+					cr_assert_eq(v[i], emu_init_elem(&b, first + i),
+						     "type %zu, init %d, element %" PRIu64, t,
+						     (int)kinds[k], first + i);
+			}
 }
 
 Test(geom, controller_settings)

@@ -8,11 +8,14 @@
  * their arrays, so few distinct masks exist and the default machine
  * needs 16 MiB here instead of a bit per cell (128 MiB).
  *
- * The same "every bitline written" as a bit per (array, wordline),
- * fullbits: the cells a move checks and marks are mostly written already,
- * and testing a word of bits per array instead of a uint32_t per
- * wordline keeps the tracker's work in cache (the state table of the
- * default machine with 512 wordlines is 32 MiB, its bits 1 MiB).
+ * "Every bitline written" is kept apart, as a bit per (array, wordline),
+ * fullbits, and where that bit is set the uint32_t is not read: a write
+ * of whole rows (most of them) sets bits only.  So the cells a move
+ * checks and marks, mostly written already, are a word of bits per array
+ * instead of a uint32_t per wordline, and a run whose commands write
+ * whole rows never touches the state table's pages (on the default
+ * machine with 512 wordlines the table is 32 MiB, its bits 1 MiB).  Both
+ * lie in one block, the bits first, which snap.c copies by pages.
  *
  * Pending moves.  One record per (move, source or destination): its
  * arrays (sorted), bitline mask and wordlines; pend_count[a] says whether
@@ -47,8 +50,10 @@ struct emu_hazards {
 	size_t narrays;
 	bool strict;
 	const char *path;
-	uint32_t *state;
-	mem_pages state_pages;  /* which of state's pages were taken (mem.h) */
+	uint64_t *cells;        /* fullbits, then state: one block (snap.c) */
+	size_t cells_bytes;
+	uint32_t *state;        /* meaningful only where fullbits is clear */
+	mem_pages cell_pages;   /* which of the block's pages were taken (mem.h) */
 	uint64_t *masks;        /* interned masks, wpa words each */
 	size_t nmasks, cap_masks;
 	uint32_t *slots;        /* open-addressing table of mask ids */
@@ -61,7 +66,8 @@ struct emu_hazards {
 	uint64_t count[EMU_HZ_KINDS];
 	uint64_t full[MASK_WORDS];
 	uint32_t *nfull;        /* per wordline: arrays whose state there is 1 */
-	uint64_t *fullbits;     /* per array, fullw words: bit w set iff state 1 */
+	uint64_t *fullbits;     /* per array, fullw words: bit w set iff every
+				 * bitline of wordline w is written */
 	unsigned fullw;
 };
 
@@ -165,16 +171,22 @@ emu_hazards *emu_hazard_new(const sram_geom *g, bool strict, const char *path)
 	h->path = path;
 	for (unsigned b = 0; b < h->B; b++)
 		h->full[b / 64] |= UINT64_C(1) << (b % 64);
-	h->state = calloc(h->narrays * h->W, sizeof *h->state);
+	h->fullw = (h->W + 63) / 64;
+	const size_t nbits = h->narrays * h->fullw;
+	h->cells_bytes = nbits * sizeof *h->fullbits +
+			 (h->narrays * h->W * sizeof *h->state + 7) / 8 * 8;
+	h->cells = calloc(1, h->cells_bytes);
+	if (h->cells) {
+		h->fullbits = h->cells;
+		h->state = (uint32_t *)(h->cells + nbits);
+	}
 	h->pend_count = calloc(h->narrays, sizeof *h->pend_count);
 	h->nfull = calloc(h->W, sizeof *h->nfull);
-	h->fullw = (h->W + 63) / 64;
-	h->fullbits = calloc(h->narrays * h->fullw, sizeof *h->fullbits);
 	h->cap_masks = 16;
 	h->nmasks = 2; /* ids 0 and 1 are implicit */
 	h->masks = calloc(h->cap_masks * h->wpa, sizeof *h->masks);
-	if (!h->state || !h->pend_count || !h->masks || !h->nfull || !h->fullbits ||
-	    mem_pages_init(&h->state_pages, h->state, h->narrays * h->W * sizeof *h->state) < 0) {
+	if (!h->cells || !h->pend_count || !h->masks || !h->nfull ||
+	    mem_pages_init(&h->cell_pages, h->cells, h->cells_bytes) < 0) {
 		emu_hazard_free(h);
 		return NULL;
 	}
@@ -199,10 +211,9 @@ void emu_hazard_free(emu_hazards *h)
 		drop_pending(h);
 	free(h->pend);
 	free(h->pend_count);
-	free(h->state);
-	mem_pages_free(&h->state_pages);
+	free(h->cells);
+	mem_pages_free(&h->cell_pages);
 	free(h->nfull);
-	free(h->fullbits);
 	free(h->masks);
 	free(h->slots);
 	free(h->list);
@@ -377,9 +388,30 @@ static bool array_rows_full(const emu_hazards *h, unsigned a, unsigned wl,
 	return true;
 }
 
+static bool is_full(const emu_hazards *h, unsigned a, unsigned w)
+{
+	return h->fullbits[(size_t)a * h->fullw + w / 64] >> (w % 64) & 1;
+}
+
 static void set_full(emu_hazards *h, unsigned a, unsigned w)
 {
 	h->fullbits[(size_t)a * h->fullw + w / 64] |= UINT64_C(1) << (w % 64);
+	h->nfull[w]++;
+}
+
+/* Every bitline of array a written at wordlines wl..wl+nwl-1. */
+static void set_full_rows(emu_hazards *h, unsigned a, unsigned wl, unsigned nwl)
+{
+	uint64_t *b = h->fullbits + (size_t)a * h->fullw;
+	for (unsigned w = wl; w < wl + nwl;) {
+		const unsigned i = w / 64, lo = w % 64;
+		const unsigned n = wl + nwl - w < 64 - lo ? wl + nwl - w : 64 - lo;
+		const uint64_t want = (n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1) << lo;
+		for (uint64_t fresh = want & ~b[i]; fresh; fresh &= fresh - 1)
+			h->nfull[64 * i + (unsigned)__builtin_ctzll(fresh)]++;
+		b[i] |= want;
+		w += n;
+	}
 }
 
 static bool rows_all_written(const emu_hazards *h, unsigned wl, unsigned nwl)
@@ -403,7 +435,7 @@ static void find_unwritten(const emu_hazards *h, const emu_cells *c,
 		if (array_rows_full(h, a, c->wl, c->nwl))
 			continue;
 		for (unsigned w = c->wl; w < c->wl + c->nwl; w++) {
-			if (st[w] == 1)
+			if (is_full(h, a, w))
 				continue;
 			uint64_t any = 0;
 			for (unsigned k = 0; k < h->wpa; k++) {
@@ -530,10 +562,11 @@ int emu_hazard_overlap(emu_hazards *h, size_t cmd, int line, unsigned array,
 
 /* ---- state changes ---- */
 
-/* The state of the arrays c names, its pages taken in one run where the
- * arrays lie close together (a region's tiles), rather than a page fault
- * an array (mem.h). */
-static void take_state(emu_hazards *h, const emu_cells *c)
+/* The cells of the arrays c names, their pages taken in one run where
+ * the arrays lie close together (a region's tiles), rather than a page
+ * fault an array (mem.h): their bits, and their state too when the write
+ * is not of whole rows (state). */
+static void take_cells(emu_hazards *h, const emu_cells *c, bool state)
 {
 	if (c->narrays < 2)
 		return;
@@ -543,8 +576,12 @@ static void take_state(emu_hazards *h, const emu_cells *c)
 		hi = c->arrays[i] > hi ? c->arrays[i] : hi;
 	}
 	const size_t n = (size_t)(hi - lo) + 1;
-	if (n <= 2 * c->narrays)
-		mem_pages_take(&h->state_pages, h->state + (size_t)lo * h->W,
+	if (n > 2 * c->narrays)
+		return;
+	mem_pages_take(&h->cell_pages, h->fullbits + (size_t)lo * h->fullw,
+		       n * h->fullw * sizeof *h->fullbits);
+	if (state)
+		mem_pages_take(&h->cell_pages, h->state + (size_t)lo * h->W,
 			       n * h->W * sizeof *h->state);
 }
 
@@ -558,21 +595,22 @@ int emu_hazard_written(emu_hazards *h, const emu_cells *c)
 		return -1;
 	if (mid == 0 || rows_all_written(h, c->wl, c->nwl))
 		return 0;
-	take_state(h, c);
+	take_cells(h, c, mid != 1);
 	for (size_t i = 0; i < c->narrays; i++) {
 		const unsigned a = c->arrays[i];
-		uint32_t *st = h->state + (size_t)a * h->W;
 		if (array_rows_full(h, a, c->wl, c->nwl))
 			continue;
+		if (mid == 1) {
+			set_full_rows(h, a, c->wl, c->nwl);
+			continue;
+		}
+		uint32_t *st = h->state + (size_t)a * h->W;
 		for (unsigned w = c->wl; w < c->wl + c->nwl; w++) {
-			const uint32_t old = st[w], slot = old % 64;
-			if (old == 1)
+			if (is_full(h, a, w))
 				continue;
-			if (old == 0 || mid == 1) {
+			const uint32_t old = st[w], slot = old % 64;
+			if (old == 0) {
 				st[w] = (uint32_t)mid;
-				h->nfull[w] += mid == 1;
-				if (mid == 1)
-					set_full(h, a, w);
 				continue;
 			}
 			if (from[slot] != old) {
@@ -585,10 +623,10 @@ int emu_hazard_written(emu_hazards *h, const emu_cells *c)
 				from[slot] = old;
 				to[slot] = (uint32_t)id;
 			}
-			st[w] = to[slot];
-			h->nfull[w] += to[slot] == 1;
 			if (to[slot] == 1)
 				set_full(h, a, w);
+			else
+				st[w] = to[slot];
 		}
 	}
 	return 0;
@@ -774,8 +812,9 @@ void emu_hazard_print(FILE *f, const emu_hazards *h)
 
 /* ---- snapshots (snap.c) ----
  * Everything the tracker changes as a run goes on, except the written
- * cells (state), which snap.c copies by pages because they are large and
- * mostly unchanged between snapshots.  The interned masks are copied
+ * cells (fullbits and state, and nfull, their summary), which snap.c
+ * copies by pages because they are large and mostly unchanged between
+ * snapshots.  The interned masks are copied
  * whole: they are few, and the state's ids name them. */
 struct emu_hazard_saved {
 	uint64_t *masks;
@@ -787,7 +826,6 @@ struct emu_hazard_saved {
 	emu_hazard *list;
 	size_t n;
 	uint64_t count[EMU_HZ_KINDS];
-	uint32_t *nfull;
 };
 
 void emu_hazard_saved_free(emu_hazard_saved *v)
@@ -800,7 +838,6 @@ void emu_hazard_saved_free(emu_hazard_saved *v)
 	free(v->masks);
 	free(v->slots);
 	free(v->list);
-	free(v->nfull);
 	free(v);
 }
 
@@ -843,27 +880,26 @@ emu_hazard_saved *emu_hazard_save(const emu_hazards *h)
 	v->slots = dup_bytes(h->slots, h->cap_slots * sizeof *h->slots);
 	v->pend = dup_pending(h->pend, h->npend);
 	v->list = dup_bytes(h->list, h->n * sizeof *h->list);
-	v->nfull = dup_bytes(h->nfull, h->W * sizeof *h->nfull);
-	if (!v->masks || !v->slots || !v->pend || !v->list || !v->nfull) {
+	if (!v->masks || !v->slots || !v->pend || !v->list) {
 		emu_hazard_saved_free(v);
 		return NULL;
 	}
 	return v;
 }
 
-uint32_t *emu_hazard_cells(emu_hazards *h, size_t *bytes)
+void *emu_hazard_cells(emu_hazards *h, size_t *bytes)
 {
-	*bytes = h->narrays * h->W * sizeof *h->state;
-	return h->state;
+	*bytes = h->cells_bytes;
+	return h->cells;
 }
 
 void emu_hazard_cells_changed(emu_hazards *h)
 {
-	memset(h->fullbits, 0, h->narrays * h->fullw * sizeof *h->fullbits);
+	memset(h->nfull, 0, h->W * sizeof *h->nfull);
 	for (size_t a = 0; a < h->narrays; a++)
-		for (unsigned w = 0; w < h->W; w++)
-			if (h->state[a * h->W + w] == 1)
-				set_full(h, (unsigned)a, w);
+		for (unsigned i = 0; i < h->fullw; i++)
+			for (uint64_t b = h->fullbits[a * h->fullw + i]; b; b &= b - 1)
+				h->nfull[64 * i + (unsigned)__builtin_ctzll(b)]++;
 }
 
 size_t emu_hazard_saved_bytes(const emu_hazard_saved *v)
@@ -911,6 +947,5 @@ int emu_hazard_restore(emu_hazards *h, const emu_hazard_saved *v)
 	h->list = list;
 	h->n = h->cap = v->n;
 	memcpy(h->count, v->count, sizeof h->count);
-	memcpy(h->nfull, v->nfull, h->W * sizeof *h->nfull);
 	return 0;
 }

@@ -147,7 +147,7 @@ int emu_hazard_bits_text(const uint64_t *mask, unsigned bitlines, char *buf,
 /* ---- snapshots (snap.c, the debugger's reverse execution) ----
  * emu_hazard_save copies what the tracker changes as a run goes on (the
  * pending moves, the reports, the masks), not the written cells, whose
- * table emu_hazard_cells gives (snap.c copies it by pages); NULL when out
+ * block emu_hazard_cells gives (snap.c copies it by pages); NULL when out
  * of memory.  emu_hazard_restore puts a copy back into the tracker it
  * came from: 0, or -1 when out of memory (h unchanged). */
 typedef struct emu_hazard_saved emu_hazard_saved;
@@ -156,9 +156,10 @@ int emu_hazard_restore(emu_hazards *h, const emu_hazard_saved *v);
 void emu_hazard_saved_free(emu_hazard_saved *v);
 /* Host bytes a copy holds. */
 size_t emu_hazard_saved_bytes(const emu_hazard_saved *v);
-/* The written cells' table and its size in bytes; after writing it,
- * emu_hazard_cells_changed (the tracker keeps a summary of it). */
-uint32_t *emu_hazard_cells(emu_hazards *h, size_t *bytes);
+/* The written cells' block (a multiple of 8 bytes) and its size in
+ * bytes; after writing it, emu_hazard_cells_changed (the tracker keeps a
+ * summary of it). */
+void *emu_hazard_cells(emu_hazards *h, size_t *bytes);
 void emu_hazard_cells_changed(emu_hazards *h);
 
 #endif

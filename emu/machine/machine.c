@@ -276,6 +276,16 @@ void emu_elem_set(emu_machine *em, const emu_buffer *b, uint64_t i, uint64_t v)
 int emu_init_buffers(emu_machine *em, diag *d)
 {
 	const emu_program *p = em->prog;
+	/* One array of values for every buffer, the largest's size: its
+	 * pages are taken once (mem.h). */
+	uint64_t most = 0, *v = NULL;
+	for (size_t k = 0; k < p->nbufs; k++)
+		if (p->bufs[k].init != EMU_INIT_NONE && p->bufs[k].length > most)
+			most = p->bufs[k].length;
+	if (most && !(v = mem_alloc_whole(most * sizeof *v))) {
+		diag_file(d, p->path, "out of memory initialising the buffers");
+		return -1;
+	}
 	for (size_t k = 0; k < p->nbufs; k++) {
 		const emu_buffer *b = &p->bufs[k];
 		/* A buffer counts as written once something writes it: its
@@ -284,17 +294,10 @@ int emu_init_buffers(emu_machine *em, diag *d)
 		 * unwritten read (hazard.h), though the SRAM holds zeros. */
 		if (b->init == EMU_INIT_NONE)
 			continue;
-		uint64_t *v = mem_alloc_whole(b->length * sizeof *v);
-		if (!v) {
-			diag_at(d, p->path, b->line, b->col,
-				"out of memory initialising buffer '%s'", b->name);
-			return -1;
-		}
-		for (uint64_t i = 0; i < b->length; i++)
-			v[i] = emu_init_elem(b, i);
+		emu_init_fill(b, 0, b->length, v);
 		emu_ttu_store(em, b, v, b->length);
-		free(v);
 	}
+	free(v);
 	return emu_machine_failed(em, d);
 }
 

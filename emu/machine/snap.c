@@ -208,7 +208,7 @@ emu_snap *emu_snap_take(emu_machine *em, const emu_snap *prev, emu_snap_pool *po
 	}
 	s->pool = pool;
 	size_t cells_len;
-	uint64_t *cells = (uint64_t *)emu_hazard_cells(em->hz, &cells_len);
+	uint64_t *cells = emu_hazard_cells(em->hz, &cells_len);
 	if (pages_take(&s->store, em->m->store, em->m->store_bytes, prev ? &prev->store : NULL,
 		       pool) < 0 ||
 	    pages_take(&s->cells, cells, cells_len & ~(size_t)7, prev ? &prev->cells : NULL,
@@ -250,7 +250,7 @@ static void put_small(emu_machine *em, const emu_snap *s, isa_prog up)
 int emu_snap_restore(emu_machine *em, const emu_snap *s, diag *d)
 {
 	size_t cells_len;
-	uint64_t *cells = (uint64_t *)emu_hazard_cells(em->hz, &cells_len);
+	uint64_t *cells = emu_hazard_cells(em->hz, &cells_len);
 	if (s->store.len != em->m->store_bytes || s->nways != em->m->nways ||
 	    s->cells.len != (cells_len & ~(size_t)7)) {
 		diag_file(d, em->prog->path, "a machine snapshot restored into a machine of another size");

@@ -330,8 +330,13 @@ int emu_ref_init_buffers(emu_ref *r)
 		emu_placer pl;
 		emu_placer_init(&pl, b, &r->p->geom);
 		ref_blk k = {.valid = false};
-		for (uint64_t i = 0; i < b->length; i++)
-			blk_store(r, &k, &pl, i, emu_init_elem(b, i));
+		uint64_t v[1024];
+		for (uint64_t i = 0; i < b->length; i += 1024) {
+			const uint64_t nv = b->length - i < 1024 ? b->length - i : 1024;
+			emu_init_fill(b, i, nv, v);
+			for (uint64_t j = 0; j < nv; j++)
+				blk_store(r, &k, &pl, i + j, v[j]);
+		}
 		blk_flush(r, &k, b->width);
 	}
 	return r->oom ? -1 : 0;

@@ -114,6 +114,29 @@ uint64_t emu_init_elem(const emu_buffer *b, uint64_t i)
 	}
 }
 
+void emu_init_fill(const emu_buffer *b, uint64_t first, uint64_t n, uint64_t *v)
+{
+	const uint64_t m = isa_mask(b->width), seed = b->init_arg;
+	const isa_fpfmt *ff = isa_fpfmt_of(b->fmt);
+	switch (b->init) {
+	case EMU_INIT_RANDOM:
+		if (ff)
+			for (uint64_t k = 0; k < n; k++)
+				v[k] = random_float(ff, emu_random_elem(seed, first + k));
+		else
+			for (uint64_t k = 0; k < n; k++)
+				v[k] = emu_random_elem(seed, first + k) & m;
+		return;
+	case EMU_INIT_CONST:
+		for (uint64_t k = 0; k < n; k++)
+			v[k] = seed & m;
+		return;
+	default:
+		for (uint64_t k = 0; k < n; k++)
+			v[k] = emu_init_elem(b, first + k);
+	}
+}
+
 void emu_src_error(diag *d, const emu_src *s, enum emu_part part,
 		   const char *fmt, ...)
 {

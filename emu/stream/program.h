@@ -312,6 +312,9 @@ uint64_t emu_random_elem(uint64_t seed, uint64_t index);
  * every class (zeros, subnormals, infinities, NaNs, the extreme
  * binades) often, const's bits. */
 uint64_t emu_init_elem(const emu_buffer *b, uint64_t i);
+/* v[k] = emu_init_elem(b, first + k) for k < n, with the format looked
+ * up once: what fills a whole buffer. */
+void emu_init_fill(const emu_buffer *b, uint64_t first, uint64_t n, uint64_t *v);
 
 /* ---- element values as text ----
  * Literals of float and .qN elements (doc/FORMAT.md, "Literals"):
