@@ -107,5 +107,9 @@ void text_put(text_buf *b, const char *s, size_t len);
 void text_put_str(text_buf *b, const char *s);
 void text_put_int(text_buf *b, int64_t x);   /* decimal, '-' if negative */
 void text_put_uint(text_buf *b, uint64_t x); /* decimal */
+/* src into dst of size bytes, cut to fit and NUL-terminated (when size
+ * is not 0): snprintf(dst, size, "%s", src) without printf.  Returns
+ * strlen(src). */
+size_t text_copy(char *dst, size_t size, const char *src);
 
 #endif

@@ -1582,6 +1582,38 @@ Test(random, float_init)
 	}
 }
 
+/* Type and command names, written by hand (isa.c, program.c), as
+ * snprintf would: every format and width, cut to fit a small buffer. */
+Test(names, types_and_commands)
+{
+	char t[16];
+	cr_assert_str_eq(isa_type_name(ISA_FMT_INT, 1, 0, t, sizeof t), "u1");
+	cr_assert_str_eq(isa_type_name(ISA_FMT_INT, 64, 1, t, sizeof t), "i64");
+	cr_assert_str_eq(isa_type_name(ISA_FMT_INT, 4294967295u, 1, t, sizeof t), "i4294967295");
+	cr_assert_str_eq(isa_type_name(ISA_FMT_FIX, 16, 1, t, sizeof t), "q16");
+	cr_assert_str_eq(isa_type_name(ISA_FMT_F32, 32, 1, t, sizeof t), "f32");
+	cr_assert_str_eq(isa_type_name(ISA_FMT_BF16, 16, 1, t, sizeof t), "bf16");
+	cr_assert_str_eq(isa_type_name(ISA_FMT_INT, 32, 0, t, 3), "u3");
+	cr_assert_str_eq(isa_type_name(ISA_FMT_BF16, 16, 1, t, 1), "");
+	t[0] = 'x';
+	isa_type_name(ISA_FMT_INT, 8, 0, t, 0);
+	cr_assert_eq(t[0], 'x', "nothing is written into no room");
+	char n[32];
+	isa_cmd c = {.op = (uint16_t)isa_lookup("add"), .fmt = ISA_FMT_INT, .width = 12,
+		     .is_signed = 1};
+	cr_assert_eq(emu_cmd_name(&c, n, sizeof n), 7);
+	cr_assert_str_eq(n, "add.i12");
+	cr_assert_eq(emu_cmd_name(&c, n, 5), 7);
+	cr_assert_str_eq(n, "add.");
+	cr_assert_eq(emu_cmd_name(&c, NULL, 0), 7);
+	isa_cmd x = {.op = (uint16_t)isa_lookup("cvt"), .fmt = ISA_FMT_F16, .width = 16,
+		     .is_signed = 1, .sfmt = ISA_FMT_INT, .swidth = 32, .ssigned = 0};
+	cr_assert_eq(emu_cmd_name(&x, n, sizeof n), 11);
+	cr_assert_str_eq(n, "cvt.f16.u32");
+	cr_assert_eq(emu_cmd_name(&x, n, 9), 11);
+	cr_assert_str_eq(n, "cvt.f16.");
+}
+
 /* emu_init_fill, the whole-buffer fill the machine and the stream
  * reference use, gives emu_init_elem's bits element for element, for
  * every init= kind and format, from any first element. */

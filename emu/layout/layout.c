@@ -4,6 +4,7 @@
  */
 #include "layout.h"
 #include "transpose.h"
+#include "text.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -74,7 +75,7 @@ void emu_region_init(emu_region *r, const char *name, unsigned fmt,
 		     unsigned width, unsigned is_signed)
 {
 	memset(r, 0, sizeof *r);
-	snprintf(r->name, sizeof r->name, "%s", name);
+	text_copy(r->name, sizeof r->name, name);
 	r->fmt = (uint8_t)fmt;
 	r->width = (uint8_t)width;
 	r->is_signed = (uint8_t)is_signed;

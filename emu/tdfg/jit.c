@@ -157,6 +157,18 @@ static void put_str(gen *g, long node, int src, const char *s, size_t n)
 	text_end_line(g, n);
 }
 
+/* The lines the JIT writes for every node and command are built with a
+ * text_buf (lib/text.h), not printf, into JIT_LINE bytes: every part of
+ * them is bounded (names, init= text, the tDFG's path, which was opened,
+ * 150 bytes of its source line, patterns), so any fits; a longer line
+ * would be cut, never overrun. */
+enum { JIT_LINE = 8192 };
+
+static void put_built(gen *g, long node, int src, const char *line, const text_buf *t)
+{
+	put_str(g, node, src, line, t->n < t->cap ? t->n : t->cap - 1);
+}
+
 static int node_err(gen *g, const emu_tnode *x, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int node_err(gen *g, const emu_tnode *x, const char *fmt, ...)
@@ -607,7 +619,11 @@ static int allocate_program(gen *g)
  * 2 + 10 + 2 characters whatever the node's name is. */
 static const char *tmp_name(size_t i, unsigned k, char *buf, size_t size)
 {
-	snprintf(buf, size, "__%zu_%u", i, k + 1);
+	text_buf t = text_buf_of(buf, size);
+	text_put_str(&t, "__");
+	text_put_uint(&t, i);
+	text_put_str(&t, "_");
+	text_put_uint(&t, k + 1);
 	return buf;
 }
 
@@ -616,11 +632,19 @@ static const char *type_text(const emu_tnode *x, char *buf, size_t size)
 	return isa_type_name(x->fmt, x->width, x->is_signed, buf, size);
 }
 
+static void dims_put(text_buf *t, const uint64_t *v, unsigned nd)
+{
+	for (unsigned k = 0; k < nd; k++) {
+		if (k)
+			text_put_str(t, "x");
+		text_put_uint(t, v[k]);
+	}
+}
+
 static void dims_text(const uint64_t *v, unsigned nd, char *buf, size_t size)
 {
-	size_t n = 0;
-	for (unsigned k = 0; k < nd && n < size; k++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%" PRIu64, k ? "x" : "", v[k]);
+	text_buf t = text_buf_of(buf, size);
+	dims_put(&t, v, nd);
 }
 
 /* Node i's index at its region's first run: the node as written, whose
@@ -673,18 +697,32 @@ static void declare(gen *g, size_t i)
 	if (x->kind == EMU_TN_TENSOR || x->kind == EMU_TN_STORE)
 		return; /* they are their arrays' rows */
 	const emu_tregion *r = &g->t->regions[x->region];
-	char tn[16], shape[64], tile[64], tmp[32];
-	dims_text(r->shape, r->ndims, shape, sizeof shape);
-	dims_text(r->tile, r->ndims, tile, sizeof tile);
-	put_line(g, (long)i, x->line, "tensor %s %s %s wl=%u array=%u tile=%s%s%s%s", x->name,
-		 type_text(x, tn, sizeof tn), shape, x->wl, r->array0, tile,
-		 x->kind == EMU_TN_INPUT ? "" : " shared", x->init_text[0] ? " " : "",
-		 x->init_text);
-	g->buf_of[i] = (int16_t)g->nbuf++;
-	for (unsigned k = 0; x->kind == EMU_TN_REDUCE && k < 2; k++) {
-		put_line(g, (long)i, x->line, "tensor %s %s %s wl=%u array=%u tile=%s shared",
-			 tmp_name(i, k, tmp, sizeof tmp), type_text(x, tn, sizeof tn), shape,
-			 x->tmp[k], r->array0, tile);
+	char tn[16], tmp[32], line[JIT_LINE];
+	type_text(x, tn, sizeof tn);
+	/* "tensor NAME TYPE SHAPE wl=W array=A tile=TILE[ shared][ INIT]" */
+	for (unsigned k = 0; k < (x->kind == EMU_TN_REDUCE ? 3u : 1u); k++) {
+		text_buf t = text_buf_of(line, sizeof line);
+		text_put_str(&t, "tensor ");
+		text_put_str(&t, k ? tmp_name(i, k - 1, tmp, sizeof tmp) : x->name);
+		text_put_str(&t, " ");
+		text_put_str(&t, tn);
+		text_put_str(&t, " ");
+		dims_put(&t, r->shape, r->ndims);
+		text_put_str(&t, " wl=");
+		text_put_uint(&t, k ? x->tmp[k - 1] : x->wl);
+		text_put_str(&t, " array=");
+		text_put_uint(&t, r->array0);
+		text_put_str(&t, " tile=");
+		dims_put(&t, r->tile, r->ndims);
+		if (k || x->kind != EMU_TN_INPUT)
+			text_put_str(&t, " shared");
+		if (!k && x->init_text[0]) {
+			text_put_str(&t, " ");
+			text_put_str(&t, x->init_text);
+		}
+		put_built(g, (long)i, x->line, line, &t);
+		if (!k)
+			g->buf_of[i] = (int16_t)g->nbuf;
 		g->nbuf++;
 	}
 }
@@ -705,20 +743,23 @@ static void cmd_text(const gen *g, size_t i, char *buf, size_t size, emu_jasm_op
 	o->fmt = (uint8_t)fmt;
 	o->width = (uint8_t)w;
 	o->is_signed = (uint8_t)sg;
-	size_t n = (size_t)snprintf(buf, size, "%s.%s", o->mnemonic,
-				    isa_type_name(fmt, w, sg, tn, sizeof tn));
+	text_buf b = text_buf_of(buf, size);
+	text_put_str(&b, o->mnemonic);
+	text_put_str(&b, ".");
+	text_put_str(&b, isa_type_name(fmt, w, sg, tn, sizeof tn));
 	if (!cnst && c->op == ISA_CVT) {
-		n += (size_t)snprintf(buf + n, size - n, ".%s",
-				      isa_type_name(c->sfmt, c->swidth, c->ssigned, st, sizeof st));
+		text_put_str(&b, ".");
+		text_put_str(&b, isa_type_name(c->sfmt, c->swidth, c->ssigned, st, sizeof st));
 		o->sfmt = c->sfmt;
 		o->swidth = c->swidth;
 		o->ssigned = c->ssigned;
 	}
-	n += (size_t)snprintf(buf + n, size - n, " %s", x->name);
+	text_put_str(&b, " ");
+	text_put_str(&b, x->name);
 	o->buf[o->nbufs++] = value_buf(g, i);
 	for (unsigned a = 0; a < x->nargs; a++) {
-		n += (size_t)snprintf(buf + n, size - n, ", %s",
-				      emu_tnode_value_name(t, &t->nodes[x->arg[a]]));
+		text_put_str(&b, ", ");
+		text_put_str(&b, emu_tnode_value_name(t, &t->nodes[x->arg[a]]));
 		if (o->nbufs < 4)
 			o->buf[o->nbufs] = value_buf(g, x->arg[a]);
 		o->nbufs++;
@@ -726,15 +767,18 @@ static void cmd_text(const gen *g, size_t i, char *buf, size_t size, emu_jasm_op
 	const isa_form f = cnst ? ISA_FORM_DI : isa_info_of(c->op)->form;
 	if (f == ISA_FORM_DAI || f == ISA_FORM_PAI || f == ISA_FORM_DI) {
 		const uint64_t v = cnst ? x->value : c->imm;
-		if (fmt == ISA_FMT_INT && sg && w < 64 && (v >> (w - 1) & 1))
-			snprintf(lit, sizeof lit, "-%" PRIu64, (~v & isa_mask(w)) + 1);
-		else if (fmt == ISA_FMT_INT && sg && w == 64 && (v >> 63))
-			snprintf(lit, sizeof lit, "%" PRId64, (int64_t)v);
-		else if (fmt == ISA_FMT_INT)
-			snprintf(lit, sizeof lit, "%" PRIu64, v);
-		else
+		text_put_str(&b, ", #");
+		if (fmt == ISA_FMT_INT && sg && w < 64 && (v >> (w - 1) & 1)) {
+			text_put_str(&b, "-");
+			text_put_uint(&b, (~v & isa_mask(w)) + 1);
+		} else if (fmt == ISA_FMT_INT && sg && w == 64 && (v >> 63)) {
+			text_put_int(&b, (int64_t)v);
+		} else if (fmt == ISA_FMT_INT) {
+			text_put_uint(&b, v);
+		} else {
 			emu_literal_text(fmt, w, sg, v, lit, sizeof lit);
-		snprintf(buf + n, size - n, ", #%s", lit);
+			text_put_str(&b, lit);
+		}
 		o->has_imm = true;
 		o->imm = v;
 	}
@@ -754,7 +798,13 @@ static void copy_op(const gen *g, size_t i, const char *dn, int16_t db, const ch
 	o->buf[0] = db;
 	o->buf[1] = sb;
 	o->nbufs = 2;
-	snprintf(buf, size, "copy.%s %s, %s", type_text(x, tn, sizeof tn), dn, sn);
+	text_buf t = text_buf_of(buf, size);
+	text_put_str(&t, "copy.");
+	text_put_str(&t, type_text(x, tn, sizeof tn));
+	text_put_str(&t, " ");
+	text_put_str(&t, dn);
+	text_put_str(&t, ", ");
+	text_put_str(&t, sn);
 }
 
 /* Command cmd (operands o, for node i) on every piece of box
@@ -791,12 +841,21 @@ static void emit_pieces(gen *g, size_t i)
 	emit_on_box(g, i, cmd, &o, &g->t->nodes[i].dom);
 }
 
+static void box_put(text_buf *t, const emu_box *b, unsigned nd)
+{
+	for (unsigned k = 0; k < nd; k++) {
+		if (k)
+			text_put_str(t, ",");
+		text_put_uint(t, b->lo[k]);
+		text_put_str(t, ":");
+		text_put_uint(t, b->hi[k]);
+	}
+}
+
 static void box_text(const emu_box *b, unsigned nd, char *buf, size_t size)
 {
-	size_t n = 0;
-	for (unsigned k = 0; k < nd && n < size; k++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%" PRIu64 ":%" PRIu64, k ? "," : "",
-				      b->lo[k], b->hi[k]);
+	text_buf t = text_buf_of(buf, size);
+	box_put(&t, b, nd);
 }
 
 /* `move D, S, OFFSETS @ box=BOX` for node i: the text, and its commands
@@ -807,25 +866,32 @@ static void emit_tmove(gen *g, size_t i, const char *dn, int16_t db, const char 
 {
 	const emu_tnode *x = &g->t->nodes[i];
 	const unsigned nd = g->t->regions[x->region].ndims;
-	char offs[96], bt[128];
+	char line[JIT_LINE];
 	int64_t o[EMU_LAYOUT_DIMS] = {0, 0, 0};
 	uint64_t lo[EMU_LAYOUT_DIMS] = {0, 0, 0}, hi[EMU_LAYOUT_DIMS] = {1, 1, 1};
-	size_t n = 0;
+	/* "move D, S, +O0, -O1 @ box=LO:HI,LO:HI" */
+	text_buf t = text_buf_of(line, sizeof line);
+	text_put_str(&t, "move ");
+	text_put_str(&t, dn);
+	text_put_str(&t, ", ");
+	text_put_str(&t, sn);
 	for (unsigned k = 0; k < nd; k++) {
-		n += (size_t)snprintf(offs + n, sizeof offs - n, ", %+" PRId64, off[k]);
+		text_put_str(&t, off[k] < 0 ? ", " : ", +");
+		text_put_int(&t, off[k]);
 		o[k] = off[k];
 		lo[k] = box->lo[k];
 		hi[k] = box->hi[k];
 	}
-	box_text(box, nd, bt, sizeof bt);
-	put_line(g, (long)i, x->line, "move %s, %s%s @ box=%s", dn, sn, offs, bt);
+	text_put_str(&t, " @ box=");
+	box_put(&t, box, nd);
+	put_built(g, (long)i, x->line, line, &t);
 	emu_jasm_tmove(&g->js, g->line, db, sb, o, lo, hi);
 }
 
 static void emit_sync(gen *g, size_t i)
 {
 	const emu_move m = emu_move_sync();
-	put_line(g, (long)i, g->t->nodes[i].line, "sync");
+	put_str(g, (long)i, g->t->nodes[i].line, "sync", 4);
 	emu_jasm_move(&g->js, g->line, &m);
 }
 
@@ -1028,14 +1094,30 @@ static const char *src_line(const gen *g, int line, size_t *len)
 static int emit_node(gen *g, size_t i)
 {
 	const emu_tnode *x = &g->t->nodes[i];
-	char src[160];
+	char src[160], line[JIT_LINE];
 	size_t n;
 	const char *s = src_line(g, x->line, &n);
-	snprintf(src, sizeof src, "%.*s", s ? (int)(n < 150 ? n : 150) : 0, s ? s : "");
-	if (x->line > 0)
-		put_line(g, -1, x->line, "# %s:%d: %s", g->t->path, x->line, trim(src));
-	else /* no text line: a node read from JSON (tdfg_json.h) */
-		put_line(g, -1, 0, "# %s: %s (%s)", g->t->path, x->name, emu_tnode_kind_name(x->kind));
+	n = s ? (n < 150 ? n : 150) : 0;
+	memcpy(src, s ? s : "", n);
+	src[n] = 0;
+	/* "# PATH:LINE: SOURCE", or for a node read from JSON (tdfg_json.h),
+	 * which has no text line, "# PATH: NAME (KIND)" */
+	text_buf t = text_buf_of(line, sizeof line);
+	text_put_str(&t, "# ");
+	text_put_str(&t, g->t->path);
+	text_put_str(&t, ":");
+	if (x->line > 0) {
+		text_put_int(&t, x->line);
+		text_put_str(&t, ": ");
+		text_put_str(&t, trim(src));
+	} else {
+		text_put_str(&t, " ");
+		text_put_str(&t, x->name);
+		text_put_str(&t, " (");
+		text_put_str(&t, emu_tnode_kind_name(x->kind));
+		text_put_str(&t, ")");
+	}
+	put_built(g, -1, x->line > 0 ? x->line : 0, line, &t);
 	int rc = 0;
 	/* §5.3: an in-memory consumer of a store stream waits for it: the
 	 * stream's writes are visible after a sync (strm.c). */
@@ -1075,13 +1157,19 @@ static int emit_node(gen *g, size_t i)
 	/* The node marker (doc/FORMAT.md): its tensor holds it from here; a
 	 * tensor node is its array's rows.  A strm node's says that its
 	 * stream runs here, after its sync (§3.3, §5.3). */
-	if (rc == 0 && x->kind == EMU_TN_TENSOR)
-		put_line(g, (long)i, x->line, "node %s tensor=%s", x->name,
-			 g->t->arrays[x->array].name);
-	else if (rc == 0)
-		put_line(g, (long)i, x->line, "node %s%s", x->name, x->strm ? " strm" : "");
-	if (rc == 0)
+	if (rc == 0) {
+		t = text_buf_of(line, sizeof line);
+		text_put_str(&t, "node ");
+		text_put_str(&t, x->name);
+		if (x->kind == EMU_TN_TENSOR) {
+			text_put_str(&t, " tensor=");
+			text_put_str(&t, g->t->arrays[x->array].name);
+		} else if (x->strm) {
+			text_put_str(&t, " strm");
+		}
+		put_built(g, (long)i, x->line, line, &t);
 		emu_jasm_mark(&g->js, g->line, x->name, value_buf(g, i), x->strm);
+	}
 	return rc;
 }
 
