@@ -84,6 +84,8 @@ static void first_cell(const emu_ref *r, const sram_machine *m, unsigned a, unsi
 typedef void rows_fn(const emu_ref *r, size_t k, unsigned *array, unsigned *wl,
 		     unsigned *end);
 
+enum { ROWS_AHEAD = 4 };
+
 /* Entry k of the row set `at`: its rows of its array, whole rows at a
  * time; only when they differ is the first differing cell looked for. */
 static bool entry_same(const emu_ref *r, const sram_machine *m, size_t k, rows_fn *at,
@@ -98,6 +100,17 @@ static bool entry_same(const emu_ref *r, const sram_machine *m, size_t k, rows_f
 	for (unsigned wl = lo; wl < hi; wl++) {
 		const uint64_t *got = sram_row((sram_machine *)m, a, wl);
 		const uint64_t *want = emu_ref_row(r, a, wl);
+#if defined(__GNUC__)
+		/* An array's rows lie a way's row apart in both stores, which
+		 * the hardware's prefetcher does not follow: ask for the rows
+		 * a few on while these are compared. */
+		if (wl + ROWS_AHEAD < hi) {
+			const uint64_t *w2 = emu_ref_row(r, a, wl + ROWS_AHEAD);
+			__builtin_prefetch(sram_row((sram_machine *)m, a, wl + ROWS_AHEAD));
+			if (w2)
+				__builtin_prefetch(w2);
+		}
+#endif
 		for (unsigned w = 0; w + 1 < rw; w++)
 			diff |= got[w] ^ (want ? want[w] : 0);
 		diff |= (got[rw - 1] ^ (want ? want[rw - 1] : 0)) & last;
