@@ -6,6 +6,7 @@
  * list every peripheral function and command.
  */
 #include <criterion/criterion.h>
+#include <inttypes.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,6 +240,42 @@ Test(machine, thread_count_does_not_matter)
 	emu_ref_free(rb);
 	emu_machine_free(a);
 	emu_machine_free(b);
+	emu_program_free(&p);
+}
+
+/* init= and the transpose unit spread a large buffer's pieces and tiles
+ * over the threads: the same cells whatever the count, each element
+ * init='s value read through the array's own port, and read back whole
+ * (threads too) the same values. */
+Test(machine, transpose_unit_threads)
+{
+	const uint64_t n = 512 * 256 - 7; /* a last tile cut short */
+	char text[256];
+	snprintf(text, sizeof text,
+		 "machine wordlines=64 bitlines=256 arrays=16 ways=8 mesh=2x2\n"
+		 "buffer X i24 %" PRIu64 " wl=5 arrays=0:1:512 init=random:5\n", n);
+	emu_program p = parse_text(text);
+	emu_machine *em[2];
+	for (int t = 0; t < 2; t++) {
+		diag d;
+		sram_set_threads(t + 1);
+		em[t] = emu_machine_new(&p, &d);
+		cr_assert_not_null(em[t]);
+		cr_assert_eq(emu_init_buffers(em[t], &d), 0, "%s", d.msg);
+	}
+	cr_assert(sram_state_equal(em[0]->m, em[1]->m));
+	uint64_t *back = malloc(n * sizeof *back);
+	cr_assert_not_null(back);
+	emu_buffer_read(em[1], &p.bufs[0], back);
+	sram_set_threads(0);
+	for (uint64_t i = 0; i < n; i++) {
+		const uint64_t want = emu_init_elem(&p.bufs[0], i);
+		cr_assert_eq(emu_elem_get(em[0], &p.bufs[0], i), want, "element %" PRIu64, i);
+		cr_assert_eq(back[i], want, "element %" PRIu64 " read back", i);
+	}
+	free(back);
+	emu_machine_free(em[0]);
+	emu_machine_free(em[1]);
 	emu_program_free(&p);
 }
 

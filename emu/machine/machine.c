@@ -153,11 +153,33 @@ static uint64_t ttu_cycles(emu_machine *em, const emu_buffer *b, uint64_t count)
 	return worst;
 }
 
+/* Threads for n pieces of work that share nothing, spread as the
+ * executor's ways are (-j, or OpenMP's count): one for fewer than least,
+ * where a team costs more than it saves. */
+static int piece_threads(uint64_t n, uint64_t least)
+{
+#ifdef _OPENMP
+	const int set = sram_get_threads();
+	const int nt = set ? set : omp_get_max_threads();
+	return nt < 2 || n < least ? 1 : nt;
+#else
+	(void)n, (void)least;
+	return 1;
+#endif
+}
+
+/* A buffer's tiles, each through the transpose unit.  Tiles share
+ * nothing, since a buffer never names an array twice (the parser refuses
+ * it: "array N appears twice in the pattern"): each has its own rows and
+ * its own values, so they run on the threads. */
 static void for_each_tile(sram_machine *m, const emu_buffer *b, uint64_t *v,
 			  uint64_t count, bool store)
 {
-	const uint64_t B = m->g.bitlines;
-	for (uint64_t t = 0; t * B < count; t++) {
+	const uint64_t B = m->g.bitlines, nt = (count + B - 1) / B;
+	const int threads = piece_threads(nt, 64);
+	(void)threads;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+	for (uint64_t t = 0; t < nt; t++) {
 		unsigned array, bl;
 		elem_place(m, b, t * B, &array, &bl);
 		const unsigned len = (unsigned)(count - t * B < B ? count - t * B : B);
@@ -294,7 +316,16 @@ int emu_init_buffers(emu_machine *em, diag *d)
 		 * unwritten read (hazard.h), though the SRAM holds zeros. */
 		if (b->init == EMU_INIT_NONE)
 			continue;
-		emu_init_fill(b, 0, b->length, v);
+		/* Elements are computed each on its own: in pieces, on the
+		 * threads (one for a small buffer). */
+		const uint64_t piece = 16384, np = (b->length + piece - 1) / piece;
+		const int threads = piece_threads(np, 8);
+		(void)threads;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+		for (uint64_t q = 0; q < np; q++)
+			emu_init_fill(b, q * piece,
+				      b->length - q * piece < piece ? b->length - q * piece : piece,
+				      v + q * piece);
 		emu_ttu_store(em, b, v, b->length);
 	}
 	free(v);
