@@ -2,11 +2,12 @@
 /*
  * hazard.c: sync visibility and JIT hazard tracking; see hazard.h.
  *
- * Written cells.  One uint32_t per (array, wordline): 0 = never written,
- * 1 = every bitline written, else the id of an interned bitline mask
- * (the bitlines written so far).  Commands apply one bitline mask to all
- * their arrays, so few distinct masks exist and the default machine
- * needs 16 MiB here instead of a bit per cell (128 MiB).
+ * Written cells.  One uint32_t per (array, wordline), state: 0 = never
+ * written, else the id of an interned bitline mask (the bitlines written
+ * so far; id 1, every bitline, is never stored there, see below).
+ * Commands apply one bitline mask to all their arrays, so few distinct
+ * masks exist and the default machine needs 16 MiB here instead of a bit
+ * per cell (128 MiB).
  *
  * "Every bitline written" is kept apart, as a bit per (array, wordline),
  * fullbits, and where that bit is set the uint32_t is not read: a write
@@ -65,7 +66,7 @@ struct emu_hazards {
 	size_t n, cap;
 	uint64_t count[EMU_HZ_KINDS];
 	uint64_t full[MASK_WORDS];
-	uint32_t *nfull;        /* per wordline: arrays whose state there is 1 */
+	uint32_t *nfull;        /* per wordline: arrays whose fullbit there is set */
 	uint64_t *fullbits;     /* per array, fullw words: bit w set iff every
 				 * bitline of wordline w is written */
 	unsigned fullw;

@@ -662,10 +662,10 @@ static int transfer_step(emu_mover *mv, const struct op *o, const struct remap *
 
 enum { ROWS_AHEAD = 4 };
 
-/* All wordline steps of source i, in one pass down its rows: the order
- * transfer_step's steps give whenever no source is written (steps_commute),
- * and rows of one array lie a way's row apart, where the steps' order
- * reads one row of every array in turn. */
+/* All wordline steps of source i, in one pass down its rows.  When the
+ * steps commute (steps_commute) this writes the cells transfer_step's
+ * order writes, with far fewer cache misses: rows of one array lie a
+ * way's row apart, where a step reads one row of every array in turn. */
 static int transfer_source(emu_mover *mv, const struct op *o, const struct remap *r,
 			   size_t i, uint64_t *buf, struct emu_move_batch *b)
 {
