@@ -168,10 +168,11 @@ static int piece_threads(uint64_t n, uint64_t least)
 #endif
 }
 
-/* A buffer's tiles, each through the transpose unit.  Tiles share
- * nothing, since a buffer never names an array twice (the parser refuses
- * it: "array N appears twice in the pattern"): each has its own rows and
- * its own values, so they run on the threads. */
+/* A buffer's tiles, each through the transpose unit: stored from v, or
+ * with v NULL from b's init= values, made a tile at a time; or read into
+ * v.  Tiles share nothing, since a buffer never names an array twice
+ * (the parser refuses it: "array N appears twice in the pattern"): each
+ * has its own rows and its own values, so they run on the threads. */
 static void for_each_tile(sram_machine *m, const emu_buffer *b, uint64_t *v,
 			  uint64_t count, bool store)
 {
@@ -184,9 +185,12 @@ static void for_each_tile(sram_machine *m, const emu_buffer *b, uint64_t *v,
 		elem_place(m, b, t * B, &array, &bl);
 		const unsigned len = (unsigned)(count - t * B < B ? count - t * B : B);
 		if (store) {
+			uint64_t made[SRAM_MAX_DIM];
+			if (!v)
+				emu_init_fill(b, t * B, len, made);
 			/* its rows' pages in runs, not a fault a page (sram.h) */
 			sram_prefault_rows(m, array, b->wl, b->width);
-			emu_ttu_put(m, array, b->wl, b->width, 0, v + t * B, len);
+			emu_ttu_put(m, array, b->wl, b->width, 0, v ? v + t * B : made, len);
 		} else {
 			emu_ttu_get(m, array, b->wl, b->width, 0, v + t * B, len);
 		}
@@ -298,16 +302,6 @@ void emu_elem_set(emu_machine *em, const emu_buffer *b, uint64_t i, uint64_t v)
 int emu_init_buffers(emu_machine *em, diag *d)
 {
 	const emu_program *p = em->prog;
-	/* One array of values for every buffer, the largest's size: its
-	 * pages are taken once (mem.h). */
-	uint64_t most = 0, *v = NULL;
-	for (size_t k = 0; k < p->nbufs; k++)
-		if (p->bufs[k].init != EMU_INIT_NONE && p->bufs[k].length > most)
-			most = p->bufs[k].length;
-	if (most && !(v = mem_alloc_whole(most * sizeof *v))) {
-		diag_file(d, p->path, "out of memory initialising the buffers");
-		return -1;
-	}
 	for (size_t k = 0; k < p->nbufs; k++) {
 		const emu_buffer *b = &p->bufs[k];
 		/* A buffer counts as written once something writes it: its
@@ -316,6 +310,19 @@ int emu_init_buffers(emu_machine *em, diag *d)
 		 * unwritten read (hazard.h), though the SRAM holds zeros. */
 		if (b->init == EMU_INIT_NONE)
 			continue;
+		if (!b->ndims) {
+			/* emu_ttu_store, the values made a tile at a time */
+			mark_loaded(em, b);
+			for_each_tile(em->m, b, NULL, b->length, true);
+			ttu_cycles(em, b, b->length);
+			continue;
+		}
+		uint64_t *v = mem_alloc_whole(b->length * sizeof *v);
+		if (!v) {
+			diag_at(d, p->path, b->line, b->col,
+				"out of memory initialising buffer '%s'", b->name);
+			return -1;
+		}
 		/* Elements are computed each on its own: in pieces, on the
 		 * threads (one for a small buffer). */
 		const uint64_t piece = 16384, np = (b->length + piece - 1) / piece;
@@ -327,8 +334,8 @@ int emu_init_buffers(emu_machine *em, diag *d)
 				      b->length - q * piece < piece ? b->length - q * piece : piece,
 				      v + q * piece);
 		emu_ttu_store(em, b, v, b->length);
+		free(v);
 	}
-	free(v);
 	return emu_machine_failed(em, d);
 }
 
