@@ -28,7 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Programs of at least this many micro-ops run blocked by default: a
+/* Programs of at least this many micro-ops run blocked by default (with
+ * AVX-512, sram_block_wanted): a
  * short program (an int add: 32) streams its few rows from memory once
  * either way, and the blocked loop pays its dispatch per block. */
 enum { BLOCK_MIN_UOPS = 64 };
@@ -76,12 +77,15 @@ static void plan_fast(struct sram_block_op *o, uint32_t zero)
 	o->code = (uint8_t)FAST_CODE(o->wfn ? o->wfn : o->lfn, o->gate);
 }
 
-bool sram_block_wanted(size_t n)
+bool sram_block_wanted(size_t n, size_t vec_words)
 {
 	const char *force = getenv("INFSIM_BLOCK");
 	if (force && *force)
 		return strcmp(force, "0") != 0;
-	return n >= BLOCK_MIN_UOPS;
+	/* With narrower vectors than AVX-512's, blocked runs measured
+	 * slower than unblocked ones (doc/PERFORMANCE.md, "An AVX2 host"):
+	 * four ymm registers a latch do not pay for a dispatch per block. */
+	return n >= BLOCK_MIN_UOPS && vec_words >= 8;
 }
 
 static void plan_op(const sram_uop *u, size_t n, uint32_t *setrows,

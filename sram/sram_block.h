@@ -59,8 +59,9 @@ void sram_block_plan_free(sram_block_plan *bp);
 void sram_block_exec(const sram_block_plan *bp, const sram_block_layout *L,
 		     sram_way *const *ways, unsigned nw, size_t i0, size_t i1);
 
-/* Is blocked execution wanted for a program of n uops?  INFSIM_BLOCK=1
- * (or 0) forces it on (or off); by default, long programs only. */
-bool sram_block_wanted(size_t n);
+/* Is blocked execution wanted for a program of n uops, on vectors of
+ * vec_words words?  INFSIM_BLOCK=1 (or 0) forces it on (or off); by
+ * default, long programs with AVX-512 only. */
+bool sram_block_wanted(size_t n, size_t vec_words);
 
 #endif

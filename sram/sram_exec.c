@@ -229,8 +229,8 @@ void sram_uop_cost(const sram_uop *u, sram_count *c)
  * recorded only by the last uop of the run that senses: earlier records
  * would be overwritten before anyone could look.
  *
- * Long programs (from 64 uops, or any with INFSIM_BLOCK=1) run
- * column-blocked instead: sram_block.c runs each stretch between two
+ * Long programs (from 64 uops, with AVX-512; or any with INFSIM_BLOCK=1)
+ * run column-blocked instead: sram_block.c runs each stretch between two
  * shifts over a few words of a way at a time, latches in registers;
  * the shifts run here, whole-way, between the stretches
  * (run_group_blocked).
@@ -1146,7 +1146,7 @@ static bool run_init(struct run *R, const sram_machine *m,
 	}
 	if (last_sense != SIZE_MAX)
 		pl[last_sense].record = pl[last_sense].general = true;
-	if (sram_block_wanted(n)) {
+	if (sram_block_wanted(n, R->ps.words)) {
 		if (!run_init_blocked(R, m, prog, last_sense)) {
 			run_free(R);
 			return false;
