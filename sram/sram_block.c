@@ -29,9 +29,9 @@
 #include <string.h>
 
 /* Programs of at least this many micro-ops run blocked by default (with
- * AVX-512, sram_block_wanted): a
- * short program (an int add: 32) streams its few rows from memory once
- * either way, and the blocked loop pays its dispatch per block. */
+ * AVX-512, sram_block_wanted): a short program (an int add: 32) streams
+ * its few rows from memory once either way, and the blocked loop pays
+ * its dispatch per block. */
 enum { BLOCK_MIN_UOPS = 64 };
 #ifndef PREFETCH_LEVEL
 #define PREFETCH_LEVEL 2
