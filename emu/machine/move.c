@@ -660,72 +660,6 @@ static int transfer_step(emu_mover *mv, const struct op *o, const struct remap *
 	return 0;
 }
 
-enum { ROWS_AHEAD = 4 };
-
-/* All wordline steps of source i, in one pass down its rows.  When the
- * steps commute (steps_commute) this writes the cells transfer_step's
- * order writes, with far fewer cache misses: rows of one array lie a
- * way's row apart, where a step reads one row of every array in turn. */
-static int transfer_source(emu_mover *mv, const struct op *o, const struct remap *r,
-			   size_t i, uint64_t *buf, struct emu_move_batch *b)
-{
-	sram_machine *m = mv->m;
-	const unsigned wpa = m->wpa;
-	const emu_move *c = o->c;
-	const unsigned sb = emu_net_bank(&m->g, o->src[i]);
-	const uint64_t *first = sram_row(m, o->src[i], c->wl);
-	for (unsigned k = 0; k < c->nwl; k++) {
-		const uint64_t *row = first + (size_t)k * m->stride;
-#if defined(__GNUC__)
-		/* Rows a way's row apart: the hardware's prefetcher does not
-		 * follow them, so the rows a few steps on are asked for now. */
-		if (k + ROWS_AHEAD < c->nwl)
-			__builtin_prefetch(row + ROWS_AHEAD * m->stride, 0, 3);
-#endif
-		uint64_t in[MASK_WORDS];
-		for (unsigned w = 0; w < wpa; w++)
-			in[w] = row[w] & o->smask[w];
-		remap_apply(r, in, buf, wpa);
-		for (size_t j = 0; j < o->copies; j++) {
-			const unsigned a = o->dst[i * o->copies + j];
-			if (emu_net_bank(&m->g, a) != sb) {
-				if (batch_add(b, wpa, a, c->dst_wl + k, buf) != 0)
-					return -1;
-				continue;
-			}
-#if defined(__GNUC__)
-			if (k + ROWS_AHEAD < c->nwl)
-				__builtin_prefetch(sram_row(m, a, c->dst_wl + k + ROWS_AHEAD), 1, 3);
-#endif
-			write_masked(m, a, c->dst_wl + k, o->dmask, buf);
-		}
-	}
-	return 0;
-}
-
-/* Does the order of the steps not matter?  It does not when no row read
- * is written now: when the destination wordlines are not the source
- * ones, or no source array is written now (a destination in its own
- * bank).  Then every row read holds what it held when the command
- * began, each destination cell is written once, and held rows land only
- * at the sync. */
-static bool steps_commute(emu_mover *mv, const struct op *o)
-{
-	const emu_move *c = o->c;
-	if (c->dst_wl >= c->wl + c->nwl || c->wl >= c->dst_wl + c->nwl)
-		return true;
-	bool commute = true;
-	for (size_t i = 0; i < o->nsrc; i++)
-		mv->dst_seen[o->src[i]] = 1;
-	for (size_t e = 0; e < o->nsrc * o->copies && commute; e++)
-		commute = !mv->dst_seen[o->dst[e]] ||
-			  emu_net_bank(&mv->m->g, o->dst[e]) !=
-			  emu_net_bank(&mv->m->g, o->src[e / o->copies]);
-	for (size_t i = 0; i < o->nsrc; i++)
-		mv->dst_seen[o->src[i]] = 0;
-	return commute;
-}
-
 /* The destinations of o in another bank than their source's. */
 static size_t remote_count(const emu_mover *mv, const struct op *o)
 {
@@ -759,12 +693,8 @@ static int exec_transfer(emu_mover *mv, const struct op *o)
 	for (size_t i = 0; i < o->nsrc * o->copies; i++)
 		sram_prefault_rows(mv->m, o->dst[i], c->dst_wl, c->nwl);
 	rc = 0;
-	if (steps_commute(mv, o))
-		for (size_t i = 0; i < o->nsrc && rc == 0; i++)
-			rc = transfer_source(mv, o, &r, i, buf, b);
-	else
-		for (unsigned k = 0; k < c->nwl && rc == 0; k++)
-			rc = transfer_step(mv, o, &r, k, buf, b);
+	for (unsigned k = 0; k < c->nwl && rc == 0; k++)
+		rc = transfer_step(mv, o, &r, k, buf, b);
 	emu_net_begin(&mv->net);
 	for (size_t i = 0; i < o->nsrc && rc == 0; i++)
 		rc = emu_net_send(&mv->net, o->src[i], o->dst + i * o->copies, o->copies,
@@ -786,15 +716,9 @@ static void exec_sync(emu_mover *mv)
 {
 	for (size_t i = 0; i < mv->npend; i++) {
 		const struct emu_move_batch *b = &mv->pend[i];
-		for (size_t e = 0; e < b->n; e++) {
-#if defined(__GNUC__)
-			if (e + ROWS_AHEAD < b->n)
-				__builtin_prefetch(sram_row(mv->m, b->array[e + ROWS_AHEAD],
-							    b->row[e + ROWS_AHEAD]), 1, 3);
-#endif
+		for (size_t e = 0; e < b->n; e++)
 			write_masked(mv->m, b->array[e], b->row[e], b->mask,
 				     b->data + e * mv->m->wpa);
-		}
 	}
 	drop_batches(mv);
 	mv->last.cycles = mv->noc_in_flight + emu_net_barrier_cycles(&mv->m->g);
