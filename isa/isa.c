@@ -5,6 +5,7 @@
  */
 #include "isa.h"
 #include "family.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,31 +114,18 @@ int isa_type_parse(const char *text, size_t len, unsigned *fmt,
 	return 0;
 }
 
-/* Written out by hand, not with snprintf: the JIT names a type for
- * every command it makes, and the printf family was most of its time. */
+/* With a text_buf, not snprintf: the JIT names a type for every command
+ * it makes, and the printf family was most of its time. */
 const char *isa_type_name(unsigned fmt, unsigned width, unsigned is_signed,
 			  char *buf, size_t size)
 {
 	const isa_fpfmt *ff = isa_fpfmt_of(fmt);
-	char t[16];
-	size_t n = 0;
+	text_buf t = text_buf_of(buf, size);
 	if (ff) {
-		for (; ff->name[n] && n < sizeof t - 1; n++)
-			t[n] = ff->name[n];
+		text_put_str(&t, ff->name);
 	} else {
-		char d[10];
-		size_t nd = 0;
-		do
-			d[nd++] = (char)('0' + width % 10);
-		while ((width /= 10) != 0);
-		t[n++] = fmt == ISA_FMT_FIX ? 'q' : is_signed ? 'i' : 'u';
-		while (nd)
-			t[n++] = d[--nd];
-	}
-	if (size) {
-		const size_t k = n < size - 1 ? n : size - 1;
-		memcpy(buf, t, k);
-		buf[k] = '\0';
+		text_put_str(&t, fmt == ISA_FMT_FIX ? "q" : is_signed ? "i" : "u");
+		text_put_uint(&t, width);
 	}
 	return buf;
 }

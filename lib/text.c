@@ -204,13 +204,9 @@ void text_put(text_buf *b, const char *s, size_t len)
 
 size_t text_copy(char *dst, size_t size, const char *src)
 {
-	const size_t n = strlen(src);
-	if (size) {
-		const size_t k = n < size - 1 ? n : size - 1;
-		memcpy(dst, src, k);
-		dst[k] = 0;
-	}
-	return n;
+	text_buf t = text_buf_of(dst, size);
+	text_put_str(&t, src);
+	return t.n;
 }
 
 void text_put_str(text_buf *b, const char *s)

@@ -222,6 +222,16 @@ static void mark_loaded(emu_machine *em, const emu_buffer *b)
 	free(arrays);
 }
 
+/* emu_ttu_store of a 1-d buffer: from values, or with values NULL from
+ * its init= values (for_each_tile). */
+static uint64_t store_tiles(emu_machine *em, const emu_buffer *b, uint64_t *values,
+			    uint64_t count)
+{
+	mark_loaded(em, b);
+	for_each_tile(em->m, b, values, count, true);
+	return ttu_cycles(em, b, count);
+}
+
 /* A tensor through the transpose unit (layout.h): the whole region, or
  * its first count elements one by one through the port. */
 static uint64_t tensor_ttu(emu_machine *em, const emu_buffer *b, uint64_t *values,
@@ -252,11 +262,11 @@ uint64_t emu_ttu_store(emu_machine *em, const emu_buffer *b,
 {
 	if (count > b->length)
 		count = b->length;
-	mark_loaded(em, b);
-	if (b->ndims)
+	if (b->ndims) {
+		mark_loaded(em, b);
 		return tensor_ttu(em, b, (uint64_t *)values, count, true);
-	for_each_tile(em->m, b, (uint64_t *)values, count, true);
-	return ttu_cycles(em, b, count);
+	}
+	return store_tiles(em, b, (uint64_t *)values, count);
 }
 
 uint64_t emu_ttu_load(emu_machine *em, const emu_buffer *b, uint64_t *values,
@@ -311,10 +321,7 @@ int emu_init_buffers(emu_machine *em, diag *d)
 		if (b->init == EMU_INIT_NONE)
 			continue;
 		if (!b->ndims) {
-			/* emu_ttu_store, the values made a tile at a time */
-			mark_loaded(em, b);
-			for_each_tile(em->m, b, NULL, b->length, true);
-			ttu_cycles(em, b, b->length);
+			store_tiles(em, b, NULL, b->length);
 			continue;
 		}
 		uint64_t *v = mem_alloc_whole(b->length * sizeof *v);

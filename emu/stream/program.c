@@ -171,33 +171,21 @@ const emu_form_info *emu_form_of(unsigned form)
 	return form < sizeof forms / sizeof forms[0] ? &forms[form] : NULL;
 }
 
-/* s appended to buf of size bytes at *at, snprintf's way: cut to fit,
- * *at counts every byte. */
-static void name_put(char *buf, size_t size, size_t *at, const char *s)
-{
-	for (; *s; s++, (*at)++)
-		if (*at + 1 < size)
-			buf[*at] = *s;
-	if (size)
-		buf[*at < size ? *at : size - 1] = '\0';
-}
-
-/* By hand, not with snprintf: the JIT's assembler names every command
- * it checks (isa_type_name says why). */
+/* With a text_buf, not snprintf: the JIT's assembler names every
+ * command it checks (isa_type_name says why). */
 int emu_cmd_name(const isa_cmd *c, char *buf, size_t size)
 {
 	const isa_info *in = isa_info_of(c->op);
 	char d[16], a[16];
-	size_t at = 0;
-	name_put(buf, size, &at, in ? in->name : "?");
-	name_put(buf, size, &at, ".");
-	name_put(buf, size, &at, isa_type_name(c->fmt, c->width, c->is_signed, d, sizeof d));
+	text_buf t = text_buf_of(buf, size);
+	text_put_str(&t, in ? in->name : "?");
+	text_put_str(&t, ".");
+	text_put_str(&t, isa_type_name(c->fmt, c->width, c->is_signed, d, sizeof d));
 	if (in && isa_class_of(c->op) == ISA_CLASS_X) {
-		name_put(buf, size, &at, ".");
-		name_put(buf, size, &at,
-			 isa_type_name(c->sfmt, c->swidth, c->ssigned, a, sizeof a));
+		text_put_str(&t, ".");
+		text_put_str(&t, isa_type_name(c->sfmt, c->swidth, c->ssigned, a, sizeof a));
 	}
-	return (int)at;
+	return (int)t.n;
 }
 
 int emu_mnemonic_types(const char *mnemonic, char *buf, size_t size)
