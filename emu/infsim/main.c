@@ -533,9 +533,10 @@ static void tdfg_src_free(tdfg_src *ts)
 	ts->on = false;
 }
 
-/* The program at path, lowered (emu_program_lower) unless written. */
+/* The program at path, lowered (emu_program_lower) unless written.
+ * vtdfg: the tDFG that --tdfg validates it against, which takes -D. */
 static int load_program(const geom_opts *go, const char *path, emu_program *p,
-			tdfg_src *ts, bool written)
+			tdfg_src *ts, bool written, const char *vtdfg)
 {
 	diag d;
 	diag_clear(&d);
@@ -549,7 +550,7 @@ static int load_program(const geom_opts *go, const char *path, emu_program *p,
 				   "with --type (f32, i32, ...)", path);
 	if (!json && go->type)
 		return cli_usage(NULL, "--type applies to an artifact's tDFG (.json), not to '%s'", path);
-	if (go->ndefs && (json || !emu_tdfg_path(path)))
+	if (go->ndefs && (json || !emu_tdfg_path(path)) && !(vtdfg && emu_tdfg_path(vtdfg)))
 		return cli_usage(NULL, "-D %s: parameters are a tDFG's (.tdfg), not %s's",
 				   go->defs[0].name, path);
 	if (json || emu_tdfg_path(path)) {
@@ -1141,7 +1142,7 @@ static int cmd_run(int argc, char **argv)
 	int rc = !o.ba || !o.geo.machine ? oom_error()
 					 : parse_run_opts(argc, argv, &o, &done);
 	if (!rc && !done)
-		rc = load_program(&o.geo, o.prog, &p, &ts, false);
+		rc = load_program(&o.geo, o.prog, &p, &ts, false, o.tdfg);
 	if (!rc && !done)
 		rc = load_tdfg(&o, &p, &ts, &s.vt);
 	if (!rc && !done)
@@ -1269,7 +1270,7 @@ static int stream_tool(int argc, char **argv, const char *name, const char *opts
 	if (!rc && !done && need_out && !out)
 		rc = cli_usage(NULL, "%s: missing -o OUT.inb", name);
 	if (!rc && !done)
-		rc = load_program(&go, prog, &p, &ts, written);
+		rc = load_program(&go, prog, &p, &ts, written, NULL);
 	if (!rc && !done)
 		rc = act(&p, &ts, out);
 	emu_program_free(&p);
@@ -1357,7 +1358,7 @@ static int cmd_info(int argc, char **argv)
 	if (!rc && !done && optind >= argc && go.ndefs)
 		rc = cli_usage(NULL, "-D %s: parameters are a tDFG's; give info the .tdfg",
 			       go.defs[0].name);
-	if (!rc && !done && optind < argc && !(rc = load_program(&go, argv[optind], &p, &ts, false)))
+	if (!rc && !done && optind < argc && !(rc = load_program(&go, argv[optind], &p, &ts, false, NULL)))
 		g = p.geom;
 	else if (!rc && !done && !(rc = apply_geom_opts(&ov, &go)))
 		g = ov.g;
