@@ -999,8 +999,8 @@ Test(binary, corrupted)
 #define MUTATE(i, v, msg) do { memcpy(c, w, n * sizeof *c); c[i] = (v); \
 		expect_decode_error(c, n, msg); } while (0)
 	MUTATE(0, 0x1234, "word 0: bad magic 0x0000000000001234; expected \"INFSIMB1\"");
-	MUTATE(1, 2, "word 1: version 2 is not supported; expected 4");
-	MUTATE(1, 3, "word 1: version 3 is not supported; expected 4");
+	MUTATE(1, 2, "word 1: version 2 is not supported; expected 4 to 5");
+	MUTATE(1, 3, "word 1: version 3 is not supported; expected 4 to 5");
 	MUTATE(2, 54, "word 54: 1 words follow the end given in the header");
 	MUTATE(3, 100, "word 3: the machine is not valid: wordlines must be a power of two");
 	MUTATE(3, UINT64_C(1) << 40, "word 3: the machine is not valid");

@@ -3,10 +3,10 @@
  * encode.c: the assembler's binary form, 64-bit words (doc/FORMAT.md,
  * "Binary format"; stored little-endian in files).
  *
- *   header   magic "INFSIMB1", version 4, total words, the machine
+ *   header   magic "INFSIMB1", version 5, total words, the machine
  *            (4 words), its settings fp|latency|cordic, scratch, buffer
  *            count, command count
- *   buffer   name (8 words), width|signed|init|fmt|wl|-|ndims, length, init
+ *   buffer   name (8 words), width|signed|init|fmt|wl|shared|scratch|ndims, length, init
  *            value, array pattern; a tensor (ndims 1..3) then its sizes
  *            and tiles (6 words)
  *   command  op|width|signed|fmt|sfmt|swidth|ssigned, d|d2|a|b, imm,
@@ -16,12 +16,14 @@
  *            dist, reuse stride, reuse count, wl|n|to|scratch, value,
  *            array, bitline and destination bitline patterns
  *   pattern  start, ndims, then (stride, count) per dimension
- *   markers  their count, then per node marker its name (8 words) and
- *            at (bits 0-46: commands before it) | strm << 47 | tensor
- *            index << 48
+ *   markers  their count, then per node marker its name (8 words),
+ *            at (bits 0-43: commands before it) | selectors << 44 |
+ *            strm << 47 | tensor index << 48, and per selector (run=N,
+ *            PARAM=VALUE) its name (8 words) and value
  * Version 2 added the element formats, madd's c, the settings (fp=,
  * latency=, cordic=) and what each command carries of them.  Version 3
- * added tensors and moves, version 4 node markers.
+ * added tensors and moves, version 4 node markers, version 5 scratch
+ * tensors and the markers' selectors; version 4 is still read.
  *
  * The decoder trusts nothing: every read is bounds-checked, every
  * reserved bit must be zero, and the program is rebuilt through emu_asm,
@@ -38,7 +40,8 @@
 #include "text.h"
 
 #define MAGIC UINT64_C(0x31424D4953464E49) /* "INFSIMB1" read little-endian */
-#define VERSION 4
+#define VERSION 5
+#define VERSION_OLDEST 4
 #define MOVE_OP 0xffffu
 #define HEADER_WORDS 11
 #define NAME_WORDS (EMU_NAME_MAX / 8)
@@ -85,7 +88,7 @@ static void emit_buffer(writer *wr, const emu_buffer *b)
 {
 	emit_name(wr, b->name);
 	emit(wr, b->width | (uint64_t)b->is_signed << 8 | (uint64_t)b->init << 16 |
-		 (uint64_t)b->fmt << 24 | (uint64_t)b->wl << 32 | (uint64_t)b->shared << 48 |
+		 (uint64_t)b->fmt << 24 | (uint64_t)b->wl << 32 | (uint64_t)b->shared << 48 | (uint64_t)b->scratch << 49 |
 		 (uint64_t)b->ndims << 56);
 	emit(wr, b->length);
 	emit(wr, b->init_arg);
@@ -123,16 +126,23 @@ static void emit_name(writer *wr, const char *name)
 }
 
 /* The node markers after the commands: count, then name and
- * at|strm|tensor: at in bits 0-46, bit 47 set for a strm marker, the
- * tensor in bits 48-63. */
+ * at|selectors|strm|tensor: at in bits 0-43, the number of selectors in
+ * bits 44-46, bit 47 set for a strm marker, the tensor in bits 48-63;
+ * then each selector's name and value. */
+#define MARK_SEL_BIT 44
 #define MARK_STRM_BIT 47
 static void emit_marks(writer *wr, const emu_program *p)
 {
 	emit(wr, p->nmarks);
 	for (size_t i = 0; i < p->nmarks; i++) {
-		emit_name(wr, p->marks[i].name);
-		emit(wr, (uint64_t)p->marks[i].at | (uint64_t)p->marks[i].strm << MARK_STRM_BIT |
-			 (uint64_t)(uint16_t)p->marks[i].buf << 48);
+		const emu_mark *m = &p->marks[i];
+		emit_name(wr, m->name);
+		emit(wr, (uint64_t)m->at | (uint64_t)m->nsel << MARK_SEL_BIT |
+			 (uint64_t)m->strm << MARK_STRM_BIT | (uint64_t)(uint16_t)m->buf << 48);
+		for (unsigned k = 0; k < m->nsel; k++) {
+			emit_name(wr, m->sel[k].name);
+			emit(wr, (uint64_t)m->sel[k].value);
+		}
 	}
 }
 
@@ -302,10 +312,11 @@ static int take_buffer(reader *r, emu_asm *a)
 		return -1;
 	s.at[EMU_AT_TYPE] = s.at[EMU_AT_WL] = s.at[EMU_AT_INIT] = r->pos;
 	if (take(r, "a buffer", &v) ||
-	    reserved_zero(r, v, UINT64_C(0xff01ffffffffffff), "a buffer's layout word"))
+	    reserved_zero(r, v, UINT64_C(0xff03ffffffffffff), "a buffer's layout word"))
 		return -1;
 	b.ndims = (uint8_t)(v >> 56);
 	b.shared = (uint8_t)(v >> 48 & 1);
+	b.scratch = (uint8_t)(v >> 49 & 1);
 	b.width = (uint8_t)v;
 	b.is_signed = (uint8_t)(v >> 8);
 	b.init = (emu_init_kind)(uint8_t)(v >> 16);
@@ -427,9 +438,11 @@ static int take_mark(reader *r, emu_program *out, size_t *last_at)
 	bool ident = n > 0 && text_is_ident_start(name[0]);
 	for (size_t i = 1; ident && i < n; i++)
 		ident = text_is_ident_char(name[i]);
-	const uint64_t at = v & ((UINT64_C(1) << MARK_STRM_BIT) - 1);
+	const uint64_t at = v & ((UINT64_C(1) << MARK_SEL_BIT) - 1);
+	const unsigned nsel = (unsigned)(v >> MARK_SEL_BIT & 7);
 	const uint16_t buf = (uint16_t)(v >> 48);
 	const char *bad = !ident ? "its name is not an identifier"
+			  : nsel > EMU_MARK_SELS ? "it has more selectors than a marker can hold"
 			  : at > out->ncmds ? "it comes after more commands than the stream has"
 			  : at < *last_at ? "it comes before the marker ahead of it (markers are in "
 					    "stream order)"
@@ -445,11 +458,30 @@ static int take_mark(reader *r, emu_program *out, size_t *last_at)
 	out->ncmds = (size_t)at; /* emu_program_mark marks after the first at commands */
 	const int rc = emu_program_mark(out, name, (int16_t)buf, 0);
 	out->ncmds = keep;
-	if (rc == 0)
-		out->marks[out->nmarks - 1].strm = v >> MARK_STRM_BIT & 1;
-	if (rc)
+	if (rc) {
 		diag_file(r->d, r->path, "out of memory");
-	return rc;
+		return rc;
+	}
+	emu_mark *m = &out->marks[out->nmarks - 1];
+	m->strm = v >> MARK_STRM_BIT & 1;
+	for (unsigned k = 0; k < nsel; k++) {
+		uint64_t x;
+		const size_t s0 = r->pos;
+		if (take_name(r, m->sel[k].name) || take(r, "a node marker's selector", &x))
+			return -1;
+		bool ok = text_is_ident_start(m->sel[k].name[0]);
+		for (size_t i = 1; ok && m->sel[k].name[i]; i++)
+			ok = text_is_ident_char(m->sel[k].name[i]);
+		if (!ok || (strcmp(m->sel[k].name, "run") == 0 && (x == 0 || x > UINT32_MAX))) {
+			diag_file(r->d, r->path, "word %zu: node marker '%s': its selector %s; the "
+				  "stream is corrupted", s0, name, ok ? "run= is out of range"
+				  : "name is not an identifier");
+			return -1;
+		}
+		m->sel[k].value = (int64_t)x;
+		m->nsel++;
+	}
+	return 0;
 }
 
 static int take_marks(reader *r, emu_program *out)
@@ -482,9 +514,9 @@ static int take_preamble(reader *r)
 	}
 	if (take(r, "the header", &v))
 		return -1;
-	if (v != VERSION) {
+	if (v < VERSION_OLDEST || v > VERSION) {
 		diag_file(r->d, r->path, "word 1: version %" PRIu64 " is not supported; "
-			  "expected %d", v, VERSION);
+			  "expected %d to %d", v, VERSION_OLDEST, VERSION);
 		return -1;
 	}
 	if (take(r, "the header", &v))

@@ -215,6 +215,8 @@ static void put_tensor(const emu_buffer *b, FILE *f)
 	put_dims(f, b->tile, b->ndims);
 	if (b->shared)
 		fputs(" shared", f);
+	if (b->scratch)
+		fputs(" scratch", f);
 }
 
 /* "node NAME", or "node NAME tensor=T" when another tensor holds it;
@@ -222,10 +224,14 @@ static void put_tensor(const emu_buffer *b, FILE *f)
 static void put_mark(const emu_program *p, const emu_mark *m, FILE *f)
 {
 	const char *t = p->bufs[m->buf].name;
-	if (strcmp(t, m->name) == 0)
-		fprintf(f, "node %s%s\n", m->name, m->strm ? " strm" : "");
-	else
-		fprintf(f, "node %s tensor=%s%s\n", m->name, t, m->strm ? " strm" : "");
+	fprintf(f, "node %s", m->name);
+	if (strcmp(t, m->name) != 0)
+		fprintf(f, " tensor=%s", t);
+	if (m->strm)
+		fputs(" strm", f);
+	for (unsigned k = 0; k < m->nsel; k++)
+		fprintf(f, " %s=%" PRId64, m->sel[k].name, m->sel[k].value);
+	fputc('\n', f);
 }
 
 char *emu_format(const emu_program *p)

@@ -966,7 +966,7 @@ static int parse_tensor_field(parser *ps, emu_buffer *b, emu_src *src, bool seen
 	uint64_t v;
 	unsigned k;
 	if (parse_field_key(ps, fields, 5, "tensor", "wl=N, array=N, tile=T0xT1, "
-			    "hint=KIND:DIM, init=KIND or shared", seen, &k) != 0)
+			    "hint=KIND:DIM, init=KIND, shared or scratch", seen, &k) != 0)
 		return -1;
 	if (k != 3)
 		src->at[parts[k]] = ps->pos + 1;
@@ -1048,6 +1048,12 @@ static int parse_tensor(parser *ps, size_t t)
 		const size_t w = ps->pos, wn = word_len(ps, w);
 		if (wn == 6 && memcmp(ps->s + w, "shared", 6) == 0 && !b.shared) {
 			b.shared = 1;
+			ps->pos = w + wn;
+			continue;
+		}
+		if (wn == 7 && memcmp(ps->s + w, "scratch", 7) == 0 && !b.scratch &&
+		    (w + wn >= ps->len || ps->s[w + wn] != '=')) {
+			b.scratch = 1;
 			ps->pos = w + wn;
 			continue;
 		}
@@ -1390,12 +1396,55 @@ static int parse_tensor_move(parser *ps, size_t t)
 
 /* ---- node markers (doc/FORMAT.md, "Node markers") ---- */
 
-/* node NAME [tensor=T] [strm]: after the commands so far, tensor T (by
- * default the one called NAME) holds the value of the tDFG node NAME;
- * with strm, the node's near-memory stream runs here first. */
+/* A marker's selector NAME=VALUE (run=N, or a region parameter's
+ * value) into m; its word is at pos, n characters. */
+static int parse_mark_sel(parser *ps, emu_mark *m, size_t pos, size_t n)
+{
+	char fd[64];
+	if (m->nsel == EMU_MARK_SELS)
+		return perr(ps, pos, "node '%s': at most %d selectors (run=N and parameter "
+			    "values) on one marker", m->name, EMU_MARK_SELS);
+	if (n >= EMU_NAME_MAX)
+		return perr(ps, pos, "selector name is %zu characters long; at most %d", n,
+			    EMU_NAME_MAX - 1);
+	for (unsigned k = 0; k < m->nsel; k++)
+		if (word_is(ps, pos, n, m->sel[k].name))
+			return perr(ps, pos, "node '%s': '%.*s=' is given twice", m->name, (int)n,
+				    ps->s + pos);
+	struct emu_mark_sel *sl = &m->sel[m->nsel];
+	memcpy(sl->name, ps->s + pos, n);
+	sl->name[n] = '\0';
+	ps->pos = pos + n + 1;
+	const size_t vt = ps->pos;
+	uint64_t mag;
+	bool neg;
+	const bool run = strcmp(sl->name, "run") == 0;
+	if (vt >= ps->len || text_is_space(ps->s[vt]))
+		return perr(ps, vt, "expected %s after '%s=', found %s",
+			    run ? "the run's number (1 for the region's first run)"
+				: "the parameter's value", sl->name, found(ps, vt, fd, sizeof fd));
+	if (parse_number(ps, run ? "a run number" : "a parameter value", &mag, &neg))
+		return -1;
+	if (run && (neg || mag == 0 || mag > UINT32_MAX))
+		return perr(ps, vt, "run=%s%" PRIu64 " is out of range; runs are numbered from 1 "
+			    "(run=1 is the region's first run)", neg ? "-" : "", mag);
+	if (!run && mag > (uint64_t)INT64_MAX + neg)
+		return perr(ps, vt, "parameter value %s%" PRIu64 " does not fit in 64 bits",
+			    neg ? "-" : "", mag);
+	sl->value = neg ? (int64_t)(0 - mag) : (int64_t)mag;
+	m->nsel++;
+	return 0;
+}
+
+/* node NAME [tensor=T] [strm] [run=N] [PARAM=VALUE ...]: after the
+ * commands so far, tensor T (by default the one called NAME) holds the
+ * value of the tDFG node NAME (of the run the selectors name); with
+ * strm, the node's near-memory stream runs here first. */
 static int parse_node(parser *ps, size_t t)
 {
-	char fd[64], name[EMU_NAME_MAX];
+	char fd[64];
+	emu_mark m;
+	memset(&m, 0, sizeof m);
 	skip_ws(ps);
 	const size_t nt = ps->pos, n = word_len(ps, nt);
 	if (n == 0)
@@ -1404,43 +1453,54 @@ static int parse_node(parser *ps, size_t t)
 	if (n >= EMU_NAME_MAX)
 		return perr(ps, nt, "node name is %zu characters long; at most %d", n,
 			    EMU_NAME_MAX - 1);
-	memcpy(name, ps->s + nt, n);
-	name[n] = '\0';
+	memcpy(m.name, ps->s + nt, n);
+	m.name[n] = '\0';
 	ps->pos = nt + n;
 	size_t tt = nt, tn = n;
 	bool strm = false;
-	skip_ws(ps);
-	if (!at_end(ps) && ps->len - ps->pos >= 7 && memcmp(ps->s + ps->pos, "tensor=", 7) == 0) {
-		tt = ps->pos + 7;
-		tn = word_len(ps, tt);
-		if (tn == 0)
-			return perr(ps, tt, "expected a tensor name after 'tensor=', found %s",
-				    found(ps, tt, fd, sizeof fd));
-		ps->pos = tt + tn;
-		skip_ws(ps);
+	while (!at_end(ps)) {
+		const size_t w = ps->pos, wn = word_len(ps, w);
+		const bool eq = wn && w + wn < ps->len && ps->s[w + wn] == '=';
+		if (eq && word_is(ps, w, wn, "tensor") && tt == nt) {
+			tt = w + 7;
+			tn = word_len(ps, tt);
+			if (tn == 0)
+				return perr(ps, tt, "expected a tensor name after 'tensor=', found %s",
+					    found(ps, tt, fd, sizeof fd));
+			ps->pos = tt + tn;
+		} else if (!eq && word_is(ps, w, wn, "strm") && !strm) {
+			strm = true;
+			ps->pos = w + wn;
+		} else if (eq && !word_is(ps, w, wn, "tensor")) {
+			if (parse_mark_sel(ps, &m, w, wn))
+				return -1;
+		} else {
+			return perr(ps, w, "unexpected %s after the node marker's name; expected "
+				    "tensor=NAME, strm, run=N, PARAM=VALUE or the end of the line",
+				    found(ps, w, fd, sizeof fd));
+		}
+		if (ps->pos < ps->len && !text_is_space(ps->s[ps->pos]) && ps->s[ps->pos] != '#')
+			return perr(ps, ps->pos, "unexpected %s in the node marker; expected a space "
+				    "or the end of the line", found(ps, ps->pos, fd, sizeof fd));
 	}
-	if (!at_end(ps) && word_is(ps, ps->pos, word_len(ps, ps->pos), "strm")) {
-		strm = true;
-		ps->pos += 4;
-		skip_ws(ps);
-	}
-	if (!at_end(ps) && tt == nt && !strm)
-		return perr(ps, ps->pos, "expected tensor=NAME, strm or the end of the line "
-			    "after the node's name, found %s", found(ps, ps->pos, fd, sizeof fd));
-	if (!at_end(ps))
-		return perr(ps, ps->pos, "unexpected %s after the node marker; expected %sthe end "
-			    "of the line", found(ps, ps->pos, fd, sizeof fd), strm ? "" : "strm or ");
 	const int bi = emu_asm_find(&ps->a, ps->s + tt, tn);
 	if (bi < 0)
-		return perr(ps, tt, "node '%s': no tensor '%.*s' is declared%s", name,
+		return perr(ps, tt, "node '%s': no tensor '%.*s' is declared%s", m.name,
 			    tn > 63 ? 63 : (int)tn, ps->s + tt,
 			    tt == nt ? "; name the one that holds it with tensor=NAME" : "");
 	if (!ps->p->bufs[bi].ndims)
 		return perr(ps, tt, "node '%s': '%s' is a buffer, not a tensor; a node's value "
-			    "is held by a tensor of its region's shape", name, ps->p->bufs[bi].name);
-	if (emu_program_mark(ps->p, name, (int16_t)bi, ps->line))
+			    "is held by a tensor of its region's shape", m.name, ps->p->bufs[bi].name);
+	if (ps->p->bufs[bi].scratch)
+		return perr(ps, tt, "node '%s': tensor '%s' is declared scratch, so it holds no "
+			    "tDFG node; drop 'scratch' from its line, or mark another tensor",
+			    m.name, ps->p->bufs[bi].name);
+	if (emu_program_mark(ps->p, m.name, (int16_t)bi, ps->line))
 		return perr(ps, t, "out of memory");
-	ps->p->marks[ps->p->nmarks - 1].strm = strm;
+	emu_mark *pm = &ps->p->marks[ps->p->nmarks - 1];
+	pm->strm = strm;
+	pm->nsel = m.nsel;
+	memcpy(pm->sel, m.sel, sizeof m.sel);
 	return 0;
 }
 

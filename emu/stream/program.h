@@ -91,6 +91,10 @@ typedef struct emu_buffer {
 	 * is dead (doc/TDFG.md, "Wordline allocation").  Only two shared
 	 * tensors may overlap; every other buffer keeps its cells alone. */
 	uint8_t shared;
+	/* A scratch tensor (`scratch` on its line) holds no tDFG node: the
+	 * stream's own temporaries.  Validation (doc/TDFG.md, "Stray
+	 * writes") reports no write into it as stray. */
+	uint8_t scratch;
 } emu_buffer;
 
 /* Wordlines a buffer occupies in each of its arrays: its width, or for a
@@ -194,12 +198,21 @@ typedef struct emu_cmd {
  * after the commands before it (the sync that orders it, §5.3), and
  * then T holds the node; what runs it is the tDFG's (emu/tdfg/strm.c),
  * so a stream with such a marker runs only beside its tDFG. */
+#define EMU_MARK_SELS 4
 typedef struct emu_mark {
 	char name[EMU_NAME_MAX];
 	int16_t buf;          /* the tensor that holds the node */
 	bool strm;            /* a strm node's stream runs here */
 	size_t at;            /* commands before the marker */
 	int line;             /* source line, 0 if decoded from binary */
+	/* Which run of a program's region the marker holds the node of:
+	 * `run=N` (the region's N-th run, from 1) and the region's
+	 * parameters (`k=15`), as written, in order. */
+	uint8_t nsel;
+	struct emu_mark_sel {
+		char name[EMU_NAME_MAX]; /* "run", or a parameter's name */
+		int64_t value;
+	} sel[EMU_MARK_SELS];
 } emu_mark;
 
 typedef struct emu_program {
