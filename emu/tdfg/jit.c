@@ -699,7 +699,8 @@ static void declare(gen *g, size_t i)
 	const emu_tregion *r = &g->t->regions[x->region];
 	char tn[16], tmp[32], line[JIT_LINE];
 	type_text(x, tn, sizeof tn);
-	/* "tensor NAME TYPE SHAPE wl=W array=A tile=TILE[ shared][ INIT]" */
+	/* "tensor NAME TYPE SHAPE wl=W array=A tile=TILE[ shared][ scratch][ INIT]":
+	 * a reduction's temporaries hold no node (scratch) */
 	for (unsigned k = 0; k < (x->kind == EMU_TN_REDUCE ? 3u : 1u); k++) {
 		text_buf t = text_buf_of(line, sizeof line);
 		text_put_str(&t, "tensor ");
@@ -716,6 +717,8 @@ static void declare(gen *g, size_t i)
 		dims_put(&t, r->tile, r->ndims);
 		if (k || x->kind != EMU_TN_INPUT)
 			text_put_str(&t, " shared");
+		if (k)
+			text_put_str(&t, " scratch");
 		if (!k && x->init_text[0]) {
 			text_put_str(&t, " ");
 			text_put_str(&t, x->init_text);

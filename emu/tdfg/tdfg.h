@@ -435,6 +435,10 @@ bool emu_tref_kept(const emu_tref *r, size_t n);
 /* Element e (row-major over the region's lattice) of node n: 0 outside
  * its domain or when its values are not kept. */
 uint64_t emu_tref_value(const emu_tref *r, size_t n, uint64_t e);
+/* Element e (row-major over the array's sizes) of array a, as the
+ * stores of the nodes computed so far left it: after emu_tref_run of the
+ * last node, what the program leaves in it. */
+uint64_t emu_tref_array_value(const emu_tref *r, size_t a, uint64_t e);
 /* Compare node n's domain, as the machine's cells hold it now (read
  * through its tensor in p, the lowered program), with the reference
  * (computing it first if needed).  true if every element agrees; else

@@ -406,6 +406,13 @@ int emu_tref_array_input(emu_tref *r, size_t a, const uint64_t *values, uint64_t
 	return 0;
 }
 
+uint64_t emu_tref_array_value(const emu_tref *r, size_t a, uint64_t e)
+{
+	const uint64_t *S = r->t->arrays[a].shape;
+	const uint64_t idx[EMU_LAYOUT_DIMS] = {e % S[0], e / S[0] % S[1], e / S[0] / S[1]};
+	return r->arr[a].p ? tval_get(&r->arr[a], idx) : 0;
+}
+
 bool emu_tref_kept(const emu_tref *r, size_t n)
 {
 	return n < r->done && r->v[n].kept;

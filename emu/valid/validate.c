@@ -4,9 +4,13 @@
  * validate.h and doc/TDFG.md, "Validating a stream".
  *
  * The comparison reads the node's tensor through the checks' port and
- * the tDFG's value from emu_tref (plain C, no micro-op).  The bisection
- * runs the stream again on a machine of its own, so the run being
- * checked (and a debugger's position) is left as it was.
+ * the tDFG's value from emu_tref (plain C, no micro-op).  A marker is
+ * bound to the instance it holds when it is compared (bind.c says which
+ * it may hold).  The end of the stream compares the outputs, the inputs
+ * left as they were, every array over its whole lattice, and the cells
+ * written outside every node (end.c).  The bisection (bisect.c) runs the
+ * stream again on a machine of its own, so the run being checked (and a
+ * debugger's position) is left as it was.
  */
 #include "validate.h"
 
@@ -19,78 +23,46 @@
 #include "elements.h"
 #include "move.h"
 #include "report.h"
+#include "valid_private.h"
 
-/* The bisection follows at most this many wrong elements (the first in
- * row-major order); the first wrong element is always among them. */
-enum { TRACK_MAX = 1024 };
-
-/* A check point: after `at` commands, tensor buf holds node. */
-typedef struct point {
-	size_t node;
-	int buf;
-	size_t at;
-	int line;              /* the marker's line (0 if decoded from binary) */
-	bool end;              /* an output, at the end of the stream */
-	bool strm;             /* a strm marker: the node's stream runs first */
-} point;
-
-typedef struct loaded {
-	const emu_buffer *b;
-	uint64_t *v;
-} loaded;
-
-struct emu_valid {
-	emu_tdfg *t;
-	const emu_program *p;
-	emu_tref *ref;
-	point *pts;
-	size_t npts, next;
-	size_t snext;          /* the next point whose strm stream may run */
-	loaded *loads;
-	size_t nloads;
-};
-
-/* One wrong element: its row-major index, the bits that differ and
- * the value it ends with. */
-typedef struct wrong {
-	uint64_t e, diff, end;
-} wrong;
-
-/* ---- binding ---- */
-
-static int push_point(emu_valid *v, size_t node, int buf, size_t at, int line, bool end)
+void emu_valid_fmt(char *buf, size_t size, const char *fmt, ...)
 {
-	point *np = realloc(v->pts, (v->npts + 1) * sizeof *np);
-	if (!np)
-		return -1;
-	v->pts = np;
-	v->pts[v->npts++] = (point){node, buf, at, line, end, false};
-	return 0;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
 }
 
-/* "run 3 of region 'step' (with k = 2), the program's run 5": where
- * node instance n is, for a program's messages. */
-static void run_text(const emu_valid *v, size_t n, char *buf, size_t size)
+void emu_valid_warnf(emu_valid *v, const char *fmt, ...)
 {
-	const emu_tdfg *t = v->t;
-	const emu_tnode *x = &t->nodes[n];
-	const emu_tregion *r = &t->regions[x->region];
-	size_t nth = 0, k = 0;
-	for (size_t i = 0; i <= x->region; i++)
-		nth += t->regions[i].tmpl == r->tmpl;
-	k += (size_t)snprintf(buf, size, "run %zu of region '%s'", nth, r->name);
-	for (unsigned q = 0; q < r->nparams && k < size; q++)
-		k += (size_t)snprintf(buf + k, size - k, "%s%s = %" PRId64, q ? ", " : " (with ",
-				      r->param[q], r->pv[q]);
-	if (r->nparams && k < size)
-		k += (size_t)snprintf(buf + k, size - k, ")");
-	if (k < size)
-		snprintf(buf + k, size - k, ", the program's run %u", x->region + 1);
+	char (*nw)[EMU_VALID_WARN_TEXT] = realloc(v->warn, (v->nwarn + 1) * sizeof *nw);
+	if (!nw)
+		return; /* a warning lost to a full memory is not an error */
+	v->warn = nw;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v->warn[v->nwarn++], EMU_VALID_WARN_TEXT, fmt, ap);
+	va_end(ap);
 }
 
-/* Does tensor bi hold a value of node n's type and region?  where and
- * line place the message (the marker, or the tensor's declaration). */
-static int fits(const emu_valid *v, size_t n, int bi, int line, diag *d)
+/* ---- the end's check points ---- */
+
+/* The tensor that holds node n at the end: its last marker's, or the
+ * tensor of its name; -1 if none. */
+static int final_tensor(const emu_valid *v, size_t n)
+{
+	int bi = -1;
+	for (size_t i = 0; i < v->npts; i++)
+		if (v->pts[i].kind == PT_MARK && v->pts[i].ncand &&
+		    strcmp(v->t->nodes[n].name, v->p->marks[v->pts[i].mark].name) == 0)
+			bi = v->pts[i].buf;
+	for (size_t b = 0; bi < 0 && b < v->p->nbufs; b++)
+		if (strcmp(v->p->bufs[b].name, v->t->nodes[n].name) == 0)
+			bi = (int)b;
+	return bi;
+}
+
+static int tensor_fits(const emu_valid *v, size_t n, int bi, diag *d)
 {
 	const emu_tnode *x = &v->t->nodes[n];
 	const emu_tregion *r = &v->t->regions[x->region];
@@ -99,174 +71,46 @@ static int fits(const emu_valid *v, size_t n, int bi, int line, diag *d)
 		    b->ndims == r->ndims;
 	for (unsigned k = 0; same && k < r->ndims; k++)
 		same = b->shape[k] == r->shape[k];
-	if (same)
-		return 0;
-	char bt[16], nt[16], bs[64] = "", rs[64] = "";
-	for (unsigned k = 0, nb = 0, nr = 0; k < 3; k++) {
-		if (k < b->ndims)
-			nb += (unsigned)snprintf(bs + nb, sizeof bs - nb, "%s%" PRIu64, k ? "x" : "",
-						 b->shape[k]);
-		if (k < r->ndims)
-			nr += (unsigned)snprintf(rs + nr, sizeof rs - nr, "%s%" PRIu64, k ? "x" : "",
-						 r->shape[k]);
-	}
-	diag_at(d, v->p->path, line, 0, "node '%s' (%s:%d) is %s %s, but tensor '%s' is %s %s; "
-		"the tensor that holds a node must have its element type and its region's sizes",
-		x->name, v->t->path, x->line, isa_type_name(x->fmt, x->width, x->is_signed, nt,
-							     sizeof nt), rs, b->name,
-		emu_buffer_type(b, bt, sizeof bt), b->ndims ? bs : "(a plain buffer)");
-	return -1;
-}
-
-/* The node a marker names.  A single region: the node of that name.  A
- * program: the next instance of that name, in program order, after the
- * previous marker's (its runs repeat the names, and the JIT writes a
- * marker after each node of each run, reused lowerings included; stores
- * have none, so they are skipped).  -1 with d set. */
-static long marked_node(emu_valid *v, const emu_mark *m, size_t *cursor, diag *d)
-{
-	const emu_tdfg *t = v->t;
-	const long any = emu_tdfg_find(t, m->name, strlen(m->name));
-	if (any < 0) {
-		diag_at(d, v->p->path, m->line, 0, "node marker '%s': %s has no node of that name",
-			m->name, t->path);
-		return -1;
-	}
-	if (!t->program)
-		return any;
-	for (size_t n = *cursor; n < t->nnodes; n++)
-		if (t->nodes[n].kind != EMU_TN_STORE && strcmp(t->nodes[n].name, m->name) == 0) {
-			*cursor = n + 1;
-			return (long)n;
-		}
-	char run[256] = "", lb[EMU_NAME_MAX + 8];
-	const char *prev = "";
-	if (*cursor) {
-		run_text(v, *cursor - 1, run, sizeof run);
-		prev = emu_tnode_label(t, &t->nodes[*cursor - 1], lb, sizeof lb);
-	}
-	diag_at(d, v->p->path, m->line, 0, "node marker '%s': no run of %s has a node of that name "
-		"after %s%s%s%s; markers follow the nodes of the program's runs in program order",
-		m->name, t->path, *cursor ? "node '" : "the start", prev, *cursor ? "' of " : "", run);
-	return -1;
-}
-
-/* A strm marker (`node NAME strm`) runs node n's stream: n must be a
- * strm node, and the tensor its stream writes the marker's. */
-static int strm_fits(const emu_valid *v, const emu_mark *m, size_t n, diag *d)
-{
-	const emu_tnode *x = &v->t->nodes[n];
-	const char *b = v->p->bufs[m->buf].name;
-	if (!m->strm)
-		return 0;
-	if (!x->strm) {
-		diag_at(d, v->p->path, m->line, 0, "node marker '%s' strm: node '%s' (%s:%d) is "
-			"not a strm node, so no stream runs here; drop 'strm'", m->name, x->name,
-			v->t->path, x->line);
-		return -1;
-	}
-	if (strcmp(b, x->name) != 0) {
-		diag_at(d, v->p->path, m->line, 0, "node marker '%s' strm: the node's stream writes "
-			"tensor '%s', not '%s'", m->name, x->name, b);
+	if (!same) {
+		char nt[16], bt[16];
+		diag_at(d, v->p->path, b->line, 0, "node '%s' (%s:%d) is %s, but tensor '%s' that "
+			"holds it at the end is %s or of other sizes; the tensor that holds a node "
+			"must have its element type and its region's sizes", x->name, v->t->path,
+			x->line, isa_type_name(x->fmt, x->width, x->is_signed, nt, sizeof nt), b->name,
+			emu_buffer_type(b, bt, sizeof bt));
 		return -1;
 	}
 	return 0;
 }
 
-/* Each marker is a check point. */
-static int bind_marks(emu_valid *v, diag *d)
+static int push_end(emu_valid *v, uint8_t kind, size_t n, size_t a, int bi, diag *d)
 {
-	const emu_program *p = v->p;
-	size_t cursor = 0;
-	for (size_t i = 0; i < p->nmarks; i++) {
-		const emu_mark *m = &p->marks[i];
-		const long n = marked_node(v, m, &cursor, d);
-		if (n < 0 || fits(v, (size_t)n, m->buf, m->line, d) || strm_fits(v, m, (size_t)n, d))
-			return -1;
-		if (push_point(v, (size_t)n, m->buf, m->at, m->line, false)) {
-			diag_file(d, p->path, "out of memory");
-			return -1;
-		}
-		v->pts[v->npts - 1].strm = m->strm;
+	const point pt = {.kind = kind, .node = n, .array = a, .buf = bi, .at = v->p->ncmds,
+			  .resolved = true};
+	if (emu_valid_push(v, &pt)) {
+		diag_file(d, v->p->path, "out of memory");
+		return -1;
 	}
 	return 0;
 }
 
-/* The tensor that holds node n at the end: its last marker's, or the
- * tensor of its name; -1 if none. */
-static int final_tensor(const emu_valid *v, size_t n)
+/* Is some marker bound to tensor bi for another node than n? */
+static bool other_marker(const emu_valid *v, int bi, size_t n)
 {
-	int bi = -1;
 	for (size_t i = 0; i < v->npts; i++)
-		if (v->pts[i].node == n)
-			bi = v->pts[i].buf;
-	for (size_t b = 0; bi < 0 && b < v->p->nbufs; b++)
-		if (strcmp(v->p->bufs[b].name, v->t->nodes[n].name) == 0)
-			bi = (int)b;
-	return bi;
+		if (v->pts[i].kind == PT_MARK && v->pts[i].buf == bi &&
+		    strcmp(v->p->marks[v->pts[i].mark].name, v->t->nodes[n].name) != 0)
+			return true;
+	return false;
 }
 
-/* Output n at the end of the stream, through its final tensor. */
-static int bind_output(emu_valid *v, size_t n, size_t nmarked, diag *d)
+/* Every output once more at the end, in node order; in a program, the
+ * instance of its last run.  A single region's inputs: left as they
+ * were (unless the stream gave their tensor to another node).  A
+ * program's arrays: their whole lattice as the program leaves it.
+ * Then the stray writes. */
+static int bind_end(emu_valid *v, diag *d)
 {
-	const emu_tnode *x = &v->t->nodes[n];
-	const int bi = final_tensor(v, n);
-	if (bi < 0) {
-		diag_at(d, v->t->path, x->line, x->col, "output '%s': the stream %s has no "
-			"marker 'node %s' and no tensor of that name, so nothing says what "
-			"holds it", x->name, v->p->path, x->name);
-		return -1;
-	}
-	bool marked = false;
-	for (size_t i = 0; i < nmarked; i++)
-		marked |= v->pts[i].node == n;
-	if ((!marked && fits(v, n, bi, v->p->bufs[bi].line, d)) ||
-	    push_point(v, n, bi, v->p->ncmds, 0, true)) {
-		if (!d->set)
-			diag_file(d, v->p->path, "out of memory");
-		return -1;
-	}
-	return 0;
-}
-
-/* A program's arrays at the end of the stream: the box of each array's
- * last store, through the array's tensor (stores have no marker; a store
- * of an earlier run is checked by the next run's tensor of that array). */
-static int bind_stores(emu_valid *v, diag *d)
-{
-	const emu_tdfg *t = v->t;
-	for (size_t a = 0; t->program && a < t->narrays; a++) {
-		size_t n = t->nnodes;
-		while (n-- > 0 && !(t->nodes[n].kind == EMU_TN_STORE && t->nodes[n].array == a))
-			;
-		if (n == SIZE_MAX)
-			continue;
-		int bi = -1;
-		for (size_t b = 0; bi < 0 && b < v->p->nbufs; b++)
-			if (strcmp(v->p->bufs[b].name, t->arrays[a].name) == 0)
-				bi = (int)b;
-		if (bi < 0) {
-			diag_at(d, t->path, t->arrays[a].line, t->arrays[a].col, "array '%s': the "
-				"stream %s has no tensor of that name, so nothing holds it",
-				t->arrays[a].name, v->p->path);
-			return -1;
-		}
-		if (fits(v, n, bi, v->p->bufs[bi].line, d) ||
-		    push_point(v, n, bi, v->p->ncmds, 0, true)) {
-			if (!d->set)
-				diag_file(d, v->p->path, "out of memory");
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* Every output once more at the end of the stream, in node order; in a
- * program, the instance of its last run (last[n]: no later run has n's
- * node as written, found going backwards). */
-static int bind_outputs(emu_valid *v, diag *d)
-{
-	const size_t nmarked = v->npts;
 	const emu_tdfg *t = v->t;
 	bool *seen = calloc(t->ntnodes ? t->ntnodes : 1, sizeof *seen);
 	bool *last = calloc(t->nnodes ? t->nnodes : 1, sizeof *last);
@@ -281,12 +125,56 @@ static int bind_outputs(emu_valid *v, diag *d)
 		if (t->program && k < t->ntnodes)
 			seen[k] = true;
 	}
-	for (size_t n = 0; rc == 0 && n < t->nnodes; n++)
-		if (t->nodes[n].output && last[n])
-			rc = bind_output(v, n, nmarked, d);
+	for (size_t n = 0; rc == 0 && n < t->nnodes; n++) {
+		const emu_tnode *x = &t->nodes[n];
+		if (!x->output || !last[n])
+			continue;
+		const int bi = final_tensor(v, n);
+		if (bi < 0) {
+			diag_at(d, t->path, x->line, x->col, "output '%s': the stream %s has no "
+				"marker 'node %s' and no tensor of that name, so nothing says what "
+				"holds it", x->name, v->p->path, x->name);
+			rc = -1;
+		} else {
+			rc = tensor_fits(v, n, bi, d) || push_end(v, PT_OUTPUT, n, 0, bi, d) ? -1 : 0;
+		}
+	}
+	for (size_t n = 0; rc == 0 && !t->program && n < t->nnodes; n++) {
+		const int bi = t->nodes[n].kind == EMU_TN_INPUT ? final_tensor(v, n) : -1;
+		if (bi >= 0 && !t->nodes[n].output && !other_marker(v, bi, n) &&
+		    tensor_fits(v, n, bi, d) == 0)
+			rc = push_end(v, PT_INPUT, n, 0, bi, d);
+		diag_clear(d);
+	}
+	for (size_t a = 0; rc == 0 && t->program && a < t->narrays; a++) {
+		const emu_tarray *ar = &t->arrays[a];
+		int bi = -1;
+		for (size_t b = 0; bi < 0 && b < v->p->nbufs; b++)
+			if (strcmp(v->p->bufs[b].name, ar->name) == 0)
+				bi = (int)b;
+		const emu_buffer *b = bi >= 0 ? &v->p->bufs[bi] : NULL;
+		bool same = b && b->fmt == ar->fmt && b->width == ar->width &&
+			    b->is_signed == ar->is_signed && b->ndims == ar->ndims;
+		for (unsigned k = 0; same && k < ar->ndims; k++)
+			same = b->shape[k] == ar->shape[k];
+		if (!same) {
+			char at[16];
+			diag_at(d, t->path, ar->line, ar->col, "array '%s' (%s %" PRIu64 "x%" PRIu64
+				"x%" PRIu64 "): the stream %s has %s, so nothing holds it; a program's "
+				"array is held by the stream's tensor of its name", ar->name,
+				isa_type_name(ar->fmt, ar->width, ar->is_signed, at, sizeof at),
+				ar->shape[0], ar->shape[1], ar->shape[2], v->p->path, b ?
+				"a tensor of that name of another type or sizes" : "no tensor of that name");
+			rc = -1;
+		} else {
+			rc = push_end(v, PT_ARRAY, SIZE_MAX, a, bi, d);
+		}
+	}
+	if (rc == 0)
+		rc = push_end(v, PT_STRAY, SIZE_MAX, 0, -1, d);
 	free(seen);
 	free(last);
-	return rc == 0 ? bind_stores(v, d) : rc;
+	return rc;
 }
 
 /* An input's or an array's init= as the assembler reads it (the JIT
@@ -343,10 +231,21 @@ emu_valid *emu_valid_new(emu_tdfg *t, const emu_program *p, diag *d)
 	/* The commands compute in the stream's controller settings. */
 	t->geom.fp_ieee = p->geom.fp_ieee;
 	t->geom.cordic_iters = p->geom.cordic_iters;
-	int rc = inits(t, d);
-	if (rc == 0 && !(v->ref = emu_tref_new(t, d)))
+	v->prev = malloc((t->nnodes ? t->nnodes : 1) * sizeof *v->prev);
+	v->prev_hash = calloc(t->nnodes ? t->nnodes : 1, sizeof *v->prev_hash);
+	int rc = v->prev && v->prev_hash ? inits(t, d) : -1;
+	if (rc && !d->set)
+		diag_file(d, p->path, "out of memory");
+	for (size_t n = 0; rc == 0 && n < t->nnodes; n++)
+		v->prev[n] = SIZE_MAX;
+	if (rc == 0 && (emu_valid_bind_marks(v, d) || bind_end(v, d) ||
+			emu_valid_order_runs(v, d)))
 		rc = -1;
-	if (rc == 0 && (bind_marks(v, d) || bind_outputs(v, d)))
+	if (rc == 0 && !(v->ref_end = emu_tref_new(t, d)))
+		rc = -1;
+	if (rc == 0)
+		v->ref = v->perm ? emu_tref_new(&v->rt, d) : v->ref_end;
+	if (rc == 0 && !v->ref)
 		rc = -1;
 	if (rc) {
 		emu_valid_free(v);
@@ -359,12 +258,32 @@ void emu_valid_free(emu_valid *v)
 {
 	if (!v)
 		return;
-	emu_tref_free(v->ref);
+	if (v->ref != v->ref_end)
+		emu_tref_free(v->ref);
+	emu_tref_free(v->ref_end);
+	if (v->perm) {
+		free(v->rt.regions);
+		free(v->rt.nodes);
+		free(v->perm);
+	}
 	for (size_t i = 0; i < v->nloads; i++)
 		free(v->loads[i].v);
 	free(v->loads);
 	free(v->pts);
+	free(v->cand);
+	free(v->prev);
+	free(v->prev_hash);
+	free(v->warn);
 	free(v);
+}
+
+/* Input node n's data in both references. */
+static int input_data(emu_valid *v, size_t n, const uint64_t *values, uint64_t count, diag *d)
+{
+	if (emu_tref_input(v->ref_end, n, values, count, d) < 0)
+		return -1;
+	return v->ref != v->ref_end ? emu_tref_input(v->ref, emu_valid_rn(v, n), values, count, d)
+				    : 0;
 }
 
 int emu_valid_load(emu_valid *v, const emu_buffer *b, const uint64_t *values, diag *d)
@@ -379,16 +298,26 @@ int emu_valid_load(emu_valid *v, const emu_buffer *b, const uint64_t *values, di
 		return -1;
 	}
 	memcpy(copy, values, b->length * sizeof *copy);
-	v->loads[v->nloads++] = (loaded){b, copy};
+	size_t i = 0;
+	while (i < v->nloads && v->loads[i].b != b)
+		i++;
+	if (i < v->nloads) { /* given again: the last data win */
+		free(v->loads[i].v);
+		v->loads[i].v = copy;
+	} else {
+		v->loads[v->nloads++] = (loaded){b, copy};
+	}
 	const int bi = (int)(b - v->p->bufs);
 	for (size_t n = 0; n < v->t->nnodes; n++)
 		if (v->t->nodes[n].kind == EMU_TN_INPUT && final_tensor(v, n) == bi &&
-		    emu_tref_input(v->ref, n, values, b->length, d) < 0)
+		    input_data(v, n, values, b->length, d) < 0)
 			return -1;
 	/* An array's first data (load=, given with --load). */
 	for (size_t a = 0; a < v->t->narrays; a++)
 		if (strcmp(v->t->arrays[a].name, b->name) == 0 &&
-		    emu_tref_array_input(v->ref, a, values, b->length, d) < 0)
+		    (emu_tref_array_input(v->ref_end, a, values, b->length, d) < 0 ||
+		     (v->ref != v->ref_end &&
+		      emu_tref_array_input(v->ref, a, values, b->length, d) < 0)))
 			return -1;
 	return 0;
 }
@@ -450,6 +379,14 @@ void emu_valid_seek(emu_valid *v, size_t pc)
 	for (v->next = 0; v->next < v->npts && v->pts[v->next].at < pc; v->next++)
 		;
 	v->snext = v->next;
+	/* the markers of each name before pc, as resolved or guessed */
+	for (size_t n = 0; n < v->t->nnodes; n++)
+		v->prev[n] = SIZE_MAX;
+	for (size_t i = 0; i < v->next; i++)
+		if (v->pts[i].kind == PT_MARK) {
+			v->prev[v->pts[i].name] = v->pts[i].node;
+			v->prev_hash[v->pts[i].name] = v->pts[i].hash;
+		}
 }
 
 /* The strm markers at em's position whose streams have not run: each
@@ -487,427 +424,302 @@ size_t emu_valid_points(const emu_valid *v)
 	return v->npts;
 }
 
+size_t emu_valid_warnings(const emu_valid *v)
+{
+	return v->nwarn;
+}
+
+const char *emu_valid_warning(const emu_valid *v, size_t i)
+{
+	return i < v->nwarn ? v->warn[i] : NULL;
+}
+
 /* ---- comparing ---- */
 
-/* The node's domain in row-major order: the wrong elements (the first
- * TRACK_MAX of them) into w, their number returned; mm the first. */
-static size_t compare(emu_valid *v, const emu_machine *em, const point *pt, wrong *w,
-		      emu_mismatch *mm, diag *d)
+static inline uint64_t mix(uint64_t h, uint64_t x)
 {
-	const emu_tnode *x = &v->t->nodes[pt->node];
-	const emu_buffer *b = &v->p->bufs[pt->buf];
+	h ^= x + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+	h *= 0xbf58476d1ce4e5b9u;
+	return h ^ h >> 31;
+}
+
+/* The hash of node n's domain in cells (the tensor's elements). */
+static uint64_t domain_hash(const emu_valid *v, size_t n, const uint64_t *cells)
+{
+	const emu_tnode *x = &v->t->nodes[n];
 	const uint64_t *S = v->t->regions[x->region].shape;
-	uint64_t *cells = malloc(b->length * sizeof *cells);
-	size_t nw = 0;
-	if (!cells) {
-		diag_file(d, v->p->path, "out of memory");
-		return SIZE_MAX;
-	}
-	emu_tref_run(v->ref, pt->node);
-	if (!emu_tref_kept(v->ref, pt->node)) {
-		free(cells);
+	const emu_box *dm = &x->dom;
+	uint64_t h = 0x243f6a8885a308d3u;
+	for (uint64_t i2 = dm->lo[2]; i2 < dm->hi[2]; i2++)
+		for (uint64_t i1 = dm->lo[1]; i1 < dm->hi[1]; i1++)
+			for (uint64_t i0 = dm->lo[0]; i0 < dm->hi[0]; i0++)
+				h = mix(h, cells[i0 + S[0] * (i1 + S[1] * i2)]);
+	return h;
+}
+
+/* Node n's domain in cells (buffer b) against reference r's node rn:
+ * the wrong elements (the first TRACK_MAX) into w (may be NULL), their
+ * number returned, mm the first; *zero when every value is 0.
+ * SIZE_MAX with d set when the reference ran out of memory. */
+static size_t compare_node(const emu_valid *v, emu_tref *r, size_t n, size_t rn,
+			   const emu_buffer *b, const uint64_t *cells, emu_valid_wrong *w,
+			   emu_mismatch *mm, bool *zero, diag *d)
+{
+	const emu_tnode *x = &v->t->nodes[n];
+	const uint64_t *S = v->t->regions[x->region].shape;
+	emu_tref_run(r, rn);
+	if (!emu_tref_kept(r, rn)) {
 		diag_file(d, v->p->path, "out of memory for the tDFG's reference");
 		return SIZE_MAX;
 	}
-	emu_buffer_read(em, b, cells);
+	size_t nw = 0;
+	bool z = true;
 	const emu_box *dm = &x->dom;
 	for (uint64_t i2 = dm->lo[2]; i2 < dm->hi[2]; i2++)
 		for (uint64_t i1 = dm->lo[1]; i1 < dm->hi[1]; i1++)
 			for (uint64_t i0 = dm->lo[0]; i0 < dm->hi[0]; i0++) {
 				const uint64_t e = i0 + S[0] * (i1 + S[1] * i2);
-				const uint64_t want = emu_tref_value(v->ref, pt->node, e);
+				const uint64_t want = emu_tref_value(r, rn, e);
+				z &= want == 0;
 				if (cells[e] == want)
 					continue;
 				if (nw == 0)
 					*mm = (emu_mismatch){b, e, want, cells[e]};
-				if (nw < TRACK_MAX)
-					w[nw] = (wrong){e, (want ^ cells[e]) & isa_mask(b->width), cells[e]};
+				if (w && nw < TRACK_MAX)
+					w[nw] = (emu_valid_wrong){e, (want ^ cells[e]) & isa_mask(b->width),
+								  cells[e]};
 				nw++;
+				if (!w)
+					return nw; /* a candidate that does not hold: enough */
 			}
-	free(cells);
+	*zero = z;
 	return nw < TRACK_MAX ? nw : TRACK_MAX;
 }
 
-/* ---- bisecting ---- */
-
-/* The machine at the start: init= and every load applied. */
-static emu_machine *restart(const emu_valid *v, diag *d)
+/* An array's whole lattice against what the program leaves in it. */
+static size_t compare_array(const emu_valid *v, size_t a, const emu_buffer *b,
+			    const uint64_t *cells, emu_valid_wrong *w, emu_mismatch *mm, diag *d)
 {
-	emu_machine *em = emu_machine_new(v->p, d);
-	if (em && emu_init_buffers(em, d) < 0) {
-		emu_machine_free(em);
-		return NULL;
-	}
-	for (size_t i = 0; em && i < v->nloads; i++)
-		emu_ttu_store(em, v->loads[i].b, v->loads[i].v, v->loads[i].b->length);
-	return em;
-}
-
-static unsigned bank_of(const sram_geom *g, int64_t array)
-{
-	return (unsigned)(array / (int64_t)(g->arrays_per_way * g->ways_per_bank));
-}
-
-static bool in_pattern(const emu_pattern *q, int64_t x)
-{
-	const uint64_t n = emu_pattern_size(q);
-	for (uint64_t i = 0; i < n; i++)
-		if (emu_pattern_at(q, i) == x)
-			return true;
-	return false;
-}
-
-/* Does move m send a bit to (array, bitline, wl) in another bank, which
- * lands there only at the next sync (infinity-stream §4.2)? */
-static bool sends_to(const emu_move *m, const sram_geom *g, unsigned array, unsigned bl,
-		     unsigned wl)
-{
-	if ((m->kind != EMU_MOVE_INTER && m->kind != EMU_MOVE_BCAST) || wl < m->dst_wl ||
-	    wl >= (unsigned)m->dst_wl + m->nwl || !in_pattern(&m->dst_bitlines, bl))
-		return false;
-	const uint64_t na = emu_pattern_size(&m->arrays);
-	const uint64_t copies = m->kind == EMU_MOVE_BCAST ? m->reuse_count : 1;
-	for (uint64_t i = 0; i < na; i++) {
-		const int64_t a = emu_pattern_at(&m->arrays, i);
-		for (uint64_t c = 0; c < copies; c++) {
-			const int64_t to = a + m->dist + (int64_t)c * m->reuse_stride;
-			if (to == (int64_t)array && bank_of(g, to) != bank_of(g, a))
-				return true;
+	const emu_tdfg *t = v->t;
+	if (t->nnodes) {
+		emu_tref_run(v->ref_end, t->nnodes - 1);
+		if (!emu_tref_kept(v->ref_end, t->nnodes - 1) &&
+		    t->nodes[t->nnodes - 1].kind != EMU_TN_STORE) {
+			diag_file(d, v->p->path, "out of memory for the tDFG's reference");
+			return SIZE_MAX;
 		}
 	}
-	return false;
-}
-
-/* The last move among commands [0, before) since the last sync that
- * sends bit k of element e of b to another bank: its number from 1, or 0. */
-static size_t sender(const emu_program *p, size_t before, const emu_buffer *b, uint64_t e,
-		     unsigned k)
-{
-	unsigned array, bl, wl;
-	emu_buffer_place(b, &p->geom, e, &array, &bl, &wl);
-	for (size_t j = before; j-- > 0;) {
-		const emu_cmd *c = &p->cmds[j];
-		if (c->kind == EMU_CMD_MOVE && c->mv.kind == EMU_MOVE_SYNC)
-			return 0;
-		if (c->kind == EMU_CMD_MOVE && sends_to(&c->mv, &p->geom, array, bl, wl + k))
-			return j + 1;
-	}
-	return 0;
-}
-
-/* What the rerun records. */
-typedef struct trail {
-	const wrong *w;
-	size_t nw;
-	uint32_t *last;        /* nw x 64: the command after which bit k of
-				* w[i] last changed (from 1), 0 if it never did */
-	uint64_t *now;         /* nw: each element as the rerun holds it */
-	uint64_t *all;         /* the whole tensor, for writes outside the domain */
-} trail;
-
-/* In a trail's last[], a change made by the strm stream that runs after
- * the command (emu_valid_strm), not by the command itself. */
-#define BY_STRM 0x80000000u
-
-/* After command c (from 1), or the strm stream after it (by_strm):
- * which wrong bits changed; inside the window, the first write to the
- * tensor outside the node's domain. */
-static void observe(const emu_valid *v, const emu_machine *em, const point *pt, trail *tr,
-		    size_t c, bool by_strm, emu_valid_report *rep)
-{
-	const emu_buffer *b = &v->p->bufs[pt->buf];
-	for (size_t i = 0; i < tr->nw; i++) {
-		const uint64_t x = emu_elem_get(em, b, tr->w[i].e);
-		const uint64_t ch = (x ^ tr->now[i]) & tr->w[i].diff;
-		for (unsigned k = 0; k < 64; k++)
-			if (ch >> k & 1)
-				tr->last[i * 64 + k] = (uint32_t)c | (by_strm ? BY_STRM : 0);
-		tr->now[i] = x;
-	}
-	if (!tr->all || c < rep->window || rep->elsewhere)
-		return;
-	const emu_tnode *x = &v->t->nodes[pt->node];
+	size_t nw = 0;
 	for (uint64_t e = 0; e < b->length; e++) {
-		const uint64_t y = emu_elem_get(em, b, e);
-		if (c > rep->window && y != tr->all[e] && !emu_tdfg_in_domain(v->t, x, e)) {
-			rep->elsewhere = c;
-			rep->elsewhere_index = e;
-			return;
+		const uint64_t want = emu_tref_array_value(v->ref_end, a, e);
+		if (cells[e] == want)
+			continue;
+		if (nw == 0)
+			*mm = (emu_mismatch){b, e, want, cells[e]};
+		if (nw < TRACK_MAX)
+			w[nw] = (emu_valid_wrong){e, (want ^ cells[e]) & isa_mask(b->width), cells[e]};
+		nw++;
+	}
+	return nw < TRACK_MAX ? nw : TRACK_MAX;
+}
+
+/* Which instance marker pt holds: the one its name's previous marker
+ * held if the tensor still holds that value, else the earliest later
+ * candidate whose value it holds (bind.c).  1 when one holds (pt bound
+ * to it), 0 when none does (pt bound to the one expected: the first
+ * candidate after the previous marker's), SIZE_MAX-free -1 with d. */
+static int resolve(emu_valid *v, point *pt, const emu_buffer *b, const uint64_t *cells, diag *d)
+{
+	const size_t before = v->prev[pt->name];
+	const bool sel = v->p->marks[pt->mark].nsel != 0;
+	size_t expect = SIZE_MAX;
+	for (size_t k = 0; k < pt->ncand; k++) {
+		const size_t c = v->cand[pt->cand0 + k];
+		if (before != SIZE_MAX && c == before && domain_hash(v, c, cells) == v->prev_hash[pt->name]) {
+			pt->node = c;
+			return 1;
 		}
-		tr->all[e] = y;
 	}
-}
-
-/* At the start of the window, each wrong bit that already holds the
- * value it ends with is flipped, so that a command of the window that
- * writes that value shows as a change (a write of the bits a cell
- * already holds is otherwise invisible).  Only the node's own wrong
- * cells are touched, before the commands that should write them. */
-static void poison(const emu_valid *v, emu_machine *em, const point *pt, trail *tr)
-{
-	const emu_buffer *b = &v->p->bufs[pt->buf];
-	for (size_t i = 0; i < tr->nw; i++) {
-		const uint64_t x = emu_elem_get(em, b, tr->w[i].e);
-		const uint64_t same = ~(x ^ tr->w[i].end) & tr->w[i].diff;
-		tr->now[i] = x ^ same;
-		emu_elem_set(em, b, tr->w[i].e, tr->now[i]);
+	size_t tried = 0;
+	for (size_t k = 0; k < pt->ncand && tried < 256; k++) {
+		const size_t c = v->cand[pt->cand0 + k];
+		if (!sel && before != SIZE_MAX && c <= before)
+			continue;
+		if (expect == SIZE_MAX)
+			expect = c;
+		emu_mismatch mm;
+		bool zero;
+		const size_t nw = compare_node(v, v->ref, c, emu_valid_rn(v, c), b, cells, NULL, &mm,
+					       &zero, d);
+		if (nw == SIZE_MAX)
+			return -1;
+		tried++;
+		if (nw == 0) {
+			pt->node = c;
+			return 1;
+		}
 	}
-}
-
-/* The strm point at command c (from 1) up to pt, or NULL. */
-static const point *strm_at(const emu_valid *v, const point *pt, size_t c)
-{
-	for (const point *q = v->pts; q <= pt; q++)
-		if (q->strm && q->at == c)
-			return q;
-	return NULL;
-}
-
-/* In the rerun, the strm stream after command c, if any, and what it
- * changed (its writes count for the stream, BY_STRM). */
-static int rerun_strm(const emu_valid *v, emu_machine *em, const point *pt, trail *tr,
-		      size_t c, emu_strm_stats *st, emu_valid_report *rep, diag *d)
-{
-	const point *q = strm_at(v, pt, c);
-	if (!q)
-		return 0;
-	if (emu_strm_exec_at(v->t, v->p, em, NULL, q->node, c ? c - 1 : 0, q->line, st, d) < 0)
-		return -1;
-	observe(v, em, pt, tr, c, true, rep);
+	pt->node = expect != SIZE_MAX ? expect : before != SIZE_MAX ? before
+				       : v->cand[pt->cand0 + pt->ncand - 1];
 	return 0;
 }
 
-/* Rerun commands 1..at, recording each wrong bit's last change. */
-static int rerun(const emu_valid *v, const point *pt, trail *tr, emu_valid_report *rep,
-		 diag *d)
-{
-	emu_machine *em = restart(v, d);
-	emu_strm_stats st;
-	if (!em)
-		return -1;
-	memset(&st, 0, sizeof st);
-	observe(v, em, pt, tr, 0, false, rep);
-	memset(tr->last, 0, tr->nw * 64 * sizeof *tr->last);
-	if (rep->window == 0)
-		poison(v, em, pt, tr);
-	int rc = rerun_strm(v, em, pt, tr, 0, &st, rep, d);
-	for (size_t c = 1; rc == 0 && c <= pt->at; c++) {
-		if (emu_run_cmd(em, d) < 0) {
-			rc = -1;
-			break;
-		}
-		observe(v, em, pt, tr, c, false, rep);
-		if (c == rep->window)
-			poison(v, em, pt, tr);
-		rc = rerun_strm(v, em, pt, tr, c, &st, rep, d);
-	}
-	emu_strm_lot_free(&st.lot);
-	emu_machine_free(em);
-	return rc;
-}
-
-/* From the trail, the guilty command (validate.h, emu_valid_cause). */
-static void judge(const emu_valid *v, const point *pt, const trail *tr, emu_valid_report *rep)
+/* Point pt against the machine's cells.  The number of wrong elements
+ * into w (mm the first), or SIZE_MAX with d set. */
+static size_t compare_point(emu_valid *v, point *pt, const emu_machine *em, emu_valid_wrong *w,
+			    emu_mismatch *mm, diag *d)
 {
 	const emu_buffer *b = &v->p->bufs[pt->buf];
-	size_t wrote = 0, sent = 0;
-	uint64_t we = 0, se = 0;
-	for (size_t i = 0; i < tr->nw; i++)
-		for (unsigned k = 0; k < 64; k++) {
-			if (!(tr->w[i].diff >> k & 1))
-				continue;
-			size_t c = tr->last[i * 64 + k] & ~BY_STRM;
-			const bool by_strm = tr->last[i * 64 + k] & BY_STRM;
-			const emu_cmd *ec = c ? &v->p->cmds[c - 1] : NULL;
-			if (by_strm) {
-				if (c > rep->window && (!wrote || c < wrote)) {
-					wrote = c;
-					we = tr->w[i].e;
-					rep->guilty_strm = true;
-				}
-				continue;
-			}
-			/* a bit a sync delivered: the move that sent it */
-			if (ec && ec->kind == EMU_CMD_MOVE && ec->mv.kind == EMU_MOVE_SYNC) {
-				const size_t s = sender(v->p, c - 1, b, tr->w[i].e, k);
-				c = s ? s : c;
-			}
-			if (c > rep->window && (!wrote || c < wrote ||
-						(c == wrote && rep->guilty_strm))) {
-				wrote = c;
-				we = tr->w[i].e;
-				rep->guilty_strm = false;
-			}
-			const size_t f = c > rep->window ? 0 : sender(v->p, pt->at, b, tr->w[i].e, k);
-			if (f && (!sent || f < sent)) {
-				sent = f;
-				se = tr->w[i].e;
-			}
-		}
-	rep->cause = wrote ? EMU_VALID_WROTE : sent ? EMU_VALID_IN_FLIGHT : EMU_VALID_UNWRITTEN;
-	rep->guilty = wrote ? wrote : sent;
-	rep->guilty_index = wrote ? we : se;
-	rep->guilty_line = rep->guilty ? v->p->cmds[rep->guilty - 1].line : 0;
-}
-
-static int bisect(const emu_valid *v, const point *pt, const wrong *w, size_t nw,
-		  emu_valid_report *rep, diag *d)
-{
-	const emu_buffer *b = &v->p->bufs[pt->buf];
-	trail tr = {w, nw, calloc(nw * 64, sizeof(uint32_t)), calloc(nw, sizeof(uint64_t)),
-		    calloc(b->length, sizeof(uint64_t))};
-	int rc = -1;
-	/* The window: the commands after the previous check point. */
-	rep->window = 0;
-	for (size_t i = 0; i < v->npts; i++)
-		if (v->pts[i].at < pt->at && v->pts[i].at > rep->window)
-			rep->window = v->pts[i].at;
-	if (!tr.last || !tr.now)
+	uint64_t *cells = malloc((b->length ? b->length : 1) * sizeof *cells);
+	if (!cells) {
 		diag_file(d, v->p->path, "out of memory");
-	else if ((rc = rerun(v, pt, &tr, rep, d)) == 0)
-		judge(v, pt, &tr, rep);
-	free(tr.last);
-	free(tr.now);
-	free(tr.all);
-	return rc;
+		return SIZE_MAX;
+	}
+	emu_buffer_read(em, b, cells);
+	size_t nw = 0;
+	if (pt->kind == PT_ARRAY) {
+		nw = compare_array(v, pt->array, b, cells, w, mm, d);
+		free(cells);
+		return nw;
+	}
+	if (pt->kind == PT_MARK && !pt->resolved && resolve(v, pt, b, cells, d) < 0) {
+		free(cells);
+		return SIZE_MAX;
+	}
+	emu_tref *r = pt->kind == PT_MARK ? v->ref : v->ref_end;
+	const size_t rn = pt->kind == PT_MARK ? emu_valid_rn(v, pt->node) : pt->node;
+	bool zero = false;
+	nw = compare_node(v, r, pt->node, rn, b, cells, w, mm, &zero, d);
+	if (pt->kind == PT_MARK && nw == 0) {
+		pt->hash = domain_hash(v, pt->node, cells);
+		pt->zero = zero;
+		pt->same = pt->pre && pt->hash == pt->pre_hash;
+		pt->resolved = true;
+		v->prev[pt->name] = pt->node;
+		v->prev_hash[pt->name] = pt->hash;
+	}
+	free(cells);
+	return nw;
+}
+
+/* Coverage: the next check position's markers, hashed before their
+ * window runs (a window that changes nothing the check sees hides a
+ * missing command). */
+static void pre_hash(emu_valid *v, const emu_machine *em)
+{
+	if (v->next >= v->npts || v->pts[v->next].kind != PT_MARK)
+		return;
+	const size_t at = v->pts[v->next].at;
+	for (size_t i = v->next; i < v->npts && v->pts[i].at == at; i++) {
+		point *pt = &v->pts[i];
+		const emu_tnode *x = &v->t->nodes[pt->node];
+		if (pt->kind != PT_MARK || pt->pre || x->kind == EMU_TN_INPUT ||
+		    x->kind == EMU_TN_TENSOR || at == em->pc)
+			continue;
+		const emu_buffer *b = &v->p->bufs[pt->buf];
+		uint64_t *cells = malloc((b->length ? b->length : 1) * sizeof *cells);
+		if (!cells)
+			return;
+		emu_buffer_read(em, b, cells);
+		pt->pre_hash = domain_hash(v, pt->node, cells);
+		pt->pre = true;
+		free(cells);
+	}
+}
+
+/* ---- coverage warnings, once the whole stream has held ---- */
+
+static void coverage(emu_valid *v)
+{
+	const emu_tdfg *t = v->t;
+	size_t marks = 0;
+	if (v->warned)
+		return;
+	v->warned = true;
+	for (size_t i = 0; i < v->npts; i++)
+		marks += v->pts[i].kind == PT_MARK;
+	if (!marks)
+		emu_valid_warnf(v, "the stream has no node markers, so only the end of the stream "
+				"was compared (%zu check point%s); a wrong node that later nodes "
+				"hide is not seen; mark each node (doc/TDFG.md, \"The binding\")",
+				v->npts - 1, v->npts == 2 ? "" : "s");
+	/* per node as written: checked at all, and ever telling */
+	const size_t nt = t->program ? t->ntnodes : t->nnodes;
+	uint8_t *st = calloc(nt ? nt : 1, 1); /* 1 checked, 2 telling */
+	if (!st)
+		return;
+	for (size_t i = 0; i < v->npts; i++) {
+		const point *pt = &v->pts[i];
+		if (pt->kind != PT_MARK && pt->kind != PT_OUTPUT)
+			continue;
+		const size_t k = t->program ? t->nodes[pt->node].tmpl : pt->node;
+		if (k >= nt)
+			continue;
+		st[k] |= 1;
+		if (pt->kind == PT_OUTPUT || (!pt->zero && !pt->same))
+			st[k] |= 2;
+	}
+	char list[400] = "", zl[400] = "";
+	size_t nun = 0, nz = 0;
+	for (size_t k = 0; k < nt; k++) {
+		const emu_tnode *x = t->program ? &t->tnodes[k] : &t->nodes[k];
+		if (x->kind == EMU_TN_STORE || x->kind == EMU_TN_INPUT || x->kind == EMU_TN_TENSOR)
+			continue;
+		char *l = !(st[k] & 1) ? list : !(st[k] & 2) ? zl : NULL;
+		size_t *c = !(st[k] & 1) ? &nun : &nz;
+		if (!l)
+			continue;
+		const size_t o = strlen(l);
+		if (o + strlen(x->name) + 16 < sizeof list)
+			snprintf(l + o, sizeof list - o, "%s'%s' (line %d)", *c ? ", " : "", x->name,
+				 x->line);
+		(*c)++;
+	}
+	free(st);
+	if (marks && nun)
+		emu_valid_warnf(v, "%zu node%s of %s never checked: %s; no marker holds %s",
+				nun, nun == 1 ? " is" : "s are", t->path, list, nun == 1 ? "it" : "them");
+	if (nz)
+		emu_valid_warnf(v, "the check of %zu node%s is vacuous: %s; every value compared "
+				"was 0, or the tensor already held it before the node's commands, so "
+				"a missing or wrong command there is not seen; validate on other data "
+				"(--inputs=random,edge)", nz, nz == 1 ? "" : "s", zl);
 }
 
 /* ---- the report ---- */
-
-/* Append to buf (size bytes, *n used so far), cutting what does not fit. */
-static void append(char *buf, size_t size, size_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void append(char *buf, size_t size, size_t *n, const char *fmt, ...)
-{
-	va_list ap;
-	if (*n >= size)
-		return;
-	va_start(ap, fmt);
-	const int k = vsnprintf(buf + *n, size - *n, fmt, ap);
-	va_end(ap);
-	*n = k < 0 ? size : *n + (size_t)k;
-}
-
-/* "STREAM:LINE", or "STREAM" for a line not known (a binary stream). */
-static void place(const emu_program *p, int line, char *buf, size_t size)
-{
-	if (line > 0)
-		snprintf(buf, size, "%s:%d", p->path, line);
-	else
-		snprintf(buf, size, "%s", p->path);
-}
-
-/* "command N (STREAM:LINE: TEXT)" */
-static void cmd_text(const emu_program *p, size_t c, char *buf, size_t size)
-{
-	char t[512], at[1100];
-	size_t n = 0;
-	emu_format_cmd(p, &p->cmds[c - 1], t, sizeof t);
-	place(p, p->cmds[c - 1].line, at, sizeof at);
-	append(buf, size, &n, "command %zu (%s: %s)", c, at, t);
-}
-
-/* The note line: what the bisection found. */
-static void note_text(const emu_valid *v, const point *pt, const emu_valid_report *rep,
-		      char *buf, size_t size)
-{
-	const emu_buffer *b = &v->p->bufs[pt->buf];
-	char cmd[700], el[EMU_NAME_MAX + 96], other[900] = "";
-	if (rep->guilty)
-		cmd_text(v->p, rep->guilty, cmd, sizeof cmd);
-	emu_report_element_name(b, rep->cause == EMU_VALID_UNWRITTEN ? rep->mm.index
-								      : rep->guilty_index, el, sizeof el);
-	const point *sp = rep->guilty_strm ? strm_at(v, pt, rep->guilty) : NULL;
-	if (rep->cause == EMU_VALID_WROTE && sp) {
-		char at[1100];
-		place(v->p, sp->line, at, sizeof at);
-		const int k = snprintf(buf, size, "the first to write a wrong bit into it is the "
-				       "near-memory stream of strm node '%s' (%s), run after ",
-				       v->t->nodes[sp->node].name, at);
-		if (k > 0 && (size_t)k < size)
-			snprintf(buf + k, size - (size_t)k, "%s, into %s", cmd, el);
-		return;
-	}
-	if (rep->cause == EMU_VALID_WROTE) {
-		snprintf(buf, size, "the first command that wrote a wrong bit into it is %s, into "
-			 "%s", cmd, el);
-		return;
-	}
-	if (rep->cause == EMU_VALID_IN_FLIGHT) {
-		snprintf(buf, size, "its wrong bits are in flight: %s sent %s's bits to another bank, "
-			 "and no sync delivered them before the check point", cmd, el);
-		return;
-	}
-	if (rep->elsewhere) {
-		char oel[EMU_NAME_MAX + 96];
-		cmd_text(v->p, rep->elsewhere, cmd, sizeof cmd);
-		emu_report_element_name(b, rep->elsewhere_index, oel, sizeof oel);
-		snprintf(other, sizeof other, "; %s wrote %s, outside the node's domain", cmd, oel);
-	}
-	if (rep->window < pt->at)
-		snprintf(buf, size, "no command of its window (commands %zu..%zu, after the previous "
-			 "check point) wrote the wrong bits of %s: a command that should write them "
-			 "is missing, or writes elsewhere%s", rep->window + 1, pt->at, el, other);
-	else
-		snprintf(buf, size, "no command ran between the previous check point and this one, "
-			 "so %s holds what was there before", el);
-}
-
-static void report(const emu_valid *v, const point *pt, emu_valid_report *rep)
-{
-	const emu_tnode *x = &v->t->nodes[pt->node];
-	char what[1024], note[1600];
-	size_t n = 0;
-	emu_report_mismatch_text(what, sizeof what, &rep->mm);
-	note_text(v, pt, rep, note, sizeof note);
-	char at[1100];
-	place(v->p, pt->line, at, sizeof at);
-	char run[300] = "", lb[EMU_NAME_MAX + 8];
-	if (v->t->program) {
-		memcpy(run, ", in ", 6);
-		run_text(v, pt->node, run + 5, sizeof run - 5);
-	}
-	if (!pt->end)
-		append(rep->text, sizeof rep->text, &n, "%s: error: node '%s' (%s:%d)%s, at its "
-		       "marker after command %zu,", at, x->name, v->t->path, x->line, run, pt->at);
-	else
-		append(rep->text, sizeof rep->text, &n, "%s: error: %s '%s' (%s:%d)%s, at the "
-		       "end of the stream (after command %zu),", at,
-		       x->kind == EMU_TN_STORE ? "the last store" : "output",
-		       emu_tnode_label(v->t, x, lb, sizeof lb), v->t->path, x->line, run, pt->at);
-	append(rep->text, sizeof rep->text, &n, " does not hold what the tDFG means: %s\n", what);
-	place(v->p, rep->guilty ? rep->guilty_line : pt->line, at, sizeof at);
-	append(rep->text, sizeof rep->text, &n, "%s: note: %s\n", at, note);
-	if (n >= sizeof rep->text) /* keep the last line's newline */
-		memcpy(rep->text + sizeof rep->text - 2, "\n", 2);
-}
 
 int emu_valid_at(emu_valid *v, const emu_machine *em, emu_valid_report *rep, diag *d)
 {
 	if (em->upc)
 		return 1;
 	for (; v->next < v->npts && v->pts[v->next].at <= em->pc; v->next++) {
-		const point *pt = &v->pts[v->next];
-		wrong *w = malloc(TRACK_MAX * sizeof *w);
+		point *pt = &v->pts[v->next];
+		memset(rep, 0, sizeof *rep);
+		if (pt->kind == PT_STRAY) {
+			const int rc = emu_valid_stray(v, em, pt, rep, d);
+			if (rc <= 0)
+				return rc;
+			coverage(v);
+			continue;
+		}
+		emu_valid_wrong *w = malloc(TRACK_MAX * sizeof *w);
 		if (!w) {
 			diag_file(d, v->p->path, "out of memory");
 			return -1;
 		}
-		memset(rep, 0, sizeof *rep);
-		const size_t nw = compare(v, em, pt, w, &rep->mm, d);
+		const size_t nw = compare_point(v, pt, em, w, &rep->mm, d);
 		int rc = nw == SIZE_MAX ? -1 : 1;
 		if (nw && nw != SIZE_MAX) {
 			rep->node = pt->node;
 			rep->at = pt->at;
 			rep->mark_line = pt->line;
-			rc = bisect(v, pt, w, nw, rep, d) < 0 ? -1 : 0;
-			if (rc == 0)
-				report(v, pt, rep);
+			rc = emu_valid_bisect(v, pt, w, nw, rep, d) < 0 ? -1 : 0;
 		}
 		free(w);
 		if (rc <= 0)
 			return rc;
 	}
+	pre_hash(v, em);
 	return 1;
 }
 
@@ -916,7 +728,24 @@ int emu_valid_at(emu_valid *v, const emu_machine *em, emu_valid_report *rep, dia
 int emu_valid_run(emu_tdfg *t, const emu_program *p, emu_valid_report *rep, diag *d)
 {
 	emu_valid *v = emu_valid_new(t, p, d);
-	emu_machine *em = v && emu_valid_load_arrays(v, d) == 0 ? restart(v, d) : NULL;
+	const int rc = v && emu_valid_load_arrays(v, d) == 0 ? emu_valid_drive(v, rep, d) : -1;
+	emu_valid_free(v);
+	return rc;
+}
+
+int emu_valid_drive(emu_valid *v, emu_valid_report *rep, diag *d)
+{
+	/* from the start: the markers bound by value are bound again */
+	for (size_t i = 0; i < v->npts; i++) {
+		point *pt = &v->pts[i];
+		if (pt->kind == PT_MARK && !(pt->strm || pt->ncand == 1))
+			pt->resolved = false;
+		pt->pre = false;
+	}
+	v->nwarn = 0;
+	v->warned = false;
+	emu_valid_seek(v, 0);
+	emu_machine *em = emu_valid_restart(v, d);
 	emu_strm_stats st;
 	memset(&st, 0, sizeof st);
 	int rc = em && emu_valid_strm(v, em, NULL, &st, d) == 0 ? emu_valid_at(v, em, rep, d) : -1;
@@ -925,7 +754,6 @@ int emu_valid_run(emu_tdfg *t, const emu_program *p, emu_valid_report *rep, diag
 			     ? -1 : emu_valid_at(v, em, rep, d);
 	emu_strm_lot_free(&st.lot);
 	emu_machine_free(em);
-	emu_valid_free(v);
 	return rc == 1 ? 0 : rc == 0 ? 1 : -1;
 }
 

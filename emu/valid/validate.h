@@ -12,21 +12,23 @@
  * runs the stream and each node's value, as the SRAM holds it, is
  * compared with the tDFG's meaning computed in plain C (emu_tref).
  *
- * The binding: a `node NAME [tensor=T]` marker in the stream (program.h,
- * emu_mark) says that once the commands before it have run, tensor T
- * (by default the one called NAME) holds node NAME.  Each marker is a
- * check point.  In a program (arrays, control) the markers bind in order
- * to the node instances of its runs, in program order (tdfg_prog.c's
- * expansion, the JIT's and the program reference's), a marker to the
- * next instance of its name; stores have none, and each array's last
- * store is compared at the end.  The reference runs each
- * region run from the arrays' first data (init=, emu_valid_load) with
- * the stores applied in order.
+ * The binding: a `node NAME [tensor=T] [run=N] [PARAM=VALUE]` marker in
+ * the stream (program.h, emu_mark) says that once the commands before it
+ * have run, tensor T (by default the one called NAME) holds node NAME.
+ * Each marker is a check point.  In a program (arrays, control) a name
+ * stands for an instance per run of its region; a marker holds the one
+ * its name's previous marker held if the tensor still holds that value,
+ * else the earliest later instance (of the runs its selectors allow)
+ * whose value the tensor holds (bind.c).  The runs that markers with
+ * selectors fix, in the order the stream names them, are the order in
+ * which the check points' reference runs the program's runs.
  * At the end of the stream every `output` node (a program's: as its last
- * run left it) is compared
- * once more, through its last marker's tensor or, without a marker, the
- * tensor of its name, so a stream with no markers is still checked on
- * its results.
+ * run left it) is compared once more, through its last marker's tensor
+ * or, without a marker, the tensor of its name; a single region's inputs
+ * must be as they were; every array of a program is compared over its
+ * whole lattice with what the program (in its own order) leaves in it;
+ * and no cell of a tensor may have changed outside the domains of the
+ * nodes the stream bound it to (a stray write), but in `scratch` tensors.
  *
  * A strm marker (`node NAME strm`) is a check point too, and where the
  * strm node's stream runs (emu_valid_strm): the stream says where, the
@@ -36,7 +38,7 @@
  * The first check point that differs is reported with the first wrong
  * element of the node (row-major, so outermost index first), and the
  * stream is run again from the start to find the command that put a
- * wrong bit there (emu_valid_report, "Bisecting" in doc/TDFG.md).
+ * wrong bit there (bisect.c, "Bisecting" in doc/TDFG.md).
  */
 #ifndef INFSIM_VALIDATE_H
 #define INFSIM_VALIDATE_H
@@ -67,6 +69,13 @@ typedef enum emu_valid_cause {
 			      * command that should is missing or writes
 			      * elsewhere (`elsewhere`, when one wrote cells of
 			      * the tensor outside the node's domain) */
+	EMU_VALID_CLOBBER,   /* `consumer` (which wrote the wrong bits) read
+			      * tensor clobbered_buf, which `guilty` overwrote
+			      * after the marker that bound it */
+	EMU_VALID_STRAY,     /* at the end: `guilty` (the last to change it;
+			      * first_stray the first) wrote element
+			      * stray_index of tensor stray_buf, outside every
+			      * node the stream bound the tensor to */
 } emu_valid_cause;
 
 #define EMU_VALID_TEXT 2048
@@ -88,6 +97,21 @@ typedef struct emu_valid_report {
 	uint64_t guilty_index; /* the element whose bits it wrote or sent */
 	size_t elsewhere;
 	uint64_t elsewhere_index;
+	/* The first wrong element: the last command of the window that
+	 * changed it, and when that one only moves bits, the command that
+	 * first put the value it ends with on its bitline; 0 for none. */
+	size_t last_writer;
+	size_t origin;
+	/* EMU_VALID_CLOBBER */
+	size_t consumer;
+	int clobbered_buf;
+	uint64_t clobbered_index, clobbered_was, clobbered_now;
+	int clobbered_mark_line;
+	size_t clobbered_node;
+	/* EMU_VALID_STRAY */
+	int stray_buf;
+	uint64_t stray_index;
+	size_t first_stray;
 	/* "STREAM:LINE: error: ..." then "STREAM:LINE: note: ..." lines,
 	 * each ending with a newline. */
 	char text[EMU_VALID_TEXT];
@@ -139,6 +163,28 @@ void emu_valid_seek(emu_valid *v, size_t pc);
 /* Check points compared so far, and in all. */
 size_t emu_valid_compared(const emu_valid *v);
 size_t emu_valid_points(const emu_valid *v);
+/* Once every check point has held: the warnings that the check was
+ * weaker than it looks (no marker, a node never checked, a node whose
+ * every compared value was 0 or already there before its commands), one
+ * line each without "warning: ".  Their number, and warning i (NULL past
+ * the last). */
+size_t emu_valid_warnings(const emu_valid *v);
+const char *emu_valid_warning(const emu_valid *v, size_t i);
+
+/* Generated input sets (--inputs): each array of a program, and each
+ * input of a single region, that the stream holds, given data made for
+ * its element type: EMU_VALID_RANDOM, random bits (seeded by the set's
+ * number), or EMU_VALID_EDGE, the type's edge values (0, 1, -1, the
+ * extremes; for floats also signed zeros, infinities, NaN, subnormals)
+ * mixed with random ones.  Loaded as emu_valid_load would.  0, or -1
+ * with d set. */
+typedef enum emu_valid_inputs { EMU_VALID_RANDOM = 0, EMU_VALID_EDGE } emu_valid_inputs;
+int emu_valid_generate(emu_valid *v, emu_valid_inputs kind, uint64_t seed, diag *d);
+/* Run the stream on a machine of its own from the data given so far
+ * (init=, emu_valid_load, emu_valid_generate) and compare every check
+ * point: as emu_valid_run, on a validator already made (once: its check
+ * points are then compared). */
+int emu_valid_drive(emu_valid *v, emu_valid_report *rep, diag *d);
 
 /* The whole validation, for a compiler's test suite: run p on a machine
  * of its own (init= applied, hazards as warnings) and compare every
