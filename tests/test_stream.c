@@ -932,7 +932,7 @@ Test(binary, round_trip)
 		diag d;
 		encode_text(i < 4 ? texts[i] : all, &p, &w, &n);
 		cr_assert_eq(memcmp(w, "INFSIMB1", 8), 0); /* the magic, as bytes on disk (little-endian) */
-		cr_assert_eq(w[1], 4);
+		cr_assert_eq(w[1], 5);
 		cr_assert_eq(w[2], n);
 		cr_assert_eq(decode(w, n, &q, &d), 0, "%s", d.msg);
 		cr_assert_str_eq(q.path, "t.inb");
@@ -999,8 +999,9 @@ Test(binary, corrupted)
 #define MUTATE(i, v, msg) do { memcpy(c, w, n * sizeof *c); c[i] = (v); \
 		expect_decode_error(c, n, msg); } while (0)
 	MUTATE(0, 0x1234, "word 0: bad magic 0x0000000000001234; expected \"INFSIMB1\"");
-	MUTATE(1, 2, "word 1: version 2 is not supported; expected 4 to 5");
-	MUTATE(1, 3, "word 1: version 3 is not supported; expected 4 to 5");
+	MUTATE(1, 2, "word 1: version 2 is not supported; expected 5");
+	MUTATE(1, 3, "word 1: version 3 is not supported; expected 5");
+	MUTATE(1, 4, "word 1: version 4 is not supported; expected 5");
 	MUTATE(2, 54, "word 54: 1 words follow the end given in the header");
 	MUTATE(3, 100, "word 3: the machine is not valid: wordlines must be a power of two");
 	MUTATE(3, UINT64_C(1) << 40, "word 3: the machine is not valid");
@@ -1033,7 +1034,7 @@ Test(binary, corrupted)
 	MUTATE(19, 8 | (UINT64_C(1) << 8) | (UINT64_C(4) << 24),
 	       "word 42: add.u8: buffer 'A' is q8, but the command works on u8 elements");
 	MUTATE(19, 8 | (UINT64_C(9) << 24), "word 19: element type format 9 is not valid");
-	MUTATE(19, 8 | (UINT64_C(1) << 49), "word 19: reserved bits 0x0002000000000000");
+	MUTATE(19, 8 | (UINT64_C(1) << 50), "word 19: reserved bits 0x0004000000000000");
 	MUTATE(19, 8 | (UINT64_C(1) << 48), "word 19: buffer 'A' is shared, which only a tensor may be");
 	MUTATE(19, 8 | (UINT64_C(9) << 16), "word 19: unknown init kind 9");
 	MUTATE(19, 8 | (UINT64_C(250) << 32), "word 19: buffer 'A' needs wordlines 250..257");

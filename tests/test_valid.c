@@ -552,7 +552,10 @@ Test(valid, outputs_by_name_without_markers)
 	text_free(&t);
 	result r = run("run bare.ins --tdfg %s", sp);
 	cr_expect_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "--tdfg: 1 check point of"), "%s", r.out);
+	/* the output, the input left as it was, no stray write */
+	cr_expect(strstr(r.out, "--tdfg: 3 check points of"), "%s", r.out);
+	cr_expect(strstr(r.err, "bare.ins: warning: --tdfg: the stream has no node markers"), "%s",
+		  r.err);
 	result_free(&r);
 	r = run("run bare_bad.ins --tdfg %s", sp);
 	cr_expect_eq(r.status, 3, "%s", r.err);
@@ -607,17 +610,31 @@ Test(valid, markers_round_trip)
 Test(valid, marker_and_binding_errors)
 {
 	static const struct { const char *line, *want; } bad[] = {
-		{"node", "m.ins:3:5: error: expected the name of a tDFG node after 'node'"},
-		{"node Q", "m.ins:3:6: error: node 'Q': no tensor 'Q' is declared; name the one that "
+		{"node", "m.ins:4:5: error: expected the name of a tDFG node after 'node'"},
+		{"node Q", "m.ins:4:6: error: node 'Q': no tensor 'Q' is declared; name the one that "
 			   "holds it with tensor=NAME"},
-		{"node X tensor=", "m.ins:3:15: error: expected a tensor name after 'tensor='"},
-		{"node X tensor=Q", "m.ins:3:15: error: node 'X': no tensor 'Q' is declared"},
-		{"node X foo", "m.ins:3:8: error: expected tensor=NAME, strm or the end of the line"},
-		{"node X strm junk", "m.ins:3:13: error: unexpected 'junk' after the node marker; "
-				     "expected the end of the line"},
-		{"node X tensor=X junk", "m.ins:3:17: error: unexpected 'junk' after the node marker"},
-		{"node X tensor=b", "m.ins:3:15: error: node 'X': 'b' is a buffer, not a tensor"},
-		{"nodee X", "m.ins:3:1: error: unknown command 'nodee'; did you mean 'node'?"},
+		{"node X tensor=", "m.ins:4:15: error: expected a tensor name after 'tensor='"},
+		{"node X tensor=Q", "m.ins:4:15: error: node 'X': no tensor 'Q' is declared"},
+		{"node X foo", "m.ins:4:8: error: unexpected 'foo' after the node marker's name; "
+			       "expected tensor=NAME, strm, run=N, PARAM=VALUE or the end of the line"},
+		{"node X strm junk", "m.ins:4:13: error: unexpected 'junk' after the node marker's "
+				     "name"},
+		{"node X tensor=X junk", "m.ins:4:17: error: unexpected 'junk' after the node marker"},
+		{"node X strm strm", "m.ins:4:13: error: unexpected 'strm' after the node marker's"},
+		{"node X tensor=X tensor=X", "m.ins:4:17: error: unexpected 'tensor=X' after the"},
+		{"node X run=0", "m.ins:4:12: error: run=0 is out of range; runs are numbered from 1"},
+		{"node X run=-2", "m.ins:4:12: error: run=-2 is out of range"},
+		{"node X run=", "m.ins:4:12: error: expected the run's number (1 for the region's first "
+				"run) after 'run='"},
+		{"node X k=1 k=2", "m.ins:4:12: error: node 'X': 'k=' is given twice"},
+		{"node X k=x", "m.ins:4:10: error: expected a parameter value, found 'x'"},
+		{"node X k=1,", "m.ins:4:11: error: unexpected ',' in the node marker; expected a "
+				"space or the end of the line"},
+		{"node X a=1 b=2 c=3 d=4 e=5", "m.ins:4:24: error: node 'X': at most 4 selectors"},
+		{"node X tensor=T", "m.ins:4:15: error: node 'X': tensor 'T' is declared scratch, so it "
+				    "holds no tDFG node"},
+		{"node X tensor=b", "m.ins:4:15: error: node 'X': 'b' is a buffer, not a tensor"},
+		{"nodee X", "m.ins:4:1: error: unknown command 'nodee'; did you mean 'node'?"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char s[512];
@@ -625,6 +642,7 @@ Test(valid, marker_and_binding_errors)
 		diag d;
 		diag_clear(&d);
 		snprintf(s, sizeof s, "tensor X f32 64x32 wl=0 array=0 tile=8x8 init=iota\n"
+			 "tensor T f32 64x32 wl=64 array=0 tile=8x8 scratch\n"
 			 "buffer b u8 64 wl=40 arrays=0\n%s\n", bad[i].line);
 		cr_expect_eq(emu_parse("m.ins", s, strlen(s), NULL, &p, &d), -1, "%s", bad[i].line);
 		cr_expect(strstr(d.msg, bad[i].want) == d.msg, "%s\nwanted: %s", d.msg, bad[i].want);
@@ -803,7 +821,8 @@ Test(valid, library_errors)
 
 static const char *const programs[] = {"stencil1d", "stencil2d", "gauss_elim", "mm_outer"};
 /* The arrays each stores into: one more check point each, at the end. */
-static const size_t stored[] = {2, 2, 1, 1};
+/* each program's arrays: every one is compared at the end */
+static const size_t arrays[] = {2, 2, 1, 3};
 #define NPROGRAMS (sizeof programs / sizeof programs[0])
 
 /* The --load options the lowered stream's comments ask for (an array's
@@ -846,7 +865,8 @@ Test(valid, program_samples_pass)
 			     rep.text);
 		result r = run("run ok.ins%s --tdfg %s --check", loads, sp);
 		cr_expect_eq(r.status, 0, "%s: %s", programs[s], r.err);
-		snprintf(want, sizeof want, "--tdfg: %zu check points", marks + stored[s]);
+		/* the markers, the arrays, and the stray writes' check */
+		snprintf(want, sizeof want, "--tdfg: %zu check points", marks + arrays[s] + 1);
 		cr_expect(strstr(r.out, want) != NULL, "%s: wanted '%s' in %s", programs[s], want,
 			  r.out);
 		result_free(&r);
@@ -897,13 +917,18 @@ Test(valid, program_break_in_a_reused_run)
 }
 
 /* A marker past the program's last node instance of its name. */
+/* A marker after the last run: no later instance of its name is left,
+ * and the tensor does not hold the one its previous marker held, so it
+ * holds nothing the tDFG means; the report says which instance it was
+ * compared with and where the name's binding stood. */
 Test(valid, program_marker_past_the_runs)
 {
 	char sp[512], bp[512];
 	text t;
 	sample_path("stencil1d", sp, sizeof sp);
 	lowered(sp, false, false, &t);
-	t.l = realloc(t.l, (t.n + 1) * sizeof *t.l);
+	t.l = realloc(t.l, (t.n + 2) * sizeof *t.l);
+	t.l[t.n++] = strdup("set.f32 A, #3.0");
 	t.l[t.n++] = strdup("node x tensor=A");
 	text_write(&t, "b.ins");
 	text_free(&t);
@@ -911,9 +936,12 @@ Test(valid, program_marker_past_the_runs)
 	emu_valid_report rep;
 	diag d;
 	diag_clear(&d);
-	cr_assert_eq(emu_valid_files(bp, sp, &rep, &d), -1);
-	cr_expect(strstr(d.msg, "node marker 'x': no run of") != NULL, "%s", d.msg);
-	cr_expect(strstr(d.msg, "after node 's' of run 10 of region 'step'") != NULL, "%s", d.msg);
+	cr_assert_eq(emu_valid_files(bp, sp, &rep, &d), 1, "%s", d.msg);
+	cr_expect(strstr(rep.text, "node 'x' (") != NULL, "%s", rep.text);
+	cr_expect(strstr(rep.text, "in run 10 of region 'step'") != NULL, "%s", rep.text);
+	cr_expect(strstr(rep.text, "no instance of 'x' that the marker may hold has this value") !=
+		  NULL, "%s", rep.text);
+	cr_expect(strstr(rep.text, "the previous marker of 'x', at ") != NULL, "%s", rep.text);
 }
 
 /* A dropped piece of the last run's store: no marker follows it, the

@@ -102,6 +102,10 @@ static const char help_text[] =
 "                             tensor with what the tDFG means; on the first\n"
 "                             difference name the node, its first wrong\n"
 "                             element and the command that wrote it (exit 3)\n"
+"      --inputs=SET[,SET]...  with --tdfg, validate again on generated input\n"
+"                             sets, after the given data: random[:N] (N sets\n"
+"                             of random bits), edge[:N] (the element type's\n"
+"                             edge values among random ones); N 1 to 1000\n"
 "      --stepi                run one micro-op at a time (same bits, slower)\n"
 "      --tp-core=N            Eq. 2's TP_core, the core's operations per cycle\n"
 "                             (16), for the offload decision --stats prints\n"
@@ -234,6 +238,7 @@ typedef struct run_opts {
 	bool check, stepi, quiet;
 	bool strict;           /* --strict: hazards are errors */
 	const char *tdfg;      /* --tdfg: the tDFG to validate the stream against */
+	unsigned sets[2];      /* --inputs: random and edge sets to generate */
 	int stats;             /* 0 none, 't' text, 'c' commands, 'j' json */
 	const char *stats_file;
 	long threads;          /* 0: not given */
@@ -282,7 +287,7 @@ static int parse_threads(const char *arg, long *out)
 enum { OPT_CHECK = 256, OPT_STEPI, OPT_STATS, OPT_STATS_FILE, OPT_HELP,
        OPT_VERSION, OPT_JSON, OPT_WRITTEN };
 
-enum { OPT_STRICT = 300, OPT_TDFG, OPT_TYPE, OPT_TP_CORE, OPT_LAT_JIT };
+enum { OPT_STRICT = 300, OPT_TDFG, OPT_TYPE, OPT_TP_CORE, OPT_LAT_JIT, OPT_INPUTS };
 
 static const struct option run_longopts[] = {
 	{ "machine", required_argument, NULL, 'm' },
@@ -297,6 +302,7 @@ static const struct option run_longopts[] = {
 	{ "stepi", no_argument, NULL, OPT_STEPI },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "tdfg", required_argument, NULL, OPT_TDFG },
+	{ "inputs", required_argument, NULL, OPT_INPUTS },
 	{ "tp-core", required_argument, NULL, OPT_TP_CORE },
 	{ "lat-jit", required_argument, NULL, OPT_LAT_JIT },
 	{ "stats", optional_argument, NULL, OPT_STATS },
@@ -365,6 +371,40 @@ static int common_option(int opt, geom_opts *geo, bool *done)
 	return -1;
 }
 
+/* --inputs=random[:N],edge[:N]: how many sets of each kind. */
+static int parse_inputs(const char *arg, unsigned sets[2])
+{
+	const char *p = arg;
+	sets[0] = sets[1] = 0;
+	while (*p) {
+		const size_t n = strcspn(p, ":,");
+		const int k = n == 6 && !strncmp(p, "random", 6) ? 0 : n == 4 && !strncmp(p, "edge", 4)
+			      ? 1 : -1;
+		if (k < 0)
+			return cli_usage(NULL, "--inputs '%s': expected random[:N] or edge[:N], found "
+					   "'%.*s'", arg, (int)n, p);
+		if (sets[k])
+			return cli_usage(NULL, "--inputs '%s': '%.*s' is given twice", arg, (int)n, p);
+		p += n;
+		long count = 1;
+		if (*p == ':') {
+			char *end;
+			errno = 0;
+			count = strtol(p + 1, &end, 10);
+			if (errno || end == p + 1 || (*end && *end != ',') || count < 1 || count > 1000)
+				return cli_usage(NULL, "--inputs '%s': expected a number of sets from 1 "
+						   "to 1000 after '%.*s:'", arg, (int)n, p - n);
+			p = end;
+		}
+		sets[k] = (unsigned)count;
+		if (*p == ',' && !*++p)
+			return cli_usage(NULL, "--inputs '%s': expected a set after ','", arg);
+	}
+	if (!sets[0] && !sets[1])
+		return cli_usage(NULL, "--inputs '%s': expected random[:N] or edge[:N]", arg);
+	return 0;
+}
+
 static int run_option(int opt, run_opts *o)
 {
 	switch (opt) {
@@ -403,6 +443,8 @@ static int run_option(int opt, run_opts *o)
 	case OPT_TDFG:
 		o->tdfg = optarg;
 		return 0;
+	case OPT_INPUTS:
+		return parse_inputs(optarg, o->sets);
 	case OPT_STATS:
 		if (!optarg || !strcmp(optarg, "text"))
 			o->stats = 't';
@@ -585,6 +627,9 @@ static int load_tdfg(const run_opts *o, const emu_program *p, const tdfg_src *ts
 			"lowered from; give it with --tdfg FILE", m->name, m->name);
 		return cli_failed(&d);
 	}
+	if (!o->tdfg && (o->sets[0] || o->sets[1]))
+		return cli_usage(NULL, "--inputs validates on generated data against a tDFG; give "
+				   "it with --tdfg FILE");
 	if (!o->tdfg)
 		return 0;
 	if (ts->on)
@@ -663,6 +708,7 @@ typedef struct run_state {
 	emu_cmd_cycles *cc;    /* --stats=commands and json: each command's cycles */
 	uint64_t *bank_before; /* each bank's cycles before the current command */
 	emu_strm_stats strm;   /* a tDFG's strm nodes (emu/tdfg/strm.c) */
+	unsigned sets_run;     /* --inputs: generated input sets that held */
 	diag d;
 } run_state;
 
@@ -1031,6 +1077,9 @@ static void print_summary(const run_state *s)
 		printf("; --tdfg: %zu check point%s of %s hold%s what the tDFG means",
 		       emu_valid_points(s->valid), emu_valid_points(s->valid) == 1 ? "" : "s",
 		       s->o->tdfg, emu_valid_points(s->valid) == 1 ? "s" : "");
+	if (s->sets_run)
+		printf(" (the given data and %u generated input set%s)", s->sets_run,
+		       s->sets_run == 1 ? "" : "s");
 	if (s->ts->on && s->ts->t.program)
 		printf("; %zu region runs, %zu lowered, %zu reused", s->ts->t.nregions,
 		       s->ts->j.misses, s->ts->j.hits);
@@ -1065,6 +1114,43 @@ static int dump_buffers(run_state *s)
 	return 0;
 }
 
+/* --inputs: the validation again on each generated input set, each on
+ * a machine of its own.  0, -1 (s->d set) or EXIT_MISMATCH (s->vrep
+ * filled, naming the set). */
+static int generated_sets(run_state *s)
+{
+	static const char *const kind[2] = {"random", "edge"};
+	for (unsigned k = 0; s->valid && k < 2; k++)
+		for (unsigned i = 1; i <= s->o->sets[k]; i++) {
+			emu_valid *v = emu_valid_new(&s->vt, s->p, &s->d);
+			int rc = v && emu_valid_generate(v, (emu_valid_inputs)k, i, &s->d) == 0
+					 ? emu_valid_drive(v, &s->vrep, &s->d) : -1;
+			emu_valid_free(v);
+			if (rc < 0)
+				return -1;
+			if (rc == 1) {
+				const size_t n = strlen(s->vrep.text);
+				snprintf(s->vrep.text + n, sizeof s->vrep.text - n, "%s: note: found on "
+					 "the generated input set %s:%u (--inputs); the given data pass\n",
+					 s->p->path, kind[k], i);
+				return EXIT_MISMATCH;
+			}
+			s->sets_run++;
+		}
+	return 0;
+}
+
+/* --tdfg's warnings that the check was weaker than it looks. */
+static void valid_warnings(const run_state *s)
+{
+	for (size_t i = 0; s->valid && i < emu_valid_warnings(s->valid); i++) {
+		const char *w = emu_valid_warning(s->valid, i);
+		if (s->sets_run && strstr(w, "--inputs"))
+			continue; /* the generated sets have run */
+		fprintf(stderr, "%s: warning: --tdfg: %s\n", s->p->path, w);
+	}
+}
+
 static int execute(run_state *s)
 {
 	if (start_machine(s) < 0)
@@ -1083,8 +1169,10 @@ static int execute(run_state *s)
 		rc = -1;
 	if (rc == 0 && s->o->stats && write_stats(s) < 0)
 		rc = -1;
-	if (rc == 0 && (rc = compare_expects(s)) == 0)
+	if (rc == 0 && (rc = compare_expects(s)) == 0 && (rc = generated_sets(s)) == 0) {
+		valid_warnings(s);
 		print_summary(s);
+	}
 	if (rc < 0)
 		return cli_failed(&s->d);
 	if (rc == EXIT_MISMATCH && s->d.set)

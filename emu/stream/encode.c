@@ -23,7 +23,7 @@
  * Version 2 added the element formats, madd's c, the settings (fp=,
  * latency=, cordic=) and what each command carries of them.  Version 3
  * added tensors and moves, version 4 node markers, version 5 scratch
- * tensors and the markers' selectors; version 4 is still read.
+ * tensors and the markers' selectors.
  *
  * The decoder trusts nothing: every read is bounds-checked, every
  * reserved bit must be zero, and the program is rebuilt through emu_asm,
@@ -41,7 +41,6 @@
 
 #define MAGIC UINT64_C(0x31424D4953464E49) /* "INFSIMB1" read little-endian */
 #define VERSION 5
-#define VERSION_OLDEST 4
 #define MOVE_OP 0xffffu
 #define HEADER_WORDS 11
 #define NAME_WORDS (EMU_NAME_MAX / 8)
@@ -514,9 +513,9 @@ static int take_preamble(reader *r)
 	}
 	if (take(r, "the header", &v))
 		return -1;
-	if (v < VERSION_OLDEST || v > VERSION) {
+	if (v != VERSION) {
 		diag_file(r->d, r->path, "word 1: version %" PRIu64 " is not supported; "
-			  "expected %d to %d", v, VERSION_OLDEST, VERSION);
+			  "expected %d", v, VERSION);
 		return -1;
 	}
 	if (take(r, "the header", &v))

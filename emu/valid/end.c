@@ -45,47 +45,109 @@ static bool is_array(const emu_valid *v, const emu_buffer *b)
 	return false;
 }
 
-/* Does node n's lowering own element e of its tensor: its domain; for
- * a reduce, its operand's (the working space of its halving steps); for
- * a bcast, its operand's stretched over the whole of its dimension (a
- * broadcast fills whole tiles, whatever window the run has)? */
-static bool node_owns(const emu_tdfg *t, size_t n, uint64_t e)
+/* The boxes node n's lowering may write in its tensor: its domain; for
+ * a reduce, its operand's too (the working space of its halving steps);
+ * for a bcast, its operand's stretched over the whole of its dimension
+ * (a broadcast fills whole tiles, whatever window the run has). */
+static unsigned node_boxes(const emu_tdfg *t, size_t n, emu_box *out)
 {
 	const emu_tnode *x = &t->nodes[n];
-	if (emu_tdfg_in_domain(t, x, e))
-		return true;
+	unsigned k = 0;
+	out[k++] = x->dom;
 	if (x->kind == EMU_TN_REDUCE && x->nargs)
-		return emu_tdfg_in_domain(t, &t->nodes[x->arg[0]], e);
-	if (x->kind != EMU_TN_BCAST || !x->nargs)
-		return false;
-	const emu_tregion *r = &t->regions[x->region];
-	const emu_box *dm = &t->nodes[x->arg[0]].dom;
-	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
-		const uint64_t i = e % r->shape[k];
-		if (k != x->dim && (i < dm->lo[k] || i >= dm->hi[k]))
-			return false;
-		e /= r->shape[k];
+		out[k++] = t->nodes[x->arg[0]].dom;
+	if (x->kind == EMU_TN_BCAST && x->nargs) {
+		out[k] = t->nodes[x->arg[0]].dom;
+		out[k].lo[x->dim] = 0;
+		out[k++].hi[x->dim] = t->regions[x->region].shape[x->dim];
 	}
-	return true;
+	return k;
 }
 
-/* Is element e of tensor bi the stream's to write? */
-static bool owned(const emu_valid *v, int bi, uint64_t e)
+typedef struct boxes {
+	emu_box *b;
+	size_t n, cap;
+} boxes;
+
+static int boxes_add(boxes *s, const emu_box *b)
 {
-	const emu_buffer *b = &v->p->bufs[bi];
-	if (b->scratch || is_array(v, b))
-		return true;
+	for (size_t i = s->n; i-- > 0 && i + 64 > s->n;) /* runs repeat their boxes */
+		if (!memcmp(&s->b[i], b, sizeof *b))
+			return 0;
+	if (s->n == s->cap) {
+		const size_t cap = s->cap ? 2 * s->cap : 16;
+		emu_box *nb = realloc(s->b, cap * sizeof *nb);
+		if (!nb)
+			return -1;
+		s->b = nb;
+		s->cap = cap;
+	}
+	s->b[s->n++] = *b;
+	return 0;
+}
+
+/* The nodes bound to tensor k (its markers', the end's, the nodes of
+ * its name): their boxes into s.  1 when k is scratch (all of it may be
+ * written), 0, or -1 when out of memory. */
+static int bound_boxes(const emu_valid *v, size_t k, boxes *s)
+{
+	const emu_tdfg *t = v->t;
+	const emu_buffer *b = &v->p->bufs[k];
+	emu_box nb[3];
+	if (b->scratch)
+		return 1;
 	for (size_t i = 0; i < v->npts; i++) {
 		const point *pt = &v->pts[i];
-		if (pt->buf == bi && pt->kind != PT_ARRAY && pt->kind != PT_STRAY &&
-		    node_owns(v->t, pt->node, e))
-			return true;
+		if (pt->buf != (int)k || pt->kind == PT_ARRAY || pt->kind == PT_STRAY)
+			continue;
+		for (unsigned j = node_boxes(t, pt->node, nb); j-- > 0;)
+			if (boxes_add(s, &nb[j]))
+				return -1;
 	}
-	return false;
+	for (size_t n = 0; n < t->nnodes; n++) {
+		if (t->nodes[n].kind == EMU_TN_STORE || strcmp(t->nodes[n].name, b->name) != 0)
+			continue;
+		for (unsigned j = node_boxes(t, n, nb); j-- > 0;)
+			if (boxes_add(s, &nb[j]))
+				return -1;
+	}
+	return 0;
 }
 
-/* May tensor bi be judged, and is element e of it the stream's (itself
- * or an alias of the same layout on its wordlines)? */
+/* Which elements of tensor bi the stream may write: a byte each, from
+ * its own nodes' boxes and those of its aliases of the same layout on
+ * its wordlines.  NULL when out of memory. */
+static uint8_t *owned_map(const emu_valid *v, int bi)
+{
+	const emu_buffer *b = &v->p->bufs[bi];
+	uint8_t *own = calloc(b->length ? b->length : 1, 1);
+	boxes s = {0};
+	int all = 0;
+	for (size_t k = 0; own && all == 0 && k < v->p->nbufs; k++)
+		if ((int)k == bi || (same_layout(b, &v->p->bufs[k]) &&
+				     rows_overlap(v->p, b, &v->p->bufs[k])))
+			all = bound_boxes(v, k, &s);
+	if (all < 0 || !own) {
+		free(own);
+		free(s.b);
+		return NULL;
+	}
+	if (all)
+		memset(own, 1, b->length);
+	const uint64_t *S = b->shape;
+	for (size_t i = 0; !all && i < s.n; i++) {
+		const emu_box *x = &s.b[i];
+		for (uint64_t i2 = x->lo[2]; i2 < x->hi[2] && i2 < S[2]; i2++)
+			for (uint64_t i1 = x->lo[1]; i1 < x->hi[1] && i1 < S[1]; i1++)
+				for (uint64_t i0 = x->lo[0]; i0 < x->hi[0] && i0 < S[0]; i0++)
+					own[i0 + S[0] * (i1 + S[1] * i2)] = 1;
+	}
+	free(s.b);
+	return own;
+}
+
+/* May tensor bi be judged: a tensor, not scratch, not an array's, and
+ * not on the wordlines of a tensor of another layout? */
 static int judged(const emu_valid *v, int bi)
 {
 	const emu_buffer *b = &v->p->bufs[bi];
@@ -104,23 +166,12 @@ static int judged(const emu_valid *v, int bi)
 	return 1;
 }
 
-static bool owned_any(const emu_valid *v, int bi, uint64_t e)
-{
-	if (owned(v, bi, e))
-		return true;
-	const emu_buffer *b = &v->p->bufs[bi];
-	for (size_t k = 0; k < v->p->nbufs; k++)
-		if ((int)k != bi && same_layout(b, &v->p->bufs[k]) &&
-		    rows_overlap(v->p, b, &v->p->bufs[k]) && owned(v, (int)k, e))
-			return true;
-	return false;
-}
-
 int emu_valid_stray(emu_valid *v, const emu_machine *em, const point *pt,
 		    emu_valid_report *rep, diag *d)
 {
 	emu_machine *start = NULL;
 	uint64_t *now = NULL, *was = NULL;
+	uint8_t *own = NULL;
 	int rc = 1;
 	for (size_t k = 0; rc == 1 && k < v->p->nbufs; k++) {
 		if (!judged(v, (int)k))
@@ -132,9 +183,11 @@ int emu_valid_stray(emu_valid *v, const emu_machine *em, const point *pt,
 		}
 		free(now);
 		free(was);
+		free(own);
 		now = malloc((b->length ? b->length : 1) * sizeof *now);
 		was = malloc((b->length ? b->length : 1) * sizeof *was);
-		if (!now || !was) {
+		own = owned_map(v, (int)k);
+		if (!now || !was || !own) {
 			diag_file(d, v->p->path, "out of memory");
 			rc = -1;
 			break;
@@ -142,7 +195,7 @@ int emu_valid_stray(emu_valid *v, const emu_machine *em, const point *pt,
 		emu_buffer_read(em, b, now);
 		emu_buffer_read(start, b, was);
 		for (uint64_t e = 0; rc == 1 && e < b->length; e++) {
-			if (now[e] == was[e] || owned_any(v, (int)k, e))
+			if (now[e] == was[e] || own[e])
 				continue;
 			rep->cause = EMU_VALID_STRAY;
 			rep->at = pt->at;
@@ -179,6 +232,7 @@ int emu_valid_stray(emu_valid *v, const emu_machine *em, const point *pt,
 	}
 	free(now);
 	free(was);
+	free(own);
 	if (start)
 		emu_machine_free(start);
 	return rc;
