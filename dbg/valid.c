@@ -83,7 +83,7 @@ int dbg_valid_check(dbg_session *s)
 	const int rc = compare_here(s, s->em->pc);
 	if (rc == 1) {
 		const size_t n = emu_valid_compared(s->valid) - from;
-		printf("check: %zu node marker%s of %s at this position (after command %zu) hold%s "
+		printf("check: %zu check point%s of %s at this position (after command %zu) hold%s "
 		       "what the tDFG means.\n", n, n == 1 ? "" : "s", s->vt.path, s->em->pc,
 		       n == 1 ? "s" : "");
 	}

@@ -779,8 +779,8 @@ Test(strm, strm_marker_errors)
 	edit_stream("node g strm\n", "node g strm junk\n");
 	r = run("run s.ins --tdfg '" WORKLOAD("gather_mlp_out_f32.tdfg") "'");
 	cr_assert_eq(r.status, 1, "%s", r.err);
-	cr_assert(strstr(r.err, "unexpected 'junk' after the node marker; expected the end of "
-			 "the line"), "%s", r.err);
+	cr_assert(strstr(r.err, "unexpected 'junk' after the node marker's name; expected "
+			 "tensor=NAME, strm, run=N, PARAM=VALUE or the end of the line"), "%s", r.err);
 	result_free(&r);
 	r = run("jit '" WORKLOAD("gather_mlp_out_f32.tdfg") "' -o s.ins");
 	result_free(&r);

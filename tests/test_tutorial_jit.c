@@ -133,7 +133,7 @@ Test(tutorial_jit, every_block_is_real_and_every_break_is_caught)
 		"--check: the reference model agrees, and every tDFG node (18) computes what the "
 		"tDFG means; 3 region runs, 2 lowered, 1 reused\n",
 		"B[1] = 27 (0x0000001b)\n",
-		"--check: the reference model agrees; --tdfg: 17 check points of blur.tdfg hold "
+		"--check: the reference model agrees; --tdfg: 18 check points of blur.tdfg hold "
 		"what the tDFG means\n",
 		/* --check alone agrees with the wrong distance; --tdfg does not */
 		"shift.ins: 48 commands, 1463 cycles; transpose unit 64 cycles; --check: the "

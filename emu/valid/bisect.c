@@ -725,28 +725,32 @@ static void headline(const emu_valid *v, const point *pt, emu_valid_report *rep,
 		       "end of the stream (after command %zu),", at,
 		       emu_tnode_label(t, x, lb, sizeof lb), t->path, x->line, run, pt->at);
 	append(rep->text, sizeof rep->text, n, " does not hold what the tDFG means: %s\n", what);
-	/* a marker that could hold several instances: which one it was
-	 * compared with, and where its name's binding stood */
-	if (pt->kind == PT_MARK && pt->ncand > 1) {
-		const emu_mark *m = &v->p->marks[pt->mark];
-		const point *q = NULL;
-		for (const point *r = v->pts; r < pt; r++)
-			if (r->kind == PT_MARK && r->name == pt->name && r->resolved)
-				q = r;
-		char qa[1100], qr[300];
-		if (q) {
-			place(v->p, q->line, qa, sizeof qa);
-			emu_valid_run_text(v, q->node, qr, sizeof qr);
-		}
-		append(rep->text, sizeof rep->text, n, "%s: note: no instance of '%s' that the marker "
-		       "may hold%s has this value; it is compared with the one expected, %s", at,
-		       m->name, m->nsel ? " (by its selectors)" : "", run + 5);
-		if (q)
-			append(rep->text, sizeof rep->text, n, " (the previous marker of '%s', at %s, "
-			       "held %s)", m->name, qa, qr);
-		append(rep->text, sizeof rep->text, n, "; a marker may name its run with run=N or "
-		       "its region's parameters\n");
-	}
+}
+
+/* A marker that could hold several instances, after an earlier marker
+ * of its name: which instance it was compared with, and which one that
+ * marker held (where the binding may have gone wrong). */
+static void binding_note(const emu_valid *v, const point *pt, emu_valid_report *rep, size_t *n)
+{
+	if (pt->kind != PT_MARK || pt->ncand < 2)
+		return;
+	const emu_mark *m = &v->p->marks[pt->mark];
+	const point *q = NULL;
+	for (const point *r = v->pts; r < pt; r++)
+		if (r->kind == PT_MARK && r->name == pt->name && r->resolved)
+			q = r;
+	if (!q)
+		return;
+	char at[1100], qa[1100], qr[300], run[300];
+	place(v->p, pt->line, at, sizeof at);
+	place(v->p, q->line, qa, sizeof qa);
+	emu_valid_run_text(v, q->node, qr, sizeof qr);
+	emu_valid_run_text(v, pt->node, run, sizeof run);
+	append(rep->text, sizeof rep->text, n, "%s: note: no instance of '%s' that the marker "
+	       "may hold%s has this value; it is compared with the one expected, %s (the "
+	       "previous marker of '%s', at %s, held %s); a marker may name its run with run=N "
+	       "or its region's parameters\n", at, m->name, m->nsel ? " (by its selectors)" : "",
+	       run, m->name, qa, qr);
 }
 
 int emu_valid_bisect(const emu_valid *v, const point *pt, const emu_valid_wrong *w, size_t nw,
@@ -784,6 +788,7 @@ int emu_valid_bisect(const emu_valid *v, const point *pt, const emu_valid_wrong 
 		size_t n = 0;
 		headline(v, pt, rep, &n);
 		notes(v, pt, &tr, rep, rep->text, sizeof rep->text, &n);
+		binding_note(v, pt, rep, &n);
 		if (n >= sizeof rep->text) /* keep the last line's newline */
 			memcpy(rep->text + sizeof rep->text - 2, "\n", 2);
 	}
