@@ -13,6 +13,17 @@
 
 #include <stddef.h>
 
+/* Called with the text of each captured block (up to its last newline,
+ * NUL-terminated) and the document's line of its first line. */
+typedef void handout_block_fn(const char *block, int line, void *arg);
+
+/* Each captured block of the document at path (a fenced block with a
+ * line that starts with marker), in the document's order.  A fence is
+ * "```" at the start of a line, with or without a language after it.
+ * Returns how many there are; -1 when the document cannot be read or a
+ * block is not closed. */
+int handout_each_block(const char *path, const char *marker, handout_block_fn *fn, void *arg);
+
 /* Called with the text of each captured block (up to its last newline)
  * that no output holds. */
 typedef void handout_missing_fn(const char *block, void *arg);

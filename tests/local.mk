@@ -3,6 +3,7 @@
 check_LTLIBRARIES = tests/libharness.la
 tests_libharness_la_SOURCES = tests/isa_harness.c tests/isa_harness.h \
 	tests/proc.c tests/proc.h tests/handout.c tests/handout.h tests/infsim_run.h tests/fp_cases.c tests/fp_cases.h \
+	tests/doc_replay.c tests/doc_replay.h \
 	tests/fp_host.c tests/fp_host.h
 # Without Criterion (configure says so) the programs build, and `make
 # check` stops here with the package to install.
@@ -336,6 +337,12 @@ check_PROGRAMS += tests/test_tutorial_jit
 tests_test_tutorial_jit_SOURCES = tests/test_tutorial_jit.c
 tests_test_tutorial_jit_CFLAGS = $(TEST_CFLAGS) -DBUILDDIR='"$(abs_top_builddir)"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_tutorial_jit_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_doc_tdfg
+tests_test_doc_tdfg_SOURCES = tests/test_doc_tdfg.c
+tests_test_doc_tdfg_CFLAGS = $(TEST_CFLAGS) -DBUILDDIR='"$(abs_top_builddir)"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_doc_tdfg_LDADD = $(TEST_LIBS)
+
 # Injected allocation failures (doc/TESTING.md, "Injected failures"):
 # infsim and infsdb built again with their own code's allocations routed
 # through tests/alloc_fail.c, which fails the Nth one; test_allocfail

@@ -62,6 +62,20 @@ int proc_shell(const char *cmd, char **out)
 	return WEXITSTATUS(st);
 }
 
+int proc_shell_in(const char *dir, const char *bindir, const char *cmd, char **out)
+{
+	const size_t size = strlen(dir) + strlen(bindir) + strlen(cmd) + 64;
+	char *full = malloc(size);
+	*out = NULL;
+	if (!full)
+		return -1;
+	/* The newline ends a comment CMD may close with before the ')'. */
+	snprintf(full, size, "cd '%s' && PATH='%s':\"$PATH\" && (%s\n)", dir, bindir, cmd);
+	const int st = proc_shell(full, out);
+	free(full);
+	return st;
+}
+
 proc_result proc_run_in(const char *dir, const char *bin, const char *args)
 {
 	proc_result r = { -1, NULL, NULL };

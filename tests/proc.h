@@ -17,6 +17,11 @@ char *proc_slurp(const char *path, size_t *len);
  * did not exit normally or its output could not be captured. */
 int proc_shell(const char *cmd, char **out);
 
+/* proc_shell of `cd DIR && PATH=BINDIR:$PATH && (CMD)`: a line a reader
+ * types in DIR, with the programs of BINDIR first on the PATH.  CMD runs
+ * in a subshell, so its own redirections, pipes and comments stand. */
+int proc_shell_in(const char *dir, const char *bindir, const char *cmd, char **out);
+
 /* A program run with its stdout and stderr apart. */
 typedef struct proc_result {
 	int status;   /* exit status, -1 if it did not exit normally */

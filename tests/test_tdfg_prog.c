@@ -511,6 +511,78 @@ Test(fixes, sizes_read_alike)
 	result_free(&r);
 }
 
+/* An array that no region uses is laid out to fit it (doc/TDFG.md,
+ * "array"): with the tile of the region of its sizes, else the default
+ * pick, else a tile on part of an array.  Before, the assembler's pick
+ * refused U (S_0 = 5 is no multiple of a line's 16 f32) as "region 'U'",
+ * though the program without U ran. */
+#define UNUSED_M "machine wordlines=256 bitlines=64 arrays=4 ways=2 mesh=2x2\n"
+#define UNUSED_BODY "x = tensor A\ny = add.f32 x, x\nstore A, y\nrun r\n"
+
+static void expect_runs(const char *name, const char *text, const char *tensor_line)
+{
+	write_file(name, text);
+	result r = run("run %s --check", name);
+	cr_expect_eq(r.status, 0, "%s: exit %d: %s%s", name, r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "every tDFG node (3) computes what the tDFG means"), "%s", r.out);
+	cr_expect(!strstr(r.err, "region 'U'"), "%s", r.err);
+	result_free(&r);
+	r = run("jit %s -o %s.ins", name, name);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	char ins[600];
+	snprintf(ins, sizeof ins, "%s/%s.ins", tmpdir, name);
+	char *lowered = proc_slurp(ins, NULL);
+	cr_assert_not_null(lowered);
+	cr_expect(strstr(lowered, tensor_line), "wanted '%s' in:\n%s", tensor_line, lowered);
+	free(lowered);
+	/* The lowered stream validates against the tDFG, and U reads back. */
+	r = run("run %s.ins --tdfg %s --check --dump U", name, name);
+	cr_expect_eq(r.status, 0, "%s: --tdfg: exit %d: %s%s", name, r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "--tdfg: 3 check points"), "%s", r.out);
+	cr_expect(strstr(r.out, "U[14] = 14 (0x41600000)"), "%s", r.out);
+	result_free(&r);
+}
+
+Test(fixes, unused_array_takes_the_tile_of_its_region)
+{
+	expect_runs("u1.tdfg", UNUSED_M "array A f32 5x3 init=iota\narray U f32 5x3 init=iota\n"
+		    "region r 5x3 tile=4x2\n" UNUSED_BODY,
+		    "tensor U f32 5x3 wl=32 array=0 tile=4x2 init=iota\n");
+}
+
+Test(fixes, unused_array_without_a_region_of_its_sizes)
+{
+	/* Only a 16x4 region: the default pick refuses 5x3 (S_0 = 5), a
+	 * tile on part of an array holds it. */
+	expect_runs("u2.tdfg", UNUSED_M "array A f32 16x4 init=iota\narray U f32 5x3 init=iota\n"
+		    "region r 16x4\n" UNUSED_BODY,
+		    "tensor U f32 5x3 wl=32 array=0 tile=8x4 init=iota\n");
+	/* One of sizes the default rules take keeps the default pick. */
+	write_file("u3.tdfg", UNUSED_M "array A f32 16x4 init=iota\narray U f32 64x32\n"
+		   "region r 16x4\n" UNUSED_BODY);
+	result r = run("jit u3.tdfg");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "tensor U f32 64x32 wl=32 array=0 tile=64x1\n"), "%s", r.out);
+	result_free(&r);
+}
+
+Test(fixes, an_array_that_cannot_be_laid_out_is_named_as_one)
+{
+	/* 4096x64 f32 on 32 arrays of 64 bitlines fits no tile. */
+	const char *text = UNUSED_M "array A f32 16x4 init=iota\narray U f32 4096x64\n"
+			   "region r 16x4\n" UNUSED_BODY;
+	expect_bad(text, "3:7", "array 'U' (f32 4096x64), which no region uses, cannot be laid "
+		   "out on this machine: no tile of 64 bitlines is valid: ");
+	expect_bad(text, "3:7", "; nor on part of an array (tile 32x1): needs 8192 arrays");
+	write_file("u4.tdfg", text);
+	result r = run("run u4.tdfg --check");
+	cr_expect_eq(r.status, 1, "%s", r.err);
+	cr_expect(strncmp(r.err, "u4.tdfg:3:7: error: array 'U' ", 30) == 0, "%s", r.err);
+	cr_expect(!strstr(r.err, "region 'U'"), "%s", r.err);
+	result_free(&r);
+}
+
 /* ---- a broken lowering of a program is caught at the right run ---- */
 
 TestSuite(caught);

@@ -68,10 +68,8 @@ enum { NSESSIONS = sizeof sessions / sizeof *sessions };
  * CMD runs in a subshell, so that its own redirections and pipes stand. */
 static void type_step(const char *dir, const char *step, char **log, size_t *len)
 {
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd, "cd '%s' && PATH='%s':\"$PATH\" && (%s)", dir, BUILDDIR, step);
 	char *out = NULL;
-	const int st = proc_shell(cmd, &out);
+	const int st = proc_shell_in(dir, BUILDDIR, step, &out);
 	cr_assert(st >= 0 && out, "%s: did not run", step);
 	const size_t add = strlen(step) + strlen(out) + 4;
 	char *grown = realloc(*log, *len + add);

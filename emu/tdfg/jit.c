@@ -335,6 +335,140 @@ static int region_tile_arrays(gen *g, emu_tregion *tr)
 	return 0;
 }
 
+static void dims_text(const uint64_t *v, unsigned nd, char *buf, size_t size);
+
+/* What a layout message (emu/layout: "FILE:L:C: error: region 'NAME':
+ * WHY") says after its prefix: the layout calls everything it lays out
+ * a region, and the JIT reports it about an array as the array. */
+static const char *layout_why(const char *msg)
+{
+	const char *m = strstr(msg, "error: region '");
+	const char *q = m ? strstr(m + 15, "': ") : NULL;
+	if (q)
+		return q + 3;
+	return m ? m + 7 : msg;
+}
+
+/* Array a as the layout sees it, with tile T from array array0. */
+static void array_region(const emu_tdfg *t, const emu_tarray *a, const uint64_t *T,
+			 uint32_t array0, emu_region *r)
+{
+	emu_region_init(r, a->name, a->fmt, a->width, a->is_signed);
+	r->ndims = a->ndims;
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		r->size[k] = a->shape[k];
+		r->tile[k] = T[k];
+	}
+	r->array0 = array0;
+	r->path = t->path;
+	r->line = a->line;
+	r->col = a->col;
+}
+
+/* Does tile T from array array0 lay out array a, as the assembler
+ * checks a tensor line's tile= (a full tile by §4.1's rules, one on
+ * part of an array by the fit rule alone)?  ld says why not. */
+static bool array_tile_ok(const emu_tdfg *t, const emu_tarray *a, const uint64_t *T,
+			  uint32_t array0, diag *ld)
+{
+	emu_region r;
+	array_region(t, a, T, array0, &r);
+	const uint64_t P = emu_region_tile_bitlines(&r);
+	const emu_tile_req q = {0, P > t->geom.bitlines ? P : 0, {0, 0, 0}};
+	return emu_region_check(&r, &t->geom, ld) == 0 &&
+	       emu_tile_check_given(&r, &t->geom, &q, ld) == 0;
+}
+
+/* A tile for each array that no run of any region uses (no tensor or
+ * store names it, even after the swaps).  Nothing computes on such an
+ * array: only its init=/load= data, --load, --save and --dump touch it,
+ * through the transpose unit, which moves any tile.  So its tile need
+ * not suit a command, only lay it out on the machine; left to the
+ * assembler's default pick (a tensor line without tile=), its sizes
+ * would have to obey the rules of a region that computes (S_0 a
+ * multiple of a line's elements), and a valid program that only
+ * declares the array beside its regions would be refused.  In order:
+ *   1. the tile and array= of the first run's region of the same sizes,
+ *      if it lays out the array (its element type may need other line
+ *      rules): the array is then laid out as the arrays that region
+ *      uses, cell for cell;
+ *   2. else the tile the default rules pick for its sizes (§4.1,
+ *      emu_tile_select: what the assembler gives a tensor line without
+ *      tile=, so an array that fits them keeps that layout);
+ *   3. else a tile on part of one array (Fig 9; the rules of the line do
+ *      not apply to it): each size rounded up to a power of two, the
+ *      outermost dimension halved first until the tile has fewer
+ *      bitlines than an array (a tile of a whole array would meet the
+ *      line rules again), dimension 0 kept as long as it can be.
+ * If none lays it out, the message names the array and why (the
+ * default rules' reason, and the part-of-an-array tile's). */
+static int tile_spare_arrays(gen *g)
+{
+	emu_tdfg *t = g->t;
+	const uint64_t B = t->geom.bitlines;
+	for (size_t i = 0; i < t->narrays; i++) {
+		emu_tarray *a = &t->arrays[i];
+		if (a->tile[0])
+			continue; /* a region uses it: its tile */
+		diag ld;
+		bool done = false;
+		for (size_t r = 0; r < t->nregions && !done; r++) {
+			const emu_tregion *tr = &t->regions[r];
+			bool same = g->first[r] && tr->tile[0] && tr->ndims == a->ndims;
+			for (unsigned k = 0; same && k < EMU_LAYOUT_DIMS; k++)
+				same = tr->shape[k] == a->shape[k];
+			diag_clear(&ld);
+			if (same && array_tile_ok(t, a, tr->tile, tr->array0, &ld)) {
+				memcpy(a->tile, tr->tile, sizeof a->tile);
+				a->array0 = tr->array0;
+				done = true;
+			}
+		}
+		if (done)
+			continue;
+		emu_region r;
+		const uint64_t one[EMU_LAYOUT_DIMS] = {1, 1, 1};
+		const emu_tile_req q = {0, 0, {0, 0, 0}};
+		uint64_t T[EMU_LAYOUT_DIMS];
+		array_region(t, a, one, 0, &r);
+		diag_clear(&ld);
+		if (emu_tile_select(&r, &t->geom, &q, T, &ld) == 0) {
+			memcpy(a->tile, T, sizeof a->tile);
+			a->array0 = 0;
+			continue;
+		}
+		uint64_t P = 1;
+		for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+			T[k] = 1;
+			while (T[k] < a->shape[k] && T[k] < B)
+				T[k] <<= 1;
+			P *= T[k];
+		}
+		for (unsigned k = EMU_LAYOUT_DIMS; P >= B && B > 1 && k-- > 0;)
+			while (P >= B && T[k] > 1) {
+				T[k] >>= 1;
+				P >>= 1;
+			}
+		diag pd;
+		diag_clear(&pd);
+		if (B > 1 && array_tile_ok(t, a, T, 0, &pd)) {
+			memcpy(a->tile, T, sizeof a->tile);
+			a->array0 = 0;
+			continue;
+		}
+		char tn[16], shape[64], tile[64];
+		dims_text(a->shape, a->ndims, shape, sizeof shape);
+		dims_text(T, a->ndims, tile, sizeof tile);
+		diag_at(g->d, t->path, a->line, a->col, "array '%s' (%s %s), which no region uses, "
+			"cannot be laid out on this machine: %s; nor on part of an array (tile %s): "
+			"%s", a->name, isa_type_name(a->fmt, a->width, a->is_signed, tn, sizeof tn),
+			shape, layout_why(ld.msg), tile, B > 1 ? layout_why(pd.msg)
+			: "the arrays have 1 bitline");
+		return -1;
+	}
+	return 0;
+}
+
 /* Per region as written, the first node of its first run (SIZE_MAX if
  * it never runs): written_index in constant time. */
 static size_t *first_nodes(const emu_tdfg *t, const bool *first)
@@ -1391,6 +1525,19 @@ static void blame(gen *g, const diag *pd, const char *lowered)
 		gl = strchr(gl, '\n') ? strchr(gl, '\n') + 1 : NULL;
 	if (gl)
 		n = strcspn(gl, "\n");
+	/* An array's tensor line: the layout's "region 'A': ..." is about
+	 * the array, at its name. */
+	for (size_t i = 0; !x && gl && i < g->t->narrays; i++) {
+		const emu_tarray *a = &g->t->arrays[i];
+		const size_t an = strlen(a->name);
+		if (strncmp(gl, "tensor ", 7) || strncmp(gl + 7, a->name, an) || gl[7 + an] != ' ' ||
+		    strncmp(msg, "region '", 8) || strncmp(msg + 8, a->name, an) ||
+		    strncmp(msg + 8 + an, "': ", 3))
+			continue;
+		diag_at(g->d, g->t->path, a->line, a->col, "array '%s': %s (lowered line %d: %.*s)",
+			a->name, msg + 11 + an, line, (int)(n < 200 ? n : 200), gl);
+		return;
+	}
 	diag_at(g->d, g->t->path, x ? x->line : g->line_src[line],
 		x ? x->op_col : g->line_col[line],
 		"%s (lowered line %d: %.*s)", msg, line, (int)(n < 200 ? n : 200), gl ? gl : "");
@@ -1478,7 +1625,8 @@ int emu_jit_lower(emu_tdfg *t, emu_jit *out, diag *d)
 		diag_file(d, t->path, "out of memory");
 		goto out;
 	}
-	if (tile_runs(&g) || (t->program ? allocate_program(&g) : allocate(&g)))
+	if (tile_runs(&g) || tile_spare_arrays(&g) ||
+	    (t->program ? allocate_program(&g) : allocate(&g)))
 		goto out;
 	const int gr = generate(&g);
 	if (g.oom || !g.text) {
