@@ -124,12 +124,52 @@ typedef struct trail {
 	unsigned col_wl;       /* the first wordline it changed there */
 	bool value_there;      /* the value it ends with is on its bitline */
 	size_t origin;         /* the window command that first put it there */
-	unsigned *other_arrays;/* the tensor's other arrays (its tiles) */
+	unsigned *other_arrays;/* arrays near its own, where a write of the
+				* wrong array would land: arrays_lo.. but its own */
+	unsigned arrays_lo;
 	size_t nother;
 	uint64_t *other_now;   /* their bits at the element's place */
 	size_t arr_other;      /* first window command that changed one */
 	unsigned arr_which;
+	/* The cells of its bitline, in its array and the others: 1 where
+	 * the stream may write (an element a node owns), else 0; rows a
+	 * row each, arrays its own (0) then other_arrays. */
+	uint8_t *legit;
+	unsigned rows;
 } trail;
+
+/* tr->legit: on the first wrong element's bitline, in its array and the
+ * ones near it, the rows of every element a node owns (of any tensor of
+ * the stream).  0, or -1 when out of memory. */
+static int legit_cells(const emu_valid *v, trail *tr)
+{
+	for (size_t k = 0; k < v->p->nbufs; k++) {
+		const emu_buffer *b = &v->p->bufs[k];
+		uint8_t *own = b->ndims ? emu_valid_owned(v, (int)k) : NULL;
+		if (b->ndims && !own)
+			return -1;
+		emu_placer pl;
+		emu_placer_init(&pl, b, &v->p->geom);
+		const unsigned w = b->width;
+		for (uint64_t e = 0; e < b->length; e++) {
+			unsigned a, bl, wl;
+			emu_placer_at(&pl, e, &a, &bl, &wl);
+			if (bl != tr->bitline || (own && !own[e]))
+				continue;
+			/* slot 0 its own array, k + 1 other_arrays[k] */
+			size_t slot = 0;
+			if (a != tr->array) {
+				if (a < tr->arrays_lo || a >= tr->arrays_lo + tr->nother + 1)
+					continue;
+				slot = a - tr->arrays_lo + (a < tr->array);
+			}
+			for (unsigned j = 0; j < w && wl + j < tr->rows; j++)
+				tr->legit[slot * tr->rows + wl + j] = 1;
+		}
+		free(own);
+	}
+	return 0;
+}
 
 /* In a trail's last[], a change made by the strm stream that runs after
  * the command (emu_valid_strm), not by the command itself. */
@@ -206,7 +246,7 @@ static void observe(const emu_valid *v, const emu_machine *em, const point *pt, 
 		tr->origin = c;
 	tr->value_there = there;
 	for (unsigned r = 0; in && !tr->col_other && r < rows && r < v->p->scratch && r < 1024; r++)
-		if ((r < tr->wl || r >= tr->wl + tr->width) &&
+		if ((r < tr->wl || r >= tr->wl + tr->width) && !tr->legit[r] &&
 		    ((col[r / 64] ^ tr->col_now[r / 64]) >> (r % 64) & 1)) {
 			tr->col_other = c;
 			tr->col_wl = r;
@@ -214,7 +254,11 @@ static void observe(const emu_valid *v, const emu_machine *em, const point *pt, 
 	memcpy(tr->col_now, col, sizeof col);
 	for (size_t k = 0; tr->other_now && k < tr->nother; k++) {
 		const uint64_t x = place_bits(em, tr->other_arrays[k], tr->bitline, tr->wl, tr->width);
-		if (in && !tr->arr_other && x != tr->other_now[k]) {
+		const uint8_t *lg = tr->legit + (k + 1) * tr->rows + tr->wl;
+		bool legit = true;
+		for (unsigned j = 0; j < tr->width; j++)
+			legit &= lg[j] != 0;
+		if (in && !tr->arr_other && x != tr->other_now[k] && !legit) {
 			tr->arr_other = c;
 			tr->arr_which = tr->other_arrays[k];
 		}
@@ -763,21 +807,29 @@ int emu_valid_bisect(const emu_valid *v, const point *pt, const emu_valid_wrong 
 	tr.all = calloc(b->length ? b->length : 1, sizeof *tr.all);
 	emu_buffer_place(b, &v->p->geom, w[0].e, &tr.array, &tr.bitline, &tr.wl);
 	tr.width = b->width;
-	const uint64_t na = emu_pattern_size(&b->arrays);
-	tr.other_arrays = malloc((na ? na : 1) * sizeof *tr.other_arrays);
-	for (uint64_t i = 0; tr.other_arrays && i < na && tr.nother < 4096; i++) {
-		const int64_t a = emu_pattern_at(&b->arrays, i);
-		if (a != (int64_t)tr.array)
-			tr.other_arrays[tr.nother++] = (unsigned)a;
-	}
+	const unsigned total = (unsigned)(v->p->geom.arrays_per_way * v->p->geom.ways_per_bank *
+					  v->p->geom.mesh_x * v->p->geom.mesh_y);
+	const unsigned lo = tr.array > 64 ? tr.array - 64 : 0;
+	const unsigned hi = tr.array + 65 < total ? tr.array + 65 : total;
+	tr.other_arrays = malloc((hi - lo + 1) * sizeof *tr.other_arrays);
+	tr.arrays_lo = lo;
+	for (unsigned a = lo; tr.other_arrays && a < hi; a++)
+		if (a != tr.array)
+			tr.other_arrays[tr.nother++] = a;
 	tr.other_now = calloc(tr.nother ? tr.nother : 1, sizeof *tr.other_now);
+	tr.rows = v->p->geom.wordlines;
+	tr.legit = calloc((tr.nother + 1) * tr.rows, 1);
+	if (tr.legit && tr.other_arrays && legit_cells(v, &tr) < 0) {
+		free(tr.legit);
+		tr.legit = NULL;
+	}
 	int rc = -1;
 	/* The window: the commands after the previous check point. */
 	rep->window = 0;
 	for (size_t i = 0; i < v->npts; i++)
 		if (v->pts[i].at < pt->at && v->pts[i].at > rep->window)
 			rep->window = v->pts[i].at;
-	if (!tr.last || !tr.now || !tr.all || !tr.other_arrays || !tr.other_now)
+	if (!tr.last || !tr.now || !tr.all || !tr.other_arrays || !tr.other_now || !tr.legit)
 		diag_file(d, v->p->path, "out of memory");
 	else if ((rc = rerun(v, pt, &tr, rep, d)) == 0) {
 		judge(v, pt, &tr, rep);
@@ -797,5 +849,6 @@ int emu_valid_bisect(const emu_valid *v, const point *pt, const emu_valid_wrong 
 	free(tr.all);
 	free(tr.other_arrays);
 	free(tr.other_now);
+	free(tr.legit);
 	return rc;
 }

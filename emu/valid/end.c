@@ -117,7 +117,7 @@ static int bound_boxes(const emu_valid *v, size_t k, boxes *s)
 /* Which elements of tensor bi the stream may write: a byte each, from
  * its own nodes' boxes and those of its aliases of the same layout on
  * its wordlines.  NULL when out of memory. */
-static uint8_t *owned_map(const emu_valid *v, int bi)
+uint8_t *emu_valid_owned(const emu_valid *v, int bi)
 {
 	const emu_buffer *b = &v->p->bufs[bi];
 	uint8_t *own = calloc(b->length ? b->length : 1, 1);
@@ -186,7 +186,7 @@ int emu_valid_stray(emu_valid *v, const emu_machine *em, const point *pt,
 		free(own);
 		now = malloc((b->length ? b->length : 1) * sizeof *now);
 		was = malloc((b->length ? b->length : 1) * sizeof *was);
-		own = owned_map(v, (int)k);
+		own = emu_valid_owned(v, (int)k);
 		if (!now || !was || !own) {
 			diag_file(d, v->p->path, "out of memory");
 			rc = -1;

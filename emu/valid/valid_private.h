@@ -105,6 +105,11 @@ int emu_valid_writers(const emu_valid *v, const emu_buffer *b, uint64_t e, size_
 		      size_t *last, diag *d);
 /* "command N (STREAM:LINE: TEXT)" */
 void emu_valid_cmd_text(const emu_program *p, size_t c, char *buf, size_t size);
+/* Which elements of tensor bi the stream may write (end.c): a byte
+ * each, 1 where a node it binds the tensor (or an alias of the same
+ * layout on its wordlines) to has it in the boxes its lowering writes;
+ * all of a scratch tensor.  NULL when out of memory. */
+uint8_t *emu_valid_owned(const emu_valid *v, int bi);
 /* snprintf, for messages cut to fit. */
 void emu_valid_fmt(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void emu_valid_warnf(emu_valid *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
