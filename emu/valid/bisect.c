@@ -556,6 +556,131 @@ void emu_valid_cmd_text(const emu_program *p, size_t c, char *buf, size_t size)
 	cmd_text(p, c, buf, size);
 }
 
+/* ---- where a window's commands write (their footprints) ---- */
+
+/* What a command writes: rows [wl, wl + n) of the bitlines `bl` (plus
+ * bl_off) of the arrays `ar` (plus ar_off), copies times ar_stride
+ * apart.  n 0: it writes no cell (a sync, the tag). */
+typedef struct foot {
+	const emu_pattern *ar, *bl;
+	int64_t ar_off, bl_off, ar_stride;
+	uint64_t copies;
+	unsigned wl, n;
+} foot;
+
+static foot footprint(const emu_cmd *c)
+{
+	foot f = {.copies = 1};
+	if (c->kind == EMU_CMD_COMPUTE) {
+		if (c->c.d < ISA_TAG)
+			f = (foot){&c->arrays, &c->bitlines, 0, 0, 0, 1, c->c.d, c->c.width};
+		return f;
+	}
+	const emu_move *m = &c->mv;
+	switch (m->kind) {
+	case EMU_MOVE_INTRA:
+		return (foot){&m->arrays, &m->bitlines, 0, m->dist, 0, 1, m->dst_wl, m->nwl};
+	case EMU_MOVE_INTER:
+		return (foot){&m->arrays, &m->dst_bitlines, m->dist, 0, 0, 1, m->dst_wl, m->nwl};
+	case EMU_MOVE_BCAST:
+		return (foot){&m->arrays, &m->dst_bitlines, m->dist, 0, m->reuse_stride,
+			      m->reuse_count, m->dst_wl, m->nwl};
+	case EMU_MOVE_CONST:
+		return (foot){&m->arrays, &m->bitlines, 0, 0, 0, 1, m->wl, m->nwl};
+	}
+	return f;
+}
+
+static bool foot_array(const foot *f, int64_t a)
+{
+	for (uint64_t j = 0; j < f->copies; j++)
+		if (in_pattern(f->ar, a - f->ar_off - (int64_t)j * f->ar_stride))
+			return true;
+	return false;
+}
+
+static bool foot_bitline(const foot *f, int64_t b)
+{
+	return in_pattern(f->bl, b - f->bl_off);
+}
+
+/* Do two footprints share a cell?  Rows first; then some array and
+ * bitline of the smaller patterns (at most 4096 of each are tried). */
+static bool feet_meet(const foot *f, const foot *g)
+{
+	if (!f->n || !g->n || f->wl >= g->wl + g->n || g->wl >= f->wl + f->n)
+		return false;
+	bool arr = false, bit = false;
+	const uint64_t na = emu_pattern_size(f->ar), nb = emu_pattern_size(f->bl);
+	for (uint64_t j = 0; !arr && j < f->copies; j++)
+		for (uint64_t i = 0; !arr && i < na && i < 4096; i++)
+			arr = foot_array(g, emu_pattern_at(f->ar, i) + f->ar_off +
+					      (int64_t)j * f->ar_stride);
+	for (uint64_t i = 0; arr && !bit && i < nb && i < 4096; i++)
+		bit = foot_bitline(g, emu_pattern_at(f->bl, i) + f->bl_off);
+	return arr && bit;
+}
+
+/* For bits no command of the window wrote, the command of the window
+ * that wrote where they should have been, from the commands' own
+ * footprints: one that writes the element's place with fewer bits
+ * (`narrow`), one that writes its wordlines and bitline in other arrays
+ * over cells another command of the window also writes (`wrong array`:
+ * a piece sent to the arrays of another piece), one that writes its
+ * array and bitline at wordlines no node owns (`wrong wordline`).
+ * Fills why and returns the command, or 0. */
+static size_t misplaced(const emu_valid *v, const point *pt, const trail *tr,
+			const emu_valid_report *rep, char *why, size_t size)
+{
+	const emu_program *p = v->p;
+	const unsigned A = tr->array, B = tr->bitline, W = tr->wl, N = tr->width;
+	char oc[700];
+	for (unsigned pass = 0; pass < 3; pass++)
+		for (size_t c = rep->window + 1; c <= pt->at; c++) {
+			const foot f = footprint(&p->cmds[c - 1]);
+			if (!f.n)
+				continue;
+			const bool here = foot_array(&f, A) && foot_bitline(&f, B);
+			const bool rows_meet = f.wl < W + N && W < f.wl + f.n;
+			if (pass == 0 && here && rows_meet && (f.wl > W || f.wl + f.n < W + N)) {
+				const unsigned lo = f.wl > W ? f.wl - W : 0;
+				const unsigned hi = (f.wl + f.n < W + N ? f.wl + f.n : W + N) - W - 1;
+				emu_valid_cmd_text(p, c, oc, sizeof oc);
+				emu_valid_fmt(why, size, "%s writes only bits %u..%u of it (wordlines "
+					      "%u..%u), not all %u of its bits", oc, lo, hi, W + lo, W + hi,
+					      N);
+				return c;
+			}
+			if (pass == 1 && !here && f.wl == W && f.n == N && foot_bitline(&f, B)) {
+				for (size_t o = rep->window + 1; o <= pt->at; o++) {
+					const foot g = footprint(&p->cmds[o - 1]);
+					if (o == c || !feet_meet(&f, &g))
+						continue;
+					emu_valid_cmd_text(p, c, oc, sizeof oc);
+					emu_valid_fmt(why, size, "%s writes its wordlines %u..%u and bitline %u "
+						      "in other arrays, not in array %u, over cells that command "
+						      "%zu also writes: it writes the wrong arrays", oc, W,
+						      W + N - 1, B, A, o);
+					return c;
+				}
+			}
+			if (pass == 2 && here && !rows_meet) {
+				bool legit = true;
+				for (unsigned r = f.wl; r < f.wl + f.n && r < tr->rows; r++)
+					legit &= tr->legit[r] != 0;
+				if (legit)
+					continue;
+				emu_valid_cmd_text(p, c, oc, sizeof oc);
+				emu_valid_fmt(why, size, "%s writes its array %u and bitline %u at wordlines "
+					      "%u..%u, which hold no node, not at its wordlines %u..%u: it "
+					      "writes the wrong wordlines", oc, A, B, f.wl, f.wl + f.n - 1, W,
+					      W + N - 1);
+				return c;
+			}
+		}
+	return 0;
+}
+
 /* ---- the report ---- */
 
 /* Append to buf (size bytes, *n used so far), cutting what does not fit. */
@@ -615,7 +740,7 @@ static void bits_text(uint64_t m, char *buf, size_t size)
 
 /* The note lines: what the bisection found. */
 static void notes(const emu_valid *v, const point *pt, const trail *tr,
-		  const emu_valid_report *rep, char *buf, size_t size, size_t *n)
+		  emu_valid_report *rep, char *buf, size_t size, size_t *n)
 {
 	const emu_buffer *b = &v->p->bufs[pt->buf];
 	char cmd[700], el[EMU_NAME_MAX + 96], at[1100];
@@ -693,13 +818,17 @@ static void notes(const emu_valid *v, const point *pt, const trail *tr,
 		return;
 	}
 	char why[900] = "", oc[700], oat[1100];
-	const size_t other = tr->first_any ? tr->first_any : tr->col_other ? tr->col_other
-			     : tr->arr_other ? tr->arr_other : rep->elsewhere;
+	const size_t mp = misplaced(v, pt, tr, rep, why, sizeof why);
+	const size_t other = mp ? mp : tr->first_any ? tr->first_any : tr->col_other
+			     ? tr->col_other : tr->arr_other ? tr->arr_other : rep->elsewhere;
+	rep->misplaced = other;
 	if (other) {
 		cmd_text(v->p, other, oc, sizeof oc);
 		place(v->p, v->p->cmds[other - 1].line, oat, sizeof oat);
 	}
-	if (tr->first_any) {
+	if (mp) {
+		/* why says it */
+	} else if (tr->first_any) {
 		char wb[160], nb[160];
 		bits_text(tr->first_bits & isa_mask(b->width), wb, sizeof wb);
 		bits_text(rep->mm.expected ^ rep->mm.actual, nb, sizeof nb);

@@ -102,6 +102,10 @@ typedef struct emu_valid_report {
 	 * first put the value it ends with on its bitline; 0 for none. */
 	size_t last_writer;
 	size_t origin;
+	/* EMU_VALID_UNWRITTEN: the command of the window that wrote where
+	 * the bits should have been (fewer bits, other arrays, other
+	 * wordlines, outside the domain), or 0. */
+	size_t misplaced;
 	/* EMU_VALID_CLOBBER */
 	size_t consumer;
 	int clobbered_buf;
