@@ -264,9 +264,16 @@ static int strm_reduce(job *j, const emu_buffer *b)
 {
 	const emu_tnode *x = j->x, *s = &j->t->nodes[x->arg[0]];
 	const unsigned k = x->dim;
-	red r = {.T = j->g->tile[k], .stride = 1};
+	/* the tile of the tensor on the machine: the stream's choice, which
+	 * a tDFG that validates another JIT's stream does not give */
+	red r = {.T = b->ndims && b->tile[k] ? b->tile[k] : j->g->tile[k], .stride = 1};
 	for (unsigned q = 0; q < k; q++)
 		r.stride *= j->g->shape[q];
+	if (!r.T) {
+		diag_file(j->d, j->t->path, "strm node '%s': its tensor has no tile along dimension "
+			  "%u", x->name, k);
+		return -1;
+	}
 	r.tiles = (s->dom.hi[k] - s->dom.lo[k]) / r.T;
 	if (!(r.v = take_out(j, b)))
 		return -1;
