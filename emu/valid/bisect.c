@@ -635,7 +635,7 @@ static size_t misplaced(const emu_valid *v, const point *pt, const trail *tr,
 	const emu_program *p = v->p;
 	const unsigned A = tr->array, B = tr->bitline, W = tr->wl, N = tr->width;
 	char oc[700];
-	for (unsigned pass = 0; pass < 3; pass++)
+	for (unsigned pass = 0; pass < 4; pass++)
 		for (size_t c = rep->window + 1; c <= pt->at; c++) {
 			const foot f = footprint(&p->cmds[c - 1]);
 			if (!f.n)
@@ -675,6 +675,17 @@ static size_t misplaced(const emu_valid *v, const point *pt, const trail *tr,
 					      "%u..%u, which hold no node, not at its wordlines %u..%u: it "
 					      "writes the wrong wordlines", oc, A, B, f.wl, f.wl + f.n - 1, W,
 					      W + N - 1);
+				return c;
+			}
+			if (pass == 3 && !here && f.wl == W && f.n == N && foot_bitline(&f, B)) {
+				char ap[160], off[32] = "";
+				emu_pattern_format(f.ar, ap, sizeof ap);
+				if (f.ar_off)
+					snprintf(off, sizeof off, " moved by %+" PRId64, f.ar_off);
+				emu_valid_cmd_text(p, c, oc, sizeof oc);
+				emu_valid_fmt(why, size, "%s writes its wordlines %u..%u and bitline %u in "
+					      "arrays %s%s, not in its array %u", oc, W, W + N - 1, B, ap,
+					      off, A);
 				return c;
 			}
 		}
