@@ -2,7 +2,7 @@
 # Test suites (Criterion).  Each is one program; `make check` runs them all.
 check_LTLIBRARIES = tests/libharness.la
 tests_libharness_la_SOURCES = tests/isa_harness.c tests/isa_harness.h \
-	tests/proc.c tests/proc.h tests/handout.c tests/handout.h tests/infsim_run.h tests/fp_cases.c tests/fp_cases.h \
+	tests/proc.c tests/proc.h tests/handout.c tests/handout.h tests/stream_text.c tests/stream_text.h tests/infsim_run.h tests/fp_cases.c tests/fp_cases.h \
 	tests/doc_replay.c tests/doc_replay.h \
 	tests/fp_host.c tests/fp_host.h
 # Without Criterion (configure says so) the programs build, and `make
@@ -332,6 +332,11 @@ tests_test_valid_SOURCES = tests/test_valid.c
 tests_test_valid_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' \
 	-DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_valid_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_valid_jit
+tests_test_valid_jit_SOURCES = tests/test_valid_jit.c
+tests_test_valid_jit_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' \
+	-DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_valid_jit_LDADD = $(TEST_LIBS)
 
 check_PROGRAMS += tests/test_tutorial_jit
 tests_test_tutorial_jit_SOURCES = tests/test_tutorial_jit.c

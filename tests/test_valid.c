@@ -19,6 +19,7 @@
 
 #define RUN_TMP_PREFIX "infsim-valid"
 #include "infsim_run.h"
+#include "stream_text.h"
 #include "tdfg.h"
 #include "validate.h"
 
@@ -26,40 +27,9 @@ static const char *const samples[] = {"stencil", "outer", "saxpy", "relu", "scal
 				       "sin_q32", "diff"};
 #define NSAMPLES (sizeof samples / sizeof samples[0])
 
-/* A stream as lines (each without its newline). */
-typedef struct text {
-	char **l;
-	size_t n;
-} text;
-
-static void text_split(text *t, const char *s)
-{
-	t->l = NULL;
-	t->n = 0;
-	while (*s) {
-		const size_t k = strcspn(s, "\n");
-		t->l = realloc(t->l, (t->n + 1) * sizeof *t->l);
-		t->l[t->n++] = strndup(s, k);
-		s += k + (s[k] == '\n');
-	}
-}
-
-static void text_free(text *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(t->l[i]);
-	free(t->l);
-}
-
 static void text_write(const text *t, const char *name)
 {
-	char path[512];
-	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-	FILE *f = fopen(path, "w");
-	cr_assert_not_null(f);
-	for (size_t i = 0; i < t->n; i++)
-		fprintf(f, "%s\n", t->l[i]);
-	cr_assert_eq(fclose(f), 0);
+	cr_assert(text_write_in(t, tmpdir, name), "%s/%s: cannot write", tmpdir, name);
 }
 
 static void sample_path(const char *name, char *buf, size_t size)
@@ -108,24 +78,6 @@ static bool next_marker(const text *t, size_t i, expect *e)
 			return true;
 		}
 	return false;
-}
-
-static bool starts(const char *s, const char *p)
-{
-	return strncmp(s, p, strlen(p)) == 0;
-}
-
-static void replace_line(text *t, size_t i, const char *s)
-{
-	free(t->l[i]);
-	t->l[i] = strdup(s);
-}
-
-static void drop_line(text *t, size_t i)
-{
-	free(t->l[i]);
-	memmove(t->l + i, t->l + i + 1, (t->n - i - 1) * sizeof *t->l);
-	t->n--;
 }
 
 /* The first line starting with p, or SIZE_MAX. */

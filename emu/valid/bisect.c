@@ -749,6 +749,28 @@ static void bits_text(uint64_t m, char *buf, size_t size)
 	}
 }
 
+/* A command of the window that computes another operation or type
+ * than the node it belongs to (a compute node's pieces, a reduce's
+ * steps compute the node's op; copies, moves and sets only carry
+ * values): its number, or 0. */
+static size_t wrong_op(const emu_valid *v, const point *pt, const emu_valid_report *rep)
+{
+	if (pt->kind == PT_ARRAY || pt->kind == PT_STRAY)
+		return 0;
+	const emu_tnode *x = &v->t->nodes[pt->node];
+	if (x->kind != EMU_TN_COMPUTE && x->kind != EMU_TN_REDUCE)
+		return 0;
+	for (size_t c = rep->window + 1; c <= pt->at; c++) {
+		const emu_cmd *k = &v->p->cmds[c - 1];
+		if (k->kind != EMU_CMD_COMPUTE || k->c.op == ISA_COPY || k->c.op == ISA_SET)
+			continue;
+		if (k->c.op != x->c.op || k->c.fmt != x->c.fmt || k->c.width != x->c.width ||
+		    k->c.is_signed != x->c.is_signed)
+			return c;
+	}
+	return 0;
+}
+
 /* The note lines: what the bisection found. */
 static void notes(const emu_valid *v, const point *pt, const trail *tr,
 		  emu_valid_report *rep, char *buf, size_t size, size_t *n)
@@ -781,9 +803,7 @@ static void notes(const emu_valid *v, const point *pt, const trail *tr,
 		append(buf, size, n, "%s: note: the first to write a wrong bit into it is the "
 		       "near-memory stream of strm node '%s' (%s), run after %s, into %s\n", at,
 		       v->t->nodes[sp->node].name, sat, cmd, gel);
-		return;
-	}
-	if (rep->cause == EMU_VALID_WROTE)
+	} else if (rep->cause == EMU_VALID_WROTE)
 		append(buf, size, n, "%s: note: the first command that wrote a wrong bit into it is "
 		       "%s, into %s\n", at, cmd, gel);
 	else if (rep->cause == EMU_VALID_IN_FLIGHT)
@@ -911,6 +931,25 @@ static void headline(const emu_valid *v, const point *pt, emu_valid_report *rep,
 	append(rep->text, sizeof rep->text, n, " does not hold what the tDFG means: %s\n", what);
 }
 
+/* A command of the node's window that computes another operation. */
+static void op_note(const emu_valid *v, const point *pt, emu_valid_report *rep, size_t *n)
+{
+	if (rep->cause == EMU_VALID_STRAY || rep->cause == EMU_VALID_CLOBBER ||
+	    !(rep->wrong_op = wrong_op(v, pt, rep)))
+		return;
+	const emu_tnode *x = &v->t->nodes[pt->node];
+	char oc[700], at[1100], want[16], got[16];
+	const emu_cmd *k = &v->p->cmds[rep->wrong_op - 1];
+	cmd_text(v->p, rep->wrong_op, oc, sizeof oc);
+	place(v->p, k->line, at, sizeof at);
+	isa_type_name(x->c.fmt, x->c.width, x->c.is_signed, want, sizeof want);
+	isa_type_name(k->c.fmt, k->c.width, k->c.is_signed, got, sizeof got);
+	append(rep->text, sizeof rep->text, n, "%s: note: %s computes %s.%s, but node '%s' (%s:%d) "
+	       "%s %s.%s: a wrong operation in the node's commands\n", at, oc,
+	       isa_info_of(k->c.op)->name, got, x->name, v->t->path, x->line,
+	       x->kind == EMU_TN_REDUCE ? "reduces with" : "is", isa_info_of(x->c.op)->name, want);
+}
+
 /* A marker that could hold several instances, after an earlier marker
  * of its name: which instance it was compared with, and which one that
  * marker held (where the binding may have gone wrong). */
@@ -980,6 +1019,7 @@ int emu_valid_bisect(const emu_valid *v, const point *pt, const emu_valid_wrong 
 		size_t n = 0;
 		headline(v, pt, rep, &n);
 		notes(v, pt, &tr, rep, rep->text, sizeof rep->text, &n);
+		op_note(v, pt, rep, &n);
 		binding_note(v, pt, rep, &n);
 		if (n >= sizeof rep->text) /* keep the last line's newline */
 			memcpy(rep->text + sizeof rep->text - 2, "\n", 2);

@@ -590,6 +590,7 @@ static size_t compare_point(emu_valid *v, point *pt, const emu_machine *em, emu_
 	const size_t rn = pt->kind == PT_MARK ? emu_valid_rn(v, pt->node) : pt->node;
 	bool zero = false;
 	nw = compare_node(v, r, pt->node, rn, b, cells, w, mm, &zero, d);
+	pt->zero = zero;
 	if (pt->kind == PT_MARK && nw == 0) {
 		pt->hash = domain_hash(v, pt->node, cells);
 		pt->zero = zero;
@@ -656,7 +657,7 @@ static void coverage(emu_valid *v)
 		if (k >= nt)
 			continue;
 		st[k] |= 1;
-		if (pt->kind == PT_OUTPUT || (!pt->zero && !pt->same))
+		if (!pt->zero && !pt->same)
 			st[k] |= 2;
 	}
 	char list[400] = "", zl[400] = "";
@@ -677,8 +678,9 @@ static void coverage(emu_valid *v)
 	}
 	free(st);
 	if (marks && nun)
-		emu_valid_warnf(v, "%zu node%s of %s never checked: %s; no marker holds %s",
-				nun, nun == 1 ? " is" : "s are", t->path, list, nun == 1 ? "it" : "them");
+		emu_valid_warnf(v, "%zu node%s of %s %s never checked: %s; no marker holds %s",
+				nun, nun == 1 ? "" : "s", t->path, nun == 1 ? "is" : "are", list,
+				nun == 1 ? "it" : "them");
 	if (nz)
 		emu_valid_warnf(v, "the check of %zu node%s is vacuous: %s; every value compared "
 				"was 0, or the tensor already held it before the node's commands, so "

@@ -106,6 +106,9 @@ typedef struct emu_valid_report {
 	 * the bits should have been (fewer bits, other arrays, other
 	 * wordlines, outside the domain), or 0. */
 	size_t misplaced;
+	/* A command of the node's window that computes another operation
+	 * or type than the node (a sub in an add's reduction), or 0. */
+	size_t wrong_op;
 	/* EMU_VALID_CLOBBER */
 	size_t consumer;
 	int clobbered_buf;
