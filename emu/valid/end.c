@@ -207,6 +207,15 @@ int emu_valid_stray(emu_valid *v, const emu_machine *em, const point *pt,
 				break;
 			}
 			rep->guilty_line = rep->guilty ? v->p->cmds[rep->guilty - 1].line : 0;
+			/* named through the tensor the command wrote, when it is an
+			 * alias on the same wordlines */
+			const emu_cmd *gc = rep->guilty ? &v->p->cmds[rep->guilty - 1] : NULL;
+			if (gc && gc->kind == EMU_CMD_COMPUTE && gc->buf_d >= 0 && gc->buf_d != (int)k &&
+			    same_layout(b, &v->p->bufs[gc->buf_d]) && v->p->bufs[gc->buf_d].wl == b->wl) {
+				b = &v->p->bufs[gc->buf_d];
+				rep->stray_buf = gc->buf_d;
+				rep->mm.buf = b;
+			}
 			char el[EMU_NAME_MAX + 96], what[1024], lc[700], fc[700] = "", at[1100];
 			emu_report_element_name(b, e, el, sizeof el);
 			emu_report_mismatch_text(what, sizeof what, &rep->mm);
