@@ -227,20 +227,18 @@ EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c tests/fuzz/tdfg_json.dict \
 	tests/data/json/bad/cycle_self.json \
 	tests/data/json/bad/edge_dangling_dst.json \
 	tests/data/json/bad/edge_dangling_src.json \
-	tests/data/json/bad/edge_missing_dst.json \
 	tests/data/json/bad/edge_negative.json \
 	tests/data/json/bad/edge_sync.json \
 	tests/data/json/bad/edges_object.json \
+	tests/data/json/bad/field_two_names.json \
 	tests/data/json/bad/field_unknown.json \
 	tests/data/json/bad/float_const_huge.json \
 	tests/data/json/bad/float_const_i32.json \
 	tests/data/json/bad/float_const_word.json \
 	tests/data/json/bad/id_differs.json \
 	tests/data/json/bad/id_huge.json \
-	tests/data/json/bad/id_string.json \
 	tests/data/json/bad/int_const_f32.json \
 	tests/data/json/bad/int_const_huge.json \
-	tests/data/json/bad/int_const_string.json \
 	tests/data/json/bad/key_huge.json \
 	tests/data/json/bad/key_word.json \
 	tests/data/json/bad/kind_field_unknown.json \
@@ -260,7 +258,6 @@ EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c tests/fuzz/tdfg_json.dict \
 	tests/data/json/bad/op_unknown.json \
 	tests/data/json/bad/params_many.json \
 	tests/data/json/bad/pattern_missing.json \
-	tests/data/json/bad/ptr_number.json \
 	tests/data/json/bad/region_name_number.json \
 	tests/data/json/bad/reuse_in_pattern.json \
 	tests/data/json/bad/root_array.json \
@@ -269,11 +266,9 @@ EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c tests/fuzz/tdfg_json.dict \
 	tests/data/json/bad/send_split_nonempty.json \
 	tests/data/json/bad/send_tc_negative.json \
 	tests/data/json/bad/size_missing.json \
-	tests/data/json/bad/size_string.json \
 	tests/data/json/bad/size_wrong.json \
 	tests/data/json/bad/split_nonempty.json \
 	tests/data/json/bad/start_huge.json \
-	tests/data/json/bad/start_number.json \
 	tests/data/json/bad/start_word.json \
 	tests/data/json/bad/stride_bad.json \
 	tests/data/json/bad/syntax_after.json \
@@ -283,14 +278,12 @@ EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c tests/fuzz/tdfg_json.dict \
 	tests/data/json/bad/syntax_token.json \
 	tests/data/json/bad/syntax_truncated.json \
 	tests/data/json/bad/tc_negative.json \
-	tests/data/json/bad/tc_number.json \
 	tests/data/json/bad/tile_differs.json \
 	tests/data/json/bad/tile_machine.json \
 	tests/data/json/bad/tile_missing.json \
 	tests/data/json/bad/tile_odd.json \
 	tests/data/json/bad/tile_stride.json \
 	tests/data/json/bad/vaddr_negative.json \
-	tests/data/json/bad/vaddr_number.json \
 	tests/fuzz/corpus/tdfg_json/bad_cycle.json \
 	tests/fuzz/corpus/tdfg_json/bad_int_const_huge.json \
 	tests/fuzz/corpus/tdfg_json/bad_move_reuse_align.json \
@@ -300,6 +293,8 @@ EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c tests/fuzz/tdfg_json.dict \
 	tests/fuzz/corpus/tdfg_json/cube3d_i32.json \
 	tests/fuzz/corpus/tdfg_json/mix2d_f32.json \
 	tests/fuzz/corpus/tdfg_json/mix2d_i32.json \
+	tests/fuzz/corpus/tdfg_json/proto3_numbers_stencil1d_f32.json \
+	tests/fuzz/corpus/tdfg_json/proto3_printer_mix2d_i32.json \
 	tests/fuzz/corpus/tdfg_json/small_add.json \
 	tests/fuzz/corpus/tdfg_json/small_bcast.json \
 	tests/fuzz/corpus/tdfg_json/small_shift.json \

@@ -3,12 +3,15 @@
  * tdfg_json.c: the published artifact's tDFG dumps (tdfg_json.h), read
  * with json-c and mapped onto infsim's tDFG (infinity-stream §3.2).
  *
- * The dump is protobuf LLVM.TDG.TDFG printed as JSON with the .proto's
- * field names: 64-bit integers as strings, 32-bit ones as numbers, enum
- * values by name, map keys as strings.  Reading is strict: a field of
- * the wrong JSON type, a missing or unknown field, a pattern that is not
- * a box of the lattice, an edge to no node, a cycle, all stop the read
- * with the JSON path of the culprit.
+ * The dump is protobuf LLVM.TDG.TDFG printed as JSON, read as proto3
+ * JSON readers (protobuf's JsonParser) take it: a field by its .proto
+ * name or its lowerCamelCase JSON name, not both; an integer as a
+ * number or a string holding one, in any form that is integral and in
+ * range (4, "4", 4.0, 4e0); an enum by name or number; a field absent
+ * or null is its default.  Beyond that reading is strict: a field of
+ * the wrong JSON type, an unknown field, a missing one infsim needs, a
+ * pattern that is not a box of the lattice, an edge to no node, a
+ * cycle, all stop the read with the JSON path of the culprit.
  *
  * The mapping (doc/TDFG.md has the table): the nodes' common pum_tile is
  * the region's lattice and tile; each node's `pattern`, a box of that
@@ -19,7 +22,6 @@
  * artifact emits no command for it); Compute is a constant or a command.
  * Node N is named nN; its temporaries nN_src and nN_mul.
  */
-#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -181,14 +183,78 @@ static void where_field(char *out, const char *where, const char *key)
 	wpath(out, "%s.%s", where, key);
 }
 
-/* Every key of object o is one of allowed (NULL-terminated). */
+/* ---- fields, as proto3 JSON readers take them ---- */
+
+#define NAME_MAX_LEN 32 /* the longest field name, send_split_out_dim, and room */
+
+/* The lowerCamelCase JSON name of proto field name (protoc's json_name:
+ * each '_' dropped, the letter after it upper-cased): pum_tile, pumTile. */
+static void json_name(char out[NAME_MAX_LEN], const char *name)
+{
+	size_t n = 0;
+	bool up = false;
+	for (; *name && n < NAME_MAX_LEN - 1; name++) {
+		if (*name == '_') {
+			up = true;
+			continue;
+		}
+		out[n++] = up && *name >= 'a' && *name <= 'z' ? (char)(*name - 'a' + 'A') : *name;
+		up = false;
+	}
+	out[n] = 0;
+}
+
+/* Key names field name: its proto name or its JSON name (a proto3 JSON
+ * reader takes both; printers write the JSON name unless told not to). */
+static bool names_field(const char *key, const char *name)
+{
+	char jn[NAME_MAX_LEN];
+	json_name(jn, name);
+	return strcmp(key, name) == 0 || strcmp(key, jn) == 0;
+}
+
+/* Field name of o by either of its names: *v NULL when absent or null
+ * (protobuf JSON's default value; an error if required: infsim needs
+ * the field and its default will not do).  Both names in one object are
+ * an error: one field given twice. */
+static int field(jctx *c, json_object *o, const char *where, const char *name, bool required,
+		 json_object **v)
+{
+	const char *key = NULL;
+	*v = NULL;
+	json_object_object_foreach(o, k, val) {
+		if (!names_field(k, name))
+			continue;
+		if (key) {
+			char jn[NAME_MAX_LEN];
+			json_name(jn, name);
+			return jerr(c, where, "both \"%s\" and \"%s\" given; they name one field (its "
+				    "proto name and its lowerCamelCase JSON name), so expected one of them",
+				    name, jn);
+		}
+		key = k;
+		*v = val;
+	}
+	if (key && !*v && required) {
+		char w[WHERE_MAX];
+		where_field(w, where, name);
+		return jerr(c, w, "null, but infsim needs this field");
+	}
+	if (!key && required)
+		return jerr(c, where, "missing field \"%s\"", name);
+	return 0;
+}
+
+/* Every key of object o names one of allowed (NULL-terminated), and no
+ * field is given by both its names. */
 static int known_fields(jctx *c, json_object *o, const char *where,
 			const char *const *allowed, const char *list)
 {
+	json_object *v;
 	json_object_object_foreach(o, key, val) {
 		(void)val;
 		size_t i = 0;
-		while (allowed[i] && strcmp(allowed[i], key) != 0)
+		while (allowed[i] && !names_field(key, allowed[i]))
 			i++;
 		if (!allowed[i]) {
 			size_t n = 0;
@@ -198,6 +264,9 @@ static int known_fields(jctx *c, json_object *o, const char *where,
 				    key[n] ? "..." : "", list);
 		}
 	}
+	for (size_t i = 0; allowed[i]; i++)
+		if (field(c, o, where, allowed[i], false, &v)) /* by both names */
+			return -1;
 	return 0;
 }
 
@@ -209,93 +278,179 @@ static int want_object(jctx *c, json_object *o, const char *where)
 	return 0;
 }
 
-/* Field key of o: *v NULL when absent (an error if required). */
-static int field(jctx *c, json_object *o, const char *where, const char *key, bool required,
-		 json_object **v)
+/* What a JSON value is as an integer (jnum_of): JN_INT one of 64 bits,
+ * *neg and *mag (its magnitude); JN_BIG one beyond; JN_FRAC a number
+ * that is not an integer; JN_NAN not a number. */
+enum jnum { JN_INT, JN_BIG, JN_FRAC, JN_NAN };
+
+static bool is_digit(char ch)
 {
-	*v = NULL;
-	const bool there = json_object_object_get_ex(o, key, v);
-	if (there && !*v && required) { /* null: protobuf JSON's "default" */
-		char w[WHERE_MAX];
-		where_field(w, where, key);
-		return jerr(c, w, "null, but infsim needs this field");
-	}
-	if (!there && required)
-		return jerr(c, where, "missing field \"%s\"", key);
-	return 0;
+	return ch >= '0' && ch <= '9';
 }
 
-/* A 32-bit integer field: a JSON number (protobuf JSON prints int32 and
- * uint32 as numbers) in [lo, hi]. */
-static int int32_field(jctx *c, json_object *o, const char *where, const char *key,
-		       bool required, int64_t lo, int64_t hi, int64_t *v, bool *present)
+/* The text of a JSON number, -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?,
+ * read exactly: 1e3, 1000.0 and 10000e-1 are the integer 1000, 1.5 and
+ * 1e-3 are not integers. */
+static enum jnum number_text(const char *s, bool *neg, uint64_t *mag)
 {
-	json_object *x;
-	char w[WHERE_MAX], f[64];
-	if (present)
-		*present = false;
-	if (field(c, o, where, key, required, &x) || !x)
-		return x || !required ? 0 : -1;
-	where_field(w, where, key);
-	if (json_object_get_type(x) != json_type_int)
-		return jerr(c, w, "expected an integer number (%s), found %s",
-			    lo < 0 ? "int32" : "uint32", found(x, f, sizeof f));
-	const int64_t n = json_object_get_int64(x);
-	if (n < lo || n > hi) {
-		if (n == INT64_MAX || n == INT64_MIN)
-			return jerr(c, w, "a number beyond 64 bits; expected %" PRId64 " to %" PRId64,
-				    lo, hi);
-		return jerr(c, w, "%" PRId64 " is out of range; expected %" PRId64 " to %" PRId64,
-			    n, lo, hi);
+	const char *p = s + (s[0] == '-'), *ip = p, *fp;
+	size_t ni, nf = 0;
+	int64_t exp = 0;
+	*neg = false;
+	*mag = 0;
+	if (!is_digit(*p))
+		return JN_NAN;
+	p += *p == '0' ? 1 : strspn(p, "0123456789");
+	ni = (size_t)(p - ip);
+	fp = p + 1;
+	if (*p == '.') {
+		nf = strspn(fp, "0123456789");
+		if (!nf)
+			return JN_NAN;
+		p = fp + nf;
 	}
-	*v = n;
-	if (present)
-		*present = true;
-	return 0;
+	if (*p == 'e' || *p == 'E') {
+		const bool eneg = *++p == '-';
+		p += *p == '-' || *p == '+';
+		if (!is_digit(*p))
+			return JN_NAN;
+		for (; is_digit(*p); p++)
+			if (exp < 1000000000) /* far past any length of digits */
+				exp = exp * 10 + (*p - '0');
+		exp = eneg ? -exp : exp;
+	}
+	if (*p)
+		return JN_NAN;
+	/* The digits ip[0..ni) fp[0..nf), times 10^(exp - nf): the first
+	 * and the last that are not 0, d0 and d1. */
+	const size_t nd = ni + nf;
+#define DIGIT(k) ((k) < ni ? ip[k] : fp[(k) - ni])
+	size_t d0 = 0, d1 = nd;
+	while (d0 < nd && DIGIT(d0) == '0')
+		d0++;
+	if (d0 == nd)
+		return JN_INT; /* 0, also -0 and 0.0e5 */
+	while (DIGIT(d1 - 1) == '0')
+		d1--;
+	const int64_t e = exp - (int64_t)nf + (int64_t)(nd - d1); /* of digit d1 - 1 */
+	if (e < 0)
+		return JN_FRAC;
+	if ((int64_t)(d1 - d0) + e > 20)
+		return JN_BIG;
+	for (size_t k = d0; k < d1; k++) {
+		const unsigned dig = (unsigned)(DIGIT(k) - '0');
+		if (*mag > (UINT64_MAX - dig) / 10)
+			return JN_BIG;
+		*mag = *mag * 10 + dig;
+	}
+#undef DIGIT
+	for (int64_t k = 0; k < e; k++) {
+		if (*mag > UINT64_MAX / 10)
+			return JN_BIG;
+		*mag *= 10;
+	}
+	*neg = s[0] == '-';
+	return JN_INT;
 }
 
-/* The text of a 64-bit integer: optional '-', decimal digits, no
- * leading zero (protobuf JSON writes int64 and uint64 this way). */
-static int parse_int64_text(const char *s, bool is_unsigned, int64_t *v)
+/* A JSON value as an integer: a number, or a string holding one (proto3
+ * JSON readers take either for every integer field).  json-c's integers
+ * are exact: tokenize refuses one beyond 64 bits; its doubles keep their
+ * text. */
+static enum jnum jnum_of(json_object *x, bool *neg, uint64_t *mag)
 {
-	const bool neg = s[0] == '-';
-	const char *p = s + neg;
-	uint64_t mag = 0;
-	if (!*p || (p[0] == '0' && p[1]) || (neg && is_unsigned))
-		return -1;
-	for (; *p; p++) {
-		if (*p < '0' || *p > '9' || mag > (UINT64_MAX - 9) / 10)
-			return -1;
-		mag = mag * 10 + (uint64_t)(*p - '0');
+	switch (json_object_get_type(x)) {
+	case json_type_int: {
+		const int64_t n = json_object_get_int64(x);
+		*neg = n < 0;
+		*mag = *neg ? 0 - (uint64_t)n : json_object_get_uint64(x);
+		return JN_INT;
 	}
-	if (is_unsigned) {
-		*v = (int64_t)mag; /* the caller reads it back as uint64 */
-		return 0;
+	case json_type_double:
+	case json_type_string:
+		return number_text(json_object_get_string(x), neg, mag);
+	default:
+		*neg = false;
+		*mag = 0;
+		return JN_NAN;
 	}
-	if (mag > (uint64_t)INT64_MAX + neg)
-		return -1;
+}
+
+/* The .proto's integer types. */
+enum jint { JI_INT32, JI_UINT32, JI_INT64, JI_UINT64 };
+static const struct jint_type {
+	const char *name, *range;
+	uint64_t neg, pos; /* the largest magnitude below 0, above */
+} jint_types[] = {
+	[JI_INT32] = {"an int32", "-2147483648 to 2147483647", UINT64_C(1) << 31, INT32_MAX},
+	[JI_UINT32] = {"a uint32", "0 to 4294967295", 0, UINT32_MAX},
+	[JI_INT64] = {"an int64", "-9223372036854775808 to 9223372036854775807", UINT64_C(1) << 63,
+		      INT64_MAX},
+	[JI_UINT64] = {"a uint64", "0 to 18446744073709551615", 0, UINT64_MAX},
+};
+
+/* "-12", or what was found when it has no 64-bit value. */
+static const char *int_text(json_object *x, enum jnum r, bool neg, uint64_t mag, char *buf,
+			    size_t size)
+{
+	if (r != JN_INT)
+		return found(x, buf, size);
+	snprintf(buf, size, "%s%" PRIu64, neg ? "-" : "", mag);
+	return buf;
+}
+
+/* Value x of an integer field of type ty: a JSON number or a string
+ * holding one, in any form that is integral (4, "4", 4.0, 4e0, "0.4e1"),
+ * in the type's range.  A uint64 comes back as its bits. */
+static int read_int(jctx *c, json_object *x, const char *w, enum jint ty, int64_t *v)
+{
+	const struct jint_type *t = &jint_types[ty];
+	char f[64];
+	bool neg;
+	uint64_t mag;
+	const enum jnum r = jnum_of(x, &neg, &mag);
+	if (r == JN_NAN)
+		return jerr(c, w, "expected %s (a number, or a string holding one), found %s", t->name,
+			    found(x, f, sizeof f));
+	if (r == JN_FRAC)
+		return jerr(c, w, "%s is not an integer; expected %s", found(x, f, sizeof f), t->name);
+	if (r == JN_BIG || mag > (neg ? t->neg : t->pos))
+		return jerr(c, w, "%s is out of range; expected %s, %s",
+			    int_text(x, r, neg, mag, f, sizeof f), t->name, t->range);
 	*v = neg ? (int64_t)(0 - mag) : (int64_t)mag;
 	return 0;
 }
 
-/* A 64-bit integer field: a JSON string of decimal digits. */
-static int int64_field(jctx *c, json_object *o, const char *where, const char *key,
-		       bool required, bool is_unsigned, int64_t *v)
+/* An integer field of type ty; absent or null, its default 0 (unless
+ * required: scalar_elem_size, whose 0 would not do). */
+static int int_field(jctx *c, json_object *o, const char *where, const char *key,
+		     bool required, enum jint ty, int64_t *v)
 {
 	json_object *x;
-	char w[WHERE_MAX], f[64];
+	char w[WHERE_MAX];
 	*v = 0;
-	if (field(c, o, where, key, required, &x) || !x)
-		return x || !required ? 0 : -1;
+	if (field(c, o, where, key, required, &x))
+		return -1;
+	if (!x)
+		return 0;
 	where_field(w, where, key);
-	const char *ty = is_unsigned ? "a uint64" : "an int64";
-	if (json_object_get_type(x) != json_type_string)
-		return jerr(c, w, "expected %s as a string (protobuf JSON writes 64-bit "
-			    "integers in quotes, e.g. \"16\"), found %s", ty, found(x, f, sizeof f));
-	if (parse_int64_text(json_object_get_string(x), is_unsigned, v))
-		return jerr(c, w, "expected %s as a string of decimal digits%s, found %s", ty,
-			    is_unsigned ? "" : " with an optional '-'", found(x, f, sizeof f));
-	return 0;
+	return read_int(c, x, w, ty, v);
+}
+
+/* An enum field: the value's name, or its number as for an integer
+ * field (proto3 JSON readers take both).  The value's index in names,
+ * or -1 with what x is as a number in *r, *neg, *mag (jnum_of). */
+static int enum_value(json_object *x, const char *const *names, unsigned count, enum jnum *r,
+		      bool *neg, uint64_t *mag)
+{
+	*r = JN_NAN;
+	const char *s = json_object_get_type(x) == json_type_string ? json_object_get_string(x)
+								    : NULL;
+	for (unsigned k = 0; s && k < count; k++)
+		if (strcmp(s, names[k]) == 0)
+			return (int)k;
+	*r = jnum_of(x, neg, mag);
+	return *r == JN_INT && !*neg && *mag < count ? (int)*mag : -1;
 }
 
 /* ---- AffinePattern: start : stride1 : tc1 : ... ---- */
@@ -308,7 +463,7 @@ static int read_pattern(jctx *c, json_object *o, const char *where, jpat *p)
 	char w[WHERE_MAX], f[64];
 	memset(p, 0, sizeof *p);
 	if (want_object(c, o, where) || known_fields(c, o, where, top, "start or params") ||
-	    int64_field(c, o, where, "start", false, false, &p->start) ||
+	    int_field(c, o, where, "start", false, JI_INT64, &p->start) ||
 	    field(c, o, where, "params", false, &params))
 		return -1;
 	if (!params)
@@ -326,8 +481,8 @@ static int read_pattern(jctx *c, json_object *o, const char *where, jpat *p)
 		json_object *e = json_object_array_get_idx(params, i);
 		wpath(wi, "%s[%zu]", w, i);
 		if (want_object(c, e, wi) || known_fields(c, e, wi, pair, "stride or tc") ||
-		    int64_field(c, e, wi, "stride", true, false, &p->stride[i]) ||
-		    int64_field(c, e, wi, "tc", true, false, &p->tc[i]))
+		    int_field(c, e, wi, "stride", false, JI_INT64, &p->stride[i]) ||
+		    int_field(c, e, wi, "tc", false, JI_INT64, &p->tc[i]))
 			return -1;
 		if (p->tc[i] < 0)
 			return jerr(c, wi, "trip count %" PRId64 " is negative", p->tc[i]);
@@ -460,8 +615,10 @@ static int empty_pattern_field(jctx *c, json_object *o, const char *where, const
 	json_object *x;
 	char w[WHERE_MAX];
 	jpat p;
-	if (field(c, o, where, key, false, &x) || !x)
-		return x ? -1 : 0;
+	if (field(c, o, where, key, false, &x))
+		return -1;
+	if (!x)
+		return 0;
 	where_field(w, where, key);
 	if (read_pattern(c, x, w, &p))
 		return -1;
@@ -471,52 +628,58 @@ static int empty_pattern_field(jctx *c, json_object *o, const char *where, const
 	return 0;
 }
 
+/* compute.op: an OpCode by name or by number. */
 static int read_op(jctx *c, json_object *x, const char *w, jnode *n)
 {
 	char f[64];
-	if (json_object_get_type(x) == json_type_int) { /* also valid protobuf JSON */
-		const int64_t v = json_object_get_int64(x);
-		if (v < 0 || v >= OP_COUNT)
-			return jerr(c, w, "unknown OpCode %" PRId64 ", expected ADD, SUB, MUL, DIV, CMP or "
-				    "MADD (0 to 5)", v);
-		n->op = (uint8_t)v;
+	enum jnum r;
+	bool neg;
+	uint64_t mag;
+	const int k = enum_value(x, op_names, OP_COUNT, &r, &neg, &mag);
+	if (k >= 0) {
+		n->op = (uint8_t)k;
 		return 0;
 	}
-	if (json_object_get_type(x) != json_type_string)
-		return jerr(c, w, "expected an OpCode (ADD, SUB, MUL, DIV, CMP or MADD), found %s",
-			    found(x, f, sizeof f));
-	const char *s = json_object_get_string(x);
-	for (unsigned k = 0; k < OP_COUNT; k++)
-		if (strcmp(s, op_names[k]) == 0) {
-			n->op = (uint8_t)k;
-			return 0;
-		}
-	return jerr(c, w, "unknown OpCode %s, expected ADD, SUB, MUL, DIV, CMP or MADD",
-		    found(x, f, sizeof f) + 11); /* "the string " cut: "FOO" */
+	if (r == JN_INT)
+		return jerr(c, w, "unknown OpCode %s%" PRIu64 ", expected ADD, SUB, MUL, DIV, CMP or "
+			    "MADD (0 to 5)", neg ? "-" : "", mag);
+	if (json_object_get_type(x) == json_type_string)
+		return jerr(c, w, "unknown OpCode %s, expected ADD, SUB, MUL, DIV, CMP or MADD",
+			    found(x, f, sizeof f) + 11); /* "the string " cut: "FOO" */
+	return jerr(c, w, "expected an OpCode (ADD, SUB, MUL, DIV, CMP or MADD), found %s",
+		    found(x, f, sizeof f));
 }
 
-/* float_const: a JSON number, or "NaN", "Infinity", "-Infinity". */
+/* float_const: a JSON number or a string holding one, or "NaN",
+ * "Infinity", "-Infinity"; the nearest float (protobuf's float). */
 static int read_float(jctx *c, json_object *x, const char *w, jnode *n)
 {
 	char f[64];
+	bool neg;
+	uint64_t mag;
 	const json_type ty = json_object_get_type(x);
+	double v;
 	if (ty == json_type_string) {
 		const char *s = json_object_get_string(x);
-		const float v = !strcmp(s, "NaN") ? NAN : !strcmp(s, "Infinity") ? INFINITY
-			      : !strcmp(s, "-Infinity") ? -INFINITY : 0.0f;
-		if (v == 0.0f)
-			return jerr(c, w, "expected a number, or \"NaN\", \"Infinity\" or \"-Infinity\", "
-				    "found %s", found(x, f, sizeof f));
-		n->fconst = v;
-		return 0;
-	}
-	if (ty != json_type_int && ty != json_type_double)
+		if (!strcmp(s, "NaN") || !strcmp(s, "Infinity") || !strcmp(s, "-Infinity")) {
+			n->fconst = s[0] == 'N' ? NAN : s[0] == '-' ? -INFINITY : INFINITY;
+			return 0;
+		}
+		if (number_text(s, &neg, &mag) == JN_NAN)
+			return jerr(c, w, "expected a number (or a string holding one), \"NaN\", "
+				    "\"Infinity\" or \"-Infinity\", found %s", found(x, f, sizeof f));
+		v = strtod(s, NULL);
+	} else if (ty == json_type_int || ty == json_type_double) {
+		v = json_object_get_double(x);
+	} else {
 		return jerr(c, w, "expected a number (float), found %s", found(x, f, sizeof f));
-	const double v = json_object_get_double(x);
-	if (!isfinite(v) || fabs(v) > FLT_MAX)
+	}
+	/* Past FLT_MAX by less than half a float ulp rounds to FLT_MAX: the
+	 * 3.4028235e+38 that protobuf prints for it. */
+	if (!isfinite(v) || fabs(v) >= 0x1.ffffffp127)
 		return jerr(c, w, "%s is not a float (beyond +-3.4028235e38; protobuf JSON writes "
 			    "\"Infinity\" and \"NaN\" as strings)", found(x, f, sizeof f));
-	n->fconst = (float)v; /* protobuf's float: the nearest float32 */
+	n->fconst = (float)v;
 	return 0;
 }
 
@@ -531,7 +694,7 @@ static int read_compute(jctx *c, json_object *o, const char *where, jnode *n)
 	unsigned given = 0;
 	if (want_object(c, o, where) ||
 	    known_fields(c, o, where, keys, "compute_node_ptr, int_const, float_const or op") ||
-	    int64_field(c, o, where, "compute_node_ptr", false, true, &ptr))
+	    int_field(c, o, where, "compute_node_ptr", false, JI_UINT64, &ptr))
 		return -1;
 	for (unsigned k = 0; k < 3; k++) {
 		if (field(c, o, where, one[k], false, &x[k]))
@@ -551,38 +714,42 @@ static int read_compute(jctx *c, json_object *o, const char *where, jnode *n)
 		return read_op(c, x[0], w, n);
 	if (n->cnst == JC_FLOAT)
 		return read_float(c, x[2], w, n);
-	if (int32_field(c, o, where, "int_const", true, INT32_MIN, INT32_MAX, &v, NULL))
+	if (read_int(c, x[1], w, JI_INT32, &v))
 		return -1;
 	n->iconst = (int32_t)v;
 	return 0;
 }
 
-/* store_stream { "op": STORE|ADD|MIN|MAX, "dim": uint32 }: dim only
- * for an indirect stream (a third operand, the index). */
+/* store_stream { "op": STORE|ADD|MIN|MAX, "dim": uint32 }: op by name
+ * or number (0 to 3), absent its default STORE; dim only for an
+ * indirect stream (a third operand, the index). */
 static int read_store(jctx *c, json_object *o, const char *where, jnode *n)
 {
 	static const char *const keys[] = {"op", "dim", NULL};
 	char w[WHERE_MAX], f[64];
 	json_object *x, *y;
+	enum jnum r;
+	bool neg;
+	uint64_t mag;
 	int64_t v;
-	if (known_fields(c, o, where, keys, "op or dim") || field(c, o, where, "op", true, &x) ||
+	if (known_fields(c, o, where, keys, "op or dim") || field(c, o, where, "op", false, &x) ||
 	    field(c, o, where, "dim", false, &y))
 		return -1;
 	where_field(w, where, "op");
-	const char *s = json_object_get_type(x) == json_type_string ? json_object_get_string(x)
-								    : NULL;
-	n->sop = SOP_COUNT;
-	for (unsigned k = 0; s && k < SOP_COUNT; k++)
-		if (strcmp(s, sop_names[k]) == 0)
-			n->sop = (uint8_t)k;
-	if (n->sop == SOP_COUNT)
+	const int k = x ? enum_value(x, sop_names, SOP_COUNT, &r, &neg, &mag) : SOP_STORE;
+	if (k < 0)
 		return jerr(c, w, "expected STORE, ADD, MIN or MAX (a store stream writes, or "
 			    "read-modify-writes with the op), found %s", found(x, f, sizeof f));
+	n->sop = (uint8_t)k;
 	n->sdim = -1;
-	if (y && int32_field(c, o, where, "dim", true, 0, DIMS - 1, &v, NULL))
+	if (!y)
+		return 0;
+	where_field(w, where, "dim");
+	if (read_int(c, y, w, JI_UINT32, &v))
 		return -1;
-	if (y)
-		n->sdim = (int32_t)v;
+	if (v > DIMS - 1)
+		return jerr(c, w, "%" PRId64 " is out of range; expected 0 to %d", v, DIMS - 1);
+	n->sdim = (int32_t)v;
 	return 0;
 }
 
@@ -617,7 +784,7 @@ static int read_kind(jctx *c, json_object *o, const char *where, jnode *n)
 	switch (n->kind) {
 	case JK_VALUE:
 		if (known_fields(c, x, w, value_keys, "region_vaddr") ||
-		    int64_field(c, x, w, "region_vaddr", true, true, &v))
+		    int_field(c, x, w, "region_vaddr", false, JI_UINT64, &v))
 			return -1;
 		n->vaddr = (uint64_t)v;
 		return 0;
@@ -630,8 +797,8 @@ static int read_kind(jctx *c, json_object *o, const char *where, jnode *n)
 		return read_pattern(c, y, ws, &n->spat);
 	case JK_LOAD:
 		return known_fields(c, x, w, load_keys, "send_config_ptr or recv_config_ptr") ||
-		       int64_field(c, x, w, "send_config_ptr", false, true, &v) ||
-		       int64_field(c, x, w, "recv_config_ptr", false, true, &v) ? -1 : 0;
+		       int_field(c, x, w, "send_config_ptr", false, JI_UINT64, &v) ||
+		       int_field(c, x, w, "recv_config_ptr", false, JI_UINT64, &v) ? -1 : 0;
 	case JK_SYNC:
 		return known_fields(c, x, w, no_keys, "no field (sync {})");
 	case JK_STORE:
@@ -639,6 +806,21 @@ static int read_kind(jctx *c, json_object *o, const char *where, jnode *n)
 	default:
 		return read_compute(c, x, w, n);
 	}
+}
+
+/* A key of map<uint32, Node> nodes: decimal digits, no leading zero
+ * (protobuf JSON writes map keys so), at most UINT32_MAX. */
+static int parse_key(const char *s, uint32_t *id)
+{
+	uint64_t v = 0;
+	if (!is_digit(s[0]) || (s[0] == '0' && s[1]))
+		return -1;
+	for (; *s; s++) {
+		if (!is_digit(*s) || (v = v * 10 + (uint64_t)(*s - '0')) > UINT32_MAX)
+			return -1;
+	}
+	*id = (uint32_t)v;
+	return 0;
 }
 
 /* Node id (the map's key, checked against its "id" field) and its
@@ -653,15 +835,14 @@ static int read_node(jctx *c, const char *key, json_object *o, jnode *n)
 	json_object *x;
 	memset(n, 0, sizeof *n);
 	n->tn = -1;
-	if (parse_int64_text(key, true, &id) || (uint64_t)id > UINT32_MAX)
+	if (parse_key(key, &n->id))
 		return jerr(c, "$.nodes", "key \"%.32s\" is not a node id; expected a uint32 in "
 			    "decimal, as a string (\"3\")", key);
-	n->id = (uint32_t)id;
 	where_node(where, n->id, NULL);
 	if (want_object(c, o, where) ||
 	    known_fields(c, o, where, keys, "id, region_name, pum_tile, pattern, split_out_dim, "
 			 "scalar_elem_size, start_word_line, " KIND_LIST) ||
-	    int32_field(c, o, where, "id", true, 0, UINT32_MAX, &id, NULL))
+	    int_field(c, o, where, "id", false, JI_UINT32, &id))
 		return -1;
 	if ((uint64_t)id != n->id)
 		return jerr(c, where, "id %" PRId64 " differs from the node's key \"%" PRIu32 "\"", id,
@@ -671,13 +852,13 @@ static int read_node(jctx *c, const char *key, json_object *o, jnode *n)
 	where_field(w, where, "region_name");
 	if (x && json_object_get_type(x) != json_type_string)
 		return jerr(c, w, "expected a string, found %s", found(x, f, sizeof f));
-	if (int32_field(c, o, where, "start_word_line", false, INT32_MIN, INT32_MAX, &wl, NULL) ||
+	if (int_field(c, o, where, "start_word_line", false, JI_INT32, &wl) ||
 	    empty_pattern_field(c, o, where, "split_out_dim") || read_kind(c, o, where, n))
 		return -1;
 	if (n->kind == JK_SYNC)
 		return 0; /* a barrier: no value, no layout */
 	const int64_t bytes = c->width / 8;
-	if (int32_field(c, o, where, "scalar_elem_size", true, INT32_MIN, INT32_MAX, &size, NULL))
+	if (int_field(c, o, where, "scalar_elem_size", true, JI_INT32, &size))
 		return -1;
 	where_field(w, where, "scalar_elem_size");
 	if (size != bytes)
@@ -750,7 +931,7 @@ static int read_edge(jctx *c, json_object *e, size_t i)
 	if (want_object(c, e, w) || known_fields(c, e, w, keys, "src or dst"))
 		return -1;
 	for (unsigned k = 0; k < 2; k++) {
-		if (int32_field(c, e, w, keys[k], true, 0, UINT32_MAX, &end[k], NULL))
+		if (int_field(c, e, w, keys[k], false, JI_UINT32, &end[k]))
 			return -1;
 		where_field(wf, w, keys[k]);
 		if ((at[k] = find_id(c, (uint32_t)end[k])) < 0)
@@ -1336,6 +1517,41 @@ static int syntax_error(jctx *c, const char *text, size_t len, size_t off, const
 	return -1;
 }
 
+/* json-c reads an integer beyond 64 bits as INT64_MIN or UINT64_MAX
+ * without a word, so the text (valid JSON here) is searched for one
+ * first: FILE:LINE:COL of the first. */
+static int wide_integer(jctx *c, const char *text, size_t len)
+{
+	char what[200];
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] == '"') {
+			while (++i < len && text[i] != '"')
+				i += text[i] == '\\';
+			continue;
+		}
+		if (text[i] != '-' && !is_digit(text[i]))
+			continue;
+		const bool neg = text[i] == '-';
+		const char *lim = neg ? "9223372036854775808" : "18446744073709551615";
+		const size_t d = i + neg, nl = strlen(lim);
+		size_t e = d;
+		while (e < len && is_digit(text[e]))
+			e++;
+		const size_t nd = e - d;
+		const bool frac = e < len && (text[e] == '.' || text[e] == 'e' || text[e] == 'E');
+		if (!frac && (nd > nl || (nd == nl && memcmp(text + d, lim, nl) > 0))) {
+			snprintf(what, sizeof what, "the integer %.*s%s is beyond 64 bits; expected at "
+				 "most 64 (an int64 or a uint64), or a float with an exponent (1e+20)",
+				 (int)(e - i < 40 ? e - i : 40), text + i, e - i > 40 ? "..." : "");
+			return syntax_error(c, text, len, i, what);
+		}
+		while (e < len && (is_digit(text[e]) || memchr(".eE+-", text[e], 5)))
+			e++;
+		i = e - 1;
+	}
+	return 0;
+}
+
 /* The DOM of the whole text: one JSON value and only blanks after it. */
 static json_object *tokenize(jctx *c, const char *text, size_t len)
 {
@@ -1362,8 +1578,12 @@ static json_object *tokenize(jctx *c, const char *text, size_t len)
 	if (e == json_tokener_success) {
 		while (end < len && strchr(" \t\r\n", text[end]))
 			end++;
-		if (end == len)
+		if (end == len && !wide_integer(c, text, len))
 			return root;
+		if (end == len) {
+			json_object_put(root);
+			return NULL;
+		}
 		snprintf(what, sizeof what, "unexpected text after the JSON value");
 	} else if (e == json_tokener_continue) {
 		end = len;

@@ -16,7 +16,7 @@
  * the table of what each JSON node becomes.  A file that does not fit
  * the schema is reported once, naming the JSON path of the bad field
  * ("X.json: error: $.nodes["3"].compute.op: unknown OpCode ..."); a
- * JSON syntax error as FILE:LINE:COL.
+ * JSON syntax error, or an integer beyond 64 bits, as FILE:LINE:COL.
  */
 #ifndef INFSIM_TDFG_JSON_H
 #define INFSIM_TDFG_JSON_H
