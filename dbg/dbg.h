@@ -558,11 +558,12 @@ void dbg_print_node_position(dbg_session *s);
 /* `check every node`: after a node's last command, compare the node.
  * true to stop (reported). */
 bool dbg_node_diverged(dbg_session *s);
-/* --tdfg (valid.c): read the tDFG and bind it to the loaded stream
+/* --tdfg (valid.c): read the tDFG (a .tdfg, or an artifact's .json of
+ * element type `type`) and bind it to the loaded stream
  * (its arrays' load= files are read by dbg_loads_read); free it; `check`
  * at the position; `check every node` after each command. */
-int dbg_valid_load(dbg_session *s, const char *path, const emu_tdfg_def *defs, size_t ndefs,
-		   diag *d);
+int dbg_valid_load(dbg_session *s, const char *path, const char *type,
+		   const emu_tdfg_def *defs, size_t ndefs, diag *d);
 void dbg_valid_free(dbg_session *s);
 /* A machine (em) and the stream's reference (ref), either NULL, at the
  * start of a run: --tdfg's arrays' load= data, after init=. */

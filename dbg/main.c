@@ -260,7 +260,7 @@ static int parse_options(int argc, char **argv, options *o)
 	if (json && !o->type)
 		return usage_error("%s: an artifact's tDFG (.json) has no element type; give one "
 				   "with --type (f32, i32, ...)", o->prog);
-	if (!json && o->type)
+	if (!json && o->type && !(o->tdfg && emu_tdfg_json_path(o->tdfg)))
 		return usage_error("--type applies to an artifact's tDFG (.json), not to '%s'",
 				   o->prog);
 	if (o->ndefs && !emu_tdfg_path(o->prog) && !o->tdfg)
@@ -298,7 +298,8 @@ static int load_program(dbg_session *s, const options *o, diag *d)
 	emu_geom_override ov;
 	if (machine_overrides(o, &ov, d) < 0)
 		return -1;
-	if (emu_tdfg_path(o->prog) || o->type ? dbg_tdfg_load(s, o->prog, o->type, &ov, o->defs, o->ndefs, d) < 0
+	const bool tdfg = emu_tdfg_path(o->prog) || emu_tdfg_json_path(o->prog);
+	if (tdfg ? dbg_tdfg_load(s, o->prog, o->type, &ov, o->defs, o->ndefs, d) < 0
 				   : emu_load_file(o->prog, &ov, &s->prog, d) < 0 ||
 				     emu_program_lower(&s->prog, d) < 0)
 		return -1;
@@ -310,7 +311,7 @@ static int load_program(dbg_session *s, const options *o, diag *d)
 			"was lowered from; debug that .tdfg", m->name, m->name);
 		return -1;
 	}
-	if (o->tdfg && dbg_valid_load(s, o->tdfg, o->defs, o->ndefs, d) < 0)
+	if (o->tdfg && dbg_valid_load(s, o->tdfg, o->type, o->defs, o->ndefs, d) < 0)
 		return -1;
 	s->loaded = true; /* the program is in (dbg_find_buffer); its data next */
 	return dbg_loads_read(s, o->loads, o->nloads, d);

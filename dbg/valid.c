@@ -12,9 +12,10 @@
 #include <string.h>
 
 #include "dbg.h"
+#include "tdfg_json.h"
 
-int dbg_valid_load(dbg_session *s, const char *path, const emu_tdfg_def *defs, size_t ndefs,
-		   diag *d)
+int dbg_valid_load(dbg_session *s, const char *path, const char *type,
+		   const emu_tdfg_def *defs, size_t ndefs, diag *d)
 {
 	if (s->tdfg) {
 		diag_file(d, "infsdb", "--tdfg: '%s' is a tDFG already; --tdfg validates a command "
@@ -26,8 +27,23 @@ int dbg_valid_load(dbg_session *s, const char *path, const emu_tdfg_def *defs, s
 	ov.g = s->prog.geom;
 	ov.keys = ~0u; /* the tDFG on the stream's machine */
 	emu_tdfg_init(&s->vt);
-	if (emu_tdfg_parse_file_defs(path, &s->prog.geom, &ov, defs, ndefs, &s->vt, d) < 0)
+	if (emu_tdfg_json_path(path)) {
+		if (!type) {
+			diag_file(d, "infsdb", "--tdfg %s: an artifact's tDFG (.json) has no element "
+				  "type; give one with --type (f32, i32, ...)", path);
+			return -1;
+		}
+		if (ndefs) {
+			diag_file(d, "infsdb", "-D %s: parameters are a tDFG's (.tdfg), not %s's",
+				  defs[0].name, path);
+			return -1;
+		}
+		if (emu_tdfg_json_parse_file(path, type, &s->prog.geom, &ov, &s->vt, d) < 0)
+			return -1;
+	} else if (emu_tdfg_parse_file_defs(path, &s->prog.geom, &ov, defs, ndefs, &s->vt,
+					    d) < 0) {
 		return -1;
+	}
 	s->valid = emu_valid_new(&s->vt, &s->prog, d);
 	return s->valid ? 0 : -1;
 }

@@ -34,7 +34,7 @@ EXTRA_DIST += samples/teach/add4/add4.ins samples/teach/add4/.infsdbinit \
 	samples/teach/fpadd/fpadd.ins samples/teach/fpadd/.infsdbinit \
 	samples/teach/shift2/shift2.ins samples/teach/shift2/.infsdbinit
 # samples/tutorial-jit/: the sample of doc/tutorial-jit.md (tests/test_tutorial_jit.c)
-EXTRA_DIST += samples/tutorial-jit/blur.tdfg
+EXTRA_DIST += samples/tutorial-jit/blur.tdfg samples/tutorial-jit/stencil1d.json
 # samples/ar/: Active-Routing programs, the workloads of Table II
 # (doc/ACTIVE-ROUTING.md); tests/test_ar.c checks each against C.
 EXTRA_DIST += samples/ar/reduce.ar samples/ar/rand_reduce.ar samples/ar/mac.ar \

@@ -330,7 +330,7 @@ tests_test_valid_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/test_valid_jit
 tests_test_valid_jit_SOURCES = tests/test_valid_jit.c
 tests_test_valid_jit_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' \
-	-DSRCDIR='"$(abs_top_srcdir)"'
+	-DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_valid_jit_LDADD = $(TEST_LIBS)
 
 check_PROGRAMS += tests/test_tutorial_jit

@@ -862,3 +862,56 @@ Test(valid_jit, edge_values_of_the_element_type)
 	emu_tdfg_free(&g);
 	emu_program_free(&p);
 }
+
+/* ---- a stream validated against an artifact's tDFG (.json) ---- */
+
+Test(valid_jit, tdfg_from_the_artifact_json)
+{
+	char jp[512];
+	snprintf(jp, sizeof jp, "%s/tests/data/json/stencil1d_f32.json", SRCDIR);
+	result r = run("jit %s --type f32 -o j.ins", jp);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	r = run("run j.ins --tdfg %s --type f32", jp);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "check points of ") != NULL, "%s", r.out);
+	result_free(&r);
+	/* a wrong shift distance, at the node that made it */
+	char sp[512];
+	snprintf(sp, sizeof sp, "%s/j.ins", tmpdir);
+	char *s = proc_slurp(sp, NULL);
+	cr_assert_not_null(s);
+	text t;
+	text_split(&t, s);
+	free(s);
+	const edit e = {"move n3, n0, +1", "move n3, n0, +2"};
+	const size_t i = apply(&t, &e);
+	cr_assert(text_write_in(&t, tmpdir, "jb.ins"));
+	text_free(&t);
+	r = run("run jb.ins --tdfg %s --type f32", jp);
+	cr_expect_eq(r.status, 3, "%s", r.err);
+	char want[64];
+	snprintf(want, sizeof want, "jb.ins:%d: mv.intra dist=2", line_of(i));
+	cr_expect(strstr(r.err, want) != NULL, "wanted %s in %s", want, r.err);
+	cr_expect(strstr(r.err, "error: node 'n3' (") != NULL, "%s", r.err);
+	cr_expect(strstr(r.err, "mv.intra dist=2") != NULL, "%s", r.err);
+	result_free(&r);
+	/* the JSON has no element type, and no size parameters */
+	r = run("run j.ins --tdfg %s", jp);
+	cr_expect_eq(r.status, 2, "%s", r.err);
+	cr_expect(strstr(r.err, "has no element type; give one with --type") != NULL, "%s", r.err);
+	result_free(&r);
+	r = run("run j.ins --tdfg %s --type f32 -D N=3", jp);
+	cr_expect_eq(r.status, 2, "%s", r.err);
+	cr_expect(strstr(r.err, "-D N: parameters are a tDFG's (.tdfg)") != NULL, "%s", r.err);
+	result_free(&r);
+	/* and infsdb: check every node stops at the same node */
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' -batch -nx --tdfg '%s' --type f32 -ex 'check "
+		 "every node' -ex run jb.ins", tmpdir, INFSDB_BIN, jp);
+	char *out = NULL;
+	const int st = proc_shell(cmd, &out);
+	cr_expect_eq(st, 3, "%s", out);
+	cr_expect(out && strstr(out, "error: node 'n3' (") != NULL, "%s", out);
+	free(out);
+}

@@ -590,9 +590,10 @@ static int load_program(const geom_opts *go, const char *path, emu_program *p,
 	if (json && !go->type)
 		return cli_usage(NULL, "%s: an artifact's tDFG (.json) has no element type; give one "
 				   "with --type (f32, i32, ...)", path);
-	if (!json && go->type)
+	if (!json && go->type && !(vtdfg && emu_tdfg_json_path(vtdfg)))
 		return cli_usage(NULL, "--type applies to an artifact's tDFG (.json), not to '%s'", path);
-	if (go->ndefs && (json || !emu_tdfg_path(path)) && !(vtdfg && emu_tdfg_path(vtdfg)))
+	if (go->ndefs && (json || !emu_tdfg_path(path)) && !(vtdfg && (emu_tdfg_path(vtdfg) ||
+									emu_tdfg_json_path(vtdfg))))
 		return cli_usage(NULL, "-D %s: parameters are a tDFG's (.tdfg), not %s's",
 				   go->defs[0].name, path);
 	if (json || emu_tdfg_path(path)) {
@@ -639,6 +640,18 @@ static int load_tdfg(const run_opts *o, const emu_program *p, const tdfg_src *ts
 	emu_geom_override_init(&ov);
 	ov.g = p->geom;
 	ov.keys = ~0u;
+	/* an artifact's tDFG (.json) needs its element type, and has no
+	 * size parameters */
+	if (emu_tdfg_json_path(o->tdfg)) {
+		if (!o->geo.type)
+			return cli_usage(NULL, "--tdfg %s: an artifact's tDFG (.json) has no element "
+					   "type; give one with --type (f32, i32, ...)", o->tdfg);
+		if (o->geo.ndefs)
+			return cli_usage(NULL, "-D %s: parameters are a tDFG's (.tdfg), not %s's",
+					   o->geo.defs[0].name, o->tdfg);
+		return emu_tdfg_json_parse_file(o->tdfg, o->geo.type, &p->geom, &ov, t, &d) < 0
+			       ? cli_failed(&d) : 0;
+	}
 	return emu_tdfg_parse_file_defs(o->tdfg, &p->geom, &ov, o->geo.defs, o->geo.ndefs, t,
 					&d) < 0 ? cli_failed(&d) : 0;
 }

@@ -1643,18 +1643,25 @@ int emu_tdfg_json_parse(const char *path, const char *text, size_t len,
 	return rc;
 }
 
+int emu_tdfg_json_parse_file(const char *path, const char *type,
+			     const sram_geom *geom_default, const emu_geom_override *ov,
+			     emu_tdfg *t, diag *d)
+{
+	char *text;
+	size_t len;
+	emu_tdfg_init(t);
+	if (text_read_file(path, EMU_TDFG_JSON_MAX_BYTES, &text, &len, d))
+		return -1;
+	const int rc = emu_tdfg_json_parse(path, text, len, type, geom_default, ov, t, d);
+	free(text);
+	return rc;
+}
+
 int emu_tdfg_json_load(const char *path, const char *type, const emu_geom_override *ov,
 		       emu_tdfg *t, emu_jit *j, diag *d)
 {
 	const sram_geom def = sram_geom_default();
-	char *text;
-	size_t len;
 	memset(j, 0, sizeof *j);
 	emu_program_init(&j->prog);
-	emu_tdfg_init(t);
-	if (text_read_file(path, EMU_TDFG_JSON_MAX_BYTES, &text, &len, d))
-		return -1;
-	int rc = emu_tdfg_json_parse(path, text, len, type, &def, ov, t, d);
-	free(text);
-	return rc ? -1 : emu_jit_lower(t, j, d);
+	return emu_tdfg_json_parse_file(path, type, &def, ov, t, d) ? -1 : emu_jit_lower(t, j, d);
 }

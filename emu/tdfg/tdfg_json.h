@@ -53,6 +53,12 @@ int emu_tdfg_json_parse(const char *path, const char *text, size_t len,
 			const char *type, const sram_geom *geom_default,
 			const emu_geom_override *ov, emu_tdfg *out, diag *d);
 
+/* Read the file at path (at most EMU_TDFG_JSON_MAX_BYTES) and parse it
+ * into t, as emu_tdfg_parse_file does for a .tdfg (a stream is validated
+ * against it, doc/TDFG.md "Validating a stream").  0, or -1 with d set. */
+int emu_tdfg_json_parse_file(const char *path, const char *type,
+			     const sram_geom *geom_default, const emu_geom_override *ov,
+			     emu_tdfg *t, diag *d);
 /* Read the file at path (at most EMU_TDFG_JSON_MAX_BYTES), parse it and
  * lower it with the JIT into j, as emu_tdfg_load does for a .tdfg.  0,
  * or -1 with d set. */

@@ -717,6 +717,16 @@ static void place(const emu_program *p, int line, char *buf, size_t size)
 		snprintf(buf, size, "%s", p->path);
 }
 
+/* "TDFG:LINE", or "TDFG" for a node of no line (an artifact's JSON). */
+static const char *node_at(const emu_tdfg *t, int line, char *buf, size_t size)
+{
+	if (line > 0)
+		snprintf(buf, size, "%s:%d", t->path, line);
+	else
+		snprintf(buf, size, "%s", t->path);
+	return buf;
+}
+
 /* "command N (STREAM:LINE: TEXT)" */
 static void cmd_text(const emu_program *p, size_t c, char *buf, size_t size)
 {
@@ -913,21 +923,25 @@ static void headline(const emu_valid *v, const point *pt, emu_valid_report *rep,
 		return;
 	}
 	const emu_tnode *x = &t->nodes[pt->node];
+	char nat[1100];
 	if (t->program) {
 		memcpy(run, ", in ", 6);
 		emu_valid_run_text(v, pt->node, run + 5, sizeof run - 5);
 	}
 	if (pt->kind == PT_MARK)
-		append(rep->text, sizeof rep->text, n, "%s: error: node '%s' (%s:%d)%s, at its "
-		       "marker after command %zu,", at, x->name, t->path, x->line, run, pt->at);
+		append(rep->text, sizeof rep->text, n, "%s: error: node '%s' (%s)%s, at its "
+		       "marker after command %zu,", at, x->name, node_at(t, x->line, nat, sizeof nat),
+		       run, pt->at);
 	else if (pt->kind == PT_INPUT)
-		append(rep->text, sizeof rep->text, n, "%s: error: input '%s' (%s:%d), at the end of "
+		append(rep->text, sizeof rep->text, n, "%s: error: input '%s' (%s), at the end of "
 		       "the stream (after command %zu), is not as the stream found it: the tDFG "
-		       "never writes an input, and", at, x->name, t->path, x->line, pt->at);
+		       "never writes an input, and", at, x->name, node_at(t, x->line, nat, sizeof nat),
+		       pt->at);
 	else
-		append(rep->text, sizeof rep->text, n, "%s: error: output '%s' (%s:%d)%s, at the "
+		append(rep->text, sizeof rep->text, n, "%s: error: output '%s' (%s)%s, at the "
 		       "end of the stream (after command %zu),", at,
-		       emu_tnode_label(t, x, lb, sizeof lb), t->path, x->line, run, pt->at);
+		       emu_tnode_label(t, x, lb, sizeof lb), node_at(t, x->line, nat, sizeof nat), run,
+		       pt->at);
 	append(rep->text, sizeof rep->text, n, " does not hold what the tDFG means: %s\n", what);
 }
 
@@ -944,9 +958,10 @@ static void op_note(const emu_valid *v, const point *pt, emu_valid_report *rep, 
 	place(v->p, k->line, at, sizeof at);
 	isa_type_name(x->c.fmt, x->c.width, x->c.is_signed, want, sizeof want);
 	isa_type_name(k->c.fmt, k->c.width, k->c.is_signed, got, sizeof got);
-	append(rep->text, sizeof rep->text, n, "%s: note: %s computes %s.%s, but node '%s' (%s:%d) "
+	char nat[1100];
+	append(rep->text, sizeof rep->text, n, "%s: note: %s computes %s.%s, but node '%s' (%s) "
 	       "%s %s.%s: a wrong operation in the node's commands\n", at, oc,
-	       isa_info_of(k->c.op)->name, got, x->name, v->t->path, x->line,
+	       isa_info_of(k->c.op)->name, got, x->name, node_at(v->t, x->line, nat, sizeof nat),
 	       x->kind == EMU_TN_REDUCE ? "reduces with" : "is", isa_info_of(x->c.op)->name, want);
 }
 

@@ -47,8 +47,10 @@ static bool is_array(const emu_valid *v, const emu_buffer *b)
 
 /* The boxes node n's lowering may write in its tensor: its domain; for
  * a reduce, its operand's too (the working space of its halving steps);
- * for a bcast, its operand's stretched over the whole of its dimension
- * (a broadcast fills whole tiles, whatever window the run has). */
+ * for a shift, its operand's moved by the offset (a node whose domain a
+ * window narrows is still moved whole); for a bcast, its operand's
+ * stretched over the whole of its dimension (a broadcast fills whole
+ * tiles, whatever window the run has). */
 static unsigned node_boxes(const emu_tdfg *t, size_t n, emu_box *out)
 {
 	const emu_tnode *x = &t->nodes[n];
@@ -56,6 +58,16 @@ static unsigned node_boxes(const emu_tdfg *t, size_t n, emu_box *out)
 	out[k++] = x->dom;
 	if (x->kind == EMU_TN_REDUCE && x->nargs)
 		out[k++] = t->nodes[x->arg[0]].dom;
+	if (x->kind == EMU_TN_SHIFT && x->nargs) { /* the move of its operand's domain */
+		const emu_tregion *r = &t->regions[x->region];
+		emu_box m = t->nodes[x->arg[0]].dom;
+		for (unsigned q = 0; q < EMU_LAYOUT_DIMS; q++) {
+			const int64_t lo = (int64_t)m.lo[q] + x->off[q], hi = (int64_t)m.hi[q] + x->off[q];
+			m.lo[q] = lo < 0 ? 0 : (uint64_t)lo;
+			m.hi[q] = hi < 0 ? 0 : (uint64_t)hi > r->shape[q] ? r->shape[q] : (uint64_t)hi;
+		}
+		out[k++] = m;
+	}
 	if (x->kind == EMU_TN_BCAST && x->nargs) {
 		out[k] = t->nodes[x->arg[0]].dom;
 		out[k].lo[x->dim] = 0;
