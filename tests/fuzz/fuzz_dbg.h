@@ -157,7 +157,7 @@ static bool fuzz_dbg_open(dbg_session *s, enum fuzz_dbg_prog which)
 		rc = emu_load_file(which == FUZZ_DBG_STREAM ? "../p.ins" : "../v.ins", &ov,
 				   &s->prog, &d) < 0 || emu_program_lower(&s->prog, &d) < 0 ? -1 : 0;
 	if (rc == 0 && which == FUZZ_DBG_VALID)
-		rc = dbg_valid_load(s, "../p.tdfg", NULL, 0, &d);
+		rc = dbg_valid_load(s, "../p.tdfg", NULL, NULL, 0, &d);
 	fuzz_dbg_require(rc == 0, d.msg);
 	s->loaded = true;
 	return true;
