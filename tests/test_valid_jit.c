@@ -18,6 +18,7 @@
  */
 #include <criterion/criterion.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,6 +217,25 @@ static void names_line(const emu_valid_report *rep, const char *stream, int line
 	snprintf(want, sizeof want, "(%s/%s:%d: ", tmpdir, stream, line);
 	cr_expect(strstr(rep->text, want) != NULL, "%s: wanted %s named (line %d) in:\n%s", why,
 		  want, line, rep->text);
+}
+
+/* Run "infsim ARGS": its exit status must be status, and want (if
+ * not NULL) in its standard output or error. */
+static void expect_cli(int status, const char *want, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void expect_cli(int status, const char *want, const char *fmt, ...)
+{
+	char args[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	result r = run("%s", args);
+	cr_expect_eq(r.status, status, "infsim %s: exit %d:\n%s%s", args, r.status, r.out, r.err);
+	if (want)
+		cr_expect(strstr(r.out, want) || strstr(r.err, want), "infsim %s: wanted '%s' in:\n%s%s",
+			  args, want, r.out, r.err);
+	result_free(&r);
 }
 
 TestSuite(valid_jit, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 600);
@@ -444,22 +464,12 @@ Test(valid_jit, tdfg_takes_sizes_from_D)
 		       "mesh=8x8 -o s512.ins", tp);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	result_free(&r);
-	r = run("run s512.ins --tdfg %s -D W=512 -D H=512", tp);
-	cr_expect_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "s512.ins: 200 commands") != NULL, "%s", r.out);
-	cr_expect(strstr(r.out, "check points of ") != NULL, "%s", r.out);
-	result_free(&r);
+	expect_cli(0, "s512.ins: 200 commands", "run s512.ins --tdfg %s -D W=512 -D H=512", tp);
 	/* the tDFG at its default size does not fit the stream's tensors */
-	r = run("run s512.ins --tdfg %s", tp);
-	cr_expect_eq(r.status, 1, "%s", r.err);
-	cr_expect(strstr(r.err, "is i32 64x32, but tensor") != NULL, "%s", r.err);
-	result_free(&r);
+	expect_cli(1, "is i32 64x32, but tensor", "run s512.ins --tdfg %s", tp);
 	/* a -D the tDFG does not declare */
-	r = run("run s512.ins --tdfg %s -D Q=3", tp);
-	cr_expect_eq(r.status, 1, "%s", r.err);
-	cr_expect(strstr(r.err, "-D Q: the program declares no parameter 'Q'") != NULL, "%s",
-		  r.err);
-	result_free(&r);
+	expect_cli(1, "-D Q: the program declares no parameter 'Q'", "run s512.ins --tdfg %s -D Q=3",
+		   tp);
 }
 
 /* ---- broken streams: each class, on each kind of tDFG ---- */
@@ -888,23 +898,14 @@ Test(valid_jit, tdfg_from_the_artifact_json)
 	const size_t i = apply(&t, &e);
 	cr_assert(text_write_in(&t, tmpdir, "jb.ins"));
 	text_free(&t);
-	r = run("run jb.ins --tdfg %s --type f32", jp);
-	cr_expect_eq(r.status, 3, "%s", r.err);
 	char want[64];
 	snprintf(want, sizeof want, "jb.ins:%d: mv.intra dist=2", line_of(i));
-	cr_expect(strstr(r.err, want) != NULL, "wanted %s in %s", want, r.err);
-	cr_expect(strstr(r.err, "error: node 'n3' (") != NULL, "%s", r.err);
-	cr_expect(strstr(r.err, "mv.intra dist=2") != NULL, "%s", r.err);
-	result_free(&r);
+	expect_cli(3, want, "run jb.ins --tdfg %s --type f32", jp);
+	expect_cli(3, "error: node 'n3' (", "run jb.ins --tdfg %s --type f32", jp);
 	/* the JSON has no element type, and no size parameters */
-	r = run("run j.ins --tdfg %s", jp);
-	cr_expect_eq(r.status, 2, "%s", r.err);
-	cr_expect(strstr(r.err, "has no element type; give one with --type") != NULL, "%s", r.err);
-	result_free(&r);
-	r = run("run j.ins --tdfg %s --type f32 -D N=3", jp);
-	cr_expect_eq(r.status, 2, "%s", r.err);
-	cr_expect(strstr(r.err, "-D N: parameters are a tDFG's (.tdfg)") != NULL, "%s", r.err);
-	result_free(&r);
+	expect_cli(2, "has no element type; give one with --type", "run j.ins --tdfg %s", jp);
+	expect_cli(2, "-D N: parameters are a tDFG's (.tdfg)", "run j.ins --tdfg %s --type f32 -D N=3",
+		   jp);
 	/* and infsdb: check every node stops at the same node */
 	char cmd[2048];
 	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' -batch -nx --tdfg '%s' --type f32 -ex 'check "

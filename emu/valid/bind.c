@@ -143,8 +143,7 @@ static int candidates(emu_valid *v, const emu_mark *m, point *pt, diag *d)
 	return -1;
 }
 
-/* Does tensor bi hold a value of node n's type and region? */
-static int fits(const emu_valid *v, size_t n, int bi, int line, diag *d)
+bool emu_valid_holds(const emu_valid *v, size_t n, int bi)
 {
 	const emu_tnode *x = &v->t->nodes[n];
 	const emu_tregion *r = &v->t->regions[x->region];
@@ -153,8 +152,17 @@ static int fits(const emu_valid *v, size_t n, int bi, int line, diag *d)
 		    b->ndims == r->ndims;
 	for (unsigned k = 0; same && k < r->ndims; k++)
 		same = b->shape[k] == r->shape[k];
-	if (same)
+	return same;
+}
+
+/* Does tensor bi hold a value of node n's type and region? */
+static int fits(const emu_valid *v, size_t n, int bi, int line, diag *d)
+{
+	if (emu_valid_holds(v, n, bi))
 		return 0;
+	const emu_tnode *x = &v->t->nodes[n];
+	const emu_tregion *r = &v->t->regions[x->region];
+	const emu_buffer *b = &v->p->bufs[bi];
 	char bt[16], nt[16], bs[64] = "", rs[64] = "";
 	for (unsigned k = 0, nb = 0, nr = 0; k < 3; k++) {
 		if (k < b->ndims)

@@ -307,72 +307,64 @@ static const point *strm_at(const emu_valid *v, const point *pt, size_t c)
 	return NULL;
 }
 
-/* In the rerun, the strm stream after command c, if any, and what it
- * changed (its writes count for the stream, BY_STRM). */
-static int rerun_strm(const emu_valid *v, emu_machine *em, const point *pt, trail *tr,
-		      size_t c, emu_strm_stats *st, emu_valid_report *rep, diag *d)
-{
-	const point *q = strm_at(v, pt, c);
-	if (!q)
-		return 0;
-	if (emu_strm_exec_at(v->t, v->p, em, NULL, q->node, c ? c - 1 : 0, q->line, st, d) < 0)
-		return -1;
-	if (tr)
-		observe(v, em, pt, tr, c, true, rep);
-	return 0;
-}
+/* A rerun of commands 1..upto, calling back after each (and at 0), and
+ * again, with by_strm, after the strm stream that runs there if any. */
+typedef int (*rerun_fn)(const emu_valid *v, emu_machine *em, size_t c, bool by_strm,
+			void *arg);
 
-/* A rerun of commands 1..upto, calling back after each (and at 0). */
-typedef int (*rerun_fn)(const emu_valid *v, emu_machine *em, size_t c, void *arg);
-
-static int rerun_plain(const emu_valid *v, const point *pt, size_t upto, rerun_fn f, void *arg,
-		       diag *d)
+static int rerun_each(const emu_valid *v, const point *pt, size_t upto, rerun_fn f, void *arg,
+		      diag *d)
 {
 	emu_machine *em = emu_valid_restart(v, d);
 	emu_strm_stats st;
 	if (!em)
 		return -1;
 	memset(&st, 0, sizeof st);
-	int rc = rerun_strm(v, em, pt, NULL, 0, &st, NULL, d);
-	if (rc == 0)
-		rc = f(v, em, 0, arg);
-	for (size_t c = 1; rc == 0 && c <= upto; c++) {
-		rc = emu_run_cmd(em, d) < 0 ? -1 : rerun_strm(v, em, pt, NULL, c, &st, NULL, d);
-		if (rc == 0)
-			rc = f(v, em, c, arg);
+	int rc = 0;
+	for (size_t c = 0; rc == 0 && c <= upto; c++) {
+		if (c && emu_run_cmd(em, d) < 0) {
+			rc = -1;
+			break;
+		}
+		rc = f(v, em, c, false, arg);
+		const point *q = rc == 0 ? strm_at(v, pt, c) : NULL;
+		if (q && emu_strm_exec_at(v->t, v->p, em, NULL, q->node, c ? c - 1 : 0, q->line, &st,
+					  d) < 0)
+			rc = -1;
+		else if (q)
+			rc = f(v, em, c, true, arg);
 	}
 	emu_strm_lot_free(&st.lot);
 	emu_machine_free(em);
 	return rc < 0 ? -1 : 0;
 }
 
-/* Rerun commands 1..at, recording each wrong bit's last change. */
+typedef struct observing {
+	const point *pt;
+	trail *tr;
+	emu_valid_report *rep;
+} observing;
+
+/* The bisection's rerun: each wrong bit's last change; the wrong cells
+ * poisoned at the window's start. */
+static int observe_each(const emu_valid *v, emu_machine *em, size_t c, bool by_strm, void *arg)
+{
+	observing *o = arg;
+	observe(v, em, o->pt, o->tr, c, by_strm, o->rep);
+	if (by_strm)
+		return 0;
+	if (c == 0)
+		memset(o->tr->last, 0, o->tr->nw * 64 * sizeof *o->tr->last);
+	if (c == o->rep->window)
+		poison(v, em, o->pt, o->tr);
+	return 0;
+}
+
 static int rerun(const emu_valid *v, const point *pt, trail *tr, emu_valid_report *rep,
 		 diag *d)
 {
-	emu_machine *em = emu_valid_restart(v, d);
-	emu_strm_stats st;
-	if (!em)
-		return -1;
-	memset(&st, 0, sizeof st);
-	observe(v, em, pt, tr, 0, false, rep);
-	memset(tr->last, 0, tr->nw * 64 * sizeof *tr->last);
-	if (rep->window == 0)
-		poison(v, em, pt, tr);
-	int rc = rerun_strm(v, em, pt, tr, 0, &st, rep, d);
-	for (size_t c = 1; rc == 0 && c <= pt->at; c++) {
-		if (emu_run_cmd(em, d) < 0) {
-			rc = -1;
-			break;
-		}
-		observe(v, em, pt, tr, c, false, rep);
-		if (c == rep->window)
-			poison(v, em, pt, tr);
-		rc = rerun_strm(v, em, pt, tr, c, &st, rep, d);
-	}
-	emu_strm_lot_free(&st.lot);
-	emu_machine_free(em);
-	return rc;
+	observing o = {pt, tr, rep};
+	return rerun_each(v, pt, pt->at, observe_each, &o, d);
 }
 
 /* From the trail, the guilty command (validate.h, emu_valid_cause). */
@@ -430,9 +422,11 @@ typedef struct clob {
 	uint64_t track;
 } clob;
 
-static int clob_scan(const emu_valid *v, emu_machine *em, size_t c, void *arg)
+static int clob_scan(const emu_valid *v, emu_machine *em, size_t c, bool by_strm, void *arg)
 {
 	clob *k = arg;
+	if (by_strm)
+		return 0;
 	if (c == k->q->at)
 		emu_buffer_read(em, k->b, k->at_mark);
 	if (c + 1 != k->cmd)
@@ -453,9 +447,10 @@ static int clob_scan(const emu_valid *v, emu_machine *em, size_t c, void *arg)
 	return 1;
 }
 
-static int clob_track(const emu_valid *v, emu_machine *em, size_t c, void *arg)
+static int clob_track(const emu_valid *v, emu_machine *em, size_t c, bool by_strm, void *arg)
 {
 	(void)v;
+	(void)by_strm;
 	clob *k = arg;
 	const uint64_t y = emu_elem_get(em, k->b, k->e);
 	if (c > k->q->at && c < k->cmd && y != k->track)
@@ -487,10 +482,10 @@ static int clobber(const emu_valid *v, const point *pt, emu_valid_report *rep, d
 			diag_file(d, v->p->path, "out of memory");
 			return -1;
 		}
-		int rc = rerun_plain(v, pt, rep->guilty - 1, clob_scan, &k, d);
+		int rc = rerun_each(v, pt, rep->guilty - 1, clob_scan, &k, d);
 		if (rc == 0 && k.found) {
 			k.track = k.was;
-			rc = rerun_plain(v, pt, rep->guilty - 1, clob_track, &k, d);
+			rc = rerun_each(v, pt, rep->guilty - 1, clob_track, &k, d);
 		}
 		free(k.at_mark);
 		if (rc < 0)
@@ -522,8 +517,9 @@ typedef struct elem_track {
 	size_t first, last;
 } elem_track;
 
-static int track_elem(const emu_valid *v, emu_machine *em, size_t c, void *arg)
+static int track_elem(const emu_valid *v, emu_machine *em, size_t c, bool by_strm, void *arg)
 {
+	(void)by_strm;
 	elem_track *k = arg;
 	const uint64_t y = emu_elem_get(em, k->b, k->e);
 	if (c && y != k->now) {
@@ -544,7 +540,7 @@ int emu_valid_writers(const emu_valid *v, const emu_buffer *b, uint64_t e, size_
 {
 	elem_track k = {.b = b, .e = e};
 	const point *end = &v->pts[v->npts - 1];
-	if (rerun_plain(v, end, v->p->ncmds, track_elem, &k, d) < 0)
+	if (rerun_each(v, end, v->p->ncmds, track_elem, &k, d) < 0)
 		return -1;
 	*first = k.first;
 	*last = k.last;

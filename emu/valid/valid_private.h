@@ -76,6 +76,8 @@ struct emu_valid {
 
 /* bind.c */
 int emu_valid_bind_marks(emu_valid *v, diag *d);
+/* Does tensor bi have node n's element type and its region's sizes? */
+bool emu_valid_holds(const emu_valid *v, size_t n, int bi);
 int emu_valid_order_runs(emu_valid *v, diag *d);
 /* Node n of t in the check points' reference. */
 static inline size_t emu_valid_rn(const emu_valid *v, size_t n)

@@ -65,13 +65,8 @@ static int final_tensor(const emu_valid *v, size_t n)
 static int tensor_fits(const emu_valid *v, size_t n, int bi, diag *d)
 {
 	const emu_tnode *x = &v->t->nodes[n];
-	const emu_tregion *r = &v->t->regions[x->region];
 	const emu_buffer *b = &v->p->bufs[bi];
-	bool same = b->fmt == x->fmt && b->width == x->width && b->is_signed == x->is_signed &&
-		    b->ndims == r->ndims;
-	for (unsigned k = 0; same && k < r->ndims; k++)
-		same = b->shape[k] == r->shape[k];
-	if (!same) {
+	if (!emu_valid_holds(v, n, bi)) {
 		char nt[16], bt[16];
 		diag_at(d, v->p->path, b->line, 0, "node '%s' (%s:%d) is %s, but tensor '%s' that "
 			"holds it at the end is %s or of other sizes; the tensor that holds a node "
