@@ -608,9 +608,10 @@ static void pre_hash(emu_valid *v, const emu_machine *em)
 	const size_t at = v->pts[v->next].at;
 	for (size_t i = v->next; i < v->npts && v->pts[i].at == at; i++) {
 		point *pt = &v->pts[i];
+		if (pt->kind != PT_MARK || pt->pre || at == em->pc)
+			continue;
 		const emu_tnode *x = &v->t->nodes[pt->node];
-		if (pt->kind != PT_MARK || pt->pre || x->kind == EMU_TN_INPUT ||
-		    x->kind == EMU_TN_TENSOR || at == em->pc)
+		if (x->kind == EMU_TN_INPUT || x->kind == EMU_TN_TENSOR)
 			continue;
 		const emu_buffer *b = &v->p->bufs[pt->buf];
 		uint64_t *cells = malloc((b->length ? b->length : 1) * sizeof *cells);
