@@ -84,36 +84,110 @@ static bool selected(const emu_tdfg *t, size_t n, const struct emu_mark_sel *s, 
 	return false;
 }
 
-/* The instances of m's name that its selectors allow, appended to
- * v->cand.  -1 with d set (naming the marker's line) when none. */
+/* v->named: every node but the stores, sorted by name and, within a
+ * name, in program order: a marker's candidates without selectors are
+ * a range of it, found by a binary search. */
+static const emu_tdfg *sort_t;
+
+static int by_name(const void *a, const void *b)
+{
+	const size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	const int c = strcmp(sort_t->nodes[x].name, sort_t->nodes[y].name);
+	return c ? c : x < y ? -1 : x > y;
+}
+
+static int name_index(emu_valid *v, diag *d)
+{
+	const emu_tdfg *t = v->t;
+	v->named = malloc((t->nnodes ? t->nnodes : 1) * sizeof *v->named);
+	if (!v->named) {
+		diag_file(d, v->p->path, "out of memory");
+		return -1;
+	}
+	for (size_t n = 0; n < t->nnodes; n++)
+		if (t->nodes[n].kind != EMU_TN_STORE)
+			v->named[v->nnamed++] = n;
+	sort_t = t; /* qsort has no context argument in C17 */
+	qsort(v->named, v->nnamed, sizeof *v->named, by_name);
+	return 0;
+}
+
+/* The range [*lo, *hi) of v->named holding the nodes called name. */
+static void name_range(const emu_valid *v, const char *name, size_t *lo, size_t *hi)
+{
+	size_t a = 0, b = v->nnamed;
+	while (a < b) {
+		const size_t m = a + (b - a) / 2;
+		if (strcmp(v->t->nodes[v->named[m]].name, name) < 0)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*lo = a;
+	for (b = v->nnamed; a < b;) {
+		const size_t m = a + (b - a) / 2;
+		if (strcmp(v->t->nodes[v->named[m]].name, name) <= 0)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*hi = a;
+}
+
+size_t emu_valid_cand_after(const emu_valid *v, const point *pt, size_t after)
+{
+	if (after == SIZE_MAX)
+		return 0;
+	size_t a = 0, b = pt->ncand;
+	while (a < b) {
+		const size_t m = a + (b - a) / 2;
+		if (emu_valid_cand(v, pt, m) <= after)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
+/* The instances of m's name that its selectors allow: a range of
+ * v->named, or without selectors (those kept, appended to v->cand).
+ * -1 with d set (naming the marker's line) when none. */
 static int candidates(emu_valid *v, const emu_mark *m, point *pt, diag *d)
 {
 	const emu_tdfg *t = v->t;
-	const long any = emu_tdfg_find(t, m->name, strlen(m->name));
-	if (any < 0) {
+	size_t lo, hi;
+	name_range(v, m->name, &lo, &hi);
+	if (lo == hi) {
 		diag_at(d, v->p->path, m->line, 0, "node marker '%s': %s has no node of that name",
 			m->name, t->path);
 		return -1;
 	}
-	pt->name = (size_t)any;
+	const size_t any = v->named[lo];
+	pt->name = any;
+	pt->cand0 = lo;
+	pt->ncand = hi - lo;
+	pt->own_cand = false;
+	if (!m->nsel)
+		return 0;
 	pt->cand0 = v->ncands;
+	pt->own_cand = true;
 	bool known[EMU_MARK_SELS] = {false};
-	size_t named = 0;
-	for (size_t n = 0; n < t->nnodes; n++) {
-		if (t->nodes[n].kind == EMU_TN_STORE || strcmp(t->nodes[n].name, m->name) != 0)
-			continue;
-		named++;
+	const size_t named = hi - lo;
+	for (size_t i = lo; i < hi; i++) {
+		const size_t n = v->named[i];
 		bool ok = true;
 		for (unsigned k = 0; k < m->nsel; k++)
 			ok &= selected(t, n, &m->sel[k], &known[k]);
 		if (!ok)
 			continue;
-		size_t *nc = realloc(v->cand, (v->ncands + 1) * sizeof *nc);
-		if (!nc) {
-			diag_file(d, v->p->path, "out of memory");
-			return -1;
+		if ((v->ncands & (v->ncands - 1)) == 0) { /* a power of two: grow */
+			size_t *nc = realloc(v->cand, (v->ncands ? 2 * v->ncands : 1) * sizeof *nc);
+			if (!nc) {
+				diag_file(d, v->p->path, "out of memory");
+				return -1;
+			}
+			v->cand = nc;
 		}
-		v->cand = nc;
 		v->cand[v->ncands++] = n;
 	}
 	pt->ncand = v->ncands - pt->cand0;
@@ -204,10 +278,8 @@ static int strm_fits(const emu_valid *v, const emu_mark *m, size_t n, diag *d)
  * last one when none is later. */
 static size_t next_candidate(const emu_valid *v, const point *pt, size_t after)
 {
-	for (size_t k = 0; k < pt->ncand; k++)
-		if (after == SIZE_MAX || v->cand[pt->cand0 + k] > after)
-			return v->cand[pt->cand0 + k];
-	return v->cand[pt->cand0 + pt->ncand - 1];
+	const size_t k = emu_valid_cand_after(v, pt, after);
+	return emu_valid_cand(v, pt, k < pt->ncand ? k : pt->ncand - 1);
 }
 
 int emu_valid_bind_marks(emu_valid *v, diag *d)
@@ -221,7 +293,7 @@ int emu_valid_bind_marks(emu_valid *v, diag *d)
 	}
 	for (size_t n = 0; n < t->nnodes; n++)
 		guess[n] = SIZE_MAX;
-	int rc = 0;
+	int rc = name_index(v, d);
 	for (size_t i = 0; rc == 0 && i < p->nmarks; i++) {
 		const emu_mark *m = &p->marks[i];
 		point pt = {.kind = PT_MARK, .buf = m->buf, .at = m->at, .line = m->line, .mark = i,

@@ -35,7 +35,9 @@ typedef struct point {
 	bool strm;             /* a strm marker: the node's stream runs first */
 	bool resolved;         /* PT_MARK: bound for good (by value or fixed) */
 	size_t name;           /* PT_MARK: the first node of its name */
-	size_t cand0, ncand;   /* PT_MARK: instances it may hold, v->cand[...] */
+	size_t cand0, ncand;   /* PT_MARK: instances it may hold, in program
+				* order: emu_valid_cand(v, pt, k) */
+	bool own_cand;         /* ... in v->cand (selected), not v->named */
 	uint64_t hash;         /* its domain's cells when it held */
 	bool pre, same, zero;  /* coverage: hashed before its window; every
 				* compared cell as before it; every value 0 */
@@ -62,8 +64,11 @@ struct emu_valid {
 	emu_tref *ref_end;     /* program order: the end's */
 	point *pts;
 	size_t npts, next, snext;
-	size_t *cand;
+	size_t *cand;          /* markers' selected instances */
 	size_t ncands;
+	size_t *named;         /* every node but stores, by name, each name's
+				* in program order (bind.c) */
+	size_t nnamed;
 	size_t *prev;          /* per node: the instance the last resolved
 				* marker of its name held, SIZE_MAX for none */
 	uint64_t *prev_hash;
@@ -79,6 +84,14 @@ int emu_valid_bind_marks(emu_valid *v, diag *d);
 /* Does tensor bi have node n's element type and its region's sizes? */
 bool emu_valid_holds(const emu_valid *v, size_t n, int bi);
 int emu_valid_order_runs(emu_valid *v, diag *d);
+/* Candidate k of marker pt. */
+static inline size_t emu_valid_cand(const emu_valid *v, const point *pt, size_t k)
+{
+	return (pt->own_cand ? v->cand : v->named)[pt->cand0 + k];
+}
+/* The first of pt's candidates after instance `after` (SIZE_MAX: the
+ * first of all), or pt->ncand when none is. */
+size_t emu_valid_cand_after(const emu_valid *v, const point *pt, size_t after);
 /* Node n of t in the check points' reference. */
 static inline size_t emu_valid_rn(const emu_valid *v, size_t n)
 {

@@ -266,6 +266,7 @@ void emu_valid_free(emu_valid *v)
 	free(v->loads);
 	free(v->pts);
 	free(v->cand);
+	free(v->named);
 	free(v->prev);
 	free(v->prev_hash);
 	free(v->warn);
@@ -527,21 +528,23 @@ static int resolve(emu_valid *v, point *pt, const emu_buffer *b, const uint64_t 
 {
 	const size_t before = v->prev[pt->name];
 	const bool sel = v->p->marks[pt->mark].nsel != 0;
-	size_t expect = SIZE_MAX;
-	for (size_t k = 0; k < pt->ncand; k++) {
-		const size_t c = v->cand[pt->cand0 + k];
-		if (before != SIZE_MAX && c == before && domain_hash(v, c, cells) == v->prev_hash[pt->name]) {
-			pt->node = c;
+	if (before != SIZE_MAX) {
+		const size_t k = emu_valid_cand_after(v, pt, before);
+		if (k > 0 && emu_valid_cand(v, pt, k - 1) == before &&
+		    domain_hash(v, before, cells) == v->prev_hash[pt->name]) {
+			pt->node = before;
 			return 1;
 		}
 	}
+	/* with selectors every instance they allow (a stream that reorders
+	 * runs names them), else those after the previous marker's; the
+	 * one expected is the first after it */
+	const size_t after = emu_valid_cand_after(v, pt, before);
+	size_t expect = after < pt->ncand ? emu_valid_cand(v, pt, after)
+			: sel ? emu_valid_cand(v, pt, 0) : SIZE_MAX;
 	size_t tried = 0;
-	for (size_t k = 0; k < pt->ncand && tried < 256; k++) {
-		const size_t c = v->cand[pt->cand0 + k];
-		if (!sel && before != SIZE_MAX && c <= before)
-			continue;
-		if (expect == SIZE_MAX)
-			expect = c;
+	for (size_t k = sel ? 0 : after; k < pt->ncand && tried < 256; k++) {
+		const size_t c = emu_valid_cand(v, pt, k);
 		emu_mismatch mm;
 		bool zero;
 		const size_t nw = compare_node(v, v->ref, c, emu_valid_rn(v, c), b, cells, NULL, &mm,
@@ -555,7 +558,7 @@ static int resolve(emu_valid *v, point *pt, const emu_buffer *b, const uint64_t 
 		}
 	}
 	pt->node = expect != SIZE_MAX ? expect : before != SIZE_MAX ? before
-				       : v->cand[pt->cand0 + pt->ncand - 1];
+				       : emu_valid_cand(v, pt, pt->ncand - 1);
 	return 0;
 }
 
