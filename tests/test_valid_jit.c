@@ -916,3 +916,33 @@ Test(valid_jit, tdfg_from_the_artifact_json)
 	cr_expect(out && strstr(out, "error: node 'n3' (") != NULL, "%s", out);
 	free(out);
 }
+
+/* In gauss_elim a tensor node's box (the pivot, A's element (k, k))
+ * keeps its value once its run is over, so the next run's marker of it
+ * could hold either; it holds the next run's, and a wrong op in run 7
+ * is reported there, not at a run the binding fell behind to. */
+Test(valid_jit, tensor_boxes_the_runs_leave_alone)
+{
+	char tp[512];
+	snprintf(tp, sizeof tp, "%s/samples/tdfg/gauss_elim.tdfg", SRCDIR);
+	text t;
+	lowered(tp, &t);
+	const size_t run7 = find_from(&t, 0, "# for k = 0, 15 (line 30): k = 6");
+	cr_assert_neq(run7, SIZE_MAX);
+	const size_t i = find_from(&t, run7, "div.f32 m, ");
+	cr_assert_neq(i, SIZE_MAX);
+	char line[512];
+	snprintf(line, sizeof line, "mul.f32 %s", t.l[i] + strlen("div.f32 "));
+	replace_line(&t, i, line);
+	cr_assert(text_write_in(&t, tmpdir, "ge.ins"));
+	text_free(&t);
+	/* the sample's A comes from a file next to it, which the stream's
+	 * comments ask for as --load (as infsim run does with the tDFG's
+	 * load=) */
+	emu_valid_report rep;
+	cr_assert_eq(validate("ge.ins", tp, &rep), 1);
+	cr_expect(strstr(rep.text, "node 'm' (") != NULL, "%s", rep.text);
+	cr_expect(strstr(rep.text, "in run 7 of region 'elim' (with k = 6)") != NULL, "%s", rep.text);
+	cr_expect_gt(rep.wrong_op, 0, "%s", rep.text);
+	names_line(&rep, "ge.ins", line_of(i), "gauss_elim");
+}

@@ -435,6 +435,12 @@ bool emu_tref_kept(const emu_tref *r, size_t n);
 /* Element e (row-major over the region's lattice) of node n: 0 outside
  * its domain or when its values are not kept. */
 uint64_t emu_tref_value(const emu_tref *r, size_t n, uint64_t e);
+/* From now on, note for each compute node whether its value, over its
+ * domain, is one of its operands' (a check of it cannot tell the node
+ * from a copy).  Ignored when out of memory. */
+void emu_tref_watch_echo(emu_tref *r);
+/* Was node n, when last computed, such an echo? */
+bool emu_tref_echo(const emu_tref *r, size_t n);
 /* Element e (row-major over the array's sizes) of array a, as the
  * stores of the nodes computed so far left it: after emu_tref_run of the
  * last node, what the program leaves in it. */

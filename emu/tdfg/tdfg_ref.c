@@ -55,6 +55,9 @@ struct emu_tref {
 	struct spare { uint8_t *p; size_t cap; } spare[SPARES];
 	tval *v;               /* per node */
 	uint32_t *last;        /* per node: the last node reading it, or NO_USE */
+	uint8_t *echo;         /* per node, when asked for (emu_tref_watch_echo): 1
+				* when a compute node's value is one of its
+				* operands' over its whole domain */
 	size_t done;           /* nodes computed: [0, done) */
 	tval *arr0, *arr;      /* per array: its first data, and its data now */
 };
@@ -350,6 +353,7 @@ void emu_tref_free(emu_tref *r)
 	free(r->arr);
 	free(r->v);
 	free(r->last);
+	free(r->echo);
 	free(r);
 }
 
@@ -785,6 +789,39 @@ static void drop_dead(emu_tref *r, size_t i)
 	}
 }
 
+/* Is node i's value, over its domain, one of its operands' (of its
+ * type)?  It stops at the first element that tells them apart, so a node
+ * that is not pays one or two elements. */
+static bool echoes(const emu_tref *r, size_t i)
+{
+	const emu_tnode *x = &r->t->nodes[i];
+	for (unsigned a = 0; a < x->nargs; a++) {
+		const emu_tnode *o = &r->t->nodes[x->arg[a]];
+		if (o->fmt != x->fmt || o->width != x->width || !r->v[x->arg[a]].kept)
+			continue;
+		bool same = true;
+		uint64_t idx[EMU_LAYOUT_DIMS];
+		for (idx[2] = x->dom.lo[2]; same && idx[2] < x->dom.hi[2]; idx[2]++)
+			for (idx[1] = x->dom.lo[1]; same && idx[1] < x->dom.hi[1]; idx[1]++)
+				for (idx[0] = x->dom.lo[0]; same && idx[0] < x->dom.hi[0]; idx[0]++)
+					same = tval_get(&r->v[i], idx) == tval_get(&r->v[x->arg[a]], idx);
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+void emu_tref_watch_echo(emu_tref *r)
+{
+	if (!r->echo)
+		r->echo = calloc(r->t->nnodes ? r->t->nnodes : 1, 1);
+}
+
+bool emu_tref_echo(const emu_tref *r, size_t n)
+{
+	return r->echo && n < r->done && r->echo[n];
+}
+
 void emu_tref_run(emu_tref *r, size_t n)
 {
 	if (n < r->done && !r->v[n].kept)
@@ -808,6 +845,8 @@ void emu_tref_run(emu_tref *r, size_t n)
 			r->done = i + 1; /* emu_tref_kept says false: out of memory */
 			return;
 		}
+		if (r->echo && x->kind == EMU_TN_COMPUTE)
+			r->echo[i] = echoes(r, i);
 		drop_dead(r, i);
 	}
 }

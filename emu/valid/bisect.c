@@ -48,6 +48,18 @@ static unsigned bank_of(const sram_geom *g, int64_t array)
 static bool in_pattern(const emu_pattern *q, int64_t x)
 {
 	const uint64_t n = emu_pattern_size(q);
+	if (n == 0)
+		return false;
+	int64_t lo, hi;
+	emu_pattern_bounds(q, &lo, &hi);
+	if (x < lo || x > hi)
+		return false;
+	if (q->ndims == 0)
+		return x == q->start;
+	if (q->ndims == 1) { /* start + i * stride, i < count */
+		const int64_t s = q->stride[0], off = x - q->start;
+		return s == 0 ? off == 0 : off % s == 0 && off / s >= 0 && (uint64_t)(off / s) < n;
+	}
 	for (uint64_t i = 0; i < n; i++)
 		if (emu_pattern_at(q, i) == x)
 			return true;
@@ -615,6 +627,24 @@ static bool feet_meet(const foot *f, const foot *g)
 	for (uint64_t i = 0; arr && !bit && i < nb && i < 4096; i++)
 		bit = foot_bitline(g, emu_pattern_at(f->bl, i) + f->bl_off);
 	return arr && bit;
+}
+
+bool emu_valid_written(const emu_valid *v, const emu_buffer *b, size_t from, size_t to)
+{
+	const unsigned rows = emu_buffer_rows(b, &v->p->geom);
+	const uint64_t na = emu_pattern_size(&b->arrays);
+	for (size_t c = from + 1; c <= to && c <= v->p->ncmds; c++) {
+		const emu_cmd *k = &v->p->cmds[c - 1];
+		if (k->kind == EMU_CMD_COMPUTE && k->buf_d == (int)(b - v->p->bufs))
+			return true;
+		const foot f = footprint(k);
+		if (!f.n || f.wl >= b->wl + rows || b->wl >= f.wl + f.n)
+			continue;
+		for (uint64_t i = 0; i < na; i++)
+			if (foot_array(&f, emu_pattern_at(&b->arrays, i)))
+				return true;
+	}
+	return false;
 }
 
 /* For bits no command of the window wrote, the command of the window

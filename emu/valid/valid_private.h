@@ -39,9 +39,8 @@ typedef struct point {
 				* order: emu_valid_cand(v, pt, k) */
 	bool own_cand;         /* ... in v->cand (selected), not v->named */
 	uint64_t hash;         /* its domain's cells when it held */
-	bool pre, same, zero;  /* coverage: hashed before its window; every
-				* compared cell as before it; every value 0 */
-	uint64_t pre_hash;
+	bool same, zero;       /* coverage: its value is an operand's; every
+				* value compared was 0 */
 } point;
 
 typedef struct loaded {
@@ -62,6 +61,7 @@ struct emu_valid {
 	size_t *perm;
 	emu_tref *ref;         /* the check points' reference */
 	emu_tref *ref_end;     /* program order: the end's */
+	emu_tref *peek;        /* the check points' again, to look ahead (or NULL) */
 	point *pts;
 	size_t npts, next, snext;
 	size_t *cand;          /* markers' selected instances */
@@ -72,6 +72,7 @@ struct emu_valid {
 	size_t *prev;          /* per node: the instance the last resolved
 				* marker of its name held, SIZE_MAX for none */
 	uint64_t *prev_hash;
+	size_t *prev_pt;       /* ... and that marker's check point */
 	loaded *loads;
 	size_t nloads;
 	char (*warn)[EMU_VALID_WARN_TEXT];
@@ -118,6 +119,9 @@ int emu_valid_stray(emu_valid *v, const emu_machine *em, const point *pt,
  * delivered counts for the move that sent it).  0, or -1 with d. */
 int emu_valid_writers(const emu_valid *v, const emu_buffer *b, uint64_t e, size_t *first,
 		      size_t *last, diag *d);
+/* Did a command after the first `from` and up to `to` write a cell of
+ * tensor b (its footprint meets b's wordlines in one of its arrays)? */
+bool emu_valid_written(const emu_valid *v, const emu_buffer *b, size_t from, size_t to);
 /* "command N (STREAM:LINE: TEXT)" */
 void emu_valid_cmd_text(const emu_program *p, size_t c, char *buf, size_t size);
 /* Which elements of tensor bi the stream may write (end.c): a byte

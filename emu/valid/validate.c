@@ -228,7 +228,8 @@ emu_valid *emu_valid_new(emu_tdfg *t, const emu_program *p, diag *d)
 	t->geom.cordic_iters = p->geom.cordic_iters;
 	v->prev = malloc((t->nnodes ? t->nnodes : 1) * sizeof *v->prev);
 	v->prev_hash = calloc(t->nnodes ? t->nnodes : 1, sizeof *v->prev_hash);
-	int rc = v->prev && v->prev_hash ? inits(t, d) : -1;
+	v->prev_pt = calloc(t->nnodes ? t->nnodes : 1, sizeof *v->prev_pt);
+	int rc = v->prev && v->prev_hash && v->prev_pt ? inits(t, d) : -1;
 	if (rc && !d->set)
 		diag_file(d, p->path, "out of memory");
 	for (size_t n = 0; rc == 0 && n < t->nnodes; n++)
@@ -242,6 +243,8 @@ emu_valid *emu_valid_new(emu_tdfg *t, const emu_program *p, diag *d)
 		v->ref = v->perm ? emu_tref_new(&v->rt, d) : v->ref_end;
 	if (rc == 0 && !v->ref)
 		rc = -1;
+	if (rc == 0) /* coverage: a node whose value is an operand's */
+		emu_tref_watch_echo(v->ref);
 	if (rc) {
 		emu_valid_free(v);
 		return NULL;
@@ -256,6 +259,7 @@ void emu_valid_free(emu_valid *v)
 	if (v->ref != v->ref_end)
 		emu_tref_free(v->ref);
 	emu_tref_free(v->ref_end);
+	emu_tref_free(v->peek);
 	if (v->perm) {
 		free(v->rt.regions);
 		free(v->rt.nodes);
@@ -269,17 +273,42 @@ void emu_valid_free(emu_valid *v)
 	free(v->named);
 	free(v->prev);
 	free(v->prev_hash);
+	free(v->prev_pt);
 	free(v->warn);
 	free(v);
 }
 
-/* Input node n's data in both references. */
-static int input_data(emu_valid *v, size_t n, const uint64_t *values, uint64_t count, diag *d)
+/* Data for tensor b (an input's, or an array's first data) into
+ * reference r, whose nodes are t's when perm is false, rt's if true. */
+static int load_into(const emu_valid *v, emu_tref *r, bool perm, const emu_buffer *b,
+		     const uint64_t *values, diag *d)
 {
-	if (emu_tref_input(v->ref_end, n, values, count, d) < 0)
-		return -1;
-	return v->ref != v->ref_end ? emu_tref_input(v->ref, emu_valid_rn(v, n), values, count, d)
-				    : 0;
+	const int bi = (int)(b - v->p->bufs);
+	for (size_t n = 0; n < v->t->nnodes; n++)
+		if (v->t->nodes[n].kind == EMU_TN_INPUT && final_tensor(v, n) == bi &&
+		    emu_tref_input(r, perm ? emu_valid_rn(v, n) : n, values, b->length, d) < 0)
+			return -1;
+	for (size_t a = 0; a < v->t->narrays; a++)
+		if (strcmp(v->t->arrays[a].name, b->name) == 0 &&
+		    emu_tref_array_input(r, a, values, b->length, d) < 0)
+			return -1;
+	return 0;
+}
+
+/* The check points' reference, again, for a look ahead that leaves the
+ * first where it is (resolve): made on first use, with the data given
+ * so far.  NULL when out of memory. */
+static emu_tref *peek_ref(emu_valid *v, diag *d)
+{
+	if (v->peek)
+		return v->peek;
+	emu_tref *r = emu_tref_new(v->perm ? &v->rt : v->t, d);
+	for (size_t i = 0; r && i < v->nloads; i++)
+		if (load_into(v, r, v->perm != NULL, v->loads[i].b, v->loads[i].v, d) < 0) {
+			emu_tref_free(r);
+			r = NULL;
+		}
+	return v->peek = r;
 }
 
 int emu_valid_load(emu_valid *v, const emu_buffer *b, const uint64_t *values, diag *d)
@@ -303,18 +332,10 @@ int emu_valid_load(emu_valid *v, const emu_buffer *b, const uint64_t *values, di
 	} else {
 		v->loads[v->nloads++] = (loaded){b, copy};
 	}
-	const int bi = (int)(b - v->p->bufs);
-	for (size_t n = 0; n < v->t->nnodes; n++)
-		if (v->t->nodes[n].kind == EMU_TN_INPUT && final_tensor(v, n) == bi &&
-		    input_data(v, n, values, b->length, d) < 0)
-			return -1;
-	/* An array's first data (load=, given with --load). */
-	for (size_t a = 0; a < v->t->narrays; a++)
-		if (strcmp(v->t->arrays[a].name, b->name) == 0 &&
-		    (emu_tref_array_input(v->ref_end, a, values, b->length, d) < 0 ||
-		     (v->ref != v->ref_end &&
-		      emu_tref_array_input(v->ref, a, values, b->length, d) < 0)))
-			return -1;
+	if (load_into(v, v->ref_end, false, b, values, d) < 0 ||
+	    (v->ref != v->ref_end && load_into(v, v->ref, true, b, values, d) < 0) ||
+	    (v->peek && load_into(v, v->peek, v->perm != NULL, b, values, d) < 0))
+		return -1;
 	return 0;
 }
 
@@ -382,6 +403,7 @@ void emu_valid_seek(emu_valid *v, size_t pc)
 		if (v->pts[i].kind == PT_MARK) {
 			v->prev[v->pts[i].name] = v->pts[i].node;
 			v->prev_hash[v->pts[i].name] = v->pts[i].hash;
+			v->prev_pt[v->pts[i].name] = i;
 		}
 }
 
@@ -528,25 +550,38 @@ static int resolve(emu_valid *v, point *pt, const emu_buffer *b, const uint64_t 
 {
 	const size_t before = v->prev[pt->name];
 	const bool sel = v->p->marks[pt->mark].nsel != 0;
-	if (before != SIZE_MAX) {
-		const size_t k = emu_valid_cand_after(v, pt, before);
-		if (k > 0 && emu_valid_cand(v, pt, k - 1) == before &&
-		    domain_hash(v, before, cells) == v->prev_hash[pt->name]) {
-			pt->node = before;
-			return 1;
-		}
+	const size_t after = emu_valid_cand_after(v, pt, before);
+	emu_mismatch mm;
+	bool zero;
+	/* Marked again: the tensor still holds what the name's previous
+	 * marker held, and is another tensor than that marker's (a copy) or
+	 * was not written since (a tensor written since holds a new value,
+	 * whatever cells its old one left alone). */
+	const point *q = before != SIZE_MAX ? &v->pts[v->prev_pt[pt->name]] : NULL;
+	if (q && after > 0 && emu_valid_cand(v, pt, after - 1) == before &&
+	    domain_hash(v, before, cells) == v->prev_hash[pt->name] &&
+	    (q->buf != pt->buf || !emu_valid_written(v, b, q->at, pt->at))) {
+		/* unless the next instance holds too: looked at in a reference
+		 * of its own, so that the first stays in this run */
+		size_t c = after < pt->ncand ? emu_valid_cand(v, pt, after) : SIZE_MAX;
+		emu_tref *pk = c != SIZE_MAX ? peek_ref(v, d) : NULL;
+		if (c != SIZE_MAX && !pk)
+			return -1;
+		const size_t nw = pk ? compare_node(v, pk, c, emu_valid_rn(v, c), b, cells, NULL, &mm,
+						    &zero, d) : 1;
+		if (nw == SIZE_MAX)
+			return -1;
+		pt->node = nw == 0 ? c : before;
+		return 1;
 	}
 	/* with selectors every instance they allow (a stream that reorders
 	 * runs names them), else those after the previous marker's; the
 	 * one expected is the first after it */
-	const size_t after = emu_valid_cand_after(v, pt, before);
 	size_t expect = after < pt->ncand ? emu_valid_cand(v, pt, after)
 			: sel ? emu_valid_cand(v, pt, 0) : SIZE_MAX;
 	size_t tried = 0;
 	for (size_t k = sel ? 0 : after; k < pt->ncand && tried < 256; k++) {
 		const size_t c = emu_valid_cand(v, pt, k);
-		emu_mismatch mm;
-		bool zero;
 		const size_t nw = compare_node(v, v->ref, c, emu_valid_rn(v, c), b, cells, NULL, &mm,
 					       &zero, d);
 		if (nw == SIZE_MAX)
@@ -591,40 +626,14 @@ static size_t compare_point(emu_valid *v, point *pt, const emu_machine *em, emu_
 	pt->zero = zero;
 	if (pt->kind == PT_MARK && nw == 0) {
 		pt->hash = domain_hash(v, pt->node, cells);
-		pt->zero = zero;
-		pt->same = pt->pre && pt->hash == pt->pre_hash;
+		pt->same = emu_tref_echo(r, rn);
 		pt->resolved = true;
 		v->prev[pt->name] = pt->node;
 		v->prev_hash[pt->name] = pt->hash;
+		v->prev_pt[pt->name] = (size_t)(pt - v->pts);
 	}
 	free(cells);
 	return nw;
-}
-
-/* Coverage: the next check position's markers, hashed before their
- * window runs (a window that changes nothing the check sees hides a
- * missing command). */
-static void pre_hash(emu_valid *v, const emu_machine *em)
-{
-	if (v->next >= v->npts || v->pts[v->next].kind != PT_MARK)
-		return;
-	const size_t at = v->pts[v->next].at;
-	for (size_t i = v->next; i < v->npts && v->pts[i].at == at; i++) {
-		point *pt = &v->pts[i];
-		if (pt->kind != PT_MARK || pt->pre || at == em->pc)
-			continue;
-		const emu_tnode *x = &v->t->nodes[pt->node];
-		if (x->kind == EMU_TN_INPUT || x->kind == EMU_TN_TENSOR)
-			continue;
-		const emu_buffer *b = &v->p->bufs[pt->buf];
-		uint64_t *cells = malloc((b->length ? b->length : 1) * sizeof *cells);
-		if (!cells)
-			return;
-		emu_buffer_read(em, b, cells);
-		pt->pre_hash = domain_hash(v, pt->node, cells);
-		pt->pre = true;
-		free(cells);
-	}
 }
 
 /* ---- coverage warnings, once the whole stream has held ---- */
@@ -682,8 +691,8 @@ static void coverage(emu_valid *v)
 				nun == 1 ? "it" : "them");
 	if (nz)
 		emu_valid_warnf(v, "the check of %zu node%s is vacuous: %s; every value compared "
-				"was 0, or the tensor already held it before the node's commands, so "
-				"a missing or wrong command there is not seen; validate on other data "
+				"was 0, or the node's value is one of its operands', so a missing or "
+				"wrong command there is not seen; validate on other data "
 				"(--inputs=random,edge)", nz, nz == 1 ? "" : "s", zl);
 }
 
@@ -720,7 +729,6 @@ int emu_valid_at(emu_valid *v, const emu_machine *em, emu_valid_report *rep, dia
 		if (rc <= 0)
 			return rc;
 	}
-	pre_hash(v, em);
 	return 1;
 }
 
@@ -741,7 +749,6 @@ int emu_valid_drive(emu_valid *v, emu_valid_report *rep, diag *d)
 		point *pt = &v->pts[i];
 		if (pt->kind == PT_MARK && !(pt->strm || pt->ncand == 1))
 			pt->resolved = false;
-		pt->pre = false;
 	}
 	v->nwarn = 0;
 	v->warned = false;

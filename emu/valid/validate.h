@@ -172,7 +172,7 @@ size_t emu_valid_compared(const emu_valid *v);
 size_t emu_valid_points(const emu_valid *v);
 /* Once every check point has held: the warnings that the check was
  * weaker than it looks (no marker, a node never checked, a node whose
- * every compared value was 0 or already there before its commands), one
+ * every compared value was 0 or its value is one of its operands'), one
  * line each without "warning: ".  Their number, and warning i (NULL past
  * the last). */
 size_t emu_valid_warnings(const emu_valid *v);
