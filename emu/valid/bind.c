@@ -6,9 +6,10 @@
  * A marker `node NAME [run=N] [PARAM=VALUE ...]` may hold any instance
  * of NAME (one per run of its region) that its selectors allow: its
  * candidates, in program order.  Which one it holds is decided when it is
- * compared (validate.c): the instance its name's previous marker held,
- * if the tensor still holds that value (a node marked again), else the
- * earliest later candidate whose value the tensor holds.  So independent
+ * compared (validate.c, resolve): the instance its name's previous marker
+ * held, if the tensor still holds that value and is another tensor or
+ * was not written since (a node marked again), else the earliest later
+ * candidate whose value the tensor holds.  So independent
  * nodes may be marked in any order, and a node more than once.  Until
  * then a marker's guess is the instance after its name's previous
  * marker's, which is what a stream that marks each node once, run by

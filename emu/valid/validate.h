@@ -17,8 +17,9 @@
  * have run, tensor T (by default the one called NAME) holds node NAME.
  * Each marker is a check point.  In a program (arrays, control) a name
  * stands for an instance per run of its region; a marker holds the one
- * its name's previous marker held if the tensor still holds that value,
- * else the earliest later instance (of the runs its selectors allow)
+ * its name's previous marker held if the tensor still holds that value
+ * (and is a copy, or was not written since), else the earliest later
+ * instance (of the runs its selectors allow)
  * whose value the tensor holds (bind.c).  The runs that markers with
  * selectors fix, in the order the stream names them, are the order in
  * which the check points' reference runs the program's runs.
