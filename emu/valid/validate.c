@@ -134,12 +134,13 @@ static int bind_end(emu_valid *v, diag *d)
 			rc = tensor_fits(v, n, bi, d) || push_end(v, PT_OUTPUT, n, 0, bi, d) ? -1 : 0;
 		}
 	}
+	/* an input whose tensor of its name is another's is not compared */
 	for (size_t n = 0; rc == 0 && !t->program && n < t->nnodes; n++) {
 		const int bi = t->nodes[n].kind == EMU_TN_INPUT ? final_tensor(v, n) : -1;
-		if (bi >= 0 && !t->nodes[n].output && !other_marker(v, bi, n) &&
-		    tensor_fits(v, n, bi, d) == 0)
+		if (bi < 0 || t->nodes[n].output || other_marker(v, bi, n))
+			continue;
+		if (emu_valid_holds(v, n, bi))
 			rc = push_end(v, PT_INPUT, n, 0, bi, d);
-		diag_clear(d);
 	}
 	for (size_t a = 0; rc == 0 && t->program && a < t->narrays; a++) {
 		const emu_tarray *ar = &t->arrays[a];
