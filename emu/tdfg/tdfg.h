@@ -435,6 +435,11 @@ bool emu_tref_kept(const emu_tref *r, size_t n);
 /* Element e (row-major over the region's lattice) of node n: 0 outside
  * its domain or when its values are not kept. */
 uint64_t emu_tref_value(const emu_tref *r, size_t n, uint64_t e);
+/* count elements of node n from (i0, i1, i2) along dimension 0 into
+ * out, all inside its domain: false (out untouched) when they are not,
+ * or the node's values are not kept. */
+bool emu_tref_row(const emu_tref *r, size_t n, uint64_t i0, uint64_t i1, uint64_t i2,
+		  uint64_t count, uint64_t *out);
 /* From now on, note for each compute node whether its value, over its
  * domain, is one of its operands' (a check of it cannot tell the node
  * from a copy).  Ignored when out of memory. */

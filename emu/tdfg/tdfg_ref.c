@@ -410,6 +410,25 @@ int emu_tref_array_input(emu_tref *r, size_t a, const uint64_t *values, uint64_t
 	return 0;
 }
 
+bool emu_tref_row(const emu_tref *r, size_t n, uint64_t i0, uint64_t i1, uint64_t i2,
+		  uint64_t count, uint64_t *out)
+{
+	if (!emu_tref_kept(r, n))
+		return false;
+	const tval *v = &r->v[n];
+	const uint64_t idx[EMU_LAYOUT_DIMS] = {i0, i1, i2};
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++)
+		if (idx[k] < v->lo[k] || idx[k] - v->lo[k] + (k ? 1 : count) > v->n[k])
+			return false;
+	if (!count)
+		return true;
+	if (!v->p)
+		return false; /* an empty box holds no element */
+	tval_load_run(v, (i0 - v->lo[0]) + v->n[0] * ((i1 - v->lo[1]) + v->n[1] * (i2 - v->lo[2])),
+		      count, out);
+	return true;
+}
+
 uint64_t emu_tref_array_value(const emu_tref *r, size_t a, uint64_t e)
 {
 	const uint64_t *S = r->t->arrays[a].shape;

@@ -478,11 +478,12 @@ static uint64_t domain_hash(const emu_valid *v, size_t n, const uint64_t *cells)
 
 /* Node n's domain in cells (buffer b) against reference r's node rn:
  * the wrong elements (the first TRACK_MAX) into w (may be NULL), their
- * number returned, mm the first; *zero when every value is 0.
- * SIZE_MAX with d set when the reference ran out of memory. */
+ * number returned, mm the first; *zero when every value is 0, *hash the
+ * domain's cells (domain_hash) when every element agrees.  SIZE_MAX
+ * with d set when the reference ran out of memory. */
 static size_t compare_node(const emu_valid *v, emu_tref *r, size_t n, size_t rn,
 			   const emu_buffer *b, const uint64_t *cells, emu_valid_wrong *w,
-			   emu_mismatch *mm, bool *zero, diag *d)
+			   emu_mismatch *mm, bool *zero, uint64_t *hash, diag *d)
 {
 	const emu_tnode *x = &v->t->nodes[n];
 	const uint64_t *S = v->t->regions[x->region].shape;
@@ -491,27 +492,44 @@ static size_t compare_node(const emu_valid *v, emu_tref *r, size_t n, size_t rn,
 		diag_file(d, v->p->path, "out of memory for the tDFG's reference");
 		return SIZE_MAX;
 	}
+	const emu_box *dm = &x->dom;
+	const uint64_t len = dm->hi[0] > dm->lo[0] ? dm->hi[0] - dm->lo[0] : 0;
+	uint64_t *row = malloc((len ? len : 1) * sizeof *row);
+	if (!row) {
+		diag_file(d, v->p->path, "out of memory");
+		return SIZE_MAX;
+	}
 	size_t nw = 0;
 	bool z = true;
-	const emu_box *dm = &x->dom;
+	uint64_t h = 0x243f6a8885a308d3u;
 	for (uint64_t i2 = dm->lo[2]; i2 < dm->hi[2]; i2++)
-		for (uint64_t i1 = dm->lo[1]; i1 < dm->hi[1]; i1++)
-			for (uint64_t i0 = dm->lo[0]; i0 < dm->hi[0]; i0++) {
-				const uint64_t e = i0 + S[0] * (i1 + S[1] * i2);
-				const uint64_t want = emu_tref_value(r, rn, e);
+		for (uint64_t i1 = dm->lo[1]; i1 < dm->hi[1]; i1++) {
+			const uint64_t e0 = dm->lo[0] + S[0] * (i1 + S[1] * i2);
+			if (!emu_tref_row(r, rn, dm->lo[0], i1, i2, len, row))
+				for (uint64_t k = 0; k < len; k++)
+					row[k] = emu_tref_value(r, rn, e0 + k);
+			for (uint64_t k = 0; k < len; k++) {
+				const uint64_t want = row[k], got = cells[e0 + k];
 				z &= want == 0;
-				if (cells[e] == want)
+				h = mix(h, got);
+				if (got == want)
 					continue;
 				if (nw == 0)
-					*mm = (emu_mismatch){b, e, want, cells[e]};
+					*mm = (emu_mismatch){b, e0 + k, want, got};
 				if (w && nw < TRACK_MAX)
-					w[nw] = (emu_valid_wrong){e, (want ^ cells[e]) & isa_mask(b->width),
-								  cells[e]};
+					w[nw] = (emu_valid_wrong){e0 + k, (want ^ got) & isa_mask(b->width),
+								  got};
 				nw++;
-				if (!w)
-					return nw; /* a candidate that does not hold: enough */
+				if (!w) { /* a candidate that does not hold: enough */
+					free(row);
+					return nw;
+				}
 			}
+		}
+	free(row);
 	*zero = z;
+	if (hash)
+		*hash = h;
 	return nw < TRACK_MAX ? nw : TRACK_MAX;
 }
 
@@ -569,7 +587,7 @@ static int resolve(emu_valid *v, point *pt, const emu_buffer *b, const uint64_t 
 		if (c != SIZE_MAX && !pk)
 			return -1;
 		const size_t nw = pk ? compare_node(v, pk, c, emu_valid_rn(v, c), b, cells, NULL, &mm,
-						    &zero, d) : 1;
+						    &zero, NULL, d) : 1;
 		if (nw == SIZE_MAX)
 			return -1;
 		pt->node = nw == 0 ? c : before;
@@ -584,7 +602,7 @@ static int resolve(emu_valid *v, point *pt, const emu_buffer *b, const uint64_t 
 	for (size_t k = sel ? 0 : after; k < pt->ncand && tried < 256; k++) {
 		const size_t c = emu_valid_cand(v, pt, k);
 		const size_t nw = compare_node(v, v->ref, c, emu_valid_rn(v, c), b, cells, NULL, &mm,
-					       &zero, d);
+					       &zero, NULL, d);
 		if (nw == SIZE_MAX)
 			return -1;
 		tried++;
@@ -623,10 +641,11 @@ static size_t compare_point(emu_valid *v, point *pt, const emu_machine *em, emu_
 	emu_tref *r = pt->kind == PT_MARK ? v->ref : v->ref_end;
 	const size_t rn = pt->kind == PT_MARK ? emu_valid_rn(v, pt->node) : pt->node;
 	bool zero = false;
-	nw = compare_node(v, r, pt->node, rn, b, cells, w, mm, &zero, d);
+	uint64_t hash = 0;
+	nw = compare_node(v, r, pt->node, rn, b, cells, w, mm, &zero, &hash, d);
 	pt->zero = zero;
 	if (pt->kind == PT_MARK && nw == 0) {
-		pt->hash = domain_hash(v, pt->node, cells);
+		pt->hash = hash;
 		pt->same = emu_tref_echo(r, rn);
 		pt->resolved = true;
 		v->prev[pt->name] = pt->node;
