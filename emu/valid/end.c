@@ -248,6 +248,8 @@ int emu_valid_stray(emu_valid *v, const emu_machine *em, const point *pt,
 				 "tensor `scratch` if it holds the stream's own temporaries\n",
 				 v->p->path, el, b->name, what, at, rep->guilty ? lc : "none (it "
 				 "changed through a near-memory stream)", fc);
+			if (strlen(rep->text) == sizeof rep->text - 1) /* cut: keep the newline */
+				rep->text[sizeof rep->text - 2] = '\n';
 			rc = 0;
 		}
 	}
