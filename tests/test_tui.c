@@ -184,9 +184,7 @@ static char *redrawn(int lines, const char *has, const char *hasnt)
 {
 	for (int tries = 0; tries < 200; tries++) {
 		char *scr = tmux_screen(false);
-		const char *last = scr + strlen(scr);
-		while (last > scr && (last[-1] == '\n' || last[-1] == ' '))
-			last--;
+		const char *last = scr + strlen(scr) - 1; /* as check_layout finds it */
 		while (last > scr && last[-1] != '\n')
 			last--;
 		if (count_lines(scr) == lines && strncmp(last, "(infsdb)", 8) == 0 &&
