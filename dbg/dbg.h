@@ -164,6 +164,8 @@ typedef struct dbg_session {
 	bool ref_stale;    /* the machine went back past ref_pc (dbg_ref_ready) */
 	char ref_err[1024]; /* set when the reference cannot go on */
 	bool batch, interactive;
+	bool no_shell;     /* `shell` and `!` refused: the session runs
+			    * input nobody vetted (tests/fuzz/fuzz_dbg.h) */
 	bool failed;       /* a command failed (batch exit status) */
 	bool mismatch;     /* a check found a difference */
 	bool quit;

@@ -345,6 +345,10 @@ int dbg_cmd_shell(dbg_session *s, char *args)
 	args = dbg_trim(args);
 	fflush(stdout);
 	fflush(stderr);
+	if (s->no_shell) {
+		dbg_error(s, "shell: not run in this session (its commands are not the user's).");
+		return -1;
+	}
 	if (!*args && !s->interactive) {
 		dbg_error(s, "shell: expected a command (an interactive shell needs a terminal).");
 		return -1;

@@ -146,6 +146,7 @@ static bool fuzz_dbg_open(dbg_session *s, enum fuzz_dbg_prog which)
 {
 	memset(s, 0, sizeof *s);
 	s->batch = true;
+	s->no_shell = true; /* a fuzzed `shell` would run any program there is */
 	emu_geom_override ov;
 	emu_geom_override_init(&ov);
 	diag d;
