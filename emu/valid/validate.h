@@ -190,8 +190,9 @@ typedef enum emu_valid_inputs { EMU_VALID_RANDOM = 0, EMU_VALID_EDGE } emu_valid
 int emu_valid_generate(emu_valid *v, emu_valid_inputs kind, uint64_t seed, diag *d);
 /* Run the stream on a machine of its own from the data given so far
  * (init=, emu_valid_load, emu_valid_generate) and compare every check
- * point: as emu_valid_run, on a validator already made (once: its check
- * points are then compared). */
+ * point: as emu_valid_run, on a validator already made; it may be
+ * called again (after emu_valid_generate), each time from the start,
+ * the markers bound by value bound anew. */
 int emu_valid_drive(emu_valid *v, emu_valid_report *rep, diag *d);
 
 /* The whole validation, for a compiler's test suite: run p on a machine
