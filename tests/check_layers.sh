@@ -14,6 +14,7 @@ ranks='lib 0
 sram 1
 isa 2
 emu/layout 3
+emu/target 1
 emu/stream 4
 emu/machine 5
 emu/ref 5
@@ -25,8 +26,9 @@ emu/check 6
 emu/tdfg 7
 emu/report 7
 emu/valid 8
-emu/infsim 9
-dbg 10'
+emu/incache 9
+emu/infsim 10
+dbg 11'
 rank_of() { printf '%s\n' "$ranks" | awk -v f="$1" '$1 == f { print $2 }'; }
 # the folder that holds header $1 (names are unique in the tree)
 home_of() {

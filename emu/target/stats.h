@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stats.h: statistics as one tree (prefix tgt_stat_), the same for every
+ * target, written as one versioned JSON document (doc/stats.schema.json)
+ * or as text made from the same tree.
+ *
+ * A node is a group (a JSON object), a list of rows (a JSON array of
+ * objects: per bank, per cube, per node) or a value (an unsigned or signed
+ * integer, a real, a string, a boolean).  Every value has a key (its JSON
+ * name, lower_snake_case) and a label (its name in the text form, words);
+ * a label NULL uses the key.  The text form prints a group as a heading
+ * and its values one a line, a list as a table; rows that are the same as
+ * the one before (all but their first column) fold into one row with a
+ * range ("0-63"), and a list flagged TGT_STAT_DETAIL is printed only in
+ * the full text form (--stats=full).
+ *
+ * The calls never fail: out of memory, the tree remembers it and
+ * tgt_stat_json / tgt_stat_text return -1.  A NULL parent makes a call do
+ * nothing, so a group that could not be made loses only its own values.
+ */
+#ifndef INFSIM_STATS_H
+#define INFSIM_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "api.h"
+
+INFSIM_BEGIN_DECLS
+
+/* The JSON document's "format". */
+#define TGT_STATS_FORMAT "infsim-stats 2"
+
+typedef struct tgt_stat tgt_stat;
+
+enum { TGT_STAT_DETAIL = 1 };
+
+/* A new root (a group with no key); NULL out of memory. */
+tgt_stat *tgt_stat_new(void);
+void tgt_stat_free(tgt_stat *root);
+
+/* The group key of g, made if it is not there yet (title: the text
+ * form's heading; NULL: the key). */
+tgt_stat *tgt_stat_group(tgt_stat *g, const char *key, const char *title);
+/* A new list key of g; each tgt_stat_row adds a row, a group. */
+tgt_stat *tgt_stat_list(tgt_stat *g, const char *key, const char *title, unsigned flags);
+tgt_stat *tgt_stat_row(tgt_stat *list);
+
+/* Values: a key given twice in one group replaces the first value. */
+void tgt_stat_uint(tgt_stat *g, const char *key, uint64_t v, const char *label);
+void tgt_stat_int(tgt_stat *g, const char *key, int64_t v, const char *label);
+void tgt_stat_real(tgt_stat *g, const char *key, double v, const char *label);
+void tgt_stat_str(tgt_stat *g, const char *key, const char *v, const char *label);
+void tgt_stat_bool(tgt_stat *g, const char *key, bool v, const char *label);
+
+/* The child of g named key, or NULL; a path "totals.cycles" looks down. */
+const tgt_stat *tgt_stat_get(const tgt_stat *g, const char *path);
+/* A value node's number (an integer as a double), or NAN. */
+double tgt_stat_number(const tgt_stat *v);
+
+/* The tree as JSON, two spaces an indent, ending in a newline. */
+int tgt_stat_json(const tgt_stat *root, FILE *f);
+/* The tree as text; full: every row of every list, unfolded. */
+int tgt_stat_text(const tgt_stat *root, FILE *f, bool full);
+
+INFSIM_END_DECLS
+
+#endif

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * target.c: what every target and front shares: finding the target of a
+ * file, and the text and .npy type of a value.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "target.h"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	const size_t n = strlen(s), k = strlen(suffix);
+	return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+const tgt_ops *tgt_find(const char *path, const char *head, size_t n)
+{
+	for (size_t i = 0; tgt_all[i]; i++)
+		for (size_t k = 0; tgt_all[i]->exts && tgt_all[i]->exts[k]; k++)
+			if (ends_with(path, tgt_all[i]->exts[k]))
+				return tgt_all[i];
+	for (size_t i = 0; tgt_all[i]; i++)
+		if (tgt_all[i]->claims && tgt_all[i]->claims(head, n))
+			return tgt_all[i];
+	return NULL;
+}
+
+long tgt_array_find(const tgt_ops *ops, const tgt *t, const char *name)
+{
+	const size_t n = ops->narrays(t);
+	for (size_t i = 0; i < n; i++) {
+		tgt_array a;
+		ops->array(t, i, &a);
+		if (!strcmp(a.name, name))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* IEEE half and bfloat16 bits as a float (exactly: both fit). */
+static float half_float(uint64_t bits)
+{
+	const unsigned s = (bits >> 15) & 1, e = (bits >> 10) & 31, m = bits & 1023;
+	float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY)
+						   : ldexpf((float)(m | 1024), (int)e - 25);
+	return s ? -v : v;
+}
+
+static float bits_float(uint32_t bits)
+{
+	float f;
+	memcpy(&f, &bits, sizeof f);
+	return f;
+}
+
+/* The shortest %.*g of v that reads back as the same value in a float
+ * (single) or a double. */
+static void shortest(double v, bool single, char *buf, size_t size)
+{
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, size, "%.*g", p, v);
+		const double back = strtod(buf, NULL);
+		if (single ? (float)back == (float)v : back == v)
+			return;
+	}
+}
+
+void tgt_value_text(tgt_type t, uint64_t bits, char *buf, size_t size)
+{
+	const uint64_t mask = t.width >= 64 ? UINT64_MAX : (UINT64_C(1) << t.width) - 1;
+	bits &= mask;
+	double f;
+	bool single = true;
+	switch (t.kind) {
+	case TGT_F16:
+		f = half_float(bits);
+		break;
+	case TGT_BF16:
+		f = bits_float((uint32_t)bits << 16);
+		break;
+	case TGT_F32:
+		f = bits_float((uint32_t)bits);
+		break;
+	case TGT_F64:
+		memcpy(&f, &bits, sizeof f);
+		single = false;
+		break;
+	default: {
+		int64_t s = (int64_t)bits;
+		const bool neg = t.is_signed && t.width < 64 && (bits >> (t.width - 1) & 1);
+		if (neg)
+			s = (int64_t)(bits | ~mask);
+		if (t.kind == TGT_FIXED) {
+			snprintf(buf, size, "%.17g", ldexp((double)s, -(int)t.frac));
+			shortest(ldexp((double)s, -(int)t.frac), false, buf, size);
+			return;
+		}
+		if (t.is_signed)
+			snprintf(buf, size, "%" PRId64, s);
+		else
+			snprintf(buf, size, "%" PRIu64, bits);
+		return;
+	}
+	}
+	if (isnan(f))
+		snprintf(buf, size, "%snan", signbit(f) ? "-" : "");
+	else if (isinf(f))
+		snprintf(buf, size, "%sinf", f < 0 ? "-" : "");
+	else
+		shortest(f, single, buf, size);
+}
+
+void tgt_type_dtype(tgt_type t, char *kind, unsigned *size)
+{
+	switch (t.kind) {
+	case TGT_F16: *kind = 'f'; *size = 2; return;
+	case TGT_BF16: *kind = 'u'; *size = 2; return;
+	case TGT_F32: *kind = 'f'; *size = 4; return;
+	case TGT_F64: *kind = 'f'; *size = 8; return;
+	case TGT_FIXED: *kind = 'i'; break;
+	default: *kind = t.width == 1 ? 'b' : t.is_signed ? 'i' : 'u'; break;
+	}
+	*size = t.width <= 8 ? 1 : t.width <= 16 ? 2 : t.width <= 32 ? 4 : 8;
+}
