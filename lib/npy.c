@@ -524,16 +524,26 @@ unsigned char *npy_build_raw(npy_dtype dt, const uint64_t *values,
 	return out;
 }
 
-unsigned char *npy_build(npy_dtype dt, const uint64_t *values, uint64_t count,
-			 size_t *len)
+unsigned char *npy_build_shape(npy_dtype dt, const uint64_t *values, unsigned ndim,
+			       const uint64_t *shape, size_t *len)
 {
-	char descr[16], dict[128];
+	char descr[16], dims[24 * NPY_MAX_DIMS + 4], dict[64 + sizeof dims];
 	npy_descr(dt, descr, sizeof descr);
+	if (ndim < 1 || ndim > NPY_MAX_DIMS)
+		return NULL;
+	uint64_t count = 1;
+	size_t m = 0;
+	for (unsigned k = 0; k < ndim; k++) {
+		if (shape[k] && count > UINT64_MAX / shape[k])
+			return NULL;
+		count *= shape[k];
+		m += (size_t)snprintf(dims + m, sizeof dims - m, "%" PRIu64 "%s", shape[k],
+				      ndim == 1 ? "," : k + 1 < ndim ? ", " : "");
+	}
 	int n = snprintf(dict, sizeof dict,
-			 "{'descr': '%s', 'fortran_order': False, 'shape': (%" PRIu64 ",), }",
-			 descr, count);
-	/* A 1-D header is under 128 bytes, so version 1.0 (2-byte header
-	 * length) always suffices.  The data starts on a 64-byte boundary. */
+			 "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, dims);
+	/* The header is under 64 KiB, so version 1.0 (2-byte header length)
+	 * always suffices.  The data starts on a 64-byte boundary. */
 	size_t pre = 10, hlen = ((pre + (size_t)n + 1 + 63) / 64) * 64 - pre;
 	if (count > (SIZE_MAX - pre - hlen) / dt.size)
 		return NULL;
@@ -554,12 +564,21 @@ unsigned char *npy_build(npy_dtype dt, const uint64_t *values, uint64_t count,
 	return out;
 }
 
-int npy_save(const char *path, npy_dtype dt, const uint64_t *values,
-	     uint64_t count, bool raw, diag *d)
+unsigned char *npy_build(npy_dtype dt, const uint64_t *values, uint64_t count,
+			 size_t *len)
 {
+	return npy_build_shape(dt, values, 1, &count, len);
+}
+
+int npy_save_shape(const char *path, npy_dtype dt, const uint64_t *values, unsigned ndim,
+		   const uint64_t *shape, bool raw, diag *d)
+{
+	uint64_t count = 1;
+	for (unsigned k = 0; k < ndim; k++)
+		count *= shape[k];
 	size_t len;
 	unsigned char *bytes = raw ? npy_build_raw(dt, values, count, &len)
-				   : npy_build(dt, values, count, &len);
+				   : npy_build_shape(dt, values, ndim, shape, &len);
 	if (!bytes) {
 		diag_file(d, path, "out of memory");
 		return -1;
@@ -567,4 +586,10 @@ int npy_save(const char *path, npy_dtype dt, const uint64_t *values,
 	int rc = outfile_write(path, bytes, len, d);
 	free(bytes);
 	return rc;
+}
+
+int npy_save(const char *path, npy_dtype dt, const uint64_t *values,
+	     uint64_t count, bool raw, diag *d)
+{
+	return npy_save_shape(path, dt, values, 1, &count, raw, d);
 }

@@ -108,6 +108,12 @@ unsigned char *npy_build_raw(npy_dtype dt, const uint64_t *values,
  * header) at path, whole or not at all (the file appears only once it is
  * complete).  0, or -1 with d set (out of memory, or why the file could
  * not be written). */
+/* The same with a shape (ndim 1..NPY_MAX_DIMS, C order); NULL out of
+ * memory or when the shape's product overflows. */
+unsigned char *npy_build_shape(npy_dtype dt, const uint64_t *values, unsigned ndim,
+			       const uint64_t *shape, size_t *len);
+int npy_save_shape(const char *path, npy_dtype dt, const uint64_t *values, unsigned ndim,
+		   const uint64_t *shape, bool raw, diag *d);
 int npy_save(const char *path, npy_dtype dt, const uint64_t *values,
 	     uint64_t count, bool raw, diag *d);
 

@@ -904,6 +904,10 @@ static void explain_none(diag *d, const emu_region *const *rs, size_t n,
 	}
 	if (left_out)
 		sink_printf(&s, " (and %zu more)", left_out);
+	/* the fix is most often a larger machine than the program's own */
+	sink_printf(&s, "; a machine of more arrays or bitlines may hold it (-m arrays=N,"
+		    "bitlines=N, ways=N, mesh=XxY: now %u, %u, %u, %ux%u)", g->arrays_per_way,
+		    g->bitlines, g->ways_per_bank, g->mesh_x, g->mesh_y);
 	region_err(d, rs[primary], "%s", msg);
 }
 

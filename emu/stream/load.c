@@ -55,19 +55,14 @@ static bool geom_equal(const sram_geom *a, const sram_geom *b)
 	       a->latency_opt == b->latency_opt && a->cordic_iters == b->cordic_iters;
 }
 
-int emu_load_file(const char *path, const emu_geom_override *ov,
+int emu_load_text(const char *path, const char *bytes, size_t len, const emu_geom_override *ov,
 		  emu_program *out, diag *d)
 {
-	char *bytes = NULL;
-	size_t len = 0;
 	emu_program_init(out);
-	if (text_read_file(path, TEXT_FILE_MAX, &bytes, &len, d) < 0)
-		return -1;
 	const sram_geom g = sram_geom_default();
 	const bool binary = is_binary(path, bytes, len);
 	int rc = binary ? decode_bytes(path, bytes, len, out, d)
 			: emu_parse_over(path, bytes, len, &g, ov, out, d);
-	free(bytes);
 	if (rc == 0 && binary && ov) {
 		sram_geom want = out->geom;
 		emu_geom_override_apply(ov, &want);
@@ -78,5 +73,18 @@ int emu_load_file(const char *path, const emu_geom_override *ov,
 	}
 	if (rc < 0)
 		emu_program_free(out);
+	return rc;
+}
+
+int emu_load_file(const char *path, const emu_geom_override *ov,
+		  emu_program *out, diag *d)
+{
+	char *bytes = NULL;
+	size_t len = 0;
+	emu_program_init(out);
+	if (text_read_file(path, TEXT_FILE_MAX, &bytes, &len, d) < 0)
+		return -1;
+	int rc = emu_load_text(path, bytes, len, ov, out, d);
+	free(bytes);
 	return rc;
 }

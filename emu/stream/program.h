@@ -313,6 +313,9 @@ int emu_parse_over(const char *path, const char *text, size_t len,
 #define EMU_LOAD_FIXED_MACHINE (-2)
 int emu_load_file(const char *path, const emu_geom_override *ov,
 		  emu_program *out, diag *d);
+/* The same for a file's bytes, read already. */
+int emu_load_text(const char *path, const char *bytes, size_t len, const emu_geom_override *ov,
+		  emu_program *out, diag *d);
 int emu_geom_format(const sram_geom *g, char *buf, size_t size);
 
 /* Deterministic pseudo-random fill for EMU_INIT_RANDOM: element index

@@ -151,6 +151,13 @@ typedef struct tgt_load {
 	 * ..."): the front prints them as they come. */
 	void (*warn)(void *ctx, const char *msg);
 	void *warn_ctx;
+	/* A long run's progress: units done of total, now and then (may be
+	 * NULL); the front shows it on a terminal. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	/* The arrays the front fills after open (-l): a target need not
+	 * fill them from its own sources (a tDFG's load=FILE) first. */
+	const char *const *loading;
+	size_t nloading;
 } tgt_load;
 
 /* ---- the debugger's view ---- */
@@ -247,6 +254,10 @@ typedef struct tgt_ops {
 	/* The statistics of the run so far: fill root's "machine", "totals"
 	 * and the target's own groups (doc/stats.schema.json). */
 	void (*stats)(tgt *t, tgt_stat *root);
+	/* What a good run did, for the one line infsim prints after it
+	 * ("12 commands, 4096 cycles; --check: the reference agrees"); NULL:
+	 * the front says the cycles. */
+	void (*summary)(tgt *t, char *buf, size_t size);
 
 	/* ---- stepping (infsdb) ---- */
 	const tgt_unit *units;     /* finest first */
@@ -306,6 +317,21 @@ const tgt_ops *tgt_find(const char *path, const char *head, size_t n);
 
 /* The array named name, or -1. */
 long tgt_array_find(const tgt_ops *ops, const tgt *t, const char *name);
+
+/* ---- files (files.c) ---- */
+
+/* Read path (.npy of a's element type and element count, any shape; or a
+ * raw .bin of the same items; "-" standard input) into values[a->length],
+ * as a's raw bits: integers must fit a's width. */
+int tgt_elements_read(const char *path, const tgt_array *a, uint64_t *values, diag *d);
+/* Write values (a's raw bits) to path as a .npy of a's shape (or a raw
+ * .bin), atomically; "-" standard output. */
+int tgt_elements_write(const char *path, const tgt_array *a, const uint64_t *values, diag *d);
+
+/* A machine config file (-c FILE): "KEY = VALUE" lines, '#' comments;
+ * each setting names the file and its line.  The settings point into
+ * *text, which the caller frees with them. */
+int tgt_config_read(const char *path, tgt_setting **out, size_t *n, char **text, diag *d);
 
 INFSIM_END_DECLS
 

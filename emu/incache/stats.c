@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stats.c: the in-cache machine's statistics tree (incache.h): the
+ * machine's counts and the paper's view (emu/report), with what only the
+ * JIT knows: each command's node and region, a reduce's final steps,
+ * Eq. 2 for each region, the JIT's memo.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "incache.h"
+#include "paper.h"
+#include "report.h"
+#include "tdfg_stats.h"
+
+/* Eq. 2 (§4.3) for each region as written, at its first run, its
+ * Σ Lat_op from this run's cycles.  0, or -1 when out of memory. */
+static int eq2_stats(const tgt *t, emu_paper *pp)
+{
+	const emu_tdfg *g = &t->t;
+	const size_t n = t->p.ncmds;
+	uint64_t *cyc = calloc(n + 1, sizeof *cyc);
+	if (!cyc)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		cyc[i] = t->cc[i].cycles;
+	int rc = 0;
+	for (size_t w = 0; rc == 0 && w < (g->tregions ? g->ntregions : g->nregions); w++) {
+		size_t r = 0;
+		while (r < g->nregions && g->tregions && g->regions[r].tmpl != w)
+			r++;
+		if (!g->tregions)
+			r = w;
+		if (r >= g->nregions)
+			continue; /* a region never run */
+		emu_eq2 e;
+		emu_eq2_region(g, r, cyc, t->tp_core > 0 ? t->tp_core : EMU_EQ2_TP_CORE,
+			       t->lat_jit >= 0 ? (uint64_t)t->lat_jit : EMU_EQ2_LAT_JIT, &e);
+		struct emu_paper_eq2 q = {.line = g->regions[r].line, .n_elem = e.n_elem,
+			.n_op = e.n_op, .n_node = e.n_node, .lat_ops = e.lat_ops, .lat_jit = e.lat_jit,
+			.mem = e.mem, .tp_core = e.tp_core, .core = e.core, .in_memory = e.in_memory};
+		snprintf(q.region, sizeof q.region, "%s", g->regions[r].name);
+		rc = emu_paper_eq2_add(pp, &q);
+	}
+	free(cyc);
+	return rc;
+}
+
+/* The paper's statistics (paper.h): for a tDFG, with the JIT's final
+ * reduce, time and groups.  0, or -1 when out of memory. */
+static int paper_stats(const tgt *t, emu_paper *pp)
+{
+	const size_t n = t->p.ncmds;
+	if (!t->is_tdfg) {
+		emu_paper_collect(pp, t->em, t->cc, n, NULL, 0);
+		return 0;
+	}
+	uint8_t *final = calloc(n + 1, 1);
+	if (!final)
+		return -1;
+	emu_paper_tdfg_final(&t->t, &t->j, &t->p, final, n);
+	emu_paper_collect(pp, t->em, t->cc, n, final, emu_paper_tdfg_jit_seconds(&t->j));
+	free(final);
+	const emu_strm_stats *ss = &t->strm;
+	emu_paper_streams(pp, ss->near_cycles, ss->final_cycles,
+			  ss->ttu_out_cycles + ss->ttu_in_cycles, ss->bytes, ss->byte_hops);
+	return eq2_stats(t, pp) < 0 ? -1 : emu_paper_tdfg_groups(pp, &t->t, &t->j, t->cc, n);
+}
+
+/* The JIT's memo (§4): how many region runs were lowered and reused,
+ * and the time each lowering took. */
+static void jit_stats(const tgt *t, tgt_stat *root)
+{
+	const emu_jit *j = &t->j;
+	const emu_tdfg *g = &t->t;
+	tgt_stat *jg = tgt_stat_group(root, "jit", "JIT");
+	tgt_stat_uint(jg, "region_runs", g->nregions, "region runs");
+	tgt_stat_uint(jg, "lowered", j->misses, NULL);
+	tgt_stat_uint(jg, "reused", j->hits, NULL);
+	tgt_stat *l = tgt_stat_list(jg, "lowerings", NULL, 0);
+	for (size_t m = 0; m < j->misses; m++) {
+		const emu_tregion *r = &g->regions[j->lowerings[m].region];
+		tgt_stat *row = tgt_stat_row(l);
+		tgt_stat_uint(row, "lowering", m + 1, NULL);
+		tgt_stat_str(row, "region", r->name, NULL);
+		tgt_stat_uint(row, "line", (uint64_t)r->line, NULL);
+		char params[256] = "";
+		size_t k = 0;
+		for (unsigned p = 0; p < r->nparams && k < sizeof params; p++)
+			k += (size_t)snprintf(params + k, sizeof params - k, "%s%s = %lld", p ? ", " : "",
+					      r->param[p], (long long)r->pv[p]);
+		tgt_stat_str(row, "params", params, NULL);
+		tgt_stat_real(row, "ms", j->lowerings[m].seconds * 1e3, NULL);
+	}
+}
+
+void inc_stats(tgt *t, tgt_stat *root)
+{
+	emu_paper pp = {0};
+	const bool paper = paper_stats(t, &pp) == 0;
+	emu_report_stats_tree(root, t->em, t->cc, t->em->pc, paper ? &pp : NULL,
+			      EMU_TREE_COMMANDS);
+	if (t->is_tdfg)
+		jit_stats(t, root);
+	emu_paper_free(&pp);
+}

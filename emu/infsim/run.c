@@ -1,0 +1,839 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run.c: `infsim run PROG [OPTION]...` for every target (emu/target):
+ * one option parser, the arrays' files, the run, its checks, its
+ * statistics and its exit status, the same for every system.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "mem.h"
+#include "outfile.h"
+#include "run.h"
+#include "stats.h"
+#include "target.h"
+#include "text.h"
+
+/* One -l, -s, -e or -d. */
+typedef struct bufarg {
+	int opt;               /* 'l', 's', 'e' or 'd' */
+	const char *arg;       /* ARRAY=FILE as given */
+	char name[TGT_NAME_MAX];
+	const char *path;
+	long array;            /* the target's, once open */
+	tgt_array a;
+	uint64_t *values;      /* the file's elements (-l, -e) */
+} bufarg;
+
+/* A target option as given, before the target is known. */
+typedef struct given_opt {
+	const char *name;
+	const char *value;
+} given_opt;
+
+typedef struct run_opts {
+	const char *prog;
+	const char *target;    /* --target */
+	const char *config;    /* -c */
+	const char **machine;  /* -m, in order */
+	size_t nmachine;
+	tgt_def *defs;
+	size_t ndefs;
+	bufarg *ba;
+	size_t nba;
+	given_opt *topts;
+	size_t ntopts;
+	bool check, strict, quiet;
+	int stats;             /* 0, 't' text, 'f' full, 'c' commands, 'j' json */
+	const char *stats_file;
+	unsigned threads;
+} run_opts;
+
+enum { OPT_CHECK = 256, OPT_STRICT, OPT_STATS, OPT_STATS_FILE, OPT_TARGET, OPT_HELP,
+       OPT_VERSION, OPT_TARGET_BASE = 1000 };
+
+static const struct option common_longopts[] = {
+	{ "machine", required_argument, NULL, 'm' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "define", required_argument, NULL, 'D' },
+	{ "load", required_argument, NULL, 'l' },
+	{ "save", required_argument, NULL, 's' },
+	{ "expect", required_argument, NULL, 'e' },
+	{ "dump", required_argument, NULL, 'd' },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "stats", optional_argument, NULL, OPT_STATS },
+	{ "stats-file", required_argument, NULL, OPT_STATS_FILE },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+};
+enum { NCOMMON = sizeof common_longopts / sizeof common_longopts[0] };
+
+/* The long options of every target, once each name, after the common
+ * ones; NULL out of memory. */
+static struct option *all_longopts(void)
+{
+	size_t n = NCOMMON;
+	for (size_t i = 0; tgt_all[i]; i++)
+		for (const tgt_option *o = tgt_all[i]->options; o && o->name; o++)
+			n++;
+	struct option *lo = calloc(n + 1, sizeof *lo);
+	if (!lo)
+		return NULL;
+	memcpy(lo, common_longopts, sizeof common_longopts);
+	size_t k = NCOMMON;
+	for (size_t i = 0; tgt_all[i]; i++)
+		for (const tgt_option *o = tgt_all[i]->options; o && o->name; o++) {
+			size_t j = 0;
+			while (j < k && strcmp(lo[j].name, o->name) != 0)
+				j++;
+			if (j < k)
+				continue; /* two targets' option of one name */
+			lo[k] = (struct option){ o->name, o->flags & TGT_OPT_ARG ? required_argument
+									 : no_argument, NULL,
+						 OPT_TARGET_BASE + (int)k };
+			k++;
+		}
+	return lo;
+}
+
+static const char *bufarg_option(int opt)
+{
+	return opt == 'l' ? "--load" : opt == 's' ? "--save" : opt == 'd' ? "--dump" : "--expect";
+}
+
+static int parse_bufarg(bufarg *b, int opt, char *arg)
+{
+	memset(b, 0, sizeof *b);
+	b->opt = opt;
+	b->arg = arg;
+	b->array = -1;
+	if (opt == 'd') {
+		if (!*arg || strlen(arg) >= sizeof b->name)
+			return cli_usage("run", "--dump '%s': expected an array name", arg);
+		strcpy(b->name, arg);
+		return 0;
+	}
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg || !eq[1])
+		return cli_usage("run", "%s '%s': expected ARRAY=FILE", bufarg_option(opt), arg);
+	if ((size_t)(eq - arg) >= sizeof b->name)
+		return cli_usage("run", "%s '%s': array name too long", bufarg_option(opt), arg);
+	memcpy(b->name, arg, (size_t)(eq - arg));
+	b->path = eq + 1;
+	return 0;
+}
+
+static int parse_define(run_opts *o, char *arg)
+{
+	const char *name;
+	long long v;
+	int rc = cli_define(NULL, arg, &name, &v);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < o->ndefs; i++)
+		if (!strcmp(o->defs[i].name, name))
+			return cli_usage("run", "-D %s is given twice", name);
+	o->defs[o->ndefs++] = (tgt_def){ name, (int64_t)v };
+	return 0;
+}
+
+static int print_version(void)
+{
+	printf("infsim %s\n%s", PACKAGE_VERSION, VERSION_NOTICE);
+	return 0;
+}
+
+/* One option; 0, an exit status, or -1 when --help or --version ran. */
+static int take_option(run_opts *o, int opt, const struct option *lo)
+{
+	switch (opt) {
+	case 'm': o->machine[o->nmachine++] = optarg; return 0;
+	case 'c': o->config = optarg; return 0;
+	case 'D': return parse_define(o, optarg);
+	case 'l': case 's': case 'e': case 'd':
+		return parse_bufarg(&o->ba[o->nba++], opt, optarg);
+	case OPT_CHECK: o->check = true; return 0;
+	case OPT_STRICT: o->strict = true; return 0;
+	case OPT_STATS:
+		if (!optarg || !strcmp(optarg, "text"))
+			o->stats = 't';
+		else if (!strcmp(optarg, "full"))
+			o->stats = 'f';
+		else if (!strcmp(optarg, "json"))
+			o->stats = 'j';
+		else if (!strcmp(optarg, "commands"))
+			o->stats = 'c';
+		else
+			return cli_usage("run", "--stats '%s': expected text, full, commands or json",
+					 optarg);
+		return 0;
+	case OPT_STATS_FILE: o->stats_file = optarg; return 0;
+	case 'j': {
+		uint64_t v;
+		char *end;
+		errno = 0;
+		v = strtoull(optarg, &end, 10);
+		if (errno || end == optarg || *end || v < 1 || v > 1024)
+			return cli_usage("run", "--threads '%s': expected a number of threads from 1 to "
+					 "1024", optarg);
+		o->threads = (unsigned)v;
+		return 0;
+	}
+	case 'q': o->quiet = true; return 0;
+	case OPT_TARGET: o->target = optarg; return 0;
+	case OPT_HELP: infsim_run_help(stdout); return -1;
+	case OPT_VERSION: print_version(); return -1;
+	case '?': /* getopt has said what was wrong, on one line */
+		fputs("Try 'infsim run --help' for more information.\n", stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (opt >= OPT_TARGET_BASE) {
+		o->topts[o->ntopts++] = (given_opt){ lo[opt - OPT_TARGET_BASE].name, optarg };
+		return 0;
+	}
+	return cli_usage("run", "invalid option");
+}
+
+/* Do two outputs name the same file?  The same name, or an existing
+ * regular file reached by two names; character devices (/dev/null) may
+ * be named twice, standard output ("-", /dev/stdout) may not. */
+static bool same_output(const char *a, const char *b)
+{
+	if (!strcmp(a, b))
+		return strcmp(a, "/dev/null") != 0;
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISREG(sa.st_mode) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static bool is_stdout(const char *path)
+{
+	return !strcmp(path, "-") || !strcmp(path, "/dev/stdout");
+}
+
+/* The outputs: each file written by one option, standard output by one,
+ * standard input read once. */
+static int outputs_apart(const run_opts *o)
+{
+	const char *out = o->stats && !o->stats_file ? "--stats" : NULL;
+	char first[TGT_NAME_MAX + 64] = "";
+	if (!strcmp(o->prog, "-"))
+		snprintf(first, sizeof first, "the program '-'");
+	for (size_t i = 0; i < o->nba; i++) {
+		const bufarg *a = &o->ba[i];
+		if (a->opt == 'd' || (a->opt == 's' && is_stdout(a->path))) {
+			if (out)
+				return cli_usage("run", "%s and %s '%s' both write to standard output; "
+						 "give one of them a file", out, bufarg_option(a->opt),
+						 a->arg);
+			out = bufarg_option(a->opt);
+			continue;
+		}
+		if (a->opt == 's') {
+			if (o->stats_file && same_output(a->path, o->stats_file))
+				return cli_usage("run", "--save '%s' and --stats-file '%s' name the same "
+						 "file", a->arg, o->stats_file);
+			for (size_t k = 0; k < i; k++)
+				if (o->ba[k].opt == 's' && same_output(o->ba[k].path, a->path))
+					return cli_usage("run", "--save '%s' and --save '%s' name the "
+							 "same file; each output needs a file of its "
+							 "own", o->ba[k].arg, a->arg);
+			continue;
+		}
+		if (strcmp(a->path, "-") != 0)
+			continue;
+		if (*first)
+			return cli_usage("run", "%s and %s '%s' both read standard input, which can be "
+					 "read once", first, bufarg_option(a->opt), a->arg);
+		snprintf(first, sizeof first, "%s '%s'", bufarg_option(a->opt), a->arg);
+	}
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, run_opts *o, const struct option *lo)
+{
+	int opt, rc = 0;
+	while (!rc && (opt = getopt_long(argc, argv, "m:c:D:l:s:e:d:j:q", lo, NULL)) != -1)
+		rc = take_option(o, opt, lo);
+	if (rc)
+		return rc;
+	if (optind >= argc)
+		return cli_usage("run", "missing program operand");
+	if (optind + 1 < argc)
+		return cli_usage("run", "extra operand '%s'", argv[optind + 1]);
+	o->prog = argv[optind];
+	if (o->stats_file && !o->stats)
+		o->stats = cli_ends_with(o->stats_file, ".json") ? 'j' : 't';
+	return outputs_apart(o);
+}
+
+/* ---- the target and what it honours ---- */
+
+static const tgt_ops *target_named(const char *name)
+{
+	for (size_t i = 0; tgt_all[i]; i++)
+		if (!strcmp(tgt_all[i]->name, name))
+			return tgt_all[i];
+	return NULL;
+}
+
+static void ext_list(char *buf, size_t size)
+{
+	size_t m = 0;
+	for (size_t i = 0; tgt_all[i]; i++)
+		for (size_t k = 0; tgt_all[i]->exts && tgt_all[i]->exts[k] && m < size; k++)
+			m += (size_t)snprintf(buf + m, size - m, "%s%s", m ? ", " : "",
+					      tgt_all[i]->exts[k]);
+}
+
+static const tgt_option *own_option(const tgt_ops *ops, const char *name)
+{
+	for (const tgt_option *p = ops->options; p && p->name; p++)
+		if (!strcmp(p->name, name))
+			return p;
+	return NULL;
+}
+
+/* The first target (other than ops) that has option name. */
+static const tgt_ops *owner_of(const tgt_ops *ops, const char *name)
+{
+	for (size_t i = 0; tgt_all[i]; i++)
+		if (tgt_all[i] != ops && own_option(tgt_all[i], name))
+			return tgt_all[i];
+	return NULL;
+}
+
+/* Refuse what ops cannot honour, naming the target and why. */
+static int refuse(const tgt_ops *ops, const run_opts *o)
+{
+	static const struct { unsigned bit; const char *what; } common[] = {
+		{ TGT_CAN_DEFINE, "-D" }, { TGT_CAN_LOAD, "-l" }, { TGT_CAN_SAVE, "-s, -e and -d" },
+		{ TGT_CAN_CHECK, "--check" }, { TGT_CAN_STRICT, "--strict" },
+		{ TGT_CAN_MACHINE, "-m and -c" }, { TGT_CAN_THREADS, "-j" },
+	};
+	bool used[7] = { o->ndefs > 0, false, false, o->check, o->strict,
+			 o->nmachine || o->config, o->threads > 0 };
+	for (size_t i = 0; i < o->nba; i++)
+		used[o->ba[i].opt == 'l' ? 1 : 2] = true;
+	for (size_t k = 0; k < 7; k++) {
+		if (!used[k] || (ops->can & common[k].bit))
+			continue;
+		const char *why = ops->why_not ? ops->why_not(common[k].bit) : NULL;
+		return cli_usage("run", "%s: %s programs (%s) do not take %s%s%s", o->prog, ops->name,
+				 ops->title, common[k].what, why && *why ? ": " : "", why ? why : "");
+	}
+	for (size_t i = 0; i < o->ntopts; i++) {
+		if (own_option(ops, o->topts[i].name))
+			continue;
+		const tgt_ops *w = owner_of(ops, o->topts[i].name);
+		return cli_usage("run", "--%s is an option of %s programs (%s), not of %s (%s)",
+				 o->topts[i].name, w ? w->name : "other", w ? w->exts[0] : "?", o->prog,
+				 ops->title);
+	}
+	return 0;
+}
+
+/* ---- settings: -c FILE's, -m's, the target's setting options ---- */
+
+typedef struct settings {
+	tgt_setting *s;
+	size_t n;
+	char *config_text;
+	char *mtext;           /* -m's items, cut */
+	tgt_optval *ov;
+	size_t nov;
+} settings;
+
+static void settings_free(settings *st)
+{
+	free(st->s);
+	free(st->config_text);
+	free(st->mtext);
+	free(st->ov);
+}
+
+static int make_settings(const tgt_ops *ops, const run_opts *o, settings *st)
+{
+	diag d;
+	diag_clear(&d);
+	memset(st, 0, sizeof *st);
+	tgt_setting *cs = NULL;
+	size_t nc = 0;
+	if (o->config && tgt_config_read(o->config, &cs, &nc, &st->config_text, &d) < 0)
+		return cli_failed(&d);
+	size_t mlen = 0, nitems = 0;
+	for (size_t i = 0; i < o->nmachine; i++) {
+		mlen += strlen(o->machine[i]) + 1;
+		for (const char *p = o->machine[i]; *p; p++)
+			nitems += *p == ',';
+		nitems++;
+	}
+	st->s = calloc(nc + nitems + o->ntopts + 1, sizeof *st->s);
+	st->mtext = malloc(mlen + 1);
+	st->ov = calloc(o->ntopts + 1, sizeof *st->ov);
+	if (!st->s || !st->mtext || !st->ov) {
+		free(cs);
+		fputs("infsim: error: out of memory\n", stderr);
+		return EXIT_FAILURE;
+	}
+	memcpy(st->s, cs, nc * sizeof *cs);
+	free(cs);
+	st->n = nc;
+	char *p = st->mtext;
+	for (size_t i = 0; i < o->nmachine; i++) {
+		strcpy(p, o->machine[i]);
+		for (char *item = p, *next; item; item = next) {
+			next = strchr(item, ',');
+			if (next)
+				*next++ = '\0';
+			char *eq = strchr(item, '=');
+			if (!eq || eq == item || !eq[1])
+				return cli_usage("run", "--machine '%s': expected KEY=VALUE (%s: %s)",
+						 item, ops->name, ops->settings_help ? ops->settings_help
+										  : "no settings");
+			*eq = '\0';
+			st->s[st->n++] = (tgt_setting){ item, eq + 1, NULL, 0 };
+		}
+		p += strlen(o->machine[i]) + 1;
+	}
+	for (size_t i = 0; i < o->ntopts; i++) {
+		const tgt_option *to = own_option(ops, o->topts[i].name);
+		if (to->flags & TGT_OPT_SETTING)
+			st->s[st->n++] = (tgt_setting){ to->name, o->topts[i].value, NULL, 0 };
+		else
+			st->ov[st->nov++] = (tgt_optval){ to, o->topts[i].value };
+	}
+	return 0;
+}
+
+/* ---- running ---- */
+
+typedef struct front {
+	const tgt_ops *ops;
+	tgt *t;
+	run_opts *o;
+	bool progress_shown;
+	struct timespec start;
+	diag d;
+} front;
+
+static void warn(void *ctx, const char *msg)
+{
+	front *f = ctx;
+	if (f->progress_shown) {
+		fputs("\r\033[K", stderr);
+		f->progress_shown = false;
+	}
+	fprintf(stderr, "%s\n", msg);
+}
+
+/* A run longer than two seconds says how far it is, on a terminal. */
+static void progress(void *ctx, uint64_t done, uint64_t total)
+{
+	front *f = ctx;
+	if (f->o->quiet || !isatty(STDERR_FILENO))
+		return;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	const double s = (double)(now.tv_sec - f->start.tv_sec) +
+			 (double)(now.tv_nsec - f->start.tv_nsec) * 1e-9;
+	if (s < 2 || done == total) {
+		if (f->progress_shown && done == total) {
+			fputs("\r\033[K", stderr);
+			f->progress_shown = false;
+		}
+		return;
+	}
+	fprintf(stderr, "\r%s: %" PRIu64 " of %" PRIu64 " %s, %.0f s\033[K", f->o->prog, done,
+		total, f->ops->nunits > 1 ? f->ops->units[1].plural : "steps", s);
+	f->progress_shown = true;
+}
+
+/* Find each -l/-s/-e/-d array in the program. */
+static int resolve(front *f)
+{
+	for (size_t i = 0; i < f->o->nba; i++) {
+		bufarg *b = &f->o->ba[i];
+		b->array = tgt_array_find(f->ops, f->t, b->name);
+		if (b->array >= 0) {
+			f->ops->array(f->t, (size_t)b->array, &b->a);
+			continue;
+		}
+		char names[256] = "";
+		size_t n = 0, na = f->ops->narrays(f->t);
+		for (size_t k = 0; k < na && n < sizeof names - 70; k++) {
+			tgt_array a;
+			f->ops->array(f->t, k, &a);
+			n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", k ? ", " : "", a.name);
+		}
+		if (na && n >= sizeof names - 70)
+			snprintf(names + n, sizeof names - n, ", ...");
+		return cli_usage("run", "%s '%s': %s has no array '%s' (it has: %s)",
+				 bufarg_option(b->opt), b->arg, f->o->prog, b->name,
+				 na ? names : "none");
+	}
+	return 0;
+}
+
+/* Before the run: every output can be written, every input is read, and
+ * -l's data are in the program. */
+static int prepare(front *f)
+{
+	const run_opts *o = f->o;
+	if (o->stats_file && outfile_check(o->stats_file, &f->d) < 0)
+		return cli_failed(&f->d);
+	for (size_t i = 0; i < o->nba; i++) {
+		bufarg *b = &o->ba[i];
+		if (b->opt == 'd')
+			continue;
+		if (b->opt == 's') {
+			if (!is_stdout(b->path) && outfile_check(b->path, &f->d) < 0)
+				return cli_failed(&f->d);
+			continue;
+		}
+		b->values = mem_alloc_whole((b->a.length ? b->a.length : 1) * sizeof *b->values);
+		if (!b->values) {
+			diag_file(&f->d, b->path, "out of memory for %" PRIu64 " elements", b->a.length);
+			return cli_failed(&f->d);
+		}
+		if (tgt_elements_read(b->path, &b->a, b->values, &f->d) < 0)
+			return cli_failed(&f->d);
+		if (b->opt == 'l' && f->ops->array_set(f->t, (size_t)b->array, 0, b->a.length,
+						       b->values, &f->d) != TGT_OK)
+			return cli_failed(&f->d);
+	}
+	return 0;
+}
+
+/* A's elements, read from the target; NULL with f->d set. */
+static uint64_t *elements(front *f, const bufarg *b)
+{
+	uint64_t *v = mem_alloc_whole((b->a.length ? b->a.length : 1) * sizeof *v);
+	if (!v)
+		diag_file(&f->d, f->o->prog, "out of memory for array '%s'", b->name);
+	else
+		f->ops->array_get(f->t, (size_t)b->array, 0, b->a.length, v);
+	return v;
+}
+
+/* -s, -d and -e, in the order given.  0, 1 or 3. */
+static int outputs(front *f)
+{
+	int rc = 0;
+	for (size_t i = 0; i < f->o->nba; i++) {
+		const bufarg *b = &f->o->ba[i];
+		if (b->opt == 'l')
+			continue;
+		uint64_t *v = elements(f, b);
+		if (!v)
+			return cli_failed(&f->d);
+		if (b->opt == 's' && tgt_elements_write(b->path, &b->a, v, &f->d) < 0)
+			rc = cli_failed(&f->d);
+		for (uint64_t k = 0; b->opt == 'd' && k < b->a.length; k++) {
+			char text[96];
+			tgt_value_text(b->a.type, v[k], text, sizeof text);
+			printf("%s[%" PRIu64 "] = %s\n", b->name, k, text);
+		}
+		for (uint64_t k = 0; b->opt == 'e' && k < b->a.length; k++) {
+			if (v[k] == b->values[k])
+				continue;
+			char got[96], want[96];
+			tgt_value_text(b->a.type, v[k], got, sizeof got);
+			tgt_value_text(b->a.type, b->values[k], want, sizeof want);
+			fprintf(stderr, "%s: error: --expect: %s[%" PRIu64 "] is %s (0x%" PRIx64 "), "
+				"expected %s (0x%" PRIx64 ")\n", b->path, b->name, k, got, v[k], want,
+				b->values[k]);
+			rc = 3;
+			break;
+		}
+		free(v);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int write_stats(front *f)
+{
+	tgt_stat *root = tgt_stat_new();
+	tgt_stat_str(root, "format", TGT_STATS_FORMAT, NULL);
+	tgt_stat_str(root, "system", f->ops->name, NULL);
+	tgt_stat_str(root, "program", f->o->prog, NULL);
+	f->ops->stats(f->t, root);
+	FILE *out = stdout;
+	char *mem = NULL;
+	size_t len = 0;
+	if (f->o->stats_file && !(out = open_memstream(&mem, &len))) {
+		tgt_stat_free(root);
+		diag_file(&f->d, f->o->stats_file, "out of memory");
+		return cli_failed(&f->d);
+	}
+	const tgt_stat *cmds = f->o->stats == 'c' ? tgt_stat_get(root, "commands") : NULL;
+	int rc = f->o->stats == 'j' ? tgt_stat_json(root, out)
+		 : cmds ? tgt_stat_text(cmds, out, true)
+		 : tgt_stat_text(root, out, f->o->stats == 'f');
+	tgt_stat_free(root);
+	if (f->o->stats_file) {
+		if (fclose(out) != 0 || rc < 0)
+			rc = -1;
+		if (rc == 0 && outfile_write(f->o->stats_file, mem, len, &f->d) < 0)
+			rc = -2;
+		free(mem);
+	}
+	if (rc == -2)
+		return cli_failed(&f->d);
+	if (rc < 0) {
+		fputs("infsim: error: out of memory for the statistics\n", stderr);
+		return EXIT_FAILURE;
+	}
+	return 0;
+}
+
+/* Is standard output taken by something other than the summary line? */
+static bool stdout_taken(const run_opts *o)
+{
+	if (o->stats && !o->stats_file)
+		return true;
+	for (size_t i = 0; i < o->nba; i++)
+		if (o->ba[i].opt == 'd' || (o->ba[i].opt == 's' && is_stdout(o->ba[i].path)))
+			return true;
+	return false;
+}
+
+static void summary(front *f)
+{
+	if (f->o->quiet || stdout_taken(f->o))
+		return;
+	char line[1024] = "";
+	if (f->ops->summary)
+		f->ops->summary(f->t, line, sizeof line);
+	printf("%s: %s", f->o->prog, line);
+	for (size_t i = 0; i < f->o->nba; i++)
+		if (f->o->ba[i].opt == 'e')
+			printf("; %s matches %s", f->o->ba[i].name, f->o->ba[i].path);
+	putchar('\n');
+}
+
+/* The run's status as the exit status, its message on stderr. */
+static int after_run(front *f, tgt_status st)
+{
+	if (f->progress_shown)
+		fputs("\r\033[K", stderr);
+	f->progress_shown = false;
+	if (st == TGT_OK)
+		return 0;
+	const char *rep = st == TGT_DIFFERS && f->ops->report ? f->ops->report(f->t) : NULL;
+	if (rep && *rep)
+		fprintf(stderr, "%s%s", rep, rep[strlen(rep) - 1] == '\n' ? "" : "\n");
+	else
+		fprintf(stderr, "%s\n", f->d.set ? f->d.msg : "infsim: error: the run failed");
+	return (int)st;
+}
+
+static int run_program(const tgt_ops *ops, run_opts *o, const char *text, size_t len)
+{
+	front f = { .ops = ops, .o = o };
+	diag_clear(&f.d);
+	settings st;
+	int rc = make_settings(ops, o, &st);
+	const char **loading = calloc(o->nba + 1, sizeof *loading);
+	size_t nloading = 0;
+	for (size_t i = 0; loading && i < o->nba; i++)
+		if (o->ba[i].opt == 'l')
+			loading[nloading++] = o->ba[i].name;
+	if (!rc && !loading) {
+		fputs("infsim: error: out of memory\n", stderr);
+		rc = EXIT_FAILURE;
+	}
+	tgt_load a = { .path = o->prog, .text = text, .len = len, .defs = o->defs,
+		       .ndefs = o->ndefs, .settings = st.s, .nsettings = st.n, .opts = st.ov,
+		       .nopts = st.nov, .check = o->check, .strict = o->strict,
+		       .threads = o->threads, .out = stdout, .warn = warn, .warn_ctx = &f,
+		       .progress = progress, .loading = loading, .nloading = nloading };
+	clock_gettime(CLOCK_MONOTONIC, &f.start);
+	if (!rc) {
+		tgt_status ts;
+		f.t = ops->open(&a, &ts, &f.d);
+		if (!f.t && ts == TGT_USAGE) {
+			/* "OPTION: error: WHAT" as a usage error: "infsim: OPTION: WHAT" */
+			char *e = strstr(f.d.msg, ": error: ");
+			if (e)
+				memmove(e + 2, e + 9, strlen(e + 9) + 1);
+			fprintf(stderr, "infsim: %s\nTry 'infsim run --help' for more information.\n",
+				f.d.msg);
+			rc = CLI_EXIT_USAGE;
+		} else if (!f.t) {
+			rc = cli_failed(&f.d);
+		}
+	}
+	if (!rc)
+		rc = resolve(&f);
+	if (!rc)
+		rc = prepare(&f);
+	if (!rc)
+		rc = after_run(&f, ops->run(f.t, &f.d));
+	if (!rc)
+		rc = outputs(&f);
+	if (!rc && o->stats)
+		rc = write_stats(&f);
+	if (!rc)
+		summary(&f);
+	if (f.t)
+		ops->close(f.t);
+	settings_free(&st);
+	free(loading);
+	return rc;
+}
+
+int infsim_run(int argc, char **argv, const char *system)
+{
+	run_opts o;
+	memset(&o, 0, sizeof o);
+	const size_t n = (size_t)argc + 1;
+	o.ba = calloc(n, sizeof *o.ba);
+	o.machine = calloc(n, sizeof *o.machine);
+	o.defs = calloc(n, sizeof *o.defs);
+	o.topts = calloc(n, sizeof *o.topts);
+	struct option *lo = all_longopts();
+	char *text = NULL;
+	size_t len = 0;
+	int rc = !o.ba || !o.machine || !o.defs || !o.topts || !lo
+		 ? (fputs("infsim: error: out of memory\n", stderr), EXIT_FAILURE)
+		 : parse_opts(argc, argv, &o, lo);
+	const tgt_ops *ops = NULL;
+	if (system && !o.target)
+		o.target = system;
+	if (!rc && o.target && !(ops = target_named(o.target))) {
+		char names[128] = "";
+		for (size_t i = 0, m = 0; tgt_all[i]; i++)
+			m += (size_t)snprintf(names + m, sizeof names - m, "%s%s", i ? ", " : "",
+					      tgt_all[i]->name);
+		rc = cli_usage("run", "--target '%s': expected one of %s", o.target, names);
+	}
+	diag d;
+	diag_clear(&d);
+	if (!rc && text_read_file(o.prog, TEXT_FILE_MAX, &text, &len, &d) < 0)
+		rc = cli_failed(&d);
+	if (!rc && !ops && !(ops = tgt_find(o.prog, text, len < 4096 ? len : 4096))) {
+		char exts[256];
+		ext_list(exts, sizeof exts);
+		rc = cli_usage("run", "%s: not a program infsim knows (expected %s); name its "
+			       "system with --target", o.prog, exts);
+	}
+	if (!rc)
+		rc = refuse(ops, &o);
+	if (!rc)
+		rc = run_program(ops, &o, text, len);
+	for (size_t i = 0; i < o.nba; i++)
+		free(o.ba[i].values);
+	free(text);
+	free(lo);
+	free(o.ba);
+	free(o.machine);
+	free(o.defs);
+	free(o.topts);
+	return rc < 0 ? 0 : rc;
+}
+
+/* ---- --help ---- */
+
+static void option_help(FILE *f, const char *left, const char *help)
+{
+	/* the help wrapped at 79 columns, from column 29 */
+	fprintf(f, "  %-26s", left);
+	size_t col = 29;
+	if (strlen(left) > 26) {
+		fputs("\n", f);
+		fprintf(f, "%29s", "");
+	}
+	const char *p = help;
+	while (*p) {
+		size_t w = strcspn(p, " ");
+		if (col + w > 79 && col > 29) {
+			fprintf(f, "\n%29s", "");
+			col = 29;
+		}
+		fprintf(f, "%.*s", (int)w, p);
+		col += w;
+		p += w;
+		if (*p == ' ') {
+			p++;
+			if (*p) {
+				fputc(' ', f);
+				col++;
+			}
+		}
+	}
+	fputc('\n', f);
+}
+
+void infsim_run_help(FILE *f)
+{
+	char exts[256];
+	ext_list(exts, sizeof exts);
+	fprintf(f, "Usage: infsim run PROG [OPTION]...\n"
+		"Run PROG on the machine of its system, told by its extension (%s) or, for\n"
+		"standard input (-), its first lines.\n\n", exts);
+	fputs("Every system:\n", f);
+	static const char *const common[][2] = {
+		{ "-D, --define=NAME=VALUE", "give the program's parameter NAME the integer VALUE; "
+		  "repeatable, each NAME once" },
+		{ "-m, --machine=KEY=VAL[,KEY=VAL]...", "machine settings (the keys of each system "
+		  "below); repeatable, the last of a key wins" },
+		{ "-c, --config=FILE", "machine settings, KEY = VALUE lines; -m wins over them" },
+		{ "-l, --load=ARRAY=FILE", "fill ARRAY from FILE (.npy of its type, any shape with "
+		  "its element count; or raw .bin) before the run" },
+		{ "-s, --save=ARRAY=FILE", "write ARRAY to FILE (.npy of its shape, or .bin) after "
+		  "the run; - for standard output" },
+		{ "-e, --expect=ARRAY=FILE", "compare ARRAY with FILE bit for bit after the run" },
+		{ "-d, --dump=ARRAY", "print ARRAY's elements after the run" },
+		{ "--check", "run the system's independent reference beside the machine and compare "
+		  "bit for bit; name the first wrong element and what wrote it" },
+		{ "--strict", "make hazards errors, not warnings" },
+		{ "--stats[=FORMAT]", "print the statistics: text (default; identical rows "
+		  "folded), full (every row), commands (one row per command) or json "
+		  "(doc/stats.schema.json)" },
+		{ "--stats-file=FILE", "write the statistics to FILE (JSON if it ends in .json)" },
+		{ "-j, --threads=N", "threads for the machine's executor (1 to 1024)" },
+		{ "-q, --quiet", "print nothing on success" },
+		{ "--target=SYSTEM", "the system of PROG, when its name does not tell" },
+		{ "--help", "display this help and exit" },
+		{ "--version", "output version information and exit" },
+	};
+	for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
+		option_help(f, common[i][0], common[i][1]);
+	for (size_t i = 0; tgt_all[i]; i++) {
+		const tgt_ops *ops = tgt_all[i];
+		fprintf(f, "\n%s: %s (", ops->name, ops->title);
+		for (size_t k = 0; ops->exts && ops->exts[k]; k++)
+			fprintf(f, "%s%s", k ? ", " : "", ops->exts[k]);
+		fputs(")\n", f);
+		if (ops->settings_help)
+			option_help(f, "-m KEY=VAL", ops->settings_help);
+		for (const tgt_option *o = ops->options; o && o->name; o++) {
+			char left[64];
+			snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? "=" : "",
+				 o->arg ? o->arg : "");
+			option_help(f, left, o->help);
+		}
+	}
+	fputs("\nExit status: 0 if OK, 1 on a runtime failure (a file, the program, the run),\n"
+	      "2 on a usage error, 3 if a result differs (--expect or --check), 4 if --strict\n"
+	      "stopped the run at a hazard, 5 if an injected fault stopped it.\n\n"
+	      "Full documentation: man infsim, and doc/USAGE.md.\n"
+	      "Report bugs to: " PACKAGE_BUGREPORT "\n", f);
+}
