@@ -17,6 +17,7 @@
 #include "api.h"
 #include "machine.h"
 #include "report.h"
+#include "stats.h"
 
 INFSIM_BEGIN_DECLS
 
@@ -104,6 +105,19 @@ void emu_report_stats_json_paper(FILE *f, const emu_machine *em, const emu_cmd_c
 				 size_t n, const emu_paper *pp);
 const char *emu_paper_part_name(unsigned part);
 const char *emu_paper_traffic_name(unsigned kind);
+
+/* emu_report_stats_tree's what: the list of commands too. */
+enum { EMU_TREE_COMMANDS = 1 };
+
+/* The statistics of em's run as the tree of stats.h, under root (the
+ * caller adds "format", "system" and "program"): "machine", "totals",
+ * "by_command", "by_bank", "bank_skips", "transpose_unit", "movement"
+ * (when commands moved data), "commands" (cc[0..ncmds), with
+ * EMU_TREE_COMMANDS and cc) and "paper" (pp, when not NULL): the keys
+ * and numbers of emu_report_stats_json_paper, and what the text report
+ * adds, labelled in words. */
+void emu_report_stats_tree(tgt_stat *root, const emu_machine *em, const emu_cmd_cycles *cc,
+			   size_t ncmds, const emu_paper *pp, unsigned what);
 
 INFSIM_END_DECLS
 

@@ -110,7 +110,7 @@ static const char *u64_text(uint64_t v, char *buf, size_t size)
 /* A command kind's name in the statistics: its mnemonic, with ".f" or
  * ".q" when an integer command shares it ("add" and "add.f"), so that
  * every kind has its own row and JSON key. */
-static const char *op_label(unsigned op, char *buf, size_t size)
+const char *emu_report_op_label(unsigned op, char *buf, size_t size)
 {
 	const char *mn = isa_info_of(op)->name;
 	const int cls = isa_class_of(op);
@@ -128,7 +128,7 @@ static void stats_by_op_text(FILE *f, const emu_stats *st)
 	for (unsigned op = 0; op < ISA_OP_COUNT; op++) {
 		if (!st->cmds_by_op[op])
 			continue;
-		snprintf(label, sizeof label, "  %s", op_label(op, name, sizeof name));
+		snprintf(label, sizeof label, "  %s", emu_report_op_label(op, name, sizeof name));
 		snprintf(cmds, sizeof cmds, "%" PRIu64, st->cmds_by_op[op]);
 		count_row(f, label, cmds, &st->by_op[op],
 			  u64_text(st->base_by_op[op], base, sizeof base));
@@ -288,7 +288,7 @@ static void stats_lists_json(FILE *f, const emu_stats *st, unsigned mesh_x)
 		if (!st->cmds_by_op[op])
 			continue;
 		fprintf(f, "%s\n    \"%s\": {\"count\": %" PRIu64 ", \"baseline_cycles\": %"
-			PRIu64 ", ", sep, op_label(op, name, sizeof name),
+			PRIu64 ", ", sep, emu_report_op_label(op, name, sizeof name),
 			st->cmds_by_op[op], st->base_by_op[op]);
 		count_json(f, &st->by_op[op]);
 		fputc('}', f);

@@ -64,6 +64,10 @@ bool emu_report_check_cmd(const emu_ref *r, const emu_machine *em, size_t i,
 			  diag *d);
 bool emu_report_check_all(const emu_ref *r, const emu_machine *em, diag *d);
 
+/* A command kind's name in the statistics: its mnemonic, with ".f" or
+ * ".q" when an integer command shares it ("add", "add.f"). */
+const char *emu_report_op_label(unsigned op, char *buf, size_t size);
+
 /* The machine's sizes ("infsim info"): text, or JSON when json. */
 void emu_report_geom(FILE *f, const sram_geom *g, bool json);
 
