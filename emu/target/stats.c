@@ -369,8 +369,8 @@ static void value_text(const tgt_stat *n, char *buf, size_t size)
 			snprintf(buf, size, "%s", isnan(n->v.r) ? "-" : n->v.r > 0 ? "inf" : "-inf");
 		else if (n->v.r != 0 && (fabs(n->v.r) >= 1e9 || fabs(n->v.r) < 1e-3))
 			snprintf(buf, size, "%.4g", n->v.r);
-		else
-			snprintf(buf, size, "%.4f", n->v.r);
+		else /* 16, 512.5, 0.3333: no trailing zeros */
+			snprintf(buf, size, "%.*g", fabs(n->v.r) < 1 ? 4 : 4 + (int)log10(fabs(n->v.r)), n->v.r);
 		return;
 	case N_STR: snprintf(buf, size, "%s", n->v.s); return;
 	case N_BOOL: snprintf(buf, size, "%s", n->v.b ? "yes" : "no"); return;
