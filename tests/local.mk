@@ -428,3 +428,8 @@ check_PROGRAMS += tests/test_mem
 tests_test_mem_SOURCES = tests/test_mem.c
 tests_test_mem_CFLAGS = $(TEST_CFLAGS)
 tests_test_mem_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_stats_tree
+tests_test_stats_tree_SOURCES = tests/test_stats_tree.c
+tests_test_stats_tree_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_stats_tree_LDADD = $(TEST_LIBS) $(JSONC_LIBS)

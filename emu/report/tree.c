@@ -13,16 +13,16 @@
 static void geom_tree(tgt_stat *g, const sram_geom *m)
 {
 	const unsigned banks = m->mesh_x * m->mesh_y;
-	tgt_stat_uint(g, "wordlines", m->wordlines, "wordlines per array");
-	tgt_stat_uint(g, "bitlines", m->bitlines, "bitlines per array");
-	tgt_stat_uint(g, "array_bytes", (uint64_t)m->wordlines * m->bitlines / 8, "bytes per array");
+	tgt_stat_uint(g, "wordlines", m->wordlines, "wordlines");
+	tgt_stat_uint(g, "bitlines", m->bitlines, "bitlines");
+	tgt_stat_uint(g, "array_bytes", (uint64_t)m->wordlines * m->bitlines / 8, "array bytes");
 	tgt_stat_uint(g, "arrays_per_way", m->arrays_per_way, "arrays per way");
 	tgt_stat_uint(g, "ways_per_bank", m->ways_per_bank, "ways per bank");
 	tgt_stat_uint(g, "mesh_x", m->mesh_x, "mesh columns");
 	tgt_stat_uint(g, "mesh_y", m->mesh_y, "mesh rows");
 	tgt_stat_uint(g, "banks", banks, "banks");
 	tgt_stat_uint(g, "arrays", (uint64_t)banks * m->ways_per_bank * m->arrays_per_way, "arrays");
-	tgt_stat_uint(g, "total_bitlines", sram_geom_bitlines(m), "elements per wordline");
+	tgt_stat_uint(g, "total_bitlines", sram_geom_bitlines(m), "bitlines in all");
 	tgt_stat_uint(g, "bytes", sram_geom_bytes(m), "SRAM bytes");
 	tgt_stat_str(g, "fp", m->fp_ieee ? "ieee" : "ftz", "floating point");
 	tgt_stat_str(g, "latency", m->latency_opt ? "optimised" : "baseline", "latency");

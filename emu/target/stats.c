@@ -369,8 +369,8 @@ static void value_text(const tgt_stat *n, char *buf, size_t size)
 			snprintf(buf, size, "%s", isnan(n->v.r) ? "-" : n->v.r > 0 ? "inf" : "-inf");
 		else if (n->v.r != 0 && (fabs(n->v.r) >= 1e9 || fabs(n->v.r) < 1e-3))
 			snprintf(buf, size, "%.4g", n->v.r);
-		else
-			snprintf(buf, size, "%.4f", n->v.r);
+		else /* 16, 512.5, 0.3333: no trailing zeros */
+			snprintf(buf, size, "%.*g", fabs(n->v.r) < 1 ? 4 : 4 + (int)log10(fabs(n->v.r)), n->v.r);
 		return;
 	case N_STR: snprintf(buf, size, "%s", n->v.s); return;
 	case N_BOOL: snprintf(buf, size, "%s", n->v.b ? "yes" : "no"); return;
@@ -522,7 +522,7 @@ static void table_text(FILE *f, const table *t, int indent)
 	char buf[CELL];
 	for (size_t c = 0; c < t->ncol; c++) {
 		w[c] = (int)strlen(label_of(first->kids[c]));
-		left[c] = first->kids[c]->kind == N_STR;
+		left[c] = first->kids[c]->kind == N_STR || c < t->nindex;
 	}
 	size_t shown = 0;
 	for (size_t r = 0; r < t->nrows && shown < t->max; shown++) {
@@ -536,8 +536,8 @@ static void table_text(FILE *f, const table *t, int indent)
 		}
 		r = end;
 	}
-	/* the header, then the rows; a string column is left-aligned, and
-	 * the last column has no padding after it */
+	/* the header, then the rows; the naming columns and strings are
+	 * left-aligned, and the last column has no padding after it */
 	fprintf(f, "%*s%-*s", indent + 2, "", nw, "");
 	for (size_t c = 0; c < t->ncol; c++) {
 		const bool pad = !left[c] || c + 1 < t->ncol;
@@ -609,7 +609,7 @@ static void group_text(FILE *f, const tgt_stat *g, int indent, bool full)
 			fprintf(f, "%*s%s:\n", indent, "", label_of(n));
 			const table t = {
 				.rows = (const tgt_stat *const *)n->kids, .nrows = n->nkids,
-				.ncol = columns_of(n->kids[0]), .nindex = 1, .max = SIZE_MAX,
+				.ncol = columns_of(n->kids[0]), .max = SIZE_MAX,
 				.names = true,
 			};
 			table_text(f, &t, indent);
