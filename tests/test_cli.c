@@ -52,8 +52,8 @@ static void expect_failure(result r, int status, const char *want)
 	cr_expect_eq(count_lines(r.err), lines, "expected %u line(s) on stderr: %s",
 		     lines, r.err);
 	if (status == 2)
-		cr_expect(strstr(r.err, "Try 'infsim --help' for more information.\n"),
-			  "%s", r.err);
+		cr_expect(strstr(r.err, "Try 'infsim --help' for more information.\n") ||
+			  strstr(r.err, "Try 'infsim run --help' for more information.\n"), "%s", r.err);
 	result_free(&r);
 }
 
@@ -162,7 +162,7 @@ Test(cli, help_and_version)
 	result_free(&r);
 	r = run("run --help");
 	cr_expect_eq(r.status, 0);
-	cr_expect(strstr(r.out, "--expect=BUF=FILE"));
+	cr_expect(strstr(r.out, "--expect=ARRAY=FILE"), "%s", r.out);
 	result_free(&r);
 }
 
@@ -170,7 +170,7 @@ Test(cli, usage_errors)
 {
 	expect_failure(run(" "), 2, "infsim: missing command");
 	expect_failure(run("frobnicate"), 2, "infsim: unknown command 'frobnicate'");
-	expect_failure(run("run"), 2, "infsim: missing stream file operand");
+	expect_failure(run("run"), 2, "infsim: missing program operand");
 	expect_failure(run("run a.ins b.ins"), 2, "infsim: extra operand 'b.ins'");
 	expect_failure(run("run --frob " DATA "/small.ins"), 2, "infsim: unrecognized option '--frob'");
 	expect_failure(run("run -l"), 2, "infsim: option requires an argument -- 'l'");
@@ -405,15 +405,15 @@ Test(cli, npy_lying_shape_short_long)
 Test(cli, npy_wrong_type_or_count_for_the_buffer)
 {
 	bad_npy(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (100,), }", 400, -1,
-		"bad.npy: error: dtype '<i4' does not match buffer 'a' (i16): expected '<i2'");
+		"bad.npy: error: dtype '<i4' does not match array 'a' (i16): expected '<i2'");
 	bad_npy(1, "{'descr': '<u2', 'fortran_order': False, 'shape': (100,), }", 200, -1,
-		"dtype '<u2' does not match buffer 'a' (i16)");
+		"dtype '<u2' does not match array 'a' (i16)");
 	bad_npy(1, "{'descr': '>i2', 'fortran_order': False, 'shape': (100,), }", 200, -1,
 		"dtype '>i2' does not match");
 	bad_npy(1, "{'descr': '<f2', 'fortran_order': False, 'shape': (100,), }", 200, -1,
 		"dtype '<f2' does not match");
 	bad_npy(1, "{'descr': '<i2', 'fortran_order': False, 'shape': (99,), }", 198, -1,
-		"shape (99,) has 99 elements; buffer 'a' has 100");
+		"shape (99,) has 99 elements; array 'a' has 100");
 	/* Types of the other buffers: u12 is <u2 and must fit 12 bits; u1 is
 	 * bool, 0 or 1; i64 is <i8. */
 	unsigned char d[800] = { 0 };
@@ -421,7 +421,7 @@ Test(cli, npy_wrong_type_or_count_for_the_buffer)
 	write_npy_raw("m.npy", 1, "{'descr': '<u2', 'fortran_order': False, 'shape': (100,), }",
 		      d, 200, -1);
 	expect_failure(run("run %s/small.ins -l m=m.npy", DATA), 1,
-		       "m.npy: error: element 7 is 4096, which does not fit buffer 'm' (u12: 0 to 4095)");
+		       "m.npy: error: element 7 is 4096, which does not fit array 'm' (u12: 0 to 4095)");
 	d[2 * 7 + 1] = 0x0f;
 	write_npy_raw("m.npy", 1, "{'descr': '<u2', 'fortran_order': False, 'shape': (100,), }",
 		      d, 200, -1);
@@ -478,11 +478,11 @@ Test(cli, unknown_buffers_and_malformed_bufargs)
 	expect_failure(run("run %s/small.ins -l zz=a.npy", DATA), 2,
 		       "infsim: --load 'zz=a.npy': ");
 	expect_failure(run("run %s/small.ins -s zz=a.npy", DATA), 2,
-		       "declares no buffer 'zz' (it has: a, b, c, m, f, w)");
+		       "has no array 'zz' (it has: a, b, c, m, f, w)");
 	expect_failure(run("run %s/small.ins -e zz=a.npy", DATA), 2, "--expect 'zz=a.npy'");
-	expect_failure(run("run %s/small.ins -l a", DATA), 2, "--load 'a': expected BUF=FILE");
-	expect_failure(run("run %s/small.ins -s =x.npy", DATA), 2, "--save '=x.npy': expected BUF=FILE");
-	expect_failure(run("run %s/small.ins -e a=", DATA), 2, "--expect 'a=': expected BUF=FILE");
+	expect_failure(run("run %s/small.ins -l a", DATA), 2, "--load 'a': expected ARRAY=FILE");
+	expect_failure(run("run %s/small.ins -s =x.npy", DATA), 2, "--save '=x.npy': expected ARRAY=FILE");
+	expect_failure(run("run %s/small.ins -e a=", DATA), 2, "--expect 'a=': expected ARRAY=FILE");
 }
 
 /* ---- the machine and the executor's options ---- */
@@ -819,13 +819,13 @@ Test(cli, float_buffers_load_run_save)
 	cr_expect(strstr(r.out, "\nc[99] = 148.75 (0x4314c000)\nf.ins: 1 command"), "%s", r.out);
 	cr_expect_eq(count_lines(r.out), 201);
 	result_free(&r);
-	expect_failure(run("run f.ins -d nosuch"), 2, "--dump 'nosuch': f.ins declares no buffer 'nosuch'");
-	expect_failure(run("run f.ins -d c --stats=json"), 2, "--dump and --stats=json both write to "
+	expect_failure(run("run f.ins -d nosuch"), 2, "--dump 'nosuch': f.ins has no array 'nosuch'");
+	expect_failure(run("run f.ins -d c --stats=json"), 2, "--stats=json and --dump 'c' both write to "
 		       "standard output");
 	expect_failure(run("run f.ins -l h=a.npy"), 1,
-		       "a.npy: error: dtype '<f4' does not match buffer 'h' (f16): expected '<f2'");
-	expect_failure(run("run f.ins -l z=h.npy"), 1, "does not match buffer 'z' (bf16): expected '<u2'");
-	expect_failure(run("run f.ins -l q=h.npy"), 1, "does not match buffer 'q' (q16): expected '<i2'");
+		       "a.npy: error: dtype '<f4' does not match array 'h' (f16): expected '<f2'");
+	expect_failure(run("run f.ins -l z=h.npy"), 1, "does not match array 'z' (bf16): expected '<u2'");
+	expect_failure(run("run f.ins -l q=h.npy"), 1, "does not match array 'q' (q16): expected '<i2'");
 }
 
 /* A wrong float shows its value and its bits. */

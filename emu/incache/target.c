@@ -445,7 +445,7 @@ static tgt_type type_of(const emu_buffer *b)
 	case ISA_FMT_BF16: ty.kind = TGT_BF16; break;
 	case ISA_FMT_FIX:
 		ty.kind = TGT_FIXED;
-		ty.frac = (uint8_t)(b->width - 1);
+		ty.frac = (uint8_t)(b->width - ISA_FIX_INT);
 		break;
 	default: break;
 	}

@@ -225,22 +225,32 @@ static bool is_stdout(const char *path)
 	return !strcmp(path, "-") || !strcmp(path, "/dev/stdout");
 }
 
-/* The outputs: each file written by one option, standard output by one,
+/* The outputs: each file written by one option; standard output by
+ * text (dumps, text statistics) or by one binary or JSON output alone;
  * standard input read once. */
 static int outputs_apart(const run_opts *o)
 {
-	const char *out = o->stats && !o->stats_file ? "--stats" : NULL;
+	const char *alone = o->stats == 'j' && !o->stats_file ? "--stats=json" : NULL;
+	const char *text = o->stats && o->stats != 'j' && !o->stats_file ? "--stats" : NULL;
 	char first[TGT_NAME_MAX + 64] = "";
 	if (!strcmp(o->prog, "-"))
 		snprintf(first, sizeof first, "the program '-'");
 	for (size_t i = 0; i < o->nba; i++) {
 		const bufarg *a = &o->ba[i];
-		if (a->opt == 'd' || (a->opt == 's' && is_stdout(a->path))) {
-			if (out)
+		const bool out_bin = a->opt == 's' && is_stdout(a->path);
+		if (a->opt == 'd' || out_bin) {
+			const char *other = alone ? alone : out_bin ? text : NULL;
+			if (!other && out_bin)
+				for (size_t k = 0; k < o->nba && !other; k++)
+					if (k != i && (o->ba[k].opt == 'd' ||
+						       (o->ba[k].opt == 's' && is_stdout(o->ba[k].path))))
+						other = o->ba[k].arg;
+			if (other)
 				return cli_usage("run", "%s and %s '%s' both write to standard output; "
-						 "give one of them a file", out, bufarg_option(a->opt),
+						 "give one of them a file", other, bufarg_option(a->opt),
 						 a->arg);
-			out = bufarg_option(a->opt);
+			if (out_bin)
+				alone = a->arg;
 			continue;
 		}
 		if (a->opt == 's') {
@@ -544,19 +554,17 @@ static int outputs(front *f)
 		if (b->opt == 's' && tgt_elements_write(b->path, &b->a, v, &f->d) < 0)
 			rc = cli_failed(&f->d);
 		for (uint64_t k = 0; b->opt == 'd' && k < b->a.length; k++) {
-			char text[96];
-			tgt_value_text(b->a.type, v[k], text, sizeof text);
-			printf("%s[%" PRIu64 "] = %s\n", b->name, k, text);
+			char text[96], name[TGT_NAME_MAX + 96];
+			tgt_value_bits_text(b->a.type, v[k], text, sizeof text);
+			tgt_elem_name(&b->a, k, name, sizeof name);
+			printf("%s = %s\n", name, text);
 		}
 		for (uint64_t k = 0; b->opt == 'e' && k < b->a.length; k++) {
 			if (v[k] == b->values[k])
 				continue;
-			char got[96], want[96];
-			tgt_value_text(b->a.type, v[k], got, sizeof got);
-			tgt_value_text(b->a.type, b->values[k], want, sizeof want);
-			fprintf(stderr, "%s: error: --expect: %s[%" PRIu64 "] is %s (0x%" PRIx64 "), "
-				"expected %s (0x%" PRIx64 ")\n", b->path, b->name, k, got, v[k], want,
-				b->values[k]);
+			char what[1024];
+			tgt_mismatch_text(&b->a, k, b->values[k], v[k], what, sizeof what);
+			fprintf(stderr, "%s: error: --expect: %s\n", b->path, what);
 			rc = 3;
 			break;
 		}
@@ -603,13 +611,14 @@ static int write_stats(front *f)
 	return 0;
 }
 
-/* Is standard output taken by something other than the summary line? */
+/* Is standard output taken by the statistics or by a file's bytes?  The
+ * summary line then stays out of it (after dumps it is printed). */
 static bool stdout_taken(const run_opts *o)
 {
 	if (o->stats && !o->stats_file)
 		return true;
 	for (size_t i = 0; i < o->nba; i++)
-		if (o->ba[i].opt == 'd' || (o->ba[i].opt == 's' && is_stdout(o->ba[i].path)))
+		if (o->ba[i].opt == 's' && is_stdout(o->ba[i].path))
 			return true;
 	return false;
 }

@@ -24,18 +24,6 @@ static npy_dtype dtype_of(const tgt_array *a)
 	return dt;
 }
 
-static void type_name(tgt_type t, char *buf, size_t size)
-{
-	static const char *const fp[] = { [TGT_F16] = "f16", [TGT_BF16] = "bf16",
-					  [TGT_F32] = "f32", [TGT_F64] = "f64" };
-	if (t.kind == TGT_INT)
-		snprintf(buf, size, "%c%u", t.is_signed ? 'i' : 'u', t.width);
-	else if (t.kind == TGT_FIXED)
-		snprintf(buf, size, "q%u", t.frac);
-	else
-		snprintf(buf, size, "%s", fp[t.kind]);
-}
-
 /* Do the values read for a fit its width?  Then keep their raw bits. */
 static int fit_values(const char *path, const tgt_array *a, uint64_t *v, diag *d)
 {
@@ -52,7 +40,7 @@ static int fit_values(const char *path, const tgt_array *a, uint64_t *v, diag *d
 			continue;
 		}
 		char tn[16];
-		type_name(a->type, tn, sizeof tn);
+		tgt_type_name(a->type, tn, sizeof tn);
 		if (a->type.is_signed)
 			diag_file(d, path, "element %" PRIu64 " is %" PRId64 ", which does not fit "
 				  "array '%s' (%s: %" PRId64 " to %" PRId64 ")", i, (int64_t)v[i],
@@ -80,7 +68,7 @@ int tgt_elements_read(const char *path, const tgt_array *a, uint64_t *values, di
 		char want[16], tn[16], shape[32 + 24 * NPY_MAX_DIMS];
 		npy_descr(dt, want, sizeof want);
 		if (!npy_dtype_matches(&h, dt)) {
-			type_name(a->type, tn, sizeof tn);
+			tgt_type_name(a->type, tn, sizeof tn);
 			diag_file(d, path, "dtype '%s' does not match array '%s' (%s): expected '%s'",
 				  h.descr, a->name, tn, want);
 			fclose(f);

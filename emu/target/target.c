@@ -125,3 +125,70 @@ void tgt_type_dtype(tgt_type t, char *kind, unsigned *size)
 	}
 	*size = t.width <= 8 ? 1 : t.width <= 16 ? 2 : t.width <= 32 ? 4 : 8;
 }
+
+void tgt_value_bits_text(tgt_type t, uint64_t bits, char *buf, size_t size)
+{
+	char v[64];
+	const uint64_t mask = t.width >= 64 ? UINT64_MAX : (UINT64_C(1) << t.width) - 1;
+	tgt_value_text(t, bits, v, sizeof v);
+	snprintf(buf, size, "%s (0x%0*" PRIx64 ")", v, (t.width + 3) / 4, bits & mask);
+}
+
+void tgt_type_name(tgt_type t, char *buf, size_t size)
+{
+	static const char *const fp[] = { [TGT_F16] = "f16", [TGT_BF16] = "bf16",
+					  [TGT_F32] = "f32", [TGT_F64] = "f64" };
+	if (t.kind == TGT_INT)
+		snprintf(buf, size, "%c%u", t.is_signed ? 'i' : 'u', t.width);
+	else if (t.kind == TGT_FIXED)
+		snprintf(buf, size, "q%u", t.width);
+	else
+		snprintf(buf, size, "%s", fp[t.kind]);
+}
+
+void tgt_elem_name(const tgt_array *a, uint64_t index, char *buf, size_t size)
+{
+	if (a->ndim < 2) {
+		snprintf(buf, size, "%s[%" PRIu64 "]", a->name, index);
+		return;
+	}
+	uint64_t ix[TGT_DIMS_MAX], rest = index;
+	for (unsigned k = a->ndim; k-- > 0;) {
+		ix[k] = a->shape[k] ? rest % a->shape[k] : 0;
+		rest = a->shape[k] ? rest / a->shape[k] : 0;
+	}
+	size_t len = (size_t)snprintf(buf, size, "%s", a->name);
+	for (unsigned k = 0; k < a->ndim && len < size; k++)
+		len += (size_t)snprintf(buf + len, size - len, "[%" PRIu64 "]", ix[k]);
+	if (len < size)
+		snprintf(buf + len, size - len, " (element %" PRIu64 ")", index);
+}
+
+int tgt_mismatch_text(const tgt_array *a, uint64_t index, uint64_t expected, uint64_t got,
+		      char *buf, size_t size)
+{
+	char exp[96], act[96], bits[400], tn[16], name[TGT_NAME_MAX + 96];
+	const uint64_t mask = a->type.width >= 64 ? UINT64_MAX : (UINT64_C(1) << a->type.width) - 1;
+	const uint64_t x = (expected ^ got) & mask;
+	tgt_value_bits_text(a->type, expected, exp, sizeof exp);
+	tgt_value_bits_text(a->type, got, act, sizeof act);
+	/* "0-3, 7, 31": the bits that differ, as ranges */
+	size_t len = 0;
+	bits[0] = '\0';
+	for (unsigned i = 0; i < 64 && len < sizeof bits;) {
+		if (!(x >> i & 1)) {
+			i++;
+			continue;
+		}
+		unsigned j = i;
+		while (j + 1 < 64 && (x >> (j + 1) & 1))
+			j++;
+		len += (size_t)snprintf(bits + len, sizeof bits - len, j > i ? "%s%u-%u" : "%s%u",
+					len ? ", " : "", i, j);
+		i = j + 1;
+	}
+	tgt_elem_name(a, index, name, sizeof name);
+	tgt_type_name(a->type, tn, sizeof tn);
+	return snprintf(buf, size, "%s (%s): expected %s, got %s; bits that differ: %s", name, tn,
+			exp, act, bits);
+}

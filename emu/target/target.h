@@ -75,6 +75,10 @@ typedef struct tgt_type {
 /* A value's raw bits as text: "-3", "1.5" (floats and qN as the shortest
  * decimal that reads back to the same bits). */
 void tgt_value_text(tgt_type t, uint64_t bits, char *buf, size_t size);
+/* The same with the bits: "-3 (0xfffd)", digits for the whole width. */
+void tgt_value_bits_text(tgt_type t, uint64_t bits, char *buf, size_t size);
+/* "i32", "u8", "f16", "bf16", "q16" (qN: its width). */
+void tgt_type_name(tgt_type t, char *buf, size_t size);
 /* The .npy element type that holds t: <iN/<uN of the smallest size holding
  * width (|b1 for width 1), <f2, <u2 (bf16's raw bits), <f4, <f8. */
 void tgt_type_dtype(tgt_type t, char *kind, unsigned *size);
@@ -317,6 +321,14 @@ const tgt_ops *tgt_find(const char *path, const char *head, size_t n);
 
 /* The array named name, or -1. */
 long tgt_array_find(const tgt_ops *ops, const tgt *t, const char *name);
+
+/* "A[5]"; "T[1][0] (element 4)" for an array of more than one
+ * dimension, its indexes outermost first as in C. */
+void tgt_elem_name(const tgt_array *a, uint64_t index, char *buf, size_t size);
+/* "A[5] (i16): expected -262 (0xfefa), got -2 (0xfffe); bits that differ:
+ * 2, 8": the words every target's --check and -e use. */
+int tgt_mismatch_text(const tgt_array *a, uint64_t index, uint64_t expected, uint64_t got,
+		      char *buf, size_t size);
 
 /* ---- files (files.c) ---- */
 
