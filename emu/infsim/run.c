@@ -627,10 +627,12 @@ static void summary(front *f)
 {
 	if (f->o->quiet || stdout_taken(f->o))
 		return;
-	char line[1024] = "";
+	char line[1024];
 	if (f->ops->summary)
 		f->ops->summary(f->t, line, sizeof line);
-	printf("%s: %s", f->o->prog, line);
+	else
+		snprintf(line, sizeof line, "%s: the run is done", f->o->prog);
+	fputs(line, stdout);
 	for (size_t i = 0; i < f->o->nba; i++)
 		if (f->o->ba[i].opt == 'e')
 			printf("; %s matches %s", f->o->ba[i].name, f->o->ba[i].path);
@@ -678,10 +680,15 @@ static int run_program(const tgt_ops *ops, run_opts *o, const char *text, size_t
 		tgt_status ts;
 		f.t = ops->open(&a, &ts, &f.d);
 		if (!f.t && ts == TGT_USAGE) {
-			/* "OPTION: error: WHAT" as a usage error: "infsim: OPTION: WHAT" */
+			/* "FILE: error: WHAT" as a usage error: "infsim: FILE: WHAT";
+			 * "--OPTION: error: WHAT": "infsim: --OPTION WHAT" */
 			char *e = strstr(f.d.msg, ": error: ");
-			if (e)
+			if (e && f.d.msg[0] == '-') {
+				*e = ' ';
+				memmove(e + 1, e + 9, strlen(e + 9) + 1);
+			} else if (e) {
 				memmove(e + 2, e + 9, strlen(e + 9) + 1);
+			}
 			fprintf(stderr, "infsim: %s\nTry 'infsim run --help' for more information.\n",
 				f.d.msg);
 			rc = CLI_EXIT_USAGE;
