@@ -428,3 +428,7 @@ check_PROGRAMS += tests/test_mem
 tests_test_mem_SOURCES = tests/test_mem.c
 tests_test_mem_CFLAGS = $(TEST_CFLAGS)
 tests_test_mem_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_target_nsc
+tests_test_target_nsc_SOURCES = tests/test_target_nsc.c
+tests_test_target_nsc_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_target_nsc_LDADD = $(TEST_LIBS)
