@@ -765,6 +765,7 @@ static const nsc_stats *baseline(tgt *t)
 	if (t->base_done == 0) {
 		nsc_mem b;
 		diag d;
+		diag_clear(&d);
 		nsc_settings s = t->s;
 		s.floating = NSC_FLOAT_CORE;
 		t->base_done = -1;
@@ -1204,8 +1205,11 @@ static tgt_snap *tn_save(tgt *t, diag *d)
 	s->last = t->last;
 	s->has_last = t->has_last;
 	s->failed = t->failed;
+	/* memory, writers, the private cache's lines (tag, age, dirty), the
+	 * loops, the floating history, a region's ring */
 	s->bytes = sizeof *s + mem_bytes(&t->p, 0) + (t->wr ? mem_bytes(&t->p, 8) : 0) +
-		   (256u << 10) / NSC_LINE * 17 + ((size_t)t->p.nst + (size_t)t->p.nrg * 13 * 32) * 16;
+		   (size_t)(t->s.cache_bytes / NSC_LINE + 1) * 17 + ((size_t)t->p.nst + 1) * 24 +
+		   ((size_t)t->p.nrg + 1) * (NSC_MAX_STREAMS + 1) * 32 + ((size_t)t->s.window + 1) * 400;
 	return s;
 }
 
@@ -1337,6 +1341,7 @@ static void draw_info(tgt *t, int (*show)(tgt *, const char *, FILE *, diag *), 
 	char *buf = NULL;
 	size_t len = 0;
 	diag d;
+	diag_clear(&d);
 	FILE *m = open_memstream(&buf, &len);
 	if (!m)
 		return;
