@@ -443,10 +443,12 @@ Test(step, core_scalars)
 
 /* ---- snap ---- */
 
-static void snap_at(const char *name, unsigned long at)
+static void snap_at(const char *name, unsigned long at, const char *floating)
 {
 	opened o;
-	open_sample(&o, name, NULL);
+	tgt_setting set = { "float", floating, NULL, 0 };
+	extra x = { .settings = &set, .nsettings = 1 };
+	open_sample(&o, name, &x);
 	cr_assert_not_null(o.t, "%s", o.d.msg);
 	for (unsigned long k = 0; k < at; k++)
 		cr_assert_eq(o.ops->step(o.t, 0, &o.d), TGT_OK);
@@ -477,12 +479,15 @@ static void snap_at(const char *name, unsigned long at)
 
 Test(snap, restore_runs_on_alike)
 {
-	snap_at("histogram", 0);
-	snap_at("histogram", 300);     /* mid-region, run-ahead in flight */
-	snap_at("bin_tree", 150);      /* in a chase */
-	snap_at("sssp", 777);
-	snap_at("pr_pull", 401);
-	snap_at("hash_join", 50);
+	static const char *const modes[] = { "auto", "bank" };   /* bank: run-ahead in flight */
+	for (int m = 0; m < 2; m++) {
+		snap_at("histogram", 0, modes[m]);
+		snap_at("histogram", 300, modes[m]);   /* mid-region */
+		snap_at("bin_tree", 300, modes[m]);    /* in a chase */
+		snap_at("sssp", 777, modes[m]);
+		snap_at("pr_pull", 401, modes[m]);
+		snap_at("hash_join", 50, modes[m]);
+	}
 }
 
 /* ---- errors ---- */
