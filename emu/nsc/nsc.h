@@ -17,7 +17,8 @@
  *     decision with an LRU private-cache model, and the messages and
  *     traffic on the 8x8 mesh (engine.c, float.c, cache.c, noc.c, core.c);
  *   - an independent reference of the program's meaning (ref.c);
- *   - statistics (report.c) and `infsim nsc` (cli.c).
+ *   - statistics (report.c) and `infsim nsc` (cli.c);
+ *   - the folder as an infsim target, tgt_nsc (target.c, target.h).
  * Library code never prints; it fills a diag and returns.
  */
 #ifndef INFSIM_NSC_H
