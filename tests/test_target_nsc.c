@@ -774,3 +774,29 @@ Test(brk, infos_and_views)
 	free(buf);
 	close_sample(&o);
 }
+
+/* A program that fails as it runs: TGT_FAILED with the engines' located
+ * message, from run and from step alike; the reference is never asked. */
+Test(errors, runtime)
+{
+	static const char text[] = "const N = 8\narray A i32 4\nstreams i < N\n  store A[i] = i\nend\n";
+	const tgt_ops *ops = nsc_ops();
+	for (int by_steps = 0; by_steps < 2; by_steps++) {
+		tgt_load a = { .path = "oob.nsc", .text = text, .len = sizeof text - 1, .check = true };
+		tgt_status st;
+		diag d;
+		tgt *t = ops->open(&a, &st, &d);
+		cr_assert_not_null(t, "%s", d.msg);
+		tgt_status rc = TGT_OK;
+		while (by_steps && rc == TGT_OK && !ops->ended(t))
+			rc = ops->step(t, 0, &d);
+		if (!by_steps)
+			rc = ops->run(t, &d);
+		cr_assert_eq(rc, TGT_FAILED);
+		cr_assert_str_eq(d.msg, "oob.nsc:4:3: error: index 4 is out of bounds of array 'A' (4 elements)");
+		cr_assert(ops->ended(t));
+		cr_assert_eq(ops->count(t, 1), 4);
+		cr_assert_eq(ops->check(t, &d), TGT_FAILED);
+		ops->close(t);
+	}
+}
