@@ -433,3 +433,8 @@ check_PROGRAMS += tests/test_stats_tree
 tests_test_stats_tree_SOURCES = tests/test_stats_tree.c
 tests_test_stats_tree_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_stats_tree_LDADD = $(TEST_LIBS) $(JSONC_LIBS)
+
+check_PROGRAMS += tests/test_target_nsc
+tests_test_target_nsc_SOURCES = tests/test_target_nsc.c
+tests_test_target_nsc_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_target_nsc_LDADD = $(TEST_LIBS)
