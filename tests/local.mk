@@ -384,9 +384,9 @@ tests_test_strm_SOURCES = tests/test_strm.c
 tests_test_strm_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_strm_LDADD = tests/libkernels.la $(TEST_LIBS)
 check_PROGRAMS += tests/test_paper_stats
-tests_test_paper_stats_SOURCES = tests/test_paper_stats.c
+tests_test_paper_stats_SOURCES = tests/test_paper_stats.c tests/stats_json.c tests/stats_json.h
 tests_test_paper_stats_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
-tests_test_paper_stats_LDADD = $(TEST_LIBS)
+tests_test_paper_stats_LDADD = $(TEST_LIBS) $(JSONC_LIBS)
 check_PROGRAMS += tests/test_tui_simt
 tests_test_tui_simt_SOURCES = tests/test_tui_simt.c tests/tmux.c tests/tmux.h
 tests_test_tui_simt_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'

@@ -631,7 +631,8 @@ static void summary(front *f)
 	if (f->ops->summary)
 		f->ops->summary(f->t, line, sizeof line);
 	else
-		snprintf(line, sizeof line, "%s: the run is done", f->o->prog);
+		snprintf(line, sizeof line, "%s: the run is done%s", f->o->prog,
+			 f->o->check ? "; --check: the reference agrees, bit for bit" : "");
 	fputs(line, stdout);
 	for (size_t i = 0; i < f->o->nba; i++)
 		if (f->o->ba[i].opt == 'e')
