@@ -131,9 +131,9 @@ TESTS += $(check_PROGRAMS)
 EXTRA_DIST += tests/data/small.ins tests/data/resize.ins tests/data/bad_syntax.ins
 
 check_PROGRAMS += tests/test_tdfg_prog
-tests_test_tdfg_prog_SOURCES = tests/test_tdfg_prog.c
+tests_test_tdfg_prog_SOURCES = tests/test_tdfg_prog.c tests/stats_json.c tests/stats_json.h
 tests_test_tdfg_prog_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
-tests_test_tdfg_prog_LDADD = $(TEST_LIBS)
+tests_test_tdfg_prog_LDADD = $(TEST_LIBS) $(JSONC_LIBS)
 
 check_PROGRAMS += tests/test_tile_pick
 tests_test_tile_pick_SOURCES = tests/test_tile_pick.c
@@ -380,9 +380,9 @@ tests_test_workloads_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/
 tests_test_workloads_LDADD = tests/libkernels.la $(TEST_LIBS)
 # strm nodes (emu/tdfg/strm.c): gather_mlp and the split reduction.
 check_PROGRAMS += tests/test_strm
-tests_test_strm_SOURCES = tests/test_strm.c
+tests_test_strm_SOURCES = tests/test_strm.c tests/stats_json.c tests/stats_json.h
 tests_test_strm_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
-tests_test_strm_LDADD = tests/libkernels.la $(TEST_LIBS)
+tests_test_strm_LDADD = tests/libkernels.la $(TEST_LIBS) $(JSONC_LIBS)
 check_PROGRAMS += tests/test_paper_stats
 tests_test_paper_stats_SOURCES = tests/test_paper_stats.c tests/stats_json.c tests/stats_json.h
 tests_test_paper_stats_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'

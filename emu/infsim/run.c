@@ -554,10 +554,10 @@ static int outputs(front *f)
 		if (b->opt == 's' && tgt_elements_write(b->path, &b->a, v, &f->d) < 0)
 			rc = cli_failed(&f->d);
 		for (uint64_t k = 0; b->opt == 'd' && k < b->a.length; k++) {
-			char text[96], name[TGT_NAME_MAX + 96];
+			/* flat indexes, the order of -l and -s */
+			char text[96];
 			tgt_value_bits_text(b->a.type, v[k], text, sizeof text);
-			tgt_elem_name(&b->a, k, name, sizeof name);
-			printf("%s = %s\n", name, text);
+			printf("%s[%" PRIu64 "] = %s\n", b->name, k, text);
 		}
 		for (uint64_t k = 0; b->opt == 'e' && k < b->a.length; k++) {
 			if (v[k] == b->values[k])
