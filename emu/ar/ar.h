@@ -160,6 +160,7 @@ bool ar_session_next(ar_session *ss, ar_next *nx);
  * caller), c, st and d: the debugger's snapshots.  NULL out of memory. */
 ar_session *ar_session_copy(const ar_session *ss, ar_program *p, const ar_config *c,
 			    ar_stats *st, diag *d);
+size_t ar_session_bytes(const ar_session *ss);  /* what a copy holds, roughly */
 /* Every cube's flow table, buffers and waiting packets. */
 void ar_session_print_flows(ar_session *ss, FILE *f);
 /* A flow's partial results: each tree node's, and the controllers'.

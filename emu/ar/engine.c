@@ -495,6 +495,22 @@ ar_session *ar_session_copy(const ar_session *ss, ar_program *p, const ar_config
 	return n;
 }
 
+size_t ar_session_bytes(const ar_session *ss)
+{
+	const ar_sim *s = &ss->sim;
+	size_t n = sizeof *ss + s->cap_heap * sizeof *s->heap + s->cap_upd * sizeof *s->upd +
+		   s->cap_flow * sizeof *s->flow + s->fmap_cap * sizeof *s->fmap;
+	for (int i = 0; i < AR_CUBES; i++) {
+		const ar_waiting *w = &s->cube[i].wait;
+		n += (size_t)s->c->flow_entries * AR_HOSTS * sizeof *s->cube[i].ent +
+		     s->c->buffers * sizeof *s->cube[i].buf + w->cap_q * sizeof *w->q +
+		     w->cap_map * sizeof *w->map + w->cap_act * sizeof *w->act;
+		for (size_t q = 0; q < w->nq; q++)
+			n += w->q[q].cap * sizeof *w->q[q].w;
+	}
+	return n;
+}
+
 uint64_t ar_session_now(const ar_session *ss)
 {
 	return ss->sim.now;

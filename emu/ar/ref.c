@@ -680,7 +680,7 @@ static int gather(ar_seq *q, unsigned thread, const ar_stmt *s)
 
 /* Round robin from rr over the threads that have not finished and do
  * not wait at a barrier: 1 with *thread, 0 when all have finished. */
-static int pick(ar_seq *q, unsigned *rr, unsigned *thread)
+static int pick_thread(ar_seq *q, unsigned *rr, unsigned *thread)
 {
 	unsigned n = q->p->threads;
 	bool any = false;
@@ -700,9 +700,9 @@ static int pick(ar_seq *q, unsigned *rr, unsigned *thread)
 
 static int run(ar_seq *q)
 {
-	unsigned rr = 0, th;
+	unsigned rr = 0, th = 0;
 	int rc;
-	while ((rc = pick(q, &rr, &th)) > 0) {
+	while ((rc = pick_thread(q, &rr, &th)) > 0) {
 		const ar_stmt *s = next_op(q, &q->t[th]);
 		if (q->failed)
 			return -1;
