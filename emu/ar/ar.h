@@ -16,7 +16,9 @@
  *   - statistics: packets and bytes x hops by type, host <-> network
  *     bytes, per-cube compute and operand counts, tree depth, stalls,
  *     the Fig 10 ratios against PEI, the Fig 11 heat map as SVG;
- *   - the `infsim ar` / `infsim run X.ar` program (ar_cli).
+ *   - the `infsim ar` / `infsim run X.ar` program (ar_cli), and the
+ *     target the generic fronts drive (target.c: tgt_ar), with --check's
+ *     independent reference (ref.c).
  * Library code never prints: errors go to a diag (lib/diag.h).
  */
 #ifndef INFSIM_AR_H
