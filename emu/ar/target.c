@@ -38,6 +38,7 @@ typedef struct writers {
 } writers;
 
 struct tgt {
+	const char *path;         /* the program's, as the front named it */
 	ar_config c;
 	ar_program *p;
 	ar_stats st;
@@ -349,6 +350,7 @@ static tgt *open_target(const tgt_load *a, tgt_status *st, diag *d)
 		diag_file(d, a->path, "out of memory");
 		return NULL;
 	}
+	t->path = a->path;
 	t->agrees = -1;
 	diag_clear(&t->sd);
 	diag_clear(&t->seqd);
@@ -747,9 +749,9 @@ static void stats(tgt *t, tgt_stat *root)
 static void summary(tgt *t, char *buf, size_t size)
 {
 	const ar_stats *st = &t->st;
-	snprintf(buf, size, "%" PRIu64 " updates, %" PRIu64 " assignments, %" PRIu64 " gathers, %"
+	snprintf(buf, size, "%s: %" PRIu64 " updates, %" PRIu64 " assignments, %" PRIu64 " gathers, %"
 		 PRIu64 " cycles; host <-> network bytes %" PRIu64 " (PEI %" PRIu64 ")%s",
-		 st->updates_issued, st->assigns, st->gathers, ar_session_now(t->ss),
+		 t->path, st->updates_issued, st->assigns, st->gathers, ar_session_now(t->ss),
 		 st->host_active + st->host_normal, st->pei_host_active + st->pei_host_normal,
 		 t->agrees == 1 ? "; --check: the reference agrees" : "");
 }
