@@ -195,7 +195,7 @@ static int take_option(run_opts *o, int opt, const struct option *lo)
 	}
 	case 'q': o->quiet = true; return 0;
 	case OPT_TARGET: o->target = optarg; return 0;
-	case OPT_HELP: infsim_run_help(stdout); return -1;
+	case OPT_HELP: infsim_run_help(stdout, o->target); return -1;
 	case OPT_VERSION: print_version(); return -1;
 	case '?': /* getopt has said what was wrong, on one line */
 		fputs("Try 'infsim run --help' for more information.\n", stderr);
@@ -684,7 +684,8 @@ static int run_program(const tgt_ops *ops, run_opts *o, const char *text, size_t
 			/* "FILE: error: WHAT" as a usage error: "infsim: FILE: WHAT";
 			 * "--OPTION: error: WHAT": "infsim: --OPTION WHAT" */
 			char *e = strstr(f.d.msg, ": error: ");
-			if (e && f.d.msg[0] == '-') {
+			if (e && f.d.msg[0] == '-' && !memchr(f.d.msg, '=', (size_t)(e - f.d.msg)) &&
+			    !memchr(f.d.msg, ' ', (size_t)(e - f.d.msg))) {
 				*e = ' ';
 				memmove(e + 1, e + 9, strlen(e + 9) + 1);
 			} else if (e) {
@@ -728,12 +729,11 @@ int infsim_run(int argc, char **argv, const char *system)
 	struct option *lo = all_longopts();
 	char *text = NULL;
 	size_t len = 0;
+	o.target = system;
 	int rc = !o.ba || !o.machine || !o.defs || !o.topts || !lo
 		 ? (fputs("infsim: error: out of memory\n", stderr), EXIT_FAILURE)
 		 : parse_opts(argc, argv, &o, lo);
 	const tgt_ops *ops = NULL;
-	if (system && !o.target)
-		o.target = system;
 	if (!rc && o.target && !(ops = target_named(o.target))) {
 		char names[128] = "";
 		for (size_t i = 0, m = 0; tgt_all[i]; i++)
@@ -768,43 +768,48 @@ int infsim_run(int argc, char **argv, const char *system)
 
 /* ---- --help ---- */
 
+/* One option of --help: its name from column 2 (a long-only option
+ * from column 6, as GNU's), its help from column 29, wrapped at 79. */
 static void option_help(FILE *f, const char *left, const char *help)
 {
-	/* the help wrapped at 79 columns, from column 29 */
-	fprintf(f, "  %-26s", left);
-	size_t col = 29;
-	if (strlen(left) > 26) {
-		fputs("\n", f);
-		fprintf(f, "%29s", "");
-	}
+	char name[96];
+	snprintf(name, sizeof name, "%s%s", left[1] == '-' ? "    " : "", left);
+	int col = fprintf(f, "  %s", name);
 	const char *p = help;
+	bool first = true;
 	while (*p) {
-		size_t w = strcspn(p, " ");
-		if (col + w > 79 && col > 29) {
-			fprintf(f, "\n%29s", "");
-			col = 29;
-		}
-		fprintf(f, "%.*s", (int)w, p);
-		col += w;
-		p += w;
-		if (*p == ' ') {
+		while (*p == ' ')
 			p++;
-			if (*p) {
-				fputc(' ', f);
-				col++;
-			}
+		const int w = (int)strcspn(p, " ");
+		if (!w)
+			break;
+		if (first ? col > 28 : col + 1 + w > 79) {
+			fputc('\n', f);
+			col = 0;
 		}
+		if (col < 29)
+			col += fprintf(f, "%*s", 29 - col, "");
+		else
+			col += fprintf(f, " ");
+		col += fprintf(f, "%.*s", w, p);
+		p += w;
+		first = false;
 	}
 	fputc('\n', f);
 }
 
-void infsim_run_help(FILE *f)
+void infsim_run_help(FILE *f, const char *system)
 {
 	char exts[256];
 	ext_list(exts, sizeof exts);
-	fprintf(f, "Usage: infsim run PROG [OPTION]...\n"
-		"Run PROG on the machine of its system, told by its extension (%s) or, for\n"
-		"standard input (-), its first lines.\n\n", exts);
+	const tgt_ops *only = system ? target_named(system) : NULL;
+	if (only)
+		fprintf(f, "Usage: infsim %s PROG [OPTION]...\n   or: infsim run PROG [OPTION]...\n"
+			"Run PROG on %s.\n\n", only->name, only->title);
+	else
+		fprintf(f, "Usage: infsim run PROG [OPTION]...\n"
+			"Run PROG on the machine of its system, told by its extension or, for\n"
+			"standard input (-), its first lines:\n  %s.\n\n", exts);
 	fputs("Every system:\n", f);
 	static const char *const common[][2] = {
 		{ "-D, --define=NAME=VALUE", "give the program's parameter NAME the integer VALUE; "
@@ -835,6 +840,8 @@ void infsim_run_help(FILE *f)
 		option_help(f, common[i][0], common[i][1]);
 	for (size_t i = 0; tgt_all[i]; i++) {
 		const tgt_ops *ops = tgt_all[i];
+		if (only && ops != only)
+			continue;
 		fprintf(f, "\n%s: %s (", ops->name, ops->title);
 		for (size_t k = 0; ops->exts && ops->exts[k]; k++)
 			fprintf(f, "%s%s", k ? ", " : "", ops->exts[k]);

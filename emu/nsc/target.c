@@ -31,6 +31,7 @@ enum { SYM_SLOT = 1, SYM_CONST, SYM_STREAM, SYM_COUNTER };
 enum { U_STEP, U_ITER, U_STMT };
 
 struct tgt {
+	const char *path;     /* the program's, as the front named it */
 	nsc_program p;
 	nsc_settings s;
 	nsc_alias *aliases;
@@ -408,6 +409,8 @@ static tgt *tn_open(const tgt_load *a, tgt_status *st, diag *d)
 {
 	diag_clear(d);
 	tgt *t = calloc(1, sizeof *t);
+	if (t)
+		t->path = a->path;
 	if (!t) {
 		diag_file(d, a->path, "out of memory");
 		*st = TGT_FAILED;
@@ -723,6 +726,17 @@ static tgt_status tn_run_all(tgt *t, diag *d)
 		return TGT_FAILED;
 	}
 	return t->check ? tn_check(t, d) : TGT_OK;
+}
+
+/* The line after a good run. */
+static void tn_summary(tgt *t, char *buf, size_t size)
+{
+	const nsc_stats *s = &t->st;
+	snprintf(buf, size, "%s: %" PRIu64 " region%s, %" PRIu64 " iterations, %" PRIu64 " streams "
+		 "floated; %" PRIu64 " bytes, %" PRIu64 " byte-hops%s", t->path, s->regions,
+		 s->regions == 1 ? "" : "s", s->iters, s->streams_floated, nsc_stats_bytes(s),
+		 nsc_stats_byte_hops(s), t->check ? "; --check: every array equals the reference"
+						  : "");
 }
 
 /* ---- statistics ---- */
@@ -1410,6 +1424,7 @@ const tgt_ops tgt_nsc = {
 	.array_set = tn_array_set,
 	.run = tn_run_all,
 	.report = tn_report_text,
+	.summary = tn_summary,
 	.check = tn_check,
 	.stats = tn_stats_tree,
 	.units = units,
