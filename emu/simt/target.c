@@ -1120,6 +1120,17 @@ static int info_bundles(tgt *t, const char *args, FILE *out, diag *d)
 	return 0;
 }
 
+/* The first lines of text, each cut to width. */
+static void put_cut(FILE *out, const char *text, unsigned width, unsigned lines)
+{
+	unsigned y = 0;
+	for (const char *line = text; text && *line && y < lines; y++) {
+		size_t n = strcspn(line, "\n");
+		fprintf(out, "%.*s\n", (int)(n < width ? n : width), line);
+		line += n + (line[n] == '\n');
+	}
+}
+
 /* A view draws what an info prints, cut to the window. */
 static void draw_cut(tgt *t, int (*show)(tgt *, const char *, FILE *, diag *), FILE *out,
 		     unsigned width, unsigned height)
@@ -1134,12 +1145,7 @@ static void draw_cut(tgt *t, int (*show)(tgt *, const char *, FILE *, diag *), F
 	if (show(t, "", f, &d) < 0)
 		fprintf(f, "%s\n", d.msg);
 	fclose(f);
-	unsigned y = 0;
-	for (char *line = buf; buf && *line && y < height; y++) {
-		size_t n = strcspn(line, "\n");
-		fprintf(out, "%.*s\n", (int)(n < width ? n : width), line);
-		line += n + (line[n] == '\n');
-	}
+	put_cut(out, buf, width, height);
 	free(buf);
 }
 
@@ -1185,12 +1191,7 @@ static void view_divergence(tgt *t, FILE *out, unsigned width, unsigned height)
 		if (f) {
 			print_waiting(t, &w, f);
 			fclose(f);
-			unsigned y = SIMT_SLOT_CTL + 2;
-			for (char *line = buf; buf && *line && y < height; y++) {
-				size_t n = strcspn(line, "\n");
-				fprintf(out, "%.*s\n", (int)(n < width ? n : width), line);
-				line += n + (line[n] == '\n');
-			}
+			put_cut(out, buf, width, height - (SIMT_SLOT_CTL + 2));
 		}
 		free(buf);
 	}
