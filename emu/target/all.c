@@ -13,5 +13,6 @@ const tgt_ops *const tgt_all[] = {
 	&tgt_stream,
 	&tgt_nsc,
 	&tgt_ar,
+	&tgt_simt,
 	NULL,
 };
