@@ -606,6 +606,16 @@ static void simt_stats_fill(tgt *t, tgt_stat *root)
 	stats_run(t, s, root);
 }
 
+/* The line after a good run. */
+static void simt_summary(tgt *t, char *buf, size_t size)
+{
+	const simt_stats *s = simt_machine_stats(t->m);
+	snprintf(buf, size, "%s: %" PRIu64 " bundles, %" PRIu64 " instructions, %" PRIu64 " CTA "
+		 "runs, %" PRIu64 " cycles%s", t->path, s->bundles, t->instructions, s->cb_runs,
+		 simt_machine_cycles(t->m), t->check ? "; --check: memory and registers equal the "
+		 "thread-at-a-time reference" : "");
+}
+
 /* ---- values ---- */
 
 /* A scalar's id: what it is, whose (a thread, or CUR the current one),
@@ -1261,6 +1271,7 @@ const tgt_ops tgt_simt = {
 	.report = simt_report_text,
 	.check = compare_now,
 	.stats = simt_stats_fill,
+	.summary = simt_summary,
 	.units = units,
 	.nunits = sizeof units / sizeof *units,
 	.step = simt_step,
