@@ -56,9 +56,9 @@ tests_test_cli_SOURCES = tests/test_cli.c tests/stats_json.c tests/stats_json.h
 tests_test_cli_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_cli_LDADD = $(TEST_LIBS) $(JSONC_LIBS)
 check_PROGRAMS += tests/test_samples
-tests_test_samples_SOURCES = tests/test_samples.c
+tests_test_samples_SOURCES = tests/test_samples.c tests/stats_json.c tests/stats_json.h
 tests_test_samples_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
-tests_test_samples_LDADD = $(TEST_LIBS)
+tests_test_samples_LDADD = $(TEST_LIBS) $(JSONC_LIBS)
 
 check_PROGRAMS += tests/test_machine
 tests_test_machine_SOURCES = tests/test_machine.c
