@@ -16,6 +16,19 @@ enum { VIMA_C_NUM, VIMA_C_VAR, VIMA_C_ADD, VIMA_C_SUB, VIMA_C_MUL, VIMA_C_DIV,
 int vima_eval(const vima_program *p, vima_code c, const int64_t *vars,
 	      int64_t *out, const char **why);
 
+/* exec.c: move pc over the loop statements (counting them against the
+ * step limit) up to the next instruction or host store, as vima_step
+ * does before running one.  1 there (pc->next is it), 0 at the end, or
+ * -1 with a located message in d (pc->next is the statement at fault).
+ * On a copy of u->pc it tells where the next step will stop. */
+int vima_advance(const vima_unit *u, vima_pc *pc, diag *d);
+
+/* unit.c: a whole copy of a unit's state (a snapshot).  clone makes dst
+ * (0, or -1 with d); assign copies src into dst, a unit of the same
+ * program and line count. */
+int vima_unit_clone(vima_unit *dst, const vima_unit *src, diag *d);
+void vima_unit_assign(vima_unit *dst, const vima_unit *src);
+
 /* cache.c: the vector cache (§III-D). */
 /* The line holding byte address tag (a multiple of the line size), or -1. */
 int vima_cache_find(const vima_unit *u, uint64_t tag);
