@@ -10,5 +10,6 @@
 extern const tgt_ops tgt_stream, tgt_ar, tgt_nsc, tgt_vima, tgt_simt;
 
 const tgt_ops *const tgt_all[] = {
+	&tgt_vima,
 	NULL,
 };

@@ -245,8 +245,9 @@ static void loop_end(vima_pc *pc, const vima_stmt *s)
 {
 	int64_t *v = &pc->vars[s->var];
 	const int64_t hi = pc->hi[s->var], step = pc->step[s->var];
-	/* v + step < hi, without overflow */
-	if (*v < hi && hi - *v > step) {
+	/* v + step < hi, without overflow (hi - v is positive and fits
+	 * unsigned) */
+	if (*v < hi && (uint64_t)hi - (uint64_t)*v > (uint64_t)step) {
 		*v += step;
 		pc->next = (size_t)s->other + 1;
 	} else {
