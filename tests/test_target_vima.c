@@ -540,7 +540,7 @@ Test(check, write_after_a_step_is_caught)
 	cr_assert_eq(prog_run(&p), TGT_DIFFERS);
 	const char *r = p.ops->report(p.t);
 	cr_assert_not_null(r);
-	char want[512], val[64];
+	char want[2048], val[64];
 	tgt_value_text((tgt_type){ TGT_F32, 32, false, 0 }, before, val, sizeof val);
 	snprintf(want, sizeof want, "C[70]: got 3.1415927 (0x40490fdb), expected %s (0x%08" PRIx64
 		 ")\n  last written by VIMA instruction 2 (add.f32) at %s:8:3\n  1 element differs "
@@ -635,7 +635,7 @@ Test(fault, fault_at_stops_the_run)
 	prog p;
 	prog_ok(&p, path, NULL, &(opts){ s->defs, s->ndefs, set, 1, ov, 1, true });
 	cr_assert_eq(prog_run(&p), TGT_FAULT);
-	char want[512];
+	char want[2048];
 	snprintf(want, sizeof want, "%s:8:3: error: page fault at VIMA instruction 3 (add.f32): "
 		 "instructions 1 to 2 committed, nothing of 3 or after", p.path);
 	cr_assert_str_eq(p.d.msg, want);

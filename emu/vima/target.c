@@ -18,20 +18,26 @@
 #include "target.h"
 #include "vima_int.h"
 
-struct tgt {
-	vima_program p;
-	vima_unit u;
-	bool check;
-	vima_reference ref;
-	char ref_err[DIAG_MAX];    /* the reference fell out of step: why */
-	/* The position: the statement the next step stops at (-1: none) and
-	 * the loops' values there (a lookahead, vima_advance on a copy). */
+/* The position and how the run ended: what a snapshot keeps besides the
+ * unit and the reference. */
+typedef struct position {
+	/* the statement the next step stops at (-1: none) and the loops'
+	 * values there (a lookahead: vima_advance on a copy) */
 	long next;
 	vima_pc ahead;
 	uint64_t prev_cycles;      /* cycles before the last unit ran */
 	bool done;                 /* ended, faulted or failed */
 	tgt_status end;            /* TGT_OK, TGT_FAULT or TGT_FAILED */
 	char end_msg[DIAG_MAX];
+	char ref_err[DIAG_MAX];    /* the reference fell out of step: why */
+} position;
+
+struct tgt {
+	vima_program p;
+	vima_unit u;
+	bool check;
+	vima_reference ref;
+	position pos;
 	char *report;
 };
 
@@ -39,13 +45,7 @@ struct tgt_snap {
 	vima_unit u;
 	vima_reference ref;
 	bool has_ref;
-	char ref_err[DIAG_MAX];
-	long next;
-	vima_pc ahead;
-	uint64_t prev_cycles;
-	bool done;
-	tgt_status end;
-	char end_msg[DIAG_MAX];
+	position pos;
 };
 
 /* d's message as msg (a whole "FILE: error: ..." line), unless d has one. */
@@ -157,9 +157,9 @@ static void look_ahead(tgt *t)
 {
 	diag scratch;
 	diag_clear(&scratch);
-	t->ahead = t->u.pc;
-	const int rc = vima_advance(&t->u, &t->ahead, &scratch);
-	t->next = rc == 0 ? -1 : (long)t->ahead.next; /* an error ahead: its statement */
+	t->pos.ahead = t->u.pc;
+	const int rc = vima_advance(&t->u, &t->pos.ahead, &scratch);
+	t->pos.next = rc == 0 ? -1 : (long)t->pos.ahead.next; /* an error ahead: its statement */
 }
 
 static uint64_t units_done(const tgt *t)
@@ -172,10 +172,10 @@ static uint64_t units_done(const tgt *t)
 static void finish(tgt *t, tgt_status end, const char *msg)
 {
 	vima_flush(&t->u);
-	t->done = true;
-	t->end = end;
-	t->next = -1;
-	snprintf(t->end_msg, sizeof t->end_msg, "%s", msg ? msg : "");
+	t->pos.done = true;
+	t->pos.end = end;
+	t->pos.next = -1;
+	snprintf(t->pos.end_msg, sizeof t->pos.end_msg, "%s", msg ? msg : "");
 }
 
 static void fault_msg(const tgt *t, diag *d)
@@ -190,20 +190,20 @@ static void fault_msg(const tgt *t, diag *d)
 /* The reference runs the unit the machine just ran (statement stmt). */
 static void ref_follow(tgt *t, long stmt)
 {
-	if (!t->check || t->ref_err[0])
+	if (!t->check || t->pos.ref_err[0])
 		return;
 	diag rd;
 	diag_clear(&rd);
 	size_t at = 0;
 	const int rc = vima_ref_step(&t->ref, &at, &rd);
 	if (rc < 0)
-		snprintf(t->ref_err, sizeof t->ref_err, "%s", rd.msg);
+		snprintf(t->pos.ref_err, sizeof t->pos.ref_err, "%s", rd.msg);
 	else if (stmt >= 0 && (rc == 0 || (long)at != stmt))
-		snprintf(t->ref_err, sizeof t->ref_err, "%s:%d: error: the reference ran %s where the "
+		snprintf(t->pos.ref_err, sizeof t->pos.ref_err, "%s:%d: error: the reference ran %s where the "
 			 "machine ran line %d", t->p.path, t->p.stmts[stmt].line,
 			 rc == 0 ? "to the end" : "another statement", t->p.stmts[stmt].line);
 	else if (stmt < 0 && rc != 0)
-		snprintf(t->ref_err, sizeof t->ref_err, "%s: error: the reference ran a unit after "
+		snprintf(t->pos.ref_err, sizeof t->pos.ref_err, "%s: error: the reference ran a unit after "
 			 "the machine's last", t->p.path);
 }
 
@@ -222,14 +222,14 @@ static tgt_status run_out(tgt *t, diag *d)
 
 static tgt_status step_unit(tgt *t, diag *d)
 {
-	if (t->done) {
-		if (t->end != TGT_OK)
-			set_msg(d, t->end_msg);
+	if (t->pos.done) {
+		if (t->pos.end != TGT_OK)
+			set_msg(d, t->pos.end_msg);
 		else
 			diag_file(d, t->p.path, "the program has ended");
 		return TGT_FAILED;
 	}
-	t->prev_cycles = t->u.st.cycles;
+	t->pos.prev_cycles = t->u.st.cycles;
 	const int rc = vima_step(&t->u, d);
 	if (rc < 0) {
 		finish(t, TGT_FAILED, d->msg);
@@ -247,7 +247,7 @@ static tgt_status step_unit(tgt *t, diag *d)
 	}
 	ref_follow(t, (long)t->u.pc.next - 1);
 	look_ahead(t);
-	return t->next < 0 ? run_out(t, d) : TGT_OK;
+	return t->pos.next < 0 ? run_out(t, d) : TGT_OK;
 }
 
 /* ---- open and close ---- */
@@ -311,7 +311,7 @@ static tgt *vt_open(const tgt_load *a, tgt_status *st, diag *d)
 		return NULL;
 	}
 	look_ahead(t);
-	if (t->next < 0 && run_out(t, d) != TGT_OK) { /* no unit at all */
+	if (t->pos.next < 0 && run_out(t, d) != TGT_OK) { /* no unit at all */
 		*st = TGT_FAILED;
 		vt_close(t);
 		return NULL;
@@ -443,12 +443,12 @@ static tgt_status differs(tgt *t, int ai, uint64_t k, uint64_t got, uint64_t wan
 /* Every array, the host's view against the reference's memory. */
 static tgt_status compare(tgt *t, diag *d)
 {
-	if (t->ref_err[0]) {
-		set_msg(d, t->ref_err);
+	if (t->pos.ref_err[0]) {
+		set_msg(d, t->pos.ref_err);
 		free(t->report);
 		t->report = malloc(DIAG_MAX + 2);
 		if (t->report)
-			snprintf(t->report, DIAG_MAX + 2, "%s\n", t->ref_err);
+			snprintf(t->report, DIAG_MAX + 2, "%s\n", t->pos.ref_err);
 		return TGT_DIFFERS;
 	}
 	int first_a = -1;
@@ -493,12 +493,11 @@ static const char *vt_report(const tgt *t)
 /* A wrong result outranks the fault the program was told to raise. */
 static tgt_status vt_run(tgt *t, diag *d)
 {
-	tgt_status st = TGT_OK;
-	while (!t->done && st == TGT_OK)
-		st = step_unit(t, d);
-	st = t->end;
+	while (!t->pos.done)
+		step_unit(t, d); /* every status but TGT_OK ends the run */
+	const tgt_status st = t->pos.end;
 	if (st != TGT_OK)
-		set_msg(d, t->end_msg);
+		set_msg(d, t->pos.end_msg);
 	if (st != TGT_FAILED && t->check) {
 		diag cd;
 		diag_clear(&cd);
@@ -616,7 +615,7 @@ static tgt_status vt_step_hook(tgt *t, unsigned unit, diag *d)
 
 static bool vt_ended(const tgt *t)
 {
-	return t->done;
+	return t->pos.done;
 }
 
 static uint64_t vt_count(const tgt *t, unsigned unit)
@@ -637,9 +636,16 @@ static void operand_text(const tgt *t, const vima_stmt *s, int k, const vima_pc 
 		snprintf(buf, size, "%s[%" PRId64 "]", name, i);
 }
 
-/* "add.f32 C[2048], A[2048], B[2048]", "host C[0] = 1.5". */
+/* "add.f32 C[2048], A[2048], B[2048]", "host C[0] = 1.5"; or the loop
+ * statement the next step fails at. */
 static void unit_text(const tgt *t, const vima_stmt *s, const vima_pc *pc, char *buf, size_t size)
 {
+	if (s->kind == VIMA_S_FOR || s->kind == VIMA_S_END) {
+		snprintf(buf, size, "%s %.63s (the next step fails here)",
+			 s->kind == VIMA_S_FOR ? "for" : "end of", s->name[0] ? s->name
+			 : t->p.stmts[s->other].name);
+		return;
+	}
 	char o[3][96] = { "", "", "" };
 	const vima_form f = s->kind == VIMA_S_HOST ? VIMA_FORM_I : vima_op_info_of(s->op)->form;
 	const int nref = f == VIMA_FORM_I ? 1 + s->imm_ref : f == VIMA_FORM_V ? 2 : 3;
@@ -660,15 +666,15 @@ static void unit_text(const tgt *t, const vima_stmt *s, const vima_pc *pc, char 
 
 static bool vt_where(tgt *t, unsigned unit, tgt_loc *loc)
 {
-	if (unit != 0 || t->done || t->next < 0)
+	if (unit != 0 || t->pos.done || t->pos.next < 0)
 		return false;
-	const vima_stmt *s = &t->p.stmts[t->next];
+	const vima_stmt *s = &t->p.stmts[t->pos.next];
 	memset(loc, 0, sizeof *loc);
 	loc->file = t->p.path;
 	loc->line = (unsigned)s->line;
 	loc->col = (unsigned)s->col;
 	loc->index = units_done(t);
-	unit_text(t, s, &t->ahead, loc->what, sizeof loc->what);
+	unit_text(t, s, &t->pos.ahead, loc->what, sizeof loc->what);
 	return true;
 }
 
@@ -687,9 +693,9 @@ static const char *const scalar_names[] = { "cycles", "instructions", "host_stor
 static long loop_named(const tgt *t, const char *name)
 {
 	long found = -1;
-	for (long f = 0; t->next >= 0 && f < t->next; f++) {
+	for (long f = 0; t->pos.next >= 0 && f < t->pos.next; f++) {
 		const vima_stmt *s = &t->p.stmts[f];
-		if (s->kind == VIMA_S_FOR && s->other > t->next && !strcmp(s->name, name))
+		if (s->kind == VIMA_S_FOR && s->other > t->pos.next && !strcmp(s->name, name))
 			found = f;
 	}
 	return found;
@@ -726,7 +732,7 @@ static uint64_t vt_read(tgt *t, const tgt_sym *s, uint64_t index)
 	case SYM_HOSTS: return t->u.st.host_stmts;
 	case SYM_STEPS: return t->u.pc.steps;
 	default: /* a loop's variable, as the next unit sees it */
-		return (uint64_t)t->ahead.vars[t->p.stmts[s->id - SYM_LOOP].var];
+		return (uint64_t)t->pos.ahead.vars[t->p.stmts[s->id - SYM_LOOP].var];
 	}
 }
 
@@ -846,14 +852,14 @@ static tgt_status vt_break_parse(tgt *t, const char *spec, tgt_bp *bp, diag *d)
 
 static bool vt_break_hit(tgt *t, const tgt_bp *bp)
 {
-	if (t->done || t->next < 0)
+	if (t->pos.done || t->pos.next < 0)
 		return false;
-	const vima_stmt *s = &t->p.stmts[t->next];
+	const vima_stmt *s = &t->p.stmts[t->pos.next];
 	switch (bp->kind) {
 	case BP_LINE: return (uint64_t)s->line == bp->a;
 	case BP_INSN: return s->kind == VIMA_S_INSN && t->u.st.insns + 1 == bp->a;
 	default: /* the unit that crosses cycle N, once */
-		return t->u.st.cycles >= bp->a && (units_done(t) == 0 || t->prev_cycles < bp->a);
+		return t->u.st.cycles >= bp->a && (units_done(t) == 0 || t->pos.prev_cycles < bp->a);
 	}
 }
 
@@ -874,13 +880,7 @@ static tgt_snap *vt_save(tgt *t, diag *d)
 		return NULL;
 	}
 	s->has_ref = t->check;
-	memcpy(s->ref_err, t->ref_err, sizeof s->ref_err);
-	s->next = t->next;
-	s->ahead = t->ahead;
-	s->prev_cycles = t->prev_cycles;
-	s->done = t->done;
-	s->end = t->end;
-	memcpy(s->end_msg, t->end_msg, sizeof s->end_msg);
+	s->pos = t->pos;
 	return s;
 }
 
@@ -896,13 +896,7 @@ static tgt_status vt_restore(tgt *t, const tgt_snap *s, diag *d)
 		t->ref = r;
 	}
 	vima_unit_assign(&t->u, &s->u);
-	memcpy(t->ref_err, s->ref_err, sizeof t->ref_err);
-	t->next = s->next;
-	t->ahead = s->ahead;
-	t->prev_cycles = s->prev_cycles;
-	t->done = s->done;
-	t->end = s->end;
-	memcpy(t->end_msg, s->end_msg, sizeof t->end_msg);
+	t->pos = s->pos;
 	return TGT_OK;
 }
 
