@@ -705,6 +705,23 @@ Test(errors, program_and_run)
 	prog_close(&p);
 }
 
+/* The next step fails at a loop: where says so, and the run fails there. */
+Test(errors, failing_loop_ahead)
+{
+	prog p;
+	prog_ok(&p, "z.vima", "vima vector=256\narray A i32 64\nfor i = 0, 10, 0\nmov.i32 A, 1\nend\n",
+		&(opts){ .check = true });
+	tgt_loc loc;
+	cr_assert(p.ops->where(p.t, 0, &loc));
+	cr_assert_eq(loc.line, 3);
+	cr_assert_str_eq(loc.what, "for i (the next step fails here)");
+	cr_assert_eq(prog_run(&p), TGT_FAILED);
+	cr_assert_str_eq(p.d.msg, "z.vima:3:1: error: the loop's step is 0; expected a positive step");
+	cr_assert(p.ops->ended(p.t));
+	cr_assert_not(p.ops->where(p.t, 0, &loc));
+	prog_close(&p);
+}
+
 static void break_fails(prog *p, const char *spec, const char *msg)
 {
 	tgt_bp bp;

@@ -196,15 +196,17 @@ static void ref_follow(tgt *t, long stmt)
 	diag_clear(&rd);
 	size_t at = 0;
 	const int rc = vima_ref_step(&t->ref, &at, &rd);
+	char *why = t->pos.ref_err;
+	const size_t size = sizeof t->pos.ref_err;
 	if (rc < 0)
-		snprintf(t->pos.ref_err, sizeof t->pos.ref_err, "%s", rd.msg);
+		snprintf(why, size, "%s", rd.msg);
 	else if (stmt >= 0 && (rc == 0 || (long)at != stmt))
-		snprintf(t->pos.ref_err, sizeof t->pos.ref_err, "%s:%d: error: the reference ran %s where the "
-			 "machine ran line %d", t->p.path, t->p.stmts[stmt].line,
-			 rc == 0 ? "to the end" : "another statement", t->p.stmts[stmt].line);
+		snprintf(why, size, "%s:%d: error: the reference ran %s where the machine ran line %d",
+			 t->p.path, t->p.stmts[stmt].line, rc == 0 ? "to the end" : "another statement",
+			 t->p.stmts[stmt].line);
 	else if (stmt < 0 && rc != 0)
-		snprintf(t->pos.ref_err, sizeof t->pos.ref_err, "%s: error: the reference ran a unit after "
-			 "the machine's last", t->p.path);
+		snprintf(why, size, "%s: error: the reference ran a unit after the machine's last",
+			 t->p.path);
 }
 
 /* Run the loops after the last unit to the end, and the write-back. */
@@ -240,7 +242,7 @@ static tgt_status step_unit(tgt *t, diag *d)
 		finish(t, TGT_FAULT, d->msg);
 		return TGT_FAULT;
 	}
-	if (rc == VIMA_STEP_END) { /* the lookahead saw no unit, so never */
+	if (rc == VIMA_STEP_END) { /* not reached: the last unit's step ran out */
 		ref_follow(t, -1);
 		finish(t, TGT_OK, NULL);
 		return TGT_OK;
