@@ -314,6 +314,10 @@ check_PROGRAMS += tests/test_vima
 tests_test_vima_SOURCES = tests/test_vima.c
 tests_test_vima_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_vima_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_target_vima
+tests_test_target_vima_SOURCES = tests/test_target_vima.c
+tests_test_target_vima_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_target_vima_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/test_ar
 tests_test_ar_SOURCES = tests/test_ar.c
 tests_test_ar_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' \

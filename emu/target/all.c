@@ -14,5 +14,6 @@ const tgt_ops *const tgt_all[] = {
 	&tgt_nsc,
 	&tgt_ar,
 	&tgt_simt,
+	&tgt_vima,
 	NULL,
 };
