@@ -33,6 +33,7 @@ typedef struct position {
 } position;
 
 struct tgt {
+	const char *path;     /* the program's, as the front named it */
 	vima_program p;
 	vima_unit u;
 	bool check;
@@ -298,6 +299,8 @@ static tgt *vt_open(const tgt_load *a, tgt_status *st, diag *d)
 		diag_file(d, a->path, "out of memory");
 		*st = TGT_FAILED;
 	}
+	if (t)
+		t->path = a->path;
 	if (*st == TGT_OK)
 		*st = load_program(t, a, &set, d);
 	const vima_run_opts ro = { set.fault_at, set.max_steps };
@@ -566,6 +569,16 @@ static void stats_cache(const vima_stats *s, tgt_stat *root)
 	tgt_stat_uint(g, "host_loads_vcache", s->host_loads_vcache,
 		      "host loads from the vector cache");
 	tgt_stat_uint(g, "host_dram_bytes", s->host_dram_bytes, "host DRAM bytes");
+}
+
+/* The line after a good run. */
+static void vt_summary(tgt *t, char *buf, size_t size)
+{
+	const vima_stats *s = &t->u.st;
+	snprintf(buf, size, "%s: %" PRIu64 " VIMA instructions, %" PRIu64 " host stores, %" PRIu64
+		 " cycles, %.0f pJ%s", t->path, s->insns, s->host_stmts, s->cycles,
+		 vima_energy_pj(s), t->check ? "; --check: every array equals the in-order "
+		 "reference" : "");
 }
 
 static void vt_stats(tgt *t, tgt_stat *root)
@@ -1029,6 +1042,7 @@ const tgt_ops tgt_vima = {
 	.report = vt_report,
 	.check = vt_check,
 	.stats = vt_stats,
+	.summary = vt_summary,
 	.units = vt_units,
 	.nunits = 1,
 	.step = vt_step_hook,
