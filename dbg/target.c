@@ -579,6 +579,35 @@ static int tcmd_tbreak(dbg_session *s, char *args)
 	return set_break(s, args, true);
 }
 
+/* watch EXPR [if COND]: the shared watchpoint (breaks.c tests and
+ * reports it after every finest unit). */
+static int tcmd_watch(dbg_session *s, char *args)
+{
+	char *cond = strstr(args, " if ");
+	if (cond) {
+		*cond = '\0';
+		cond = dbg_trim(cond + 4);
+	}
+	char *expr = dbg_trim(args);
+	dbg_value v;
+	if (!*expr) {
+		dbg_error(s, "watch: expected an expression to watch.");
+		return -1;
+	}
+	if (dbg_tgt_need_running(s) < 0 || dbg_eval(s, expr, &v) < 0 ||
+	    (cond && dbg_expr_check(s, cond) < 0))
+		return -1;
+	dbg_bp *bp = dbg_bp_new(s, DBG_BP_WATCH, 0);
+	if (!bp)
+		return -1;
+	bp->expr = strdup(expr);
+	bp->cond = cond ? strdup(cond) : NULL;
+	bp->old = v;
+	bp->old_valid = true;
+	printf("Watchpoint %u: %s\n", bp->num, expr);
+	return 0;
+}
+
 /* ---- the table ---- */
 
 /* The stream session's handlers and target mode's for the same command;
@@ -592,6 +621,7 @@ static const struct {
 	{ dbg_cmd_finish, tcmd_finish }, { dbg_cmd_until, tcmd_until },
 	{ dbg_cmd_advance, tcmd_advance }, { dbg_cmd_kill, tcmd_kill },
 	{ dbg_cmd_break, tcmd_break }, { dbg_cmd_tbreak, tcmd_tbreak },
+	{ dbg_cmd_watch, tcmd_watch },
 	{ dbg_cmd_reverse_stepi, dbg_tcmd_reverse_stepi },
 	{ dbg_cmd_reverse_step, dbg_tcmd_reverse_step },
 	{ dbg_cmd_reverse_next, dbg_tcmd_reverse_next },
