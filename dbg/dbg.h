@@ -758,7 +758,5 @@ int dbg_cmd_info_checkpoints(dbg_session *s, char *args);
 
 /* infsdb on an Active-Routing program (ar.c); argv as main's. */
 int dbg_ar_main(int argc, char **argv);
-/* infsdb on a near-stream program, PROG.nsc (nsc.c). */
-int dbg_nsc_main(int argc, char **argv);
 
 #endif
