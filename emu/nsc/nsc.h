@@ -391,10 +391,8 @@ int nsc_job_outputs(const nsc_job *j, const nsc_mem *m);
 int nsc_job_check(const nsc_job *j, const nsc_mem *m);
 void nsc_job_close(nsc_job *j);
 
-/* `infsim nsc PROG.nsc [OPTION]...` (cli.c); and does `infsim run ARGS`
- * name a .nsc program? */
+/* `infsim nsc PROG.nsc [OPTION]...` (cli.c). */
 int nsc_cli(int argc, char **argv);
-bool nsc_cli_wants(int argc, char **argv);
 
 INFSIM_END_DECLS
 
