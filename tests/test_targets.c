@@ -24,7 +24,7 @@
  * tests/test_vima.c). */
 static const struct { const char *suffix, *args; } extra[] = {
 	{ "tutorial-jit/stencil1d.json", "--type f32" },
-	{ "vima/matmul.vima", "-D n=128" },
+	{ "vima/matmul.vima", "-m vector=256 -D n=128" },
 	{ "vima/knn.vima", "-D N=4096" },
 };
 
@@ -208,9 +208,9 @@ Test(options, refused_with_the_system_named)
 Test(options, save_to_standard_output_alone)
 {
 	char cmd[2048], *out = NULL;
-	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run samples/vima/vecsum.vima -D N=8192 -s C=- | "
+	snprintf(cmd, sizeof cmd, "(cd '%s' && '%s' run samples/vima/vecsum.vima -D N=8192 -s C=- | "
 		 "python3 -c 'import sys; b = sys.stdin.buffer.read(); print(len(b), b[:6] == "
-		 "b\"\\x93NUMPY\")'", SRCDIR, INFSIM_BIN);
+		 "b\"\\x93NUMPY\")')", SRCDIR, INFSIM_BIN);
 	cr_assert_eq(proc_shell(cmd, &out), 0, "%s", out);
 	cr_expect_str_eq(out, "32896 True\n");
 	free(out);
@@ -243,17 +243,17 @@ Test(options, save_keeps_the_shape)
 Test(options, program_from_standard_input)
 {
 	char cmd[2048], *out = NULL;
-	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run - --check < samples/tdfg/saxpy.tdfg 2>&1",
+	snprintf(cmd, sizeof cmd, "(cd '%s' && '%s' run - --check < samples/tdfg/saxpy.tdfg 2>&1)",
 		 SRCDIR, INFSIM_BIN);
 	cr_expect_eq(proc_shell(cmd, &out), 0, "%s", out);
 	cr_expect(strstr(out, "every tDFG node"), "%s", out);
 	free(out);
-	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run - --target=ar --check < samples/ar/mac.ar 2>&1",
+	snprintf(cmd, sizeof cmd, "(cd '%s' && '%s' run - --target=ar --check < samples/ar/mac.ar 2>&1)",
 		 SRCDIR, INFSIM_BIN);
 	cr_expect_eq(proc_shell(cmd, &out), 0, "%s", out);
 	cr_expect(strstr(out, "--check: the reference agrees"), "%s", out);
 	free(out);
-	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run - < samples/ar/mac.ar 2>&1", SRCDIR,
+	snprintf(cmd, sizeof cmd, "(cd '%s' && '%s' run - < samples/ar/mac.ar 2>&1)", SRCDIR,
 		 INFSIM_BIN);
 	cr_expect_eq(proc_shell(cmd, &out), 2, "%s", out);
 	cr_expect(strstr(out, "name its system with --target"), "%s", out);
