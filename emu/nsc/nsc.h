@@ -17,7 +17,7 @@
  *     decision with an LRU private-cache model, and the messages and
  *     traffic on the 8x8 mesh (engine.c, float.c, cache.c, noc.c, core.c);
  *   - an independent reference of the program's meaning (ref.c);
- *   - statistics (report.c) and `infsim nsc` (cli.c);
+ *   - statistics (report.c);
  *   - the folder as an infsim target, tgt_nsc (target.c, target.h).
  * Library code never prints; it fills a diag and returns.
  */
@@ -370,29 +370,6 @@ void nsc_session_track(nsc_session *ss, uint64_t *const *writer);
 
 /* Statistics as text (report.c). */
 void nsc_report(FILE *f, const nsc_stats *st, const nsc_stats *base);
-
-/* A program loaded as `infsim nsc ARGS` loads it (cli.c): the options
- * parsed, the program parsed, the memory after -l, the settings with
- * every --alias resolved.  infsdb loads .nsc programs with it.  These
- * print their messages, like nsc_cli. */
-typedef struct nsc_job {
-	nsc_program p;
-	nsc_mem init;              /* the memory before the run */
-	const nsc_settings *s;
-	bool check, stats, quiet;
-	struct nsc_cli_opts *cli;  /* the options (cli.c) */
-} nsc_job;
-/* 0; -1 after --help; or an exit status (2 usage, 1 failure), told. */
-int nsc_job_open(nsc_job *j, int argc, char **argv);
-/* -s and -d on the final memory m: 0 or an exit status, told. */
-int nsc_job_outputs(const nsc_job *j, const nsc_mem *m);
-/* --check: the reference from j->init against m: 0, or 3 naming the
- * first differing element, or 1. */
-int nsc_job_check(const nsc_job *j, const nsc_mem *m);
-void nsc_job_close(nsc_job *j);
-
-/* `infsim nsc PROG.nsc [OPTION]...` (cli.c). */
-int nsc_cli(int argc, char **argv);
 
 INFSIM_END_DECLS
 
