@@ -636,7 +636,7 @@ Test(strm, eq2_and_streams_in_stats)
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	json_object *d = stats_parse(r.out);
 	/* Eq. 2 for region mm: N_elem*N_op/TP_core = 256*2/0.001 cycles at the core */
-	cr_expect_eq(stats_num(d, "paper.eq2[region=mm].line"), 33);
+	cr_expect_eq(stats_num(d, "paper.eq2[region=mm].line"), 37);
 	cr_expect_eq(stats_num(d, "paper.eq2[region=mm].core_cycles"), 512000.0);
 	cr_expect(json_object_get_boolean(stats_at(d, "paper.eq2[region=mm].in_memory")));
 	cr_expect_not_null(stats_at(d, "paper.cycles.near_mem"));
@@ -651,7 +651,7 @@ Test(strm, eq2_and_streams_in_stats)
 	r = run("run '" WORKLOAD("gather_mlp_in_f32.tdfg") "' --stats=json");
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	d = stats_parse(r.out);
-	cr_expect_eq(stats_num(d, "paper.eq2.0.line"), 28);
+	cr_expect_eq(stats_num(d, "paper.eq2.0.line"), 32);
 	cr_expect_str_eq(json_object_get_string(stats_at(d, "paper.eq2.0.region")), "gather");
 	cr_expect_eq(stats_num(d, "paper.eq2.0.n_elem"), 256);
 	cr_expect_eq(stats_num(d, "paper.eq2.0.tp_core"), 16);

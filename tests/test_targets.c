@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,4 +277,150 @@ Test(options, version_and_help_everywhere)
 		cr_expect(out && strstr(out, usage), "%s", out);
 		free(out);
 	}
+}
+
+/* Run cmd in SRCDIR (a subshell: its own redirections win); its status,
+ * its output in *out. */
+static int sh(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int sh(char **out, const char *fmt, ...)
+{
+	char body[4096], cmd[4400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(body, sizeof body, fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof cmd, "(cd '%s' && %s)", SRCDIR, body);
+	*out = NULL;
+	return proc_shell(cmd, out);
+}
+
+/* -s, -e and -l for every system: an output saved is expected back; an
+ * input changed by one changes the output, and -e says so (exit 3). */
+Test(options, load_save_expect_every_system)
+{
+	static const struct { const char *prog, *in, *out; } cases[] = {
+		{ "samples/vadd_i32.ins", "a", "c" },
+		{ "samples/tdfg/saxpy.tdfg", "x", "Y" },
+		{ "samples/ar/mac.ar", "A", "S" },
+		{ "samples/nsc/histogram.nsc", "A", "H" },
+		{ "samples/vima/vecsum.vima -D N=8192", "A", "C" },
+		{ "samples/simt/vecadd.simt", "A", "C" },
+	};
+	char dir[256];
+	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsim-lse"));
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *out = NULL;
+		const char *p = cases[i].prog, *in = cases[i].in, *o = cases[i].out;
+		cr_expect_eq(sh(&out, "'%s' run %s -q -s %s='%s/out.npy' -s %s='%s/in.npy' 2>&1",
+				INFSIM_BIN, p, o, dir, in, dir), 0, "%s: %s", p, out);
+		free(out);
+		cr_expect_eq(sh(&out, "'%s' run %s -e %s='%s/out.npy' 2>&1", INFSIM_BIN, p, o, dir), 0,
+			     "%s: %s", p, out);
+		cr_expect(out && strstr(out, " matches "), "%s: %s", p, out);
+		free(out);
+		/* the input's first element, one more (in its own dtype) */
+		cr_assert_eq(sh(&out, "python3 -c 'import sys, struct\n"
+				"b = bytearray(open(sys.argv[1], \"rb\").read())\n"
+				"o = 10 + b[8] + 256 * b[9]\n"
+				"d = bytes(b[10:o]).split(b\"descr\")[1][4:7].decode()\n"
+				"f = \"<\" + {\"<f4\": \"f\", \"<i4\": \"i\", \"<u4\": \"I\", \"<i8\": \"q\"}[d]\n"
+				"v = struct.unpack_from(f, b, o)[0]\n"
+				"b[o:o + struct.calcsize(f)] = struct.pack(f, v + 1 if f[1] == \"f\" else v ^ (1 << 30))\n"
+				"open(sys.argv[2], \"wb\").write(b)' '%s/in.npy' '%s/in2.npy' 2>&1", dir, dir), 0,
+			     "%s: %s", p, out);
+		free(out);
+		cr_expect_eq(sh(&out, "'%s' run %s -l %s='%s/in2.npy' -e %s='%s/out.npy' 2>&1",
+				INFSIM_BIN, p, in, dir, o, dir), 3, "%s: %s", p, out);
+		cr_expect(out && strstr(out, "error: --expect: "), "%s: %s", p, out);
+		free(out);
+	}
+	proc_rmdir(dir);
+}
+
+/* --stats-file=x.json writes JSON by its name; --stats=commands on
+ * standard output leaves the summary line out, as --stats does. */
+Test(options, stats_file_and_summary)
+{
+	char dir[256], *out = NULL;
+	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsim-sf"));
+	cr_expect_eq(sh(&out, "'%s' run samples/ar/mac.ar --stats-file='%s/s.json' && head -c 1 "
+			"'%s/s.json'", INFSIM_BIN, dir, dir), 0, "%s", out);
+	cr_expect(out && strstr(out, "mac.ar: ") && out[strlen(out) - 1] == '{', "%s", out);
+	free(out);
+	cr_expect_eq(sh(&out, "'%s' run samples/vadd_i32.ins --stats=commands", INFSIM_BIN), 0);
+	cr_expect(out && strstr(out, "commands:\n") && !strstr(out, "vadd_i32.ins: 1 command"),
+		  "%s", out);
+	free(out);
+	proc_rmdir(dir);
+}
+
+/* A run on a terminal says how far it is (INFSIM_PROGRESS_AFTER=0: at
+ * once), then clears the line; off a terminal it says nothing. */
+Test(options, progress_on_a_terminal)
+{
+	char *out = NULL;
+	cr_assert_eq(sh(&out, "INFSIM_PROGRESS_AFTER=0 script -qfec \"'%s' run "
+			"samples/tdfg/stencil2d.tdfg\" /dev/null", INFSIM_BIN), 0, "%s", out);
+	cr_expect(out && strstr(out, "samples/tdfg/stencil2d.tdfg: 64 of 110 commands, ") &&
+		  strstr(out, "\r\033[K"), "%s", out);
+	free(out);
+	cr_assert_eq(sh(&out, "INFSIM_PROGRESS_AFTER=0 '%s' run samples/tdfg/stencil2d.tdfg 2>&1",
+			INFSIM_BIN), 0, "%s", out);
+	cr_expect(out && !strstr(out, " of 110 commands"), "%s", out);
+	free(out);
+}
+
+/* Each workload sample's comment gives Table 3's size with the paper's
+ * machine; the JIT lowers every one of them, and without that machine
+ * the message names -m. */
+Test(samples, workloads_at_the_papers_size)
+{
+	DIR *d = opendir(SRCDIR "/samples/workloads");
+	cr_assert_not_null(d);
+	size_t n = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!ends_with(e->d_name, ".tdfg"))
+			continue;
+		char *out = NULL;
+		/* "# with infsim run -D ... \" then "#   -m ... NAME.tdfg" */
+		cr_assert_eq(sh(&out, "sed -n '/^# with infsim run -D/,/^#   -m/p' "
+				"samples/workloads/%s | sed 's/^# with infsim run //; s/^#   //; "
+				"s/\\\\$//' | tr '\\n' ' '", e->d_name), 0);
+		char args[1024];
+		snprintf(args, sizeof args, "%s", out ? out : "");
+		free(out);
+		char *name = strstr(args, e->d_name);
+		cr_assert(name && strstr(args, "-m wordlines="), "%s: '%s'", e->d_name, args);
+		*name = '\0';
+		cr_expect_eq(sh(&out, "'%s' jit %s samples/workloads/%s -o /dev/null 2>&1", INFSIM_BIN,
+				args, e->d_name), 0, "%s %s: %s", args, e->d_name, out);
+		free(out);
+		char *m = strstr(args, "-m ");
+		*m = '\0';
+		if (sh(&out, "'%s' jit %s samples/workloads/%s -o /dev/null 2>&1", INFSIM_BIN, args,
+		       e->d_name) != 0)
+			cr_expect(out && strstr(out, "(-m arrays=N,bitlines=N"), "%s", out);
+		free(out);
+		n++;
+	}
+	closedir(d);
+	cr_expect_eq(n, 30);
+}
+
+/* The README's first command runs infsim's main job: at most 40 lines. */
+Test(samples, readme_main_job_fits_a_screen)
+{
+	char *out = NULL;
+	cr_assert_eq(sh(&out, "sed -n 2p README.md | sed 's/^bash .ci\\/setup && //'"), 0);
+	char job[512];
+	snprintf(job, sizeof job, "%s", out);
+	free(out);
+	cr_assert(!strncmp(job, "./infsim run ", 13), "%s", job);
+	job[strcspn(job, "\n")] = '\0';
+	cr_assert_eq(sh(&out, "'%s' %s 2>&1", INFSIM_BIN, job + 9), 0, "%s", out);
+	size_t lines = 0;
+	for (const char *p = out; *p; p++)
+		lines += *p == '\n';
+	cr_expect_leq(lines, 40, "%zu lines:\n%s", lines, out);
+	free(out);
 }

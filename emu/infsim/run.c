@@ -251,7 +251,17 @@ static void warn(void *ctx, const char *msg)
 	fprintf(stderr, "%s\n", msg);
 }
 
-/* A run longer than two seconds says how far it is, on a terminal. */
+/* Seconds a run goes on before it says how far it is: 2, or
+ * INFSIM_PROGRESS_AFTER's (doc/USAGE.md). */
+static double progress_after(void)
+{
+	const char *e = getenv("INFSIM_PROGRESS_AFTER");
+	char *end;
+	const double v = e ? strtod(e, &end) : 2;
+	return e && (end == e || *end || !(v >= 0)) ? 2 : v;
+}
+
+/* A long run says how far it is, on a terminal. */
 static void progress(void *ctx, uint64_t done, uint64_t total)
 {
 	front *f = ctx;
@@ -261,7 +271,7 @@ static void progress(void *ctx, uint64_t done, uint64_t total)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	const double s = (double)(now.tv_sec - f->start.tv_sec) +
 			 (double)(now.tv_nsec - f->start.tv_nsec) * 1e-9;
-	if (s < 2 || done == total) {
+	if (s < progress_after() || done == total) {
 		if (f->progress_shown && done == total) {
 			fputs("\r\033[K", stderr);
 			f->progress_shown = false;

@@ -725,6 +725,14 @@ static void rule_detail(text_sink *s, const emu_region *r, const sram_geom *g,
 	}
 }
 
+/* The fix is most often a larger machine than the program's own. */
+static void machine_hint(text_sink *s, const sram_geom *g)
+{
+	sink_printf(s, "; a machine of more arrays or bitlines may hold it (-m arrays=N,"
+		    "bitlines=N, ways=N, mesh=XxY: now %u, %u, %u, %ux%u)", g->arrays_per_way,
+		    g->bitlines, g->ways_per_bank, g->mesh_x, g->mesh_y);
+}
+
 int emu_tile_check(const emu_region *r, const sram_geom *g,
 		   const emu_tile_req *q, const uint64_t T[EMU_LAYOUT_DIMS], diag *d)
 {
@@ -741,6 +749,7 @@ int emu_tile_check(const emu_region *r, const sram_geom *g,
 		    T[1], T[2]);
 	rule_text(&s, r, g, q, P, rule);
 	rule_detail(&s, r, g, rule, T);
+	machine_hint(&s, g);
 	region_err(d, r, "%s", msg);
 	return -1;
 }
@@ -904,10 +913,7 @@ static void explain_none(diag *d, const emu_region *const *rs, size_t n,
 	}
 	if (left_out)
 		sink_printf(&s, " (and %zu more)", left_out);
-	/* the fix is most often a larger machine than the program's own */
-	sink_printf(&s, "; a machine of more arrays or bitlines may hold it (-m arrays=N,"
-		    "bitlines=N, ways=N, mesh=XxY: now %u, %u, %u, %ux%u)", g->arrays_per_way,
-		    g->bitlines, g->ways_per_bank, g->mesh_x, g->mesh_y);
+	machine_hint(&s, g);
 	region_err(d, rs[primary], "%s", msg);
 }
 
