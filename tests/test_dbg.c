@@ -879,6 +879,40 @@ Test(reverse, snapshots_then_forward_bit_identical)
 	free(r.out);
 }
 
+/* Every reverse step mid-history replays at most one interval when the
+ * snapshots are within the budget: tests/dbg/rev_wide.ins lays its
+ * buffers over every 4th array, as the 1M-element samples do, so three
+ * quarters of each written page are zero.  Its seven snapshots (one
+ * before each mul.i32 of 1184 micro-ops, the interval being 1300, and
+ * the end) fit in 600K stored as non-zero words, where whole pages held
+ * two (the base and the newest: a step back to the middle replayed
+ * 3647 micro-ops).  INFSDB_REPLAY_INTERRUPT stops (and, in batch mode,
+ * ends) a session whose replay goes past one interval. */
+Test(reverse, bounded_mid_history)
+{
+	char cmd[4096];
+	int n = snprintf(cmd, sizeof cmd, "cd '%s' && HOME=/nonexistent INFSDB_REPLAY_INTERRUPT=1301 "
+			 "'%s' -batch -nx -ex 'set reverse interval 1300' -ex 'set reverse "
+			 "budget 600K' -ex run -ex 'reverse-step 6' -ex 'show reverse'", SRCDIR,
+			 INFSDB_BIN);
+	for (int k = 0; k < 6; k++)
+		n += snprintf(cmd + n, sizeof cmd - (size_t)n, " -ex reverse-stepi -ex 'show "
+			      "reverse' -ex reverse-step -ex 'show reverse'");
+	snprintf(cmd + n, sizeof cmd - (size_t)n, " tests/dbg/rev_wide.ins");
+	char *out;
+	const int st = proc_shell(cmd, &out);
+	cr_assert_eq(st, 0, "%s", out);
+	cr_expect(strstr(out, "Snapshots: 7, "), "%s", out);
+	size_t steps = 0;
+	for (const char *p = out; (p = strstr(p, "motion replayed ")) != NULL; steps++) {
+		p += strlen("motion replayed ");
+		const unsigned long v = strtoul(p, NULL, 10);
+		cr_expect(v <= 1300, "a reverse step replayed %lu micro-ops:\n%s", v, out);
+	}
+	cr_expect_eq(steps, 13, "%s", out);
+	free(out);
+}
+
 /* Ctrl-C during a replay stops it where it got to, and the session goes
  * on.  INFSDB_REPLAY_INTERRUPT makes infsdb raise SIGINT itself after so
  * many replayed micro-ops, so that the signal arrives inside the replay
