@@ -183,6 +183,8 @@ Test(transcript, nsc_syncfree) { transcript("nsc_syncfree"); }
 Test(transcript, tdfg_json) { transcript("tdfg_json"); }
 Test(transcript, valid_load) { transcript("valid_load"); }
 Test(transcript, strm) { transcript("strm"); }
+Test(transcript, gdb_habits) { transcript("gdb_habits"); }
+Test(transcript, define_noend) { transcript("define_noend"); }
 Test(transcript, tdfg_load) { transcript("tdfg_load"); }
 Test(transcript, strm_reverse) { transcript("strm_reverse"); }
 Test(transcript, load_opt) { transcript("load_opt"); }
@@ -911,6 +913,36 @@ Test(reverse, bounded_mid_history)
 	}
 	cr_expect_eq(steps, 13, "%s", out);
 	free(out);
+}
+
+/* Ctrl-D at define's ">" prompt ends the definition, as gdb's: the
+ * session goes on, and the command has the lines typed before it. */
+Test(console, ctrl_d_ends_define)
+{
+	int fd;
+	pid_t pid = forkpty(&fd, NULL, NULL, NULL);
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		setenv("HOME", "/nonexistent", 1);
+		setenv("TERM", "dumb", 1);
+		if (chdir(SRCDIR) == 0)
+			execl(INFSDB_BIN, "infsdb", "-q", "-nx", "tests/dbg/steps.ins", (char *)NULL);
+		_exit(127);
+	}
+	cr_expect(expect_output(fd, "(infsdb) "));
+	type(fd, "define hi\r");
+	cr_expect(expect_output(fd, ">"));
+	type(fd, "echo hello from hi\\n\r");
+	cr_expect(expect_output(fd, ">"));
+	type(fd, "\x04");
+	cr_expect(expect_output(fd, "(infsdb) "));
+	type(fd, "hi\r");
+	cr_expect(expect_output(fd, "hello from hi"));
+	type(fd, "quit\r");
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(fd);
 }
 
 /* Ctrl-C during a replay stops it where it got to, and the session goes
