@@ -38,6 +38,11 @@ static dbg_bp *new_bp(dbg_session *s, dbg_bp_kind kind, uint64_t arg)
 	return bp;
 }
 
+dbg_bp *dbg_bp_new(dbg_session *s, dbg_bp_kind kind, uint64_t arg)
+{
+	return new_bp(s, kind, arg);
+}
+
 static void free_bp_fields(dbg_bp *bp)
 {
 	free(bp->cond);
@@ -305,6 +310,9 @@ static void describe_bp(const dbg_session *s, const dbg_bp *bp, char *buf, size_
 		break;
 	case DBG_BP_CYCLE:
 		snprintf(buf, size, "cycle %" PRIu64, bp->arg);
+		break;
+	case DBG_BP_TARGET:
+		snprintf(buf, size, "%s", bp->tbp.what);
 		break;
 	case DBG_BP_WATCH:
 	case DBG_BP_RWATCH:
@@ -712,6 +720,8 @@ static bool location_hits(const dbg_session *s, const dbg_bp *bp, bool at_bounda
 			  uint64_t prev_cycles)
 {
 	const emu_machine *em = s->em;
+	if (bp->kind == DBG_BP_TARGET) /* target mode: before the next finest unit */
+		return s->tg && s->ops->break_hit(s->tg, &bp->tbp);
 	if (bp->kind == DBG_BP_CYCLE) {
 		uint64_t now = dbg_cycles(s);
 		return prev_cycles != UINT64_MAX && prev_cycles < bp->arg && now >= bp->arg;

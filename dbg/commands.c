@@ -31,11 +31,16 @@ static const dbg_command info_commands[] = {
 	  "info breakpoints\n"
 	  "List every breakpoint and watchpoint: number, type, whether it is\n"
 	  "enabled, where it stops, its condition and how often it was hit.", NULL },
-	{ "buffers", NULL, "status", dbg_cmd_info_buffers, false,
-	  "List the stream's buffers.",
+	{ "buffers", "arrays", "status", dbg_cmd_info_buffers, false,
+	  "List the stream's buffers (the program's arrays).",
 	  "info buffers\n"
 	  "List every buffer: name, element type, length, first wordline, arrays\n"
 	  "and init= directive.", NULL },
+	{ "checkpoints", NULL, "status", dbg_cmd_info_checkpoints, false,
+	  "List the checkpoints of a target's program.",
+	  "info checkpoints\n"
+	  "List the checkpoints `checkpoint` took (on a program of Active-Routing,\n"
+	  "near-stream computing, VIMA or SIMT), * marking the one at the position.", NULL },
 	{ "display", NULL, "status", dbg_cmd_info_display, false,
 	  "List the expressions shown after every stop.",
 	  "info display\nList the auto-display expressions with their numbers.", NULL },
@@ -59,7 +64,7 @@ static const dbg_command info_commands[] = {
 	  "transpose state) and each tensor's tile map: for every tile, its\n"
 	  "coordinates, its array as (bank, way, array) and the elements it holds,\n"
 	  "as `infsim layout` prints them.  With TENSOR, that tensor's map only.", NULL },
-	{ "machine", NULL, "status", dbg_cmd_info_machine, false,
+	{ "machine", "source program", "status", dbg_cmd_info_machine, false,
 	  "Show the machine's sizes and the position.",
 	  "info machine\n"
 	  "Show the machine (wordlines, bitlines, arrays, ways, banks), the\n"
@@ -423,6 +428,13 @@ const dbg_command dbg_commands[] = {
 	  "inside a command, its start; at a command boundary inside a tDFG node,\n"
 	  "the node's start; at a node's start, its region's start; else the\n"
 	  "start of the history.", NULL },
+	{ "restart", NULL, "running", dbg_cmd_restart, false,
+	  "Go back to a checkpoint.",
+	  "restart N\n"
+	  "On a program of Active-Routing, near-stream computing, VIMA or SIMT,\n"
+	  "restore checkpoint N (`checkpoint` took it, `info checkpoints` lists\n"
+	  "them): the program's whole state as it was there.  The history of\n"
+	  "reverse execution starts again from it.", NULL },
 	{ "kill", "k", "running", dbg_cmd_kill, false,
 	  "Stop the program being run.",
 	  "kill\nDiscard the machine; `run` or `start` begin again.", NULL },
@@ -565,10 +577,14 @@ const dbg_command dbg_commands[] = {
 	  "$NAME for later expressions.  The settings: checkpoint compression,\n"
 	  "confirm, history size, listsize, logging, pagination (see `help set SETTING`; `show` shows\n"
 	  "them).", set_commands },
-	{ "checkpoint", NULL, "running", NULL, false,
+	{ "checkpoint", NULL, "running", dbg_cmd_checkpoint, false,
 	  "Save or restore the exact machine state.",
-	  "checkpoint save FILE | checkpoint load FILE\n"
-	  "See `help checkpoint save` and `help checkpoint load`.", checkpoint_commands },
+	  "checkpoint save FILE | checkpoint load FILE | checkpoint\n"
+	  "See `help checkpoint save` and `help checkpoint load`.  On a program of\n"
+	  "Active-Routing, near-stream computing, VIMA or SIMT, `checkpoint` alone\n"
+	  "keeps the program's whole state in the session, as gdb's checkpoint:\n"
+	  "`restart N` goes back to it, `info checkpoints` lists them and `delete\n"
+	  "checkpoint N` forgets one.", checkpoint_commands },
 	{ "record", NULL, "data", NULL, false,
 	  "Record micro-ops to a file.",
 	  "record vcd FILE [ARRAY]... | record stop\n"
@@ -791,7 +807,7 @@ static const struct {
 	{ "jump", "until LOCATION, or checkpoint load" },
 	{ "return", "finish (the machine has no calls to return from)" },
 	{ "call", "print EXPR" }, { "ptype", "info buffers" }, { "whatis", "info buffers" },
-	{ "layout", "tui enable" }, { "restart", "checkpoint load FILE" },
+	{ "layout", "tui enable" },
 	{ "target", "nothing: reverse execution needs no record target (reverse-step)" },
 	{ "attach", "infsdb PROG (infsdb runs its own machine)" },
 	{ "file", "infsdb PROG (start infsdb on the program)" },
@@ -821,9 +837,8 @@ static const char *info_equivalent(const char *word, size_t len)
 		const char *gdb, *hint;
 	} info[] = {
 		{ "locals", "info buffers" }, { "variables", "info buffers" },
-		{ "args", "info buffers" }, { "source", "info machine" },
-		{ "program", "info machine" }, { "threads", "info machine" },
-		{ "all-registers", "info registers" }, { "checkpoints", "checkpoint save/load" },
+		{ "args", "info buffers" }, { "threads", "info machine" },
+		{ "all-registers", "info registers" },
 		{ "watchpoints", "info breakpoints" }, { "symbol", "info buffers" },
 		{ "stack", "where" }, { "sharedlibrary", "info layout" },
 		{ NULL, NULL },
@@ -897,16 +912,22 @@ static int run_command(dbg_session *s, const dbg_command *table, char *line,
 		if (rc <= 0)
 			return rc;
 	}
+	if (s->ops && table == info_commands) { /* info WHAT of the target's own */
+		const int rc = dbg_tgt_info(s, line, len, dbg_trim(line + len));
+		if (rc <= 0)
+			return rc;
+	}
 	const dbg_command *c = lookup(s, table, line, len, prefix);
 	if (!c)
 		return -1;
 	*repeat = c->repeat;
 	char *args = line + len;
+	const dbg_handler fn = s->ops && c->fn ? dbg_tgt_handler(c) : c->fn;
 	if (c->sub) {
 		args = dbg_trim(args);
 		/* `set $i = 1`: not a subcommand's name */
-		if ((!*args || !isalpha((unsigned char)*args)) && c->fn)
-			return c->fn(s, args);
+		if ((!*args || !isalpha((unsigned char)*args)) && fn)
+			return fn(s, args);
 		if (!*args) {
 			dbg_error(s, "\"%s\" must be followed by the name of a subcommand.", c->name);
 			return -1;
@@ -915,7 +936,7 @@ static int run_command(dbg_session *s, const dbg_command *table, char *line,
 		snprintf(sub_prefix, sizeof sub_prefix, "%s ", c->name);
 		return run_command(s, c->sub, args, sub_prefix, repeat);
 	}
-	return c->fn(s, args);
+	return fn(s, args);
 }
 
 int dbg_execute(dbg_session *s, const char *text, bool *repeat)
@@ -949,11 +970,12 @@ int dbg_execute(dbg_session *s, const char *text, bool *repeat)
 /* "info" alone lists its subcommands, as gdb does. */
 static int cmd_info(dbg_session *s, char *args)
 {
-	(void)s;
 	(void)args;
 	printf("List of info subcommands:\n\n");
 	for (const dbg_command *c = info_commands; c->name; c++)
 		printf("info %-12s -- %s\n", c->name, c->brief);
+	for (const tgt_info *i = s->ops ? s->ops->infos : NULL; i && i->name; i++)
+		printf("info %-12s -- %s (%s)\n", i->name, i->help, s->ops->name);
 	return 0;
 }
 

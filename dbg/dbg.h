@@ -37,6 +37,7 @@
 #include "tdfg.h"
 #include "validate.h"
 #include "snap.h"
+#include "target.h"
 
 /* Exit status of a batch session: 1 if a command failed, 3 if `check`
  * found a difference (as `infsim run --check`), 2 on a usage error. */
@@ -69,6 +70,7 @@ typedef enum dbg_bp_kind {
 	DBG_BP_NODE_END, /* tDFG: once the last command of node arg is done */
 	DBG_BP_RWATCH, /* a micro-op read element elem of buffer arg */
 	DBG_BP_AWATCH, /* a micro-op read or wrote element elem of buffer arg */
+	DBG_BP_TARGET, /* target mode: tbp, as the target's break_hit tests it */
 } dbg_bp_kind;
 
 typedef struct dbg_bp {
@@ -83,6 +85,7 @@ typedef struct dbg_bp {
 	uint64_t hits;
 	uint64_t ignore;   /* `ignore N COUNT`: stops still to pass */
 	uint64_t elem;     /* rwatch, awatch: the element */
+	tgt_bp tbp;        /* DBG_BP_TARGET */
 	/* `enable once`: disabled, `enable count C`: disabled after C stops
 	 * (0: never); `enable delete` makes it temporary */
 	bool once;
@@ -160,7 +163,17 @@ typedef struct dbg_load_arg {
 	const char *path;
 } dbg_load_arg;
 
+struct dbg_tgt_mode;
+
 typedef struct dbg_session {
+	/* Target mode (target.c): a program of a system other than the
+	 * in-cache machine's streams (emu/target/target.h); ops NULL on a
+	 * stream or a tDFG.  tg is the program, open from the start (break
+	 * reads it), run from `run` or `start` on. */
+	const tgt_ops *ops;
+	tgt *tg;
+	bool t_running;    /* tg is being run (`run`, `start`), not only read */
+	struct dbg_tgt_mode *tm;
 	emu_program prog;
 	bool loaded;
 	dbg_load *loads;   /* -l files and a tDFG's load= arrays (loads.c) */
@@ -368,6 +381,9 @@ dbg_bp *dbg_bp_hit(dbg_session *s, bool at_boundary, uint64_t prev_cycles,
 /* Is there an enabled watchpoint or cycle breakpoint, which must be
  * looked at after every micro-op? */
 bool dbg_bp_need_uops(const dbg_session *s);
+/* A new breakpoint of kind, numbered next, enabled; NULL out of memory
+ * (reported). */
+dbg_bp *dbg_bp_new(dbg_session *s, dbg_bp_kind kind, uint64_t arg);
 /* Report a stop at bp (and delete it when temporary). */
 void dbg_bp_report(dbg_session *s, dbg_bp *bp);
 /* The breakpoint numbered num, or NULL. */
@@ -755,9 +771,42 @@ void dbg_lines_console(dbg_line_fn run, void *ctx, const bool *quit);
  * the command word, or NULL for a blank line or a # comment. */
 char *dbg_line_split(char *line, char **fmt, char **arg);
 
+/* ---- target mode (target.c, target_data.c): every system but the
+ * in-cache machine's streams, through emu/target/target.h ---- */
+/* What open is given (main.c fills it from the options), and -l's
+ * arrays: every `run` and `start` opens the program afresh with them. */
+typedef struct dbg_tgt_args {
+	tgt_load load;
+	const char *const *lnames;   /* -l ARRAY=FILE, in order */
+	const char *const *lpaths;
+	size_t nl;
+} dbg_tgt_args;
+/* Enter target mode for ops with args (kept, not copied).  0, or -1
+ * out of memory. */
+int dbg_tgt_init(dbg_session *s, const tgt_ops *ops, const dbg_tgt_args *args);
+void dbg_tgt_free(dbg_session *s);
+/* Open the program afresh (for stepping) and fill -l's arrays: 0, or -1
+ * with *st and d. */
+int dbg_tgt_open(dbg_session *s, tgt_status *st, diag *d);
+/* The handler target mode runs for command c (its own, or c's when the
+ * command is the same on every program). */
+dbg_handler dbg_tgt_handler(const dbg_command *c);
+/* `info WHAT` of the target's own (info flows): 1 if WHAT is none of
+ * them, else 0 or -1 as a command. */
+int dbg_tgt_info(dbg_session *s, const char *word, size_t len, const char *args);
+/* A target value's raw bits as a value of the expressions. */
+dbg_value dbg_tgt_value(tgt_type type, uint64_t bits);
+/* The target's "cycles" (its count of finest units when it has none). */
+uint64_t dbg_tgt_cycles(const dbg_session *s);
+/* Print the position and the displays (after a stop). */
+void dbg_tgt_report_stop(dbg_session *s);
+/* checkpoint, restart N, info checkpoints: target mode's in-memory
+ * checkpoints (on a stream, which checkpoints to files, an error). */
+int dbg_cmd_checkpoint(dbg_session *s, char *args);
+int dbg_cmd_restart(dbg_session *s, char *args);
+int dbg_cmd_info_checkpoints(dbg_session *s, char *args);
+
 /* infsdb on an Active-Routing program (ar.c); argv as main's. */
 int dbg_ar_main(int argc, char **argv);
-/* infsdb on a near-stream program, PROG.nsc (nsc.c). */
-int dbg_nsc_main(int argc, char **argv);
 
 #endif

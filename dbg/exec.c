@@ -76,6 +76,8 @@ int dbg_need_machine(dbg_session *s)
 
 uint64_t dbg_cycles(const dbg_session *s)
 {
+	if (s->ops)
+		return dbg_tgt_cycles(s);
 	if (!s->em)
 		return 0;
 	/* em->cur holds the current command's cost once it has started; it

@@ -18,6 +18,9 @@
  *            | "$pc" | "$upc" | "$cycle" | "$" SRAMFN "(" expr { "," expr } ")"
  *            | "$" | "$$" | "$$" N | "$" N | "$" NAME
  *
+ * In target mode (a program of another system, target.c) NAME is what
+ * the target's lookup knows: an array, indexed, or a scalar.
+ *
  * The precedence is C's, as gdb's: a bit-level debugger's masks and
  * shifts (A[i] >> 3 & 1) read as they would in C.  `$`, `$$`, `$$N`
  * and `$N` are the value history (print records each value it shows,
@@ -286,12 +289,78 @@ static dbg_value read_element(parser *ps, const emu_buffer *b)
 	return dbg_value_of_element(ps->s, b, i);
 }
 
+/* Target mode: a name the target knows (ops->lookup): a scalar, or an
+ * array's element, NAME[I] (NAME[I][J] for an array of two dimensions
+ * or more, outermost first as C, the shape tgt_array gives). */
+static dbg_value parse_target_name(parser *ps, const char *start, size_t len)
+{
+	dbg_session *s = ps->s;
+	char name[TGT_NAME_MAX];
+	tgt_sym sym;
+	skip_space(ps);
+	const bool known = len < sizeof name && s->tg &&
+			   (memcpy(name, start, len), name[len] = '\0', s->ops->lookup(s->tg, name, &sym));
+	if (!known && len == 3 && (!strncmp(start, "inf", 3) || !strncmp(start, "nan", 3)))
+		return dbg_value_real(*start == 'i' ? INFINITY : NAN);
+	if (!known) {
+		fail(ps, "No symbol \"%.*s\" in current context.", (int)len, start);
+		return plain(0);
+	}
+	if (!ps->syntax_only && !s->t_running) {
+		fail(ps, "The program is not being run.");
+		return plain(0);
+	}
+	skip_space(ps);
+	if (!sym.is_array && (sym.length <= 1 || *ps->p != '['))
+		return ps->syntax_only ? plain(0) : dbg_tgt_value(sym.type, s->ops->read(s->tg, &sym, 0));
+	tgt_array a = { .ndim = 1, .shape = { sym.length } };
+	const long ai = tgt_array_find(s->ops, s->tg, name);
+	if (ai >= 0)
+		s->ops->array(s->tg, (size_t)ai, &a);
+	if (!accept(ps, "[")) {
+		fail(ps, "%s is an array of %" PRIu64 " elements: expected an element, %s[INDEX].",
+		     name, sym.length, name);
+		return plain(0);
+	}
+	uint64_t flat = 0;
+	unsigned k = 0;
+	do {
+		dbg_value v = parse_expr(ps);
+		if (ps->failed)
+			return plain(0);
+		if (!accept(ps, "]")) {
+			syntax_error(ps);
+			return plain(0);
+		}
+		char what[TGT_NAME_MAX + 32];
+		snprintf(what, sizeof what, "The index of %s", name);
+		if (!need_integer(ps, &v, what))
+			return plain(0);
+		const uint64_t dim = a.ndim > 1 && k < a.ndim ? a.shape[k] : sym.length;
+		if (!ps->syntax_only && (v.v < 0 || (uint64_t)v.v >= dim)) {
+			fail(ps, "Index %" PRId64 " is out of range for %s (0 to %" PRIu64 ").", v.v,
+			     name, dim - 1);
+			return plain(0);
+		}
+		flat = flat * (a.ndim > 1 ? dim : 1) + (uint64_t)v.v;
+		k++;
+	} while (accept(ps, "["));
+	if (k != (a.ndim > 1 ? a.ndim : 1)) {
+		fail(ps, "%s has %u dimension%s: expected %u index%s, got %u.", name, a.ndim,
+		     a.ndim == 1 ? "" : "s", a.ndim, a.ndim == 1 ? "" : "es", k);
+		return plain(0);
+	}
+	return ps->syntax_only ? plain(0) : dbg_tgt_value(sym.type, s->ops->read(s->tg, &sym, flat));
+}
+
 static dbg_value parse_name(parser *ps)
 {
 	const char *start = ps->p;
 	while (isalnum((unsigned char)*ps->p) || *ps->p == '_' || *ps->p == '.')
 		ps->p++;
 	size_t len = (size_t)(ps->p - start);
+	if (ps->s->ops)
+		return parse_target_name(ps, start, len);
 	const emu_buffer *b = dbg_find_buffer(ps->s, start, len);
 	skip_space(ps);
 	/* inf and nan are literals, unless a buffer of that name is indexed */
@@ -500,6 +569,8 @@ static dbg_value parse_variable(parser *ps)
 			continue;
 		if (ps->syntax_only)
 			return plain(0);
+		if (ps->s->ops && k == 0 && ps->s->t_running) /* a target's own cycles */
+			return plain((int64_t)dbg_cycles(ps->s));
 		if (!em) {
 			fail(ps, "The program is not being run.");
 			return plain(0);

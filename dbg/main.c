@@ -28,24 +28,26 @@
 #include <readline/readline.h>
 
 #include "ar.h"
+#include "cli.h"
 #include "dbg.h"
+#include "opts.h"
 #include "tdfg_json.h"
 #include "text.h"
 #include "outfile.h"
 #include "vima.h"
-#include "nsc.h"
 #include "simt.h"
 
 static const char help_text[] =
-"Usage: infsdb [OPTION]... PROG\n"
+"Usage: infsdb [OPTION]... PROG [OPTION]...\n"
 "Debug a command stream (.ins text or .inb binary), or a tDFG program\n"
 "(.tdfg, or the published artifact's .json with --type) lowered by the\n"
 "JIT, on infsim's SRAM model: step it node by node, command by command\n"
 "or micro-op by micro-op, stop on breakpoints and watchpoints, inspect\n"
 "elements, wordlines and latches, and compare with the scalar reference\n"
 "model (and, for a tDFG, with what its nodes mean).\n"
-"A near-stream program (.nsc, doc/STREAMS.md) takes infsim nsc's options\n"
-"and has commands of its own (infsdb PROG.nsc --help).\n"
+"A program of another system (.ar, .nsc, .vima, .simt) is debugged with\n"
+"the same commands, over its own units (events and Updates, steps and\n"
+"iterations, instructions, bundles): see doc/DEBUGGER.md, \"Targets\".\n"
 "\n"
 "  -batch                     read commands from -x and -ex only, then exit\n"
 "  -x, -command FILE          execute the commands in FILE (repeatable)\n"
@@ -64,9 +66,13 @@ static const char help_text[] =
 "                             every node stops at the first that differs\n"
 "      --type=TYPE            the element type of an artifact's tDFG (.json):\n"
 "                             i8, i16, i32, i64, u8 ... u64 or f32\n"
-"  -D, --define=NAME=VALUE    give the tDFG's size parameter NAME (its line\n"
+"  -D, --define=NAME=VALUE    give the program's parameter NAME (a tDFG's\n"
 "                             'param NAME = DEFAULT') the integer VALUE, as\n"
 "                             infsim run -D; repeatable, each NAME once\n"
+"      --check                keep the system's independent reference, for\n"
+"                             `check` (the other systems; streams keep theirs)\n"
+"      --strict, -j N, and each system's own options (--root=naive, ...):\n"
+"                             as infsim run (infsim run --help lists them)\n"
 "      --help                 display this help and exit\n"
 "      --version              output version information and exit\n"
 "\n"
@@ -110,9 +116,17 @@ typedef struct options {
 	size_t ndefs;
 	dbg_load_arg *loads;   /* -l BUF=FILE */
 	size_t nloads;
+	tgt_opts c;            /* --check, --strict, -j, the targets' own options */
+	const struct option *lo;
+	const tgt_ops *target; /* a program of another system than streams */
+	char *text;            /* its text */
+	size_t len;
+	tgt_settings st;       /* what its open is given */
+	const char **lnames, **lpaths;
 } options;
 
-enum { OPT_HELP = 256, OPT_VERSION, OPT_BATCH, OPT_EX, OPT_NX, OPT_TUI, OPT_TDFG, OPT_TYPE };
+enum { OPT_HELP = 256, OPT_VERSION, OPT_BATCH, OPT_EX, OPT_NX, OPT_TUI, OPT_TDFG, OPT_TYPE,
+       OPT_CHECK, OPT_STRICT };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, OPT_BATCH },
@@ -129,10 +143,13 @@ static const struct option long_options[] = {
 	{ "tdfg", required_argument, NULL, OPT_TDFG },
 	{ "type", required_argument, NULL, OPT_TYPE },
 	{ "define", required_argument, NULL, 'D' },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "threads", required_argument, NULL, 'j' },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
 };
+enum { NLONG = sizeof long_options / sizeof long_options[0] };
 
 /* Out of memory while reading the options: a runtime failure (exit 1),
  * not a usage error. */
@@ -229,32 +246,71 @@ static int one_option(options *o, int c)
 	case OPT_TDFG: o->tdfg = optarg; return 0;
 	case OPT_TYPE: o->type = optarg; return 0;
 	case 'D': return add_define(o, optarg);
+	case OPT_CHECK: o->c.check = true; return 0;
+	case OPT_STRICT: o->c.strict = true; return 0;
+	case 'j': return tgt_opts_threads(&o->c, NULL, optarg);
 	case OPT_HELP: fputs(help_text, stdout); return -1;
 	case OPT_VERSION: printf("infsdb (infsim) %s\n%s", PACKAGE_VERSION, VERSION_NOTICE); return -1;
-	default: return usage_error("unknown option");
+	default:
+		if (c >= TGT_OPTS_BASE) {
+			tgt_opts_given(&o->c, o->lo, c, optarg);
+			return 0;
+		}
+		return usage_error("unknown option");
 	}
 }
+
+/* Is the program another system's (o->target)?  A file that cannot be
+ * read is left to the stream session, which says why. */
+static bool which_target(options *o)
+{
+	diag d;
+	diag_clear(&d);
+	if (!strcmp(o->prog, "-") || text_read_file(o->prog, TEXT_FILE_MAX, &o->text, &o->len, &d) < 0)
+		return false;
+	const tgt_ops *ops = tgt_find(o->prog, o->text, o->len < 4096 ? o->len : 4096);
+	if (ops && strcmp(ops->name, "stream") != 0) {
+		o->target = ops;
+		return true;
+	}
+	free(o->text);
+	o->text = NULL;
+	return false;
+}
+
+static int target_options(options *o);
 
 static int parse_options(int argc, char **argv, options *o)
 {
 	int c;
 	opterr = 0;
-	while ((c = getopt_long_only(argc, argv, "+x:qm:c:D:l:", long_options, NULL)) != -1) {
+	/* options before and after the program, as infsim run takes them */
+	while ((c = getopt_long_only(argc, argv, "-x:qm:c:D:l:j:", o->lo, NULL)) != -1) {
 		if (c == '?') {
-			if (optopt && strchr("xmcDl", optopt))
+			if (optopt && strchr("xmcDlj", optopt))
 				return usage_error("option '-%c' requires an argument", optopt);
 			return usage_error("unrecognized option '%s'", argv[optind - 1]);
+		}
+		if (c == 1) {
+			if (o->prog)
+				return usage_error("extra operand '%s'", optarg);
+			o->prog = optarg;
+			continue;
 		}
 		int rc = one_option(o, c);
 		if (rc)
 			return rc;
 	}
-	if (optind < argc)
-		o->prog = argv[optind++];
-	if (optind < argc)
-		return usage_error("extra operand '%s'", argv[optind]);
-	if (!o->prog)
-		return usage_error("missing program operand (a .ins or .inb stream, a .tdfg or a .json tDFG)");
+	if (!o->prog) {
+		char exts[256];
+		tgt_opts_exts(exts, sizeof exts);
+		return usage_error("missing program operand (%s)", exts);
+	}
+	o->c.prog = o->prog;
+	if (which_target(o))
+		return target_options(o);
+	if (o->c.ntopts)
+		return tgt_opts_refuse(tgt_opts_target("stream"), &o->c, NULL);
 	/* An artifact's dump has no element type of its own (doc/TDFG.md). */
 	const bool json = emu_tdfg_json_path(o->prog);
 	if (json && !o->type)
@@ -270,6 +326,55 @@ static int parse_options(int argc, char **argv, options *o)
 }
 
 /* ---- loading ---- */
+
+/* A program of another target than the in-cache machine's: infsim run's
+ * refusals, and none of the stream session's own options. */
+static int target_options(options *o)
+{
+	if (o->tdfg || o->type)
+		return usage_error("%s '%s': a stream's option; %s is a program of %s", o->tdfg ?
+				   "--tdfg" : "--type", o->tdfg ? o->tdfg : o->type, o->prog,
+				   o->target->title);
+	for (size_t i = 0; i < o->ndefs; i++)
+		o->c.defs[o->c.ndefs++] = (tgt_def){ o->defs[i].name, o->defs[i].value };
+	o->c.config = o->config;
+	for (size_t i = 0; i < o->nmachine; i++)
+		o->c.machine[o->c.nmachine++] = o->machine[i];
+	o->c.loads = o->nloads > 0;
+	return tgt_opts_refuse(o->target, &o->c, NULL);
+}
+
+/* Target mode: open the program once (its errors are the session's
+ * start's), with the settings and -l's arrays every run opens it with. */
+static int load_target(dbg_session *s, options *o, diag *d)
+{
+	int rc = tgt_opts_settings(o->target, &o->c, NULL, &o->st);
+	if (rc)
+		return rc;
+	o->lnames = calloc(o->nloads + 1, sizeof *o->lnames);
+	o->lpaths = calloc(o->nloads + 1, sizeof *o->lpaths);
+	if (!o->lnames || !o->lpaths)
+		return oom_error();
+	for (size_t i = 0; i < o->nloads; i++) {
+		o->lnames[i] = o->loads[i].name;
+		o->lpaths[i] = o->loads[i].path;
+	}
+	dbg_tgt_args a = {
+		.load = { .path = o->prog, .text = o->text, .len = o->len, .defs = o->c.defs,
+			  .ndefs = o->c.ndefs, .settings = o->st.s, .nsettings = o->st.n,
+			  .opts = o->st.ov, .nopts = o->st.nov, .check = o->c.check,
+			  .strict = o->c.strict, .threads = o->c.threads },
+		.lnames = o->lnames, .lpaths = o->lpaths, .nl = o->nloads,
+	};
+	if (dbg_tgt_init(s, o->target, &a) < 0)
+		return oom_error();
+	tgt_status st;
+	if (dbg_tgt_open(s, &st, d) < 0)
+		return st == TGT_USAGE ? tgt_opts_open_usage(d, NULL) : (fprintf(stderr, "%s\n",
+									 d->msg), DBG_EXIT_FAILED);
+	s->loaded = true;
+	return 0;
+}
 
 static int machine_overrides(const options *o, emu_geom_override *ov, diag *d)
 {
@@ -319,6 +424,12 @@ static int load_program(dbg_session *s, const options *o, diag *d)
 
 static void print_banner(const dbg_session *s, const char *path)
 {
+	if (s->ops) {
+		const size_t n = s->ops->narrays(s->tg);
+		printf("Reading %s: a program of %s (%s), %zu array%s.\n", path, s->ops->title,
+		       s->ops->name, n, n == 1 ? "" : "s");
+		return;
+	}
 	if (!s->tdfg) {
 		printf("Reading %s: %zu commands, %zu buffers.\n", path, s->prog.ncmds,
 		       s->prog.nbufs);
@@ -418,8 +529,23 @@ static int session_status(const dbg_session *s)
 	return s->mismatch ? DBG_EXIT_MISMATCH : EXIT_SUCCESS;
 }
 
+static void options_free(options *o)
+{
+	free(o->actions);
+	free(o->machine);
+	free(o->defs);
+	free(o->loads);
+	free(o->text);
+	free(o->lnames);
+	free(o->lpaths);
+	free((void *)o->lo);
+	tgt_opts_settings_free(&o->st);
+	tgt_opts_free(&o->c);
+}
+
 int main(int argc, char **argv)
 {
+	cli_program = "infsdb";
 	/* VIMA programs have their own command set (emu/vima, doc/VIMA.md). */
 	if (vima_cli_wants(argc - 1, argv + 1))
 		return vima_dbg_main(argc, argv);
@@ -429,17 +555,15 @@ int main(int argc, char **argv)
 				return dbg_simt_tui_main(argc, argv);
 		return simt_dbg_main(argc, argv);
 	}
-	if (nsc_cli_wants(argc - 1, argv + 1)) /* a near-stream program: dbg/nsc.c */
-		return dbg_nsc_main(argc, argv);
-	if (ar_cli_wants(argc, argv)) /* an Active-Routing program: dbg/ar.c */
+	/* Active-Routing's console until its target is in tgt_all (emu/ar) */
+	if (ar_cli_wants(argc, argv) && !tgt_opts_target("ar"))
 		return dbg_ar_main(argc, argv);
 	options o = { 0 };
-	int rc = parse_options(argc, argv, &o);
+	int rc = tgt_opts_init(&o.c, (size_t)argc) < 0 ||
+		 !(o.lo = tgt_opts_longopts(long_options, NLONG)) ? oom_error()
+								   : parse_options(argc, argv, &o);
 	if (rc) {
-		free(o.actions);
-		free(o.machine);
-		free(o.defs);
-		free(o.loads);
+		options_free(&o);
 		return rc < 0 ? EXIT_SUCCESS : rc;
 	}
 	dbg_session s = { 0 };
@@ -456,17 +580,16 @@ int main(int argc, char **argv)
 	diag_clear(&d);
 	if (!o.batch && !o.quiet)
 		printf("infsdb (infsim) %s\nType \"help\" for the commands.\n", PACKAGE_VERSION);
-	if (load_program(&s, &o, &d) < 0) {
-		fprintf(stderr, "%s\n", d.msg);
+	rc = o.target ? load_target(&s, &o, &d)
+		      : load_program(&s, &o, &d) < 0 ? (fprintf(stderr, "%s\n", d.msg), DBG_EXIT_FAILED) : 0;
+	if (rc) {
+		dbg_tgt_free(&s);
 		dbg_loads_free(&s);
 		dbg_valid_free(&s);
 		emu_program_free(&s.prog);
 		dbg_tdfg_free(&s);
-		free(o.loads);
-		free(o.actions);
-		free(o.machine);
-		free(o.defs);
-		return DBG_EXIT_FAILED;
+		options_free(&o);
+		return rc;
 	}
 	if (!o.batch && !o.quiet)
 		print_banner(&s, o.prog);
@@ -502,14 +625,12 @@ int main(int argc, char **argv)
 	dbg_vars_free(&s);
 	dbg_user_free(&s);
 	free(s.log_path);
+	dbg_tgt_free(&s);
 	dbg_loads_free(&s);
 	dbg_valid_free(&s);
 	emu_program_free(&s.prog);
 	dbg_tdfg_free(&s);
-	free(o.actions);
-	free(o.machine);
-	free(o.defs);
-	free(o.loads);
+	options_free(&o);
 	/* A session whose output never reached stdout (a full disk, a
 	 * closed pipe) failed, as infsim's does. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {

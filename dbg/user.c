@@ -340,7 +340,7 @@ static int run_range(dbg_session *s, char **l, size_t from, size_t to, int *flow
 		if (is_word(l[i], "if")) {
 			size_t else_at, end = matching_end(l, i, to, &else_at);
 			const int c = condition(s, l[i]);
-			if (c < 0 || (c ? run_range(s, l, i + 1, else_at, flow, loops)
+			if (c < 0 || (c ? run_range(s, l, i + 1, else_at < end ? else_at : end, flow, loops)
 				       : else_at < end ? run_range(s, l, else_at + 1, end, flow, loops) : 0) < 0)
 				return -1;
 			i = end;

@@ -9,15 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *cli_program = "infsim";
+
 int cli_usage(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("infsim: ", stderr);
+	if (strcmp(cli_program, "infsim") != 0)
+		cmd = NULL;
+	fprintf(stderr, "%s: ", cli_program);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'infsim%s%s --help' for more information.\n", cmd ? " " : "",
-		cmd ? cmd : "");
+	fprintf(stderr, "\nTry '%s%s%s --help' for more information.\n", cli_program,
+		cmd ? " " : "", cmd ? cmd : "");
 	return CLI_EXIT_USAGE;
 }
 

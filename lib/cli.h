@@ -19,8 +19,12 @@
 
 enum { CLI_EXIT_USAGE = 2 };
 
+/* The program the messages name: "infsim" (the default) or "infsdb",
+ * which then names no subcommand in its hint ("Try 'infsdb --help'"). */
+extern const char *cli_program;
+
 /* Print "infsim: MESSAGE" and the hint to `infsim [CMD] --help` (cmd
- * NULL: the top-level help); CLI_EXIT_USAGE. */
+ * NULL: the top-level help; cli_program names the program); CLI_EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Print a runtime failure's message; EXIT_FAILURE. */

@@ -52,13 +52,13 @@ tests_test_stream_CFLAGS = $(TEST_CFLAGS)
 tests_test_stream_LDADD = $(TEST_LIBS)
 
 check_PROGRAMS += tests/test_cli
-tests_test_cli_SOURCES = tests/test_cli.c
+tests_test_cli_SOURCES = tests/test_cli.c tests/stats_json.c tests/stats_json.h
 tests_test_cli_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
-tests_test_cli_LDADD = $(TEST_LIBS)
+tests_test_cli_LDADD = $(TEST_LIBS) $(JSONC_LIBS)
 check_PROGRAMS += tests/test_samples
-tests_test_samples_SOURCES = tests/test_samples.c
+tests_test_samples_SOURCES = tests/test_samples.c tests/stats_json.c tests/stats_json.h
 tests_test_samples_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
-tests_test_samples_LDADD = $(TEST_LIBS)
+tests_test_samples_LDADD = $(TEST_LIBS) $(JSONC_LIBS)
 
 check_PROGRAMS += tests/test_machine
 tests_test_machine_SOURCES = tests/test_machine.c
@@ -131,9 +131,9 @@ TESTS += $(check_PROGRAMS)
 EXTRA_DIST += tests/data/small.ins tests/data/resize.ins tests/data/bad_syntax.ins
 
 check_PROGRAMS += tests/test_tdfg_prog
-tests_test_tdfg_prog_SOURCES = tests/test_tdfg_prog.c
+tests_test_tdfg_prog_SOURCES = tests/test_tdfg_prog.c tests/stats_json.c tests/stats_json.h
 tests_test_tdfg_prog_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
-tests_test_tdfg_prog_LDADD = $(TEST_LIBS)
+tests_test_tdfg_prog_LDADD = $(TEST_LIBS) $(JSONC_LIBS)
 
 check_PROGRAMS += tests/test_tile_pick
 tests_test_tile_pick_SOURCES = tests/test_tile_pick.c
@@ -314,11 +314,19 @@ check_PROGRAMS += tests/test_vima
 tests_test_vima_SOURCES = tests/test_vima.c
 tests_test_vima_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_vima_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_target_vima
+tests_test_target_vima_SOURCES = tests/test_target_vima.c
+tests_test_target_vima_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_target_vima_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/test_ar
 tests_test_ar_SOURCES = tests/test_ar.c
 tests_test_ar_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' \
 	-DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_ar_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_target_ar
+tests_test_target_ar_SOURCES = tests/test_target_ar.c
+tests_test_target_ar_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_target_ar_LDADD = $(TEST_LIBS)
 # The libFuzzer target and its seeds (built by hand: see its header).
 EXTRA_DIST += tests/dbg/ar_mac.cmds tests/dbg/ar_mac.out
 EXTRA_DIST += tests/fuzz/fuzz_ar.c tests/fuzz/corpus/ar/assign tests/fuzz/corpus/ar/backprop tests/fuzz/corpus/ar/bad_index tests/fuzz/corpus/ar/deadlock tests/fuzz/corpus/ar/lud tests/fuzz/corpus/ar/mac tests/fuzz/corpus/ar/mac_f32 tests/fuzz/corpus/ar/pagerank tests/fuzz/corpus/ar/rand_mac tests/fuzz/corpus/ar/rand_reduce tests/fuzz/corpus/ar/reduce tests/fuzz/corpus/ar/sgemm tests/fuzz/corpus/ar/spmv
@@ -380,17 +388,21 @@ tests_test_workloads_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/
 tests_test_workloads_LDADD = tests/libkernels.la $(TEST_LIBS)
 # strm nodes (emu/tdfg/strm.c): gather_mlp and the split reduction.
 check_PROGRAMS += tests/test_strm
-tests_test_strm_SOURCES = tests/test_strm.c
+tests_test_strm_SOURCES = tests/test_strm.c tests/stats_json.c tests/stats_json.h
 tests_test_strm_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
-tests_test_strm_LDADD = tests/libkernels.la $(TEST_LIBS)
+tests_test_strm_LDADD = tests/libkernels.la $(TEST_LIBS) $(JSONC_LIBS)
 check_PROGRAMS += tests/test_paper_stats
-tests_test_paper_stats_SOURCES = tests/test_paper_stats.c
+tests_test_paper_stats_SOURCES = tests/test_paper_stats.c tests/stats_json.c tests/stats_json.h
 tests_test_paper_stats_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
-tests_test_paper_stats_LDADD = $(TEST_LIBS)
+tests_test_paper_stats_LDADD = $(TEST_LIBS) $(JSONC_LIBS)
 check_PROGRAMS += tests/test_tui_simt
 tests_test_tui_simt_SOURCES = tests/test_tui_simt.c tests/tmux.c tests/tmux.h
 tests_test_tui_simt_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_tui_simt_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_target_simt
+tests_test_target_simt_SOURCES = tests/test_target_simt.c
+tests_test_target_simt_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_target_simt_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/test_simt
 tests_test_simt_SOURCES = tests/test_simt.c
 tests_test_simt_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
@@ -433,3 +445,13 @@ check_PROGRAMS += tests/test_stats_tree
 tests_test_stats_tree_SOURCES = tests/test_stats_tree.c
 tests_test_stats_tree_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_stats_tree_LDADD = $(TEST_LIBS) $(JSONC_LIBS)
+
+check_PROGRAMS += tests/test_target_nsc
+tests_test_target_nsc_SOURCES = tests/test_target_nsc.c
+tests_test_target_nsc_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_target_nsc_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_targets
+tests_test_targets_SOURCES = tests/test_targets.c tests/stats_json.c tests/stats_json.h
+tests_test_targets_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_targets_LDADD = $(TEST_LIBS) $(JSONC_LIBS)

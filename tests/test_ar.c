@@ -865,7 +865,8 @@ Test(cli, run_dispatches_on_ar)
 {
 	result r = run("run " SAMPLES "mac.ar --stats=json -s S=s.npy --heatmap=h.svg");
 	cr_expect_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "\"end_clean\": true"), "%s", r.out);
+	cr_expect(strstr(r.out, "\"end_state\": {\n    \"ended\": true,\n    \"clean\": true\n"),
+		  "%s", r.out);
 	cr_expect(strstr(r.out, "\"fig10\""), "%s", r.out);
 	result_free(&r);
 	char path[512];
@@ -884,16 +885,18 @@ Test(cli, run_dispatches_on_ar)
 	result_free(&r);
 	r = run("ar " SAMPLES "mac.ar --root=middle");
 	cr_expect_eq(r.status, 2);
-	cr_expect(strstr(r.err, "infsim: --root=middle: expected naive, tid or addr\n"
-				"Try 'infsim ar --help' for more information.\n"), "%s", r.err);
+	cr_expect(strstr(r.err, "infsim: -m root=middle: expected naive, tid or addr\n"
+				"Try 'infsim run --help' for more information.\n"), "%s", r.err);
 	result_free(&r);
 	r = run("ar " SAMPLES "mac.ar --buffers=70000");
 	cr_expect_eq(r.status, 2);
-	cr_expect(strstr(r.err, "infsim: --buffers=70000: expected a number from 1 to 65536\n"), "%s", r.err);
+	cr_expect(strstr(r.err, "infsim: -m buffers=70000: expected a number from 1 to 65536\n"), "%s", r.err);
 	result_free(&r);
 	r = run("ar --help");
 	cr_expect_eq(r.status, 0);
-	cr_expect(strstr(r.out, "Usage: infsim ar PROG.ar"));
+	cr_expect(strstr(r.out, "Usage: infsim ar PROG [OPTION]..."), "%s", r.out);
+	cr_expect(strstr(r.out, "--root="), "%s", r.out);
+	cr_expect(!strstr(r.out, "--tdfg="), "%s", r.out);
 	result_free(&r);
 }
 

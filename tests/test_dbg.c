@@ -180,6 +180,8 @@ Test(transcript, nsc_errors) { transcript("nsc_errors"); }
 Test(transcript, nsc_usage) { transcript("nsc_usage"); }
 Test(transcript, nsc_alias) { transcript("nsc_alias"); }
 Test(transcript, nsc_syncfree) { transcript("nsc_syncfree"); }
+Test(transcript, nsc_badopt) { transcript("nsc_badopt"); }
+Test(transcript, nsc_reverse) { transcript("nsc_reverse"); }
 Test(transcript, tdfg_json) { transcript("tdfg_json"); }
 Test(transcript, valid_load) { transcript("valid_load"); }
 Test(transcript, strm) { transcript("strm"); }

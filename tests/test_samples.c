@@ -17,6 +17,7 @@
 #include <criterion/criterion.h>
 
 #include "proc.h"
+#include "stats_json.h"
 
 #include <dirent.h>
 #include <inttypes.h>
@@ -232,34 +233,48 @@ typedef struct cmd_table {
 	uint64_t run_cmds, run_cycles;      /* the summary line's */
 } cmd_table;
 
-/* infsim run --stats=commands ARGS, parsed. */
+/* infsim run --stats=json ARGS: its commands' rows and totals; and the
+ * text of --stats=commands has one row per command. */
 static void run_commands_table(const char *args, cmd_table *t)
 {
 	char cmd[2048], *out = NULL;
 	memset(t, 0, sizeof *t);
-	snprintf(cmd, sizeof cmd, "'%s' run %s --stats=commands", INFSIM_BIN, args);
+	snprintf(cmd, sizeof cmd, "'%s' run %s --stats=json", INFSIM_BIN, args);
 	int st = proc_shell(cmd, &out);
 	cr_assert_eq(st, 0, "%s: %s", cmd, out ? out : "");
-	bool header = false;
-	for (char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		cmd_row r;
-		int used = 0;
-		if (strstr(line, "#   line     baseline       cycles     shortest  banks  command"))
-			header = true;
-		if (sscanf(line, " %u %d %" SCNu64 " %" SCNu64 " %" SCNu64 " %u %n", &r.index,
-			   &r.line, &r.baseline, &r.cycles, &r.shortest, &r.banks, &used) == 6) {
-			first_token(line + used, r.mnemonic, sizeof r.mnemonic);
-			cr_assert_lt(t->n, 256);
-			t->row[t->n++] = r;
-		}
-		sscanf(line, " total %" SCNu64 " %" SCNu64, &t->total_base, &t->total_cycles);
-		/* the summary line: "PATH: N commands, C cycles; ..." */
-		const char *sum = strstr(line, ".ins: ");
-		if (sum)
-			sscanf(sum + 6, "%" SCNu64 " commands, %" SCNu64 " cycles", &t->run_cmds,
-			       &t->run_cycles);
+	json_object *d = stats_parse(out);
+	json_object *rows = stats_at(d, "commands");
+	cr_assert_not_null(rows, "no commands list:\n%s", out);
+	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+		cr_assert_lt(t->n, 256);
+		cmd_row *r = &t->row[t->n++];
+		char path[64];
+#define FIELD(name) (snprintf(path, sizeof path, "commands.%zu." name, i), stats_num(d, path))
+		r->index = (unsigned)FIELD("index");
+		r->line = (int)FIELD("line");
+		r->baseline = (uint64_t)FIELD("baseline_cycles");
+		r->cycles = (uint64_t)FIELD("cycles");
+		r->shortest = (uint64_t)FIELD("shortest_bank_cycles");
+		r->banks = (unsigned)FIELD("banks");
+#undef FIELD
+		snprintf(path, sizeof path, "commands.%zu.text", i);
+		first_token(json_object_get_string(stats_at(d, path)), r->mnemonic, sizeof r->mnemonic);
 	}
-	cr_expect(header, "no header line:\n%s", out);
+	t->total_base = t->run_cmds = 0;
+	t->total_base = (uint64_t)stats_num(d, "totals.baseline_cycles");
+	t->total_cycles = t->run_cycles = (uint64_t)stats_num(d, "totals.cycles");
+	t->run_cmds = (uint64_t)stats_num(d, "totals.commands");
+	json_object_put(d);
+	free(out);
+	/* the text form: a header and the same rows, every one */
+	snprintf(cmd, sizeof cmd, "'%s' run %s --stats=commands", INFSIM_BIN, args);
+	cr_assert_eq(proc_shell(cmd, &out), 0, "%s: %s", cmd, out ? out : "");
+	cr_expect(strstr(out, "#  line  baseline  cycles  shortest  banks  command\n") ||
+		  strstr(out, "#   line  baseline  cycles  shortest  banks  command\n"), "%s", out);
+	size_t lines = 0;
+	for (const char *p = out; *p; p++)
+		lines += *p == '\n';
+	cr_expect_eq(lines, t->n + 2, "%s", out);
 	free(out);
 }
 
@@ -353,16 +368,6 @@ Test(stats, commands_stepi_same)
 	}
 }
 
-/* The value of the first `"key": N` at or after p. */
-static uint64_t json_u64(const char *p, const char *key)
-{
-	char pat[64];
-	snprintf(pat, sizeof pat, "\"%s\": ", key);
-	const char *at = strstr(p, pat);
-	cr_assert_not_null(at, "no %s in %s", key, p);
-	return strtoull(at + strlen(pat), NULL, 10);
-}
-
 Test(stats, json_commands_list)
 {
 	char dir[] = "/tmp/infsim-samples-XXXXXX", cmd[2048], path[128], *out = NULL;
@@ -374,21 +379,25 @@ Test(stats, json_commands_list)
 	free(out);
 	char *js = proc_slurp(path, NULL);
 	cr_assert_not_null(js);
-	const uint64_t ncmds = json_u64(js, "commands"), total = json_u64(js, "cycles");
-	const char *list = strstr(js, "\"commands\": [");
+	json_object *d = stats_parse(js);
+	const uint64_t ncmds = (uint64_t)stats_num(d, "totals.commands");
+	const uint64_t total = (uint64_t)stats_num(d, "totals.cycles");
+	json_object *list = stats_at(d, "commands");
 	cr_assert_not_null(list, "%s", js);
-	uint64_t n = 0, cycles = 0;
-	for (const char *o = strstr(list, "{\"index\": "); o; o = strstr(o + 1, "{\"index\": ")) {
-		cr_expect_eq(json_u64(o, "index"), n + 1);
-		cr_expect(strstr(o, "\"text\": \"") < strstr(o, "\"baseline_cycles\""));
-		cycles += json_u64(o, "cycles");
-		cr_expect_leq(json_u64(o, "shortest_bank_cycles"), json_u64(o, "cycles"));
-		n++;
+	uint64_t n = json_object_array_length(list), cycles = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		char p[64];
+		snprintf(p, sizeof p, "commands.%" PRIu64, i);
+		cr_expect_eq(stats_num(stats_at(d, p), "index"), (double)(i + 1));
+		cycles += (uint64_t)stats_num(stats_at(d, p), "cycles");
+		cr_expect_leq(stats_num(stats_at(d, p), "shortest_bank_cycles"),
+			      stats_num(stats_at(d, p), "cycles"));
 	}
 	cr_expect_eq(n, ncmds);
 	cr_expect_eq(cycles, total);
-	cr_expect(strstr(list, "\"text\": \"div.f32 y, c, w @ arrays=0:1:16 bitlines=0:1:256\""),
-		  "%s", list);
+	cr_expect(strstr(js, "\"text\": \"div.f32 y, c, w @ arrays=0:1:16 bitlines=0:1:256\""),
+		  "%s", js);
+	json_object_put(d);
 	free(js);
 	if (system("python3 -c 1 >/dev/null 2>&1") == 0) {
 		snprintf(cmd, sizeof cmd, "python3 -m json.tool '%s' >/dev/null", path);
@@ -404,6 +413,6 @@ Test(stats, bad_format)
 	char cmd[1024], *out = NULL;
 	snprintf(cmd, sizeof cmd, "'%s' run '%s' --stats=command", INFSIM_BIN, NORMALISE);
 	cr_expect_eq(proc_shell(cmd, &out), 2);
-	cr_expect(strstr(out, "--stats 'command': expected text, commands or json"), "%s", out);
+	cr_expect(strstr(out, "--stats 'command': expected text, full, commands or json"), "%s", out);
 	free(out);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "proc.h"
+#include "stats_json.h"
 #include "hazard.h"
 #include "machine.h"
 #include "tdfg.h"
@@ -630,20 +631,31 @@ Test(strm, eq2_boundary)
 
 Test(strm, eq2_and_streams_in_stats)
 {
-	result r = run("run '" WORKLOAD("gather_mlp_in_f32.tdfg") "' --stats --tp-core=0.001 "
+	result r = run("run '" WORKLOAD("gather_mlp_in_f32.tdfg") "' --stats=json --tp-core=0.001 "
 		       "--lat-jit=0");
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert(strstr(r.out, "Eq. 2, region 'mm' (line 33): N_elem*N_op/TP_core = 256*2/0.001 = "
-			 "512000.0"), "%s", r.out);
-	cr_assert(strstr(r.out, ": in memory (tDFG)"), "%s", r.out);
-	cr_assert(strstr(r.out, "    near_mem "), "%s", r.out);
-	cr_assert(strstr(r.out, "    stream_offload "), "%s", r.out);
+	json_object *d = stats_parse(r.out);
+	/* Eq. 2 for region mm: N_elem*N_op/TP_core = 256*2/0.001 cycles at the core */
+	cr_expect_eq(stats_num(d, "paper.eq2[region=mm].line"), 33);
+	cr_expect_eq(stats_num(d, "paper.eq2[region=mm].core_cycles"), 512000.0);
+	cr_expect(json_object_get_boolean(stats_at(d, "paper.eq2[region=mm].in_memory")));
+	cr_expect_not_null(stats_at(d, "paper.cycles.near_mem"));
+	cr_expect_not_null(stats_at(d, "paper.traffic.stream_offload"));
+	json_object_put(d);
+	result_free(&r);
+	r = run("run '" WORKLOAD("gather_mlp_in_f32.tdfg") "' --stats");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "near_mem "), "%s", r.out);
+	cr_assert(strstr(r.out, "stream_offload "), "%s", r.out);
 	result_free(&r);
 	r = run("run '" WORKLOAD("gather_mlp_in_f32.tdfg") "' --stats=json");
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert(strstr(r.out, "\"eq2\": [\n      {\"region\": \"gather\", \"line\": 28, "
-			 "\"n_elem\": 256, \"n_op\": 0, \"tp_core\": 16"), "%s", r.out);
-	cr_assert(strstr(r.out, "\"near_mem\": "), "%s", r.out);
+	d = stats_parse(r.out);
+	cr_expect_eq(stats_num(d, "paper.eq2.0.line"), 28);
+	cr_expect_str_eq(json_object_get_string(stats_at(d, "paper.eq2.0.region")), "gather");
+	cr_expect_eq(stats_num(d, "paper.eq2.0.n_elem"), 256);
+	cr_expect_eq(stats_num(d, "paper.eq2.0.tp_core"), 16);
+	json_object_put(d);
 	result_free(&r);
 	r = run("run '" WORKLOAD("gather_mlp_in_f32.tdfg") "' --tp-core=0");
 	cr_assert_eq(r.status, 2);

@@ -377,8 +377,8 @@ Test(tdfg_json, type_is_required_and_checked)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		result r = run_data("%s", cases[i].args);
 		char want[512];
-		snprintf(want, sizeof want, "%sTry 'infsim --help' for more information.\n",
-			 cases[i].msg);
+		snprintf(want, sizeof want, "%sTry 'infsim%s --help' for more information.\n",
+			 cases[i].msg, strncmp(cases[i].args, "run ", 4) ? "" : " run");
 		cr_expect_eq(r.status, 2, "%s", cases[i].args);
 		cr_expect_str_eq(r.err, want, "%s", cases[i].args);
 		result_free(&r);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "proc.h"
+#include "stats_json.h"
 #include "machine.h"
 #include "tdfg.h"
 
@@ -207,14 +208,21 @@ Test(samples, jit_shows_the_loops)
 
 Test(samples, stats_report_the_memo)
 {
-	result r = run("run '%s' --stats", SAMPLE("stencil1d.tdfg"));
+	result r = run("run '%s' --stats=json", SAMPLE("stencil1d.tdfg"));
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert(strstr(r.out, "JIT: 10 region runs: 2 lowered, 8 reused\n"
-			 "  lowering 1: region 'step' (line 13): "), "%s", r.out);
-	cr_assert(strstr(r.out, "  lowering 2: region 'step' (line 13): "), "%s", r.out);
+	json_object *d = stats_parse(r.out);
+	cr_expect_eq(stats_num(d, "jit.region_runs"), 10);
+	cr_expect_eq(stats_num(d, "jit.lowered"), 2);
+	cr_expect_eq(stats_num(d, "jit.reused"), 8);
+	cr_expect_str_eq(json_object_get_string(stats_at(d, "jit.lowerings.0.region")), "step");
+	cr_expect_eq(stats_num(d, "jit.lowerings.0.line"), 13);
+	cr_expect_eq(stats_num(d, "jit.lowerings.1.lowering"), 2);
+	json_object_put(d);
 	result_free(&r);
 	r = run("run '%s' --stats", SAMPLE("mm_outer.tdfg"));
-	cr_assert(strstr(r.out, "  lowering 16: region 'mm' (line 14), k = 15: "), "%s", r.out);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "JIT:\n  region runs  16    lowered      16    reused        0\n"), "%s", r.out);
+	cr_assert(strstr(r.out, "k = 15"), "%s", r.out);
 	result_free(&r);
 }
 

@@ -16,7 +16,9 @@
  *   - statistics: packets and bytes x hops by type, host <-> network
  *     bytes, per-cube compute and operand counts, tree depth, stalls,
  *     the Fig 10 ratios against PEI, the Fig 11 heat map as SVG;
- *   - the `infsim ar` / `infsim run X.ar` program (ar_cli).
+ *   - the `infsim ar` / `infsim run X.ar` program (ar_cli), and the
+ *     target the generic fronts drive (target.c: tgt_ar), with --check's
+ *     independent reference (ref.c).
  * Library code never prints: errors go to a diag (lib/diag.h).
  */
 #ifndef INFSIM_AR_H
@@ -140,6 +142,27 @@ const char *ar_session_last(ar_session *ss);
 /* The flow target the last event concerned (true), for breakpoints. */
 bool ar_session_last_flow(ar_session *ss, uint64_t *target);
 uint64_t ar_session_computed(ar_session *ss);  /* Updates and assignments done */
+uint64_t ar_session_now(const ar_session *ss);  /* the cycle of the last event */
+bool ar_session_ended(const ar_session *ss);
+/* The event that runs next (false when none is left), for the
+ * debugger's position and breakpoints. */
+typedef struct ar_next {
+	uint64_t time;
+	int cube;              /* where it happens; -1: the host or a controller */
+	bool enters;           /* an Update or a Gather request entering from the host */
+	bool update;           /* about one Update or assignment */
+	bool has_target;       /* target: the flow or assignment it concerns */
+	uint64_t target;
+	int line, col;         /* its statement; 0: not known (the host's next pick) */
+	int thread;            /* the thread that issued it, or -1 */
+	char what[360];        /* "cycle 12: cube 3 receives an Update of S[0] ..." */
+} ar_next;
+bool ar_session_next(ar_session *ss, ar_next *nx);
+/* A deep copy between events, working on p (its memory copied by the
+ * caller), c, st and d: the debugger's snapshots.  NULL out of memory. */
+ar_session *ar_session_copy(const ar_session *ss, ar_program *p, const ar_config *c,
+			    ar_stats *st, diag *d);
+size_t ar_session_bytes(const ar_session *ss);  /* what a copy holds, roughly */
 /* Every cube's flow table, buffers and waiting packets. */
 void ar_session_print_flows(ar_session *ss, FILE *f);
 /* A flow's partial results: each tree node's, and the controllers'.

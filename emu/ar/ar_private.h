@@ -75,6 +75,10 @@ struct ar_program {
 	unsigned nvars;
 	unsigned threads;
 	uint64_t mem_bytes;
+	/* Told of every store the machine makes (a commit, an assignment),
+	 * when set: --check's record of who last wrote what (target.c). */
+	void (*on_store)(void *ctx, uint64_t addr, const ar_stmt *by, bool commit);
+	void *store_ctx;
 };
 
 /* Values and the ALU (alu.c): elements are raw bits in a uint64_t. */
@@ -94,7 +98,10 @@ const char *ar_type_name(ar_type t);
 /* Memory (memory.c). */
 int ar_mem_find(const ar_program *p, uint64_t addr);    /* array or -1 */
 uint64_t ar_mem_read(const ar_program *p, uint64_t addr, unsigned esize);
-void ar_mem_write(ar_program *p, uint64_t addr, unsigned esize, uint64_t bits);
+/* A store of the machine: by is the statement whose value it is (an
+ * assignment, or the first Update of a committed flow). */
+void ar_mem_write(ar_program *p, uint64_t addr, unsigned esize, uint64_t bits,
+		  const ar_stmt *by, bool commit);
 /* Apply an init= spec to array a; -1 with *err on a bad spec. */
 int ar_mem_init(ar_array *a, const char *spec, size_t len, const char **err,
 		size_t *errpos);
@@ -122,6 +129,8 @@ typedef struct ar_hostop {
 typedef struct ar_host ar_host;
 ar_host *ar_host_new(ar_program *p, const ar_config *c, diag *d);
 void ar_host_free(ar_host *h);
+/* A deep copy of h (for snapshots), on config c; NULL out of memory. */
+ar_host *ar_host_copy(const ar_host *h, const ar_config *c);
 /* Pick the next thread to issue, in round-robin program order: 1 with
  * *thread, 0 when every thread has finished, -1 with d set when the
  * threads that remain all wait at Gathers that cannot complete. */
@@ -140,5 +149,15 @@ bool ar_host_thread_waits(const ar_host *h, unsigned t); /* for a commit */
 void ar_pei_count(const ar_config *c, const ar_hostop *op, ar_stats *st);
 /* Packet sizes (doc table): header and tail are one 16-byte FLIT. */
 unsigned ar_pk_bytes(ar_pktype t, unsigned payload);
+
+/* --check's reference (ref.c): the program's meaning, run apart from
+ * the machine on a copy of p's memory as it is now (doc "The order of
+ * combining" for f32).  NULL with d set (a runtime error, no memory). */
+typedef struct ar_seq ar_seq;
+ar_seq *ar_seq_run(const ar_program *p, const ar_config *c, diag *d);
+void ar_seq_free(ar_seq *q);
+/* Element k of array a at the end, and after its first n writes. */
+uint64_t ar_seq_final(const ar_seq *q, size_t a, uint64_t k);
+uint64_t ar_seq_after(const ar_seq *q, size_t a, uint64_t k, uint64_t n);
 
 #endif

@@ -196,7 +196,7 @@ static void write_assign(ar_sim *s, int cube, ar_buffer *b)
 		s->failed = true;
 		return;
 	}
-	ar_mem_write(s->p, op->target, op->esize, v);
+	ar_mem_write(s->p, op->target, op->esize, v, op->s, false);
 	s->st->cube_compute[cube]++;
 	s->st->cube_updates[cube]++;
 	s->st->elem_ops++;

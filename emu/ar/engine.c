@@ -242,8 +242,10 @@ static int issue_gather(ar_sim *s, const ar_hostop *op)
 	/* A round that closes while the last one is still gathering has no
 	 * Updates of its own (they would have been refused): its threads go
 	 * on with that round's commit. */
-	if (!s->flow[f].gathering)
+	if (!s->flow[f].gathering) {
+		s->flow[f].gather = op->s;
 		ar_flow_start_gather(s, f);
+	}
 	return 0;
 }
 
@@ -435,6 +437,88 @@ int ar_session_step(ar_session *ss)
 	ss->ended = true;
 	ss->rc = s->failed ? -1 : sim_finish(s);
 	return ss->rc;
+}
+
+/* A copy of n elements of size bytes into *out, room for cap (0: none). */
+static bool dup_cap(void **out, const void *in, size_t n, size_t cap, size_t size)
+{
+	*out = NULL;
+	if (!cap)
+		return true;
+	*out = malloc(cap * size);
+	if (*out && n)
+		memcpy(*out, in, n * size);
+	return *out != NULL;
+}
+
+/* Between events: the whole state of the network and the host, deeply
+ * copied, working on p (whose memory the caller copies), c, st and d. */
+ar_session *ar_session_copy(const ar_session *ss, ar_program *p, const ar_config *c,
+			    ar_stats *st, diag *d)
+{
+	const ar_sim *s = &ss->sim;
+	ar_session *n = calloc(1, sizeof *n);
+	if (!n)
+		return NULL;
+	*n = *ss;
+	ar_sim *t = &n->sim;
+	t->p = p;
+	t->c = c;
+	t->st = st;
+	t->d = d;
+	t->host = NULL;
+	t->heap = NULL;
+	t->upd = NULL;
+	t->flow = NULL;
+	t->fmap = NULL;
+	for (int i = 0; i < AR_CUBES; i++) {
+		t->cube[i].ent = NULL;
+		t->cube[i].buf = NULL;
+		memset(&t->cube[i].wait, 0, sizeof t->cube[i].wait);
+	}
+	bool ok = dup_cap((void **)&t->heap, s->heap, s->nheap, s->cap_heap, sizeof *s->heap) &&
+		  dup_cap((void **)&t->upd, s->upd, s->nupd, s->cap_upd, sizeof *s->upd) &&
+		  dup_cap((void **)&t->flow, s->flow, s->nflow, s->cap_flow, sizeof *s->flow) &&
+		  dup_cap((void **)&t->fmap, s->fmap, s->fmap_cap, s->fmap_cap, sizeof *s->fmap) &&
+		  (t->host = ar_host_copy(s->host, c)) != NULL;
+	size_t nent = (size_t)c->flow_entries * AR_HOSTS;
+	for (int i = 0; ok && i < AR_CUBES; i++)
+		ok = dup_cap((void **)&t->cube[i].ent, s->cube[i].ent, nent, nent,
+			     sizeof *s->cube[i].ent) &&
+		     dup_cap((void **)&t->cube[i].buf, s->cube[i].buf, c->buffers, c->buffers,
+			     sizeof *s->cube[i].buf) &&
+		     !ar_wait_copy(&t->cube[i].wait, &s->cube[i].wait);
+	if (!ok) {
+		ar_session_free(n);
+		return NULL;
+	}
+	return n;
+}
+
+size_t ar_session_bytes(const ar_session *ss)
+{
+	const ar_sim *s = &ss->sim;
+	size_t n = sizeof *ss + s->cap_heap * sizeof *s->heap + s->cap_upd * sizeof *s->upd +
+		   s->cap_flow * sizeof *s->flow + s->fmap_cap * sizeof *s->fmap;
+	for (int i = 0; i < AR_CUBES; i++) {
+		const ar_waiting *w = &s->cube[i].wait;
+		n += (size_t)s->c->flow_entries * AR_HOSTS * sizeof *s->cube[i].ent +
+		     s->c->buffers * sizeof *s->cube[i].buf + w->cap_q * sizeof *w->q +
+		     w->cap_map * sizeof *w->map + w->cap_act * sizeof *w->act;
+		for (size_t q = 0; q < w->nq; q++)
+			n += w->q[q].cap * sizeof *w->q[q].w;
+	}
+	return n;
+}
+
+uint64_t ar_session_now(const ar_session *ss)
+{
+	return ss->sim.now;
+}
+
+bool ar_session_ended(const ar_session *ss)
+{
+	return ss->ended;
 }
 
 ar_sim *ar_session_sim(ar_session *ss)

@@ -45,7 +45,7 @@ typedef struct ar_flow {
 	uint64_t target, issued;
 	ar_op op;
 	ar_type type;
-	const ar_stmt *first;
+	const ar_stmt *first, *gather;   /* its first Update; the Gather that closed it */
 	unsigned roots, pending;
 	uint64_t tree_val[AR_HOSTS], tree_cnt[AR_HOSTS];
 	bool tree_has[AR_HOSTS];
@@ -155,6 +155,8 @@ void ar_wait_done(ar_waiting *w, bool processed);
 void ar_wait_end(ar_waiting *w);
 const ar_event *ar_wait_oldest(const ar_waiting *w, bool (*want)(const ar_event *));
 void ar_wait_free(ar_waiting *w);
+/* A deep copy of w into out (for snapshots); -1 out of memory. */
+int ar_wait_copy(ar_waiting *out, const ar_waiting *w);
 
 /* session.c: what the debugger sees */
 void ar_session_describe(ar_sim *s, const ar_event *ev);

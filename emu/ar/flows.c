@@ -155,7 +155,8 @@ void ar_flow_commit(ar_sim *s, const ar_event *ev)
 	ar_flow *fl = &s->flow[ev->a];
 	unsigned es = ar_type_size(fl->type);
 	uint64_t old = ar_mem_read(s->p, fl->target, es);
-	ar_mem_write(s->p, fl->target, es, ar_alu_commit(fl->op, fl->type, old, ev->value));
+	ar_mem_write(s->p, fl->target, es, ar_alu_commit(fl->op, fl->type, old, ev->value), fl->first,
+		     true);
 	s->st->commits++;
 	ar_host_committed(s->host, fl->target);
 	ar_flow_delete(s, (int)ev->a);

@@ -77,6 +77,39 @@ void ar_host_free(ar_host *h)
 	free(h);
 }
 
+ar_host *ar_host_copy(const ar_host *h, const ar_config *c)
+{
+	ar_host *n = calloc(1, sizeof *n);
+	if (!n)
+		return NULL;
+	*n = *h;
+	n->c = c;
+	n->t = calloc(h->p->threads, sizeof *n->t);
+	n->rounds = h->nrounds ? malloc(h->nrounds * sizeof *n->rounds) : NULL;
+	n->cap_rounds = n->rounds ? h->nrounds : 0;
+	if (!n->t || (h->nrounds && !n->rounds)) {
+		free(n->t);
+		free(n->rounds);
+		free(n);
+		return NULL;
+	}
+	if (h->nrounds)
+		memcpy(n->rounds, h->rounds, h->nrounds * sizeof *n->rounds);
+	size_t vars = 3 * (size_t)h->p->nvars;
+	for (unsigned i = 0; i < h->p->threads; i++) {
+		n->t[i] = h->t[i];
+		n->t[i].vars = malloc(vars * sizeof *n->t[i].vars);
+		if (!n->t[i].vars) {
+			ar_host_free(n);  /* frees the threads' variables copied so far */
+			return NULL;
+		}
+		memcpy(n->t[i].vars, h->t[i].vars, vars * sizeof *n->t[i].vars);
+		n->t[i].end = n->t[i].vars + h->p->nvars;
+		n->t[i].step = n->t[i].end + h->p->nvars;
+	}
+	return n;
+}
+
 static int rt_err(const ar_host *h, int line, int col, diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 static int rt_err(const ar_host *h, int line, int col, diag *d, const char *fmt, ...)

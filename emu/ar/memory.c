@@ -48,7 +48,8 @@ uint64_t ar_mem_read(const ar_program *p, uint64_t addr, unsigned esize)
 	return v;
 }
 
-void ar_mem_write(ar_program *p, uint64_t addr, unsigned esize, uint64_t bits)
+void ar_mem_write(ar_program *p, uint64_t addr, unsigned esize, uint64_t bits,
+		  const ar_stmt *by, bool commit)
 {
 	int i = ar_mem_find(p, addr);
 	if (i < 0)
@@ -56,6 +57,8 @@ void ar_mem_write(ar_program *p, uint64_t addr, unsigned esize, uint64_t bits)
 	unsigned char *b = p->arrays[i].data + (addr - p->arrays[i].base);
 	for (unsigned k = 0; k < esize; k++)
 		b[k] = (unsigned char)(bits >> (8 * k));
+	if (p->on_store)
+		p->on_store(p->store_ctx, addr, by, commit);
 }
 
 static void put(ar_array *a, uint64_t k, uint64_t bits)

@@ -99,29 +99,76 @@ static void describe_flow(ar_sim *s, const ar_event *ev, const char *name, char 
 	}
 }
 
+/* What ev is about, as one line after "cycle N: "; its flow or
+ * assignment target (false for a host event). */
+static bool describe_event(ar_sim *s, const ar_event *ev, char *what, size_t n, uint64_t *target)
+{
+	char name[96];
+	*target = 0;
+	if (ev->kind == EV_HOST) {
+		snprintf(what, n, "the host issues its next operation");
+		return false;
+	}
+	bool upd = ev->kind == EV_UPDATE || ev->kind == EV_OPREAD || ev->kind == EV_OPRESP;
+	*target = upd ? s->upd[ev->a].op.target : s->flow[ev->a].target;
+	ar_addr_name(s->p, *target, name, sizeof name);
+	if (upd)
+		describe_update(s, ev, name, what, n);
+	else
+		describe_flow(s, ev, name, what, n);
+	return true;
+}
+
 void ar_session_describe(ar_sim *s, const ar_event *ev)
 {
 	if (!s->describe)
 		return;
-	char name[96], what[320];
-	uint64_t target = 0;
-	bool has = true;
-	if (ev->kind == EV_UPDATE || ev->kind == EV_OPREAD || ev->kind == EV_OPRESP)
-		target = s->upd[ev->a].op.target;
-	else if (ev->kind != EV_HOST)
-		target = s->flow[ev->a].target;
-	else
-		has = false;
-	ar_addr_name(s->p, target, name, sizeof name);
-	if (!has)
-		snprintf(what, sizeof what, "the host issues its next operation");
-	else if (ev->kind == EV_UPDATE || ev->kind == EV_OPREAD || ev->kind == EV_OPRESP)
-		describe_update(s, ev, name, what, sizeof what);
-	else
-		describe_flow(s, ev, name, what, sizeof what);
+	char what[320];
+	uint64_t target;
+	bool has = describe_event(s, ev, what, sizeof what, &target);
 	s->last_target = has ? target + 1 : 0;
 	snprintf(s->last_text, sizeof s->last_text, "cycle %llu: %s", (unsigned long long)ev->time,
 		 what);
+}
+
+/* The statement an event comes from: its Update's, or for a flow's
+ * events the Gather that closed it (else its first Update). */
+static const ar_hostop *event_op(const ar_sim *s, const ar_event *ev, const ar_stmt **st)
+{
+	*st = NULL;
+	if (ev->kind == EV_HOST) {
+		*st = s->has_op ? s->op.s : NULL;
+		return s->has_op ? &s->op : NULL;
+	}
+	if (ev->kind == EV_UPDATE || ev->kind == EV_OPREAD || ev->kind == EV_OPRESP) {
+		*st = s->upd[ev->a].op.s;
+		return &s->upd[ev->a].op;
+	}
+	const ar_flow *fl = &s->flow[ev->a];
+	*st = fl->gather && ev->kind != EV_COMMIT ? fl->gather : fl->first;
+	return NULL;
+}
+
+bool ar_session_next(ar_session *ss, ar_next *nx)
+{
+	ar_sim *s = ar_session_sim(ss);
+	memset(nx, 0, sizeof *nx);
+	if (!s->nheap || s->failed || ar_session_ended(ss))
+		return false;
+	const ar_event *ev = &s->heap[0];
+	char what[320];
+	const ar_stmt *st;
+	const ar_hostop *op = event_op(s, ev, &st);
+	nx->time = ev->time;
+	nx->cube = ev->kind == EV_HOST || ev->kind == EV_CTRL_GRESP ? -1 : ev->cube;
+	nx->has_target = describe_event(s, ev, what, sizeof what, &nx->target);
+	nx->update = ev->kind == EV_UPDATE || ev->kind == EV_OPREAD || ev->kind == EV_OPRESP;
+	nx->enters = (ev->kind == EV_UPDATE || ev->kind == EV_GREQ) && ev->from < 0;
+	nx->line = st ? st->line : 0;
+	nx->col = st ? st->col : 0;
+	nx->thread = op ? (int)op->thread : -1;
+	snprintf(nx->what, sizeof nx->what, "cycle %llu: %s", (unsigned long long)ev->time, what);
+	return true;
 }
 
 static void print_entry(const ar_sim *s, const ar_entry *e, FILE *f)

@@ -255,3 +255,46 @@ void ar_wait_free(ar_waiting *w)
 	free(w->heap);
 	memset(w, 0, sizeof *w);
 }
+
+/* A copy of n elements of size bytes (NULL for none); false out of memory. */
+static bool dup_elems(void **out, const void *in, size_t n, size_t size)
+{
+	*out = NULL;
+	if (!n)
+		return true;
+	*out = malloc(n * size);
+	if (*out)
+		memcpy(*out, in, n * size);
+	return *out != NULL;
+}
+
+/* Between events (never inside a pass): the pass's heap is empty. */
+int ar_wait_copy(ar_waiting *out, const ar_waiting *w)
+{
+	*out = *w;
+	out->q = NULL;
+	out->map = out->act = out->heap = NULL;
+	out->nq = out->cap_q = out->cap_map = out->nact = out->cap_act = 0;
+	out->nheap = out->cap_heap = 0;
+	if (w->nq && !(out->q = calloc(w->nq, sizeof *out->q)))
+		return -1;
+	for (size_t i = 0; i < w->nq; i++) {
+		out->q[i] = w->q[i];
+		out->q[i].w = NULL;
+		out->q[i].cap = 0;
+		out->nq = out->cap_q = i + 1;
+		if (!dup_elems((void **)&out->q[i].w, w->q[i].w, w->q[i].n, sizeof *w->q[i].w))
+			goto fail;
+		out->q[i].cap = w->q[i].n;
+	}
+	if (!dup_elems((void **)&out->map, w->map, w->cap_map, sizeof *w->map))
+		goto fail;
+	out->cap_map = w->cap_map;
+	if (!dup_elems((void **)&out->act, w->act, w->nact, sizeof *w->act))
+		goto fail;
+	out->nact = out->cap_act = w->nact;
+	return 0;
+fail:
+	ar_wait_free(out);
+	return -1;
+}

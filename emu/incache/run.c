@@ -244,8 +244,8 @@ const char *inc_report(const tgt *t)
 void inc_summary(tgt *t, char *buf, size_t size)
 {
 	const emu_stats *st = &t->em->st;
-	size_t m = (size_t)snprintf(buf, size, "%" PRIu64 " command%s, %" PRIu64 " cycles; "
-				    "transpose unit %" PRIu64 " cycles", st->commands,
+	size_t m = (size_t)snprintf(buf, size, "%s: %" PRIu64 " command%s, %" PRIu64 " cycles; "
+				    "transpose unit %" PRIu64 " cycles", t->p.path, st->commands,
 				    st->commands == 1 ? "" : "s", st->total.cycles, st->ttu_cycles);
 #define MORE(...) (m < size ? m += (size_t)snprintf(buf + m, size - m, __VA_ARGS__) : m)
 	if (t->ref)

@@ -178,7 +178,7 @@ static int take_options(tgt *t, diag *d)
 		}
 	}
 	if (!t->tdfg && (t->sets[0] || t->sets[1])) {
-		diag_file(d, "--inputs", "it validates on generated data against a tDFG; give it "
+		diag_file(d, "--inputs", "validates on generated data against a tDFG; give it "
 			  "with --tdfg FILE");
 		return -1;
 	}
@@ -223,7 +223,7 @@ static tgt_status load_program(tgt *t, const emu_geom_override *ov, diag *d)
 		return TGT_USAGE;
 	}
 	if (!json && t->type && !vjson) {
-		diag_file(d, "--type", "it applies to an artifact's tDFG (.json), not to '%s'",
+		diag_file(d, "--type", "applies to an artifact's tDFG (.json), not to '%s'",
 			  a->path);
 		return TGT_USAGE;
 	}
@@ -233,11 +233,16 @@ static tgt_status load_program(tgt *t, const emu_geom_override *ov, diag *d)
 		return TGT_USAGE;
 	}
 	if (t->tdfg && (json || text)) {
-		diag_file(d, "--tdfg", "'%s' is a tDFG already; --tdfg validates a command stream "
+		diag_file(d, "--tdfg:", "'%s' is a tDFG already; --tdfg validates a command stream "
 			  "(.ins, .inb) against one", a->path);
 		return TGT_USAGE;
 	}
 	const sram_geom def = sram_geom_default();
+	if (json && a->len > EMU_TDFG_JSON_MAX_BYTES) {
+		diag_file(d, a->path, "the file is larger than %u bytes, the limit of this input",
+			  EMU_TDFG_JSON_MAX_BYTES);
+		return TGT_FAILED;
+	}
 	if (json || text) {
 		t->is_tdfg = true;
 		memset(&t->j, 0, sizeof t->j);

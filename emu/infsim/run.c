@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "mem.h"
+#include "opts.h"
 #include "outfile.h"
 #include "run.h"
 #include "stats.h"
@@ -35,32 +36,18 @@ typedef struct bufarg {
 	uint64_t *values;      /* the file's elements (-l, -e) */
 } bufarg;
 
-/* A target option as given, before the target is known. */
-typedef struct given_opt {
-	const char *name;
-	const char *value;
-} given_opt;
-
 typedef struct run_opts {
-	const char *prog;
+	tgt_opts c;            /* -D, -m, -c, --check, ... (emu/target/opts.h) */
 	const char *target;    /* --target */
-	const char *config;    /* -c */
-	const char **machine;  /* -m, in order */
-	size_t nmachine;
-	tgt_def *defs;
-	size_t ndefs;
 	bufarg *ba;
 	size_t nba;
-	given_opt *topts;
-	size_t ntopts;
-	bool check, strict, quiet;
+	bool quiet;
 	int stats;             /* 0, 't' text, 'f' full, 'c' commands, 'j' json */
 	const char *stats_file;
-	unsigned threads;
 } run_opts;
 
 enum { OPT_CHECK = 256, OPT_STRICT, OPT_STATS, OPT_STATS_FILE, OPT_TARGET, OPT_HELP,
-       OPT_VERSION, OPT_TARGET_BASE = 1000 };
+       OPT_VERSION };
 
 static const struct option common_longopts[] = {
 	{ "machine", required_argument, NULL, 'm' },
@@ -81,34 +68,6 @@ static const struct option common_longopts[] = {
 	{ "version", no_argument, NULL, OPT_VERSION },
 };
 enum { NCOMMON = sizeof common_longopts / sizeof common_longopts[0] };
-
-/* The long options of every target, once each name, after the common
- * ones; NULL out of memory. */
-static struct option *all_longopts(void)
-{
-	size_t n = NCOMMON;
-	for (size_t i = 0; tgt_all[i]; i++)
-		for (const tgt_option *o = tgt_all[i]->options; o && o->name; o++)
-			n++;
-	struct option *lo = calloc(n + 1, sizeof *lo);
-	if (!lo)
-		return NULL;
-	memcpy(lo, common_longopts, sizeof common_longopts);
-	size_t k = NCOMMON;
-	for (size_t i = 0; tgt_all[i]; i++)
-		for (const tgt_option *o = tgt_all[i]->options; o && o->name; o++) {
-			size_t j = 0;
-			while (j < k && strcmp(lo[j].name, o->name) != 0)
-				j++;
-			if (j < k)
-				continue; /* two targets' option of one name */
-			lo[k] = (struct option){ o->name, o->flags & TGT_OPT_ARG ? required_argument
-									 : no_argument, NULL,
-						 OPT_TARGET_BASE + (int)k };
-			k++;
-		}
-	return lo;
-}
 
 static const char *bufarg_option(int opt)
 {
@@ -137,20 +96,6 @@ static int parse_bufarg(bufarg *b, int opt, char *arg)
 	return 0;
 }
 
-static int parse_define(run_opts *o, char *arg)
-{
-	const char *name;
-	long long v;
-	int rc = cli_define(NULL, arg, &name, &v);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < o->ndefs; i++)
-		if (!strcmp(o->defs[i].name, name))
-			return cli_usage("run", "-D %s is given twice", name);
-	o->defs[o->ndefs++] = (tgt_def){ name, (int64_t)v };
-	return 0;
-}
-
 static int print_version(void)
 {
 	printf("infsim %s\n%s", PACKAGE_VERSION, VERSION_NOTICE);
@@ -161,13 +106,17 @@ static int print_version(void)
 static int take_option(run_opts *o, int opt, const struct option *lo)
 {
 	switch (opt) {
-	case 'm': o->machine[o->nmachine++] = optarg; return 0;
-	case 'c': o->config = optarg; return 0;
-	case 'D': return parse_define(o, optarg);
+	case 'm': o->c.machine[o->c.nmachine++] = optarg; return 0;
+	case 'c': o->c.config = optarg; return 0;
+	case 'D': return tgt_opts_define(&o->c, "run", optarg);
 	case 'l': case 's': case 'e': case 'd':
+		if (opt == 'l')
+			o->c.loads = true;
+		else
+			o->c.saves = true;
 		return parse_bufarg(&o->ba[o->nba++], opt, optarg);
-	case OPT_CHECK: o->check = true; return 0;
-	case OPT_STRICT: o->strict = true; return 0;
+	case OPT_CHECK: o->c.check = true; return 0;
+	case OPT_STRICT: o->c.strict = true; return 0;
 	case OPT_STATS:
 		if (!optarg || !strcmp(optarg, "text"))
 			o->stats = 't';
@@ -182,27 +131,17 @@ static int take_option(run_opts *o, int opt, const struct option *lo)
 					 optarg);
 		return 0;
 	case OPT_STATS_FILE: o->stats_file = optarg; return 0;
-	case 'j': {
-		uint64_t v;
-		char *end;
-		errno = 0;
-		v = strtoull(optarg, &end, 10);
-		if (errno || end == optarg || *end || v < 1 || v > 1024)
-			return cli_usage("run", "--threads '%s': expected a number of threads from 1 to "
-					 "1024", optarg);
-		o->threads = (unsigned)v;
-		return 0;
-	}
+	case 'j': return tgt_opts_threads(&o->c, "run", optarg);
 	case 'q': o->quiet = true; return 0;
 	case OPT_TARGET: o->target = optarg; return 0;
-	case OPT_HELP: infsim_run_help(stdout); return -1;
+	case OPT_HELP: infsim_run_help(stdout, o->target); return -1;
 	case OPT_VERSION: print_version(); return -1;
 	case '?': /* getopt has said what was wrong, on one line */
 		fputs("Try 'infsim run --help' for more information.\n", stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (opt >= OPT_TARGET_BASE) {
-		o->topts[o->ntopts++] = (given_opt){ lo[opt - OPT_TARGET_BASE].name, optarg };
+	if (opt >= TGT_OPTS_BASE) {
+		tgt_opts_given(&o->c, lo, opt, optarg);
 		return 0;
 	}
 	return cli_usage("run", "invalid option");
@@ -233,7 +172,7 @@ static int outputs_apart(const run_opts *o)
 	const char *alone = o->stats == 'j' && !o->stats_file ? "--stats=json" : NULL;
 	const char *text = o->stats && o->stats != 'j' && !o->stats_file ? "--stats" : NULL;
 	char first[TGT_NAME_MAX + 64] = "";
-	if (!strcmp(o->prog, "-"))
+	if (!strcmp(o->c.prog, "-"))
 		snprintf(first, sizeof first, "the program '-'");
 	for (size_t i = 0; i < o->nba; i++) {
 		const bufarg *a = &o->ba[i];
@@ -285,149 +224,10 @@ static int parse_opts(int argc, char **argv, run_opts *o, const struct option *l
 		return cli_usage("run", "missing program operand");
 	if (optind + 1 < argc)
 		return cli_usage("run", "extra operand '%s'", argv[optind + 1]);
-	o->prog = argv[optind];
+	o->c.prog = argv[optind];
 	if (o->stats_file && !o->stats)
 		o->stats = cli_ends_with(o->stats_file, ".json") ? 'j' : 't';
 	return outputs_apart(o);
-}
-
-/* ---- the target and what it honours ---- */
-
-static const tgt_ops *target_named(const char *name)
-{
-	for (size_t i = 0; tgt_all[i]; i++)
-		if (!strcmp(tgt_all[i]->name, name))
-			return tgt_all[i];
-	return NULL;
-}
-
-static void ext_list(char *buf, size_t size)
-{
-	size_t m = 0;
-	for (size_t i = 0; tgt_all[i]; i++)
-		for (size_t k = 0; tgt_all[i]->exts && tgt_all[i]->exts[k] && m < size; k++)
-			m += (size_t)snprintf(buf + m, size - m, "%s%s", m ? ", " : "",
-					      tgt_all[i]->exts[k]);
-}
-
-static const tgt_option *own_option(const tgt_ops *ops, const char *name)
-{
-	for (const tgt_option *p = ops->options; p && p->name; p++)
-		if (!strcmp(p->name, name))
-			return p;
-	return NULL;
-}
-
-/* The first target (other than ops) that has option name. */
-static const tgt_ops *owner_of(const tgt_ops *ops, const char *name)
-{
-	for (size_t i = 0; tgt_all[i]; i++)
-		if (tgt_all[i] != ops && own_option(tgt_all[i], name))
-			return tgt_all[i];
-	return NULL;
-}
-
-/* Refuse what ops cannot honour, naming the target and why. */
-static int refuse(const tgt_ops *ops, const run_opts *o)
-{
-	static const struct { unsigned bit; const char *what; } common[] = {
-		{ TGT_CAN_DEFINE, "-D" }, { TGT_CAN_LOAD, "-l" }, { TGT_CAN_SAVE, "-s, -e and -d" },
-		{ TGT_CAN_CHECK, "--check" }, { TGT_CAN_STRICT, "--strict" },
-		{ TGT_CAN_MACHINE, "-m and -c" }, { TGT_CAN_THREADS, "-j" },
-	};
-	bool used[7] = { o->ndefs > 0, false, false, o->check, o->strict,
-			 o->nmachine || o->config, o->threads > 0 };
-	for (size_t i = 0; i < o->nba; i++)
-		used[o->ba[i].opt == 'l' ? 1 : 2] = true;
-	for (size_t k = 0; k < 7; k++) {
-		if (!used[k] || (ops->can & common[k].bit))
-			continue;
-		const char *why = ops->why_not ? ops->why_not(common[k].bit) : NULL;
-		return cli_usage("run", "%s: %s programs (%s) do not take %s%s%s", o->prog, ops->name,
-				 ops->title, common[k].what, why && *why ? ": " : "", why ? why : "");
-	}
-	for (size_t i = 0; i < o->ntopts; i++) {
-		if (own_option(ops, o->topts[i].name))
-			continue;
-		const tgt_ops *w = owner_of(ops, o->topts[i].name);
-		return cli_usage("run", "--%s is an option of %s programs (%s), not of %s (%s)",
-				 o->topts[i].name, w ? w->name : "other", w ? w->exts[0] : "?", o->prog,
-				 ops->title);
-	}
-	return 0;
-}
-
-/* ---- settings: -c FILE's, -m's, the target's setting options ---- */
-
-typedef struct settings {
-	tgt_setting *s;
-	size_t n;
-	char *config_text;
-	char *mtext;           /* -m's items, cut */
-	tgt_optval *ov;
-	size_t nov;
-} settings;
-
-static void settings_free(settings *st)
-{
-	free(st->s);
-	free(st->config_text);
-	free(st->mtext);
-	free(st->ov);
-}
-
-static int make_settings(const tgt_ops *ops, const run_opts *o, settings *st)
-{
-	diag d;
-	diag_clear(&d);
-	memset(st, 0, sizeof *st);
-	tgt_setting *cs = NULL;
-	size_t nc = 0;
-	if (o->config && tgt_config_read(o->config, &cs, &nc, &st->config_text, &d) < 0)
-		return cli_failed(&d);
-	size_t mlen = 0, nitems = 0;
-	for (size_t i = 0; i < o->nmachine; i++) {
-		mlen += strlen(o->machine[i]) + 1;
-		for (const char *p = o->machine[i]; *p; p++)
-			nitems += *p == ',';
-		nitems++;
-	}
-	st->s = calloc(nc + nitems + o->ntopts + 1, sizeof *st->s);
-	st->mtext = malloc(mlen + 1);
-	st->ov = calloc(o->ntopts + 1, sizeof *st->ov);
-	if (!st->s || !st->mtext || !st->ov) {
-		free(cs);
-		fputs("infsim: error: out of memory\n", stderr);
-		return EXIT_FAILURE;
-	}
-	memcpy(st->s, cs, nc * sizeof *cs);
-	free(cs);
-	st->n = nc;
-	char *p = st->mtext;
-	for (size_t i = 0; i < o->nmachine; i++) {
-		strcpy(p, o->machine[i]);
-		for (char *item = p, *next; item; item = next) {
-			next = strchr(item, ',');
-			if (next)
-				*next++ = '\0';
-			char *eq = strchr(item, '=');
-			if (!eq || eq == item || !eq[1])
-				return cli_usage("run", "--machine '%s': expected KEY=VALUE (%s: %s)",
-						 item, ops->name, ops->settings_help ? ops->settings_help
-										  : "no settings");
-			*eq = '\0';
-			st->s[st->n++] = (tgt_setting){ item, eq + 1, NULL, 0 };
-		}
-		p += strlen(o->machine[i]) + 1;
-	}
-	for (size_t i = 0; i < o->ntopts; i++) {
-		const tgt_option *to = own_option(ops, o->topts[i].name);
-		if (to->flags & TGT_OPT_SETTING)
-			st->s[st->n++] = (tgt_setting){ to->name, o->topts[i].value, NULL, 0 };
-		else
-			st->ov[st->nov++] = (tgt_optval){ to, o->topts[i].value };
-	}
-	return 0;
 }
 
 /* ---- running ---- */
@@ -468,7 +268,7 @@ static void progress(void *ctx, uint64_t done, uint64_t total)
 		}
 		return;
 	}
-	fprintf(stderr, "\r%s: %" PRIu64 " of %" PRIu64 " %s, %.0f s\033[K", f->o->prog, done,
+	fprintf(stderr, "\r%s: %" PRIu64 " of %" PRIu64 " %s, %.0f s\033[K", f->o->c.prog, done,
 		total, f->ops->nunits > 1 ? f->ops->units[1].plural : "steps", s);
 	f->progress_shown = true;
 }
@@ -493,7 +293,7 @@ static int resolve(front *f)
 		if (na && n >= sizeof names - 70)
 			snprintf(names + n, sizeof names - n, ", ...");
 		return cli_usage("run", "%s '%s': %s has no array '%s' (it has: %s)",
-				 bufarg_option(b->opt), b->arg, f->o->prog, b->name,
+				 bufarg_option(b->opt), b->arg, f->o->c.prog, b->name,
 				 na ? names : "none");
 	}
 	return 0;
@@ -534,7 +334,7 @@ static uint64_t *elements(front *f, const bufarg *b)
 {
 	uint64_t *v = mem_alloc_whole((b->a.length ? b->a.length : 1) * sizeof *v);
 	if (!v)
-		diag_file(&f->d, f->o->prog, "out of memory for array '%s'", b->name);
+		diag_file(&f->d, f->o->c.prog, "out of memory for array '%s'", b->name);
 	else
 		f->ops->array_get(f->t, (size_t)b->array, 0, b->a.length, v);
 	return v;
@@ -554,10 +354,10 @@ static int outputs(front *f)
 		if (b->opt == 's' && tgt_elements_write(b->path, &b->a, v, &f->d) < 0)
 			rc = cli_failed(&f->d);
 		for (uint64_t k = 0; b->opt == 'd' && k < b->a.length; k++) {
-			char text[96], name[TGT_NAME_MAX + 96];
+			/* flat indexes, the order of -l and -s */
+			char text[96];
 			tgt_value_bits_text(b->a.type, v[k], text, sizeof text);
-			tgt_elem_name(&b->a, k, name, sizeof name);
-			printf("%s = %s\n", name, text);
+			printf("%s[%" PRIu64 "] = %s\n", b->name, k, text);
 		}
 		for (uint64_t k = 0; b->opt == 'e' && k < b->a.length; k++) {
 			if (v[k] == b->values[k])
@@ -580,7 +380,7 @@ static int write_stats(front *f)
 	tgt_stat *root = tgt_stat_new();
 	tgt_stat_str(root, "format", TGT_STATS_FORMAT, NULL);
 	tgt_stat_str(root, "system", f->ops->name, NULL);
-	tgt_stat_str(root, "program", f->o->prog, NULL);
+	tgt_stat_str(root, "program", f->o->c.prog, NULL);
 	f->ops->stats(f->t, root);
 	FILE *out = stdout;
 	char *mem = NULL;
@@ -627,10 +427,13 @@ static void summary(front *f)
 {
 	if (f->o->quiet || stdout_taken(f->o))
 		return;
-	char line[1024] = "";
+	char line[1024];
 	if (f->ops->summary)
 		f->ops->summary(f->t, line, sizeof line);
-	printf("%s: %s", f->o->prog, line);
+	else
+		snprintf(line, sizeof line, "%s: the run is done%s", f->o->c.prog,
+			 f->o->c.check ? "; --check: the reference agrees, bit for bit" : "");
+	fputs(line, stdout);
 	for (size_t i = 0; i < f->o->nba; i++)
 		if (f->o->ba[i].opt == 'e')
 			printf("; %s matches %s", f->o->ba[i].name, f->o->ba[i].path);
@@ -657,8 +460,8 @@ static int run_program(const tgt_ops *ops, run_opts *o, const char *text, size_t
 {
 	front f = { .ops = ops, .o = o };
 	diag_clear(&f.d);
-	settings st;
-	int rc = make_settings(ops, o, &st);
+	tgt_settings st;
+	int rc = tgt_opts_settings(ops, &o->c, "run", &st);
 	const char **loading = calloc(o->nba + 1, sizeof *loading);
 	size_t nloading = 0;
 	for (size_t i = 0; loading && i < o->nba; i++)
@@ -668,24 +471,18 @@ static int run_program(const tgt_ops *ops, run_opts *o, const char *text, size_t
 		fputs("infsim: error: out of memory\n", stderr);
 		rc = EXIT_FAILURE;
 	}
-	tgt_load a = { .path = o->prog, .text = text, .len = len, .defs = o->defs,
-		       .ndefs = o->ndefs, .settings = st.s, .nsettings = st.n, .opts = st.ov,
-		       .nopts = st.nov, .check = o->check, .strict = o->strict,
-		       .threads = o->threads, .out = stdout, .warn = warn, .warn_ctx = &f,
+	tgt_load a = { .path = o->c.prog, .text = text, .len = len, .defs = o->c.defs,
+		       .ndefs = o->c.ndefs, .settings = st.s, .nsettings = st.n, .opts = st.ov,
+		       .nopts = st.nov, .check = o->c.check, .strict = o->c.strict,
+		       .threads = o->c.threads, .out = stdout, .warn = warn, .warn_ctx = &f,
 		       .progress = progress, .loading = loading, .nloading = nloading };
 	clock_gettime(CLOCK_MONOTONIC, &f.start);
 	if (!rc) {
 		tgt_status ts;
 		f.t = ops->open(&a, &ts, &f.d);
-		if (!f.t && ts == TGT_USAGE) {
-			/* "OPTION: error: WHAT" as a usage error: "infsim: OPTION: WHAT" */
-			char *e = strstr(f.d.msg, ": error: ");
-			if (e)
-				memmove(e + 2, e + 9, strlen(e + 9) + 1);
-			fprintf(stderr, "infsim: %s\nTry 'infsim run --help' for more information.\n",
-				f.d.msg);
-			rc = CLI_EXIT_USAGE;
-		} else if (!f.t) {
+		if (!f.t && ts == TGT_USAGE)
+			rc = tgt_opts_open_usage(&f.d, "run");
+		else if (!f.t) {
 			rc = cli_failed(&f.d);
 		}
 	}
@@ -703,7 +500,7 @@ static int run_program(const tgt_ops *ops, run_opts *o, const char *text, size_t
 		summary(&f);
 	if (f.t)
 		ops->close(f.t);
-	settings_free(&st);
+	tgt_opts_settings_free(&st);
 	free(loading);
 	return rc;
 }
@@ -713,20 +510,17 @@ int infsim_run(int argc, char **argv, const char *system)
 	run_opts o;
 	memset(&o, 0, sizeof o);
 	const size_t n = (size_t)argc + 1;
+	const int room = tgt_opts_init(&o.c, n);
 	o.ba = calloc(n, sizeof *o.ba);
-	o.machine = calloc(n, sizeof *o.machine);
-	o.defs = calloc(n, sizeof *o.defs);
-	o.topts = calloc(n, sizeof *o.topts);
-	struct option *lo = all_longopts();
+	struct option *lo = tgt_opts_longopts(common_longopts, NCOMMON);
 	char *text = NULL;
 	size_t len = 0;
-	int rc = !o.ba || !o.machine || !o.defs || !o.topts || !lo
+	o.target = system;
+	int rc = room < 0 || !o.ba || !lo
 		 ? (fputs("infsim: error: out of memory\n", stderr), EXIT_FAILURE)
 		 : parse_opts(argc, argv, &o, lo);
 	const tgt_ops *ops = NULL;
-	if (system && !o.target)
-		o.target = system;
-	if (!rc && o.target && !(ops = target_named(o.target))) {
+	if (!rc && o.target && !(ops = tgt_opts_target(o.target))) {
 		char names[128] = "";
 		for (size_t i = 0, m = 0; tgt_all[i]; i++)
 			m += (size_t)snprintf(names + m, sizeof names - m, "%s%s", i ? ", " : "",
@@ -735,16 +529,16 @@ int infsim_run(int argc, char **argv, const char *system)
 	}
 	diag d;
 	diag_clear(&d);
-	if (!rc && text_read_file(o.prog, TEXT_FILE_MAX, &text, &len, &d) < 0)
+	if (!rc && text_read_file(o.c.prog, TEXT_FILE_MAX, &text, &len, &d) < 0)
 		rc = cli_failed(&d);
-	if (!rc && !ops && !(ops = tgt_find(o.prog, text, len < 4096 ? len : 4096))) {
+	if (!rc && !ops && !(ops = tgt_find(o.c.prog, text, len < 4096 ? len : 4096))) {
 		char exts[256];
-		ext_list(exts, sizeof exts);
+		tgt_opts_exts(exts, sizeof exts);
 		rc = cli_usage("run", "%s: not a program infsim knows (expected %s); name its "
-			       "system with --target", o.prog, exts);
+			       "system with --target", o.c.prog, exts);
 	}
 	if (!rc)
-		rc = refuse(ops, &o);
+		rc = tgt_opts_refuse(ops, &o.c, "run");
 	if (!rc)
 		rc = run_program(ops, &o, text, len);
 	for (size_t i = 0; i < o.nba; i++)
@@ -752,51 +546,54 @@ int infsim_run(int argc, char **argv, const char *system)
 	free(text);
 	free(lo);
 	free(o.ba);
-	free(o.machine);
-	free(o.defs);
-	free(o.topts);
+	tgt_opts_free(&o.c);
 	return rc < 0 ? 0 : rc;
 }
 
 /* ---- --help ---- */
 
+/* One option of --help: its name from column 2 (a long-only option
+ * from column 6, as GNU's), its help from column 29, wrapped at 79. */
 static void option_help(FILE *f, const char *left, const char *help)
 {
-	/* the help wrapped at 79 columns, from column 29 */
-	fprintf(f, "  %-26s", left);
-	size_t col = 29;
-	if (strlen(left) > 26) {
-		fputs("\n", f);
-		fprintf(f, "%29s", "");
-	}
+	char name[96];
+	snprintf(name, sizeof name, "%s%s", left[1] == '-' ? "    " : "", left);
+	int col = fprintf(f, "  %s", name);
 	const char *p = help;
+	bool first = true;
 	while (*p) {
-		size_t w = strcspn(p, " ");
-		if (col + w > 79 && col > 29) {
-			fprintf(f, "\n%29s", "");
-			col = 29;
-		}
-		fprintf(f, "%.*s", (int)w, p);
-		col += w;
-		p += w;
-		if (*p == ' ') {
+		while (*p == ' ')
 			p++;
-			if (*p) {
-				fputc(' ', f);
-				col++;
-			}
+		const int w = (int)strcspn(p, " ");
+		if (!w)
+			break;
+		if (first ? col > 28 : col + 1 + w > 79) {
+			fputc('\n', f);
+			col = 0;
 		}
+		if (col < 29)
+			col += fprintf(f, "%*s", 29 - col, "");
+		else
+			col += fprintf(f, " ");
+		col += fprintf(f, "%.*s", w, p);
+		p += w;
+		first = false;
 	}
 	fputc('\n', f);
 }
 
-void infsim_run_help(FILE *f)
+void infsim_run_help(FILE *f, const char *system)
 {
 	char exts[256];
-	ext_list(exts, sizeof exts);
-	fprintf(f, "Usage: infsim run PROG [OPTION]...\n"
-		"Run PROG on the machine of its system, told by its extension (%s) or, for\n"
-		"standard input (-), its first lines.\n\n", exts);
+	tgt_opts_exts(exts, sizeof exts);
+	const tgt_ops *only = system ? tgt_opts_target(system) : NULL;
+	if (only)
+		fprintf(f, "Usage: infsim %s PROG [OPTION]...\n   or: infsim run PROG [OPTION]...\n"
+			"Run PROG on %s.\n\n", only->name, only->title);
+	else
+		fprintf(f, "Usage: infsim run PROG [OPTION]...\n"
+			"Run PROG on the machine of its system, told by its extension or, for\n"
+			"standard input (-), its first lines:\n  %s.\n\n", exts);
 	fputs("Every system:\n", f);
 	static const char *const common[][2] = {
 		{ "-D, --define=NAME=VALUE", "give the program's parameter NAME the integer VALUE; "
@@ -827,6 +624,8 @@ void infsim_run_help(FILE *f)
 		option_help(f, common[i][0], common[i][1]);
 	for (size_t i = 0; tgt_all[i]; i++) {
 		const tgt_ops *ops = tgt_all[i];
+		if (only && ops != only)
+			continue;
 		fprintf(f, "\n%s: %s (", ops->name, ops->title);
 		for (size_t k = 0; ops->exts && ops->exts[k]; k++)
 			fprintf(f, "%s%s", k ? ", " : "", ops->exts[k]);

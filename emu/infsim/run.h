@@ -10,6 +10,7 @@
 /* infsim run's options and operand (argv[0] the program's name); system:
  * NULL, or the one target to run (`infsim ar PROG`).  The exit status. */
 int infsim_run(int argc, char **argv, const char *system);
-void infsim_run_help(FILE *f);
+/* run's --help: every system's options, or only system's (NULL: all). */
+void infsim_run_help(FILE *f, const char *system);
 
 #endif

@@ -7,6 +7,7 @@
  * writes one back.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "nsc_int.h"
 
@@ -32,6 +33,17 @@ void nsc_cache_free(nsc_cache *c)
 	free(c->dirty);
 	c->tag = c->age = NULL;
 	c->dirty = NULL;
+}
+
+int nsc_cache_copy(nsc_cache *dst, const nsc_cache *src, diag *d)
+{
+	if (nsc_cache_init(dst, src->lines * NSC_LINE, d) < 0)
+		return -1;
+	memcpy(dst->tag, src->tag, src->lines * sizeof *dst->tag);
+	memcpy(dst->age, src->age, src->lines * sizeof *dst->age);
+	memcpy(dst->dirty, src->dirty, src->lines * sizeof *dst->dirty);
+	dst->clock = src->clock;
+	return 0;
 }
 
 int nsc_cache_access(nsc_cache *c, uint64_t pa, bool write, uint64_t *evicted)

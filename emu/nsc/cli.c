@@ -71,11 +71,6 @@ typedef struct nsc_cli_opts {
 	bool check, stats, quiet;
 } cli;
 
-bool nsc_cli_wants(int argc, char **argv)
-{
-	return cli_names_file(argc, argv, ".nsc");
-}
-
 static int define(cli *c, char *arg)
 {
 	const char *name;

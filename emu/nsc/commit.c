@@ -44,6 +44,7 @@ static int write_elem(rstate *g, int s, uint64_t it, rec *rc)
 	eng_operands(g, st->val, rc, fl, b);
 	e->st->elems_bank += fl;
 	e->st->elems_core += !fl;
+	e->st->bank_elems[b] += fl;
 	nsc_val v, old = nsc_mem_get(e->m, st->arr, (uint64_t)i);
 	c.self = old;
 	if (eng_eval_at(g, st->val, &c, fl, &v) < 0)
@@ -54,6 +55,7 @@ static int write_elem(rstate *g, int s, uint64_t it, rec *rc)
 		v = nsc_val_reduce(st->rop, old, v, e->p->arrays[st->arr].type);
 	}
 	nsc_mem_put(e->m, st->arr, (uint64_t)i, v);
+	nsc_note_write(e, st->arr, (uint64_t)i, NSC_WHO(NSC_W_STREAM, g->ri * NSC_MAX_STREAMS + s, e->giter));
 	return 0;
 }
 
@@ -177,6 +179,7 @@ static int core_aliases(rstate *g, uint64_t it)
 		e->st->alias_stores++;
 		nsc_core_access(e, pa, true);
 		nsc_mem_put(e->m, a->arr, a->index, a->value);
+		nsc_note_write(e, a->arr, a->index, NSC_WHO(NSC_W_ALIAS, k, e->giter));
 	}
 	return 0;
 }

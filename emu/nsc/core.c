@@ -22,6 +22,12 @@ int nsc_index_check(nsc_eng *e, int arr, int64_t i, int line, int col)
 	return -1;
 }
 
+void nsc_note_write(nsc_eng *e, int arr, uint64_t i, uint64_t who)
+{
+	if (e->writer)
+		e->writer[arr][i] = who;
+}
+
 void nsc_core_access(nsc_eng *e, uint64_t pa, bool write)
 {
 	uint64_t ev;
@@ -126,5 +132,6 @@ int nsc_core_store(nsc_eng *e, const nsc_stmt *s)
 	e->st->core_stores++;
 	nsc_core_access(e, e->p->arrays[s->arr].base + (uint64_t)i * nsc_type_size(e->p->arrays[s->arr].type), true);
 	nsc_mem_put(e->m, s->arr, (uint64_t)i, v);
+	nsc_note_write(e, s->arr, (uint64_t)i, NSC_WHO(NSC_W_STORE, s - e->p->st, e->giter));
 	return 0;
 }

@@ -204,6 +204,7 @@ int eng_load_elem(rstate *g, int s, uint64_t it, rec *rc)
 	}
 	g->e->st->elems_bank += g->fl[s];
 	g->e->st->elems_core += !g->fl[s];
+	g->e->st->bank_elems[nsc_bank_of(pa, g->e->s->interleave)] += g->fl[s];
 	c.self = nsc_mem_get(g->e->m, st->arr, (uint64_t)i);
 	rc->v[s] = c.self;
 	if (st->val >= 0 && eng_eval_at(g, st->val, &c, g->fl[s], &rc->v[s]) < 0)

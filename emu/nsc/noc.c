@@ -28,6 +28,10 @@ void nsc_send(nsc_stats *st, nsc_msg m, nsc_class c, unsigned bytes, unsigned fr
 	st->msgs[m]++;
 	st->bytes[c] += bytes;
 	st->byte_hops[c] += (uint64_t)bytes * nsc_hops(from, to);
+	st->tile_msgs_out[from % NSC_BANKS]++;
+	st->tile_msgs_in[to % NSC_BANKS]++;
+	st->tile_bytes_out[from % NSC_BANKS] += bytes;
+	st->tile_bytes_in[to % NSC_BANKS] += bytes;
 }
 
 const char *nsc_msg_name(nsc_msg m)

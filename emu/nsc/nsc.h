@@ -17,7 +17,8 @@
  *     decision with an LRU private-cache model, and the messages and
  *     traffic on the 8x8 mesh (engine.c, float.c, cache.c, noc.c, core.c);
  *   - an independent reference of the program's meaning (ref.c);
- *   - statistics (report.c) and `infsim nsc` (cli.c).
+ *   - statistics (report.c) and `infsim nsc` (cli.c);
+ *   - the folder as an infsim target, tgt_nsc (target.c, target.h).
  * Library code never prints; it fills a diag and returns.
  */
 #ifndef INFSIM_NSC_H
@@ -161,6 +162,9 @@ typedef struct nsc_program {
 	nsc_region *rg;
 	int nrg;
 	uint64_t mem_bytes;
+	char (*consts)[NSC_NAME_MAX];  /* the `const` lines' names, in order */
+	int64_t *const_val;            /* and their values (after -D) */
+	int nconsts;
 } nsc_program;
 
 /* -D NAME=VALUE overrides of `const` lines. */
@@ -270,6 +274,10 @@ typedef struct nsc_stats {
 	uint64_t credits, dones, commits;   /* in iterations */
 	uint64_t cache_hits, cache_misses;  /* the private cache model */
 	uint64_t core_loads, core_stores;   /* core statements' memory accesses */
+	/* per tile (bank b is tile b; the core's tile is one of them) */
+	uint64_t tile_msgs_out[NSC_BANKS], tile_msgs_in[NSC_BANKS];
+	uint64_t tile_bytes_out[NSC_BANKS], tile_bytes_in[NSC_BANKS];
+	uint64_t bank_elems[NSC_BANKS];     /* floated stream elements at each bank */
 } nsc_stats;
 
 uint64_t nsc_stats_bytes(const nsc_stats *s);
@@ -340,7 +348,25 @@ bool nsc_session_stream(const nsc_session *ss, int k, nsc_stream_state *out);
 /* The statement the next step runs (-1 at the end), and a core scalar. */
 int nsc_session_pc(const nsc_session *ss);
 nsc_val nsc_session_slot(const nsc_session *ss, int slot);
+/* A debugger's `set var` of a core scalar. */
+void nsc_session_set_slot(nsc_session *ss, int slot, nsc_val v);
 void nsc_session_free(nsc_session *ss);
+/* A copy of ss, its engines' whole state, that runs on m, st and d
+ * instead (each already a copy of ss's); NULL with d set. */
+nsc_session *nsc_session_copy(const nsc_session *ss, nsc_mem *m, nsc_stats *st, diag *d);
+
+/* Who last wrote an element, as nsc_session_track records it: a kind,
+ * an id (the statement, region * NSC_MAX_STREAMS + stream, or the
+ * alias) and the run's region iterations committed before the write. */
+typedef enum nsc_wkind { NSC_W_INIT, NSC_W_STORE, NSC_W_STREAM, NSC_W_ALIAS, NSC_W_SET } nsc_wkind;
+#define NSC_WHO(kind, id, iter) \
+	((uint64_t)(kind) << 61 | (uint64_t)(id) << 40 | ((iter) < ((uint64_t)1 << 40) ? (iter) : ((uint64_t)1 << 40) - 1))
+#define NSC_WHO_KIND(w) ((nsc_wkind)((w) >> 61))
+#define NSC_WHO_ID(w) ((unsigned)((w) >> 40 & 0x1fffff))
+#define NSC_WHO_ITER(w) ((w) & (((uint64_t)1 << 40) - 1))
+/* From now on, each write of element i of array a sets writer[a][i]
+ * (NULL: none kept).  writer must outlive the session. */
+void nsc_session_track(nsc_session *ss, uint64_t *const *writer);
 
 /* Statistics as text (report.c). */
 void nsc_report(FILE *f, const nsc_stats *st, const nsc_stats *base);
@@ -365,10 +391,8 @@ int nsc_job_outputs(const nsc_job *j, const nsc_mem *m);
 int nsc_job_check(const nsc_job *j, const nsc_mem *m);
 void nsc_job_close(nsc_job *j);
 
-/* `infsim nsc PROG.nsc [OPTION]...` (cli.c); and does `infsim run ARGS`
- * name a .nsc program? */
+/* `infsim nsc PROG.nsc [OPTION]...` (cli.c). */
 int nsc_cli(int argc, char **argv);
-bool nsc_cli_wants(int argc, char **argv);
 
 INFSIM_END_DECLS
 

@@ -88,6 +88,8 @@ typedef struct nsc_cache {
 
 int nsc_cache_init(nsc_cache *c, unsigned bytes, diag *d);
 void nsc_cache_free(nsc_cache *c);
+/* dst (not initialised) becomes a copy of src: 0, or -1 with d set. */
+int nsc_cache_copy(nsc_cache *dst, const nsc_cache *src, diag *d);
 /* Access a line: 1 hit, 0 miss; *evicted is the address of a dirty line
  * that left, UINT64_MAX if none. */
 int nsc_cache_access(nsc_cache *c, uint64_t pa, bool write, uint64_t *evicted);
@@ -121,6 +123,7 @@ typedef struct nsc_eng {
 	uint64_t giter;      /* region iterations so far (aliases are placed by it) */
 	uint64_t max_iters;
 	uint64_t work;       /* loop trips and region iterations so far (nsc_work_charge) */
+	uint64_t *const *writer;   /* who last wrote each element (nsc_session_track), or NULL */
 } nsc_eng;
 
 /* Where an expression is evaluated: a region's iteration, or the core. */
@@ -133,6 +136,8 @@ typedef struct nsc_ctx {
 
 int nsc_eval(nsc_eng *e, int x, const nsc_ctx *c, nsc_val *out);
 int nsc_eval_int(nsc_eng *e, int x, const nsc_ctx *c, int64_t *out);
+/* Element i of array arr was just written by who (NSC_WHO). */
+void nsc_note_write(nsc_eng *e, int arr, uint64_t i, uint64_t who);
 /* A core access of the private cache: its traffic. */
 void nsc_core_access(nsc_eng *e, uint64_t pa, bool write);
 /* A store statement by the core (core.c). */

@@ -411,8 +411,9 @@ int nsc_parse(const char *file, const char *text, size_t len, const nsc_define *
 		diag_file(d, file, "out of memory");
 	else
 		rc = parse_text(&ps, file, text, len, d);
-	free(ps.consts);
-	free(ps.const_val);
+	p->consts = ps.consts;   /* kept: a front names them (-D) */
+	p->const_val = ps.const_val;
+	p->nconsts = ps.nconsts;
 	if (rc < 0)
 		nsc_program_free(p);
 	return rc;
@@ -437,6 +438,8 @@ void nsc_program_free(nsc_program *p)
 	free(p->ex);
 	free(p->st);
 	free(p->rg);
+	free(p->consts);
+	free(p->const_val);
 	memset(p, 0, sizeof *p);
 }
 

@@ -66,6 +66,66 @@ void nsc_session_free(nsc_session *ss)
 	free(ss);
 }
 
+void nsc_session_track(nsc_session *ss, uint64_t *const *writer)
+{
+	ss->e.writer = writer;
+}
+
+/* The region in progress copied for the engines e (its ring too). */
+static rstate *region_copy(const rstate *g, nsc_eng *e)
+{
+	rstate *c = malloc(sizeof *c);
+	rec *ring = malloc((g->w + 1) * sizeof *ring);
+	if (!c || !ring) {
+		free(c);
+		free(ring);
+		return NULL;
+	}
+	*c = *g;
+	memcpy(ring, g->ring, (g->w + 1) * sizeof *ring);
+	c->ring = ring;
+	c->e = e;
+	return c;
+}
+
+nsc_session *nsc_session_copy(const nsc_session *ss, nsc_mem *m, nsc_stats *st, diag *d)
+{
+	const nsc_program *p = ss->e.p;
+	nsc_session *c = calloc(1, sizeof *c);
+	if (!c) {
+		diag_file(d, p->file, "out of memory");
+		return NULL;
+	}
+	*c = *ss;
+	c->e.m = m;
+	c->e.st = st;
+	c->e.d = d;
+	c->e.writer = NULL;
+	c->e.cache = (nsc_cache){ 0 };
+	c->e.slots = malloc(((size_t)p->nslots + 1) * sizeof *c->e.slots);
+	c->e.hist = malloc(((size_t)p->nrg + 1) * sizeof *c->e.hist);
+	c->loops = malloc(((size_t)p->nst + 1) * sizeof *c->loops);
+	c->g = ss->g ? region_copy(ss->g, &c->e) : NULL;
+	if (!c->e.slots || !c->e.hist || !c->loops || (ss->g && !c->g)) {
+		diag_file(d, p->file, "out of memory");
+		goto fail;
+	}
+	memcpy(c->e.slots, ss->e.slots, ((size_t)p->nslots + 1) * sizeof *c->e.slots);
+	memcpy(c->e.hist, ss->e.hist, ((size_t)p->nrg + 1) * sizeof *c->e.hist);
+	memcpy(c->loops, ss->loops, ((size_t)p->nst + 1) * sizeof *c->loops);
+	if (nsc_cache_copy(&c->e.cache, &ss->e.cache, d) < 0)
+		goto fail;
+	return c;
+fail:
+	if (c->g) {   /* freed uncounted: the copy never ran it */
+		free(c->g->ring);
+		free(c->g);
+		c->g = NULL;
+	}
+	nsc_session_free(c);
+	return NULL;
+}
+
 /* A for's start: its trip count, then its body or past its end. */
 static int stmt_for(nsc_session *ss, const nsc_stmt *s)
 {
@@ -203,6 +263,12 @@ int nsc_session_pc(const nsc_session *ss)
 nsc_val nsc_session_slot(const nsc_session *ss, int slot)
 {
 	return slot >= 0 && slot < ss->e.p->nslots ? ss->e.slots[slot] : nsc_val_int(0);
+}
+
+void nsc_session_set_slot(nsc_session *ss, int slot, nsc_val v)
+{
+	if (slot >= 0 && slot < ss->e.p->nslots)
+		ss->e.slots[slot] = v;
 }
 
 bool nsc_session_region(const nsc_session *ss, int *region, uint64_t *next, uint64_t *n)

@@ -83,7 +83,7 @@ static void lists_tree(tgt_stat *root, const emu_stats *st, unsigned mesh_x)
 static void commands_tree(tgt_stat *root, const emu_machine *em, const emu_cmd_cycles *cc,
 			  size_t n)
 {
-	tgt_stat *l = tgt_stat_list(root, "commands", "commands", 0);
+	tgt_stat *l = tgt_stat_list(root, "commands", "commands", TGT_STAT_DETAIL);
 	char text[512];
 	for (size_t i = 0; i < n; i++) {
 		const emu_cmd *c = &em->prog->cmds[i];

@@ -9,7 +9,7 @@
 /* Where a differing word is: a global's element, padding, or local
  * memory (named by word index in the region; doc/SIMT.md, "Local
  * memory and spilling"). */
-static const char *global_of(const simt_program *p, uint32_t addr, uint32_t *index)
+const char *simt_word_owner(const simt_program *p, uint32_t addr, uint32_t *index)
 {
 	for (size_t i = 0; i < p->ng; i++)
 		if (addr >= p->g[i].addr && addr < p->g[i].addr + p->g[i].count * 4) {
@@ -24,7 +24,7 @@ static const char *global_of(const simt_program *p, uint32_t addr, uint32_t *ind
 	return "(padding)";
 }
 
-static int compare_regs(simt_machine *m, const simt_ref *r, diag *d)
+static int first_reg_diff(simt_machine *m, const simt_ref *r, simt_diff *x)
 {
 	const simt_program *p = m->p;
 	if (p->nl == 0)
@@ -40,26 +40,42 @@ static int compare_regs(simt_machine *m, const simt_ref *r, diag *d)
 					break;
 				if (a == b)
 					continue;
-				diag_file(d, p->path,
-					  "r%u of thread %u of CTA %u differs: machine 0x%08x, reference 0x%08x",
-					  reg, t, cta, a, b);
+				*x = (simt_diff){ .reg = true, .cta = cta, .t = t, .index = reg,
+						  .got = a, .want = b };
 				return 1;
 			}
 	return 0;
 }
 
-int simt_compare(simt_machine *m, const simt_ref *r, diag *d)
+int simt_first_diff(simt_machine *m, const simt_ref *r, bool regs, uint32_t skip_run,
+		    simt_diff *x)
 {
 	const simt_program *p = m->p;
 	const uint32_t *a = simt_machine_mem(m), *b = simt_ref_mem(r);
 	for (uint32_t w = 0; w < p->mem_bytes / 4; w++) {
-		if (a[w] == b[w])
+		if (a[w] == b[w] || (skip_run && simt_machine_mem_writer(m, w).run == skip_run))
 			continue;
-		uint32_t idx;
-		const char *g = global_of(p, w * 4, &idx);
-		diag_file(d, p->path, "%s[%u] differs: machine 0x%08x, reference 0x%08x", g, idx,
-			  a[w], b[w]);
+		*x = (simt_diff){ .word = w, .got = a[w], .want = b[w] };
 		return 1;
 	}
-	return compare_regs(m, r, d);
+	return regs ? first_reg_diff(m, r, x) : 0;
+}
+
+int simt_compare(simt_machine *m, const simt_ref *r, diag *d)
+{
+	const simt_program *p = m->p;
+	simt_diff x;
+	if (!simt_first_diff(m, r, true, 0, &x))
+		return 0;
+	if (x.reg) {
+		diag_file(d, p->path,
+			  "r%u of thread %u of CTA %u differs: machine 0x%08x, reference 0x%08x",
+			  x.index, x.t, x.cta, x.got, x.want);
+		return 1;
+	}
+	uint32_t idx;
+	const char *g = simt_word_owner(p, x.word * 4, &idx);
+	diag_file(d, p->path, "%s[%u] differs: machine 0x%08x, reference 0x%08x", g, idx, x.got,
+		  x.want);
+	return 1;
 }

@@ -26,7 +26,7 @@ static void operand(FILE *f, const simt_program *p, const simt_operand *o, bool 
 	(void)p;
 }
 
-static void instr(FILE *f, const simt_program *p, const simt_instr *in)
+void simt_format_instr(FILE *f, const simt_program *p, const simt_instr *in)
 {
 	static const char *const cmp[] = { "eq", "ne", "lt", "le", "gt", "ge" };
 	static const char *const shfl[] = { "idx", "up", "down", "bfly" };
@@ -70,7 +70,7 @@ void simt_format_bundle(FILE *f, const simt_program *p, const simt_bundle *b)
 	for (unsigned j = 0; j < b->n; j++) {
 		if (j)
 			fputs(" ; ", f);
-		instr(f, p, &b->in[j]);
+		simt_format_instr(f, p, &b->in[j]);
 	}
 }
 

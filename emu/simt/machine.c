@@ -81,6 +81,9 @@ void simt_machine_free(simt_machine *m)
 		return;
 	sram_free(m->s);
 	isa_prog_free(&m->prog);
+	free(m->mem_w);
+	free(m->reg_w);
+	free(m->kbase);
 	free(m->mem);
 	free(m->held);
 	free(m->cb_cycles);
@@ -106,6 +109,105 @@ int simt_machine_reg(simt_machine *m, unsigned cta, unsigned t, unsigned reg, ui
 	return 0;
 }
 
+int simt_machine_track(simt_machine *m, diag *d)
+{
+	const simt_program *p = m->p;
+	if (m->kbase)
+		return 0;
+	uint64_t total = 0;
+	m->kbase = malloc((p->nk ? p->nk : 1) * sizeof *m->kbase);
+	for (size_t k = 0; m->kbase && k < p->nk; k++) {
+		m->kbase[k] = (uint32_t)total;
+		total += p->k[k].n;
+	}
+	/* at = (bundle number * slots + slot) + 1, below SIMT_WRITER_OUTSIDE */
+	if (total * SIMT_BUNDLE_MAX + 1 >= SIMT_WRITER_OUTSIDE) {
+		free(m->kbase);
+		m->kbase = NULL;
+		diag_file(d, p->path, "too many bundles (%llu) to name the writer of each word",
+			  (unsigned long long)total);
+		return -1;
+	}
+	m->mem_w = calloc(p->mem_bytes / 4 + 1, sizeof *m->mem_w);
+	m->reg_w = calloc((size_t)p->cbs * SIMT_CB_THREADS * SIMT_REGS, sizeof *m->reg_w);
+	if (!m->kbase || !m->mem_w || !m->reg_w) {
+		free(m->kbase);
+		free(m->mem_w);
+		free(m->reg_w);
+		m->kbase = NULL, m->mem_w = m->reg_w = NULL;
+		diag_file(d, p->path, "out of memory for the writers of %u bytes", p->mem_bytes);
+		return -1;
+	}
+	return 0;
+}
+
+static size_t reg_slot(unsigned cb, unsigned t, unsigned reg)
+{
+	return ((size_t)cb * SIMT_CB_THREADS + t) * SIMT_REGS + reg;
+}
+
+simt_writer simt_machine_mem_writer(const simt_machine *m, uint32_t w)
+{
+	return m->mem_w && w < m->p->mem_bytes / 4 ? m->mem_w[w] : (simt_writer){ 0, 0 };
+}
+
+simt_writer simt_machine_reg_writer(const simt_machine *m, unsigned cb, unsigned t, unsigned reg)
+{
+	if (!m->reg_w || cb >= m->p->cbs || t >= SIMT_CB_THREADS || reg >= SIMT_REGS)
+		return (simt_writer){ 0, 0 };
+	return m->reg_w[reg_slot(cb, t, reg)];
+}
+
+void simt_machine_mark_mem(simt_machine *m, uint32_t w)
+{
+	if (m->mem_w && w < m->p->mem_bytes / 4)
+		m->mem_w[w] = (simt_writer){ (uint32_t)m->st.cb_runs + m->running, SIMT_WRITER_OUTSIDE };
+}
+
+void simt_machine_mark_reg(simt_machine *m, unsigned cb, unsigned t, unsigned reg)
+{
+	if (m->reg_w && cb < m->p->cbs && t < SIMT_CB_THREADS && reg < SIMT_REGS)
+		m->reg_w[reg_slot(cb, t, reg)] =
+			(simt_writer){ (uint32_t)m->st.cb_runs + m->running, SIMT_WRITER_OUTSIDE };
+}
+
+bool simt_writer_instr(const simt_machine *m, uint32_t at, unsigned *kernel, uint32_t *pc,
+		       unsigned *slot)
+{
+	if (!m->kbase || at == 0 || at == SIMT_WRITER_OUTSIDE)
+		return false;
+	uint32_t b = (at - 1) / SIMT_BUNDLE_MAX;
+	size_t k = m->p->nk;
+	while (k > 0 && m->kbase[k - 1] > b)
+		k--;
+	if (k == 0)
+		return false;
+	*kernel = (unsigned)(k - 1);
+	*pc = b - m->kbase[k - 1];
+	*slot = (at - 1) % SIMT_BUNDLE_MAX;
+	return *pc < m->p->k[k - 1].n;
+}
+
+/* Instruction i of bundle b wrote for the threads of g: its register d,
+ * or (a store) the words at the TMU's addresses. */
+static void record_writes(simt_machine *m, const simt_kernel *k, const simt_bundle *b,
+			  unsigned i, const simt_mask *g)
+{
+	const simt_instr *in = &b->in[i];
+	if (!m->kbase || (in->opc != SIMT_ST && !simt_opinfo_of(in->opc)->has_d))
+		return;
+	uint32_t bundle = m->kbase[k - m->p->k] + (uint32_t)(b - k->b);
+	simt_writer w = { (uint32_t)m->st.cb_runs + 1, bundle * SIMT_BUNDLE_MAX + i + 1 };
+	for (unsigned t = 0; t < SIMT_CB_THREADS; t++) {
+		if (!simt_mask_bit(g, t))
+			continue;
+		if (in->opc == SIMT_ST)
+			m->mem_w[m->addr[t] / 4] = w;
+		else
+			m->reg_w[reg_slot(m->cb.index, t, in->d)] = w;
+	}
+}
+
 /* A CTA starts with its registers, latches and predicates cleared: the
  * runtime's launch writes the rows through the port. */
 static void cta_start(simt_machine *m, unsigned cb, uint32_t cta, const simt_launch *l)
@@ -126,6 +228,9 @@ static void cta_start(simt_machine *m, unsigned cb, uint32_t cta, const simt_lau
 			memset(sram_latch_words(m->s, a, SRAM_TAG), 0, SIMT_TB_WORDS * sizeof(uint64_t));
 			memset(sram_latch_words(m->s, a, SRAM_CARRY), 0, SIMT_TB_WORDS * sizeof(uint64_t));
 		}
+	if (m->reg_w)
+		memset(&m->reg_w[reg_slot(cb, 0, 0)], 0,
+		       SIMT_CB_THREADS * SIMT_REGS * sizeof *m->reg_w);
 }
 
 /* One bundle on the active threads: its compute latency is the longest
@@ -147,6 +252,7 @@ static int bundle_run(simt_machine *m, const simt_kernel *k, const simt_bundle *
 			if (c < 0)
 				return -1;
 			mem = (uint64_t)c;
+			record_writes(m, k, b, i, &g);
 			continue;
 		}
 		m->st.slot_ops++;
@@ -157,6 +263,7 @@ static int bundle_run(simt_machine *m, const simt_kernel *k, const simt_bundle *
 			simt_move_run(m, in, &g);
 		else if (simt_slot_run(m, in, &g, &cost, d) < 0)
 			return -1;
+		record_writes(m, k, b, i, &g);
 		/* On one array a copy between arrays is not needed. */
 		if (!(moved && in->a.kind == SIMT_O_REG))
 			serial += cost.run;
@@ -311,4 +418,38 @@ uint32_t simt_machine_thread_reg(simt_machine *m, unsigned t, unsigned reg)
 uint32_t simt_machine_thread_pc(const simt_machine *m, unsigned t)
 {
 	return m->cb.pc[t];
+}
+
+uint64_t simt_machine_cycles(const simt_machine *m)
+{
+	if (m->launch >= m->p->nl)
+		return m->st.critical_path;
+	uint64_t longest = 0;
+	for (unsigned c = 0; c < m->p->cbs; c++) {
+		uint64_t cy = m->cb_cycles[c] + (m->running && c == m->cb.index ? m->cta_cycles : 0);
+		longest = cy > longest ? cy : longest;
+	}
+	return m->st.critical_path + longest;
+}
+
+void simt_machine_copy(simt_machine *dst, const simt_machine *src)
+{
+	const simt_program *p = src->p;
+	sram_copy_state(dst->s, src->s);
+	memcpy(dst->mem, src->mem, p->mem_bytes);
+	dst->st = src->st;
+	dst->cb = src->cb;
+	memcpy(dst->held, src->held, p->cbs * sizeof *dst->held);
+	memcpy(dst->cb_cycles, src->cb_cycles, p->cbs * sizeof *dst->cb_cycles);
+	dst->held_block = src->held_block;
+	dst->launch = src->launch;
+	dst->next_cta = src->next_cta;
+	dst->running = src->running;
+	dst->issued = src->issued;
+	dst->cta_cycles = src->cta_cycles;
+	if (dst->mem_w && src->mem_w) {
+		memcpy(dst->mem_w, src->mem_w, (p->mem_bytes / 4 + 1) * sizeof *dst->mem_w);
+		memcpy(dst->reg_w, src->reg_w,
+		       (size_t)p->cbs * SIMT_CB_THREADS * SIMT_REGS * sizeof *dst->reg_w);
+	}
 }

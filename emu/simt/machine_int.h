@@ -41,6 +41,11 @@ struct simt_machine {
 	uint32_t next_cta;
 	bool running;
 	uint64_t issued, cta_cycles;
+	/* The writers (simt_machine_track), NULL unless tracked: a word of
+	 * memory each, a register of each thread of each CB each; kbase[k]
+	 * numbers kernel k's first bundle among all kernels'. */
+	simt_writer *mem_w, *reg_w;
+	uint32_t *kbase;
 	uint32_t lines[SIMT_CB_THREADS]; /* the MSHR: line numbers of one memory operation */
 	uint32_t addr[SIMT_CB_THREADS];  /* the TMU: the addresses read out */
 };

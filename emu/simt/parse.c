@@ -360,8 +360,8 @@ static int local_region(simt_cur *c, simt_program *p)
 	return 0;
 }
 
-static int parse_mapped(const char *path, const char *text, size_t len, int mapping,
-			simt_program *p, diag *d)
+int simt_parse_mapped(const char *path, const char *text, size_t len, int mapping,
+		      simt_program *p, diag *d)
 {
 	memset(p, 0, sizeof *p);
 	p->path = path;
@@ -403,7 +403,7 @@ static int parse_mapped(const char *path, const char *text, size_t len, int mapp
 
 int simt_parse(const char *path, const char *text, size_t len, simt_program *p, diag *d)
 {
-	return parse_mapped(path, text, len, SIMT_MAP_FILE, p, d);
+	return simt_parse_mapped(path, text, len, SIMT_MAP_FILE, p, d);
 }
 
 int simt_load_file_mapped(const char *path, int mapping, simt_program *p, diag *d)
@@ -413,7 +413,7 @@ int simt_load_file_mapped(const char *path, int mapping, simt_program *p, diag *
 	memset(p, 0, sizeof *p);
 	if (text_read_file(path, TEXT_FILE_MAX, &text, &len, d) < 0)
 		return -1;
-	int rc = parse_mapped(path, text, len, mapping, p, d);
+	int rc = simt_parse_mapped(path, text, len, mapping, p, d);
 	free(text);
 	return rc;
 }

@@ -283,13 +283,18 @@ static int keep_room(simt_ref *r, const simt_launch *l, diag *d)
 
 int simt_ref_run(simt_ref *r, diag *d)
 {
+	return simt_ref_run_ctas(r, UINT64_MAX, d);
+}
+
+int simt_ref_run_ctas(simt_ref *r, uint64_t n, diag *d)
+{
 	const simt_program *p = r->p;
-	for (size_t li = 0; li < p->nl; li++) {
+	for (size_t li = 0; li < p->nl && n; li++) {
 		const simt_launch *l = &p->l[li];
 		const simt_kernel *k = &p->k[l->kernel];
 		if (keep_room(r, l, d) < 0)
 			return -1;
-		for (uint32_t cta = 0; cta < l->grid; cta++) {
+		for (uint32_t cta = 0; cta < l->grid && n; cta++, n--) {
 			if (run_cta(r, k, l, cta, d) < 0)
 				return -1;
 			for (uint32_t t = 0; cta >= r->keep_first && t < l->block; t++)

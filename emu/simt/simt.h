@@ -184,6 +184,9 @@ typedef struct simt_program {
 int simt_parse(const char *path, const char *text, size_t len, simt_program *p,
 	       diag *d);
 int simt_load_file(const char *path, simt_program *p, diag *d);
+/* simt_parse with .thread kernels translated as mapping says (below). */
+int simt_parse_mapped(const char *path, const char *text, size_t len, int mapping,
+		      simt_program *p, diag *d);
 /* The same with .thread kernels translated as mapping says, whatever
  * the file's .machine mapping= is: SIMT_MAP_VLIW, SIMT_MAP_SERIAL, or
  * SIMT_MAP_FILE (as written). */
@@ -246,6 +249,34 @@ bool simt_machine_where(simt_machine *m, simt_where *w);
 /* A register of thread t of the running CTA, and the bundle it waits at. */
 uint32_t simt_machine_thread_reg(simt_machine *m, unsigned t, unsigned reg);
 uint32_t simt_machine_thread_pc(const simt_machine *m, unsigned t);
+/* The critical path so far: the finished launches' (stats.critical_path)
+ * and the longest CB of the launch running, counting the CTA it runs. */
+uint64_t simt_machine_cycles(const simt_machine *m);
+/* dst := src, every bit of the state (the SRAM, memory, CBs, statistics,
+ * the position, the writers); both made by simt_machine_new on the same
+ * program, both tracked or neither. */
+void simt_machine_copy(simt_machine *dst, const simt_machine *src);
+
+/* Who last wrote a word of memory or a register (for --check's report):
+ * run is the CTA run (stats.cb_runs + 1 while it ran), at encodes the
+ * instruction (simt_writer_instr), 0 when nothing wrote it since the
+ * start, SIMT_WRITER_OUTSIDE when a debugger or loader set it. */
+typedef struct simt_writer { uint32_t run, at; } simt_writer;
+#define SIMT_WRITER_OUTSIDE UINT32_MAX
+/* Keep the writers from now on: 0, or -1 with d (out of memory, or a
+ * program too large to number its instructions in 32 bits). */
+int simt_machine_track(simt_machine *m, diag *d);
+/* The writer of memory word w, or of register reg of thread t of the CTA
+ * that CB cb holds (a zero writer when not tracked). */
+simt_writer simt_machine_mem_writer(const simt_machine *m, uint32_t w);
+simt_writer simt_machine_reg_writer(const simt_machine *m, unsigned cb, unsigned t, unsigned reg);
+/* Mark a word or register as set from outside the program. */
+void simt_machine_mark_mem(simt_machine *m, uint32_t w);
+void simt_machine_mark_reg(simt_machine *m, unsigned cb, unsigned t, unsigned reg);
+/* The instruction a writer's at names: false for 0 and OUTSIDE. */
+bool simt_writer_instr(const simt_machine *m, uint32_t at, unsigned *kernel, uint32_t *pc,
+		       unsigned *slot);
+
 /* infsdb PROG.simt (dbg.c); does an argument list name a .simt file? */
 int simt_dbg_main(int argc, char **argv);
 bool simt_cli_wants(int argc, char **argv);
@@ -277,6 +308,10 @@ typedef struct simt_ref simt_ref;
 simt_ref *simt_ref_new(const simt_program *p, diag *d);
 void simt_ref_free(simt_ref *r);
 int simt_ref_run(simt_ref *r, diag *d);
+/* Run the first n CTA runs of the program (launches in order, CTAs in
+ * order), as the machine finishes them: the state a machine that has
+ * finished n CTAs must hold. */
+int simt_ref_run_ctas(simt_ref *r, uint64_t n, diag *d);
 const uint32_t *simt_ref_mem(const simt_ref *r);
 /* The same registers, as the reference left them. */
 int simt_ref_reg(const simt_ref *r, unsigned cta, unsigned t, unsigned reg, uint32_t *out);
@@ -284,6 +319,23 @@ int simt_ref_reg(const simt_ref *r, unsigned cta, unsigned t, unsigned reg, uint
 /* Memory, then the registers both still hold: 0 if equal, 1 with d
  * naming the first difference (compare.c). */
 int simt_compare(simt_machine *m, const simt_ref *r, diag *d);
+/* The first difference: a word of memory (reg false), or register reg
+ * of thread t of CTA cta of the last launch. */
+typedef struct simt_diff {
+	bool reg;
+	uint32_t word;          /* memory: the word's index */
+	unsigned cta, t, index; /* a register: its CTA, thread, number */
+	uint32_t got, want;
+} simt_diff;
+/* 1 and *x if the machine and the reference differ, else 0.  regs: also
+ * the registers (at the end only); skip_run: memory words whose writer's
+ * run is skip_run (those the CTA still running stored) are not compared
+ * (0: compare every word). */
+int simt_first_diff(simt_machine *m, const simt_ref *r, bool regs, uint32_t skip_run,
+		    simt_diff *x);
+/* The global holding byte address addr and the element's index there,
+ * or "(local memory)" / "(padding)". */
+const char *simt_word_owner(const simt_program *p, uint32_t addr, uint32_t *index);
 
 /* The statistics as text (report.c). */
 void simt_report(FILE *f, const simt_program *p, const simt_stats *s);
@@ -291,6 +343,7 @@ void simt_report(FILE *f, const simt_program *p, const simt_stats *s);
 /* A kernel's bundles as DC-PTX text the parser reads back (format.c). */
 void simt_format_kernel(FILE *f, const simt_program *p, const simt_kernel *k);
 void simt_format_bundle(FILE *f, const simt_program *p, const simt_bundle *b);
+void simt_format_instr(FILE *f, const simt_program *p, const simt_instr *in);
 
 /* infsim simt: the command line (cli.c). */
 int simt_cli(int argc, char **argv);

@@ -11,5 +11,9 @@ extern const tgt_ops tgt_stream, tgt_ar, tgt_nsc, tgt_vima, tgt_simt;
 
 const tgt_ops *const tgt_all[] = {
 	&tgt_stream,
+	&tgt_nsc,
+	&tgt_ar,
+	&tgt_simt,
+	&tgt_vima,
 	NULL,
 };

@@ -624,8 +624,11 @@ static void group_text(FILE *f, const tgt_stat *g, int indent, bool full)
 
 int tgt_stat_text(const tgt_stat *root, FILE *f, bool full)
 {
-	if (!root || root->oom)
+	if (!root || root->root->oom)
 		return -1;
-	group_text(f, root, 0, full);
+	if (root->kind == N_LIST)
+		list_text(f, root, 0, full); /* one list alone: --stats=commands */
+	else
+		group_text(f, root, 0, full);
 	return ferror(f) ? -1 : 0;
 }

@@ -75,7 +75,8 @@ double tgt_stat_number(const tgt_stat *v);
 
 /* The tree as JSON, two spaces an indent, ending in a newline. */
 int tgt_stat_json(const tgt_stat *root, FILE *f);
-/* The tree as text; full: every row of every list, unfolded. */
+/* The tree as text; full: every row of every list, unfolded.  root may
+ * be a node of the tree (a list: its table alone). */
 int tgt_stat_text(const tgt_stat *root, FILE *f, bool full);
 
 INFSIM_END_DECLS

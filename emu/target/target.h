@@ -258,9 +258,10 @@ typedef struct tgt_ops {
 	/* The statistics of the run so far: fill root's "machine", "totals"
 	 * and the target's own groups (doc/stats.schema.json). */
 	void (*stats)(tgt *t, tgt_stat *root);
-	/* What a good run did, for the one line infsim prints after it
-	 * ("12 commands, 4096 cycles; --check: the reference agrees"); NULL:
-	 * the front says the cycles. */
+	/* What a good run did, for the one line infsim prints after it,
+	 * the program's name first ("p.ins: 12 commands, 4096 cycles;
+	 * --check: the reference model agrees"); NULL: the front says the
+	 * run is done. */
 	void (*summary)(tgt *t, char *buf, size_t size);
 
 	/* ---- stepping (infsdb) ---- */

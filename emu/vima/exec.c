@@ -50,12 +50,18 @@ static int fail(const vima_unit *u, const vima_stmt *s, int col, diag *d, const 
 	return -1;
 }
 
-static int eval(vima_unit *u, const vima_stmt *s, vima_code c, int col, int64_t *v, diag *d)
+static int eval_at(const vima_unit *u, const vima_pc *pc, const vima_stmt *s, vima_code c,
+		   int col, int64_t *v, diag *d)
 {
 	const char *why;
-	if (vima_eval(u->p, c, u->pc.vars, v, &why) < 0)
+	if (vima_eval(u->p, c, pc->vars, v, &why) < 0)
 		return fail(u, s, col, d, "%s", why);
 	return 0;
+}
+
+static int eval(vima_unit *u, const vima_stmt *s, vima_code c, int col, int64_t *v, diag *d)
+{
+	return eval_at(u, &u->pc, s, c, col, v, d);
 }
 
 /* The byte address of operand k: a whole vector inside its array (on a
@@ -219,68 +225,80 @@ static int host(vima_unit *u, const vima_stmt *s, diag *d)
 
 /* ---- loops ---- */
 
-static int loop_enter(vima_unit *u, const vima_stmt *s, diag *d)
+static int loop_enter(const vima_unit *u, vima_pc *pc, const vima_stmt *s, diag *d)
 {
 	int64_t lo, hi, step;
-	if (eval(u, s, s->lo, s->col, &lo, d) < 0 || eval(u, s, s->hi, s->col, &hi, d) < 0 ||
-	    eval(u, s, s->step, s->col, &step, d) < 0)
+	if (eval_at(u, pc, s, s->lo, s->col, &lo, d) < 0 || eval_at(u, pc, s, s->hi, s->col, &hi, d) < 0 ||
+	    eval_at(u, pc, s, s->step, s->col, &step, d) < 0)
 		return -1;
 	if (step <= 0)
 		return fail(u, s, s->col, d, "the loop's step is %lld; expected a positive step",
 			    (long long)step);
-	u->pc.vars[s->var] = lo;
-	u->pc.hi[s->var] = hi;
-	u->pc.step[s->var] = step;
-	u->pc.next = lo < hi ? u->pc.next + 1 : (size_t)s->other + 1;
+	pc->vars[s->var] = lo;
+	pc->hi[s->var] = hi;
+	pc->step[s->var] = step;
+	pc->next = lo < hi ? pc->next + 1 : (size_t)s->other + 1;
 	return 0;
 }
 
-static void loop_end(vima_unit *u, const vima_stmt *s)
+static void loop_end(vima_pc *pc, const vima_stmt *s)
 {
-	int64_t *v = &u->pc.vars[s->var];
-	const int64_t hi = u->pc.hi[s->var], step = u->pc.step[s->var];
-	/* v + step < hi, without overflow */
-	if (*v < hi && hi - *v > step) {
+	int64_t *v = &pc->vars[s->var];
+	const int64_t hi = pc->hi[s->var], step = pc->step[s->var];
+	/* v + step < hi, without overflow (hi - v is positive and fits
+	 * unsigned) */
+	if (*v < hi && (uint64_t)hi - (uint64_t)*v > (uint64_t)step) {
 		*v += step;
-		u->pc.next = (size_t)s->other + 1;
+		pc->next = (size_t)s->other + 1;
 	} else {
-		u->pc.next++;
+		pc->next++;
 	}
+}
+
+/* Count statement pc->next against the step limit. */
+static int count_step(const vima_unit *u, vima_pc *pc, diag *d)
+{
+	const uint64_t max = u->ro.max_steps ? u->ro.max_steps : VIMA_STEPS_MAX;
+	const vima_stmt *s = &u->p->stmts[pc->next];
+	if (++pc->steps > max)
+		return fail(u, s, s->col, d, "more than %llu statements run; stopped (a "
+			    "larger --max-steps allows more)", (unsigned long long)max);
+	return 0;
+}
+
+int vima_advance(const vima_unit *u, vima_pc *pc, diag *d)
+{
+	const vima_program *p = u->p;
+	while (pc->next < p->nstmts) {
+		const vima_stmt *s = &p->stmts[pc->next];
+		if (s->kind == VIMA_S_INSN || s->kind == VIMA_S_HOST)
+			return 1;
+		if (count_step(u, pc, d) < 0)
+			return -1;
+		if (s->kind == VIMA_S_END)
+			loop_end(pc, s);
+		else if (loop_enter(u, pc, s, d) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 int vima_step(vima_unit *u, diag *d)
 {
-	const vima_program *p = u->p;
-	const uint64_t max = u->ro.max_steps ? u->ro.max_steps : VIMA_STEPS_MAX;
-	while (u->pc.next < p->nstmts) {
-		const vima_stmt *s = &p->stmts[u->pc.next];
-		if (++u->pc.steps > max)
-			return fail(u, s, s->col, d, "more than %llu statements run; stopped (a "
-				    "larger --max-steps allows more)", (unsigned long long)max);
-		int rc;
-		switch (s->kind) {
-		case VIMA_S_FOR:
-			if (loop_enter(u, s, d) < 0)
-				return -1;
-			continue;
-		case VIMA_S_END:
-			loop_end(u, s);
-			continue;
-		case VIMA_S_INSN:
-			rc = insn(u, s, d);
-			break;
-		default:
-			rc = host(u, s, d);
-			break;
-		}
-		if (rc == VIMA_STEP_OK)
-			u->pc.next++;
-		else if (rc == VIMA_STEP_FAULT)
-			u->fault_stmt = (int)u->pc.next;
-		return rc;
+	int rc = vima_advance(u, &u->pc, d);
+	if (rc <= 0) {
+		u->pc.done = rc == 0;
+		return rc < 0 ? -1 : VIMA_STEP_END;
 	}
-	u->pc.done = true;
-	return VIMA_STEP_END;
+	const vima_stmt *s = &u->p->stmts[u->pc.next];
+	if (count_step(u, &u->pc, d) < 0)
+		return -1;
+	rc = s->kind == VIMA_S_INSN ? insn(u, s, d) : host(u, s, d);
+	if (rc == VIMA_STEP_OK)
+		u->pc.next++;
+	else if (rc == VIMA_STEP_FAULT)
+		u->fault_stmt = (int)u->pc.next;
+	return rc;
 }
 
 int vima_run(vima_unit *u, diag *d)

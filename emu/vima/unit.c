@@ -71,8 +71,9 @@ static void init_array(vima_unit *u, const vima_array *a)
 	}
 }
 
-int vima_unit_init(vima_unit *u, const vima_program *p, const vima_run_opts *o,
-		   unsigned lines, diag *d)
+/* The unit's buffers, DRAM zeroed.  0, or -1 with d. */
+static int unit_alloc(vima_unit *u, const vima_program *p, const vima_run_opts *o,
+		      unsigned lines, diag *d)
 {
 	memset(u, 0, sizeof *u);
 	u->p = p;
@@ -97,6 +98,14 @@ int vima_unit_init(vima_unit *u, const vima_program *p, const vima_run_opts *o,
 			  (unsigned long long)p->mem_bytes);
 		return -1;
 	}
+	return 0;
+}
+
+int vima_unit_init(vima_unit *u, const vima_program *p, const vima_run_opts *o,
+		   unsigned lines, diag *d)
+{
+	if (unit_alloc(u, p, o, lines, d) < 0)
+		return -1;
 	for (size_t i = 0; i < p->narrays; i++)
 		init_array(u, &p->arrays[i]);
 	return 0;
@@ -144,4 +153,35 @@ void vima_write_array(vima_unit *u, int ai, const uint8_t *in)
 {
 	const vima_array *a = &u->p->arrays[ai];
 	memcpy(u->mem + a->base, in, a->bytes);
+}
+
+int vima_unit_clone(vima_unit *dst, const vima_unit *src, diag *d)
+{
+	if (unit_alloc(dst, src->p, &src->ro, src->nlines, d) < 0)
+		return -1;
+	vima_unit_assign(dst, src);
+	return 0;
+}
+
+void vima_unit_assign(vima_unit *dst, const vima_unit *src)
+{
+	const uint64_t bytes = src->p->mem_bytes;
+	memcpy(dst->mem, src->mem, bytes);
+	memcpy(dst->hdata, src->hdata, bytes);
+	memcpy(dst->hstate, src->hstate, bytes / VIMA_HOST_LINE);
+	for (unsigned i = 0; i < src->nlines; i++) {
+		uint8_t *data = dst->lines[i].data;
+		memcpy(data, src->lines[i].data, src->vbytes);
+		dst->lines[i] = src->lines[i];
+		dst->lines[i].data = data;
+	}
+	memcpy(dst->fill, src->fill, src->vbytes);
+	dst->ro = src->ro;
+	dst->clock = src->clock;
+	memcpy(dst->batch, src->batch, sizeof dst->batch);
+	dst->batch_n = src->batch_n;
+	dst->pc = src->pc;
+	dst->fault_insn = src->fault_insn;
+	dst->fault_stmt = src->fault_stmt;
+	dst->st = src->st;
 }

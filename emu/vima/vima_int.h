@@ -16,6 +16,19 @@ enum { VIMA_C_NUM, VIMA_C_VAR, VIMA_C_ADD, VIMA_C_SUB, VIMA_C_MUL, VIMA_C_DIV,
 int vima_eval(const vima_program *p, vima_code c, const int64_t *vars,
 	      int64_t *out, const char **why);
 
+/* exec.c: move pc over the loop statements (counting them against the
+ * step limit) up to the next instruction or host store, as vima_step
+ * does before running one.  1 there (pc->next is it), 0 at the end, or
+ * -1 with a located message in d (pc->next is the statement at fault).
+ * On a copy of u->pc it tells where the next step will stop. */
+int vima_advance(const vima_unit *u, vima_pc *pc, diag *d);
+
+/* unit.c: a whole copy of a unit's state (a snapshot).  clone makes dst
+ * (0, or -1 with d); assign copies src into dst, a unit of the same
+ * program and line count. */
+int vima_unit_clone(vima_unit *dst, const vima_unit *src, diag *d);
+void vima_unit_assign(vima_unit *dst, const vima_unit *src);
+
 /* cache.c: the vector cache (§III-D). */
 /* The line holding byte address tag (a multiple of the line size), or -1. */
 int vima_cache_find(const vima_unit *u, uint64_t tag);
@@ -52,6 +65,41 @@ void vima_host_writeback(vima_unit *u, uint64_t addr, uint64_t len);
 void vima_host_store(vima_unit *u, uint64_t addr, const uint8_t *v, unsigned size);
 /* A host load: the host caches, else the vector cache, else DRAM. */
 void vima_host_load(vima_unit *u, uint64_t addr, uint8_t *v, unsigned size, bool count);
+
+/* ref.c: the independent meaning of a program for --check: every unit
+ * (instruction or host store) in program order on one flat memory. */
+typedef struct vima_writer {
+	uint64_t seq;          /* the unit's number, from 1 (0: never written) */
+	uint64_t num;          /* the VIMA instruction's or host store's, from 1 */
+	uint32_t stmt;
+} vima_writer;
+
+typedef struct vima_reference {
+	const vima_program *p;
+	unsigned vbytes;
+	uint8_t *mem, *tmp;
+	size_t next;
+	int64_t vars[VIMA_NEST_MAX], hi[VIMA_NEST_MAX], step[VIMA_NEST_MAX];
+	uint64_t steps, max_steps, units, insns, hosts;
+	vima_writer *lines;    /* per vector line: the instruction that last wrote it */
+	uint64_t nlines;
+	uint64_t *keys;        /* elements host stores and mad wrote: address + 1 */
+	vima_writer *vals;
+	size_t cap, used;
+} vima_reference;
+
+/* Start from memory mem (p->mem_bytes: the unit's after its init).  0,
+ * or -1 with d. */
+int vima_ref_init(vima_reference *r, const vima_program *p, const uint8_t *mem, uint64_t max_steps,
+		  diag *d);
+void vima_ref_free(vima_reference *r);
+/* A whole copy (a snapshot); 0, or -1 out of memory. */
+int vima_ref_clone(vima_reference *dst, const vima_reference *src);
+/* Run the loop statements and then one unit: 1 (*stmt is the unit's
+ * statement), 0 at the end, or -1 with d. */
+int vima_ref_step(vima_reference *r, size_t *stmt, diag *d);
+/* The unit that last wrote the element at addr (seq 0: none did). */
+vima_writer vima_ref_writer(const vima_reference *r, uint64_t addr);
 
 /* files.c: arrays as .npy files.  0, or -1 with d set; expect returns
  * 1 (with the first difference in d) when the contents differ. */

@@ -1,0 +1,1295 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * target.c: Duality Cache's SIMT mode as an infsim target (tgt_simt;
+ * target.h, doc/SIMT.md "As a target").
+ *
+ * The program is parsed with the mapping in force (-m mapping=), run on
+ * the machine (machine.c) one bundle at a time, and with --check kept
+ * against the thread-at-a-time reference (ref.c): at the end memory and
+ * registers bit for bit, in the debugger's `check` memory after the CTAs
+ * done so far.  The machine then remembers who last wrote each word and
+ * register, so a difference is named with the instruction behind it.
+ *
+ * Units: a bundle (one issue of the running CB), a thread (bundles until
+ * one the current thread takes part in has run), a CTA, a launch.  The
+ * current thread is the scalar `thread`, which `set var` changes.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine_int.h"
+#include "target.h"
+
+struct tgt {
+	char *path;            /* the parser keeps the pointer */
+	char *text;            /* the program, for --fig13's translations */
+	size_t len;
+	simt_program p;
+	simt_machine *m;
+	int mapping;           /* SIMT_MAP_*: FILE, the program's own */
+	bool check, bundles, fig13;
+	bool failed;           /* a bundle stopped the run with an error */
+	FILE *out;
+	unsigned thread;       /* the current thread (of the running CTA) */
+	/* What steps keep beside the machine (saved with it). */
+	uint64_t instructions;
+	uint64_t tcount[SIMT_CB_THREADS]; /* bundles each thread took part in */
+	char *report;
+};
+
+struct tgt_snap {
+	simt_machine *m;
+	uint32_t *init;
+	uint64_t instructions;
+	uint64_t tcount[SIMT_CB_THREADS];
+	bool failed;
+	size_t bytes;
+};
+
+enum { UNIT_BUNDLE, UNIT_THREAD, UNIT_CTA, UNIT_LAUNCH };
+static const tgt_unit units[] = {
+	{ "bundle", "bundles" }, { "thread", "thread steps" }, { "CTA", "CTAs" },
+	{ "launch", "launches" },
+};
+
+/* ---- messages ---- */
+
+/* An option's or a spec's message, which names it: no file. */
+static void say(diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(diag *d, const char *fmt, ...)
+{
+	if (!d || d->set)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+	va_end(ap);
+	d->set = true;
+}
+
+static tgt_type global_type(const simt_global *g)
+{
+	if (g->type == SIMT_F32)
+		return (tgt_type){ .kind = TGT_F32, .width = 32 };
+	return (tgt_type){ .kind = TGT_INT, .width = 32, .is_signed = g->type == SIMT_S32 };
+}
+
+static const tgt_type u32_type = { .kind = TGT_INT, .width = 32 };
+
+/* ---- open, settings, options ---- */
+
+/* mapping=VALUE, from -m (how "-m"), a -c file (file set) or --mapping. */
+static int apply_setting(tgt *t, const tgt_setting *s, const char *how, diag *d)
+{
+	const char *why = NULL;
+	if (strcmp(s->key, "mapping"))
+		why = "unknown setting (the SIMT mode's is mapping=vliw|serial; the rest is the program's .machine line)";
+	else if (!strcmp(s->value, "vliw"))
+		t->mapping = SIMT_MAP_VLIW;
+	else if (!strcmp(s->value, "serial"))
+		t->mapping = SIMT_MAP_SERIAL;
+	else
+		why = "expected vliw or serial";
+	if (!why)
+		return 0;
+	if (s->file)
+		diag_at(d, s->file, (int)s->line, 0, "%s=%s: %s", s->key, s->value, why);
+	else if (!strcmp(how, "--"))
+		say(d, "--%s=%s: %s", s->key, s->value, why);
+	else
+		say(d, "-m %s=%s: %s", s->key, s->value, why);
+	return -1;
+}
+
+static const tgt_option options[] = {
+	{ "mapping", TGT_OPT_ARG | TGT_OPT_SETTING, "MAP",
+	  "translate .thread kernels as MAP: vliw or serial (-m mapping=MAP)" },
+	{ "bundles", 0, NULL, "print each kernel's bundles (how .thread kernels were translated) instead of running" },
+	{ "fig13", 0, NULL, "also translate both ways, run and check both, print cycles and ratio (Fig 13)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static int apply_options(tgt *t, const tgt_load *a, diag *d)
+{
+	for (size_t i = 0; i < a->nsettings; i++)
+		if (apply_setting(t, &a->settings[i], "-m", d) < 0)
+			return -1;
+	for (size_t i = 0; i < a->nopts; i++) {
+		const tgt_option *o = a->opts[i].opt;
+		if (o->flags & TGT_OPT_SETTING) {
+			tgt_setting s = { o->name, a->opts[i].value ? a->opts[i].value : "", NULL, 0 };
+			if (apply_setting(t, &s, "--", d) < 0)
+				return -1;
+		} else if (!strcmp(o->name, "bundles")) {
+			t->bundles = true;
+		} else if (!strcmp(o->name, "fig13")) {
+			t->fig13 = true;
+		} else {
+			say(d, "--%s: not an option of the SIMT mode", o->name);
+			return -1;
+		}
+	}
+	if ((t->bundles || t->fig13) && !a->out) {
+		say(d, "--%s: prints text, and there is no output to print it to here",
+		    t->bundles ? "bundles" : "fig13");
+		return -1;
+	}
+	return 0;
+}
+
+static void simt_close(tgt *t)
+{
+	if (!t)
+		return;
+	simt_machine_free(t->m);
+	simt_program_free(&t->p);
+	free(t->path);
+	free(t->text);
+	free(t->report);
+	free(t);
+}
+
+static tgt *simt_open(const tgt_load *a, tgt_status *st, diag *d)
+{
+	tgt *t = calloc(1, sizeof *t);
+	if (!t) {
+		diag_file(d, a->path, "out of memory");
+		*st = TGT_FAILED;
+		return NULL;
+	}
+	t->mapping = SIMT_MAP_FILE;
+	t->check = a->check;
+	t->out = a->out;
+	*st = TGT_USAGE;
+	if (apply_options(t, a, d) < 0)
+		goto fail;
+	*st = TGT_FAILED;
+	t->path = strdup(a->path);
+	t->text = malloc(a->len ? a->len : 1);
+	if (!t->path || !t->text) {
+		diag_file(d, a->path, "out of memory");
+		goto fail;
+	}
+	memcpy(t->text, a->text, a->len);
+	t->len = a->len;
+	if (simt_parse_mapped(t->path, t->text, t->len, t->mapping, &t->p, d) < 0)
+		goto fail;
+	if (!(t->m = simt_machine_new(&t->p, d)) || (t->check && simt_machine_track(t->m, d) < 0))
+		goto fail;
+	*st = TGT_OK;
+	return t;
+fail:
+	simt_close(t);
+	return NULL;
+}
+
+/* ---- arrays ---- */
+
+static size_t simt_narrays(const tgt *t)
+{
+	return t->p.ng;
+}
+
+static void simt_array(const tgt *t, size_t i, tgt_array *out)
+{
+	const simt_global *g = &t->p.g[i];
+	memset(out, 0, sizeof *out);
+	snprintf(out->name, sizeof out->name, "%s", g->name);
+	out->type = global_type(g);
+	out->ndim = 1;
+	out->shape[0] = out->length = g->count;
+}
+
+static void simt_array_get(tgt *t, size_t i, uint64_t first, uint64_t n, uint64_t *bits)
+{
+	const simt_global *g = &t->p.g[i];
+	const uint32_t *mem = simt_machine_mem(t->m);
+	for (uint64_t k = 0; k < n; k++)
+		bits[k] = first + k < g->count ? mem[g->addr / 4 + first + k] : 0;
+}
+
+/* Before the first bundle a value is the program's input: the reference
+ * starts from it too.  Later it is a change made to the machine alone. */
+static void set_word(tgt *t, uint32_t w, uint32_t v)
+{
+	t->m->mem[w] = v;
+	if (simt_machine_stats(t->m)->bundles == 0)
+		t->p.init[w] = v;
+	else
+		simt_machine_mark_mem(t->m, w);
+}
+
+static tgt_status simt_array_set(tgt *t, size_t i, uint64_t first, uint64_t n,
+				 const uint64_t *bits, diag *d)
+{
+	const simt_global *g = &t->p.g[i];
+	if (first > g->count || n > g->count - first) {
+		diag_at(d, t->path, g->line, 0, "%s: elements %" PRIu64 " to %" PRIu64
+			" are outside its %u", g->name, first, first + n, g->count);
+		return TGT_FAILED;
+	}
+	for (uint64_t k = 0; k < n; k++)
+		set_word(t, g->addr / 4 + (uint32_t)(first + k), (uint32_t)bits[k]);
+	return TGT_OK;
+}
+
+/* ---- stepping ---- */
+
+static bool simt_ended(const tgt *t)
+{
+	return t->failed || t->m->launch >= t->p.nl;
+}
+
+/* One bundle, and what steps count beside the machine. */
+static tgt_status step_bundle(tgt *t, diag *d)
+{
+	simt_where w;
+	if (t->failed || !simt_machine_where(t->m, &w)) {
+		diag_file(d, t->path, "the program has ended");
+		return TGT_FAILED;
+	}
+	if (simt_machine_step(t->m, d) < 0) {
+		t->failed = true;
+		return TGT_FAILED;
+	}
+	t->instructions += t->p.k[w.kernel].b[w.pc].n;
+	for (unsigned i = 0; i < SIMT_MASK_WORDS; i++)
+		for (uint64_t b = w.active.w[i]; b; b &= b - 1)
+			t->tcount[i * 64 + (unsigned)__builtin_ctzll(b)]++;
+	return TGT_OK;
+}
+
+static uint64_t unit_count(const tgt *t, unsigned u)
+{
+	const simt_stats *s = simt_machine_stats(t->m);
+	switch (u) {
+	case UNIT_BUNDLE: return s->bundles;
+	case UNIT_THREAD: return t->tcount[t->thread];
+	case UNIT_CTA: return s->cb_runs;
+	default: return t->m->launch;
+	}
+}
+
+static tgt_status simt_step(tgt *t, unsigned u, diag *d)
+{
+	if (u >= sizeof units / sizeof *units) {
+		diag_file(d, t->path, "no step unit %u (the SIMT mode has %zu)", u,
+			  sizeof units / sizeof *units);
+		return TGT_FAILED;
+	}
+	const uint64_t before = unit_count(t, u);
+	tgt_status st = step_bundle(t, d);
+	while (st == TGT_OK && u != UNIT_BUNDLE && unit_count(t, u) == before && !simt_ended(t))
+		st = step_bundle(t, d);
+	return st;
+}
+
+/* The bundle's text into buf (it may be cut). */
+static void bundle_text(const tgt *t, const simt_bundle *b, char *buf, size_t size)
+{
+	FILE *f = fmemopen(buf, size, "w");
+	buf[0] = 0;
+	if (!f)
+		return;
+	simt_format_bundle(f, &t->p, b);
+	fclose(f);
+	buf[size - 1] = 0;
+}
+
+static void bundle_loc(const tgt *t, const simt_bundle *b, tgt_loc *loc)
+{
+	loc->file = t->path;
+	loc->line = (unsigned)b->line;
+	loc->col = b->n && b->in[0].line == b->line ? (unsigned)b->in[0].col : 1;
+}
+
+static bool simt_where_(tgt *t, unsigned u, tgt_loc *loc)
+{
+	simt_where w;
+	memset(loc, 0, sizeof *loc);
+	if (simt_ended(t) || !simt_machine_where(t->m, &w))
+		return false;
+	const simt_program *p = &t->p;
+	const simt_kernel *k = &p->k[w.kernel];
+	const simt_launch *l = &p->l[w.launch];
+	char text[200];
+	if (u == UNIT_BUNDLE || u == UNIT_THREAD) {
+		uint32_t pc = w.pc;
+		if (u == UNIT_THREAD) {
+			if (!simt_mask_bit(&w.live, t->thread))
+				return false;
+			pc = simt_machine_thread_pc(t->m, t->thread);
+		}
+		bundle_loc(t, &k->b[pc], loc);
+		bundle_text(t, &k->b[pc], text, sizeof text);
+		if (u == UNIT_BUNDLE) {
+			loc->index = simt_machine_stats(t->m)->bundles;
+			snprintf(loc->what, sizeof loc->what, "%s pc %u: %s (CTA %u on CB %u, %u threads)",
+				 k->name, pc, text, w.cta, w.cb, simt_mask_count(&w.active));
+		} else {
+			loc->index = t->tcount[t->thread];
+			snprintf(loc->what, sizeof loc->what, "thread %u %s at %s pc %u: %s", t->thread,
+				 simt_mask_bit(&w.active, t->thread) ? "issues" : "waits", k->name, pc, text);
+		}
+		return true;
+	}
+	loc->file = t->path;
+	loc->line = (unsigned)l->line;
+	loc->col = 1;
+	if (u == UNIT_CTA) {
+		loc->index = simt_machine_stats(t->m)->cb_runs;
+		snprintf(loc->what, sizeof loc->what, "CTA %u of %u of launch %u (%s) on CB %u", w.cta,
+			 l->grid, w.launch, k->name, w.cb);
+	} else {
+		loc->index = w.launch;
+		snprintf(loc->what, sizeof loc->what, ".launch %s %u %u", k->name, l->grid, l->block);
+	}
+	return true;
+}
+
+static const char *simt_source(const tgt *t)
+{
+	return t->path;
+}
+
+/* ---- the reference and the report ---- */
+
+static void set_report(tgt *t, const char *text)
+{
+	free(t->report);
+	t->report = strdup(text);
+}
+
+/* "FILE:LINE:COL: INSTR (kernel K, pc N)" of a writer, or what set it. */
+static void writer_text(const tgt *t, simt_writer w, char *buf, size_t size)
+{
+	unsigned kernel, slot;
+	uint32_t pc;
+	if (w.at == SIMT_WRITER_OUTSIDE) {
+		snprintf(buf, size, "set from outside the program (a write or a load) during CTA run %u",
+			 w.run);
+		return;
+	}
+	if (!simt_writer_instr(t->m, w.at, &kernel, &pc, &slot)) {
+		snprintf(buf, size, "not written by the program: the value it started with");
+		return;
+	}
+	const simt_kernel *k = &t->p.k[kernel];
+	const simt_instr *in = &k->b[pc].in[slot];
+	char text[160];
+	FILE *f = fmemopen(text, sizeof text, "w");
+	text[0] = 0;
+	if (f) {
+		simt_format_instr(f, &t->p, in);
+		fclose(f);
+	}
+	text[sizeof text - 1] = 0;
+	snprintf(buf, size, "%s:%d:%d: %s (kernel %s, bundle %u, CTA run %u)", t->path, in->line,
+		 in->col, text, k->name, pc, w.run);
+}
+
+/* Fill the report and d with the difference x. */
+static tgt_status differs(tgt *t, const simt_diff *x, diag *d)
+{
+	char what[200], got[48], want[48], by[512], rep[1024];
+	simt_writer w;
+	if (x->reg) {
+		snprintf(what, sizeof what, "r%u of thread %u of CTA %u", x->index, x->t, x->cta);
+		tgt_value_text(u32_type, x->got, got, sizeof got);
+		tgt_value_text(u32_type, x->want, want, sizeof want);
+		w = simt_machine_reg_writer(t->m, x->cta % t->p.cbs, x->t, x->index);
+	} else {
+		uint32_t idx;
+		const char *name = simt_word_owner(&t->p, x->word * 4, &idx);
+		const simt_global *g = simt_global_find(&t->p, name);
+		snprintf(what, sizeof what, "%s[%u]", name, idx);
+		tgt_value_text(g ? global_type(g) : u32_type, x->got, got, sizeof got);
+		tgt_value_text(g ? global_type(g) : u32_type, x->want, want, sizeof want);
+		w = simt_machine_mem_writer(t->m, x->word);
+	}
+	writer_text(t, w, by, sizeof by);
+	snprintf(rep, sizeof rep, "%s: got %s, expected %s (bits 0x%08x, 0x%08x)\n  last written by %s\n",
+		 what, got, want, x->got, x->want, by);
+	set_report(t, rep);
+	diag_file(d, t->path, "%s: got %s, expected %s; last written by %s", what, got, want, by);
+	return TGT_DIFFERS;
+}
+
+/* Compare with the reference run over the CTAs the machine has done. */
+static tgt_status compare_now(tgt *t, diag *d)
+{
+	if (!t->check) {
+		say(d, "check: the program was not opened with --check");
+		return TGT_USAGE;
+	}
+	const simt_stats *s = simt_machine_stats(t->m);
+	simt_ref *r = simt_ref_new(&t->p, d);
+	if (!r || simt_ref_run_ctas(r, s->cb_runs, d) < 0) {
+		simt_ref_free(r);
+		return TGT_FAILED;
+	}
+	bool end = simt_ended(t);
+	simt_diff x;
+	int rc = simt_first_diff(t->m, r, end, end || !t->m->running ? 0 : (uint32_t)s->cb_runs + 1, &x);
+	simt_ref_free(r);
+	if (!rc) {
+		free(t->report);
+		t->report = NULL;
+		return TGT_OK;
+	}
+	return differs(t, &x, d);
+}
+
+/* One translation for --fig13, from the same text and the same input
+ * (the globals as -l left them), run and checked: its stats in *st. */
+static tgt_status fig13_one(tgt *t, int mapping, simt_stats *st, diag *d)
+{
+	simt_program q;
+	if (simt_parse_mapped(t->path, t->text, t->len, mapping, &q, d) < 0)
+		return TGT_FAILED;
+	for (size_t i = 0; i < q.ng && i < t->p.ng; i++)
+		memcpy(&q.init[q.g[i].addr / 4], &t->p.init[t->p.g[i].addr / 4], q.g[i].count * 4u);
+	tgt_status rc = TGT_FAILED;
+	simt_machine *m = simt_machine_new(&q, d);
+	simt_ref *r = m && simt_machine_run(m, d) == 0 ? simt_ref_new(&q, d) : NULL;
+	if (r && simt_ref_run(r, d) == 0) {
+		rc = simt_compare(m, r, d) ? TGT_DIFFERS : TGT_OK;
+		*st = *simt_machine_stats(m);
+	}
+	if (rc == TGT_DIFFERS) {
+		char rep[DIAG_MAX + 32];
+		snprintf(rep, sizeof rep, "fig13, mapping=%s: %s\n", mapping ? "serial" : "vliw", d->msg);
+		set_report(t, rep);
+	}
+	simt_ref_free(r);
+	simt_machine_free(m);
+	simt_program_free(&q);
+	return rc;
+}
+
+/* Fig 13: the program translated into VLIW bundles and serially, both
+ * checked; their cycles and the ratio, as `infsim simt --fig13` printed. */
+static tgt_status fig13(tgt *t, diag *d)
+{
+	simt_stats *v = malloc(2 * sizeof *v);
+	if (!v) {
+		diag_file(d, t->path, "out of memory");
+		return TGT_FAILED;
+	}
+	tgt_status rc = fig13_one(t, SIMT_MAP_VLIW, &v[0], d);
+	if (rc == TGT_OK)
+		rc = fig13_one(t, SIMT_MAP_SERIAL, &v[1], d);
+	if (rc == TGT_OK) {
+		FILE *f = t->out;
+		fprintf(f, "fig13: both translations match the thread-at-a-time reference\n");
+		fprintf(f, "  %-8s %10s %14s %14s %8s\n", "mapping", "bundles", "compute cyc",
+			"critical path", "copies");
+		for (int i = 0; i < 2; i++)
+			fprintf(f, "  %-8s %10" PRIu64 " %14" PRIu64 " %14" PRIu64 " %8" PRIu64 "\n",
+				i ? "serial" : "vliw", v[i].bundles, v[i].compute_cycles,
+				v[i].critical_path, v[i].copies);
+		fprintf(f, "  serial / vliw: %.2fx compute, %.2fx critical path\n",
+			v[0].compute_cycles ? (double)v[1].compute_cycles / (double)v[0].compute_cycles : 0.0,
+			v[0].critical_path ? (double)v[1].critical_path / (double)v[0].critical_path : 0.0);
+	}
+	free(v);
+	return rc;
+}
+
+static tgt_status simt_run(tgt *t, diag *d)
+{
+	if (t->bundles) {
+		for (size_t i = 0; i < t->p.nk; i++)
+			simt_format_kernel(t->out, &t->p, &t->p.k[i]);
+		return TGT_OK;
+	}
+	while (!simt_ended(t))
+		if (step_bundle(t, d) != TGT_OK)
+			return TGT_FAILED;
+	if (t->failed) {
+		diag_file(d, t->path, "the run stopped at an error");
+		return TGT_FAILED;
+	}
+	tgt_status st = t->check ? compare_now(t, d) : TGT_OK;
+	if (st == TGT_OK && t->fig13)
+		st = fig13(t, d);
+	return st;
+}
+
+static const char *simt_report_text(const tgt *t)
+{
+	return t->report;
+}
+
+/* ---- statistics ---- */
+
+static double ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+static void stats_machine(const tgt *t, tgt_stat *root)
+{
+	const simt_program *p = &t->p;
+	tgt_stat *g = tgt_stat_group(root, "machine", "Machine");
+	tgt_stat_str(g, "mapping", p->serial ? "serial" : "vliw", "mapping of .thread kernels");
+	tgt_stat_uint(g, "cbs", p->cbs, "control blocks");
+	tgt_stat_str(g, "fp", p->ieee ? "ieee" : "ftz", "floating point");
+	tgt_stat_str(g, "latency", p->latency_opt ? "optimised" : "baseline", "latencies");
+	tgt_stat_uint(g, "max_bundles", p->max_bundles, "bundles a CTA may issue");
+	tgt_stat_uint(g, "regs", p->regs, "registers of an array the translator allocates");
+	tgt_stat_uint(g, "arrays_per_tb", SIMT_ARRAYS, "arrays of a TB (VLIW slots)");
+	tgt_stat_uint(g, "threads_per_tb", SIMT_TB_THREADS, "threads of a TB (bitlines)");
+	tgt_stat_uint(g, "tbs_per_cb", SIMT_TBS, "TBs of a CB");
+	tgt_stat_uint(g, "threads_per_cb", SIMT_CB_THREADS, "threads of a CB");
+	tgt_stat_uint(g, "wordlines", SIMT_WORDLINES, "wordlines of an array");
+	tgt_stat_uint(g, "registers", SIMT_REGS, "registers of a thread");
+	tgt_stat_uint(g, "predicates", SIMT_PREDS, "predicates of a thread");
+	tgt_stat_uint(g, "line_bytes", SIMT_LINE_BYTES, "bytes of an MSHR line");
+}
+
+/* The numbers simt_report prints (report.c), one key each. */
+static void stats_run(const tgt *t, const simt_stats *s, tgt_stat *root)
+{
+	tgt_stat *g = tgt_stat_group(root, "simt", "SIMT run");
+	tgt_stat_uint(g, "launches", t->p.nl, "launches");
+	tgt_stat_uint(g, "cta_runs", s->cb_runs, "CTA runs");
+	tgt_stat_uint(g, "bundles", s->bundles, "bundles issued");
+	tgt_stat_uint(g, "compute_cycles", s->compute_cycles, "compute cycles");
+	tgt_stat_uint(g, "baseline_cycles", s->baseline_cycles, "compute cycles at baseline latencies");
+	tgt_stat_real(g, "baseline_ratio", ratio(s->baseline_cycles, s->compute_cycles),
+		      "baseline / compute");
+	tgt_stat_uint(g, "one_array_cycles", s->one_array_cycles, "one-array schedule cycles");
+	tgt_stat_real(g, "one_array_ratio", ratio(s->one_array_cycles, s->compute_cycles),
+		      "one-array / bundles");
+	tgt_stat_uint(g, "memory_cycles", s->memory_cycles, "memory cycles");
+	tgt_stat_uint(g, "critical_path", s->critical_path, "critical path (finished launches)");
+	tgt_stat_uint(g, "slot_ops", s->slot_ops, "slots filled");
+	tgt_stat_real(g, "slots_per_bundle", ratio(s->slot_ops, s->bundles), "slots a bundle");
+	tgt_stat_real(g, "cb_utilisation_pct", 100.0 * ratio(s->thread_slots, s->lane_slots),
+		      "CB utilisation (%)");
+	tgt_stat_uint(g, "mem_requests", s->mem_requests, "memory requests");
+	tgt_stat_uint(g, "mem_lines", s->mem_lines, "lines");
+	tgt_stat_uint(g, "mshr_merges", s->mshr_merges, "MSHR merges");
+	tgt_stat_uint(g, "copies", s->copies, "copies");
+	tgt_stat_uint(g, "spills", s->spills, "spills (st.local)");
+	tgt_stat_uint(g, "reloads", s->reloads, "reloads (ld.local)");
+	tgt_stat_uint(g, "shuffles", s->shuffles, "shuffles");
+	tgt_stat_uint(g, "shuffle_lanes", s->shuffle_lanes, "words moved between threads");
+	tgt_stat_uint(g, "jumps_taken", s->jumps_taken, "jumps taken");
+	tgt_stat *list = tgt_stat_list(root, "commands", "Per isa/ command (Fig 12)", 0);
+	for (unsigned op = 0; op < 64 && op < ISA_OP_COUNT; op++) {
+		if (!s->op_count[op])
+			continue;
+		tgt_stat *r = tgt_stat_row(list);
+		tgt_stat_str(r, "command", isa_info_of(op)->name, "command");
+		tgt_stat_str(r, "class", isa_class_of(op) == ISA_CLASS_F ? "f32" : "int", "class");
+		tgt_stat_uint(r, "count", s->op_count[op], "count");
+		tgt_stat_uint(r, "baseline_cycles", s->op_base[op], "baseline cycles");
+		tgt_stat_uint(r, "run_cycles", s->op_opt[op], "run cycles");
+		tgt_stat_real(r, "speedup", ratio(s->op_base[op], s->op_opt[op]), "speedup");
+	}
+}
+
+static void simt_stats_fill(tgt *t, tgt_stat *root)
+{
+	const simt_stats *s = simt_machine_stats(t->m);
+	stats_machine(t, root);
+	tgt_stat *tot = tgt_stat_group(root, "totals", "Totals");
+	tgt_stat_uint(tot, "cycles", simt_machine_cycles(t->m), "cycles (critical path so far)");
+	tgt_stat_uint(tot, "bundles", s->bundles, "bundles issued");
+	tgt_stat_uint(tot, "instructions", t->instructions, "instructions issued");
+	tgt_stat_uint(tot, "cta_runs", s->cb_runs, "CTA runs");
+	tgt_stat_uint(tot, "launches", t->m->launch, "launches done");
+	stats_run(t, s, root);
+}
+
+/* The line after a good run. */
+static void simt_summary(tgt *t, char *buf, size_t size)
+{
+	const simt_stats *s = simt_machine_stats(t->m);
+	snprintf(buf, size, "%s: %" PRIu64 " bundles, %" PRIu64 " instructions, %" PRIu64 " CTA "
+		 "runs, %" PRIu64 " cycles%s", t->path, s->bundles, t->instructions, s->cb_runs,
+		 simt_machine_cycles(t->m), t->check ? "; --check: memory and registers equal the "
+		 "thread-at-a-time reference" : "");
+}
+
+/* ---- values ---- */
+
+/* A scalar's id: what it is, whose (a thread, or CUR the current one),
+ * and its number. */
+enum { S_GLOBAL, S_REG, S_PRED, S_PC, S_SPECIAL, S_CYCLES, S_BUNDLES, S_INSTRUCTIONS,
+       S_THREAD, S_CTA, S_CB };
+#define CUR 0xfffu
+static size_t sym_id(unsigned kind, unsigned thread, unsigned n)
+{
+	return (size_t)kind << 24 | (size_t)thread << 12 | n;
+}
+static unsigned sym_kind(size_t id) { return (unsigned)(id >> 24); }
+static unsigned sym_thread(const tgt *t, size_t id)
+{
+	unsigned th = (unsigned)(id >> 12) & 0xfff;
+	return th == CUR ? t->thread : th;
+}
+static unsigned sym_n(size_t id) { return (unsigned)id & 0xfff; }
+
+static const char *const specials[] = { "%tid", "%ntid", "%ctaid", "%nctaid" };
+static const char *const counters[] = { "cycles", "bundles", "instructions", "thread", "cta",
+					 "cb" };
+
+/* "NUMBER" in [0, max), the whole of s. */
+static bool number_in(const char *s, unsigned max, unsigned *out)
+{
+	char *end;
+	if (*s < '0' || *s > '9')
+		return false;
+	unsigned long v = strtoul(s, &end, 10);
+	if (*end || v >= max)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+/* A thread's value: rN, pN, pc, or a special register. */
+static bool thread_sym(const char *name, unsigned thread, tgt_sym *out)
+{
+	unsigned n;
+	tgt_type one = { .kind = TGT_INT, .width = 1 };
+	if (name[0] == 'r' && number_in(name + 1, SIMT_REGS, &n))
+		*out = (tgt_sym){ false, sym_id(S_REG, thread, n), u32_type, 1, true };
+	else if (name[0] == 'p' && name[1] != 'c' && number_in(name + 1, SIMT_PREDS, &n))
+		*out = (tgt_sym){ false, sym_id(S_PRED, thread, n), one, 1, true };
+	else if (!strcmp(name, "pc"))
+		*out = (tgt_sym){ false, sym_id(S_PC, thread, 0), u32_type, 1, false };
+	else {
+		for (n = 0; n < 4; n++)
+			if (!strcmp(name, specials[n])) {
+				*out = (tgt_sym){ false, sym_id(S_SPECIAL, thread, n), u32_type, 1, false };
+				return true;
+			}
+		return false;
+	}
+	return true;
+}
+
+static bool simt_lookup(tgt *t, const char *name, tgt_sym *out)
+{
+	const simt_global *g = simt_global_find(&t->p, name);
+	if (g) {
+		*out = (tgt_sym){ true, (size_t)(g - t->p.g), global_type(g), g->count, true };
+		return true;
+	}
+	for (unsigned i = 0; i < sizeof counters / sizeof *counters; i++)
+		if (!strcmp(name, counters[i])) {
+			tgt_type u64 = { .kind = TGT_INT, .width = 64 };
+			*out = (tgt_sym){ false, sym_id(S_CYCLES + i, 0, 0), i < 3 ? u64 : u32_type, 1,
+					  i == 3 };
+			return true;
+		}
+	/* THREAD.X or tTHREAD.X: thread THREAD's X */
+	const char *dot = strchr(name, '.');
+	if (dot && dot - name < 8) {
+		char num[8];
+		const char *s = name[0] == 't' ? name + 1 : name;
+		memcpy(num, s, (size_t)(dot - s));
+		num[dot - s] = 0;
+		unsigned th;
+		return number_in(num, SIMT_CB_THREADS, &th) && thread_sym(dot + 1, th, out);
+	}
+	return thread_sym(name, CUR, out);
+}
+
+/* The running CTA (or the last one) holds the threads' values. */
+static void ensure_cta(tgt *t)
+{
+	simt_where w;
+	if (!simt_ended(t))
+		simt_machine_where(t->m, &w);
+}
+
+static uint64_t simt_read(tgt *t, const tgt_sym *s, uint64_t index)
+{
+	if (s->is_array) {
+		uint64_t v = 0;
+		simt_array_get(t, s->id, index, 1, &v);
+		return v;
+	}
+	ensure_cta(t);
+	simt_machine *m = t->m;
+	const unsigned th = sym_thread(t, s->id), n = sym_n(s->id);
+	switch (sym_kind(s->id)) {
+	case S_REG: return simt_machine_thread_reg(m, th, n);
+	case S_PRED: return simt_mask_bit(&m->cb.pred[n], th);
+	case S_PC: return simt_machine_thread_pc(m, th);
+	case S_SPECIAL:
+		return n == SIMT_TID ? th : n == SIMT_NTID ? m->cb.ntid
+			: n == SIMT_CTAID ? m->cb.cta : m->cb.nctaid;
+	case S_CYCLES: return simt_machine_cycles(m);
+	case S_BUNDLES: return simt_machine_stats(m)->bundles;
+	case S_INSTRUCTIONS: return t->instructions;
+	case S_THREAD: return t->thread;
+	case S_CTA: return m->cb.cta;
+	default: return m->cb.index;
+	}
+}
+
+static tgt_status simt_write(tgt *t, const tgt_sym *s, uint64_t index, uint64_t bits, diag *d)
+{
+	if (s->is_array)
+		return simt_array_set(t, s->id, index, 1, &bits, d);
+	ensure_cta(t);
+	simt_machine *m = t->m;
+	const unsigned th = sym_thread(t, s->id), n = sym_n(s->id);
+	switch (sym_kind(s->id)) {
+	case S_REG:
+		simt_port_write(m, m->cb.index, th, n, (uint32_t)bits);
+		simt_machine_mark_reg(m, m->cb.index, th, n);
+		return TGT_OK;
+	case S_PRED:
+		simt_mask_put(&m->cb.pred[n], th, bits & 1);
+		return TGT_OK;
+	case S_THREAD:
+		if (bits >= SIMT_CB_THREADS) {
+			say(d, "thread: expected 0 to %d, not %" PRIu64, SIMT_CB_THREADS - 1, bits);
+			return TGT_FAILED;
+		}
+		t->thread = (unsigned)bits;
+		return TGT_OK;
+	default:
+		say(d, "this value is read-only (counters, pc and the special registers are)");
+		return TGT_FAILED;
+	}
+}
+
+static void simt_names(tgt *t, void (*each)(void *ctx, const char *name), void *ctx)
+{
+	char buf[16];
+	for (size_t i = 0; i < t->p.ng; i++)
+		each(ctx, t->p.g[i].name);
+	for (unsigned i = 0; i < sizeof counters / sizeof *counters; i++)
+		each(ctx, counters[i]);
+	for (unsigned r = 0; r < SIMT_REGS; r++) {
+		snprintf(buf, sizeof buf, "r%u", r);
+		each(ctx, buf);
+	}
+	for (unsigned q = 0; q < SIMT_PREDS; q++) {
+		snprintf(buf, sizeof buf, "p%u", q);
+		each(ctx, buf);
+	}
+	each(ctx, "pc");
+	for (unsigned i = 0; i < 4; i++)
+		each(ctx, specials[i]);
+}
+
+/* ---- breakpoints ---- */
+
+enum { BP_LINE, BP_BUNDLE, BP_PC, BP_THREAD };
+
+static bool bundle_on_line(const simt_bundle *b, unsigned line)
+{
+	if ((unsigned)b->line == line)
+		return true;
+	for (unsigned i = 0; i < b->n; i++)
+		if ((unsigned)b->in[i].line == line)
+			return true;
+	return false;
+}
+
+/* The line nearest to line (the later of two as near) with a bundle or
+ * one of its instructions on it, or 0. */
+static unsigned nearest_line(const tgt *t, unsigned line, bool *exact)
+{
+	unsigned best = 0;
+	uint64_t dist = UINT64_MAX;
+	*exact = false;
+	for (size_t k = 0; k < t->p.nk; k++)
+		for (size_t i = 0; i < t->p.k[k].n; i++) {
+			const simt_bundle *b = &t->p.k[k].b[i];
+			for (int j = -1; j < (int)b->n; j++) {
+				unsigned l = (unsigned)(j < 0 ? b->line : b->in[j].line);
+				uint64_t dd = l > line ? l - line : line - l;
+				if (dd < dist || (dd == dist && l > best))
+					best = l, dist = dd;
+			}
+		}
+	*exact = best == line && dist == 0;
+	return best;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+static tgt_status break_line(tgt *t, const char *spec, const char *file, const char *num,
+			     tgt_bp *bp, diag *d)
+{
+	unsigned line;
+	if (!number_in(num, UINT32_MAX, &line) || line == 0) {
+		say(d, "break %s: expected a line number after '%s:'", spec, file ? file : "");
+		return TGT_FAILED;
+	}
+	if (file && strcmp(file, t->path) && strcmp(base_name(file), base_name(t->path))) {
+		say(d, "break %s: no source file '%s' (the program is %s)", spec, file, t->path);
+		return TGT_FAILED;
+	}
+	bool exact;
+	unsigned near = nearest_line(t, line, &exact);
+	if (!exact) {
+		diag_at(d, t->path, (int)line, 0,
+			"no bundle on line %u; the nearest line with one is %u", line, near);
+		return TGT_FAILED;
+	}
+	*bp = (tgt_bp){ .kind = BP_LINE, .a = line };
+	snprintf(bp->what, sizeof bp->what, "%s:%u", base_name(t->path), line);
+	return TGT_OK;
+}
+
+static tgt_status simt_break_parse(tgt *t, const char *spec, tgt_bp *bp, diag *d)
+{
+	static const char expected[] = "expected FILE:LINE, LINE, bundle N, pc N or thread T";
+	while (*spec == ' ')
+		spec++;
+	size_t longest = 0;
+	for (size_t k = 0; k < t->p.nk; k++)
+		longest = t->p.k[k].n > longest ? t->p.k[k].n : longest;
+	const char *arg;
+	unsigned n;
+	if (!strncmp(spec, "bundle ", 7)) {
+		char *end;
+		arg = spec + 7;
+		uint64_t v = strtoull(arg, &end, 10);
+		if (*arg < '0' || *arg > '9' || *end) {
+			say(d, "break %s: expected a bundle number (bundles issued before it)", spec);
+			return TGT_FAILED;
+		}
+		*bp = (tgt_bp){ .kind = BP_BUNDLE, .a = v };
+		snprintf(bp->what, sizeof bp->what, "bundle %" PRIu64, v);
+		return TGT_OK;
+	}
+	if (!strncmp(spec, "pc ", 3)) {
+		if (!number_in(spec + 3, (unsigned)longest, &n)) {
+			say(d, "break %s: expected a bundle index from 0 to %zu", spec, longest - 1);
+			return TGT_FAILED;
+		}
+		*bp = (tgt_bp){ .kind = BP_PC, .a = n };
+		snprintf(bp->what, sizeof bp->what, "pc %u", n);
+		return TGT_OK;
+	}
+	if (!strncmp(spec, "thread ", 7)) {
+		if (!number_in(spec + 7, SIMT_CB_THREADS, &n)) {
+			say(d, "break %s: expected a thread from 0 to %d", spec, SIMT_CB_THREADS - 1);
+			return TGT_FAILED;
+		}
+		*bp = (tgt_bp){ .kind = BP_THREAD, .a = n };
+		snprintf(bp->what, sizeof bp->what, "thread %u", n);
+		return TGT_OK;
+	}
+	const char *colon = strrchr(spec, ':');
+	if (colon && colon > spec && colon - spec < 4096) {
+		char file[4096];
+		memcpy(file, spec, (size_t)(colon - spec));
+		file[colon - spec] = 0;
+		return break_line(t, spec, file, colon + 1, bp, d);
+	}
+	if (*spec >= '0' && *spec <= '9')
+		return break_line(t, spec, NULL, spec, bp, d);
+	say(d, "break %s: %s", spec, expected);
+	return TGT_FAILED;
+}
+
+static bool simt_break_hit(tgt *t, const tgt_bp *bp)
+{
+	simt_where w;
+	if (simt_ended(t) || !simt_machine_where(t->m, &w))
+		return false;
+	switch (bp->kind) {
+	case BP_LINE: return bundle_on_line(&t->p.k[w.kernel].b[w.pc], (unsigned)bp->a);
+	case BP_BUNDLE: return simt_machine_stats(t->m)->bundles == bp->a;
+	case BP_PC: return w.pc == bp->a;
+	default: return simt_mask_bit(&w.active, (unsigned)bp->a);
+	}
+}
+
+/* ---- snapshots: a real copy of the machine ---- */
+
+static void simt_snap_free(tgt_snap *s)
+{
+	if (!s)
+		return;
+	simt_machine_free(s->m);
+	free(s->init);
+	free(s);
+}
+
+static tgt_snap *simt_save(tgt *t, diag *d)
+{
+	tgt_snap *s = calloc(1, sizeof *s);
+	const size_t bytes = t->p.mem_bytes ? t->p.mem_bytes : 4;
+	if (s && (s->m = simt_machine_new(&t->p, d)) != NULL && t->check &&
+	    simt_machine_track(s->m, d) < 0) {
+		simt_snap_free(s);
+		return NULL;
+	}
+	if (s && s->m)
+		s->init = malloc(bytes);
+	if (!s || !s->m || !s->init) {
+		simt_snap_free(s);
+		diag_file(d, t->path, "out of memory for a snapshot");
+		return NULL;
+	}
+	simt_machine_copy(s->m, t->m);
+	if (t->p.mem_bytes)
+		memcpy(s->init, t->p.init, t->p.mem_bytes);
+	s->instructions = t->instructions;
+	memcpy(s->tcount, t->tcount, sizeof s->tcount);
+	s->failed = t->failed;
+	s->bytes = sizeof *s + sizeof *s->m + t->m->s->store_bytes + 2 * bytes +
+		   (t->check ? (t->p.mem_bytes / 4 + 1 + (size_t)t->p.cbs * SIMT_CB_THREADS * SIMT_REGS) *
+			       sizeof(simt_writer) : 0);
+	return s;
+}
+
+static tgt_status simt_restore(tgt *t, const tgt_snap *s, diag *d)
+{
+	(void)d;
+	simt_machine_copy(t->m, s->m);
+	if (t->p.mem_bytes)
+		memcpy(t->p.init, s->init, t->p.mem_bytes);
+	t->instructions = s->instructions;
+	memcpy(t->tcount, s->tcount, sizeof t->tcount);
+	t->failed = s->failed;
+	return TGT_OK;
+}
+
+static size_t simt_snap_bytes(const tgt_snap *s)
+{
+	return s->bytes;
+}
+
+/* ---- infos and views ---- */
+
+/* The threads of m among the first n as ranges "0-19 25", and how many. */
+static unsigned print_ranges(FILE *out, const simt_mask *m, unsigned n)
+{
+	unsigned count = 0;
+	for (unsigned t = 0; t < n; t++) {
+		if (!simt_mask_bit(m, t) || (t && simt_mask_bit(m, t - 1)))
+			continue;
+		unsigned e = t;
+		while (e + 1 < n && simt_mask_bit(m, e + 1))
+			e++;
+		fprintf(out, e > t ? " %u-%u" : " %u", t, e);
+		count += e - t + 1;
+	}
+	return count;
+}
+
+/* Where the live threads that do not issue next wait: "pc N: K threads". */
+static void print_waiting(tgt *t, const simt_where *w, FILE *out)
+{
+	bool any = false;
+	for (uint32_t pc = 0; pc <= t->p.k[w->kernel].n; pc++) {
+		simt_mask at = { { 0 } };
+		for (unsigned th = 0; th < SIMT_CB_THREADS; th++)
+			simt_mask_put(&at, th, simt_mask_bit(&w->live, th) &&
+				      !simt_mask_bit(&w->active, th) &&
+				      simt_machine_thread_pc(t->m, th) == pc);
+		if (!simt_mask_any(&at))
+			continue;
+		fprintf(out, "waiting at pc %u:", pc);
+		unsigned c = print_ranges(out, &at, SIMT_CB_THREADS);
+		fprintf(out, " (%u threads)\n", c);
+		any = true;
+	}
+	if (!any)
+		fprintf(out, "waiting: none (no divergence)\n");
+}
+
+static bool running_where(tgt *t, simt_where *w, diag *d)
+{
+	if (simt_ended(t) || !simt_machine_where(t->m, w)) {
+		say(d, "no CTA is running: the program has ended");
+		return false;
+	}
+	return true;
+}
+
+static int info_threads(tgt *t, const char *args, FILE *out, diag *d)
+{
+	simt_where w;
+	if (!running_where(t, &w, d))
+		return -1;
+	const unsigned ntid = t->p.l[w.launch].block;
+	unsigned th = t->thread;
+	if (args && *args && !number_in(args, SIMT_CB_THREADS, &th)) {
+		say(d, "info threads %s: expected a thread from 0 to %d", args, SIMT_CB_THREADS - 1);
+		return -1;
+	}
+	if (args && *args) {
+		fprintf(out, "thread %u (TB %u, bitline %u) of CTA %u: %s, at pc %u\n", th,
+			th / SIMT_TB_THREADS, th % SIMT_TB_THREADS, w.cta,
+			!simt_mask_bit(&w.live, th) ? "ended" : simt_mask_bit(&w.active, th) ? "issues next"
+			: "waiting", simt_machine_thread_pc(t->m, th));
+		for (unsigned r = 0; r < SIMT_REGS; r++)
+			fprintf(out, "  r%-2u 0x%08x%s", r, simt_machine_thread_reg(t->m, th, r),
+				r % 4 == 3 ? "\n" : "");
+		fprintf(out, "  predicates");
+		for (unsigned q = 0; q < SIMT_PREDS; q++)
+			fprintf(out, " p%u=%d", q, simt_mask_bit(&w.pred[q], th));
+		fputc('\n', out);
+		return 0;
+	}
+	fprintf(out, "CTA %u of launch %u (%s) on CB %u, %u threads, current thread %u\n", w.cta,
+		w.launch, t->p.k[w.kernel].name, w.cb, ntid, t->thread);
+	fprintf(out, "issuing pc %u:", w.pc);
+	fprintf(out, " (%u threads)\n", print_ranges(out, &w.active, ntid));
+	print_waiting(t, &w, out);
+	simt_mask done = { { 0 } };
+	for (unsigned i = 0; i < ntid; i++)
+		simt_mask_put(&done, i, !simt_mask_bit(&w.live, i));
+	if (simt_mask_any(&done)) {
+		fprintf(out, "ended:");
+		fprintf(out, " (%u threads)\n", print_ranges(out, &done, ntid));
+	}
+	return 0;
+}
+
+/* The label of slot k of a bundle: slot0..3, mem, then jump or exit. */
+static const char *slot_label(const simt_bundle *b, unsigned k, char *buf, size_t size)
+{
+	if (k < SIMT_ARRAYS)
+		snprintf(buf, size, "slot%u", k);
+	else
+		snprintf(buf, size, k == SIMT_SLOT_MEM ? "mem" :
+			 b->n && b->in[b->n - 1].opc == SIMT_BRA ? "jump" : "exit");
+	return buf;
+}
+
+static int info_divergence(tgt *t, const char *args, FILE *out, diag *d)
+{
+	(void)args;
+	simt_where w;
+	if (!running_where(t, &w, d))
+		return -1;
+	const unsigned ntid = t->p.l[w.launch].block;
+	const simt_bundle *b = &t->p.k[w.kernel].b[w.pc];
+	simt_mask slot[SIMT_ARRAYS + 2];
+	simt_where_slots(&t->p, &w, slot);
+	char label[16], text[200];
+	bundle_text(t, b, text, sizeof text);
+	fprintf(out, "pc %u: %s\n", w.pc, text);
+	for (unsigned k = 0; k <= SIMT_SLOT_CTL; k++) {
+		fprintf(out, "%-6s", slot_label(b, k, label, sizeof label));
+		fprintf(out, " (%u threads)\n", print_ranges(out, &slot[k], ntid));
+	}
+	fprintf(out, "here  ");
+	fprintf(out, " (%u threads)\n", print_ranges(out, &w.active, ntid));
+	print_waiting(t, &w, out);
+	return 0;
+}
+
+/* The bundles of kernel k, "=>" before the one at mark (or none). */
+static void list_bundles(tgt *t, const simt_kernel *k, size_t from, size_t to, int64_t mark,
+			 FILE *out, unsigned width)
+{
+	char text[512];
+	for (size_t i = from; i < to && i < k->n; i++) {
+		bundle_text(t, &k->b[i], text, sizeof text);
+		fprintf(out, "%s%4zu  %.*s\n", (int64_t)i == mark ? "=>" : "  ", i,
+			width > 8 ? (int)width - 8 : 0, text);
+	}
+}
+
+static int info_bundles(tgt *t, const char *args, FILE *out, diag *d)
+{
+	simt_where w;
+	const simt_kernel *k = NULL;
+	int64_t mark = -1;
+	for (size_t i = 0; args && *args && i < t->p.nk; i++)
+		if (!strcmp(t->p.k[i].name, args))
+			k = &t->p.k[i];
+	if (args && *args && !k) {
+		say(d, "info bundles %s: no such kernel", args);
+		return -1;
+	}
+	if (!simt_ended(t) && simt_machine_where(t->m, &w) && (!k || k == &t->p.k[w.kernel])) {
+		k = &t->p.k[w.kernel];
+		mark = w.pc;
+	}
+	if (!k) {
+		for (size_t i = 0; i < t->p.nk; i++)
+			simt_format_kernel(out, &t->p, &t->p.k[i]);
+		return 0;
+	}
+	fprintf(out, "kernel %s (line %d), %zu bundles\n", k->name, k->line, k->n);
+	list_bundles(t, k, 0, k->n, mark, out, 4096);
+	return 0;
+}
+
+/* The first lines of text, each cut to width. */
+static void put_cut(FILE *out, const char *text, unsigned width, unsigned lines)
+{
+	unsigned y = 0;
+	for (const char *line = text; text && *line && y < lines; y++) {
+		size_t n = strcspn(line, "\n");
+		fprintf(out, "%.*s\n", (int)(n < width ? n : width), line);
+		line += n + (line[n] == '\n');
+	}
+}
+
+/* A view draws what an info prints, cut to the window. */
+static void draw_cut(tgt *t, int (*show)(tgt *, const char *, FILE *, diag *), FILE *out,
+		     unsigned width, unsigned height)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	if (!f)
+		return;
+	diag d;
+	diag_clear(&d);
+	if (show(t, "", f, &d) < 0)
+		fprintf(f, "%s\n", d.msg);
+	fclose(f);
+	put_cut(out, buf, width, height);
+	free(buf);
+}
+
+static void view_threads(tgt *t, FILE *out, unsigned width, unsigned height)
+{
+	draw_cut(t, info_threads, out, width, height);
+}
+
+/* The divergence view of the TUI: a line a slot, one character for as
+ * many threads as the width needs ('#' all enabled, '+' some, '.' none
+ * but live, ' ' none live), then the issuing threads and who waits. */
+static void view_divergence(tgt *t, FILE *out, unsigned width, unsigned height)
+{
+	simt_where w;
+	if (simt_ended(t) || !simt_machine_where(t->m, &w) || width < 8) {
+		if (height)
+			fprintf(out, "%.*s\n", (int)width, "the program has ended");
+		return;
+	}
+	const unsigned ntid = t->p.l[w.launch].block, per = (ntid + width - 8) / (width - 7);
+	const simt_bundle *b = &t->p.k[w.kernel].b[w.pc];
+	simt_mask slot[SIMT_ARRAYS + 2];
+	simt_where_slots(&t->p, &w, slot);
+	char label[16];
+	for (unsigned k = 0; k <= SIMT_SLOT_CTL + 1 && k < height; k++) {
+		const simt_mask *on = k <= SIMT_SLOT_CTL ? &slot[k] : &w.active;
+		fprintf(out, "%-7s", k <= SIMT_SLOT_CTL ? slot_label(b, k, label, sizeof label) : "here");
+		for (unsigned c = 0; c * per < ntid; c++) {
+			unsigned n_on = 0, n_live = 0;
+			for (unsigned th = c * per; th < (c + 1) * per && th < ntid; th++) {
+				bool l = simt_mask_bit(&w.live, th);
+				n_live += l;
+				n_on += l && simt_mask_bit(on, th);
+			}
+			fputc(!n_live ? ' ' : !n_on ? '.' : n_on == n_live ? '#' : '+', out);
+		}
+		fputc('\n', out);
+	}
+	if (height > SIMT_SLOT_CTL + 2) {
+		char *buf = NULL;
+		size_t size = 0;
+		FILE *f = open_memstream(&buf, &size);
+		if (f) {
+			print_waiting(t, &w, f);
+			fclose(f);
+			put_cut(out, buf, width, height - (SIMT_SLOT_CTL + 2));
+		}
+		free(buf);
+	}
+}
+
+/* The bundles around the PC, "=>" at the one issued next. */
+static void view_bundles(tgt *t, FILE *out, unsigned width, unsigned height)
+{
+	simt_where w;
+	if (simt_ended(t) || !simt_machine_where(t->m, &w)) {
+		if (height)
+			fprintf(out, "%.*s\n", (int)width, "the program has ended");
+		return;
+	}
+	const simt_kernel *k = &t->p.k[w.kernel];
+	int64_t first = (int64_t)w.pc - height / 2;
+	if (first + height > (int64_t)k->n)
+		first = (int64_t)k->n - height;
+	if (first < 0)
+		first = 0;
+	list_bundles(t, k, (size_t)first, (size_t)first + height, w.pc, out, width);
+}
+
+static const tgt_info infos[] = {
+	{ "threads", "info threads [T]: the running CTA's threads (issuing, waiting, ended), or thread T's registers", info_threads },
+	{ "divergence", "info divergence: the threads each slot of the next bundle enables, and where the others wait", info_divergence },
+	{ "bundles", "info bundles [KERNEL]: the kernel's bundles, => at the one issued next", info_bundles },
+	{ NULL, NULL, NULL },
+};
+
+static const tgt_view views[] = {
+	{ "divergence", "the threads each slot of the next bundle enables, and who waits where", view_divergence },
+	{ "bundles", "the kernel's bundles around the PC", view_bundles },
+	{ "threads", "the running CTA's threads", view_threads },
+	{ NULL, NULL, NULL },
+};
+
+/* ---- the table ---- */
+
+static const char *simt_why_not(unsigned bit)
+{
+	switch (bit) {
+	case TGT_CAN_DEFINE: return "DC-PTX programs have no parameters";
+	case TGT_CAN_STRICT: return "the SIMT machine has no hazards to stop at (a bundle's slots never depend on each other: the parser refuses it)";
+	case TGT_CAN_THREADS: return "the SIMT machine runs on one host thread";
+	default: return "the SIMT mode does not have it";
+	}
+}
+
+static const char *const exts[] = { ".simt", NULL };
+
+const tgt_ops tgt_simt = {
+	.name = "simt",
+	.title = "Duality Cache SIMT mode",
+	.exts = exts,
+	.options = options,
+	.settings_help = "mapping=vliw|serial  translate .thread kernels into VLIW bundles or one operation a bundle (default: the program's .machine mapping=)",
+	.can = TGT_CAN_LOAD | TGT_CAN_SAVE | TGT_CAN_CHECK | TGT_CAN_MACHINE,
+	.why_not = simt_why_not,
+	.open = simt_open,
+	.close = simt_close,
+	.narrays = simt_narrays,
+	.array = simt_array,
+	.array_get = simt_array_get,
+	.array_set = simt_array_set,
+	.run = simt_run,
+	.report = simt_report_text,
+	.check = compare_now,
+	.stats = simt_stats_fill,
+	.summary = simt_summary,
+	.units = units,
+	.nunits = sizeof units / sizeof *units,
+	.step = simt_step,
+	.ended = simt_ended,
+	.count = unit_count,
+	.where = simt_where_,
+	.source = simt_source,
+	.lookup = simt_lookup,
+	.read = simt_read,
+	.write = simt_write,
+	.names = simt_names,
+	.break_parse = simt_break_parse,
+	.break_hit = simt_break_hit,
+	.break_help = "FILE:LINE, LINE (a line with a bundle or an instruction), bundle N (before the bundle issued N-th, from 0), pc N (before a bundle of index N of any kernel), thread T (before a bundle thread T takes part in)",
+	.save = simt_save,
+	.restore = simt_restore,
+	.snap_free = simt_snap_free,
+	.snap_bytes = simt_snap_bytes,
+	.infos = infos,
+	.views = views,
+};

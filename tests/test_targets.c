@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_targets.c: one command line for every system (issue 27).  Every
+ * sample program of every system runs with `infsim run SAMPLE --check`
+ * and exits 0; `--stats=json` of every sample validates against
+ * doc/stats.schema.json (python3's jsonschema, a build dependency:
+ * .ci/setup); options a system cannot honour are refused naming it.
+ */
+#include <criterion/criterion.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "proc.h"
+#include "stats_json.h"
+#include "target.h"
+
+/* Options a sample needs beyond its own defaults: an artifact's tDFG its
+ * element type; the two largest VIMA samples a smaller size, so that the
+ * suite stays quick under the sanitizers (their paper size is checked by
+ * tests/test_vima.c). */
+static const struct { const char *suffix, *args; } extra[] = {
+	{ "tutorial-jit/stencil1d.json", "--type f32" },
+	{ "vima/matmul.vima", "-D n=128" },
+	{ "vima/knn.vima", "-D N=4096" },
+};
+
+typedef struct samples {
+	char **path;
+	size_t n;
+} samples;
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	const size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* Every file under dir that a target claims by its extension. */
+static void find_samples(const char *dir, samples *s)
+{
+	DIR *d = opendir(dir);
+	cr_assert_not_null(d, "%s", dir);
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		char path[1024];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		struct stat st;
+		cr_assert_eq(stat(path, &st), 0, "%s", path);
+		if (S_ISDIR(st.st_mode)) {
+			find_samples(path, s);
+			continue;
+		}
+		if (!tgt_find(path, "", 0) || ends_with(path, ".npy"))
+			continue;
+		/* an artifact's .json only where a sample is one */
+		if (ends_with(path, ".json") && !strstr(path, "tutorial-jit"))
+			continue;
+		s->path = realloc(s->path, (s->n + 1) * sizeof *s->path);
+		cr_assert_not_null(s->path);
+		s->path[s->n++] = strdup(path);
+	}
+	closedir(d);
+}
+
+static const char *extra_args(const char *path)
+{
+	for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
+		if (ends_with(path, extra[i].suffix))
+			return extra[i].args;
+	return "";
+}
+
+static void free_samples(samples *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->path[i]);
+	free(s->path);
+}
+
+Test(samples, every_one_checks)
+{
+	samples s = {0};
+	find_samples(SRCDIR "/samples", &s);
+	/* every system has samples */
+	for (size_t t = 0; tgt_all[t]; t++) {
+		size_t n = 0;
+		for (size_t i = 0; i < s.n; i++)
+			n += tgt_find(s.path[i], "", 0) == tgt_all[t];
+		cr_expect_geq(n, 1, "no sample of %s", tgt_all[t]->name);
+	}
+	for (size_t i = 0; i < s.n; i++) {
+		char cmd[2048], *out = NULL;
+		snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run '%s' --check -q %s 2>&1", SRCDIR,
+			 INFSIM_BIN, s.path[i], extra_args(s.path[i]));
+		const int st = proc_shell(cmd, &out);
+		cr_expect_eq(st, 0, "%s: exit %d: %s", s.path[i], st, out ? out : "");
+		free(out);
+	}
+	free_samples(&s);
+}
+
+Test(samples, stats_validate_against_the_schema)
+{
+	samples s = {0};
+	find_samples(SRCDIR "/samples", &s);
+	char dir[256];
+	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsim-targets"));
+	char *list = calloc(1, 1);
+	size_t len = 0;
+	for (size_t i = 0; i < s.n; i++) {
+		char cmd[2048], file[512], *out = NULL;
+		snprintf(file, sizeof file, "%s/%zu.json", dir, i);
+		snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run '%s' --stats=json --stats-file='%s' -q "
+			 "%s 2>&1", SRCDIR, INFSIM_BIN, s.path[i], file, extra_args(s.path[i]));
+		const int st = proc_shell(cmd, &out);
+		cr_expect_eq(st, 0, "%s: exit %d: %s", s.path[i], st, out ? out : "");
+		free(out);
+		/* the document names its system and program */
+		char *js = proc_slurp(file, NULL);
+		cr_assert_not_null(js, "%s", file);
+		json_object *d = stats_parse(js);
+		cr_expect_str_eq(json_object_get_string(stats_at(d, "system")),
+				 tgt_find(s.path[i], "", 0)->name, "%s", s.path[i]);
+		cr_expect_str_eq(json_object_get_string(stats_at(d, "program")), s.path[i]);
+		cr_expect_geq(stats_num(d, "totals.cycles"), 0);
+		json_object_put(d);
+		free(js);
+		list = realloc(list, len + strlen(file) + 4);
+		len += (size_t)sprintf(list + len, " '%s'", file);
+	}
+	/* one python3 for every document */
+	char *cmd = malloc(len + 1024), *out = NULL;
+	sprintf(cmd, "python3 -c 'import json, sys, jsonschema\n"
+		"schema = json.load(open(sys.argv[1]))\n"
+		"jsonschema.Draft202012Validator.check_schema(schema)\n"
+		"for f in sys.argv[2:]:\n"
+		"    jsonschema.validate(json.load(open(f)), schema)\n"
+		"print(len(sys.argv) - 2)' '%s/doc/stats.schema.json'%s 2>&1", SRCDIR, list);
+	const int st = proc_shell(cmd, &out);
+	cr_expect_eq(st, 0, "the schema check failed (python3 with jsonschema is needed: "
+		     "bash .ci/setup installs it): %s", out ? out : "");
+	cr_expect_eq(out ? atoi(out) : -1, (int)s.n, "%s", out ? out : "");
+	free(out);
+	free(cmd);
+	free(list);
+	free_samples(&s);
+	proc_rmdir(dir);
+}
+
+/* The schema itself refuses a document without its keys: a check that
+ * can fail. */
+Test(samples, schema_refuses_what_it_should)
+{
+	char cmd[2048], *out = NULL;
+	snprintf(cmd, sizeof cmd, "python3 -c 'import json, sys, jsonschema\n"
+		 "schema = json.load(open(sys.argv[1]))\n"
+		 "bad = [{}, {\"format\": \"infsim-stats 1\", \"system\": \"ar\", \"program\": \"p\", "
+		 "\"machine\": {}, \"totals\": {\"cycles\": 1}},\n"
+		 "       {\"format\": \"infsim-stats 2\", \"system\": \"ar\", \"program\": \"p\", "
+		 "\"machine\": {}, \"totals\": {}},\n"
+		 "       {\"format\": \"infsim-stats 2\", \"system\": \"stream\", \"program\": \"p\", "
+		 "\"machine\": {}, \"totals\": {\"cycles\": 1}}]\n"
+		 "n = 0\n"
+		 "for d in bad:\n"
+		 "    try:\n"
+		 "        jsonschema.validate(d, schema)\n"
+		 "    except jsonschema.ValidationError:\n"
+		 "        n += 1\n"
+		 "print(n)' '%s/doc/stats.schema.json' 2>&1", SRCDIR);
+	cr_assert_eq(proc_shell(cmd, &out), 0, "%s", out ? out : "");
+	cr_expect_eq(atoi(out), 4, "%s", out);
+	free(out);
+}
+
+/* An option a system cannot honour is refused, naming the system and
+ * why; another system's option names the system it belongs to. */
+Test(options, refused_with_the_system_named)
+{
+	static const struct { const char *args, *want; } cases[] = {
+		{ "samples/simt/vecadd.simt -D N=4", "simt programs (Duality Cache SIMT mode) do not "
+		  "take -D: DC-PTX programs have no parameters" },
+		{ "samples/nsc/histogram.nsc --strict", "nsc programs (near-stream computing) do not "
+		  "take --strict" },
+		{ "samples/vadd_i32.ins --root=naive", "--root is an option of ar programs (.ar), not "
+		  "of samples/vadd_i32.ins" },
+		{ "samples/ar/mac.ar --tdfg=x.tdfg", "--tdfg is an option of stream programs (.ins), "
+		  "not of samples/ar/mac.ar" },
+		{ "samples/vima/vecsum.vima -j 2", "vima programs (VIMA (vector-in-memory)) do not "
+		  "take -j" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char cmd[2048], *out = NULL;
+		snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run %s 2>&1", SRCDIR, INFSIM_BIN,
+			 cases[i].args);
+		cr_expect_eq(proc_shell(cmd, &out), 2, "%s: %s", cases[i].args, out);
+		cr_expect(out && strstr(out, cases[i].want), "%s: %s", cases[i].args, out);
+		free(out);
+	}
+}
+
+/* Standard output takes one binary or JSON output alone: `-s C=- > c.npy`
+ * is a whole .npy, with no summary after it. */
+Test(options, save_to_standard_output_alone)
+{
+	char cmd[2048], *out = NULL;
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run samples/vima/vecsum.vima -D N=8192 -s C=- | "
+		 "python3 -c 'import sys; b = sys.stdin.buffer.read(); print(len(b), b[:6] == "
+		 "b\"\\x93NUMPY\")'", SRCDIR, INFSIM_BIN);
+	cr_assert_eq(proc_shell(cmd, &out), 0, "%s", out);
+	cr_expect_str_eq(out, "32896 True\n");
+	free(out);
+	static const char *const clash[] = { "-s C=- --stats", "-s C=- -d C", "-d C --stats=json" };
+	for (size_t i = 0; i < sizeof clash / sizeof clash[0]; i++) {
+		snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run samples/vima/vecsum.vima %s 2>&1 "
+			 ">/dev/null", SRCDIR, INFSIM_BIN, clash[i]);
+		cr_expect_eq(proc_shell(cmd, &out), 2, "%s: %s", clash[i], out);
+		cr_expect(out && strstr(out, "both write to standard output"), "%s: %s", clash[i], out);
+		free(out);
+	}
+}
+
+/* -s keeps an array's shape: a (32, 64) tensor comes back as (32, 64). */
+Test(options, save_keeps_the_shape)
+{
+	char dir[256], cmd[2048], *out = NULL;
+	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsim-shape"));
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run samples/tdfg/stencil2d.tdfg -s A='%s/a.npy' -q && "
+		 "python3 -c 'import sys; h = open(sys.argv[1], \"rb\").read(128); "
+		 "print(h[10:h.index(b\"}\")+1].decode())' '%s/a.npy'", SRCDIR, INFSIM_BIN, dir, dir);
+	cr_assert_eq(proc_shell(cmd, &out), 0, "%s", out);
+	cr_expect(strstr(out, "'shape': (32, 64)"), "%s", out);
+	free(out);
+	proc_rmdir(dir);
+}
+
+/* A program read from standard input: its system from its first lines,
+ * or --target. */
+Test(options, program_from_standard_input)
+{
+	char cmd[2048], *out = NULL;
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run - --check < samples/tdfg/saxpy.tdfg 2>&1",
+		 SRCDIR, INFSIM_BIN);
+	cr_expect_eq(proc_shell(cmd, &out), 0, "%s", out);
+	cr_expect(strstr(out, "every tDFG node"), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run - --target=ar --check < samples/ar/mac.ar 2>&1",
+		 SRCDIR, INFSIM_BIN);
+	cr_expect_eq(proc_shell(cmd, &out), 0, "%s", out);
+	cr_expect(strstr(out, "--check: the reference agrees"), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run - < samples/ar/mac.ar 2>&1", SRCDIR,
+		 INFSIM_BIN);
+	cr_expect_eq(proc_shell(cmd, &out), 2, "%s", out);
+	cr_expect(strstr(out, "name its system with --target"), "%s", out);
+	free(out);
+}
+
+/* Every system's subcommand takes --version and --help. */
+Test(options, version_and_help_everywhere)
+{
+	for (size_t t = 0; tgt_all[t]; t++) {
+		char cmd[1024], *out = NULL;
+		snprintf(cmd, sizeof cmd, "'%s' %s --version", INFSIM_BIN, tgt_all[t]->name);
+		cr_expect_eq(proc_shell(cmd, &out), 0, "%s", out);
+		cr_expect(out && !strncmp(out, "infsim ", 7), "%s", out);
+		free(out);
+		snprintf(cmd, sizeof cmd, "'%s' %s --help", INFSIM_BIN, tgt_all[t]->name);
+		cr_expect_eq(proc_shell(cmd, &out), 0, "%s", out);
+		char usage[64];
+		snprintf(usage, sizeof usage, "Usage: infsim %s PROG", tgt_all[t]->name);
+		cr_expect(out && strstr(out, usage), "%s", out);
+		free(out);
+	}
+}
