@@ -394,6 +394,18 @@ static void show_display(dbg_session *s, const dbg_display *d)
 		printf("%s\n", text);
 }
 
+/* The index of the display numbered w, or ndisps with an error. */
+static size_t find_display(dbg_session *s, const char *w)
+{
+	uint64_t n;
+	size_t i = 0;
+	while (i < s->ndisps && !(dbg_parse_u64(w, &n) && s->disps[i].num == n))
+		i++;
+	if (i == s->ndisps)
+		dbg_error(s, "No display number %s.", w);
+	return i;
+}
+
 void dbg_show_displays(dbg_session *s)
 {
 	for (size_t i = 0; i < s->ndisps; i++)
@@ -409,16 +421,11 @@ int dbg_display_enable(dbg_session *s, char *args, bool on)
 		s->disps[i].disabled = !on;
 	for (char *save = NULL, *w = strtok_r(args, " \t", &save); w;
 	     w = strtok_r(NULL, " \t", &save)) {
-		uint64_t n;
-		size_t i = 0;
-		while (i < s->ndisps && !(dbg_parse_u64(w, &n) && s->disps[i].num == n))
-			i++;
-		if (i == s->ndisps) {
-			dbg_error(s, "No display number %s.", w);
+		const size_t i = find_display(s, w);
+		if (i == s->ndisps)
 			rc = -1;
-		} else {
+		else
 			s->disps[i].disabled = !on;
-		}
 	}
 	return rc;
 }
@@ -496,12 +503,8 @@ int dbg_cmd_undisplay(dbg_session *s, char *args)
 	int rc = 0;
 	for (char *save = NULL, *w = strtok_r(args, " \t", &save); w;
 	     w = strtok_r(NULL, " \t", &save)) {
-		uint64_t n;
-		size_t i = 0;
-		while (i < s->ndisps && !(dbg_parse_u64(w, &n) && s->disps[i].num == n))
-			i++;
+		const size_t i = find_display(s, w);
 		if (i == s->ndisps) {
-			dbg_error(s, "No display number %s.", w);
 			rc = -1;
 			continue;
 		}
