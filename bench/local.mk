@@ -23,17 +23,25 @@ bench_bench_run_SOURCES = bench/bench_run.c bench/bench_util.c bench/bench_util.
 bench_bench_run_CFLAGS = $(AM_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 bench_bench_run_LDADD = libinfsim_core.la
 CLEANFILES += bench/bench_run$(EXEEXT)
+EXTRA_PROGRAMS += bench/bench_reverse
+bench_bench_reverse_SOURCES = bench/bench_reverse.c bench/bench_util.c bench/bench_util.h
+bench_bench_reverse_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/dbg
+bench_bench_reverse_CFLAGS = $(AM_CFLAGS) $(READLINE_CFLAGS) $(NCURSES_CFLAGS)
+bench_bench_reverse_LDADD = dbg/libinfsdb.la libinfsim_core.la $(READLINE_LIBS) $(NCURSES_LIBS) \
+	$(XXHASH_LIBS) $(ZSTD_LIBS)
+CLEANFILES += bench/bench_reverse$(EXEEXT)
 
 # The seed systems at the paper's sizes run last: bench-vima (about 15
 # minutes) and bench-ar, each also on its own.
 .PHONY: bench
 bench: bench/bench_int$(EXEEXT) bench/bench_fp$(EXEEXT) bench/bench_move$(EXEEXT) \
-	bench/bench_jit$(EXEEXT) bench/bench_run$(EXEEXT) infsim$(EXEEXT)
+	bench/bench_jit$(EXEEXT) bench/bench_run$(EXEEXT) bench/bench_reverse$(EXEEXT) infsim$(EXEEXT)
 	./bench/bench_int$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_fp$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_move$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_jit$(EXEEXT) $(BENCH_ARGS)
 	./bench/bench_run$(EXEEXT) $(BENCH_ARGS)
+	./bench/bench_reverse$(EXEEXT) $(BENCH_ARGS)
 	$(MAKE) bench-vima bench-ar
 
 # VIMA at the paper's sizes and the Fig 5 line-count sweep (doc/VIMA.md):

@@ -34,6 +34,7 @@ static dbg_bp *new_bp(dbg_session *s, dbg_bp_kind kind, uint64_t arg)
 	bp->kind = kind;
 	bp->arg = arg;
 	bp->enabled = true;
+	s->last_bp = bp->num; /* `commands` alone: this one */
 	return bp;
 }
 
@@ -46,6 +47,9 @@ static void free_bp_fields(dbg_bp *bp)
 {
 	free(bp->cond);
 	free(bp->expr);
+	for (size_t i = 0; i < bp->ncmds; i++)
+		free(bp->cmds[i]);
+	free(bp->cmds);
 }
 
 static void remove_bp(dbg_session *s, size_t i)
@@ -218,6 +222,14 @@ static int parse_location(dbg_session *s, char *loc, dbg_bp_kind *kind, uint64_t
 	}
 	if (colon) {
 		*kind = DBG_BP_LINE;
+		const char *base = strrchr(s->prog.path, '/');
+		const size_t n = (size_t)(colon - loc);
+		if (n && !(strlen(s->prog.path) == n && strncmp(loc, s->prog.path, n) == 0) &&
+		    !(base && strlen(base + 1) == n && strncmp(loc, base + 1, n) == 0)) {
+			dbg_error(s, "break: no source file \"%.*s\": the program is %s.", (int)n, loc,
+				  s->prog.path);
+			return -1;
+		}
 		if (dbg_parse_u64(colon + 1, arg) && *arg > 0)
 			return 0;
 		dbg_error(s, "break: expected a line number after ':', got \"%s\".", colon + 1);
@@ -436,6 +448,24 @@ int dbg_cmd_awatch(dbg_session *s, char *args)
 
 /* ---- listing, deleting, enabling ---- */
 
+/* A breakpoint's command lines as gdb lists them: indented, two more
+ * inside each block. */
+static void print_commands(const dbg_bp *bp)
+{
+	int depth = 0;
+	for (size_t i = 0; i < bp->ncmds; i++) {
+		const char *l = bp->cmds[i];
+		const bool closes = strcmp(l, "end") == 0 || strcmp(l, "else") == 0;
+		if (closes && depth > 0)
+			depth--;
+		printf("        %*s%s\n", 2 * depth, "", l);
+		const size_t w = strcspn(l, " \t");
+		if (strcmp(l, "else") == 0 ||
+		    ((w == 2 && strncmp(l, "if", 2) == 0) || (w == 5 && strncmp(l, "while", 5) == 0)))
+			depth++;
+	}
+}
+
 int dbg_cmd_info_breakpoints(dbg_session *s, char *args)
 {
 	(void)args;
@@ -449,7 +479,8 @@ int dbg_cmd_info_breakpoints(dbg_session *s, char *args)
 		char where[300];
 		describe_bp(s, bp, where, sizeof where);
 		printf("%-4u %-11s %-4s %-3s %s\n", bp->num, type_name(bp),
-		       bp->temporary ? "del" : "keep", bp->enabled ? "y" : "n", where);
+		       bp->temporary ? "del" : bp->once ? "dis" : "keep", bp->enabled ? "y" : "n",
+		       where);
 		if (bp->cond)
 			printf("\tstop only if %s\n", bp->cond);
 		if (bp->hits)
@@ -457,6 +488,10 @@ int dbg_cmd_info_breakpoints(dbg_session *s, char *args)
 		if (bp->ignore)
 			printf("\tWill ignore next %" PRIu64 " crossing%s of breakpoint.\n", bp->ignore,
 			       bp->ignore == 1 ? "" : "s");
+		if (bp->count)
+			printf("\tdisable after %" PRIu64 " more stop%s\n", bp->count,
+			       bp->count == 1 ? "" : "s");
+		print_commands(bp);
 	}
 	return 0;
 }
@@ -471,8 +506,18 @@ static dbg_bp *find_bp(dbg_session *s, uint64_t num, size_t *index)
 	return NULL;
 }
 
+dbg_bp *dbg_bp_find(dbg_session *s, uint64_t num)
+{
+	size_t i;
+	return find_bp(s, num, &i);
+}
+
+/* What for_each_number does to each breakpoint: enable, disable,
+ * delete, `enable once`, `enable delete`, `enable count C`. */
+enum { BP_ENABLE, BP_DISABLE, BP_DELETE, BP_ONCE, BP_ENABLE_DELETE, BP_COUNT };
+
 /* Apply op (as for_each_number's) to breakpoint num. */
-static int apply_one(dbg_session *s, uint64_t num, int op, bool quiet)
+static int apply_one(dbg_session *s, uint64_t num, int op, uint64_t count, bool quiet)
 {
 	size_t i;
 	dbg_bp *bp = find_bp(s, num, &i);
@@ -481,22 +526,27 @@ static int apply_one(dbg_session *s, uint64_t num, int op, bool quiet)
 			dbg_error(s, "No breakpoint number %" PRIu64 ".", num);
 		return quiet ? 0 : -1;
 	}
-	if (op == 2)
+	if (op == BP_DELETE) {
 		remove_bp(s, i);
-	else
-		bp->enabled = op == 0;
+		return 0;
+	}
+	bp->enabled = op != BP_DISABLE;
+	bp->once = op == BP_ONCE;
+	if (op == BP_ENABLE_DELETE)
+		bp->temporary = true;
+	bp->count = op == BP_COUNT ? count : 0;
 	return 0;
 }
 
 /* One word: N, or a range N-M as gdb takes (the numbers in it that
  * exist; none is an error). */
-static int each_in(dbg_session *s, const char *w, int op)
+static int each_in(dbg_session *s, const char *w, int op, uint64_t count)
 {
 	uint64_t a, b;
 	const char *dash = strchr(w, '-');
 	char first[32];
 	if (!dash && dbg_parse_u64(w, &a))
-		return apply_one(s, a, op, false);
+		return apply_one(s, a, op, count, false);
 	if (!dash) {
 		dbg_error(s, "No breakpoint number %s.", w);
 		return -1;
@@ -513,7 +563,7 @@ static int each_in(dbg_session *s, const char *w, int op)
 	size_t applied = 0;
 	for (size_t i = s->nbps; i-- > 0;)
 		if (s->bps[i].num >= a && s->bps[i].num <= b) {
-			apply_one(s, s->bps[i].num, op, true);
+			apply_one(s, s->bps[i].num, op, count, true);
 			applied++;
 		}
 	if (applied)
@@ -583,40 +633,74 @@ int dbg_cmd_ignore(dbg_session *s, char *args)
 	return 0;
 }
 
-/* Apply op to each number in args (every breakpoint without args):
- * 0 enable, 1 disable, 2 delete. */
-static int for_each_number(dbg_session *s, char *args, int op)
+/* Apply op to each number in args (every breakpoint without args). */
+static int for_each_number(dbg_session *s, char *args, int op, uint64_t count)
 {
 	args = dbg_trim(args);
 	if (!*args) {
 		for (size_t i = s->nbps; i-- > 0;)
-			if (op == 2)
-				remove_bp(s, i);
-			else
-				s->bps[i].enabled = op == 0;
+			apply_one(s, s->bps[i].num, op, count, true);
 		return 0;
 	}
 	int rc = 0;
 	for (char *save = NULL, *w = strtok_r(args, " \t", &save); w;
 	     w = strtok_r(NULL, " \t", &save))
-		if (each_in(s, w, op) < 0)
+		if (each_in(s, w, op, count) < 0)
 			rc = -1;
 	return rc;
 }
 
+/* A first word of args that is a prefix (at least min letters) of
+ * word: true, and args moves past it. */
+static bool take_word(char **args, const char *word, size_t min)
+{
+	char *a = dbg_trim(*args);
+	const size_t n = strcspn(a, " \t");
+	if (n < min || n > strlen(word) || strncmp(a, word, n) != 0)
+		return false;
+	*args = dbg_trim(a + n);
+	return true;
+}
+
 int dbg_cmd_enable(dbg_session *s, char *args)
 {
-	return for_each_number(s, args, 0);
+	if (take_word(&args, "display", 1))
+		return dbg_display_enable(s, args, true);
+	if (take_word(&args, "breakpoints", 1))
+		return for_each_number(s, args, BP_ENABLE, 0);
+	if (take_word(&args, "once", 1))
+		return for_each_number(s, args, BP_ONCE, 0);
+	if (take_word(&args, "delete", 1))
+		return for_each_number(s, args, BP_ENABLE_DELETE, 0);
+	if (take_word(&args, "count", 1)) {
+		const size_t n = strcspn(args, " \t");
+		char count[32];
+		snprintf(count, sizeof count, "%.*s", (int)(n < 31 ? n : 31), args);
+		uint64_t c;
+		if (!dbg_parse_u64(count, &c) || c == 0 || !*dbg_trim(args + n)) {
+			dbg_error(s, "enable count: expected a positive count and breakpoint numbers "
+				  "(enable count COUNT N...).");
+			return -1;
+		}
+		return for_each_number(s, args + n, BP_COUNT, c);
+	}
+	return for_each_number(s, args, BP_ENABLE, 0);
 }
 
 int dbg_cmd_disable(dbg_session *s, char *args)
 {
-	return for_each_number(s, args, 1);
+	if (take_word(&args, "display", 1))
+		return dbg_display_enable(s, args, false);
+	take_word(&args, "breakpoints", 1);
+	return for_each_number(s, args, BP_DISABLE, 0);
 }
 
 int dbg_cmd_delete(dbg_session *s, char *args)
 {
-	return for_each_number(s, args, 2);
+	if (take_word(&args, "display", 1))
+		return dbg_cmd_undisplay(s, args);
+	take_word(&args, "breakpoints", 1);
+	return for_each_number(s, args, BP_DELETE, 0);
 }
 
 /* ---- hitting ---- */
@@ -831,22 +915,40 @@ static void report_watch(const dbg_bp *bp, const dbg_value *prev)
 		printf("Old value = %s\nNew value = %s\n", old, now);
 }
 
+/* After a stop at bp: `enable once` and `enable count` disable it. */
+static void after_stop(dbg_bp *bp)
+{
+	if (bp->once) {
+		bp->once = false;
+		bp->enabled = false;
+	}
+	if (bp->count && --bp->count == 0)
+		bp->enabled = false;
+}
+
 void dbg_bp_report(dbg_session *s, dbg_bp *bp)
 {
+	dbg_bp_due(s, bp); /* its commands, run after the stop; silent? */
 	if (is_watch(bp)) {
 		for (size_t i = 0; i < nchanged; i++) {
 			changed[i]->hits++;
-			report_watch(changed[i], &changed_prev[i]);
+			after_stop(changed[i]);
+			if (!s->stop_silent)
+				report_watch(changed[i], &changed_prev[i]);
 		}
-		printf("at cycle %" PRIu64 "\n", dbg_cycles(s));
+		if (!s->stop_silent)
+			printf("at cycle %" PRIu64 "\n", dbg_cycles(s));
 		return;
 	}
 	bp->hits++;
-	printf("\n%s %u, ", bp->temporary ? "Temporary breakpoint" : "Breakpoint", bp->num);
-	if (bp->kind == DBG_BP_CYCLE)
-		printf("cycle %" PRIu64 ", ", dbg_cycles(s));
-	if (bp->kind == DBG_BP_NODE_END)
-		printf("end of node '%s', ", s->t.nodes[bp->arg].name);
+	after_stop(bp);
+	if (!s->stop_silent) {
+		printf("\n%s %u, ", bp->temporary ? "Temporary breakpoint" : "Breakpoint", bp->num);
+		if (bp->kind == DBG_BP_CYCLE)
+			printf("cycle %" PRIu64 ", ", dbg_cycles(s));
+		if (bp->kind == DBG_BP_NODE_END)
+			printf("end of node '%s', ", s->t.nodes[bp->arg].name);
+	}
 	if (bp->temporary) {
 		size_t i;
 		if (find_bp(s, bp->num, &i))

@@ -161,7 +161,24 @@ static const dbg_command set_commands[] = {
 	  "messages) is also written to FILE (infsdb.txt by default), each command\n"
 	  "line first, after \"(infsdb) \": a transcript of the session.  The file\n"
 	  "is appended to, unless overwrite is on.", NULL },
-	{ "pagination", "height", "support", dbg_cmd_set_pagination, false,
+	{ "height", NULL, "support", dbg_cmd_set_height, false,
+	  "Set the lines of a page (gdb's setting; infsdb never pages).",
+	  "set height N | set height unlimited\n"
+	  "Kept and shown, so that a gdb script's `set height 0` runs: infsdb\n"
+	  "never stops its output to wait for a key.", NULL },
+	{ "width", NULL, "support", dbg_cmd_set_width, false,
+	  "Set the characters of a line (gdb's setting; infsdb does not wrap).",
+	  "set width N | set width unlimited\n"
+	  "Kept and shown, so that a gdb script's `set width 0` runs.", NULL },
+	{ "print", "p pr", "support", dbg_cmd_set_print, false,
+	  "Set how print shows values.",
+	  "set print elements N|unlimited | set print repeats N|unlimited\n"
+	  "set print pretty|address|symbol|array|... on|off\n"
+	  "elements: `print BUF` of a whole buffer shows at most N elements (200\n"
+	  "by default, as gdb), then \"...\".  The others are gdb's, accepted and\n"
+	  "shown (`show print`) so that gdb scripts run: a buffer has no\n"
+	  "structure, address or symbol for them to change.", NULL },
+	{ "pagination", NULL, "support", dbg_cmd_set_pagination, false,
 	  "Set pagination (gdb's setting; infsdb never pages).",
 	  "set pagination on|off\n"
 	  "infsdb never stops its output to wait for a key, so the setting is only\n"
@@ -227,8 +244,14 @@ static const dbg_command show_commands[] = {
 	  "Show how many lines list shows.", "show listsize", NULL },
 	{ "logging", NULL, "support", dbg_cmd_show_logging, false,
 	  "Show the logging settings.", "show logging", NULL },
-	{ "pagination", "height", "support", dbg_cmd_show_pagination, false,
+	{ "pagination", NULL, "support", dbg_cmd_show_pagination, false,
 	  "Show the pagination setting.", "show pagination", NULL },
+	{ "height", NULL, "support", dbg_cmd_show_height, false,
+	  "Show the height setting.", "show height", NULL },
+	{ "width", NULL, "support", dbg_cmd_show_width, false,
+	  "Show the width setting.", "show width", NULL },
+	{ "print", NULL, "support", dbg_cmd_show_print, false,
+	  "Show the print settings.", "show print [NAME]", NULL },
 	{ "reverse", NULL, "running", dbg_cmd_show_reverse, false,
 	  "Show the snapshots of reverse execution.",
 	  "show reverse\n"
@@ -356,6 +379,11 @@ const dbg_command dbg_commands[] = {
 	  "stepi [N]\n"
 	  "Run N micro-ops: each is one cycle of the selected arrays (wordline\n"
 	  "activations, the sensed BL/BLB, latch updates and one write).", NULL },
+	{ "nexti", "ni", "running", dbg_cmd_stepi, true,
+	  "Run N micro-ops (default 1), as stepi.",
+	  "nexti [N]\n"
+	  "gdb's nexti steps one instruction, over a call; a micro-op calls\n"
+	  "nothing, so nexti runs N micro-ops as stepi does.", NULL },
 	{ "until", "u", "running", dbg_cmd_until, false,
 	  "Run until a location is next.",
 	  "until [LOCATION]\n"
@@ -452,6 +480,17 @@ const dbg_command dbg_commands[] = {
 	  "Stop after every micro-op that reads the element (as rwatch) or\n"
 	  "writes one of its bits, showing its value, and the old value when it\n"
 	  "changed.", NULL },
+	{ "commands", NULL, "breakpoints", dbg_cmd_commands, false,
+	  "Give a breakpoint commands to run when it stops the machine.",
+	  "commands [N]\n"
+	  "Read the lines that follow, up to a line saying just `end`, as the\n"
+	  "commands of breakpoint or watchpoint N (the last one made without N).\n"
+	  "Each time it stops the machine, they run after the stop is shown, as\n"
+	  "typed.  `silent` as the first line leaves the stop unshown; a line that\n"
+	  "moves the machine (continue, step, ...) ends them, as gdb does, and the\n"
+	  "commands of the breakpoint that stops it next run then.  if/while\n"
+	  "blocks may be among them.  `commands N` then `end` removes them;\n"
+	  "`info breakpoints` lists them.", NULL },
 	{ "condition", NULL, "breakpoints", dbg_cmd_condition, false,
 	  "Set or remove a breakpoint's condition.",
 	  "condition N [EXPR]\n"
@@ -464,17 +503,24 @@ const dbg_command dbg_commands[] = {
 	  "(its condition, if any, holding); 0 stops it again at once.", NULL },
 	{ "delete", "d", "breakpoints", dbg_cmd_delete, false,
 	  "Delete breakpoints (all without argument).",
-	  "delete [N | N-M]...\n"
-	  "Delete the breakpoints or watchpoints numbered N (or N to M), or all.", NULL },
+	  "delete [breakpoints] [N | N-M]... | delete display [N]...\n"
+	  "Delete the breakpoints or watchpoints numbered N (or N to M), or all;\n"
+	  "`delete display`, the displays numbered N (as undisplay).", NULL },
 	{ "disable", NULL, "breakpoints", dbg_cmd_disable, false,
 	  "Disable breakpoints.",
-	  "disable [N | N-M]...\n"
-	  "Disable the breakpoints numbered N (or N to M; all without argument).", NULL },
+	  "disable [breakpoints] [N | N-M]... | disable display [N]...\n"
+	  "Disable the breakpoints numbered N (or N to M; all without argument);\n"
+	  "`disable display`, the displays numbered N (all without N): they are\n"
+	  "kept, and not shown after a stop until enabled.", NULL },
 	{ "enable", NULL, "breakpoints", dbg_cmd_enable, false,
 	  "Enable breakpoints.",
-	  "enable [N | N-M]...\n"
-	  "Enable the breakpoints numbered N (or N to M; all without argument).", NULL },
-	{ "print", "p inspect", "data", dbg_cmd_print, false,
+	  "enable [breakpoints] [N | N-M]... | enable display [N]...\n"
+	  "enable once N... | enable delete N... | enable count COUNT N...\n"
+	  "Enable the breakpoints numbered N (or N to M; all without argument),\n"
+	  "or the displays.  `once`: disabled again after its next stop;\n"
+	  "`delete`: deleted after its next stop, as a tbreak; `count COUNT`:\n"
+	  "disabled after COUNT stops.", NULL },
+	{ "print", "p inspect", "data", dbg_cmd_print, true,
 	  "Print the value of an expression.",
 	  "print[/FMT] EXPR\n"
 	  "FMT is x (hex), t (binary), d (signed) or u (unsigned), each of the\n"
@@ -655,6 +701,30 @@ const dbg_command dbg_commands[] = {
 	  "document NAME\n"
 	  "Read the lines that follow, up to `end`, as the help of NAME (made\n"
 	  "with define), which `help NAME` then shows.", NULL },
+	{ "if", NULL, "support", dbg_cmd_if, false,
+	  "Run lines if an expression is not zero.",
+	  "if EXPR\n  LINES\n[else\n  LINES]\nend\n"
+	  "Run the first LINES if EXPR is not zero, else those after `else`.  At\n"
+	  "the prompt, in a file read by source or -x, in a define's body and in\n"
+	  "a breakpoint's commands; blocks nest.", NULL },
+	{ "while", NULL, "support", dbg_cmd_while, false,
+	  "Run lines while an expression is not zero.",
+	  "while EXPR\n  LINES\nend\n"
+	  "Run LINES again and again while EXPR is not zero; `loop_break` leaves\n"
+	  "the loop, `loop_continue` goes on with its next turn; Ctrl-C stops it.", NULL },
+	{ "loop_break", NULL, "support", dbg_cmd_block_word, false,
+	  "Leave the innermost while loop.", "loop_break\nOnly inside a while's lines.", NULL },
+	{ "loop_continue", NULL, "support", dbg_cmd_block_word, false,
+	  "Go on with the next turn of the innermost while loop.",
+	  "loop_continue\nOnly inside a while's lines.", NULL },
+	{ "else", NULL, "support", dbg_cmd_block_word, false,
+	  "Begin the lines an if runs when its expression is zero.", "else\nSee `help if`.", NULL },
+	{ "end", NULL, "support", dbg_cmd_block_word, false,
+	  "End a define, document, commands, if or while.",
+	  "end\nEnds the lines of the block it closes.", NULL },
+	{ "silent", NULL, "breakpoints", dbg_cmd_block_word, false,
+	  "Show nothing when a breakpoint stops (first line of commands).",
+	  "silent\nAs the first line of `commands`, the stop is not shown.", NULL },
 	{ "shell", "!", "support", dbg_cmd_shell, false,
 	  "Run a shell command.",
 	  "shell CMD | !CMD\n"
@@ -674,7 +744,7 @@ const dbg_command dbg_commands[] = {
 	  "bitline` and `help tui console`.", tui_commands },
 	{ "quit", "q exit", "support", cmd_quit, false,
 	  "Leave infsdb.",
-	  "quit\nLeave infsdb.", NULL },
+	  "quit [EXPR]\nLeave infsdb; with EXPR, its value is the exit status.", NULL },
 	{ NULL, NULL, NULL, NULL, false, NULL, NULL, NULL },
 };
 
@@ -734,7 +804,6 @@ const dbg_command *dbg_command_exact(const char *name, size_t len)
 static const struct {
 	const char *gdb, *hint;
 } equivalents[] = {
-	{ "nexti", "stepi (a micro-op)" }, { "ni", "stepi (a micro-op)" },
 	{ "jump", "until LOCATION, or checkpoint load" },
 	{ "return", "finish (the machine has no calls to return from)" },
 	{ "call", "print EXPR" }, { "ptype", "info buffers" }, { "whatis", "info buffers" },
@@ -744,7 +813,6 @@ static const struct {
 	{ "file", "infsdb PROG (start infsdb on the program)" },
 	{ "stepping", "step, next, stepi" }, { "tstart", "record vcd FILE" },
 	{ "dprintf", "break LOCATION, then a user command with printf (define)" },
-	{ "commands", "define NAME (a user command that steps and prints)" },
 	{ "catch", "break OPCODE or break MOVE-KIND (see help break)" },
 	{ "thread", "info machine (one controller runs every bank)" },
 	{ "save", "checkpoint save FILE" }, { "core-file", "checkpoint load FILE" },
@@ -892,6 +960,7 @@ int dbg_execute(dbg_session *s, const char *text, bool *repeat)
 	else if (*line && *line != '#')
 		rc = run_command(s, dbg_commands, line, "", repeat);
 	free(copy);
+	dbg_bp_run_due(s); /* the commands of the breakpoint it stopped at */
 	fflush(stdout);
 	return rc;
 }
@@ -1077,15 +1146,27 @@ int dbg_source(dbg_session *s, const char *path)
 		return -1;
 	}
 	s->source_depth++;
+	const char *outer_path = s->source_path;
+	const unsigned outer_line = s->source_line;
+	s->source_path = path;
+	s->source_line = 0;
 	char *line = NULL;
 	size_t cap = 0;
 	int rc = 0;
 	bool repeat;
-	while (!s->quit && getline(&line, &cap, f) >= 0)
+	while (!s->quit && getline(&line, &cap, f) >= 0) {
+		s->source_line++;
 		if (dbg_execute(s, line, &repeat) < 0)
 			rc = -1;
+	}
+	if (!s->quit && s->block) {
+		dbg_user_input_end(s, s->source_depth); /* a define or if without end */
+		rc = -1;
+	}
 	free(line);
 	fclose(f);
+	s->source_path = outer_path;
+	s->source_line = outer_line;
 	s->source_depth--;
 	return rc;
 }
@@ -1119,9 +1200,17 @@ static int cmd_echo(dbg_session *s, char *args)
 	return 0;
 }
 
+/* `quit [N]`: N is the exit status, as gdb's quit EXPR. */
 static int cmd_quit(dbg_session *s, char *args)
 {
-	(void)args;
+	args = dbg_trim(args);
+	if (*args) {
+		dbg_value v;
+		if (dbg_eval(s, args, &v) < 0)
+			return -1;
+		s->exit_code = v.is_float ? (int)v.f : (int)v.v;
+		s->exit_set = true;
+	}
 	s->quit = true;
 	return 0;
 }

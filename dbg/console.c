@@ -173,7 +173,16 @@ void dbg_console_loop(dbg_session *s)
 			dbg_tui_run(s);
 			continue;
 		}
-		char *line = readline(s->defining ? ">" : "(infsdb) ");
+		const bool inside = s->defining || s->block;
+		char *line = readline(inside ? ">" : "(infsdb) ");
+		if (!line && inside) {
+			/* Ctrl-D at define's (or a block's) prompt ends it, as
+			 * `end` would, and the session goes on, as gdb's */
+			printf("end\n");
+			while ((s->defining || s->block) && dbg_user_collect(s, "end"))
+				;
+			continue;
+		}
 		if (!line) {
 			printf("quit\n");
 			break;

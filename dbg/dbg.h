@@ -86,6 +86,12 @@ typedef struct dbg_bp {
 	uint64_t ignore;   /* `ignore N COUNT`: stops still to pass */
 	uint64_t elem;     /* rwatch, awatch: the element */
 	tgt_bp tbp;        /* DBG_BP_TARGET */
+	/* `enable once`: disabled, `enable count C`: disabled after C stops
+	 * (0: never); `enable delete` makes it temporary */
+	bool once;
+	uint64_t count;
+	char **cmds;       /* `commands N`: the lines run when it stops */
+	size_t ncmds;
 } dbg_bp;
 
 typedef struct dbg_display {
@@ -93,6 +99,7 @@ typedef struct dbg_display {
 	char fmt;          /* 0, or x t d u f */
 	uint64_t count;    /* 0: an expression; N: `x/N` of "ARRAY WL" in expr */
 	char *expr;
+	bool disabled;     /* `disable display N` */
 } dbg_display;
 
 /* A machine state in memory: the words of a checkpoint's body (state.c
@@ -255,6 +262,20 @@ typedef struct dbg_session {
 	bool expect_failed;      /* an `expect` found a difference */
 	char *log_path;          /* `set logging file` (default infsdb.txt) */
 	bool log_overwrite;      /* `set logging overwrite on` */
+	/* user.c: a block being read (commands, if, while, define), the
+	 * breakpoint commands due after the stop, and the position in the
+	 * file `source` or -x reads (for messages) */
+	struct dbg_block *block;
+	struct dbg_block *due;
+	bool stop_silent;        /* the stop's breakpoint commands say `silent` */
+	unsigned last_bp;        /* the last breakpoint made (`commands` alone) */
+	const char *source_path;
+	unsigned source_line;
+	int exit_code;           /* `quit N` (exit_set) */
+	bool exit_set;
+	unsigned width, height;  /* `set width`, `set height` (0: unlimited) */
+	uint32_t print_on;       /* `set print NAME on|off`, a bit each (settings.c) */
+	unsigned print_num[2];   /* `set print elements|repeats N` (UINT_MAX: unlimited) */
 } dbg_session;
 
 /* Set by SIGINT; running commands poll it between micro-ops. */
@@ -365,6 +386,8 @@ bool dbg_bp_need_uops(const dbg_session *s);
 dbg_bp *dbg_bp_new(dbg_session *s, dbg_bp_kind kind, uint64_t arg);
 /* Report a stop at bp (and delete it when temporary). */
 void dbg_bp_report(dbg_session *s, dbg_bp *bp);
+/* The breakpoint numbered num, or NULL. */
+dbg_bp *dbg_bp_find(dbg_session *s, uint64_t num);
 /* Forget the values watchpoints saw (a new run). */
 void dbg_bp_reset_watch(dbg_session *s);
 void dbg_bp_free_all(dbg_session *s);
@@ -482,6 +505,8 @@ int dbg_cmd_x(dbg_session *s, char *args);
 int dbg_cmd_dump_array(dbg_session *s, char *args);
 int dbg_cmd_display(dbg_session *s, char *args);
 int dbg_cmd_undisplay(dbg_session *s, char *args);
+/* `enable display [N]...`, `disable display [N]...` */
+int dbg_display_enable(dbg_session *s, char *args, bool on);
 int dbg_cmd_info_display(dbg_session *s, char *args);
 int dbg_cmd_info_machine(dbg_session *s, char *args);
 int dbg_cmd_info_stats(dbg_session *s, char *args);
@@ -636,6 +661,16 @@ int dbg_cmd_set_pagination(dbg_session *s, char *args);
 int dbg_cmd_set_confirm(dbg_session *s, char *args);
 int dbg_cmd_set_listsize(dbg_session *s, char *args);
 int dbg_cmd_set_logging(dbg_session *s, char *args);
+int dbg_cmd_set_width(dbg_session *s, char *args);
+int dbg_cmd_set_height(dbg_session *s, char *args);
+int dbg_cmd_set_print(dbg_session *s, char *args);
+int dbg_cmd_show_width(dbg_session *s, char *args);
+int dbg_cmd_show_height(dbg_session *s, char *args);
+int dbg_cmd_show_print(dbg_session *s, char *args);
+/* `set print NAME` (a boolean one) is on; `set print elements` (0:
+ * unlimited). */
+bool dbg_print_setting(const dbg_session *s, const char *name);
+unsigned dbg_print_elements(const dbg_session *s);
 int dbg_cmd_show(dbg_session *s, char *args);
 int dbg_cmd_show_pagination(dbg_session *s, char *args);
 int dbg_cmd_show_confirm(dbg_session *s, char *args);
@@ -668,6 +703,21 @@ int dbg_user_run(dbg_session *s, const char *word, size_t len, const char *args)
 /* The user command named exactly name[0..len), or NULL. */
 const dbg_user_cmd *dbg_user_find(const dbg_session *s, const char *name, size_t len);
 void dbg_user_free(dbg_session *s);
+/* `if`, `while`, `commands [N]`; else, end, loop_break, loop_continue
+ * and silent outside their block (an error). */
+int dbg_cmd_if(dbg_session *s, char *args);
+int dbg_cmd_while(dbg_session *s, char *args);
+int dbg_cmd_commands(dbg_session *s, char *args);
+int dbg_cmd_block_word(dbg_session *s, char *args);
+/* The input (a file `source` or -x read, at source_depth; or the
+ * console) ended: a block still being read is an error, named with the
+ * line it began on (a define keeps the lines read, as gdb at Ctrl-D). */
+void dbg_user_input_end(dbg_session *s, int source_depth);
+void dbg_block_free_all(dbg_session *s);
+/* The breakpoint stopped the machine: its commands run once the
+ * command that moved it has ended (dbg_bp_run_due, from dbg_execute). */
+void dbg_bp_due(dbg_session *s, const dbg_bp *bp);
+void dbg_bp_run_due(dbg_session *s);
 
 /* ---- locations (location.c) ---- */
 /* A place in the program, as break, until, advance, list and info line

@@ -248,6 +248,10 @@ void dbg_print_position(dbg_session *s)
 void dbg_report_stop(dbg_session *s)
 {
 	s->frame = 0; /* a stop selects the innermost level again, as gdb */
+	if (s->stop_silent) { /* the breakpoint's commands begin with silent */
+		s->stop_silent = false;
+		return;
+	}
 	dbg_print_position(s);
 	dbg_show_displays(s);
 }

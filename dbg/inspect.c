@@ -118,13 +118,15 @@ static int print_buffer(dbg_session *s, const emu_buffer *b, char fmt)
 			dbg_domain_note(s, b, false);
 		return 0;
 	}
+	/* `set print elements`: 200 by default, as gdb */
+	const uint64_t limit = dbg_print_elements(s) ? dbg_print_elements(s) : UINT64_MAX;
 	printf("%s = {", b->name);
-	for (uint64_t i = 0; i < b->length && i < 256; i++) {
+	for (uint64_t i = 0; i < b->length && i < limit; i++) {
 		dbg_value v = dbg_value_of_element(s, b, i);
 		dbg_format_value(&v, fmt, text, sizeof text);
 		printf("%s%s", i ? ", " : "", text);
 	}
-	printf("%s}\n", b->length > 256 ? ", ..." : "");
+	printf("%s}\n", b->length > limit ? "..." : "");
 	return 0;
 }
 
@@ -392,10 +394,40 @@ static void show_display(dbg_session *s, const dbg_display *d)
 		printf("%s\n", text);
 }
 
+/* The index of the display numbered w, or ndisps with an error. */
+static size_t find_display(dbg_session *s, const char *w)
+{
+	uint64_t n;
+	size_t i = 0;
+	while (i < s->ndisps && !(dbg_parse_u64(w, &n) && s->disps[i].num == n))
+		i++;
+	if (i == s->ndisps)
+		dbg_error(s, "No display number %s.", w);
+	return i;
+}
+
 void dbg_show_displays(dbg_session *s)
 {
 	for (size_t i = 0; i < s->ndisps; i++)
-		show_display(s, &s->disps[i]);
+		if (!s->disps[i].disabled)
+			show_display(s, &s->disps[i]);
+}
+
+int dbg_display_enable(dbg_session *s, char *args, bool on)
+{
+	args = dbg_trim(args);
+	int rc = 0;
+	for (size_t i = 0; !*args && i < s->ndisps; i++)
+		s->disps[i].disabled = !on;
+	for (char *save = NULL, *w = strtok_r(args, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		const size_t i = find_display(s, w);
+		if (i == s->ndisps)
+			rc = -1;
+		else
+			s->disps[i].disabled = !on;
+	}
+	return rc;
 }
 
 /* Can expr be displayed now (or, before the program runs, is it well
@@ -454,7 +486,7 @@ int dbg_cmd_display(dbg_session *s, char *args)
 		return -1;
 	}
 	s->disps = grown;
-	s->disps[s->ndisps] = (dbg_display){ ++s->next_disp, fmt, count, copy };
+	s->disps[s->ndisps] = (dbg_display){ ++s->next_disp, fmt, count, copy, false };
 	if (s->em)
 		show_display(s, &s->disps[s->ndisps]);
 	s->ndisps++;
@@ -471,12 +503,8 @@ int dbg_cmd_undisplay(dbg_session *s, char *args)
 	int rc = 0;
 	for (char *save = NULL, *w = strtok_r(args, " \t", &save); w;
 	     w = strtok_r(NULL, " \t", &save)) {
-		uint64_t n;
-		size_t i = 0;
-		while (i < s->ndisps && !(dbg_parse_u64(w, &n) && s->disps[i].num == n))
-			i++;
+		const size_t i = find_display(s, w);
 		if (i == s->ndisps) {
-			dbg_error(s, "No display number %s.", w);
 			rc = -1;
 			continue;
 		}
@@ -503,15 +531,16 @@ int dbg_cmd_info_display(dbg_session *s, char *args)
 		printf("There are no auto-display expressions now.\n");
 		return 0;
 	}
-	printf("Auto-display expressions now in effect:\nNum Expression\n");
+	printf("Auto-display expressions now in effect:\nNum Enb Expression\n");
 	for (size_t i = 0; i < s->ndisps; i++) {
 		const dbg_display *d = &s->disps[i];
+		const char enb = d->disabled ? 'n' : 'y';
 		if (d->count)
-			printf("%-3u x/%" PRIu64 "%c %s\n", d->num, d->count, d->fmt, d->expr);
+			printf("%-3u %c   x/%" PRIu64 "%c %s\n", d->num, enb, d->count, d->fmt, d->expr);
 		else if (d->fmt)
-			printf("%-3u /%c %s\n", d->num, d->fmt, d->expr);
+			printf("%-3u %c   /%c %s\n", d->num, enb, d->fmt, d->expr);
 		else
-			printf("%-3u %s\n", d->num, d->expr);
+			printf("%-3u %c   %s\n", d->num, enb, d->expr);
 	}
 	return 0;
 }

@@ -615,7 +615,7 @@ int main(int argc, char **argv)
 		dbg_console_loop(&s);
 	dbg_tui_disable();
 	dbg_session_stop(&s); /* writes a recording still in progress */
-	rc = o.batch ? session_status(&s) : EXIT_SUCCESS;
+	rc = s.exit_set ? s.exit_code : o.batch ? session_status(&s) : EXIT_SUCCESS;
 	if (s.defining)
 		fprintf(stderr, "infsdb: the definition of \"%s\" was not ended by \"end\".\n",
 			s.defining->name);

@@ -97,7 +97,150 @@ int dbg_cmd_show_listsize(dbg_session *s, char *args)
 	if (s->listsize >= 100000)
 		printf("Number of source lines infsdb will list by default is unlimited.\n");
 	else
-		printf("Number of source lines infsdb will list by default is %u.\n", s->listsize);
+		printf("Number of source lines infsdb will list by default is %u.\n",
+		       s->listsize ? s->listsize : 10);
+	return 0;
+}
+
+/* ---- width, height, print ---- */
+
+/* N or unlimited (0 is unlimited too, as gdb's width and height). */
+static int parse_count(dbg_session *s, const char *what, char *args, unsigned *out)
+{
+	args = dbg_trim(args);
+	uint64_t n;
+	if (strcmp(args, "unlimited") == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (!dbg_parse_u64(args, &n) || n > 1000000) {
+		dbg_error(s, "set %s: expected a number or \"unlimited\", got \"%s\".", what, args);
+		return -1;
+	}
+	*out = (unsigned)n;
+	return 0;
+}
+
+int dbg_cmd_set_width(dbg_session *s, char *args)
+{
+	return parse_count(s, "width", args, &s->width);
+}
+
+int dbg_cmd_set_height(dbg_session *s, char *args)
+{
+	return parse_count(s, "height", args, &s->height);
+}
+
+static void show_count(const char *what, unsigned v, const char *note)
+{
+	if (v)
+		printf("Number of %s is %u%s.\n", what, v, note);
+	else
+		printf("Number of %s is unlimited%s.\n", what, note);
+}
+
+int dbg_cmd_show_width(dbg_session *s, char *args)
+{
+	(void)args;
+	show_count("characters infsdb thinks are in a line", s->width,
+		   " (infsdb does not wrap its output)");
+	return 0;
+}
+
+int dbg_cmd_show_height(dbg_session *s, char *args)
+{
+	(void)args;
+	show_count("lines infsdb thinks are in a page", s->height, " (infsdb never pages)");
+	return 0;
+}
+
+/* gdb's `set print` settings that scripts set.  elements means what it
+ * means in gdb (print of a whole buffer shows at most that many
+ * elements, then "..."); the others are kept and shown, as there is no
+ * structure, pointer or symbol in a buffer for them to change. */
+static const struct {
+	const char *name;
+	bool on;          /* gdb's default */
+} print_bools[] = {
+	{ "pretty", false }, { "address", true }, { "symbol", true }, { "array", false },
+	{ "array-indexes", false }, { "union", true }, { "demangle", true },
+	{ "object", false }, { "static-members", true }, { "vtbl", false },
+	{ "null-stop", false }, { "sevenbit-strings", false }, { "frame-arguments", true },
+	{ "entry-values", false }, { "symbol-filename", false }, { NULL, false },
+};
+static const char *const print_nums[] = { "elements", "repeats", NULL };
+static const unsigned print_num_default[] = { 200, 10 };
+
+bool dbg_print_setting(const dbg_session *s, const char *name)
+{
+	for (int k = 0; print_bools[k].name; k++)
+		if (strcmp(print_bools[k].name, name) == 0)
+			return (s->print_on >> k & 1) != print_bools[k].on;
+	return false;
+}
+
+unsigned dbg_print_elements(const dbg_session *s)
+{
+	return s->print_num[0] == 0 ? print_num_default[0]
+		: s->print_num[0] == UINT32_MAX ? 0 : s->print_num[0];
+}
+
+int dbg_cmd_set_print(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	const size_t n = strcspn(args, " \t");
+	char *value = dbg_trim(args + n);
+	for (int k = 0; print_bools[k].name; k++)
+		if (n && strlen(print_bools[k].name) == n && strncmp(print_bools[k].name, args, n) == 0) {
+			bool on;
+			char what[64];
+			snprintf(what, sizeof what, "print %s", print_bools[k].name);
+			if (parse_bool(s, what, value, &on) < 0)
+				return -1;
+			/* the bit says "not gdb's default", so a zeroed session has them */
+			s->print_on = (s->print_on & ~(UINT32_C(1) << k)) |
+				      (uint32_t)(on != print_bools[k].on) << k;
+			return 0;
+		}
+	for (int k = 0; print_nums[k]; k++)
+		if (n && strlen(print_nums[k]) == n && strncmp(print_nums[k], args, n) == 0) {
+			unsigned v;
+			char what[64];
+			snprintf(what, sizeof what, "print %s", print_nums[k]);
+			if (parse_count(s, what, value, &v) < 0)
+				return -1;
+			s->print_num[k] = v ? v : UINT32_MAX;
+			return 0;
+		}
+	dbg_error(s, "set print: expected a setting (pretty, address, symbol, array, elements, "
+		  "repeats, ...; \"show print\" lists them), got \"%.*s\".", (int)n, args);
+	return -1;
+}
+
+int dbg_cmd_show_print(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	bool shown = false;
+	for (int k = 0; print_bools[k].name; k++)
+		if (!*args || strcmp(args, print_bools[k].name) == 0) {
+			printf("print %s: %s\n", print_bools[k].name,
+			       dbg_print_setting(s, print_bools[k].name) ? "on" : "off");
+			shown = true;
+		}
+	for (int k = 0; print_nums[k]; k++)
+		if (!*args || strcmp(args, print_nums[k]) == 0) {
+			const unsigned v = s->print_num[k] == 0 ? print_num_default[k]
+					   : s->print_num[k] == UINT32_MAX ? 0 : s->print_num[k];
+			if (v)
+				printf("print %s: %u\n", print_nums[k], v);
+			else
+				printf("print %s: unlimited\n", print_nums[k]);
+			shown = true;
+		}
+	if (!shown) {
+		dbg_error(s, "show print: no setting \"%s\".", args);
+		return -1;
+	}
 	return 0;
 }
 

@@ -5,12 +5,13 @@
  *
  * Going back used to rebuild the machine at the history's base and run
  * it forward to the target: after a hundred large commands a reverse
- * step ran them all again.  Now, whenever the machine stands between
- * commands at least an interval of micro-ops past the last snapshot, a
- * whole-machine snapshot is taken (emu/machine/snap.h: only the pages the
- * run changed since the previous snapshot are copied), and reverse.c
- * restores the last snapshot at or before its target and replays the
- * rest, less than an interval (doc/DEBUGGER.md, "Reverse execution").
+ * step ran them all again.  Now, at the last command boundary before
+ * the run goes an interval of micro-ops past the last snapshot, a
+ * whole-machine snapshot is taken (emu/machine/snap.h: only the non-zero
+ * words of the pages the run changed since the previous snapshot are
+ * copied), and reverse.c restores the last snapshot at or before its
+ * target and replays the rest, at most an interval (or one command, if
+ * a command is longer; doc/DEBUGGER.md, "Reverse execution").
  *
  * The snapshots live within a memory budget.  When it is full, old
  * snapshots are thinned (thin() says how), never the newest, which the
@@ -134,12 +135,31 @@ static int insert(dbg_session *s, size_t at, emu_snap *snap)
 	return 0;
 }
 
+/* The micro-ops of the command the machine stands before: its baseline
+ * program's, which a data-dependent command's longest bank trace may
+ * exceed by a little.  At the end, an interval: the end is where
+ * reverse commands start, so it gets its snapshot. */
+static uint64_t next_length(const dbg_session *s)
+{
+	if (emu_done(s->em))
+		return every(s);
+	isa_prog p;
+	isa_prog_init(&p);
+	const uint64_t n = emu_cmd_uprog(s->em, s->em->pc, &p) == 0 && p.n ? p.n : 1;
+	isa_prog_free(&p);
+	return n;
+}
+
 void dbg_rsnap_note(dbg_session *s)
 {
 	if (!s->em || s->em->upc != 0 || every(s) == UINT64_MAX)
 		return;
 	const size_t k = count_upto(s, s->since);
-	if (k && s->since - s->rsnaps[k - 1].since < every(s))
+	/* the last boundary before the next command would carry the run an
+	 * interval past the last snapshot: so no two snapshots are more than
+	 * an interval apart (or one command, when a command is longer) */
+	if (k && (s->since == s->rsnaps[k - 1].since ||
+		  s->since - s->rsnaps[k - 1].since + next_length(s) <= every(s)))
 		return;
 	diag d;
 	diag_clear(&d);

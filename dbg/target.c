@@ -262,6 +262,10 @@ void dbg_tgt_print_position(dbg_session *s)
 
 void dbg_tgt_report_stop(dbg_session *s)
 {
+	if (s->stop_silent) { /* the breakpoint's commands begin with silent */
+		s->stop_silent = false;
+		return;
+	}
 	dbg_tgt_print_position(s);
 	dbg_show_displays(s);
 }

@@ -185,6 +185,8 @@ Test(transcript, nsc_reverse) { transcript("nsc_reverse"); }
 Test(transcript, tdfg_json) { transcript("tdfg_json"); }
 Test(transcript, valid_load) { transcript("valid_load"); }
 Test(transcript, strm) { transcript("strm"); }
+Test(transcript, gdb_habits) { transcript("gdb_habits"); }
+Test(transcript, define_noend) { transcript("define_noend"); }
 Test(transcript, tdfg_load) { transcript("tdfg_load"); }
 Test(transcript, strm_reverse) { transcript("strm_reverse"); }
 Test(transcript, load_opt) { transcript("load_opt"); }
@@ -879,6 +881,70 @@ Test(reverse, snapshots_then_forward_bit_identical)
 	cr_expect(strstr(shown, "the last reverse motion replayed 0."), "%s", shown);
 	free(end), free(end2), free(back), free(fwd), free(straight), free(shown);
 	free(r.out);
+}
+
+/* Every reverse step mid-history replays at most one interval when the
+ * snapshots are within the budget: tests/dbg/rev_wide.ins lays its
+ * buffers over every 4th array, as the 1M-element samples do, so three
+ * quarters of each written page are zero.  Its seven snapshots (one
+ * before each mul.i32 of 1184 micro-ops, the interval being 1300, and
+ * the end) fit in 600K stored as non-zero words, where whole pages held
+ * two (the base and the newest: a step back to the middle replayed
+ * 3647 micro-ops).  INFSDB_REPLAY_INTERRUPT stops (and, in batch mode,
+ * ends) a session whose replay goes past one interval. */
+Test(reverse, bounded_mid_history)
+{
+	char cmd[4096];
+	int n = snprintf(cmd, sizeof cmd, "cd '%s' && HOME=/nonexistent INFSDB_REPLAY_INTERRUPT=1301 "
+			 "'%s' -batch -nx -ex 'set reverse interval 1300' -ex 'set reverse "
+			 "budget 600K' -ex run -ex 'reverse-step 6' -ex 'show reverse'", SRCDIR,
+			 INFSDB_BIN);
+	for (int k = 0; k < 6; k++)
+		n += snprintf(cmd + n, sizeof cmd - (size_t)n, " -ex reverse-stepi -ex 'show "
+			      "reverse' -ex reverse-step -ex 'show reverse'");
+	snprintf(cmd + n, sizeof cmd - (size_t)n, " tests/dbg/rev_wide.ins");
+	char *out;
+	const int st = proc_shell(cmd, &out);
+	cr_assert_eq(st, 0, "%s", out);
+	cr_expect(strstr(out, "Snapshots: 7, "), "%s", out);
+	size_t steps = 0;
+	for (const char *p = out; (p = strstr(p, "motion replayed ")) != NULL; steps++) {
+		p += strlen("motion replayed ");
+		const unsigned long v = strtoul(p, NULL, 10);
+		cr_expect(v <= 1300, "a reverse step replayed %lu micro-ops:\n%s", v, out);
+	}
+	cr_expect_eq(steps, 13, "%s", out);
+	free(out);
+}
+
+/* Ctrl-D at define's ">" prompt ends the definition, as gdb's: the
+ * session goes on, and the command has the lines typed before it. */
+Test(console, ctrl_d_ends_define)
+{
+	int fd;
+	pid_t pid = forkpty(&fd, NULL, NULL, NULL);
+	cr_assert(pid >= 0);
+	if (pid == 0) {
+		setenv("HOME", "/nonexistent", 1);
+		setenv("TERM", "dumb", 1);
+		if (chdir(SRCDIR) == 0)
+			execl(INFSDB_BIN, "infsdb", "-q", "-nx", "tests/dbg/steps.ins", (char *)NULL);
+		_exit(127);
+	}
+	cr_expect(expect_output(fd, "(infsdb) "));
+	type(fd, "define hi\r");
+	cr_expect(expect_output(fd, ">"));
+	type(fd, "echo hello from hi\\n\r");
+	cr_expect(expect_output(fd, ">"));
+	type(fd, "\x04");
+	cr_expect(expect_output(fd, "(infsdb) "));
+	type(fd, "hi\r");
+	cr_expect(expect_output(fd, "hello from hi"));
+	type(fd, "quit\r");
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(fd);
 }
 
 /* Ctrl-C during a replay stops it where it got to, and the session goes

@@ -18,11 +18,18 @@
 #include "move.h"
 
 #define PAGE_WORDS (EMU_SNAP_PAGE / 8)
+#define MASK_WORDS (PAGE_WORDS / 64)
 
+/* A page as its non-zero words: bit j of mask says word j is one of w,
+ * in order.  A buffer spread over every 4th array (arrays=0:4:N, the
+ * samples' layout) leaves three quarters of each way's rows zero, so a
+ * page it wrote costs a quarter of its bytes. */
 typedef struct snap_page {
 	size_t refs;
 	emu_snap_pool *pool;
-	uint64_t w[PAGE_WORDS];
+	size_t nw;
+	uint64_t mask[MASK_WORDS];
+	uint64_t w[];
 } snap_page;
 
 /* A region of memory as pages; NULL: an all-zero page. */
@@ -54,10 +61,15 @@ struct emu_snap {
 	emu_mover_saved *mv;
 };
 
+static size_t page_bytes(size_t nw)
+{
+	return sizeof(snap_page) + nw * sizeof(uint64_t);
+}
+
 static void page_drop(snap_page *pg)
 {
 	if (pg && --pg->refs == 0) {
-		pg->pool->bytes -= sizeof *pg;
+		pg->pool->bytes -= page_bytes(pg->nw);
 		free(pg);
 	}
 }
@@ -85,6 +97,19 @@ static size_t page_words(size_t len, size_t i)
 	return (left < EMU_SNAP_PAGE ? left : EMU_SNAP_PAGE) / 8;
 }
 
+/* The non-zero words of src[0..k) into mask and w; their number. */
+static size_t squeeze(const uint64_t *src, size_t k, uint64_t *mask, uint64_t *w)
+{
+	size_t nw = 0;
+	memset(mask, 0, MASK_WORDS * sizeof *mask);
+	for (size_t j = 0; j < k; j++)
+		if (src[j]) {
+			mask[j / 64] |= UINT64_C(1) << (j % 64);
+			w[nw++] = src[j];
+		}
+	return nw;
+}
+
 /* Copy mem (len bytes) as pages, sharing prev's equal ones.  0, or -1
  * when out of memory (out freed). */
 static int pages_take(snap_pages *out, const uint64_t *mem, size_t len,
@@ -96,42 +121,53 @@ static int pages_take(snap_pages *out, const uint64_t *mem, size_t len,
 	if (!out->p)
 		return -1;
 	const bool share = prev && prev->len == len;
+	uint64_t mask[MASK_WORDS], w[PAGE_WORDS];
 	for (size_t i = 0; i < out->n; i++) {
 		const uint64_t *src = mem + i * PAGE_WORDS;
 		const size_t k = page_words(len, i);
+		if (all_zero(src, k))
+			continue;
+		const size_t nw = squeeze(src, k, mask, w);
 		snap_page *old = share ? prev->p[i] : NULL;
-		if (old && memcmp(old->w, src, k * 8) == 0) {
+		if (old && old->nw == nw && memcmp(old->mask, mask, sizeof mask) == 0 &&
+		    memcmp(old->w, w, nw * sizeof *w) == 0) {
 			old->refs++;
 			out->p[i] = old;
 			continue;
 		}
-		if (all_zero(src, k))
-			continue;
-		snap_page *pg = malloc(sizeof *pg);
+		snap_page *pg = malloc(page_bytes(nw));
 		if (!pg) {
 			pages_free(out);
 			return -1;
 		}
 		pg->refs = 1;
 		pg->pool = pool;
-		memcpy(pg->w, src, k * 8);
-		pool->bytes += sizeof *pg;
+		pg->nw = nw;
+		memcpy(pg->mask, mask, sizeof mask);
+		memcpy(pg->w, w, nw * sizeof *w);
+		pool->bytes += page_bytes(nw);
 		out->p[i] = pg;
 	}
 	return 0;
 }
 
-/* Write the pages back into mem, only where they differ. */
+/* Write the pages back into mem, only the words that differ (a word
+ * only read leaves a zero page of the mapping unmade). */
 static void pages_put(uint64_t *mem, const snap_pages *ps)
 {
 	for (size_t i = 0; i < ps->n; i++) {
 		uint64_t *dst = mem + i * PAGE_WORDS;
 		const size_t k = page_words(ps->len, i);
-		if (!ps->p[i]) {
+		const snap_page *pg = ps->p[i];
+		if (!pg) {
 			if (!all_zero(dst, k))
 				memset(dst, 0, k * 8);
-		} else if (memcmp(dst, ps->p[i]->w, k * 8) != 0) {
-			memcpy(dst, ps->p[i]->w, k * 8);
+			continue;
+		}
+		for (size_t j = 0, x = 0; j < k; j++) {
+			const uint64_t v = pg->mask[j / 64] >> (j % 64) & 1 ? pg->w[x++] : 0;
+			if (dst[j] != v)
+				dst[j] = v;
 		}
 	}
 }

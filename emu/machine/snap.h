@@ -13,10 +13,11 @@
  *
  * The store (sram.c: one mmap of mostly untouched zero pages, 133 MiB on
  * the default machine) and the hazard tracker's written-cell table are
- * kept by pages of EMU_SNAP_PAGE bytes: an all-zero page costs nothing,
- * and a page equal to the same page of the snapshot given as prev is
- * shared with it (reference counted), so a snapshot costs the pages the
- * run changed since prev.  A pool counts the bytes its snapshots hold
+ * kept by pages of EMU_SNAP_PAGE bytes, each stored as its non-zero
+ * words: an all-zero page costs nothing, and a page equal to the same
+ * page of the snapshot given as prev is shared with it (reference
+ * counted), so a snapshot costs the non-zero words of the pages the run
+ * changed since prev.  A pool counts the bytes its snapshots hold
  * together, shared pages once.
  */
 #ifndef INFSIM_SNAP_H
