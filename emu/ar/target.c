@@ -199,7 +199,7 @@ static int take_options(tgt *t, const tgt_load *a, diag *d)
 			free(t->heatmap);
 			if (!(t->heatmap = strdup(o->value))) {
 				diag_file(d, a->path, "out of memory");
-				return -1;
+				return -2;
 			}
 		}
 	}
@@ -354,8 +354,9 @@ static tgt *open_target(const tgt_load *a, tgt_status *st, diag *d)
 	t->agrees = -1;
 	diag_clear(&t->sd);
 	diag_clear(&t->seqd);
-	if (take_options(t, a, d)) {
-		*st = TGT_USAGE;
+	const int taken = take_options(t, a, d);
+	if (taken) {
+		*st = taken == -2 ? TGT_FAILED : TGT_USAGE; /* -2: out of memory */
 		close_target(t);
 		return NULL;
 	}

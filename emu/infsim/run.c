@@ -490,7 +490,8 @@ static int run_program(const tgt_ops *ops, run_opts *o, const char *text, size_t
 	if (!rc) {
 		tgt_status ts;
 		f.t = ops->open(&a, &ts, &f.d);
-		if (!f.t && ts == TGT_USAGE)
+		/* running out of memory is never the user's mistake */
+		if (!f.t && ts == TGT_USAGE && !strstr(f.d.msg, "out of memory"))
 			rc = tgt_opts_open_usage(&f.d, "run");
 		else if (!f.t) {
 			rc = cli_failed(&f.d);

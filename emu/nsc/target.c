@@ -50,7 +50,8 @@ struct tgt {
 	nsc_mem ref;             /* the reference's final memory (ref_done) */
 	bool ref_done;
 	nsc_stats base;          /* the run with every stream at the core */
-	int base_done;           /* 0 not yet, 1 done, -1 it failed */
+	int base_done;           /* 0 not yet, 1 done, -1 it failed (base_d) */
+	diag base_d;
 	char *report;
 };
 
@@ -305,7 +306,7 @@ static int resolve_aliases(tgt *t, const tgt_load *a, diag *d)
 	t->aliases = calloc(n + 1, sizeof *t->aliases);
 	if (!t->aliases) {
 		diag_file(d, t->p.file, "out of memory");
-		return -1;
+		return -2;
 	}
 	for (size_t i = 0; i < a->nopts; i++)
 		if (!strcmp(a->opts[i].opt->name, "alias") &&
@@ -424,8 +425,13 @@ static tgt *tn_open(const tgt_load *a, tgt_status *st, diag *d)
 	if (parse_program(t, a, d) < 0)
 		goto fail;
 	*st = TGT_USAGE;
-	if (defs_known(t, a, d) < 0 || resolve_aliases(t, a, d) < 0)
+	int r = defs_known(t, a, d);
+	if (r == 0)
+		r = resolve_aliases(t, a, d);
+	if (r < 0) {
+		*st = r == -2 ? TGT_FAILED : TGT_USAGE; /* -2: out of memory */
 		goto fail;
+	}
 	*st = TGT_FAILED;
 	t->check = a->check;
 	if (nsc_mem_init(&t->init, &t->p, d) < 0 || nsc_mem_copy(&t->m, &t->init, d) < 0)
@@ -778,13 +784,13 @@ static const nsc_stats *baseline(tgt *t)
 {
 	if (t->base_done == 0) {
 		nsc_mem b;
-		diag d;
-		diag_clear(&d);
+		diag *d = &t->base_d;
+		diag_clear(d);
 		nsc_settings s = t->s;
 		s.floating = NSC_FLOAT_CORE;
 		t->base_done = -1;
-		if (nsc_mem_copy(&b, &t->init, &d) == 0) {
-			if (nsc_run(&t->p, &b, &s, &t->base, &d) == 0)
+		if (nsc_mem_copy(&b, &t->init, d) == 0) {
+			if (nsc_run(&t->p, &b, &s, &t->base, d) == 0)
 				t->base_done = 1;
 			nsc_mem_free(&b);
 		}
@@ -861,6 +867,10 @@ static void tn_stats_tree(tgt *t, tgt_stat *root)
 		const uint64_t bh = nsc_stats_byte_hops(b);
 		tgt_stat_real(g, "byte_hops_ratio", bh ? (double)nsc_stats_byte_hops(s) / (double)bh : 0.0,
 			      "byte-hops offload / core-only");
+	} else if (strstr(t->base_d.msg, "out of memory")) {
+		tgt_stat_failed(root);
+	} else {
+		tgt_stat_str(g, "core_only_error", t->base_d.msg, "every stream at the core failed");
 	}
 	stat_tiles(s, root);
 }

@@ -225,6 +225,12 @@ void tgt_stat_bool(tgt_stat *g, const char *key, bool v, const char *label)
 		n->v.b = v;
 }
 
+void tgt_stat_failed(tgt_stat *g)
+{
+	if (g)
+		g->root->oom = true;
+}
+
 const tgt_stat *tgt_stat_get(const tgt_stat *g, const char *path)
 {
 	while (g && *path) {

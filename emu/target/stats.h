@@ -67,6 +67,10 @@ void tgt_stat_bool(tgt_stat *g, const char *key, bool v, const char *label);
 void tgt_stat_uints(tgt_stat *g, const char *key, const uint64_t *v, size_t n,
 		    const char *label);
 
+/* The tree is incomplete (a target ran out of memory making it): the
+ * writers then fail, as on the tree's own out of memory. */
+void tgt_stat_failed(tgt_stat *g);
+
 /* The child of g named key, or NULL; a path "totals.cycles" looks down,
  * a number picks a list's row ("by_bank.0.cycles"). */
 const tgt_stat *tgt_stat_get(const tgt_stat *g, const char *path);
