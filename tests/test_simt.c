@@ -610,12 +610,16 @@ Test(cli, check_and_print)
 {
 	result r = run("simt " SRCDIR "/samples/simt/vecadd.simt --check");
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert(strstr(r.out, "check: memory and registers match"), "%s", r.out);
+	cr_assert(strstr(r.out, "--check: memory and registers equal the thread-at-a-time "
+			 "reference"), "%s", r.out);
+	result_free(&r);
+	r = run("simt " SRCDIR "/samples/simt/vecadd.simt --check --stats");
+	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert(strstr(r.out, "MSHR merges"), "%s", r.out);
 	result_free(&r);
-	r = run("simt " SRCDIR "/samples/simt/bfs.simt -p COST -q");
+	r = run("simt " SRCDIR "/samples/simt/bfs.simt -d COST -q");
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert(strstr(r.out, "COST[0] = 0\n"), "%s", r.out);
+	cr_assert(strstr(r.out, "COST[0] = 0 (0x00000000)\n"), "%s", r.out);
 	result_free(&r);
 	r = run("simt --help");
 	cr_assert_eq(r.status, 0);
@@ -624,9 +628,9 @@ Test(cli, check_and_print)
 	r = run("simt");
 	cr_assert_eq(r.status, 2);
 	result_free(&r);
-	r = run("simt " SRCDIR "/samples/simt/vecadd.simt -p NOPE");
+	r = run("simt " SRCDIR "/samples/simt/vecadd.simt -d NOPE");
 	cr_assert_eq(r.status, 2);
-	cr_assert(strstr(r.err, "no such global"), "%s", r.err);
+	cr_assert(strstr(r.err, "has no array 'NOPE' (it has: A, B, C)"), "%s", r.err);
 	result_free(&r);
 	r = run("simt nonexistent.simt");
 	cr_assert_eq(r.status, 1);
@@ -768,7 +772,7 @@ Test(translate, serial_mapping)
 	result_free(&r);
 	r = run("simt --mapping=diagonal " SRCDIR "/samples/simt/hotspot.simt");
 	cr_assert_eq(r.status, 2);
-	cr_assert(strstr(r.err, "infsim: --mapping=diagonal: expected vliw or serial"), "%s", r.err);
+	cr_assert(strstr(r.err, "infsim: -m mapping=diagonal: expected vliw or serial"), "%s", r.err);
 	result_free(&r);
 }
 

@@ -70,7 +70,8 @@ static const char help_text[] =
 "  or:  infsim disasm FILE [--written]  print the canonical text of a stream:\n"
 "                                       lowered, or as written\n"
 "  or:  infsim info [-m ...] [-c FILE]  describe the in-cache machine\n"
-"  or:  infsim commands                 list the compute commands\n"
+"  or:  infsim commands [SYSTEM]        list the compute commands (of the\n"
+"                                       in-cache machine, or of vima)\n"
 "  or:  infsim layout PROG              print the Layout Override Table and the\n"
 "                                       tile map of a stream's tensors\n"
 "Emulate computing in and near cache memory, bit for bit.\n"
@@ -499,8 +500,22 @@ static int cmd_commands(int argc, char **argv)
 	int rc = parse_tool_opts(argc, argv, "commands", "", &go, &out, &json, &written, &done);
 	if (rc || done)
 		return rc;
-	if (optind < argc)
-		return cli_usage(NULL, "extra operand '%s'", argv[optind]);
+	if (optind + 1 < argc)
+		return cli_usage(NULL, "extra operand '%s'", argv[optind + 1]);
+	/* infsim commands SYSTEM: another system's instruction set */
+	if (optind < argc && strcmp(argv[optind], "stream") != 0) {
+		for (size_t i = 0; tgt_all[i]; i++)
+			if (!strcmp(tgt_all[i]->name, argv[optind])) {
+				if (!tgt_all[i]->commands)
+					return cli_usage(NULL, "commands: %s programs (%s) have no instruction "
+							 "set of their own to list", tgt_all[i]->name,
+							 tgt_all[i]->title);
+				tgt_all[i]->commands(stdout);
+				return 0;
+			}
+		return cli_usage(NULL, "commands: '%s' is not a system (expected stream, ar, nsc, "
+				 "vima or simt)", argv[optind]);
+	}
 	printf("Each command takes a type suffix: .iN (signed) or .uN (unsigned), N\n"
 	       "the element width in bits; .f32, .f16 or .bf16 (IEEE floats); .qN (fixed\n"
 	       "point, %d integer bits); cvt takes two, the destination's first.  The\n"

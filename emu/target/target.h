@@ -300,6 +300,10 @@ typedef struct tgt_ops {
 
 	const tgt_info *infos;     /* NULL-name terminated, or NULL */
 	const tgt_view *views;     /* NULL-name terminated, or NULL */
+
+	/* The system's instruction set, a line each, with a header line
+	 * (`infsim commands SYSTEM`); NULL: the system has none to list. */
+	void (*commands)(FILE *out);
 } tgt_ops;
 
 /* The common options a target may honour (tgt_ops.can). */

@@ -1022,6 +1022,24 @@ static const char *vt_why_not(unsigned can_bit)
 
 static const char *const vt_exts[] = { ".vima", NULL };
 
+/* infsim commands vima: every instruction, its form, types and meaning. */
+static void vt_commands(FILE *out)
+{
+	fprintf(out, "%-6s %-5s %-22s %s\n", "name", "form", "types", "semantics");
+	static const char *const forms[] = { "d,a,b", "d,a", "d,v", "s,a,b" };
+	for (int op = 0; op < VIMA_NOPS; op++) {
+		const vima_op_info *in = vima_op_info_of((vima_op)op);
+		char types[64] = "";
+		size_t n = 0;
+		for (int t = 0; t < VIMA_NTYPES; t++)
+			if (in->types & (1u << t))
+				n += (size_t)snprintf(types + n, sizeof types - n, "%s%s", n ? " " : "",
+						      vima_type_name((vima_type)t));
+		fprintf(out, "%-6s %-5s %-22s %s\n", in->name, forms[in->form], types,
+			in->semantics);
+	}
+}
+
 const tgt_ops tgt_vima = {
 	.name = "vima",
 	.title = "VIMA (vector-in-memory)",
@@ -1043,6 +1061,7 @@ const tgt_ops tgt_vima = {
 	.check = vt_check,
 	.stats = vt_stats,
 	.summary = vt_summary,
+	.commands = vt_commands,
 	.units = vt_units,
 	.nunits = 1,
 	.step = vt_step_hook,
