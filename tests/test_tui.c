@@ -246,7 +246,7 @@ Test(tui, toggles_and_quits)
 	/* Tab completes in the TUI too: at the second Tab the list of the
 	 * commands "re" may start goes to the console. */
 	free(tmux("send-keys -t 0 're' Tab Tab"));
-	free(tmux_wait_for("record  reverse-continue  reverse-finish  reverse-next  reverse-step  reverse-stepi",
+	free(tmux_wait_for("record  restart  reverse-continue  reverse-finish  reverse-next  reverse-step",
 		      NULL));
 	free(tmux("send-keys -t 0 C-u"));
 	tmux_keys("tui disable");
@@ -292,11 +292,13 @@ Test(tui, keys_inside_a_search)
 	free(tmux_wait_for("$1 = 2", NULL));
 	free(tmux("send-keys -t 0 C-r"));
 	free(tmux("send-keys -t 0 DC"));
+	/* an empty line repeats print, as gdb does */
 	tmux_keys("");
+	free(tmux_wait_for("$2 = 2", NULL));
 	/* Delete at the cursor: "print 6*7x" with the cursor on the x */
 	free(tmux("send-keys -t 0 'print 6*7x' Left DC"));
 	tmux_keys("");
-	free(tmux_wait_for("$2 = 42", " array view:", NULL));
+	free(tmux_wait_for("$3 = 42", " array view:", NULL));
 	free(tmux("send-keys -t 0 C-r"));
 	free(tmux("send-keys -t 0 C-x a"));
 	for (int tries = 0; tries < 200; tries++) { /* back to the plain screen */
@@ -308,7 +310,7 @@ Test(tui, keys_inside_a_search)
 		nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
 	}
 	tmux_keys("print 6*8");
-	free(tmux_wait_for("$3 = 48", NULL));
+	free(tmux_wait_for("$4 = 48", NULL));
 	tmux_keys("tui enable");
 	free(tmux_wait_for(" array view:", NULL));
 	free(tmux("send-keys -t 0 C-r"));
