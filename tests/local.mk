@@ -351,6 +351,11 @@ tests_test_doc_tdfg_SOURCES = tests/test_doc_tdfg.c
 tests_test_doc_tdfg_CFLAGS = $(TEST_CFLAGS) -DBUILDDIR='"$(abs_top_builddir)"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_doc_tdfg_LDADD = $(TEST_LIBS)
 
+check_PROGRAMS += tests/test_doc_usage
+tests_test_doc_usage_SOURCES = tests/test_doc_usage.c
+tests_test_doc_usage_CFLAGS = $(TEST_CFLAGS) -DBUILDDIR='"$(abs_top_builddir)"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_doc_usage_LDADD = $(TEST_LIBS)
+
 # Injected allocation failures (doc/TESTING.md, "Injected failures"):
 # infsim and infsdb built again with their own code's allocations routed
 # through tests/alloc_fail.c, which fails the Nth one; test_allocfail
