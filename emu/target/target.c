@@ -192,3 +192,20 @@ int tgt_mismatch_text(const tgt_array *a, uint64_t index, uint64_t expected, uin
 	return snprintf(buf, size, "%s (%s): expected %s, got %s; bits that differ: %s", name, tn,
 			exp, act, bits);
 }
+
+void tgt_source_line(const char *text, size_t len, unsigned line, char *buf, size_t size)
+{
+	const char *s = text, *end = text + len;
+	for (unsigned l = 1; l < line && s < end; l++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		s = nl ? nl + 1 : end;
+	}
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	const char *e = s;
+	while (e < end && *e != '\n' && *e != '\r' && *e != '#')
+		e++;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	snprintf(buf, size, "%.*s", (int)(e - s), s);
+}

@@ -335,6 +335,11 @@ void tgt_elem_name(const tgt_array *a, uint64_t index, char *buf, size_t size);
 int tgt_mismatch_text(const tgt_array *a, uint64_t index, uint64_t expected, uint64_t got,
 		      char *buf, size_t size);
 
+/* Line `line` (from 1) of a program's text, its indentation and a
+ * trailing '#' comment left out, into buf (empty past the end): what a
+ * target's `where` shows of a statement. */
+void tgt_source_line(const char *text, size_t len, unsigned line, char *buf, size_t size);
+
 /* ---- files (files.c) ---- */
 
 /* Read path (.npy of a's element type and element count, any shape; or a
