@@ -1132,10 +1132,19 @@ static const char *why_not(unsigned can)
 	return "not offered by Active-Routing";
 }
 
+/* A program on standard input is Active-Routing's when it has a
+ * `threads` line or an Update. */
+static bool claims(const char *head, size_t n)
+{
+	return tgt_head_has(head, n, "threads") || tgt_head_has(head, n, "Update") ||
+	       tgt_head_has(head, n, "UpdateRR");
+}
+
 const tgt_ops tgt_ar = {
 	.name = "ar",
 	.title = "Active-Routing (HPCA'19)",
 	.exts = exts,
+	.claims = claims,
 	.options = options,
 	.settings_help = "root=naive|tid|addr, net=dragonfly|mesh, interleave=BYTES, "
 			 "flow-entries=N, buffers=N, max-events=N, max-memory=BYTES",

@@ -1406,11 +1406,18 @@ static const char *tn_why_not(unsigned can_bit)
 
 static const char *const exts[] = { ".nsc", NULL };
 
+/* A program on standard input is near-stream computing's when it has a
+ * `streams` region. */
+static bool claims(const char *head, size_t n)
+{
+	return tgt_head_has(head, n, "streams");
+}
+
 const tgt_ops tgt_nsc = {
 	.name = "nsc",
 	.title = "near-stream computing",
 	.exts = exts,
-	.claims = NULL,
+	.claims = claims,
 	.options = options,
 	.settings_help = settings_help,
 	.can = TGT_CAN_DEFINE | TGT_CAN_LOAD | TGT_CAN_SAVE | TGT_CAN_CHECK | TGT_CAN_MACHINE,

@@ -1253,10 +1253,19 @@ static const char *simt_why_not(unsigned bit)
 
 static const char *const exts[] = { ".simt", NULL };
 
+/* A program on standard input is DC-PTX when its first statement is a
+ * directive (.machine, .global, .kernel, ...). */
+static bool claims(const char *head, size_t n)
+{
+	char w[64];
+	return tgt_head_word(head, n, 0, w, sizeof w) && w[0] == '.';
+}
+
 const tgt_ops tgt_simt = {
 	.name = "simt",
 	.title = "Duality Cache SIMT mode",
 	.exts = exts,
+	.claims = claims,
 	.options = options,
 	.settings_help = "mapping=vliw|serial  translate .thread kernels into VLIW bundles or one operation a bundle (default: the program's .machine mapping=)",
 	.can = TGT_CAN_LOAD | TGT_CAN_SAVE | TGT_CAN_CHECK | TGT_CAN_MACHINE,
