@@ -710,16 +710,6 @@ bool dbg_parse_u64(const char *text, uint64_t *out);
 /* Trim spaces at both ends in place. */
 char *dbg_trim(char *text);
 
-/* The console of a program with its own commands (lineconsole.c): each
- * line of a file, or of the terminal or a pipe until *quit, handed to
- * run (which returns non-zero when the command failed). */
-typedef int (*dbg_line_fn)(void *ctx, char *line);
-int dbg_lines_file(const char *path, dbg_line_fn run, void *ctx, const bool *quit);
-void dbg_lines_console(dbg_line_fn run, void *ctx, const bool *quit);
-/* Split a console line in place into its command word, its /FMT (when
- * fmt is not NULL: `x/4x`) and its argument, blanks trimmed.  Returns
- * the command word, or NULL for a blank line or a # comment. */
-char *dbg_line_split(char *line, char **fmt, char **arg);
 
 /* ---- target mode (target.c, target_data.c): every system but the
  * in-cache machine's streams, through emu/target/target.h ---- */
@@ -755,8 +745,5 @@ void dbg_tgt_report_stop(dbg_session *s);
 int dbg_cmd_checkpoint(dbg_session *s, char *args);
 int dbg_cmd_restart(dbg_session *s, char *args);
 int dbg_cmd_info_checkpoints(dbg_session *s, char *args);
-
-/* infsdb on an Active-Routing program (ar.c); argv as main's. */
-int dbg_ar_main(int argc, char **argv);
 
 #endif

@@ -27,7 +27,6 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
-#include "ar.h"
 #include "cli.h"
 #include "dbg.h"
 #include "opts.h"
@@ -555,9 +554,6 @@ int main(int argc, char **argv)
 				return dbg_simt_tui_main(argc, argv);
 		return simt_dbg_main(argc, argv);
 	}
-	/* Active-Routing's console until its target is in tgt_all (emu/ar) */
-	if (ar_cli_wants(argc, argv) && !tgt_opts_target("ar"))
-		return dbg_ar_main(argc, argv);
 	options o = { 0 };
 	int rc = tgt_opts_init(&o.c, (size_t)argc) < 0 ||
 		 !(o.lo = tgt_opts_longopts(long_options, NLONG)) ? oom_error()

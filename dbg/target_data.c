@@ -386,7 +386,9 @@ int dbg_tcmd_info_frame(dbg_session *s, char *args)
 	if (dbg_tgt_need_running(s) < 0)
 		return -1;
 	const int64_t k = selected(s);
-	printf("Stack level %" PRId64 ", a %s:\n", k, s->ops->units[k].name);
+	const char *unit = s->ops->units[k].name;
+	printf("Stack level %" PRId64 ", %s %s:\n", k, strchr("aeiouAEIOU", unit[0]) ? "an" : "a",
+	       unit);
 	frame_line(s, (unsigned)k);
 	if (k > 0)
 		printf(" inner: %s\n", s->ops->units[k - 1].name);
