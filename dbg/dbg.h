@@ -498,8 +498,6 @@ void dbg_show_displays(dbg_session *s);
 void dbg_display_free_all(dbg_session *s);
 
 /* ---- the console and the TUI (console.c, tui.c) ---- */
-/* infsdb -tui PROG.simt: a DC-PTX program's TUI (tui_simt.c). */
-int dbg_simt_tui_main(int argc, char **argv);
 /* One line typed at the console: empty repeats the last command when
  * it may be repeated, else it is executed and added to the history. */
 void dbg_console_line(dbg_session *s, char *line);

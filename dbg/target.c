@@ -266,8 +266,7 @@ void dbg_tgt_report_stop(dbg_session *s)
 	dbg_show_displays(s);
 }
 
-/* Unit u's name for n of them. */
-static const char *unit_word(const tgt_ops *ops, unsigned u, uint64_t n)
+const char *dbg_tgt_unit_word(const tgt_ops *ops, unsigned u, uint64_t n)
 {
 	return n == 1 ? ops->units[u].name : ops->units[u].plural;
 }
@@ -276,10 +275,10 @@ void dbg_tgt_report_end(dbg_session *s)
 {
 	const tgt_ops *ops = s->ops;
 	const uint64_t n = ops->count(s->tg, 0);
-	printf("The program ended after %" PRIu64 " %s", n, unit_word(ops, 0, n));
+	printf("The program ended after %" PRIu64 " %s", n, dbg_tgt_unit_word(ops, 0, n));
 	if (ops->nunits > 1) {
 		const uint64_t m = ops->count(s->tg, ops->nunits - 1);
-		printf(" (%" PRIu64 " %s)", m, unit_word(ops, ops->nunits - 1, m));
+		printf(" (%" PRIu64 " %s)", m, dbg_tgt_unit_word(ops, ops->nunits - 1, m));
 	}
 	printf(", cycle %" PRIu64 ".\n", dbg_tgt_cycles(s));
 	dbg_show_displays(s);

@@ -77,6 +77,56 @@ static int print_array(dbg_session *s, const char *name, const tgt_sym *sym, cha
 	return 0;
 }
 
+/* print ARRAY[I]@N: gdb's artificial array, N elements from ARRAY[I]
+ * (text is "ARRAY[I]", at the '@'). */
+static int print_slice(dbg_session *s, char *text, char *at, char fmt)
+{
+	*at = '\0';
+	char *elem = dbg_trim(text), *open = strchr(elem, '['), *close = strrchr(elem, ']');
+	char name[TGT_NAME_MAX];
+	dbg_value first, count;
+	tgt_sym sym;
+	if (!open || !close || close < open || *dbg_trim(close + 1) ||
+	    (size_t)(open - elem) >= sizeof name) {
+		dbg_error(s, "print: expected ARRAY[INDEX]@COUNT, got \"%s@%s\".", elem, at + 1);
+		return -1;
+	}
+	memcpy(name, elem, (size_t)(open - elem));
+	name[open - elem] = '\0';
+	*close = '\0';
+	if (!array_named(s, "print", dbg_trim(name), &sym) || dbg_tgt_need_running(s) < 0 ||
+	    dbg_eval(s, open + 1, &first) < 0 || dbg_eval(s, at + 1, &count) < 0)
+		return -1;
+	if (first.is_float || first.v < 0 || (uint64_t)first.v >= sym.length) {
+		dbg_error(s, "print: %s[%s] is outside the array (%" PRIu64 " elements).",
+			  dbg_trim(name), open + 1, sym.length);
+		return -1;
+	}
+	if (count.is_float || count.v <= 0) {
+		dbg_error(s, "Invalid number %s of repetitions.", dbg_trim(at + 1));
+		return -1;
+	}
+	if ((uint64_t)count.v > sym.length - (uint64_t)first.v) {
+		dbg_error(s, "print: %s[%" PRId64 "]@%" PRId64 " runs past the end of the array "
+			  "(%" PRIu64 " elements).", dbg_trim(name), first.v, count.v, sym.length);
+		return -1;
+	}
+	char out[160];
+	printf("%s[%" PRId64 "]@%" PRId64 " = {", dbg_trim(name), first.v, count.v);
+	for (int64_t i = 0; i < count.v && i < 256; i++) {
+		dbg_value v = dbg_tgt_value(sym.type, s->ops->read(s->tg, &sym,
+								  (uint64_t)(first.v + i)));
+		if (dbg_format_value(&v, fmt, out, sizeof out) < 0) {
+			printf("}\n");
+			dbg_error(s, "%s", out);
+			return -1;
+		}
+		printf("%s%s", i ? ", " : "", out);
+	}
+	printf("%s}\n", count.v > 256 ? ", ..." : "");
+	return 0;
+}
+
 int dbg_tcmd_print(dbg_session *s, char *args)
 {
 	char fmt = 0;
@@ -89,6 +139,9 @@ int dbg_tcmd_print(dbg_session *s, char *args)
 			return -1;
 		return print_array(s, expr, &sym, fmt);
 	}
+	char *at = strrchr(expr, '@');
+	if (at)
+		return print_slice(s, expr, at, fmt);
 	dbg_value v;
 	if (dbg_eval(s, expr, &v) < 0)
 		return -1;
@@ -514,9 +567,10 @@ int dbg_tcmd_info_program(dbg_session *s, char *args)
 		return 0;
 	}
 	printf("Done:");
-	for (unsigned u = 0; u < s->ops->nunits; u++)
-		printf("%s %" PRIu64 " %s", u ? "," : "", s->ops->count(s->tg, u),
-		       s->ops->units[u].plural);
+	for (unsigned u = 0; u < s->ops->nunits; u++) {
+		const uint64_t n = s->ops->count(s->tg, u);
+		printf("%s %" PRIu64 " %s", u ? "," : "", n, dbg_tgt_unit_word(s->ops, u, n));
+	}
 	printf("; cycle %" PRIu64 "%s.\n", dbg_tgt_cycles(s), s->ops->ended(s->tg) ? "; ended" : "");
 	return 0;
 }

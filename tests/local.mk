@@ -331,6 +331,10 @@ tests_test_target_ar_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/dbg/ar_mac.cmds tests/dbg/ar_mac.out tests/dbg/ar_root.cmds \
 	tests/dbg/ar_root.out tests/dbg/ar_load.cmds tests/dbg/ar_load.out tests/dbg/ar_A.npy \
 	tests/dbg/ar_B.npy tests/dbg/ar_stats.cmds tests/dbg/ar_stats.out
+EXTRA_DIST += tests/dbg/vima_watch.cmds tests/dbg/vima_watch.out tests/dbg/vima_t.vima \
+	tests/dbg/vima_options.cmds tests/dbg/vima_options.out tests/dbg/vima_A.npy \
+	tests/dbg/simt_div.cmds tests/dbg/simt_div.out tests/dbg/simt_div.simt \
+	tests/dbg/simt_define.cmds tests/dbg/simt_define.out
 EXTRA_DIST += tests/fuzz/fuzz_ar.c tests/fuzz/corpus/ar/assign tests/fuzz/corpus/ar/backprop tests/fuzz/corpus/ar/bad_index tests/fuzz/corpus/ar/deadlock tests/fuzz/corpus/ar/lud tests/fuzz/corpus/ar/mac tests/fuzz/corpus/ar/mac_f32 tests/fuzz/corpus/ar/pagerank tests/fuzz/corpus/ar/rand_mac tests/fuzz/corpus/ar/rand_reduce tests/fuzz/corpus/ar/reduce tests/fuzz/corpus/ar/sgemm tests/fuzz/corpus/ar/spmv
 check_PROGRAMS += tests/test_valid
 tests_test_valid_SOURCES = tests/test_valid.c

@@ -186,6 +186,10 @@ Test(transcript, ar_mac) { transcript("ar_mac"); }
 Test(transcript, ar_root) { transcript("ar_root"); }
 Test(transcript, ar_load) { transcript("ar_load"); }
 Test(transcript, ar_stats) { transcript("ar_stats"); }
+Test(transcript, vima_watch) { transcript("vima_watch"); }
+Test(transcript, vima_options) { transcript("vima_options"); }
+Test(transcript, simt_div) { transcript("simt_div"); }
+Test(transcript, simt_define) { transcript("simt_define"); }
 Test(transcript, tdfg_json) { transcript("tdfg_json"); }
 Test(transcript, valid_load) { transcript("valid_load"); }
 Test(transcript, strm) { transcript("strm"); }
