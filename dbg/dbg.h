@@ -517,6 +517,9 @@ int dbg_cmd_tui_element(dbg_session *s, char *args);
 int dbg_cmd_tui_rows(dbg_session *s, char *args);
 int dbg_cmd_tui_bitline(dbg_session *s, char *args);
 int dbg_cmd_tui_console(dbg_session *s, char *args);
+/* `tui view [NAME]`: the target view the TUI's state window draws
+ * (tui_target.c). */
+int dbg_cmd_tui_view(dbg_session *s, char *args);
 /* Put text (what the init files and -x printed before -tui's screen
  * opened) into the TUI console's scrollback. */
 void dbg_tui_preload(const char *text, size_t len);

@@ -648,7 +648,6 @@ static const struct {
 	{ dbg_cmd_restart, dbg_tcmd_restart },
 	{ dbg_cmd_info_checkpoints, dbg_tcmd_info_checkpoints },
 	{ dbg_cmd_checkpoint, dbg_tcmd_checkpoint },
-	{ dbg_cmd_tui_enable, dbg_tcmd_stream_only },
 	/* the in-cache machine's own: SRAM arrays, layouts, micro-ops, VCD */
 	{ dbg_cmd_rwatch, dbg_tcmd_stream_only }, { dbg_cmd_awatch, dbg_tcmd_stream_only },
 	{ dbg_cmd_dump_array, dbg_tcmd_stream_only }, { dbg_cmd_dump_tile, dbg_tcmd_stream_only },

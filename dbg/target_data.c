@@ -452,8 +452,7 @@ int dbg_tcmd_info_frame(dbg_session *s, char *args)
 
 /* ---- list, info line, info source ---- */
 
-/* The source's text (malloc'd), or NULL. */
-static char *source_text(dbg_session *s, const char **path)
+char *dbg_tgt_source_text(dbg_session *s, const char **path)
 {
 	*path = s->ops->source ? s->ops->source(s->tg) : NULL;
 	if (!*path)
@@ -472,8 +471,7 @@ static char *source_text(dbg_session *s, const char **path)
 	return text;
 }
 
-/* The line the position is on (0 if none). */
-static unsigned position_line(dbg_session *s)
+unsigned dbg_tgt_position_line(dbg_session *s)
 {
 	tgt_loc loc;
 	for (unsigned u = 0; s->t_running && u < s->ops->nunits; u++)
@@ -485,14 +483,14 @@ static unsigned position_line(dbg_session *s)
 int dbg_tcmd_list(dbg_session *s, char *args)
 {
 	const char *path;
-	char *text = source_text(s, &path);
+	char *text = dbg_tgt_source_text(s, &path);
 	if (!text) {
 		dbg_error(s, "list: %s programs here have no source file to show.", s->ops->name);
 		return -1;
 	}
 	args = dbg_trim(args);
 	const unsigned size = s->listsize ? s->listsize : 10;
-	const unsigned here = position_line(s);
+	const unsigned here = dbg_tgt_position_line(s);
 	uint64_t center = here ? here : 1;
 	unsigned first;
 	if (*args) {
