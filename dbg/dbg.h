@@ -523,8 +523,6 @@ void dbg_show_displays(dbg_session *s);
 void dbg_display_free_all(dbg_session *s);
 
 /* ---- the console and the TUI (console.c, tui.c) ---- */
-/* infsdb -tui PROG.simt: a DC-PTX program's TUI (tui_simt.c). */
-int dbg_simt_tui_main(int argc, char **argv);
 /* One line typed at the console: empty repeats the last command when
  * it may be repeated, else it is executed and added to the history. */
 void dbg_console_line(dbg_session *s, char *line);
@@ -544,6 +542,9 @@ int dbg_cmd_tui_element(dbg_session *s, char *args);
 int dbg_cmd_tui_rows(dbg_session *s, char *args);
 int dbg_cmd_tui_bitline(dbg_session *s, char *args);
 int dbg_cmd_tui_console(dbg_session *s, char *args);
+/* `tui view [NAME]`: the target view the TUI's state window draws
+ * (tui_target.c). */
+int dbg_cmd_tui_view(dbg_session *s, char *args);
 /* Put text (what the init files and -x printed before -tui's screen
  * opened) into the TUI console's scrollback. */
 void dbg_tui_preload(const char *text, size_t len);
@@ -760,16 +761,6 @@ bool dbg_parse_u64(const char *text, uint64_t *out);
 /* Trim spaces at both ends in place. */
 char *dbg_trim(char *text);
 
-/* The console of a program with its own commands (lineconsole.c): each
- * line of a file, or of the terminal or a pipe until *quit, handed to
- * run (which returns non-zero when the command failed). */
-typedef int (*dbg_line_fn)(void *ctx, char *line);
-int dbg_lines_file(const char *path, dbg_line_fn run, void *ctx, const bool *quit);
-void dbg_lines_console(dbg_line_fn run, void *ctx, const bool *quit);
-/* Split a console line in place into its command word, its /FMT (when
- * fmt is not NULL: `x/4x`) and its argument, blanks trimmed.  Returns
- * the command word, or NULL for a blank line or a # comment. */
-char *dbg_line_split(char *line, char **fmt, char **arg);
 
 /* ---- target mode (target.c, target_data.c): every system but the
  * in-cache machine's streams, through emu/target/target.h ---- */
@@ -805,8 +796,5 @@ void dbg_tgt_report_stop(dbg_session *s);
 int dbg_cmd_checkpoint(dbg_session *s, char *args);
 int dbg_cmd_restart(dbg_session *s, char *args);
 int dbg_cmd_info_checkpoints(dbg_session *s, char *args);
-
-/* infsdb on an Active-Routing program (ar.c); argv as main's. */
-int dbg_ar_main(int argc, char **argv);
 
 #endif

@@ -182,6 +182,15 @@ Test(transcript, nsc_alias) { transcript("nsc_alias"); }
 Test(transcript, nsc_syncfree) { transcript("nsc_syncfree"); }
 Test(transcript, nsc_badopt) { transcript("nsc_badopt"); }
 Test(transcript, nsc_reverse) { transcript("nsc_reverse"); }
+Test(transcript, ar_mac) { transcript("ar_mac"); }
+Test(transcript, ar_root) { transcript("ar_root"); }
+Test(transcript, ar_load) { transcript("ar_load"); }
+Test(transcript, ar_stats) { transcript("ar_stats"); }
+Test(transcript, vima_watch) { transcript("vima_watch"); }
+Test(transcript, vima_options) { transcript("vima_options"); }
+Test(transcript, simt_div) { transcript("simt_div"); }
+Test(transcript, simt_define) { transcript("simt_define"); }
+Test(transcript, tui_view) { transcript("tui_view"); }
 Test(transcript, tdfg_json) { transcript("tdfg_json"); }
 Test(transcript, valid_load) { transcript("valid_load"); }
 Test(transcript, strm) { transcript("strm"); }
