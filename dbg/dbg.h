@@ -165,6 +165,15 @@ typedef struct dbg_load_arg {
 
 struct dbg_tgt_mode;
 
+/* A stream's checkpoint in the session (ckpts.c): a position of the
+ * execution history it was taken in. */
+typedef struct dbg_ckpt {
+	unsigned num;
+	uint64_t since;    /* micro-ops since the history's base */
+	uint64_t gen;      /* the history's: another one ended it */
+	char what[240];
+} dbg_ckpt;
+
 typedef struct dbg_session {
 	/* Target mode (target.c): a program of a system other than the
 	 * in-cache machine's streams (emu/target/target.h); ops NULL on a
@@ -262,6 +271,11 @@ typedef struct dbg_session {
 	bool expect_failed;      /* an `expect` found a difference */
 	char *log_path;          /* `set logging file` (default infsdb.txt) */
 	bool log_overwrite;      /* `set logging overwrite on` */
+	/* `checkpoint` on a stream (ckpts.c) */
+	dbg_ckpt *ckpts;
+	size_t nckpts;
+	unsigned next_ckpt;
+	uint64_t history_gen;    /* dbg_history_reset counts the histories */
 	/* user.c: a block being read (commands, if, while, define), the
 	 * breakpoint commands due after the stop, and the position in the
 	 * file `source` or -x reads (for messages) */
@@ -437,6 +451,11 @@ const emu_buffer *dbg_find_buffer(const dbg_session *s, const char *name,
 
 /* ---- reverse execution (reverse.c) ---- */
 int dbg_cmd_reverse_stepi(dbg_session *s, char *args);
+/* Move the machine to step count target of the history, by the replay
+ * reverse execution uses (forward or back).  0, or -1 with an error. */
+int dbg_history_goto(dbg_session *s, uint64_t target);
+/* `delete checkpoint N` of a stream (ckpts.c). */
+int dbg_delete_checkpoint(dbg_session *s, char *args);
 int dbg_cmd_reverse_step(dbg_session *s, char *args);
 int dbg_cmd_reverse_continue(dbg_session *s, char *args);
 int dbg_cmd_reverse_next(dbg_session *s, char *args);

@@ -610,6 +610,7 @@ int main(int argc, char **argv)
 	dbg_vars_free(&s);
 	dbg_user_free(&s);
 	free(s.log_path);
+	free(s.ckpts);
 	dbg_tgt_free(&s);
 	dbg_loads_free(&s);
 	dbg_valid_free(&s);

@@ -1100,30 +1100,3 @@ failed:
 	return -1;
 }
 
-/* ---- the same words on a stream ---- */
-
-/* A stream's checkpoints are files (state.c); these say so. */
-static int stream_checkpoints(dbg_session *s, const char *cmd)
-{
-	dbg_error(s, "%s: a stream's or a tDFG's checkpoints are files: checkpoint save FILE, "
-		  "checkpoint load FILE.", cmd);
-	return -1;
-}
-
-int dbg_cmd_checkpoint(dbg_session *s, char *args)
-{
-	(void)args;
-	return stream_checkpoints(s, "checkpoint");
-}
-
-int dbg_cmd_restart(dbg_session *s, char *args)
-{
-	(void)args;
-	return stream_checkpoints(s, "restart");
-}
-
-int dbg_cmd_info_checkpoints(dbg_session *s, char *args)
-{
-	(void)args;
-	return stream_checkpoints(s, "info checkpoints");
-}

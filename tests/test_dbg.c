@@ -200,6 +200,7 @@ Test(transcript, tdfg_load) { transcript("tdfg_load"); }
 Test(transcript, strm_reverse) { transcript("strm_reverse"); }
 Test(transcript, load_opt) { transcript("load_opt"); }
 Test(transcript, load_stream) { transcript("load_stream"); }
+Test(transcript, ckpt_session) { transcript("ckpt_session"); }
 
 /* ---- options ---- */
 
