@@ -6,7 +6,9 @@
  * program).
  *
  *   infsdb [OPTION]... PROG        (a .ins or .inb stream, a .tdfg, or a
- *                                   .json tDFG with --type)
+ *                                   .json tDFG with --type; or a program
+ *                                   of another target, .ar, .nsc, .vima,
+ *                                   .simt: target mode, target.c)
  *
  * Exit status (batch mode): 0 if every command worked and every check
  * agreed, 1 if a command failed, 3 if a check found a difference, 2 on a
