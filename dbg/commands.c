@@ -1152,7 +1152,9 @@ int dbg_source(dbg_session *s, const char *path)
 		dbg_error(s, "%s: source files nested too deeply", path);
 		return -1;
 	}
-	FILE *f = fopen(path, "r");
+	/* "-": standard input (infsdb -x -), read once */
+	const bool std_in = !strcmp(path, "-");
+	FILE *f = std_in ? stdin : fopen(path, "r");
 	if (!f) {
 		dbg_error(s, "%s: %s.", path, strerror(errno));
 		return -1;
@@ -1176,7 +1178,8 @@ int dbg_source(dbg_session *s, const char *path)
 		rc = -1;
 	}
 	free(line);
-	fclose(f);
+	if (!std_in)
+		fclose(f);
 	s->source_path = outer_path;
 	s->source_line = outer_line;
 	s->source_depth--;

@@ -356,6 +356,20 @@ Test(options, enter_continues_a_tdfg_listing)
 	free(r.out);
 }
 
+/* -x - reads the commands from standard input, as a script. */
+Test(options, commands_from_standard_input)
+{
+	char cmd[8192];
+	snprintf(cmd, sizeof cmd, "cd '%s' && (printf 'run\\nprint S[0]\\nbogus\\n' | HOME=/nonexistent "
+		 "'%s' -batch -nx -x - samples/ar/mac.ar 2>&1)", SRCDIR, INFSDB_BIN);
+	result r;
+	r.status = proc_shell(cmd, &r.out);
+	cr_expect_eq(r.status, 1, "a failed command: exit 1; %s", r.out);
+	cr_expect(strstr(r.out, "$1 = -86675\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "Undefined command: \"bogus\""), "%s", r.out);
+	free(r.out);
+}
+
 Test(options, machine_override)
 {
 	result r = run("-batch -m bitlines=32 -ex run -ex 'print C[15]' -ex 'info machine' "
