@@ -560,12 +560,18 @@ const dbg_command dbg_commands[] = {
 	  "EXPR equals VALUE (== compares values, as print's ==), or that EXPR is\n"
 	  "not zero.  Prints \"expect: ok\" or the difference; a difference makes\n"
 	  "the exit status of a batch session 3, so `infsdb -batch` grades a lab.", NULL },
-	{ "x", NULL, "data", dbg_cmd_x, false,
-	  "Examine wordlines of an array.",
-	  "x/NF ARRAY WL\n"
-	  "Show N wordlines (default 1) of ARRAY from wordline WL, one per line,\n"
-	  "as a word whose bit k is bitline k.  F is x (hex, the default) or t\n"
-	  "(binary, bitline 0 leftmost).  ARRAY is a number or BANK.WAY.ARRAY.", NULL },
+	{ "x", NULL, "data", dbg_cmd_x, true,
+	  "Examine an array's bits, a buffer's elements or the commands.",
+	  "x/NFU ARRAY WL | x/NFU BUF[I] | x/NFU BUF | x/Ni LOCATION | x\n"
+	  "Show N units (default 1) from the address: of ARRAY's bits from\n"
+	  "wordline WL (ARRAY a number or BANK.WAY.ARRAY), of BUF's elements from\n"
+	  "element I (0 without [I]), or N commands from LOCATION or $pc (i).\n"
+	  "F is a format of print's (x z t o d u c f a s) or i; x, z and t show\n"
+	  "every digit of the unit, bit 0 rightmost.  U is b, h, w or g (8, 16,\n"
+	  "32, 64 bits); without one, the unit is a whole wordline or an element.\n"
+	  "The count comes first, then the letters in any order; the format and\n"
+	  "the unit are remembered for the next x, and x alone or Enter goes on\n"
+	  "after the last unit shown, as gdb's.", NULL },
 	{ "dump", NULL, "data", NULL, false,
 	  "Show SRAM contents.",
 	  "dump array ARRAY [WL_FROM:WL_TO] [BL_FROM:BL_TO] | dump tile[/FMT] TENSOR TILE\n"

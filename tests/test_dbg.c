@@ -7,6 +7,8 @@
  * from the source folder (PROG is samples/fig1d_add4.ins, or the one a
  * "# prog: PATH" first line names), and its stdout and stderr together,
  * followed by "[exit status N]", must equal tests/dbg/NAME.out exactly.
+ * A "# console" line makes it typed at the console instead (infsdb -q
+ * -nx PROG < NAME.cmds), where an empty line is Enter.
  * With INFSDB_REGEN=1 in the environment the .out files are rewritten
  * instead (review the difference before committing it).
  *
@@ -110,8 +112,21 @@ static void transcript(const char *name)
 	fputs(sub, cf);
 	fclose(cf);
 	free(sub);
+	/* "# console" on a line of its own: the lines are typed at the
+	 * console instead (an empty line is Enter, which repeats) */
+	const bool console = strncmp(text, "# console\n", 10) == 0 || strstr(text, "\n# console\n");
+	result r;
+	if (console) {
+		/* in a subshell, or proc_shell's </dev/null would win */
+		char cmd[8192];
+		snprintf(cmd, sizeof cmd, "cd '%s' && (HOME=/nonexistent '%s' -q -nx %s <'%s')",
+			 SRCDIR, INFSDB_BIN, prog, mine);
+		r.status = proc_shell(cmd, &r.out);
+		cr_assert(r.status >= 0, "infsdb < %s: did not exit normally", mine);
+	} else {
+		r = run("-batch -nx -x '%s' %s", mine, prog);
+	}
 	free(text);
-	result r = run("-batch -nx -x '%s' %s", mine, prog);
 	char shown[512];
 	snprintf(shown, sizeof shown, "tests/dbg/%s.cmds", name);
 	char *named = replace_all(r.out, mine, shown);
@@ -191,6 +206,9 @@ Test(transcript, tdfg_load) { transcript("tdfg_load"); }
 Test(transcript, strm_reverse) { transcript("strm_reverse"); }
 Test(transcript, load_opt) { transcript("load_opt"); }
 Test(transcript, load_stream) { transcript("load_stream"); }
+Test(transcript, examine) { transcript("examine"); }
+Test(transcript, examine_elems) { transcript("examine_elems"); }
+Test(transcript, examine_enter) { transcript("examine_enter"); }
 
 /* ---- options ---- */
 
