@@ -174,10 +174,14 @@ static const dbg_command set_commands[] = {
 	  "Set how print shows values.",
 	  "set print elements N|unlimited | set print repeats N|unlimited\n"
 	  "set print pretty|address|symbol|array|... on|off\n"
-	  "elements: `print BUF` of a whole buffer shows at most N elements (200\n"
-	  "by default, as gdb), then \"...\".  The others are gdb's, accepted and\n"
-	  "shown (`show print`) so that gdb scripts run: a buffer has no\n"
-	  "structure, address or symbol for them to change.", NULL },
+	  "They change print of a whole buffer or tensor, as gdb's of an array:\n"
+	  "elements: at most N elements (200), then \"...\"; repeats: a run of N\n"
+	  "or more equal elements (10) as \"V <repeats K times>\"; pretty, array:\n"
+	  "one element (a tensor's innermost row) a line; array-indexes: \"[i] =\"\n"
+	  "before each; null-stop: an 8-bit buffer ends at its first zero.\n"
+	  "address, symbol: the hex and the <BUF+K> of print/a.  The others are\n"
+	  "accepted and shown (`show print`) so that gdb scripts run, without\n"
+	  "effect: a buffer has no union, object, vtable or frame.", NULL },
 	{ "pagination", NULL, "support", dbg_cmd_set_pagination, false,
 	  "Set pagination (gdb's setting; infsdb never pages).",
 	  "set pagination on|off\n"

@@ -688,6 +688,8 @@ int dbg_cmd_show_print(dbg_session *s, char *args);
  * unlimited). */
 bool dbg_print_setting(const dbg_session *s, const char *name);
 unsigned dbg_print_elements(const dbg_session *s);
+/* `set print repeats` (0: unlimited). */
+unsigned dbg_print_repeats(const dbg_session *s);
 int dbg_cmd_show(dbg_session *s, char *args);
 int dbg_cmd_show_pagination(dbg_session *s, char *args);
 int dbg_cmd_show_confirm(dbg_session *s, char *args);

@@ -135,41 +135,100 @@ int dbg_format_text(const dbg_session *s, const dbg_value *v, char fmt, int arra
 {
 	if (dbg_format_value(v, fmt, buf, size) < 0)
 		return -1;
-	if (fmt == 'a' && !v->is_float) {
+	if (fmt == 'a' && !v->is_float && dbg_print_setting(s, "symbol")) {
+		/* `set print symbol off`: the hex alone; `set print address
+		 * off`: the symbol alone, when there is one (gdb's) */
 		char sym[EMU_NAME_MAX + 32];
 		address_symbol(s, (uint64_t)v->v & isa_mask(v->width ? v->width : 64), array, sym,
 			       sizeof sym);
-		strncat(buf, sym, size - strlen(buf) - 1);
+		if (sym[0] && !dbg_print_setting(s, "address"))
+			snprintf(buf, size, "%s", sym + 1);
+		else
+			strncat(buf, sym, size - strlen(buf) - 1);
 	}
 	return 0;
 }
 
 /* ---- print ---- */
 
-/* A tensor as C prints an array of arrays, outermost dimension first:
- * {{A[0][0], A[0][1]}, {A[1][0], A[1][1]}} (dimension dim, elements from
- * flat index base).  At most 64 entries a dimension are shown. */
-static void print_tensor(const dbg_session *s, const emu_buffer *b, char fmt, unsigned dim,
-			 uint64_t base)
+/* print of a whole buffer or tensor, as gdb prints an array with its
+ * `set print` settings (settings.c): a tensor as C writes an array of
+ * arrays, outermost dimension first, {{A[0][0], A[0][1]}, {A[1][0], ...}}
+ * (at most 64 entries a dimension); a buffer's elements up to `set
+ * print elements` of them; a run of at least `set print repeats` equal
+ * elements as "V <repeats N times>"; "[i] = " before each with
+ * array-indexes; one element (a tensor: one innermost row) a line,
+ * indented, with pretty or array; an 8-bit buffer up to its first zero
+ * with null-stop. */
+typedef struct print_opts {
+	char fmt;
+	bool lines, indexes;
+	uint64_t limit, repeats;   /* UINT64_MAX: unlimited */
+	uint64_t shown;            /* elements counted toward limit */
+} print_opts;
+
+/* Element i of b as print shows it: (V) outside a tDFG node's domain,
+ * where the tDFG does not define it. */
+static void element_text(const dbg_session *s, const emu_buffer *b, uint64_t i, char fmt,
+			 char *buf, size_t size)
+{
+	char text[160];
+	dbg_value v = dbg_value_of_element(s, b, i);
+	dbg_format_text(s, &v, fmt, -1, text, sizeof text);
+	snprintf(buf, size, dbg_elem_outside(s, b, i) ? "(%s)" : "%s", text);
+}
+
+/* Dimension dim of b from flat index base, n entries (stride apart),
+ * at indentation depth. */
+static void print_dim(const dbg_session *s, const emu_buffer *b, print_opts *o, unsigned dim,
+		      uint64_t base, uint64_t n, unsigned depth)
 {
 	uint64_t stride = 1;
 	for (unsigned k = 0; k < dim; k++)
 		stride *= b->shape[k];
+	const bool rows = o->lines && (dim > 0 || b->ndims <= 1);
+	const uint64_t cap = b->ndims > 1 ? 64 : UINT64_MAX;
 	putchar('{');
-	for (uint64_t i = 0; i < b->shape[dim] && i < 64; i++) {
-		if (i)
-			printf(", ");
+	uint64_t i = 0;
+	for (; i < n && i < cap; i++) {
+		if (dim == 0 && o->shown >= o->limit)
+			break;
+		printf("%s", i ? "," : "");
+		if (rows)
+			printf("\n%*s", (int)(2 * (depth + 1)), "");
+		else if (i)
+			putchar(' ');
+		if (o->indexes)
+			printf("[%" PRIu64 "] = ", i);
 		if (dim > 0) {
-			print_tensor(s, b, fmt, dim - 1, base + i * stride);
+			print_dim(s, b, o, dim - 1, base + i * stride, b->shape[dim - 1], depth + 1);
 			continue;
 		}
-		char text[160];
-		dbg_value v = dbg_value_of_element(s, b, base + i);
-		dbg_format_text(s, &v, fmt, -1, text, sizeof text);
-		/* a tDFG node's value outside its domain is not defined */
-		printf(dbg_elem_outside(s, b, base + i) ? "(%s)" : "%s", text);
+		char text[200], next[200];
+		element_text(s, b, base + i, o->fmt, text, sizeof text);
+		uint64_t run = 1;
+		while (i + run < n && i + run < cap) {
+			element_text(s, b, base + i + run, o->fmt, next, sizeof next);
+			if (strcmp(next, text) != 0)
+				break;
+			run++;
+		}
+		if (run >= o->repeats) { /* gdb counts a run as `repeats` elements */
+			printf("%s <repeats %" PRIu64 " times>", text, run);
+			i += run - 1;
+			o->shown += o->repeats;
+		} else {
+			printf("%s", text);
+			o->shown++;
+		}
 	}
-	printf("%s}", b->shape[dim] > 64 ? ", ..." : "");
+	if (i < n && rows)
+		printf(",\n%*s...", (int)(2 * (depth + 1)), "");
+	else if (i < n) /* gdb's "6...}" after `set print elements`; a tensor's ", ...}" */
+		printf("%s...", i >= cap ? ", " : "");
+	if (rows)
+		printf("\n%*s", (int)(2 * depth), "");
+	putchar('}');
 }
 
 static int print_buffer(dbg_session *s, const emu_buffer *b, char fmt)
@@ -184,26 +243,28 @@ static int print_buffer(dbg_session *s, const emu_buffer *b, char fmt)
 		dbg_error(s, "%s", text);
 		return -1;
 	}
-	if (b->ndims > 1) {
-		printf("%s = ", b->name);
-		print_tensor(s, b, fmt, b->ndims - 1, 0);
-		putchar('\n');
-		bool outside = false;
-		for (uint64_t i = 0; i < b->length && !outside; i++)
-			outside = dbg_elem_outside(s, b, i);
-		if (outside)
-			dbg_domain_note(s, b, false);
-		return 0;
+	const unsigned elements = dbg_print_elements(s), repeats = dbg_print_repeats(s);
+	print_opts o = { fmt, dbg_print_setting(s, "pretty") || dbg_print_setting(s, "array"),
+			 dbg_print_setting(s, "array-indexes"),
+			 elements ? elements : UINT64_MAX, repeats ? repeats : UINT64_MAX, 0 };
+	uint64_t n = b->ndims > 1 ? b->shape[b->ndims - 1] : b->length;
+	if (b->ndims <= 1 && b->width == 8 && b->fmt == ISA_FMT_INT &&
+	    dbg_print_setting(s, "null-stop")) {
+		uint64_t z = 0;
+		while (z < n && emu_elem_get(s->em, b, z) != 0)
+			z++;
+		n = z; /* a C string's characters, its zero left out */
 	}
-	/* `set print elements`: 200 by default, as gdb */
-	const uint64_t limit = dbg_print_elements(s) ? dbg_print_elements(s) : UINT64_MAX;
-	printf("%s = {", b->name);
-	for (uint64_t i = 0; i < b->length && i < limit; i++) {
-		dbg_value v = dbg_value_of_element(s, b, i);
-		dbg_format_text(s, &v, fmt, -1, text, sizeof text);
-		printf("%s%s", i ? ", " : "", text);
-	}
-	printf("%s}\n", b->length > limit ? "..." : "");
+	if (b->ndims > 1)
+		o.limit = UINT64_MAX; /* a tensor: 64 a dimension, as before */
+	printf("%s = ", b->name);
+	print_dim(s, b, &o, b->ndims > 1 ? b->ndims - 1u : 0u, 0, n, 0);
+	putchar('\n');
+	bool outside = false;
+	for (uint64_t i = 0; b->ndims > 1 && i < b->length && !outside; i++)
+		outside = dbg_elem_outside(s, b, i);
+	if (outside)
+		dbg_domain_note(s, b, false);
 	return 0;
 }
 

@@ -209,6 +209,8 @@ Test(transcript, load_stream) { transcript("load_stream"); }
 Test(transcript, examine) { transcript("examine"); }
 Test(transcript, examine_elems) { transcript("examine_elems"); }
 Test(transcript, examine_enter) { transcript("examine_enter"); }
+Test(transcript, print_settings) { transcript("print_settings"); }
+Test(transcript, print_tensor) { transcript("print_tensor"); }
 
 /* ---- options ---- */
 
@@ -441,7 +443,7 @@ Test(stepi, same_bits_as_full_speed)
 	int fd = mkstemp(cmds);
 	cr_assert(fd >= 0);
 	FILE *f = fdopen(fd, "w");
-	fprintf(f, "start\n");
+	fprintf(f, "set print repeats unlimited\nstart\n"); /* every element, as the view */
 	for (int i = 0; i < 33; i++) /* tests/dbg/steps.ins runs 33 micro-ops */
 		fprintf(f, "stepi\n");
 	fprintf(f, "print A\nprint B\nprint C\nprint D\nx/16t 0 0\n");
