@@ -464,6 +464,16 @@ const dbg_command dbg_commands[] = {
 	{ "tbreak", NULL, "breakpoints", dbg_cmd_tbreak, false,
 	  "Set a breakpoint that is deleted when hit.",
 	  "tbreak LOCATION [if EXPR]\nAs `break`, but the breakpoint is deleted once it stops the machine.", NULL },
+	{ "rbreak", NULL, "breakpoints", dbg_cmd_rbreak, false,
+	  "Set a breakpoint on everything whose name matches a regular expression.",
+	  "rbreak REGEX\n"
+	  "As gdb's rbreak on functions: a breakpoint on every command mnemonic\n"
+	  "of the program that REGEX matches (by opcode, as `break add`, and by\n"
+	  "move kind, mv.intra ...), on a tDFG program first on every node whose\n"
+	  "name it matches; on another system's program, on every source line\n"
+	  "whose text it matches and that holds a unit to stop at.  REGEX is a\n"
+	  "POSIX basic regular expression, as grep's (\\| alternates).  Lists\n"
+	  "each breakpoint it sets.", NULL },
 	{ "watch", NULL, "breakpoints", dbg_cmd_watch, false,
 	  "Stop when an expression changes.",
 	  "watch EXPR [if COND]\n"

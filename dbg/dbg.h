@@ -397,6 +397,9 @@ bool dbg_bp_need_uops(const dbg_session *s);
 /* A new breakpoint of kind, numbered next, enabled; NULL out of memory
  * (reported). */
 dbg_bp *dbg_bp_new(dbg_session *s, dbg_bp_kind kind, uint64_t arg);
+/* `rbreak REGEX`: a breakpoint on every matching mnemonic, tDFG node or
+ * (target mode) source line (breaks.c). */
+int dbg_cmd_rbreak(dbg_session *s, char *args);
 /* Report a stop at bp (and delete it when temporary). */
 void dbg_bp_report(dbg_session *s, dbg_bp *bp);
 /* The breakpoint numbered num, or NULL. */

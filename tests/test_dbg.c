@@ -211,6 +211,9 @@ Test(transcript, examine_elems) { transcript("examine_elems"); }
 Test(transcript, examine_enter) { transcript("examine_enter"); }
 Test(transcript, print_settings) { transcript("print_settings"); }
 Test(transcript, print_tensor) { transcript("print_tensor"); }
+Test(transcript, rbreak) { transcript("rbreak"); }
+Test(transcript, rbreak_tdfg) { transcript("rbreak_tdfg"); }
+Test(transcript, rbreak_ar) { transcript("rbreak_ar"); }
 
 /* ---- options ---- */
 
