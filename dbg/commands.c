@@ -49,6 +49,13 @@ static const dbg_command info_commands[] = {
 	  "info frame\n"
 	  "Describe the level `frame` selected (the innermost by default): what it\n"
 	  "is, the level inside it and the level around it (see `where`).", NULL },
+	{ "source", NULL, "status", dbg_cmd_info_source, false,
+	  "Describe the current source file.",
+	  "info source\n"
+	  "As gdb's: the current source file (the stream, the tDFG, or another\n"
+	  "system's program), where it is, how many lines it has, its language\n"
+	  "(the kind of program), and what the program is: its commands and\n"
+	  "buffers, a tDFG's nodes and regions, the tDFG of --tdfg.", NULL },
 	{ "line", NULL, "status", dbg_cmd_info_line, false,
 	  "Show what a source line or a command is.",
 	  "info line [LOCATION]\n"

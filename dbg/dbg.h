@@ -532,6 +532,8 @@ int dbg_cmd_info_machine(dbg_session *s, char *args);
 int dbg_cmd_info_stats(dbg_session *s, char *args);
 int dbg_cmd_info_buffers(dbg_session *s, char *args);
 int dbg_cmd_info_registers(dbg_session *s, char *args);
+/* `info source`: the current source file, its lines and kind (inspect.c). */
+int dbg_cmd_info_source(dbg_session *s, char *args);
 int dbg_cmd_list(dbg_session *s, char *args);
 int dbg_cmd_info_layout(dbg_session *s, char *args);
 int dbg_cmd_dump_tile(dbg_session *s, char *args);

@@ -1074,6 +1074,93 @@ int dbg_cmd_info_buffers(dbg_session *s, char *args)
 	return 0;
 }
 
+/* ---- info source ---- */
+
+/* The lines of the file at path (a last line without its newline
+ * counts), or -1 when it cannot be read. */
+static long count_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	long n = 0;
+	int c, last = '\n';
+	while ((c = getc(f)) != EOF) {
+		n += c == '\n';
+		last = c;
+	}
+	fclose(f);
+	return n + (last != '\n');
+}
+
+/* "Contains N lines." of path, as gdb's. */
+static void source_lines(const char *path)
+{
+	const long n = count_lines(path);
+	if (n < 0)
+		printf("Its text cannot be read now.\n");
+	else
+		printf("Contains %ld line%s.\n", n, n == 1 ? "" : "s");
+}
+
+/* gdb's `info source`: the current source file, where it is, its lines,
+ * its language (here the kind of program), and what the program is. */
+int dbg_cmd_info_source(dbg_session *s, char *args)
+{
+	(void)args;
+	if (s->ops) { /* another system's program (target mode) */
+		const char *src = s->ops->source && s->tg ? s->ops->source(s->tg) : NULL;
+		if (!src) {
+			printf("No current source file: the %s program has no source listing.\n",
+			       s->ops->title);
+			return 0;
+		}
+		char *abs = realpath(src, NULL);
+		printf("Current source file is %s\nLocated in %s\n", src, abs ? abs : src);
+		free(abs);
+		source_lines(src);
+		const char *dot = strrchr(src, '.');
+		printf("Source language is %s, the %s target's.\n", dot ? dot : s->ops->name,
+		       s->ops->name);
+		printf("The program runs on %s (infsim %s), in units of", s->ops->title,
+		       s->ops->name);
+		for (unsigned u = 0; u < s->ops->nunits; u++)
+			printf("%s %s", u ? "," : "", s->ops->units[u].name);
+		printf(" (finest first).\n");
+		return 0;
+	}
+	if (!s->loaded) {
+		printf("No current source file.\n");
+		return 0;
+	}
+	const bool json = s->tdfg && emu_tdfg_json_path(s->t.path);
+	const char *path = s->tdfg ? s->t.path : s->prog.path;
+	char *abs = realpath(path, NULL);
+	printf("Current source file is %s\nLocated in %s\n", path, abs ? abs : path);
+	free(abs);
+	source_lines(path);
+	if (json)
+		printf("Source language is a tDFG of the published artifact (.json): it has no "
+		       "source lines, so list shows the lowered commands.\n");
+	else if (s->tdfg)
+		printf("Source language is tDFG (doc/TDFG.md).\n");
+	else
+		printf("Source language is an infsim command stream (doc/FORMAT.md).\n");
+	if (s->tdfg)
+		printf("The program is a tDFG of %zu nodes in %zu region%s, lowered by the JIT to a "
+		       "stream of %zu commands and %zu buffers for the in-cache machine.\n",
+		       s->t.nnodes, s->t.nregions, s->t.nregions == 1 ? "" : "s", s->prog.ncmds,
+		       s->prog.nbufs);
+	else
+		printf("The program is a command stream of %zu command%s and %zu buffer%s for the "
+		       "in-cache machine.\n", s->prog.ncmds, s->prog.ncmds == 1 ? "" : "s",
+		       s->prog.nbufs, s->prog.nbufs == 1 ? "" : "s");
+	if (s->valid)
+		printf("It is validated against the tDFG %s (%zu nodes; --tdfg).\n", s->vt.path,
+		       s->vt.nnodes);
+	return 0;
+}
+
 /* ---- list ---- */
 
 int dbg_cmd_list(dbg_session *s, char *args)

@@ -132,6 +132,13 @@ static void transcript(const char *name)
 	char *named = replace_all(r.out, mine, shown);
 	char *out = replace_all(named, tmp, "@TMP@");
 	free(named);
+	/* absolute paths (info source) name the source folder @SRCDIR@ */
+	char *src = realpath(SRCDIR, NULL);
+	cr_assert_not_null(src);
+	named = replace_all(out, src, "@SRCDIR@");
+	free(out);
+	free(src);
+	out = named;
 	proc_rmdir(tmp);
 	size_t n = strlen(out) + 64;
 	char *got = malloc(n);
@@ -214,6 +221,10 @@ Test(transcript, print_tensor) { transcript("print_tensor"); }
 Test(transcript, rbreak) { transcript("rbreak"); }
 Test(transcript, rbreak_tdfg) { transcript("rbreak_tdfg"); }
 Test(transcript, rbreak_ar) { transcript("rbreak_ar"); }
+Test(transcript, info_source) { transcript("info_source"); }
+Test(transcript, info_source_tdfg) { transcript("info_source_tdfg"); }
+Test(transcript, info_source_ar) { transcript("info_source_ar"); }
+Test(transcript, info_source_valid) { transcript("info_source_valid"); }
 
 /* ---- options ---- */
 
