@@ -14,6 +14,8 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,6 +377,137 @@ int dbg_cmd_break(dbg_session *s, char *args)
 int dbg_cmd_tbreak(dbg_session *s, char *args)
 {
 	return set_break(s, args, true);
+}
+
+/* ---- rbreak ---- */
+
+/* A breakpoint of kind, arg, announced as break announces it. */
+static int rbreak_one(dbg_session *s, dbg_bp_kind kind, uint64_t arg, unsigned *made)
+{
+	dbg_bp *bp = new_bp(s, kind, arg);
+	if (!bp)
+		return -1;
+	char where[300];
+	describe_bp(s, bp, where, sizeof where);
+	printf("Breakpoint %u at %s\n", bp->num, where);
+	(*made)++;
+	return 0;
+}
+
+/* The stream's (or a tDFG's lowered stream's) mnemonics that match re:
+ * one breakpoint by opcode each (add.u4 and add.f16 are one, "add"),
+ * and one by move kind. */
+static int rbreak_mnemonics(dbg_session *s, const regex_t *re, unsigned *made)
+{
+	bool moves[EMU_MOVE_KINDS] = { false };
+	for (size_t i = 0; i < s->prog.ncmds; i++) {
+		const emu_cmd *c = &s->prog.cmds[i];
+		if (c->kind == EMU_CMD_MOVE) {
+			if (c->mv.kind < EMU_MOVE_KINDS)
+				moves[c->mv.kind] = true;
+			continue;
+		}
+		if (c->kind != EMU_CMD_COMPUTE)
+			continue;
+		const char *name = isa_info_of(c->c.op)->name;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = s->prog.cmds[j].kind == EMU_CMD_COMPUTE &&
+			       strcmp(isa_info_of(s->prog.cmds[j].c.op)->name, name) == 0;
+		if (!seen && regexec(re, name, 0, NULL, 0) == 0 &&
+		    rbreak_one(s, DBG_BP_OP, c->c.op, made) < 0)
+			return -1;
+	}
+	for (unsigned k = 0; k < EMU_MOVE_KINDS; k++)
+		if (moves[k] && regexec(re, emu_move_kind_name(k), 0, NULL, 0) == 0 &&
+		    rbreak_one(s, DBG_BP_MOVE, k, made) < 0)
+			return -1;
+	return 0;
+}
+
+/* Target mode: every line of the target's source whose text matches re
+ * and that break_parse takes as FILE:LINE (a line with no unit to stop
+ * at is passed over). */
+static int rbreak_lines(dbg_session *s, const regex_t *re, unsigned *made)
+{
+	const char *path = s->ops->source ? s->ops->source(s->tg) : NULL;
+	FILE *f = path ? fopen(path, "r") : NULL;
+	if (!f) {
+		dbg_error(s, "rbreak: %s", path ? "the program's source cannot be read."
+			  : "this program has no source lines to match.");
+		return -1;
+	}
+	char line[4096];
+	int rc = 0;
+	unsigned matched = 0;
+	for (unsigned n = 1; rc == 0 && fgets(line, sizeof line, f); n++) {
+		line[strcspn(line, "\n")] = '\0';
+		if (regexec(re, line, 0, NULL, 0) != 0)
+			continue;
+		matched++;
+		char spec[4200];
+		snprintf(spec, sizeof spec, "%s:%u", path, n);
+		tgt_bp tbp;
+		diag d;
+		diag_clear(&d);
+		if (s->ops->break_parse(s->tg, spec, &tbp, &d) != TGT_OK)
+			continue;
+		dbg_bp *bp = new_bp(s, DBG_BP_TARGET, 0);
+		if (!bp) {
+			rc = -1;
+			break;
+		}
+		bp->tbp = tbp;
+		printf("Breakpoint %u at %s\n", bp->num, tbp.what);
+		(*made)++;
+	}
+	fclose(f);
+	if (rc == 0 && matched && !*made)
+		printf("%u line%s of %s match%s, but none holds a unit to stop at: no breakpoint "
+		       "set.\n", matched, matched == 1 ? "" : "s", path, matched == 1 ? "es" : "");
+	if (matched && !*made)
+		*made = UINT_MAX; /* reported */
+	return rc;
+}
+
+int dbg_cmd_rbreak(dbg_session *s, char *args)
+{
+	char *pattern = dbg_trim(args);
+	if (!s->loaded && !s->ops) {
+		dbg_error(s, "No program loaded.");
+		return -1;
+	}
+	if (!*pattern) {
+		dbg_error(s, "rbreak: expected a regular expression, e.g. \"rbreak ^mul\".");
+		return -1;
+	}
+	regex_t re;
+	const int bad = regcomp(&re, pattern, REG_NOSUB);
+	if (bad) {
+		char why[128];
+		regerror(bad, &re, why, sizeof why);
+		dbg_error(s, "rbreak: \"%s\" is not a regular expression: %s.", pattern, why);
+		return -1;
+	}
+	unsigned made = 0;
+	int rc = 0;
+	if (s->ops) {
+		rc = rbreak_lines(s, &re, &made);
+	} else {
+		/* a tDFG's nodes first, as gdb's functions, then the mnemonics */
+		for (size_t n = 0; s->tdfg && rc == 0 && n < s->t.nnodes; n++)
+			if (s->t.nodes[n].cmd0 < s->t.nodes[n].cmd1 &&
+			    regexec(&re, s->t.nodes[n].name, 0, NULL, 0) == 0)
+				rc = rbreak_one(s, DBG_BP_NODE, n, &made);
+		if (rc == 0)
+			rc = rbreak_mnemonics(s, &re, &made);
+	}
+	regfree(&re);
+	if (rc == 0 && !made) /* gdb says nothing; a line says why nothing stops */
+		printf("No %s matches \"%s\": no breakpoint set.\n",
+		       s->ops ? "source line" : s->tdfg ? "node or command mnemonic"
+		       : "command mnemonic", pattern);
+	return rc;
 }
 
 /* "EXPR [if COND]": the condition checked, or -1 with an error. */

@@ -49,6 +49,13 @@ static const dbg_command info_commands[] = {
 	  "info frame\n"
 	  "Describe the level `frame` selected (the innermost by default): what it\n"
 	  "is, the level inside it and the level around it (see `where`).", NULL },
+	{ "source", NULL, "status", dbg_cmd_info_source, false,
+	  "Describe the current source file.",
+	  "info source\n"
+	  "As gdb's: the current source file (the stream, the tDFG, or another\n"
+	  "system's program), where it is, how many lines it has, its language\n"
+	  "(the kind of program), and what the program is: its commands and\n"
+	  "buffers, a tDFG's nodes and regions, the tDFG of --tdfg.", NULL },
 	{ "line", NULL, "status", dbg_cmd_info_line, false,
 	  "Show what a source line or a command is.",
 	  "info line [LOCATION]\n"
@@ -174,10 +181,14 @@ static const dbg_command set_commands[] = {
 	  "Set how print shows values.",
 	  "set print elements N|unlimited | set print repeats N|unlimited\n"
 	  "set print pretty|address|symbol|array|... on|off\n"
-	  "elements: `print BUF` of a whole buffer shows at most N elements (200\n"
-	  "by default, as gdb), then \"...\".  The others are gdb's, accepted and\n"
-	  "shown (`show print`) so that gdb scripts run: a buffer has no\n"
-	  "structure, address or symbol for them to change.", NULL },
+	  "They change print of a whole buffer or tensor, as gdb's of an array:\n"
+	  "elements: at most N elements (200), then \"...\"; repeats: a run of N\n"
+	  "or more equal elements (10) as \"V <repeats K times>\"; pretty, array:\n"
+	  "one element (a tensor's innermost row) a line; array-indexes: \"[i] =\"\n"
+	  "before each; null-stop: an 8-bit buffer ends at its first zero.\n"
+	  "address, symbol: the hex and the <BUF+K> of print/a.  The others are\n"
+	  "accepted and shown (`show print`) so that gdb scripts run, without\n"
+	  "effect: a buffer has no union, object, vtable or frame.", NULL },
 	{ "pagination", NULL, "support", dbg_cmd_set_pagination, false,
 	  "Set pagination (gdb's setting; infsdb never pages).",
 	  "set pagination on|off\n"
@@ -472,6 +483,16 @@ const dbg_command dbg_commands[] = {
 	{ "tbreak", NULL, "breakpoints", dbg_cmd_tbreak, false,
 	  "Set a breakpoint that is deleted when hit.",
 	  "tbreak LOCATION [if EXPR]\nAs `break`, but the breakpoint is deleted once it stops the machine.", NULL },
+	{ "rbreak", NULL, "breakpoints", dbg_cmd_rbreak, false,
+	  "Set a breakpoint on everything whose name matches a regular expression.",
+	  "rbreak REGEX\n"
+	  "As gdb's rbreak on functions: a breakpoint on every command mnemonic\n"
+	  "of the program that REGEX matches (by opcode, as `break add`, and by\n"
+	  "move kind, mv.intra ...), on a tDFG program first on every node whose\n"
+	  "name it matches; on another system's program, on every source line\n"
+	  "whose text it matches and that holds a unit to stop at.  REGEX is a\n"
+	  "POSIX basic regular expression, as grep's (\\| alternates).  Lists\n"
+	  "each breakpoint it sets.", NULL },
 	{ "watch", NULL, "breakpoints", dbg_cmd_watch, false,
 	  "Stop when an expression changes.",
 	  "watch EXPR [if COND]\n"
@@ -572,12 +593,18 @@ const dbg_command dbg_commands[] = {
 	  "EXPR equals VALUE (== compares values, as print's ==), or that EXPR is\n"
 	  "not zero.  Prints \"expect: ok\" or the difference; a difference makes\n"
 	  "the exit status of a batch session 3, so `infsdb -batch` grades a lab.", NULL },
-	{ "x", NULL, "data", dbg_cmd_x, false,
-	  "Examine wordlines of an array.",
-	  "x/NF ARRAY WL\n"
-	  "Show N wordlines (default 1) of ARRAY from wordline WL, one per line,\n"
-	  "as a word whose bit k is bitline k.  F is x (hex, the default) or t\n"
-	  "(binary, bitline 0 leftmost).  ARRAY is a number or BANK.WAY.ARRAY.", NULL },
+	{ "x", NULL, "data", dbg_cmd_x, true,
+	  "Examine an array's bits, a buffer's elements or the commands.",
+	  "x/NFU ARRAY WL | x/NFU BUF[I] | x/NFU BUF | x/Ni LOCATION | x\n"
+	  "Show N units (default 1) from the address: of ARRAY's bits from\n"
+	  "wordline WL (ARRAY a number or BANK.WAY.ARRAY), of BUF's elements from\n"
+	  "element I (0 without [I]), or N commands from LOCATION or $pc (i).\n"
+	  "F is a format of print's (x z t o d u c f a s) or i; x, z and t show\n"
+	  "every digit of the unit, bit 0 rightmost.  U is b, h, w or g (8, 16,\n"
+	  "32, 64 bits); without one, the unit is a whole wordline or an element.\n"
+	  "The count comes first, then the letters in any order; the format and\n"
+	  "the unit are remembered for the next x, and x alone or Enter goes on\n"
+	  "after the last unit shown, as gdb's.", NULL },
 	{ "dump", NULL, "data", NULL, false,
 	  "Show SRAM contents.",
 	  "dump array ARRAY [WL_FROM:WL_TO] [BL_FROM:BL_TO] | dump tile[/FMT] TENSOR TILE\n"

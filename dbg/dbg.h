@@ -96,11 +96,23 @@ typedef struct dbg_bp {
 
 typedef struct dbg_display {
 	unsigned num;
-	char fmt;          /* 0, or x t d u f */
-	uint64_t count;    /* 0: an expression; N: `x/N` of "ARRAY WL" in expr */
+	char fmt;          /* 0, or a format letter of print's (x's when count) */
+	uint64_t count;    /* 0: an expression; N: `x/N` of the address in expr */
 	char *expr;
 	bool disabled;     /* `disable display N` */
+	char unit;         /* an examine display's unit letter b h w g, or 0 */
 } dbg_display;
+
+/* What `x` remembers (inspect.c), as gdb does: the last format and unit
+ * letter, and the address that follows the last unit shown, where Enter
+ * and a bare `x` go on.  kind 0: nothing examined yet. */
+typedef struct dbg_examine {
+	char fmt, unit;
+	int kind;          /* 1: an array's bits, 2: a buffer's, 3: commands */
+	unsigned array;
+	size_t buf;
+	uint64_t at;       /* a bit of the array or buffer, or a command */
+} dbg_examine;
 
 /* A machine state in memory: the words of a checkpoint's body (state.c
  * describes them): the SRAM, the statistics and the position, a half-run
@@ -290,6 +302,7 @@ typedef struct dbg_session {
 	unsigned width, height;  /* `set width`, `set height` (0: unlimited) */
 	uint32_t print_on;       /* `set print NAME on|off`, a bit each (settings.c) */
 	unsigned print_num[2];   /* `set print elements|repeats N` (UINT_MAX: unlimited) */
+	dbg_examine x;           /* `x`'s defaults and next address (inspect.c) */
 } dbg_session;
 
 /* Set by SIGINT; running commands poll it between micro-ops. */
@@ -398,6 +411,9 @@ bool dbg_bp_need_uops(const dbg_session *s);
 /* A new breakpoint of kind, numbered next, enabled; NULL out of memory
  * (reported). */
 dbg_bp *dbg_bp_new(dbg_session *s, dbg_bp_kind kind, uint64_t arg);
+/* `rbreak REGEX`: a breakpoint on every matching mnemonic, tDFG node or
+ * (target mode) source line (breaks.c). */
+int dbg_cmd_rbreak(dbg_session *s, char *args);
 /* Report a stop at bp (and delete it when temporary). */
 void dbg_bp_report(dbg_session *s, dbg_bp *bp);
 /* The breakpoint numbered num, or NULL. */
@@ -425,6 +441,10 @@ bool dbg_value_same(const dbg_value *a, const dbg_value *b);
  * float of its width, 16, 32 or 64 bits).  0, or -1 with a message in
  * buf when the format does not apply. */
 int dbg_format_value(const dbg_value *v, char fmt, char *buf, size_t size);
+/* dbg_format_value, and for /a the buffer whose wordline the value is
+ * (" <C+2>"; array -1: in any array), as gdb names an address's symbol. */
+int dbg_format_text(const dbg_session *s, const dbg_value *v, char fmt, int array, char *buf,
+		    size_t size);
 /* The bits to write into an element of b for v: rounded to a float
  * format with the machine's fp mode (fp_flags: ISA_FL_IEEE or 0),
  * rounded to .qN, or truncated toward zero to an integer.  0, or -1 with
@@ -531,6 +551,8 @@ int dbg_cmd_info_machine(dbg_session *s, char *args);
 int dbg_cmd_info_stats(dbg_session *s, char *args);
 int dbg_cmd_info_buffers(dbg_session *s, char *args);
 int dbg_cmd_info_registers(dbg_session *s, char *args);
+/* `info source`: the current source file, its lines and kind (inspect.c). */
+int dbg_cmd_info_source(dbg_session *s, char *args);
 int dbg_cmd_list(dbg_session *s, char *args);
 int dbg_cmd_info_layout(dbg_session *s, char *args);
 int dbg_cmd_dump_tile(dbg_session *s, char *args);
@@ -691,6 +713,8 @@ int dbg_cmd_show_print(dbg_session *s, char *args);
  * unlimited). */
 bool dbg_print_setting(const dbg_session *s, const char *name);
 unsigned dbg_print_elements(const dbg_session *s);
+/* `set print repeats` (0: unlimited). */
+unsigned dbg_print_repeats(const dbg_session *s);
 int dbg_cmd_show(dbg_session *s, char *args);
 int dbg_cmd_show_pagination(dbg_session *s, char *args);
 int dbg_cmd_show_confirm(dbg_session *s, char *args);

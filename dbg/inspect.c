@@ -21,78 +21,214 @@
 
 /* ---- /FMT ---- */
 
-/* Parse an optional "/NF" at the start of *args (N a count, F a format
- * letter among allowed).  0, or -1 with an error reported. */
-static int parse_format(dbg_session *s, char **args, const char *allowed,
-			char *fmt, uint64_t *count)
+/* print's format letters; x's add i (commands) and the unit letters */
+#define VALUE_FORMATS "xduotacfsz"
+#define EXAMINE_FORMATS "xduotacfszi"
+/* gdb's units, and e: the address's own, a whole wordline or an element */
+#define UNITS "bhwge"
+
+/* A "/FMT" as gdb's decode_format reads it: a count, then format and
+ * unit letters in any order (the last of each kind wins). */
+typedef struct fmt_spec {
+	uint64_t count;    /* 0 when none was given */
+	char fmt, unit;    /* 0 when none was given */
+} fmt_spec;
+
+/* Parse an optional "/FMT" at the start of *args for command cmd (x
+ * when examine, else one that prints a value: then a count, a unit or
+ * i are refused with gdb's words).  0, or -1 with an error reported. */
+static int parse_format(dbg_session *s, const char *cmd, char **args, bool examine,
+			fmt_spec *f)
 {
+	*f = (fmt_spec){ 0 };
 	char *p = *args;
 	if (*p != '/')
 		return 0;
-	p++;
+	const char *word = ++p;
+	const int wlen = (int)strcspn(word, " \t");
 	if (isdigit((unsigned char)*p)) {
 		char *end;
 		unsigned long long n = strtoull(p, &end, 10);
-		if (!count) {
-			dbg_error(s, "Item count other than 1 is meaningless here (\"/%.*s\").",
-				  (int)strcspn(*args + 1, " "), *args + 1);
+		if (!examine) {
+			dbg_error(s, "Item count other than 1 is meaningless in \"%s\" command.", cmd);
 			return -1;
 		}
 		if (n == 0 || n > 1024) {
-			dbg_error(s, "Invalid count in \"/%.*s\": expected 1 to 1024.",
-				  (int)strcspn(*args + 1, " "), *args + 1);
+			dbg_error(s, "Invalid count in \"/%.*s\": expected 1 to 1024.", wlen, word);
 			return -1;
 		}
-		*count = n;
+		f->count = n;
 		p = end;
 	}
-	/* x takes gdb's unit letter w, which here is always a wordline */
-	const char *letters = count ? "w" : "";
-	if (*p && !isspace((unsigned char)*p) && !(*letters && *p == 'w')) {
-		if (!strchr(allowed, *p)) {
-			dbg_error(s, "Undefined output format \"%.*s\": expected one of %s.",
-				  (int)strcspn(p, " "), p, allowed);
+	for (; *p && !isspace((unsigned char)*p); p++) {
+		if (strchr(UNITS, *p) && examine) {
+			f->unit = *p;
+		} else if (strchr(UNITS, *p)) {
+			dbg_error(s, "Size letters are meaningless in \"%s\" command.", cmd);
+			return -1;
+		} else if (*p == 'i' && !examine) {
+			dbg_error(s, "Format letter \"i\" is meaningless in \"%s\" command.", cmd);
+			return -1;
+		} else if (strchr(examine ? EXAMINE_FORMATS : VALUE_FORMATS, *p)) {
+			f->fmt = *p;
+		} else {
+			dbg_error(s, "Undefined output format \"%.*s\": expected one of %s%s.", wlen,
+				  word, examine ? EXAMINE_FORMATS : VALUE_FORMATS,
+				  examine ? ", a count before them, a unit " UNITS " among them" : "");
 			return -1;
 		}
-		*fmt = *p++;
-	}
-	if (*letters && *p == 'w')
-		p++;
-	if (*p && !isspace((unsigned char)*p)) {
-		dbg_error(s, "Undefined output format \"%.*s\": expected one of %s%s.",
-			  (int)strcspn(*args + 1, " "), *args + 1, allowed, *letters ? ", then w" : "");
-		return -1;
 	}
 	*args = p;
 	return 0;
 }
 
+/* A print-style "/F" (no count, no unit): 0, or -1 with an error. */
+static int value_format(dbg_session *s, const char *cmd, char **args, char *fmt)
+{
+	fmt_spec f;
+	if (parse_format(s, cmd, args, false, &f) < 0)
+		return -1;
+	*fmt = f.fmt;
+	return 0;
+}
+
+/* Does buffer b hold wordlines in array a? */
+static bool buffer_in_array(const emu_buffer *b, unsigned a)
+{
+	const uint64_t n = emu_pattern_size(&b->arrays);
+	for (uint64_t k = 0; k < n; k++)
+		if (emu_pattern_at(&b->arrays, k) == (int64_t)a)
+			return true;
+	return false;
+}
+
+/* /a's symbol: a wordline is this machine's address (a micro-op's
+ * operands are wordlines), its symbols the buffers: " <C+2>" is bit 2
+ * of C, " <scratch+1>" the micro-programs' second temporary row (as gdb
+ * names the nearest symbol before an address); array -1: in any array.
+ * "" when no buffer holds that wordline. */
+static void address_symbol(const dbg_session *s, uint64_t wl, int array, char *buf, size_t size)
+{
+	const emu_program *p = &s->prog;
+	const emu_buffer *best = NULL;
+	buf[0] = '\0';
+	for (size_t i = 0; s->loaded && i < p->nbufs; i++) {
+		const emu_buffer *b = &p->bufs[i];
+		if (wl < b->wl || wl >= (uint64_t)b->wl + emu_buffer_rows(b, &p->geom) ||
+		    (array >= 0 && !buffer_in_array(b, (unsigned)array)))
+			continue;
+		if (!best || b->wl > best->wl)
+			best = b;
+	}
+	if (best && wl == best->wl)
+		snprintf(buf, size, " <%s>", best->name);
+	else if (best)
+		snprintf(buf, size, " <%s+%" PRIu64 ">", best->name, wl - best->wl);
+	else if (s->loaded && wl >= p->scratch && wl < p->geom.wordlines)
+		snprintf(buf, size, " <scratch+%" PRIu64 ">", wl - p->scratch);
+}
+
+/* dbg_format_value, and /a's symbol after the hex (array as
+ * address_symbol's).  0, or -1 with the message in buf. */
+int dbg_format_text(const dbg_session *s, const dbg_value *v, char fmt, int array, char *buf,
+		       size_t size)
+{
+	if (dbg_format_value(v, fmt, buf, size) < 0)
+		return -1;
+	if (fmt == 'a' && !v->is_float && dbg_print_setting(s, "symbol")) {
+		/* `set print symbol off`: the hex alone; `set print address
+		 * off`: the symbol alone, when there is one (gdb's) */
+		char sym[EMU_NAME_MAX + 32];
+		address_symbol(s, (uint64_t)v->v & isa_mask(v->width ? v->width : 64), array, sym,
+			       sizeof sym);
+		if (sym[0] && !dbg_print_setting(s, "address"))
+			snprintf(buf, size, "%s", sym + 1);
+		else
+			strncat(buf, sym, size - strlen(buf) - 1);
+	}
+	return 0;
+}
+
 /* ---- print ---- */
 
-/* A tensor as C prints an array of arrays, outermost dimension first:
- * {{A[0][0], A[0][1]}, {A[1][0], A[1][1]}} (dimension dim, elements from
- * flat index base).  At most 64 entries a dimension are shown. */
-static void print_tensor(const dbg_session *s, const emu_buffer *b, char fmt, unsigned dim,
-			 uint64_t base)
+/* print of a whole buffer or tensor, as gdb prints an array with its
+ * `set print` settings (settings.c): a tensor as C writes an array of
+ * arrays, outermost dimension first, {{A[0][0], A[0][1]}, {A[1][0], ...}}
+ * (at most 64 entries a dimension); a buffer's elements up to `set
+ * print elements` of them; a run of at least `set print repeats` equal
+ * elements as "V <repeats N times>"; "[i] = " before each with
+ * array-indexes; one element (a tensor: one innermost row) a line,
+ * indented, with pretty or array; an 8-bit buffer up to its first zero
+ * with null-stop. */
+typedef struct print_opts {
+	char fmt;
+	bool lines, indexes;
+	uint64_t limit, repeats;   /* UINT64_MAX: unlimited */
+	uint64_t shown;            /* elements counted toward limit */
+} print_opts;
+
+/* Element i of b as print shows it: (V) outside a tDFG node's domain,
+ * where the tDFG does not define it. */
+static void element_text(const dbg_session *s, const emu_buffer *b, uint64_t i, char fmt,
+			 char *buf, size_t size)
+{
+	char text[160];
+	dbg_value v = dbg_value_of_element(s, b, i);
+	dbg_format_text(s, &v, fmt, -1, text, sizeof text);
+	snprintf(buf, size, dbg_elem_outside(s, b, i) ? "(%s)" : "%s", text);
+}
+
+/* Dimension dim of b from flat index base, n entries (stride apart),
+ * at indentation depth. */
+static void print_dim(const dbg_session *s, const emu_buffer *b, print_opts *o, unsigned dim,
+		      uint64_t base, uint64_t n, unsigned depth)
 {
 	uint64_t stride = 1;
 	for (unsigned k = 0; k < dim; k++)
 		stride *= b->shape[k];
+	const bool rows = o->lines && (dim > 0 || b->ndims <= 1);
+	const uint64_t cap = b->ndims > 1 ? 64 : UINT64_MAX;
 	putchar('{');
-	for (uint64_t i = 0; i < b->shape[dim] && i < 64; i++) {
-		if (i)
-			printf(", ");
+	uint64_t i = 0;
+	for (; i < n && i < cap; i++) {
+		if (dim == 0 && o->shown >= o->limit)
+			break;
+		printf("%s", i ? "," : "");
+		if (rows)
+			printf("\n%*s", (int)(2 * (depth + 1)), "");
+		else if (i)
+			putchar(' ');
+		if (o->indexes)
+			printf("[%" PRIu64 "] = ", i);
 		if (dim > 0) {
-			print_tensor(s, b, fmt, dim - 1, base + i * stride);
+			print_dim(s, b, o, dim - 1, base + i * stride, b->shape[dim - 1], depth + 1);
 			continue;
 		}
-		char text[160];
-		dbg_value v = dbg_value_of_element(s, b, base + i);
-		dbg_format_value(&v, fmt, text, sizeof text);
-		/* a tDFG node's value outside its domain is not defined */
-		printf(dbg_elem_outside(s, b, base + i) ? "(%s)" : "%s", text);
+		char text[200], next[200];
+		element_text(s, b, base + i, o->fmt, text, sizeof text);
+		uint64_t run = 1;
+		while (i + run < n && i + run < cap) {
+			element_text(s, b, base + i + run, o->fmt, next, sizeof next);
+			if (strcmp(next, text) != 0)
+				break;
+			run++;
+		}
+		if (run >= o->repeats) { /* gdb counts a run as `repeats` elements */
+			printf("%s <repeats %" PRIu64 " times>", text, run);
+			i += run - 1;
+			o->shown += o->repeats;
+		} else {
+			printf("%s", text);
+			o->shown++;
+		}
 	}
-	printf("%s}", b->shape[dim] > 64 ? ", ..." : "");
+	if (i < n && rows)
+		printf(",\n%*s...", (int)(2 * (depth + 1)), "");
+	else if (i < n) /* gdb's "6...}" after `set print elements`; a tensor's ", ...}" */
+		printf("%s...", i >= cap ? ", " : "");
+	if (rows)
+		printf("\n%*s", (int)(2 * depth), "");
+	putchar('}');
 }
 
 static int print_buffer(dbg_session *s, const emu_buffer *b, char fmt)
@@ -103,37 +239,39 @@ static int print_buffer(dbg_session *s, const emu_buffer *b, char fmt)
 	/* the elements share a type: a format that does not apply to the
 	 * first applies to none */
 	dbg_value first = dbg_value_of_element(s, b, 0);
-	if (b->length && dbg_format_value(&first, fmt, text, sizeof text) < 0) {
+	if (b->length && dbg_format_text(s, &first, fmt, -1, text, sizeof text) < 0) {
 		dbg_error(s, "%s", text);
 		return -1;
 	}
-	if (b->ndims > 1) {
-		printf("%s = ", b->name);
-		print_tensor(s, b, fmt, b->ndims - 1, 0);
-		putchar('\n');
-		bool outside = false;
-		for (uint64_t i = 0; i < b->length && !outside; i++)
-			outside = dbg_elem_outside(s, b, i);
-		if (outside)
-			dbg_domain_note(s, b, false);
-		return 0;
+	const unsigned elements = dbg_print_elements(s), repeats = dbg_print_repeats(s);
+	print_opts o = { fmt, dbg_print_setting(s, "pretty") || dbg_print_setting(s, "array"),
+			 dbg_print_setting(s, "array-indexes"),
+			 elements ? elements : UINT64_MAX, repeats ? repeats : UINT64_MAX, 0 };
+	uint64_t n = b->ndims > 1 ? b->shape[b->ndims - 1] : b->length;
+	if (b->ndims <= 1 && b->width == 8 && b->fmt == ISA_FMT_INT &&
+	    dbg_print_setting(s, "null-stop")) {
+		uint64_t z = 0;
+		while (z < n && emu_elem_get(s->em, b, z) != 0)
+			z++;
+		n = z; /* a C string's characters, its zero left out */
 	}
-	/* `set print elements`: 200 by default, as gdb */
-	const uint64_t limit = dbg_print_elements(s) ? dbg_print_elements(s) : UINT64_MAX;
-	printf("%s = {", b->name);
-	for (uint64_t i = 0; i < b->length && i < limit; i++) {
-		dbg_value v = dbg_value_of_element(s, b, i);
-		dbg_format_value(&v, fmt, text, sizeof text);
-		printf("%s%s", i ? ", " : "", text);
-	}
-	printf("%s}\n", b->length > limit ? "..." : "");
+	if (b->ndims > 1)
+		o.limit = UINT64_MAX; /* a tensor: 64 a dimension, as before */
+	printf("%s = ", b->name);
+	print_dim(s, b, &o, b->ndims > 1 ? b->ndims - 1u : 0u, 0, n, 0);
+	putchar('\n');
+	bool outside = false;
+	for (uint64_t i = 0; b->ndims > 1 && i < b->length && !outside; i++)
+		outside = dbg_elem_outside(s, b, i);
+	if (outside)
+		dbg_domain_note(s, b, false);
 	return 0;
 }
 
 int dbg_cmd_print(dbg_session *s, char *args)
 {
 	char fmt = 0;
-	if (parse_format(s, &args, "xtduf", &fmt, NULL) < 0)
+	if (value_format(s, "print", &args, &fmt) < 0)
 		return -1;
 	char *expr = dbg_trim(args);
 	const emu_buffer *b = dbg_find_buffer(s, expr, strlen(expr));
@@ -147,7 +285,7 @@ int dbg_cmd_print(dbg_session *s, char *args)
 	if (dbg_eval(s, expr, &v) < 0)
 		return -1;
 	char text[160];
-	if (dbg_format_value(&v, fmt, text, sizeof text) < 0) {
+	if (dbg_format_text(s, &v, fmt, -1, text, sizeof text) < 0) {
 		dbg_error(s, "%s", text);
 		return -1;
 	}
@@ -207,77 +345,389 @@ int dbg_parse_array(dbg_session *s, const char *text, unsigned *array)
 	return -1;
 }
 
-static void print_row(const dbg_session *s, unsigned array, unsigned wl, char fmt)
+/* ---- x: examine ---- */
+
+/* What x reads: an array's bits as one memory, wordline after wordline
+ * (bit a is wordline a / bitlines, bitline a % bitlines); a buffer's
+ * elements packed in order (bit a is bit a % width of element
+ * a / width); or the commands (x/i). */
+enum { X_NONE, X_ROW, X_BUF, X_CMD };
+typedef struct xwhere {
+	int kind;
+	unsigned array;
+	const emu_buffer *b;
+	uint64_t at;       /* a bit, or a command */
+} xwhere;
+
+static unsigned unit_bits(char unit)
 {
-	const sram_machine *m = s->em->m;
-	unsigned nb = m->g.bitlines;
-	printf("array %u wl %u: ", array, wl);
-	if (fmt == 't') {
-		/* bit 0 rightmost, as print/t and the hex word (doc/DEBUGGER.md,
-		 * "One bit order") */
-		for (unsigned bl = nb; bl-- > 0;)
-			putchar(sram_get_bit(m, array, wl, bl) ? '1' : '0');
-	} else {
-		printf("0x");
-		for (unsigned d = (nb + 3) / 4; d-- > 0;) {
-			unsigned digit = 0;
-			for (unsigned k = 0; k < 4 && d * 4 + k < nb; k++)
-				digit |= (unsigned)sram_get_bit(m, array, wl, d * 4 + k) << k;
-			putchar("0123456789abcdef"[digit]);
-		}
-	}
-	putchar('\n');
+	return unit == 'b' ? 8 : unit == 'h' ? 16 : unit == 'w' ? 32 : 64;
 }
 
-/* "ARRAY WL" of x/N: 0, or -1 with a message in err. */
-static int examine_where(const dbg_session *s, const char *args, uint64_t count,
-			 unsigned *array, uint64_t *wl, char *err, size_t errsize)
+/* The size of what w reads: bits, or commands. */
+static uint64_t x_size(const dbg_session *s, const xwhere *w)
+{
+	const sram_geom *g = &s->em->m->g;
+	if (w->kind == X_ROW)
+		return (uint64_t)g->wordlines * g->bitlines;
+	return w->kind == X_BUF ? w->b->length * w->b->width : s->prog.ncmds;
+}
+
+/* n (at most 64) bits of w's memory from bit a, a's bit the lowest. */
+static uint64_t x_bits(const dbg_session *s, const xwhere *w, uint64_t a, unsigned n)
+{
+	if (w->kind == X_BUF && a % w->b->width == 0 && n == w->b->width)
+		return emu_elem_get(s->em, w->b, a / w->b->width);
+	const unsigned nb = s->em->m->g.bitlines;
+	uint64_t v = 0;
+	for (unsigned k = 0; k < n; k++, a++) {
+		const bool bit = w->kind == X_ROW
+			? sram_get_bit(s->em->m, w->array, (unsigned)(a / nb), (unsigned)(a % nb))
+			: (emu_elem_get(s->em, w->b, a / w->b->width) >> (a % w->b->width)) & 1;
+		v |= (uint64_t)bit << k;
+	}
+	return v;
+}
+
+/* "C[5]", "T[1][2]" (outermost index first, as print writes a tensor). */
+static void element_label(const emu_buffer *b, uint64_t flat, char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "%s", b->name);
+	const unsigned dims = b->ndims ? b->ndims : 1;
+	uint64_t idx[3] = { flat, 0, 0 };
+	for (unsigned k = 0; b->ndims > 1 && k < dims; k++) {
+		idx[k] = flat % b->shape[k];
+		flat /= b->shape[k];
+	}
+	for (unsigned k = dims; k-- > 0 && n < size;)
+		n += (size_t)snprintf(buf + n, size - n, "[%" PRIu64 "]", idx[k]);
+}
+
+/* The address of bit a, as x labels its lines: "array 0 wl 3", "array 0
+ * wl 3 bl 8", "C[2]", "C[2] bit 4". */
+static void x_label(const dbg_session *s, const xwhere *w, uint64_t a, char *buf, size_t size)
+{
+	if (w->kind == X_ROW) {
+		const unsigned nb = s->em->m->g.bitlines;
+		int n = snprintf(buf, size, "array %u wl %" PRIu64, w->array, a / nb);
+		if (a % nb)
+			snprintf(buf + n, size - (size_t)n, " bl %" PRIu64, a % nb);
+		return;
+	}
+	element_label(w->b, a / w->b->width, buf, size);
+	if (a % w->b->width)
+		snprintf(buf + strlen(buf), size - strlen(buf), " bit %" PRIu64, a % w->b->width);
+}
+
+/* The ub bits from a in radix 2^k (k 1, 3 or 4), the most significant
+ * digit first: every digit (x z t, as gdb's x pads them to the unit), or
+ * without the leading zeros (o, after its 0). */
+static void x_digits(const dbg_session *s, const xwhere *w, uint64_t a, unsigned ub, unsigned k,
+		     bool pad, char *buf, size_t size)
+{
+	size_t n = 0;
+	for (unsigned d = (ub + k - 1) / k; d-- > 0 && n + 1 < size;) {
+		const unsigned lo = d * k, nbits = ub - lo < k ? ub - lo : k;
+		const unsigned digit = (unsigned)x_bits(s, w, a + lo, nbits);
+		if (!pad && !digit && n == 1) /* "0" written: leading zeros */
+			continue;
+		buf[n++] = "0123456789abcdef"[digit];
+	}
+	buf[n] = '\0';
+}
+
+/* One unit of ub bits at a in format fmt (natural: the unit is a whole
+ * wordline or an element).  0, or -1 with the message in buf. */
+static int x_unit_text(const dbg_session *s, const xwhere *w, uint64_t a, unsigned ub,
+		       bool natural, char fmt, char *buf, size_t size)
+{
+	if (fmt == 'x' || fmt == 'z') {
+		snprintf(buf, size, "0x");
+		x_digits(s, w, a, ub, 4, true, buf + 2, size - 2);
+		return 0;
+	}
+	if (fmt == 't') {
+		x_digits(s, w, a, ub, 1, true, buf, size);
+		return 0;
+	}
+	if (fmt == 'o') {
+		buf[0] = '0';
+		x_digits(s, w, a, ub, 3, false, buf + 1, size - 1);
+		if (buf[1] == '0' && !buf[2]) /* zero is 0, not 00 */
+			buf[1] = '\0';
+		return 0;
+	}
+	if (ub > 64) {
+		snprintf(buf, size, "x/%c: a wordline of %u bitlines is more than 64 bits: give a "
+			 "unit (b, h, w or g), or use x, z, t or o.", fmt, ub);
+		return -1;
+	}
+	dbg_value v = { .v = (int64_t)x_bits(s, w, a, ub), .width = ub,
+			.is_signed = fmt == 'd' || fmt == 'c', .fmt = ISA_FMT_INT };
+	if (w->kind == X_BUF && natural)
+		v = dbg_value_of_element(s, w->b, a / w->b->width);
+	return dbg_format_text(s, &v, fmt, w->kind == X_ROW ? (int)w->array : -1, buf, size);
+}
+
+/* x/s: the units from a up to the first zero one (or `set print
+ * elements` of them) as a C string; the address after it. */
+static uint64_t x_string(const dbg_session *s, const xwhere *w, uint64_t a, unsigned ub,
+			 uint64_t total)
+{
+	char label[EMU_NAME_MAX + 64];
+	x_label(s, w, a, label, sizeof label);
+	printf("%s: \"", label);
+	const uint64_t limit = dbg_print_elements(s) ? dbg_print_elements(s) : UINT64_MAX;
+	uint64_t n = 0;
+	for (; a + ub <= total; a += ub) {
+		const uint64_t c = x_bits(s, w, a, ub);
+		if (!c) {
+			a += ub;
+			break;
+		}
+		if (n++ == limit) {
+			printf("\"...");
+			putchar('\n');
+			return a;
+		}
+		static const char from[] = "\a\b\f\n\r\t\v\\\"", to[] = "abfnrtv\\\"";
+		const char *k = c < 128 ? strchr(from, (int)c) : NULL;
+		if (k)
+			printf("\\%c", to[k - from]);
+		else if (c >= 0x20 && c < 0x7f)
+			putchar((int)c);
+		else
+			printf("\\%" PRIo64, c);
+	}
+	printf("\"\n");
+	return a;
+}
+
+/* x/i: command i, as the position names it, `=>` at the machine's. */
+static void x_command(const dbg_session *s, size_t i)
+{
+	const emu_cmd *c = &s->prog.cmds[i];
+	char text[512], sym[EMU_NAME_MAX + 32] = "";
+	emu_format_cmd(&s->prog, c, text, sizeof text);
+	const long node = dbg_node_of(s, i);
+	if (node >= 0)
+		snprintf(sym, sizeof sym, " <%s+%zu>", s->t.nodes[node].name,
+			 i - s->t.nodes[node].cmd0);
+	printf("%scommand %zu%s", s->em->pc == i && !emu_done(s->em) ? "=> " : "   ", i, sym);
+	if (c->line)
+		printf(" at %s:%d", s->prog.path, c->line);
+	printf(": %s\n", text);
+}
+
+/* Where args says x reads, as err-reporting: "ARRAY WL" (an array's
+ * memory from wordline WL), BUF or an element (BUF[I], T[I][J]), or for
+ * x/i a location or $pc.  0, or -1 with a message in err. */
+static int x_address(dbg_session *s, const char *args, char fmt, xwhere *w, char *err,
+		     size_t errsize)
 {
 	char text[256], *save = NULL;
 	snprintf(text, sizeof text, "%s", args);
+	if (fmt == 'i') {
+		dbg_location loc;
+		*w = (xwhere){ .kind = X_CMD, .at = s->em->pc };
+		if (strcmp(dbg_trim(text), "$pc") == 0)
+			return 0;
+		/* a location's errors are its own (reported); err stays empty */
+		err[0] = '\0';
+		if (dbg_parse_location(s, "x/i", text, &loc) < 0)
+			return -1;
+		w->at = loc.cmd;
+		return 0;
+	}
+	const emu_buffer *b = dbg_find_buffer(s, dbg_trim(text), strlen(dbg_trim(text)));
+	uint64_t elem = 0;
+	if (b || dbg_eval_element_quiet(s, args, &b, &elem, err, errsize) == 0) {
+		*w = (xwhere){ .kind = X_BUF, .b = b, .at = elem * b->width };
+		return 0;
+	}
+	if (strchr(args, '['))
+		return -1; /* an element that is not there: err says why */
+	snprintf(text, sizeof text, "%s", args);
 	char *arr = strtok_r(text, " \t", &save), *wl_text = strtok_r(NULL, " \t", &save);
 	if (!arr || !wl_text || strtok_r(NULL, " \t", &save)) {
-		snprintf(err, errsize, "x: expected x/NF ARRAY WORDLINE.");
+		snprintf(err, errsize, "x: expected ARRAY WL, BUF or BUF[I] (x/i: a location), "
+			 "found \"%s\".", args);
 		return -1;
 	}
-	if (parse_array_quiet(s, arr, array, err, errsize) < 0)
+	*w = (xwhere){ .kind = X_ROW };
+	if (parse_array_quiet(s, arr, &w->array, err, errsize) < 0)
 		return -1;
 	unsigned nw = s->em->m->g.wordlines;
-	if (!dbg_parse_u64(wl_text, wl) || *wl >= nw) {
+	uint64_t wl;
+	if (!dbg_parse_u64(wl_text, &wl) || wl >= nw) {
 		snprintf(err, errsize, "x: no wordline %s: the arrays have wordlines 0 to %u.",
 			 wl_text, nw - 1);
 		return -1;
 	}
-	if (*wl + count > nw) {
-		snprintf(err, errsize, "x: %" PRIu64 " wordlines from %" PRIu64 " go past wordline %u.",
-			 count, *wl, nw - 1);
-		return -1;
-	}
+	w->at = wl * s->em->m->g.bitlines;
 	return 0;
 }
 
-/* x/N[F] ARRAY WL: N wordlines.  0, or -1 with a message in err. */
-static int examine(const dbg_session *s, const char *args, char fmt, uint64_t count,
+/* The unit x reads at w with format f: the one given, else the one last
+ * given, else a whole wordline or an element; gdb's characters are
+ * bytes, so c and s read bytes from an array then.  Its bits, *natural
+ * when it is that whole wordline or element. */
+static unsigned x_unit(const dbg_session *s, const xwhere *w, const fmt_spec *f, char fmt,
+		       bool *natural)
+{
+	const char unit = f->unit ? f->unit : s->x.unit;
+	*natural = unit == 'e' || (!unit && !(w->kind == X_ROW && (fmt == 'c' || fmt == 's')));
+	if (!*natural)
+		return unit_bits(unit ? unit : 'b');
+	return w->kind == X_ROW ? s->em->m->g.bitlines : w->b->width;
+}
+
+/* Do count units (strings: one) at w fit what it reads?  The unit's
+ * bits in *ub, *natural as x_unit's; w->at moved to the next whole
+ * wordline or element if the last x's units stopped inside one.  0, or
+ * -1 with a message in err. */
+static int x_fits(const dbg_session *s, xwhere *w, const fmt_spec *f, char fmt, uint64_t count,
+		  unsigned *ub, bool *natural, char *err, size_t errsize)
+{
+	const uint64_t total = x_size(s, w);
+	if (w->kind == X_CMD) {
+		if (w->at < total)
+			return 0;
+		snprintf(err, errsize, "x/i: the program has commands 0 to %" PRIu64 ".",
+			 total ? total - 1 : 0);
+		return -1;
+	}
+	*ub = x_unit(s, w, f, fmt, natural);
+	if (*natural && w->at % *ub)
+		w->at += *ub - w->at % *ub;
+	if (fmt == 's')
+		count = 1;
+	if (w->at < total && count * *ub <= total - w->at)
+		return 0;
+	const char *what = w->kind == X_ROW ? "array" : "buffer";
+	char from[EMU_NAME_MAX + 64], last[EMU_NAME_MAX + 64];
+	x_label(s, w, *natural ? total - *ub : total - 1, last, sizeof last);
+	if (w->at >= total) {
+		snprintf(err, errsize, "x: nothing follows %s, the %s's last %s.", last, what,
+			 *natural ? (w->kind == X_ROW ? "wordline" : "element") : "bit");
+		return -1;
+	}
+	x_label(s, w, w->at, from, sizeof from);
+	if (*natural)
+		snprintf(err, errsize, "x: %" PRIu64 " %s from %s go past %s, the %s's last.", count,
+			 w->kind == X_ROW ? "wordlines" : "elements", from, last, what);
+	else
+		snprintf(err, errsize, "x: %" PRIu64 " units of %u bits from %s go past %s, the "
+			 "%s's last bit.", count, *ub, from, last, what);
+	return -1;
+}
+
+/* x of count units (count strings for s, commands for i) from w, as
+ * format fmt: one line per wordline, else by the unit's size (8 units
+ * of 8 or 16 bits a line, 4 of 32, 2 of 64, as gdb).  Moves w->at past
+ * them.  0, or -1 with a message in err. */
+static int x_show(dbg_session *s, xwhere *w, const fmt_spec *f, char fmt, uint64_t count,
+		  char *err, size_t errsize)
+{
+	unsigned ub = 0;
+	bool natural = false;
+	if (x_fits(s, w, f, fmt, count, &ub, &natural, err, errsize) < 0)
+		return -1;
+	const uint64_t total = x_size(s, w);
+	if (w->kind == X_CMD) {
+		for (uint64_t k = 0; k < count && w->at < total; k++)
+			x_command(s, (size_t)w->at++);
+		return 0;
+	}
+	const bool whole_row = natural && w->kind == X_ROW;
+	if (fmt == 's') {
+		for (uint64_t k = 0; k < count && w->at < total; k++)
+			w->at = x_string(s, w, w->at, ub, total);
+		return 0;
+	}
+	const unsigned per_line = whole_row ? 1 : fmt == 'a' ? 2 : ub <= 16 ? 8 : ub <= 32 ? 4 : 2;
+	char *text = malloc(SRAM_MAX_DIM + 256);
+	if (!text) {
+		snprintf(err, errsize, "out of memory");
+		return -1;
+	}
+	/* the units share a type: a format that does not apply to the first
+	 * applies to none, and nothing is shown */
+	int rc = x_unit_text(s, w, w->at, ub, natural, fmt, text, SRAM_MAX_DIM + 256);
+	if (rc < 0) {
+		snprintf(err, errsize, "%s", text);
+		free(text);
+		return -1;
+	}
+	for (uint64_t k = 0; k < count && rc == 0; k++, w->at += ub) {
+		if (k % per_line == 0) {
+			char label[EMU_NAME_MAX + 64];
+			x_label(s, w, w->at, label, sizeof label);
+			printf("%s%s:", k ? "\n" : "", label);
+		}
+		rc = x_unit_text(s, w, w->at, ub, natural, fmt, text, SRAM_MAX_DIM + 256);
+		if (rc == 0)
+			printf(" %s", text);
+		else
+			snprintf(err, errsize, "%s", text);
+	}
+	putchar('\n');
+	free(text);
+	return rc;
+}
+
+/* x or an examine display: args (empty: go on where the last x ended)
+ * with f (its count, format and unit, or x's last).  remember: x itself,
+ * which keeps its format, unit and the next address.  0, or -1 with a
+ * message in err (empty when it was reported). */
+static int examine(dbg_session *s, const char *args, const fmt_spec *f, bool remember,
 		   char *err, size_t errsize)
 {
-	unsigned array;
-	uint64_t wl;
-	if (examine_where(s, args, count, &array, &wl, err, errsize) < 0)
+	const char fmt = f->fmt ? f->fmt : s->x.fmt ? s->x.fmt : 'x';
+	xwhere w;
+	if (!*args || (remember && s->repeating)) {
+		/* gdb's x with no address, and Enter after an x: from where the
+		 * last one ended */
+		if (s->x.kind == X_NONE || (s->x.kind == X_BUF && s->x.buf >= s->prog.nbufs)) {
+			snprintf(err, errsize, "x: expected an address: ARRAY WL, BUF or BUF[I], or a "
+				 "location with x/i.");
+			return -1;
+		}
+		w = (xwhere){ .kind = s->x.kind, .array = s->x.array, .at = s->x.at,
+			      .b = s->x.kind == X_BUF ? &s->prog.bufs[s->x.buf] : NULL };
+		if ((w.kind == X_CMD) != (fmt == 'i')) {
+			snprintf(err, errsize, "x/%c: the last x examined %s: give an address.", fmt,
+				 w.kind == X_CMD ? "commands" : "data");
+			return -1;
+		}
+	} else if (x_address(s, args, fmt, &w, err, errsize) < 0) {
 		return -1;
-	for (uint64_t k = 0; k < count; k++)
-		print_row(s, array, (unsigned)(wl + k), fmt);
-	return 0;
+	}
+	const uint64_t count = f->count ? f->count : 1;
+	const int rc = x_show(s, &w, f, fmt, count, err, errsize);
+	if (remember) {
+		s->x.fmt = fmt;
+		if (f->unit)
+			s->x.unit = f->unit;
+		if (rc == 0)
+			s->x = (dbg_examine){ s->x.fmt, s->x.unit, w.kind, w.array,
+					      w.b ? (size_t)(w.b - s->prog.bufs) : 0, w.at };
+	}
+	return rc;
 }
 
 int dbg_cmd_x(dbg_session *s, char *args)
 {
-	char fmt = 'x', err[256];
-	uint64_t count = 1;
-	if (parse_format(s, &args, "xt", &fmt, &count) < 0 || dbg_need_machine(s) < 0)
+	char err[512];
+	fmt_spec f;
+	if (parse_format(s, "x", &args, true, &f) < 0 || dbg_need_machine(s) < 0)
 		return -1;
-	if (examine(s, args, fmt, count, err, sizeof err) == 0)
+	if (examine(s, dbg_trim(args), &f, true, err, sizeof err) == 0)
 		return 0;
-	dbg_error(s, "%s", err);
+	if (err[0])
+		dbg_error(s, "%s", err);
+	else
+		s->failed = true;
 	return -1;
 }
 
@@ -373,11 +823,12 @@ static void show_display(dbg_session *s, const dbg_display *d)
 {
 	char err[512], text[160];
 	if (d->count) {
-		/* an examine display, as gdb's display/N: x/N of the array's rows */
-		printf("%u: x/%" PRIu64 "%c %s\n", d->num, d->count, d->fmt, d->expr);
+		/* an examine display, as gdb's display/i $pc: x/NFU of it */
+		const fmt_spec f = { d->count, d->fmt, d->unit };
+		printf("%u: x/%" PRIu64 "%c%.1s %s\n", d->num, d->count, d->fmt, &d->unit, d->expr);
 		if (!s->em) /* accepted before `start`, or kept after `kill` */
 			printf("<The program is not being run.>\n");
-		else if (examine(s, d->expr, d->fmt, d->count, err, sizeof err) < 0)
+		else if (examine(s, d->expr, &f, false, err, sizeof err) < 0 && err[0])
 			printf("<%s>\n", err);
 		return;
 	}
@@ -388,7 +839,7 @@ static void show_display(dbg_session *s, const dbg_display *d)
 		printf("%u: %s = ", d->num, d->expr);
 	if (dbg_eval_quiet(s, d->expr, &v, err, sizeof err) < 0)
 		printf("<%s>\n", err);
-	else if (dbg_format_value(&v, d->fmt, text, sizeof text) < 0)
+	else if (dbg_format_text(s, &v, d->fmt, -1, text, sizeof text) < 0)
 		printf("<%s>\n", text);
 	else
 		printf("%s\n", text);
@@ -432,30 +883,27 @@ int dbg_display_enable(dbg_session *s, char *args, bool on)
 
 /* Can expr be displayed now (or, before the program runs, is it well
  * formed)?  0, or -1 with an error reported. */
-static int display_ok(dbg_session *s, const char *expr, char fmt, uint64_t count)
+static int display_ok(dbg_session *s, const char *expr, char fmt, char unit, uint64_t count)
 {
-	char err[256], text[160];
+	char err[512], text[160];
 	dbg_value v;
 	if (count) {
-		if (fmt != 'x' && fmt != 't') {
-			dbg_error(s, "display/%" PRIu64 "%c: a display with a count examines wordlines, as x; its format is x or t.",
-				  count, fmt);
-			return -1;
-		}
-		if (!s->em)
+		xwhere w;
+		unsigned ub;
+		bool natural;
+		const fmt_spec f = { count, fmt, unit };
+		if (!s->em || (x_address(s, expr, fmt, &w, err, sizeof err) == 0 &&
+			       x_fits(s, &w, &f, fmt, count, &ub, &natural, err, sizeof err) == 0))
 			return 0;
-		unsigned array;
-		uint64_t wl;
-		if (examine_where(s, expr, count, &array, &wl, err, sizeof err) == 0)
-			return 0;
-		dbg_error(s, "%s", err);
+		if (err[0])
+			dbg_error(s, "%s", err);
 		return -1;
 	}
 	if (!s->em)
 		return dbg_expr_check(s, expr);
 	if (dbg_eval(s, expr, &v) < 0)
 		return -1;
-	if (dbg_format_value(&v, fmt, text, sizeof text) == 0)
+	if (dbg_format_text(s, &v, fmt, -1, text, sizeof text) == 0)
 		return 0;
 	dbg_error(s, "%s", text);
 	return -1;
@@ -463,18 +911,22 @@ static int display_ok(dbg_session *s, const char *expr, char fmt, uint64_t count
 
 int dbg_cmd_display(dbg_session *s, char *args)
 {
-	char fmt = 0;
-	uint64_t count = 0;
-	if (parse_format(s, &args, "xtduf", &fmt, &count) < 0)
+	fmt_spec f;
+	if (parse_format(s, "display", &args, true, &f) < 0)
 		return -1;
 	char *expr = dbg_trim(args);
 	if (!*expr) {
 		dbg_show_displays(s);
 		return 0;
 	}
+	/* a count, a unit, i or s make it an examine display, as gdb's */
+	char fmt = f.fmt;
+	uint64_t count = f.count;
+	if ((f.unit || fmt == 'i' || fmt == 's') && !count)
+		count = 1;
 	if (count && !fmt)
 		fmt = 'x';
-	if (display_ok(s, expr, fmt, count) < 0)
+	if (display_ok(s, expr, fmt, f.unit, count) < 0)
 		return -1;
 	dbg_display *grown = realloc(s->disps, (s->ndisps + 1) * sizeof *grown);
 	char *copy = strdup(expr);
@@ -486,7 +938,7 @@ int dbg_cmd_display(dbg_session *s, char *args)
 		return -1;
 	}
 	s->disps = grown;
-	s->disps[s->ndisps] = (dbg_display){ ++s->next_disp, fmt, count, copy, false };
+	s->disps[s->ndisps] = (dbg_display){ ++s->next_disp, fmt, count, copy, false, f.unit };
 	if (s->em)
 		show_display(s, &s->disps[s->ndisps]);
 	s->ndisps++;
@@ -536,7 +988,8 @@ int dbg_cmd_info_display(dbg_session *s, char *args)
 		const dbg_display *d = &s->disps[i];
 		const char enb = d->disabled ? 'n' : 'y';
 		if (d->count)
-			printf("%-3u %c   x/%" PRIu64 "%c %s\n", d->num, enb, d->count, d->fmt, d->expr);
+			printf("%-3u %c   x/%" PRIu64 "%c%.1s %s\n", d->num, enb, d->count, d->fmt,
+			       &d->unit, d->expr);
 		else if (d->fmt)
 			printf("%-3u %c   /%c %s\n", d->num, enb, d->fmt, d->expr);
 		else
@@ -618,6 +1071,93 @@ int dbg_cmd_info_buffers(dbg_session *s, char *args)
 		printf("%-12s %-5s %8" PRIu64 " %5u  %-16s %s\n", b->name, type, b->length,
 		       (unsigned)b->wl, arrays, init);
 	}
+	return 0;
+}
+
+/* ---- info source ---- */
+
+/* The lines of the file at path (a last line without its newline
+ * counts), or -1 when it cannot be read. */
+static long count_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	long n = 0;
+	int c, last = '\n';
+	while ((c = getc(f)) != EOF) {
+		n += c == '\n';
+		last = c;
+	}
+	fclose(f);
+	return n + (last != '\n');
+}
+
+/* "Contains N lines." of path, as gdb's. */
+static void source_lines(const char *path)
+{
+	const long n = count_lines(path);
+	if (n < 0)
+		printf("Its text cannot be read now.\n");
+	else
+		printf("Contains %ld line%s.\n", n, n == 1 ? "" : "s");
+}
+
+/* gdb's `info source`: the current source file, where it is, its lines,
+ * its language (here the kind of program), and what the program is. */
+int dbg_cmd_info_source(dbg_session *s, char *args)
+{
+	(void)args;
+	if (s->ops) { /* another system's program (target mode) */
+		const char *src = s->ops->source && s->tg ? s->ops->source(s->tg) : NULL;
+		if (!src) {
+			printf("No current source file: the %s program has no source listing.\n",
+			       s->ops->title);
+			return 0;
+		}
+		char *abs = realpath(src, NULL);
+		printf("Current source file is %s\nLocated in %s\n", src, abs ? abs : src);
+		free(abs);
+		source_lines(src);
+		const char *dot = strrchr(src, '.');
+		printf("Source language is %s, the %s target's.\n", dot ? dot : s->ops->name,
+		       s->ops->name);
+		printf("The program runs on %s (infsim %s), in units of", s->ops->title,
+		       s->ops->name);
+		for (unsigned u = 0; u < s->ops->nunits; u++)
+			printf("%s %s", u ? "," : "", s->ops->units[u].name);
+		printf(" (finest first).\n");
+		return 0;
+	}
+	if (!s->loaded) {
+		printf("No current source file.\n");
+		return 0;
+	}
+	const bool json = s->tdfg && emu_tdfg_json_path(s->t.path);
+	const char *path = s->tdfg ? s->t.path : s->prog.path;
+	char *abs = realpath(path, NULL);
+	printf("Current source file is %s\nLocated in %s\n", path, abs ? abs : path);
+	free(abs);
+	source_lines(path);
+	if (json)
+		printf("Source language is a tDFG of the published artifact (.json): it has no "
+		       "source lines, so list shows the lowered commands.\n");
+	else if (s->tdfg)
+		printf("Source language is tDFG (doc/TDFG.md).\n");
+	else
+		printf("Source language is an infsim command stream (doc/FORMAT.md).\n");
+	if (s->tdfg)
+		printf("The program is a tDFG of %zu nodes in %zu region%s, lowered by the JIT to a "
+		       "stream of %zu commands and %zu buffers for the in-cache machine.\n",
+		       s->t.nnodes, s->t.nregions, s->t.nregions == 1 ? "" : "s", s->prog.ncmds,
+		       s->prog.nbufs);
+	else
+		printf("The program is a command stream of %zu command%s and %zu buffer%s for the "
+		       "in-cache machine.\n", s->prog.ncmds, s->prog.ncmds == 1 ? "" : "s",
+		       s->prog.nbufs, s->prog.nbufs == 1 ? "" : "s");
+	if (s->valid)
+		printf("It is validated against the tDFG %s (%zu nodes; --tdfg).\n", s->vt.path,
+		       s->vt.nnodes);
 	return 0;
 }
 
@@ -915,7 +1455,7 @@ static void tile_grid(dbg_session *s, const emu_buffer *b, const uint64_t t[3], 
 			}
 			const uint64_t flat = i0 + b->shape[0] * (i1 + b->shape[1] * i2);
 			dbg_value v = dbg_value_of_element(s, b, flat);
-			dbg_format_value(&v, fmt, text, sizeof text);
+			dbg_format_text(s, &v, fmt, -1, text, sizeof text);
 			if (dbg_elem_outside(s, b, flat)) { /* outside a tDFG node's domain */
 				char marked[170];
 				snprintf(marked, sizeof marked, "(%s)", text);
@@ -945,7 +1485,7 @@ static int parse_tile(dbg_session *s, const emu_buffer *b, const char *text, uin
 int dbg_cmd_dump_tile(dbg_session *s, char *args)
 {
 	char fmt = 0;
-	if (parse_format(s, &args, "xtduf", &fmt, NULL) < 0)
+	if (value_format(s, "dump tile", &args, &fmt) < 0)
 		return -1;
 	char *save = NULL, *name = strtok_r(args, " \t", &save);
 	char *num = strtok_r(NULL, " \t", &save);
@@ -964,7 +1504,7 @@ int dbg_cmd_dump_tile(dbg_session *s, char *args)
 		return -1;
 	dbg_value first = dbg_value_of_element(s, b, 0);
 	char text[160];
-	if (dbg_format_value(&first, fmt, text, sizeof text) < 0) {
+	if (dbg_format_text(s, &first, fmt, -1, text, sizeof text) < 0) {
 		dbg_error(s, "%s", text);
 		return -1;
 	}

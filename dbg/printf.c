@@ -19,9 +19,10 @@ int dbg_cmd_output(dbg_session *s, char *args)
 {
 	char fmt = 0;
 	if (*args == '/') {
-		if (!args[1] || !strchr("xtduf", args[1]) ||
+		/* print's letters (`help print`) */
+		if (!args[1] || !strchr("xduotacfsz", args[1]) ||
 		    (args[2] && !isspace((unsigned char)args[2]))) {
-			dbg_error(s, "Undefined output format \"%.*s\": expected one of xtduf.",
+			dbg_error(s, "Undefined output format \"%.*s\": expected one of xduotacfsz.",
 				  (int)strcspn(args + 1, " "), args + 1);
 			return -1;
 		}
@@ -37,7 +38,7 @@ int dbg_cmd_output(dbg_session *s, char *args)
 	if (dbg_eval(s, expr, &v) < 0)
 		return -1;
 	char text[160];
-	if (dbg_format_value(&v, fmt, text, sizeof text) < 0) {
+	if (dbg_format_text(s, &v, fmt, -1, text, sizeof text) < 0) {
 		dbg_error(s, "%s", text);
 		return -1;
 	}

@@ -154,10 +154,15 @@ int dbg_cmd_show_height(dbg_session *s, char *args)
 	return 0;
 }
 
-/* gdb's `set print` settings that scripts set.  elements means what it
- * means in gdb (print of a whole buffer shows at most that many
- * elements, then "..."); the others are kept and shown, as there is no
- * structure, pointer or symbol in a buffer for them to change. */
+/* gdb's `set print` settings.  Those with a meaning here change print
+ * of a whole buffer or tensor (inspect.c, doc/DEBUGGER.md "Printing a
+ * whole buffer"): pretty and array (one element, or one row of a
+ * tensor, a line), array-indexes ([i] = before each), elements (at most
+ * that many), repeats (runs collapsed to <repeats N times>), null-stop
+ * (an 8-bit buffer ends at its first zero); address and symbol change
+ * /a (the hex, the <BUF+K>).  The others are kept and shown so that gdb
+ * scripts run: a buffer has no union, object, vtable or frame for them
+ * to change. */
 static const struct {
 	const char *name;
 	bool on;          /* gdb's default */
@@ -183,6 +188,12 @@ unsigned dbg_print_elements(const dbg_session *s)
 {
 	return s->print_num[0] == 0 ? print_num_default[0]
 		: s->print_num[0] == UINT32_MAX ? 0 : s->print_num[0];
+}
+
+unsigned dbg_print_repeats(const dbg_session *s)
+{
+	return s->print_num[1] == 0 ? print_num_default[1]
+		: s->print_num[1] == UINT32_MAX ? 0 : s->print_num[1];
 }
 
 int dbg_cmd_set_print(dbg_session *s, char *args)

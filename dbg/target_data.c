@@ -330,7 +330,7 @@ int dbg_tcmd_display(dbg_session *s, char *args)
 		return -1;
 	}
 	s->disps = grown;
-	s->disps[s->ndisps++] = (dbg_display){ ++s->next_disp, fmt, 0, copy, false };
+	s->disps[s->ndisps++] = (dbg_display){ ++s->next_disp, fmt, 0, copy, false, 0 };
 	if (s->t_running) {
 		const size_t keep = s->ndisps;
 		dbg_display *last = &s->disps[keep - 1];

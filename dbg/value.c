@@ -161,13 +161,43 @@ static void natural_text(const dbg_value *v, uint64_t bits, unsigned w, char *bu
 		snprintf(buf, size, "%" PRIu64, bits & isa_mask(w));
 }
 
+/* /c, as gdb's: the value cast to an integer (a float truncated), then
+ * to a char (signed unless the value is unsigned), and that char as C
+ * writes its constant: 65 'A', 10 '\n', -56 '\310'. */
+static void char_text(const dbg_value *v, char *buf, size_t size)
+{
+	int64_t x = v->v;
+	if (v->is_float)
+		x = v->f >= -0x1p63 && v->f < 0x1p63 ? (int64_t)trunc(v->f) : 0;
+	const unsigned char c = (unsigned char)(x & 0xff);
+	const int n = v->is_signed ? (int)(signed char)c : (int)c;
+	static const char from[] = "\a\b\f\n\r\t\v\\'", to[] = "abfnrtv\\'";
+	const char *k = c ? strchr(from, c) : NULL;
+	if (k)
+		snprintf(buf, size, "%d '\\%c'", n, to[k - from]);
+	else if (c >= 0x20 && c < 0x7f)
+		snprintf(buf, size, "%d '%c'", n, c);
+	else
+		snprintf(buf, size, "%d '\\%03o'", n, c);
+}
+
 int dbg_format_value(const dbg_value *v, char fmt, char *buf, size_t size)
 {
 	unsigned w;
 	const uint64_t bits = value_bits(v, &w);
 	switch (fmt) {
 	case 'x':
+	case 'a': /* the address's symbol, when there is one, is the caller's */
 		snprintf(buf, size, "0x%" PRIx64, bits);
+		return 0;
+	case 'z':
+		snprintf(buf, size, "0x%0*" PRIx64, (int)((w + 3) / 4), bits);
+		return 0;
+	case 'o':
+		snprintf(buf, size, bits ? "0%" PRIo64 : "%" PRIo64, bits);
+		return 0;
+	case 'c':
+		char_text(v, buf, size);
 		return 0;
 	case 'u':
 		snprintf(buf, size, "%" PRIu64, bits);

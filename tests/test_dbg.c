@@ -7,6 +7,8 @@
  * from the source folder (PROG is samples/fig1d_add4.ins, or the one a
  * "# prog: PATH" first line names), and its stdout and stderr together,
  * followed by "[exit status N]", must equal tests/dbg/NAME.out exactly.
+ * A "# console" line makes it typed at the console instead (infsdb -q
+ * -nx PROG < NAME.cmds), where an empty line is Enter.
  * With INFSDB_REGEN=1 in the environment the .out files are rewritten
  * instead (review the difference before committing it).
  *
@@ -110,13 +112,33 @@ static void transcript(const char *name)
 	fputs(sub, cf);
 	fclose(cf);
 	free(sub);
+	/* "# console" on a line of its own: the lines are typed at the
+	 * console instead (an empty line is Enter, which repeats) */
+	const bool console = strncmp(text, "# console\n", 10) == 0 || strstr(text, "\n# console\n");
+	result r;
+	if (console) {
+		/* in a subshell, or proc_shell's </dev/null would win */
+		char cmd[8192];
+		snprintf(cmd, sizeof cmd, "cd '%s' && (HOME=/nonexistent '%s' -q -nx %s <'%s')",
+			 SRCDIR, INFSDB_BIN, prog, mine);
+		r.status = proc_shell(cmd, &r.out);
+		cr_assert(r.status >= 0, "infsdb < %s: did not exit normally", mine);
+	} else {
+		r = run("-batch -nx -x '%s' %s", mine, prog);
+	}
 	free(text);
-	result r = run("-batch -nx -x '%s' %s", mine, prog);
 	char shown[512];
 	snprintf(shown, sizeof shown, "tests/dbg/%s.cmds", name);
 	char *named = replace_all(r.out, mine, shown);
 	char *out = replace_all(named, tmp, "@TMP@");
 	free(named);
+	/* absolute paths (info source) name the source folder @SRCDIR@ */
+	char *src = realpath(SRCDIR, NULL);
+	cr_assert_not_null(src);
+	named = replace_all(out, src, "@SRCDIR@");
+	free(out);
+	free(src);
+	out = named;
 	proc_rmdir(tmp);
 	size_t n = strlen(out) + 64;
 	char *got = malloc(n);
@@ -201,6 +223,18 @@ Test(transcript, strm_reverse) { transcript("strm_reverse"); }
 Test(transcript, load_opt) { transcript("load_opt"); }
 Test(transcript, load_stream) { transcript("load_stream"); }
 Test(transcript, ckpt_session) { transcript("ckpt_session"); }
+Test(transcript, examine) { transcript("examine"); }
+Test(transcript, examine_elems) { transcript("examine_elems"); }
+Test(transcript, examine_enter) { transcript("examine_enter"); }
+Test(transcript, print_settings) { transcript("print_settings"); }
+Test(transcript, print_tensor) { transcript("print_tensor"); }
+Test(transcript, rbreak) { transcript("rbreak"); }
+Test(transcript, rbreak_tdfg) { transcript("rbreak_tdfg"); }
+Test(transcript, rbreak_ar) { transcript("rbreak_ar"); }
+Test(transcript, info_source) { transcript("info_source"); }
+Test(transcript, info_source_tdfg) { transcript("info_source_tdfg"); }
+Test(transcript, info_source_ar) { transcript("info_source_ar"); }
+Test(transcript, info_source_valid) { transcript("info_source_valid"); }
 
 /* ---- options ---- */
 
@@ -447,7 +481,7 @@ Test(stepi, same_bits_as_full_speed)
 	int fd = mkstemp(cmds);
 	cr_assert(fd >= 0);
 	FILE *f = fdopen(fd, "w");
-	fprintf(f, "start\n");
+	fprintf(f, "set print repeats unlimited\nstart\n"); /* every element, as the view */
 	for (int i = 0; i < 33; i++) /* tests/dbg/steps.ins runs 33 micro-ops */
 		fprintf(f, "stepi\n");
 	fprintf(f, "print A\nprint B\nprint C\nprint D\nx/16t 0 0\n");
