@@ -223,6 +223,38 @@ Test(transcript, strm_reverse) { transcript("strm_reverse"); }
 Test(transcript, load_opt) { transcript("load_opt"); }
 Test(transcript, load_stream) { transcript("load_stream"); }
 Test(transcript, ckpt_session) { transcript("ckpt_session"); }
+
+/* One session, the same command words, on a program of every system
+ * (issue 27): tests/dbg/five.tmpl with each system's location, value and
+ * array (its "# five:" line) is exactly each five_SYSTEM.cmds. */
+static void five(const char *sys)
+{
+	char name[64], path[512];
+	snprintf(name, sizeof name, "five_%s", sys);
+	snprintf(path, sizeof path, "%s/%s.cmds", DBG_DIR, name);
+	char *cmds = proc_slurp(path, NULL), *tmpl = proc_slurp(DBG_DIR "/five.tmpl", NULL);
+	cr_assert(cmds && tmpl, "%s", path);
+	char loc[128], val[128], arr[128];
+	const char *five = strstr(cmds, "\n# five: ");
+	cr_assert(five && sscanf(five, "\n# five: %127s %127s %127s", loc, val, arr) == 3, "%s", path);
+	char *a = replace_all(tmpl, "@LOC@", loc), *b = replace_all(a, "@VAL@", val);
+	char *want = replace_all(b, "@ARR@", arr);
+	const char *body = strstr(strstr(five + 1, "\n# The same session") + 1, "\n") + 1;
+	cr_expect_str_eq(body, want, "%s is not tests/dbg/five.tmpl's session", path);
+	free(a);
+	free(b);
+	free(want);
+	free(cmds);
+	free(tmpl);
+	transcript(name);
+}
+
+Test(transcript, five_stream) { five("stream"); }
+Test(transcript, five_tdfg) { five("tdfg"); }
+Test(transcript, five_ar) { five("ar"); }
+Test(transcript, five_nsc) { five("nsc"); }
+Test(transcript, five_vima) { five("vima"); }
+Test(transcript, five_simt) { five("simt"); }
 Test(transcript, examine) { transcript("examine"); }
 Test(transcript, examine_elems) { transcript("examine_elems"); }
 Test(transcript, examine_enter) { transcript("examine_enter"); }
