@@ -467,3 +467,8 @@ check_PROGRAMS += tests/test_targets
 tests_test_targets_SOURCES = tests/test_targets.c tests/stats_json.c tests/stats_json.h
 tests_test_targets_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_targets_LDADD = $(TEST_LIBS) $(JSONC_LIBS)
+
+check_PROGRAMS += tests/test_doc_dbg
+tests_test_doc_dbg_SOURCES = tests/test_doc_dbg.c
+tests_test_doc_dbg_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_doc_dbg_LDADD = $(TEST_LIBS)
