@@ -1056,7 +1056,7 @@ Test(cli, run_check_stats)
 {
 	result r = run("nsc %s/samples/nsc/histogram.nsc --check --stats --cache=512", SRCDIR);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert(strstr(r.out, "Every stream at the core"), "%s", r.out);
+	cr_assert(strstr(r.out, "every stream at the core"), "%s", r.out);
 	cr_assert(strstr(r.out, "byte-hops offload / core-only"), "%s", r.out);
 	result_free(&r);
 	r = run("nsc %s/samples/nsc/histogram.nsc --check --cache=512", SRCDIR);
