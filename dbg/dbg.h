@@ -586,6 +586,30 @@ bool dbg_tui_take_toggle(void);
 /* Bind Ctrl-X A, Ctrl-X a and Ctrl-X Ctrl-A to toggle the TUI, as gdb. */
 void dbg_tui_bind_keys(void);
 
+/* ---- layout, focus, refresh (layout.c) ---- */
+/* What a TUI has for gdb's `layout`, `focus` and `refresh`: its layouts
+ * (in `layout next` order) and windows, which layout shows which window,
+ * and the hooks that change them.  Each hook turns the TUI on (when the
+ * terminal can hold it) and returns 0, or -1 with an error reported. */
+typedef struct dbg_layout_ops {
+	const char *const *layouts;   /* NULL-terminated */
+	const char *const *windows;   /* the windows focus names, NULL-terminated */
+	int (*layout_now)(void);      /* the current layout's index */
+	int (*focus_now)(void);       /* the focused window's index */
+	bool (*shown)(int layout, int window);
+	int (*set_layout)(dbg_session *s, int layout);
+	int (*set_focus)(dbg_session *s, int window);  /* says "Focus set to ..." */
+	int (*refresh)(dbg_session *s);
+} dbg_layout_ops;
+/* The stream and tDFG TUI's (tui.c). */
+extern const dbg_layout_ops dbg_tui_layout;
+/* Target mode's: the target TUI sets it; NULL, the commands say there
+ * is nothing to lay out. */
+extern const dbg_layout_ops *dbg_layout_target;
+int dbg_cmd_layout(dbg_session *s, char *args);
+int dbg_cmd_focus(dbg_session *s, char *args);
+int dbg_cmd_refresh(dbg_session *s, char *args);
+
 /* ---- tDFG programs (nodes.c) ---- */
 /* Load a .tdfg (type NULL), or an artifact's .json read with element
  * type `type`: parse it, lower it (emu_tdfg_load, emu_tdfg_json_load),
