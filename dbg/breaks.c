@@ -869,6 +869,8 @@ int dbg_cmd_delete(dbg_session *s, char *args)
 {
 	if (take_word(&args, "display", 1))
 		return dbg_cmd_undisplay(s, args);
+	if (take_word(&args, "checkpoint", 10))
+		return dbg_delete_checkpoint(s, args);
 	take_word(&args, "breakpoints", 1);
 	return for_each_number(s, args, BP_DELETE, 0);
 }

@@ -311,10 +311,22 @@ static const dbg_command tui_commands[] = {
 	  "Show wordlines A to B in the TUI's array view (as many as fit), whatever\n"
 	  "the micro-op activates; auto: the activated and written wordlines, then\n"
 	  "the command's operands.", NULL },
+	{ "view", NULL, "support", dbg_cmd_tui_view, false,
+	  "Choose the target view the TUI's state window draws.",
+	  "tui view [NAME]\n"
+	  "On a program of another system than streams, draw the target's view\n"
+	  "NAME in the TUI's state window: flows (Active-Routing), divergence,\n"
+	  "bundles or threads (SIMT), cache (VIMA), streams or regions (near-stream\n"
+	  "computing).  The first is shown until then.  Without NAME, list the\n"
+	  "target's views, * at the one shown.", NULL },
 	{ "enable", NULL, "support", dbg_cmd_tui_enable, false,
 	  "Enter the text user interface.",
 	  "tui enable\n"
-	  "Show, above the console, the commands around the current one (=> marks\n"
+	  "On a program of another system than streams (.ar, .nsc, .vima, .simt):\n"
+	  "show, above the console, its source around the position (=> marks the\n"
+	  "line), a bar with the position, and the state window, which draws the\n"
+	  "view `tui view` picks.  On a stream:\n"
+	  "show, above the console, the commands around the current one (=> marks\n"
 	  "it; on a tDFG program, the tDFG's source lines around the current\n"
 	  "node's line, which => marks) and the array view: the current command's\n"
 	  "first selected array, wordlines x bitlines, with the carry (C) and tag\n"
@@ -766,9 +778,9 @@ const dbg_command dbg_commands[] = {
 	{ "tui", NULL, "support", NULL, false,
 	  "The text user interface.",
 	  "tui enable | tui disable | tui element [NAME] | tui rows A-B | tui bitline N\n"
-	  "| tui console N\n"
+	  "| tui console N | tui view [NAME]\n"
 	  "See `help tui enable`, `help tui element`, `help tui rows`, `help tui\n"
-	  "bitline` and `help tui console`.", tui_commands },
+	  "bitline`, `help tui console` and `help tui view`.", tui_commands },
 	{ "layout", NULL, "support", dbg_cmd_layout, false,
 	  "Choose the TUI's windows (and turn it on).",
 	  "layout src | asm | split | regs | next | prev\n"
@@ -1184,7 +1196,9 @@ int dbg_source(dbg_session *s, const char *path)
 		dbg_error(s, "%s: source files nested too deeply", path);
 		return -1;
 	}
-	FILE *f = fopen(path, "r");
+	/* "-": standard input (infsdb -x -), read once */
+	const bool std_in = !strcmp(path, "-");
+	FILE *f = std_in ? stdin : fopen(path, "r");
 	if (!f) {
 		dbg_error(s, "%s: %s.", path, strerror(errno));
 		return -1;
@@ -1208,7 +1222,8 @@ int dbg_source(dbg_session *s, const char *path)
 		rc = -1;
 	}
 	free(line);
-	fclose(f);
+	if (!std_in)
+		fclose(f);
 	s->source_path = outer_path;
 	s->source_line = outer_line;
 	s->source_depth--;

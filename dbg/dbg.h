@@ -179,6 +179,15 @@ typedef struct dbg_load_arg {
 
 struct dbg_tgt_mode;
 
+/* A stream's checkpoint in the session (ckpts.c): a position of the
+ * execution history it was taken in. */
+typedef struct dbg_ckpt {
+	unsigned num;
+	uint64_t since;    /* micro-ops since the history's base */
+	uint64_t gen;      /* the history's: another one ended it */
+	char what[240];
+} dbg_ckpt;
+
 typedef struct dbg_session {
 	/* Target mode (target.c): a program of a system other than the
 	 * in-cache machine's streams (emu/target/target.h); ops NULL on a
@@ -276,6 +285,11 @@ typedef struct dbg_session {
 	bool expect_failed;      /* an `expect` found a difference */
 	char *log_path;          /* `set logging file` (default infsdb.txt) */
 	bool log_overwrite;      /* `set logging overwrite on` */
+	/* `checkpoint` on a stream (ckpts.c) */
+	dbg_ckpt *ckpts;
+	size_t nckpts;
+	unsigned next_ckpt;
+	uint64_t history_gen;    /* dbg_history_reset counts the histories */
 	/* user.c: a block being read (commands, if, while, define), the
 	 * breakpoint commands due after the stop, and the position in the
 	 * file `source` or -x reads (for messages) */
@@ -459,6 +473,11 @@ const emu_buffer *dbg_find_buffer(const dbg_session *s, const char *name,
 
 /* ---- reverse execution (reverse.c) ---- */
 int dbg_cmd_reverse_stepi(dbg_session *s, char *args);
+/* Move the machine to step count target of the history, by the replay
+ * reverse execution uses (forward or back).  0, or -1 with an error. */
+int dbg_history_goto(dbg_session *s, uint64_t target);
+/* `delete checkpoint N` of a stream (ckpts.c). */
+int dbg_delete_checkpoint(dbg_session *s, char *args);
 int dbg_cmd_reverse_step(dbg_session *s, char *args);
 int dbg_cmd_reverse_continue(dbg_session *s, char *args);
 int dbg_cmd_reverse_next(dbg_session *s, char *args);
@@ -547,8 +566,6 @@ void dbg_show_displays(dbg_session *s);
 void dbg_display_free_all(dbg_session *s);
 
 /* ---- the console and the TUI (console.c, tui.c) ---- */
-/* infsdb -tui PROG.simt: a DC-PTX program's TUI (tui_simt.c). */
-int dbg_simt_tui_main(int argc, char **argv);
 /* One line typed at the console: empty repeats the last command when
  * it may be repeated, else it is executed and added to the history. */
 void dbg_console_line(dbg_session *s, char *line);
@@ -568,6 +585,9 @@ int dbg_cmd_tui_element(dbg_session *s, char *args);
 int dbg_cmd_tui_rows(dbg_session *s, char *args);
 int dbg_cmd_tui_bitline(dbg_session *s, char *args);
 int dbg_cmd_tui_console(dbg_session *s, char *args);
+/* `tui view [NAME]`: the target view the TUI's state window draws
+ * (tui_target.c). */
+int dbg_cmd_tui_view(dbg_session *s, char *args);
 /* Put text (what the init files and -x printed before -tui's screen
  * opened) into the TUI console's scrollback. */
 void dbg_tui_preload(const char *text, size_t len);
@@ -824,16 +844,6 @@ bool dbg_parse_u64(const char *text, uint64_t *out);
 /* Trim spaces at both ends in place. */
 char *dbg_trim(char *text);
 
-/* The console of a program with its own commands (lineconsole.c): each
- * line of a file, or of the terminal or a pipe until *quit, handed to
- * run (which returns non-zero when the command failed). */
-typedef int (*dbg_line_fn)(void *ctx, char *line);
-int dbg_lines_file(const char *path, dbg_line_fn run, void *ctx, const bool *quit);
-void dbg_lines_console(dbg_line_fn run, void *ctx, const bool *quit);
-/* Split a console line in place into its command word, its /FMT (when
- * fmt is not NULL: `x/4x`) and its argument, blanks trimmed.  Returns
- * the command word, or NULL for a blank line or a # comment. */
-char *dbg_line_split(char *line, char **fmt, char **arg);
 
 /* ---- target mode (target.c, target_data.c): every system but the
  * in-cache machine's streams, through emu/target/target.h ---- */
@@ -869,8 +879,5 @@ void dbg_tgt_report_stop(dbg_session *s);
 int dbg_cmd_checkpoint(dbg_session *s, char *args);
 int dbg_cmd_restart(dbg_session *s, char *args);
 int dbg_cmd_info_checkpoints(dbg_session *s, char *args);
-
-/* infsdb on an Active-Routing program (ar.c); argv as main's. */
-int dbg_ar_main(int argc, char **argv);
 
 #endif

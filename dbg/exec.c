@@ -52,6 +52,7 @@ static void push_bound(dbg_session *s)
 
 void dbg_history_reset(dbg_session *s, dbg_snapshot *base)
 {
+	s->history_gen++; /* its checkpoints are gone with it (ckpts.c) */
 	dbg_snapshot_free(&s->base);
 	dbg_rsnap_clear(s);
 	s->base = base ? *base : (dbg_snapshot){ NULL, 0, NULL, 0 };

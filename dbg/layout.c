@@ -22,7 +22,8 @@ static const dbg_layout_ops *ops_of(dbg_session *s, const char *cmd)
 	if (!s->ops)
 		return &dbg_tui_layout;
 	if (!dbg_layout_target)
-		dbg_error(s, "%s: the TUI of %s programs has no windows to lay out.", cmd,
+		dbg_error(s, "%s: the TUI of %s programs takes no layouts yet: \"tui enable\" shows "
+			  "its listing and state window, \"tui view\" picks the state's view.", cmd,
 			  s->ops->title);
 	return dbg_layout_target;
 }
@@ -126,6 +127,7 @@ int dbg_cmd_refresh(dbg_session *s, char *args)
 		dbg_error(s, "\"refresh\" takes no arguments.");
 		return -1;
 	}
-	const dbg_layout_ops *o = ops_of(s, "refresh");
-	return o ? o->refresh(s) : -1;
+	/* a repaint means the same on every TUI tui.c draws */
+	const dbg_layout_ops *o = s->ops && dbg_layout_target ? dbg_layout_target : &dbg_tui_layout;
+	return o->refresh(s);
 }

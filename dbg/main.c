@@ -6,7 +6,9 @@
  * program).
  *
  *   infsdb [OPTION]... PROG        (a .ins or .inb stream, a .tdfg, or a
- *                                   .json tDFG with --type)
+ *                                   .json tDFG with --type; or a program
+ *                                   of another target, .ar, .nsc, .vima,
+ *                                   .simt: target mode, target.c)
  *
  * Exit status (batch mode): 0 if every command worked and every check
  * agreed, 1 if a command failed, 3 if a check found a difference, 2 on a
@@ -27,15 +29,12 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
-#include "ar.h"
 #include "cli.h"
 #include "dbg.h"
 #include "opts.h"
 #include "tdfg_json.h"
 #include "text.h"
 #include "outfile.h"
-#include "vima.h"
-#include "simt.h"
 
 static const char help_text[] =
 "Usage: infsdb [OPTION]... PROG [OPTION]...\n"
@@ -546,18 +545,6 @@ static void options_free(options *o)
 int main(int argc, char **argv)
 {
 	cli_program = "infsdb";
-	/* VIMA programs have their own command set (emu/vima, doc/VIMA.md). */
-	if (vima_cli_wants(argc - 1, argv + 1))
-		return vima_dbg_main(argc, argv);
-	if (simt_cli_wants(argc, argv)) { /* DC-PTX programs (emu/simt, doc/SIMT.md) */
-		for (int i = 1; i < argc; i++)
-			if (!strcmp(argv[i], "-tui") || !strcmp(argv[i], "--tui"))
-				return dbg_simt_tui_main(argc, argv);
-		return simt_dbg_main(argc, argv);
-	}
-	/* Active-Routing's console until its target is in tgt_all (emu/ar) */
-	if (ar_cli_wants(argc, argv) && !tgt_opts_target("ar"))
-		return dbg_ar_main(argc, argv);
 	options o = { 0 };
 	int rc = tgt_opts_init(&o.c, (size_t)argc) < 0 ||
 		 !(o.lo = tgt_opts_longopts(long_options, NLONG)) ? oom_error()
@@ -625,6 +612,7 @@ int main(int argc, char **argv)
 	dbg_vars_free(&s);
 	dbg_user_free(&s);
 	free(s.log_path);
+	free(s.ckpts);
 	dbg_tgt_free(&s);
 	dbg_loads_free(&s);
 	dbg_valid_free(&s);

@@ -503,3 +503,8 @@ int dbg_cmd_bisect(dbg_session *s, char *args)
 	       s->ref_err[0] ? " (the reference model stopped)" : "");
 	return go_back(s, now, false);
 }
+
+int dbg_history_goto(dbg_session *s, uint64_t target)
+{
+	return replay_to(s, target);
+}

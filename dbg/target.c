@@ -270,14 +270,20 @@ void dbg_tgt_report_stop(dbg_session *s)
 	dbg_show_displays(s);
 }
 
+const char *dbg_tgt_unit_word(const tgt_ops *ops, unsigned u, uint64_t n)
+{
+	return n == 1 ? ops->units[u].name : ops->units[u].plural;
+}
+
 void dbg_tgt_report_end(dbg_session *s)
 {
 	const tgt_ops *ops = s->ops;
-	printf("The program ended after %" PRIu64 " %s", ops->count(s->tg, 0),
-	       ops->units[0].plural);
-	if (ops->nunits > 1)
-		printf(" (%" PRIu64 " %s)", ops->count(s->tg, ops->nunits - 1),
-		       ops->units[ops->nunits - 1].plural);
+	const uint64_t n = ops->count(s->tg, 0);
+	printf("The program ended after %" PRIu64 " %s", n, dbg_tgt_unit_word(ops, 0, n));
+	if (ops->nunits > 1) {
+		const uint64_t m = ops->count(s->tg, ops->nunits - 1);
+		printf(" (%" PRIu64 " %s)", m, dbg_tgt_unit_word(ops, ops->nunits - 1, m));
+	}
 	printf(", cycle %" PRIu64 ".\n", dbg_tgt_cycles(s));
 	dbg_show_displays(s);
 }
@@ -646,7 +652,6 @@ static const struct {
 	{ dbg_cmd_restart, dbg_tcmd_restart },
 	{ dbg_cmd_info_checkpoints, dbg_tcmd_info_checkpoints },
 	{ dbg_cmd_checkpoint, dbg_tcmd_checkpoint },
-	{ dbg_cmd_tui_enable, dbg_tcmd_stream_only },
 	/* the in-cache machine's own: SRAM arrays, layouts, micro-ops, VCD */
 	{ dbg_cmd_rwatch, dbg_tcmd_stream_only }, { dbg_cmd_awatch, dbg_tcmd_stream_only },
 	{ dbg_cmd_dump_array, dbg_tcmd_stream_only }, { dbg_cmd_dump_tile, dbg_tcmd_stream_only },
@@ -692,7 +697,13 @@ int dbg_tgt_info(dbg_session *s, const char *word, size_t len, const char *args)
 	diag_clear(&d);
 	fflush(stdout);
 	if (found->show(s->tg, args, stdout, &d) < 0) {
-		dbg_error(s, "info %s: %s", found->name, d.set ? d.msg : "failed");
+		/* a target's message may name the command already */
+		char cmd[TGT_NAME_MAX + 8];
+		snprintf(cmd, sizeof cmd, "info %s:", found->name);
+		if (d.set && !strncmp(d.msg, cmd, strlen(cmd)))
+			dbg_error(s, "%s", d.msg);
+		else
+			dbg_error(s, "%s %s", cmd, d.set ? d.msg : "failed");
 		return -1;
 	}
 	return 0;

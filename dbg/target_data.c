@@ -77,6 +77,56 @@ static int print_array(dbg_session *s, const char *name, const tgt_sym *sym, cha
 	return 0;
 }
 
+/* print ARRAY[I]@N: gdb's artificial array, N elements from ARRAY[I]
+ * (text is "ARRAY[I]", at the '@'). */
+static int print_slice(dbg_session *s, char *text, char *at, char fmt)
+{
+	*at = '\0';
+	char *elem = dbg_trim(text), *open = strchr(elem, '['), *close = strrchr(elem, ']');
+	char name[TGT_NAME_MAX];
+	dbg_value first, count;
+	tgt_sym sym;
+	if (!open || !close || close < open || *dbg_trim(close + 1) ||
+	    (size_t)(open - elem) >= sizeof name) {
+		dbg_error(s, "print: expected ARRAY[INDEX]@COUNT, got \"%s@%s\".", elem, at + 1);
+		return -1;
+	}
+	memcpy(name, elem, (size_t)(open - elem));
+	name[open - elem] = '\0';
+	*close = '\0';
+	if (!array_named(s, "print", dbg_trim(name), &sym) || dbg_tgt_need_running(s) < 0 ||
+	    dbg_eval(s, open + 1, &first) < 0 || dbg_eval(s, at + 1, &count) < 0)
+		return -1;
+	if (first.is_float || first.v < 0 || (uint64_t)first.v >= sym.length) {
+		dbg_error(s, "print: %s[%s] is outside the array (%" PRIu64 " elements).",
+			  dbg_trim(name), open + 1, sym.length);
+		return -1;
+	}
+	if (count.is_float || count.v <= 0) {
+		dbg_error(s, "Invalid number %s of repetitions.", dbg_trim(at + 1));
+		return -1;
+	}
+	if ((uint64_t)count.v > sym.length - (uint64_t)first.v) {
+		dbg_error(s, "print: %s[%" PRId64 "]@%" PRId64 " runs past the end of the array "
+			  "(%" PRIu64 " elements).", dbg_trim(name), first.v, count.v, sym.length);
+		return -1;
+	}
+	char out[160];
+	printf("%s[%" PRId64 "]@%" PRId64 " = {", dbg_trim(name), first.v, count.v);
+	for (int64_t i = 0; i < count.v && i < 256; i++) {
+		dbg_value v = dbg_tgt_value(sym.type, s->ops->read(s->tg, &sym,
+								  (uint64_t)(first.v + i)));
+		if (dbg_format_value(&v, fmt, out, sizeof out) < 0) {
+			printf("}\n");
+			dbg_error(s, "%s", out);
+			return -1;
+		}
+		printf("%s%s", i ? ", " : "", out);
+	}
+	printf("%s}\n", count.v > 256 ? ", ..." : "");
+	return 0;
+}
+
 int dbg_tcmd_print(dbg_session *s, char *args)
 {
 	char fmt = 0;
@@ -89,6 +139,9 @@ int dbg_tcmd_print(dbg_session *s, char *args)
 			return -1;
 		return print_array(s, expr, &sym, fmt);
 	}
+	char *at = strrchr(expr, '@');
+	if (at)
+		return print_slice(s, expr, at, fmt);
 	dbg_value v;
 	if (dbg_eval(s, expr, &v) < 0)
 		return -1;
@@ -386,7 +439,9 @@ int dbg_tcmd_info_frame(dbg_session *s, char *args)
 	if (dbg_tgt_need_running(s) < 0)
 		return -1;
 	const int64_t k = selected(s);
-	printf("Stack level %" PRId64 ", a %s:\n", k, s->ops->units[k].name);
+	const char *unit = s->ops->units[k].name;
+	printf("Stack level %" PRId64 ", %s %s:\n", k, strchr("aeiouAEIOU", unit[0]) ? "an" : "a",
+	       unit);
 	frame_line(s, (unsigned)k);
 	if (k > 0)
 		printf(" inner: %s\n", s->ops->units[k - 1].name);
@@ -397,8 +452,7 @@ int dbg_tcmd_info_frame(dbg_session *s, char *args)
 
 /* ---- list, info line, info source ---- */
 
-/* The source's text (malloc'd), or NULL. */
-static char *source_text(dbg_session *s, const char **path)
+char *dbg_tgt_source_text(dbg_session *s, const char **path)
 {
 	*path = s->ops->source ? s->ops->source(s->tg) : NULL;
 	if (!*path)
@@ -417,8 +471,7 @@ static char *source_text(dbg_session *s, const char **path)
 	return text;
 }
 
-/* The line the position is on (0 if none). */
-static unsigned position_line(dbg_session *s)
+unsigned dbg_tgt_position_line(dbg_session *s)
 {
 	tgt_loc loc;
 	for (unsigned u = 0; s->t_running && u < s->ops->nunits; u++)
@@ -430,14 +483,14 @@ static unsigned position_line(dbg_session *s)
 int dbg_tcmd_list(dbg_session *s, char *args)
 {
 	const char *path;
-	char *text = source_text(s, &path);
+	char *text = dbg_tgt_source_text(s, &path);
 	if (!text) {
 		dbg_error(s, "list: %s programs here have no source file to show.", s->ops->name);
 		return -1;
 	}
 	args = dbg_trim(args);
 	const unsigned size = s->listsize ? s->listsize : 10;
-	const unsigned here = position_line(s);
+	const unsigned here = dbg_tgt_position_line(s);
 	uint64_t center = here ? here : 1;
 	unsigned first;
 	if (*args) {
@@ -512,9 +565,10 @@ int dbg_tcmd_info_program(dbg_session *s, char *args)
 		return 0;
 	}
 	printf("Done:");
-	for (unsigned u = 0; u < s->ops->nunits; u++)
-		printf("%s %" PRIu64 " %s", u ? "," : "", s->ops->count(s->tg, u),
-		       s->ops->units[u].plural);
+	for (unsigned u = 0; u < s->ops->nunits; u++) {
+		const uint64_t n = s->ops->count(s->tg, u);
+		printf("%s %" PRIu64 " %s", u ? "," : "", n, dbg_tgt_unit_word(s->ops, u, n));
+	}
 	printf("; cycle %" PRIu64 "%s.\n", dbg_tgt_cycles(s), s->ops->ended(s->tg) ? "; ended" : "");
 	return 0;
 }
@@ -1046,30 +1100,3 @@ failed:
 	return -1;
 }
 
-/* ---- the same words on a stream ---- */
-
-/* A stream's checkpoints are files (state.c); these say so. */
-static int stream_checkpoints(dbg_session *s, const char *cmd)
-{
-	dbg_error(s, "%s: a stream's or a tDFG's checkpoints are files: checkpoint save FILE, "
-		  "checkpoint load FILE.", cmd);
-	return -1;
-}
-
-int dbg_cmd_checkpoint(dbg_session *s, char *args)
-{
-	(void)args;
-	return stream_checkpoints(s, "checkpoint");
-}
-
-int dbg_cmd_restart(dbg_session *s, char *args)
-{
-	(void)args;
-	return stream_checkpoints(s, "restart");
-}
-
-int dbg_cmd_info_checkpoints(dbg_session *s, char *args)
-{
-	(void)args;
-	return stream_checkpoints(s, "info checkpoints");
-}

@@ -43,6 +43,12 @@ typedef struct dbg_tgt_mode {
 int dbg_tgt_open(dbg_session *s, tgt_status *st, diag *d);
 /* Finest units done: the position of the history. */
 uint64_t dbg_tgt_pos(const dbg_session *s);
+/* The source's text (malloc'd, NUL-terminated) and its path, or NULL. */
+char *dbg_tgt_source_text(dbg_session *s, const char **path);
+/* The source line the position is on (0 if none). */
+unsigned dbg_tgt_position_line(dbg_session *s);
+/* Unit u's name for n of them: "event", "events". */
+const char *dbg_tgt_unit_word(const tgt_ops *ops, unsigned u, uint64_t n);
 int dbg_tgt_snap_note(dbg_session *s, bool force);
 int dbg_tgt_history_reset(dbg_session *s);
 void dbg_tgt_print_position(dbg_session *s);

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tui.c: infsdb's text user interface (`tui enable`, `-tui`, Ctrl-X A),
- * on ncurses, as gdb's: a listing of the commands around the current
- * one (of a tDFG program, its source lines around the current node's),
+ * on ncurses, as gdb's.  On a program of another target than streams the
+ * windows above the console are the target's (tui_target.c: its source,
+ * and the view `tui view` picks); on a stream: a listing of the commands
+ * around the current one (of a tDFG program, its source lines around the
+ * current node's),
  * an array view of the current command's first selected array
  * (wordlines x bitlines with the latches; the bits that changed since
  * the previous view in reverse video), an element view of the tile that
@@ -44,6 +47,7 @@
 #include <readline/readline.h>
 
 #include "dbg.h"
+#include "tui_int.h"
 
 enum { SCROLLBACK = 1000, MIN_LINES = 14, MIN_COLS = 40, QUEUE = 16 };
 /* gdb's layouts and windows, as `layout` and `focus` name them */
@@ -719,8 +723,7 @@ static void draw_views(const dbg_session *s, int top, int h)
 
 /* ---- drawing ---- */
 
-static void draw_bar(int y, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void draw_bar(int y, const char *fmt, ...)
+void dbg_tui_bar(int y, const char *fmt, ...)
 {
 	char text[512];
 	va_list ap;
@@ -786,11 +789,11 @@ static void draw_position_bar(const dbg_session *s, int y)
 {
 	const emu_machine *em = s->em;
 	if (!em) {
-		draw_bar(y, " array view: the program is not being run");
+		dbg_tui_bar(y, " array view: the program is not being run");
 	} else if (!tui.view.valid) {
-		draw_bar(y, " array view: no array selected");
+		dbg_tui_bar(y, " array view: no array selected");
 	} else if (emu_done(em)) {
-		draw_bar(y, " array %u  program finished, %llu cycles", tui.view.array,
+		dbg_tui_bar(y, " array %u  program finished, %llu cycles", tui.view.array,
 			 (unsigned long long)dbg_cycles(s));
 	} else {
 		char text[256] = "not started", note[64];
@@ -801,7 +804,7 @@ static void draw_position_bar(const dbg_session *s, int y)
 		char where[EMU_NAME_MAX + 16] = "";
 		if (node >= 0)
 			snprintf(where, sizeof where, "node %s  ", s->t.nodes[node].name);
-		draw_bar(y, " array %u  %scmd %zu  next micro-op %zu%s: %s", tui.view.array, where,
+		dbg_tui_bar(y, " array %u  %scmd %zu  next micro-op %zu%s: %s", tui.view.array, where,
 			 em->pc, em->upc, note, text);
 	}
 }
@@ -817,7 +820,7 @@ static void draw_console(int top, int h)
 	for (size_t i = from; i < end; i++)
 		mvaddnstr(top + (int)(i - from), 0, tui.lines[i], COLS);
 	if (tui.scroll)
-		draw_bar(top + h - 1, " %zu more line%s below (PageDown)",
+		dbg_tui_bar(top + h - 1, " %zu more line%s below (PageDown)",
 			 tui.scroll, tui.scroll == 1 ? "" : "s");
 }
 
@@ -907,23 +910,30 @@ static void draw_all(void)
 		list_h = 0, arr_h = views;
 	else if (tui.layout == L_REGS) /* the latches and the element view */
 		arr_h = views / 3 > 6 ? views / 3 : 6, list_h = views - arr_h;
-	if (s->since != tui.src_since) { /* the machine moved: the listing follows it */
-		tui.src_off = 0;
-		tui.src_since = s->since;
+	if (s->ops) { /* a target's windows (tui_target.c) */
+		dbg_tui_target_title(tui.s, 0);
+		dbg_tui_target_listing(tui.s, 1, list_h);
+		dbg_tui_target_bar(tui.s, 1 + list_h);
+		dbg_tui_target_view(tui.s, 2 + list_h, arr_h);
+	} else {
+		if (s->since != tui.src_since) { /* the machine moved: the listing follows it */
+			tui.src_off = 0;
+			tui.src_since = s->since;
+		}
+		char where[64];
+		snprintf(where, sizeof where, "  [layout %s, focus %s]", layout_names[tui.layout],
+			 window_names[tui.focus]);
+		if (s->tdfg)
+			dbg_tui_bar(0, " %s  (%zu nodes, %zu commands)%s", s->t.path, s->t.nnodes,
+				    s->prog.ncmds, where);
+		else
+			dbg_tui_bar(0, " %s  (%zu commands)%s", s->prog.path ? s->prog.path : "",
+				    s->prog.ncmds, where);
+		draw_listing(s, 1, list_h);
+		draw_position_bar(s, 1 + list_h);
+		if (s->em && tui.view.valid && arr_h > 0)
+			draw_views(s, 2 + list_h, arr_h);
 	}
-	char where[64];
-	snprintf(where, sizeof where, "  [layout %s, focus %s]", layout_names[tui.layout],
-		 window_names[tui.focus]);
-	if (s->tdfg)
-		draw_bar(0, " %s  (%zu nodes, %zu commands)%s", s->t.path, s->t.nnodes, s->prog.ncmds,
-			 where);
-	else
-		draw_bar(0, " %s  (%zu commands)%s", s->prog.path ? s->prog.path : "", s->prog.ncmds,
-			 where);
-	draw_listing(s, 1, list_h);
-	draw_position_bar(s, 1 + list_h);
-	if (s->em && tui.view.valid && arr_h > 0)
-		draw_views(s, 2 + list_h, arr_h);
 	draw_console(2 + list_h + arr_h, cons_h);
 	draw_prompt();
 	show();
@@ -1276,6 +1286,7 @@ void dbg_tui_disable(void)
 	free(tui.view.changed);
 	tui.view = (tui_view){ 0 };
 	elems_free();
+	dbg_tui_target_free();
 	tui.scroll = 0;
 	tui.active = tui.want_off = false;
 }

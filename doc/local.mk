@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 dist_man1_MANS += doc/infsim.1
-EXTRA_DIST += doc/USAGE.md COPYING doc/TESTING.md
+EXTRA_DIST += doc/USAGE.md COPYING doc/TESTING.md doc/stats.schema.json
 EXTRA_DIST += doc/ARCHITECTURE.md doc/MACHINE.md doc/COMMANDS.md doc/FORMAT.md \
 	doc/commands/mul-div.md doc/commands/ops.md doc/PERFORMANCE.md README.md
 EXTRA_DIST += dbg/README.md

@@ -37,18 +37,6 @@ bool cli_ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-bool cli_names_file(int argc, char **argv, const char *suffix)
-{
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *prev = i ? argv[i - 1] : "";
-		bool after_short = prev[0] == '-' && strlen(prev) == 2 && strchr(CLI_SHORT_VALUED, prev[1]);
-		if (a[0] != '-' && !strchr(a, '=') && !after_short && strlen(a) > strlen(suffix) &&
-		    cli_ends_with(a, suffix))
-			return true;
-	}
-	return false;
-}
-
 int cli_number(const char *cmd, const char *opt, const char *s, uint64_t lo, uint64_t hi,
 	       uint64_t *v)
 {

@@ -32,14 +32,6 @@ int cli_failed(const diag *d);
 
 bool cli_ends_with(const char *s, const char *suffix);
 
-/* The short options of infsim and its subcommands that take a value
- * (-m SPEC, -c FILE, -l, -s, -e, -d, -j, -D). */
-#define CLI_SHORT_VALUED "mclsedjD"
-
-/* Does an operand end in suffix (not an option, not NAME=VALUE, not the
- * value of a short option of CLI_SHORT_VALUED, and more than the
- * suffix)?  How `infsim run` knows which system a program is for. */
-bool cli_names_file(int argc, char **argv, const char *suffix);
 
 /* --opt=S as a decimal number in [lo, hi] into *v; 0, or a usage error
  * ("--OPT=S: expected a number from LO to HI", or "of at least LO" when

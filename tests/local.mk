@@ -328,7 +328,14 @@ tests_test_target_ar_SOURCES = tests/test_target_ar.c
 tests_test_target_ar_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_target_ar_LDADD = $(TEST_LIBS)
 # The libFuzzer target and its seeds (built by hand: see its header).
-EXTRA_DIST += tests/dbg/ar_mac.cmds tests/dbg/ar_mac.out
+EXTRA_DIST += tests/dbg/ar_mac.cmds tests/dbg/ar_mac.out tests/dbg/ar_root.cmds \
+	tests/dbg/ar_root.out tests/dbg/ar_load.cmds tests/dbg/ar_load.out tests/dbg/ar_A.npy \
+	tests/dbg/ar_B.npy tests/dbg/ar_stats.cmds tests/dbg/ar_stats.out
+EXTRA_DIST += tests/dbg/vima_watch.cmds tests/dbg/vima_watch.out tests/dbg/vima_t.vima \
+	tests/dbg/vima_options.cmds tests/dbg/vima_options.out tests/dbg/vima_A.npy \
+	tests/dbg/simt_div.cmds tests/dbg/simt_div.out tests/dbg/simt_div.simt \
+	tests/dbg/simt_define.cmds tests/dbg/simt_define.out tests/dbg/tui_view.cmds \
+	tests/dbg/tui_view.out
 EXTRA_DIST += tests/fuzz/fuzz_ar.c tests/fuzz/corpus/ar/assign tests/fuzz/corpus/ar/backprop tests/fuzz/corpus/ar/bad_index tests/fuzz/corpus/ar/deadlock tests/fuzz/corpus/ar/lud tests/fuzz/corpus/ar/mac tests/fuzz/corpus/ar/mac_f32 tests/fuzz/corpus/ar/pagerank tests/fuzz/corpus/ar/rand_mac tests/fuzz/corpus/ar/rand_reduce tests/fuzz/corpus/ar/reduce tests/fuzz/corpus/ar/sgemm tests/fuzz/corpus/ar/spmv
 check_PROGRAMS += tests/test_valid
 tests_test_valid_SOURCES = tests/test_valid.c
@@ -350,6 +357,11 @@ check_PROGRAMS += tests/test_doc_tdfg
 tests_test_doc_tdfg_SOURCES = tests/test_doc_tdfg.c
 tests_test_doc_tdfg_CFLAGS = $(TEST_CFLAGS) -DBUILDDIR='"$(abs_top_builddir)"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_doc_tdfg_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_doc_usage
+tests_test_doc_usage_SOURCES = tests/test_doc_usage.c
+tests_test_doc_usage_CFLAGS = $(TEST_CFLAGS) -DBUILDDIR='"$(abs_top_builddir)"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_doc_usage_LDADD = $(TEST_LIBS)
 
 # Injected allocation failures (doc/TESTING.md, "Injected failures"):
 # infsim and infsdb built again with their own code's allocations routed
@@ -395,10 +407,10 @@ check_PROGRAMS += tests/test_paper_stats
 tests_test_paper_stats_SOURCES = tests/test_paper_stats.c tests/stats_json.c tests/stats_json.h
 tests_test_paper_stats_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_paper_stats_LDADD = $(TEST_LIBS) $(JSONC_LIBS)
-check_PROGRAMS += tests/test_tui_simt
-tests_test_tui_simt_SOURCES = tests/test_tui_simt.c tests/tmux.c tests/tmux.h
-tests_test_tui_simt_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
-tests_test_tui_simt_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_tui_target
+tests_test_tui_target_SOURCES = tests/test_tui_target.c tests/tmux.c tests/tmux.h
+tests_test_tui_target_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_tui_target_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/test_target_simt
 tests_test_target_simt_SOURCES = tests/test_target_simt.c
 tests_test_target_simt_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
@@ -455,3 +467,8 @@ check_PROGRAMS += tests/test_targets
 tests_test_targets_SOURCES = tests/test_targets.c tests/stats_json.c tests/stats_json.h
 tests_test_targets_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_targets_LDADD = $(TEST_LIBS) $(JSONC_LIBS)
+
+check_PROGRAMS += tests/test_doc_dbg
+tests_test_doc_dbg_SOURCES = tests/test_doc_dbg.c
+tests_test_doc_dbg_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_doc_dbg_LDADD = $(TEST_LIBS)

@@ -179,7 +179,8 @@ Test(cli, usage_errors)
 	expect_failure(run("asm " DATA "/small.ins"), 2, "missing -o");
 	expect_failure(run("disasm -o x " DATA "/small.ins"), 2,
 		       "option '--output' does not apply to 'disasm'");
-	expect_failure(run("commands extra"), 2, "extra operand 'extra'");
+	expect_failure(run("commands extra"), 2, "commands: 'extra' is not a system (expected stream, ar, nsc, vima or simt)");
+	expect_failure(run("commands vima extra"), 2, "extra operand 'extra'");
 }
 
 Test(cli, missing_and_unreadable_stream)

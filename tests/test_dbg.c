@@ -204,6 +204,15 @@ Test(transcript, nsc_alias) { transcript("nsc_alias"); }
 Test(transcript, nsc_syncfree) { transcript("nsc_syncfree"); }
 Test(transcript, nsc_badopt) { transcript("nsc_badopt"); }
 Test(transcript, nsc_reverse) { transcript("nsc_reverse"); }
+Test(transcript, ar_mac) { transcript("ar_mac"); }
+Test(transcript, ar_root) { transcript("ar_root"); }
+Test(transcript, ar_load) { transcript("ar_load"); }
+Test(transcript, ar_stats) { transcript("ar_stats"); }
+Test(transcript, vima_watch) { transcript("vima_watch"); }
+Test(transcript, vima_options) { transcript("vima_options"); }
+Test(transcript, simt_div) { transcript("simt_div"); }
+Test(transcript, simt_define) { transcript("simt_define"); }
+Test(transcript, tui_view) { transcript("tui_view"); }
 Test(transcript, tdfg_json) { transcript("tdfg_json"); }
 Test(transcript, valid_load) { transcript("valid_load"); }
 Test(transcript, strm) { transcript("strm"); }
@@ -213,6 +222,39 @@ Test(transcript, tdfg_load) { transcript("tdfg_load"); }
 Test(transcript, strm_reverse) { transcript("strm_reverse"); }
 Test(transcript, load_opt) { transcript("load_opt"); }
 Test(transcript, load_stream) { transcript("load_stream"); }
+Test(transcript, ckpt_session) { transcript("ckpt_session"); }
+
+/* One session, the same command words, on a program of every system
+ * (issue 27): tests/dbg/five.tmpl with each system's location, value and
+ * array (its "# five:" line) is exactly each five_SYSTEM.cmds. */
+static void five(const char *sys)
+{
+	char name[64], path[512];
+	snprintf(name, sizeof name, "five_%s", sys);
+	snprintf(path, sizeof path, "%s/%s.cmds", DBG_DIR, name);
+	char *cmds = proc_slurp(path, NULL), *tmpl = proc_slurp(DBG_DIR "/five.tmpl", NULL);
+	cr_assert(cmds && tmpl, "%s", path);
+	char loc[128], val[128], arr[128];
+	const char *five = strstr(cmds, "\n# five: ");
+	cr_assert(five && sscanf(five, "\n# five: %127s %127s %127s", loc, val, arr) == 3, "%s", path);
+	char *a = replace_all(tmpl, "@LOC@", loc), *b = replace_all(a, "@VAL@", val);
+	char *want = replace_all(b, "@ARR@", arr);
+	const char *body = strstr(strstr(five + 1, "\n# The same session") + 1, "\n") + 1;
+	cr_expect_str_eq(body, want, "%s is not tests/dbg/five.tmpl's session", path);
+	free(a);
+	free(b);
+	free(want);
+	free(cmds);
+	free(tmpl);
+	transcript(name);
+}
+
+Test(transcript, five_stream) { five("stream"); }
+Test(transcript, five_tdfg) { five("tdfg"); }
+Test(transcript, five_ar) { five("ar"); }
+Test(transcript, five_nsc) { five("nsc"); }
+Test(transcript, five_vima) { five("vima"); }
+Test(transcript, five_simt) { five("simt"); }
 Test(transcript, examine) { transcript("examine"); }
 Test(transcript, examine_elems) { transcript("examine_elems"); }
 Test(transcript, examine_enter) { transcript("examine_enter"); }
@@ -378,6 +420,20 @@ Test(options, enter_continues_a_tdfg_listing)
 	const char *moved = strstr(r.out, "(infsdb) list\n   3    #");
 	cr_expect(moved && strstr(moved, "=> 8    w = shift X, +1, +0\n") &&
 		  strstr(moved, "   12   k = const u8 3\n(infsdb) \n   13   S ="), "%s", r.out);
+	free(r.out);
+}
+
+/* -x - reads the commands from standard input, as a script. */
+Test(options, commands_from_standard_input)
+{
+	char cmd[8192];
+	snprintf(cmd, sizeof cmd, "cd '%s' && (printf 'run\\nprint S[0]\\nbogus\\n' | HOME=/nonexistent "
+		 "'%s' -batch -nx -x - samples/ar/mac.ar 2>&1)", SRCDIR, INFSDB_BIN);
+	result r;
+	r.status = proc_shell(cmd, &r.out);
+	cr_expect_eq(r.status, 1, "a failed command: exit 1; %s", r.out);
+	cr_expect(strstr(r.out, "$1 = -86675\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "Undefined command: \"bogus\""), "%s", r.out);
 	free(r.out);
 }
 

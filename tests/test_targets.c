@@ -254,8 +254,20 @@ Test(options, program_from_standard_input)
 	cr_expect_eq(proc_shell(cmd, &out), 0, "%s", out);
 	cr_expect(strstr(out, "--check: the reference agrees"), "%s", out);
 	free(out);
-	snprintf(cmd, sizeof cmd, "(cd '%s' && '%s' run - < samples/ar/mac.ar 2>&1)", SRCDIR,
-		 INFSIM_BIN);
+	/* every system's sample, told by its first lines */
+	static const char *const each[] = { "samples/vadd_i32.ins", "samples/ar/mac.ar",
+					     "samples/nsc/histogram.nsc", "samples/vima/vecsum.vima",
+					     "samples/simt/vecadd.simt" };
+	for (size_t i = 0; i < sizeof each / sizeof each[0]; i++) {
+		snprintf(cmd, sizeof cmd, "(cd '%s' && '%s' run - --check --stats=json < %s | "
+			 "python3 -c 'import json, sys; print(json.load(sys.stdin)[\"system\"])')",
+			 SRCDIR, INFSIM_BIN, each[i]);
+		cr_expect_eq(proc_shell(cmd, &out), 0, "%s: %s", each[i], out);
+		cr_expect(out && !strncmp(out, tgt_find(each[i], "", 0)->name,
+					   strlen(tgt_find(each[i], "", 0)->name)), "%s: %s", each[i], out);
+		free(out);
+	}
+	snprintf(cmd, sizeof cmd, "(printf 'hello\\n' | '%s' run - 2>&1)", INFSIM_BIN);
 	cr_expect_eq(proc_shell(cmd, &out), 2, "%s", out);
 	cr_expect(strstr(out, "name its system with --target"), "%s", out);
 	free(out);

@@ -16,7 +16,8 @@
  *   errors     bad programs, and programs that go wrong at run time,
  *              each with its one located message;
  *   cost       doc/VIMA.md's cost model worked by hand;
- *   cli        infsim vima / infsim run PROG.vima, infsdb PROG.vima.
+ *   cli        infsim vima / infsim run PROG.vima, infsdb PROG.vima (the one
+ *              console: its cycles are infsim run's).
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -1004,10 +1005,11 @@ Test(cli, usage_errors)
 	result_free(&r);
 	r = run("vima " VECSUM " -s Z=z.npy");
 	cr_assert_eq(r.status, 2);
-	cr_assert(strstr(r.err, "--save 'Z=z.npy': " VECSUM " has no array 'Z' (it has: A, B, C)"), "%s", r.err);
+	cr_assert(strstr(r.err, "vecsum.vima has no array 'Z' (it has: A, B, C)"), "%s", r.err);
 	result_free(&r);
 	r = run("vima " VECSUM " --vector=512");
 	cr_assert_eq(r.status, 2);
+	cr_assert(strstr(r.err, "-m vector=512: expected 8192 or 256"), "%s", r.err);
 	result_free(&r);
 	r = run("vima nothere.vima");
 	cr_assert_eq(r.status, 1);
@@ -1050,41 +1052,88 @@ Test(ops, documented_in_vima_md)
 	free(doc);
 }
 
-/* infsdb on a .vima program: a batch transcript. */
+/* infsdb on a .vima program, in the one console: the batch transcript
+ * tests/dbg/vima_watch.cmds (a watchpoint that a host store and an
+ * instruction trip, stepi, info cache, print B[0]@2, the end and a name
+ * that does not exist; its whole output is test_dbg's), seen as a
+ * user's shell sees it: results on standard output, errors on standard
+ * error, exit status 1. */
 Test(cli, infsdb_transcript)
 {
-	char path[512];
-	snprintf(path, sizeof path, "%s/t.vima", tmpdir);
-	FILE *f = fopen(path, "w");
-	cr_assert_not_null(f);
-	fputs("vima vector=256 lines=3\narray A i32 128 init=iota\narray B i32 128\n"
-	      "mov.i32 B, 5\nadd.i32 B[64], A, A[64]\nhost A[3] = 9\ncopy.i32 A, B\n", f);
-	fclose(f);
-	proc_result r = proc_run_in(tmpdir, INFSDB_BIN, "-batch -ex 'watch A[3]' -ex stepi "
-				    "-ex 'info vcache' -ex 'p B[0]@2' -ex c -ex c -ex 'print A[3]' "
-				    "-ex 'info vcache' -ex c -ex 'p Z[0]' t.vima");
+	proc_result r = proc_run_in(tmpdir, INFSDB_BIN, "-batch -nx -x " SRCDIR
+				    "/tests/dbg/vima_watch.cmds " SRCDIR "/tests/dbg/vima_t.vima");
 	cr_assert_eq(r.status, 1, "%s", r.err);
-	cr_assert_str_eq(r.out,
-		"Watchpoint 1: A[3]\n"
-		"#1 t.vima:4: mov.i32\n"
+	const char *want[] = {
+		"Watchpoint 1: A[3]\n",
 		"line  valid  dirty  LRU  tag         vector\n"
 		"   0  yes    yes      0  0x00000200  B[0]\n"
 		"   1  no     -        -  -           -\n"
-		"   2  no     -        -  -           -\n"
-		"B[0] = 5 (0x00000005)\n"
-		"B[1] = 5 (0x00000005)\n"
-		"Watchpoint 1: A[3]\nOld value = 3 (0x00000003)\nNew value = 9 (0x00000009)\n"
-		"host store t.vima:6\n"
-		"Watchpoint 1: A[3]\nOld value = 9 (0x00000009)\nNew value = 5 (0x00000005)\n"
-		"#3 t.vima:7: copy.i32\n"
-		"A[3] = 5 (0x00000005)\n"
-		"line  valid  dirty  LRU  tag         vector\n"
-		"   0  yes    yes      2  0x00000300  B[64]\n"
+		"   2  no     -        -  -           -\n",
+		"B[0]@2 = {5, 5}\n",
+		"Watchpoint 1: A[3]\n\nOld value = 3\nNew value = 9\n",
+		"Watchpoint 1: A[3]\n\nOld value = 9\nNew value = 5\n",
+		"The program ended after 4 instructions, cycle 77.\n",
+		"$1 = 5\n",
+		"   0  yes    no       2  0x00000300  B[64]\n"
 		"   1  yes    no       1  0x00000200  B[0]\n"
-		"   2  yes    yes      0  0x00000000  A[0]\n"
-		"[program finished: 3 VIMA instructions, 63 cycles]\n");
-	cr_assert_str_eq(r.err, "no array 'Z'\n");
+		"   2  yes    no       0  0x00000000  A[0]\n",
+	};
+	const char *at = r.out;
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		const char *hit = strstr(at, want[i]);
+		cr_assert_not_null(hit, "missing, in order: %s\n--- output:\n%s", want[i], r.out);
+		at = hit + strlen(want[i]);
+	}
+	cr_assert_str_eq(r.err, "No symbol \"Z\" in current context.\n"
+			 "print: B[127]@2 runs past the end of the array (128 elements).\n");
 	proc_result_free(&r);
+}
+
+/* The cycles of a VIMA run: infsdb's `info stats` at the end against
+ * `infsim run --stats=json`'s totals.cycles (the old console's "program
+ * finished" left out the final write-back: 63 cycles against 77). */
+static unsigned long long json_cycles(const char *json)
+{
+	const char *tot = strstr(json, "\"totals\"");
+	cr_assert_not_null(tot, "%s", json);
+	const char *c = strstr(tot, "\"cycles\": ");
+	cr_assert_not_null(c, "%s", json);
+	return strtoull(c + strlen("\"cycles\": "), NULL, 10);
+}
+
+static unsigned long long stats_cycles(const char *text)
+{
+	const char *c = strstr(text, "cycles (1 GHz)");
+	cr_assert_not_null(c, "%s", text);
+	return strtoull(c + strlen("cycles (1 GHz)"), NULL, 10);
+}
+
+Test(cli, infsdb_cycles_are_infsim_run_s)
+{
+	const char *progs[] = {
+		SRCDIR "/tests/dbg/vima_t.vima",
+		SRCDIR "/samples/vima/memcopy.vima -D N=4096 --lines=4",
+		SRCDIR "/samples/vima/stencil.vima --vector=256",
+	};
+	for (size_t i = 0; i < sizeof progs / sizeof *progs; i++) {
+		char args[1024];
+		snprintf(args, sizeof args, "-batch -nx -ex run -ex 'info stats' %s", progs[i]);
+		proc_result d = proc_run_in(tmpdir, INFSDB_BIN, args);
+		cr_assert_eq(d.status, 0, "infsdb %s: %s", args, d.err);
+		result r = run("run %s --stats=json -q", progs[i]);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		const unsigned long long want = json_cycles(r.out);
+		cr_expect_eq(stats_cycles(d.out), want, "%s: infsdb's info stats says %llu cycles, "
+			     "infsim run %llu", progs[i], stats_cycles(d.out), want);
+		char end[128];
+		snprintf(end, sizeof end, ", cycle %llu.\n", want);
+		cr_expect(strstr(d.out, end), "%s: the end line is not at cycle %llu:\n%s", progs[i],
+			  want, d.out);
+		if (i == 0)
+			cr_expect_eq(want, 77);
+		proc_result_free(&d);
+		result_free(&r);
+	}
 }
 
 /* ---- cost: doc/VIMA.md's cost model, by hand ---- */
@@ -1127,10 +1176,12 @@ Test(cli, load_errors_and_dump)
 	/* an i32 array from an f32 file; a file of the wrong length */
 	r = run("vima %s/samples/vima/memset.vima -D N=64 --vector=256 -l A=c.npy", SRCDIR);
 	cr_assert_eq(r.status, 1);
-	cr_assert(strstr(r.err, "c.npy: error: dtype '<f4' does not match array 'A' (i32): expected '<i4'"), "%s", r.err);
+	cr_assert(strstr(r.err, "c.npy: error: dtype '<f4' does not match array 'A' (i32): "
+			 "expected '<i4'"), "%s", r.err);
 	result_free(&r);
 	r = run("vima " VECSUM " -D N=128 --vector=256 -l A=c.npy");
 	cr_assert_eq(r.status, 1);
-	cr_assert(strstr(r.err, "c.npy: error: shape (64,) has 64 elements; array 'A' has 128"), "%s", r.err);
+	cr_assert(strstr(r.err, "c.npy: error: shape (64,) has 64 elements; array 'A' has 128"),
+		  "%s", r.err);
 	result_free(&r);
 }

@@ -16,9 +16,9 @@
  *   - statistics: packets and bytes x hops by type, host <-> network
  *     bytes, per-cube compute and operand counts, tree depth, stalls,
  *     the Fig 10 ratios against PEI, the Fig 11 heat map as SVG;
- *   - the `infsim ar` / `infsim run X.ar` program (ar_cli), and the
- *     target the generic fronts drive (target.c: tgt_ar), with --check's
- *     independent reference (ref.c).
+ *   - the target the generic fronts drive (target.c: tgt_ar; `infsim
+ *     run X.ar` and `infsdb X.ar`), with --check's independent
+ *     reference (ref.c).
  * Library code never prints: errors go to a diag (lib/diag.h).
  */
 #ifndef INFSIM_AR_H
@@ -108,9 +108,6 @@ ar_program *ar_parse(const char *path, const char *text, size_t len,
 		     char *const *params, size_t nparams, const ar_config *c,
 		     diag *d);
 void ar_program_free(ar_program *p);
-/* Read path (at most AR_SRC_MAX bytes; "-" is standard input) and parse. */
-ar_program *ar_load(const char *path, char *const *params, size_t nparams,
-		    const ar_config *c, diag *d);
 
 /* Arrays of a parsed program, for loading and saving. */
 size_t ar_array_count(const ar_program *p);
@@ -135,12 +132,6 @@ typedef struct ar_session ar_session;
 ar_session *ar_session_new(ar_program *p, const ar_config *c, ar_stats *st, diag *d);
 int ar_session_step(ar_session *ss);
 void ar_session_free(ar_session *ss);
-/* Describe each event from now on (what ar_session_last returns). */
-void ar_session_watch(ar_session *ss, bool on);
-/* The last event, one line ("cycle 12: update of S[0] at cube 3 ..."). */
-const char *ar_session_last(ar_session *ss);
-/* The flow target the last event concerned (true), for breakpoints. */
-bool ar_session_last_flow(ar_session *ss, uint64_t *target);
 uint64_t ar_session_computed(ar_session *ss);  /* Updates and assignments done */
 uint64_t ar_session_now(const ar_session *ss);  /* the cycle of the last event */
 bool ar_session_ended(const ar_session *ss);
@@ -182,20 +173,11 @@ unsigned ar_hops(const ar_config *c, int from, int to);
  * to b. */
 int ar_meet_cube(const ar_config *c, int root, int a, int b);
 
-/* Statistics (report.c). */
-void ar_report_text(FILE *f, const ar_stats *st, const ar_config *c);
-void ar_report_json(FILE *f, const ar_stats *st, const ar_config *c);
 /* The Fig 11 heat map (compute points and operands per cube) as SVG. */
 void ar_heatmap_svg(FILE *f, const ar_stats *st, const ar_config *c);
 
 const char *ar_op_name(ar_op op);
 const char *ar_pk_name(ar_pktype t);
-
-/* `infsim ar PROG.ar [OPTION]...` and `infsim run PROG.ar ...`; argv[0]
- * names the program.  Returns the exit status. */
-int ar_cli(int argc, char **argv);
-/* Is this command line one for ar_cli (an operand ending in .ar)? */
-bool ar_cli_wants(int argc, char **argv);
 
 INFSIM_END_DECLS
 

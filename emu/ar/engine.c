@@ -421,13 +421,11 @@ int ar_session_step(ar_session *ss)
 	if (s->nheap && !s->failed) {
 		ar_event ev = pop(s);
 		s->now = ev.time;
-		s->last = ev;
 		if (++s->st->events > s->c->max_events) {
 			diag_file(s->d, s->p->path, "the run needed more than %llu events "
 				  "(--max-events)", (unsigned long long)s->c->max_events);
 			s->failed = true;
 		} else {
-			ar_session_describe(s, &ev);
 			dispatch(s, &ev);
 		}
 		if (s->nheap && !s->failed)

@@ -131,11 +131,6 @@ typedef struct ar_sim {
 	bool has_op, host_done, host_scheduled, failed;
 	ar_hostop op;
 	uint64_t reads_out, writes_out;
-	/* for the debugger: the last event and what it was about */
-	bool describe;
-	ar_event last;
-	uint64_t last_target;   /* its flow's target + 1, or 0 */
-	char last_text[360];
 } ar_sim;
 
 /* engine.c */
@@ -159,7 +154,6 @@ void ar_wait_free(ar_waiting *w);
 int ar_wait_copy(ar_waiting *out, const ar_waiting *w);
 
 /* session.c: what the debugger sees */
-void ar_session_describe(ar_sim *s, const ar_event *ev);
 ar_sim *ar_session_sim(ar_session *ss);
 
 /* flows.c: the controllers' flow records */

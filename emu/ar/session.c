@@ -9,23 +9,6 @@
 
 #include "engine_types.h"
 
-void ar_session_watch(ar_session *ss, bool on)
-{
-	ar_session_sim(ss)->describe = on;
-}
-
-const char *ar_session_last(ar_session *ss)
-{
-	return ar_session_sim(ss)->last_text;
-}
-
-bool ar_session_last_flow(ar_session *ss, uint64_t *target)
-{
-	const ar_sim *s = ar_session_sim(ss);
-	*target = s->last_target ? s->last_target - 1 : 0;
-	return s->last_target != 0;
-}
-
 uint64_t ar_session_computed(ar_session *ss)
 {
 	const ar_sim *s = ar_session_sim(ss);
@@ -117,18 +100,6 @@ static bool describe_event(ar_sim *s, const ar_event *ev, char *what, size_t n, 
 	else
 		describe_flow(s, ev, name, what, n);
 	return true;
-}
-
-void ar_session_describe(ar_sim *s, const ar_event *ev)
-{
-	if (!s->describe)
-		return;
-	char what[320];
-	uint64_t target;
-	bool has = describe_event(s, ev, what, sizeof what, &target);
-	s->last_target = has ? target + 1 : 0;
-	snprintf(s->last_text, sizeof s->last_text, "cycle %llu: %s", (unsigned long long)ev->time,
-		 what);
 }
 
 /* The statement an event comes from: its Update's, or for a flow's

@@ -652,7 +652,7 @@ static double ratio(uint64_t a, uint64_t b)
 static void stats_machine(const tgt *t, tgt_stat *root)
 {
 	const ar_config *c = &t->c;
-	tgt_stat *m = tgt_stat_group(root, "machine", "Machine");
+	tgt_stat *m = tgt_stat_group(root, "machine", "machine");
 	tgt_stat_str(m, "root", c->root == AR_ROOT_NAIVE ? "naive" : c->root == AR_ROOT_TID ? "tid"
 			 : "addr", "ARTree roots");
 	tgt_stat_str(m, "net", c->net == AR_NET_MESH ? "mesh" : "dragonfly", "network");
@@ -665,7 +665,7 @@ static void stats_machine(const tgt *t, tgt_stat *root)
 
 static void stats_traffic(const ar_stats *st, tgt_stat *root)
 {
-	tgt_stat *l = tgt_stat_list(root, "packets", "Packets (Active-Routing)", 0);
+	tgt_stat *l = tgt_stat_list(root, "packets", "packets (Active-Routing)", 0);
 	uint64_t hops = 0;
 	for (int k = 0; k < AR_PK_TYPES; k++) {
 		tgt_stat *r = tgt_stat_row(l);
@@ -677,7 +677,7 @@ static void stats_traffic(const ar_stats *st, tgt_stat *root)
 	}
 	uint64_t host = st->host_active + st->host_normal;
 	uint64_t pei = st->pei_host_active + st->pei_host_normal;
-	tgt_stat *h = tgt_stat_group(root, "host", "Host <-> network bytes");
+	tgt_stat *h = tgt_stat_group(root, "host", "host <-> network bytes");
 	tgt_stat_uint(h, "active", st->host_active, NULL);
 	tgt_stat_uint(h, "normal", st->host_normal, NULL);
 	tgt_stat_uint(h, "total", host, NULL);
@@ -697,21 +697,21 @@ static void stats_traffic(const ar_stats *st, tgt_stat *root)
 
 static void stats_engines(const ar_stats *st, tgt_stat *root)
 {
-	tgt_stat *tr = tgt_stat_group(root, "trees", "Trees");
+	tgt_stat *tr = tgt_stat_group(root, "trees", "trees");
 	tgt_stat_uint(tr, "trees", st->trees, NULL);
 	tgt_stat_uint(tr, "max_depth", st->max_depth, "max depth");
 	tgt_stat_uint(tr, "depth_sum", st->depth_sum, "compute-point depths, sum");
 	tgt_stat_uint(tr, "depth_count", st->depth_count, "compute points");
 	tgt_stat_real(tr, "mean_depth", st->depth_count ? (double)st->depth_sum /
 		      (double)st->depth_count : 0.0, "mean compute-point depth");
-	tgt_stat *s = tgt_stat_group(root, "stalls", "Stalls");
+	tgt_stat *s = tgt_stat_group(root, "stalls", "stalls");
 	tgt_stat_uint(s, "table", st->stall_table, "flow table (packets)");
 	tgt_stat_uint(s, "table_cycles", st->stall_table_cycles, "flow table (cycles)");
 	tgt_stat_uint(s, "buffer", st->stall_buffer, "operand buffers (packets)");
 	tgt_stat_uint(s, "buffer_cycles", st->stall_buffer_cycles, "operand buffers (cycles)");
 	tgt_stat_uint(s, "max_table", st->max_table, "peak entries in use");
 	tgt_stat_uint(s, "max_buffers", st->max_buffers, "peak buffers in use");
-	tgt_stat *l = tgt_stat_list(root, "cubes", "Per cube", TGT_STAT_DETAIL);
+	tgt_stat *l = tgt_stat_list(root, "cubes", "per cube", TGT_STAT_DETAIL);
 	for (int c = 0; c < AR_CUBES; c++) {
 		tgt_stat *r = tgt_stat_row(l);
 		tgt_stat_uint(r, "cube", (uint64_t)c, NULL);
@@ -726,7 +726,7 @@ static void stats(tgt *t, tgt_stat *root)
 {
 	const ar_stats *st = &t->st;
 	stats_machine(t, root);
-	tgt_stat *tot = tgt_stat_group(root, "totals", "Totals");
+	tgt_stat *tot = tgt_stat_group(root, "totals", "totals");
 	/* the cycle of the last event: ar_stats.cycles is set only at the end */
 	tgt_stat_uint(tot, "cycles", ar_session_now(t->ss), NULL);
 	tgt_stat_uint(tot, "events", st->events, NULL);
@@ -742,7 +742,7 @@ static void stats(tgt *t, tgt_stat *root)
 		      "host <-> network bytes (PEI)");
 	stats_traffic(st, root);
 	stats_engines(st, root);
-	tgt_stat *e = tgt_stat_group(root, "end_state", "End state");
+	tgt_stat *e = tgt_stat_group(root, "end_state", "end state");
 	tgt_stat_bool(e, "ended", t->ended, "run ended");
 	tgt_stat_bool(e, "clean", st->end_clean, "every table, buffer and queue empty");
 }
@@ -764,22 +764,10 @@ static const tgt_unit units[] = {
 	{ "Update", "Updates" },
 };
 
-/* Line `line` of the source, trimmed, into buf. */
-static void source_line(const tgt *t, int line, char *buf, size_t n)
+/* Line n of the source (1-based), as where shows it. */
+static void source_line(const tgt *t, int n, char *buf, size_t size)
 {
-	const char *s = t->text, *end = t->text + t->len;
-	for (int l = 1; l < line && s < end; l++) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		s = nl ? nl + 1 : end;
-	}
-	while (s < end && (*s == ' ' || *s == '\t'))
-		s++;
-	const char *e = s;
-	while (e < end && *e != '\n' && *e != '#')
-		e++;
-	while (e > s && isspace((unsigned char)e[-1]))
-		e--;
-	snprintf(buf, n, "%.*s", (int)(e - s), s);
+	tgt_source_line(t->text, t->len, n > 0 ? (unsigned)n : 0, buf, size);
 }
 
 static bool where(tgt *t, unsigned u, tgt_loc *loc)
@@ -1144,10 +1132,19 @@ static const char *why_not(unsigned can)
 	return "not offered by Active-Routing";
 }
 
+/* A program on standard input is Active-Routing's when it has a
+ * `threads` line or an Update. */
+static bool claims(const char *head, size_t n)
+{
+	return tgt_head_has(head, n, "threads") || tgt_head_has(head, n, "Update") ||
+	       tgt_head_has(head, n, "UpdateRR");
+}
+
 const tgt_ops tgt_ar = {
 	.name = "ar",
 	.title = "Active-Routing (HPCA'19)",
 	.exts = exts,
+	.claims = claims,
 	.options = options,
 	.settings_help = "root=naive|tid|addr, net=dragonfly|mesh, interleave=BYTES, "
 			 "flow-entries=N, buffers=N, max-events=N, max-memory=BYTES",

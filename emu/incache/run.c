@@ -207,6 +207,9 @@ static void hazard_warnings(const tgt *t)
 tgt_status inc_run(tgt *t, diag *d)
 {
 	tgt_status st = inc_start(t, d);
+	/* a command the debugger stopped inside: its rest first */
+	if (st == TGT_OK && t->em->upc != 0)
+		st = inc_step(t, 1, d);
 	const size_t n = t->p.ncmds;
 	for (size_t i = t->em->pc; st == TGT_OK && i < n; i++) {
 		if (run_measured(t, i, d) < 0) {

@@ -548,7 +548,7 @@ static const char *why_not(unsigned can)
 
 const tgt_ops tgt_stream = {
 	.name = "stream",
-	.title = "the in-cache machine: command streams (.ins, .inb) and tDFGs (.tdfg, .json)",
+	.title = "the in-cache machine: command streams and tDFGs",
 	.exts = exts,
 	.claims = claims,
 	.options = options,

@@ -40,8 +40,6 @@
 #include "tdfg.h"
 #include "check.h"
 #include "tdfg_json.h"
-#include "vima.h"
-#include "simt.h"
 #include "nsc.h"
 #include "refmodel.h"
 #include "report.h"

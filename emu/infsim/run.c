@@ -170,6 +170,7 @@ static bool is_stdout(const char *path)
 static int outputs_apart(const run_opts *o)
 {
 	const char *alone = o->stats == 'j' && !o->stats_file ? "--stats=json" : NULL;
+	char saved[TGT_NAME_MAX + 64];
 	const char *text = o->stats && o->stats != 'j' && !o->stats_file ? "--stats" : NULL;
 	char first[TGT_NAME_MAX + 64] = "";
 	if (!strcmp(o->c.prog, "-"))
@@ -178,18 +179,23 @@ static int outputs_apart(const run_opts *o)
 		const bufarg *a = &o->ba[i];
 		const bool out_bin = a->opt == 's' && is_stdout(a->path);
 		if (a->opt == 'd' || out_bin) {
-			const char *other = alone ? alone : out_bin ? text : NULL;
-			if (!other && out_bin)
-				for (size_t k = 0; k < o->nba && !other; k++)
-					if (k != i && (o->ba[k].opt == 'd' ||
-						       (o->ba[k].opt == 's' && is_stdout(o->ba[k].path))))
-						other = o->ba[k].arg;
-			if (other)
+			/* the other option that writes to standard output, as given */
+			char other[TGT_NAME_MAX + 64] = "";
+			if (alone || (out_bin && text))
+				snprintf(other, sizeof other, "%s", alone ? alone : text);
+			for (size_t k = 0; k < o->nba && out_bin && !*other; k++)
+				if (k != i && (o->ba[k].opt == 'd' ||
+					       (o->ba[k].opt == 's' && is_stdout(o->ba[k].path))))
+					snprintf(other, sizeof other, "%s '%s'",
+						 bufarg_option(o->ba[k].opt), o->ba[k].arg);
+			if (*other)
 				return cli_usage("run", "%s and %s '%s' both write to standard output; "
 						 "give one of them a file", other, bufarg_option(a->opt),
 						 a->arg);
-			if (out_bin)
-				alone = a->arg;
+			if (out_bin) {
+				snprintf(saved, sizeof saved, "--save '%s'", a->arg);
+				alone = saved;
+			}
 			continue;
 		}
 		if (a->opt == 's') {

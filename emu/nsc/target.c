@@ -130,21 +130,10 @@ static nsc_val bits_val(char k, uint64_t b)
 	return v;
 }
 
-/* Line n of the source (1-based), without its end, at most max bytes. */
-static void source_line(const tgt *t, int n, char *buf, size_t max)
+/* Line n of the source (1-based), as where shows it. */
+static void source_line(const tgt *t, int n, char *buf, size_t size)
 {
-	const char *s = t->text, *end = t->text + t->len;
-	for (int k = 1; k < n && s < end; k++) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		s = nl ? nl + 1 : end;
-	}
-	while (s < end && (*s == ' ' || *s == '\t'))
-		s++;
-	size_t k = 0;
-	while (s + k < end && s[k] != '\n' && s[k] != '\r' && k + 1 < max)
-		k++;
-	memcpy(buf, s, k);
-	buf[k] = 0;
+	tgt_source_line(t->text, t->len, n > 0 ? (unsigned)n : 0, buf, size);
 }
 
 /* ---- settings and options ---- */
@@ -167,7 +156,7 @@ static const tgt_option options[] = {
 };
 
 static const char settings_help[] =
-	"float=auto|core|bank, interleave=BYTES (64), sync=range|free, range=R (8), window=W (16),\n"
+	"float=auto|core|bank, interleave=BYTES (64), sync=range|free, range=R (8), window=W (16), "
 	"cache=BYTES (262144), core=TILE (0), max-iters=N (2^32), max-work=N (none)";
 
 /* A whole message in d, as it is (the option at fault names itself). */
@@ -750,7 +739,7 @@ static void tn_summary(tgt *t, char *buf, size_t size)
 static void stat_machine(const tgt *t, tgt_stat *root)
 {
 	const nsc_settings *s = &t->s;
-	tgt_stat *g = tgt_stat_group(root, "machine", "Machine");
+	tgt_stat *g = tgt_stat_group(root, "machine", "machine");
 	static const char *const fl[] = { "auto", "core", "bank" };
 	tgt_stat_str(g, "float", fl[s->floating], "floating decision");
 	tgt_stat_uint(g, "interleave", s->interleave, "interleave (bytes)");
@@ -800,7 +789,7 @@ static const nsc_stats *baseline(tgt *t)
 
 static void stat_counts(const nsc_stats *s, tgt_stat *root)
 {
-	tgt_stat *g = tgt_stat_group(root, "streams", "Streams");
+	tgt_stat *g = tgt_stat_group(root, "streams", "streams");
 	tgt_stat_uint(g, "floated", s->streams_floated, NULL);
 	tgt_stat_uint(g, "at_core", s->streams_core, "at the core");
 	tgt_stat_uint(g, "elements_bank", s->elems_bank, "elements at the banks");
@@ -810,19 +799,19 @@ static void stat_counts(const nsc_stats *s, tgt_stat *root)
 	tgt_stat_uint(g, "uops", u, "uops in all");
 	tgt_stat_real(g, "uops_bank_percent", u ? 100.0 * (double)s->uops_bank / (double)u : 0.0,
 		      "uops at the banks (%)");
-	g = tgt_stat_group(root, "messages", "Messages");
+	g = tgt_stat_group(root, "messages", "messages");
 	for (int m = 0; m < NSC_NMSG; m++)
 		tgt_stat_uint(g, nsc_msg_name((nsc_msg)m), s->msgs[m], NULL);
-	g = tgt_stat_group(root, "sync", "Synchronisation (in iterations)");
+	g = tgt_stat_group(root, "sync", "synchronisation (in iterations)");
 	tgt_stat_uint(g, "credits", s->credits, NULL);
 	tgt_stat_uint(g, "done", s->dones, NULL);
 	tgt_stat_uint(g, "commits", s->commits, NULL);
-	g = tgt_stat_group(root, "events", "Events");
+	g = tgt_stat_group(root, "events", "events");
 	tgt_stat_uint(g, "aborts", s->aborts, NULL);
 	tgt_stat_uint(g, "injected_stores", s->alias_stores, "injected stores");
 	tgt_stat_uint(g, "atomic_locks", s->atomic_locks, "atomic locks");
 	tgt_stat_uint(g, "partials", s->partials, NULL);
-	g = tgt_stat_group(root, "core", "Core");
+	g = tgt_stat_group(root, "core", "core");
 	tgt_stat_uint(g, "cache_hits", s->cache_hits, "private cache hits");
 	tgt_stat_uint(g, "cache_misses", s->cache_misses, "private cache misses");
 	tgt_stat_uint(g, "loads", s->core_loads, "loads of core statements");
@@ -831,7 +820,7 @@ static void stat_counts(const nsc_stats *s, tgt_stat *root)
 
 static void stat_tiles(const nsc_stats *s, tgt_stat *root)
 {
-	tgt_stat *l = tgt_stat_list(root, "tiles", "Tiles (bank b is tile b)", TGT_STAT_DETAIL);
+	tgt_stat *l = tgt_stat_list(root, "tiles", "tiles (bank b is tile b)", TGT_STAT_DETAIL);
 	for (unsigned b = 0; b < NSC_BANKS; b++) {
 		tgt_stat *r = tgt_stat_row(l);
 		tgt_stat_uint(r, "tile", b, NULL);
@@ -847,7 +836,7 @@ static void tn_stats_tree(tgt *t, tgt_stat *root)
 {
 	const nsc_stats *s = &t->st;
 	stat_machine(t, root);
-	tgt_stat *g = tgt_stat_group(root, "totals", "Totals");
+	tgt_stat *g = tgt_stat_group(root, "totals", "totals");
 	uint64_t msgs = 0;
 	for (int m = 0; m < NSC_NMSG; m++)
 		msgs += s->msgs[m];
@@ -859,11 +848,11 @@ static void tn_stats_tree(tgt *t, tgt_stat *root)
 	tgt_stat_uint(g, "bytes", nsc_stats_bytes(s), NULL);
 	tgt_stat_uint(g, "byte_hops", nsc_stats_byte_hops(s), "byte-hops");
 	stat_counts(s, root);
-	g = tgt_stat_group(root, "traffic", "Traffic");
-	stat_traffic(tgt_stat_group(g, "offload", "With offload"), s);
+	g = tgt_stat_group(root, "traffic", "traffic");
+	stat_traffic(tgt_stat_group(g, "offload", "with offload"), s);
 	const nsc_stats *b = baseline(t);
 	if (b) {
-		stat_traffic(tgt_stat_group(g, "core_only", "Every stream at the core (the whole run)"), b);
+		stat_traffic(tgt_stat_group(g, "core_only", "every stream at the core (the whole run)"), b);
 		const uint64_t bh = nsc_stats_byte_hops(b);
 		tgt_stat_real(g, "byte_hops_ratio", bh ? (double)nsc_stats_byte_hops(s) / (double)bh : 0.0,
 			      "byte-hops offload / core-only");
@@ -1417,11 +1406,18 @@ static const char *tn_why_not(unsigned can_bit)
 
 static const char *const exts[] = { ".nsc", NULL };
 
+/* A program on standard input is near-stream computing's when it has a
+ * `streams` region. */
+static bool claims(const char *head, size_t n)
+{
+	return tgt_head_has(head, n, "streams");
+}
+
 const tgt_ops tgt_nsc = {
 	.name = "nsc",
 	.title = "near-stream computing",
 	.exts = exts,
-	.claims = NULL,
+	.claims = claims,
 	.options = options,
 	.settings_help = settings_help,
 	.can = TGT_CAN_DEFINE | TGT_CAN_LOAD | TGT_CAN_SAVE | TGT_CAN_CHECK | TGT_CAN_MACHINE,

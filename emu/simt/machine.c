@@ -453,3 +453,17 @@ void simt_machine_copy(simt_machine *dst, const simt_machine *src)
 		       (size_t)p->cbs * SIMT_CB_THREADS * SIMT_REGS * sizeof *dst->reg_w);
 	}
 }
+
+void simt_where_slots(const simt_program *p, const simt_where *w, simt_mask slot[SIMT_ARRAYS + 2])
+{
+	memset(slot, 0, (SIMT_ARRAYS + 2) * sizeof *slot);
+	const simt_bundle *b = &p->k[w->kernel].b[w->pc];
+	for (unsigned i = 0; i < b->n; i++) {
+		const simt_instr *in = &b->in[i];
+		unsigned k = simt_instr_slot(in);
+		for (unsigned j = 0; j < SIMT_MASK_WORDS; j++) {
+			uint64_t g = in->guard < 0 ? ~UINT64_C(0) : w->pred[in->guard].w[j];
+			slot[k].w[j] = w->active.w[j] & (in->guard_neg ? ~g : g);
+		}
+	}
+}

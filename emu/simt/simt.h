@@ -277,19 +277,6 @@ void simt_machine_mark_reg(simt_machine *m, unsigned cb, unsigned t, unsigned re
 bool simt_writer_instr(const simt_machine *m, uint32_t at, unsigned *kernel, uint32_t *pc,
 		       unsigned *slot);
 
-/* infsdb PROG.simt (dbg.c); does an argument list name a .simt file? */
-int simt_dbg_main(int argc, char **argv);
-bool simt_cli_wants(int argc, char **argv);
-/* The same session for a front end (infsdb -tui): each command line's
- * output goes to stdout; simt_dbg_exec is false once the user quits. */
-typedef struct simt_dbg simt_dbg;
-simt_dbg *simt_dbg_open(const char *path, diag *d);
-void simt_dbg_close(simt_dbg *s);
-bool simt_dbg_exec(simt_dbg *s, const char *line);
-simt_machine *simt_dbg_machine(simt_dbg *s);
-const simt_program *simt_dbg_program(const simt_dbg *s);
-unsigned simt_dbg_thread(const simt_dbg *s);
-bool simt_dbg_ended(const simt_dbg *s);
 /* The threads each slot of the bundle at w->pc enables (the active
  * mask and the instruction's guard): slots 0..3 the arrays, then the
  * memory port (SIMT_SLOT_MEM), then the threads a bra or exit takes
@@ -344,9 +331,6 @@ void simt_report(FILE *f, const simt_program *p, const simt_stats *s);
 void simt_format_kernel(FILE *f, const simt_program *p, const simt_kernel *k);
 void simt_format_bundle(FILE *f, const simt_program *p, const simt_bundle *b);
 void simt_format_instr(FILE *f, const simt_program *p, const simt_instr *in);
-
-/* infsim simt: the command line (cli.c). */
-int simt_cli(int argc, char **argv);
 
 INFSIM_END_DECLS
 

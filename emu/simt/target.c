@@ -533,7 +533,7 @@ static double ratio(uint64_t a, uint64_t b)
 static void stats_machine(const tgt *t, tgt_stat *root)
 {
 	const simt_program *p = &t->p;
-	tgt_stat *g = tgt_stat_group(root, "machine", "Machine");
+	tgt_stat *g = tgt_stat_group(root, "machine", "machine");
 	tgt_stat_str(g, "mapping", p->serial ? "serial" : "vliw", "mapping of .thread kernels");
 	tgt_stat_uint(g, "cbs", p->cbs, "control blocks");
 	tgt_stat_str(g, "fp", p->ieee ? "ieee" : "ftz", "floating point");
@@ -579,7 +579,7 @@ static void stats_run(const tgt *t, const simt_stats *s, tgt_stat *root)
 	tgt_stat_uint(g, "shuffles", s->shuffles, "shuffles");
 	tgt_stat_uint(g, "shuffle_lanes", s->shuffle_lanes, "words moved between threads");
 	tgt_stat_uint(g, "jumps_taken", s->jumps_taken, "jumps taken");
-	tgt_stat *list = tgt_stat_list(root, "commands", "Per isa/ command (Fig 12)", 0);
+	tgt_stat *list = tgt_stat_list(root, "commands", "per isa/ command (Fig 12)", 0);
 	for (unsigned op = 0; op < 64 && op < ISA_OP_COUNT; op++) {
 		if (!s->op_count[op])
 			continue;
@@ -597,7 +597,7 @@ static void simt_stats_fill(tgt *t, tgt_stat *root)
 {
 	const simt_stats *s = simt_machine_stats(t->m);
 	stats_machine(t, root);
-	tgt_stat *tot = tgt_stat_group(root, "totals", "Totals");
+	tgt_stat *tot = tgt_stat_group(root, "totals", "totals");
 	tgt_stat_uint(tot, "cycles", simt_machine_cycles(t->m), "cycles (critical path so far)");
 	tgt_stat_uint(tot, "bundles", s->bundles, "bundles issued");
 	tgt_stat_uint(tot, "instructions", t->instructions, "instructions issued");
@@ -1253,10 +1253,19 @@ static const char *simt_why_not(unsigned bit)
 
 static const char *const exts[] = { ".simt", NULL };
 
+/* A program on standard input is DC-PTX when its first statement is a
+ * directive (.machine, .global, .kernel, ...). */
+static bool claims(const char *head, size_t n)
+{
+	char w[64];
+	return tgt_head_word(head, n, 0, w, sizeof w) && w[0] == '.';
+}
+
 const tgt_ops tgt_simt = {
 	.name = "simt",
 	.title = "Duality Cache SIMT mode",
 	.exts = exts,
+	.claims = claims,
 	.options = options,
 	.settings_help = "mapping=vliw|serial  translate .thread kernels into VLIW bundles or one operation a bundle (default: the program's .machine mapping=)",
 	.can = TGT_CAN_LOAD | TGT_CAN_SAVE | TGT_CAN_CHECK | TGT_CAN_MACHINE,

@@ -3,6 +3,7 @@
  * target.c: what every target and front shares: finding the target of a
  * file, and the text and .npy type of a value.
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -191,4 +192,54 @@ int tgt_mismatch_text(const tgt_array *a, uint64_t index, uint64_t expected, uin
 	tgt_type_name(a->type, tn, sizeof tn);
 	return snprintf(buf, size, "%s (%s): expected %s, got %s; bits that differ: %s", name, tn,
 			exp, act, bits);
+}
+
+void tgt_source_line(const char *text, size_t len, unsigned line, char *buf, size_t size)
+{
+	const char *s = text, *end = text + len;
+	for (unsigned l = 1; l < line && s < end; l++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		s = nl ? nl + 1 : end;
+	}
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	const char *e = s;
+	while (e < end && *e != '\n' && *e != '\r' && *e != '#')
+		e++;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	snprintf(buf, size, "%.*s", (int)(e - s), s);
+}
+
+bool tgt_head_word(const char *head, size_t n, unsigned k, char *buf, size_t size)
+{
+	size_t i = 0;
+	for (;;) {
+		const char *nl = memchr(head + i, '\n', n - i);
+		if (!nl)
+			return false; /* a line cut by the head's end is not read */
+		size_t s = i;
+		while (s < (size_t)(nl - head) && (head[s] == ' ' || head[s] == '\t'))
+			s++;
+		i = (size_t)(nl - head) + 1;
+		if (head + s == nl || head[s] == '#')
+			continue;
+		if (k--)
+			continue;
+		size_t e = s;
+		while (head + e < nl && (isalnum((unsigned char)head[e]) || head[e] == '.' ||
+					 head[e] == '_'))
+			e++;
+		snprintf(buf, size, "%.*s", (int)(e - s), head + s);
+		return true;
+	}
+}
+
+bool tgt_head_has(const char *head, size_t n, const char *word)
+{
+	char w[64];
+	for (unsigned k = 0; tgt_head_word(head, n, k, w, sizeof w); k++)
+		if (!strcmp(w, word))
+			return true;
+	return false;
 }

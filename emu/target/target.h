@@ -335,6 +335,18 @@ void tgt_elem_name(const tgt_array *a, uint64_t index, char *buf, size_t size);
 int tgt_mismatch_text(const tgt_array *a, uint64_t index, uint64_t expected, uint64_t got,
 		      char *buf, size_t size);
 
+/* Line `line` (from 1) of a program's text, its indentation and a
+ * trailing '#' comment left out, into buf (empty past the end): what a
+ * target's `where` shows of a statement. */
+void tgt_source_line(const char *text, size_t len, unsigned line, char *buf, size_t size);
+
+/* For claims: the first word (letters, digits, '.', '_') of line k of
+ * head's statements (k from 0: blank lines and '#' comments skipped),
+ * into buf; false past the last whole line. */
+bool tgt_head_word(const char *head, size_t n, unsigned k, char *buf, size_t size);
+/* Does a statement of head begin with word? */
+bool tgt_head_has(const char *head, size_t n, const char *word);
+
 /* ---- files (files.c) ---- */
 
 /* Read path (.npy of a's element type and element count, any shape; or a

@@ -6,7 +6,7 @@
 libinfsim_core_la_SOURCES += emu/vima/vima.h emu/vima/vima_int.h emu/vima/ops.def emu/vima/ops_loop.h \
 	emu/vima/ops.c emu/vima/expr.c emu/vima/parse.c emu/vima/load.c \
 	emu/vima/dram.c emu/vima/cache.c emu/vima/host.c emu/vima/exec.c \
-	emu/vima/unit.c emu/vima/report.c emu/vima/files.c emu/vima/cli.c emu/vima/dbg.c \
+	emu/vima/unit.c emu/vima/report.c \
 	emu/vima/ref.c emu/vima/target.c
 pkginclude_HEADERS += emu/vima/vima.h emu/vima/ops.def
 EXTRA_DIST += emu/vima/README.md

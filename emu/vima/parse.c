@@ -652,7 +652,7 @@ static int stmt_insn(cur *c, size_t st, const char *w)
 	int op = vima_op_lookup(w, strlen(w));
 	if (op < 0)
 		return err(c, st, "unknown statement '%s'; expected vima, const, array, for, end, host "
-			   "or an instruction (infsim vima --list)", w);
+			   "or an instruction (infsim commands vima)", w);
 	if (!eat(c, '.'))
 		return err(c, c->pos, "expected '.TYPE' after '%s' (i32, u32, i64, u64, f32 or f64)", w);
 	size_t tpos = c->pos;

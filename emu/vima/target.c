@@ -1040,11 +1040,25 @@ static void vt_commands(FILE *out)
 	}
 }
 
+/* A program on standard input is VIMA's when a statement is one of its
+ * instructions with a type (add.f32, mov.f64). */
+static bool claims(const char *head, size_t n)
+{
+	char w[64];
+	for (unsigned k = 0; tgt_head_word(head, n, k, w, sizeof w); k++) {
+		const char *dot = strchr(w, '.');
+		if (w[0] != '.' && dot && vima_op_lookup(w, (size_t)(dot - w)) >= 0 &&
+		    vima_type_lookup(dot + 1, strlen(dot + 1)) >= 0)
+			return true;
+	}
+	return false;
+}
+
 const tgt_ops tgt_vima = {
 	.name = "vima",
 	.title = "VIMA (vector-in-memory)",
 	.exts = vt_exts,
-	.claims = NULL,
+	.claims = claims,
 	.options = vt_options,
 	.settings_help = "vector=8192|256 (bytes), lines=1..4096 (vector cache lines), "
 			 "max-steps=N (statements run at most)",

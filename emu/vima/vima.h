@@ -15,8 +15,9 @@
  *     a line into 128 sub-requests over 32 vaults x 8 banks, host
  *     coherence, precise exceptions, and Table I's costs (unit.c, cache.c,
  *     dram.c, host.c, exec.c);
- *   - statistics as text or JSON (report.c), and the `infsim vima`
- *     program (vima_cli: cli.c).
+ *   - statistics (report.c, and target.c's tree), and the target the
+ *     generic fronts drive (target.c: tgt_vima; `infsim run X.vima`,
+ *     `infsdb X.vima`), with --check's reference (ref.c).
  * Library code never prints; it fills a diag and returns.
  */
 #ifndef INFSIM_VIMA_H
@@ -252,20 +253,11 @@ void vima_read_array(const vima_unit *u, int a, uint8_t *out);
 void vima_write_array(vima_unit *u, int a, const uint8_t *in);
 
 /* ---- statistics (report.c) ---- */
-void vima_stats_text(FILE *f, const vima_unit *u);
+/* The JSON the unit's counters were first reported in (tests compare
+ * the target's tree with it). */
 void vima_stats_json(FILE *f, const vima_unit *u);
-/* "VALUE (0xBITS)" of an element of type t. */
-void vima_elem_text(vima_type t, uint64_t v, char *buf, size_t size);
 /* Energy in pJ, the sum of the parts. */
 double vima_energy_pj(const vima_stats *s);
-
-/* ---- the program (cli.c) ---- */
-/* infsim vima ARGS (argv[0] is the program's name). An exit status. */
-int vima_cli(int argc, char **argv);
-/* Does an `infsim run` (or infsdb) argument list name a .vima program? */
-bool vima_cli_wants(int argc, char **argv);
-/* infsdb PROG.vima [OPTION]...: VIMA's debugger (dbg.c). An exit status. */
-int vima_dbg_main(int argc, char **argv);
 
 INFSIM_END_DECLS
 

@@ -101,10 +101,4 @@ int vima_ref_step(vima_reference *r, size_t *stmt, diag *d);
 /* The unit that last wrote the element at addr (seq 0: none did). */
 vima_writer vima_ref_writer(const vima_reference *r, uint64_t addr);
 
-/* files.c: arrays as .npy files.  0, or -1 with d set; expect returns
- * 1 (with the first difference in d) when the contents differ. */
-int vima_npy_load(vima_unit *u, int a, const char *path, diag *d);
-int vima_npy_save(const vima_unit *u, int a, const char *path, diag *d);
-int vima_npy_expect(const vima_unit *u, int a, const char *path, diag *d);
-
 #endif

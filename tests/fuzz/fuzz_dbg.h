@@ -169,6 +169,7 @@ static void fuzz_dbg_close(dbg_session *s)
 {
 	dbg_session_stop(s);
 	dbg_bp_free_all(s);
+	free(s->ckpts);
 	dbg_display_free_all(s);
 	dbg_logging_stop(s);
 	dbg_vars_free(s);
