@@ -247,7 +247,7 @@ Test(tui, toggles_and_quits)
 	 * commands "re" may start goes to the console. */
 	free(tmux("send-keys -t 0 're' Tab Tab"));
 	free(tmux_wait_for("record  refresh  restart  reverse-continue  reverse-finish  "
-			   "reverse-next  reverse-step  reverse-stepi", NULL));
+			   "reverse-next  reverse-step", "reverse-stepi", NULL));
 	free(tmux("send-keys -t 0 C-u"));
 	tmux_keys("tui disable");
 	tmux_keys("print C[5]");
