@@ -163,12 +163,45 @@ static int no_such_node(dbg_session *s, const char *name)
 	return -1;
 }
 
+/* --tdfg: [node] NAME [end], a node of the tDFG the stream's markers
+ * name (valid.c).  1 if loc is one, 0 if not (an opcode, ...), -1 on an
+ * error.  *arg is the node, with bit 63 for `end`. */
+static int marker_location(dbg_session *s, char *loc, bool named, dbg_bp_kind *kind,
+			   uint64_t *arg)
+{
+	const bool end = strip_last_word(loc, "end");
+	char *what = named ? dbg_trim(loc + 4) : loc;
+	size_t nmarks;
+	const long n = dbg_valid_find(s, what, strlen(what), &nmarks);
+	if (n < 0 && !named && !end)
+		return 0;
+	if (n < 0) {
+		dbg_error(s, "break: no node \"%s\" in %s (--tdfg).", what, s->vt.path);
+		return -1;
+	}
+	bool computed = false; /* a marker whose window holds commands */
+	for (size_t pc = 0; pc <= s->prog.ncmds && !computed; pc++)
+		computed = dbg_valid_mark_hit(s, n, false, pc);
+	if (!computed) {
+		dbg_error(s, "break: node '%s' (%s:%d) %s in %s: there is no command to stop %s.",
+			  s->vt.nodes[n].name, s->vt.path, s->vt.nodes[n].line,
+			  nmarks ? "has only markers with no command before them" : "has no marker",
+			  s->prog.path, end ? "after" : "before");
+		return -1;
+	}
+	*kind = DBG_BP_MARK;
+	*arg = (uint64_t)n | (end ? UINT64_C(1) << 63 : 0);
+	return 1;
+}
+
 /* A tDFG location: [node] NAME, LINE, :LINE or FILE:LINE, with `end`
  * after it for the node's end.  1 if loc is one (kind, arg set), 0 if
  * it is not (an opcode, a move kind, ...), -1 on an error. */
 static int node_location(dbg_session *s, char *loc, dbg_bp_kind *kind, uint64_t *arg)
 {
 	const bool named = strncmp(loc, "node", 4) == 0 && isspace((unsigned char)loc[4]);
+	if (!s->tdfg && s->valid)
+		return marker_location(s, loc, named, kind, arg);
 	if (!s->tdfg) {
 		if (named)
 			dbg_error(s, "break node: %s is a command stream, not a tDFG: it has no nodes.",
@@ -315,6 +348,10 @@ static void describe_bp(const dbg_session *s, const dbg_bp *bp, char *buf, size_
 		break;
 	case DBG_BP_TARGET:
 		snprintf(buf, size, "%s", bp->tbp.what);
+		break;
+	case DBG_BP_MARK:
+		dbg_valid_mark_label(s, (long)(bp->arg & ~(UINT64_C(1) << 63)), bp->arg >> 63, buf,
+				     size);
 		break;
 	case DBG_BP_WATCH:
 	case DBG_BP_RWATCH:
@@ -863,6 +900,9 @@ static bool location_hits(const dbg_session *s, const dbg_bp *bp, bool at_bounda
 	}
 	if (bp->kind == DBG_BP_NODE_END) /* the end of the program is one */
 		return at_boundary && em->pc == s->t.nodes[bp->arg].cmd1;
+	if (bp->kind == DBG_BP_MARK) /* --tdfg: a window of the node's markers */
+		return at_boundary && dbg_valid_mark_hit(s, (long)(bp->arg & ~(UINT64_C(1) << 63)),
+							 bp->arg >> 63, em->pc);
 	if (!at_boundary || emu_done(em))
 		return false;
 	const emu_cmd *c = &s->prog.cmds[em->pc];

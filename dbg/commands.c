@@ -781,6 +781,24 @@ const dbg_command dbg_commands[] = {
 	  "| tui console N | tui view [NAME]\n"
 	  "See `help tui enable`, `help tui element`, `help tui rows`, `help tui\n"
 	  "bitline`, `help tui console` and `help tui view`.", tui_commands },
+	{ "layout", NULL, "support", dbg_cmd_layout, false,
+	  "Choose the TUI's windows (and turn it on).",
+	  "layout src | asm | split | regs | next | prev\n"
+	  "As gdb's, turn the TUI on with the windows of a layout: src the\n"
+	  "listing (commands, or a tDFG's lines), asm the array view (the\n"
+	  "wordlines the micro-ops act on), split both (the default), regs the\n"
+	  "listing with the latches C, T, E and the element view; the console\n"
+	  "is always below.  next and prev go round them; alone, list them.", NULL },
+	{ "focus", "fs", "support", dbg_cmd_focus, false,
+	  "Give the TUI's scrolling keys to a window.",
+	  "focus src | asm | regs | cmd | next | prev\n"
+	  "As gdb's, PageUp, PageDown, Up and Down then scroll that window (the\n"
+	  "listing, the array view's wordlines, the element view's rows) instead\n"
+	  "of the console's scrollback and history (cmd).  The window must be\n"
+	  "one the layout shows; next and prev go round those.", NULL },
+	{ "refresh", NULL, "support", dbg_cmd_refresh, false,
+	  "Redraw the TUI (Ctrl-L).",
+	  "refresh\nRepaint the whole TUI screen, as gdb's (turning the TUI on).", NULL },
 	{ "quit", "q exit", "support", cmd_quit, false,
 	  "Leave infsdb.",
 	  "quit [EXPR]\nLeave infsdb; with EXPR, its value is the exit status.", NULL },
@@ -846,7 +864,6 @@ static const struct {
 	{ "jump", "until LOCATION, or checkpoint load" },
 	{ "return", "finish (the machine has no calls to return from)" },
 	{ "call", "print EXPR" }, { "ptype", "info buffers" }, { "whatis", "info buffers" },
-	{ "layout", "tui enable" },
 	{ "target", "nothing: reverse execution needs no record target (reverse-step)" },
 	{ "attach", "infsdb PROG (infsdb runs its own machine)" },
 	{ "file", "infsdb PROG (start infsdb on the program)" },

@@ -71,6 +71,8 @@ typedef enum dbg_bp_kind {
 	DBG_BP_RWATCH, /* a micro-op read element elem of buffer arg */
 	DBG_BP_AWATCH, /* a micro-op read or wrote element elem of buffer arg */
 	DBG_BP_TARGET, /* target mode: tbp, as the target's break_hit tests it */
+	DBG_BP_MARK,   /* --tdfg: before (elem 1: after) a window of node arg's
+			* markers (valid.c) */
 } dbg_bp_kind;
 
 typedef struct dbg_bp {
@@ -606,6 +608,30 @@ bool dbg_tui_take_toggle(void);
 /* Bind Ctrl-X A, Ctrl-X a and Ctrl-X Ctrl-A to toggle the TUI, as gdb. */
 void dbg_tui_bind_keys(void);
 
+/* ---- layout, focus, refresh (layout.c) ---- */
+/* What a TUI has for gdb's `layout`, `focus` and `refresh`: its layouts
+ * (in `layout next` order) and windows, which layout shows which window,
+ * and the hooks that change them.  Each hook turns the TUI on (when the
+ * terminal can hold it) and returns 0, or -1 with an error reported. */
+typedef struct dbg_layout_ops {
+	const char *const *layouts;   /* NULL-terminated */
+	const char *const *windows;   /* the windows focus names, NULL-terminated */
+	int (*layout_now)(void);      /* the current layout's index */
+	int (*focus_now)(void);       /* the focused window's index */
+	bool (*shown)(int layout, int window);
+	int (*set_layout)(dbg_session *s, int layout);
+	int (*set_focus)(dbg_session *s, int window);  /* says "Focus set to ..." */
+	int (*refresh)(dbg_session *s);
+} dbg_layout_ops;
+/* The stream and tDFG TUI's (tui.c). */
+extern const dbg_layout_ops dbg_tui_layout;
+/* Target mode's: the target TUI sets it; NULL, the commands say there
+ * is nothing to lay out. */
+extern const dbg_layout_ops *dbg_layout_target;
+int dbg_cmd_layout(dbg_session *s, char *args);
+int dbg_cmd_focus(dbg_session *s, char *args);
+int dbg_cmd_refresh(dbg_session *s, char *args);
+
 /* ---- tDFG programs (nodes.c) ---- */
 /* Load a .tdfg (type NULL), or an artifact's .json read with element
  * type `type`: parse it, lower it (emu_tdfg_load, emu_tdfg_json_load),
@@ -661,6 +687,20 @@ int dbg_loads_read(dbg_session *s, const dbg_load_arg *args, size_t nargs, diag 
 void dbg_loads_start(const dbg_session *s, emu_machine *em, emu_ref *ref);
 void dbg_loads_free(dbg_session *s);
 int dbg_valid_check(dbg_session *s);
+/* --tdfg: the nodes from the stream's markers (valid.c).  Marker k's
+ * window, the commands that computed its node, runs from the marker
+ * before it to it.  The tDFG node named name[0..len) (-1: none) and in
+ * *nmarks how many markers name it; does a window of node begin (end:
+ * end) at pc; "node 'dx' (diff.tdfg:9), by its marker at s.ins:17:
+ * before command 3"; the end of the window pc is in (the next marker's
+ * position, or the end); the node of the window pc is in, its marker in
+ * *marker (-1: after the last marker); `info nodes`; `bisect`. */
+long dbg_valid_find(const dbg_session *s, const char *name, size_t len, size_t *nmarks);
+bool dbg_valid_mark_hit(const dbg_session *s, long node, bool end, size_t pc);
+void dbg_valid_mark_label(const dbg_session *s, long node, bool end, char *buf, size_t size);
+size_t dbg_valid_window_end(const dbg_session *s, size_t pc);
+long dbg_valid_node_at(const dbg_session *s, size_t pc, size_t *marker);
+int dbg_valid_info_nodes(dbg_session *s);
 bool dbg_valid_diverged(dbg_session *s);
 /* `print` of a node's tensor (or element): a one-line note when the
  * node is not computed yet or its wordlines hold a later node's value. */

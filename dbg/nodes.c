@@ -360,8 +360,33 @@ static int count_of(dbg_session *s, const char *name, char *args, uint64_t *n)
 	return -1;
 }
 
+/* --tdfg: to the end of the marker window the machine is in, then of
+ * the following ones (valid.c), as next runs a tDFG node. */
+static int next_marker(dbg_session *s, char *args)
+{
+	uint64_t n;
+	if (count_of(s, "next", args, &n) < 0 || dbg_need_machine(s) < 0)
+		return -1;
+	if (emu_done(s->em)) {
+		dbg_error(s, "The program is not being run.");
+		return -1;
+	}
+	size_t target = s->em->pc, marker;
+	for (uint64_t k = 0; k < n && target < s->prog.ncmds; k++)
+		target = dbg_valid_window_end(s, target);
+	const int rc = dbg_run_to(s, target);
+	const long node = s->em && !emu_done(s->em) && s->em->pc == target && target > 0
+		? dbg_valid_node_at(s, target - 1, &marker) : -1;
+	if (rc == 0 && node >= 0) /* where the machine stopped: a node's marker */
+		printf("At the marker of node '%s' (%s:%d), %s:%d.\n", s->vt.nodes[node].name,
+		       s->vt.path, s->vt.nodes[node].line, s->prog.path, s->prog.marks[marker].line);
+	return rc;
+}
+
 int dbg_cmd_next(dbg_session *s, char *args)
 {
+	if (!s->tdfg && s->valid)
+		return next_marker(s, args);
 	if (!s->tdfg)
 		return dbg_cmd_step(s, args);
 	uint64_t n;
@@ -699,6 +724,8 @@ static int no_tdfg(dbg_session *s, const char *what)
 int dbg_cmd_info_nodes(dbg_session *s, char *args)
 {
 	(void)args;
+	if (s->valid) /* --tdfg: the nodes the stream's markers name */
+		return dbg_valid_info_nodes(s);
 	if (no_tdfg(s, "info nodes") < 0)
 		return -1;
 	const int w = name_width(s, 0, s->t.nnodes, 4);

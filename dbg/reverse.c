@@ -387,6 +387,74 @@ static bool wrote_wrong(dbg_session *s, const emu_mismatch *first, char *text, s
 	return false;
 }
 
+/* --tdfg: replay the history up to the position comparing each check
+ * point (node marker) with the tDFG as the machine passes it; at the
+ * first that differs, the validator's bisection (emu/valid/bisect.c)
+ * names the first wrong element and the command that wrote it, and the
+ * machine goes back to before that command. */
+static int bisect_tdfg(dbg_session *s)
+{
+	const uint64_t now = s->since;
+	/* the history step at which the machine was before each command */
+	uint64_t *before = calloc(s->prog.ncmds + 1, sizeof *before);
+	if (!before) {
+		dbg_error(s, "out of memory");
+		return -1;
+	}
+	if (replay_to(s, 0) < 0) {
+		free(before);
+		return -1;
+	}
+	emu_valid_seek(s->valid, s->em->pc);
+	const size_t from = emu_valid_compared(s->valid);
+	for (;;) {
+		if (s->em->upc == 0 && s->em->pc <= s->prog.ncmds)
+			before[s->em->pc] = s->since;
+		if (s->em->upc == 0) {
+			emu_valid_report rep;
+			diag d;
+			diag_clear(&d);
+			const int rc = emu_valid_at(s->valid, s->em, &rep, &d);
+			if (rc < 0) {
+				dbg_error(s, "%s", d.msg);
+				free(before);
+				return -1;
+			}
+			if (rc == 0) {
+				const emu_tnode *x = &s->vt.nodes[rep.node];
+				/* the report counts commands from 1, the debugger from 0 */
+				const size_t guilty = rep.guilty ? rep.guilty - 1 : s->em->pc;
+				if (rep.guilty)
+					printf("bisect: command %zu (line %d; the validator's note counts from "
+					       "1: its command %zu) is the first to write a wrong bit of node "
+					       "'%s' (%s:%d), as the tDFG means it:\n", guilty,
+					       s->prog.cmds[guilty].line, rep.guilty, x->name, s->vt.path,
+					       x->line);
+				else
+					printf("bisect: node '%s' (%s:%d) is the first to differ from what the "
+					       "tDFG means, and no command wrote the wrong bits:\n", x->name,
+					       s->vt.path, x->line);
+				fputs(rep.text, stdout);
+				s->mismatch = true;
+				const uint64_t back = before[guilty < s->em->pc ? guilty : s->em->pc];
+				free(before);
+				return go_back(s, back, false);
+			}
+		}
+		if (s->since >= now)
+			break;
+		if (dbg_step_once(s) < 0) {
+			free(before);
+			return -1;
+		}
+	}
+	free(before);
+	const size_t n = emu_valid_compared(s->valid) - from;
+	printf("bisect: the %zu check point%s of %s up to here hold%s what the tDFG means.\n", n,
+	       n == 1 ? "" : "s", s->vt.path, n == 1 ? "s" : "");
+	return go_back(s, now, false);
+}
+
 int dbg_cmd_bisect(dbg_session *s, char *args)
 {
 	if (*dbg_trim(args)) {
@@ -395,6 +463,8 @@ int dbg_cmd_bisect(dbg_session *s, char *args)
 	}
 	if (dbg_need_machine(s) < 0)
 		return -1;
+	if (s->valid)
+		return bisect_tdfg(s);
 	uint64_t now = s->since, start = 0;
 	char text[1024];
 	emu_mismatch *first = calloc(s->prog.nbufs + 1, sizeof *first);

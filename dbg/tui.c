@@ -13,6 +13,14 @@
  * the elements that changed in reverse video), and the console below,
  * which keeps its past output (PageUp, PageDown).
  *
+ * gdb's `layout` picks the windows (layout.c reads the commands, this
+ * file's dbg_tui_layout says what they mean here): src the listing, asm
+ * the array view (the machine's wordlines, what the micro-ops act on),
+ * split both (the default), regs the listing with the latches C, T, E
+ * and the element view; `focus` gives PageUp, PageDown and the arrows to
+ * the listing, the array view or the element view instead of the
+ * console; `refresh` (and Ctrl-L) redraws the whole screen.
+ *
  * The console is GNU readline's callback interface: ncurses reads the
  * keys (so KEY_RESIZE arrives with them), readline edits the line
  * (history, completion, Ctrl-X A) and draws it through our redisplay
@@ -42,6 +50,11 @@
 #include "tui_int.h"
 
 enum { SCROLLBACK = 1000, MIN_LINES = 14, MIN_COLS = 40, QUEUE = 16 };
+/* gdb's layouts and windows, as `layout` and `focus` name them */
+enum { L_SRC, L_ASM, L_SPLIT, L_REGS };
+enum { W_SRC, W_ASM, W_REGS, W_CMD };
+static const char *const layout_names[] = { "src", "asm", "split", "regs", NULL };
+static const char *const window_names[] = { "src", "asm", "regs", "cmd", NULL };
 
 /* The array view as last read: rows wordlines then C, T, E; one byte a bit. */
 typedef struct tui_view {
@@ -84,6 +97,11 @@ static struct tui_state {
 	long bitline;        /* `tui bitline N`: the column highlighted, or -1 */
 	int console_lines;   /* `tui console N`: the console's height, or 0 */
 	size_t scroll;       /* console lines scrolled back (PageUp) */
+	int layout, focus;   /* L_*, W_* */
+	long src_off;        /* focus src: lines the listing is scrolled by */
+	uint64_t src_since;  /* ... at this history step (a motion recentres it) */
+	long arr_top;        /* focus asm: the array view's first wordline, or -1 */
+	int elem_off;        /* focus regs: the element view's first grid row */
 	int cons_h;          /* the console's height as last drawn */
 	/* readline's settings outside the TUI, restored when leaving it */
 	rl_getc_func_t *old_getc;
@@ -92,7 +110,7 @@ static struct tui_state {
 	rl_voidfunc_t *old_deprep;
 	FILE *old_out;
 	rl_compdisp_func_t *old_matches;
-} tui = { .bitline = -1 };
+} tui = { .bitline = -1, .layout = L_SPLIT, .focus = W_CMD, .arr_top = -1 };
 
 /* ---- the scrollback ---- */
 
@@ -274,6 +292,11 @@ static unsigned pick_rows(const dbg_session *s, const sram_way *w, unsigned *row
 			  unsigned max)
 {
 	unsigned n = 0, nwl = tui.view.nwl;
+	if (tui.arr_top >= 0) { /* scrolled (focus asm): wordlines from arr_top */
+		for (unsigned wl = (unsigned)tui.arr_top; wl < nwl; wl++)
+			add_row(rows, &n, max, nwl, wl);
+		return n;
+	}
 	if (tui.rows_pinned) { /* `tui rows`: those, as many as fit */
 		for (unsigned wl = tui.rows_lo; wl <= tui.rows_hi; wl++)
 			add_row(rows, &n, max, nwl, wl);
@@ -368,6 +391,8 @@ static void draw_array(const dbg_session *s, int top, int h, int width)
 	const sram_way *w = sram_way_of(s->em->m, tui.view.array);
 	unsigned rows[SRAM_MAX_DIM];
 	unsigned max = h - 4 < SRAM_MAX_DIM ? (unsigned)(h - 4) : SRAM_MAX_DIM;
+	if (tui.layout == L_REGS) /* the registers: the latches alone */
+		max = 0;
 	unsigned n = pick_rows(s, w, rows, max);
 	for (unsigned i = 0; i < n; i++)
 		draw_wordline(s, w, top + 1 + (int)i, rows[i], nbl);
@@ -636,7 +661,10 @@ static void draw_elems(const dbg_session *s, int top, int left, int h, int w)
 	}
 	const tui_grid g = elems_grid(s, w);
 	const int cols = g.label + g.cols * g.cell <= w ? g.cols : (w - g.label) / g.cell;
-	const int rows = g.rows < h - 2 ? g.rows : h - 2;
+	if (tui.elem_off > g.rows - 1)
+		tui.elem_off = g.rows > 0 ? g.rows - 1 : 0;
+	const int off = tui.elem_off, left_rows = g.rows - off;
+	const int rows = left_rows < h - 2 ? left_rows : h - 2;
 	elems_title(s, &g, rows, cols, text, sizeof text);
 	mvaddnstr(top, left, text, w);
 	for (int c = 0; c < cols; c++) {
@@ -647,7 +675,7 @@ static void draw_elems(const dbg_session *s, int top, int left, int h, int w)
 		mvprintw(top + 1, left + g.label + c * g.cell, "%*s", g.cell - 1, text);
 	}
 	for (int r = 0; r < rows; r++)
-		draw_elem_row(b, &g, top + 2 + r, left, r, cols);
+		draw_elem_row(b, &g, top + 2 + r, left, off + r, cols);
 }
 
 /* The element view's full size: the widest of its title and grid, and
@@ -716,7 +744,8 @@ static void draw_tdfg_listing(const dbg_session *s, int top, int h)
 	const long node = dbg_current_node(s);
 	const int cur = node >= 0 ? s->t.nodes[node].line : 0;
 	const bool done = s->em && emu_done(s->em);
-	const int centre = cur ? cur : s->t.nodes[done ? s->t.nnodes - 1 : 0].line;
+	const int centre = (cur ? cur : s->t.nodes[done ? s->t.nnodes - 1 : 0].line) +
+			   (int)tui.src_off;
 	const int from = centre > h / 2 ? centre - h / 2 : 1;
 	for (int y = 0; y < h; y++) {
 		size_t len = 0;
@@ -740,7 +769,8 @@ static void draw_listing(const dbg_session *s, int top, int h)
 		return;
 	}
 	size_t n = s->prog.ncmds, pc = s->em ? s->em->pc : 0;
-	size_t from = pc > (size_t)h / 2 ? pc - (size_t)h / 2 : 0;
+	const long centre = (long)pc + tui.src_off;
+	size_t from = centre > h / 2 ? (size_t)(centre - h / 2) : 0;
 	for (int y = 0; y < h && from + (size_t)y < n; y++) {
 		size_t i = from + (size_t)y;
 		char text[512];
@@ -808,6 +838,25 @@ static void scroll_console(int dir)
 		tui.scroll = tui.scroll > page ? tui.scroll - page : 0;
 }
 
+/* PageUp, PageDown, Up and Down in the focused window (focus src, asm
+ * or regs): the listing, the array view's wordlines (consecutive ones
+ * from then on, until a layout or focus command), the element view's
+ * grid rows; a page is ten lines. */
+static void scroll_focused(int key)
+{
+	const long step = key == KEY_PPAGE ? -10 : key == KEY_NPAGE ? 10 : key == KEY_UP ? -1 : 1;
+	if (tui.focus == W_SRC) {
+		tui.src_off += step;
+	} else if (tui.focus == W_ASM) {
+		const long nwl = tui.view.valid ? (long)tui.view.nwl : 1;
+		long top = (tui.arr_top < 0 ? 0 : tui.arr_top) + step;
+		tui.arr_top = top < 0 ? 0 : top >= nwl ? nwl - 1 : top;
+	} else if (tui.focus == W_REGS) {
+		const long off = tui.elem_off + step;
+		tui.elem_off = off < 0 ? 0 : (int)off; /* draw_elems keeps it in the grid */
+	}
+}
+
 /* The prompt line, with readline's buffer and the cursor where it is. */
 static void draw_prompt(void)
 {
@@ -854,21 +903,35 @@ static void draw_all(void)
 		cons_h = cons_h < 2 ? 2 : cons_h;
 	}
 	int arr_h = LINES - list_h - cons_h - 3;
+	const int views = list_h + arr_h; /* what the layout shares out */
+	if (tui.layout == L_SRC)
+		list_h = views, arr_h = 0;
+	else if (tui.layout == L_ASM)
+		list_h = 0, arr_h = views;
+	else if (tui.layout == L_REGS) /* the latches and the element view */
+		arr_h = views / 3 > 6 ? views / 3 : 6, list_h = views - arr_h;
 	if (s->ops) { /* a target's windows (tui_target.c) */
 		dbg_tui_target_title(tui.s, 0);
 		dbg_tui_target_listing(tui.s, 1, list_h);
 		dbg_tui_target_bar(tui.s, 1 + list_h);
 		dbg_tui_target_view(tui.s, 2 + list_h, arr_h);
 	} else {
+		if (s->since != tui.src_since) { /* the machine moved: the listing follows it */
+			tui.src_off = 0;
+			tui.src_since = s->since;
+		}
+		char where[64];
+		snprintf(where, sizeof where, "  [layout %s, focus %s]", layout_names[tui.layout],
+			 window_names[tui.focus]);
 		if (s->tdfg)
-			dbg_tui_bar(0, " %s  (%zu nodes, %zu commands)", s->t.path, s->t.nnodes,
-				    s->prog.ncmds);
+			dbg_tui_bar(0, " %s  (%zu nodes, %zu commands)%s", s->t.path, s->t.nnodes,
+				    s->prog.ncmds, where);
 		else
-			dbg_tui_bar(0, " %s  (%zu commands)", s->prog.path ? s->prog.path : "",
-				    s->prog.ncmds);
+			dbg_tui_bar(0, " %s  (%zu commands)%s", s->prog.path ? s->prog.path : "",
+				    s->prog.ncmds, where);
 		draw_listing(s, 1, list_h);
 		draw_position_bar(s, 1 + list_h);
-		if (s->em && tui.view.valid)
+		if (s->em && tui.view.valid && arr_h > 0)
 			draw_views(s, 2 + list_h, arr_h);
 	}
 	draw_console(2 + list_h + arr_h, cons_h);
@@ -1042,6 +1105,17 @@ static void tui_loop(dbg_session *s)
 				rl_replace_line("", 0);
 				draw_all();
 			}
+			continue;
+		}
+		if (c == 12) { /* Ctrl-L: `refresh` */
+			clearok(curscr, TRUE);
+			draw_all();
+			continue;
+		}
+		if (tui.focus != W_CMD && (c == KEY_PPAGE || c == KEY_NPAGE || c == KEY_UP ||
+					   c == KEY_DOWN)) {
+			scroll_focused(c);
+			draw_all();
 			continue;
 		}
 		if (c == KEY_PPAGE || c == KEY_NPAGE) {
@@ -1378,3 +1452,62 @@ void dbg_tui_preload(const char *text, size_t len)
 {
 	push_text(text, len);
 }
+
+/* ---- layout, focus, refresh: what they mean here (layout.c reads them) ---- */
+
+static int layout_now(void)
+{
+	return tui.layout;
+}
+
+static int focus_now(void)
+{
+	return tui.focus;
+}
+
+static bool layout_shows(int layout, int window)
+{
+	switch (window) {
+	case W_SRC: return layout != L_ASM;
+	case W_ASM: return layout == L_ASM || layout == L_SPLIT;
+	case W_REGS: return layout == L_REGS;
+	default: return true; /* the console */
+	}
+}
+
+/* Scrolled windows come back to following the position. */
+static void unscroll(void)
+{
+	tui.src_off = 0;
+	tui.arr_top = -1;
+	tui.elem_off = 0;
+}
+
+static int set_layout(dbg_session *s, int layout)
+{
+	tui.layout = layout;
+	if (!layout_shows(layout, tui.focus))
+		tui.focus = W_CMD;
+	unscroll();
+	return dbg_tui_enable(s);
+}
+
+static int set_focus(dbg_session *s, int window)
+{
+	tui.focus = window;
+	unscroll();
+	printf("Focus set to %s window.\n", window_names[window]);
+	return dbg_tui_enable(s);
+}
+
+static int tui_refresh(dbg_session *s)
+{
+	if (tui.active)
+		clearok(curscr, TRUE); /* the loop's next draw repaints every cell */
+	return dbg_tui_enable(s);
+}
+
+const dbg_layout_ops dbg_tui_layout = {
+	layout_names, window_names, layout_now, focus_now, layout_shows, set_layout, set_focus,
+	tui_refresh,
+};

@@ -267,6 +267,7 @@ Test(transcript, info_source) { transcript("info_source"); }
 Test(transcript, info_source_tdfg) { transcript("info_source_tdfg"); }
 Test(transcript, info_source_ar) { transcript("info_source_ar"); }
 Test(transcript, info_source_valid) { transcript("info_source_valid"); }
+Test(transcript, valid_nodes) { transcript("valid_nodes"); }
 
 /* ---- options ---- */
 

@@ -246,8 +246,8 @@ Test(tui, toggles_and_quits)
 	/* Tab completes in the TUI too: at the second Tab the list of the
 	 * commands "re" may start goes to the console. */
 	free(tmux("send-keys -t 0 're' Tab Tab"));
-	free(tmux_wait_for("record  restart  reverse-continue  reverse-finish  reverse-next  "
-			   "reverse-step  reverse-stepi", NULL));
+	free(tmux_wait_for("record  refresh  restart  reverse-continue  reverse-finish  "
+			   "reverse-next  reverse-step", "reverse-stepi", NULL));
 	free(tmux("send-keys -t 0 C-u"));
 	tmux_keys("tui disable");
 	tmux_keys("print C[5]");
@@ -688,4 +688,120 @@ Test(tui_teach, gives_the_console_more_lines)
 	tmux_keys("tui console 1");
 	free(tmux_wait_for("tui console: expected a number of lines from 2 to 1000, or auto, got \"1\".",
 		      NULL));
+}
+
+/* ---- layout, focus, refresh ---- */
+
+/* infsdb at the plain prompt on tests/dbg/steps.ins (five commands). */
+static void start_plain_steps(void)
+{
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "cd '%s' && TERM=xterm-256color HOME=/nonexistent '%s' -q -nx "
+		 "tests/dbg/steps.ins", SRCDIR, INFSDB_BIN);
+	tmux_start("infsim-test", cmd);
+}
+
+TestSuite(tui_layout, .init = start_plain_steps, .fini = kill_session, .timeout = 60);
+
+/* The whole screen once redrawn: the prompt on the last line, the title
+ * bar naming the layout and focus (bar), has shown and neither hasnt
+ * (NULL for none); polled for 10 s, as a capture may catch a redraw
+ * half done. */
+static char *laid_out(const char *bar, const char *has, const char *hasnt, const char *hasnt2)
+{
+	char *scr = NULL;
+	for (int tries = 0; tries < 200; tries++) {
+		free(scr);
+		scr = tmux_screen(false);
+		const char *last = scr + strlen(scr) - 1;
+		while (last > scr && last[-1] != '\n')
+			last--;
+		if (count_lines(scr) == 24 && strncmp(last, "(infsdb)", 8) == 0 && strstr(scr, bar) &&
+		    (!has || strstr(scr, has)) && (!hasnt || !strstr(scr, hasnt)) &&
+		    (!hasnt2 || !strstr(scr, hasnt2)))
+			return scr;
+		nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
+	}
+	cr_assert_fail("no screen with \"%s\", \"%s\", without \"%s\", \"%s\":\n%s", bar,
+		       has ? has : "", hasnt ? hasnt : "", hasnt2 ? hasnt2 : "", scr);
+	return NULL;
+}
+
+/* `layout` turns the TUI on from the plain prompt, as gdb's, and picks
+ * its windows: src the listing alone, asm the array view alone, regs
+ * the listing with the latches and no wordline, split both; next and
+ * prev go round them. */
+Test(tui_layout, picks_the_windows)
+{
+	if (!tmux_have())
+		cr_skip_test("tmux is not installed");
+	free(tmux_wait_for("(infsdb)", NULL));
+	tmux_keys("start");
+	free(tmux_wait_for("command 0 at tests/dbg/steps.ins:7", NULL));
+	tmux_keys("layout src");
+	free(laid_out("[layout src, focus cmd]", "=> 0 ", " wl buffer", "    C carry"));
+	tmux_keys("layout asm");
+	free(laid_out("[layout asm, focus cmd]", "  0 A.0", "=> 0 ", NULL));
+	tmux_keys("layout regs");
+	free(laid_out("[layout regs, focus cmd]", "    C carry", "  0 A.0", NULL));
+	char *scr = laid_out("[layout regs", "=> 0 ", NULL, NULL);
+	cr_expect(strstr(scr, "    E enable") && strstr(scr, "C (u4) elements"),
+		  "regs: the latches and the element view:\n%s", scr);
+	free(scr);
+	tmux_keys("layout next");
+	free(laid_out("[layout src, focus cmd]", "=> 0 ", " wl buffer", NULL));
+	tmux_keys("layout prev");
+	free(laid_out("[layout regs, focus cmd]", "    C carry", NULL, NULL));
+	tmux_keys("layout split");
+	free(laid_out("[layout split, focus cmd]", "=> 0 ", "layout: ", NULL));
+	scr = laid_out("[layout split", "  0 A.0", NULL, NULL);
+	free(scr);
+	tmux_keys("layout sideways");
+	free(laid_out("[layout split", "layout: no layout \"sideways\": expected src, asm, split or regs",
+		      NULL, NULL));
+}
+
+/* `focus` gives PageDown and the arrows to a window the layout shows:
+ * the listing scrolls (away from => until the machine moves), the
+ * array view shows wordlines from the one scrolled to; a window the
+ * layout hides is refused; `refresh` and Ctrl-L repaint it all. */
+Test(tui_layout, focus_scrolls_and_refresh_redraws)
+{
+	if (!tmux_have())
+		cr_skip_test("tmux is not installed");
+	free(tmux_wait_for("(infsdb)", NULL));
+	tmux_keys("start");
+	free(tmux_wait_for("command 0 at tests/dbg/steps.ins:7", NULL));
+	tmux_keys("layout src");
+	free(laid_out("[layout src, focus cmd]", "=> 0 ", NULL, NULL));
+	tmux_keys("focus asm");
+	free(laid_out("[layout src, focus cmd]", "focus: window asm is not shown by layout src",
+		      NULL, NULL));
+	tmux_keys("focus src");
+	free(laid_out("[layout src, focus src]", "Focus set to src window.", NULL, NULL));
+	free(tmux("send-keys -t 0 NPage"));
+	free(laid_out("[layout src, focus src]", "   4      12  sel.u4", "=> 0 ", NULL));
+	free(tmux("send-keys -t 0 PPage"));
+	free(laid_out("[layout src, focus src]", "=> 0 ", NULL, NULL));
+	tmux_keys("stepi");
+	free(laid_out("[layout src, focus src]", "next micro-op 1", NULL, NULL));
+	tmux_keys("layout split"); /* it shows src too: the focus stays */
+	free(laid_out("[layout split, focus src]", "  0 A.0", NULL, NULL));
+	tmux_keys("fs next");
+	free(laid_out("[layout split, focus asm]", "Focus set to asm window.", NULL, NULL));
+	for (int k = 0; k < 12; k++)
+		free(tmux("send-keys -t 0 Down"));
+	char *scr = laid_out("[layout split, focus asm]", " 12 D.0", "  0 A.0", NULL);
+	free(scr);
+	/* refresh and Ctrl-L repaint the whole screen, the windows as they were */
+	free(tmux("send-keys -t 0 C-l"));
+	free(laid_out("[layout split, focus asm]", " 12 D.0", NULL, NULL));
+	tmux_keys("refresh");
+	scr = laid_out("[layout split, focus asm]", "(infsdb) refresh", NULL, NULL);
+	cr_expect(strstr(scr, " 12 D.0") && strstr(scr, "    E enable"), "after refresh:\n%s", scr);
+	free(scr);
+	tmux_keys("refresh now");
+	free(laid_out("[layout split", "\"refresh\" takes no arguments.", NULL, NULL));
+	tmux_keys("focus next"); /* the console's again: PageUp scrolls it */
+	free(laid_out("[layout split, focus cmd]", "Focus set to cmd window.", NULL, NULL));
 }
