@@ -151,6 +151,9 @@ Test(tui_simt, divergence_at_132x40_then_bundles)
 {
 	if (!tmux_have())
 		cr_skip_test("tmux is not installed");
+	/* the first screen drawn, so that the resize reaches a program that
+	 * handles it (one still starting would miss its SIGWINCH) */
+	free(tmux_wait_for("(infsdb)", "[divergence]", NULL));
 	free(tmux("resize-window -t 0 -x 132 -y 40"));
 	/* the larger screen lists more source: six lines, not four (waited
 	 * for: the resize may reach the program late, and it redraws then) */
