@@ -3,6 +3,7 @@
 #include "stats_json.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
