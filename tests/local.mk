@@ -149,6 +149,14 @@ check_PROGRAMS += tests/test_dbg
 tests_test_dbg_SOURCES = tests/test_dbg.c
 tests_test_dbg_CFLAGS = $(TEST_CFLAGS) -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_dbg_LDADD = $(TEST_LIBS)
+# Every transcript, its program and its data, as the source tree has them
+# (a new one needs no line here).
+dist-hook: dist-dbg-transcripts
+.PHONY: dist-dbg-transcripts
+dist-dbg-transcripts:
+	$(MKDIR_P) $(distdir)/tests
+	cp -pR $(srcdir)/tests/dbg $(distdir)/tests/
+	chmod -R u+w $(distdir)/tests/dbg
 EXTRA_DIST += tests/dbg/steps.ins tests/dbg/sourced.inc \
 	tests/dbg/help.cmds tests/dbg/help.out tests/dbg/abbrev.cmds tests/dbg/abbrev.out \
 	tests/dbg/run.cmds tests/dbg/run.out tests/dbg/break.cmds tests/dbg/break.out \

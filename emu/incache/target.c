@@ -40,31 +40,22 @@ static const tgt_option options[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
-/* A stream or a tDFG read from standard input: told apart by its first
- * statement, as the extension would. */
+/* A stream or a tDFG read from standard input: the binary form's NUL
+ * bytes, a stream's first statement (buffer, tensor, machine), a tDFG's
+ * region line (its first statements may be param or array lines, as
+ * other systems' are), or the artifact's JSON. */
 static bool claims(const char *head, size_t n)
 {
 	if (memchr(head, '\0', n < 16 ? n : 16))
-		return true; /* the binary form */
-	for (size_t i = 0; i < n;) {
-		size_t e = i;
-		while (e < n && head[e] != '\n')
-			e++;
-		size_t s = i;
-		while (s < e && (head[s] == ' ' || head[s] == '\t'))
-			s++;
-		i = e + 1;
-		if (s == e || head[s] == '#')
-			continue;
-		static const char *const words[] = { "buffer ", "tensor ", "machine ", "region ",
-						     "param ", "array ", "{", NULL };
-		for (size_t k = 0; words[k]; k++)
-			if (e - s >= strlen(words[k]) && !strncmp(head + s, words[k], strlen(words[k])))
-				return k < 3 || strcmp(words[k], "machine ") == 0 ||
-				       strcmp(words[k], "region ") == 0 || head[s] == '{';
+		return true;
+	char w[64];
+	if (!tgt_head_word(head, n, 0, w, sizeof w))
 		return false;
-	}
-	return false;
+	size_t i = 0;
+	while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n'))
+		i++;
+	return (i < n && head[i] == '{') || !strcmp(w, "buffer") || !strcmp(w, "tensor") ||
+	       !strcmp(w, "machine") || tgt_head_has(head, n, "region");
 }
 
 static bool is_json(const tgt *t)
