@@ -211,8 +211,8 @@ Test(checkpoint, set_var_inside_trace)
 	before = text_of("start\n%s@1\n%s@2\n", set, show);
 	cr_assert_eq(session(&d, "", "tests/dbg/dd.ins", before, &early), 0, "%s", early);
 	char *first = between(early, 1);
-	cr_assert(strstr(late, "S = {2.75, 2.75, 2.75, 2.75, 2.75, 2.75, 2.75, 2.75, 2.75, "
-			       "2.75, 2.75, 2.75, 80, 80, 80, 80}\n"), "%s", late);
+	/* twelve equal elements print once, as gdb's <repeats> */
+	cr_assert(strstr(late, "S = {2.75 <repeats 12 times>, 80, 80, 80, 80}\n"), "%s", late);
 	cr_assert(strstr(late, "total                     2          227 "), "%s", late);
 	cr_assert(strstr(first, "total                     2          148 "), "%s", first);
 	free(go), free(before), free(early), free(first), free(late), free(out);
