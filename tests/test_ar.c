@@ -926,6 +926,8 @@ Test(cli, infsdb_transcript)
 			 "break: Q[0]: error: no such array\n"
 			 "break: S[7]: error: expected ARRAY[INDEX] with an index inside the array\n"
 			 "info partials: S[0]: error: no flow into it is under way\n"), "%s", r.err);
-	cr_expect(!strstr(r.out, "error"), "errors go to standard error: %s", r.out);
+	/* ": error:" (the build folder's name may hold "error") */
+	cr_expect(!strstr(r.out, ": error:") && !strstr(r.out, "Undefined command"), "errors go to "
+		  "standard error: %s", r.out);
 	result_free(&r);
 }
