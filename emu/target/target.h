@@ -141,7 +141,9 @@ typedef struct tgt_load {
 	const tgt_setting *settings;  /* -c FILE's, then -m's, in order: the
 				       * last one of a key wins */
 	size_t nsettings;
-	const tgt_optval *opts;       /* the target's own options, in order */
+	const tgt_optval *opts;       /* the target's own options, in order
+				       * (one flagged TGT_OPT_SETTING comes as
+				       * a setting instead) */
 	size_t nopts;
 	bool check;        /* --check: keep the independent reference */
 	bool strict;       /* --strict */
@@ -203,7 +205,8 @@ typedef struct tgt_snap tgt_snap;  /* a whole state, the target's own */
 
 typedef struct tgt tgt;            /* a loaded program with its machine */
 
-/* `info WHAT` of a target's own (info flows, info threads, info streams). */
+/* `info WHAT` of a target's own (info flows, info threads, info streams):
+ * show writes it to out and returns 0, or -1 with d set. */
 typedef struct tgt_info {
 	const char *name;
 	const char *help;
@@ -267,8 +270,9 @@ typedef struct tgt_ops {
 	/* ---- stepping (infsdb) ---- */
 	const tgt_unit *units;     /* finest first */
 	unsigned nunits;
-	/* One unit of level u: TGT_OK, or TGT_FAILED with d; ended tells
-	 * whether anything is left. */
+	/* One unit of level u: TGT_OK, or TGT_FAILED with d (TGT_HAZARD,
+	 * TGT_FAULT: the run stopped as run's would); ended tells whether
+	 * anything is left. */
 	tgt_status (*step)(tgt *t, unsigned u, diag *d);
 	bool (*ended)(const tgt *t);
 	/* Units of level u done so far. */
