@@ -148,10 +148,16 @@ static int apply_loads(dbg_session *s, diag *d)
 int dbg_tgt_open(dbg_session *s, tgt_status *st, diag *d)
 {
 	dbg_tgt_mode *tm = s->tm;
+	/* the snapshots first: a target's may point into its program (an
+	 * Active-Routing session's hosts); a new run ends the checkpoints */
+	snaps_clear(tm, s->ops);
+	for (size_t i = 0; i < tm->nckpts; i++)
+		s->ops->snap_free(tm->ckpts[i].snap);
+	tm->nckpts = 0;
 	if (s->tg)
 		s->ops->close(s->tg);
+	s->tg = NULL;
 	s->t_running = false;
-	snaps_clear(tm, s->ops);
 	tgt_load a = tm->args.load;
 	a.stepping = true;
 	a.out = NULL;

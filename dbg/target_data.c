@@ -781,11 +781,9 @@ int dbg_tcmd_restart(dbg_session *s, char *args)
 		diag d;
 		diag_clear(&d);
 		if (!s->t_running) {
-			tgt_status st;
-			if (dbg_tgt_open(s, &st, &d) < 0) {
-				dbg_error(s, "restart: %s", d.msg);
-				return -1;
-			}
+			dbg_error(s, "restart: the program is not being run (a new run ends the "
+				  "checkpoints of the old one).");
+			return -1;
 		}
 		if (s->ops->restore(s->tg, tm->ckpts[i].snap, &d) != TGT_OK) {
 			dbg_error(s, "restart: %s", d.set ? d.msg : "the state cannot be restored");

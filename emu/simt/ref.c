@@ -41,8 +41,10 @@ simt_ref *simt_ref_new(const simt_program *p, diag *d)
 	if (r)
 		r->th = malloc(SIMT_CB_THREADS * sizeof *r->th);
 	if (!r || !r->mem || !r->th) {
-		if (r)
+		if (r) {
 			free(r->mem);
+			free(r->th);
+		}
 		free(r);
 		diag_file(d, p->path, "out of memory for the reference's %u bytes", p->mem_bytes);
 		return NULL;
