@@ -506,7 +506,9 @@ Test(tui_elems, scrolls_the_console_back)
 		  scr);
 	free(scr);
 	scr = NULL;
-	for (int page = 0; page < 4 && !scr; page++) {
+	/* up to 12 pages: under load a page's redraw may lag behind the
+	 * screen read after it (PageUp at the top stays at the top) */
+	for (int page = 0; page < 12 && !scr; page++) {
 		free(tmux("send-keys -t 0 PageUp"));
 		char *s = tmux_wait_for("more lines below (PageDown)", NULL);
 		if (strstr(s, "Layout Override Table"))
