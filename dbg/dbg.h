@@ -564,6 +564,10 @@ int dbg_parse_array(dbg_session *s, const char *text, unsigned *array);
 /* Show every display (after a stop). */
 void dbg_show_displays(dbg_session *s);
 void dbg_display_free_all(dbg_session *s);
+/* A new display of expr (count 0: an expression; N: an examine display of
+ * unit unit), numbered as the next; NULL out of memory, reported. */
+dbg_display *dbg_display_add(dbg_session *s, const char *expr, char fmt, uint64_t count,
+			     char unit);
 
 /* ---- the console and the TUI (console.c, tui.c) ---- */
 /* One line typed at the console: empty repeats the last command when

@@ -909,6 +909,23 @@ static int display_ok(dbg_session *s, const char *expr, char fmt, char unit, uin
 	return -1;
 }
 
+dbg_display *dbg_display_add(dbg_session *s, const char *expr, char fmt, uint64_t count,
+			     char unit)
+{
+	dbg_display *grown = realloc(s->disps, (s->ndisps + 1) * sizeof *grown);
+	char *copy = strdup(expr);
+	if (grown)
+		s->disps = grown;
+	if (!grown || !copy) {
+		free(copy);
+		dbg_error(s, "out of memory");
+		return NULL;
+	}
+	dbg_display *d = &s->disps[s->ndisps++];
+	*d = (dbg_display){ ++s->next_disp, fmt, count, copy, false, unit };
+	return d;
+}
+
 int dbg_cmd_display(dbg_session *s, char *args)
 {
 	fmt_spec f;
@@ -928,20 +945,11 @@ int dbg_cmd_display(dbg_session *s, char *args)
 		fmt = 'x';
 	if (display_ok(s, expr, fmt, f.unit, count) < 0)
 		return -1;
-	dbg_display *grown = realloc(s->disps, (s->ndisps + 1) * sizeof *grown);
-	char *copy = strdup(expr);
-	if (!grown || !copy) {
-		free(copy);
-		if (grown)
-			s->disps = grown;
-		dbg_error(s, "out of memory");
+	dbg_display *d = dbg_display_add(s, expr, fmt, count, f.unit);
+	if (!d)
 		return -1;
-	}
-	s->disps = grown;
-	s->disps[s->ndisps] = (dbg_display){ ++s->next_disp, fmt, count, copy, false, f.unit };
 	if (s->em)
-		show_display(s, &s->disps[s->ndisps]);
-	s->ndisps++;
+		show_display(s, d);
 	return 0;
 }
 

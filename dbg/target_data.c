@@ -320,17 +320,8 @@ int dbg_tcmd_display(dbg_session *s, char *args)
 	}
 	if (dbg_expr_check(s, expr) < 0)
 		return -1;
-	dbg_display *grown = realloc(s->disps, (s->ndisps + 1) * sizeof *grown);
-	char *copy = strdup(expr);
-	if (!grown || !copy) {
-		free(copy);
-		if (grown)
-			s->disps = grown;
-		dbg_error(s, "out of memory");
+	if (!dbg_display_add(s, expr, fmt, 0, 0))
 		return -1;
-	}
-	s->disps = grown;
-	s->disps[s->ndisps++] = (dbg_display){ ++s->next_disp, fmt, 0, copy, false, 0 };
 	if (s->t_running) {
 		const size_t keep = s->ndisps;
 		dbg_display *last = &s->disps[keep - 1];
