@@ -566,21 +566,35 @@ static int watch_condition(dbg_session *s, const char *name, char *args, char **
 	return 0;
 }
 
+int dbg_watch_set(dbg_session *s, const char *expr, const char *cond, dbg_value v)
+{
+	dbg_bp *bp = new_bp(s, DBG_BP_WATCH, 0);
+	if (!bp)
+		return -1;
+	bp->expr = strdup(expr);
+	bp->cond = cond ? strdup(cond) : NULL;
+	if (!bp->expr || (cond && !bp->cond)) {
+		/* not made after all: the last breakpoint, taken back */
+		free(bp->expr);
+		free(bp->cond);
+		s->nbps--;
+		s->next_bp--;
+		dbg_error(s, "watch: out of memory");
+		return -1;
+	}
+	bp->old = v;
+	bp->old_valid = true;
+	printf("Watchpoint %u: %s\n", bp->num, expr);
+	return 0;
+}
+
 int dbg_cmd_watch(dbg_session *s, char *args)
 {
 	char *expr, *cond;
 	dbg_value v;
 	if (watch_condition(s, "watch", args, &expr, &cond) < 0 || dbg_eval(s, expr, &v) < 0)
 		return -1;
-	dbg_bp *bp = new_bp(s, DBG_BP_WATCH, 0);
-	if (!bp)
-		return -1;
-	bp->expr = strdup(expr);
-	bp->cond = cond ? strdup(cond) : NULL;
-	bp->old = v;
-	bp->old_valid = true;
-	printf("Watchpoint %u: %s\n", bp->num, expr);
-	return 0;
+	return dbg_watch_set(s, expr, cond, v);
 }
 
 /* rwatch and awatch watch one element: where its bits are is known, so

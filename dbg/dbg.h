@@ -394,6 +394,9 @@ void dbg_format_uop(const sram_uop *u, char *buf, size_t size);
 int dbg_cmd_break(dbg_session *s, char *args);
 int dbg_cmd_tbreak(dbg_session *s, char *args);
 int dbg_cmd_watch(dbg_session *s, char *args);
+/* A watchpoint on expr (its value now v), with its condition or NULL:
+ * reported as gdb does; 0, or -1 with an error reported. */
+int dbg_watch_set(dbg_session *s, const char *expr, const char *cond, dbg_value v);
 int dbg_cmd_rwatch(dbg_session *s, char *args);
 int dbg_cmd_awatch(dbg_session *s, char *args);
 int dbg_cmd_condition(dbg_session *s, char *args);

@@ -613,15 +613,7 @@ static int tcmd_watch(dbg_session *s, char *args)
 	if (dbg_tgt_need_running(s) < 0 || dbg_eval(s, expr, &v) < 0 ||
 	    (cond && dbg_expr_check(s, cond) < 0))
 		return -1;
-	dbg_bp *bp = dbg_bp_new(s, DBG_BP_WATCH, 0);
-	if (!bp)
-		return -1;
-	bp->expr = strdup(expr);
-	bp->cond = cond ? strdup(cond) : NULL;
-	bp->old = v;
-	bp->old_valid = true;
-	printf("Watchpoint %u: %s\n", bp->num, expr);
-	return 0;
+	return dbg_watch_set(s, expr, cond, v);
 }
 
 /* ---- the table ---- */
