@@ -31,6 +31,7 @@
 
 #include "cli.h"
 #include "dbg.h"
+#include "incache.h"
 #include "opts.h"
 #include "tdfg_json.h"
 #include "text.h"
@@ -105,17 +106,13 @@ typedef struct options {
 	bool batch, quiet, no_init, tui;
 	action *actions;
 	size_t nactions;
-	const char *config;
-	const char **machine;
-	size_t nmachine;
 	const char *prog;
 	const char *tdfg;      /* --tdfg: validate the stream against this tDFG */
 	const char *type;      /* --type: the element type of an artifact's tDFG (.json) */
-	emu_tdfg_def *defs;    /* -D NAME=VALUE: the tDFG's size parameters */
-	size_t ndefs;
+	emu_tdfg_def *defs;    /* c's -D, as the tDFG parser takes them */
 	dbg_load_arg *loads;   /* -l BUF=FILE */
 	size_t nloads;
-	tgt_opts c;            /* --check, --strict, -j, the targets' own options */
+	tgt_opts c;            /* -m, -c, -D, --check, --strict, -j, the targets' own options */
 	const struct option *lo;
 	const tgt_ops *target; /* a program of another system than streams */
 	char *text;            /* its text */
@@ -168,40 +165,6 @@ static int add_action(options *o, bool is_file, const char *arg)
 	return 0;
 }
 
-static int add_machine(options *o, const char *arg)
-{
-	const char **grown = realloc(o->machine, (o->nmachine + 1) * sizeof *grown);
-	if (!grown)
-		return oom_error();
-	o->machine = grown;
-	o->machine[o->nmachine++] = arg;
-	return 0;
-}
-
-/* -D NAME=VALUE: the names are checked against the tDFG's `param` lines
- * when it is read (emu_tdfg_parse_defs). */
-static int add_define(options *o, char *arg)
-{
-	char *eq = strchr(arg, '='), *end;
-	if (!eq || eq == arg)
-		return usage_error("-D %s: expected NAME=VALUE", arg);
-	*eq = 0;
-	errno = 0;
-	const long long v = strtoll(eq + 1, &end, 0);
-	if (!eq[1] || *end || errno)
-		return usage_error("-D %s=%s: expected an integer", arg, eq + 1);
-	const char *name = arg;
-	for (size_t i = 0; i < o->ndefs; i++)
-		if (!strcmp(o->defs[i].name, name))
-			return usage_error("-D %s is given twice", name);
-	emu_tdfg_def *grown = realloc(o->defs, (o->ndefs + 1) * sizeof *grown);
-	if (!grown)
-		return oom_error();
-	o->defs = grown;
-	o->defs[o->ndefs++] = (emu_tdfg_def){ name, (int64_t)v };
-	return 0;
-}
-
 /* -l BUF=FILE: the buffer is found when the program is loaded
  * (dbg_loads_read). */
 static int add_load(options *o, const char *arg)
@@ -239,12 +202,12 @@ static int one_option(options *o, int c)
 	case 'q': o->quiet = true; return 0;
 	case OPT_NX: o->no_init = true; return 0;
 	case OPT_TUI: o->tui = true; return 0;
-	case 'm': return add_machine(o, optarg);
-	case 'c': o->config = optarg; return 0;
+	case 'm': o->c.machine[o->c.nmachine++] = optarg; return 0;
+	case 'c': o->c.config = optarg; return 0;
 	case 'l': return add_load(o, optarg);
 	case OPT_TDFG: o->tdfg = optarg; return 0;
 	case OPT_TYPE: o->type = optarg; return 0;
-	case 'D': return add_define(o, optarg);
+	case 'D': return tgt_opts_define(&o->c, NULL, optarg);
 	case OPT_CHECK: o->c.check = true; return 0;
 	case OPT_STRICT: o->c.strict = true; return 0;
 	case 'j': return tgt_opts_threads(&o->c, NULL, optarg);
@@ -318,10 +281,11 @@ static int parse_options(int argc, char **argv, options *o)
 	if (!json && o->type && !(o->tdfg && emu_tdfg_json_path(o->tdfg)))
 		return usage_error("--type applies to an artifact's tDFG (.json), not to '%s'",
 				   o->prog);
-	if (o->ndefs && !emu_tdfg_path(o->prog) && !o->tdfg)
+	if (o->c.ndefs && !emu_tdfg_path(o->prog) && !o->tdfg)
 		return usage_error("-D %s: parameters are a tDFG's (.tdfg, or --tdfg), not %s's",
-				   o->defs[0].name, o->prog);
-	return 0;
+				   o->c.defs[0].name, o->prog);
+	o->defs = inc_defs(o->c.defs, o->c.ndefs);
+	return o->defs ? 0 : oom_error();
 }
 
 /* ---- loading ---- */
@@ -334,11 +298,6 @@ static int target_options(options *o)
 		return usage_error("%s '%s': a stream's option; %s is a program of %s", o->tdfg ?
 				   "--tdfg" : "--type", o->tdfg ? o->tdfg : o->type, o->prog,
 				   o->target->title);
-	for (size_t i = 0; i < o->ndefs; i++)
-		o->c.defs[o->c.ndefs++] = (tgt_def){ o->defs[i].name, o->defs[i].value };
-	o->c.config = o->config;
-	for (size_t i = 0; i < o->nmachine; i++)
-		o->c.machine[o->c.nmachine++] = o->machine[i];
 	o->c.loads = o->nloads > 0;
 	return tgt_opts_refuse(o->target, &o->c, NULL);
 }
@@ -375,36 +334,15 @@ static int load_target(dbg_session *s, options *o, diag *d)
 	return 0;
 }
 
-static int machine_overrides(const options *o, emu_geom_override *ov, diag *d)
-{
-	emu_geom_override_init(ov);
-	if (o->config && emu_geom_override_load(ov, o->config, d) < 0)
-		return -1;
-	for (size_t i = 0; i < o->nmachine; i++) {
-		char why[256];
-		if (emu_geom_override_parse(ov, o->machine[i], why, sizeof why) < 0) {
-			diag_file(d, "infsdb", "--machine %s", why);
-			return -1;
-		}
-	}
-	const char *err = sram_geom_check(&ov->g);
-	if (err)
-		diag_file(d, "infsdb", "--machine: %s", err);
-	return err ? -1 : 0;
-}
-
 /* The stream, for the machine the options give (emu_load_file: a text
  * stream may be resized, a binary one may not); a .tdfg, or an
  * artifact's .json read as --type says, is lowered by the JIT for that
  * machine (nodes.c). */
-static int load_program(dbg_session *s, const options *o, diag *d)
+static int load_stream(dbg_session *s, const options *o, const emu_geom_override *ov, diag *d)
 {
-	emu_geom_override ov;
-	if (machine_overrides(o, &ov, d) < 0)
-		return -1;
 	const bool tdfg = emu_tdfg_path(o->prog) || emu_tdfg_json_path(o->prog);
-	if (tdfg ? dbg_tdfg_load(s, o->prog, o->type, &ov, o->defs, o->ndefs, d) < 0
-				   : emu_load_file(o->prog, &ov, &s->prog, d) < 0 ||
+	if (tdfg ? dbg_tdfg_load(s, o->prog, o->type, ov, o->defs, o->c.ndefs, d) < 0
+				   : emu_load_file(o->prog, ov, &s->prog, d) < 0 ||
 				     emu_program_lower(&s->prog, d) < 0)
 		return -1;
 	/* A strm marker's stream is the tDFG's: infsdb runs it from a .tdfg. */
@@ -415,10 +353,23 @@ static int load_program(dbg_session *s, const options *o, diag *d)
 			"was lowered from; debug that .tdfg", m->name, m->name);
 		return -1;
 	}
-	if (o->tdfg && dbg_valid_load(s, o->tdfg, o->type, o->defs, o->ndefs, d) < 0)
+	if (o->tdfg && dbg_valid_load(s, o->tdfg, o->type, o->defs, o->c.ndefs, d) < 0)
 		return -1;
 	s->loaded = true; /* the program is in (dbg_find_buffer); its data next */
 	return dbg_loads_read(s, o->loads, o->nloads, d);
+}
+
+/* 0, or an exit status after the message. */
+static int load_program(dbg_session *s, const options *o, diag *d)
+{
+	emu_geom_override ov;
+	const int rc = inc_machine_opts(&o->c, NULL, &ov);
+	if (rc)
+		return rc;
+	if (load_stream(s, o, &ov, d) == 0)
+		return 0;
+	fprintf(stderr, "%s\n", d->msg);
+	return DBG_EXIT_FAILED;
 }
 
 static void print_banner(const dbg_session *s, const char *path)
@@ -531,7 +482,6 @@ static int session_status(const dbg_session *s)
 static void options_free(options *o)
 {
 	free(o->actions);
-	free(o->machine);
 	free(o->defs);
 	free(o->loads);
 	free(o->text);
@@ -568,7 +518,7 @@ int main(int argc, char **argv)
 	if (!o.batch && !o.quiet)
 		printf("infsdb (infsim) %s\nType \"help\" for the commands.\n", PACKAGE_VERSION);
 	rc = o.target ? load_target(&s, &o, &d)
-		      : load_program(&s, &o, &d) < 0 ? (fprintf(stderr, "%s\n", d.msg), DBG_EXIT_FAILED) : 0;
+		      : load_program(&s, &o, &d);
 	if (rc) {
 		dbg_tgt_free(&s);
 		dbg_loads_free(&s);

@@ -498,9 +498,10 @@ Test(cli, machine_option_errors)
 		       "--machine 'wordlines=3': wordlines must be a power of two from 8 to 1024");
 	expect_failure(run("info -m mesh=0x8"), 2, "--machine 'mesh=0x8': ");
 	expect_failure(run("info -m mesh=8"), 2, "--machine 'mesh=8': expected XxY");
-	expect_failure(run("info -m wordlines=64,,bitlines=64"), 2, "empty KEY=VALUE");
+	expect_failure(run("info -m wordlines=64,,bitlines=64"), 2,
+		       "--machine '': expected KEY=VALUE (stream: wordlines, ");
 	expect_failure(run("info -m bitlines=1024,arrays=4096,ways=64,mesh=64x64"), 2,
-		       "--machine: the machine has more than");
+		       "infsim: --machine makes a machine that is not valid: the machine has more than");
 	expect_failure(run("run %s/small.ins -j -1", DATA), 2,
 		       "infsim: --threads '-1': expected a number of threads from 1 to 1024");
 	expect_failure(run("run %s/small.ins -j 99999999999", DATA), 2, "--threads '99999999999'");
@@ -528,7 +529,7 @@ Test(cli, info_and_config)
 	cr_expect(strstr(r.out, "32 wordlines x 64 bitlines"), "%s", r.out);
 	result_free(&r);
 	write_file("bad.conf", "wordlines = 128\nsize = 3\n", 25);
-	expect_failure(run("info -c bad.conf"), 1, "bad.conf:2:1: error: unknown setting 'size'");
+	expect_failure(run("info -c bad.conf"), 2, "infsim: bad.conf:2:8: size = 3: unknown machine setting");
 	expect_failure(run("info -c none.conf"), 1, "none.conf: error:");
 }
 

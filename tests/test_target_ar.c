@@ -129,8 +129,8 @@ Test(samples, run_and_check)
 	for (size_t s = 0; s < sizeof samples / sizeof samples[0]; s++)
 		for (int r = 0; r < 3; r++)
 			for (int n = 0; n < 2; n++) {
-				tgt_setting set[2] = { { "root", roots[r], NULL, 0 },
-						       { "net", nets[n], NULL, 0 } };
+				tgt_setting set[2] = { { "root", roots[r], NULL, 0, 0 },
+						       { "net", nets[n], NULL, 0, 0 } };
 				opened o = open_with(samples[s], true, set, 2, NULL, 0);
 				cr_assert_not_null(o.t, "%s: %s", samples[s], o.d.msg);
 				tgt_status st = o.ops->run(o.t, &o.d);
@@ -317,7 +317,7 @@ Test(snap, restore_and_run_on)
 	snap_round_trip("pagerank.ar", 5000);
 	snap_round_trip("lud.ar", 0);
 	/* with one entry and one buffer: packets wait in the queues */
-	tgt_setting set[2] = { { "flow-entries", "1", NULL, 0 }, { "buffers", "1", NULL, 0 } };
+	tgt_setting set[2] = { { "flow-entries", "1", NULL, 0, 0 }, { "buffers", "1", NULL, 0, 0 } };
 	opened o = open_with("rand_mac.ar", true, set, 2, NULL, 0);
 	cr_assert_not_null(o.t);
 	for (int i = 0; i < 3000; i++)
@@ -445,19 +445,19 @@ static void open_fails(tgt_setting set, tgt_status want, const char *msg)
 
 Test(errors, settings)
 {
-	open_fails((tgt_setting){ "root", "foo", NULL, 0 }, TGT_USAGE,
+	open_fails((tgt_setting){ "root", "foo", NULL, 0, 0 }, TGT_USAGE,
 		   "-m root=foo: error: expected naive, tid or addr");
-	open_fails((tgt_setting){ "net", "ring", NULL, 0 }, TGT_USAGE,
+	open_fails((tgt_setting){ "net", "ring", NULL, 0, 0 }, TGT_USAGE,
 		   "-m net=ring: error: expected dragonfly or mesh");
-	open_fails((tgt_setting){ "interleave", "100", NULL, 0 }, TGT_USAGE,
+	open_fails((tgt_setting){ "interleave", "100", NULL, 0, 0 }, TGT_USAGE,
 		   "-m interleave=100: error: expected a power of two");
-	open_fails((tgt_setting){ "interleave", "32", NULL, 0 }, TGT_USAGE,
+	open_fails((tgt_setting){ "interleave", "32", NULL, 0, 0 }, TGT_USAGE,
 		   "-m interleave=32: error: expected a number of at least 64");
-	open_fails((tgt_setting){ "buffers", "0", NULL, 0 }, TGT_USAGE,
+	open_fails((tgt_setting){ "buffers", "0", NULL, 0, 0 }, TGT_USAGE,
 		   "-m buffers=0: error: expected a number from 1 to 65536");
-	open_fails((tgt_setting){ "flow-entries", "x", "my.cfg", 3 }, TGT_USAGE,
+	open_fails((tgt_setting){ "flow-entries", "x", "my.cfg", 3, 0 }, TGT_USAGE,
 		   "my.cfg:3: error: flow-entries=x: expected a number from 1 to 65536");
-	open_fails((tgt_setting){ "colour", "red", NULL, 0 }, TGT_USAGE,
+	open_fails((tgt_setting){ "colour", "red", NULL, 0, 0 }, TGT_USAGE,
 		   "-m colour=red: error: unknown setting (expected root, net, interleave, "
 		   "flow-entries, buffers, max-events or max-memory)");
 }

@@ -139,7 +139,7 @@ Test(samples, every_sample_checks)
 	for (int i = 0; samples[i]; i++)
 		for (int m = 0; m < 3; m++) {
 			opened o;
-			tgt_setting s = { "float", modes[m], NULL, 0 };
+			tgt_setting s = { "float", modes[m], NULL, 0, 0 };
 			extra x = { .settings = &s, .nsettings = 1 };
 			open_sample(&o, samples[i], &x);
 			cr_assert_not_null(o.t, "%s: %s", samples[i], o.d.msg);
@@ -286,7 +286,7 @@ static char *old_report(const char *name, const nsc_settings *s)
 static void stats_equal_report(const char *name, const char *floating, nsc_float_mode mode)
 {
 	opened o;
-	tgt_setting set[] = { { "float", floating, NULL, 0 }, { "window", "4", NULL, 0 } };
+	tgt_setting set[] = { { "float", floating, NULL, 0, 0 }, { "window", "4", NULL, 0, 0 } };
 	extra x = { .settings = set, .nsettings = 2 };
 	open_sample(&o, name, &x);
 	cr_assert_not_null(o.t, "%s", o.d.msg);
@@ -446,7 +446,7 @@ Test(step, core_scalars)
 static void snap_at(const char *name, unsigned long at, const char *floating)
 {
 	opened o;
-	tgt_setting set = { "float", floating, NULL, 0 };
+	tgt_setting set = { "float", floating, NULL, 0, 0 };
 	extra x = { .settings = &set, .nsettings = 1 };
 	open_sample(&o, name, &x);
 	cr_assert_not_null(o.t, "%s", o.d.msg);
@@ -504,20 +504,20 @@ static void open_fails(const char *name, const extra *x, tgt_status want, const 
 
 Test(errors, settings)
 {
-	tgt_setting s = { "float", "foo", NULL, 0 };
+	tgt_setting s = { "float", "foo", NULL, 0, 0 };
 	extra x = { .settings = &s, .nsettings = 1 };
 	open_fails("histogram", &x, TGT_USAGE, "-m float=foo: expected auto, core or bank");
-	s = (tgt_setting){ "interleave", "96", NULL, 0 };
+	s = (tgt_setting){ "interleave", "96", NULL, 0, 0 };
 	open_fails("histogram", &x, TGT_USAGE, "-m interleave=96: expected a power of two");
-	s = (tgt_setting){ "core", "64", NULL, 0 };
+	s = (tgt_setting){ "core", "64", NULL, 0, 0 };
 	open_fails("histogram", &x, TGT_USAGE, "-m core=64: expected a number from 0 to 63");
-	s = (tgt_setting){ "window", "x", "cfg.txt", 3 };
+	s = (tgt_setting){ "window", "x", "cfg.txt", 3, 0 };
 	open_fails("histogram", &x, TGT_USAGE, "cfg.txt:3: error: window=x: expected a number from 0 to 1024");
-	s = (tgt_setting){ "root", "tid", NULL, 0 };
+	s = (tgt_setting){ "root", "tid", NULL, 0, 0 };
 	open_fails("histogram", &x, TGT_USAGE,
 		   "-m root=tid: unknown setting (nsc has float, interleave, sync, range, window, cache, core, "
 		   "max-iters and max-work)");
-	s = (tgt_setting){ "max-work", "0", NULL, 0 };
+	s = (tgt_setting){ "max-work", "0", NULL, 0, 0 };
 	open_fails("histogram", &x, TGT_USAGE, "-m max-work=0: expected a number from 1 to 9223372036854775807");
 	/* --float=bank given as the target's option */
 	tgt_optval ov = { &nsc_ops()->options[0], "none" };

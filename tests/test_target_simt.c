@@ -594,7 +594,7 @@ Test(options, mapping)
 	const tgt_ops *o = ops_of("x.simt");
 	double bundles[2];
 	for (int i = 0; i < 2; i++) {
-		tgt_setting s = { "mapping", i ? "serial" : "vliw", NULL, 0 };
+		tgt_setting s = { "mapping", i ? "serial" : "vliw", NULL, 0, 0 };
 		tgt_optval ov[] = { { option(o, "mapping"), i ? "serial" : "vliw" } };
 		tgt_load a = { .check = true };
 		if (i) {
@@ -632,14 +632,14 @@ static void open_fails(const char *name, tgt_load *a, tgt_status want, const cha
 Test(errors, settings_and_options)
 {
 	const tgt_ops *o = ops_of("x.simt");
-	tgt_setting bad = { "mapping", "foo", NULL, 0 };
+	tgt_setting bad = { "mapping", "foo", NULL, 0, 0 };
 	tgt_load a = { .settings = &bad, .nsettings = 1 };
 	open_fails("vecadd.simt", &a, TGT_USAGE, "-m mapping=foo: expected vliw or serial");
-	tgt_setting key = { "cbs", "2", NULL, 0 };
+	tgt_setting key = { "cbs", "2", NULL, 0, 0 };
 	a.settings = &key;
 	open_fails("vecadd.simt", &a, TGT_USAGE,
 		   "-m cbs=2: unknown setting (the SIMT mode's is mapping=vliw|serial; the rest is the program's .machine line)");
-	tgt_setting file = { "mapping", "x", "my.cfg", 3 };
+	tgt_setting file = { "mapping", "x", "my.cfg", 3, 0 };
 	a.settings = &file;
 	open_fails("vecadd.simt", &a, TGT_USAGE, "my.cfg:3: error: mapping=x: expected vliw or serial");
 	tgt_optval ov[] = { { option(o, "mapping"), "wide" } };

@@ -168,7 +168,7 @@ static void sample_open(prog *p, const sample *s, bool check, const char *lines)
 {
 	char path[512];
 	snprintf(path, sizeof path, SAMPLES "/%s.vima", s->name);
-	const tgt_setting set[] = { { "vector", s->vector, NULL, 0 }, { "lines", lines, NULL, 0 } };
+	const tgt_setting set[] = { { "vector", s->vector, NULL, 0, 0 }, { "lines", lines, NULL, 0, 0 } };
 	const opts o = { s->defs, s->ndefs, set, lines ? 2 : 1, NULL, 0, check };
 	prog_ok(p, path, NULL, &o);
 }
@@ -626,7 +626,7 @@ Test(fault, fault_at_stops_the_run)
 	const sample *s = sample_named("vecsum");
 	char path[512];
 	snprintf(path, sizeof path, SAMPLES "/vecsum.vima");
-	const tgt_setting set[] = { { "vector", "256", NULL, 0 } };
+	const tgt_setting set[] = { { "vector", "256", NULL, 0, 0 } };
 	const tgt_option *fo = NULL;
 	for (const tgt_option *o = tgt_find(path, "", 0)->options; o->name; o++)
 		if (!strcmp(o->name, "fault-at"))
@@ -668,18 +668,18 @@ static void open_fails(const tgt_setting *set, size_t nset, const tgt_def *defs,
 
 Test(errors, settings_options_defines)
 {
-	const tgt_setting v512[] = { { "vector", "512", NULL, 0 } };
+	const tgt_setting v512[] = { { "vector", "512", NULL, 0, 0 } };
 	open_fails(v512, 1, NULL, 0, NULL, 0, TGT_USAGE, "%s: error: -m vector=512: expected 8192 or 256");
-	const tgt_setting l0[] = { { "lines", "0", NULL, 0 } };
+	const tgt_setting l0[] = { { "lines", "0", NULL, 0, 0 } };
 	open_fails(l0, 1, NULL, 0, NULL, 0, TGT_USAGE,
 		   "%s: error: -m lines=0: expected a number from 1 to 4096");
-	const tgt_setting ms[] = { { "max-steps", "12x", NULL, 0 } };
+	const tgt_setting ms[] = { { "max-steps", "12x", NULL, 0, 0 } };
 	open_fails(ms, 1, NULL, 0, NULL, 0, TGT_USAGE,
 		   "%s: error: -m max-steps=12x: expected a number of at least 1");
-	const tgt_setting foo[] = { { "foo", "1", NULL, 0 } };
+	const tgt_setting foo[] = { { "foo", "1", NULL, 0, 0 } };
 	open_fails(foo, 1, NULL, 0, NULL, 0, TGT_USAGE, "%s: error: -m foo=1: unknown setting 'foo'; "
 		   "expected vector, lines or max-steps");
-	const tgt_setting file[] = { { "vector", "256", NULL, 0 }, { "lines", "5000", "my.cfg", 3 } };
+	const tgt_setting file[] = { { "vector", "256", NULL, 0, 0 }, { "lines", "5000", "my.cfg", 3, 0 } };
 	open_fails(file, 2, NULL, 0, NULL, 0, TGT_USAGE,
 		   "my.cfg:3: error: lines=5000: expected a number from 1 to 4096");
 	const tgt_def m[] = { { "N", 64 }, { "M", 3 } };
@@ -699,7 +699,7 @@ Test(errors, program_and_run)
 	cr_assert_eq(p.st, TGT_FAILED);
 	cr_assert_str_eq(p.d.msg, "bad.vima:2:15: error: unknown array 'Q'; expected a source vector");
 	prog_close(&p);
-	const tgt_setting ms[] = { { "max-steps", "5", NULL, 0 }, { "vector", "256", NULL, 0 } };
+	const tgt_setting ms[] = { { "max-steps", "5", NULL, 0, 0 }, { "vector", "256", NULL, 0, 0 } };
 	prog_ok(&p, SAMPLES "/vecsum.vima", NULL, &(opts){ .set = ms, .nset = 2 });
 	cr_assert_eq(prog_run(&p), TGT_FAILED);
 	cr_assert(strstr(p.d.msg, "more than 5 statements run"), "%s", p.d.msg);

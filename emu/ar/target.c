@@ -159,7 +159,7 @@ static int set_number(ar_config *c, const tgt_setting *s, bool opt, diag *d)
 static int set_one(ar_config *c, const tgt_setting *s, bool opt, diag *d)
 {
 	if (!s->value) {
-		bad_setting(d, &(tgt_setting){ s->key, "", s->file, s->line }, opt, "expected KEY=VALUE");
+		bad_setting(d, &(tgt_setting){ s->key, "", s->file, s->line, 0 }, opt, "expected KEY=VALUE");
 		return -1;
 	}
 	if (!strcmp(s->key, "root")) {
@@ -189,7 +189,7 @@ static int take_options(tgt *t, const tgt_load *a, diag *d)
 	for (size_t i = 0; i < a->nopts; i++) {
 		const tgt_optval *o = &a->opts[i];
 		if (o->opt->flags & TGT_OPT_SETTING) {
-			if (set_one(&t->c, &(tgt_setting){ o->opt->name, o->value, NULL, 0 }, true, d))
+			if (set_one(&t->c, &(tgt_setting){ o->opt->name, o->value, NULL, 0, 0 }, true, d))
 				return -1;
 		} else if (!strcmp(o->opt->name, "heatmap")) {
 			if (!o->value || !*o->value) {

@@ -68,6 +68,20 @@ struct tgt {
 	size_t nloads;
 };
 
+/* target.c: the machine settings (-c's, then -m's, then the options
+ * that are settings: each key from the last that sets it) into o.  0, or
+ * -1 with d set (a usage error). */
+int inc_settings(const tgt_setting *s, size_t n, emu_geom_override *o, diag *d);
+/* The same from the options as a front collected them (emu/target/
+ * opts.h), for the fronts that read a stream without opening the target
+ * (infsim asm, disasm, jit, layout, info; infsdb's stream session): 0,
+ * or an exit status after the message (cmd names the subcommand). */
+struct tgt_opts;
+int inc_machine_opts(const struct tgt_opts *o, const char *cmd, emu_geom_override *ov);
+/* -D's parameters as the tDFG parser takes them (malloc'd, n + 1 items),
+ * or NULL out of memory. */
+emu_tdfg_def *inc_defs(const tgt_def *defs, size_t n);
+
 /* run.c */
 tgt_status inc_run(tgt *t, diag *d);
 tgt_status inc_check(tgt *t, diag *d);

@@ -12,6 +12,7 @@
 #include "isa.h"
 #include "layout.h"
 #include "mem.h"
+#include "opts.h"
 #include "move.h"
 #include "tdfg_json.h"
 
@@ -176,29 +177,48 @@ static int take_options(tgt *t, diag *d)
 	return 0;
 }
 
-/* The machine settings (-c's, then -m's: each key from the last that
- * sets it) into o.  0, or -1 with d set (a usage error). */
-static int take_settings(const tgt *t, emu_geom_override *o, diag *d)
+int inc_settings(const tgt_setting *set, size_t n, emu_geom_override *o, diag *d)
 {
 	emu_geom_override_init(o);
-	for (size_t i = 0; i < t->a.nsettings; i++) {
-		const tgt_setting *s = &t->a.settings[i];
+	for (size_t i = 0; i < n; i++) {
+		const tgt_setting *s = &set[i];
 		const char *err = NULL;
 		if (emu_geom_override_set(o, s->key, s->value, &err) == 0)
 			continue;
 		if (s->file)
-			diag_at(d, s->file, (int)s->line, 0, "'%s = %s': %s", s->key, s->value, err);
+			diag_at(d, s->file, (int)s->line, (int)s->col, "%s = %s: %s", s->key, s->value,
+				err);
 		else
 			diag_file(d, "--machine", "'%s=%s': %s", s->key, s->value, err);
 		return -1;
 	}
 	/* each key was checked alone; here the machine they make */
 	const char *err = sram_geom_check(&o->g);
-	if (err && t->a.nsettings) {
-		diag_file(d, "--machine", "%s", err);
-		return -1;
-	}
-	return 0;
+	if (err && n && set[n - 1].file)
+		diag_file(d, set[n - 1].file, "the machine it describes is not valid: %s", err);
+	else if (err && n)
+		diag_file(d, "--machine", "makes a machine that is not valid: %s", err);
+	return err && n ? -1 : 0;
+}
+
+int inc_machine_opts(const tgt_opts *o, const char *cmd, emu_geom_override *ov)
+{
+	tgt_settings st;
+	diag d;
+	diag_clear(&d);
+	int rc = tgt_opts_settings(&tgt_stream, o, cmd, &st);
+	if (!rc && inc_settings(st.s, st.n, ov, &d) < 0)
+		rc = tgt_opts_open_usage(&d, cmd);
+	tgt_opts_settings_free(&st);
+	return rc;
+}
+
+emu_tdfg_def *inc_defs(const tgt_def *defs, size_t n)
+{
+	emu_tdfg_def *t = calloc(n + 1, sizeof *t);
+	for (size_t i = 0; t && i < n; i++)
+		t[i] = (emu_tdfg_def){ defs[i].name, defs[i].value };
+	return t;
 }
 
 /* The program: a stream, or a tDFG lowered by the JIT.  TGT_OK, or
@@ -405,12 +425,10 @@ static tgt *open_target(const tgt_load *a, tgt_status *st, diag *d)
 	t->lat_jit = -1;
 	emu_program_init(&t->p);
 	emu_tdfg_init(&t->vt);
-	t->defs = calloc(a->ndefs + 1, sizeof *t->defs);
-	for (size_t i = 0; t->defs && i < a->ndefs; i++)
-		t->defs[i] = (emu_tdfg_def){ a->defs[i].name, a->defs[i].value };
+	t->defs = inc_defs(a->defs, a->ndefs);
 	emu_geom_override ov;
 	*st = !t->defs ? (diag_file(d, a->path, "out of memory"), TGT_FAILED)
-	      : take_options(t, d) < 0 || take_settings(t, &ov, d) < 0 ? TGT_USAGE : TGT_OK;
+	      : take_options(t, d) < 0 || inc_settings(a->settings, a->nsettings, &ov, d) < 0 ? TGT_USAGE : TGT_OK;
 	if (*st == TGT_OK)
 		*st = load_program(t, &ov, d);
 	if (*st == TGT_OK)

@@ -48,6 +48,8 @@
 #include "validate.h"
 #include "run.h"
 #include "target.h"
+#include "incache.h"
+#include "opts.h"
 
 enum { EXIT_USAGE = CLI_EXIT_USAGE, EXIT_MISMATCH = 3, EXIT_HAZARD = 4 };
 
@@ -122,36 +124,19 @@ static int print_version(void)
 	return EXIT_SUCCESS;
 }
 
-/* ---- the machine's size: --config and --machine ---- */
+/* ---- the options of the stream tools ---- */
 
+/* -m, -c and -D as every front reads them (emu/target/opts.h), and
+ * --type: the element type of a JSON tDFG. */
 typedef struct geom_opts {
-	const char *config;
-	const char **machine; /* -m arguments in order */
-	size_t nmachine;
-	const char *type;     /* --type: the element type of a JSON tDFG */
-	emu_tdfg_def *defs;   /* -D NAME=VALUE: a tDFG's parameters */
-	size_t ndefs;
+	tgt_opts c;
+	const char *type;
 } geom_opts;
 
-/* The settings of --config, then every --machine, in o (each key from
- * the last option that sets it).  0, or an exit status after printing
- * the error. */
-static int apply_geom_opts(emu_geom_override *o, const geom_opts *go)
+static int geom_opts_init(geom_opts *go, int argc)
 {
-	diag d;
-	diag_clear(&d);
-	emu_geom_override_init(o);
-	if (go->config && emu_geom_override_load(o, go->config, &d) < 0)
-		return cli_failed(&d);
-	for (size_t i = 0; i < go->nmachine; i++) {
-		char why[256];
-		if (emu_geom_override_parse(o, go->machine[i], why, sizeof why) < 0)
-			return cli_usage(NULL, "--machine %s", why);
-	}
-	/* emu_geom_load checked the whole machine; -m keys are checked one
-	 * by one, so their combination is checked here. */
-	const char *err = sram_geom_check(&o->g);
-	return err ? cli_usage(NULL, "--machine: %s", err) : 0;
+	go->type = NULL;
+	return tgt_opts_init(&go->c, (size_t)argc) < 0 ? oom_error() : 0;
 }
 
 /* ---- reading a stream (.ins text or .inb words) ---- */
@@ -162,27 +147,6 @@ enum { OPT_CHECK = 256, OPT_STEPI, OPT_STATS, OPT_STATS_FILE, OPT_HELP,
 
 enum { OPT_STRICT = 300, OPT_TDFG, OPT_TYPE, OPT_TP_CORE, OPT_LAT_JIT, OPT_INPUTS };
 
-/* -D NAME=VALUE: a tDFG's parameter (emu_tdfg_parse_defs checks the
- * name against the program's `param` lines). */
-static int parse_define(geom_opts *geo, char *arg)
-{
-	const char *name;
-	long long v;
-	int rc = cli_define(NULL, arg, &name, &v);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < geo->ndefs; i++)
-		if (!strcmp(geo->defs[i].name, name))
-			return cli_usage(NULL, "-D %s is given twice", name);
-	emu_tdfg_def *nd = realloc(geo->defs, (geo->ndefs + 1) * sizeof *nd);
-	if (!nd)
-		return oom_error();
-	geo->defs = nd;
-	geo->defs[geo->ndefs].name = name;
-	geo->defs[geo->ndefs++].value = (int64_t)v;
-	return 0;
-}
-
 /* Options every subcommand shares: -m, -c, -D, --help, --version.  Returns
  * -1 if opt is not one of them, else 0 or an exit status (with *done
  * set when --help or --version has run). */
@@ -190,13 +154,13 @@ static int common_option(int opt, geom_opts *geo, bool *done)
 {
 	switch (opt) {
 	case 'm':
-		geo->machine[geo->nmachine++] = optarg;
+		geo->c.machine[geo->c.nmachine++] = optarg;
 		return 0;
 	case 'c':
-		geo->config = optarg;
+		geo->c.config = optarg;
 		return 0;
 	case 'D':
-		return parse_define(geo, optarg);
+		return tgt_opts_define(&geo->c, NULL, optarg);
 	case OPT_TYPE: {
 		unsigned fmt, width, sg;
 		const char *why;
@@ -260,7 +224,7 @@ static int load_program(const geom_opts *go, const char *path, emu_program *p,
 	diag d;
 	diag_clear(&d);
 	emu_geom_override ov;
-	int rc = apply_geom_opts(&ov, go);
+	int rc = inc_machine_opts(&go->c, NULL, &ov);
 	if (rc)
 		return rc;
 	const bool json = emu_tdfg_json_path(path);
@@ -269,14 +233,19 @@ static int load_program(const geom_opts *go, const char *path, emu_program *p,
 				   "with --type (f32, i32, ...)", path);
 	if (!json && go->type && !(vtdfg && emu_tdfg_json_path(vtdfg)))
 		return cli_usage(NULL, "--type applies to an artifact's tDFG (.json), not to '%s'", path);
-	if (go->ndefs && (json || !emu_tdfg_path(path)) && !(vtdfg && (emu_tdfg_path(vtdfg) ||
+	if (go->c.ndefs && (json || !emu_tdfg_path(path)) && !(vtdfg && (emu_tdfg_path(vtdfg) ||
 									emu_tdfg_json_path(vtdfg))))
 		return cli_usage(NULL, "-D %s: parameters are a tDFG's (.tdfg), not %s's",
-				   go->defs[0].name, path);
+				   go->c.defs[0].name, path);
 	if (json || emu_tdfg_path(path)) {
 		ts->on = true;
-		if (json ? emu_tdfg_json_load(path, go->type, &ov, &ts->t, &ts->j, &d)
-			 : emu_tdfg_load_defs(path, &ov, go->defs, go->ndefs, &ts->t, &ts->j, &d))
+		emu_tdfg_def *defs = inc_defs(go->c.defs, go->c.ndefs);
+		if (!defs)
+			return oom_error();
+		rc = json ? emu_tdfg_json_load(path, go->type, &ov, &ts->t, &ts->j, &d)
+			  : emu_tdfg_load_defs(path, &ov, defs, go->c.ndefs, &ts->t, &ts->j, &d);
+		free(defs);
+		if (rc)
 			return cli_failed(&d);
 		*p = ts->j.prog; /* the caller owns the lowered stream */
 		emu_program_init(&ts->j.prog);
@@ -375,14 +344,15 @@ static int stream_tool(int argc, char **argv, const char *name, const char *opts
 		       bool need_out,
 		       int (*act)(const emu_program *, const tdfg_src *, const char *))
 {
-	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0, NULL, NULL, 0 };
+	geom_opts go;
 	const char *out = NULL, *prog = NULL;
 	bool json = false, written = false, done = false;
 	emu_program p;
 	emu_program_init(&p);
 	tdfg_src ts = { .on = false };
-	int rc = !go.machine ? oom_error()
-			     : parse_tool_opts(argc, argv, name, opts, &go, &out, &json, &written, &done);
+	int rc = geom_opts_init(&go, argc);
+	if (!rc)
+		rc = parse_tool_opts(argc, argv, name, opts, &go, &out, &json, &written, &done);
 	if (!rc && !done)
 		rc = one_operand(argc, argv, "stream file", &prog);
 	if (!rc && !done && need_out && !out)
@@ -393,8 +363,7 @@ static int stream_tool(int argc, char **argv, const char *name, const char *opts
 		rc = act(&p, &ts, out);
 	emu_program_free(&p);
 	tdfg_src_free(&ts);
-	free(go.machine);
-	free(go.defs);
+	tgt_opts_free(&go.c);
 	return rc;
 }
 
@@ -461,7 +430,7 @@ static int cmd_disasm(int argc, char **argv)
 /* info [PROG]: the machine of the options, or of a stream run with them. */
 static int cmd_info(int argc, char **argv)
 {
-	geom_opts go = { NULL, calloc((size_t)argc, sizeof(char *)), 0, NULL, NULL, 0 };
+	geom_opts go;
 	const char *out = NULL;
 	bool json = false, written = false, done = false;
 	emu_program p;
@@ -469,33 +438,36 @@ static int cmd_info(int argc, char **argv)
 	tdfg_src ts = { .on = false };
 	sram_geom g = sram_geom_default();
 	emu_geom_override ov;
-	int rc = !go.machine ? oom_error()
-			     : parse_tool_opts(argc, argv, "info", "mcDj", &go, &out, &json, &written, &done);
+	int rc = geom_opts_init(&go, argc);
+	if (!rc)
+		rc = parse_tool_opts(argc, argv, "info", "mcDj", &go, &out, &json, &written, &done);
 	if (!rc && !done && optind + 1 < argc)
 		rc = cli_usage(NULL, "extra operand '%s'", argv[optind + 1]);
-	if (!rc && !done && optind >= argc && go.ndefs)
+	if (!rc && !done && optind >= argc && go.c.ndefs)
 		rc = cli_usage(NULL, "-D %s: parameters are a tDFG's; give info the .tdfg",
-			       go.defs[0].name);
+			       go.c.defs[0].name);
 	if (!rc && !done && optind < argc && !(rc = load_program(&go, argv[optind], &p, &ts, false, NULL)))
 		g = p.geom;
-	else if (!rc && !done && !(rc = apply_geom_opts(&ov, &go)))
+	else if (!rc && !done && !(rc = inc_machine_opts(&go.c, NULL, &ov)))
 		g = ov.g;
 	if (!rc && !done)
 		emu_report_geom(stdout, &g, json);
 	emu_program_free(&p);
 	tdfg_src_free(&ts);
-	free(go.machine);
-	free(go.defs);
+	tgt_opts_free(&go.c);
 	return rc;
 }
 
 /* The command table, from opcodes.def through isa_info_of. */
 static int cmd_commands(int argc, char **argv)
 {
-	geom_opts go = { NULL, NULL, 0, NULL, NULL, 0 };
+	geom_opts go;
 	const char *out = NULL;
 	bool json = false, written = false, done = false;
-	int rc = parse_tool_opts(argc, argv, "commands", "", &go, &out, &json, &written, &done);
+	int rc = geom_opts_init(&go, argc);
+	if (!rc)
+		rc = parse_tool_opts(argc, argv, "commands", "", &go, &out, &json, &written, &done);
+	tgt_opts_free(&go.c);
 	if (rc || done)
 		return rc;
 	if (optind + 1 < argc)

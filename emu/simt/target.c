@@ -119,7 +119,7 @@ static int apply_options(tgt *t, const tgt_load *a, diag *d)
 	for (size_t i = 0; i < a->nopts; i++) {
 		const tgt_option *o = a->opts[i].opt;
 		if (o->flags & TGT_OPT_SETTING) {
-			tgt_setting s = { o->name, a->opts[i].value ? a->opts[i].value : "", NULL, 0 };
+			tgt_setting s = { o->name, a->opts[i].value ? a->opts[i].value : "", NULL, 0, 0 };
 			if (apply_setting(t, &s, "--", d) < 0)
 				return -1;
 		} else if (!strcmp(o->name, "bundles")) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * geom.c: machine settings (the `machine` line, --machine and config
- * files), all as key=value:
+ * geom.c: machine settings (the `machine` line, and -m and -c FILE
+ * through emu/incache's inc_settings), all as key=value:
  *   wordlines=W  bitlines=B  arrays=A (per way)  ways=N (per bank)  mesh=XxY
  * and the controller's settings (duality-cache §3.1.2, §5.5):
  *   fp=ftz|ieee  latency=baseline|optimised  cordic=K (1..60)
@@ -12,7 +12,7 @@
  * Each value is checked on its own here, with sram_geom_check's own
  * messages; limits that involve several keys (total arrays, total bytes)
  * can only be checked once every key is known, by the caller with
- * sram_geom_check -- the `machine` line and emu_geom_load do.
+ * sram_geom_check -- the `machine` line and inc_settings do.
  */
 #include "program.h"
 
@@ -147,109 +147,6 @@ unsigned emu_geom_cordic(const sram_geom *g)
 	return g->cordic_iters ? g->cordic_iters : ISA_CORDIC_DEFAULT;
 }
 
-/* One "key = value" line of a config file. */
-static int load_line(const text_line *ln, const char *path, sram_geom *g,
-		     int seen[EMU_GEOM_KEYS], diag *d)
-{
-	const char *s = ln->s, *err;
-	size_t i = 0, k, kn, v, vn;
-	char key[32], val[64];
-	while (i < ln->len && text_is_space(s[i]))
-		i++;
-	if (i == ln->len || s[i] == '#')
-		return 0;
-	for (k = i, kn = 0; k + kn < ln->len && text_is_ident_char(s[k + kn]); kn++)
-		;
-	if (kn == 0 || kn >= sizeof key) {
-		diag_at(d, path, ln->no, (int)k + 1, "expected a setting: " EMU_GEOM_KEY_LIST
-			", then '=' and a value");
-		return -1;
-	}
-	memcpy(key, s + k, kn);
-	key[kn] = '\0';
-	int ki = emu_geom_key_index(key);
-	if (ki < 0) {
-		diag_at(d, path, ln->no, (int)k + 1, "unknown setting '%s'; expected "
-			EMU_GEOM_KEY_LIST, key);
-		return -1;
-	}
-	if (seen[ki]) {
-		diag_at(d, path, ln->no, (int)k + 1, "'%s' is set twice (first at line %d)",
-			key, seen[ki]);
-		return -1;
-	}
-	for (i = k + kn; i < ln->len && text_is_space(s[i]); i++)
-		;
-	if (i == ln->len || s[i] != '=') {
-		diag_at(d, path, ln->no, (int)i + 1, "expected '=' after '%s'", key);
-		return -1;
-	}
-	for (i++; i < ln->len && text_is_space(s[i]); i++)
-		;
-	for (v = i, vn = 0; v + vn < ln->len && !text_is_space(s[v + vn]) && s[v + vn] != '#'; vn++)
-		;
-	if (vn == 0 || vn >= sizeof val) {
-		diag_at(d, path, ln->no, (int)v + 1, "expected a value for '%s'", key);
-		return -1;
-	}
-	memcpy(val, s + v, vn);
-	val[vn] = '\0';
-	if (emu_geom_set(g, key, val, &err)) {
-		diag_at(d, path, ln->no, (int)v + 1, "%s = %s: %s", key, val, err);
-		return -1;
-	}
-	for (i = v + vn; i < ln->len && text_is_space(s[i]); i++)
-		;
-	if (i < ln->len && s[i] != '#') {
-		diag_at(d, path, ln->no, (int)i + 1, "unexpected '%c' after the value of '%s'",
-			s[i], key);
-		return -1;
-	}
-	seen[ki] = ln->no;
-	return 0;
-}
-
-/* Load a config file into o, recording the keys it sets. */
-int emu_geom_override_load(emu_geom_override *o, const char *path, diag *d)
-{
-	char *text;
-	size_t len;
-	text_lines it;
-	text_line ln;
-	int seen[EMU_GEOM_KEYS] = {0}, rc;
-	sram_geom t = o->g;
-	if (text_read_file(path, TEXT_FILE_MAX, &text, &len, d))
-		return -1;
-	text_lines_init(&it, path, text, len);
-	while ((rc = text_lines_next(&it, &ln, d)) > 0)
-		if (load_line(&ln, path, &t, seen, d)) {
-			rc = -1;
-			break;
-		}
-	free(text);
-	if (rc < 0)
-		return -1;
-	const char *e = sram_geom_check(&t);
-	if (e) {
-		diag_file(d, path, "the machine it describes is not valid: %s", e);
-		return -1;
-	}
-	o->g = t;
-	for (int k = 0; k < EMU_GEOM_KEYS; k++)
-		if (seen[k])
-			o->keys |= 1u << k;
-	return 0;
-}
-
-int emu_geom_load(const char *path, sram_geom *g, diag *d)
-{
-	emu_geom_override o = {*g, 0};
-	if (emu_geom_override_load(&o, path, d))
-		return -1;
-	*g = o.g;
-	return 0;
-}
-
 void emu_geom_override_init(emu_geom_override *o)
 {
 	o->g = sram_geom_default();
@@ -263,37 +160,6 @@ int emu_geom_override_set(emu_geom_override *o, const char *key,
 		return -1;
 	o->keys |= 1u << emu_geom_key_index(key);
 	return 0;
-}
-
-int emu_geom_override_parse(emu_geom_override *o, const char *list, char *why,
-			    size_t size)
-{
-	const char *item = list;
-	for (;;) {
-		const char *end = strchr(item, ','), *eq;
-		size_t n = end ? (size_t)(end - item) : strlen(item);
-		char kv[128];
-		const char *err = NULL;
-		if (n == 0) {
-			snprintf(why, size, "'%s': empty KEY=VALUE", list);
-			return -1;
-		}
-		snprintf(kv, sizeof kv, "%.*s", (int)n, item);
-		eq = strchr(kv, '=');
-		if (n >= sizeof kv || !eq || eq == kv || !eq[1]) {
-			snprintf(why, size, "'%.*s': expected KEY=VALUE (keys: " EMU_GEOM_KEY_LIST ")",
-				 (int)n, item);
-			return -1;
-		}
-		kv[eq - kv] = '\0';
-		if (emu_geom_override_set(o, kv, eq + 1, &err) < 0) {
-			snprintf(why, size, "'%s=%s': %s", kv, eq + 1, err);
-			return -1;
-		}
-		if (!end)
-			return 0;
-		item = end + 1;
-	}
 }
 
 void emu_geom_override_apply(const emu_geom_override *o, sram_geom *g)

@@ -278,8 +278,6 @@ int emu_decode(const char *path, const uint64_t *words, size_t nwords,
  * set.  Return 0, or -1 with *err a static message (g unchanged). */
 int emu_geom_set(sram_geom *g, const char *key, const char *value,
 		 const char **err);
-/* A config file: one key = value per line, # comments. */
-int emu_geom_load(const char *path, sram_geom *g, diag *d);
 /* The CORDIC iterations k that g gives (its 0 is the default, 17). */
 unsigned emu_geom_cordic(const sram_geom *g);
 
@@ -294,11 +292,6 @@ typedef struct emu_geom_override {
 void emu_geom_override_init(emu_geom_override *o);
 int emu_geom_override_set(emu_geom_override *o, const char *key,
 			  const char *value, const char **err);
-int emu_geom_override_load(emu_geom_override *o, const char *path, diag *d);
-/* A --machine argument, "KEY=VAL[,KEY=VAL]...", into o.  0, or -1 with
- * "'ITEM': reason" written to why (size bytes). */
-int emu_geom_override_parse(emu_geom_override *o, const char *list, char *why,
-			    size_t size);
 void emu_geom_override_apply(const emu_geom_override *o, sram_geom *g);
 
 /* emu_parse, with settings that win over the stream's machine line. */

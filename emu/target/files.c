@@ -165,7 +165,8 @@ int tgt_config_read(const char *path, tgt_setting **out, size_t *n, char **text,
 		}
 		*k = '\0';
 		*end = '\0';
-		(*out)[(*n)++] = (tgt_setting){ s, v, path, (unsigned)ln.no };
+		(*out)[(*n)++] = (tgt_setting){ s, v, path, (unsigned)ln.no,
+						    (unsigned)(v - ln.s) + 1 };
 	}
 	if (rc < 0) {
 		free(*out);

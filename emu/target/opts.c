@@ -172,7 +172,7 @@ static int machine_items(const tgt_ops *ops, const tgt_opts *o, const char *cmd,
 						 item, ops->name, ops->settings_help ? ops->settings_help
 										  : "no settings");
 			*eq = '\0';
-			st->s[st->n++] = (tgt_setting){ item, eq + 1, NULL, 0 };
+			st->s[st->n++] = (tgt_setting){ item, eq + 1, NULL, 0, 0 };
 		}
 		p += strlen(o->machine[i]) + 1;
 	}
@@ -213,7 +213,7 @@ int tgt_opts_settings(const tgt_ops *ops, const tgt_opts *o, const char *cmd, tg
 	for (size_t i = 0; i < o->ntopts; i++) {
 		const tgt_option *to = own_option(ops, o->topts[i].name);
 		if (to->flags & TGT_OPT_SETTING)
-			st->s[st->n++] = (tgt_setting){ to->name, o->topts[i].value, NULL, 0 };
+			st->s[st->n++] = (tgt_setting){ to->name, o->topts[i].value, NULL, 0, 0 };
 		else
 			st->ov[st->nov++] = (tgt_optval){ to, o->topts[i].value };
 	}

@@ -109,6 +109,7 @@ typedef struct tgt_setting {
 	const char *key, *value;
 	const char *file;              /* -c's file, or NULL for the command line */
 	unsigned line;
+	unsigned col;                  /* its value's column there (0: none) */
 } tgt_setting;
 
 enum {

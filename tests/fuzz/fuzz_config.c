@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_config.c: machine config files (KEY = VAL lines): the in-cache
- * machine's reader (emu/stream/geom.c) and every target's, `-c FILE` of
- * infsim run and infsdb (tgt_config_read, emu/target/files.c).
+ * fuzz_config.c: machine config files (KEY = VAL lines), `-c FILE` of
+ * every front: every target's reader (tgt_config_read,
+ * emu/target/files.c), then the in-cache machine's settings
+ * (inc_settings, emu/incache/target.c).
  *
  * Any bytes, written to a file of this process's own and loaded: a
  * valid machine, or a refusal with a message; the settings of a file
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "incache.h"
 #include "program.h"
 #include "target.h"
 
@@ -27,14 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fwrite(data, 1, size, f);
 	fclose(f);
-	emu_geom_override o;
 	diag d;
-	diag_clear(&d);
-	emu_geom_override_init(&o);
-	if (emu_geom_override_load(&o, path, &d) != 0)
-		fuzz_require(d.set && d.msg[0], "a refused config has a message");
-	else
-		fuzz_require(sram_geom_check(&o.g) == NULL, "a loaded machine is valid");
 	tgt_setting *set;
 	size_t n;
 	char *text;
@@ -42,6 +37,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (tgt_config_read(path, &set, &n, &text, &d) != 0) {
 		fuzz_require(d.set && d.msg[0], "a refused -c file has a message");
 	} else {
+		emu_geom_override o;
+		diag_clear(&d);
+		if (inc_settings(set, n, &o, &d) != 0)
+			fuzz_require(d.set && d.msg[0], "a refused machine has a message");
+		else
+			fuzz_require(sram_geom_check(&o.g) == NULL, "a machine taken is valid");
 		for (size_t i = 0; i < n; i++) {
 			fuzz_require(set[i].key[0] && set[i].value[0], "a setting has a key and a value");
 			fuzz_require(i == 0 || set[i].line > set[i - 1].line, "settings in line order");
