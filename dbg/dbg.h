@@ -632,9 +632,9 @@ typedef struct dbg_layout_ops {
 } dbg_layout_ops;
 /* The stream and tDFG TUI's (tui.c). */
 extern const dbg_layout_ops dbg_tui_layout;
-/* Target mode's: the target TUI sets it; NULL, the commands say there
- * is nothing to lay out. */
-extern const dbg_layout_ops *dbg_layout_target;
+/* Target mode's (tui.c, on tui_target.c's windows): layouts src, state
+ * and split; windows src, state and cmd. */
+extern const dbg_layout_ops dbg_tui_target_layout;
 int dbg_cmd_layout(dbg_session *s, char *args);
 int dbg_cmd_focus(dbg_session *s, char *args);
 int dbg_cmd_refresh(dbg_session *s, char *args);

@@ -4,8 +4,9 @@
  * one place for every TUI infsdb has.  What each TUI has (its layouts,
  * its windows, which layout shows which window) comes through a
  * dbg_layout_ops table: the stream and tDFG TUI's (dbg_tui_layout,
- * tui.c), and in target mode the one a target's TUI sets in
- * dbg_layout_target.  As gdb's, each of the three turns the TUI on.
+ * tui.c), and in target mode a target's (dbg_tui_target_layout, tui.c
+ * on tui_target.c's windows).  As gdb's, each of the three turns the TUI
+ * on.
  */
 #include "config.h"
 
@@ -14,18 +15,10 @@
 
 #include "dbg.h"
 
-const dbg_layout_ops *dbg_layout_target;
-
-/* The table of the TUI this program has, or NULL with an error. */
-static const dbg_layout_ops *ops_of(dbg_session *s, const char *cmd)
+/* The table of the TUI this program has. */
+static const dbg_layout_ops *ops_of(const dbg_session *s)
 {
-	if (!s->ops)
-		return &dbg_tui_layout;
-	if (!dbg_layout_target)
-		dbg_error(s, "%s: the TUI of %s programs takes no layouts yet: \"tui enable\" shows "
-			  "its listing and state window, \"tui view\" picks the state's view.", cmd,
-			  s->ops->title);
-	return dbg_layout_target;
+	return s->ops ? &dbg_tui_target_layout : &dbg_tui_layout;
 }
 
 /* "a, b or c" of names, into buf. */
@@ -69,9 +62,7 @@ static int pick(dbg_session *s, const char *cmd, const char *what, const char *c
 
 int dbg_cmd_layout(dbg_session *s, char *args)
 {
-	const dbg_layout_ops *o = ops_of(s, "layout");
-	if (!o)
-		return -1;
+	const dbg_layout_ops *o = ops_of(s);
 	const char *word = dbg_trim(args);
 	if (!*word) { /* gdb lists its layouts */
 		char list[256];
@@ -86,9 +77,7 @@ int dbg_cmd_layout(dbg_session *s, char *args)
 
 int dbg_cmd_focus(dbg_session *s, char *args)
 {
-	const dbg_layout_ops *o = ops_of(s, "focus");
-	if (!o)
-		return -1;
+	const dbg_layout_ops *o = ops_of(s);
 	const char *word = dbg_trim(args);
 	if (!*word) {
 		char list[256];
@@ -128,6 +117,5 @@ int dbg_cmd_refresh(dbg_session *s, char *args)
 		return -1;
 	}
 	/* a repaint means the same on every TUI tui.c draws */
-	const dbg_layout_ops *o = s->ops && dbg_layout_target ? dbg_layout_target : &dbg_tui_layout;
-	return o->refresh(s);
+	return ops_of(s)->refresh(s);
 }

@@ -55,6 +55,14 @@ enum { L_SRC, L_ASM, L_SPLIT, L_REGS };
 enum { W_SRC, W_ASM, W_REGS, W_CMD };
 static const char *const layout_names[] = { "src", "asm", "split", "regs", NULL };
 static const char *const window_names[] = { "src", "asm", "regs", "cmd", NULL };
+/* A target's TUI (tui_target.c's windows): its listing (src), its state
+ * view (state) or both, as the stream's src, asm and split. */
+static const char *const tgt_layout_names[] = { "src", "state", "split", NULL };
+static const int tgt_layout_of[] = { L_SRC, L_ASM, L_SPLIT };
+static const char *const tgt_window_names[] = { "src", "state", "cmd", NULL };
+static const int tgt_window_of[] = { W_SRC, W_ASM, W_CMD };
+static int tgt_layout_now(void);
+static int tgt_focus_now(void);
 
 /* The array view as last read: rows wordlines then C, T, E; one byte a bit. */
 typedef struct tui_view {
@@ -847,6 +855,9 @@ static void scroll_focused(int key)
 	const long step = key == KEY_PPAGE ? -10 : key == KEY_NPAGE ? 10 : key == KEY_UP ? -1 : 1;
 	if (tui.focus == W_SRC) {
 		tui.src_off += step;
+	} else if (tui.focus == W_ASM && tui.s->ops) { /* a target's state view */
+		const long top = (tui.arr_top < 0 ? 0 : tui.arr_top) + step;
+		tui.arr_top = top < 0 ? 0 : top;
 	} else if (tui.focus == W_ASM) {
 		const long nwl = tui.view.valid ? (long)tui.view.nwl : 1;
 		long top = (tui.arr_top < 0 ? 0 : tui.arr_top) + step;
@@ -911,10 +922,18 @@ static void draw_all(void)
 	else if (tui.layout == L_REGS) /* the latches and the element view */
 		arr_h = views / 3 > 6 ? views / 3 : 6, list_h = views - arr_h;
 	if (s->ops) { /* a target's windows (tui_target.c) */
-		dbg_tui_target_title(tui.s, 0);
-		dbg_tui_target_listing(tui.s, 1, list_h);
+		/* the layout and focus once changed (the system's title is long) */
+		char where[64] = "";
+		if (tui.layout != L_SPLIT || tui.focus != W_CMD)
+			snprintf(where, sizeof where, "  [layout %s, focus %s]",
+				 tgt_layout_names[tgt_layout_now()],
+				 tgt_window_names[tgt_focus_now()]);
+		dbg_tui_target_title(tui.s, 0, where);
+		if (list_h > 0)
+			dbg_tui_target_listing(tui.s, 1, list_h, &tui.src_off);
 		dbg_tui_target_bar(tui.s, 1 + list_h);
-		dbg_tui_target_view(tui.s, 2 + list_h, arr_h);
+		if (arr_h > 0)
+			dbg_tui_target_view(tui.s, 2 + list_h, arr_h, tui.arr_top < 0 ? 0 : tui.arr_top);
 	} else {
 		if (s->since != tui.src_since) { /* the machine moved: the listing follows it */
 			tui.src_off = 0;
@@ -1510,4 +1529,46 @@ static int tui_refresh(dbg_session *s)
 const dbg_layout_ops dbg_tui_layout = {
 	layout_names, window_names, layout_now, focus_now, layout_shows, set_layout, set_focus,
 	tui_refresh,
+};
+
+/* The same for a target: its indices mapped onto the stream's. */
+static int index_of(const int *map, int n, int v, int otherwise)
+{
+	for (int k = 0; k < n; k++)
+		if (map[k] == v)
+			return k;
+	return otherwise;
+}
+
+static int tgt_layout_now(void)
+{
+	return index_of(tgt_layout_of, 3, tui.layout, 2);
+}
+
+static int tgt_focus_now(void)
+{
+	return index_of(tgt_window_of, 3, tui.focus, 2);
+}
+
+static bool tgt_layout_shows(int layout, int window)
+{
+	return layout_shows(tgt_layout_of[layout], tgt_window_of[window]);
+}
+
+static int tgt_set_layout(dbg_session *s, int layout)
+{
+	return set_layout(s, tgt_layout_of[layout]);
+}
+
+static int tgt_set_focus(dbg_session *s, int window)
+{
+	tui.focus = tgt_window_of[window];
+	unscroll();
+	printf("Focus set to %s window.\n", tgt_window_names[window]);
+	return dbg_tui_enable(s);
+}
+
+const dbg_layout_ops dbg_tui_target_layout = {
+	tgt_layout_names, tgt_window_names, tgt_layout_now, tgt_focus_now, tgt_layout_shows,
+	tgt_set_layout, tgt_set_focus, tui_refresh,
 };

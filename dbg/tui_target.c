@@ -58,14 +58,14 @@ static const char *source(dbg_session *s)
 	return tt.text;
 }
 
-void dbg_tui_target_title(dbg_session *s, int y)
+void dbg_tui_target_title(dbg_session *s, int y, const char *where)
 {
 	const size_t n = s->ops->narrays(s->tg);
-	dbg_tui_bar(y, " %s  (%s, %zu array%s)", s->tm->args.load.path, s->ops->title, n,
-		    n == 1 ? "" : "s");
+	dbg_tui_bar(y, " %s  (%s, %zu array%s)%s", s->tm->args.load.path, s->ops->title, n,
+		    n == 1 ? "" : "s", where);
 }
 
-void dbg_tui_target_listing(dbg_session *s, int top, int h)
+void dbg_tui_target_listing(dbg_session *s, int top, int h, long *off)
 {
 	const char *text = source(s);
 	if (!text) {
@@ -73,9 +73,14 @@ void dbg_tui_target_listing(dbg_session *s, int top, int h)
 		return;
 	}
 	const unsigned here = dbg_tgt_position_line(s);
+	if (here && here != tt.line)
+		*off = 0; /* the position moved: the listing follows it again */
 	if (here)
 		tt.line = here;
-	const unsigned centre = tt.line ? tt.line : 1;
+	long c = (long)(tt.line ? tt.line : 1) + *off;
+	if (c < 1)
+		c = 1, *off = 1 - (long)(tt.line ? tt.line : 1);
+	const unsigned centre = (unsigned)c;
 	const unsigned first = centre > (unsigned)h / 2 ? centre - (unsigned)h / 2 : 1;
 	unsigned line = 1;
 	int y = 0;
@@ -112,7 +117,7 @@ void dbg_tui_target_bar(dbg_session *s, int y)
 	}
 }
 
-void dbg_tui_target_view(dbg_session *s, int top, int h)
+void dbg_tui_target_view(dbg_session *s, int top, int h, long skip)
 {
 	if (!nviews(s->ops)) {
 		mvaddnstr(top, 0, "(this target draws no state view)", COLS);
@@ -128,10 +133,16 @@ void dbg_tui_target_view(dbg_session *s, int top, int h)
 	FILE *f = open_memstream(&buf, &size);
 	if (!f)
 		return;
-	s->ops->views[tt.view].draw(s->tg, f, (unsigned)COLS, (unsigned)h);
+	/* scrolled (focus state): the view is drawn for the lines skipped too */
+	s->ops->views[tt.view].draw(s->tg, f, (unsigned)COLS, (unsigned)(h + skip));
 	fclose(f);
 	int y = 0;
-	for (const char *p = buf; p && *p && y < h; y++) {
+	const char *p = buf;
+	for (long k = 0; p && *p && k < skip; k++) {
+		const size_t n = strcspn(p, "\n");
+		p += n + (p[n] == '\n');
+	}
+	for (; p && *p && y < h; y++) {
 		const size_t n = strcspn(p, "\n");
 		mvaddnstr(top + y, 0, p, (int)(n < (size_t)COLS ? n : (size_t)COLS));
 		p += n + (p[n] == '\n');

@@ -208,3 +208,59 @@ Test(tui_ar, flows_at_a_flow_breakpoint)
 	free(tmux_wait_for("[flows] the program ended after 1751 events, cycle 330",
 			   "every flow table is empty", NULL));
 }
+
+/* layout and focus on a target's TUI: src shows the listing alone and
+ * state the state window alone; focus src scrolls the listing away from
+ * "=>", focus state scrolls the state window; a window the layout hides
+ * cannot be focused, and the top bar names both. */
+Test(tui_simt, layout_and_focus)
+{
+	if (!tmux_have())
+		cr_skip_test("tmux is not installed");
+	free(tmux_wait_for("(infsdb)", "[divergence]", NULL));
+	free(tmux("resize-window -t 0 -x 132 -y 40"));
+	free(tmux_wait_for("   6    .global O u32 64", "(infsdb)", NULL));
+	tmux_keys("start");
+	free(tmux_wait_for("[divergence] bundle 0:", NULL));
+	tmux_keys("layout src");
+	/* the listing alone: the bar of the state window moves to the foot */
+	char *s = tmux_wait_for("[layout src, focus cmd]", "   1    ", NULL);
+	cr_assert(!strstr(s, "slot0  "), "layout src still shows the state:\n%s", s);
+	free(s);
+	tmux_keys("focus state");
+	free(tmux_wait_for("focus: window state is not shown by layout src", NULL));
+	tmux_keys("layout state");
+	s = tmux_wait_for("[layout state, focus cmd]", "slot0  ", NULL);
+	cr_assert(!strstr(s, "=> "), "layout state still lists the source:\n%s", s);
+	free(s);
+	tmux_keys("focus state");
+	s = tmux_wait_for("[layout state, focus state]", "Focus set to state window.", NULL);
+	free(s);
+	/* Down scrolls the state window one line: its first line goes */
+	char first[256];
+	s = tmux_wait_for("slot0  ", NULL);
+	const char *bar = strstr(s, "[divergence] bundle 0:");
+	cr_assert_not_null(bar, "%s", s);
+	const char *l = strchr(bar, '\n') + 1;
+	snprintf(first, sizeof first, "%.*s", (int)strcspn(l, "\n"), l);
+	free(s);
+	free(tmux("send-keys -t 0 Down"));
+	for (int tries = 0; tries < 100; tries++) {
+		s = tmux("capture-pane -p -t 0");
+		bar = s ? strstr(s, "[divergence] bundle 0:") : NULL;
+		l = bar ? strchr(bar, '\n') : NULL;
+		if (l && strncmp(l + 1, first, strlen(first)) != 0) {
+			free(s);
+			break;
+		}
+		free(s);
+		cr_assert_lt(tries, 99, "Down did not scroll the state window from \"%s\"", first);
+		nanosleep(&(struct timespec){ 0, 50 * 1000 * 1000 }, NULL);
+	}
+	tmux_keys("layout split");
+	free(tmux_wait_for("[layout split, focus state]", "=> ", NULL));
+	tmux_keys("focus src");
+	free(tmux_wait_for("[layout split, focus src]", "Focus set to src window.", NULL));
+	tmux_keys("layout next");
+	free(tmux_wait_for("[layout src, focus src]", NULL));
+}
