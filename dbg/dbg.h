@@ -706,6 +706,9 @@ long dbg_valid_find(const dbg_session *s, const char *name, size_t len, size_t *
 bool dbg_valid_mark_hit(const dbg_session *s, long node, bool end, size_t pc);
 void dbg_valid_mark_label(const dbg_session *s, long node, bool end, char *buf, size_t size);
 size_t dbg_valid_window_end(const dbg_session *s, size_t pc);
+/* The first command of node's first marker window that starts after pc,
+ * else of its first window; SIZE_MAX if no marker names it. */
+size_t dbg_valid_node_start(const dbg_session *s, long node, size_t pc);
 long dbg_valid_node_at(const dbg_session *s, size_t pc, size_t *marker);
 int dbg_valid_info_nodes(dbg_session *s);
 bool dbg_valid_diverged(dbg_session *s);

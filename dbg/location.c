@@ -18,6 +18,31 @@
 
 #include "dbg.h"
 
+/* --tdfg's node name: the start of its next marker window (after the
+ * position), as `break NODE` stops there. */
+static int marker_here(dbg_session *s, const char *what, const char *name, dbg_location *loc)
+{
+	size_t nmarks;
+	const long n = dbg_valid_find(s, name, strlen(name), &nmarks);
+	if (n < 0) {
+		dbg_error(s, "%s: \"%s\" is not a location: expected a node of %s, N (a command "
+			  "index), *N or :LINE.", what, name, s->vt.path);
+		return -1;
+	}
+	const size_t pc = s->em ? s->em->pc : 0;
+	const size_t at = dbg_valid_node_start(s, n, pc);
+	if (at == SIZE_MAX) {
+		dbg_error(s, "%s: node '%s' (%s:%d) has %s in %s: no command is known to compute "
+			  "it (\"info nodes\" lists the markers).", what, name, s->vt.path,
+			  s->vt.nodes[n].line, nmarks ? "no command before its marker" : "no marker",
+			  s->prog.path);
+		return -1;
+	}
+	loc->cmd = at;
+	loc->node = -1;
+	return 0;
+}
+
 static int command_index(dbg_session *s, const char *what, const char *num, dbg_location *loc)
 {
 	uint64_t n;
@@ -112,6 +137,8 @@ int dbg_parse_location(dbg_session *s, const char *what, const char *text, dbg_l
 	}
 	const bool named = strncmp(text, "node", 4) == 0 && isspace((unsigned char)text[4]);
 	const char *name = named ? text + 5 + strspn(text + 5, " \t") : text;
+	if (!s->tdfg && s->valid) /* --tdfg: a node of that tDFG, by its markers */
+		return marker_here(s, what, name, loc);
 	const long n = s->tdfg ? dbg_node_find(s, name, strlen(name)) : -1;
 	if (n >= 0)
 		return node_here(s, what, n, loc);

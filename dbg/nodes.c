@@ -429,6 +429,17 @@ int dbg_cmd_finish(dbg_session *s, char *args)
 		printf("Run till exit from %s\n", what);
 		return dbg_run_to(s, end);
 	}
+	if (!s->tdfg && s->valid && s->em->upc == 0) { /* --tdfg: the marker window */
+		const size_t wend = dbg_valid_window_end(s, s->em->pc);
+		size_t marker;
+		const long node = wend > 0 ? dbg_valid_node_at(s, wend - 1, &marker) : -1;
+		if (node >= 0) {
+			printf("Run till exit from node '%s' (%s:%d), to its marker at %s:%d\n",
+			       s->vt.nodes[node].name, s->vt.path, s->vt.nodes[node].line,
+			       s->prog.path, s->prog.marks[marker].line);
+			return dbg_run_to(s, wend);
+		}
+	}
 	const long n = dbg_current_node(s);
 	if (s->em->upc > 0 || n < 0) {
 		printf("Run till exit from command %zu\n", s->em->pc);

@@ -206,6 +206,20 @@ void dbg_valid_mark_label(const dbg_session *s, long node, bool end, char *buf, 
 			 n == 2 ? "" : "s");
 }
 
+size_t dbg_valid_node_start(const dbg_session *s, long node, size_t pc)
+{
+	size_t first = SIZE_MAX;
+	for (size_t k = 0; k < s->prog.nmarks; k++) {
+		const size_t a = window_start(s, k);
+		if (marker_node(s, k) != node || a >= s->prog.marks[k].at)
+			continue;
+		if (a > pc)
+			return a;
+		first = first == SIZE_MAX ? a : first;
+	}
+	return first;
+}
+
 size_t dbg_valid_window_end(const dbg_session *s, size_t pc)
 {
 	for (size_t k = 0; k < s->prog.nmarks; k++)

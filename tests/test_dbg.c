@@ -268,6 +268,7 @@ Test(transcript, info_source_tdfg) { transcript("info_source_tdfg"); }
 Test(transcript, info_source_ar) { transcript("info_source_ar"); }
 Test(transcript, info_source_valid) { transcript("info_source_valid"); }
 Test(transcript, valid_nodes) { transcript("valid_nodes"); }
+Test(transcript, valid_motion) { transcript("valid_motion"); }
 
 /* ---- options ---- */
 
