@@ -497,6 +497,7 @@ Test(errors, runtime)
 		    "stores to address 0x2, not 4-byte aligned");
 	runtime_bad(".machine max_bundles=1000\n.kernel k\nl:\n\tmov.u32 r0, 1 ; bra l\n.end\n.launch k 1 4\n",
 		    "did not end within 1000 bundles");
+
 }
 
 /* ---- exchange between threads: shfl through the crossbar ---- */
@@ -1233,4 +1234,29 @@ Test(cli, infsdb)
 	cr_assert_eq(r.status, 2, "%s", r.err);
 	cr_assert(strstr(r.err, "do not take -D: DC-PTX programs have no parameters\n"), "%s", r.err);
 	result_free(&r);
+}
+
+/* The cycles' bound (the machine's: the reference has no cycles): a
+ * loop of f32 divisions, few bundles but many cycles, stops at the line
+ * of the bundle it was issuing, naming the bound to raise; 0 is not a
+ * bound. */
+Test(simt, runaway_cycles)
+{
+	const char text[] = ".machine max_cycles=100000\n.kernel k\n\tmov.u32 r0, 3\nl:\n"
+			    "\tdiv.f32 r1, r0, r0\n\tbra l\n.end\n.launch k 1 4\n";
+	simt_program p;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(simt_parse("rt.simt", text, strlen(text), &p, &d), 0, "%s", d.msg);
+	simt_machine *m = simt_machine_new(&p, &d);
+	cr_assert_not_null(m);
+	cr_assert_lt(simt_machine_run(m, &d), 0);
+	cr_assert_str_eq(d.msg, "rt.simt:6: error: kernel 'k': CTA 0 did not end within 100000 "
+			 "cycles (a runaway loop? it was issuing bundle 2; raise the bound with "
+			 ".machine max_cycles=N)");
+	simt_machine_free(m);
+	simt_program_free(&p);
+	diag_clear(&d);
+	cr_assert_lt(simt_parse("rt.simt", ".machine max_cycles=0\n", 22, &p, &d), 0);
+	cr_assert(strstr(d.msg, "rt.simt:1:"), "%s", d.msg);
 }

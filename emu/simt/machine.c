@@ -321,10 +321,13 @@ static int bundle_step(simt_machine *m, diag *d)
 	const simt_kernel *k = &m->p->k[m->p->l[m->launch].kernel];
 	simt_mask act;
 	uint32_t pc = issue_pc(c, &act);
-	if (++m->issued > m->p->max_bundles) {
-		diag_at(d, m->p->path, k->line, 0,
-			"kernel '%s': CTA %u did not end within %llu bundles (max_bundles)",
-			k->name, c->cta, (unsigned long long)m->p->max_bundles);
+	if (++m->issued > m->p->max_bundles || m->cta_cycles > m->p->max_cycles) {
+		const bool b = m->issued > m->p->max_bundles;
+		diag_at(d, m->p->path, k->b[pc].line, 0,
+			"kernel '%s': CTA %u did not end within %llu %s (a runaway loop? it was "
+			"issuing bundle %u; raise the bound with .machine %s=N)", k->name, c->cta,
+			(unsigned long long)(b ? m->p->max_bundles : m->p->max_cycles),
+			b ? "bundles" : "cycles", pc, b ? "max_bundles" : "max_cycles");
 		return -1;
 	}
 	uint64_t cy;

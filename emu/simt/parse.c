@@ -56,7 +56,8 @@ static int grow(simt_cur *c, void **v, size_t *cap, size_t n, size_t elem)
 	return 0;
 }
 
-/* .machine cbs=N fp=ieee|ftz latency=baseline|optimised max_bundles=N */
+/* .machine cbs=N fp=ieee|ftz latency=baseline|optimised max_bundles=N
+ * max_cycles=N mapping=vliw|serial regs=N */
 static int machine_line(simt_cur *c, pstate *s)
 {
 	if (s->body_seen)
@@ -65,7 +66,7 @@ static int machine_line(simt_cur *c, pstate *s)
 		char key[32], val[32];
 		size_t at = c->pos;
 		if (!simt_word(c, key, sizeof key) || !simt_eat(c, '='))
-			return simt_err(c, at, "expected KEY=VALUE (cbs, fp, latency, mapping, max_bundles, regs)");
+			return simt_err(c, at, "expected KEY=VALUE (cbs, fp, latency, mapping, max_bundles, max_cycles, regs)");
 		uint64_t v;
 		if (!strcmp(key, "cbs")) {
 			if (simt_count(c, "cbs", 1, SIMT_MAX_CBS, &v) < 0)
@@ -75,6 +76,10 @@ static int machine_line(simt_cur *c, pstate *s)
 			if (simt_count(c, "max_bundles", 1, UINT64_C(1) << 40, &v) < 0)
 				return -1;
 			s->p->max_bundles = v;
+		} else if (!strcmp(key, "max_cycles")) {
+			if (simt_count(c, "max_cycles", 1, UINT64_C(1) << 50, &v) < 0)
+				return -1;
+			s->p->max_cycles = v;
 		} else if (!strcmp(key, "regs")) {
 			if (simt_count(c, "regs (registers of an array the translator allocates)", 1,
 				       SIMT_REGS_PER_ARRAY, &v) < 0)
@@ -99,7 +104,7 @@ static int machine_line(simt_cur *c, pstate *s)
 				return simt_err(c, vat, fp ? "unknown fp mode '%s': expected ieee or ftz"
 						: "unknown latency '%s': expected baseline or optimised", val);
 		} else {
-			return simt_err(c, at, "unknown setting '%s': expected cbs, fp, latency, mapping, max_bundles or regs", key);
+			return simt_err(c, at, "unknown setting '%s': expected cbs, fp, latency, mapping, max_bundles, max_cycles or regs", key);
 		}
 	}
 	return 0;
@@ -367,7 +372,10 @@ int simt_parse_mapped(const char *path, const char *text, size_t len, int mappin
 	p->path = path;
 	p->cbs = 4;
 	p->latency_opt = 1;
-	p->max_bundles = UINT64_C(1) << 24;
+	p->max_bundles = UINT64_C(1) << 19;
+	/* a few seconds of the host at the emulator's 1.3-2.9 million cycles a
+	 * second (doc/SIMT.md, "Bounds"), far above any sample's CTA */
+	p->max_cycles = UINT64_C(1) << 22;
 	p->serial = mapping == SIMT_MAP_SERIAL;
 	p->regs = SIMT_REGS_PER_ARRAY;
 	pstate s = { .p = p, .mapping = mapping };

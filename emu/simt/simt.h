@@ -167,7 +167,10 @@ typedef struct simt_program {
 	unsigned cbs;           /* control blocks run at once (1..64) */
 	unsigned ieee;          /* 1: subnormals kept; 0: flush to zero */
 	unsigned latency_opt;   /* 1: data-dependent latency (§3.1.2) */
-	uint64_t max_bundles;   /* bound of a CB's run */
+	uint64_t max_bundles;   /* bound of a CTA run's bundles */
+	uint64_t max_cycles;    /* bound of a CTA run's cycles: what a runaway
+				 * kernel costs the host follows its cycles
+				 * (the micro-ops run), not its bundles */
 	unsigned serial;        /* mapping=serial: .thread kernels translated
 				 * one instruction a bundle on one array
 				 * (Fig 13's baseline) */
