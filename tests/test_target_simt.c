@@ -589,6 +589,27 @@ Test(options, bundles_and_fig13)
 	free(buf);
 }
 
+/* --fig13 of a program with no .thread kernel would print two equal
+ * rows: it is refused, saying why. */
+Test(options, fig13_needs_a_thread_kernel)
+{
+	const tgt_ops *o = ops_of("x.simt");
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	tgt_optval fv[] = { { option(o, "fig13"), NULL } };
+	tgt_load a = { .opts = fv, .nopts = 1, .out = f };
+	opened x;
+	cr_assert_null(open_with(&x, "vecadd.simt", &a));
+	cr_assert_eq(x.st, TGT_USAGE);
+	cr_assert_not_null(strstr(x.d.msg, "--fig13 compares the two translations of .thread "
+				  "kernels, and "), "%s", x.d.msg);
+	cr_assert_not_null(strstr(x.d.msg, "vecadd.simt has none"), "%s", x.d.msg);
+	closed(&x);
+	fclose(f);
+	free(buf);
+}
+
 Test(options, mapping)
 {
 	const tgt_ops *o = ops_of("x.simt");

@@ -199,6 +199,7 @@ static int end_line(simt_cur *c, pstate *s)
 		if (simt_translate(c, k, &s->tp, s->p) < 0)
 			return -1;
 		c->line = line;
+		k->translated = true;
 	}
 	if (k->n == 0)
 		return simt_err(c, 0, "kernel '%s' has no bundle", k->name);

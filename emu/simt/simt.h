@@ -137,6 +137,7 @@ typedef struct simt_kernel {
 	simt_bundle *b;
 	size_t n, cap;
 	int line;
+	bool translated;    /* a .thread kernel, its bundles the translator's */
 } simt_kernel;
 
 typedef struct simt_global {

@@ -176,6 +176,15 @@ static tgt *simt_open(const tgt_load *a, tgt_status *st, diag *d)
 	t->len = a->len;
 	if (simt_parse_mapped(t->path, t->text, t->len, t->mapping, &t->p, d) < 0)
 		goto fail;
+	bool any = false;
+	for (size_t k = 0; k < t->p.nk; k++)
+		any |= t->p.k[k].translated;
+	if (t->fig13 && !any) {
+		say(d, "--fig13 compares the two translations of .thread kernels, and %s has none: "
+		    "its kernels are bundles as written, the same under either mapping", a->path);
+		*st = TGT_USAGE;
+		goto fail;
+	}
 	if (!(t->m = simt_machine_new(&t->p, d)) || (t->check && simt_machine_track(t->m, d) < 0))
 		goto fail;
 	*st = TGT_OK;
