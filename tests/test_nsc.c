@@ -1113,3 +1113,27 @@ Test(cli, usage)
 	cr_assert(strstr(r.out, "Usage: infsim nsc PROG [OPTION]..."), "%s", r.out);
 	result_free(&r);
 }
+
+/* min= and max= with no `init` give the elements' minimum and maximum
+ * (they start from the type's largest or smallest value), on the engines
+ * and in the reference alike, in every mode: the values here never reach
+ * 0, which a start of 0 would give. */
+Test(ref, min_max_without_init)
+{
+	prog g;
+	open_text(&g, "array A i32 100 init=iota\narray F f32 100 init=iota\narray R i32 2\n"
+		  "array G f32 1\n"
+		  "streams i < 100\n  load a = A[i]\n  load f = F[i]\n"
+		  "  reduce lo i32 min= a + 10\n  reduce hi i32 max= -a - 10\n"
+		  "  reduce m f32 min= f + 2.5\nend\nR[0] = lo\nR[1] = hi\nG[0] = m\n");
+	const int64_t want[] = { 10, -10 };
+	const float fwant[] = { 2.5f };
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&g, k);
+		prog_run(&g);
+		expect_ints(&g, "R", want, 2);
+		expect_floats(&g, "G", fwant, 1);
+		expect_ref(&g);
+	}
+	prog_close(&g);
+}

@@ -70,6 +70,10 @@ nsc_val nsc_val_int(int64_t i);
 bool nsc_val_true(nsc_val a);
 int64_t nsc_val_as_int(nsc_val a);
 nsc_val nsc_val_reduce(nsc_rop op, nsc_val acc, nsc_val v, nsc_type t);
+/* What a reduction with no `init` starts from: 0 for +=, the type's
+ * largest value (+inf for floats) for min=, its smallest (-inf) for max=,
+ * so the result is that of the elements alone. */
+nsc_val nsc_val_start(nsc_rop op, nsc_type t);
 
 /* Does expression e mention a stream, a dimension, $ or a field? */
 bool nsc_expr_uses(const nsc_program *p, int e, nsc_eop op, int ref);

@@ -256,7 +256,7 @@ static int region(ref *f, const nsc_region *r)
 		rd[s].key = -1;
 		if (st->kind != NSC_S_REDUCE)
 			continue;
-		nsc_val v = nsc_val_int(0);
+		nsc_val v = nsc_val_start(st->rop, st->rtype);
 		if (st->init >= 0 && ev(f, st->init, &v) < 0)
 			return -1;
 		rd[s].acc = nsc_val_cast(v, st->rtype);

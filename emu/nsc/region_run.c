@@ -57,7 +57,7 @@ static int configure(rstate *g)
 			if (nsc_expr_uses(e->p, st->val, NSC_E_STREAM, k) || nsc_expr_uses(e->p, st->idx, NSC_E_STREAM, k))
 				g->used[k] = true;
 		if (st->kind == NSC_S_REDUCE) {
-			nsc_val v = nsc_val_int(0);
+			nsc_val v = nsc_val_start(st->rop, st->rtype);
 			if (st->init >= 0 && nsc_eval(e, st->init, &c, &v) < 0)
 				return -1;
 			g->acc[s] = nsc_val_cast(v, st->rtype);

@@ -170,6 +170,24 @@ int nsc_val_bin(nsc_eop op, nsc_val a, nsc_val b, nsc_val *r, const char **why)
 }
 
 /* acc OP v, kept in the accumulator's type t (atomics and reductions). */
+nsc_val nsc_val_start(nsc_rop op, nsc_type t)
+{
+	static const int64_t lo[] = { INT8_MIN, 0, INT32_MIN, 0, INT64_MIN };
+	static const int64_t hi[] = { INT8_MAX, UINT8_MAX, INT32_MAX, UINT32_MAX, INT64_MAX };
+	if (op == NSC_R_ADD)
+		return nsc_val_cast(nsc_val_int(0), t);
+	nsc_val v;
+	if (t == NSC_F32 || t == NSC_F64) {
+		v.k = t == NSC_F32 ? 'f' : 'd';
+		if (t == NSC_F32)
+			v.u.f = op == NSC_R_MIN ? INFINITY : -INFINITY;
+		else
+			v.u.d = op == NSC_R_MIN ? INFINITY : -INFINITY;
+		return v;
+	}
+	return nsc_val_int(op == NSC_R_MIN ? hi[t] : lo[t]);
+}
+
 nsc_val nsc_val_reduce(nsc_rop op, nsc_val acc, nsc_val v, nsc_type t)
 {
 	nsc_val r;
