@@ -651,6 +651,33 @@ Test(fault, fault_at_stops_the_run)
 	prog_close(&p);
 }
 
+/* --fault-at past the program's last VIMA instruction: the run ends with
+ * an error saying so, not as if the fault had been tested. */
+Test(fault, fault_at_past_the_end_is_an_error)
+{
+	const sample *s = sample_named("vecsum");
+	char path[512];
+	snprintf(path, sizeof path, SAMPLES "/vecsum.vima");
+	const tgt_setting set[] = { { "vector", "256", NULL, 0, 0 } };
+	const tgt_option *fo = NULL;
+	for (const tgt_option *o = tgt_find(path, "", 0)->options; o->name; o++)
+		if (!strcmp(o->name, "fault-at"))
+			fo = o;
+	cr_assert_not_null(fo);
+	const tgt_optval ov[] = { { fo, "1000000" } };
+	prog p;
+	prog_ok(&p, path, NULL, &(opts){ s->defs, s->ndefs, set, 1, ov, 1, false });
+	cr_assert_eq(prog_run(&p), TGT_FAILED);
+	const uint64_t n = stat_of(&p, "totals.instructions");
+	char want[2048];
+	snprintf(want, sizeof want, "%s: error: --fault-at=1000000: the program committed %llu VIMA "
+		 "instructions, so no page fault was raised (give K from 1 to %llu)", p.path,
+		 (unsigned long long)n, (unsigned long long)n);
+	cr_assert_str_eq(p.d.msg, want);
+	cr_assert(p.ops->ended(p.t));
+	prog_close(&p);
+}
+
 /* ---- errors ---- */
 
 static void open_fails(const tgt_setting *set, size_t nset, const tgt_def *defs, size_t nd,

@@ -37,6 +37,7 @@ struct tgt {
 	vima_program p;
 	vima_unit u;
 	bool check;
+	uint64_t fault_at;     /* --fault-at, 0: none */
 	vima_reference ref;
 	position pos;
 	char *report;
@@ -210,6 +211,22 @@ static void ref_follow(tgt *t, long stmt)
 			 t->p.path);
 }
 
+/* The run reached the end: done, unless --fault-at asked for a fault at
+ * an instruction the program never came to (then that is the error). */
+static tgt_status ended(tgt *t, diag *d)
+{
+	if (t->fault_at && !t->u.fault_insn) {
+		diag_file(d, t->p.path, "--fault-at=%" PRIu64 ": the program committed %" PRIu64
+			  " VIMA instruction%s, so no page fault was raised (give K from 1 to %"
+			  PRIu64 ")", t->fault_at, t->u.st.insns, t->u.st.insns == 1 ? "" : "s",
+			  t->u.st.insns);
+		finish(t, TGT_FAILED, d->msg);
+		return TGT_FAILED;
+	}
+	finish(t, TGT_OK, NULL);
+	return TGT_OK;
+}
+
 /* Run the loops after the last unit to the end, and the write-back. */
 static tgt_status run_out(tgt *t, diag *d)
 {
@@ -219,8 +236,7 @@ static tgt_status run_out(tgt *t, diag *d)
 		return TGT_FAILED;
 	}
 	ref_follow(t, -1);
-	finish(t, TGT_OK, NULL);
-	return TGT_OK;
+	return ended(t, d);
 }
 
 static tgt_status step_unit(tgt *t, diag *d)
@@ -245,8 +261,7 @@ static tgt_status step_unit(tgt *t, diag *d)
 	}
 	if (rc == VIMA_STEP_END) { /* not reached: the last unit's step ran out */
 		ref_follow(t, -1);
-		finish(t, TGT_OK, NULL);
-		return TGT_OK;
+		return ended(t, d);
 	}
 	ref_follow(t, (long)t->u.pc.next - 1);
 	look_ahead(t);
@@ -306,8 +321,10 @@ static tgt *vt_open(const tgt_load *a, tgt_status *st, diag *d)
 	const vima_run_opts ro = { set.fault_at, set.max_steps };
 	if (*st == TGT_OK && vima_unit_init(&t->u, &t->p, &ro, 0, d) < 0)
 		*st = TGT_FAILED;
-	if (t)
+	if (t) {
 		t->check = a->check;
+		t->fault_at = set.fault_at;
+	}
 	if (*st == TGT_OK && a->check &&
 	    vima_ref_init(&t->ref, &t->p, t->u.mem, set.max_steps, d) < 0)
 		*st = TGT_FAILED;
