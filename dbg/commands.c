@@ -189,6 +189,17 @@ static const dbg_command set_commands[] = {
 	  "address, symbol: the hex and the <BUF+K> of print/a.  The others are\n"
 	  "accepted and shown (`show print`) so that gdb scripts run, without\n"
 	  "effect: a buffer has no union, object, vtable or frame.", NULL },
+	{ "auto-load", NULL, "support", dbg_cmd_set_auto_load, false,
+	  "Set Which folders' ./.infsdbinit infsdb reads.",
+	  "set auto-load safe-path [DIR[:DIR]...]\n"
+	  "infsdb reads ./.infsdbinit, the init file of the folder it starts in,\n"
+	  "only when that folder is DIR or under one (\"/\" trusts every folder), as\n"
+	  "gdb's auto-load safe-path: a file that arrived with a program (a\n"
+	  "student's hand-in, a download) does not run its commands, `shell`\n"
+	  "among them, unasked.  The list is empty by default; set it in\n"
+	  "~/.infsdbinit or with -iex, which are read before ./.infsdbinit.  A\n"
+	  "relative DIR is taken from the current folder.  -batch never reads\n"
+	  "./.infsdbinit; -ix FILE reads a named one in any case.", NULL },
 	{ "pagination", NULL, "support", dbg_cmd_set_pagination, false,
 	  "Set pagination (gdb's setting; infsdb never pages).",
 	  "set pagination on|off\n"
@@ -257,6 +268,8 @@ static const dbg_command show_commands[] = {
 	  "Show the logging settings.", "show logging", NULL },
 	{ "pagination", NULL, "support", dbg_cmd_show_pagination, false,
 	  "Show the pagination setting.", "show pagination", NULL },
+	{ "auto-load", NULL, "support", dbg_cmd_show_auto_load, false,
+	  "Show which folders' ./.infsdbinit infsdb reads.", "show auto-load safe-path", NULL },
 	{ "height", NULL, "support", dbg_cmd_show_height, false,
 	  "Show the height setting.", "show height", NULL },
 	{ "width", NULL, "support", dbg_cmd_show_width, false,
@@ -764,6 +777,10 @@ const dbg_command dbg_commands[] = {
 	{ "silent", NULL, "breakpoints", dbg_cmd_block_word, false,
 	  "Show nothing when a breakpoint stops (first line of commands).",
 	  "silent\nAs the first line of `commands`, the stop is not shown.", NULL },
+	{ "add-auto-load-safe-path", NULL, "support", dbg_cmd_add_auto_load_safe_path, false,
+	  "Trust one more folder's ./.infsdbinit.",
+	  "add-auto-load-safe-path DIR\n"
+	  "Add DIR to `set auto-load safe-path` (see \"help set auto-load\").", NULL },
 	{ "shell", "!", "support", dbg_cmd_shell, false,
 	  "Run a shell command.",
 	  "shell CMD | !CMD\n"

@@ -280,6 +280,9 @@ typedef struct dbg_session {
 	int user_depth;          /* user commands running inside each other */
 	unsigned listsize;       /* `set listsize`: lines `list` shows (10) */
 	bool confirm, pagination; /* gdb's settings, shown by `show` */
+	/* `set auto-load safe-path`: the folders (':'-separated, malloc'd;
+	 * NULL: none) whose ./.infsdbinit infsdb reads without -ix */
+	char *safe_path;
 	int frame;               /* `frame N`: level+1 of the selected level; 0 none */
 	uint64_t frame_since;    /* ... selected at this history step */
 	bool expect_failed;      /* an `expect` found a difference */
@@ -767,6 +770,12 @@ unsigned dbg_print_elements(const dbg_session *s);
 unsigned dbg_print_repeats(const dbg_session *s);
 int dbg_cmd_show(dbg_session *s, char *args);
 int dbg_cmd_show_pagination(dbg_session *s, char *args);
+int dbg_cmd_set_auto_load(dbg_session *s, char *args);
+int dbg_cmd_show_auto_load(dbg_session *s, char *args);
+int dbg_cmd_add_auto_load_safe_path(dbg_session *s, char *args);
+/* Is folder dir (an absolute path) in s's safe path, or under one of
+ * its folders ("/" trusts every folder)? */
+bool dbg_safe_path_allows(const dbg_session *s, const char *dir);
 int dbg_cmd_show_confirm(dbg_session *s, char *args);
 int dbg_cmd_show_listsize(dbg_session *s, char *args);
 int dbg_cmd_show_logging(dbg_session *s, char *args);

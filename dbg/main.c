@@ -54,6 +54,9 @@ static const char help_text[] =
 "  -ex, -eval-command CMD     execute CMD (repeatable; with -x, in order)\n"
 "  -q, -quiet                 print no banner\n"
 "  -nx                        do not read ~/.infsdbinit and ./.infsdbinit\n"
+"  -ix, -init-command FILE    as -x, before ./.infsdbinit (-ix .infsdbinit\n"
+"                             reads the folder's init file in any mode)\n"
+"  -iex, -init-eval-command CMD  as -ex, before ./.infsdbinit\n"
 "  -tui                       start in the text user interface (tui enable)\n"
 "  -m, --machine=KEY=VAL[,KEY=VAL]...  machine settings, as infsim run\n"
 "  -c, --config=FILE          machine config file, as infsim run\n"
@@ -99,6 +102,7 @@ static int usage_error(const char *fmt, ...)
 
 typedef struct action {
 	bool is_file;  /* -x FILE, else -ex CMD */
+	bool early;    /* -ix FILE, -iex CMD: before ./.infsdbinit */
 	const char *arg;
 } action;
 
@@ -122,13 +126,17 @@ typedef struct options {
 } options;
 
 enum { OPT_HELP = 256, OPT_VERSION, OPT_BATCH, OPT_EX, OPT_NX, OPT_TUI, OPT_TDFG, OPT_TYPE,
-       OPT_CHECK, OPT_STRICT };
+       OPT_CHECK, OPT_STRICT, OPT_IX, OPT_IEX };
 
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, OPT_BATCH },
 	{ "command", required_argument, NULL, 'x' },
 	{ "ex", required_argument, NULL, OPT_EX },
 	{ "eval-command", required_argument, NULL, OPT_EX },
+	{ "ix", required_argument, NULL, OPT_IX },
+	{ "init-command", required_argument, NULL, OPT_IX },
+	{ "iex", required_argument, NULL, OPT_IEX },
+	{ "init-eval-command", required_argument, NULL, OPT_IEX },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "silent", no_argument, NULL, 'q' },
 	{ "nx", no_argument, NULL, OPT_NX },
@@ -155,13 +163,13 @@ static int oom_error(void)
 	return EXIT_FAILURE;
 }
 
-static int add_action(options *o, bool is_file, const char *arg)
+static int add_action(options *o, bool is_file, bool early, const char *arg)
 {
 	action *grown = realloc(o->actions, (o->nactions + 1) * sizeof *grown);
 	if (!grown)
 		return oom_error();
 	o->actions = grown;
-	o->actions[o->nactions++] = (action){ is_file, arg };
+	o->actions[o->nactions++] = (action){ is_file, early, arg };
 	return 0;
 }
 
@@ -197,8 +205,10 @@ static int one_option(options *o, int c)
 {
 	switch (c) {
 	case OPT_BATCH: o->batch = true; return 0;
-	case 'x': return add_action(o, true, optarg);
-	case OPT_EX: return add_action(o, false, optarg);
+	case 'x': return add_action(o, true, false, optarg);
+	case OPT_EX: return add_action(o, false, false, optarg);
+	case OPT_IX: return add_action(o, true, true, optarg);
+	case OPT_IEX: return add_action(o, false, true, optarg);
 	case 'q': o->quiet = true; return 0;
 	case OPT_NX: o->no_init = true; return 0;
 	case OPT_TUI: o->tui = true; return 0;
@@ -389,32 +399,59 @@ static void print_banner(const dbg_session *s, const char *path)
 	       s->t.nnodes, s->t.nregions, s->t.nregions == 1 ? "" : "s", s->prog.ncmds);
 }
 
-static void read_init_files(dbg_session *s)
-{
-	const char *home = getenv("HOME");
-	char path[4096];
-	if (home && *home) {
-		snprintf(path, sizeof path, "%s/.infsdbinit", home);
-		if (access(path, R_OK) == 0)
-			dbg_source(s, path);
-	}
-	/* ./.infsdbinit, unless it is the same file as ~/.infsdbinit */
-	char cwd[4096];
-	if (access(".infsdbinit", R_OK) == 0 &&
-	    !(home && getcwd(cwd, sizeof cwd) && strcmp(cwd, home) == 0))
-		dbg_source(s, ".infsdbinit");
-}
-
-static void run_actions(dbg_session *s, const options *o)
+/* The actions of one kind (early: -ix and -iex; else -x and -ex), in
+ * their order. */
+static void run_actions(dbg_session *s, const options *o, bool early)
 {
 	for (size_t i = 0; i < o->nactions && !s->quit; i++) {
 		bool repeat;
+		if (o->actions[i].early != early)
+			continue;
 		if (o->actions[i].is_file)
 			dbg_source(s, o->actions[i].arg);
 		else
 			dbg_execute(s, o->actions[i].arg, &repeat);
 	}
 }
+
+/* As gdb: ~/.infsdbinit, then -ix and -iex, then ./.infsdbinit only if
+ * the folder is trusted (`set auto-load safe-path`) and not in batch
+ * mode (a file that came with a program must not run unasked), then -x
+ * and -ex.  A ./.infsdbinit that is not read is named, with how to read
+ * it. */
+static void read_init_files(dbg_session *s, const options *o)
+{
+	const char *home = getenv("HOME");
+	char path[4096], cwd[4096] = "", real_home[4096] = "";
+	if (!o->no_init && home && *home) {
+		snprintf(path, sizeof path, "%s/.infsdbinit", home);
+		if (access(path, R_OK) == 0)
+			dbg_source(s, path);
+	}
+	run_actions(s, o, true);
+	if (o->no_init || s->quit || access(".infsdbinit", F_OK) != 0)
+		return;
+	/* ./.infsdbinit, unless it is the same file as ~/.infsdbinit */
+	if (!realpath(".", cwd) || (home && realpath(home, real_home) && !strcmp(cwd, real_home)))
+		return;
+	char local[4096];
+	if (!realpath(".infsdbinit", local))
+		return;
+	for (size_t i = 0; i < o->nactions; i++)
+		if (o->actions[i].early && o->actions[i].is_file &&
+		    realpath(o->actions[i].arg, path) && !strcmp(path, local))
+			return; /* named with -ix: read already */
+	if (!o->batch && dbg_safe_path_allows(s, cwd)) {
+		dbg_source(s, ".infsdbinit");
+		return;
+	}
+	fprintf(stderr, "warning: %s/.infsdbinit was not read: %s. Read it with \"-ix "
+		".infsdbinit\"%s, or give -nx to say nothing.\n", cwd, o->batch ?
+		"-batch reads no init file of the current folder" :
+		"the folder is not in the auto-load safe-path", o->batch ? "" :
+		", or trust the folder with \"add-auto-load-safe-path FOLDER\" in ~/.infsdbinit");
+}
+
 
 /* Send stdout and stderr to a temporary file until capture_end (NULL
  * if it cannot be made: the output then goes to the terminal alone). */
@@ -541,9 +578,8 @@ int main(int argc, char **argv)
 	/* With -tui, what the init files and -x print would be hidden by the
 	 * screen: it goes to the terminal and to the TUI's console too. */
 	FILE *early = o.tui && s.interactive ? capture_begin() : NULL;
-	if (!o.no_init)
-		read_init_files(&s);
-	run_actions(&s, &o);
+	read_init_files(&s, &o);
+	run_actions(&s, &o, false);
 	if (early)
 		capture_end(early);
 	if (o.tui && !s.quit)
@@ -552,6 +588,7 @@ int main(int argc, char **argv)
 		dbg_console_loop(&s);
 	dbg_tui_disable();
 	dbg_session_stop(&s); /* writes a recording still in progress */
+	free(s.safe_path);
 	rc = s.exit_set ? s.exit_code : o.batch ? session_status(&s) : EXIT_SUCCESS;
 	if (s.defining)
 		fprintf(stderr, "infsdb: the definition of \"%s\" was not ended by \"end\".\n",

@@ -275,6 +275,98 @@ int dbg_cmd_show_version(dbg_session *s, char *args)
 	return 0;
 }
 
+/* ---- auto-load safe-path: which folders' ./.infsdbinit is trusted ---- */
+
+/* A folder of the list, resolved (a folder that does not exist stays as
+ * written: it can match nothing real). */
+static void resolve(const char *dir, size_t n, char *out, size_t size)
+{
+	char given[4096];
+	snprintf(given, sizeof given, "%.*s", (int)n, dir);
+	if (!realpath(given, out))
+		snprintf(out, size, "%s", given);
+}
+
+bool dbg_safe_path_allows(const dbg_session *s, const char *dir)
+{
+	for (const char *p = s->safe_path; p && *p;) {
+		const size_t n = strcspn(p, ":");
+		char d[4096];
+		if (n) {
+			resolve(p, n, d, sizeof d);
+			const size_t len = strlen(d);
+			if (!strcmp(d, "/") || (!strncmp(dir, d, len) && (dir[len] == '/' || !dir[len])))
+				return true;
+		}
+		p += n + (p[n] == ':');
+	}
+	return false;
+}
+
+/* The list, each relative folder made absolute from the current one;
+ * append: after the list there was. */
+static int set_safe_path(dbg_session *s, const char *what, const char *list, bool append)
+{
+	char cwd[4096];
+	if (!getcwd(cwd, sizeof cwd))
+		cwd[0] = '\0';
+	const char *old = append && s->safe_path ? s->safe_path : "";
+	size_t items = 1;
+	for (const char *p = list; *p; p++)
+		items += *p == ':';
+	const size_t cap = strlen(old) + strlen(list) + items * (strlen(cwd) + 2) + 1;
+	char *out = malloc(cap);
+	if (!out) {
+		dbg_error(s, "%s: out of memory", what);
+		return -1;
+	}
+	size_t n = (size_t)snprintf(out, cap, "%s", old);
+	for (const char *p = list; *p;) {
+		const size_t len = strcspn(p, ":");
+		if (len)
+			n += (size_t)snprintf(out + n, cap - n, "%s%s%s%.*s", n ? ":" : "",
+					      p[0] == '/' ? "" : cwd, p[0] == '/' ? "" : "/",
+					      (int)len, p);
+		p += len + (p[len] == ':');
+	}
+	free(s->safe_path);
+	s->safe_path = out;
+	return 0;
+}
+
+int dbg_cmd_set_auto_load(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	if (strncmp(args, "safe-path", 9) != 0 || (args[9] && args[9] != ' ' && args[9] != '\t')) {
+		dbg_error(s, "set auto-load: expected \"safe-path [DIR[:DIR]...]\" (which folders' "
+			  "./.infsdbinit infsdb reads).");
+		return -1;
+	}
+	return set_safe_path(s, "set auto-load safe-path", dbg_trim(args + 9), false);
+}
+
+int dbg_cmd_add_auto_load_safe_path(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	if (!*args) {
+		dbg_error(s, "add-auto-load-safe-path: a folder is required.");
+		return -1;
+	}
+	return set_safe_path(s, "add-auto-load-safe-path", args, true);
+}
+
+int dbg_cmd_show_auto_load(dbg_session *s, char *args)
+{
+	args = dbg_trim(args);
+	if (*args && strcmp(args, "safe-path") != 0) {
+		dbg_error(s, "show auto-load: expected \"safe-path\".");
+		return -1;
+	}
+	printf("List of directories from which it is safe to read ./.infsdbinit is \"%s\".\n",
+	       s->safe_path ? s->safe_path : "");
+	return 0;
+}
+
 /* `set` alone or `set $NAME = EXPR` (the subcommands are the table's). */
 int dbg_cmd_set(dbg_session *s, char *args)
 {

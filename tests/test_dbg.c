@@ -356,6 +356,60 @@ Test(options, define)
 	}
 }
 
+/* A folder's ./.infsdbinit (here a hostile one: it runs `shell`) is not
+ * read unless the folder is trusted or the file named: -batch never,
+ * interactive only under `set auto-load safe-path`; -ix reads it; each
+ * skip says so and how to read it; -nx silences it. */
+Test(options, local_init_file_is_not_trusted)
+{
+	char dir[64];
+	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsdb-hostile"));
+	char path[600], pwned[600];
+	snprintf(path, sizeof path, "%s/.infsdbinit", dir);
+	snprintf(pwned, sizeof pwned, "%s/PWNED", dir);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "shell touch '%s'\necho HOSTILE\\n\n", pwned);
+	fclose(f);
+	static const struct { const char *args; bool read; const char *want; } cases[] = {
+		{ "-batch", false, "was not read: -batch reads no init file of the current folder. "
+		  "Read it with \"-ix .infsdbinit\", or give -nx to say nothing." },
+		{ "", false, "was not read: the folder is not in the auto-load safe-path. Read it "
+		  "with \"-ix .infsdbinit\", or trust the folder with \"add-auto-load-safe-path "
+		  "FOLDER\" in ~/.infsdbinit, or give -nx to say nothing." },
+		{ "-iex 'set auto-load safe-path /nowhere:/elsewhere'", false, "not in the auto-load" },
+		{ "-iex 'set auto-load safe-path .'", true, "HOSTILE" },
+		{ "-iex 'add-auto-load-safe-path /'", true, "HOSTILE" },
+		{ "-batch -iex 'set auto-load safe-path /'", false, "-batch reads no init file" },
+		{ "-batch -ix .infsdbinit", true, "HOSTILE" },
+		{ "-batch -nx", false, "" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char cmd[8192];
+		snprintf(cmd, sizeof cmd, "cd '%s' && HOME=/nonexistent '%s' -q %s '%s/"
+			 DEFAULT_PROG "' < /dev/null", dir, INFSDB_BIN, cases[i].args, SRCDIR);
+		result r;
+		r.status = proc_shell(cmd, &r.out);
+		cr_expect_eq(r.status, 0, "'%s': %s", cases[i].args, r.out);
+		cr_expect(strstr(r.out, cases[i].want), "'%s': %s", cases[i].args, r.out);
+		cr_expect_eq(access(pwned, F_OK) == 0, cases[i].read, "'%s': the init file %s:\n%s",
+			     cases[i].args, cases[i].read ? "was not read" : "ran", r.out);
+		if (!*cases[i].want)
+			cr_expect(!strstr(r.out, "warning"), "'%s': %s", cases[i].args, r.out);
+		unlink(pwned);
+		free(r.out);
+	}
+	result r = run("-batch -ex 'show auto-load safe-path' -ex 'set auto-load safe-path /a:b' "
+		       "-ex 'show auto-load' -ex 'set auto-load foo' " DEFAULT_PROG);
+	cr_expect(strstr(r.out, "List of directories from which it is safe to read "
+			 "./.infsdbinit is \"\".\n"), "%s", r.out);
+	cr_expect(strstr(r.out, "is \"/a:" SRCDIR "/b\""), "%s", r.out);
+	cr_expect(strstr(r.out, "set auto-load: expected \"safe-path"), "%s", r.out);
+	free(r.out);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* -l BUF=FILE: a buffer's data at the start of every run. */
 Test(options, load)
 {

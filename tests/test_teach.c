@@ -81,11 +81,13 @@ static result run_shell(const char *cmd)
 	return r;
 }
 
-/* infsdb -batch in the sample's folder, reading its ./.infsdbinit. */
+/* infsdb -batch in the sample's folder, reading its ./.infsdbinit (named:
+ * infsdb reads a folder's init file unasked only where it is trusted). */
 static result run_session(const session *s)
 {
 	char cmd[12288];
-	int n = snprintf(cmd, sizeof cmd, "cd '%s/%s' && HOME=/nonexistent '%s' -batch %s",
+	int n = snprintf(cmd, sizeof cmd, "cd '%s/%s' && HOME=/nonexistent '%s' -batch "
+			 "-ix .infsdbinit %s",
 			 TEACH_DIR, s->sample, INFSDB_BIN, s->opts ? s->opts : "");
 	for (int i = 0; s->cmds[i]; i++)
 		n += snprintf(cmd + n, sizeof cmd - (size_t)n,
