@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include <readline/readline.h>
 
 #include "dbg.h"
+#include "text.h"
 
 static int cmd_help(dbg_session *s, char *args);
 static int cmd_source(dbg_session *s, char *args);
@@ -1207,6 +1209,40 @@ static int cmd_apropos(dbg_session *s, char *args)
 	return 0;
 }
 
+/* The next line of a command file into buf (without its newline), its
+ * number counted: 1, 0 at the end, or -1 with an error named at the line
+ * (a line longer than TEXT_LINE_MAX bytes, a NUL byte, a read error), so
+ * that no file, /dev/zero included, takes unbounded memory or time to
+ * refuse. */
+static int source_line(dbg_session *s, FILE *f, const char *path, char *buf, size_t size)
+{
+	size_t n = 0;
+	int c;
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == '\0') {
+			dbg_error(s, "%s:%u: a NUL byte; expected lines of text.", path,
+				  s->source_line + 1);
+			return -1;
+		}
+		if (n + 2 > size) {
+			dbg_error(s, "%s:%u: a line longer than %d bytes; expected commands of at "
+				  "most that.", path, s->source_line + 1, TEXT_LINE_MAX);
+			return -1;
+		}
+		buf[n++] = (char)c;
+	}
+	if (c == EOF && ferror(f)) {
+		dbg_error(s, "%s:%u: %s.", path, s->source_line + 1, strerror(errno));
+		return -1;
+	}
+	if (c == EOF && n == 0)
+		return 0;
+	buf[n++] = '\n';
+	buf[n] = '\0';
+	s->source_line++;
+	return 1;
+}
+
 int dbg_source(dbg_session *s, const char *path)
 {
 	if (s->source_depth >= 16) {
@@ -1216,8 +1252,15 @@ int dbg_source(dbg_session *s, const char *path)
 	/* "-": standard input (infsdb -x -), read once */
 	const bool std_in = !strcmp(path, "-");
 	FILE *f = std_in ? stdin : fopen(path, "r");
+	struct stat st;
 	if (!f) {
 		dbg_error(s, "%s: %s.", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		dbg_error(s, "%s: is a folder; expected a file of commands.", path);
+		if (!std_in)
+			fclose(f);
 		return -1;
 	}
 	s->source_depth++;
@@ -1225,16 +1268,17 @@ int dbg_source(dbg_session *s, const char *path)
 	const unsigned outer_line = s->source_line;
 	s->source_path = path;
 	s->source_line = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	int rc = 0;
+	/* one buffer a level: a nested source's path points into its line */
+	char *line = malloc(TEXT_LINE_MAX + 2);
+	int rc = 0, got = line ? 1 : (dbg_error(s, "%s: out of memory", path), -1);
 	bool repeat;
-	while (!s->quit && getline(&line, &cap, f) >= 0) {
-		s->source_line++;
+	while (!s->quit && got > 0 && (got = source_line(s, f, path, line, TEXT_LINE_MAX + 2)) > 0) {
 		if (dbg_execute(s, line, &repeat) < 0)
 			rc = -1;
 	}
-	if (!s->quit && s->block) {
+	if (got < 0)
+		rc = -1;
+	else if (!s->quit && s->block) {
 		dbg_user_input_end(s, s->source_depth); /* a define or if without end */
 		rc = -1;
 	}

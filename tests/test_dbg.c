@@ -410,6 +410,55 @@ Test(options, local_init_file_is_not_trusted)
 	rmdir(dir);
 }
 
+/* Command files are read within a bound: a folder, /dev/zero (a NUL at
+ * once), a line of more than 4096 bytes and a NUL byte are each refused
+ * at once with the file and line, from -x and from source alike, and
+ * the session goes on with the next command. */
+Test(options, command_files_are_bounded)
+{
+	char dir[64];
+	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsdb-cmds"));
+	char longp[600], nul[600];
+	snprintf(longp, sizeof longp, "%s/long.cmds", dir);
+	snprintf(nul, sizeof nul, "%s/nul.cmds", dir);
+	FILE *f = fopen(longp, "w");
+	cr_assert_not_null(f);
+	fputs("echo first\\n\n", f);
+	for (int i = 0; i < 5000; i++)
+		fputc('a', f);
+	fputs("\necho never\\n\n", f);
+	fclose(f);
+	f = fopen(nul, "w");
+	cr_assert_not_null(f);
+	fputs("echo one\\n\necho t", f);
+	fputc(0, f);
+	fputs("wo\\n\n", f);
+	fclose(f);
+	static const char *const wants[] = {
+		": is a folder; expected a file of commands.",
+		"/dev/zero:1: a NUL byte; expected lines of text.",
+		"long.cmds:2: a line longer than 4096 bytes; expected commands of at most that.",
+		"nul.cmds:2: a NUL byte; expected lines of text.",
+	};
+	const char *files[] = { dir, "/dev/zero", longp, nul };
+	for (size_t i = 0; i < 4; i++)
+		for (int how = 0; how < 2; how++) {
+			result r = how ? run("-batch -nx -ex 'source %s' -ex 'echo after\\n' " DEFAULT_PROG,
+					     files[i])
+				       : run("-batch -nx -x '%s' -ex 'echo after\\n' " DEFAULT_PROG, files[i]);
+			cr_expect_eq(r.status, 1, "%s: %s", files[i], r.out);
+			cr_expect(strstr(r.out, wants[i]), "%s: %s", files[i], r.out);
+			cr_expect(strstr(r.out, "after\n"), "%s: the session stopped:\n%s", files[i],
+				  r.out);
+			cr_expect(!strstr(r.out, "never") && !strstr(r.out, "two"), "%s: %s", files[i],
+				  r.out);
+			free(r.out);
+		}
+	unlink(longp);
+	unlink(nul);
+	rmdir(dir);
+}
+
 /* -l BUF=FILE: a buffer's data at the start of every run. */
 Test(options, load)
 {
