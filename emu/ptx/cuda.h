@@ -105,8 +105,8 @@ INFS_CUDA_FN void __threadfence(void) { __nvvm_membar_gl(); }
 INFS_CUDA_FN void __threadfence_block(void) { __nvvm_membar_cta(); }
 
 /* ---- atomics on global or shared memory (a generic address) ----
- * Each returns the old value.  With the result unused clang emits the
- * red.* form instead of atom.* (same effect on memory).
+ * Each returns the old value (clang 14 writes atom.*, not red.*, even
+ * when it is unused).
  *   atomicAdd(int/unsigned)  __nvvm_atom_add_gen_i   atom.add.u32
  *   atomicAdd(float)         __nvvm_atom_add_gen_f   atom.add.f32 (round to nearest)
  *   atomicSub                __nvvm_atom_add_gen_i of -v  atom.add.u32
@@ -116,8 +116,8 @@ INFS_CUDA_FN void __threadfence_block(void) { __nvvm_membar_cta(); }
  *   atomicMax(int/unsigned)  __nvvm_atom_max_gen_i/ui atom.max.s32/.u32
  *   atomicAnd/Or/Xor         __nvvm_atom_and/or/xor_gen_i  atom.and/or/xor.b32
  *   atomicCAS                __nvvm_atom_cas_gen_i   atom.cas.b32
- * (in PTX the address may carry a state space: atom.global.add.u32 when
- * clang can prove the pointer is global.) */
+ * (the address may carry a state space: atom.global.add.u32 or
+ * atom.shared.add.u32 when clang can tell which it is.) */
 INFS_CUDA_FN int atomicAdd(int *p, int v) { return __nvvm_atom_add_gen_i(p, v); }
 INFS_CUDA_FN unsigned int atomicAdd(unsigned int *p, unsigned int v)
 {
