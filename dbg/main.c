@@ -353,6 +353,7 @@ static int load_stream(dbg_session *s, const options *o, const emu_geom_override
 	const bool tdfg = emu_tdfg_path(o->prog) || emu_tdfg_json_path(o->prog);
 	if (tdfg ? dbg_tdfg_load(s, o->prog, o->type, ov, o->defs, o->c.ndefs, d) < 0
 				   : emu_load_file(o->prog, ov, &s->prog, d) < 0 ||
+				     inc_need_commands(&s->prog, d) < 0 ||
 				     emu_program_lower(&s->prog, d) < 0)
 		return -1;
 	/* A strm marker's stream is the tDFG's: infsdb runs it from a .tdfg. */

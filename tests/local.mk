@@ -475,7 +475,7 @@ tests_test_target_nsc_LDADD = $(TEST_LIBS)
 
 check_PROGRAMS += tests/test_targets
 tests_test_targets_SOURCES = tests/test_targets.c tests/stats_json.c tests/stats_json.h
-tests_test_targets_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_targets_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"' -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"'
 tests_test_targets_LDADD = $(TEST_LIBS) $(JSONC_LIBS)
 
 check_PROGRAMS += tests/test_doc_dbg

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "proc.h"
@@ -304,6 +305,46 @@ static int sh(char **out, const char *fmt, ...)
 	snprintf(cmd, sizeof cmd, "(cd '%s' && %s)", SRCDIR, body);
 	*out = NULL;
 	return proc_shell(cmd, out);
+}
+
+/* A program that runs nothing (empty, or comments and declarations only)
+ * is an error in every format, for infsim run and infsdb alike: exit 1
+ * with one message naming the file. */
+Test(options, empty_programs_are_refused)
+{
+	static const struct { const char *ext, *body, *want; } cases[] = {
+		{ "ins", "", "the stream has no command: it runs nothing" },
+		{ "ins", "# nothing\nbuffer A u8 16 wl=0 arrays=0\n", "the stream has no command" },
+		{ "tdfg", "", "no region" },
+		{ "nsc", "", "a program declares at least one array" },
+		{ "ar", "", "the program has no statement: it runs nothing" },
+		{ "ar", "# nothing\narray A i32 8\n", "the program has no statement" },
+		{ "vima", "", "the program has no statement: it runs nothing" },
+		{ "vima", "array A f32 8\n", "the program has no statement" },
+		{ "simt", "", "no .launch: the program runs nothing" },
+	};
+	char dir[256];
+	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsim-empty"));
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char path[400];
+		snprintf(path, sizeof path, "%s/p.%s", dir, cases[i].ext);
+		FILE *f = fopen(path, "w");
+		cr_assert_not_null(f);
+		fputs(cases[i].body, f);
+		fclose(f);
+		for (int dbg = 0; dbg < 2; dbg++) {
+			char *out = NULL;
+			const int st = dbg ? sh(&out, "HOME=/nonexistent '%s' -batch -nx '%s' 2>&1",
+						INFSDB_BIN, path)
+					   : sh(&out, "'%s' run '%s' 2>&1", INFSIM_BIN, path);
+			cr_expect_eq(st, 1, "%s %s: %s", dbg ? "infsdb" : "infsim", path, out);
+			cr_expect(out && strstr(out, cases[i].want), "%s: %s", path, out);
+			cr_expect(out && strstr(out, path), "%s: %s", path, out);
+			free(out);
+		}
+		unlink(path);
+	}
+	rmdir(dir);
 }
 
 /* -s, -e and -l for every system: an output saved is expected back; an

@@ -609,7 +609,8 @@ Test(valid, marker_and_binding_errors)
 				   "tensor s i32 64x32 wl=64 array=0 tile=8x8\n";
 	text t;
 	char all[1024];
-	snprintf(all, sizeof all, "%snode Q tensor=X\n", head);
+	/* each stream computes something (an empty one is refused first) */
+	snprintf(all, sizeof all, "%snode Q tensor=X\nadd.f32 X, X, X\n", head);
 	text_split(&t, all);
 	text_write(&t, "e1.ins");
 	text_free(&t);
@@ -617,7 +618,7 @@ Test(valid, marker_and_binding_errors)
 	cr_expect_eq(r.status, 1);
 	cr_expect(strstr(r.err, "e1.ins:5: error: node marker 'Q': "), "%s", r.err);
 	result_free(&r);
-	snprintf(all, sizeof all, "%snode S tensor=s\n", head);
+	snprintf(all, sizeof all, "%snode S tensor=s\nadd.f32 X, X, X\n", head);
 	text_split(&t, all);
 	text_write(&t, "e2.ins");
 	text_free(&t);
@@ -626,7 +627,7 @@ Test(valid, marker_and_binding_errors)
 	cr_expect(strstr(r.err, "e2.ins:5: error: node 'S' ("), "%s", r.err);
 	cr_expect(strstr(r.err, "is f32 64x32, but tensor 's' is i32 64x32"), "%s", r.err);
 	result_free(&r);
-	snprintf(all, sizeof all, "%s", head);
+	snprintf(all, sizeof all, "%sadd.f32 X, X, X\n", head);
 	text_split(&t, all);
 	replace_line(&t, 2, "tensor T f32 64x32 wl=32 array=0 tile=8x8");
 	text_write(&t, "e3.ins");

@@ -949,7 +949,7 @@ Test(errors, defines)
 	vima_parse_opts po = { d, 1, 0, 0 };
 	vima_program p;
 	diag dg;
-	const char *text = "const N = 8\narray A f32 N\n";
+	const char *text = "const N = 8\narray A f32 N\nadd.f32 A[0], A[0], A[0]\n";
 	cr_assert_eq(vima_parse("t.vima", text, strlen(text), &po, &p, &dg), -1);
 	cr_assert_str_eq(dg.msg, "t.vima: error: -D M: the program has no 'const M'");
 	d[0].name = "N";

@@ -841,6 +841,11 @@ static int parse_finish(pstate *ps)
 		diag_file(ps->d, ps->path, "too many -D options (%d at most)", MAX_PARAMS);
 		return -1;
 	}
+	if (ps->p->nstmts == 0) {
+		diag_file(ps->d, ps->path, "the program has no statement: it runs nothing (its "
+			  "declarations alone compute nothing)");
+		return -1;
+	}
 	return 0;
 }
 

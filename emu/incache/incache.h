@@ -78,6 +78,10 @@ int inc_settings(const tgt_setting *s, size_t n, emu_geom_override *o, diag *d);
  * or an exit status after the message (cmd names the subcommand). */
 struct tgt_opts;
 int inc_machine_opts(const struct tgt_opts *o, const char *cmd, emu_geom_override *ov);
+/* A stream to run has a command: 0, or -1 with d set ("the stream has
+ * no command: it runs nothing"); the parser takes an empty stream (a
+ * library's caller may build one), the fronts do not run one. */
+int inc_need_commands(const emu_program *p, diag *d);
 /* -D's parameters as the tDFG parser takes them (malloc'd, n + 1 items),
  * or NULL out of memory. */
 emu_tdfg_def *inc_defs(const tgt_def *defs, size_t n);

@@ -213,6 +213,15 @@ int inc_machine_opts(const tgt_opts *o, const char *cmd, emu_geom_override *ov)
 	return rc;
 }
 
+int inc_need_commands(const emu_program *p, diag *d)
+{
+	if (p->ncmds)
+		return 0;
+	diag_file(d, p->path, "the stream has no command: it runs nothing (its buffers alone "
+		  "compute nothing)");
+	return -1;
+}
+
 emu_tdfg_def *inc_defs(const tgt_def *defs, size_t n)
 {
 	emu_tdfg_def *t = calloc(n + 1, sizeof *t);
@@ -433,6 +442,9 @@ static tgt *open_target(const tgt_load *a, tgt_status *st, diag *d)
 		*st = load_program(t, &ov, d);
 	if (*st == TGT_OK)
 		*st = load_vtdfg(t, d);
+	/* after --tdfg's binding, whose errors name the markers */
+	if (*st == TGT_OK && !t->is_tdfg && inc_need_commands(&t->p, d) < 0)
+		*st = TGT_FAILED;
 	if (*st == TGT_OK)
 		*st = start_machine(t, d);
 	if (*st == TGT_OK)

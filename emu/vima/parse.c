@@ -718,6 +718,9 @@ static int finish(cur *c)
 		if (!c->o->defs[i].used)
 			return diag_file(c->d, c->path, "-D %s: the program has no 'const %s'",
 					 c->o->defs[i].name, c->o->defs[i].name), -1;
+	if (p->nstmts == 0)
+		return diag_file(c->d, c->path, "the program has no statement: it runs nothing "
+				 "(its declarations alone compute nothing)"), -1;
 	p->mem_bytes = c->mem ? c->mem : p->vector_bytes;
 	p->nvars = VIMA_NEST_MAX;
 	return 0;
