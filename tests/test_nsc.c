@@ -953,6 +953,13 @@ static void expect_parse_error(const char *text, const char *want)
 
 Test(errors, parse)
 {
+	/* sizes that would wrap are refused, not taken modulo 2^64 */
+	expect_parse_error("array A i32 4294967296*4294967296+4\n",
+			   "e.nsc:1:23: error: the constant expression overflows 64-bit integers");
+	expect_parse_error("const K = 1 << 63 << 1\narray A i32 8\n",
+			   "e.nsc:1:");
+	expect_parse_error("const K = -9223372036854775807 - 2\narray A i32 8\n",
+			   "overflows 64-bit integers");
 	expect_parse_error("array A i32 8\nstreams i < 8\nload x = B[i]\nend\n", "e.nsc:3:10: error: unknown array 'B'");
 	expect_parse_error("array A i32 8\nstreams i < 8\nload x = A[i * i]\nend\n", "e.nsc:3:12: error: an index is affine");
 	expect_parse_error("array A i32 8\nstreams i < 8\nload x = A[i]\nload y = A[x]\nload z = A[y]\nend\n",

@@ -259,6 +259,16 @@ static int const_eval(pstate *ps, int n, int64_t *out)
 	}
 	if (const_eval(ps, e->a, &a) || (e->kind != AR_E_NEG && const_eval(ps, e->b, &b)))
 		return -1;
+	/* a directive's constant that wraps would give an array or a param
+	 * another value than the one written: refused, as in every format
+	 * (run-time expressions wrap, as documented) */
+	int64_t t;
+	if ((e->kind == AR_E_NEG && a == INT64_MIN) ||
+	    (e->kind == AR_E_ADD && __builtin_add_overflow(a, b, &t)) ||
+	    (e->kind == AR_E_SUB && __builtin_sub_overflow(a, b, &t)) ||
+	    (e->kind == AR_E_MUL && __builtin_mul_overflow(a, b, &t)) ||
+	    (e->kind == AR_E_DIV && a == INT64_MIN && b == -1))
+		return perr(ps, e->col, "the constant overflows 64-bit integers");
 	if (ar_arith(e->kind, a, b, out))
 		return perr(ps, e->col, "division by zero");
 	return 0;

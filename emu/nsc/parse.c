@@ -41,6 +41,20 @@ static int const_eval(nsc_parser *ps, int e, int64_t *v, diag *d)
 	}
 	if (const_eval(ps, x->a, &a, d) < 0 || (x->b >= 0 && const_eval(ps, x->b, &b, d) < 0))
 		return -1;
+	/* a constant that wraps would give an array or a loop another size
+	 * than the one written: refused, as the other formats refuse it */
+	int64_t t;
+	const bool wraps = (x->op == NSC_E_NEG && a == INT64_MIN) ||
+			   (x->op == NSC_E_ADD && __builtin_add_overflow(a, b, &t)) ||
+			   (x->op == NSC_E_SUB && __builtin_sub_overflow(a, b, &t)) ||
+			   (x->op == NSC_E_MUL && __builtin_mul_overflow(a, b, &t)) ||
+			   (x->op == NSC_E_SHL && (b < 0 || b > 63 ||
+						    (int64_t)((uint64_t)a << b) >> b != a));
+	if (wraps) {
+		diag_at(d, ps->x.file, x->line, x->col, "the constant expression overflows 64-bit "
+			"integers");
+		return -1;
+	}
 	nsc_val r;
 	const char *why;
 	if (x->op <= NSC_E_BNOT)
