@@ -192,7 +192,9 @@ static dbg_value parse_number(parser *ps)
 		return plain(0);
 	}
 	ps->p = end;
-	return plain((int64_t)v);
+	dbg_value r = plain((int64_t)v);
+	r.is_signed = v <= INT64_MAX; /* as C's: a constant above it is unsigned */
+	return r;
 }
 
 /* An index or an SRAM function's argument: an integer, not a double. */
@@ -214,24 +216,41 @@ static void shape_text(const emu_buffer *b, char *buf, size_t size)
 		n += (size_t)snprintf(buf + n, size - n, "[%" PRIu64 "]", b->shape[k]);
 }
 
-/* Check index k (as written, outermost first) of an element of b. */
-static bool index_in_range(parser *ps, const emu_buffer *b, unsigned k, int64_t v)
+/* An index as written: an unsigned one (above INT64_MAX) as unsigned. */
+static void index_text(const dbg_value *x, char *buf, size_t size)
 {
+	if (x->is_signed)
+		snprintf(buf, size, "%" PRId64, x->v);
+	else
+		snprintf(buf, size, "%" PRIu64, (uint64_t)x->v);
+}
+
+/* Is index x within [0, n)? */
+static bool index_below(const dbg_value *x, uint64_t n)
+{
+	return (!x->is_signed || x->v >= 0) && (uint64_t)x->v < n;
+}
+
+/* Check index k (as written, outermost first) of an element of b. */
+static bool index_in_range(parser *ps, const emu_buffer *b, unsigned k, const dbg_value *x)
+{
+	char v[32];
+	index_text(x, v, sizeof v);
 	if (b->ndims == 0) {
-		if (v >= 0 && (uint64_t)v < b->length)
+		if (index_below(x, b->length))
 			return true;
-		fail(ps, "Index %" PRId64 " is out of range for %s (elements 0 to %" PRIu64 ").",
-		     v, b->name, b->length - 1);
+		fail(ps, "Index %s is out of range for %s (elements 0 to %" PRIu64 ").", v, b->name,
+		     b->length - 1);
 		return false;
 	}
 	const unsigned dim = b->ndims - 1 - k;
-	if (v >= 0 && (uint64_t)v < b->shape[dim])
+	if (index_below(x, b->shape[dim]))
 		return true;
 	char shape[EMU_NAME_MAX + 64];
 	shape_text(b, shape, sizeof shape);
 	static const char *const nth[] = { "first", "second", "third" };
-	fail(ps, "Index %" PRId64 " is out of range for the %s index of %s (0 to %" PRIu64 ").",
-	     v, nth[k], shape, b->shape[dim] - 1);
+	fail(ps, "Index %s is out of range for the %s index of %s (0 to %" PRIu64 ").", v, nth[k],
+	     shape, b->shape[dim] - 1);
 	return false;
 }
 
@@ -256,7 +275,7 @@ static bool parse_indexes(parser *ps, const emu_buffer *b, uint64_t *flat)
 		snprintf(what, sizeof what, "The index of %s", b->name);
 		if (!need_integer(ps, &v, what))
 			return false;
-		if (k < want && !ps->syntax_only && !index_in_range(ps, b, k, v.v))
+		if (k < want && !ps->syntax_only && !index_in_range(ps, b, k, &v))
 			return false;
 		if (k < want)
 			idx[b->ndims ? b->ndims - 1 - k : 0] = (uint64_t)v.v;
@@ -337,9 +356,10 @@ static dbg_value parse_target_name(parser *ps, const char *start, size_t len)
 		if (!need_integer(ps, &v, what))
 			return plain(0);
 		const uint64_t dim = a.ndim > 1 && k < a.ndim ? a.shape[k] : sym.length;
-		if (!ps->syntax_only && (v.v < 0 || (uint64_t)v.v >= dim)) {
-			fail(ps, "Index %" PRId64 " is out of range for %s (0 to %" PRIu64 ").", v.v,
-			     name, dim - 1);
+		if (!ps->syntax_only && !index_below(&v, dim)) {
+			char t[32];
+			index_text(&v, t, sizeof t);
+			fail(ps, "Index %s is out of range for %s (0 to %" PRIu64 ").", t, name, dim - 1);
 			return plain(0);
 		}
 		flat = flat * (a.ndim > 1 ? dim : 1) + (uint64_t)v.v;

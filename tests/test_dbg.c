@@ -269,6 +269,7 @@ Test(transcript, info_source_ar) { transcript("info_source_ar"); }
 Test(transcript, info_source_valid) { transcript("info_source_valid"); }
 Test(transcript, valid_nodes) { transcript("valid_nodes"); }
 Test(transcript, valid_motion) { transcript("valid_motion"); }
+Test(transcript, index_range) { transcript("index_range"); }
 
 /* ---- options ---- */
 
