@@ -294,14 +294,18 @@ static int check_data_size(const char *path, npy_header *h, uint64_t file_size,
 			   diag *d)
 {
 	uint64_t count = 1;
-	for (unsigned i = 0; i < h->ndim; i++) {
-		if (h->shape[i] && count > UINT64_MAX / h->shape[i]) {
+	bool empty = false; /* a 0 anywhere: no element, whatever the others */
+	for (unsigned i = 0; i < h->ndim; i++)
+		empty |= h->shape[i] == 0;
+	for (unsigned i = 0; i < h->ndim && !empty; i++) {
+		if (count > UINT64_MAX / h->shape[i]) {
 			diag_file(d, path, "the .npy shape has more elements than fit in 64 bits");
 			return -1;
 		}
 		count *= h->shape[i];
 	}
-	h->count = count;
+	h->count = empty ? 0 : count;
+	count = h->count;
 	if (!h->dtype.kind)
 		return 0; /* the caller refuses the type itself */
 	uint64_t have = file_size - h->data_offset;

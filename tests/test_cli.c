@@ -400,6 +400,9 @@ Test(cli, npy_lying_shape_short_long)
 		200, -1, "file is too short: shape (1000000000000000,) of '<i2' needs 2000000000000000 bytes");
 	bad_npy(1, "{'descr': '<i2', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4294967296), }",
 		200, -1, "more elements than fit in 64 bits");
+	/* a 0 anywhere is no element at all, however large the others */
+	bad_npy(1, "{'descr': '<i2', 'fortran_order': False, 'shape': (4294967296, 4294967296, 0), }",
+		0, -1, "has 0 elements; array 'a' has 100");
 	bad_npy(1, good_dict, 199, -1, "file is too short: shape (100,) of '<i2' needs 200 bytes");
 	bad_npy(1, good_dict, 202, -1, "file is too long: shape (100,) of '<i2' needs 200 bytes");
 }
