@@ -465,7 +465,7 @@ Test(errors, parse)
 	bad(K("\tshfl.b32 r0, r1, 3\n"), "bad.simt:2:2: error: shfl needs a mode (.idx, .up, .down or .bfly)");
 	bad(K("\tshfl.side.b32 r0, r1, 3\n"), "bad.simt:2:2: error: unknown suffix '.side' of shfl");
 	bad(K("\tshfl.idx.b32 r0, r1, 1024\n"), "bad.simt:2:23: error: lane 1024: expected 0 to 1023");
-	bad(K("\tshfl.idx.b32 r0, 5, r1\n"), "bad.simt:2:19: error: expected a data register");
+	bad(K("\tshfl.idx.b32 r0, 5, r1\n"), "bad.simt:2:19: error: a constant is not an operand here");
 	bad(K("\tshfl.up.b32 r0, r1, 1 ; ld.global.u32 r3, [r4]\n"), "bad.simt:2:26: error: a second memory or crossbar operation");
 	bad(K("\tshfl.up.b32 r0, r1, 1 ; add.u32 r1, r1, r2\n"), "bad.simt:2:26: error: add uses a register or predicate another instruction of the bundle writes");
 }
@@ -781,6 +781,10 @@ Test(translate, errors)
 {
 	bad(".thread k\n\tbra x\n.end\n", "bad.simt:2:2: error: a .thread kernel is straight-line: no bra");
 	bad(".thread k\n\tadd.u32 %a, %b, %c\n.end\n", "bad.simt:2:14: error: %b is read before anything writes it");
+	bad(".thread k\n\tmov.u32 %a, %laneid\n.end\n", "bad.simt:2:14: error: %laneid is a special "
+	    "register of PTX that DC-PTX does not have (it has %tid, %ntid, %ctaid and %nctaid)");
+	bad(".thread k\n\tmov.u32 %a, %tid\n\tadd.u32 %b, %a, 5\n.end\n", "bad.simt:3:18: error: a "
+	    "constant is not an operand here: DC-PTX takes constants only in mov");
 	bad(".thread k\n\tmov.u32 %a, 1\n\tadd.u32 %a, %a, r1\n.end\n", "bad.simt:3:2: error: name every register");
 	bad(".thread k\n\tmov.u32 %a, 1 ; mov.u32 %b, 2\n.end\n", "one instruction a line");
 	bad(".thread k\nl:\n.end\n", "bad.simt:2:1: error: a .thread kernel is straight-line: no labels");

@@ -149,6 +149,10 @@ static int regnum(simt_cur *c, char kind, unsigned limit)
 {
 	char w[64];
 	size_t at = (simt_skip(c), c->pos);
+	const char ch = at < c->len ? c->s[at] : 0;
+	if (kind == 'r' && (ch == '-' || (ch >= '0' && ch <= '9')))
+		return simt_err(c, at, "a constant is not an operand here: DC-PTX takes constants "
+				"only in mov (mov.u32 into a register first)");
 	if (!simt_word(c, w, sizeof w) || w[0] != kind || !w[1])
 		return simt_err(c, at, "expected a %s register (%c0 to %c%u)",
 				kind == 'r' ? "data" : "predicate", kind, kind, limit - 1);

@@ -29,6 +29,12 @@ static int name_value(simt_cur *c, simt_tprog *tp, const char *nm, bool def, siz
 	while (i < tp->nnames && strcmp(tp->name[i], nm))
 		i++;
 	if (i == tp->nnames) {
+		static const char *const ptx_only[] = { "%laneid", "%warpid", "%nwarpid", "%smid",
+			"%nsmid", "%gridid", "%clock", "%clock64", "%lanemask_eq", "%lanemask_lt" };
+		for (size_t k = 0; !def && k < sizeof ptx_only / sizeof *ptx_only; k++)
+			if (!strcmp(nm, ptx_only[k]))
+				return simt_err(c, at, "%s is a special register of PTX that DC-PTX does "
+						"not have (it has %%tid, %%ntid, %%ctaid and %%nctaid)", nm);
 		if (!def)
 			return simt_err(c, at, "%s is read before anything writes it", nm);
 		if (tp->nnames == tp->capnames) {
