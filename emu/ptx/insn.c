@@ -296,7 +296,7 @@ int ptx_decode_opcode(ptx_lex *x, const ptx_tok_t *t, ptx_ins *in)
 		else
 			ok = int_type(ty) && ptx_type_bits(ty) >= 16 && !in->flags && !in->mod && ty > PT_B64;
 		break;
-	case PO_REM:
+	case PO_REM: case PO_SAD:
 		ok = ty > PT_B64 && int_type(ty) && ptx_type_bits(ty) >= 16;
 		break;
 	case PO_RCP: case PO_SQRT:

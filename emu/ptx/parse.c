@@ -623,7 +623,7 @@ static const char *shape_of(const ptx_ins *in)
 		return in->type == PT_PRED ? "pqq" : "dss";
 	case PO_NOT:
 		return in->type == PT_PRED ? "pq" : "ds";
-	case PO_MAD: case PO_FMA: case PO_BFE: case PO_PRMT: case PO_SHF:
+	case PO_MAD: case PO_FMA: case PO_BFE: case PO_PRMT: case PO_SHF: case PO_SAD:
 		return "dsss";
 	case PO_BFI:
 		return "dssss";

@@ -288,7 +288,7 @@ static int step(run *R, thr *t)
 		else
 			put(R, t, d, ptx_alu_int(in, a, b, c));
 		break;
-	case PO_REM: case PO_CNOT: case PO_SHL: case PO_SHR: case PO_SHF: case PO_POPC: case PO_CLZ:
+	case PO_REM: case PO_SAD: case PO_CNOT: case PO_SHL: case PO_SHR: case PO_SHF: case PO_POPC: case PO_CLZ:
 	case PO_BREV: case PO_BFE: case PO_PRMT:
 		put(R, t, d, ptx_alu_int(in, a, b, c));
 		break;

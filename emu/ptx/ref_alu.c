@@ -226,6 +226,10 @@ uint64_t ptx_alu_int(const ptx_ins *in, uint64_t a, uint64_t b, uint64_t c)
 	}
 	case PO_DIV: return int_div(sgn, false, w, a, b);
 	case PO_REM: return int_div(sgn, true, w, a, b);
+	case PO_SAD:
+		if (sgn)
+			return (c + (uint64_t)(sa > sb ? sa - sb : sb - sa)) & m;
+		return (c + ((a & m) > (b & m) ? (a & m) - (b & m) : (b & m) - (a & m))) & m;
 	case PO_ABS: return (uint64_t)(sa < 0 ? -(uint64_t)sa : (uint64_t)sa) & m;
 	case PO_NEG: return (0 - a) & m;
 	case PO_MIN: return (sgn ? (sa < sb ? a : b) : ((a & m) < (b & m) ? a : b)) & m;
