@@ -436,6 +436,10 @@ EXTRA_DIST += tests/data/ptx/gen.sh tests/data/ptx/cuda.h tests/data/ptx/saxpy.c
 	tests/data/ptx/ops.cu tests/data/ptx/mem.cu tests/data/ptx/warp.cu tests/data/ptx/vadd.cl \
 	tests/data/ptx/saxpy.ptx tests/data/ptx/misc.ptx tests/data/ptx/ops.ptx tests/data/ptx/mem.ptx \
 	tests/data/ptx/warp.ptx tests/data/ptx/vadd64.ptx tests/data/ptx/vadd32.ptx
+# The PTX fuzz target and its seed corpus (tests/fuzz/local.mk)
+EXTRA_DIST += tests/fuzz/fuzz_ptx.c tests/fuzz/corpus/ptx/saxpy.ptx tests/fuzz/corpus/ptx/misc.ptx \
+	tests/fuzz/corpus/ptx/warp.ptx tests/fuzz/corpus/ptx/vadd32.ptx tests/fuzz/corpus/ptx/small_all.ptx \
+	tests/fuzz/corpus/ptx/refused_tex.ptx tests/fuzz/corpus/ptx/runaway.ptx
 check_PROGRAMS += tests/test_nsc
 tests_test_nsc_SOURCES = tests/test_nsc.c
 tests_test_nsc_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
