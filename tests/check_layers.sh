@@ -14,6 +14,7 @@ ranks='lib 0
 sram 1
 isa 2
 emu/layout 3
+emu/ptx 3
 emu/target 1
 emu/stream 4
 emu/machine 5

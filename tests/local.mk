@@ -429,6 +429,19 @@ check_PROGRAMS += tests/test_simt
 tests_test_simt_SOURCES = tests/test_simt.c
 tests_test_simt_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DINFSDB_BIN='"$(abs_top_builddir)/infsdb"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_simt_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/test_ptx
+tests_test_ptx_SOURCES = tests/test_ptx.c
+tests_test_ptx_CFLAGS = $(TEST_CFLAGS) -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_ptx_LDADD = $(TEST_LIBS)
+# clang 14's PTX of the test kernels, with their sources (gen.sh makes it)
+EXTRA_DIST += tests/data/ptx/gen.sh tests/data/ptx/cuda.h tests/data/ptx/saxpy.cu tests/data/ptx/misc.cu \
+	tests/data/ptx/ops.cu tests/data/ptx/mem.cu tests/data/ptx/warp.cu tests/data/ptx/vadd.cl \
+	tests/data/ptx/saxpy.ptx tests/data/ptx/misc.ptx tests/data/ptx/ops.ptx tests/data/ptx/mem.ptx \
+	tests/data/ptx/warp.ptx tests/data/ptx/vadd64.ptx tests/data/ptx/vadd32.ptx
+# The PTX fuzz target and its seed corpus (tests/fuzz/local.mk)
+EXTRA_DIST += tests/fuzz/fuzz_ptx.c tests/fuzz/corpus/ptx/saxpy.ptx tests/fuzz/corpus/ptx/misc.ptx \
+	tests/fuzz/corpus/ptx/warp.ptx tests/fuzz/corpus/ptx/vadd32.ptx tests/fuzz/corpus/ptx/small_all.ptx \
+	tests/fuzz/corpus/ptx/refused_tex.ptx tests/fuzz/corpus/ptx/runaway.ptx
 check_PROGRAMS += tests/test_nsc
 tests_test_nsc_SOURCES = tests/test_nsc.c
 tests_test_nsc_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
