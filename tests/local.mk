@@ -503,11 +503,9 @@ check_PROGRAMS += tests/test_cuda_cases
 tests_test_cuda_cases_SOURCES = tests/test_cuda_cases.c
 tests_test_cuda_cases_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_cuda_cases_LDADD = tests/libkernels.la $(TEST_LIBS)
-# needs emu/ptx (branch ptx-reader): ptx_read and ptx_ref_run are not in
-# this tree yet, so the program is not built here; at the merge, drop the
-# EXTRA_DIST line and uncomment the four below.
-EXTRA_DIST += tests/test_cuda_kernels.c
-#check_PROGRAMS += tests/test_cuda_kernels
-#tests_test_cuda_kernels_SOURCES = tests/test_cuda_kernels.c
-#tests_test_cuda_kernels_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/emu/ptx -DSRCDIR='"$(abs_top_srcdir)"'
-#tests_test_cuda_kernels_LDADD = tests/libkernels.la $(TEST_LIBS)
+# Every CUDA and OpenCL sample's committed PTX on emu/ptx's reference,
+# against the plain C of tests/kernels/cuda/.
+check_PROGRAMS += tests/test_cuda_kernels
+tests_test_cuda_kernels_SOURCES = tests/test_cuda_kernels.c
+tests_test_cuda_kernels_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/emu/ptx -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_cuda_kernels_LDADD = tests/libkernels.la $(TEST_LIBS)
