@@ -621,17 +621,23 @@ Test(check, needs_check)
 
 /* ---- fault ---- */
 
+/* VIMA's --fault-at option, from its table. */
+static const tgt_option *fault_option(const char *path)
+{
+	for (const tgt_option *o = tgt_find(path, "", 0)->options; o->name; o++)
+		if (!strcmp(o->name, "fault-at"))
+			return o;
+	cr_assert_fail("no --fault-at");
+	return NULL;
+}
+
 Test(fault, fault_at_stops_the_run)
 {
 	const sample *s = sample_named("vecsum");
 	char path[512];
 	snprintf(path, sizeof path, SAMPLES "/vecsum.vima");
 	const tgt_setting set[] = { { "vector", "256", NULL, 0, 0 } };
-	const tgt_option *fo = NULL;
-	for (const tgt_option *o = tgt_find(path, "", 0)->options; o->name; o++)
-		if (!strcmp(o->name, "fault-at"))
-			fo = o;
-	cr_assert_not_null(fo);
+	const tgt_option *fo = fault_option(path);
 	cr_assert_eq(fo->flags & TGT_OPT_SETTING, 0);
 	const tgt_optval ov[] = { { fo, "3" } };
 	prog p;
@@ -659,12 +665,7 @@ Test(fault, fault_at_past_the_end_is_an_error)
 	char path[512];
 	snprintf(path, sizeof path, SAMPLES "/vecsum.vima");
 	const tgt_setting set[] = { { "vector", "256", NULL, 0, 0 } };
-	const tgt_option *fo = NULL;
-	for (const tgt_option *o = tgt_find(path, "", 0)->options; o->name; o++)
-		if (!strcmp(o->name, "fault-at"))
-			fo = o;
-	cr_assert_not_null(fo);
-	const tgt_optval ov[] = { { fo, "1000000" } };
+	const tgt_optval ov[] = { { fault_option(path), "1000000" } };
 	prog p;
 	prog_ok(&p, path, NULL, &(opts){ s->defs, s->ndefs, set, 1, ov, 1, false });
 	cr_assert_eq(prog_run(&p), TGT_FAILED);
