@@ -200,7 +200,8 @@ static const dbg_command set_commands[] = {
 	  "student's hand-in, a download) does not run its commands, `shell`\n"
 	  "among them, unasked.  The list is empty by default; set it in\n"
 	  "~/.infsdbinit or with -iex, which are read before ./.infsdbinit.  A\n"
-	  "relative DIR is taken from the current folder.  -batch never reads\n"
+	  "relative DIR is taken from the current folder, ~/DIR from $HOME.\n"
+	  "-batch never reads\n"
 	  "./.infsdbinit; -ix FILE reads a named one in any case.", NULL },
 	{ "pagination", NULL, "support", dbg_cmd_set_pagination, false,
 	  "Set pagination (gdb's setting; infsdb never pages).",

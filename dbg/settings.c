@@ -314,19 +314,26 @@ static int set_safe_path(dbg_session *s, const char *what, const char *list, boo
 	size_t items = 1;
 	for (const char *p = list; *p; p++)
 		items += *p == ':';
-	const size_t cap = strlen(old) + strlen(list) + items * (strlen(cwd) + 2) + 1;
+	const char *h = getenv("HOME");
+	const size_t hlen = h ? strlen(h) : 0, longest = strlen(cwd) > hlen ? strlen(cwd) : hlen;
+	const size_t cap = strlen(old) + strlen(list) + items * (longest + 2) + 1;
 	char *out = malloc(cap);
 	if (!out) {
 		dbg_error(s, "%s: out of memory", what);
 		return -1;
 	}
 	size_t n = (size_t)snprintf(out, cap, "%s", old);
-	for (const char *p = list; *p;) {
+	const char *home = getenv("HOME");
+	for (const char *p = list; *p && n < cap;) {
 		const size_t len = strcspn(p, ":");
+		/* ~/DIR is under HOME, as a shell reads it; else relative to cwd */
+		const bool tilde = home && *home && len >= 1 && p[0] == '~' && (len == 1 || p[1] == '/');
+		const char *base = p[0] == '/' ? "" : tilde ? home : cwd;
+		const char *q = tilde ? p + 1 : p;
+		const size_t qlen = tilde ? len - 1 : len;
 		if (len)
-			n += (size_t)snprintf(out + n, cap - n, "%s%s%s%.*s", n ? ":" : "",
-					      p[0] == '/' ? "" : cwd, p[0] == '/' ? "" : "/",
-					      (int)len, p);
+			n += (size_t)snprintf(out + n, cap - n, "%s%s%s%.*s", n ? ":" : "", base,
+					      p[0] == '/' || tilde ? "" : "/", (int)qlen, q);
 		p += len + (p[len] == ':');
 	}
 	free(s->safe_path);

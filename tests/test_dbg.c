@@ -401,7 +401,8 @@ Test(options, local_init_file_is_not_trusted)
 		free(r.out);
 	}
 	result r = run("-batch -ex 'show auto-load safe-path' -ex 'set auto-load safe-path /a:b' "
-		       "-ex 'show auto-load' -ex 'set auto-load foo' " DEFAULT_PROG);
+		       "-ex 'show auto-load' -ex 'set auto-load foo' -ex 'set auto-load safe-path' "
+		       "-ex 'add-auto-load-safe-path ~/labs:~' -ex 'show auto-load' " DEFAULT_PROG);
 	cr_expect(strstr(r.out, "List of directories from which it is safe to read "
 			 "./.infsdbinit is \"\".\n"), "%s", r.out);
 	char src[4096], want[4200]; /* the folder as getcwd names it: SRCDIR may hold ".." */
@@ -409,6 +410,7 @@ Test(options, local_init_file_is_not_trusted)
 	snprintf(want, sizeof want, "is \"/a:%s/b\"", src);
 	cr_expect(strstr(r.out, want), "%s", r.out);
 	cr_expect(strstr(r.out, "set auto-load: expected \"safe-path"), "%s", r.out);
+	cr_expect(strstr(r.out, "is \"/nonexistent/labs:/nonexistent\""), "%s", r.out);
 	free(r.out);
 	unlink(path);
 	rmdir(dir);
