@@ -38,20 +38,29 @@ INFSIM_BEGIN_DECLS
 #define SIMT_REGS_PER_ARRAY 3
 #define SIMT_REGS (SIMT_ARRAYS * SIMT_REGS_PER_ARRAY)
 #define SIMT_SCRATCH_ROW (SIMT_REGS_PER_ARRAY * SIMT_REG_BITS)
+/* A translated PTX kernel (emu/simt/ptxc.c) sees each array as
+ * SIMT_UNITS_MAX units of 32 wordlines (program.units = 8): a register
+ * is a unit, a 64-bit value two neighbouring units of one array (the
+ * register names the lower), and each instruction says where its
+ * micro-program's scratch starts (simt_instr.scratch): every unit from
+ * there up is free while it runs.  Register r is unit r % units of array
+ * r / units; DC-PTX keeps units = 3 (r0..r11 as written). */
+#define SIMT_UNITS_MAX 8
+#define SIMT_REGS_MAX (SIMT_ARRAYS * SIMT_UNITS_MAX)
 #define SIMT_PREDS 8
 #define SIMT_LINE_BYTES 64     /* an MSHR entry: one cache line */
 #define SIMT_MAX_CBS 64
 #define SIMT_MEM_MAX (UINT64_C(64) << 20)
 #define SIMT_LOCAL_MAX 1024    /* bytes of local memory a thread */
 
-static inline unsigned simt_reg_array(unsigned r) { return r / SIMT_REGS_PER_ARRAY; }
-static inline unsigned simt_reg_row(unsigned r)
-{
-	return (r % SIMT_REGS_PER_ARRAY) * SIMT_REG_BITS;
-}
-
-/* Element types of a DC-PTX instruction: .u32/.b32, .s32, .f32. */
-enum simt_type { SIMT_U32, SIMT_S32, SIMT_F32 };
+/* Element types: DC-PTX's .u32/.b32, .s32, .f32; a translated kernel's
+ * also the 64-bit integers (two units), the 16-bit ones (the low 16 rows
+ * of a unit) and, for loads and stores only, bytes (a load extends them
+ * to the unit's 32 bits). */
+enum simt_type { SIMT_U32, SIMT_S32, SIMT_F32, SIMT_U64, SIMT_S64, SIMT_U16, SIMT_S16,
+		 SIMT_U8, SIMT_S8, SIMT_TYPE_COUNT };
+unsigned simt_type_bits(unsigned type);   /* 32, 64, 16 or 8 */
+bool simt_type_signed(unsigned type);
 
 /* Operations.  One line each, as in opcodes.def; the meaning per type is
  * the isa/ command named in doc/SIMT.md. */
@@ -70,10 +79,31 @@ enum simt_opc {
 			* crossbar (its lane: mode and b) */
 	SIMT_BRA,      /* pc := target (per thread, under its guard) */
 	SIMT_EXIT,     /* the thread ends */
+	/* Translated PTX only (not in DC-PTX text): */
+	SIMT_FMA,      /* d := a * b + c, f32, rounded once (isa/ "fma") */
+	SIMT_ATOM,     /* d := mem[a]; mem[a] := op(mem[a], b[, c]), op
+			* simt_instr.cmp (enum simt_atom), thread by thread
+			* in thread order through the memory port */
+	SIMT_BAR,      /* bar.sync: every live thread of the CTA waits here
+			* (control slot; an error if some cannot arrive) */
+	SIMT_PLOG,     /* pd := a op b on the predicate latches, op
+			* simt_instr.cmp (enum simt_plog), a.reg/b.reg
+			* predicates (a.imm/b.imm 1: negated); no array */
 	SIMT_OPC_COUNT
 };
 
 enum simt_cmp { SIMT_EQ, SIMT_NE, SIMT_LT, SIMT_LE, SIMT_GT, SIMT_GE };
+enum simt_atom { SIMT_ATOM_ADD, SIMT_ATOM_MIN, SIMT_ATOM_MAX, SIMT_ATOM_EXCH, SIMT_ATOM_CAS,
+		 SIMT_ATOM_AND, SIMT_ATOM_OR, SIMT_ATOM_XOR, SIMT_ATOM_INC, SIMT_ATOM_DEC };
+enum simt_plog { SIMT_PLOG_AND, SIMT_PLOG_OR, SIMT_PLOG_XOR, SIMT_PLOG_MOV };
+/* Memory spaces of ld, st and atom (simt_instr.space). */
+enum simt_space {
+	SIMT_SPACE_GLOBAL,  /* the flat DC-page memory at the address */
+	SIMT_SPACE_LOCAL,   /* the thread's local words at byte a.imm (spills) */
+	SIMT_SPACE_SHARED,  /* the CTA's shared memory: the CB's window of
+			     * program.shared_bytes at shared_addr + cb * that */
+	SIMT_SPACE_PARAM,   /* the launch's parameter buffer (param_addr) */
+};
 /* shfl's modes (kept in simt_instr.cmp): the source lane of thread t is
  * b, t - b, t + b or t ^ b; a lane outside the CTA gives t's own a. */
 enum simt_shfl { SIMT_SHFL_IDX, SIMT_SHFL_UP, SIMT_SHFL_DOWN, SIMT_SHFL_BFLY };
@@ -92,13 +122,17 @@ static inline uint32_t simt_shfl_lane(unsigned mode, uint32_t t, uint32_t b, uin
 
 /* Kinds of an operand. */
 enum simt_okind { SIMT_O_NONE, SIMT_O_REG, SIMT_O_IMM, SIMT_O_SPECIAL };
-/* Special registers of §3.2's programming model. */
-enum simt_special { SIMT_TID, SIMT_NTID, SIMT_CTAID, SIMT_NCTAID };
+/* Special registers of §3.2's programming model; the .y and .z ones and
+ * the lane for translated PTX (a CTA's threads are x fastest). */
+enum simt_special { SIMT_TID, SIMT_NTID, SIMT_CTAID, SIMT_NCTAID,
+		    SIMT_TID_Y, SIMT_TID_Z, SIMT_NTID_Y, SIMT_NTID_Z,
+		    SIMT_CTAID_Y, SIMT_CTAID_Z, SIMT_NCTAID_Y, SIMT_NCTAID_Z,
+		    SIMT_LANEID, SIMT_SPECIAL_COUNT };
 
 typedef struct simt_operand {
 	uint8_t kind;   /* enum simt_okind */
 	uint8_t reg;    /* register, or special */
-	uint32_t imm;   /* immediate bits (a global's name: its address) */
+	uint64_t imm;   /* immediate bits (a global's name: its address) */
 } simt_operand;
 
 typedef struct simt_instr {
@@ -110,8 +144,15 @@ typedef struct simt_instr {
 	uint8_t guard_neg;  /* @!p */
 	uint8_t pd;         /* setp's predicate destination, selp's p */
 	uint8_t local;      /* ld/st: the thread's local memory at byte a.imm
-			     * (the translator's spills, doc/SIMT.md) */
+			     * (the translator's spills, doc/SIMT.md); the
+			     * same as space == SIMT_SPACE_LOCAL */
+	uint8_t space;      /* ld/st/atom: enum simt_space */
+	uint8_t addr64;     /* ld/st/atom: the address register a is a 64-bit
+			     * pair (its high unit must be 0) */
+	uint8_t scratch;    /* first unit of its array the micro-program may
+			     * use as scratch (0: program.units) */
 	uint8_t d;          /* destination register */
+	int32_t off;        /* ld/st/atom: added to the address */
 	simt_operand a, b, c;
 	uint32_t target;    /* bra: the bundle index of its label */
 	int line, col;      /* where it was written */
@@ -152,6 +193,11 @@ typedef struct simt_launch {
 	uint32_t kernel;
 	uint32_t grid, block;   /* CTAs and threads per CTA (<= 1024) */
 	int line;
+	/* Translated PTX: the grid's and the block's x, y, z (their
+	 * products grid and block; all 0 for DC-PTX: grid, 1, 1) and the
+	 * byte address of the launch's parameter buffer in memory. */
+	uint32_t gdim[3], bdim[3];
+	uint32_t param_addr;
 } simt_launch;
 
 typedef struct simt_program {
@@ -181,7 +227,22 @@ typedef struct simt_program {
 	 * globals at local_addr; word w of thread t of CB cb is at
 	 * local_addr + ((cb * local_words + w) * 1024 + t) * 4. */
 	uint32_t local_addr, local_words;
+	/* Units of 32 wordlines an array's registers are counted in
+	 * (SIMT_REGS_PER_ARRAY for DC-PTX, SIMT_UNITS_MAX for translated
+	 * PTX), and each CB's shared memory window. */
+	unsigned units;
+	uint32_t shared_addr, shared_bytes;
 } simt_program;
+
+/* The array register r is in, and its first wordline. */
+static inline unsigned simt_reg_array(const simt_program *p, unsigned r)
+{
+	return r / p->units;
+}
+static inline unsigned simt_reg_row(const simt_program *p, unsigned r)
+{
+	return (r % p->units) * SIMT_REG_BITS;
+}
 
 /* Parse DC-PTX text[0..len) (doc/SIMT.md).  0, or -1 with d naming
  * path:line:column.  path is kept, not copied. */
