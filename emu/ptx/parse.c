@@ -6,6 +6,7 @@
  * over the tokens with no recursion (scopes are a counter); labels are
  * resolved at the end of each kernel.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,6 +206,15 @@ static int reg_decl(pstate *p)
 		if (p->k->nregs + n > PTX_MAX_REGS)
 			return ptx_err(X, line, col, "more than %u registers in a kernel", PTX_MAX_REGS);
 		r->base = p->k->nregs;
+		ptx_regrange *nr = realloc(p->k->rr, (p->k->nrr + 1) * sizeof *nr);
+		if (!nr)
+			return oom(p);
+		p->k->rr = nr;
+		nr = &nr[p->k->nrr++];
+		snprintf(nr->name, sizeof nr->name, "%.*s", (int)(r->len < 31 ? r->len : 31), r->name);
+		nr->base = r->base;
+		nr->count = r->count;
+		nr->bits = (uint8_t)bits;
 		uint8_t *rb = realloc(p->k->regbits, p->k->nregs + n + 1);
 		uint16_t *rp = realloc(p->regparam, (p->k->nregs + n + 1) * sizeof *rp);
 		if (rb)
@@ -1287,6 +1297,7 @@ void ptx_module_free(ptx_module *m)
 		free(k->p);
 		free(k->ins);
 		free(k->regbits);
+		free(k->rr);
 	}
 	free(m->k);
 	for (size_t i = 0; i < m->nv; i++) {
@@ -1371,4 +1382,44 @@ long ptx_kernel_find(const ptx_module *m, const char *name)
 		if (strcmp(m->k[i].name, name) == 0)
 			return (long)i;
 	return -1;
+}
+
+void ptx_reg_name(const ptx_kernel *k, uint32_t r, char *buf, size_t size)
+{
+	for (size_t i = k->nrr; i-- > 0;) {
+		const ptx_regrange *g = &k->rr[i];
+		if (g->count == 0 && r == g->base) {
+			snprintf(buf, size, "%s", g->name);
+			return;
+		}
+		if (g->count && r >= g->base && r < g->base + g->count) {
+			snprintf(buf, size, "%s%u", g->name, r - g->base);
+			return;
+		}
+	}
+	snprintf(buf, size, "%%reg%u", r);
+}
+
+uint32_t ptx_reg_lookup(const ptx_kernel *k, const char *name)
+{
+	for (size_t i = k->nrr; i-- > 0;) {
+		const ptx_regrange *g = &k->rr[i];
+		size_t n = strlen(g->name);
+		if (strncmp(name, g->name, n))
+			continue;
+		if (g->count == 0) {
+			if (!name[n])
+				return g->base;
+			continue;
+		}
+		const char *s = name + n;
+		if (*s < '0' || *s > '9' || (*s == '0' && s[1]))
+			continue;
+		uint64_t v = 0;
+		while (*s >= '0' && *s <= '9' && v < g->count)
+			v = v * 10 + (uint64_t)(*s++ - '0');
+		if (!*s && v < g->count)
+			return g->base + (uint32_t)v;
+	}
+	return PTX_NOREG;
 }

@@ -137,8 +137,19 @@ typedef struct ptx_kparam {
 	bool is_ptr, is_float;
 } ptx_kparam;
 
+/* A .reg declaration, for the names a debugger shows: %r<5> is name
+ * "%r", count 5, registers base .. base+4 named %r0 .. %r4; a single
+ * register has count 0. */
+typedef struct ptx_regrange {
+	char name[32];
+	uint32_t base, count;
+	uint8_t bits;
+} ptx_regrange;
+
 typedef struct ptx_kernel {
 	char *name;
+	ptx_regrange *rr;   /* its .reg declarations, in order */
+	size_t nrr;
 	ptx_kparam *p;
 	size_t np;
 	uint32_t param_bytes;
@@ -159,6 +170,12 @@ struct ptx_module {
 	uint32_t global_bytes, const_bytes;
 	char *path;
 };
+
+/* Register r's name as its kernel declares it ("%rd3"), into buf; the
+ * register a name means (the last declaration that names it), or
+ * PTX_NOREG. */
+void ptx_reg_name(const ptx_kernel *k, uint32_t r, char *buf, size_t size);
+uint32_t ptx_reg_lookup(const ptx_kernel *k, const char *name);
 
 /* ---- the lexer (lex.c) ---- */
 enum ptx_tok { TK_EOF, TK_ID, TK_NUM, TK_FNUM, TK_PUNCT };

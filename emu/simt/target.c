@@ -19,8 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "launch.h"
 #include "machine_int.h"
+#include "ptx.h"
+#include "ptxc.h"
 #include "target.h"
+#include "text.h"
 
 struct tgt {
 	char *path;            /* the parser keeps the pointer */
@@ -37,6 +41,16 @@ struct tgt {
 	uint64_t instructions;
 	uint64_t tcount[SIMT_CB_THREADS]; /* bundles each thread took part in */
 	char *report;
+	/* A PTX module (tgt_ptx): its launches and their arrays, which live
+	 * in the machine's memory at their device addresses (p.init holds
+	 * them as the run starts: the reference's input). */
+	ptx_module *mod;
+	ptx_plan plan;
+	bool have_plan;
+	char *launch;          /* --launch's text */
+	char *launch_src;      /* where it came from: "--launch" or @FILE */
+	size_t launch_len;
+	simt_ptx_call *calls;
 };
 
 struct tgt_snap {
@@ -111,6 +125,16 @@ static const tgt_option options[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+static const tgt_option ptx_options[] = {
+	{ "launch", TGT_OPT_ARG, "LAUNCHES",
+	  "the launches to run, in order: 'KERNEL<<<GRID,BLOCK>>>(ARGS)', or @FILE (doc/PTX.md, \"Launches\")" },
+	{ "mapping", TGT_OPT_ARG | TGT_OPT_SETTING, "MAP",
+	  "translate the kernels as MAP: vliw (bundles) or serial (one operation a bundle)" },
+	{ "bundles", 0, NULL, "print each kernel's bundles (how it was translated) instead of running" },
+	{ "fig13", 0, NULL, "also translate both ways, run and check both, print cycles and ratio (Fig 13)" },
+	{ NULL, 0, NULL, NULL },
+};
+
 static int apply_options(tgt *t, const tgt_load *a, diag *d)
 {
 	for (size_t i = 0; i < a->nsettings; i++)
@@ -126,6 +150,27 @@ static int apply_options(tgt *t, const tgt_load *a, diag *d)
 			t->bundles = true;
 		} else if (!strcmp(o->name, "fig13")) {
 			t->fig13 = true;
+		} else if (!strcmp(o->name, "launch")) {
+			if (t->launch) {
+				say(d, "--launch: give it once (several launches go in one text, separated by ';')");
+				return -1;
+			}
+			const char *v = a->opts[i].value ? a->opts[i].value : "";
+			if (v[0] == '@') {
+				if (text_read_file(v + 1, TEXT_FILE_MAX, &t->launch, &t->launch_len, d) < 0)
+					return -1;
+				t->launch_src = strdup(v + 1);
+			} else {
+				t->launch_len = strlen(v);
+				t->launch = malloc(t->launch_len + 1);
+				if (t->launch)
+					memcpy(t->launch, v, t->launch_len + 1);
+				t->launch_src = strdup("--launch");
+			}
+			if (!t->launch || !t->launch_src) {
+				say(d, "--launch: out of memory");
+				return -1;
+			}
 		} else {
 			say(d, "--%s: not an option of the SIMT mode", o->name);
 			return -1;
@@ -145,13 +190,21 @@ static void simt_close(tgt *t)
 		return;
 	simt_machine_free(t->m);
 	simt_program_free(&t->p);
+	if (t->have_plan)
+		ptx_plan_free(&t->plan);
+	ptx_module_free(t->mod);
+	free(t->launch);
+	free(t->launch_src);
+	free(t->calls);
 	free(t->path);
 	free(t->text);
 	free(t->report);
 	free(t);
 }
 
-static tgt *simt_open(const tgt_load *a, tgt_status *st, diag *d)
+static int ptx_setup(tgt *t, const tgt_load *a, diag *d);
+
+static tgt *open_common(const tgt_load *a, bool ptx, tgt_status *st, diag *d)
 {
 	tgt *t = calloc(1, sizeof *t);
 	if (!t) {
@@ -174,8 +227,20 @@ static tgt *simt_open(const tgt_load *a, tgt_status *st, diag *d)
 	}
 	memcpy(t->text, a->text, a->len);
 	t->len = a->len;
-	if (simt_parse_mapped(t->path, t->text, t->len, t->mapping, &t->p, d) < 0)
+	if (!ptx && t->launch) {
+		say(d, "--launch: %s is DC-PTX, whose launches are its .launch lines", a->path);
+		*st = TGT_USAGE;
 		goto fail;
+	}
+	if (ptx) {
+		tgt_status fail_st = t->launch ? TGT_FAILED : TGT_USAGE;
+		if (ptx_setup(t, a, d) < 0) {
+			*st = fail_st;
+			goto fail;
+		}
+	} else if (simt_parse_mapped(t->path, t->text, t->len, t->mapping, &t->p, d) < 0) {
+		goto fail;
+	}
 	bool any = false;
 	for (size_t k = 0; k < t->p.nk; k++)
 		any |= t->p.k[k].translated;
@@ -194,17 +259,124 @@ fail:
 	return NULL;
 }
 
+/* ---- a PTX module ---- */
+
+/* A program of the module's launches translated as mapping says, its
+ * memory as it starts: the arrays' bytes from p.init (t->p is the one
+ * running; a --fig13 translation copies the same input). */
+static int ptx_program(tgt *t, int mapping, simt_program *q, diag *d)
+{
+	const ptx_plan *pl = &t->plan;
+	if (simt_ptx_program(t->path, t->mod, t->calls, pl->nc, pl->base + pl->size,
+			     mapping == SIMT_MAP_SERIAL ? SIMT_MAP_SERIAL : SIMT_MAP_VLIW, q, d) < 0)
+		return -1;
+	if (q != &t->p && t->p.init)
+		memcpy((uint8_t *)q->init + pl->base, (const uint8_t *)t->p.init + pl->base, pl->size);
+	return 0;
+}
+
+/* "saxpy(4 bytes, pointer, ...)" of each kernel, for the message that
+ * asks for --launch. */
+static void kernel_list(const ptx_module *m, char *buf, size_t size)
+{
+	size_t at = 0;
+	buf[0] = 0;
+	for (size_t k = 0; k < ptx_nkernels(m) && at + 1 < size; k++) {
+		at += (size_t)snprintf(buf + at, size - at, "%s%s(", k ? ", " : "", ptx_kernel_name(m, k));
+		for (size_t i = 0; i < ptx_nparams(m, k) && at + 1 < size; i++) {
+			ptx_param_info pi = ptx_param(m, k, i);
+			at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? ", " : "",
+					       pi.is_ptr ? "pointer" : pi.is_float ? (pi.size == 8 ? "f64" : "f32")
+					       : pi.size == 8 ? "64-bit integer" : "32-bit integer");
+		}
+		if (at + 1 < size)
+			at += (size_t)snprintf(buf + at, size - at, ")");
+	}
+}
+
+static int ptx_setup(tgt *t, const tgt_load *a, diag *d)
+{
+	if (ptx_read(t->path, t->text, t->len, &t->mod, d) < 0)
+		return -1;
+	if (!t->launch) {
+		char list[1024];
+		kernel_list(t->mod, list, sizeof list);
+		say(d, "%s: a PTX module runs with --launch 'KERNEL<<<GRID,BLOCK>>>(ARGS)' (doc/PTX.md, \"Launches\"); its kernels: %s",
+		    t->path, list);
+		return -1;
+	}
+	ptx_define *defs = calloc(a->ndefs + 1, sizeof *defs);
+	if (!defs) {
+		diag_file(d, t->path, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < a->ndefs; i++)
+		defs[i] = (ptx_define){ a->defs[i].name, a->defs[i].value };
+	int rc = ptx_plan_parse(t->mod, t->launch_src, t->launch, t->launch_len, defs, a->ndefs,
+				SIMT_MEM_MAX / 2, &t->plan, d);
+	free(defs);
+	if (rc < 0)
+		return -1;
+	t->have_plan = true;
+	const ptx_plan *pl = &t->plan;
+	t->calls = calloc(pl->nc + 1, sizeof *t->calls);
+	if (!t->calls) {
+		diag_file(d, t->path, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < pl->nc; i++) {
+		const ptx_call *c = &pl->c[i];
+		t->calls[i] = (simt_ptx_call){ .kernel = c->kernel, .args = c->args, .nargs = c->nargs,
+					       .line = c->line,
+					       .gdim = { c->grid.x, c->grid.y, c->grid.z },
+					       .bdim = { c->block.x, c->block.y, c->block.z } };
+	}
+	return ptx_program(t, t->mapping, &t->p, d);
+}
+
+static tgt_type ptx_array_type(const ptx_array *a)
+{
+	if (a->is_float)
+		return (tgt_type){ .kind = a->elem_bytes == 2 ? TGT_F16 : a->elem_bytes == 8 ? TGT_F64 : TGT_F32,
+				   .width = (uint8_t)(a->elem_bytes * 8), .is_signed = true };
+	return (tgt_type){ .kind = TGT_INT, .width = (uint8_t)(a->elem_bytes * 8), .is_signed = a->is_signed };
+}
+
+static uint8_t mem_byte(const uint32_t *mem, uint64_t at)
+{
+	return (uint8_t)(mem[at / 4] >> (8 * (at % 4)));
+}
+
+static tgt *simt_open(const tgt_load *a, tgt_status *st, diag *d)
+{
+	return open_common(a, false, st, d);
+}
+
+static tgt *ptx_open(const tgt_load *a, tgt_status *st, diag *d)
+{
+	return open_common(a, true, st, d);
+}
+
 /* ---- arrays ---- */
 
 static size_t simt_narrays(const tgt *t)
 {
-	return t->p.ng;
+	return t->mod ? t->plan.na : t->p.ng;
 }
 
 static void simt_array(const tgt *t, size_t i, tgt_array *out)
 {
-	const simt_global *g = &t->p.g[i];
 	memset(out, 0, sizeof *out);
+	if (t->mod) {
+		const ptx_array *a = &t->plan.a[i];
+		snprintf(out->name, sizeof out->name, "%s", a->name);
+		out->type = ptx_array_type(a);
+		out->ndim = a->ndim;
+		memcpy(out->shape, a->shape, sizeof out->shape);
+		out->length = a->length;
+		return;
+	}
+	const simt_global *g = &t->p.g[i];
 	snprintf(out->name, sizeof out->name, "%s", g->name);
 	out->type = global_type(g);
 	out->ndim = 1;
@@ -213,8 +385,18 @@ static void simt_array(const tgt *t, size_t i, tgt_array *out)
 
 static void simt_array_get(tgt *t, size_t i, uint64_t first, uint64_t n, uint64_t *bits)
 {
-	const simt_global *g = &t->p.g[i];
 	const uint32_t *mem = simt_machine_mem(t->m);
+	if (t->mod) {
+		const ptx_array *a = &t->plan.a[i];
+		for (uint64_t k = 0; k < n; k++) {
+			uint64_t v = 0;
+			for (unsigned b = 0; first + k < a->length && b < a->elem_bytes; b++)
+				v |= (uint64_t)mem_byte(mem, a->addr + (first + k) * a->elem_bytes + b) << (8 * b);
+			bits[k] = v;
+		}
+		return;
+	}
+	const simt_global *g = &t->p.g[i];
 	for (uint64_t k = 0; k < n; k++)
 		bits[k] = first + k < g->count ? mem[g->addr / 4 + first + k] : 0;
 }
@@ -233,6 +415,22 @@ static void set_word(tgt *t, uint32_t w, uint32_t v)
 static tgt_status simt_array_set(tgt *t, size_t i, uint64_t first, uint64_t n,
 				 const uint64_t *bits, diag *d)
 {
+	if (t->mod) {
+		const ptx_array *a = &t->plan.a[i];
+		if (first > a->length || n > a->length - first) {
+			say(d, "%s: elements %" PRIu64 " to %" PRIu64 " are outside its %" PRIu64,
+			    a->name, first, first + n, a->length);
+			return TGT_FAILED;
+		}
+		for (uint64_t k = 0; k < n; k++)
+			for (unsigned b = 0; b < a->elem_bytes; b++) {
+				uint64_t at = a->addr + (first + k) * a->elem_bytes + b;
+				uint32_t w = t->m->mem[at / 4], sh = 8 * (uint32_t)(at % 4);
+				w = (w & ~(UINT32_C(0xff) << sh)) | (uint32_t)((bits[k] >> (8 * b)) & 0xff) << sh;
+				set_word(t, (uint32_t)(at / 4), w);
+			}
+		return TGT_OK;
+	}
 	const simt_global *g = &t->p.g[i];
 	if (first > g->count || n > g->count - first) {
 		diag_at(d, t->path, g->line, 0, "%s: elements %" PRIu64 " to %" PRIu64
@@ -344,9 +542,15 @@ static bool simt_where_(tgt *t, unsigned u, tgt_loc *loc)
 		}
 		return true;
 	}
-	loc->file = t->path;
+	loc->file = t->mod ? t->launch_src : t->path;
 	loc->line = (unsigned)l->line;
 	loc->col = 1;
+	if (t->mod && u != UNIT_CTA) {
+		loc->index = w.launch;
+		snprintf(loc->what, sizeof loc->what, "launch %u: %s<<<(%u,%u,%u),(%u,%u,%u)>>>", w.launch,
+			 k->name, l->gdim[0], l->gdim[1], l->gdim[2], l->bdim[0], l->bdim[1], l->bdim[2]);
+		return true;
+	}
 	if (u == UNIT_CTA) {
 		loc->index = simt_machine_stats(t->m)->cb_runs;
 		snprintf(loc->what, sizeof loc->what, "CTA %u of %u of launch %u (%s) on CB %u", w.cta,
@@ -426,6 +630,97 @@ static tgt_status differs(tgt *t, const simt_diff *x, diag *d)
 	return TGT_DIFFERS;
 }
 
+/* The PTX reference over the first n launches, from the memory the run
+ * started with: its bytes of the device space in *mem.  0, or -1 with d. */
+static int ptx_reference(tgt *t, const simt_program *q, size_t n, ptx_mem *mem, diag *d)
+{
+	const ptx_plan *pl = &t->plan;
+	mem->bytes = NULL;
+	mem->base = pl->base;
+	mem->size = pl->size;
+	mem->bytes = malloc(pl->size ? pl->size : 1);
+	if (!mem->bytes) {
+		diag_file(d, t->path, "out of memory");
+		return -1;
+	}
+	memcpy(mem->bytes, (const uint8_t *)q->init + pl->base, pl->size);
+	for (size_t i = 0; i < n; i++) {
+		const ptx_call *c = &pl->c[i];
+		ptx_launch l = { .kernel = c->kernel, .grid = c->grid, .block = c->block,
+				 .args = c->args, .nargs = c->nargs };
+		ptx_where w;
+		diag e;
+		diag_clear(&e);
+		if (ptx_ref_run(t->mod, &l, mem, &w, &e) < 0) {
+			diag_file(d, t->path, "the PTX reference stopped in launch %zu (%s), CTA (%u,%u,%u) thread (%u,%u,%u): %s",
+				  i, ptx_kernel_name(t->mod, c->kernel), w.cta.x, w.cta.y, w.cta.z,
+				  w.tid.x, w.tid.y, w.tid.z, e.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The first element of the launches' arrays where the machine's memory
+ * differs from the reference's: 1 and the report, or 0. */
+static int ptx_first_diff(tgt *t, const simt_machine *m, const ptx_mem *mem, bool track, diag *d)
+{
+	const uint32_t *got = simt_machine_mem(m);
+	for (size_t i = 0; i < t->plan.na; i++) {
+		const ptx_array *a = &t->plan.a[i];
+		for (uint64_t e = 0; e < a->length; e++) {
+			uint64_t g = 0, w = 0, at = a->addr + e * a->elem_bytes;
+			for (unsigned b = 0; b < a->elem_bytes; b++) {
+				g |= (uint64_t)mem_byte(got, at + b) << (8 * b);
+				w |= (uint64_t)mem->bytes[at - mem->base + b] << (8 * b);
+			}
+			if (g == w)
+				continue;
+			tgt_array ta;
+			simt_array(t, i, &ta);
+			char what[400], by[512], rep[1024];
+			tgt_mismatch_text(&ta, e, w, g, what, sizeof what);
+			unsigned k = 0;
+			while (k < a->elem_bytes && mem_byte(got, at + k) == mem->bytes[at - mem->base + k])
+				k++;
+			if (track)
+				writer_text(t, simt_machine_mem_writer(m, (uint32_t)((at + k) / 4)), by, sizeof by);
+			else
+				snprintf(by, sizeof by, "(not tracked)");
+			snprintf(rep, sizeof rep, "%s\n  last written by %s\n", what, by);
+			set_report(t, rep);
+			diag_file(d, t->path, "%s; last written by %s", what, by);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* --check of a PTX module: between launches, the launches done so far
+ * against the PTX reference's, element by element. */
+static tgt_status ptx_compare(tgt *t, diag *d)
+{
+	size_t done = t->m->launch;
+	if (!simt_ended(t) && (t->m->running || t->m->next_cta)) {
+		say(d, "check: a PTX module is compared between launches, and launch %zu (%s) is running; "
+		    "step to its end (`step launch`) first", done,
+		    ptx_kernel_name(t->mod, t->plan.c[done].kernel));
+		return TGT_USAGE;
+	}
+	ptx_mem mem;
+	if (ptx_reference(t, &t->p, done, &mem, d) < 0) {
+		free(mem.bytes);
+		return TGT_FAILED;
+	}
+	int rc = ptx_first_diff(t, t->m, &mem, true, d);
+	free(mem.bytes);
+	if (rc)
+		return TGT_DIFFERS;
+	free(t->report);
+	t->report = NULL;
+	return TGT_OK;
+}
+
 /* Compare with the reference run over the CTAs the machine has done. */
 static tgt_status compare_now(tgt *t, diag *d)
 {
@@ -433,6 +728,8 @@ static tgt_status compare_now(tgt *t, diag *d)
 		say(d, "check: the program was not opened with --check");
 		return TGT_USAGE;
 	}
+	if (t->mod)
+		return ptx_compare(t, d);
 	const simt_stats *s = simt_machine_stats(t->m);
 	simt_ref *r = simt_ref_new(&t->p, d);
 	if (!r || simt_ref_run_ctas(r, s->cb_runs, d) < 0) {
@@ -453,8 +750,28 @@ static tgt_status compare_now(tgt *t, diag *d)
 
 /* One translation for --fig13, from the same text and the same input
  * (the globals as -l left them), run and checked: its stats in *st. */
+static tgt_status fig13_ptx(tgt *t, int mapping, simt_stats *st, diag *d)
+{
+	simt_program q;
+	if (ptx_program(t, mapping, &q, d) < 0)
+		return TGT_FAILED;
+	tgt_status rc = TGT_FAILED;
+	ptx_mem mem = { 0 };
+	simt_machine *m = simt_machine_new(&q, d);
+	if (m && simt_machine_run(m, d) == 0 && ptx_reference(t, &q, q.nl, &mem, d) == 0) {
+		rc = ptx_first_diff(t, m, &mem, false, d) ? TGT_DIFFERS : TGT_OK;
+		*st = *simt_machine_stats(m);
+	}
+	free(mem.bytes);
+	simt_machine_free(m);
+	simt_program_free(&q);
+	return rc;
+}
+
 static tgt_status fig13_one(tgt *t, int mapping, simt_stats *st, diag *d)
 {
+	if (t->mod)
+		return fig13_ptx(t, mapping, st, d);
 	simt_program q;
 	if (simt_parse_mapped(t->path, t->text, t->len, mapping, &q, d) < 0)
 		return TGT_FAILED;
@@ -690,6 +1007,12 @@ static bool simt_lookup(tgt *t, const char *name, tgt_sym *out)
 		*out = (tgt_sym){ true, (size_t)(g - t->p.g), global_type(g), g->count, true };
 		return true;
 	}
+	long ai = t->mod ? ptx_plan_array(&t->plan, name) : -1;
+	if (ai >= 0) {
+		const ptx_array *a = &t->plan.a[ai];
+		*out = (tgt_sym){ true, (size_t)ai, ptx_array_type(a), a->length, true };
+		return true;
+	}
 	for (unsigned i = 0; i < sizeof counters / sizeof *counters; i++)
 		if (!strcmp(name, counters[i])) {
 			tgt_type u64 = { .kind = TGT_INT, .width = 64 };
@@ -777,6 +1100,8 @@ static void simt_names(tgt *t, void (*each)(void *ctx, const char *name), void *
 	char buf[16];
 	for (size_t i = 0; i < t->p.ng; i++)
 		each(ctx, t->p.g[i].name);
+	for (size_t i = 0; t->mod && i < t->plan.na; i++)
+		each(ctx, t->plan.a[i].name);
 	for (unsigned i = 0; i < sizeof counters / sizeof *counters; i++)
 		each(ctx, counters[i]);
 	for (unsigned r = 0; r < SIMT_REGS; r++) {
@@ -1267,7 +1592,7 @@ static const char *const exts[] = { ".simt", NULL };
 static bool claims(const char *head, size_t n)
 {
 	char w[64];
-	return tgt_head_word(head, n, 0, w, sizeof w) && w[0] == '.';
+	return tgt_head_word(head, n, 0, w, sizeof w) && w[0] == '.' && strcmp(w, ".version");
 }
 
 const tgt_ops tgt_simt = {
@@ -1311,3 +1636,70 @@ const tgt_ops tgt_simt = {
 	.infos = infos,
 	.views = views,
 };
+
+static const char *const ptx_exts[] = { ".ptx", NULL };
+
+/* PTX on standard input: clang's starts with // comments, then .version. */
+static bool ptx_claims(const char *head, size_t n)
+{
+	char w[64];
+	for (unsigned k = 0; k < 32 && tgt_head_word(head, n, k, w, sizeof w); k++) {
+		if (!strcmp(w, ".version"))
+			return true;
+		if (w[0])
+			return false;
+	}
+	return false;
+}
+
+static const char *ptx_why_not(unsigned bit)
+{
+	switch (bit) {
+	case TGT_CAN_STRICT: return "the SIMT machine has no hazards to stop at (the translator orders every bundle's slots)";
+	case TGT_CAN_THREADS: return "the SIMT machine runs on one host thread";
+	default: return "the PTX target does not have it";
+	}
+}
+
+const tgt_ops tgt_ptx = {
+	.name = "ptx",
+	.title = "CUDA and OpenCL PTX on Duality Cache's SIMT mode",
+	.exts = ptx_exts,
+	.claims = ptx_claims,
+	.options = ptx_options,
+	.settings_help = "mapping=vliw|serial  translate the kernels into VLIW bundles or one operation a bundle (default: vliw)",
+	.can = TGT_CAN_DEFINE | TGT_CAN_LOAD | TGT_CAN_SAVE | TGT_CAN_CHECK | TGT_CAN_MACHINE,
+	.why_not = ptx_why_not,
+	.open = ptx_open,
+	.close = simt_close,
+	.narrays = simt_narrays,
+	.array = simt_array,
+	.array_get = simt_array_get,
+	.array_set = simt_array_set,
+	.run = simt_run,
+	.report = simt_report_text,
+	.check = compare_now,
+	.stats = simt_stats_fill,
+	.summary = simt_summary,
+	.units = units,
+	.nunits = sizeof units / sizeof *units,
+	.step = simt_step,
+	.ended = simt_ended,
+	.count = unit_count,
+	.where = simt_where_,
+	.source = simt_source,
+	.lookup = simt_lookup,
+	.read = simt_read,
+	.write = simt_write,
+	.names = simt_names,
+	.break_parse = simt_break_parse,
+	.break_hit = simt_break_hit,
+	.break_help = "FILE:LINE, LINE (a line with a bundle or an instruction), bundle N (before the bundle issued N-th, from 0), pc N (before a bundle of index N of any kernel), thread T (before a bundle thread T takes part in)",
+	.save = simt_save,
+	.restore = simt_restore,
+	.snap_free = simt_snap_free,
+	.snap_bytes = simt_snap_bytes,
+	.infos = infos,
+	.views = views,
+};
+

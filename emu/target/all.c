@@ -7,13 +7,14 @@
  */
 #include "target.h"
 
-extern const tgt_ops tgt_stream, tgt_ar, tgt_nsc, tgt_vima, tgt_simt;
+extern const tgt_ops tgt_stream, tgt_ar, tgt_nsc, tgt_vima, tgt_simt, tgt_ptx;
 
 const tgt_ops *const tgt_all[] = {
 	&tgt_stream,
 	&tgt_nsc,
 	&tgt_ar,
 	&tgt_simt,
+	&tgt_ptx,
 	&tgt_vima,
 	NULL,
 };

@@ -1,0 +1,2061 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ptxc.c: clang's PTX into SIMT bundles (ptxc.h; doc/SIMT.md,
+ * "Translated PTX").  Four passes over a kernel:
+ *
+ *  1. blocks: leaders are the first instruction, every branch target
+ *     and every instruction after a branch, ret or exit;
+ *  2. liveness of the PTX registers over the blocks (a guarded
+ *     definition keeps the old value for the threads it skips, so it
+ *     reads it too);
+ *  3. lowering: each PTX instruction becomes machine operations on
+ *     values (PTX registers and temporaries): immediates of arithmetic
+ *     are set into a register first, mul.wide and 64-bit products are
+ *     built from 16- and 32-bit products (a 64-bit product needs more
+ *     scratch wordlines than an array has), unordered compares are the
+ *     negation of ordered ones, ld.param reads the launch's parameter
+ *     buffer, and so on;
+ *  4. allocation and emission, a block at a time: every block starts
+ *     with nothing in the arrays, a value is loaded from its home in the
+ *     thread's local memory when first read, computed values stay in
+ *     their unit, and at the end of the block the ones live after it go
+ *     home.  An ALU operation runs on the array holding most of its
+ *     sources (the others are copied there through the crossbar); the
+ *     units from the one its micro-program's scratch starts at are
+ *     emptied first (doc/SIMT.md, "Registers").  When an array is full
+ *     the value touched longest ago goes home.
+ *
+ * A block's operations then go into bundles (pack.c's list scheduler
+ * when mapping is VLIW).  Threads of a CTA that branch apart run each
+ * block on their own and meet again where the lowest PC takes them
+ * all: the machine's min-PC issue (§3.3).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa.h"
+#include "ptx_int.h"
+#include "ptxc.h"
+#include "simt_int.h"
+
+#define NU SIMT_UNITS_MAX
+#define NONE (-1)
+
+typedef struct opr {
+	uint8_t kind;     /* SIMT_O_NONE, REG (a value), IMM, SPECIAL */
+	uint8_t half;     /* REG: 1 for the high unit of a 64-bit value */
+	uint8_t sp;       /* SPECIAL: enum simt_special */
+	int v;            /* REG: the value */
+	uint64_t imm;
+} opr;
+
+/* One machine operation on values, before registers are chosen. */
+typedef struct mop {
+	simt_instr in;    /* opc, type, stype, cmp, space, addr64, off, line, col */
+	int d;            /* the value written, NONE */
+	uint8_t dhalf;    /* writes only d's high (1) or low (0) unit as 32 bits */
+	bool dpart;
+	opr a, b, c;
+	int guard;        /* a predicate value, NONE */
+	bool gneg;
+	int pd;           /* setp/plog: the predicate written; selp: the one read */
+	int pa, pb;       /* plog: predicates read */
+	bool na, nb;      /* plog: read negated */
+} mop;
+
+typedef struct val {
+	uint8_t bits;     /* 1 (a predicate), 16, 32, 64 */
+	int home;         /* byte offset of its home in local memory, NONE */
+	int8_t arr, unit; /* where it is now (unit or latch), -1 none */
+	bool dirty;       /* newer there than at home */
+	uint32_t touch;   /* the last operation that used it */
+	uint32_t last;    /* its last use in the block */
+} val;
+
+typedef struct blk {
+	uint32_t first, end;   /* PTX instructions [first, end) */
+	uint64_t *in, *out;    /* live PTX registers */
+	uint32_t bundle;       /* its first bundle */
+} blk;
+
+typedef struct fix { uint32_t bundle; uint32_t ins; } fix;
+
+typedef struct ts {
+	const ptx_module *m;
+	const ptx_kernel *k;
+	const simt_ptx_layout *lay;
+	simt_kernel *out;
+	diag *d;
+	val *v;
+	size_t nv, capv;
+	mop *mo;
+	size_t nmo, capmo;
+	blk *b;
+	size_t nb;
+	uint32_t *blk_of;      /* block of each instruction */
+	size_t words;          /* bitset words of a register set */
+	int owner[SIMT_ARRAYS][NU];
+	int powner[SIMT_PREDS];
+	uint32_t now;          /* the operation being emitted */
+	uint32_t local_bytes;
+	fix *fx;
+	size_t nfx, capfx;
+	const blk *cur;
+	bool serial;
+	int line, col;         /* the PTX instruction being lowered */
+} ts;
+
+static int fail(ts *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(ts *s, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	diag_at(s->d, s->m->path, s->line, s->col, "kernel '%s': %s", s->k->name, buf);
+	return -1;
+}
+
+static int oom(ts *s)
+{
+	return fail(s, "out of memory translating it");
+}
+
+/* ---- values and operations ---- */
+
+static int new_val(ts *s, unsigned bits)
+{
+	if (s->nv == s->capv) {
+		size_t cap = s->capv ? s->capv * 2 : 256;
+		val *n = realloc(s->v, cap * sizeof *n);
+		if (!n)
+			return oom(s), NONE;
+		s->v = n;
+		s->capv = cap;
+	}
+	val *x = &s->v[s->nv];
+	memset(x, 0, sizeof *x);
+	x->bits = (uint8_t)bits;
+	x->home = NONE;
+	x->arr = x->unit = -1;
+	return (int)s->nv++;
+}
+
+static mop *add_mop(ts *s, unsigned opc, unsigned type)
+{
+	if (s->nmo == s->capmo) {
+		size_t cap = s->capmo ? s->capmo * 2 : 64;
+		mop *n = realloc(s->mo, cap * sizeof *n);
+		if (!n)
+			return oom(s), NULL;
+		s->mo = n;
+		s->capmo = cap;
+	}
+	mop *o = &s->mo[s->nmo++];
+	memset(o, 0, sizeof *o);
+	o->in.opc = (uint8_t)opc;
+	o->in.type = (uint8_t)type;
+	o->in.guard = -1;
+	o->in.line = s->line;
+	o->in.col = s->col;
+	o->d = o->guard = o->pd = o->pa = o->pb = NONE;
+	return o;
+}
+
+static opr R(int v) { return (opr){ .kind = SIMT_O_REG, .v = v }; }
+static opr RH(int v, unsigned h) { return (opr){ .kind = SIMT_O_REG, .v = v, .half = (uint8_t)h }; }
+static opr IMM(uint64_t x) { return (opr){ .kind = SIMT_O_IMM, .imm = x, .v = NONE }; }
+
+static unsigned bits_of_type(unsigned t)
+{
+	return simt_type_bits(t) < 16 ? 32 : simt_type_bits(t);
+}
+
+/* d := a op b (or a alone), the type's width. */
+static int op3(ts *s, unsigned opc, unsigned type, int d, opr a, opr b, opr c)
+{
+	mop *o = add_mop(s, opc, type);
+	if (!o)
+		return -1;
+	o->d = d;
+	o->a = a;
+	o->b = b;
+	o->c = c;
+	return 0;
+}
+
+static int op2(ts *s, unsigned opc, unsigned type, int d, opr a, opr b)
+{
+	return op3(s, opc, type, d, a, b, (opr){ 0 });
+}
+
+/* A register holding operand x (an immediate or special is set into a
+ * new temporary of bits). */
+static int in_reg(ts *s, opr *x, unsigned type)
+{
+	if (x->kind == SIMT_O_REG || x->kind == SIMT_O_NONE)
+		return 0;
+	int t = new_val(s, bits_of_type(type));
+	if (t < 0)
+		return -1;
+	unsigned mt = x->kind == SIMT_O_SPECIAL ? SIMT_U32 : type;
+	if (op2(s, SIMT_MOV, mt, t, *x, (opr){ 0 }) < 0)
+		return -1;
+	*x = R(t);
+	return 0;
+}
+
+static int tmp(ts *s, unsigned bits)
+{
+	return new_val(s, bits);
+}
+
+/* ---- PTX operands ---- */
+
+static int simt_type_of(ts *s, unsigned pt, unsigned *out)
+{
+	switch (pt) {
+	case PT_B32: case PT_U32: *out = SIMT_U32; return 0;
+	case PT_S32: *out = SIMT_S32; return 0;
+	case PT_F32: *out = SIMT_F32; return 0;
+	case PT_B64: case PT_U64: *out = SIMT_U64; return 0;
+	case PT_S64: *out = SIMT_S64; return 0;
+	case PT_B16: case PT_U16: *out = SIMT_U16; return 0;
+	case PT_S16: *out = SIMT_S16; return 0;
+	case PT_B8: case PT_U8: *out = SIMT_U8; return 0;
+	case PT_S8: *out = SIMT_S8; return 0;
+	default:
+		return fail(s, "the type .%s does not run on the SIMT machine's bitlines yet (they hold 8- to 64-bit integers and f32)",
+			    pt == PT_F64 ? "f64" : pt == PT_F16 ? "f16" : "pred");
+	}
+}
+
+static int special_of(ts *s, const ptx_opnd *o, opr *x)
+{
+	static const uint8_t map[4][3] = {
+		{ SIMT_TID, SIMT_TID_Y, SIMT_TID_Z }, { SIMT_NTID, SIMT_NTID_Y, SIMT_NTID_Z },
+		{ SIMT_CTAID, SIMT_CTAID_Y, SIMT_CTAID_Z }, { SIMT_NCTAID, SIMT_NCTAID_Y, SIMT_NCTAID_Z },
+	};
+	*x = (opr){ .kind = SIMT_O_SPECIAL, .v = NONE };
+	if (o->sreg <= SR_NCTAID && o->dim < 3) {
+		x->sp = map[o->sreg][o->dim];
+		return 0;
+	}
+	if (o->sreg == SR_LANEID) {
+		x->sp = SIMT_LANEID;
+		return 0;
+	}
+	return fail(s, "this special register is not one the SIMT machine keeps (it has %%tid, %%ntid, %%ctaid, %%nctaid and %%laneid)");
+}
+
+/* A variable's address as the machine sees it: .global/.const at the
+ * layout's bases, .shared as an offset in the CTA's window. */
+static int var_addr(ts *s, uint32_t var, uint64_t *a)
+{
+	const ptx_var *v = &s->m->v[var];
+	switch (v->space) {
+	case PS_GLOBAL: *a = s->lay->global_base + (v->addr - PTX_WIN_GLOBALS); return 0;
+	case PS_CONST: *a = s->lay->const_base + (v->addr - PTX_WIN_CONST); return 0;
+	case PS_SHARED: *a = v->addr - PTX_WIN_SHARED; return 0;
+	default:
+		return fail(s, "'%s' is in .local or .param space, which a translated kernel does not address (the machine keeps a thread's registers there)",
+			    v->name);
+	}
+}
+
+static int src(ts *s, const ptx_opnd *o, opr *x)
+{
+	switch (o->kind) {
+	case OK_REG:
+		*x = R((int)o->r[0]);
+		return 0;
+	case OK_IMM:
+		*x = IMM(o->imm);
+		return 0;
+	case OK_SREG:
+		return special_of(s, o, x);
+	case OK_SYM: {
+		uint64_t a;
+		if (var_addr(s, o->var, &a) < 0)
+			return -1;
+		*x = IMM(a);
+		return 0;
+	}
+	default:
+		return fail(s, "an operand of this form is not translated");
+	}
+}
+
+/* ---- lowering ---- */
+
+static uint64_t mask_of(unsigned bits)
+{
+	return bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
+}
+
+/* d (64 bits) := zext/sext of a 32-bit value a. */
+static int widen32(ts *s, int d, opr a, bool sgn)
+{
+	return op2(s, SIMT_CVT, sgn ? SIMT_S64 : SIMT_U64, d, a, (opr){ 0 }) < 0 ? -1 : 0;
+}
+
+/* The mop just added: set its source type (cvt). */
+static void last_stype(ts *s, unsigned st)
+{
+	s->mo[s->nmo - 1].in.stype = (uint8_t)st;
+}
+
+static int is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+static unsigned log2u(uint64_t x) { unsigned n = 0; while (x > 1) x >>= 1, n++; return n; }
+
+/* d (64) := a * b, both 32-bit unsigned, from four 16x16 products (each
+ * exact in 32 bits): a 64-bit product on one array needs 128 scratch
+ * wordlines beside three 64-bit registers, more than an array has. */
+static int mul_wide_u32(ts *s, int d, opr a, opr b)
+{
+	if (in_reg(s, &a, SIMT_U32) < 0 || in_reg(s, &b, SIMT_U32) < 0)
+		return -1;
+	int al = tmp(s, 32), ah = tmp(s, 32), bl = tmp(s, 32), bh = tmp(s, 32), m16 = tmp(s, 32);
+	int ll = tmp(s, 32), lh = tmp(s, 32), hl = tmp(s, 32), hh = tmp(s, 32);
+	int w0 = tmp(s, 64), w1 = tmp(s, 64), w2 = tmp(s, 64), w3 = tmp(s, 64), acc = tmp(s, 64), acc2 = tmp(s, 64);
+	if (acc2 < 0)
+		return -1;
+	int rc = op2(s, SIMT_MOV, SIMT_U32, m16, IMM(0xffff), (opr){ 0 }) |
+		op2(s, SIMT_AND, SIMT_U32, al, a, R(m16)) | op2(s, SIMT_SHR, SIMT_U32, ah, a, IMM(16)) |
+		op2(s, SIMT_AND, SIMT_U32, bl, b, R(m16)) | op2(s, SIMT_SHR, SIMT_U32, bh, b, IMM(16)) |
+		op2(s, SIMT_MUL, SIMT_U32, ll, R(al), R(bl)) | op2(s, SIMT_MUL, SIMT_U32, lh, R(al), R(bh)) |
+		op2(s, SIMT_MUL, SIMT_U32, hl, R(ah), R(bl)) | op2(s, SIMT_MUL, SIMT_U32, hh, R(ah), R(bh));
+	if (rc)
+		return -1;
+	/* ll + (lh << 16) + (hl << 16) + (hh << 32) */
+	if (widen32(s, w0, R(ll), false) < 0) return -1;
+	last_stype(s, SIMT_U32);
+	if (widen32(s, w1, R(lh), false) < 0) return -1;
+	last_stype(s, SIMT_U32);
+	if (widen32(s, w2, R(hl), false) < 0) return -1;
+	last_stype(s, SIMT_U32);
+	if (widen32(s, w3, R(hh), false) < 0) return -1;
+	last_stype(s, SIMT_U32);
+	int s1 = tmp(s, 64), s2 = tmp(s, 64), s3 = tmp(s, 64);
+	if (s3 < 0)
+		return -1;
+	rc = op2(s, SIMT_SHL, SIMT_U64, s1, R(w1), IMM(16)) | op2(s, SIMT_SHL, SIMT_U64, s2, R(w2), IMM(16)) |
+		op2(s, SIMT_SHL, SIMT_U64, s3, R(w3), IMM(32)) | op2(s, SIMT_ADD, SIMT_U64, acc, R(w0), R(s1)) |
+		op2(s, SIMT_ADD, SIMT_U64, acc2, R(acc), R(s2)) | op2(s, SIMT_ADD, SIMT_U64, d, R(acc2), R(s3));
+	return rc ? -1 : 0;
+}
+
+/* d (64) := a * b signed 32-bit: the unsigned product less b << 32 when
+ * a < 0 and a << 32 when b < 0 (mod 2^64). */
+static int mul_wide_s32(ts *s, int d, opr a, opr b)
+{
+	if (in_reg(s, &a, SIMT_S32) < 0 || in_reg(s, &b, SIMT_S32) < 0)
+		return -1;
+	int u = tmp(s, 64), sa = tmp(s, 32), sb = tmp(s, 32), ta = tmp(s, 32), tb = tmp(s, 32);
+	int fa = tmp(s, 64), fb = tmp(s, 64), x = tmp(s, 64), ga = tmp(s, 64), gb = tmp(s, 64);
+	if (gb < 0 || mul_wide_u32(s, u, a, b) < 0)
+		return -1;
+	/* sa = a >> 31 (all ones when negative); ta = b & sa */
+	int rc = op2(s, SIMT_SHR, SIMT_S32, sa, a, IMM(31)) | op2(s, SIMT_SHR, SIMT_S32, sb, b, IMM(31)) |
+		op2(s, SIMT_AND, SIMT_U32, ta, b, R(sa)) | op2(s, SIMT_AND, SIMT_U32, tb, a, R(sb));
+	if (rc || widen32(s, fa, R(ta), false) < 0)
+		return -1;
+	last_stype(s, SIMT_U32);
+	if (widen32(s, fb, R(tb), false) < 0)
+		return -1;
+	last_stype(s, SIMT_U32);
+	rc = op2(s, SIMT_SHL, SIMT_U64, ga, R(fa), IMM(32)) | op2(s, SIMT_SHL, SIMT_U64, gb, R(fb), IMM(32)) |
+		op2(s, SIMT_SUB, SIMT_U64, x, R(u), R(ga)) | op2(s, SIMT_SUB, SIMT_U64, d, R(x), R(gb));
+	return rc ? -1 : 0;
+}
+
+/* d (64) := low 64 bits of a * b (64-bit): lo*lo wide, plus the cross
+ * products' low 32 bits shifted up. */
+static int mul_lo_64(ts *s, int d, opr a, opr b)
+{
+	if (in_reg(s, &a, SIMT_U64) < 0 || in_reg(s, &b, SIMT_U64) < 0)
+		return -1;
+	int w = tmp(s, 64), c1 = tmp(s, 32), c2 = tmp(s, 32), c = tmp(s, 32), cw = tmp(s, 64), cs = tmp(s, 64);
+	int alo = tmp(s, 32), blo = tmp(s, 32), ahi = tmp(s, 32), bhi = tmp(s, 32);
+	if (bhi < 0)
+		return -1;
+	int rc = op2(s, SIMT_MOV, SIMT_U32, alo, RH(a.v, 0), (opr){ 0 }) |
+		op2(s, SIMT_MOV, SIMT_U32, ahi, RH(a.v, 1), (opr){ 0 }) |
+		op2(s, SIMT_MOV, SIMT_U32, blo, RH(b.v, 0), (opr){ 0 }) |
+		op2(s, SIMT_MOV, SIMT_U32, bhi, RH(b.v, 1), (opr){ 0 });
+	if (rc || mul_wide_u32(s, w, R(alo), R(blo)) < 0)
+		return -1;
+	rc = op2(s, SIMT_MUL, SIMT_U32, c1, R(alo), R(bhi)) | op2(s, SIMT_MUL, SIMT_U32, c2, R(ahi), R(blo)) |
+		op2(s, SIMT_ADD, SIMT_U32, c, R(c1), R(c2));
+	if (rc || widen32(s, cw, R(c), false) < 0)
+		return -1;
+	last_stype(s, SIMT_U32);
+	rc = op2(s, SIMT_SHL, SIMT_U64, cs, R(cw), IMM(32)) | op2(s, SIMT_ADD, SIMT_U64, d, R(w), R(cs));
+	return rc ? -1 : 0;
+}
+
+/* A compare into predicate p: the machine's six ordered ones, the
+ * unordered ones as the negation of the opposite, num/nan from a == a. */
+static int setp(ts *s, int p, unsigned cmp, unsigned type, opr a, opr b)
+{
+	if (in_reg(s, &a, type) < 0 || in_reg(s, &b, type) < 0)
+		return -1;
+	bool fl = type == SIMT_F32;
+	unsigned c = 0, ut = type;
+	bool neg = false;
+	switch (cmp) {
+	case PC_EQ: c = SIMT_EQ; break;
+	case PC_NE:
+		if (fl) { /* ordered: a < b or a > b */
+			int q = new_val(s, 1), r = new_val(s, 1);
+			if (r < 0 || setp(s, q, PC_LT, type, a, b) < 0 || setp(s, r, PC_GT, type, a, b) < 0)
+				return -1;
+			mop *o = add_mop(s, SIMT_PLOG, SIMT_U32);
+			if (!o)
+				return -1;
+			o->in.cmp = SIMT_PLOG_OR;
+			o->pd = p;
+			o->pa = q;
+			o->pb = r;
+			return 0;
+		}
+		c = SIMT_NE;
+		break;
+	case PC_LT: c = SIMT_LT; break;
+	case PC_LE: c = SIMT_LE; break;
+	case PC_GT: c = SIMT_GT; break;
+	case PC_GE: c = SIMT_GE; break;
+	case PC_LO: c = SIMT_LT; ut = type == SIMT_S64 || type == SIMT_U64 ? SIMT_U64 : type == SIMT_S16 || type == SIMT_U16 ? SIMT_U16 : SIMT_U32; break;
+	case PC_LS: c = SIMT_LE; ut = type == SIMT_S64 || type == SIMT_U64 ? SIMT_U64 : type == SIMT_S16 || type == SIMT_U16 ? SIMT_U16 : SIMT_U32; break;
+	case PC_HI: c = SIMT_GT; ut = type == SIMT_S64 || type == SIMT_U64 ? SIMT_U64 : type == SIMT_S16 || type == SIMT_U16 ? SIMT_U16 : SIMT_U32; break;
+	case PC_HS: c = SIMT_GE; ut = type == SIMT_S64 || type == SIMT_U64 ? SIMT_U64 : type == SIMT_S16 || type == SIMT_U16 ? SIMT_U16 : SIMT_U32; break;
+	case PC_EQU: { /* !(a < b or a > b) */
+		int q = new_val(s, 1);
+		if (q < 0 || setp(s, q, PC_NE, type, a, b) < 0)
+			return -1;
+		mop *o = add_mop(s, SIMT_PLOG, SIMT_U32);
+		if (!o)
+			return -1;
+		o->in.cmp = SIMT_PLOG_MOV;
+		o->pd = p;
+		o->pa = q;
+		o->na = true;
+		return 0;
+	}
+	case PC_NEU: c = SIMT_NE; break; /* the machine's f32 ne is true on NaN */
+	case PC_LTU: c = SIMT_GE; neg = true; break;
+	case PC_LEU: c = SIMT_GT; neg = true; break;
+	case PC_GTU: c = SIMT_LE; neg = true; break;
+	case PC_GEU: c = SIMT_LT; neg = true; break;
+	case PC_NUM: case PC_NAN: { /* a == a and b == b */
+		int q = new_val(s, 1), r = new_val(s, 1);
+		if (r < 0 || setp(s, q, PC_EQ, type, a, a) < 0 || setp(s, r, PC_EQ, type, b, b) < 0)
+			return -1;
+		mop *o = add_mop(s, SIMT_PLOG, SIMT_U32);
+		if (!o)
+			return -1;
+		o->in.cmp = SIMT_PLOG_AND;
+		o->pd = p;
+		o->pa = q;
+		o->pb = r;
+		if (cmp == PC_NAN) { /* !(q and r) = !q or !r */
+			o->in.cmp = SIMT_PLOG_OR;
+			o->na = o->nb = true;
+		}
+		return 0;
+	}
+	default:
+		return fail(s, "this comparison is not translated");
+	}
+	int q = neg ? new_val(s, 1) : p;
+	mop *o = add_mop(s, SIMT_SETP, ut);
+	if (q < 0 || !o)
+		return -1;
+	o->in.cmp = (uint8_t)c;
+	o->pd = q;
+	o->a = a;
+	o->b = b;
+	if (!neg)
+		return 0;
+	o = add_mop(s, SIMT_PLOG, SIMT_U32);
+	if (!o)
+		return -1;
+	o->in.cmp = SIMT_PLOG_MOV;
+	o->pd = p;
+	o->pa = q;
+	o->na = true;
+	return 0;
+}
+
+static int plog(ts *s, unsigned op, int p, int a, bool na, int b, bool nb)
+{
+	mop *o = add_mop(s, SIMT_PLOG, SIMT_U32);
+	if (!o)
+		return -1;
+	o->in.cmp = (uint8_t)op;
+	o->pd = p;
+	o->pa = a;
+	o->na = na;
+	o->pb = b;
+	o->nb = nb;
+	return 0;
+}
+
+/* A predicate operand of selp/setp's combination (a register, or a
+ * constant 1/0 made by comparing a zero with itself). */
+static int pred_src(ts *s, const ptx_opnd *o, int *p, bool *neg)
+{
+	if (o->kind == OK_REG) {
+		*p = (int)o->r[0];
+		*neg = o->neg;
+		return 0;
+	}
+	if (o->kind != OK_IMM)
+		return fail(s, "a predicate operand is a register or 0/1");
+	int z = tmp(s, 32), q = new_val(s, 1);
+	if (q < 0 || op2(s, SIMT_MOV, SIMT_U32, z, IMM(0), (opr){ 0 }) < 0 ||
+	    setp(s, q, PC_EQ, SIMT_U32, R(z), R(z)) < 0)
+		return -1;
+	*p = q;
+	*neg = o->imm == 0;
+	return 0;
+}
+
+/* An address operand [base + off]: the machine's a and off. */
+static int address(ts *s, mop *o, const ptx_ins *in, const ptx_opnd *x)
+{
+	o->in.off = (int32_t)x->off;
+	if (x->off < INT32_MIN || x->off > INT32_MAX)
+		return fail(s, "an address offset of %lld does not fit the machine's 32-bit offset", (long long)x->off);
+	if (x->r[0] != PTX_NOREG) {
+		o->a = R((int)x->r[0]);
+		o->in.addr64 = s->k->regbits[x->r[0]] == 64;
+		return 0;
+	}
+	if (x->var != PTX_NOVAR) {
+		uint64_t a;
+		if (var_addr(s, x->var, &a) < 0)
+			return -1;
+		o->a = IMM(a);
+		return 0;
+	}
+	(void)in;
+	o->a = IMM(0);
+	return 0;
+}
+
+static int space_of(ts *s, unsigned sp, uint8_t *out)
+{
+	switch (sp) {
+	case PS_GENERIC: case PS_GLOBAL: case PS_CONST: *out = SIMT_SPACE_GLOBAL; return 0;
+	case PS_SHARED: *out = SIMT_SPACE_SHARED; return 0;
+	case PS_PARAM: *out = SIMT_SPACE_PARAM; return 0;
+	default:
+		return fail(s, "a .local access is not translated (the machine keeps each thread's registers in its local memory)");
+	}
+}
+
+static int lower_ldst(ts *s, const ptx_ins *in)
+{
+	bool st = in->op == PO_ST;
+	const ptx_opnd *a = &in->o[st ? 0 : 1], *v = &in->o[st ? 1 : 0];
+	unsigned ty;
+	if (simt_type_of(s, in->type, &ty) < 0)
+		return -1;
+	uint8_t space;
+	if (space_of(s, in->space, &space) < 0)
+		return -1;
+	unsigned n = ptx_type_bits(in->type) / 8;
+	for (unsigned e = 0; e < in->vec; e++) {
+		opr x = { 0 };
+		if (st) {
+			if (v->kind == OK_VEC)
+				x = R((int)v->r[e]);
+			else if (src(s, v, &x) < 0)
+				return -1;
+			if (in_reg(s, &x, ty) < 0)
+				return -1;
+		}
+		mop *o = add_mop(s, st ? SIMT_ST : SIMT_LD, ty);
+		if (!o)
+			return -1;
+		o->in.space = space;
+		if (space == SIMT_SPACE_PARAM) {
+			if (a->var != PTX_NOVAR)
+				return fail(s, "ld.param of a call's parameter is not translated");
+			o->a = IMM(s->k->p[a->imm - 1].offset);
+			o->in.off = (int32_t)(a->off + (int64_t)e * n);
+		} else {
+			if (address(s, o, in, a) < 0)
+				return -1;
+			o->in.off += (int32_t)(e * n);
+		}
+		if (st)
+			o->b = x;
+		else
+			o->d = (int)(v->kind == OK_VEC ? v->r[e] : v->r[0]);
+	}
+	return 0;
+}
+
+static int lower_cvt(ts *s, const ptx_ins *in, int d, opr a)
+{
+	unsigned dt, st;
+	if (in->flags & PF_SAT)
+		return fail(s, "cvt.sat is not translated");
+	if (simt_type_of(s, in->type, &dt) < 0 || simt_type_of(s, in->stype, &st) < 0)
+		return -1;
+	bool dfl = dt == SIMT_F32, sfl = st == SIMT_F32;
+	if (dfl && sfl)
+		return op2(s, SIMT_MOV, SIMT_U32, d, a, (opr){ 0 });
+	if (dfl && in->mod != PR_RN && in->mod != PR_NONE)
+		return fail(s, "cvt to f32 rounds to nearest even on the machine: .rz, .rm and .rp are not translated");
+	if (sfl && !dfl) {
+		if (in->mod != PR_RZI)
+			return fail(s, "cvt from f32 to an integer truncates on the machine (.rzi): .rni, .rmi and .rpi are not translated");
+		/* The machine gives the largest integer for NaN; PTX gives 0. */
+		if (in_reg(s, &a, SIMT_F32) < 0)
+			return -1;
+		int c = tmp(s, bits_of_type(dt)), z = tmp(s, bits_of_type(dt)), nan = new_val(s, 1);
+		if (nan < 0 || op2(s, SIMT_CVT, dt, c, a, (opr){ 0 }) < 0)
+			return -1;
+		last_stype(s, st);
+		if (setp(s, nan, PC_NAN, SIMT_F32, a, a) < 0 ||
+		    op2(s, SIMT_MOV, dt, z, IMM(0), (opr){ 0 }) < 0)
+			return -1;
+		mop *o = add_mop(s, SIMT_SELP, dt);
+		if (!o)
+			return -1;
+		o->d = d;
+		o->a = R(z);
+		o->b = R(c);
+		o->pd = nan;
+		return 0;
+	}
+	if (in_reg(s, &a, st) < 0 || op2(s, SIMT_CVT, dt, d, a, (opr){ 0 }) < 0)
+		return -1;
+	last_stype(s, st);
+	return 0;
+}
+
+/* min/max.f32: the other operand when one is NaN (the machine's give
+ * the canonical NaN), the canonical NaN when both are. */
+static int fminmax(ts *s, unsigned opc, int d, opr a, opr b)
+{
+	int t = tmp(s, 32), u = tmp(s, 32), na = new_val(s, 1), nb = new_val(s, 1);
+	if (nb < 0 || op2(s, opc, SIMT_F32, t, a, b) < 0 || setp(s, na, PC_NAN, SIMT_F32, a, a) < 0 ||
+	    setp(s, nb, PC_NAN, SIMT_F32, b, b) < 0)
+		return -1;
+	int only_a = new_val(s, 1), only_b = new_val(s, 1);
+	if (only_b < 0 || plog(s, SIMT_PLOG_AND, only_a, na, false, nb, true) < 0 ||
+	    plog(s, SIMT_PLOG_AND, only_b, nb, false, na, true) < 0)
+		return -1;
+	mop *o = add_mop(s, SIMT_SELP, SIMT_F32);
+	if (!o)
+		return -1;
+	o->d = u, o->a = b, o->b = R(t), o->pd = only_a;
+	o = add_mop(s, SIMT_SELP, SIMT_F32);
+	if (!o)
+		return -1;
+	o->d = d, o->a = a, o->b = R(u), o->pd = only_b;
+	return 0;
+}
+
+static int lower_arith(ts *s, const ptx_ins *in, unsigned ty, int d, opr a, opr b, opr c)
+{
+	bool fl = ty == SIMT_F32;
+	unsigned opc;
+	switch (in->op) {
+	case PO_ADD: opc = SIMT_ADD; break;
+	case PO_SUB: opc = SIMT_SUB; break;
+	case PO_MUL: opc = SIMT_MUL; break;
+	case PO_DIV: opc = SIMT_DIV; break;
+	case PO_REM: opc = SIMT_REM; break;
+	case PO_AND: opc = SIMT_AND; break;
+	case PO_OR: opc = SIMT_OR; break;
+	case PO_XOR: opc = SIMT_XOR; break;
+	case PO_MIN: opc = SIMT_MIN; break;
+	case PO_MAX: opc = SIMT_MAX; break;
+	case PO_SHL: opc = SIMT_SHL; break;
+	case PO_SHR: opc = SIMT_SHR; break;
+	default: return fail(s, "not translated");
+	}
+	if (fl && (in->flags & PF_FTZ))
+		return fail(s, ".ftz is not translated: a translated kernel keeps subnormals (IEEE)");
+	if (fl && in->mod != PR_NONE && in->mod != PR_RN)
+		return fail(s, "the machine's f32 arithmetic rounds to nearest even: .rz, .rm and .rp are not translated");
+	if (fl && (in->flags & (PF_APPROX | PF_FULL)))
+		return fail(s, "div.approx and div.full are not translated (div.rn is)");
+	if (fl && (opc == SIMT_MIN || opc == SIMT_MAX)) {
+		if (in_reg(s, &a, ty) < 0 || in_reg(s, &b, ty) < 0)
+			return -1;
+		return fminmax(s, opc, d, a, b);
+	}
+	if ((opc == SIMT_DIV || opc == SIMT_REM) && !fl && bits_of_type(ty) == 64)
+		return fail(s, "64-bit integer division needs 256 scratch wordlines: it does not fit one array");
+	if (opc == SIMT_MUL && !fl) {
+		if (in->mod == PM_WIDE) {
+			if (bits_of_type(ty) != 32)
+				return fail(s, "mul.wide of 16-bit values is not translated");
+			bool sg = ty == SIMT_S32;
+			if (b.kind == SIMT_O_IMM && is_pow2(b.imm & 0xffffffffu) && (b.imm & 0xffffffffu) < (1u << 31)) {
+				int w = tmp(s, 64);
+				if (w < 0 || in_reg(s, &a, ty) < 0 || widen32(s, w, a, sg) < 0)
+					return -1;
+				last_stype(s, ty);
+				return op2(s, SIMT_SHL, SIMT_U64, d, R(w), IMM(log2u(b.imm & 0xffffffffu)));
+			}
+			return sg ? mul_wide_s32(s, d, a, b) : mul_wide_u32(s, d, a, b);
+		}
+		if (in->mod == PM_HI)
+			return fail(s, "mul.hi is not translated");
+		if (bits_of_type(ty) == 64) {
+			if (b.kind == SIMT_O_IMM && is_pow2(b.imm)) {
+				if (in_reg(s, &a, ty) < 0)
+					return -1;
+				return op2(s, SIMT_SHL, SIMT_U64, d, a, IMM(log2u(b.imm)));
+			}
+			return mul_lo_64(s, d, a, b);
+		}
+	}
+	if (opc == SIMT_SHL || opc == SIMT_SHR) {
+		if (in_reg(s, &a, ty) < 0)
+			return -1;
+		unsigned w = bits_of_type(ty);
+		if (b.kind == SIMT_O_IMM) {
+			if (b.imm >= w) { /* PTX clamps the amount: 0, or the sign */
+				if (opc == SIMT_SHL || (ty != SIMT_S32 && ty != SIMT_S64 && ty != SIMT_S16))
+					return op2(s, SIMT_MOV, ty, d, IMM(0), (opr){ 0 });
+				b.imm = w - 1;
+			}
+			return op2(s, opc, ty, d, a, b);
+		}
+		/* the amount is a .u32 register: widened or narrowed to the width */
+		if (w != 32) {
+			int t = tmp(s, w);
+			if (t < 0 || op2(s, SIMT_CVT, w == 64 ? SIMT_U64 : SIMT_U16, t, b, (opr){ 0 }) < 0)
+				return -1;
+			last_stype(s, SIMT_U32);
+			if (w == 16) { /* a 16-bit amount past 16 must still clamp */
+				int big = new_val(s, 1), lim = tmp(s, 32), z = tmp(s, 16);
+				if (z < 0 || op2(s, SIMT_MOV, SIMT_U32, lim, IMM(15), (opr){ 0 }) < 0 ||
+				    setp(s, big, PC_GT, SIMT_U32, b, R(lim)) < 0 ||
+				    op2(s, SIMT_MOV, SIMT_U16, z, IMM(16), (opr){ 0 }) < 0)
+					return -1;
+				mop *o = add_mop(s, SIMT_SELP, SIMT_U16);
+				if (!o)
+					return -1;
+				int t2 = tmp(s, 16);
+				o->d = t2, o->a = R(z), o->b = R(t), o->pd = big;
+				t = t2;
+			}
+			b = R(t);
+		}
+		return op2(s, opc, ty, d, a, b);
+	}
+	if (in_reg(s, &a, ty) < 0 || in_reg(s, &b, ty) < 0)
+		return -1;
+	(void)c;
+	return op2(s, opc, ty, d, a, b);
+}
+
+static bool is_alu(unsigned opc)
+{
+	return opc != SIMT_LD && opc != SIMT_ST && opc != SIMT_ATOM && opc != SIMT_BAR &&
+	       opc != SIMT_BRA && opc != SIMT_EXIT && opc != SIMT_PLOG && opc != SIMT_SHFL;
+}
+
+/* An ALU operation writing a PTX register it also reads: under a guard
+ * it would compute over its own source for the threads it skips. */
+static bool alu_reads_own_dest(const ts *s, const mop *x)
+{
+	if (!is_alu(x->in.opc) || x->d == NONE || (size_t)x->d >= s->k->nregs || x->in.opc == SIMT_MOV)
+		return false;
+	return (x->a.kind == SIMT_O_REG && x->a.v == x->d) || (x->b.kind == SIMT_O_REG && x->b.v == x->d) ||
+	       (x->c.kind == SIMT_O_REG && x->c.v == x->d);
+}
+
+/* Operation i computes into a new temporary for every thread, and a
+ * copy (the one guarded) follows it. */
+static int split_guarded(ts *s, size_t i)
+{
+	int t = new_val(s, s->v[s->mo[i].d].bits);
+	if (t < 0 || !add_mop(s, SIMT_MOV, SIMT_U32))
+		return -1;
+	memmove(&s->mo[i + 2], &s->mo[i + 1], (s->nmo - i - 2) * sizeof *s->mo);
+	mop *x = &s->mo[i], *c = &s->mo[i + 1];
+	*c = *x;
+	c->in.opc = SIMT_MOV;
+	c->in.type = (uint8_t)(s->v[x->d].bits == 64 ? SIMT_U64 : s->v[x->d].bits == 16 ? SIMT_U16 : SIMT_U32);
+	c->a = R(t);
+	c->b = c->c = (opr){ 0 };
+	x->d = t;
+	return 0;
+}
+
+/* One PTX instruction into operations (the guard is put on them after). */
+static int lower(ts *s, const ptx_ins *in, uint32_t idx)
+{
+	size_t first = s->nmo;
+	const ptx_opnd *o = in->o;
+	unsigned ty = SIMT_U32;
+	bool pred = in->type == PT_PRED;
+	if (!pred && in->type != PT_NONE && in->op != PO_CVT && in->op != PO_BAR &&
+	    in->op != PO_BARRIER && simt_type_of(s, in->type, &ty) < 0)
+		return -1;
+	opr a = { 0 }, b = { 0 }, c = { 0 };
+	if (in->op != PO_LD && in->op != PO_LDU && in->op != PO_ST && in->op != PO_ATOM &&
+	    in->op != PO_RED && in->op != PO_BRA && in->op != PO_CALL) {
+		if (in->nops > 1 && o[1].kind != OK_VEC && !pred && src(s, &o[1], &a) < 0)
+			return -1;
+		if (in->nops > 2 && !pred && in->op != PO_SELP && src(s, &o[2], &b) < 0)
+			return -1;
+		if (in->nops > 3 && !pred && in->op != PO_SELP && in->op != PO_SETP && src(s, &o[3], &c) < 0)
+			return -1;
+	}
+	int d = o[0].kind == OK_REG ? (int)o[0].r[0] : NONE;
+	int rc = 0;
+	switch (in->op) {
+	case PO_ADD: case PO_SUB: case PO_MUL: case PO_DIV: case PO_REM:
+	case PO_MIN: case PO_MAX: case PO_SHL: case PO_SHR:
+		rc = lower_arith(s, in, ty, d, a, b, c);
+		break;
+	case PO_AND: case PO_OR: case PO_XOR: case PO_NOT:
+		if (pred) {
+			int pa = (int)o[1].r[0], pb = in->nops > 2 ? (int)o[2].r[0] : NONE;
+			bool na = o[1].neg, nb = in->nops > 2 && o[2].neg;
+			unsigned op = in->op == PO_AND ? SIMT_PLOG_AND : in->op == PO_OR ? SIMT_PLOG_OR
+				: in->op == PO_XOR ? SIMT_PLOG_XOR : SIMT_PLOG_MOV;
+			if (in->op == PO_NOT)
+				na = !na;
+			rc = plog(s, op, d, pa, na, pb, nb);
+			break;
+		}
+		if (in->op == PO_NOT) {
+			rc = in_reg(s, &a, ty) < 0 ? -1 : op2(s, SIMT_NOT, ty, d, a, (opr){ 0 });
+			break;
+		}
+		rc = lower_arith(s, in, ty, d, a, b, c);
+		break;
+	case PO_NEG: case PO_ABS:
+		if (ty == SIMT_F32 && (in->flags & PF_FTZ))
+			return fail(s, ".ftz is not translated: a translated kernel keeps subnormals (IEEE)");
+		rc = in_reg(s, &a, ty) < 0 ? -1 : op2(s, in->op == PO_NEG ? SIMT_NEG : SIMT_ABS, ty, d, a, (opr){ 0 });
+		break;
+	case PO_MAD:
+		if (ty == SIMT_F32) {
+			if (in->flags & PF_FTZ)
+				return fail(s, ".ftz is not translated: a translated kernel keeps subnormals (IEEE)");
+			goto fma;
+		}
+		if (in->mod == PM_HI)
+			return fail(s, "mad.hi is not translated");
+		{
+			int p = tmp(s, in->mod == PM_WIDE ? 64 : bits_of_type(ty));
+			ptx_ins mul = *in;
+			mul.op = PO_MUL;
+			if (p < 0 || lower_arith(s, &mul, ty, p, a, b, c) < 0)
+				return -1;
+			unsigned at = in->mod == PM_WIDE ? (ty == SIMT_S32 ? SIMT_S64 : SIMT_U64) : ty;
+			if (in_reg(s, &c, at) < 0)
+				return -1;
+			rc = op2(s, SIMT_ADD, at, d, R(p), c);
+		}
+		break;
+	case PO_FMA:
+	fma:
+		if (in->flags & PF_FTZ)
+			return fail(s, ".ftz is not translated: a translated kernel keeps subnormals (IEEE)");
+		if (in->mod != PR_RN && in->mod != PR_NONE)
+			return fail(s, "fma rounds to nearest even on the machine: .rz, .rm and .rp are not translated");
+		if (in_reg(s, &a, ty) < 0 || in_reg(s, &b, ty) < 0 || in_reg(s, &c, ty) < 0)
+			return -1;
+		rc = op3(s, SIMT_FMA, SIMT_F32, d, a, b, c);
+		break;
+	case PO_RCP:
+		if (ty != SIMT_F32 || (in->flags & (PF_APPROX | PF_FTZ)) || (in->mod != PR_RN && in->mod != PR_NONE))
+			return fail(s, "rcp is translated as rcp.rn.f32 only (an IEEE division of 1 by a)");
+		{
+			opr one = IMM(0x3f800000u);
+			if (in_reg(s, &one, SIMT_F32) < 0 || in_reg(s, &a, SIMT_F32) < 0)
+				return -1;
+			rc = op2(s, SIMT_DIV, SIMT_F32, d, one, a);
+		}
+		break;
+	case PO_SELP: {
+		int p;
+		bool neg;
+		if (src(s, &o[1], &a) < 0 || src(s, &o[2], &b) < 0 || pred_src(s, &o[3], &p, &neg) < 0 ||
+		    in_reg(s, &a, ty) < 0 || in_reg(s, &b, ty) < 0)
+			return -1;
+		mop *x = add_mop(s, SIMT_SELP, ty);
+		if (!x)
+			return -1;
+		x->d = d;
+		x->a = neg ? b : a;
+		x->b = neg ? a : b;
+		x->pd = p;
+		break;
+	}
+	case PO_SETP: {
+		if (in->flags & PF_FTZ)
+			return fail(s, ".ftz is not translated: a translated kernel keeps subnormals (IEEE)");
+		int q = o[0].r[1] != PTX_NOREG || in->boolop ? new_val(s, 1) : d;
+		if (q < 0 || setp(s, q, in->mod, ty, a, b) < 0)
+			return -1;
+		if (!in->boolop && o[0].r[1] == PTX_NOREG)
+			break;
+		int e = NONE;
+		bool en = false;
+		if (in->boolop && pred_src(s, &o[3], &e, &en) < 0)
+			return -1;
+		unsigned bop = in->boolop == PB_AND ? SIMT_PLOG_AND : in->boolop == PB_OR ? SIMT_PLOG_OR : SIMT_PLOG_XOR;
+		/* p = r op e, q = !r op e */
+		if (in->boolop)
+			rc = plog(s, bop, d, q, false, e, en);
+		else
+			rc = plog(s, SIMT_PLOG_MOV, d, q, false, NONE, false);
+		if (!rc && o[0].r[1] != PTX_NOREG)
+			rc = in->boolop ? plog(s, bop, (int)o[0].r[1], q, true, e, en)
+				: plog(s, SIMT_PLOG_MOV, (int)o[0].r[1], q, true, NONE, false);
+		break;
+	}
+	case PO_MOV:
+		if (pred) {
+			int p;
+			bool neg;
+			if (pred_src(s, &o[1], &p, &neg) < 0)
+				return -1;
+			rc = plog(s, SIMT_PLOG_MOV, d, p, neg, NONE, false);
+			break;
+		}
+		if (o[0].kind == OK_VEC || o[1].kind == OK_VEC) {
+			const ptx_opnd *v = o[0].kind == OK_VEC ? &o[0] : &o[1];
+			unsigned eb = s->k->regbits[v->r[0]];
+			if (eb != 32 || v->n != 2 || bits_of_type(ty) != 64)
+				return fail(s, "mov packs and unpacks two 32-bit halves of a 64-bit register only");
+			for (unsigned i = 0; i < 2 && !rc; i++) {
+				if (o[0].kind == OK_VEC) { /* unpack */
+					rc = op2(s, SIMT_MOV, SIMT_U32, (int)v->r[i], RH((int)o[1].r[0], i), (opr){ 0 });
+				} else {
+					rc = op2(s, SIMT_MOV, SIMT_U32, d, R((int)v->r[i]), (opr){ 0 });
+					if (!rc) {
+						s->mo[s->nmo - 1].dpart = true;
+						s->mo[s->nmo - 1].dhalf = (uint8_t)i;
+					}
+				}
+			}
+			break;
+		}
+		rc = op2(s, SIMT_MOV, a.kind == SIMT_O_SPECIAL ? SIMT_U32 : ty, d, a, (opr){ 0 });
+		break;
+	case PO_CVTA:
+		rc = op2(s, SIMT_MOV, ty, d, a, (opr){ 0 });
+		break;
+	case PO_CVT:
+		rc = lower_cvt(s, in, d, a);
+		break;
+	case PO_LD: case PO_LDU: case PO_ST:
+		rc = lower_ldst(s, in);
+		break;
+	case PO_ATOM: case PO_RED: {
+		bool red = in->op == PO_RED;
+		static const uint8_t amap[] = { SIMT_ATOM_ADD, SIMT_ATOM_MIN, SIMT_ATOM_MAX, SIMT_ATOM_EXCH,
+			SIMT_ATOM_CAS, SIMT_ATOM_AND, SIMT_ATOM_OR, SIMT_ATOM_XOR, SIMT_ATOM_INC, SIMT_ATOM_DEC };
+		uint8_t space;
+		if (space_of(s, in->space, &space) < 0)
+			return -1;
+		if (space == SIMT_SPACE_PARAM)
+			return fail(s, "an atomic on .param space");
+		if (src(s, &o[red ? 1 : 2], &b) < 0 || (in->nops > 3 && src(s, &o[3], &c) < 0) ||
+		    in_reg(s, &b, ty) < 0 || in_reg(s, &c, ty) < 0)
+			return -1;
+		mop *x = add_mop(s, SIMT_ATOM, ty);
+		if (!x || address(s, x, in, &o[red ? 0 : 1]) < 0)
+			return -1;
+		x->in.space = space;
+		x->in.cmp = amap[in->mod];
+		x->b = b;
+		x->c = c;
+		x->d = red ? tmp(s, bits_of_type(ty)) : d;
+		break;
+	}
+	case PO_BAR: case PO_BARRIER:
+		if (in->nops >= 1 && (o[0].kind != OK_IMM || o[0].imm != 0))
+			return fail(s, "only barrier 0 (bar.sync 0, __syncthreads) is translated");
+		if (in->nops > 1)
+			return fail(s, "a barrier with a thread count is not translated");
+		rc = add_mop(s, SIMT_BAR, SIMT_U32) ? 0 : -1;
+		break;
+	case PO_MEMBAR: case PO_FENCE:
+		/* a CB's threads run in lockstep on one memory: already ordered */
+		break;
+	case PO_BRA: {
+		mop *x = add_mop(s, SIMT_BRA, SIMT_U32);
+		if (!x)
+			return -1;
+		x->in.target = (uint32_t)o[0].imm; /* fixed up to a bundle */
+		break;
+	}
+	case PO_RET: case PO_EXIT:
+		rc = add_mop(s, SIMT_EXIT, SIMT_U32) ? 0 : -1;
+		break;
+	default: {
+		static const char *const names[] = {
+#define PTX_OP(name, text) text,
+#include "ops.def"
+#undef PTX_OP
+		};
+		return fail(s, "'%s' is not translated to the SIMT machine yet (the PTX reference runs it: infsim run --ref)",
+			    names[in->op]);
+	}
+	}
+	if (rc < 0)
+		return -1;
+	(void)idx;
+	/* The guard goes on what changes state: every operation that writes
+	 * a PTX register or memory, or branches.  Temporaries computed for
+	 * every thread are harmless, but a load or an atomic is guarded too
+	 * (its address may be wild for the threads it skips). */
+	if (in->guard != PTX_NOREG)
+		for (size_t i = first; i < s->nmo; i++) {
+			mop *x = &s->mo[i];
+			if (alu_reads_own_dest(s, x) && split_guarded(s, i) < 0)
+				return -1;
+			x = &s->mo[i];
+			bool ptx_def = (x->d != NONE && (size_t)x->d < s->k->nregs) ||
+				(x->pd != NONE && (size_t)x->pd < s->k->nregs && x->in.opc != SIMT_SELP);
+			if (ptx_def || x->in.opc == SIMT_LD || x->in.opc == SIMT_ST || x->in.opc == SIMT_ATOM ||
+			    x->in.opc == SIMT_BRA || x->in.opc == SIMT_EXIT || x->in.opc == SIMT_BAR) {
+				x->guard = (int)in->guard;
+				x->gneg = in->guard_neg;
+			}
+		}
+	return 0;
+}
+
+/* ---- blocks and liveness ---- */
+
+static void set_bit(uint64_t *s, uint32_t r) { s[r / 64] |= UINT64_C(1) << (r % 64); }
+static bool get_bit(const uint64_t *s, uint32_t r) { return (s[r / 64] >> (r % 64)) & 1; }
+
+/* The PTX registers an instruction reads (uses) and writes (defs). */
+static void ins_regs(const ptx_ins *in, uint64_t *use, uint64_t *def)
+{
+	bool st = in->op == PO_ST || in->op == PO_RED || in->op == PO_BRA || in->op == PO_BAR ||
+		  in->op == PO_BARRIER;
+	for (unsigned k = 0; k < in->nops && k < 5; k++) {
+		const ptx_opnd *o = &in->o[k];
+		bool dst = k == 0 && !st;
+		unsigned n = o->kind == OK_VEC ? o->n : o->kind == OK_REG || o->kind == OK_ADDR ? 1 : 0;
+		for (unsigned i = 0; i < n; i++) {
+			uint32_t r = o->r[i];
+			if (r == PTX_NOREG)
+				continue;
+			set_bit(dst ? def : use, r);
+			if (dst && in->guard != PTX_NOREG)
+				set_bit(use, r);
+		}
+		if (dst && o->kind == OK_REG && o->r[1] != PTX_NOREG)
+			set_bit(def, o->r[1]);
+		if (dst && o->kind == OK_VEC && in->guard != PTX_NOREG)
+			for (unsigned i = 0; i < o->n; i++)
+				set_bit(use, o->r[i]);
+	}
+	if (in->guard != PTX_NOREG)
+		set_bit(use, in->guard);
+}
+
+static bool ends_block(const ptx_ins *in)
+{
+	return in->op == PO_BRA || in->op == PO_RET || in->op == PO_EXIT;
+}
+
+static int blocks(ts *s)
+{
+	const ptx_kernel *k = s->k;
+	bool *lead = calloc(k->nins + 1, 1);
+	s->blk_of = calloc(k->nins + 1, sizeof *s->blk_of);
+	if (!lead || !s->blk_of)
+		return free(lead), oom(s);
+	lead[0] = true;
+	for (size_t i = 0; i < k->nins; i++) {
+		const ptx_ins *in = &k->ins[i];
+		if (in->op == PO_BRA && in->o[0].imm <= k->nins)
+			lead[in->o[0].imm] = true;
+		if (ends_block(in))
+			lead[i + 1] = true;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < k->nins; i++)
+		n += lead[i];
+	s->b = calloc(n + 1, sizeof *s->b);
+	s->words = (k->nregs + 63) / 64 + 1;
+	uint64_t *bits = s->b ? calloc((n + 1) * 2 * s->words, sizeof *bits) : NULL;
+	if (!bits) {
+		free(lead);
+		return oom(s);
+	}
+	size_t j = 0;
+	for (size_t i = 0; i < k->nins; i++) {
+		if (lead[i]) {
+			if (j)
+				s->b[j - 1].end = (uint32_t)i;
+			s->b[j].first = (uint32_t)i;
+			s->b[j].in = bits + 2 * j * s->words;
+			s->b[j].out = s->b[j].in + s->words;
+			j++;
+		}
+		s->blk_of[i] = (uint32_t)(j - 1);
+	}
+	if (j)
+		s->b[j - 1].end = (uint32_t)k->nins;
+	s->blk_of[k->nins] = (uint32_t)j;
+	s->nb = j;
+	free(lead);
+	return 0;
+}
+
+static int liveness(ts *s)
+{
+	size_t W = s->words;
+	uint64_t *use = calloc(s->nb * 2 * W + 3 * W, sizeof *use);
+	if (!use)
+		return oom(s);
+	uint64_t *def = use + s->nb * W, *iu = def + s->nb * W, *id = iu + W, *out = id + W;
+	for (size_t j = 0; j < s->nb; j++) {
+		blk *b = &s->b[j];
+		for (uint32_t i = b->first; i < b->end; i++) {
+			memset(iu, 0, 2 * W * sizeof *iu);
+			ins_regs(&s->k->ins[i], iu, id);
+			for (size_t w = 0; w < W; w++) {
+				use[j * W + w] |= iu[w] & ~def[j * W + w];
+				def[j * W + w] |= id[w];
+			}
+		}
+	}
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (size_t j = s->nb; j-- > 0;) {
+			blk *b = &s->b[j];
+			const ptx_ins *last = &s->k->ins[b->end - 1];
+			memset(out, 0, W * sizeof *out);
+			bool falls = !(ends_block(last) && last->guard == PTX_NOREG);
+			if (falls && j + 1 < s->nb)
+				for (size_t w = 0; w < W; w++)
+					out[w] |= s->b[j + 1].in[w];
+			if (last->op == PO_BRA) {
+				uint32_t t = s->blk_of[last->o[0].imm];
+				if (t < s->nb)
+					for (size_t w = 0; w < W; w++)
+						out[w] |= s->b[t].in[w];
+			}
+			for (size_t w = 0; w < W; w++) {
+				uint64_t in = use[j * W + w] | (out[w] & ~def[j * W + w]);
+				if (in != b->in[w] || out[w] != b->out[w])
+					changed = true;
+				b->in[w] = in;
+				b->out[w] = out[w];
+			}
+		}
+	}
+	free(use);
+	return 0;
+}
+
+/* ---- allocation and emission ---- */
+
+static unsigned nunits(const ts *s, int v) { return s->v[v].bits == 64 ? 2 : 1; }
+
+/* Is value v read after operation i of the block? */
+static bool needed(const ts *s, int v, uint32_t i)
+{
+	if ((size_t)v < s->k->nregs && get_bit(s->cur->out, (uint32_t)v))
+		return true;
+	return s->v[v].last > i;
+}
+
+/* The instructions of the block being emitted, in order. */
+typedef struct ilist { simt_instr *in; size_t n, cap; } ilist;
+static ilist L;
+
+static int put(ts *s, const simt_instr *in)
+{
+	if (L.n == L.cap) {
+		size_t cap = L.cap ? L.cap * 2 : 64;
+		simt_instr *n = realloc(L.in, cap * sizeof *n);
+		if (!n)
+			return oom(s);
+		L.in = n;
+		L.cap = cap;
+	}
+	L.in[L.n++] = *in;
+	return 0;
+}
+
+static uint8_t reg_of(const ts *s, int v, unsigned half)
+{
+	return (uint8_t)(s->v[v].arr * NU + s->v[v].unit + (int)half);
+}
+
+static simt_instr blank(const ts *s, unsigned opc, unsigned type)
+{
+	simt_instr in;
+	memset(&in, 0, sizeof in);
+	in.opc = (uint8_t)opc;
+	in.type = (uint8_t)type;
+	in.guard = -1;
+	in.line = s->line;
+	in.col = s->col;
+	in.scratch = NU;
+	return in;
+}
+
+static int home_of(ts *s, int v)
+{
+	if (s->v[v].home != NONE)
+		return 0;
+	unsigned n = s->v[v].bits == 64 ? 8 : 4;
+	if (s->local_bytes + n > SIMT_LOCAL_MAX)
+		return fail(s, "its values live across blocks need more than the %d bytes of local memory a thread has",
+			    SIMT_LOCAL_MAX);
+	s->v[v].home = (int)s->local_bytes;
+	s->local_bytes += n;
+	return 0;
+}
+
+static void drop(ts *s, int v)
+{
+	val *x = &s->v[v];
+	if (x->bits == 1) {
+		if (x->unit >= 0)
+			s->powner[x->unit] = NONE;
+	} else if (x->arr >= 0) {
+		for (unsigned u = 0; u < nunits(s, v); u++)
+			s->owner[x->arr][x->unit + (int)u] = NONE;
+	}
+	x->arr = x->unit = -1;
+	x->dirty = false;
+}
+
+static int unit_take(ts *s, unsigned a, unsigned u, int v)
+{
+	val *x = &s->v[v];
+	x->arr = (int8_t)a;
+	x->unit = (int8_t)u;
+	for (unsigned i = 0; i < nunits(s, v); i++)
+		s->owner[a][u + i] = v;
+	return 0;
+}
+
+static int pspill(ts *s, int p);
+
+/* Store v home if it is newer there and still needed; free its units. */
+static int evict(ts *s, int v)
+{
+	val *x = &s->v[v];
+	if (x->bits == 1)
+		return pspill(s, v);
+	if (x->dirty && needed(s, v, s->now)) {
+		if (home_of(s, v) < 0)
+			return -1;
+		for (unsigned h = 0; h < nunits(s, v); h++) {
+			simt_instr in = blank(s, SIMT_ST, SIMT_U32);
+			in.space = SIMT_SPACE_LOCAL;
+			in.local = 1;
+			in.a.kind = SIMT_O_IMM;
+			in.a.imm = (uint64_t)x->home + 4 * h;
+			in.b.kind = SIMT_O_REG;
+			in.b.reg = reg_of(s, v, h);
+			if (put(s, &in) < 0)
+				return -1;
+		}
+	}
+	drop(s, v);
+	return 0;
+}
+
+/* A free place for n units (n = 2: an even pair) below top in array a. */
+static int free_at(const ts *s, unsigned a, unsigned n, unsigned top)
+{
+	for (unsigned u = 0; u + n <= top; u += n)
+		if (s->owner[a][u] == NONE && (n == 1 || s->owner[a][u + 1] == NONE))
+			return (int)u;
+	return -1;
+}
+
+static bool pinned(const int *pin, int v)
+{
+	for (int i = 0; i < 8; i++)
+		if (pin[i] == v)
+			return true;
+	return false;
+}
+
+/* Room for n units below top in array a, evicting the values touched
+ * longest ago (never those pinned). */
+static int room(ts *s, unsigned a, unsigned n, unsigned top, const int *pin)
+{
+	for (;;) {
+		int u = free_at(s, a, n, top);
+		if (u >= 0)
+			return u;
+		int best = -1;
+		uint32_t bt = UINT32_MAX;
+		for (unsigned g = 0; g + n <= top; g += n) {
+			uint32_t t = 0;
+			bool ok = true;
+			for (unsigned i = 0; i < n; i++) {
+				int o = s->owner[a][g + i];
+				if (o != NONE && pinned(pin, o))
+					ok = false;
+				else if (o != NONE && s->v[o].touch + 1 > t)
+					t = s->v[o].touch + 1;
+			}
+			if (ok && t < bt)
+				bt = t, best = (int)g;
+		}
+		if (best < 0)
+			return fail(s, "the operation's values and its micro-program's scratch do not fit one array");
+		for (unsigned i = 0; i < n; i++) {
+			int o = s->owner[a][best + (int)i];
+			if (o != NONE && evict(s, o) < 0)
+				return -1;
+		}
+	}
+}
+
+static unsigned free_units(const ts *s, unsigned a)
+{
+	unsigned n = 0;
+	for (unsigned u = 0; u < NU; u++)
+		n += s->owner[a][u] == NONE;
+	return n;
+}
+
+static unsigned roomiest(const ts *s)
+{
+	unsigned best = 0;
+	for (unsigned a = 1; a < SIMT_ARRAYS; a++)
+		if (free_units(s, a) > free_units(s, best))
+			best = a;
+	return best;
+}
+
+/* Value v into array a below top (a < 0: wherever it is, or the roomiest
+ * array): copied there, loaded from home, or zero if never written. */
+static int bring(ts *s, int v, int a, unsigned top, const int *pin)
+{
+	val *x = &s->v[v];
+	x->touch = s->now;
+	if (x->arr >= 0 && (a < 0 || (x->arr == a && (unsigned)x->unit + nunits(s, v) <= top)))
+		return 0;
+	unsigned to = a < 0 ? roomiest(s) : (unsigned)a;
+	unsigned ty = x->bits == 64 ? SIMT_U64 : SIMT_U32;
+	if (x->arr >= 0) {
+		/* out of the scratch, or from another array: a copy */
+		int8_t oa = x->arr, ou = x->unit;
+		bool dirty = x->dirty;
+		for (unsigned i = 0; i < nunits(s, v); i++)
+			s->owner[oa][ou + (int)i] = NONE;
+		int u = room(s, to, nunits(s, v), top, pin);
+		if (u < 0)
+			return -1;
+		simt_instr in = blank(s, SIMT_MOV, ty);
+		in.a.kind = SIMT_O_REG;
+		in.a.reg = (uint8_t)(oa * NU + ou);
+		in.d = (uint8_t)(to * NU + (unsigned)u);
+		unit_take(s, to, (unsigned)u, v);
+		x->dirty = dirty;
+		return put(s, &in);
+	}
+	int u = room(s, to, nunits(s, v), top, pin);
+	if (u < 0)
+		return -1;
+	unit_take(s, to, (unsigned)u, v);
+	x->dirty = false;
+	if (x->home == NONE) {
+		simt_instr in = blank(s, SIMT_MOV, ty);
+		in.a.kind = SIMT_O_IMM;
+		in.d = reg_of(s, v, 0);
+		return put(s, &in);
+	}
+	for (unsigned h = 0; h < nunits(s, v); h++) {
+		simt_instr in = blank(s, SIMT_LD, SIMT_U32);
+		in.space = SIMT_SPACE_LOCAL;
+		in.local = 1;
+		in.a.kind = SIMT_O_IMM;
+		in.a.imm = (uint64_t)x->home + 4 * h;
+		in.d = reg_of(s, v, h);
+		if (put(s, &in) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A unit for a temporary of this block's own (pred spills and reloads). */
+static int scratch_val(ts *s, const int *pin)
+{
+	int t = new_val(s, 32);
+	if (t < 0)
+		return -1;
+	unsigned a = roomiest(s);
+	int u = room(s, a, 1, NU, pin);
+	if (u < 0)
+		return -1;
+	unit_take(s, a, (unsigned)u, t);
+	return t;
+}
+
+static int set_imm(ts *s, int t, uint64_t imm, int guard)
+{
+	simt_instr in = blank(s, SIMT_MOV, SIMT_U32);
+	in.a.kind = SIMT_O_IMM;
+	in.a.imm = imm;
+	in.d = reg_of(s, t, 0);
+	in.guard = (int8_t)guard;
+	return put(s, &in);
+}
+
+/* A predicate to its home: 0, then 1 where it holds, stored. */
+static int pspill(ts *s, int p)
+{
+	val *x = &s->v[p];
+	if (x->dirty && needed(s, p, s->now)) {
+		int pin[8] = { NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE };
+		int t = scratch_val(s, pin);
+		if (t < 0 || home_of(s, p) < 0 || set_imm(s, t, 0, -1) < 0 || set_imm(s, t, 1, x->unit) < 0)
+			return -1;
+		simt_instr in = blank(s, SIMT_ST, SIMT_U32);
+		in.space = SIMT_SPACE_LOCAL;
+		in.local = 1;
+		in.a.kind = SIMT_O_IMM;
+		in.a.imm = (uint64_t)x->home;
+		in.b.kind = SIMT_O_REG;
+		in.b.reg = reg_of(s, t, 0);
+		if (put(s, &in) < 0)
+			return -1;
+		drop(s, t);
+	}
+	drop(s, p);
+	return 0;
+}
+
+/* Predicate p into a latch (load: its home word compared with 0). */
+static int pbring(ts *s, int p, const int *ppin, bool load)
+{
+	val *x = &s->v[p];
+	x->touch = s->now;
+	if (x->unit >= 0)
+		return 0;
+	int l = -1;
+	for (;;) {
+		for (unsigned i = 0; i < SIMT_PREDS && l < 0; i++)
+			if (s->powner[i] == NONE)
+				l = (int)i;
+		if (l >= 0)
+			break;
+		int victim = NONE;
+		uint32_t bt = UINT32_MAX;
+		for (unsigned i = 0; i < SIMT_PREDS; i++) {
+			int o = s->powner[i];
+			if (!pinned(ppin, o) && s->v[o].touch < bt)
+				bt = s->v[o].touch, victim = o;
+		}
+		if (victim == NONE)
+			return fail(s, "more predicates at once than the machine's %d latches", SIMT_PREDS);
+		if (pspill(s, victim) < 0)
+			return -1;
+	}
+	s->powner[l] = p;
+	x->unit = (int8_t)l;
+	x->dirty = false;
+	if (!load)
+		return 0;
+	int pin[8] = { NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE };
+	int t = scratch_val(s, pin);
+	if (t < 0)
+		return -1;
+	pin[0] = t;
+	int z = new_val(s, 32);
+	if (z < 0)
+		return -1;
+	int u = room(s, (unsigned)s->v[t].arr, 1, NU, pin);
+	if (u < 0)
+		return -1;
+	unit_take(s, (unsigned)s->v[t].arr, (unsigned)u, z);
+	if (x->home == NONE) { /* never written: false */
+		if (set_imm(s, t, 0, -1) < 0)
+			return -1;
+	} else {
+		simt_instr in = blank(s, SIMT_LD, SIMT_U32);
+		in.space = SIMT_SPACE_LOCAL;
+		in.local = 1;
+		in.a.kind = SIMT_O_IMM;
+		in.a.imm = (uint64_t)x->home;
+		in.d = reg_of(s, t, 0);
+		if (put(s, &in) < 0)
+			return -1;
+	}
+	if (set_imm(s, z, 0, -1) < 0)
+		return -1;
+	simt_instr in = blank(s, SIMT_SETP, SIMT_U32);
+	in.cmp = SIMT_NE;
+	in.pd = (uint8_t)l;
+	in.a.kind = in.b.kind = SIMT_O_REG;
+	in.a.reg = reg_of(s, t, 0);
+	in.b.reg = reg_of(s, z, 0);
+	drop(s, t);
+	drop(s, z);
+	return put(s, &in);
+}
+
+/* Units of scratch the operation's micro-program needs above its
+ * registers (isa_check's rules for the command). */
+static unsigned scratch_need(const simt_instr *in)
+{
+	static const char *const cmp[] = { "eq", "ne", "lt", "le", "gt", "ge" };
+	bool fl = in->type == SIMT_F32;
+	bool sg = simt_type_signed(in->type);
+	bool imm = in->b.kind == SIMT_O_IMM;
+	const char *name;
+	switch (in->opc) {
+	case SIMT_ADD: name = "add"; break;
+	case SIMT_SUB: name = "sub"; break;
+	case SIMT_MUL: name = "mul"; break;
+	case SIMT_DIV: name = "div"; break;
+	case SIMT_REM: name = "rem"; break;
+	case SIMT_MIN: name = "min"; break;
+	case SIMT_MAX: name = "max"; break;
+	case SIMT_ABS: name = "abs"; break;
+	case SIMT_NEG: name = "neg"; break;
+	case SIMT_SHL: name = imm ? "shli" : "shl"; break;
+	case SIMT_SHR: name = sg ? (imm ? "srai" : "sra") : (imm ? "shri" : "shr"); break;
+	case SIMT_SETP: name = cmp[in->cmp]; break;
+	case SIMT_FMA: name = "fma"; break;
+	case SIMT_CVT:
+		if (in->type != SIMT_F32 && in->stype != SIMT_F32)
+			return 0;
+		name = "cvt";
+		break;
+	default: return 0; /* copies, logic, set, sel: in place */
+	}
+	isa_cmd c;
+	memset(&c, 0, sizeof c);
+	int op = !strcmp(name, "cvt") ? ISA_CVT : isa_lookup_fmt(name, fl ? ISA_FMT_F32 : ISA_FMT_INT);
+	if (op < 0)
+		return 0; /* the machine names the missing command at run time */
+	c.op = (uint16_t)op;
+	c.width = (uint8_t)simt_type_bits(in->type);
+	c.fmt = (uint8_t)(fl ? ISA_FMT_F32 : ISA_FMT_INT);
+	c.is_signed = fl || sg;
+	if (in->opc == SIMT_CVT) {
+		c.sfmt = (uint8_t)(in->stype == SIMT_F32 ? ISA_FMT_F32 : ISA_FMT_INT);
+		c.swidth = (uint8_t)simt_type_bits(in->stype);
+		c.ssigned = in->stype == SIMT_F32 || simt_type_signed(in->stype);
+	}
+	c.flags = ISA_FL_IEEE;
+	c.iters = ISA_CORDIC_DEFAULT;
+	c.d = in->opc == SIMT_SETP ? ISA_TAG : 0;
+	c.a = 64;
+	c.b = in->opc == SIMT_CVT || in->opc == SIMT_ABS || in->opc == SIMT_NEG || imm ? ISA_NONE : 128;
+	c.c3 = in->opc == SIMT_FMA ? 192 : ISA_NONE;
+	c.d2 = ISA_NONE;
+	c.imm = imm ? in->b.imm : 0;
+	isa_rules r;
+	memset(&r, 0, sizeof r);
+	(void)isa_check(&c, SIMT_WORDLINES, SIMT_TB_THREADS, &r);
+	return (r.scratch_rows + SIMT_REG_BITS - 1) / SIMT_REG_BITS;
+}
+
+static void pin_add(int *pin, int v)
+{
+	for (int i = 0; i < 8; i++)
+		if (pin[i] == NONE || pin[i] == v) {
+			pin[i] = v;
+			return;
+		}
+}
+
+static void operand(const ts *s, simt_operand *o, const opr *x)
+{
+	o->kind = x->kind;
+	if (x->kind == SIMT_O_REG)
+		o->reg = reg_of(s, x->v, x->half);
+	else if (x->kind == SIMT_O_SPECIAL)
+		o->reg = x->sp;
+	else
+		o->imm = x->imm;
+}
+
+static unsigned plog_rr;
+
+/* Emit operation m (index i of the block's list). */
+static int emit_mop(ts *s, const mop *m, uint32_t i)
+{
+	s->now = i;
+	s->line = m->in.line;
+	s->col = m->in.col;
+	simt_instr in = m->in;
+	in.scratch = NU;
+	unsigned opc = in.opc;
+	int pin[8], ppin[8];
+	for (int j = 0; j < 8; j++)
+		pin[j] = ppin[j] = NONE;
+	const opr *src[3] = { &m->a, &m->b, &m->c };
+	for (int j = 0; j < 3; j++)
+		if (src[j]->kind == SIMT_O_REG)
+			pin_add(pin, src[j]->v);
+	if (m->d != NONE)
+		pin_add(pin, m->d);
+	/* predicates first: their reloads use units of their own */
+	int pr[3] = { m->guard, opc == SIMT_SELP ? m->pd : m->pa, m->pb };
+	for (int j = 0; j < 3; j++)
+		if (pr[j] != NONE)
+			pin_add(ppin, pr[j]);
+	if ((opc == SIMT_SETP || opc == SIMT_PLOG) && m->pd != NONE)
+		pin_add(ppin, m->pd);
+	for (int j = 0; j < 3; j++)
+		if (pr[j] != NONE && pbring(s, pr[j], ppin, true) < 0)
+			return -1;
+	bool in_place = m->guard != NONE || m->dpart;
+	if ((opc == SIMT_SETP || opc == SIMT_PLOG) && pbring(s, m->pd, ppin, in_place) < 0)
+		return -1;
+	bool alu = is_alu(opc) && opc != SIMT_MOV;
+	int A = -1;
+	unsigned top = NU;
+	if (alu) {
+		unsigned cnt[SIMT_ARRAYS] = { 0 };
+		for (int j = 0; j < 3; j++)
+			if (src[j]->kind == SIMT_O_REG && s->v[src[j]->v].arr >= 0)
+				cnt[s->v[src[j]->v].arr] += nunits(s, src[j]->v);
+		A = (int)roomiest(s);
+		for (unsigned a = 0; a < SIMT_ARRAYS; a++)
+			if (cnt[a] > cnt[A])
+				A = (int)a;
+		top = NU - scratch_need(&in);
+		for (unsigned u = top; u < NU; u++)
+			if (s->owner[A][u] != NONE && evict(s, s->owner[A][u]) < 0)
+				return -1;
+	} else if (opc == SIMT_MOV && m->a.kind == SIMT_O_REG) {
+		if (bring(s, m->a.v, -1, NU, pin) < 0)
+			return -1;
+		A = s->v[m->a.v].arr;
+		if (free_at(s, (unsigned)A, m->d != NONE ? nunits(s, m->d) : 1, NU) < 0)
+			A = (int)roomiest(s);
+	}
+	for (int j = 0; j < 3; j++)
+		if (src[j]->kind == SIMT_O_REG && bring(s, src[j]->v, A, top, pin) < 0)
+			return -1;
+	operand(s, &in.a, &m->a);
+	operand(s, &in.b, &m->b);
+	operand(s, &in.c, &m->c);
+	/* the destination: its own units when the threads it skips keep it */
+	int old_arr = -1, old_unit = -1;
+	if (m->d != NONE) {
+		val *x = &s->v[m->d];
+		if (in_place) {
+			if (bring(s, m->d, A, top, pin) < 0)
+				return -1;
+		} else {
+			old_arr = x->arr;
+			old_unit = x->unit;
+			if (old_arr >= 0)
+				for (unsigned h = 0; h < nunits(s, m->d); h++)
+					s->owner[old_arr][old_unit + (int)h] = NONE;
+			unsigned to = A >= 0 ? (unsigned)A : roomiest(s);
+			/* the old units stay out of reach until it has run */
+			if (old_arr >= 0)
+				for (unsigned h = 0; h < nunits(s, m->d); h++)
+					s->owner[old_arr][old_unit + (int)h] = m->d;
+			int u = room(s, to, nunits(s, m->d), top, pin);
+			if (u < 0)
+				return -1;
+			if (old_arr >= 0)
+				for (unsigned h = 0; h < nunits(s, m->d); h++)
+					s->owner[old_arr][old_unit + (int)h] = NONE;
+			unit_take(s, to, (unsigned)u, m->d);
+		}
+		x->touch = i;
+	}
+	/* the instruction */
+	if (m->d != NONE)
+		in.d = reg_of(s, m->d, m->dpart ? m->dhalf : 0);
+	if (alu)
+		in.scratch = (uint8_t)top;
+	if (m->guard != NONE) {
+		in.guard = s->v[m->guard].unit;
+		in.guard_neg = m->gneg;
+	}
+	if (opc == SIMT_SELP)
+		in.pd = (uint8_t)s->v[m->pd].unit;
+	if (opc == SIMT_SETP || opc == SIMT_PLOG) {
+		in.pd = (uint8_t)s->v[m->pd].unit;
+		s->v[m->pd].dirty = true;
+	}
+	if (opc == SIMT_PLOG) {
+		in.d = (uint8_t)(plog_rr++ % SIMT_ARRAYS);
+		in.a.kind = SIMT_O_REG;
+		in.a.reg = (uint8_t)s->v[m->pa].unit;
+		in.a.imm = m->na;
+		if (m->pb != NONE) {
+			in.b.kind = SIMT_O_REG;
+			in.b.reg = (uint8_t)s->v[m->pb].unit;
+			in.b.imm = m->nb;
+		}
+	}
+	if (m->dpart && m->d != NONE)
+		in.type = SIMT_U32;
+	if (put(s, &in) < 0)
+		return -1;
+	if (m->d != NONE)
+		s->v[m->d].dirty = true;
+	/* values no longer needed leave their units */
+	for (int j = 0; j < 3; j++)
+		if (src[j]->kind == SIMT_O_REG && s->v[src[j]->v].arr >= 0 && !needed(s, src[j]->v, i))
+			drop(s, src[j]->v);
+	if (m->d != NONE && s->v[m->d].arr >= 0 && !needed(s, m->d, i))
+		drop(s, m->d);
+	for (int j = 0; j < 3; j++)
+		if (pr[j] != NONE && s->v[pr[j]].unit >= 0 && !needed(s, pr[j], i))
+			drop(s, pr[j]);
+	if ((opc == SIMT_SETP || opc == SIMT_PLOG) && !needed(s, m->pd, i))
+		drop(s, m->pd);
+	return 0;
+}
+
+/* ---- bundles ---- */
+
+static int new_bundle(ts *s)
+{
+	simt_kernel *k = s->out;
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? k->cap * 2 : 64;
+		simt_bundle *nb = realloc(k->b, cap * sizeof *nb);
+		if (!nb)
+			return oom(s);
+		k->b = nb;
+		k->cap = cap;
+	}
+	memset(&k->b[k->n], 0, sizeof *k->b);
+	k->n++;
+	return 0;
+}
+
+static int add_fix(ts *s, uint32_t bundle, uint32_t target)
+{
+	if (s->nfx == s->capfx) {
+		size_t cap = s->capfx ? s->capfx * 2 : 32;
+		fix *n = realloc(s->fx, cap * sizeof *n);
+		if (!n)
+			return oom(s);
+		s->fx = n;
+		s->capfx = cap;
+	}
+	s->fx[s->nfx++] = (fix){ bundle, target };
+	return 0;
+}
+
+/* What an instruction reads and writes, for the scheduler: units 0..31
+ * (array * 8 + unit), the predicate latches 32..39, memory 40. */
+#define RES_PRED 32
+#define RES_MEM 40
+#define NRES 41
+
+typedef struct rw { uint64_t r, w; } rw;
+
+static void units_mask(uint64_t *m, unsigned reg, unsigned bits)
+{
+	*m |= UINT64_C(1) << reg;
+	if (bits == 64)
+		*m |= UINT64_C(1) << (reg + 1);
+}
+
+static rw rw_of(const simt_instr *in)
+{
+	rw x = { 0, 0 };
+	unsigned opc = in->opc, w = simt_type_bits(in->type);
+	unsigned sw = opc == SIMT_CVT ? simt_type_bits(in->stype) : w;
+	bool mem = opc == SIMT_LD || opc == SIMT_ST || opc == SIMT_ATOM;
+	if (opc == SIMT_PLOG) {
+		x.r |= UINT64_C(1) << (RES_PRED + in->a.reg);
+		if (in->b.kind == SIMT_O_REG)
+			x.r |= UINT64_C(1) << (RES_PRED + in->b.reg);
+		x.w |= UINT64_C(1) << (RES_PRED + in->pd);
+	} else if (mem) {
+		if (in->a.kind == SIMT_O_REG)
+			units_mask(&x.r, in->a.reg, in->addr64 ? 64 : 32);
+		if (in->b.kind == SIMT_O_REG)
+			units_mask(&x.r, in->b.reg, w);
+		if (in->c.kind == SIMT_O_REG)
+			units_mask(&x.r, in->c.reg, w);
+		if (opc != SIMT_ST)
+			units_mask(&x.w, in->d, w);
+		x.w |= UINT64_C(1) << RES_MEM;
+	} else if (opc != SIMT_BRA && opc != SIMT_EXIT && opc != SIMT_BAR) {
+		const simt_operand *o[3] = { &in->a, &in->b, &in->c };
+		for (int j = 0; j < 3; j++)
+			if (o[j]->kind == SIMT_O_REG)
+				units_mask(&x.r, o[j]->reg, j == 0 ? sw : w);
+		if (opc == SIMT_SETP)
+			x.w |= UINT64_C(1) << (RES_PRED + in->pd);
+		else
+			units_mask(&x.w, in->d, w);
+		if (opc == SIMT_SELP)
+			x.r |= UINT64_C(1) << (RES_PRED + in->pd);
+		/* the micro-program's scratch is written too */
+		unsigned arr = (opc == SIMT_SETP ? in->a.reg : in->d) / NU;
+		for (unsigned u = in->scratch; u < NU; u++)
+			x.w |= UINT64_C(1) << (arr * NU + u);
+	}
+	if (in->guard >= 0)
+		x.r |= UINT64_C(1) << (RES_PRED + (unsigned)in->guard);
+	return x;
+}
+
+static unsigned slot_of(const simt_instr *in)
+{
+	switch (in->opc) {
+	case SIMT_LD: case SIMT_ST: case SIMT_ATOM: case SIMT_SHFL: return SIMT_SLOT_MEM;
+	case SIMT_BRA: case SIMT_EXIT: case SIMT_BAR: return SIMT_SLOT_CTL;
+	case SIMT_PLOG: return in->d;
+	case SIMT_SETP: return in->a.reg / NU;
+	default: return in->d / NU;
+	}
+}
+
+static bool slot_taken(const simt_bundle *b, unsigned slot)
+{
+	for (unsigned i = 0; i < b->n; i++)
+		if (slot_of(&b->in[i]) == slot)
+			return true;
+	return false;
+}
+
+/* The block's instructions into bundles: each as early as what it reads
+ * and writes allows (after every earlier writer of what it reads, and
+ * every earlier reader and writer of what it writes), in a free slot;
+ * memory operations keep their order, a barrier is a wall, the branch
+ * or exit goes last.  mapping=serial: one a bundle. */
+static int bundle_block(ts *s)
+{
+	simt_kernel *k = s->out;
+	uint32_t first = (uint32_t)k->n, floor = first;
+	uint32_t lastw[NRES], lastr[NRES];
+	for (unsigned r = 0; r < NRES; r++)
+		lastw[r] = lastr[r] = first;
+	bool wrote[NRES] = { false }, read[NRES] = { false };
+	for (size_t i = 0; i < L.n; i++) {
+		simt_instr in = L.in[i];
+		unsigned slot = slot_of(&in);
+		uint32_t at = floor;
+		if (s->serial) {
+			at = (uint32_t)k->n;
+		} else {
+			rw x = rw_of(&in);
+			for (unsigned r = 0; r < NRES; r++) {
+				uint64_t bit = UINT64_C(1) << r;
+				if ((x.r & bit) && wrote[r] && lastw[r] + 1 > at)
+					at = lastw[r] + 1;
+				if ((x.w & bit) && wrote[r] && lastw[r] + 1 > at)
+					at = lastw[r] + 1;
+				if ((x.w & bit) && read[r] && lastr[r] + 1 > at)
+					at = lastr[r] + 1;
+			}
+			if (slot == SIMT_SLOT_CTL && k->n > first && k->n - 1 > at)
+				at = (uint32_t)k->n - 1; /* last: after everything */
+			for (;; at++) {
+				if (at >= k->n)
+					break;
+				const simt_bundle *b = &k->b[at];
+				if (in.opc == SIMT_PLOG) {
+					unsigned a = 0;
+					while (a < SIMT_ARRAYS && slot_taken(b, a))
+						a++;
+					if (a < SIMT_ARRAYS) {
+						in.d = (uint8_t)a;
+						break;
+					}
+					continue;
+				}
+				if (!slot_taken(b, slot) && !slot_taken(b, SIMT_SLOT_CTL))
+					break;
+			}
+			for (unsigned r = 0; r < NRES; r++) {
+				uint64_t bit = UINT64_C(1) << r;
+				if (x.w & bit)
+					lastw[r] = at, wrote[r] = true;
+				if ((x.r & bit) && (!read[r] || at > lastr[r]))
+					lastr[r] = at, read[r] = true;
+			}
+		}
+		while (at >= k->n)
+			if (new_bundle(s) < 0)
+				return -1;
+		simt_bundle *b = &k->b[at];
+		if (b->n == 0)
+			b->line = in.line;
+		b->in[b->n++] = in;
+		if (in.opc == SIMT_BAR)
+			floor = at + 1;
+		if (in.opc == SIMT_BRA && add_fix(s, at, in.target) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- the driver ---- */
+
+static int emit_block(ts *s, size_t j)
+{
+	blk *b = &s->b[j];
+	s->cur = b;
+	b->bundle = (uint32_t)s->out->n;
+	s->nmo = 0;
+	L.n = 0;
+	for (uint32_t i = b->first; i < b->end; i++) {
+		s->line = s->k->ins[i].line;
+		s->col = s->k->ins[i].col;
+		if (lower(s, &s->k->ins[i], i) < 0)
+			return -1;
+	}
+	/* the last use of each value in the block */
+	for (size_t v = 0; v < s->nv; v++) {
+		s->v[v].last = 0;
+		s->v[v].arr = s->v[v].unit = -1;
+		s->v[v].dirty = false;
+	}
+	for (unsigned a = 0; a < SIMT_ARRAYS; a++)
+		for (unsigned u = 0; u < NU; u++)
+			s->owner[a][u] = NONE;
+	for (unsigned p = 0; p < SIMT_PREDS; p++)
+		s->powner[p] = NONE;
+	for (uint32_t i = 0; i < s->nmo; i++) {
+		const mop *m = &s->mo[i];
+		const opr *src[3] = { &m->a, &m->b, &m->c };
+		for (int q = 0; q < 3; q++)
+			if (src[q]->kind == SIMT_O_REG)
+				s->v[src[q]->v].last = i;
+		int pr2[3] = { m->guard, m->in.opc == SIMT_SELP ? m->pd : m->pa, m->pb };
+		for (int q = 0; q < 3; q++)
+			if (pr2[q] != NONE)
+				s->v[pr2[q]].last = i;
+		if ((m->guard != NONE || m->dpart) && m->d != NONE)
+			s->v[m->d].last = i;
+		if ((m->guard != NONE) && m->pd != NONE && m->in.opc != SIMT_SELP)
+			s->v[m->pd].last = i;
+	}
+	/* the terminator waits for the values going home */
+	uint32_t n = (uint32_t)s->nmo;
+	bool term = n && (s->mo[n - 1].in.opc == SIMT_BRA || s->mo[n - 1].in.opc == SIMT_EXIT);
+	for (uint32_t i = 0; i < n - (term ? 1 : 0); i++)
+		if (emit_mop(s, &s->mo[i], i) < 0)
+			return -1;
+	int ppin[8] = { NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE };
+	if (term && s->mo[n - 1].guard != NONE) {
+		s->now = n - 1;
+		ppin[0] = s->mo[n - 1].guard;
+		if (pbring(s, s->mo[n - 1].guard, ppin, true) < 0)
+			return -1;
+	}
+	s->now = n;
+	for (size_t v = 0; v < s->k->nregs; v++) {
+		val *x = &s->v[v];
+		if (!x->dirty || !get_bit(b->out, (uint32_t)v) || (x->arr < 0 && x->unit < 0))
+			continue;
+		if (x->bits == 1) {
+			if ((int)v == ppin[0]) { /* its latch must stay for the branch */
+				x->dirty = true;
+				int keep = x->unit;
+				if (pspill(s, (int)v) < 0)
+					return -1;
+				s->powner[keep] = (int)v;
+				x->unit = (int8_t)keep;
+				continue;
+			}
+			if (pspill(s, (int)v) < 0)
+				return -1;
+		} else if (evict(s, (int)v) < 0) {
+			return -1;
+		}
+	}
+	if (term) {
+		const mop *m = &s->mo[n - 1];
+		simt_instr in = m->in;
+		in.scratch = NU;
+		if (m->guard != NONE) {
+			in.guard = s->v[m->guard].unit;
+			in.guard_neg = m->gneg;
+		}
+		if (put(s, &in) < 0)
+			return -1;
+	}
+	return bundle_block(s);
+}
+
+int simt_ptx_translate(const ptx_module *m, size_t k, const simt_ptx_layout *lay, int mapping,
+		       simt_kernel *out, simt_ptx_needs *needs, diag *d)
+{
+	ts s;
+	memset(&s, 0, sizeof s);
+	s.m = m;
+	s.k = &m->k[k];
+	s.lay = lay;
+	s.out = out;
+	s.d = d;
+	s.serial = mapping == SIMT_MAP_SERIAL;
+	s.line = s.k->line;
+	memset(out, 0, sizeof *out);
+	snprintf(out->name, sizeof out->name, "%s", s.k->name);
+	out->line = s.k->line;
+	out->translated = true;
+	int rc = -1;
+	for (size_t r = 0; r < s.k->nregs; r++)
+		if (new_val(&s, s.k->regbits[r]) < 0)
+			goto done;
+	if (s.k->nins == 0) {
+		rc = 0;
+		goto done;
+	}
+	if (blocks(&s) < 0 || liveness(&s) < 0)
+		goto done;
+	/* every register live into a block has a home */
+	for (size_t j = 0; j < s.nb; j++)
+		for (size_t r = 0; r < s.k->nregs; r++)
+			if (get_bit(s.b[j].in, (uint32_t)r) && home_of(&s, (int)r) < 0)
+				goto done;
+	size_t nregs_vals = s.nv;
+	for (size_t j = 0; j < s.nb; j++) {
+		s.nv = nregs_vals; /* temporaries are the block's own */
+		if (emit_block(&s, j) < 0)
+			goto done;
+	}
+	for (size_t i = 0; i < s.nfx; i++) {
+		uint32_t t = s.fx[i].ins;
+		uint32_t at = t >= s.k->nins ? (uint32_t)out->n : s.b[s.blk_of[t]].bundle;
+		simt_bundle *b = &out->b[s.fx[i].bundle];
+		b->in[b->n - 1].target = at;
+	}
+	needs->local_words = (s.local_bytes + 3) / 4;
+	needs->shared_bytes = s.k->shared_bytes;
+	rc = 0;
+done:
+	if (rc < 0) {
+		free(out->b);
+		out->b = NULL;
+		out->n = out->cap = 0;
+	}
+	free(s.v);
+	free(s.mo);
+	free(s.fx);
+	free(s.blk_of);
+	if (s.b)
+		free(s.b[0].in);
+	free(s.b);
+	free(L.in);
+	L = (ilist){ 0 };
+	return rc;
+}

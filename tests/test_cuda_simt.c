@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_cuda_simt.c: every launch case of tests/kernels/cuda/ translated
+ * to the SIMT machine (emu/simt/ptxc.h) from the committed PTX of
+ * samples/cuda/ and samples/opencl/, run on the emulated SRAM, and each
+ * output compared element by element with the plain C of
+ * tests/kernels/cuda/refs.c: bit for bit, or for the .approx results
+ * within the bound the case states.  Both mappings (VLIW bundles and one
+ * operation a bundle) must give the same bits.  The arrays sit 256-byte
+ * aligned from 0x1000.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/cuda/cases.h"
+#include "ptx.h"
+#include "ptxc.h"
+#include "simt.h"
+#include "text.h"
+
+#define ALIGN 256u
+#define BASE 0x1000u
+
+typedef struct loaded {
+	ptx_module *m;
+	uint64_t addr[CK_MAX_ARRAYS];
+	uint64_t size;
+} loaded;
+
+static void load(const ck_case *c, loaded *ld)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", SRCDIR, c->ptx);
+	char *text;
+	size_t len;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(text_read_file(path, 16u << 20, &text, &len, &d), 0, "%s", d.msg);
+	cr_assert_eq(ptx_read(path, text, len, &ld->m, &d), 0, "%s: %s", c->name, d.msg);
+	free(text);
+	uint64_t at = BASE;
+	for (size_t i = 0; i < c->narrays; i++) {
+		ld->addr[i] = at;
+		at += (c->arrays[i].n * c->arrays[i].elem + ALIGN - 1) / ALIGN * ALIGN;
+	}
+	ld->size = at;
+}
+
+/* A case's launches as calls; launches that zero an array first (the
+ * host's memset) split the case into runs. */
+static size_t calls_of(const ck_case *c, const loaded *ld, size_t from, simt_ptx_call *out,
+		       uint64_t (*args)[CK_MAX_ARGS])
+{
+	size_t n = 0;
+	for (size_t li = from; li < c->nlaunches; li++) {
+		const ck_launch *l = &c->launches[li];
+		if (l->clear >= 0 && li > from)
+			break;
+		long k = ptx_kernel_find(ld->m, l->kernel);
+		cr_assert_geq(k, 0, "%s: no kernel %s", c->name, l->kernel);
+		for (size_t i = 0; i < l->nargs; i++)
+			args[n][i] = l->args[i].kind == CK_ARG_ARRAY ? ld->addr[l->args[i].array] : l->args[i].bits;
+		out[n] = (simt_ptx_call){ .kernel = (size_t)k, .args = args[n], .nargs = l->nargs };
+		memcpy(out[n].gdim, l->grid, sizeof out[n].gdim);
+		memcpy(out[n].bdim, l->block, sizeof out[n].bdim);
+		n++;
+	}
+	return n;
+}
+
+static void run_case(size_t idx, int mapping)
+{
+	ck_case c;
+	cr_assert_eq(ck_case_make(idx, &c), 0);
+	loaded ld;
+	load(&c, &ld);
+	uint8_t *mem = calloc(1, ld.size);
+	cr_assert_not_null(mem);
+	for (size_t i = 0; i < c.narrays; i++)
+		memcpy(mem + ld.addr[i], c.arrays[i].init, c.arrays[i].n * c.arrays[i].elem);
+	simt_ptx_call *calls = calloc(c.nlaunches, sizeof *calls);
+	uint64_t (*args)[CK_MAX_ARGS] = calloc(c.nlaunches, sizeof *args);
+	cr_assert(calls && args);
+	for (size_t li = 0; li < c.nlaunches;) {
+		const ck_launch *l = &c.launches[li];
+		if (l->clear >= 0)
+			memset(mem + ld.addr[l->clear], 0, c.arrays[l->clear].n * c.arrays[l->clear].elem);
+		size_t n = calls_of(&c, &ld, li, calls, args);
+		simt_program p;
+		diag d;
+		diag_clear(&d);
+		cr_assert_eq(simt_ptx_program(c.ptx, ld.m, calls, n, ld.size, mapping, &p, &d), 0,
+			     "%s: %s", c.name, d.msg);
+		memcpy(p.init, mem, ld.size);
+		simt_machine *m = simt_machine_new(&p, &d);
+		cr_assert_not_null(m, "%s: %s", c.name, d.msg);
+		cr_assert_eq(simt_machine_run(m, &d), 0, "%s (%s): %s", c.name,
+			     mapping == SIMT_MAP_SERIAL ? "serial" : "vliw", d.msg);
+		memcpy(mem, simt_machine_mem(m), ld.size);
+		simt_machine_free(m);
+		simt_program_free(&p);
+		li += n;
+	}
+	size_t bad = 0;
+	for (size_t i = 0; i < c.narrays; i++) {
+		const ck_array *a = &c.arrays[i];
+		if (a->check == CK_INPUT)
+			continue;
+		for (size_t j = 0; j < a->n; j++) {
+			const uint8_t *g = mem + ld.addr[i] + j * a->elem, *w = (const uint8_t *)a->want + j * a->elem;
+			int ok;
+			if (a->check == CK_APPROX) {
+				float gf, wf;
+				memcpy(&gf, g, 4);
+				memcpy(&wf, w, 4);
+				ok = fabs((double)gf - wf) <= a->tol * fmax(1.0, fabs((double)wf));
+			} else {
+				ok = memcmp(g, w, a->elem) == 0;
+			}
+			if (!ok && bad++ < 10) {
+				uint64_t gv = 0, wv = 0;
+				memcpy(&gv, g, a->elem < 8 ? a->elem : 8);
+				memcpy(&wv, w, a->elem < 8 ? a->elem : 8);
+				cr_log_error("%s: %s[%zu] is 0x%llx, the C gives 0x%llx", c.name, a->name, j,
+					     (unsigned long long)gv, (unsigned long long)wv);
+			}
+		}
+	}
+	cr_expect_eq(bad, 0, "%s: %zu elements differ from the plain C", c.name, bad);
+	free(calls);
+	free(args);
+	free(mem);
+	ptx_module_free(ld.m);
+	ck_case_free(&c);
+}
+
+ParameterizedTestParameters(cuda_simt, vliw)
+{
+	size_t n = ck_case_count();
+	size_t *idx = cr_malloc(n * sizeof *idx);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	return cr_make_param_array(size_t, idx, n, NULL);
+}
+
+ParameterizedTest(size_t *idx, cuda_simt, vliw, .timeout = 600)
+{
+	run_case(*idx, SIMT_MAP_VLIW);
+}
