@@ -505,6 +505,10 @@ tests_test_cuda_cases_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -DSRCDIR='"$
 tests_test_cuda_cases_LDADD = tests/libkernels.la $(TEST_LIBS)
 # Every CUDA and OpenCL sample's committed PTX on emu/ptx's reference,
 # against the plain C of tests/kernels/cuda/.
+check_PROGRAMS += tests/test_cuda_simt
+tests_test_cuda_simt_SOURCES = tests/test_cuda_simt.c
+tests_test_cuda_simt_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/emu/ptx -I$(top_srcdir)/emu/simt -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_cuda_simt_LDADD = tests/libkernels.la $(TEST_LIBS)
 check_PROGRAMS += tests/test_cuda_kernels
 tests_test_cuda_kernels_SOURCES = tests/test_cuda_kernels.c
 tests_test_cuda_kernels_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/emu/ptx -DSRCDIR='"$(abs_top_srcdir)"'

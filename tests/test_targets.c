@@ -28,6 +28,12 @@ static const struct { const char *suffix, *args; } extra[] = {
 	{ "tutorial-jit/stencil1d.json", "--type f32" },
 	{ "vima/matmul.vima", "-m vector=256 -D n=128" },
 	{ "vima/knn.vima", "-D N=4096" },
+	/* the PTX samples the SIMT machine runs (doc/SIMT.md, "Translated PTX") */
+	{ "cuda/branchy.ptx", "--launch 'branchy<<<20,256>>>(5000, x:i32[5000], y:i32[5000])'" },
+	{ "cuda/collatz.ptx", "--launch 'collatz<<<12,256>>>(3000, 300, x:u32[3000], s:u32[3000])'" },
+	{ "cuda/histogram.ptx", "--launch 'histogram<<<13,256>>>(100000, x:u32[100000], h:u32[256])'" },
+	{ "opencl/vadd.ptx", "--launch 'vadd<<<8,128>>>(a:f32[1000], b:f32[1000], c:f32[1000], 1000)'" },
+	{ "opencl/transpose.ptx", "--launch 'transpose<<<(5,3),(16,16)>>>(in:u32[45,70], out:u32[70,45], 45, 70)'" },
 };
 
 typedef struct samples {
@@ -40,6 +46,8 @@ static bool ends_with(const char *s, const char *suffix)
 	const size_t n = strlen(s), k = strlen(suffix);
 	return n >= k && !strcmp(s + n - k, suffix);
 }
+
+static const char *extra_args(const char *path);
 
 /* Every file under dir that a target claims by its extension. */
 static void find_samples(const char *dir, samples *s)
@@ -58,6 +66,10 @@ static void find_samples(const char *dir, samples *s)
 			continue;
 		}
 		if (!tgt_find(path, "", 0) || ends_with(path, ".npy"))
+			continue;
+		/* a PTX module is a sample where a launch above says how to run
+		 * it; the others need instructions the SIMT machine lacks yet */
+		if (ends_with(path, ".ptx") && !*extra_args(path))
 			continue;
 		/* an artifact's .json only where a sample is one */
 		if (ends_with(path, ".json") && !strstr(path, "tutorial-jit"))

@@ -15,6 +15,11 @@ static const char *const op_names[] = {
 #undef PTX_OP
 };
 
+const char *ptx_op_name(unsigned op)
+{
+	return op < PO_COUNT ? op_names[op] : "?";
+}
+
 typedef struct word {
 	const char *s;
 	size_t n;

@@ -209,6 +209,8 @@ bool ptx_tok_punct(const ptx_tok_t *t, char c);
 /* Decode an opcode word ("ld.global.v2.f32") into i (op, types and
  * modifiers).  0, or -1 with d set (the unsupported part named). */
 int ptx_decode_opcode(ptx_lex *x, const ptx_tok_t *t, ptx_ins *i);
+/* An op's mnemonic ("ld"). */
+const char *ptx_op_name(unsigned op);
 
 /* ---- the reference's arithmetic (ref_alu.c) ---- */
 uint64_t ptx_alu_int(const ptx_ins *i, uint64_t a, uint64_t b, uint64_t c);

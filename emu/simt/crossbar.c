@@ -46,15 +46,15 @@ int64_t simt_shfl_run(simt_machine *m, const simt_kernel *k, const simt_instr *i
 	 * that are not live hold what they last had). */
 	uint32_t *out = m->addr;
 	for (unsigned t = 0; t < cb->ntid; t++)
-		out[t] = simt_port_read(m, cb->index, t, in->a.reg);
+		out[t] = (uint32_t)simt_port_read(m, cb->index, t, in->a.reg, 32);
 	uint64_t moved = 0;
 	for (unsigned t = 0; t < cb->ntid; t++) {
 		if (!simt_mask_bit(g, t))
 			continue;
-		uint32_t b = in->b.kind == SIMT_O_IMM ? in->b.imm
-			: simt_port_read(m, cb->index, t, in->b.reg);
+		uint32_t b = in->b.kind == SIMT_O_IMM ? (uint32_t)in->b.imm
+			: (uint32_t)simt_port_read(m, cb->index, t, in->b.reg, 32);
 		uint32_t j = simt_shfl_lane(in->cmp, t, b, cb->ntid);
-		simt_port_write(m, cb->index, t, in->d, out[j]);
+		simt_port_write(m, cb->index, t, in->d, out[j], 32);
 		moved += j != t;
 	}
 	m->st.shuffles++;

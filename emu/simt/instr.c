@@ -46,6 +46,11 @@ static const simt_opinfo opinfo[SIMT_OPC_COUNT] = {
 	[SIMT_SHFL] = { "shfl", T_A, 2, true }, /* d := a of lane (mode, b) */
 	[SIMT_BRA] = { "bra", 0, 0, false },    /* pc := target */
 	[SIMT_EXIT] = { "exit", 0, 0, false },  /* the thread ends */
+	/* translated PTX only: not in DC-PTX's text */
+	[SIMT_FMA] = { "fma", T_F, 3, true },   /* d := a * b + c, rounded once */
+	[SIMT_ATOM] = { "atom", T_A, 3, true }, /* d := mem[a]; mem[a] := op(...) */
+	[SIMT_BAR] = { "bar.sync", 0, 0, false },
+	[SIMT_PLOG] = { "plog", 0, 2, false },  /* pd := a op b, predicates */
 };
 
 const simt_opinfo *simt_opinfo_of(unsigned opc)
@@ -126,7 +131,7 @@ static int mnemonic(simt_cur *c, simt_instr *in)
 	if (dot)
 		*dot++ = 0;
 	int opc = -1;
-	for (unsigned k = 0; k < SIMT_OPC_COUNT; k++)
+	for (unsigned k = 0; k < SIMT_FMA; k++) /* DC-PTX's own */
 		if (!strcmp(w, opinfo[k].name))
 			opc = (int)k;
 	if (opc < 0)
@@ -351,21 +356,46 @@ static int operands(simt_cur *c, const simt_program *p, simt_labels *lab, uint32
 	return 0;
 }
 
-unsigned simt_instr_slot(const simt_instr *in)
+unsigned simt_instr_slot_units(unsigned units, const simt_instr *in)
 {
 	switch (in->opc) {
 	case SIMT_LD:
 	case SIMT_ST:
+	case SIMT_ATOM:
 	case SIMT_SHFL: /* the crossbar of the C-Box, shared with the memory port */
 		return SIMT_SLOT_MEM;
 	case SIMT_BRA:
 	case SIMT_EXIT:
+	case SIMT_BAR:
 		return SIMT_SLOT_CTL;
+	case SIMT_PLOG:
+		return in->d % SIMT_ARRAYS;
 	case SIMT_SETP:
-		return simt_reg_array(in->a.reg);
+		return in->a.reg / units;
 	default:
-		return simt_reg_array(in->d);
+		return in->d / units;
 	}
+}
+
+unsigned simt_instr_slot(const simt_program *p, const simt_instr *in)
+{
+	return simt_instr_slot_units(simt_units(p), in);
+}
+
+unsigned simt_type_bits(unsigned type)
+{
+	switch (type) {
+	case SIMT_U64: case SIMT_S64: return 64;
+	case SIMT_U16: case SIMT_S16: return 16;
+	case SIMT_U8: case SIMT_S8: return 8;
+	default: return 32;
+	}
+}
+
+bool simt_type_signed(unsigned type)
+{
+	return type == SIMT_S32 || type == SIMT_S64 || type == SIMT_S16 || type == SIMT_S8 ||
+	       type == SIMT_F32;
 }
 
 /* Registers (bits 0..23) and predicates (bits 24..31) an instruction
@@ -394,28 +424,28 @@ static uint32_t writes_of(const simt_instr *in)
 /* An ALU instruction's register operands must sit in its slot's array
  * (§3.4: otherwise the compiler inserts a copy); mov between arrays is
  * that copy. */
-static int operands_local(simt_cur *c, const simt_instr *in, unsigned slot)
+static int operands_local(simt_cur *c, const simt_program *p, const simt_instr *in, unsigned slot)
 {
 	const simt_operand *o[3] = { &in->a, &in->b, &in->c };
 	if (in->opc == SIMT_MOV)
 		return 0;
 	for (int k = 0; k < 3; k++)
-		if (o[k]->kind == SIMT_O_REG && simt_reg_array(o[k]->reg) != slot)
+		if (o[k]->kind == SIMT_O_REG && simt_reg_array(p, o[k]->reg) != slot)
 			return simt_err(c, (size_t)in->col - 1,
 					"r%u is in array %u but %s runs on array %u: copy it with mov first",
-					o[k]->reg, simt_reg_array(o[k]->reg), opinfo[in->opc].name, slot);
-	if (in->opc == SIMT_SETP || !opinfo[in->opc].has_d || simt_reg_array(in->d) == slot)
+					o[k]->reg, simt_reg_array(p, o[k]->reg), opinfo[in->opc].name, slot);
+	if (in->opc == SIMT_SETP || !opinfo[in->opc].has_d || simt_reg_array(p, in->d) == slot)
 		return 0;
 	return simt_err(c, (size_t)in->col - 1, "internal: destination outside the slot");
 }
 
-static int bundle_rules(simt_cur *c, const simt_bundle *b)
+static int bundle_rules(simt_cur *c, const simt_program *p, const simt_bundle *b)
 {
 	unsigned used = 0;
 	uint32_t wr = 0, rd = 0;
 	for (unsigned i = 0; i < b->n; i++) {
 		const simt_instr *in = &b->in[i];
-		unsigned slot = simt_instr_slot(in);
+		unsigned slot = simt_instr_slot(p, in);
 		size_t at = (size_t)in->col - 1;
 		if (slot == SIMT_SLOT_CTL && i + 1 != b->n)
 			return simt_err(c, at, "%s must be the last instruction of its bundle",
@@ -425,14 +455,14 @@ static int bundle_rules(simt_cur *c, const simt_bundle *b)
 					: slot == SIMT_SLOT_CTL ? "a second branch in one bundle"
 					: "a second instruction on array %u in one bundle (one slot per array)", slot);
 		used |= 1u << slot;
-		if (slot < SIMT_ARRAYS && operands_local(c, in, slot) < 0)
+		if (slot < SIMT_ARRAYS && operands_local(c, p, in, slot) < 0)
 			return -1;
 		if (slot < SIMT_ARRAYS && !(in->opc == SIMT_MOV && in->a.kind != SIMT_O_IMM &&
-		     (in->a.kind == SIMT_O_SPECIAL || simt_reg_array(in->a.reg) != slot))) {
+		     (in->a.kind == SIMT_O_SPECIAL || simt_reg_array(p, in->a.reg) != slot))) {
 			isa_cmd ic;
 			bool via;
 			const char *why;
-			if (simt_isa_cmd(in, 1, &ic, &via, &why) < 0)
+			if (simt_isa_cmd(p, in, 1, &ic, &via, &why) < 0)
 				return simt_err(c, at, "%s: %s", opinfo[in->opc].name, why);
 		}
 		uint32_t r = reads_of(in), w = writes_of(in);
@@ -483,5 +513,5 @@ int simt_parse_bundle(simt_cur *c, const simt_program *p, simt_labels *lab,
 		if (!simt_eat(c, ';'))
 			return simt_err(c, c->pos, "expected ';' between the instructions of a bundle, or the end of the line");
 	}
-	return bundle_rules(c, b);
+	return bundle_rules(c, p, b);
 }

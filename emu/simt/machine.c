@@ -103,9 +103,9 @@ const simt_stats *simt_machine_stats(const simt_machine *m)
 int simt_machine_reg(simt_machine *m, unsigned cta, unsigned t, unsigned reg, uint32_t *out)
 {
 	unsigned cb = cta % m->p->cbs;
-	if (m->held[cb] != (int64_t)cta || t >= m->held_block || reg >= SIMT_REGS)
+	if (m->held[cb] != (int64_t)cta || t >= m->held_block || reg >= SIMT_REGS_MAX)
 		return -1;
-	*out = simt_port_read(m, cb, t, reg);
+	*out = (uint32_t)simt_port_read(m, cb, t, reg, 32);
 	return 0;
 }
 
@@ -129,7 +129,7 @@ int simt_machine_track(simt_machine *m, diag *d)
 		return -1;
 	}
 	m->mem_w = calloc(p->mem_bytes / 4 + 1, sizeof *m->mem_w);
-	m->reg_w = calloc((size_t)p->cbs * SIMT_CB_THREADS * SIMT_REGS, sizeof *m->reg_w);
+	m->reg_w = calloc((size_t)p->cbs * SIMT_CB_THREADS * SIMT_REGS_MAX, sizeof *m->reg_w);
 	if (!m->kbase || !m->mem_w || !m->reg_w) {
 		free(m->kbase);
 		free(m->mem_w);
@@ -143,7 +143,7 @@ int simt_machine_track(simt_machine *m, diag *d)
 
 static size_t reg_slot(unsigned cb, unsigned t, unsigned reg)
 {
-	return ((size_t)cb * SIMT_CB_THREADS + t) * SIMT_REGS + reg;
+	return ((size_t)cb * SIMT_CB_THREADS + t) * SIMT_REGS_MAX + reg;
 }
 
 simt_writer simt_machine_mem_writer(const simt_machine *m, uint32_t w)
@@ -153,7 +153,7 @@ simt_writer simt_machine_mem_writer(const simt_machine *m, uint32_t w)
 
 simt_writer simt_machine_reg_writer(const simt_machine *m, unsigned cb, unsigned t, unsigned reg)
 {
-	if (!m->reg_w || cb >= m->p->cbs || t >= SIMT_CB_THREADS || reg >= SIMT_REGS)
+	if (!m->reg_w || cb >= m->p->cbs || t >= SIMT_CB_THREADS || reg >= SIMT_REGS_MAX)
 		return (simt_writer){ 0, 0 };
 	return m->reg_w[reg_slot(cb, t, reg)];
 }
@@ -166,7 +166,7 @@ void simt_machine_mark_mem(simt_machine *m, uint32_t w)
 
 void simt_machine_mark_reg(simt_machine *m, unsigned cb, unsigned t, unsigned reg)
 {
-	if (m->reg_w && cb < m->p->cbs && t < SIMT_CB_THREADS && reg < SIMT_REGS)
+	if (m->reg_w && cb < m->p->cbs && t < SIMT_CB_THREADS && reg < SIMT_REGS_MAX)
 		m->reg_w[reg_slot(cb, t, reg)] =
 			(simt_writer){ (uint32_t)m->st.cb_runs + m->running, SIMT_WRITER_OUTSIDE };
 }
@@ -201,9 +201,12 @@ static void record_writes(simt_machine *m, const simt_kernel *k, const simt_bund
 	for (unsigned t = 0; t < SIMT_CB_THREADS; t++) {
 		if (!simt_mask_bit(g, t))
 			continue;
-		if (in->opc == SIMT_ST)
+		if (in->opc == SIMT_ST || in->opc == SIMT_ATOM) {
+			unsigned n = simt_type_bits(in->type) / 8;
 			m->mem_w[m->addr[t] / 4] = w;
-		else
+			m->mem_w[(m->addr[t] + n - 1) / 4] = w;
+		}
+		if (in->opc != SIMT_ST)
 			m->reg_w[reg_slot(m->cb.index, t, in->d)] = w;
 	}
 }
@@ -230,7 +233,7 @@ static void cta_start(simt_machine *m, unsigned cb, uint32_t cta, const simt_lau
 		}
 	if (m->reg_w)
 		memset(&m->reg_w[reg_slot(cb, 0, 0)], 0,
-		       SIMT_CB_THREADS * SIMT_REGS * sizeof *m->reg_w);
+		       SIMT_CB_THREADS * SIMT_REGS_MAX * sizeof *m->reg_w);
 }
 
 /* One bundle on the active threads: its compute latency is the longest
@@ -240,10 +243,17 @@ static int bundle_run(simt_machine *m, const simt_kernel *k, const simt_bundle *
 		      const simt_mask *act, uint64_t *cycles, diag *d)
 {
 	uint64_t run = 0, base = 0, mem = 0, serial = 0;
+	const simt_instr *last = &b->in[b->n - 1];
+	if (b->n && last->opc == SIMT_BAR && memcmp(act, &m->cb.live, sizeof *act)) {
+		diag_at(d, m->p->path, last->line, last->col,
+			"kernel '%s': CTA %u: bar.sync reached by %u of the CTA's %u running threads: a barrier in divergent code",
+			k->name, m->cb.cta, simt_mask_count(act), simt_mask_count(&m->cb.live));
+		return -1;
+	}
 	for (unsigned i = 0; i < b->n; i++) {
 		const simt_instr *in = &b->in[i];
 		simt_mask g = simt_guarded(&m->cb, in, act);
-		unsigned slot = simt_instr_slot(in);
+		unsigned slot = simt_instr_slot(m->p, in);
 		if (slot == SIMT_SLOT_CTL)
 			continue;
 		if (slot == SIMT_SLOT_MEM) {
@@ -258,7 +268,7 @@ static int bundle_run(simt_machine *m, const simt_kernel *k, const simt_bundle *
 		m->st.slot_ops++;
 		simt_cost cost = { SIMT_REG_BITS, SIMT_REG_BITS };
 		bool moved = in->opc == SIMT_MOV && (in->a.kind == SIMT_O_SPECIAL ||
-			(in->a.kind == SIMT_O_REG && simt_reg_array(in->a.reg) != slot));
+			(in->a.kind == SIMT_O_REG && simt_reg_array(m->p, in->a.reg) != slot));
 		if (moved)
 			simt_move_run(m, in, &g);
 		else if (simt_slot_run(m, in, &g, &cost, d) < 0)
@@ -283,7 +293,8 @@ static void advance(simt_machine *m, const simt_kernel *k, uint32_t pc, const si
 {
 	simt_cb *c = &m->cb;
 	const simt_bundle *b = &k->b[pc];
-	const simt_instr *ctl = simt_instr_slot(&b->in[b->n - 1]) == SIMT_SLOT_CTL ? &b->in[b->n - 1] : NULL;
+	const simt_instr *ctl = b->n && simt_instr_slot(m->p, &b->in[b->n - 1]) == SIMT_SLOT_CTL &&
+		b->in[b->n - 1].opc != SIMT_BAR ? &b->in[b->n - 1] : NULL;
 	simt_mask taken = { { 0 } };
 	if (ctl)
 		taken = simt_guarded(c, ctl, act);
@@ -300,13 +311,31 @@ static void advance(simt_machine *m, const simt_kernel *k, uint32_t pc, const si
 	}
 }
 
-/* The CB's PC: the lowest of its live threads'; act: those there. */
-static uint32_t issue_pc(const simt_cb *c, simt_mask *act)
+static bool at_barrier(const simt_kernel *k, uint32_t pc)
 {
-	uint32_t pc = UINT32_MAX;
+	return k && pc < k->n && k->b[pc].n && k->b[pc].in[k->b[pc].n - 1].opc == SIMT_BAR;
+}
+
+/* The CB's PC: the lowest of its live threads'; act: those there.  A
+ * thread at a barrier waits there until every live thread is at it:
+ * the others run first, the lowest of theirs (UINT32_MAX - 1 when all
+ * wait, at different barriers). */
+static uint32_t issue_pc_k(const simt_cb *c, const simt_kernel *k, simt_mask *act)
+{
+	uint32_t pc = UINT32_MAX, run = UINT32_MAX;
+	unsigned live = 0, there = 0;
 	for (unsigned t = 0; t < SIMT_CB_THREADS; t++)
-		if (simt_mask_bit(&c->live, t) && c->pc[t] < pc)
-			pc = c->pc[t];
+		if (simt_mask_bit(&c->live, t)) {
+			live++;
+			if (c->pc[t] < pc)
+				pc = c->pc[t];
+			if (!at_barrier(k, c->pc[t]) && c->pc[t] < run)
+				run = c->pc[t];
+		}
+	for (unsigned t = 0; at_barrier(k, pc) && t < SIMT_CB_THREADS; t++)
+		there += simt_mask_bit(&c->live, t) && c->pc[t] == pc;
+	if (at_barrier(k, pc) && there < live)
+		pc = run == UINT32_MAX ? UINT32_MAX - 1 : run;
 	memset(act, 0, sizeof *act);
 	for (unsigned t = 0; t < SIMT_CB_THREADS; t++)
 		if (simt_mask_bit(&c->live, t) && c->pc[t] == pc)
@@ -314,13 +343,29 @@ static uint32_t issue_pc(const simt_cb *c, simt_mask *act)
 	return pc;
 }
 
+static uint32_t issue_pc(const simt_cb *c, simt_mask *act)
+{
+	return issue_pc_k(c, NULL, act);
+}
+
+
 /* Issue one bundle of the running CTA (the CB's PC and mask). */
 static int bundle_step(simt_machine *m, diag *d)
 {
 	simt_cb *c = &m->cb;
 	const simt_kernel *k = &m->p->k[m->p->l[m->launch].kernel];
 	simt_mask act;
-	uint32_t pc = issue_pc(c, &act);
+	uint32_t pc = issue_pc_k(c, k, &act);
+	if (pc == UINT32_MAX - 1) {
+		unsigned t = 0;
+		while (t + 1 < SIMT_CB_THREADS && !simt_mask_bit(&c->live, t))
+			t++;
+		const simt_instr *bar = &k->b[c->pc[t]].in[k->b[c->pc[t]].n - 1];
+		diag_at(d, m->p->path, bar->line, bar->col,
+			"kernel '%s': CTA %u: every running thread waits at a bar.sync, but not at the same one (thread %u waits here): a barrier in divergent code",
+			k->name, c->cta, t);
+		return -1;
+	}
 	if (++m->issued > m->p->max_bundles || m->cta_cycles > m->p->max_cycles) {
 		const bool b = m->issued > m->p->max_bundles;
 		diag_at(d, m->p->path, k->b[pc].line, 0,
@@ -407,7 +452,9 @@ bool simt_machine_where(simt_machine *m, simt_where *w)
 	w->kernel = m->p->l[m->launch].kernel;
 	w->cta = m->cb.cta;
 	w->cb = m->cb.index;
-	w->pc = issue_pc(&m->cb, &w->active);
+	w->pc = issue_pc_k(&m->cb, &m->p->k[w->kernel], &w->active);
+	if (w->pc == UINT32_MAX - 1)
+		w->pc = issue_pc(&m->cb, &w->active);
 	memcpy(w->pred, m->cb.pred, sizeof w->pred);
 	w->live = m->cb.live;
 	return true;
@@ -415,7 +462,7 @@ bool simt_machine_where(simt_machine *m, simt_where *w)
 
 uint32_t simt_machine_thread_reg(simt_machine *m, unsigned t, unsigned reg)
 {
-	return simt_port_read(m, m->cb.index, t, reg);
+	return (uint32_t)simt_port_read(m, m->cb.index, t, reg, 32);
 }
 
 uint32_t simt_machine_thread_pc(const simt_machine *m, unsigned t)
@@ -453,7 +500,7 @@ void simt_machine_copy(simt_machine *dst, const simt_machine *src)
 	if (dst->mem_w && src->mem_w) {
 		memcpy(dst->mem_w, src->mem_w, (p->mem_bytes / 4 + 1) * sizeof *dst->mem_w);
 		memcpy(dst->reg_w, src->reg_w,
-		       (size_t)p->cbs * SIMT_CB_THREADS * SIMT_REGS * sizeof *dst->reg_w);
+		       (size_t)p->cbs * SIMT_CB_THREADS * SIMT_REGS_MAX * sizeof *dst->reg_w);
 	}
 }
 
@@ -463,7 +510,7 @@ void simt_where_slots(const simt_program *p, const simt_where *w, simt_mask slot
 	const simt_bundle *b = &p->k[w->kernel].b[w->pc];
 	for (unsigned i = 0; i < b->n; i++) {
 		const simt_instr *in = &b->in[i];
-		unsigned k = simt_instr_slot(in);
+		unsigned k = simt_instr_slot(p, in);
 		for (unsigned j = 0; j < SIMT_MASK_WORDS; j++) {
 			uint64_t g = in->guard < 0 ? ~UINT64_C(0) : w->pred[in->guard].w[j];
 			slot[k].w[j] = w->active.w[j] & (in->guard_neg ? ~g : g);

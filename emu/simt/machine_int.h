@@ -75,9 +75,10 @@ simt_mask simt_guarded(const simt_cb *cb, const simt_instr *in, const simt_mask 
 typedef struct simt_cost { uint64_t base, run; } simt_cost;
 int simt_slot_run(simt_machine *m, const simt_instr *in, const simt_mask *act,
 		  simt_cost *cost, diag *d);
-/* Registers through the port: a thread's 32 bits of reg. */
-uint32_t simt_port_read(simt_machine *m, unsigned cb, unsigned t, unsigned reg);
-void simt_port_write(simt_machine *m, unsigned cb, unsigned t, unsigned reg, uint32_t v);
+/* Registers through the port: a thread's bits (32 or 64) of reg. */
+uint64_t simt_port_read(simt_machine *m, unsigned cb, unsigned t, unsigned reg, unsigned bits);
+void simt_port_write(simt_machine *m, unsigned cb, unsigned t, unsigned reg, uint64_t v,
+		     unsigned bits);
 
 /* A load or store through the TMU and the MSHR; a copy between arrays
  * or a special register through the crossbar (memport.c).  Returns its
@@ -90,5 +91,7 @@ int64_t simt_mem_run(simt_machine *m, const simt_kernel *k, const simt_instr *in
 int64_t simt_shfl_run(simt_machine *m, const simt_kernel *k, const simt_instr *in,
 		      const simt_mask *act, const simt_mask *g, diag *d);
 uint64_t simt_move_run(simt_machine *m, const simt_instr *in, const simt_mask *act);
+/* Special register which of thread t of the running CTA. */
+uint32_t simt_special_value(const simt_machine *m, unsigned which, unsigned t);
 
 #endif

@@ -272,7 +272,8 @@ static int launch_line(simt_cur *c, pstate *s)
 	if (!l)
 		return simt_err(c, 0, "out of memory");
 	p->l = l;
-	p->l[p->nl++] = (simt_launch){ (uint32_t)k, (uint32_t)grid, (uint32_t)block, c->line };
+	p->l[p->nl++] = (simt_launch){ .kernel = (uint32_t)k, .grid = (uint32_t)grid,
+					.block = (uint32_t)block, .line = c->line };
 	return 0;
 }
 
@@ -379,6 +380,7 @@ int simt_parse_mapped(const char *path, const char *text, size_t len, int mappin
 	p->max_cycles = UINT64_C(1) << 22;
 	p->serial = mapping == SIMT_MAP_SERIAL;
 	p->regs = SIMT_REGS_PER_ARRAY;
+	p->units = SIMT_REGS_PER_ARRAY;
 	pstate s = { .p = p, .mapping = mapping };
 	text_lines it;
 	text_lines_init(&it, path, text, len);

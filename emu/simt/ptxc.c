@@ -291,10 +291,6 @@ static int src(ts *s, const ptx_opnd *o, opr *x)
 
 /* ---- lowering ---- */
 
-static uint64_t mask_of(unsigned bits)
-{
-	return bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1;
-}
 
 /* d (64 bits) := zext/sext of a 32-bit value a. */
 static int widen32(ts *s, int d, opr a, bool sgn)
@@ -565,7 +561,7 @@ static int lower_ldst(ts *s, const ptx_ins *in)
 	unsigned ty;
 	if (simt_type_of(s, in->type, &ty) < 0)
 		return -1;
-	uint8_t space;
+	uint8_t space = 0;
 	if (space_of(s, in->space, &space) < 0)
 		return -1;
 	unsigned n = ptx_type_bits(in->type) / 8;
@@ -873,6 +869,10 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 			return fail(s, "fma rounds to nearest even on the machine: .rz, .rm and .rp are not translated");
 		if (in_reg(s, &a, ty) < 0 || in_reg(s, &b, ty) < 0 || in_reg(s, &c, ty) < 0)
 			return -1;
+		if (isa_lookup_fmt("fma", ISA_FMT_F32) < 0)
+			return fail(s, "%s.f32 rounds once, and isa/ has no fused multiply-add micro-program yet "
+				    "(its madd rounds twice): this kernel runs on the PTX reference only",
+				    in->op == PO_MAD ? "mad.rn" : "fma.rn");
 		rc = op3(s, SIMT_FMA, SIMT_F32, d, a, b, c);
 		break;
 	case PO_RCP:
@@ -965,7 +965,7 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 		bool red = in->op == PO_RED;
 		static const uint8_t amap[] = { SIMT_ATOM_ADD, SIMT_ATOM_MIN, SIMT_ATOM_MAX, SIMT_ATOM_EXCH,
 			SIMT_ATOM_CAS, SIMT_ATOM_AND, SIMT_ATOM_OR, SIMT_ATOM_XOR, SIMT_ATOM_INC, SIMT_ATOM_DEC };
-		uint8_t space;
+		uint8_t space = 0;
 		if (space_of(s, in->space, &space) < 0)
 			return -1;
 		if (space == SIMT_SPACE_PARAM)
@@ -1003,15 +1003,8 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 	case PO_RET: case PO_EXIT:
 		rc = add_mop(s, SIMT_EXIT, SIMT_U32) ? 0 : -1;
 		break;
-	default: {
-		static const char *const names[] = {
-#define PTX_OP(name, text) text,
-#include "ops.def"
-#undef PTX_OP
-		};
-		return fail(s, "'%s' is not translated to the SIMT machine yet (the PTX reference runs it: infsim run --ref)",
-			    names[in->op]);
-	}
+	default:
+		return fail(s, "'%s' is not translated to the SIMT machine yet", ptx_op_name(in->op));
 	}
 	if (rc < 0)
 		return -1;
@@ -1682,6 +1675,8 @@ static int emit_mop(ts *s, const mop *m, uint32_t i)
 		x->touch = i;
 	}
 	/* the instruction */
+	if (opc == SIMT_MOV && in.a.kind == SIMT_O_IMM && simt_type_bits(in.type) < 64)
+		in.a.imm &= (UINT64_C(1) << simt_type_bits(in.type)) - 1;
 	if (m->d != NONE)
 		in.d = reg_of(s, m->d, m->dpart ? m->dhalf : 0);
 	if (alu)

@@ -171,7 +171,7 @@ typedef struct simt_bundle {
  * the control (branch, exit). */
 #define SIMT_SLOT_MEM SIMT_ARRAYS
 #define SIMT_SLOT_CTL (SIMT_ARRAYS + 1)
-unsigned simt_instr_slot(const simt_instr *in);
+unsigned simt_instr_slot_units(unsigned units, const simt_instr *in);
 
 typedef struct simt_kernel {
 	char name[64];
@@ -235,14 +235,20 @@ typedef struct simt_program {
 } simt_program;
 
 /* The array register r is in, and its first wordline. */
+static inline unsigned simt_units(const simt_program *p)
+{
+	return p->units ? p->units : SIMT_REGS_PER_ARRAY;
+}
 static inline unsigned simt_reg_array(const simt_program *p, unsigned r)
 {
-	return r / p->units;
+	return r / simt_units(p);
 }
 static inline unsigned simt_reg_row(const simt_program *p, unsigned r)
 {
-	return (r % p->units) * SIMT_REG_BITS;
+	return (r % simt_units(p)) * SIMT_REG_BITS;
 }
+/* The slot an instruction takes in a program of these units. */
+unsigned simt_instr_slot(const simt_program *p, const simt_instr *in);
 
 /* Parse DC-PTX text[0..len) (doc/SIMT.md).  0, or -1 with d naming
  * path:line:column.  path is kept, not copied. */

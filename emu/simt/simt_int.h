@@ -68,8 +68,9 @@ int simt_parse_bundle(simt_cur *c, const simt_program *p, simt_labels *lab,
  * command writes SIMT_TEMP_ROW and a copy moves it to d.  0, or -1 with
  * *why a static message when isa/ has no such command. */
 #define SIMT_TEMP_ROW (SIMT_WORDLINES - SIMT_REG_BITS)
-int simt_isa_cmd(const simt_instr *in, unsigned ieee, isa_cmd *c, bool *via_temp,
-		 const char **why);
+int simt_isa_cmd(const simt_program *p, const simt_instr *in, unsigned ieee, isa_cmd *c,
+		 bool *via_temp, const char **why);
+unsigned simt_scratch_row(const simt_program *p, const simt_instr *in);
 
 /* A .thread kernel being read (thread.c): each instruction parsed with
  * its values as r0, and the values (one a definition) it writes and

@@ -93,18 +93,130 @@ static void count_op(simt_machine *m, unsigned op, uint64_t base, uint64_t run)
 	m->st.op_opt[op] += run;
 }
 
+/* A copy of width bits from row a to row d, on the enabled bitlines. */
+static int copy_rows(simt_machine *m, unsigned cb, unsigned d, unsigned a, unsigned width,
+		     simt_cost *cost)
+{
+	isa_cmd cp;
+	memset(&cp, 0, sizeof cp);
+	cp.op = ISA_COPY;
+	cp.width = (uint8_t)width;
+	cp.d = (uint16_t)d;
+	cp.a = (uint16_t)a;
+	cp.b = cp.c3 = cp.d2 = ISA_NONE;
+	uint64_t more;
+	if (run_cmd(m, cb, &cp, &more) < 0)
+		return -1;
+	cost->base += more;
+	cost->run += more;
+	return 0;
+}
+
+/* cvt between integer widths (16, 32, 64): the low rows copied, the
+ * upper rows of a wider destination set to 0 or filled with the sign
+ * (an arithmetic shift of the top unit's copy). */
+static int cvt_int(simt_machine *m, unsigned cb, const simt_instr *in, simt_cost *cost)
+{
+	unsigned dw = simt_type_bits(in->type), sw = simt_type_bits(in->stype);
+	unsigned d = simt_reg_row(m->p, in->d), a = simt_reg_row(m->p, in->a.reg);
+	unsigned low = dw < sw ? dw : sw;
+	cost->base = cost->run = 0;
+	if (d != a && copy_rows(m, cb, d, a, low, cost) < 0)
+		return -1;
+	if (dw <= sw)
+		return 0;
+	isa_cmd c;
+	memset(&c, 0, sizeof c);
+	c.d2 = c.c3 = c.b = ISA_NONE;
+	c.width = (uint8_t)(dw - sw);
+	c.d = (uint16_t)(d + sw);
+	if (!simt_type_signed(in->stype)) {
+		c.op = ISA_SET;
+		c.a = ISA_NONE;
+	} else if (sw == 16) {
+		/* the 32-bit unit: its low half shifted up, then down
+		 * arithmetically, gives the sign in the upper 16 rows */
+		c.op = ISA_SHLI;
+		c.width = 32;
+		c.is_signed = 1;
+		c.d = (uint16_t)d;
+		c.a = (uint16_t)d;
+		c.imm = 16;
+		uint64_t more;
+		if (run_cmd(m, cb, &c, &more) < 0)
+			return -1;
+		cost->base += more;
+		cost->run += more;
+		c.op = ISA_SRAI;
+		if (dw == 64) { /* and the unit above: the sign of the 32 */
+			if (run_cmd(m, cb, &c, &more) < 0)
+				return -1;
+			cost->base += more;
+			cost->run += more;
+			c.d = (uint16_t)(d + 32);
+			c.a = (uint16_t)d;
+			c.imm = 31;
+		}
+	} else { /* 32 -> 64: the copy shifted right by 31, arithmetic */
+		c.op = ISA_SRAI;
+		c.width = 32;
+		c.is_signed = 1;
+		c.a = (uint16_t)d;
+		c.imm = 31;
+	}
+	uint64_t more;
+	if (run_cmd(m, cb, &c, &more) < 0)
+		return -1;
+	cost->base += more;
+	cost->run += more;
+	return 0;
+}
+
+/* Predicate logic on the latches of the CB (no array). */
+static void plog_run(simt_machine *m, const simt_instr *in, const simt_mask *act)
+{
+	simt_mask *pd = &m->cb.pred[in->pd];
+	const simt_mask *pa = &m->cb.pred[in->a.reg];
+	const simt_mask *pb = in->b.kind == SIMT_O_REG ? &m->cb.pred[in->b.reg] : pa;
+	uint64_t na = in->a.imm ? ~UINT64_C(0) : 0, nb = in->b.imm ? ~UINT64_C(0) : 0;
+	for (unsigned w = 0; w < SIMT_MASK_WORDS; w++) {
+		uint64_t a = pa->w[w] ^ na, b = pb->w[w] ^ nb, r;
+		switch (in->cmp) {
+		case SIMT_PLOG_AND: r = a & b; break;
+		case SIMT_PLOG_OR: r = a | b; break;
+		case SIMT_PLOG_XOR: r = a ^ b; break;
+		default: r = a; break;
+		}
+		pd->w[w] = (pd->w[w] & ~act->w[w]) | (r & act->w[w]);
+	}
+}
+
 int simt_slot_run(simt_machine *m, const simt_instr *in, const simt_mask *act,
 		  simt_cost *cost, diag *d)
 {
-	unsigned cb = m->cb.index, k = simt_instr_slot(in);
+	unsigned cb = m->cb.index, k = simt_instr_slot(m->p, in);
+	if (in->opc == SIMT_PLOG) {
+		plog_run(m, in, act);
+		cost->base = cost->run = 1;
+		return 0;
+	}
 	isa_cmd c;
 	bool via_temp;
 	const char *why;
-	if (simt_isa_cmd(in, m->p->ieee, &c, &via_temp, &why) < 0) {
+	bool int_cvt = in->opc == SIMT_CVT && in->type != SIMT_F32 && in->stype != SIMT_F32 &&
+		       simt_type_bits(in->type) != simt_type_bits(in->stype);
+	if (!int_cvt && simt_isa_cmd(m->p, in, m->p->ieee, &c, &via_temp, &why) < 0) {
 		diag_at(d, m->p->path, in->line, in->col, "%s", why);
 		return -1;
 	}
 	enable_slot(m, cb, k, act);
+	if (int_cvt) {
+		if (cvt_int(m, cb, in, cost) < 0) {
+			diag_file(d, m->p->path, "out of memory running a micro-program");
+			return -1;
+		}
+		return 0;
+	}
 	if (in->opc == SIMT_SELP)
 		tag_from_pred(m, cb, k, &m->cb.pred[in->pd]);
 	uint64_t run;
@@ -117,39 +229,28 @@ int simt_slot_run(simt_machine *m, const simt_instr *in, const simt_mask *act,
 	count_op(m, c.op, cost->base, run);
 	if (in->opc == SIMT_SETP)
 		pred_from_tag(m, cb, k, in->pd, act);
-	if (via_temp) {
-		isa_cmd cp;
-		memset(&cp, 0, sizeof cp);
-		cp.op = ISA_COPY;
-		cp.width = SIMT_REG_BITS;
-		cp.d = (uint16_t)simt_reg_row(in->d);
-		cp.a = SIMT_TEMP_ROW;
-		cp.b = cp.c3 = cp.d2 = ISA_NONE;
-		uint64_t more;
-		if (run_cmd(m, cb, &cp, &more) < 0) {
-			diag_file(d, m->p->path, "out of memory running a micro-program");
-			return -1;
-		}
-		cost->base += more;
-		cost->run += more;
+	if (via_temp && copy_rows(m, cb, simt_reg_row(m->p, in->d), c.d, c.width < SIMT_REG_BITS ? SIMT_REG_BITS : c.width, cost) < 0) {
+		diag_file(d, m->p->path, "out of memory running a micro-program");
+		return -1;
 	}
 	return 0;
 }
 
-uint32_t simt_port_read(simt_machine *m, unsigned cb, unsigned t, unsigned reg)
+uint64_t simt_port_read(simt_machine *m, unsigned cb, unsigned t, unsigned reg, unsigned bits)
 {
-	unsigned arr = simt_array_of(cb, t / SIMT_TB_THREADS, simt_reg_array(reg));
-	unsigned row = simt_reg_row(reg), bl = t % SIMT_TB_THREADS;
-	uint32_t v = 0;
-	for (unsigned i = 0; i < SIMT_REG_BITS; i++)
-		v |= (uint32_t)sram_get_bit(m->s, arr, row + i, bl) << i;
+	unsigned arr = simt_array_of(cb, t / SIMT_TB_THREADS, simt_reg_array(m->p, reg));
+	unsigned row = simt_reg_row(m->p, reg), bl = t % SIMT_TB_THREADS;
+	uint64_t v = 0;
+	for (unsigned i = 0; i < bits; i++)
+		v |= (uint64_t)sram_get_bit(m->s, arr, row + i, bl) << i;
 	return v;
 }
 
-void simt_port_write(simt_machine *m, unsigned cb, unsigned t, unsigned reg, uint32_t v)
+void simt_port_write(simt_machine *m, unsigned cb, unsigned t, unsigned reg, uint64_t v,
+		     unsigned bits)
 {
-	unsigned arr = simt_array_of(cb, t / SIMT_TB_THREADS, simt_reg_array(reg));
-	unsigned row = simt_reg_row(reg), bl = t % SIMT_TB_THREADS;
-	for (unsigned i = 0; i < SIMT_REG_BITS; i++)
+	unsigned arr = simt_array_of(cb, t / SIMT_TB_THREADS, simt_reg_array(m->p, reg));
+	unsigned row = simt_reg_row(m->p, reg), bl = t % SIMT_TB_THREADS;
+	for (unsigned i = 0; i < bits; i++)
 		sram_set_bit(m->s, arr, row + i, bl, (v >> i) & 1);
 }

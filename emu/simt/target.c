@@ -305,16 +305,8 @@ static int ptx_setup(tgt *t, const tgt_load *a, diag *d)
 		    t->path, list);
 		return -1;
 	}
-	ptx_define *defs = calloc(a->ndefs + 1, sizeof *defs);
-	if (!defs) {
-		diag_file(d, t->path, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < a->ndefs; i++)
-		defs[i] = (ptx_define){ a->defs[i].name, a->defs[i].value };
-	int rc = ptx_plan_parse(t->mod, t->launch_src, t->launch, t->launch_len, defs, a->ndefs,
+	int rc = ptx_plan_parse(t->mod, t->launch_src, t->launch, t->launch_len, a->defs, a->ndefs,
 				SIMT_MEM_MAX / 2, &t->plan, d);
-	free(defs);
 	if (rc < 0)
 		return -1;
 	t->have_plan = true;
@@ -332,14 +324,6 @@ static int ptx_setup(tgt *t, const tgt_load *a, diag *d)
 					       .bdim = { c->block.x, c->block.y, c->block.z } };
 	}
 	return ptx_program(t, t->mapping, &t->p, d);
-}
-
-static tgt_type ptx_array_type(const ptx_array *a)
-{
-	if (a->is_float)
-		return (tgt_type){ .kind = a->elem_bytes == 2 ? TGT_F16 : a->elem_bytes == 8 ? TGT_F64 : TGT_F32,
-				   .width = (uint8_t)(a->elem_bytes * 8), .is_signed = true };
-	return (tgt_type){ .kind = TGT_INT, .width = (uint8_t)(a->elem_bytes * 8), .is_signed = a->is_signed };
 }
 
 static uint8_t mem_byte(const uint32_t *mem, uint64_t at)
@@ -368,12 +352,7 @@ static void simt_array(const tgt *t, size_t i, tgt_array *out)
 {
 	memset(out, 0, sizeof *out);
 	if (t->mod) {
-		const ptx_array *a = &t->plan.a[i];
-		snprintf(out->name, sizeof out->name, "%s", a->name);
-		out->type = ptx_array_type(a);
-		out->ndim = a->ndim;
-		memcpy(out->shape, a->shape, sizeof out->shape);
-		out->length = a->length;
+		*out = t->plan.a[i].arr;
 		return;
 	}
 	const simt_global *g = &t->p.g[i];
@@ -390,7 +369,7 @@ static void simt_array_get(tgt *t, size_t i, uint64_t first, uint64_t n, uint64_
 		const ptx_array *a = &t->plan.a[i];
 		for (uint64_t k = 0; k < n; k++) {
 			uint64_t v = 0;
-			for (unsigned b = 0; first + k < a->length && b < a->elem_bytes; b++)
+			for (unsigned b = 0; first + k < a->arr.length && b < a->elem_bytes; b++)
 				v |= (uint64_t)mem_byte(mem, a->addr + (first + k) * a->elem_bytes + b) << (8 * b);
 			bits[k] = v;
 		}
@@ -417,9 +396,9 @@ static tgt_status simt_array_set(tgt *t, size_t i, uint64_t first, uint64_t n,
 {
 	if (t->mod) {
 		const ptx_array *a = &t->plan.a[i];
-		if (first > a->length || n > a->length - first) {
+		if (first > a->arr.length || n > a->arr.length - first) {
 			say(d, "%s: elements %" PRIu64 " to %" PRIu64 " are outside its %" PRIu64,
-			    a->name, first, first + n, a->length);
+			    a->arr.name, first, first + n, a->arr.length);
 			return TGT_FAILED;
 		}
 		for (uint64_t k = 0; k < n; k++)
@@ -668,7 +647,7 @@ static int ptx_first_diff(tgt *t, const simt_machine *m, const ptx_mem *mem, boo
 	const uint32_t *got = simt_machine_mem(m);
 	for (size_t i = 0; i < t->plan.na; i++) {
 		const ptx_array *a = &t->plan.a[i];
-		for (uint64_t e = 0; e < a->length; e++) {
+		for (uint64_t e = 0; e < a->arr.length; e++) {
 			uint64_t g = 0, w = 0, at = a->addr + e * a->elem_bytes;
 			for (unsigned b = 0; b < a->elem_bytes; b++) {
 				g |= (uint64_t)mem_byte(got, at + b) << (8 * b);
@@ -871,7 +850,7 @@ static void stats_machine(const tgt *t, tgt_stat *root)
 	tgt_stat_uint(g, "tbs_per_cb", SIMT_TBS, "TBs of a CB");
 	tgt_stat_uint(g, "threads_per_cb", SIMT_CB_THREADS, "threads of a CB");
 	tgt_stat_uint(g, "wordlines", SIMT_WORDLINES, "wordlines of an array");
-	tgt_stat_uint(g, "registers", SIMT_REGS, "registers of a thread");
+	tgt_stat_uint(g, "registers", SIMT_ARRAYS * simt_units(&t->p), "registers of a thread (32-bit units)");
 	tgt_stat_uint(g, "predicates", SIMT_PREDS, "predicates of a thread");
 	tgt_stat_uint(g, "line_bytes", SIMT_LINE_BYTES, "bytes of an MSHR line");
 }
@@ -979,11 +958,11 @@ static bool number_in(const char *s, unsigned max, unsigned *out)
 }
 
 /* A thread's value: rN, pN, pc, or a special register. */
-static bool thread_sym(const char *name, unsigned thread, tgt_sym *out)
+static bool thread_sym(const tgt *t, const char *name, unsigned thread, tgt_sym *out)
 {
 	unsigned n;
 	tgt_type one = { .kind = TGT_INT, .width = 1 };
-	if (name[0] == 'r' && number_in(name + 1, SIMT_REGS, &n))
+	if (name[0] == 'r' && number_in(name + 1, SIMT_ARRAYS * simt_units(&t->p), &n))
 		*out = (tgt_sym){ false, sym_id(S_REG, thread, n), u32_type, 1, true };
 	else if (name[0] == 'p' && name[1] != 'c' && number_in(name + 1, SIMT_PREDS, &n))
 		*out = (tgt_sym){ false, sym_id(S_PRED, thread, n), one, 1, true };
@@ -1007,10 +986,9 @@ static bool simt_lookup(tgt *t, const char *name, tgt_sym *out)
 		*out = (tgt_sym){ true, (size_t)(g - t->p.g), global_type(g), g->count, true };
 		return true;
 	}
-	long ai = t->mod ? ptx_plan_array(&t->plan, name) : -1;
-	if (ai >= 0) {
-		const ptx_array *a = &t->plan.a[ai];
-		*out = (tgt_sym){ true, (size_t)ai, ptx_array_type(a), a->length, true };
+	const ptx_array *pa = t->mod ? ptx_plan_array(&t->plan, name) : NULL;
+	if (pa) {
+		*out = (tgt_sym){ true, (size_t)(pa - t->plan.a), pa->arr.type, pa->arr.length, true };
 		return true;
 	}
 	for (unsigned i = 0; i < sizeof counters / sizeof *counters; i++)
@@ -1028,9 +1006,9 @@ static bool simt_lookup(tgt *t, const char *name, tgt_sym *out)
 		memcpy(num, s, (size_t)(dot - s));
 		num[dot - s] = 0;
 		unsigned th;
-		return number_in(num, SIMT_CB_THREADS, &th) && thread_sym(dot + 1, th, out);
+		return number_in(num, SIMT_CB_THREADS, &th) && thread_sym(t, dot + 1, th, out);
 	}
-	return thread_sym(name, CUR, out);
+	return thread_sym(t, name, CUR, out);
 }
 
 /* The running CTA (or the last one) holds the threads' values. */
@@ -1076,7 +1054,7 @@ static tgt_status simt_write(tgt *t, const tgt_sym *s, uint64_t index, uint64_t 
 	const unsigned th = sym_thread(t, s->id), n = sym_n(s->id);
 	switch (sym_kind(s->id)) {
 	case S_REG:
-		simt_port_write(m, m->cb.index, th, n, (uint32_t)bits);
+		simt_port_write(m, m->cb.index, th, n, (uint32_t)bits, 32);
 		simt_machine_mark_reg(m, m->cb.index, th, n);
 		return TGT_OK;
 	case S_PRED:
@@ -1101,10 +1079,10 @@ static void simt_names(tgt *t, void (*each)(void *ctx, const char *name), void *
 	for (size_t i = 0; i < t->p.ng; i++)
 		each(ctx, t->p.g[i].name);
 	for (size_t i = 0; t->mod && i < t->plan.na; i++)
-		each(ctx, t->plan.a[i].name);
+		each(ctx, t->plan.a[i].arr.name);
 	for (unsigned i = 0; i < sizeof counters / sizeof *counters; i++)
 		each(ctx, counters[i]);
-	for (unsigned r = 0; r < SIMT_REGS; r++) {
+	for (unsigned r = 0; r < SIMT_ARRAYS * simt_units(&t->p); r++) {
 		snprintf(buf, sizeof buf, "r%u", r);
 		each(ctx, buf);
 	}
@@ -1282,7 +1260,7 @@ static tgt_snap *simt_save(tgt *t, diag *d)
 	memcpy(s->tcount, t->tcount, sizeof s->tcount);
 	s->failed = t->failed;
 	s->bytes = sizeof *s + sizeof *s->m + t->m->s->store_bytes + 2 * bytes +
-		   (t->check ? (t->p.mem_bytes / 4 + 1 + (size_t)t->p.cbs * SIMT_CB_THREADS * SIMT_REGS) *
+		   (t->check ? (t->p.mem_bytes / 4 + 1 + (size_t)t->p.cbs * SIMT_CB_THREADS * SIMT_REGS_MAX) *
 			       sizeof(simt_writer) : 0);
 	return s;
 }
@@ -1368,7 +1346,7 @@ static int info_threads(tgt *t, const char *args, FILE *out, diag *d)
 			th / SIMT_TB_THREADS, th % SIMT_TB_THREADS, w.cta,
 			!simt_mask_bit(&w.live, th) ? "ended" : simt_mask_bit(&w.active, th) ? "issues next"
 			: "waiting", simt_machine_thread_pc(t->m, th));
-		for (unsigned r = 0; r < SIMT_REGS; r++)
+		for (unsigned r = 0; r < SIMT_ARRAYS * simt_units(&t->p); r++)
 			fprintf(out, "  r%-2u 0x%08x%s", r, simt_machine_thread_reg(t->m, th, r),
 				r % 4 == 3 ? "\n" : "");
 		fprintf(out, "  predicates");

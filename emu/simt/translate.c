@@ -83,7 +83,7 @@ static bool slot_free(const tstate *s, uint32_t b, unsigned slot)
 	if (s->serial)
 		return bu->n == 0;
 	for (unsigned i = 0; i < bu->n; i++)
-		if (simt_instr_slot(&bu->in[i]) == slot)
+		if (simt_instr_slot_units(SIMT_REGS_PER_ARRAY, &bu->in[i]) == slot)
 			return false;
 	return true;
 }
@@ -266,7 +266,7 @@ static uint32_t operands_at(tstate *s, uint32_t i, const tinstr *t, unsigned a, 
 static uint32_t try_array(tstate *s, uint32_t i, tinstr *t, unsigned a, bool commit)
 {
 	simt_instr in = t->in;
-	unsigned slot = simt_instr_slot(&in) == SIMT_SLOT_MEM ? SIMT_SLOT_MEM : a;
+	unsigned slot = simt_instr_slot_units(SIMT_REGS_PER_ARRAY, &in) == SIMT_SLOT_MEM ? SIMT_SLOT_MEM : a;
 	bool crossbar = in.opc == SIMT_MOV && t->use[0] >= 0;
 	/* List scheduling: no earlier than its operands, predicates and
 	 * (memory) the previous memory operation allow; not after the
@@ -338,12 +338,12 @@ static void retire(tstate *s, uint32_t i, const tinstr *t, uint32_t b)
 		s->pred_read[in->guard] = b;
 	if (in->opc == SIMT_SELP && (s->pred_read[in->pd] == NEVER || b > s->pred_read[in->pd]))
 		s->pred_read[in->pd] = b;
-	if (simt_instr_slot(in) == SIMT_SLOT_MEM)
+	if (simt_instr_slot_units(SIMT_REGS_PER_ARRAY, in) == SIMT_SLOT_MEM)
 		s->mem_next = b + 1;
 	if (in->opc == SIMT_SETP)
 		s->pred_ready[in->pd] = b + 1;
 	if (t->def >= 0) {
-		unsigned a = simt_reg_array(in->d), r = in->d % SIMT_REGS_PER_ARRAY;
+		unsigned a = in->d / SIMT_REGS_PER_ARRAY, r = in->d % SIMT_REGS_PER_ARRAY;
 		for (int k = 0; k < 3; k++)
 			if (t->use[k] >= 0 && s->v[t->use[k]].reg[a] == (int)r)
 				s->v[t->use[k]].reg[a] = -1;
