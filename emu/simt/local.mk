@@ -7,7 +7,7 @@ libinfsim_core_la_SOURCES += emu/simt/simt.h emu/simt/simt_int.h emu/simt/machin
 	emu/simt/ref_alu.c emu/simt/ref.c emu/simt/slot.c emu/simt/memport.c emu/simt/crossbar.c emu/simt/machine.c emu/simt/thread.c emu/simt/translate.c emu/simt/compare.c emu/simt/report.c emu/simt/format.c emu/simt/target.c \
 	emu/simt/ptxc.h emu/simt/ptxc.c emu/simt/ptxprog.c
 EXTRA_DIST += emu/simt/README.md
-pkginclude_HEADERS += emu/simt/simt.h
+pkginclude_HEADERS += emu/simt/simt.h emu/simt/ptxc.h
 # Its samples (duality-cache Table 3's vecadd, matvec and bfs) and its
 # reference page.
 EXTRA_DIST += samples/simt/vecadd.simt samples/simt/matvec.simt samples/simt/bfs.simt \

@@ -871,7 +871,7 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 			return -1;
 		if (isa_lookup_fmt("fma", ISA_FMT_F32) < 0)
 			return fail(s, "%s.f32 rounds once, and isa/ has no fused multiply-add micro-program yet "
-				    "(its madd rounds twice): this kernel runs on the PTX reference only",
+				    "(its madd rounds twice)",
 				    in->op == PO_MAD ? "mad.rn" : "fma.rn");
 		rc = op3(s, SIMT_FMA, SIMT_F32, d, a, b, c);
 		break;

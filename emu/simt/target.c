@@ -917,8 +917,9 @@ static void simt_summary(tgt *t, char *buf, size_t size)
 	const simt_stats *s = simt_machine_stats(t->m);
 	snprintf(buf, size, "%s: %" PRIu64 " bundles, %" PRIu64 " instructions, %" PRIu64 " CTA "
 		 "runs, %" PRIu64 " cycles%s", t->path, s->bundles, t->instructions, s->cb_runs,
-		 simt_machine_cycles(t->m), t->check ? "; --check: memory and registers equal the "
-		 "thread-at-a-time reference" : "");
+		 simt_machine_cycles(t->m), !t->check ? "" : t->mod
+		 ? "; --check: every array equals the PTX reference's"
+		 : "; --check: memory and registers equal the thread-at-a-time reference");
 }
 
 /* ---- values ---- */
