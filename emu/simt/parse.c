@@ -367,8 +367,7 @@ static int local_region(simt_cur *c, simt_program *p)
 	return 0;
 }
 
-int simt_parse_mapped(const char *path, const char *text, size_t len, int mapping,
-		      simt_program *p, diag *d)
+void simt_program_init(simt_program *p, const char *path, int mapping)
 {
 	memset(p, 0, sizeof *p);
 	p->path = path;
@@ -381,6 +380,12 @@ int simt_parse_mapped(const char *path, const char *text, size_t len, int mappin
 	p->serial = mapping == SIMT_MAP_SERIAL;
 	p->regs = SIMT_REGS_PER_ARRAY;
 	p->units = SIMT_REGS_PER_ARRAY;
+}
+
+int simt_parse_mapped(const char *path, const char *text, size_t len, int mapping,
+		      simt_program *p, diag *d)
+{
+	simt_program_init(p, path, mapping);
 	pstate s = { .p = p, .mapping = mapping };
 	text_lines it;
 	text_lines_init(&it, path, text, len);

@@ -393,6 +393,20 @@ static int mul_lo_64(ts *s, int d, opr a, opr b)
 	return rc ? -1 : 0;
 }
 
+static int plog(ts *s, unsigned op, int p, int a, bool na, int b, bool nb)
+{
+	mop *o = add_mop(s, SIMT_PLOG, SIMT_U32);
+	if (!o)
+		return -1;
+	o->in.cmp = (uint8_t)op;
+	o->pd = p;
+	o->pa = a;
+	o->na = na;
+	o->pb = b;
+	o->nb = nb;
+	return 0;
+}
+
 /* A compare into predicate p: the machine's six ordered ones, the
  * unordered ones as the negation of the opposite, num/nan from a == a. */
 static int setp(ts *s, int p, unsigned cmp, unsigned type, opr a, opr b)
@@ -409,14 +423,7 @@ static int setp(ts *s, int p, unsigned cmp, unsigned type, opr a, opr b)
 			int q = new_val(s, 1), r = new_val(s, 1);
 			if (r < 0 || setp(s, q, PC_LT, type, a, b) < 0 || setp(s, r, PC_GT, type, a, b) < 0)
 				return -1;
-			mop *o = add_mop(s, SIMT_PLOG, SIMT_U32);
-			if (!o)
-				return -1;
-			o->in.cmp = SIMT_PLOG_OR;
-			o->pd = p;
-			o->pa = q;
-			o->pb = r;
-			return 0;
+			return plog(s, SIMT_PLOG_OR, p, q, false, r, false);
 		}
 		c = SIMT_NE;
 		break;
@@ -424,22 +431,15 @@ static int setp(ts *s, int p, unsigned cmp, unsigned type, opr a, opr b)
 	case PC_LE: c = SIMT_LE; break;
 	case PC_GT: c = SIMT_GT; break;
 	case PC_GE: c = SIMT_GE; break;
-	case PC_LO: c = SIMT_LT; ut = type == SIMT_S64 || type == SIMT_U64 ? SIMT_U64 : type == SIMT_S16 || type == SIMT_U16 ? SIMT_U16 : SIMT_U32; break;
-	case PC_LS: c = SIMT_LE; ut = type == SIMT_S64 || type == SIMT_U64 ? SIMT_U64 : type == SIMT_S16 || type == SIMT_U16 ? SIMT_U16 : SIMT_U32; break;
-	case PC_HI: c = SIMT_GT; ut = type == SIMT_S64 || type == SIMT_U64 ? SIMT_U64 : type == SIMT_S16 || type == SIMT_U16 ? SIMT_U16 : SIMT_U32; break;
-	case PC_HS: c = SIMT_GE; ut = type == SIMT_S64 || type == SIMT_U64 ? SIMT_U64 : type == SIMT_S16 || type == SIMT_U16 ? SIMT_U16 : SIMT_U32; break;
+	case PC_LO: case PC_LS: case PC_HI: case PC_HS: /* unsigned, at the width */
+		c = cmp == PC_LO ? SIMT_LT : cmp == PC_LS ? SIMT_LE : cmp == PC_HI ? SIMT_GT : SIMT_GE;
+		ut = bits_of_type(type) == 64 ? SIMT_U64 : bits_of_type(type) == 16 ? SIMT_U16 : SIMT_U32;
+		break;
 	case PC_EQU: { /* !(a < b or a > b) */
 		int q = new_val(s, 1);
 		if (q < 0 || setp(s, q, PC_NE, type, a, b) < 0)
 			return -1;
-		mop *o = add_mop(s, SIMT_PLOG, SIMT_U32);
-		if (!o)
-			return -1;
-		o->in.cmp = SIMT_PLOG_MOV;
-		o->pd = p;
-		o->pa = q;
-		o->na = true;
-		return 0;
+		return plog(s, SIMT_PLOG_MOV, p, q, true, NONE, false);
 	}
 	case PC_NEU: c = SIMT_NE; break; /* the machine's f32 ne is true on NaN */
 	case PC_LTU: c = SIMT_GE; neg = true; break;
@@ -450,18 +450,9 @@ static int setp(ts *s, int p, unsigned cmp, unsigned type, opr a, opr b)
 		int q = new_val(s, 1), r = new_val(s, 1);
 		if (r < 0 || setp(s, q, PC_EQ, type, a, a) < 0 || setp(s, r, PC_EQ, type, b, b) < 0)
 			return -1;
-		mop *o = add_mop(s, SIMT_PLOG, SIMT_U32);
-		if (!o)
-			return -1;
-		o->in.cmp = SIMT_PLOG_AND;
-		o->pd = p;
-		o->pa = q;
-		o->pb = r;
-		if (cmp == PC_NAN) { /* !(q and r) = !q or !r */
-			o->in.cmp = SIMT_PLOG_OR;
-			o->na = o->nb = true;
-		}
-		return 0;
+		if (cmp == PC_NAN) /* !(q and r) = !q or !r */
+			return plog(s, SIMT_PLOG_OR, p, q, true, r, true);
+		return plog(s, SIMT_PLOG_AND, p, q, false, r, false);
 	}
 	default:
 		return fail(s, "this comparison is not translated");
@@ -476,29 +467,9 @@ static int setp(ts *s, int p, unsigned cmp, unsigned type, opr a, opr b)
 	o->b = b;
 	if (!neg)
 		return 0;
-	o = add_mop(s, SIMT_PLOG, SIMT_U32);
-	if (!o)
-		return -1;
-	o->in.cmp = SIMT_PLOG_MOV;
-	o->pd = p;
-	o->pa = q;
-	o->na = true;
-	return 0;
+	return plog(s, SIMT_PLOG_MOV, p, q, true, NONE, false);
 }
 
-static int plog(ts *s, unsigned op, int p, int a, bool na, int b, bool nb)
-{
-	mop *o = add_mop(s, SIMT_PLOG, SIMT_U32);
-	if (!o)
-		return -1;
-	o->in.cmp = (uint8_t)op;
-	o->pd = p;
-	o->pa = a;
-	o->na = na;
-	o->pb = b;
-	o->nb = nb;
-	return 0;
-}
 
 /* A predicate operand of selp/setp's combination (a register, or a
  * constant 1/0 made by comparing a zero with itself). */

@@ -25,15 +25,8 @@ static void put_le(uint8_t *p, unsigned n, uint64_t v)
 int simt_ptx_program(const char *path, const ptx_module *m, const simt_ptx_call *c, size_t nc,
 		     uint64_t dev_bytes, int mapping, simt_program *p, diag *d)
 {
-	memset(p, 0, sizeof *p);
-	p->path = path;
-	p->cbs = 4;
+	simt_program_init(p, path, mapping);
 	p->ieee = 1;
-	p->latency_opt = 1;
-	p->max_bundles = UINT64_C(1) << 19;
-	p->max_cycles = UINT64_C(1) << 22;
-	p->serial = mapping == SIMT_MAP_SERIAL;
-	p->regs = SIMT_REGS_PER_ARRAY;
 	p->units = SIMT_UNITS_MAX;
 	if (nc == 0) {
 		diag_file(d, path, "no launch: the program runs nothing");

@@ -37,6 +37,10 @@ int simt_imm32(simt_cur *c, uint32_t *out);
 /* The token after a directive: expect a decimal count in [lo, hi]. */
 int simt_count(simt_cur *c, const char *what, uint64_t lo, uint64_t hi, uint64_t *v);
 
+/* The settings every program starts from (those of an empty .machine
+ * line), with .thread kernels translated as mapping says. */
+void simt_program_init(simt_program *p, const char *path, int mapping);
+
 /* A global's initialiser, the rest of its line (init.c): zero, iota,
  * fill V, rand SEED [MAX], or '=' and its values. */
 int simt_global_init(simt_cur *c, const simt_global *g, uint32_t *words);
