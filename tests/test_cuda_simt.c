@@ -123,6 +123,16 @@ static void run_case(size_t idx, int mapping)
 		int rc = simt_ptx_program(c.ptx, ld.m, calls, n, ld.size, mapping, &p, &d);
 		simt_machine *m = NULL;
 		if (rc == 0) {
+			/* every bundle prints (--bundles, infsdb's listing) */
+			char *txt = NULL;
+			size_t tlen = 0;
+			FILE *f = open_memstream(&txt, &tlen);
+			cr_assert_not_null(f);
+			for (size_t k = 0; k < p.nk; k++)
+				simt_format_kernel(f, &p, &p.k[k]);
+			fclose(f);
+			cr_expect(strstr(txt, ".kernel ") && !strstr(txt, "?"), "%s: --bundles prints %.200s", c.name, txt);
+			free(txt);
 			memcpy(p.init, mem, ld.size);
 			m = simt_machine_new(&p, &d);
 			cr_assert_not_null(m, "%s: %s", c.name, d.msg);

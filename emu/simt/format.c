@@ -11,15 +11,17 @@
 
 static const char *type_name(unsigned t)
 {
-	return t == SIMT_U32 ? "u32" : t == SIMT_S32 ? "s32" : "f32";
+	static const char *const n[] = { "u32", "s32", "f32", "u64", "s64", "u16", "s16", "u8", "s8" };
+	return t < SIMT_TYPE_COUNT ? n[t] : "?";
 }
 
 static void operand(FILE *f, const simt_program *p, const simt_operand *o, bool addr)
 {
-	static const char *const sp[] = { "%tid", "%ntid", "%ctaid", "%nctaid" };
+	static const char *const sp[] = { "%tid", "%ntid", "%ctaid", "%nctaid", "%tid.y", "%tid.z",
+		"%ntid.y", "%ntid.z", "%ctaid.y", "%ctaid.z", "%nctaid.y", "%nctaid.z", "%laneid" };
 	switch (o->kind) {
 	case SIMT_O_REG: fprintf(f, addr ? "[r%u]" : "r%u", o->reg); break;
-	case SIMT_O_SPECIAL: fputs(sp[o->reg], f); break;
+	case SIMT_O_SPECIAL: fputs(o->reg < SIMT_SPECIAL_COUNT ? sp[o->reg] : "%?", f); break;
 	case SIMT_O_IMM: fprintf(f, addr ? "[%u]" : "0x%x", (unsigned)o->imm); break;
 	default: break;
 	}
@@ -30,17 +32,30 @@ void simt_format_instr(FILE *f, const simt_program *p, const simt_instr *in)
 {
 	static const char *const cmp[] = { "eq", "ne", "lt", "le", "gt", "ge" };
 	static const char *const shfl[] = { "idx", "up", "down", "bfly" };
+	static const char *const spaces[] = { ".global", ".local", ".shared", ".param" };
+	static const char *const atoms[] = { "add", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec" };
+	static const char *const plogs[] = { "and", "or", "xor", "mov" };
 	const simt_opinfo *oi = simt_opinfo_of(in->opc);
 	if (in->guard >= 0)
 		fprintf(f, "@%sp%d ", in->guard_neg ? "!" : "", in->guard);
 	fputs(oi->name, f);
+	if (in->opc == SIMT_BAR)
+		return;
+	if (in->opc == SIMT_PLOG) {
+		fprintf(f, ".%s p%u, %sp%u", plogs[in->cmp & 3], in->pd, in->a.imm ? "!" : "", in->a.reg);
+		if (in->b.kind == SIMT_O_REG)
+			fprintf(f, ", %sp%u", in->b.imm ? "!" : "", in->b.reg);
+		return;
+	}
+	if (in->opc == SIMT_ATOM)
+		fprintf(f, "%s.%s", spaces[in->space & 3], atoms[in->cmp % 10]);
 	if (in->opc == SIMT_SETP)
 		fprintf(f, ".%s", cmp[in->cmp]);
 	if (in->opc == SIMT_LD || in->opc == SIMT_ST)
-		fputs(in->local ? ".local" : ".global", f);
+		fputs(in->local ? ".local" : spaces[in->space & 3], f);
 	if (in->opc == SIMT_SHFL)
 		fprintf(f, ".%s", shfl[in->cmp]);
-	if (oi->ntypes)
+	if (oi->ntypes || in->type != SIMT_U32)
 		fprintf(f, ".%s", type_name(in->type));
 	if (in->opc == SIMT_CVT)
 		fprintf(f, ".%s", type_name(in->stype));
@@ -53,7 +68,17 @@ void simt_format_instr(FILE *f, const simt_program *p, const simt_instr *in)
 	}
 	if (in->opc == SIMT_ST)
 		fputc(' ', f);
-	operand(f, p, &in->a, in->opc == SIMT_LD || in->opc == SIMT_ST);
+	bool mem = in->opc == SIMT_LD || in->opc == SIMT_ST || in->opc == SIMT_ATOM;
+	if (mem && in->off) {
+		if (in->a.kind == SIMT_O_REG)
+			fprintf(f, "[r%u%s%+" PRId32 "]", in->a.reg, in->addr64 ? ":64" : "", in->off);
+		else
+			fprintf(f, "[%" PRIu64 "]", in->a.imm + (uint64_t)(int64_t)in->off);
+	} else if (mem && in->a.kind == SIMT_O_REG && in->addr64) {
+		fprintf(f, "[r%u:64]", in->a.reg);
+	} else {
+		operand(f, p, &in->a, mem);
+	}
 	for (int k = 1; k < 3; k++) {
 		const simt_operand *o = k == 1 ? &in->b : &in->c;
 		if (o->kind == SIMT_O_NONE)

@@ -681,7 +681,7 @@ static tgt_status ptx_compare(tgt *t, diag *d)
 {
 	size_t done = t->m->launch;
 	if (!simt_ended(t) && (t->m->running || t->m->next_cta)) {
-		say(d, "check: a PTX module is compared between launches, and launch %zu (%s) is running; "
+		say(d, "a PTX module is compared between launches, and launch %zu (%s) is running; "
 		    "step to its end (`step launch`) first", done,
 		    ptx_kernel_name(t->mod, t->plan.c[done].kernel));
 		return TGT_USAGE;
