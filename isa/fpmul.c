@@ -230,11 +230,10 @@ static void fpmul_exp_sum(const struct fpmul_rows *L, isa_prog *p)
 	}
 }
 
-/* P := ma * mb (header). */
-static void fpmul_product(const struct fpmul_rows *L, isa_prog *p,
-			  isa_ctl *ctl)
+void isa_fpmd_product(isa_prog *p, isa_ctl *ctl, unsigned ma, unsigned P,
+		      unsigned n)
 {
-	const unsigned n = L->f.p, ma = L->a.sig, mb = L->b.sig, P = L->P;
+	const unsigned mb = P + n;
 	const unsigned low = isa_fpmd_low_zeros(p, ctl, ma, ISA_NONE, n);
 	isa_emit(p, isa_with_l(isa_u1(SRAM_FN_ZERO, mb, mb), SRAM_FN_LOADT));
 	for (unsigned i = 0; i < n; i++)
@@ -250,6 +249,11 @@ static void fpmul_product(const struct fpmul_rows *L, isa_prog *p,
 	}
 }
 
+uint64_t isa_fpmd_product_cycles(unsigned n)
+{
+	return (uint64_t)n * n + 2 * n - 1;
+}
+
 /* The rounded product of c's a and b into d, scratch from base. */
 static void fpmul_build(const isa_cmd *c, unsigned base, unsigned d,
 			isa_prog *p, isa_ctl *ctl)
@@ -262,7 +266,7 @@ static void fpmul_build(const isa_cmd *c, unsigned base, unsigned d,
 	isa_fpmd_specials(p, false, c->a + f->w - 1, c->b + f->w - 1, &L.a, &L.b,
 			  &L.t);
 	fpmul_exp_sum(&L, p);
-	fpmul_product(&L, p, ctl);
+	isa_fpmd_product(p, ctl, L.a.sig, L.P, f->p);
 	isa_fpc_reduce(p, SRAM_FN_OR, L.t.band, L.P, f->p - 2, SRAM_GATE_E);
 	isa_fpmd_finish(p, ctl, f, &L.t, d, L.tmp);
 }
@@ -332,9 +336,8 @@ uint64_t isa_cycles_fpmul(const isa_cmd *c, unsigned bitlines)
 	if (!ff)
 		return 0;
 	const isa_fpc_fmt f = isa_fpc_fmt_of(c);
-	const uint64_t n = f.p;
 	uint64_t cyc = 2 * isa_fpmd_unpack_cycles(&f) + 6 + isa_fpmd_ew(&f);
-	cyc += n * n + 2 * n - 1 + 1 + isa_fpmd_finish_cycles(&f);
+	cyc += isa_fpmd_product_cycles(f.p) + 1 + isa_fpmd_finish_cycles(&f);
 	if (c->op != ISA_FMADD)
 		return cyc;
 	isa_cmd add = *c;

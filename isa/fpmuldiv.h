@@ -47,6 +47,16 @@ uint64_t isa_fpmd_unpack_cycles(const isa_fpc_fmt *f);
 unsigned isa_fpmd_low_zeros(isa_prog *p, isa_ctl *ctl, unsigned a, unsigned b,
 			    unsigned n);
 
+/* P[0..2n) := ma[0..n) * mb[0..n), unsigned, with mb = P + n: the
+ * multiplier's rows are the product's high half (isa/fpmul.c's header
+ * tells how), so P's high half must hold mb before and ma stays.  With a
+ * controller, the steps of mb's bits that are 0 on every bitline and the
+ * bottom rows of ma that are 0 everywhere are skipped.  n^2 + 2n - 1
+ * cycles (isa_fpmd_product_cycles); T and C clobbered. */
+void isa_fpmd_product(isa_prog *p, isa_ctl *ctl, unsigned ma, unsigned P,
+		      unsigned n);
+uint64_t isa_fpmd_product_cycles(unsigned n);
+
 /* The tail: band[0..p+3) is a sticky row, then the result's p + 2 bits
  * and one more row on top; the result's top bit is band[p+2] or
  * band[p+1].  em1 (ew rows) holds the exponent sum or difference.  Then:

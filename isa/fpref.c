@@ -287,6 +287,49 @@ uint64_t isa_fp_madd(unsigned fmt, unsigned flags, uint64_t a, uint64_t b,
 	return isa_fp_add(fmt, flags, isa_fp_mul(fmt, flags, a, b), c);
 }
 
+/* a * b + c rounded once.  The exact product (at most 48 bits) and c
+ * both move up to put their top bit at 61; the one of smaller magnitude
+ * order moves right by the difference with what it loses jammed into bit
+ * 0 (exact for a difference <= 1, where massive cancellation can happen;
+ * a larger one cancels at most one bit, and the round bit stays 36 bits
+ * above the jam), so that the sum, below 2^63, rounds as the exact one. */
+uint64_t isa_fp_fma(unsigned fmt, unsigned flags, uint64_t a, uint64_t b,
+		    uint64_t c)
+{
+	const fp_fmt f = fp_fmt_get(fmt, flags);
+	const fp_val x = fp_unpack(&f, a), y = fp_unpack(&f, b), z = fp_unpack(&f, c);
+	const unsigned sp = x.sign ^ y.sign;
+	if (x.cls == FPV_NAN || y.cls == FPV_NAN || z.cls == FPV_NAN)
+		return fp_nan_of(&f);
+	const bool pinf = x.cls == FPV_INF || y.cls == FPV_INF;
+	if (pinf && (x.cls == FPV_ZERO || y.cls == FPV_ZERO))
+		return fp_nan_of(&f);
+	if (pinf)
+		return z.cls == FPV_INF && z.sign != sp ? fp_nan_of(&f) : fp_inf(&f, sp);
+	if (z.cls == FPV_INF)
+		return fp_inf(&f, z.sign);
+	if (x.cls == FPV_ZERO || y.cls == FPV_ZERO)
+		return z.cls == FPV_ZERO ? fp_zero(&f, sp & z.sign) : fp_pack_val(&f, &z);
+	uint64_t P = x.sig * y.sig;
+	const unsigned lp = 61 - fp_msb(P);
+	const int ep = x.exp + y.exp - (int)lp;
+	P <<= lp;
+	if (z.cls == FPV_ZERO)
+		return fp_round_pack(&f, sp, ep, P, false);
+	const unsigned lz = 61 - fp_msb(z.sig);
+	const int ez = z.exp - (int)lz;
+	uint64_t Z = z.sig << lz;
+	const int big = ep > ez ? ep : ez;
+	P = fp_shift_jam(P, (unsigned)(big - ep));
+	Z = fp_shift_jam(Z, (unsigned)(big - ez));
+	if (sp == z.sign)
+		return fp_round_pack(&f, sp, big, P + Z, false);
+	if (P == Z)
+		return fp_zero(&f, 0);
+	return P > Z ? fp_round_pack(&f, sp, big, P - Z, false)
+		     : fp_round_pack(&f, z.sign, big, Z - P, false);
+}
+
 /* ---- compare, min, max ---- */
 
 /* A key that orders the non-NaN values of the format: -0 and +0 both
@@ -547,6 +590,7 @@ uint64_t isa_ref_fp(const isa_cmd *c, uint64_t a, uint64_t b, uint64_t c3,
 	case ISA_FSUB: return isa_fp_sub(fmt, fl, a, b);
 	case ISA_FMUL: return isa_fp_mul(fmt, fl, a, b);
 	case ISA_FMADD: return isa_fp_madd(fmt, fl, a, b, c3);
+	case ISA_FMA: return isa_fp_fma(fmt, fl, a, b, c3);
 	case ISA_FDIV: return isa_fp_div(fmt, fl, a, b);
 	case ISA_FEQ: case ISA_FNE: case ISA_FLT:
 	case ISA_FLE: case ISA_FGT: case ISA_FGE: {

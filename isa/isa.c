@@ -308,7 +308,8 @@ const char *isa_check(const isa_cmd *c, unsigned wordlines, unsigned bitlines,
 	if (has_c && r.scratch_rows &&
 	    overlaps(c->c3, c->width, c->scratch, r.scratch_rows))
 		return "source c overlaps the scratch wordlines";
-	if (dn && has_c && overlaps(c->d, dn, c->c3, c->width))
+	if (dn && has_c && overlaps(c->d, dn, c->c3, c->width) &&
+	    !(r.d_may_alias_c && c->d == c->c3))
 		return "destination overlaps source c";
 	if (dn && has_a && overlaps(c->d, dn, c->a, src_rows(c, 'a')) &&
 	    !(r.d_may_alias_a && c->d == c->a))
@@ -345,7 +346,7 @@ bool isa_data_dependent(const isa_cmd *c)
 {
 	if (c->op >= ISA_OP_COUNT)
 		return false;
-	static const char *const dd[] = {"mul", "div", "fpadd", "fpmul", "fpdiv", "rsqrt", "cvt"};
+	static const char *const dd[] = {"mul", "div", "fpadd", "fpmul", "fma", "fpdiv", "rsqrt", "cvt"};
 	for (size_t i = 0; i < sizeof dd / sizeof dd[0]; i++)
 		if (strcmp(table[c->op].info.family, dd[i]) == 0)
 			return true;

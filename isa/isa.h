@@ -173,6 +173,7 @@ typedef struct isa_rules {
 	unsigned scratch_rows;  /* scratch wordlines the micro-program needs */
 	bool d_may_alias_a;     /* may d overlap a? */
 	bool d_may_alias_b;
+	bool d_may_alias_c;     /* may d be c (DABC)? */
 	unsigned min_width, max_width;
 	bool tag_dest_ok;       /* may d be the tag latch? */
 	uint64_t max_imm;       /* largest immediate (DAI, DI); default all ones */
@@ -233,6 +234,9 @@ uint64_t isa_fp_div(unsigned fmt, unsigned flags, uint64_t a, uint64_t b);
 /* a * b + c with two roundings. */
 uint64_t isa_fp_madd(unsigned fmt, unsigned flags, uint64_t a, uint64_t b,
 		     uint64_t c);
+/* a * b + c with one rounding (fused). */
+uint64_t isa_fp_fma(unsigned fmt, unsigned flags, uint64_t a, uint64_t b,
+		    uint64_t c);
 /* -1, 0 or 1 for a < b, a == b, a > b, and 2 when unordered (a NaN). */
 int isa_fp_cmp(unsigned fmt, unsigned flags, uint64_t a, uint64_t b);
 uint64_t isa_fp_min(unsigned fmt, unsigned flags, uint64_t a, uint64_t b);

@@ -371,6 +371,35 @@ static void narrow_arith(unsigned op, unsigned fmt, unsigned flags,
 	csr_leave(old);
 }
 
+#define MXCSR_RZ 0x6000u   /* rounding control 11: toward zero */
+#define MXCSR_PE 0x0020u   /* the precision (inexact) flag */
+
+/* The fused a * b + c: the product exact in double (at most 48 bits),
+ * the sum rounded to odd at 53 bits (toward zero, then the last bit set
+ * if anything was lost), then once to the format.  Rounding to odd first
+ * makes the second rounding exact whenever 53 >= p + 2 (Boldo and
+ * Melquiond, "Emulation of FMA and correctly rounded sums: proved
+ * algorithms using rounding to odd", IEEE TC 2008). */
+static uint64_t fma_host1(unsigned fmt, unsigned flags, uint64_t a, uint64_t b,
+			  uint64_t c)
+{
+	const double x = fp_host_value(fmt, flags, a), y = fp_host_value(fmt, flags, b);
+	const double z = fp_host_value(fmt, flags, c);
+	const unsigned old = _mm_getcsr();
+	_mm_setcsr((old & ~(MXCSR_RC | MXCSR_DAZ | MXCSR_FTZ | MXCSR_PE)) | MXCSR_RZ);
+	const double prod = keep_d(keep_d(x) * keep_d(y));
+	double s = keep_d(prod + keep_d(z));
+	const bool inexact = (_mm_getcsr() & MXCSR_PE) != 0;
+	_mm_setcsr(old);
+	if (inexact) {
+		uint64_t u;
+		memcpy(&u, &s, sizeof u);
+		u |= 1;
+		memcpy(&s, &u, sizeof s);
+	}
+	return fp_host_round(fmt, flags, s);
+}
+
 /* ---- compare, min, max ---- */
 
 int fp_host_cmp(unsigned fmt, unsigned flags, uint64_t a, uint64_t b)
@@ -421,6 +450,10 @@ void fp_host_ops(unsigned op, unsigned fmt, unsigned flags, const uint64_t *a,
 {
 	const isa_fpfmt *f = fmt_of(fmt);
 	switch (op) {
+	case ISA_FMA:
+		for (size_t i = 0; i < n; i++)
+			out[i] = fma_host1(fmt, flags, a[i], b[i], c[i]);
+		return;
 	case ISA_FADD: case ISA_FSUB: case ISA_FMUL: case ISA_FDIV: case ISA_FMADD:
 		if (fmt == ISA_FMT_F32)
 			f32_arith(op, flags, a, b, c, out, n);

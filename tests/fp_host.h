@@ -34,7 +34,7 @@ const char *fp_host_f16_path(void);   /* "AVX512-FP16" or "double" */
 void fp_host_force_double(bool on);
 
 /* out[i] := op(a[i], b[i], c[i]) for an F-class op: FADD FSUB FMUL FDIV
- * FMADD (mul then add, two roundings), FEQ..FGE (0/1), FMIN FMAX (the
+ * FMADD (mul then add, two roundings), FMA (fused, one rounding), FEQ..FGE (0/1), FMIN FMAX (the
  * rules of opcodes.def), FABS FNEG.  b and c may be NULL when op does not
  * read them.  A NaN result is whatever NaN the host made: compare with
  * fp_host_same. */

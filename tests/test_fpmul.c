@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_fpmul.c: floating-point mul, madd (isa/fpmul.c) and div
- * (isa/fpdiv.c) on every format and both modes, bit for bit against the
+ * test_fpmul.c: floating-point mul, madd (isa/fpmul.c), fused fma
+ * (isa/fma.c) and div (isa/fpdiv.c) on every format and both modes, bit for bit against the
  * reference (isa_ref_fp) and the host FPU (fp_host.h), over every class
  * of operand (fp_cases.h); run whole, stepped, and through a controller
  * (the data-dependent latency), which must give the baseline's bits, in
@@ -23,7 +23,7 @@
 #define COUNT (2 * BLS)
 
 static const unsigned fmts[] = {ISA_FMT_F32, ISA_FMT_F16, ISA_FMT_BF16};
-static const unsigned ops[] = {ISA_FMUL, ISA_FMADD, ISA_FDIV};
+static const unsigned ops[] = {ISA_FMUL, ISA_FMADD, ISA_FMA, ISA_FDIV};
 #define NFMTS (sizeof fmts / sizeof fmts[0])
 #define NOPS (sizeof ops / sizeof ops[0])
 #define NCMDS (NOPS * NFMTS * 2) /* every op, format and mode */
@@ -32,6 +32,14 @@ static const unsigned ops[] = {ISA_FMUL, ISA_FMADD, ISA_FDIV};
  * of each trailing-zero search (two for div), the two subnormal questions,
  * and the packer's denormalisation question. */
 #define CTL_SLACK 5
+
+/* fma's: c's subnormal question, and the search bounding the exponent
+ * difference (one row per bit of its e + 3). */
+static unsigned ctl_slack(const isa_cmd *c)
+{
+	return c->op == ISA_FMA ? CTL_SLACK + 1 + isa_fpfmt_of(c->fmt)->ebits + 3
+				: CTL_SLACK;
+}
 
 static isa_cmd fp_cmd(harness *h, unsigned op, unsigned fmt, unsigned flags)
 {
@@ -75,7 +83,7 @@ static void check_batch(harness *h, const isa_cmd *c, const uint64_t *a,
 	}
 	const uint64_t base = isa_baseline_cycles(c, BLS);
 	if (mode == HARNESS_CTL)
-		cr_assert_leq(h->cycles, base + CTL_SLACK, "%s: %" PRIu64 " cycles",
+		cr_assert_leq(h->cycles, base + ctl_slack(c), "%s: %" PRIu64 " cycles",
 			      name, h->cycles);
 	else
 		cr_assert_eq(h->cycles, base, "%s: %" PRIu64 " cycles, the formula %"
@@ -217,6 +225,9 @@ Test(fpmul, baseline_cycles_pinned)
 		{ISA_FMADD, ISA_FMT_F32, 2176, 2844},
 		{ISA_FMADD, ISA_FMT_F16, 797, 1103},
 		{ISA_FMADD, ISA_FMT_BF16, 641, 889},
+		{ISA_FMA, ISA_FMT_F32, 3001, 3819},
+		{ISA_FMA, ISA_FMT_F16, 1079, 1438},
+		{ISA_FMA, ISA_FMT_BF16, 839, 1108},
 		{ISA_FDIV, ISA_FMT_F32, 1587, 2061},
 		{ISA_FDIV, ISA_FMT_F16, 484, 696},
 		{ISA_FDIV, ISA_FMT_BF16, 355, 518},
@@ -234,13 +245,14 @@ Test(fpmul, baseline_cycles_pinned)
 	harness_free(h);
 }
 
-/* d may be a or b: the operands are read before d is first written. */
+/* d may be a or b (and fma's c): the operands are read before d is
+ * first written. */
 Test(fpmul, in_place)
 {
 	harness *h = harness_new(ROWS, BLS);
 	uint64_t a[COUNT], b[COUNT], c3[COUNT], spare[COUNT], d[COUNT];
 	for (size_t o = 0; o < NOPS; o++)
-		for (unsigned which = 0; which < 2; which++) {
+		for (unsigned which = 0; which < (ops[o] == ISA_FMA ? 3u : 2u); which++) {
 			isa_cmd c = fp_cmd(h, ops[o], ISA_FMT_F32, ISA_FL_IEEE);
 			fp_cases(ISA_FMT_F32, 77 + which, a, b, COUNT);
 			fp_cases(ISA_FMT_F32, 78, c3, spare, COUNT);
@@ -249,7 +261,7 @@ Test(fpmul, in_place)
 			harness_put(h, c.b, c.width, b);
 			if (c.c3 != ISA_NONE)
 				harness_put(h, c.c3, c.width, c3);
-			c.d = which ? c.b : c.a;
+			c.d = which == 2 ? c.c3 : which ? c.b : c.a;
 			cr_assert_null(isa_check(&c, ROWS, BLS, NULL));
 			isa_prog p;
 			isa_prog_init(&p);
@@ -262,9 +274,26 @@ Test(fpmul, in_place)
 				const uint64_t ref = isa_ref_elem3(&c, a[i], b[i], c3[i],
 								   false, &t, NULL);
 				cr_assert_eq(d[i], ref, "op %u, d = %s, element %u",
-					     c.op, which ? "b" : "a", i);
+					     c.op, which == 2 ? "c" : which ? "b" : "a", i);
 			}
 		}
+	harness_free(h);
+}
+
+/* fma at f32 runs in the SIMT machine's translated kernels, where d, a,
+ * b and c take four of an array's eight 32-wordline units: its scratch
+ * must fit the other four (doc/SIMT.md, "Translated PTX"). */
+Test(fpmul, fma_scratch_fits_four_units)
+{
+	harness *h = harness_new(ROWS, BLS);
+	for (unsigned flags = 0; flags <= ISA_FL_IEEE; flags++) {
+		const isa_cmd c = fp_cmd(h, ISA_FMA, ISA_FMT_F32, flags);
+		isa_rules r;
+		cr_assert_null(isa_check(&c, ROWS, BLS, &r));
+		cr_assert_leq(r.scratch_rows, 128u, "%u scratch rows", r.scratch_rows);
+		cr_log_info("fma.f32 %s: %u scratch rows", flags ? "ieee" : "hw",
+			    r.scratch_rows);
+	}
 	harness_free(h);
 }
 

@@ -93,6 +93,7 @@ Test(fpref, sub) { check_op(ISA_FSUB, PAIRS); }
 Test(fpref, mul) { check_op(ISA_FMUL, PAIRS); }
 Test(fpref, div) { check_op(ISA_FDIV, PAIRS); }
 Test(fpref, madd) { check_op(ISA_FMADD, PAIRS); }
+Test(fpref, fma) { check_op(ISA_FMA, PAIRS); }
 Test(fpref, eq) { check_op(ISA_FEQ, PAIRS); }
 Test(fpref, ne) { check_op(ISA_FNE, PAIRS); }
 Test(fpref, lt) { check_op(ISA_FLT, PAIRS); }
