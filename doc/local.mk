@@ -12,6 +12,7 @@ EXTRA_DIST += doc/commands/search.md
 EXTRA_DIST += doc/commands/fpmul-div.md
 EXTRA_DIST += doc/commands/fpcmp-cvt.md
 EXTRA_DIST += doc/commands/optimised.md
+EXTRA_DIST += doc/commands/fma.md
 EXTRA_DIST += doc/LAYOUT.md
 EXTRA_DIST += doc/MOVEMENT.md
 EXTRA_DIST += doc/TDFG.md doc/WORKLOADS.md

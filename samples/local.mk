@@ -2,7 +2,7 @@
 EXTRA_DIST += samples/vadd_i32.ins samples/vmul_i32.ins samples/fig1d_add4.ins
 # samples/fp/: floating point, conversions, search and CORDIC; make check
 # runs each with --check in every fp= and latency= setting (tests/test_samples.c)
-EXTRA_DIST += samples/fp/saxpy_f32.ins samples/fp/saxpy_half.ins \
+EXTRA_DIST += samples/fp/saxpy_f32.ins samples/fp/saxpy_half.ins samples/fp/fma.ins \
 	samples/fp/normalise_f32.ins samples/fp/normalise_bf16.ins \
 	samples/fp/zscore_f32.ins samples/fp/normals_half.ins samples/fp/quantise.ins \
 	samples/fp/trig_q32.ins samples/fp/explog_q32.ins samples/fp/search_keys.ins

@@ -75,19 +75,8 @@ static size_t calls_of(const ck_case *c, const loaded *ld, size_t from, simt_ptx
 /* The cases the machine does not run yet, and the located refusal each
  * gets instead (doc/SIMT.md, "Translated PTX": what is not translated). */
 static const struct { const char *name, *why; } refused[] = {
-	{ "saxpy_1000", "saxpy.ptx:40:2: error: kernel 'saxpy': fma.rn.f32 rounds once" },
-	{ "saxpy_100000", "saxpy.ptx:40:2: error: kernel 'saxpy': fma.rn.f32 rounds once" },
-	{ "saxpy32_4099", "saxpy32.ptx:39:2: error: kernel 'saxpy': fma.rn.f32 rounds once" },
 	{ "sinexp_1000_approx", "sinexp.ptx:39:2: error: kernel 'sinexp': 'sin' is not translated" },
 	{ "warpsum_10001_b128", "warpsum.ptx:35:2: error: kernel 'warpsum': 'shfl' is not translated" },
-	{ "gaussian_37", "kernel 'fan2': fma.rn.f32 rounds once" },
-	{ "gaussian_64", "kernel 'fan2': fma.rn.f32 rounds once" },
-	{ "hotspot_100x77", "kernel 'hotspot': fma.rn.f32 rounds once" },
-	{ "lud_50", "kernel 'lud_update': fma.rn.f32 rounds once" },
-	{ "kmeans_5000x5", "kernel 'kmeans_assign': fma.rn.f32 rounds once" },
-	/* open: the 64-bit bfs_expand forms a wild address on the machine
-	 * (the machine stops it; bfs32's 32-bit addresses run) */
-	{ "bfs_5000", "bfs.ptx:78:2: error: kernel 'bfs_expand': thread 138 of CTA 1 loads from address" },
 };
 
 static const char *refusal(const char *name)
@@ -198,4 +187,19 @@ ParameterizedTestParameters(cuda_simt, vliw)
 ParameterizedTest(size_t *idx, cuda_simt, vliw, .timeout = 600)
 {
 	run_case(*idx, SIMT_MAP_VLIW);
+}
+
+ParameterizedTestParameters(cuda_simt, serial)
+{
+	size_t n = ck_case_count();
+	size_t *idx = cr_malloc(n * sizeof *idx);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	return cr_make_param_array(size_t, idx, n, NULL);
+}
+
+/* One operation a bundle (-m mapping=serial): the same bits. */
+ParameterizedTest(size_t *idx, cuda_simt, serial, .timeout = 600)
+{
+	run_case(*idx, SIMT_MAP_SERIAL);
 }

@@ -560,10 +560,24 @@ static int lower_ldst(ts *s, const ptx_ins *in)
 				return -1;
 			o->in.off += (int32_t)(e * n);
 		}
-		if (st)
+		if (st) {
 			o->b = x;
-		else
-			o->d = (int)(v->kind == OK_VEC ? v->r[e] : v->r[0]);
+			continue;
+		}
+		int dv = (int)(v->kind == OK_VEC ? v->r[e] : v->r[0]);
+		o->d = dv;
+		if (s->v[dv].bits != 64 || n == 8)
+			continue;
+		/* ld.s32 (or narrower) into a 64-bit register: PTX extends the
+		 * value to the register's width; the load fills one unit */
+		int t = tmp(s, 32);
+		if (t < 0)
+			return -1;
+		o->d = t;
+		bool sg = simt_type_signed(ty);
+		if (op2(s, SIMT_CVT, sg ? SIMT_S64 : SIMT_U64, dv, R(t), (opr){ 0 }) < 0)
+			return -1;
+		last_stype(s, sg ? SIMT_S32 : SIMT_U32);
 	}
 	return 0;
 }
@@ -840,10 +854,6 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 			return fail(s, "fma rounds to nearest even on the machine: .rz, .rm and .rp are not translated");
 		if (in_reg(s, &a, ty) < 0 || in_reg(s, &b, ty) < 0 || in_reg(s, &c, ty) < 0)
 			return -1;
-		if (isa_lookup_fmt("fma", ISA_FMT_F32) < 0)
-			return fail(s, "%s.f32 rounds once, and isa/ has no fused multiply-add micro-program yet "
-				    "(its madd rounds twice)",
-				    in->op == PO_MAD ? "mad.rn" : "fma.rn");
 		rc = op3(s, SIMT_FMA, SIMT_F32, d, a, b, c);
 		break;
 	case PO_RCP:

@@ -90,6 +90,7 @@ static uint32_t float_op(const simt_instr *in, uint32_t a, uint32_t b, uint32_t 
 		volatile float prod = as_f(fres(x * y, ieee)); /* rounded, then added */
 		return fres(prod + as_f(c), ieee);
 	}
+	case SIMT_FMA: return fres(fmaf(x, y, as_f(c)), ieee); /* rounded once */
 	case SIMT_MIN: return fminmax(a, b, false);
 	case SIMT_MAX: return fminmax(a, b, true);
 	default: return 0;
