@@ -105,6 +105,7 @@ typedef struct ts {
 	const blk *cur;
 	bool serial;
 	int line, col;         /* the PTX instruction being lowered */
+	int32_t *cs;           /* per module variable: a call sequence's (below) */
 } ts;
 
 static int fail(ts *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -525,7 +526,110 @@ static int space_of(ts *s, unsigned sp, uint8_t *out)
 	}
 }
 
-static int lower_ldst(ts *s, const ptx_ins *in)
+/* ---- OpenCL's work-item functions ----
+ * clang calls get_global_id and its kin through a call sequence: st.param
+ * of the dimension into an argument .param, the call, ld.param of the
+ * return .param.  s->cs[var] holds, for an argument, the dimension + 1;
+ * for a return value, the function (ptx_wi) << 8 | the dimension.  The
+ * dimension is a constant in every sequence clang writes: an immediate,
+ * or a register a mov of an immediate set earlier in the block.  The
+ * ld.param computes the value from the special registers. */
+static int cs_const(ts *s, uint32_t idx, const ptx_opnd *x, int64_t *out)
+{
+	if (x->kind == OK_IMM) {
+		*out = (int64_t)x->imm;
+		return 0;
+	}
+	if (x->kind == OK_REG)
+		for (uint32_t j = idx; j-- > 0 && s->blk_of[j] == s->blk_of[idx];) {
+			const ptx_ins *p = &s->k->ins[j];
+			if (p->nops == 0 || p->o[0].kind != OK_REG || p->o[0].r[0] != x->r[0] ||
+			    p->op == PO_ST || p->op == PO_RED || p->op == PO_BRA)
+				continue;
+			if (p->op == PO_MOV && p->nops == 2 && p->o[1].kind == OK_IMM && p->guard == PTX_NOREG) {
+				*out = (int64_t)p->o[1].imm;
+				return 0;
+			}
+			break;
+		}
+	return fail(s, "a work-item function's dimension must be a constant (a mov of an immediate in its block)");
+}
+
+static opr special(unsigned sp)
+{
+	opr x = { .kind = SIMT_O_SPECIAL, .v = NONE };
+	x.sp = (uint8_t)sp;
+	return x;
+}
+
+/* d := the work-item function wi of dimension dim, 32 or 64 bits. */
+static int work_item(ts *s, int d, unsigned wi, int64_t dim)
+{
+	static const uint8_t sp[4][3] = {
+		{ SIMT_TID, SIMT_TID_Y, SIMT_TID_Z }, { SIMT_NTID, SIMT_NTID_Y, SIMT_NTID_Z },
+		{ SIMT_CTAID, SIMT_CTAID_Y, SIMT_CTAID_Z }, { SIMT_NCTAID, SIMT_NCTAID_Y, SIMT_NCTAID_Z },
+	};
+	bool wide = s->v[d].bits == 64;
+	int g = wide ? tmp(s, 32) : d;
+	if (g < 0)
+		return -1;
+	int rc;
+	if (dim < 0 || dim > 2) {
+		/* OpenCL: size 1 and id 0 beyond the work's dimensions */
+		bool one = wi == PW_LOCAL_SIZE || wi == PW_NUM_GROUPS || wi == PW_GLOBAL_SIZE;
+		rc = op2(s, SIMT_MOV, SIMT_U32, g, IMM(one), (opr){ 0 });
+	} else if (wi == PW_GLOBAL_ID || wi == PW_GLOBAL_SIZE) {
+		opr x = special(sp[wi == PW_GLOBAL_ID ? 2 : 3][dim]), n = special(sp[1][dim]);
+		int m = tmp(s, 32);
+		if (m < 0 || in_reg(s, &x, SIMT_U32) < 0 || in_reg(s, &n, SIMT_U32) < 0)
+			return -1;
+		if (wi == PW_GLOBAL_SIZE) {
+			rc = op2(s, SIMT_MUL, SIMT_U32, g, x, n);
+		} else {
+			opr t = special(sp[0][dim]);
+			rc = op2(s, SIMT_MUL, SIMT_U32, m, x, n) < 0 || in_reg(s, &t, SIMT_U32) < 0 ||
+			     op2(s, SIMT_ADD, SIMT_U32, g, R(m), t) < 0 ? -1 : 0;
+		}
+	} else if (wi == PW_GLOBAL_OFFSET) {
+		rc = op2(s, SIMT_MOV, SIMT_U32, g, IMM(0), (opr){ 0 });
+	} else {
+		unsigned row = wi == PW_LOCAL_ID ? 0 : wi == PW_LOCAL_SIZE ? 1 : wi == PW_GROUP_ID ? 2 : 3;
+		rc = op2(s, SIMT_MOV, SIMT_U32, g, special(sp[row][dim]), (opr){ 0 });
+	}
+	if (rc < 0 || !wide)
+		return rc;
+	if (op2(s, SIMT_CVT, SIMT_U64, d, R(g), (opr){ 0 }) < 0)
+		return -1;
+	last_stype(s, SIMT_U32);
+	return 0;
+}
+
+/* st.param / ld.param of a call sequence's .param, and the call. */
+static int call_param(ts *s, const ptx_ins *in, uint32_t idx)
+{
+	if (in->op == PO_ST) {
+		int64_t dim = 0;
+		if (in->o[0].off != 0 || cs_const(s, idx, &in->o[1], &dim) < 0)
+			return in->o[0].off != 0 ? fail(s, "a work-item function's argument at an offset") : -1;
+		s->cs[in->o[0].var] = (int32_t)(dim < 0 || dim > 2 ? 3 : dim) + 1;
+		return 0;
+	}
+	int32_t f = s->cs[in->o[1].var];
+	if (f <= 0 || in->o[1].off != 0 || in->o[0].kind != OK_REG)
+		return fail(s, "ld.param of a call sequence's .param before its call is not translated");
+	return work_item(s, (int)in->o[0].r[0], (unsigned)f >> 8, (int64_t)(f & 0xff));
+}
+
+static int lower_call(ts *s, const ptx_ins *in)
+{
+	int32_t dim = s->cs[in->o[1].var];
+	if (dim <= 0)
+		return fail(s, "the work-item function's dimension is not stored before the call");
+	s->cs[in->o[0].var] = (int32_t)in->mod << 8 | (dim - 1);
+	return 0;
+}
+
+static int lower_ldst(ts *s, const ptx_ins *in, uint32_t idx)
 {
 	bool st = in->op == PO_ST;
 	const ptx_opnd *a = &in->o[st ? 0 : 1], *v = &in->o[st ? 1 : 0];
@@ -535,6 +639,8 @@ static int lower_ldst(ts *s, const ptx_ins *in)
 	uint8_t space = 0;
 	if (space_of(s, in->space, &space) < 0)
 		return -1;
+	if (space == SIMT_SPACE_PARAM && a->var != PTX_NOVAR && in->vec <= 1)
+		return call_param(s, in, idx);
 	unsigned n = ptx_type_bits(in->type) / 8;
 	for (unsigned e = 0; e < in->vec; e++) {
 		opr x = { 0 };
@@ -940,7 +1046,7 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 		rc = lower_cvt(s, in, d, a);
 		break;
 	case PO_LD: case PO_LDU: case PO_ST:
-		rc = lower_ldst(s, in);
+		rc = lower_ldst(s, in, idx);
 		break;
 	case PO_ATOM: case PO_RED: {
 		bool red = in->op == PO_RED;
@@ -964,6 +1070,9 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 		x->d = red ? tmp(s, bits_of_type(ty)) : d;
 		break;
 	}
+	case PO_CALL:
+		rc = lower_call(s, in);
+		break;
 	case PO_BAR: case PO_BARRIER:
 		if (in->nops >= 1 && (o[0].kind != OK_IMM || o[0].imm != 0))
 			return fail(s, "only barrier 0 (bar.sync 0, __syncthreads) is translated");
@@ -1989,6 +2098,11 @@ int simt_ptx_translate(const ptx_module *m, size_t k, const simt_ptx_layout *lay
 	out->line = s.k->line;
 	out->translated = true;
 	int rc = -1;
+	s.cs = calloc(m->nv ? m->nv : 1, sizeof *s.cs);
+	if (!s.cs) {
+		oom(&s);
+		goto done;
+	}
 	for (size_t r = 0; r < s.k->nregs; r++)
 		if (new_val(&s, s.k->regbits[r]) < 0)
 			goto done;
@@ -2025,6 +2139,7 @@ done:
 		out->n = out->cap = 0;
 	}
 	free(s.v);
+	free(s.cs);
 	free(s.mo);
 	free(s.fx);
 	free(s.blk_of);

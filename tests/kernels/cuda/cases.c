@@ -452,6 +452,10 @@ static const ck_entry table[] = {
 	{"pathfinder_1000x20", CU("pathfinder"), pathfinder, 1000, 20},
 	{"kmeans_5000x5", CU("kmeans"), kmeans, 5000, 5},
 	{"vadd_cl_1000", "samples/opencl/vadd.ptx", vadd, 1000, 0},
+	/* the same kernel as clang writes it without inlining: get_global_id
+	 * is a call (nvptx and nvptx64) */
+	{"vadd_cl_call32_1000", "tests/data/ptx/vadd32.ptx", vadd, 1000, 0},
+	{"vadd_cl_call64_1000", "tests/data/ptx/vadd64.ptx", vadd, 1000, 0},
 	{"transpose_cl_45x70", "samples/opencl/transpose.ptx", transpose, 45, 70},
 };
 
