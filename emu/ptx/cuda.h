@@ -219,6 +219,7 @@ INFS_CUDA_FN float fmaxf(float a, float b) { return __nvvm_fmax_f(a, b); }
  *   exp2f             __nvvm_ex2_approx_f    ex2.approx.f32 (CUDA's exp2f is
  *                     accurate to 2 ulp; this one is the instruction)
  *   __expf(x)         ex2.approx of x * log2(e): mul.f32 then ex2.approx.f32
+ *   __log2f           __nvvm_lg2_approx_f    lg2.approx.f32
  *   __logf(x)         lg2.approx of x, times ln(2): lg2.approx.f32 then mul.f32
  *   rsqrtf            __nvvm_rsqrt_approx_f  rsqrt.approx.f32 */
 INFS_CUDA_FN float __fdividef(float x, float y) { return __nvvm_div_approx_f(x, y); }
@@ -226,6 +227,7 @@ INFS_CUDA_FN float __sinf(float x) { return __nvvm_sin_approx_f(x); }
 INFS_CUDA_FN float __cosf(float x) { return __nvvm_cos_approx_f(x); }
 INFS_CUDA_FN float exp2f(float x) { return __nvvm_ex2_approx_f(x); }
 INFS_CUDA_FN float __expf(float x) { return __nvvm_ex2_approx_f(x * 1.44269504f); }
+INFS_CUDA_FN float __log2f(float x) { return __nvvm_lg2_approx_f(x); }
 INFS_CUDA_FN float __logf(float x) { return __nvvm_lg2_approx_f(x) * 0.693147181f; }
 INFS_CUDA_FN float rsqrtf(float x) { return __nvvm_rsqrt_approx_f(x); }
 

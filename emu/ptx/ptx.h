@@ -34,6 +34,10 @@ typedef struct ptx_module ptx_module;
 int ptx_read(const char *path, const char *text, size_t len, ptx_module **out, diag *d);
 void ptx_module_free(ptx_module *m);
 
+/* The CORDIC iterations of sin, cos, ex2 and lg2 .approx.f32 (doc/PTX.md,
+ * "The .approx functions"): the reference and the SIMT machine both. */
+#define PTX_CORDIC_ITERS 28
+
 /* The module's .address_size (32 or 64). */
 unsigned ptx_address_bits(const ptx_module *m);
 

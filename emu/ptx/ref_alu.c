@@ -337,6 +337,87 @@ static uint64_t testp(unsigned mode, double v, bool sub)
 	}
 }
 
+/* ---- the .approx transcendentals (doc/PTX.md, "The .approx functions") ----
+ * infsim defines each as a fixed sequence of IEEE f32 operations (round
+ * to nearest even, subnormals kept) around one of isa/'s CORDIC commands
+ * on .q32 with PTX_CORDIC_ITERS iterations, computed here from isa/'s
+ * scalar references: the SIMT machine runs the same sequence on its
+ * bitlines, so --check holds it to the bit.  Every step is a separate
+ * volatile f32 so that the compiler keeps each rounding. */
+static float fx_cvt(float x, unsigned op)
+{
+	isa_cmd c;
+	memset(&c, 0, sizeof c);
+	c.width = 32;
+	c.is_signed = 1;
+	c.flags = ISA_FL_IEEE;
+	c.iters = PTX_CORDIC_ITERS;
+	c.c3 = c.d2 = ISA_NONE;
+	/* f32 -> q32 (toward zero, saturating), the CORDIC, q32 -> f32 */
+	c.op = ISA_CVT;
+	c.fmt = ISA_FMT_FIX;
+	c.sfmt = ISA_FMT_F32, c.swidth = 32, c.ssigned = 1;
+	uint64_t q = isa_ref_elem(&c, b32(x), 0, false, NULL, NULL);
+	c.op = (uint16_t)op;
+	c.sfmt = c.swidth = c.ssigned = 0;
+	q = isa_ref_elem(&c, q, 0, false, NULL, NULL);
+	c.op = ISA_CVT;
+	c.fmt = ISA_FMT_F32;
+	c.sfmt = ISA_FMT_FIX, c.swidth = 32, c.ssigned = 1;
+	return f32(isa_ref_elem(&c, q, 0, false, NULL, NULL));
+}
+
+static float frint22(float k)
+{
+	volatile float m = 0x1.8p23f, t = k + m;
+	return t - m;
+}
+
+static uint32_t approx_sincos(float a, bool cosine)
+{
+	volatile float k = a * 0x1.45f306p-3f;            /* 1 / 2 pi */
+	volatile float n = frint22(k);
+	volatile float r1 = fmaf(n, -0x1.921fb6p+2f, a);  /* -2 pi, rounded */
+	volatile float r = fmaf(n, 0x1.777a5cp-23f, r1);  /* -(2 pi - that) */
+	if (isnan(r))
+		return NAN32;
+	return (uint32_t)b32(fx_cvt(r, cosine ? ISA_COS : ISA_SIN));
+}
+
+static float pow2i(int32_t n) /* 2^n as f32 bits, n in [-126, 127] */
+{
+	return f32((uint32_t)(n + 127) << 23);
+}
+
+static uint32_t approx_ex2(float a)
+{
+	if (isnan(a))
+		return NAN32;
+	volatile float c = a > 250.0f ? 250.0f : a < -250.0f ? -250.0f : a;
+	volatile float n = frint22(c), f = c - n, y = f * 0x1.62e430p-1f; /* ln 2 */
+	volatile float e = fx_cvt(y, ISA_EXP);
+	int32_t ni = (int32_t)n, n1 = ni >> 1, n2 = ni - n1;
+	volatile float t = e * pow2i(n1);
+	return (uint32_t)b32(t * pow2i(n2));
+}
+
+static uint32_t approx_lg2(float a)
+{
+	if (isnan(a) || a < 0.0f)
+		return NAN32;
+	if (a == 0.0f)
+		return 0xff800000u;
+	if (isinf(a))
+		return 0x7f800000u;
+	bool sub = a < 0x1p-126f;
+	volatile float a2 = sub ? a * 0x1p23f : a;
+	uint32_t bits = (uint32_t)b32(a2);
+	int32_t e = (int32_t)(bits >> 23) - (sub ? 150 : 127);
+	float m = f32((bits & 0x007fffffu) | 0x3f800000u);
+	volatile float l = fx_cvt(m, ISA_LOG);
+	return (uint32_t)b32(fmaf(l, 0x1.715476p+0f, (float)e)); /* log2 e */
+}
+
 uint64_t ptx_alu_float(const ptx_ins *in, uint64_t a, uint64_t b, uint64_t c)
 {
 	bool dbl = in->type == PT_F64;
@@ -373,10 +454,10 @@ uint64_t ptx_alu_float(const ptx_ins *in, uint64_t a, uint64_t b, uint64_t c)
 	case PO_RCP: r = host_op(F_DIV, dbl, 1.0, x, 0, rnd); break;
 	case PO_SQRT: r = host_op(F_SQRT, dbl, x, 0, 0, rnd); break;
 	case PO_RSQRT: return fin32(in, f32(isa_fp_rsqrt(ISA_FMT_F32, ftz ? 0 : ISA_FL_IEEE, a)));
-	case PO_SIN: r = (float)sin(x); break;
-	case PO_COS: r = (float)cos(x); break;
-	case PO_EX2: r = (float)exp2(x); break;
-	case PO_LG2: r = (float)log2(x); break;
+	case PO_SIN: return approx_sincos((float)x, false);
+	case PO_COS: return approx_sincos((float)x, true);
+	case PO_EX2: return approx_ex2((float)x);
+	case PO_LG2: return approx_lg2((float)x);
 	case PO_ABS: return ftz ? a & 0x7fffffffu : dbl ? a & NAN64 : a & 0x7fffffffu;
 	case PO_NEG: return dbl ? a ^ (UINT64_C(1) << 63) : a ^ 0x80000000u;
 	case PO_MIN: case PO_MAX: return fminmax(in, a, b, dbl);

@@ -11,7 +11,7 @@
 
 static const char *type_name(unsigned t)
 {
-	static const char *const n[] = { "u32", "s32", "f32", "u64", "s64", "u16", "s16", "u8", "s8" };
+	static const char *const n[] = { "u32", "s32", "f32", "u64", "s64", "u16", "s16", "u8", "s8", "q32" };
 	return t < SIMT_TYPE_COUNT ? n[t] : "?";
 }
 

@@ -17,6 +17,7 @@
 #define T_F (1u << SIMT_F32)
 #define T_I (T_U | T_S)
 #define T_A (T_I | T_F)
+#define T_Q (1u << SIMT_Q32)
 
 /* Each operation once: the types it takes, its register sources, and
  * whether it writes a register. */
@@ -51,6 +52,10 @@ static const simt_opinfo opinfo[SIMT_OPC_COUNT] = {
 	[SIMT_ATOM] = { "atom", T_A, 3, true }, /* d := mem[a]; mem[a] := op(...) */
 	[SIMT_BAR] = { "bar.sync", 0, 0, false },
 	[SIMT_PLOG] = { "plog", 0, 2, false },  /* pd := a op b, predicates */
+	[SIMT_SIN] = { "sin", T_Q, 1, true },   /* d := sin a (CORDIC) */
+	[SIMT_COS] = { "cos", T_Q, 1, true },   /* d := cos a */
+	[SIMT_EXP] = { "exp", T_Q, 1, true },   /* d := e^a */
+	[SIMT_LOG] = { "log", T_Q, 1, true },   /* d := ln a */
 };
 
 const simt_opinfo *simt_opinfo_of(unsigned opc)
@@ -395,7 +400,7 @@ unsigned simt_type_bits(unsigned type)
 bool simt_type_signed(unsigned type)
 {
 	return type == SIMT_S32 || type == SIMT_S64 || type == SIMT_S16 || type == SIMT_S8 ||
-	       type == SIMT_F32;
+	       type == SIMT_F32 || type == SIMT_Q32;
 }
 
 /* Registers (bits 0..23) and predicates (bits 24..31) an instruction

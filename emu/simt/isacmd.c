@@ -30,7 +30,7 @@ static const char *isa_name(const simt_instr *in)
 
 static unsigned fmt_of(unsigned type)
 {
-	return type == SIMT_F32 ? ISA_FMT_F32 : ISA_FMT_INT;
+	return type == SIMT_F32 ? ISA_FMT_F32 : type == SIMT_Q32 ? ISA_FMT_FIX : ISA_FMT_INT;
 }
 
 /* The first scratch wordline of an instruction. */
@@ -50,7 +50,7 @@ static void fill(const simt_program *p, const simt_instr *in, unsigned ieee, int
 	c->fmt = (uint8_t)fmt_of(in->type);
 	c->is_signed = simt_type_signed(in->type);
 	c->flags = ieee ? ISA_FL_IEEE : 0;
-	c->iters = ISA_CORDIC_DEFAULT;
+	c->iters = (uint8_t)(p->cordic_iters ? p->cordic_iters : ISA_CORDIC_DEFAULT);
 	c->d = in->opc == SIMT_SETP ? ISA_TAG : (uint16_t)d;
 	c->d2 = c->c3 = ISA_NONE;
 	c->a = in->a.kind == SIMT_O_REG ? (uint16_t)simt_reg_row(p, in->a.reg) : ISA_NONE;

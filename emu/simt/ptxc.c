@@ -728,6 +728,189 @@ static int lower_cvt(ts *s, const ptx_ins *in, int d, opr a)
 	return 0;
 }
 
+/* ---- the .approx transcendentals (doc/PTX.md, "The .approx functions") ----
+ * Each is a fixed sequence of the machine's f32 operations around one of
+ * isa/'s CORDIC commands on .q32 (3 integer bits, 29 fraction bits) with
+ * PTX_CORDIC_ITERS iterations; the PTX reference computes the same
+ * sequence with isa/'s scalar references, so the results are defined to
+ * the bit. */
+static int fimm(ts *s, opr *x, uint32_t bits, unsigned type)
+{
+	*x = IMM(bits);
+	return in_reg(s, x, type);
+}
+
+/* *out := a new temporary holding op(a, b) (c for fma) of type. */
+static int t3(ts *s, unsigned opc, unsigned type, opr a, opr b, opr c, opr *out)
+{
+	int t = tmp(s, 32);
+	if (t < 0 || op3(s, opc, type, t, a, b, c) < 0)
+		return -1;
+	*out = R(t);
+	return 0;
+}
+
+static int t2(ts *s, unsigned opc, unsigned type, opr a, opr b, opr *out)
+{
+	return t3(s, opc, type, a, b, (opr){ 0 }, out);
+}
+
+/* rint(a) for |a| < 2^22: (a + 1.5 2^23) - 1.5 2^23. */
+static int frint(ts *s, opr a, opr *out)
+{
+	opr m, t;
+	if (fimm(s, &m, 0x4b400000u, SIMT_F32) < 0 || t2(s, SIMT_ADD, SIMT_F32, a, m, &t) < 0)
+		return -1;
+	return t2(s, SIMT_SUB, SIMT_F32, t, m, out);
+}
+
+/* *out := f32(CORDIC opc of q32(x)). */
+static int cordic(ts *s, unsigned opc, opr x, opr *out)
+{
+	opr q, r;
+	if (t2(s, SIMT_CVT, SIMT_Q32, x, (opr){ 0 }, &q) < 0)
+		return -1;
+	last_stype(s, SIMT_F32);
+	if (t2(s, opc, SIMT_Q32, q, (opr){ 0 }, &r) < 0 || t2(s, SIMT_CVT, SIMT_F32, r, (opr){ 0 }, out) < 0)
+		return -1;
+	last_stype(s, SIMT_Q32);
+	return 0;
+}
+
+/* d := p ? bits : x (f32); d NONE: into a new temporary *out. */
+static int fsel(ts *s, int d, int p, uint32_t bits, opr x, opr *out)
+{
+	opr k;
+	if (fimm(s, &k, bits, SIMT_F32) < 0)
+		return -1;
+	if (d == NONE && (d = tmp(s, 32)) < 0)
+		return -1;
+	mop *o = add_mop(s, SIMT_SELP, SIMT_F32);
+	if (!o)
+		return -1;
+	o->d = d, o->a = k, o->b = x, o->pd = p;
+	if (out)
+		*out = R(d);
+	return 0;
+}
+
+/* d := the canonical NaN where a is a NaN, else x. */
+static int nan_or(ts *s, int d, opr a, opr x)
+{
+	int p = new_val(s, 1);
+	if (p < 0 || setp(s, p, PC_NAN, SIMT_F32, a, a) < 0)
+		return -1;
+	return fsel(s, d, p, 0x7fffffffu, x, NULL);
+}
+
+/* sin, cos: r = a - 2 pi rint(a / 2 pi) (Cody-Waite, two fused steps),
+ * then the q32 CORDIC (its own reflection covers [-pi, pi]). */
+static int lower_sincos(ts *s, int d, opr a, bool cosine)
+{
+	opr inv, hi, lo, k, n, r1, r, v;
+	if (fimm(s, &inv, 0x3e22f983u, SIMT_F32) < 0 ||  /* 1 / 2 pi */
+	    t2(s, SIMT_MUL, SIMT_F32, a, inv, &k) < 0 || frint(s, k, &n) < 0 ||
+	    fimm(s, &hi, 0xc0c90fdbu, SIMT_F32) < 0 ||   /* -2 pi, rounded */
+	    t3(s, SIMT_FMA, SIMT_F32, n, hi, a, &r1) < 0 ||
+	    fimm(s, &lo, 0x343bbd2eu, SIMT_F32) < 0 ||   /* -(2 pi - its rounding) */
+	    t3(s, SIMT_FMA, SIMT_F32, n, lo, r1, &r) < 0 ||
+	    cordic(s, cosine ? SIMT_COS : SIMT_SIN, r, &v) < 0)
+		return -1;
+	return nan_or(s, d, r, v);
+}
+
+/* 2^a: c = a clamped to [-250, 250], n = rint(c), 2^(c - n) = e^((c - n)
+ * ln 2) by the CORDIC (|argument| <= 0.35), then scaled by 2^n in two
+ * exact steps 2^(n >> 1) and 2^(n - (n >> 1)), built as f32 bits, so that
+ * only the last can round (a subnormal result). */
+static int lower_ex2(ts *s, int d, opr a)
+{
+	opr hi, lo, c1, c, n, f, ln2, y, e, ni, n1, n2, k, b1, b2, t, u, sh;
+	if (fimm(s, &hi, 0x437a0000u, SIMT_F32) < 0 || fimm(s, &lo, 0xc37a0000u, SIMT_F32) < 0 ||
+	    t2(s, SIMT_MIN, SIMT_F32, a, hi, &c1) < 0 || t2(s, SIMT_MAX, SIMT_F32, c1, lo, &c) < 0 ||
+	    frint(s, c, &n) < 0 || t2(s, SIMT_SUB, SIMT_F32, c, n, &f) < 0 ||
+	    fimm(s, &ln2, 0x3f317218u, SIMT_F32) < 0 || t2(s, SIMT_MUL, SIMT_F32, f, ln2, &y) < 0 ||
+	    cordic(s, SIMT_EXP, y, &e) < 0 || t2(s, SIMT_CVT, SIMT_S32, n, (opr){ 0 }, &ni) < 0)
+		return -1;
+	last_stype(s, SIMT_F32);
+	if (t2(s, SIMT_SHR, SIMT_S32, ni, IMM(1), &n1) < 0 || t2(s, SIMT_SUB, SIMT_S32, ni, n1, &n2) < 0 ||
+	    fimm(s, &k, 127, SIMT_S32) < 0 || t2(s, SIMT_ADD, SIMT_S32, n1, k, &b1) < 0 ||
+	    t2(s, SIMT_ADD, SIMT_S32, n2, k, &b2) < 0 ||
+	    t2(s, SIMT_SHL, SIMT_U32, b1, IMM(23), &sh) < 0 || t2(s, SIMT_MUL, SIMT_F32, e, sh, &t) < 0 ||
+	    t2(s, SIMT_SHL, SIMT_U32, b2, IMM(23), &sh) < 0 || t2(s, SIMT_MUL, SIMT_F32, t, sh, &u) < 0)
+		return -1;
+	return nan_or(s, d, a, u);
+}
+
+/* *out := p ? x : y, of type. */
+static int sel(ts *s, unsigned type, int p, opr x, opr y, opr *out)
+{
+	int d = tmp(s, 32);
+	if (d < 0 || in_reg(s, &x, type) < 0 || in_reg(s, &y, type) < 0)
+		return -1;
+	mop *o = add_mop(s, SIMT_SELP, type);
+	if (!o)
+		return -1;
+	o->d = d, o->a = x, o->b = y, o->pd = p;
+	*out = R(d);
+	return 0;
+}
+
+/* log2 a = e + ln(m) log2(e) with a = m 2^e, m in [1, 2) (a subnormal
+ * scaled by 2^23 first), ln m by the CORDIC; then the specials: +0 and
+ * -0 give -inf, a negative NaN, +inf +inf. */
+static int lower_lg2(ts *s, int d, opr a)
+{
+	opr tiny, big, sc, a2, eb, eraw, e, ef, mm, one, m, l, log2e, r, x1, x2, x3, zero, inf;
+	int psub = new_val(s, 1), pz = new_val(s, 1), pn = new_val(s, 1), pi = new_val(s, 1);
+	if (pi < 0 || in_reg(s, &a, SIMT_F32) < 0 ||
+	    fimm(s, &tiny, 0x00800000u, SIMT_F32) < 0 || setp(s, psub, PC_LT, SIMT_F32, a, tiny) < 0 ||
+	    fimm(s, &big, 0x4b000000u, SIMT_F32) < 0 ||  /* 2^23 */
+	    t2(s, SIMT_MUL, SIMT_F32, a, big, &sc) < 0 || sel(s, SIMT_F32, psub, sc, a, &a2) < 0 ||
+	    sel(s, SIMT_S32, psub, IMM(150), IMM(127), &eb) < 0 ||
+	    t2(s, SIMT_SHR, SIMT_U32, a2, IMM(23), &eraw) < 0 ||
+	    t2(s, SIMT_SUB, SIMT_S32, eraw, eb, &e) < 0 ||
+	    t2(s, SIMT_CVT, SIMT_F32, e, (opr){ 0 }, &ef) < 0)
+		return -1;
+	last_stype(s, SIMT_S32);
+	if (fimm(s, &mm, 0x007fffffu, SIMT_U32) < 0 || t2(s, SIMT_AND, SIMT_U32, a2, mm, &m) < 0 ||
+	    fimm(s, &one, 0x3f800000u, SIMT_U32) < 0 || t2(s, SIMT_OR, SIMT_U32, m, one, &m) < 0 ||
+	    cordic(s, SIMT_LOG, m, &l) < 0 || fimm(s, &log2e, 0x3fb8aa3bu, SIMT_F32) < 0 ||
+	    t3(s, SIMT_FMA, SIMT_F32, l, log2e, ef, &r) < 0 ||
+	    fimm(s, &zero, 0, SIMT_F32) < 0 || fimm(s, &inf, 0x7f800000u, SIMT_F32) < 0 ||
+	    setp(s, pi, PC_EQ, SIMT_F32, a, inf) < 0 || setp(s, pz, PC_EQ, SIMT_F32, a, zero) < 0 ||
+	    setp(s, pn, PC_LT, SIMT_F32, a, zero) < 0 ||
+	    fsel(s, NONE, pi, 0x7f800000u, r, &x1) < 0 || fsel(s, NONE, pz, 0xff800000u, x1, &x2) < 0 ||
+	    fsel(s, NONE, pn, 0x7fffffffu, x2, &x3) < 0)
+		return -1;
+	return nan_or(s, d, a, x3);
+}
+
+/* rsqrt.approx.f32 as isa_fp_rsqrt defines it (isa/'s rsqrt command
+ * would need 261 scratch wordlines, more than an array has): y0 =
+ * 0x5f3759df - (a >> 1), then y0 (1.5 - y0 (0.5 (a y0))), each operation
+ * rounded; +-0 gives +-inf, +inf +0, a negative or NaN the NaN. */
+static int lower_rsqrt(ts *s, int d, opr a)
+{
+	opr magic, sh, y0, h, half, u, v, th, w, r, sg, infb, si, zero, inf, x1, x2, x3;
+	int pz = new_val(s, 1), pi = new_val(s, 1), pn = new_val(s, 1);
+	if (pn < 0 || fimm(s, &magic, 0x5f3759dfu, SIMT_U32) < 0 ||
+	    t2(s, SIMT_SHR, SIMT_U32, a, IMM(1), &sh) < 0 || t2(s, SIMT_SUB, SIMT_U32, magic, sh, &y0) < 0 ||
+	    t2(s, SIMT_MUL, SIMT_F32, a, y0, &h) < 0 || fimm(s, &half, 0x3f000000u, SIMT_F32) < 0 ||
+	    t2(s, SIMT_MUL, SIMT_F32, half, h, &u) < 0 || t2(s, SIMT_MUL, SIMT_F32, y0, u, &v) < 0 ||
+	    fimm(s, &th, 0x3fc00000u, SIMT_F32) < 0 || t2(s, SIMT_SUB, SIMT_F32, th, v, &w) < 0 ||
+	    t2(s, SIMT_MUL, SIMT_F32, y0, w, &r) < 0 ||
+	    fimm(s, &sg, 0x80000000u, SIMT_U32) < 0 || t2(s, SIMT_AND, SIMT_U32, a, sg, &si) < 0 ||
+	    fimm(s, &infb, 0x7f800000u, SIMT_U32) < 0 || t2(s, SIMT_OR, SIMT_U32, si, infb, &si) < 0 ||
+	    fimm(s, &zero, 0, SIMT_F32) < 0 || fimm(s, &inf, 0x7f800000u, SIMT_F32) < 0 ||
+	    setp(s, pz, PC_EQ, SIMT_F32, a, zero) < 0 || setp(s, pi, PC_EQ, SIMT_F32, a, inf) < 0 ||
+	    setp(s, pn, PC_LT, SIMT_F32, a, zero) < 0 ||
+	    sel(s, SIMT_F32, pz, si, r, &x1) < 0 || fsel(s, NONE, pi, 0, x1, &x2) < 0 ||
+	    fsel(s, NONE, pn, 0x7fffffffu, x2, &x3) < 0)
+		return -1;
+	return nan_or(s, d, a, x3);
+}
+
 /* min/max.f32: the other operand when one is NaN (the machine's give
  * the canonical NaN), the canonical NaN when both are. */
 static int fminmax(ts *s, unsigned opc, int d, opr a, opr b)
@@ -961,6 +1144,25 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 		if (in_reg(s, &a, ty) < 0 || in_reg(s, &b, ty) < 0 || in_reg(s, &c, ty) < 0)
 			return -1;
 		rc = op3(s, SIMT_FMA, SIMT_F32, d, a, b, c);
+		break;
+	case PO_SIN: case PO_COS: case PO_EX2: case PO_LG2:
+		if (ty != SIMT_F32 || !(in->flags & PF_APPROX))
+			return fail(s, "'%s' is translated as %s.approx.f32 only", ptx_op_name(in->op), ptx_op_name(in->op));
+		if (in->flags & PF_FTZ)
+			return fail(s, ".ftz is not translated: a translated kernel keeps subnormals (IEEE)");
+		if (in_reg(s, &a, SIMT_F32) < 0)
+			return -1;
+		rc = in->op == PO_EX2 ? lower_ex2(s, d, a) : in->op == PO_LG2 ? lower_lg2(s, d, a)
+			: lower_sincos(s, d, a, in->op == PO_COS);
+		break;
+	case PO_RSQRT:
+		if (ty != SIMT_F32 || !(in->flags & PF_APPROX))
+			return fail(s, "rsqrt is translated as rsqrt.approx.f32 only");
+		if (in->flags & PF_FTZ)
+			return fail(s, ".ftz is not translated: a translated kernel keeps subnormals (IEEE)");
+		if (in_reg(s, &a, SIMT_F32) < 0)
+			return -1;
+		rc = lower_rsqrt(s, d, a);
 		break;
 	case PO_RCP:
 		if (ty != SIMT_F32 || (in->flags & (PF_APPROX | PF_FTZ)) || (in->mod != PR_RN && in->mod != PR_NONE))
@@ -1619,6 +1821,10 @@ static unsigned scratch_need(const simt_instr *in)
 	case SIMT_SHR: name = sg ? (imm ? "srai" : "sra") : (imm ? "shri" : "shr"); break;
 	case SIMT_SETP: name = cmp[in->cmp]; break;
 	case SIMT_FMA: name = "fma"; break;
+	case SIMT_SIN: name = "sin"; break;
+	case SIMT_COS: name = "cos"; break;
+	case SIMT_EXP: name = "exp"; break;
+	case SIMT_LOG: name = "log"; break;
 	case SIMT_CVT:
 		if (in->type != SIMT_F32 && in->stype != SIMT_F32)
 			return 0;
@@ -1628,15 +1834,16 @@ static unsigned scratch_need(const simt_instr *in)
 	}
 	isa_cmd c;
 	memset(&c, 0, sizeof c);
-	int op = !strcmp(name, "cvt") ? ISA_CVT : isa_lookup_fmt(name, fl ? ISA_FMT_F32 : ISA_FMT_INT);
+	const unsigned fmt = fl ? ISA_FMT_F32 : in->type == SIMT_Q32 ? ISA_FMT_FIX : ISA_FMT_INT;
+	int op = !strcmp(name, "cvt") ? ISA_CVT : isa_lookup_fmt(name, fmt);
 	if (op < 0)
 		return 0; /* the machine names the missing command at run time */
 	c.op = (uint16_t)op;
 	c.width = (uint8_t)simt_type_bits(in->type);
-	c.fmt = (uint8_t)(fl ? ISA_FMT_F32 : ISA_FMT_INT);
+	c.fmt = (uint8_t)fmt;
 	c.is_signed = fl || sg;
 	if (in->opc == SIMT_CVT) {
-		c.sfmt = (uint8_t)(in->stype == SIMT_F32 ? ISA_FMT_F32 : ISA_FMT_INT);
+		c.sfmt = (uint8_t)(in->stype == SIMT_F32 ? ISA_FMT_F32 : in->stype == SIMT_Q32 ? ISA_FMT_FIX : ISA_FMT_INT);
 		c.swidth = (uint8_t)simt_type_bits(in->stype);
 		c.ssigned = in->stype == SIMT_F32 || simt_type_signed(in->stype);
 	}
@@ -1644,7 +1851,8 @@ static unsigned scratch_need(const simt_instr *in)
 	c.iters = ISA_CORDIC_DEFAULT;
 	c.d = in->opc == SIMT_SETP ? ISA_TAG : 0;
 	c.a = 64;
-	c.b = in->opc == SIMT_CVT || in->opc == SIMT_ABS || in->opc == SIMT_NEG || imm ? ISA_NONE : 128;
+	c.b = in->opc == SIMT_CVT || in->opc == SIMT_ABS || in->opc == SIMT_NEG || in->opc >= SIMT_SIN ||
+	      imm ? ISA_NONE : 128;
 	c.c3 = in->opc == SIMT_FMA ? 192 : ISA_NONE;
 	c.d2 = ISA_NONE;
 	c.imm = imm ? in->b.imm : 0;

@@ -28,6 +28,7 @@ int simt_ptx_program(const char *path, const ptx_module *m, const simt_ptx_call 
 	simt_program_init(p, path, mapping);
 	p->ieee = 1;
 	p->units = SIMT_UNITS_MAX;
+	p->cordic_iters = PTX_CORDIC_ITERS;
 	if (nc == 0) {
 		diag_file(d, path, "no launch: the program runs nothing");
 		return -1;

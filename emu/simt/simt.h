@@ -58,7 +58,10 @@ INFSIM_BEGIN_DECLS
  * of a unit) and, for loads and stores only, bytes (a load extends them
  * to the unit's 32 bits). */
 enum simt_type { SIMT_U32, SIMT_S32, SIMT_F32, SIMT_U64, SIMT_S64, SIMT_U16, SIMT_S16,
-		 SIMT_U8, SIMT_S8, SIMT_TYPE_COUNT };
+		 SIMT_U8, SIMT_S8,
+		 SIMT_Q32,   /* translated PTX only: isa/'s .q32 fixed point, the
+			      * CORDIC commands' type (3 integer bits) */
+		 SIMT_TYPE_COUNT };
 unsigned simt_type_bits(unsigned type);   /* 32, 64, 16 or 8 */
 bool simt_type_signed(unsigned type);
 
@@ -89,6 +92,8 @@ enum simt_opc {
 	SIMT_PLOG,     /* pd := a op b on the predicate latches, op
 			* simt_instr.cmp (enum simt_plog), a.reg/b.reg
 			* predicates (a.imm/b.imm 1: negated); no array */
+	SIMT_SIN, SIMT_COS, /* d := sin a, cos a; .q32, isa/'s CORDIC commands */
+	SIMT_EXP, SIMT_LOG, /* d := e^a, ln a; .q32, likewise */
 	SIMT_OPC_COUNT
 };
 
@@ -232,6 +237,9 @@ typedef struct simt_program {
 	 * PTX), and each CB's shared memory window. */
 	unsigned units;
 	uint32_t shared_addr, shared_bytes;
+	/* CORDIC iterations of sin, cos, exp and log (isa_cmd.iters); 0:
+	 * ISA_CORDIC_DEFAULT */
+	unsigned cordic_iters;
 } simt_program;
 
 /* The array register r is in, and its first wordline. */

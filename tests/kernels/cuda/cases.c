@@ -182,6 +182,33 @@ static void sinexp(ck_case *c, size_t n, size_t m)
 	a_i32(l, (int32_t)n), a_arr(l, x), a_arr(l, s), a_arr(l, e);
 }
 
+/* Every .approx function on x in [2^-8, 16): within the accuracy doc/PTX.md
+ * states ("The .approx functions"; rsqrt is isa/'s estimate and one
+ * Newton step, within 0.2 %), absolute for sin, cos and lg2, relative for
+ * ex2 and rsqrt (the bound is tol * max(1, |want|)). */
+static void approx(ck_case *c, size_t n, size_t m)
+{
+	(void)m;
+	size_t x = arr(c, "x", 4, n, CK_INPUT);
+	size_t s = arr(c, "s", 4, n, CK_APPROX), co = arr(c, "c", 4, n, CK_APPROX);
+	size_t e = arr(c, "e", 4, n, CK_APPROX), l = arr(c, "l", 4, n, CK_APPROX);
+	size_t r = arr(c, "r", 4, n, CK_APPROX);
+	c->arrays[s].tol = c->arrays[co].tol = 0x1p-21;
+	c->arrays[e].tol = 0x1p-21;
+	c->arrays[l].tol = 0x1p-21;
+	c->arrays[r].tol = 0x1p-8;
+	float *xv = INIT(c, x, float);
+	fill_f32(xv, n, 29, 0x1p-3f); /* [-16, 16) */
+	for (size_t i = 0; i < n; i++)
+		xv[i] = fabsf(xv[i]) + 0x1p-8f;
+	start_wants(c);
+	ck_approx(n, xv, WANT(c, s, float), WANT(c, co, float), WANT(c, e, float), WANT(c, l, float),
+		  WANT(c, r, float));
+	ck_launch *la = launch(c, "approx", blocks(n, 256), 1, 256, 1);
+	a_i32(la, (int32_t)n), a_arr(la, x), a_arr(la, s), a_arr(la, co), a_arr(la, e), a_arr(la, l),
+		a_arr(la, r);
+}
+
 static void index64(ck_case *c, size_t n, size_t m)
 {
 	(void)m;
@@ -438,6 +465,7 @@ static const ck_entry table[] = {
 	{"histogram_100000_g13", CU("histogram"), histogram, 100000, 13},
 	{"histogram_1000_g1", CU("histogram"), histogram, 1000, 1},
 	{"sinexp_1000_approx", CU("sinexp"), sinexp, 1000, 0},
+	{"approx_2000", CU("approx"), approx, 2000, 0},
 	{"index64_100000", CU("index64"), index64, 100000, 0},
 	{"warpsum_10001_b128", CU("warpsum"), warpsum, 10001, 128},
 	{"backprop_1024", CU("backprop"), backprop, 1024, 0},

@@ -60,6 +60,17 @@ void ck_sinexp(size_t n, const float *x, float *s, float *e)
 	}
 }
 
+void ck_approx(size_t n, const float *x, float *s, float *c, float *e, float *l, float *r)
+{
+	for (size_t i = 0; i < n; i++) {
+		s[i] = sinf(x[i]);
+		c[i] = cosf(x[i]);
+		e[i] = exp2f(x[i]);
+		l[i] = log2f(x[i]);
+		r[i] = 1.0f / sqrtf(x[i]);
+	}
+}
+
 void ck_index64(size_t n, const int32_t *x, int32_t *y)
 {
 	for (size_t i = 0; i < n; i++)
