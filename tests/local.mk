@@ -507,7 +507,7 @@ tests_test_cuda_cases_LDADD = tests/libkernels.la $(TEST_LIBS)
 # against the plain C of tests/kernels/cuda/.
 check_PROGRAMS += tests/test_cuda_simt
 tests_test_cuda_simt_SOURCES = tests/test_cuda_simt.c
-tests_test_cuda_simt_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/emu/ptx -I$(top_srcdir)/emu/simt -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_cuda_simt_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/emu/ptx -I$(top_srcdir)/emu/simt -DSRCDIR='"$(abs_top_srcdir)"' -DINFSIM_BIN='"$(abs_top_builddir)/infsim"'
 tests_test_cuda_simt_LDADD = tests/libkernels.la $(TEST_LIBS)
 # A case of tests/kernels/cuda/ as a launch text and .npy files for
 # infsim run (doc/SIMT.md, "Fig 13 from the CUDA workloads"): make tests/ck_export
