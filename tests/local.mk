@@ -401,7 +401,7 @@ tests_libkernels_la_SOURCES = tests/kernels/workloads.h tests/kernels/ops_f32.c 
 	tests/kernels/case_f32.c tests/kernels/case_i32.c tests/kernels/strm_kernels.h \
 	tests/kernels/strm_kernels.c \
 	tests/kernels/cuda/refs.h tests/kernels/cuda/refs.c tests/kernels/cuda/cases.h \
-	tests/kernels/cuda/cases.c
+	tests/kernels/cuda/cases.c tests/kernels/cuda/export.c
 tests_libkernels_la_CFLAGS = $(AM_CFLAGS)
 EXTRA_DIST += tests/kernels/kernels.inc tests/kernels/cases.inc
 check_PROGRAMS += tests/test_workloads
@@ -507,8 +507,14 @@ tests_test_cuda_cases_LDADD = tests/libkernels.la $(TEST_LIBS)
 # against the plain C of tests/kernels/cuda/.
 check_PROGRAMS += tests/test_cuda_simt
 tests_test_cuda_simt_SOURCES = tests/test_cuda_simt.c
-tests_test_cuda_simt_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/emu/ptx -I$(top_srcdir)/emu/simt -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_cuda_simt_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/emu/ptx -I$(top_srcdir)/emu/simt -DSRCDIR='"$(abs_top_srcdir)"' -DINFSIM_BIN='"$(abs_top_builddir)/infsim"'
 tests_test_cuda_simt_LDADD = tests/libkernels.la $(TEST_LIBS)
+# A case of tests/kernels/cuda/ as a launch text and .npy files for
+# infsim run (doc/SIMT.md, "Fig 13 from the CUDA workloads"): make tests/ck_export
+EXTRA_PROGRAMS += tests/ck_export
+tests_ck_export_SOURCES = tests/ck_export.c
+tests_ck_export_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/tests
+tests_ck_export_LDADD = tests/libkernels.la libinfsim_core.la -lm
 check_PROGRAMS += tests/test_cuda_kernels
 tests_test_cuda_kernels_SOURCES = tests/test_cuda_kernels.c
 tests_test_cuda_kernels_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -I$(top_srcdir)/emu/ptx -DSRCDIR='"$(abs_top_srcdir)"'

@@ -7,7 +7,10 @@
  * tests/kernels/cuda/refs.c: bit for bit, or for the .approx results
  * within the bound the case states.  Both mappings (VLIW bundles and one
  * operation a bundle) must give the same bits.  The arrays sit 256-byte
- * aligned from 0x1000.
+ * aligned from 0x1000.  Fig 13 from the CUDA workloads (doc/SIMT.md):
+ * the serial mapping keeps every value in array 0, and `infsim run
+ * --fig13` of a case (as tests/ck_export writes it) checks both
+ * translations and prints the ratio.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -17,6 +20,7 @@
 #include <string.h>
 
 #include "kernels/cuda/cases.h"
+#include "proc.h"
 #include "ptx.h"
 #include "ptxc.h"
 #include "simt.h"
@@ -226,4 +230,140 @@ ParameterizedTestParameters(cuda_simt, serial)
 ParameterizedTest(size_t *idx, cuda_simt, serial, .timeout = 600)
 {
 	run_case(*idx, SIMT_MAP_SERIAL);
+}
+
+static size_t case_index(const char *name)
+{
+	for (size_t i = 0; i < ck_case_count(); i++) {
+		ck_case c;
+		cr_assert_eq(ck_case_make(i, &c), 0);
+		bool hit = !strcmp(c.name, name);
+		ck_case_free(&c);
+		if (hit)
+			return i;
+	}
+	cr_assert_fail("no case %s", name);
+	return 0;
+}
+
+/* An instruction's registers: all in array 0 (units 0 .. NU-1). */
+static bool on_array0(const simt_instr *in)
+{
+	const simt_operand *o[3] = { &in->a, &in->b, &in->c };
+	switch (in->opc) {
+	case SIMT_BRA: case SIMT_EXIT: case SIMT_BAR:
+		return true;
+	case SIMT_PLOG:
+		return in->d == 0; /* the array it runs on */
+	default:
+		break;
+	}
+	for (int j = 0; j < 3; j++)
+		if (o[j]->kind == SIMT_O_REG && o[j]->reg >= SIMT_UNITS_MAX)
+			return false;
+	bool writes = in->opc != SIMT_ST && in->opc != SIMT_SETP;
+	return !writes || in->d < SIMT_UNITS_MAX;
+}
+
+/* mapping=serial is the paper's simple translator (§5.5): one array per
+ * TB, one operation a bundle, no copy between arrays. */
+Test(fig13, serial_uses_array0)
+{
+	static const char *const names[] = { "saxpy_1000", "reduce_777_b64", "kmeans_5000x5", "gaussian_37" };
+	for (size_t n = 0; n < sizeof names / sizeof *names; n++) {
+		ck_case c;
+		cr_assert_eq(ck_case_make(case_index(names[n]), &c), 0);
+		loaded ld;
+		load(&c, &ld);
+		simt_ptx_call *calls = calloc(c.nlaunches, sizeof *calls);
+		uint64_t (*args)[CK_MAX_ARGS] = calloc(c.nlaunches, sizeof *args);
+		cr_assert(calls && args);
+		size_t nc = calls_of(&c, &ld, 0, calls, args);
+		simt_program p;
+		diag d;
+		diag_clear(&d);
+		cr_assert_eq(simt_ptx_program(c.ptx, ld.m, calls, nc, ld.size, SIMT_MAP_SERIAL, &p, &d), 0,
+			     "%s: %s", c.name, d.msg);
+		for (size_t k = 0; k < p.nk; k++)
+			for (size_t i = 0; i < p.k[k].n; i++) {
+				const simt_bundle *b = &p.k[k].b[i];
+				cr_assert_leq(b->n, 1, "%s: bundle %zu holds %u", c.name, i, b->n);
+				for (unsigned j = 0; j < b->n; j++)
+					cr_assert(on_array0(&b->in[j]), "%s: kernel %s, bundle %zu (line %d) is not on array 0",
+						  c.name, p.k[k].name, i, b->line);
+			}
+		simt_program_free(&p);
+		free(calls);
+		free(args);
+		ptx_module_free(ld.m);
+		ck_case_free(&c);
+	}
+}
+
+/* One row of --fig13's table: bundles, compute, critical path, copies,
+ * memory cycles, requests, spills, reloads. */
+static void fig13_row(const char *out, const char *mapping, uint64_t v[8])
+{
+	char key[32];
+	snprintf(key, sizeof key, "\n  %s ", mapping);
+	const char *at = strstr(out, key);
+	cr_assert_not_null(at, "no %s row in:\n%s", mapping, out);
+	unsigned long long x[8];
+	cr_assert_eq(sscanf(at + strlen(key), "%llu %llu %llu %llu %llu %llu %llu %llu", &x[0], &x[1], &x[2],
+			    &x[3], &x[4], &x[5], &x[6], &x[7]), 8, "%s", out);
+	for (int i = 0; i < 8; i++)
+		v[i] = x[i];
+}
+
+/* `infsim run K.ptx --launch @DIR/launch -l ... --check --fig13` on the
+ * cases as tests/ck_export writes them: both translations check out
+ * against the PTX reference, the ratio line is printed, the serial one
+ * issues more bundles, copies nothing between arrays and makes at least
+ * as many memory requests (doc/SIMT.md, "Fig 13 from the CUDA
+ * workloads"). */
+Test(fig13, cuda_cases, .timeout = 600)
+{
+	static const char *const names[] = { "saxpy_1000", "reduce_777_b64", "backprop_160", "kmeans_5000x5" };
+	char dir[256];
+	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsim-fig13"));
+	for (size_t n = 0; n < sizeof names / sizeof *names; n++) {
+		ck_case c;
+		cr_assert_eq(ck_case_make(case_index(names[n]), &c), 0);
+		char sub[512];
+		snprintf(sub, sizeof sub, "%s/%s", dir, c.name);
+		char *cmd = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&cmd, &len);
+		cr_assert_not_null(f);
+		cr_assert_eq(ck_case_export(&c, sub, f), 0, "%s", c.name);
+		fclose(f);
+		cr_assert(!strncmp(cmd, "infsim run ", 11), "%s", cmd);
+		cmd[len - 1] = '\0'; /* the newline */
+		char args[8192];
+		snprintf(args, sizeof args, "%s --check --fig13", cmd + 7);
+		proc_result r = proc_run_in(SRCDIR, INFSIM_BIN, args);
+		cr_assert_eq(r.status, 0, "infsim %s:\n%s%s", args, r.out, r.err);
+		cr_assert(strstr(r.out, "fig13: both translations match the thread-at-a-time reference\n"), "%s", r.out);
+		cr_assert(strstr(r.out, "--check: every array equals the PTX reference's"), "%s", r.out);
+		const char *ratio = strstr(r.out, "  serial / vliw: ");
+		cr_assert_not_null(ratio, "%s", r.out);
+		double cx, px, mx;
+		cr_assert_eq(sscanf(ratio, "  serial / vliw: %lfx compute, %lfx critical path, %lfx memory requests",
+				    &cx, &px, &mx), 3, "%s", ratio);
+		uint64_t v[8], s[8];
+		fig13_row(r.out, "vliw", v);
+		fig13_row(r.out, "serial", s);
+		cr_expect_gt(s[0], v[0], "%s: serial %llu bundles, vliw %llu", c.name, (unsigned long long)s[0],
+			     (unsigned long long)v[0]);
+		cr_expect_eq(s[3], 0, "%s: the serial translation copies %llu times", c.name, (unsigned long long)s[3]);
+		cr_expect_geq(s[5], v[5], "%s: serial %llu requests, vliw %llu", c.name, (unsigned long long)s[5],
+			      (unsigned long long)v[5]);
+		char want[64];
+		snprintf(want, sizeof want, "%.2fx compute", (double)s[1] / (double)v[1]);
+		cr_expect(strstr(ratio, want), "%s: want '%s' in %s", c.name, want, ratio);
+		proc_result_free(&r);
+		free(cmd);
+		ck_case_free(&c);
+	}
+	cr_assert_eq(proc_rmdir(dir), 0);
 }

@@ -23,7 +23,8 @@
  *     sources (the others are copied there through the crossbar); the
  *     units from the one its micro-program's scratch starts at are
  *     emptied first (doc/SIMT.md, "Registers").  When an array is full
- *     the value touched longest ago goes home.
+ *     the value touched longest ago goes home.  mapping=serial keeps
+ *     every value in array 0 (the paper's one array per TB, §5.5).
  *
  * A block's operations then go into bundles (pack.c's list scheduler
  * when mapping is VLIW).  Threads of a CTA that branch apart run each
@@ -104,6 +105,7 @@ typedef struct ts {
 	size_t nfx, capfx;
 	const blk *cur;
 	bool serial;
+	unsigned narr;         /* arrays values may live in: all, or 1 (serial) */
 	int line, col;         /* the PTX instruction being lowered */
 	int32_t *cs;           /* per module variable: a call sequence's (below) */
 } ts;
@@ -1463,6 +1465,17 @@ static bool needed(const ts *s, int v, uint32_t i)
 	return s->v[v].last > i;
 }
 
+/* Is v needed by the operation being emitted or a later one?  Evictions
+ * come before the operation's own instruction, so a source it reads for
+ * the last time is still needed: a predicate's reload may take its unit
+ * (scratch_val pins nothing), and it must go home first. */
+static bool needed_now(const ts *s, int v)
+{
+	if ((size_t)v < s->k->nregs && get_bit(s->cur->out, (uint32_t)v))
+		return true;
+	return s->v[v].last >= s->now;
+}
+
 /* The instructions of the block being emitted, in order. */
 typedef struct ilist { simt_instr *in; size_t n, cap; } ilist;
 static ilist L;
@@ -1544,7 +1557,7 @@ static int evict(ts *s, int v)
 	val *x = &s->v[v];
 	if (x->bits == 1)
 		return pspill(s, v);
-	if (x->dirty && needed(s, v, s->now)) {
+	if (x->dirty && needed_now(s, v)) {
 		if (home_of(s, v) < 0)
 			return -1;
 		for (unsigned h = 0; h < nunits(s, v); h++) {
@@ -1624,7 +1637,7 @@ static unsigned free_units(const ts *s, unsigned a)
 static unsigned roomiest(const ts *s)
 {
 	unsigned best = 0;
-	for (unsigned a = 1; a < SIMT_ARRAYS; a++)
+	for (unsigned a = 1; a < s->narr; a++)
 		if (free_units(s, a) > free_units(s, best))
 			best = a;
 	return best;
@@ -1709,7 +1722,7 @@ static int set_imm(ts *s, int t, uint64_t imm, int guard)
 static int pspill(ts *s, int p)
 {
 	val *x = &s->v[p];
-	if (x->dirty && needed(s, p, s->now)) {
+	if (x->dirty && needed_now(s, p)) {
 		int pin[8] = { NONE, NONE, NONE, NONE, NONE, NONE, NONE, NONE };
 		int t = scratch_val(s, pin);
 		if (t < 0 || home_of(s, p) < 0 || set_imm(s, t, 0, -1) < 0 || set_imm(s, t, 1, x->unit) < 0)
@@ -1924,7 +1937,7 @@ static int emit_mop(ts *s, const mop *m, uint32_t i)
 			if (src[j]->kind == SIMT_O_REG && s->v[src[j]->v].arr >= 0)
 				cnt[s->v[src[j]->v].arr] += nunits(s, src[j]->v);
 		A = (int)roomiest(s);
-		for (unsigned a = 0; a < SIMT_ARRAYS; a++)
+		for (unsigned a = 0; a < s->narr; a++)
 			if (cnt[a] > cnt[A])
 				A = (int)a;
 		top = NU - scratch_need(&in);
@@ -1990,7 +2003,7 @@ static int emit_mop(ts *s, const mop *m, uint32_t i)
 		s->v[m->pd].dirty = true;
 	}
 	if (opc == SIMT_PLOG) {
-		in.d = (uint8_t)(plog_rr++ % SIMT_ARRAYS);
+		in.d = (uint8_t)(plog_rr++ % s->narr);
 		in.a.kind = SIMT_O_REG;
 		in.a.reg = (uint8_t)s->v[m->pa].unit;
 		in.a.imm = m->na;
@@ -2300,6 +2313,9 @@ int simt_ptx_translate(const ptx_module *m, size_t k, const simt_ptx_layout *lay
 	s.out = out;
 	s.d = d;
 	s.serial = mapping == SIMT_MAP_SERIAL;
+	/* the paper's simple translator: one array per TB (§5.5), the
+	 * values that do not fit its units spilled to local memory */
+	s.narr = s.serial ? 1 : SIMT_ARRAYS;
 	s.line = s.k->line;
 	memset(out, 0, sizeof *out);
 	snprintf(out->name, sizeof out->name, "%s", s.k->name);

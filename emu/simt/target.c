@@ -789,15 +789,19 @@ static tgt_status fig13(tgt *t, diag *d)
 	if (rc == TGT_OK) {
 		FILE *f = t->out;
 		fprintf(f, "fig13: both translations match the thread-at-a-time reference\n");
-		fprintf(f, "  %-8s %10s %14s %14s %8s\n", "mapping", "bundles", "compute cyc",
-			"critical path", "copies");
+		fprintf(f, "  %-8s %10s %14s %14s %8s %12s %10s %8s %8s\n", "mapping", "bundles",
+			"compute cyc", "critical path", "copies", "memory cyc", "requests", "spills",
+			"reloads");
 		for (int i = 0; i < 2; i++)
-			fprintf(f, "  %-8s %10" PRIu64 " %14" PRIu64 " %14" PRIu64 " %8" PRIu64 "\n",
+			fprintf(f, "  %-8s %10" PRIu64 " %14" PRIu64 " %14" PRIu64 " %8" PRIu64 " %12" PRIu64
+				" %10" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n",
 				i ? "serial" : "vliw", v[i].bundles, v[i].compute_cycles,
-				v[i].critical_path, v[i].copies);
-		fprintf(f, "  serial / vliw: %.2fx compute, %.2fx critical path\n",
+				v[i].critical_path, v[i].copies, v[i].memory_cycles, v[i].mem_requests,
+				v[i].spills, v[i].reloads);
+		fprintf(f, "  serial / vliw: %.2fx compute, %.2fx critical path, %.2fx memory requests\n",
 			v[0].compute_cycles ? (double)v[1].compute_cycles / (double)v[0].compute_cycles : 0.0,
-			v[0].critical_path ? (double)v[1].critical_path / (double)v[0].critical_path : 0.0);
+			v[0].critical_path ? (double)v[1].critical_path / (double)v[0].critical_path : 0.0,
+			v[0].mem_requests ? (double)v[1].mem_requests / (double)v[0].mem_requests : 0.0);
 	}
 	free(v);
 	return rc;

@@ -13,6 +13,7 @@
 #define INFSIM_TESTS_KERNELS_CUDA_CASES_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #define CK_MAX_ARRAYS 10
@@ -64,5 +65,10 @@ size_t ck_case_count(void);
  * 0; out of memory aborts (a test program). */
 int ck_case_make(size_t i, ck_case *c);
 void ck_case_free(ck_case *c);
+/* Case c as files for `infsim run` (tests/ck_export.c): DIR/launch, its
+ * launches as one launch text, and DIR/NAME.npy, each array's initial
+ * contents (1-byte elements as u8, 4-byte as u32); the command that runs
+ * them to cmd.  0, or -1 with the reason on stderr. */
+int ck_case_export(const ck_case *c, const char *dir, FILE *cmd);
 
 #endif
