@@ -76,25 +76,10 @@ static size_t calls_of(const ck_case *c, const loaded *ld, size_t from, simt_ptx
 	return n;
 }
 
-/* The cases the machine does not run yet, and the located refusal each
- * gets instead (doc/SIMT.md, "Translated PTX": what is not translated). */
-static const struct { const char *name, *why; } refused[] = {
-	{ "warpsum_10001_b128", "warpsum.ptx:35:2: error: kernel 'warpsum': 'shfl' is not translated" },
-};
-
-static const char *refusal(const char *name)
-{
-	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
-		if (!strcmp(refused[i].name, name))
-			return refused[i].why;
-	return NULL;
-}
-
 static void run_case(size_t idx, int mapping)
 {
 	ck_case c;
 	cr_assert_eq(ck_case_make(idx, &c), 0);
-	const char *why = refusal(c.name);
 	loaded ld;
 	load(&c, &ld);
 	uint8_t *mem = calloc(1, ld.size);
@@ -151,20 +136,12 @@ static void run_case(size_t idx, int mapping)
 			cr_assert_not_null(m, "%s: %s", c.name, d.msg);
 			rc = simt_machine_run(m, &d);
 		}
-		if (why && rc < 0) {
-			cr_assert(strstr(d.msg, why), "%s: got '%s', want '%s'", c.name, d.msg, why);
-			simt_machine_free(m);
-			if (!rc || m)
-				simt_program_free(&p);
-			goto done;
-		}
 		cr_assert_eq(rc, 0, "%s (%s): %s", c.name, mapping == SIMT_MAP_SERIAL ? "serial" : "vliw", d.msg);
 		memcpy(mem, simt_machine_mem(m), ld.size);
 		simt_machine_free(m);
 		simt_program_free(&p);
 		li += n;
 	}
-	cr_assert_null(why, "%s ran, but it is listed as refused (%s)", c.name, why);
 	size_t bad = 0;
 	for (size_t i = 0; i < c.narrays; i++) {
 		const ck_array *a = &c.arrays[i];
@@ -194,7 +171,6 @@ static void run_case(size_t idx, int mapping)
 	for (size_t i = 0; ref && i < c.narrays; i++)
 		cr_expect(!memcmp(mem + ld.addr[i], ref + ld.addr[i], c.arrays[i].n * c.arrays[i].elem),
 			  "%s: %s differs from the PTX reference's bits", c.name, c.arrays[i].name);
-done:
 	free(ref);
 	free(calls);
 	free(args);

@@ -53,7 +53,15 @@ int64_t simt_shfl_run(simt_machine *m, const simt_kernel *k, const simt_instr *i
 			continue;
 		uint32_t b = in->b.kind == SIMT_O_IMM ? (uint32_t)in->b.imm
 			: (uint32_t)simt_port_read(m, cb->index, t, in->b.reg, 32);
-		uint32_t j = simt_shfl_lane(in->cmp, t, b, cb->ntid);
+		uint32_t j = in->off & SIMT_SHFL_WARP
+			? simt_shfl_lane_warp(in->cmp, t, b, (uint32_t)in->off & 0xffff)
+			: simt_shfl_lane(in->cmp, t, b, cb->ntid);
+		if ((in->off & SIMT_SHFL_WARP) && (j >= cb->ntid || !simt_mask_bit(&cb->live, j))) {
+			diag_at(d, m->p->path, in->line, in->col,
+				"kernel '%s': CTA %u: thread %u's shfl.sync reads thread %u, which is not a running thread of its warp",
+				k->name, cb->cta, t, j);
+			return -1;
+		}
 		simt_port_write(m, cb->index, t, in->d, out[j], 32);
 		moved += j != t;
 	}

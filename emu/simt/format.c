@@ -54,7 +54,7 @@ void simt_format_instr(FILE *f, const simt_program *p, const simt_instr *in)
 	if (in->opc == SIMT_LD || in->opc == SIMT_ST)
 		fputs(in->local ? ".local" : spaces[in->space & 3], f);
 	if (in->opc == SIMT_SHFL)
-		fprintf(f, ".%s", shfl[in->cmp]);
+		fprintf(f, ".%s%s", shfl[in->cmp], in->off & SIMT_SHFL_WARP ? ".warp" : "");
 	if (oi->ntypes || in->type != SIMT_U32)
 		fprintf(f, ".%s", type_name(in->type));
 	if (in->opc == SIMT_CVT)
@@ -88,6 +88,8 @@ void simt_format_instr(FILE *f, const simt_program *p, const simt_instr *in)
 	}
 	if (in->opc == SIMT_SELP)
 		fprintf(f, ", p%u", in->pd);
+	if (in->opc == SIMT_SHFL && (in->off & SIMT_SHFL_WARP))
+		fprintf(f, ", 0x%" PRIx32, (uint32_t)in->off & 0xffff);
 }
 
 void simt_format_bundle(FILE *f, const simt_program *p, const simt_bundle *b)

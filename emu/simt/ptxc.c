@@ -1277,6 +1277,26 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 	case PO_CALL:
 		rc = lower_call(s, in);
 		break;
+	case PO_SHFL: {
+		/* the machine's crossbar with PTX's warp lanes (simt.h) */
+		static const uint8_t mode[] = { [PM_UP] = SIMT_SHFL_UP, [PM_DOWN] = SIMT_SHFL_DOWN,
+						[PM_BFLY] = SIMT_SHFL_BFLY, [PM_IDX] = SIMT_SHFL_IDX };
+		if (o[0].r[1] != PTX_NOREG)
+			return fail(s, "shfl.sync with a predicate destination (d|p) is not translated");
+		if (o[3].kind != OK_IMM || o[4].kind != OK_IMM || (uint32_t)o[4].imm != 0xffffffffu)
+			return fail(s, "shfl.sync is translated with constant c and a full member mask (0xffffffff) only");
+		if (in_reg(s, &a, SIMT_U32) < 0)
+			return -1;
+		mop *x = add_mop(s, SIMT_SHFL, SIMT_U32);
+		if (!x)
+			return -1;
+		x->in.cmp = mode[in->mod];
+		x->in.off = (int32_t)(SIMT_SHFL_WARP | ((uint32_t)o[3].imm & 0x1f1f));
+		x->a = a;
+		x->b = b;
+		x->d = d;
+		break;
+	}
 	case PO_BAR: case PO_BARRIER:
 		if (in->nops >= 1 && (o[0].kind != OK_IMM || o[0].imm != 0))
 			return fail(s, "only barrier 0 (bar.sync 0, __syncthreads) is translated");

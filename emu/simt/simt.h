@@ -125,6 +125,27 @@ static inline uint32_t simt_shfl_lane(unsigned mode, uint32_t t, uint32_t b, uin
 	return j < ntid ? j : t;
 }
 
+/* Translated PTX's shfl.sync (simt_instr.off holds SIMT_SHFL_WARP | c):
+ * lanes are those of the thread's warp of 32, and c is PTX's clamp (bits
+ * 0-4) and segment mask (bits 8-12).  The warp lane thread t reads
+ * (t's own when the lane falls outside its segment), as a CTA index. */
+#define SIMT_SHFL_WARP 0x10000
+static inline uint32_t simt_shfl_lane_warp(unsigned mode, uint32_t t, uint32_t b, uint32_t c)
+{
+	uint32_t lane = t & 31, base = t - lane, clamp = c & 31, seg = (c >> 8) & 31;
+	uint32_t maxl = (lane & seg) | (clamp & ~seg), minl = lane & seg;
+	int32_t j;
+	bool in;
+	b &= 31;
+	switch (mode) {
+	case SIMT_SHFL_UP: j = (int32_t)lane - (int32_t)b; in = j >= (int32_t)maxl; break;
+	case SIMT_SHFL_DOWN: j = (int32_t)(lane + b); in = j <= (int32_t)maxl; break;
+	case SIMT_SHFL_BFLY: j = (int32_t)(lane ^ b); in = j <= (int32_t)maxl; break;
+	default: j = (int32_t)(minl | (b & ~seg)); in = j <= (int32_t)maxl; break;
+	}
+	return base + (in ? (uint32_t)j : lane);
+}
+
 /* Kinds of an operand. */
 enum simt_okind { SIMT_O_NONE, SIMT_O_REG, SIMT_O_IMM, SIMT_O_SPECIAL };
 /* Special registers of §3.2's programming model; the .y and .z ones and
