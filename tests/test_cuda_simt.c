@@ -179,13 +179,19 @@ static void run_case(size_t idx, int mapping)
 	ck_case_free(&c);
 }
 
-ParameterizedTestParameters(cuda_simt, vliw)
+/* Every case's index, the parameters of both mappings' tests. */
+static struct criterion_test_params every_case(void)
 {
 	size_t n = ck_case_count();
 	size_t *idx = cr_malloc(n * sizeof *idx);
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	return cr_make_param_array(size_t, idx, n, NULL);
+}
+
+ParameterizedTestParameters(cuda_simt, vliw)
+{
+	return every_case();
 }
 
 ParameterizedTest(size_t *idx, cuda_simt, vliw, .timeout = 600)
@@ -195,11 +201,7 @@ ParameterizedTest(size_t *idx, cuda_simt, vliw, .timeout = 600)
 
 ParameterizedTestParameters(cuda_simt, serial)
 {
-	size_t n = ck_case_count();
-	size_t *idx = cr_malloc(n * sizeof *idx);
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	return cr_make_param_array(size_t, idx, n, NULL);
+	return every_case();
 }
 
 /* One operation a bundle (-m mapping=serial): the same bits. */
@@ -342,4 +344,43 @@ Test(fig13, cuda_cases, .timeout = 600)
 		ck_case_free(&c);
 	}
 	cr_assert_eq(proc_rmdir(dir), 0);
+}
+
+/* ---- what the translator refuses: one located message naming it ---- */
+
+#define TR_HEAD ".version 7.0\n.target sm_52\n.address_size 64\n" \
+	".visible .entry k(.param .u64 p)\n{\n\t.reg .pred %p<3>;\n\t.reg .b32 %r<9>;\n" \
+	"\t.reg .f32 %f<9>;\n\t.reg .b64 %rd<9>;\n"
+
+static void untranslated(const char *body, const char *want)
+{
+	char text[1024];
+	snprintf(text, sizeof text, "%s%s\tret;\n}\n", TR_HEAD, body);
+	ptx_module *m = NULL;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(ptx_read("t.ptx", text, strlen(text), &m, &d), 0, "%s", d.msg);
+	uint64_t arg = 0;
+	simt_ptx_call call = { .kernel = 0, .gdim = { 1, 1, 1 }, .bdim = { 32, 1, 1 }, .args = &arg, .nargs = 1 };
+	simt_program p;
+	diag_clear(&d);
+	cr_assert_lt(simt_ptx_program("t.ptx", m, &call, 1, 4096, SIMT_MAP_VLIW, &p, &d), 0,
+		     "translated, wanted '%s'", want);
+	cr_expect(strstr(d.msg, want), "got '%s', wanted '%s'", d.msg, want);
+	ptx_module_free(m);
+}
+
+Test(translator, refusals_are_located)
+{
+	untranslated("\tsin.approx.ftz.f32 %f1, %f2;\n",
+		     "t.ptx:10:2: error: kernel 'k': .ftz is not translated");
+	untranslated("\tsqrt.rn.f32 %f1, %f2;\n", "t.ptx:10:2: error: kernel 'k': 'sqrt' is not translated");
+	untranslated("\tfma.rz.f32 %f1, %f2, %f3, %f4;\n",
+		     "t.ptx:10:2: error: kernel 'k': fma rounds to nearest even on the machine");
+	untranslated("\tshfl.sync.down.b32 %r1|%p1, %r2, 1, 31, -1;\n",
+		     "t.ptx:10:2: error: kernel 'k': shfl.sync with a predicate destination");
+	untranslated("\tshfl.sync.down.b32 %r1, %r2, 1, 31, %r3;\n",
+		     "t.ptx:10:2: error: kernel 'k': shfl.sync is translated with constant c and a full member mask");
+	untranslated("\tvote.sync.any.pred %p1, %p2, -1;\n", "t.ptx:10:2: error: kernel 'k': 'vote' is not translated");
+	untranslated("\tdiv.s64 %rd1, %rd2, %rd3;\n", "t.ptx:10:2: error: kernel 'k': 64-bit integer division");
 }

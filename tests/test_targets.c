@@ -32,6 +32,11 @@ static const struct { const char *suffix, *args; } extra[] = {
 	{ "cuda/branchy.ptx", "--launch 'branchy<<<20,256>>>(5000, x:i32[5000], y:i32[5000])'" },
 	{ "cuda/collatz.ptx", "--launch 'collatz<<<12,256>>>(3000, 300, x:u32[3000], s:u32[3000])'" },
 	{ "cuda/histogram.ptx", "--launch 'histogram<<<13,256>>>(100000, x:u32[100000], h:u32[256])'" },
+	{ "cuda/saxpy.ptx", "--launch 'saxpy<<<4,256>>>(1000, 2.5, x:f32[1000], y:f32[1000])'" },
+	{ "cuda/warpsum.ptx", "--launch 'warpsum<<<40,256>>>(10001, x:i32[10001], s:i32[313])'" },
+	/* zeros: every .approx function's special case at 0 */
+	{ "cuda/approx.ptx", "--launch 'approx<<<2,256>>>(500, x:f32[500], s:f32[500], c:f32[500], "
+			     "e:f32[500], l:f32[500], r:f32[500])'" },
 	{ "opencl/vadd.ptx", "--launch 'vadd<<<8,128>>>(a:f32[1000], b:f32[1000], c:f32[1000], 1000)'" },
 	{ "opencl/transpose.ptx", "--launch 'transpose<<<(5,3),(16,16)>>>(in:u32[45,70], out:u32[70,45], 45, 70)'" },
 };
