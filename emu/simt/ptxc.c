@@ -1156,7 +1156,7 @@ static bool needed(const ts *s, int v, uint32_t i)
 /* Beside each, for the debugger's register map: the PTX register it
  * puts somewhere (ev, or NONE) and where (loc, a SIMT_LOC_* code), and
  * the bundle the scheduler gave it (at). */
-typedef struct ilist { simt_instr *in; int *ev; uint16_t *loc; uint32_t *at; size_t n, cap; } ilist;
+typedef struct ilist { simt_instr *in; int *ev; uint16_t *loc; uint32_t *at; bool *def; size_t n, cap; } ilist;
 static ilist L;
 
 static int put(ts *s, const simt_instr *in)
@@ -1173,14 +1173,18 @@ static int put(ts *s, const simt_instr *in)
 		if (l)
 			L.loc = l;
 		uint32_t *a = l ? realloc(L.at, cap * sizeof *a) : NULL;
-		if (!a)
+		if (a)
+			L.at = a;
+		bool *df = a ? realloc(L.def, cap * sizeof *df) : NULL;
+		if (!df)
 			return oom(s);
-		L.at = a;
+		L.def = df;
 		L.cap = cap;
 	}
 	L.ev[L.n] = NONE;
 	L.loc[L.n] = SIMT_LOC_NONE;
 	L.at[L.n] = 0;
+	L.def[L.n] = false;
 	L.in[L.n++] = *in;
 	return 0;
 }
@@ -1730,6 +1734,8 @@ static int emit_mop(ts *s, const mop *m, uint32_t i)
 		note(s, m->pd, SIMT_LOC_PRED + in.pd);
 	else if (m->d != NONE)
 		note(s, m->d, SIMT_LOC_REG + reg_of(s, m->d, 0));
+	if (L.ev[L.n - 1] != NONE)
+		L.def[L.n - 1] = true; /* a new value, not a move */
 	if (m->d != NONE)
 		s->v[m->d].dirty = true;
 	/* values no longer needed leave their units */
@@ -1959,20 +1965,27 @@ static int regmap(ts *s, const blk *b, uint32_t first)
 	uint16_t *map = realloc(k->regloc, k->n * nr * sizeof *map);
 	uint16_t *cur = calloc(nr, sizeof *cur);
 	size_t *curi = calloc(nr, sizeof *curi);
-	if (!map || !cur || !curi) {
+	bool *renew = calloc(nr, sizeof *renew);
+	if (!map || !cur || !curi || !renew) {
 		if (map)
 			k->regloc = map;
 		free(cur);
 		free(curi);
+		free(renew);
 		return oom(s);
 	}
 	k->regloc = map;
 	k->nregloc = (uint32_t)nr;
 	for (size_t r = 0; r < nr; r++)
-		if (get_bit(b->in, (uint32_t)r) && s->v[r].home != NONE)
+		if (get_bit(b->in, (uint32_t)r) && s->v[r].home != NONE) {
 			cur[r] = (uint16_t)(SIMT_LOC_HOME + (unsigned)s->v[r].home);
+			renew[r] = true; /* its predecessors vary */
+		}
 	for (uint32_t pc = first; pc < k->n; pc++) {
-		memcpy(map + (size_t)pc * nr, cur, nr * sizeof *cur);
+		for (size_t r = 0; r < nr; r++) {
+			map[(size_t)pc * nr + r] = (uint16_t)(cur[r] | (renew[r] ? SIMT_LOC_NEW : 0));
+			renew[r] = false;
+		}
 		for (size_t i = 0; i < L.n; i++) {
 			if (L.at[i] != pc)
 				continue;
@@ -1987,10 +2000,12 @@ static int regmap(ts *s, const blk *b, uint32_t first)
 				continue;
 			cur[v] = L.loc[i];
 			curi[v] = i + 1;
+			renew[v] = renew[v] || L.def[i];
 		}
 	}
 	free(cur);
 	free(curi);
+	free(renew);
 	return 0;
 }
 
@@ -2151,6 +2166,7 @@ done:
 	free(L.ev);
 	free(L.loc);
 	free(L.at);
+	free(L.def);
 	L = (ilist){ 0 };
 	return rc;
 }

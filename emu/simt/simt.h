@@ -192,6 +192,10 @@ typedef struct simt_kernel {
  * or its home at byte SIMT_LOC_HOME + offset of the thread's local
  * memory (a predicate's home is a word, 0 or 1). */
 enum { SIMT_LOC_NONE = 0, SIMT_LOC_REG = 1, SIMT_LOC_PRED = 0x100, SIMT_LOC_HOME = 0x8000 };
+/* Or'ed into a code: bundle pc - 1 gave the register a new value, or pc
+ * begins a block (without it, a thread that ran bundle pc - 1 holds the
+ * same bits before pc as before pc - 1, wherever they moved). */
+#define SIMT_LOC_NEW 0x4000u
 
 typedef struct simt_global {
 	char name[64];

@@ -1040,7 +1040,7 @@ static unsigned ptx_place(tgt *t, unsigned th, uint32_t r, uint32_t *pc, char *w
 	*pc = simt_machine_thread_pc(t->m, th);
 	unsigned loc = SIMT_LOC_NONE;
 	if (*pc < sk->n && sk->regloc && r < sk->nregloc)
-		loc = sk->regloc[(size_t)*pc * sk->nregloc + r];
+		loc = sk->regloc[(size_t)*pc * sk->nregloc + r] & ~SIMT_LOC_NEW;
 	if (loc == SIMT_LOC_NONE)
 		snprintf(why, size, "%s of thread %u is not live at pc %u (%s:%d): no unit or home holds its value there",
 			 name, th, *pc, base_name(t->path), *pc < sk->n ? sk->b[*pc].line : 0);
