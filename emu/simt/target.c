@@ -1068,6 +1068,33 @@ static uint64_t place_read(tgt *t, unsigned th, unsigned loc, unsigned bits)
 	return bits == 16 ? v & 0xffff : v;
 }
 
+/* The value at loc (bits wide) of thread th := v. */
+static void place_write(tgt *t, unsigned th, unsigned loc, unsigned bits, uint64_t v)
+{
+	simt_machine *m = t->m;
+	if (bits == 16)
+		v &= 0xffff;
+	if (loc >= SIMT_LOC_HOME) {
+		const simt_program *p = &t->p;
+		uint32_t off = loc - SIMT_LOC_HOME;
+		for (unsigned h = 0; h < (bits == 64 ? 2u : 1u); h++) {
+			uint64_t a = p->local_addr + ((uint64_t)(m->cb.index * p->local_words + off / 4 + h) *
+						      SIMT_CB_THREADS + th) * 4;
+			set_word(t, (uint32_t)(a / 4), bits == 1 ? (v & 1) : (uint32_t)(v >> (32 * h)));
+		}
+		return;
+	}
+	if (loc >= SIMT_LOC_PRED) {
+		simt_mask_put(&m->cb.pred[loc - SIMT_LOC_PRED], th, v & 1);
+		return;
+	}
+	unsigned reg = loc - SIMT_LOC_REG;
+	simt_port_write(m, m->cb.index, th, reg, v, bits == 64 ? 64 : 32);
+	simt_machine_mark_reg(m, m->cb.index, th, reg);
+	if (bits == 64)
+		simt_machine_mark_reg(m, m->cb.index, th, reg + 1);
+}
+
 /* "in r16", "in p3", "at home (local +12)". */
 static void place_text(unsigned loc, char *buf, size_t size)
 {
@@ -1091,7 +1118,7 @@ static bool ptx_reg_sym(tgt *t, const char *name, unsigned thread, tgt_sym *out)
 			pk = &t->mod->k[i];
 	if (r == PTX_NOREG || r > 0xfff)
 		return false;
-	*out = (tgt_sym){ false, sym_id(S_PTXREG, thread, r), ptx_reg_type(pk, r), 1, false };
+	*out = (tgt_sym){ false, sym_id(S_PTXREG, thread, r), ptx_reg_type(pk, r), 1, true };
 	return true;
 }
 
@@ -1251,9 +1278,20 @@ static tgt_status simt_write(tgt *t, const tgt_sym *s, uint64_t index, uint64_t 
 		}
 		t->thread = (unsigned)bits;
 		return TGT_OK;
-	case S_PTXREG:
-		say(d, "a PTX register is read-only here: set the machine register that holds it (info registers names it)");
-		return TGT_FAILED;
+	case S_PTXREG: {
+		/* where the thread's value is now: its unit, latch or home */
+		uint32_t pc;
+		char why[256];
+		size_t k;
+		unsigned loc = ptx_place(t, th, n, &pc, why, sizeof why);
+		const ptx_kernel *pk = cur_kernel(t, &k) ? ptx_kernel_of(t, k) : NULL;
+		if (loc == SIMT_LOC_NONE || !pk) {
+			say(d, "%s", why);
+			return TGT_FAILED;
+		}
+		place_write(t, th, loc, pk->regbits[n], bits);
+		return TGT_OK;
+	}
 	default:
 		say(d, "this value is read-only (counters, pc and the special registers are)");
 		return TGT_FAILED;
