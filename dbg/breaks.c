@@ -977,10 +977,8 @@ static bool other_thread_holds(dbg_session *s, const dbg_bp *bp, bool *any_read)
 		char msg[512];
 		const bool read = dbg_eval_quiet(s, bp->cond, &v, msg, sizeof msg) == 0;
 		*any_read = *any_read || read;
-		if (read && dbg_value_true(&v)) {
-			printf("[Switching to thread %u]\n", list[i]);
+		if (read && dbg_value_true(&v))
 			return true;
-		}
 	}
 	ops->thread_set(s->tg, cur);
 	return false;
@@ -1099,6 +1097,10 @@ dbg_bp *dbg_bp_hit(dbg_session *s, bool at_boundary, uint64_t prev_cycles, bool 
 {
 	dbg_bp *hit = NULL;
 	nchanged = 0;
+	/* a condition may move the current thread to one for which it holds
+	 * (other_thread_holds): kept if the run stops, else put back */
+	const bool threads = s->ops && s->tg && s->ops->thread_get && s->ops->thread_set;
+	const unsigned thread0 = threads ? s->ops->thread_get(s->tg) : 0;
 	for (size_t i = 0; i < s->nbps; i++) {
 		dbg_bp *bp = &s->bps[i];
 		if (!bp->enabled)
@@ -1106,8 +1108,11 @@ dbg_bp *dbg_bp_hit(dbg_session *s, bool at_boundary, uint64_t prev_cycles, bool 
 		dbg_value prev;
 		bool matched = bp_matches(s, bp, at_boundary, prev_cycles, &prev, err) &&
 			       condition_holds(s, bp, err);
-		if (*err)
+		if (*err) {
+			if (threads)
+				s->ops->thread_set(s->tg, thread0);
 			return NULL;
+		}
 		if (matched && bp->ignore) { /* `ignore`: passed, and counted */
 			bp->ignore--;
 			bp->hits++;
@@ -1119,6 +1124,12 @@ dbg_bp *dbg_bp_hit(dbg_session *s, bool at_boundary, uint64_t prev_cycles, bool 
 		}
 		if (matched && !hit)
 			hit = bp;
+	}
+	if (threads && s->ops->thread_get(s->tg) != thread0) {
+		if (hit && !*err)
+			printf("[Switching to thread %u]\n", s->ops->thread_get(s->tg));
+		else
+			s->ops->thread_set(s->tg, thread0);
 	}
 	return hit;
 }
