@@ -957,18 +957,52 @@ static bool watch_hits(dbg_session *s, dbg_bp *bp, dbg_value *prev, bool *err)
 	return true;
 }
 
+/* A target's breakpoint whose condition fails (or cannot be read) for
+ * the current thread: the first other thread the next unit runs for
+ * which it holds becomes the current one (tgt_ops.threads_here). */
+static bool other_thread_holds(dbg_session *s, const dbg_bp *bp, bool *any_read)
+{
+	const tgt_ops *ops = s->ops;
+	if (!ops || bp->kind != DBG_BP_TARGET || !ops->threads_here || !ops->thread_get ||
+	    !ops->thread_set)
+		return false;
+	static unsigned list[4096];
+	const unsigned cur = ops->thread_get(s->tg);
+	const unsigned n = ops->threads_here(s->tg, list, sizeof list / sizeof *list);
+	for (unsigned i = 0; i < n; i++) {
+		if (list[i] == cur)
+			continue;
+		ops->thread_set(s->tg, list[i]);
+		dbg_value v;
+		char msg[512];
+		const bool read = dbg_eval_quiet(s, bp->cond, &v, msg, sizeof msg) == 0;
+		*any_read = *any_read || read;
+		if (read && dbg_value_true(&v))
+			return true;
+	}
+	ops->thread_set(s->tg, cur);
+	return false;
+}
+
 static bool condition_holds(dbg_session *s, const dbg_bp *bp, bool *err)
 {
 	if (!bp->cond)
 		return true;
 	dbg_value v;
 	char msg[512];
+	bool any_read = false;
 	if (dbg_eval_quiet(s, bp->cond, &v, msg, sizeof msg) < 0) {
+		/* the current thread cannot read it (a register not live where
+		 * it waits): false if another thread here can */
+		if (other_thread_holds(s, bp, &any_read))
+			return true;
+		if (any_read)
+			return false;
 		dbg_error(s, "Error in testing condition for breakpoint %u: %s", bp->num, msg);
 		*err = true;
 		return true;
 	}
-	return dbg_value_true(&v);
+	return dbg_value_true(&v) || other_thread_holds(s, bp, &any_read);
 }
 
 /* ---- rwatch and awatch ---- */
@@ -1063,6 +1097,10 @@ dbg_bp *dbg_bp_hit(dbg_session *s, bool at_boundary, uint64_t prev_cycles, bool 
 {
 	dbg_bp *hit = NULL;
 	nchanged = 0;
+	/* a condition may move the current thread to one for which it holds
+	 * (other_thread_holds): kept if the run stops, else put back */
+	const bool threads = s->ops && s->tg && s->ops->thread_get && s->ops->thread_set;
+	const unsigned thread0 = threads ? s->ops->thread_get(s->tg) : 0;
 	for (size_t i = 0; i < s->nbps; i++) {
 		dbg_bp *bp = &s->bps[i];
 		if (!bp->enabled)
@@ -1070,8 +1108,11 @@ dbg_bp *dbg_bp_hit(dbg_session *s, bool at_boundary, uint64_t prev_cycles, bool 
 		dbg_value prev;
 		bool matched = bp_matches(s, bp, at_boundary, prev_cycles, &prev, err) &&
 			       condition_holds(s, bp, err);
-		if (*err)
+		if (*err) {
+			if (threads)
+				s->ops->thread_set(s->tg, thread0);
 			return NULL;
+		}
 		if (matched && bp->ignore) { /* `ignore`: passed, and counted */
 			bp->ignore--;
 			bp->hits++;
@@ -1083,6 +1124,12 @@ dbg_bp *dbg_bp_hit(dbg_session *s, bool at_boundary, uint64_t prev_cycles, bool 
 		}
 		if (matched && !hit)
 			hit = bp;
+	}
+	if (threads && s->ops->thread_get(s->tg) != thread0) {
+		if (hit && !*err)
+			printf("[Switching to thread %u]\n", s->ops->thread_get(s->tg));
+		else
+			s->ops->thread_set(s->tg, thread0);
 	}
 	return hit;
 }

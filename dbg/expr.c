@@ -330,6 +330,12 @@ static dbg_value parse_target_name(parser *ps, const char *start, size_t len)
 		return plain(0);
 	}
 	skip_space(ps);
+	char why[256];
+	if (!sym.is_array && !ps->syntax_only && s->ops->unavailable &&
+	    s->ops->unavailable(s->tg, &sym, why, sizeof why)) {
+		fail(ps, "%s.", why);
+		return plain(0);
+	}
 	if (!sym.is_array && (sym.length <= 1 || *ps->p != '['))
 		return ps->syntax_only ? plain(0) : dbg_tgt_value(sym.type, s->ops->read(s->tg, &sym, 0));
 	tgt_array a = { .ndim = 1, .shape = { sym.length } };
@@ -373,10 +379,15 @@ static dbg_value parse_target_name(parser *ps, const char *start, size_t len)
 	return ps->syntax_only ? plain(0) : dbg_tgt_value(sym.type, s->ops->read(s->tg, &sym, flat));
 }
 
+/* A name: letters, digits, '_' and '.'; a '%' may begin it or follow a
+ * '.' (a PTX register, %r5 or t37.%r5). */
 static dbg_value parse_name(parser *ps)
 {
 	const char *start = ps->p;
-	while (isalnum((unsigned char)*ps->p) || *ps->p == '_' || *ps->p == '.')
+	if (*ps->p == '%')
+		ps->p++;
+	while (isalnum((unsigned char)*ps->p) || *ps->p == '_' || *ps->p == '.' ||
+	       (*ps->p == '%' && ps->p[-1] == '.' && isalpha((unsigned char)ps->p[1])))
 		ps->p++;
 	size_t len = (size_t)(ps->p - start);
 	if (ps->s->ops)
@@ -615,7 +626,8 @@ static dbg_value parse_primary(parser *ps)
 		return parse_number(ps);
 	if (*ps->p == '$')
 		return parse_variable(ps);
-	if (isalpha((unsigned char)*ps->p) || *ps->p == '_')
+	if (isalpha((unsigned char)*ps->p) || *ps->p == '_' ||
+	    (*ps->p == '%' && isalpha((unsigned char)ps->p[1])))
 		return parse_name(ps);
 	syntax_error(ps);
 	return plain(0);

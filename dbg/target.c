@@ -457,15 +457,73 @@ static int tcmd_stepi(dbg_session *s, char *args)
 	return steps(s, "stepi", 0, args);
 }
 
-/* step and next: level 1, the finest when there is one level. */
+/* A line step (tgt_ops.step_lines): N times, units of level 1 until
+ * the line changes, a unit above level 1 ends, or the position has no
+ * line. */
+typedef struct line_goal {
+	uint64_t left;       /* lines still to step */
+	uint64_t from;       /* level 1's count at the line's start */
+	uint64_t outer;      /* level 2's */
+	unsigned line;
+	const char *file;
+} line_goal;
+
+static void line_start(dbg_session *s, line_goal *g)
+{
+	tgt_loc loc;
+	bool at = s->ops->where(s->tg, 1, &loc);
+	g->from = s->ops->count(s->tg, 1);
+	g->outer = s->ops->nunits > 2 ? s->ops->count(s->tg, 2) : 0;
+	g->line = at ? loc.line : 0;
+	g->file = at ? loc.file : NULL;
+}
+
+static bool line_done(dbg_session *s, void *ctx)
+{
+	line_goal *g = ctx;
+	if (s->ops->count(s->tg, 1) == g->from)
+		return false;
+	tgt_loc loc;
+	bool at = s->ops->where(s->tg, 1, &loc);
+	bool moved = !at || !loc.line || !g->line || loc.line != g->line ||
+		     (loc.file != g->file && (!loc.file || !g->file || strcmp(loc.file, g->file))) ||
+		     (s->ops->nunits > 2 && s->ops->count(s->tg, 2) != g->outer);
+	if (!moved)
+		return false;
+	if (--g->left == 0)
+		return true;
+	line_start(s, g);
+	return false;
+}
+
+/* step and next: level 1, the finest when there is one level (by
+ * lines when the target steps lines). */
+static int line_steps(dbg_session *s, const char *cmd, char *args)
+{
+	if (!s->ops->step_lines || s->ops->nunits < 2)
+		return steps(s, cmd, s->ops->nunits > 1 ? 1 : 0, args);
+	uint64_t n;
+	if (dbg_tgt_need_running(s) < 0 || count_arg(s, cmd, args, &n) < 0)
+		return -1;
+	if (!n)
+		return 0;
+	if (s->ops->ended(s->tg)) {
+		dbg_error(s, "The program is not being run: it has ended.");
+		return -1;
+	}
+	line_goal g = { .left = n };
+	line_start(s, &g);
+	return dbg_tgt_go(s, line_done, &g, false);
+}
+
 static int tcmd_step(dbg_session *s, char *args)
 {
-	return steps(s, "step", s->ops->nunits > 1 ? 1 : 0, args);
+	return line_steps(s, "step", args);
 }
 
 static int tcmd_next(dbg_session *s, char *args)
 {
-	return steps(s, "next", s->ops->nunits > 1 ? 1 : 0, args);
+	return line_steps(s, "next", args);
 }
 
 /* The level finish ends: the one `frame` selected, else the coarsest

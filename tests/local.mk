@@ -343,7 +343,8 @@ EXTRA_DIST += tests/dbg/vima_watch.cmds tests/dbg/vima_watch.out tests/dbg/vima_
 	tests/dbg/vima_options.cmds tests/dbg/vima_options.out tests/dbg/vima_A.npy \
 	tests/dbg/simt_div.cmds tests/dbg/simt_div.out tests/dbg/simt_div.simt \
 	tests/dbg/simt_define.cmds tests/dbg/simt_define.out tests/dbg/tui_view.cmds \
-	tests/dbg/tui_view.out
+	tests/dbg/tui_view.out tests/dbg/ptx_step.cmds tests/dbg/ptx_step.out \
+	tests/dbg/ptx_cond.cmds tests/dbg/ptx_cond.out tests/dbg/ptx_x.npy
 EXTRA_DIST += tests/fuzz/fuzz_ar.c tests/fuzz/corpus/ar/assign tests/fuzz/corpus/ar/backprop tests/fuzz/corpus/ar/bad_index tests/fuzz/corpus/ar/deadlock tests/fuzz/corpus/ar/lud tests/fuzz/corpus/ar/mac tests/fuzz/corpus/ar/mac_f32 tests/fuzz/corpus/ar/pagerank tests/fuzz/corpus/ar/rand_mac tests/fuzz/corpus/ar/rand_reduce tests/fuzz/corpus/ar/reduce tests/fuzz/corpus/ar/sgemm tests/fuzz/corpus/ar/spmv
 check_PROGRAMS += tests/test_valid
 tests_test_valid_SOURCES = tests/test_valid.c

@@ -22,6 +22,7 @@
 #include "kernels/cuda/cases.h"
 #include "proc.h"
 #include "ptx.h"
+#include "ptx_int.h"
 #include "ptxc.h"
 #include "simt.h"
 #include "text.h"
@@ -383,4 +384,133 @@ Test(translator, refusals_are_located)
 		     "t.ptx:10:2: error: kernel 'k': shfl.sync is translated with constant c and a full member mask");
 	untranslated("\tvote.sync.any.pred %p1, %p2, -1;\n", "t.ptx:10:2: error: kernel 'k': 'vote' is not translated");
 	untranslated("\tdiv.s64 %rd1, %rd2, %rd3;\n", "t.ptx:10:2: error: kernel 'k': 64-bit integer division");
+}
+
+/* ---- the register map infsdb reads PTX registers by ---- */
+
+/* The bits of a PTX register (bits wide) of thread th at place code. */
+static uint64_t place_bits(simt_machine *m, const simt_program *p, const simt_where *w, unsigned th,
+			   unsigned code, unsigned bits)
+{
+	code &= ~SIMT_LOC_NEW;
+	uint64_t v = 0;
+	if (code >= SIMT_LOC_HOME) {
+		const uint32_t *mem = simt_machine_mem(m);
+		unsigned off = code - SIMT_LOC_HOME;
+		for (unsigned h = 0; h < (bits == 64 ? 2u : 1u); h++) {
+			uint64_t a = p->local_addr + ((uint64_t)(w->cb * p->local_words + off / 4 + h) *
+						      SIMT_CB_THREADS + th) * 4;
+			v |= (uint64_t)mem[a / 4] << (32 * h);
+		}
+		return bits == 1 ? v != 0 : bits == 16 ? v & 0xffff : v;
+	}
+	if (code >= SIMT_LOC_PRED)
+		return (w->pred[code - SIMT_LOC_PRED].w[th / 64] >> (th % 64)) & 1;
+	v = simt_machine_thread_reg(m, th, code - SIMT_LOC_REG);
+	if (bits == 64)
+		v |= (uint64_t)simt_machine_thread_reg(m, th, code - SIMT_LOC_REG + 1) << 32;
+	return bits == 16 ? v & 0xffff : v;
+}
+
+/* Each case's first launch, bundle by bundle (up to a bound): every
+ * place the map names is a register, latch or home word that exists,
+ * and a thread that runs bundle pc and goes on to pc + 1 holds the same
+ * bits for a register at both unless the map says pc gave it a new
+ * value: the places follow the values through copies, spills and
+ * reloads, and no other write takes a place while the map names it. */
+static void regmap_case(size_t idx, int mapping)
+{
+	ck_case c;
+	cr_assert_eq(ck_case_make(idx, &c), 0);
+	loaded ld;
+	load(&c, &ld);
+	uint8_t *mem = calloc(1, ld.size);
+	simt_ptx_call *calls = calloc(c.nlaunches, sizeof *calls);
+	uint64_t (*args)[CK_MAX_ARGS] = calloc(c.nlaunches, sizeof *args);
+	cr_assert(mem && calls && args);
+	for (size_t i = 0; i < c.narrays; i++)
+		memcpy(mem + ld.addr[i], c.arrays[i].init, c.arrays[i].n * c.arrays[i].elem);
+	calls_of(&c, &ld, 0, calls, args);
+	simt_program p;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(simt_ptx_program(c.ptx, ld.m, calls, 1, ld.size, mapping, &p, &d), 0, "%s: %s",
+		     c.name, d.msg);
+	memcpy(p.init, mem, ld.size);
+	simt_machine *m = simt_machine_new(&p, &d);
+	cr_assert_not_null(m, "%s: %s", c.name, d.msg);
+	for (size_t k = 0; k < p.nk; k++) {
+		const simt_kernel *sk = &p.k[k];
+		cr_assert(sk->regloc && sk->nregloc, "%s: kernel %s has no register map", c.name, sk->name);
+		for (size_t i = 0; i < sk->n * sk->nregloc; i++) {
+			unsigned code = sk->regloc[i] & ~SIMT_LOC_NEW;
+			bool ok = code == SIMT_LOC_NONE ||
+				  (code >= SIMT_LOC_HOME ? code - SIMT_LOC_HOME < p.local_words * 4
+				   : code >= SIMT_LOC_PRED ? code - SIMT_LOC_PRED < SIMT_PREDS
+				   : code - SIMT_LOC_REG < SIMT_REGS_MAX);
+			cr_assert(ok, "%s: kernel %s pc %zu: place 0x%x", c.name, sk->name, i / sk->nregloc, code);
+		}
+	}
+	static uint64_t before[SIMT_CB_THREADS][256];
+	size_t checked = 0;
+	for (unsigned step = 0; step < 4000; step++) {
+		simt_where w0, w1;
+		if (!simt_machine_where(m, &w0))
+			break;
+		const simt_kernel *sk = &p.k[w0.kernel];
+		const ptx_kernel *pk = &ld.m->k[ptx_kernel_find(ld.m, sk->name)];
+		const unsigned nr = sk->nregloc < 256 ? sk->nregloc : 256;
+		const uint16_t *row0 = sk->regloc + (size_t)w0.pc * sk->nregloc;
+		for (unsigned th = 0; th < SIMT_CB_THREADS; th++)
+			if ((w0.active.w[th / 64] >> (th % 64)) & 1)
+				for (unsigned r = 0; r < nr; r++)
+					if ((row0[r] & ~SIMT_LOC_NEW) != SIMT_LOC_NONE)
+						before[th][r] = place_bits(m, &p, &w0, th, row0[r], pk->regbits[r]);
+		cr_assert_geq(simt_machine_step(m, &d), 0, "%s: %s", c.name, d.msg);
+		if (!simt_machine_where(m, &w1) || w1.launch != w0.launch || w1.cta != w0.cta)
+			continue;
+		for (unsigned th = 0; th < SIMT_CB_THREADS; th++) {
+			if (!((w0.active.w[th / 64] >> (th % 64)) & 1) ||
+			    simt_machine_thread_pc(m, th) != w0.pc + 1 || w0.pc + 1 >= sk->n)
+				continue;
+			const uint16_t *row1 = row0 + sk->nregloc;
+			for (unsigned r = 0; r < nr; r++) {
+				if ((row0[r] & ~SIMT_LOC_NEW) == SIMT_LOC_NONE || (row1[r] & SIMT_LOC_NEW) ||
+				    row1[r] == SIMT_LOC_NONE)
+					continue;
+				uint64_t now = place_bits(m, &p, &w1, th, row1[r], pk->regbits[r]);
+				char name[40];
+				ptx_reg_name(pk, r, name, sizeof name);
+				cr_assert_eq(now, before[th][r],
+					     "%s (%s): %s of thread %u: 0x%llx before pc %u (place 0x%x), 0x%llx before pc %u (place 0x%x)",
+					     c.name, mapping == SIMT_MAP_SERIAL ? "serial" : "vliw", name, th,
+					     (unsigned long long)before[th][r], w0.pc, row0[r], (unsigned long long)now,
+					     w0.pc + 1, row1[r]);
+				checked++;
+			}
+		}
+	}
+	cr_expect_gt(checked, 0, "%s: no register was followed", c.name);
+	simt_machine_free(m);
+	simt_program_free(&p);
+	free(calls);
+	free(args);
+	free(mem);
+	ptx_module_free(ld.m);
+	ck_case_free(&c);
+}
+
+ParameterizedTestParameters(cuda_simt, regmap)
+{
+	size_t n = ck_case_count();
+	size_t *idx = cr_malloc(n * sizeof *idx);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	return cr_make_param_array(size_t, idx, n, NULL);
+}
+
+ParameterizedTest(size_t *idx, cuda_simt, regmap, .timeout = 600)
+{
+	regmap_case(*idx, SIMT_MAP_VLIW);
+	regmap_case(*idx, SIMT_MAP_SERIAL);
 }

@@ -212,6 +212,8 @@ Test(transcript, vima_watch) { transcript("vima_watch"); }
 Test(transcript, vima_options) { transcript("vima_options"); }
 Test(transcript, simt_div) { transcript("simt_div"); }
 Test(transcript, simt_define) { transcript("simt_define"); }
+Test(transcript, ptx_step) { transcript("ptx_step"); }
+Test(transcript, ptx_cond) { transcript("ptx_cond"); }
 Test(transcript, tui_view) { transcript("tui_view"); }
 Test(transcript, tdfg_json) { transcript("tdfg_json"); }
 Test(transcript, valid_load) { transcript("valid_load"); }

@@ -158,7 +158,7 @@ static int target(pstate *p)
 
 /* ---- registers ---- */
 
-static int reg_type(pstate *p, unsigned *bits)
+static int reg_type(pstate *p, unsigned *bits, char *kind)
 {
 	static const char *const names[] = {".pred", ".b16", ".u16", ".s16", ".f16", ".b32", ".u32", ".s32",
 					    ".f32", ".b64", ".u64", ".s64", ".f64"};
@@ -166,6 +166,7 @@ static int reg_type(pstate *p, unsigned *bits)
 	for (size_t i = 0; i < sizeof b; i++)
 		if (ptx_tok_is(T, names[i])) {
 			*bits = b[i];
+			*kind = names[i][1];
 			return next(p);
 		}
 	if (T->kind == TK_ID && T->s[0] == '.')
@@ -176,7 +177,8 @@ static int reg_type(pstate *p, unsigned *bits)
 static int reg_decl(pstate *p)
 {
 	unsigned bits = 0;
-	if (next(p) < 0 || reg_type(p, &bits) < 0)
+	char kind = 'b';
+	if (next(p) < 0 || reg_type(p, &bits, &kind) < 0)
 		return -1;
 	for (;;) {
 		if (T->kind != TK_ID || T->s[0] == '.')
@@ -215,6 +217,7 @@ static int reg_decl(pstate *p)
 		nr->base = r->base;
 		nr->count = r->count;
 		nr->bits = (uint8_t)bits;
+		nr->kind = kind;
 		uint8_t *rb = realloc(p->k->regbits, p->k->nregs + n + 1);
 		uint16_t *rp = realloc(p->regparam, (p->k->nregs + n + 1) * sizeof *rp);
 		if (rb)

@@ -144,6 +144,7 @@ typedef struct ptx_regrange {
 	char name[32];
 	uint32_t base, count;
 	uint8_t bits;
+	char kind;          /* its declared type's letter: 'p'red, 'b', 'u', 's', 'f' */
 } ptx_regrange;
 
 typedef struct ptx_kernel {

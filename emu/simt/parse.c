@@ -441,8 +441,10 @@ int simt_load_file(const char *path, simt_program *p, diag *d)
 
 void simt_program_free(simt_program *p)
 {
-	for (size_t i = 0; i < p->nk; i++)
+	for (size_t i = 0; i < p->nk; i++) {
 		free(p->k[i].b);
+		free(p->k[i].regloc);
+	}
 	free(p->k);
 	free(p->g);
 	free(p->l);

@@ -1497,7 +1497,10 @@ static bool needed_now(const ts *s, int v)
 }
 
 /* The instructions of the block being emitted, in order. */
-typedef struct ilist { simt_instr *in; size_t n, cap; } ilist;
+/* Beside each, for the debugger's register map: the PTX register it
+ * puts somewhere (ev, or NONE) and where (loc, a SIMT_LOC_* code), and
+ * the bundle the scheduler gave it (at). */
+typedef struct ilist { simt_instr *in; int *ev; uint16_t *loc; uint32_t *at; bool *def; size_t n, cap; } ilist;
 static ilist L;
 
 static int put(ts *s, const simt_instr *in)
@@ -1505,13 +1508,39 @@ static int put(ts *s, const simt_instr *in)
 	if (L.n == L.cap) {
 		size_t cap = L.cap ? L.cap * 2 : 64;
 		simt_instr *n = realloc(L.in, cap * sizeof *n);
-		if (!n)
+		if (n)
+			L.in = n;
+		int *e = n ? realloc(L.ev, cap * sizeof *e) : NULL;
+		if (e)
+			L.ev = e;
+		uint16_t *l = e ? realloc(L.loc, cap * sizeof *l) : NULL;
+		if (l)
+			L.loc = l;
+		uint32_t *a = l ? realloc(L.at, cap * sizeof *a) : NULL;
+		if (a)
+			L.at = a;
+		bool *df = a ? realloc(L.def, cap * sizeof *df) : NULL;
+		if (!df)
 			return oom(s);
-		L.in = n;
+		L.def = df;
 		L.cap = cap;
 	}
+	L.ev[L.n] = NONE;
+	L.loc[L.n] = SIMT_LOC_NONE;
+	L.at[L.n] = 0;
+	L.def[L.n] = false;
 	L.in[L.n++] = *in;
 	return 0;
+}
+
+/* The instruction just put leaves value v (a PTX register, or else
+ * nothing to note) at loc. */
+static void note(const ts *s, int v, unsigned loc)
+{
+	if (v >= 0 && (size_t)v < s->k->nregs && L.n) {
+		L.ev[L.n - 1] = v;
+		L.loc[L.n - 1] = (uint16_t)loc;
+	}
 }
 
 static uint8_t reg_of(const ts *s, int v, unsigned half)
@@ -1590,6 +1619,8 @@ static int evict(ts *s, int v)
 			in.b.reg = reg_of(s, v, h);
 			if (put(s, &in) < 0)
 				return -1;
+			if (h + 1 == nunits(s, v))
+				note(s, v, SIMT_LOC_HOME + (unsigned)x->home);
 		}
 	}
 	drop(s, v);
@@ -1688,7 +1719,10 @@ static int bring(ts *s, int v, int a, unsigned top, const int *pin)
 		in.d = (uint8_t)(to * NU + (unsigned)u);
 		unit_take(s, to, (unsigned)u, v);
 		x->dirty = dirty;
-		return put(s, &in);
+		if (put(s, &in) < 0)
+			return -1;
+		note(s, v, SIMT_LOC_REG + in.d);
+		return 0;
 	}
 	int u = room(s, to, nunits(s, v), top, pin);
 	if (u < 0)
@@ -1699,7 +1733,10 @@ static int bring(ts *s, int v, int a, unsigned top, const int *pin)
 		simt_instr in = blank(s, SIMT_MOV, ty);
 		in.a.kind = SIMT_O_IMM;
 		in.d = reg_of(s, v, 0);
-		return put(s, &in);
+		if (put(s, &in) < 0)
+			return -1;
+		note(s, v, SIMT_LOC_REG + in.d);
+		return 0;
 	}
 	for (unsigned h = 0; h < nunits(s, v); h++) {
 		simt_instr in = blank(s, SIMT_LD, SIMT_U32);
@@ -1710,6 +1747,8 @@ static int bring(ts *s, int v, int a, unsigned top, const int *pin)
 		in.d = reg_of(s, v, h);
 		if (put(s, &in) < 0)
 			return -1;
+		if (h + 1 == nunits(s, v))
+			note(s, v, SIMT_LOC_REG + reg_of(s, v, 0));
 	}
 	return 0;
 }
@@ -1756,6 +1795,7 @@ static int pspill(ts *s, int p)
 		in.b.reg = reg_of(s, t, 0);
 		if (put(s, &in) < 0)
 			return -1;
+		note(s, p, SIMT_LOC_HOME + (unsigned)x->home);
 		drop(s, t);
 	}
 	drop(s, p);
@@ -1828,7 +1868,10 @@ static int pbring(ts *s, int p, const int *ppin, bool load)
 	in.b.reg = reg_of(s, z, 0);
 	drop(s, t);
 	drop(s, z);
-	return put(s, &in);
+	if (put(s, &in) < 0)
+		return -1;
+	note(s, p, SIMT_LOC_PRED + (unsigned)l);
+	return 0;
 }
 
 /* Units of scratch the operation's micro-program needs above its
@@ -2037,6 +2080,12 @@ static int emit_mop(ts *s, const mop *m, uint32_t i)
 		in.type = SIMT_U32;
 	if (put(s, &in) < 0)
 		return -1;
+	if (opc == SIMT_SETP || opc == SIMT_PLOG)
+		note(s, m->pd, SIMT_LOC_PRED + in.pd);
+	else if (m->d != NONE)
+		note(s, m->d, SIMT_LOC_REG + reg_of(s, m->d, 0));
+	if (L.ev[L.n - 1] != NONE)
+		L.def[L.n - 1] = true; /* a new value, not a move */
 	if (m->d != NONE)
 		s->v[m->d].dirty = true;
 	/* values no longer needed leave their units */
@@ -2222,6 +2271,7 @@ static int bundle_block(ts *s)
 			if (new_bundle(s) < 0)
 				return -1;
 		simt_bundle *b = &k->b[at];
+		L.at[i] = at;
 		if (b->n == 0)
 			b->line = in.line;
 		b->in[b->n++] = in;
@@ -2230,6 +2280,82 @@ static int bundle_block(ts *s)
 		if (in.opc == SIMT_BRA && add_fix(s, at, in.target) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+/* ---- the debugger's register map ---- */
+
+/* Does location loc of a value of bits overlap what w writes (rw_of's
+ * units and predicate latches)? */
+static bool loc_hit(unsigned loc, unsigned bits, uint64_t w)
+{
+	if (loc >= SIMT_LOC_HOME || loc == SIMT_LOC_NONE)
+		return false;
+	if (loc >= SIMT_LOC_PRED)
+		return (w >> (RES_PRED + loc - SIMT_LOC_PRED)) & 1;
+	uint64_t m = 0;
+	units_mask(&m, loc - SIMT_LOC_REG, bits);
+	return (w & m) != 0;
+}
+
+/* Where each PTX register is before each bundle of the block just
+ * bundled (from bundle first): at the block's start its home if it is
+ * live in, else nowhere; then, bundle after bundle, each instruction
+ * that writes a register's place takes it away (its value is gone), and
+ * each that puts a register somewhere puts it there, unless a later one
+ * of the block's list already did (the scheduler may run a later
+ * definition first; the machine then holds the newer value).  Writes to
+ * one place keep the list's order, so this is what the machine holds. */
+static int regmap(ts *s, const blk *b, uint32_t first)
+{
+	simt_kernel *k = s->out;
+	const size_t nr = s->k->nregs;
+	if (!nr || k->n == first)
+		return 0;
+	uint16_t *map = realloc(k->regloc, k->n * nr * sizeof *map);
+	uint16_t *cur = calloc(nr, sizeof *cur);
+	size_t *curi = calloc(nr, sizeof *curi);
+	bool *renew = calloc(nr, sizeof *renew);
+	if (!map || !cur || !curi || !renew) {
+		if (map)
+			k->regloc = map;
+		free(cur);
+		free(curi);
+		free(renew);
+		return oom(s);
+	}
+	k->regloc = map;
+	k->nregloc = (uint32_t)nr;
+	for (size_t r = 0; r < nr; r++)
+		if (get_bit(b->in, (uint32_t)r) && s->v[r].home != NONE) {
+			cur[r] = (uint16_t)(SIMT_LOC_HOME + (unsigned)s->v[r].home);
+			renew[r] = true; /* its predecessors vary */
+		}
+	for (uint32_t pc = first; pc < k->n; pc++) {
+		for (size_t r = 0; r < nr; r++) {
+			map[(size_t)pc * nr + r] = (uint16_t)(cur[r] | (renew[r] ? SIMT_LOC_NEW : 0));
+			renew[r] = false;
+		}
+		for (size_t i = 0; i < L.n; i++) {
+			if (L.at[i] != pc)
+				continue;
+			uint64_t w = rw_of(&L.in[i]).w;
+			for (size_t r = 0; r < nr; r++)
+				if (loc_hit(cur[r], s->k->regbits[r], w))
+					cur[r] = SIMT_LOC_NONE;
+		}
+		for (size_t i = 0; i < L.n; i++) {
+			int v = L.ev[i];
+			if (L.at[i] != pc || v == NONE || i + 1 <= curi[v])
+				continue;
+			cur[v] = L.loc[i];
+			curi[v] = i + 1;
+			renew[v] = renew[v] || L.def[i];
+		}
+	}
+	free(cur);
+	free(curi);
+	free(renew);
 	return 0;
 }
 
@@ -2319,7 +2445,10 @@ static int emit_block(ts *s, size_t j)
 		if (put(s, &in) < 0)
 			return -1;
 	}
-	return bundle_block(s);
+	uint32_t first = (uint32_t)s->out->n;
+	if (bundle_block(s) < 0)
+		return -1;
+	return regmap(s, b, first);
 }
 
 int simt_ptx_translate(const ptx_module *m, size_t k, const simt_ptx_layout *lay, int mapping,
@@ -2379,6 +2508,8 @@ int simt_ptx_translate(const ptx_module *m, size_t k, const simt_ptx_layout *lay
 done:
 	if (rc < 0) {
 		free(out->b);
+		free(out->regloc);
+		out->regloc = NULL;
 		out->b = NULL;
 		out->n = out->cap = 0;
 	}
@@ -2391,6 +2522,10 @@ done:
 		free(s.b[0].in);
 	free(s.b);
 	free(L.in);
+	free(L.ev);
+	free(L.loc);
+	free(L.at);
+	free(L.def);
 	L = (ilist){ 0 };
 	return rc;
 }

@@ -205,7 +205,23 @@ typedef struct simt_kernel {
 	size_t n, cap;
 	int line;
 	bool translated;    /* a .thread kernel, its bundles the translator's */
+	/* A translated PTX kernel's register map (ptxc.c): where each of its
+	 * nregloc PTX registers is before bundle pc, regloc[pc * nregloc +
+	 * r], a SIMT_LOC_* code; NULL for DC-PTX. */
+	uint16_t *regloc;
+	uint32_t nregloc;
 } simt_kernel;
+
+/* A PTX register's place before a bundle: nowhere (not live: no unit
+ * or home holds its value there), machine register SIMT_LOC_REG + reg
+ * (a 64-bit value: reg and reg + 1), predicate latch SIMT_LOC_PRED + p,
+ * or its home at byte SIMT_LOC_HOME + offset of the thread's local
+ * memory (a predicate's home is a word, 0 or 1). */
+enum { SIMT_LOC_NONE = 0, SIMT_LOC_REG = 1, SIMT_LOC_PRED = 0x100, SIMT_LOC_HOME = 0x8000 };
+/* Or'ed into a code: bundle pc - 1 gave the register a new value, or pc
+ * begins a block (without it, a thread that ran bundle pc - 1 holds the
+ * same bits before pc as before pc - 1, wherever they moved). */
+#define SIMT_LOC_NEW 0x4000u
 
 typedef struct simt_global {
 	char name[64];

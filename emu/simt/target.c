@@ -21,7 +21,7 @@
 
 #include "launch.h"
 #include "machine_int.h"
-#include "ptx.h"
+#include "ptx_int.h"
 #include "ptxc.h"
 #include "target.h"
 #include "text.h"
@@ -931,7 +931,7 @@ static void simt_summary(tgt *t, char *buf, size_t size)
 /* A scalar's id: what it is, whose (a thread, or CUR the current one),
  * and its number. */
 enum { S_GLOBAL, S_REG, S_PRED, S_PC, S_SPECIAL, S_CYCLES, S_BUNDLES, S_INSTRUCTIONS,
-       S_THREAD, S_CTA, S_CB };
+       S_THREAD, S_CTA, S_CB, S_PTXREG };
 #define CUR 0xfffu
 static size_t sym_id(unsigned kind, unsigned thread, unsigned n)
 {
@@ -962,11 +962,177 @@ static bool number_in(const char *s, unsigned max, unsigned *out)
 	return true;
 }
 
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+/* ---- PTX registers (tgt_ptx): where the translator left them ---- */
+
+/* The kernel running, or the one of the last launch begun; false when
+ * there is none. */
+static bool cur_kernel(tgt *t, size_t *k)
+{
+	simt_where w;
+	if (!simt_ended(t) && simt_machine_where(t->m, &w)) {
+		*k = w.kernel;
+		return true;
+	}
+	if (!t->p.nl)
+		return false;
+	size_t l = t->m->launch < t->p.nl ? t->m->launch : t->p.nl - 1;
+	*k = t->p.l[l].kernel;
+	return true;
+}
+
+/* The module's kernel that program kernel k was translated from. */
+static const ptx_kernel *ptx_kernel_of(const tgt *t, size_t k)
+{
+	for (size_t i = 0; t->mod && i < t->mod->nk; i++)
+		if (!strcmp(t->mod->k[i].name, t->p.k[k].name))
+			return &t->mod->k[i];
+	return NULL;
+}
+
+static const ptx_regrange *range_of(const ptx_kernel *pk, uint32_t r)
+{
+	for (size_t i = pk->nrr; i-- > 0;)
+		if (r >= pk->rr[i].base && r < pk->rr[i].base + (pk->rr[i].count ? pk->rr[i].count : 1))
+			return &pk->rr[i];
+	return NULL;
+}
+
+/* A PTX register's type as its kernel declares it (.f32 a float, .s32
+ * signed, .b32 and .u32 unsigned, .pred one bit). */
+static tgt_type ptx_reg_type(const ptx_kernel *pk, uint32_t r)
+{
+	const ptx_regrange *g = range_of(pk, r);
+	unsigned bits = pk->regbits[r];
+	if (bits == 32 && g && g->kind == 'f')
+		return (tgt_type){ .kind = TGT_F32, .width = 32 };
+	return (tgt_type){ .kind = TGT_INT, .width = (uint8_t)bits, .is_signed = g && g->kind == 's' };
+}
+
+/* Where PTX register r of thread th is now (a SIMT_LOC_* code), or
+ * SIMT_LOC_NONE with why set. */
+static unsigned ptx_place(tgt *t, unsigned th, uint32_t r, uint32_t *pc, char *why, size_t size)
+{
+	size_t k;
+	simt_where w;
+	char name[40];
+	*pc = 0;
+	if (!cur_kernel(t, &k) || simt_ended(t) || !simt_machine_where(t->m, &w)) {
+		snprintf(why, size, "no CTA is running: the program has ended");
+		return SIMT_LOC_NONE;
+	}
+	const simt_kernel *sk = &t->p.k[k];
+	const ptx_kernel *pk = ptx_kernel_of(t, k);
+	if (pk)
+		ptx_reg_name(pk, r, name, sizeof name);
+	else
+		snprintf(name, sizeof name, "register %u", (unsigned)r);
+	if (th >= t->m->cb.ntid) {
+		snprintf(why, size, "%s: CTA %u has no thread %u (its block has %u)", name, w.cta, th,
+			 t->m->cb.ntid);
+		return SIMT_LOC_NONE;
+	}
+	if (!simt_mask_bit(&w.live, th)) {
+		snprintf(why, size, "%s: thread %u of CTA %u has ended", name, th, w.cta);
+		return SIMT_LOC_NONE;
+	}
+	*pc = simt_machine_thread_pc(t->m, th);
+	unsigned loc = SIMT_LOC_NONE;
+	if (*pc < sk->n && sk->regloc && r < sk->nregloc)
+		loc = sk->regloc[(size_t)*pc * sk->nregloc + r] & ~SIMT_LOC_NEW;
+	if (loc == SIMT_LOC_NONE)
+		snprintf(why, size, "%s of thread %u is not live at pc %u (%s:%d): no unit or home holds its value there",
+			 name, th, *pc, base_name(t->path), *pc < sk->n ? sk->b[*pc].line : 0);
+	return loc;
+}
+
+/* The bits of the value at loc (bits wide) of thread th. */
+static uint64_t place_read(tgt *t, unsigned th, unsigned loc, unsigned bits)
+{
+	simt_machine *m = t->m;
+	if (loc >= SIMT_LOC_HOME) {
+		const simt_program *p = &t->p;
+		uint32_t off = loc - SIMT_LOC_HOME;
+		uint64_t v = 0;
+		for (unsigned h = 0; h < (bits == 64 ? 2u : 1u); h++) {
+			uint64_t a = p->local_addr + ((uint64_t)(m->cb.index * p->local_words + off / 4 + h) *
+						      SIMT_CB_THREADS + th) * 4;
+			v |= (uint64_t)m->mem[a / 4] << (32 * h);
+		}
+		return bits == 1 ? v != 0 : bits == 16 ? v & 0xffff : v;
+	}
+	if (loc >= SIMT_LOC_PRED)
+		return simt_mask_bit(&m->cb.pred[loc - SIMT_LOC_PRED], th);
+	uint64_t v = simt_port_read(m, m->cb.index, th, loc - SIMT_LOC_REG, bits == 64 ? 64 : 32);
+	return bits == 16 ? v & 0xffff : v;
+}
+
+/* The value at loc (bits wide) of thread th := v. */
+static void place_write(tgt *t, unsigned th, unsigned loc, unsigned bits, uint64_t v)
+{
+	simt_machine *m = t->m;
+	if (bits == 16)
+		v &= 0xffff;
+	if (loc >= SIMT_LOC_HOME) {
+		const simt_program *p = &t->p;
+		uint32_t off = loc - SIMT_LOC_HOME;
+		for (unsigned h = 0; h < (bits == 64 ? 2u : 1u); h++) {
+			uint64_t a = p->local_addr + ((uint64_t)(m->cb.index * p->local_words + off / 4 + h) *
+						      SIMT_CB_THREADS + th) * 4;
+			set_word(t, (uint32_t)(a / 4), bits == 1 ? (v & 1) : (uint32_t)(v >> (32 * h)));
+		}
+		return;
+	}
+	if (loc >= SIMT_LOC_PRED) {
+		simt_mask_put(&m->cb.pred[loc - SIMT_LOC_PRED], th, v & 1);
+		return;
+	}
+	unsigned reg = loc - SIMT_LOC_REG;
+	simt_port_write(m, m->cb.index, th, reg, v, bits == 64 ? 64 : 32);
+	simt_machine_mark_reg(m, m->cb.index, th, reg);
+	if (bits == 64)
+		simt_machine_mark_reg(m, m->cb.index, th, reg + 1);
+}
+
+/* "in r16", "in p3", "at home (local +12)". */
+static void place_text(unsigned loc, char *buf, size_t size)
+{
+	if (loc >= SIMT_LOC_HOME)
+		snprintf(buf, size, "at home (local +%u)", loc - SIMT_LOC_HOME);
+	else if (loc >= SIMT_LOC_PRED)
+		snprintf(buf, size, "in p%u", loc - SIMT_LOC_PRED);
+	else
+		snprintf(buf, size, "in r%u", loc - SIMT_LOC_REG);
+}
+
+/* A PTX register of the running kernel (or, with none, of the first
+ * kernel declaring it). */
+static bool ptx_reg_sym(tgt *t, const char *name, unsigned thread, tgt_sym *out)
+{
+	size_t k;
+	const ptx_kernel *pk = cur_kernel(t, &k) ? ptx_kernel_of(t, k) : NULL;
+	uint32_t r = pk ? ptx_reg_lookup(pk, name) : PTX_NOREG;
+	for (size_t i = 0; r == PTX_NOREG && !pk && t->mod && i < t->mod->nk; i++)
+		if ((r = ptx_reg_lookup(&t->mod->k[i], name)) != PTX_NOREG)
+			pk = &t->mod->k[i];
+	if (r == PTX_NOREG || r > 0xfff)
+		return false;
+	*out = (tgt_sym){ false, sym_id(S_PTXREG, thread, r), ptx_reg_type(pk, r), 1, true };
+	return true;
+}
+
 /* A thread's value: rN, pN, pc, or a special register. */
-static bool thread_sym(const tgt *t, const char *name, unsigned thread, tgt_sym *out)
+static bool thread_sym(tgt *t, const char *name, unsigned thread, tgt_sym *out)
 {
 	unsigned n;
 	tgt_type one = { .kind = TGT_INT, .width = 1 };
+	if (name[0] == '%' && t->mod && ptx_reg_sym(t, name, thread, out))
+		return true;
 	if (name[0] == 'r' && number_in(name + 1, SIMT_ARRAYS * simt_units(&t->p), &n))
 		*out = (tgt_sym){ false, sym_id(S_REG, thread, n), u32_type, 1, true };
 	else if (name[0] == 'p' && name[1] != 'c' && number_in(name + 1, SIMT_PREDS, &n))
@@ -975,7 +1141,9 @@ static bool thread_sym(const tgt *t, const char *name, unsigned thread, tgt_sym 
 		*out = (tgt_sym){ false, sym_id(S_PC, thread, 0), u32_type, 1, false };
 	else {
 		for (n = 0; n < 4; n++)
-			if (!strcmp(name, specials[n])) {
+			if (!strcmp(name, specials[n]) ||
+			    (t->mod && !strncmp(name, specials[n], strlen(specials[n])) &&
+			     !strcmp(name + strlen(specials[n]), ".x"))) {
 				*out = (tgt_sym){ false, sym_id(S_SPECIAL, thread, n), u32_type, 1, false };
 				return true;
 			}
@@ -1005,7 +1173,7 @@ static bool simt_lookup(tgt *t, const char *name, tgt_sym *out)
 		}
 	/* THREAD.X or tTHREAD.X: thread THREAD's X */
 	const char *dot = strchr(name, '.');
-	if (dot && dot - name < 8) {
+	if (dot && dot - name < 8 && name[0] != '%') {
 		char num[8];
 		const char *s = name[0] == 't' ? name + 1 : name;
 		memcpy(num, s, (size_t)(dot - s));
@@ -1046,8 +1214,50 @@ static uint64_t simt_read(tgt *t, const tgt_sym *s, uint64_t index)
 	case S_INSTRUCTIONS: return t->instructions;
 	case S_THREAD: return t->thread;
 	case S_CTA: return m->cb.cta;
+	case S_PTXREG: {
+		uint32_t pc;
+		char why[8];
+		size_t k;
+		unsigned loc = ptx_place(t, th, n, &pc, why, sizeof why);
+		const ptx_kernel *pk = cur_kernel(t, &k) ? ptx_kernel_of(t, k) : NULL;
+		return loc == SIMT_LOC_NONE || !pk ? 0 : place_read(t, th, loc, pk->regbits[n]);
+	}
 	default: return m->cb.index;
 	}
+}
+
+/* The threads, for conditions tested thread by thread. */
+static unsigned simt_thread_get(const tgt *t)
+{
+	return t->thread;
+}
+
+static void simt_thread_set(tgt *t, unsigned thread)
+{
+	if (thread < SIMT_CB_THREADS)
+		t->thread = thread;
+}
+
+/* The threads the next bundle enables, in order. */
+static unsigned simt_threads_here(tgt *t, unsigned *out, unsigned max)
+{
+	simt_where w;
+	if (simt_ended(t) || !simt_machine_where(t->m, &w))
+		return 0;
+	unsigned n = 0;
+	for (unsigned th = 0; th < SIMT_CB_THREADS && n < max; th++)
+		if (simt_mask_bit(&w.active, th))
+			out[n++] = th;
+	return n;
+}
+
+/* A PTX register not live where its thread is cannot be read. */
+static bool simt_unavailable(tgt *t, const tgt_sym *s, char *why, size_t size)
+{
+	if (s->is_array || sym_kind(s->id) != S_PTXREG)
+		return false;
+	uint32_t pc;
+	return ptx_place(t, sym_thread(t, s->id), sym_n(s->id), &pc, why, size) == SIMT_LOC_NONE;
 }
 
 static tgt_status simt_write(tgt *t, const tgt_sym *s, uint64_t index, uint64_t bits, diag *d)
@@ -1072,6 +1282,20 @@ static tgt_status simt_write(tgt *t, const tgt_sym *s, uint64_t index, uint64_t 
 		}
 		t->thread = (unsigned)bits;
 		return TGT_OK;
+	case S_PTXREG: {
+		/* where the thread's value is now: its unit, latch or home */
+		uint32_t pc;
+		char why[256];
+		size_t k;
+		unsigned loc = ptx_place(t, th, n, &pc, why, sizeof why);
+		const ptx_kernel *pk = cur_kernel(t, &k) ? ptx_kernel_of(t, k) : NULL;
+		if (loc == SIMT_LOC_NONE || !pk) {
+			say(d, "%s", why);
+			return TGT_FAILED;
+		}
+		place_write(t, th, loc, pk->regbits[n], bits);
+		return TGT_OK;
+	}
 	default:
 		say(d, "this value is read-only (counters, pc and the special registers are)");
 		return TGT_FAILED;
@@ -1098,6 +1322,13 @@ static void simt_names(tgt *t, void (*each)(void *ctx, const char *name), void *
 	each(ctx, "pc");
 	for (unsigned i = 0; i < 4; i++)
 		each(ctx, specials[i]);
+	size_t k;
+	const ptx_kernel *pk = t->mod && cur_kernel(t, &k) ? ptx_kernel_of(t, k) : NULL;
+	char name[40];
+	for (uint32_t r = 0; pk && r < pk->nregs; r++) {
+		ptx_reg_name(pk, r, name, sizeof name);
+		each(ctx, name);
+	}
 }
 
 /* ---- breakpoints ---- */
@@ -1114,8 +1345,18 @@ static bool bundle_on_line(const simt_bundle *b, unsigned line)
 	return false;
 }
 
+/* A PTX program's line breakpoints and line steps go by the bundles'
+ * own lines (the line of the instruction that opened each): a line
+ * breakpoint stops at a bundle of the line that the bundle before it
+ * is not on, where the line begins, not again at each of its bundles. */
+static bool line_head(const simt_kernel *k, uint32_t pc, unsigned line)
+{
+	return (unsigned)k->b[pc].line == line && (pc == 0 || (unsigned)k->b[pc - 1].line != line);
+}
+
 /* The line nearest to line (the later of two as near) with a bundle or
- * one of its instructions on it, or 0. */
+ * one of its instructions on it (a PTX program: a bundle's own line),
+ * or 0. */
 static unsigned nearest_line(const tgt *t, unsigned line, bool *exact)
 {
 	unsigned best = 0;
@@ -1124,7 +1365,7 @@ static unsigned nearest_line(const tgt *t, unsigned line, bool *exact)
 	for (size_t k = 0; k < t->p.nk; k++)
 		for (size_t i = 0; i < t->p.k[k].n; i++) {
 			const simt_bundle *b = &t->p.k[k].b[i];
-			for (int j = -1; j < (int)b->n; j++) {
+			for (int j = -1; j < (t->mod ? 0 : (int)b->n); j++) {
 				unsigned l = (unsigned)(j < 0 ? b->line : b->in[j].line);
 				uint64_t dd = l > line ? l - line : line - l;
 				if (dd < dist || (dd == dist && l > best))
@@ -1133,12 +1374,6 @@ static unsigned nearest_line(const tgt *t, unsigned line, bool *exact)
 		}
 	*exact = best == line && dist == 0;
 	return best;
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s ? s + 1 : p;
 }
 
 static tgt_status break_line(tgt *t, const char *spec, const char *file, const char *num,
@@ -1224,7 +1459,10 @@ static bool simt_break_hit(tgt *t, const tgt_bp *bp)
 	if (simt_ended(t) || !simt_machine_where(t->m, &w))
 		return false;
 	switch (bp->kind) {
-	case BP_LINE: return bundle_on_line(&t->p.k[w.kernel].b[w.pc], (unsigned)bp->a);
+	case BP_LINE:
+		if (t->mod)
+			return line_head(&t->p.k[w.kernel], w.pc, (unsigned)bp->a);
+		return bundle_on_line(&t->p.k[w.kernel].b[w.pc], (unsigned)bp->a);
 	case BP_BUNDLE: return simt_machine_stats(t->m)->bundles == bp->a;
 	case BP_PC: return w.pc == bp->a;
 	default: return simt_mask_bit(&w.active, (unsigned)bp->a);
@@ -1372,6 +1610,64 @@ static int info_threads(tgt *t, const char *args, FILE *out, diag *d)
 		fprintf(out, "ended:");
 		fprintf(out, " (%u threads)\n", print_ranges(out, &done, ntid));
 	}
+	return 0;
+}
+
+/* info registers [T]: thread T's (the current thread's) PTX registers
+ * where it is, each with its value and where the machine holds it, or
+ * why it has none. */
+static int info_registers(tgt *t, const char *args, FILE *out, diag *d)
+{
+	simt_where w;
+	if (!running_where(t, &w, d))
+		return -1;
+	unsigned th = t->thread;
+	if (args && *args && !number_in(args, SIMT_CB_THREADS, &th)) {
+		say(d, "info registers %s: expected a thread from 0 to %d", args, SIMT_CB_THREADS - 1);
+		return -1;
+	}
+	const ptx_kernel *pk = ptx_kernel_of(t, w.kernel);
+	if (!pk) {
+		say(d, "info registers: kernel '%s' has no PTX registers", t->p.k[w.kernel].name);
+		return -1;
+	}
+	uint32_t pc;
+	char why[256], name[40], val[96], where[40];
+	if (ptx_place(t, th, 0, &pc, why, sizeof why) == SIMT_LOC_NONE && pc == 0 &&
+	    (th >= t->m->cb.ntid || !simt_mask_bit(&w.live, th))) {
+		say(d, "info registers: %s", strchr(why, ':') ? strchr(why, ':') + 2 : why);
+		return -1;
+	}
+	pc = simt_machine_thread_pc(t->m, th);
+	const simt_kernel *sk = &t->p.k[w.kernel];
+	fprintf(out, "thread %u of CTA %u %s at %s pc %u (%s:%d)\n", th, w.cta,
+		simt_mask_bit(&w.active, th) ? "issues" : "waits", sk->name, pc, base_name(t->path),
+		pc < sk->n ? sk->b[pc].line : 0);
+	for (uint32_t r = 0; r < pk->nregs; r++) {
+		ptx_reg_name(pk, r, name, sizeof name);
+		unsigned loc = ptx_place(t, th, r, &pc, why, sizeof why);
+		if (loc == SIMT_LOC_NONE)
+			continue;
+		tgt_value_bits_text(ptx_reg_type(pk, r), place_read(t, th, loc, pk->regbits[r]), val,
+				    sizeof val);
+		place_text(loc, where, sizeof where);
+		fprintf(out, "  %-8s %-28s %s\n", name, val, where);
+	}
+	/* the others, as one list */
+	unsigned col = 0;
+	for (uint32_t r = 0; r < pk->nregs; r++) {
+		if (ptx_place(t, th, r, &pc, why, sizeof why) != SIMT_LOC_NONE)
+			continue;
+		ptx_reg_name(pk, r, name, sizeof name);
+		if (!col || col + strlen(name) + 1 > 76) {
+			fprintf(out, col ? "\n  not live:" : "  not live:");
+			col = 11;
+		}
+		fprintf(out, " %s", name);
+		col += (unsigned)strlen(name) + 1;
+	}
+	if (col)
+		fputc('\n', out);
 	return 0;
 }
 
@@ -1549,6 +1845,14 @@ static const tgt_info infos[] = {
 	{ NULL, NULL, NULL },
 };
 
+static const tgt_info ptx_infos[] = {
+	{ "threads", "info threads [T]: the running CTA's threads (issuing, waiting, ended), or thread T's machine registers", info_threads },
+	{ "divergence", "info divergence: the threads each slot of the next bundle enables, and where the others wait", info_divergence },
+	{ "bundles", "info bundles [KERNEL]: the kernel's bundles, => at the one issued next", info_bundles },
+	{ "registers", "info registers [T]: the current thread's (thread T's) PTX registers where it is: value and place, or not live", info_registers },
+	{ NULL, NULL, NULL },
+};
+
 static const tgt_view views[] = {
 	{ "divergence", "the threads each slot of the next bundle enables, and who waits where", view_divergence },
 	{ "bundles", "the kernel's bundles around the PC", view_bundles },
@@ -1666,6 +1970,7 @@ const tgt_ops tgt_ptx = {
 	.summary = simt_summary,
 	.units = units,
 	.nunits = sizeof units / sizeof *units,
+	.step_lines = true,
 	.step = simt_step,
 	.ended = simt_ended,
 	.count = unit_count,
@@ -1673,16 +1978,20 @@ const tgt_ops tgt_ptx = {
 	.source = simt_source,
 	.lookup = simt_lookup,
 	.read = simt_read,
+	.unavailable = simt_unavailable,
+	.thread_get = simt_thread_get,
+	.thread_set = simt_thread_set,
+	.threads_here = simt_threads_here,
 	.write = simt_write,
 	.names = simt_names,
 	.break_parse = simt_break_parse,
 	.break_hit = simt_break_hit,
-	.break_help = "FILE:LINE, LINE (a line with a bundle or an instruction), bundle N (before the bundle issued N-th, from 0), pc N (before a bundle of index N of any kernel), thread T (before a bundle thread T takes part in)",
+	.break_help = "FILE:LINE, LINE (a PTX line a bundle begins on), bundle N (before the bundle issued N-th, from 0), pc N (before a bundle of index N of any kernel), thread T (before a bundle thread T takes part in)",
 	.save = simt_save,
 	.restore = simt_restore,
 	.snap_free = simt_snap_free,
 	.snap_bytes = simt_snap_bytes,
-	.infos = infos,
+	.infos = ptx_infos,
 	.views = views,
 };
 

@@ -271,6 +271,10 @@ typedef struct tgt_ops {
 	/* ---- stepping (infsdb) ---- */
 	const tgt_unit *units;     /* finest first */
 	unsigned nunits;
+	/* step and next run units of level 1 until where(1)'s line changes
+	 * (or a unit above it ends), as gdb steps a source line; false: one
+	 * unit of level 1. */
+	bool step_lines;
 	/* One unit of level u: TGT_OK, or TGT_FAILED with d (TGT_HAZARD,
 	 * TGT_FAULT: the run stopped as run's would); ended tells whether
 	 * anything is left. */
@@ -287,6 +291,10 @@ typedef struct tgt_ops {
 	/* A name the debugger's expressions may use: an array, a register. */
 	bool (*lookup)(tgt *t, const char *name, tgt_sym *out);
 	uint64_t (*read)(tgt *t, const tgt_sym *s, uint64_t index);
+	/* May be NULL.  Is scalar s unreadable now (a register not live
+	 * where its thread is)?  Then why says so ("%r5 of thread 3 is not
+	 * live at pc 12 ..."), and the debugger prints that, not read's bits. */
+	bool (*unavailable)(tgt *t, const tgt_sym *s, char *why, size_t size);
 	tgt_status (*write)(tgt *t, const tgt_sym *s, uint64_t index, uint64_t bits, diag *d);
 	/* Every name lookup knows, for completion and `info symbols`. */
 	void (*names)(tgt *t, void (*each)(void *ctx, const char *name), void *ctx);
@@ -296,6 +304,16 @@ typedef struct tgt_ops {
 	/* Is the position (before the next finest unit) at bp? */
 	bool (*break_hit)(tgt *t, const tgt_bp *bp);
 	const char *break_help;    /* the forms break_parse takes */
+
+	/* May be NULL.  Threads, for a breakpoint's condition that names
+	 * the current thread's values: the current thread, select another,
+	 * and the threads the next finest unit runs (up to max into out,
+	 * their number returned).  The debugger tests such a condition for
+	 * the current thread, then for each of those, and stops in the
+	 * first for which it holds (gdb's thread that hit the breakpoint). */
+	unsigned (*thread_get)(const tgt *t);
+	void (*thread_set)(tgt *t, unsigned thread);
+	unsigned (*threads_here)(tgt *t, unsigned *out, unsigned max);
 
 	/* The whole state, for checkpoints and reverse execution. */
 	tgt_snap *(*save)(tgt *t, diag *d);
