@@ -83,6 +83,12 @@ typedef struct blk {
 
 typedef struct fix { uint32_t bundle; uint32_t ins; } fix;
 
+/* The instructions of the block being emitted, in order.  Beside each,
+ * for the debugger's register map: the PTX register it puts somewhere
+ * (ev, or NONE) and where (loc, a SIMT_LOC_* code), and the bundle the
+ * scheduler gave it (at). */
+typedef struct ilist { simt_instr *in; int *ev; uint16_t *loc; uint32_t *at; bool *def; size_t n, cap; } ilist;
+
 typedef struct ts {
 	const ptx_module *m;
 	const ptx_kernel *k;
@@ -108,6 +114,8 @@ typedef struct ts {
 	unsigned narr;         /* arrays values may live in: all, or 1 (serial) */
 	int line, col;         /* the PTX instruction being lowered */
 	int32_t *cs;           /* per module variable: a call sequence's (below) */
+	ilist L;               /* the block's instructions */
+	unsigned plog_rr;      /* the array the next predicate logic goes to */
 } ts;
 
 static int fail(ts *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1496,40 +1504,34 @@ static bool needed_now(const ts *s, int v)
 	return s->v[v].last >= s->now;
 }
 
-/* The instructions of the block being emitted, in order. */
-/* Beside each, for the debugger's register map: the PTX register it
- * puts somewhere (ev, or NONE) and where (loc, a SIMT_LOC_* code), and
- * the bundle the scheduler gave it (at). */
-typedef struct ilist { simt_instr *in; int *ev; uint16_t *loc; uint32_t *at; bool *def; size_t n, cap; } ilist;
-static ilist L;
 
 static int put(ts *s, const simt_instr *in)
 {
-	if (L.n == L.cap) {
-		size_t cap = L.cap ? L.cap * 2 : 64;
-		simt_instr *n = realloc(L.in, cap * sizeof *n);
+	if (s->L.n == s->L.cap) {
+		size_t cap = s->L.cap ? s->L.cap * 2 : 64;
+		simt_instr *n = realloc(s->L.in, cap * sizeof *n);
 		if (n)
-			L.in = n;
-		int *e = n ? realloc(L.ev, cap * sizeof *e) : NULL;
+			s->L.in = n;
+		int *e = n ? realloc(s->L.ev, cap * sizeof *e) : NULL;
 		if (e)
-			L.ev = e;
-		uint16_t *l = e ? realloc(L.loc, cap * sizeof *l) : NULL;
+			s->L.ev = e;
+		uint16_t *l = e ? realloc(s->L.loc, cap * sizeof *l) : NULL;
 		if (l)
-			L.loc = l;
-		uint32_t *a = l ? realloc(L.at, cap * sizeof *a) : NULL;
+			s->L.loc = l;
+		uint32_t *a = l ? realloc(s->L.at, cap * sizeof *a) : NULL;
 		if (a)
-			L.at = a;
-		bool *df = a ? realloc(L.def, cap * sizeof *df) : NULL;
+			s->L.at = a;
+		bool *df = a ? realloc(s->L.def, cap * sizeof *df) : NULL;
 		if (!df)
 			return oom(s);
-		L.def = df;
-		L.cap = cap;
+		s->L.def = df;
+		s->L.cap = cap;
 	}
-	L.ev[L.n] = NONE;
-	L.loc[L.n] = SIMT_LOC_NONE;
-	L.at[L.n] = 0;
-	L.def[L.n] = false;
-	L.in[L.n++] = *in;
+	s->L.ev[s->L.n] = NONE;
+	s->L.loc[s->L.n] = SIMT_LOC_NONE;
+	s->L.at[s->L.n] = 0;
+	s->L.def[s->L.n] = false;
+	s->L.in[s->L.n++] = *in;
 	return 0;
 }
 
@@ -1537,9 +1539,9 @@ static int put(ts *s, const simt_instr *in)
  * nothing to note) at loc. */
 static void note(const ts *s, int v, unsigned loc)
 {
-	if (v >= 0 && (size_t)v < s->k->nregs && L.n) {
-		L.ev[L.n - 1] = v;
-		L.loc[L.n - 1] = (uint16_t)loc;
+	if (v >= 0 && (size_t)v < s->k->nregs && s->L.n) {
+		s->L.ev[s->L.n - 1] = v;
+		s->L.loc[s->L.n - 1] = (uint16_t)loc;
 	}
 }
 
@@ -1958,7 +1960,6 @@ static void operand(const ts *s, simt_operand *o, const opr *x)
 		o->imm = x->imm;
 }
 
-static unsigned plog_rr;
 
 /* Emit operation m (index i of the block's list). */
 static int emit_mop(ts *s, const mop *m, uint32_t i)
@@ -2066,7 +2067,7 @@ static int emit_mop(ts *s, const mop *m, uint32_t i)
 		s->v[m->pd].dirty = true;
 	}
 	if (opc == SIMT_PLOG) {
-		in.d = (uint8_t)(plog_rr++ % s->narr);
+		in.d = (uint8_t)(s->plog_rr++ % s->narr);
 		in.a.kind = SIMT_O_REG;
 		in.a.reg = (uint8_t)s->v[m->pa].unit;
 		in.a.imm = m->na;
@@ -2084,8 +2085,8 @@ static int emit_mop(ts *s, const mop *m, uint32_t i)
 		note(s, m->pd, SIMT_LOC_PRED + in.pd);
 	else if (m->d != NONE)
 		note(s, m->d, SIMT_LOC_REG + reg_of(s, m->d, 0));
-	if (L.ev[L.n - 1] != NONE)
-		L.def[L.n - 1] = true; /* a new value, not a move */
+	if (s->L.ev[s->L.n - 1] != NONE)
+		s->L.def[s->L.n - 1] = true; /* a new value, not a move */
 	if (m->d != NONE)
 		s->v[m->d].dirty = true;
 	/* values no longer needed leave their units */
@@ -2223,8 +2224,8 @@ static int bundle_block(ts *s)
 	for (unsigned r = 0; r < NRES; r++)
 		lastw[r] = lastr[r] = first;
 	bool wrote[NRES] = { false }, read[NRES] = { false };
-	for (size_t i = 0; i < L.n; i++) {
-		simt_instr in = L.in[i];
+	for (size_t i = 0; i < s->L.n; i++) {
+		simt_instr in = s->L.in[i];
 		unsigned slot = slot_of(&in);
 		uint32_t at = floor;
 		if (s->serial) {
@@ -2271,7 +2272,7 @@ static int bundle_block(ts *s)
 			if (new_bundle(s) < 0)
 				return -1;
 		simt_bundle *b = &k->b[at];
-		L.at[i] = at;
+		s->L.at[i] = at;
 		if (b->n == 0)
 			b->line = in.line;
 		b->in[b->n++] = in;
@@ -2336,21 +2337,21 @@ static int regmap(ts *s, const blk *b, uint32_t first)
 			map[(size_t)pc * nr + r] = (uint16_t)(cur[r] | (renew[r] ? SIMT_LOC_NEW : 0));
 			renew[r] = false;
 		}
-		for (size_t i = 0; i < L.n; i++) {
-			if (L.at[i] != pc)
+		for (size_t i = 0; i < s->L.n; i++) {
+			if (s->L.at[i] != pc)
 				continue;
-			uint64_t w = rw_of(&L.in[i]).w;
+			uint64_t w = rw_of(&s->L.in[i]).w;
 			for (size_t r = 0; r < nr; r++)
 				if (loc_hit(cur[r], s->k->regbits[r], w))
 					cur[r] = SIMT_LOC_NONE;
 		}
-		for (size_t i = 0; i < L.n; i++) {
-			int v = L.ev[i];
-			if (L.at[i] != pc || v == NONE || i + 1 <= curi[v])
+		for (size_t i = 0; i < s->L.n; i++) {
+			int v = s->L.ev[i];
+			if (s->L.at[i] != pc || v == NONE || i + 1 <= curi[v])
 				continue;
-			cur[v] = L.loc[i];
+			cur[v] = s->L.loc[i];
 			curi[v] = i + 1;
-			renew[v] = renew[v] || L.def[i];
+			renew[v] = renew[v] || s->L.def[i];
 		}
 	}
 	free(cur);
@@ -2367,7 +2368,7 @@ static int emit_block(ts *s, size_t j)
 	s->cur = b;
 	b->bundle = (uint32_t)s->out->n;
 	s->nmo = 0;
-	L.n = 0;
+	s->L.n = 0;
 	for (uint32_t i = b->first; i < b->end; i++) {
 		s->line = s->k->ins[i].line;
 		s->col = s->k->ins[i].col;
@@ -2521,11 +2522,10 @@ done:
 	if (s.b)
 		free(s.b[0].in);
 	free(s.b);
-	free(L.in);
-	free(L.ev);
-	free(L.loc);
-	free(L.at);
-	free(L.def);
-	L = (ilist){ 0 };
+	free(s.L.in);
+	free(s.L.ev);
+	free(s.L.loc);
+	free(s.L.at);
+	free(s.L.def);
 	return rc;
 }
