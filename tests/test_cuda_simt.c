@@ -382,7 +382,8 @@ Test(translator, refusals_are_located)
 		     "t.ptx:10:2: error: kernel 'k': shfl.sync with a predicate destination");
 	untranslated("\tshfl.sync.down.b32 %r1, %r2, 1, 31, %r3;\n",
 		     "t.ptx:10:2: error: kernel 'k': shfl.sync is translated with constant c and a full member mask");
-	untranslated("\tvote.sync.any.pred %p1, %p2, -1;\n", "t.ptx:10:2: error: kernel 'k': 'vote' is not translated");
+	untranslated("\tvote.sync.any.pred %p1, %p2, %r3;\n",
+		     "t.ptx:10:2: error: kernel 'k': vote.sync is translated with a full member mask");
 	untranslated("\tdiv.s64 %rd1, %rd2, %rd3;\n", "t.ptx:10:2: error: kernel 'k': 64-bit integer division");
 }
 

@@ -197,6 +197,19 @@ INFS_CUDA_SHFL(__shfl_down_sync, __nvvm_shfl_sync_down_i32, 31)
 INFS_CUDA_SHFL(__shfl_xor_sync, __nvvm_shfl_sync_bfly_i32, 31)
 #undef INFS_CUDA_SHFL
 
+/* ---- warp votes (PTX ISA 6.0, as the shuffles) ----
+ *   __ballot_sync     __nvvm_vote_ballot_sync    vote.sync.ballot.b32
+ *   __any_sync        __nvvm_vote_any_sync       vote.sync.any.pred
+ *   __all_sync        __nvvm_vote_all_sync       vote.sync.all.pred
+ *   __uni_sync        __nvvm_vote_uni_sync       vote.sync.uni.pred */
+INFS_CUDA_FN unsigned int __ballot_sync(unsigned int mask, int p)
+{
+	return __nvvm_vote_ballot_sync(mask, p != 0);
+}
+INFS_CUDA_FN int __any_sync(unsigned int mask, int p) { return __nvvm_vote_any_sync(mask, p != 0); }
+INFS_CUDA_FN int __all_sync(unsigned int mask, int p) { return __nvvm_vote_all_sync(mask, p != 0); }
+INFS_CUDA_FN int __uni_sync(unsigned int mask, int p) { return __nvvm_vote_uni_sync(mask, p != 0); }
+
 /* ---- fp32 arithmetic, correctly rounded (round to nearest even) ----
  *   fmaf, __fmaf_rn   __nvvm_fma_rn_f   fma.rn.f32
  *   sqrtf, __fsqrt_rn __nvvm_sqrt_rn_f  sqrt.rn.f32

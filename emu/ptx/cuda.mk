@@ -20,6 +20,7 @@ EXTRA_DIST += samples/cuda/backprop.cu samples/cuda/backprop.ptx \
 	samples/cuda/saxpy.cu samples/cuda/saxpy.ptx \
 	samples/cuda/sinexp.cu samples/cuda/sinexp.ptx \
 	samples/cuda/approx.cu samples/cuda/approx.ptx \
+	samples/cuda/votes.cu samples/cuda/votes.ptx \
 	samples/cuda/warpsum.cu samples/cuda/warpsum.ptx \
 	samples/cuda/saxpy32.ptx samples/cuda/reduce32.ptx samples/cuda/bfs32.ptx \
 	samples/opencl/vadd.cl samples/opencl/vadd.ptx \

@@ -13,7 +13,12 @@
  * A shuffle reads the registers of threads other than the one it
  * writes, so it has one meaning only when every live thread of the CTA
  * is at it: one issued with threads waiting at another bundle (a
- * divergent shuffle) stops the run with a message.
+ * divergent shuffle) stops the run with a message.  Translated PTX's
+ * shfl.sync (SIMT_SHFL_WARP) is a warp's: a thread may read only a lane
+ * that issues it with it, else the run stops; the translator's vote
+ * (SIMT_SHFL_ZERO) reads 0 from a lane that does not, which counts a
+ * thread of the warp that is elsewhere (on its way out, as after `if (i
+ * >= n) return;`) as having left, as the reference counts it.
  *
  * Cycles: 32 to read the source register out, 32 to write the words
  * in; the crossbar is the memory port's, so a bundle has one memory or
@@ -40,7 +45,8 @@ int64_t simt_shfl_run(simt_machine *m, const simt_kernel *k, const simt_instr *i
 		      const simt_mask *act, const simt_mask *g, diag *d)
 {
 	simt_cb *cb = &m->cb;
-	if (converged(m, k, in, act, d) < 0)
+	bool warp = (in->off & SIMT_SHFL_WARP) != 0;
+	if (!warp && converged(m, k, in, act, d) < 0)
 		return -1;
 	/* Out through the port: every thread's source word (the lanes
 	 * that are not live hold what they last had). */
@@ -56,9 +62,15 @@ int64_t simt_shfl_run(simt_machine *m, const simt_kernel *k, const simt_instr *i
 		uint32_t j = in->off & SIMT_SHFL_WARP
 			? simt_shfl_lane_warp(in->cmp, t, b, (uint32_t)in->off & 0xffff)
 			: simt_shfl_lane(in->cmp, t, b, cb->ntid);
-		if ((in->off & SIMT_SHFL_WARP) && (j >= cb->ntid || !simt_mask_bit(&cb->live, j))) {
+		bool absent = j >= cb->ntid || !simt_mask_bit(act, j);
+		if (warp && absent && (in->off & SIMT_SHFL_ZERO)) {
+			simt_port_write(m, cb->index, t, in->d, 0, 32);
+			moved++;
+			continue;
+		}
+		if (warp && absent) {
 			diag_at(d, m->p->path, in->line, in->col,
-				"kernel '%s': CTA %u: thread %u's shfl.sync reads thread %u, which is not a running thread of its warp",
+				"kernel '%s': CTA %u: thread %u's shfl.sync reads thread %u, which is not at this shfl.sync",
 				k->name, cb->cta, t, j);
 			return -1;
 		}

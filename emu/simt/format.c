@@ -54,7 +54,8 @@ void simt_format_instr(FILE *f, const simt_program *p, const simt_instr *in)
 	if (in->opc == SIMT_LD || in->opc == SIMT_ST)
 		fputs(in->local ? ".local" : spaces[in->space & 3], f);
 	if (in->opc == SIMT_SHFL)
-		fprintf(f, ".%s%s", shfl[in->cmp], in->off & SIMT_SHFL_WARP ? ".warp" : "");
+		fprintf(f, ".%s%s%s", shfl[in->cmp], in->off & SIMT_SHFL_WARP ? ".warp" : "",
+			in->off & SIMT_SHFL_ZERO ? ".zero" : "");
 	if (oi->ntypes || in->type != SIMT_U32)
 		fprintf(f, ".%s", type_name(in->type));
 	if (in->opc == SIMT_CVT)

@@ -921,6 +921,56 @@ static int lower_rsqrt(ts *s, int d, opr a)
 	return nan_or(s, d, a, x3);
 }
 
+/* vote.sync: the OR over each warp's running threads of x, into every
+ * lane, by five butterfly shuffles in which a lane that is not running
+ * reads 0. */
+static int warp_or(ts *s, opr x, opr *out)
+{
+	for (unsigned k = 16; k; k >>= 1) {
+		int t = tmp(s, 32);
+		mop *m = t < 0 ? NULL : add_mop(s, SIMT_SHFL, SIMT_U32);
+		if (!m)
+			return -1;
+		m->in.cmp = SIMT_SHFL_BFLY;
+		m->in.off = (int32_t)(SIMT_SHFL_WARP | SIMT_SHFL_ZERO | 0x1f);
+		m->a = x;
+		m->b = IMM(k);
+		m->d = t;
+		if (t2(s, SIMT_OR, SIMT_U32, x, R(t), &x) < 0)
+			return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+/* ballot: the OR of each running lane's bit where its predicate holds;
+ * any: ballot != 0; all: ballot == the running lanes' bits; uni: the
+ * ballot is none or all of them (the reference's rule, emu/ptx/ref.c). */
+static int lower_vote(ts *s, const ptx_ins *in)
+{
+	const ptx_opnd *o = in->o;
+	int p = (int)o[1].r[0], d = (int)o[0].r[0];
+	opr lane = special(SIMT_LANEID), one = IMM(1), zero = IMM(0), bit, b, ballot, members;
+	if (in_reg(s, &lane, SIMT_U32) < 0 || in_reg(s, &one, SIMT_U32) < 0 ||
+	    t2(s, SIMT_SHL, SIMT_U32, one, lane, &bit) < 0 ||
+	    sel(s, SIMT_U32, p, o[1].neg ? zero : bit, o[1].neg ? bit : zero, &b) < 0 ||
+	    warp_or(s, b, &ballot) < 0)
+		return -1;
+	if (in->mod == PM_BALLOT)
+		return op2(s, SIMT_MOV, SIMT_U32, d, ballot, (opr){ 0 });
+	if (in->mod == PM_ANY)
+		return setp(s, d, PC_NE, SIMT_U32, ballot, IMM(0));
+	if (warp_or(s, bit, &members) < 0)
+		return -1;
+	if (in->mod == PM_ALL)
+		return setp(s, d, PC_EQ, SIMT_U32, ballot, members);
+	int q = new_val(s, 1), r = new_val(s, 1);
+	if (r < 0 || setp(s, q, PC_EQ, SIMT_U32, ballot, IMM(0)) < 0 ||
+	    setp(s, r, PC_EQ, SIMT_U32, ballot, members) < 0)
+		return -1;
+	return plog(s, SIMT_PLOG_OR, d, q, false, r, false);
+}
+
 /* min/max.f32: the other operand when one is NaN (the machine's give
  * the canonical NaN), the canonical NaN when both are. */
 static int fminmax(ts *s, unsigned opc, int d, opr a, opr b)
@@ -1284,6 +1334,11 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 	}
 	case PO_CALL:
 		rc = lower_call(s, in);
+		break;
+	case PO_VOTE:
+		if (o[2].kind != OK_IMM || (uint32_t)o[2].imm != 0xffffffffu)
+			return fail(s, "vote.sync is translated with a full member mask (0xffffffff) only");
+		rc = lower_vote(s, in);
 		break;
 	case PO_SHFL: {
 		/* the machine's crossbar with PTX's warp lanes (simt.h) */

@@ -130,6 +130,10 @@ static inline uint32_t simt_shfl_lane(unsigned mode, uint32_t t, uint32_t b, uin
  * 0-4) and segment mask (bits 8-12).  The warp lane thread t reads
  * (t's own when the lane falls outside its segment), as a CTA index. */
 #define SIMT_SHFL_WARP 0x10000
+/* With SIMT_SHFL_WARP: a lane that does not issue the shfl with the
+ * thread reads 0 (the translator's vote.sync), where a plain shfl.sync
+ * stops with an error (crossbar.c). */
+#define SIMT_SHFL_ZERO 0x20000
 static inline uint32_t simt_shfl_lane_warp(unsigned mode, uint32_t t, uint32_t b, uint32_t c)
 {
 	uint32_t lane = t & 31, base = t - lane, clamp = c & 31, seg = (c >> 8) & 31;

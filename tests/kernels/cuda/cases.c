@@ -2,6 +2,7 @@
 /* cases.c: the launches of the CUDA and OpenCL samples; see cases.h. */
 #include "cases.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +230,26 @@ static void warpsum(ck_case *c, size_t n, size_t B)
 	ck_warpsum(n, nwarps, INIT(c, x, int32_t), WANT(c, s, int32_t));
 	ck_launch *l = launch(c, "warpsum", blocks(n, B), 1, (uint32_t)B, 1);
 	a_u32(l, (uint32_t)n), a_arr(l, x), a_arr(l, s);
+}
+
+/* x in [-8, 8), and some warps all odd or all even, so that every vote
+ * gives both answers; n not a multiple of 32: the last warp is partial. */
+static void votes(ck_case *c, size_t n, size_t m)
+{
+	(void)m;
+	size_t x = arr(c, "x", 4, n, CK_INPUT);
+	size_t b = arr(c, "b", 4, n, CK_EXACT), v = arr(c, "v", 4, n, CK_EXACT);
+	int32_t *xv = INIT(c, x, int32_t);
+	wk_fill_i32(xv, n, 31);
+	for (size_t i = 0; i < n; i++) {
+		xv[i] = (int32_t)((uint32_t)xv[i] % 16) - 8;
+		if (i / 32 % 3 == 1)
+			xv[i] |= 1; /* every third warp all odd */
+	}
+	start_wants(c);
+	ck_votes(n, xv, WANT(c, b, uint32_t), WANT(c, v, int32_t));
+	ck_launch *l = launch(c, "votes", blocks(n, 256), 1, 256, 1);
+	a_i32(l, (int32_t)n), a_arr(l, x), a_arr(l, b), a_arr(l, v);
 }
 
 static void backprop(ck_case *c, size_t n_in, size_t m)
@@ -468,6 +489,7 @@ static const ck_entry table[] = {
 	{"approx_2000", CU("approx"), approx, 2000, 0},
 	{"index64_100000", CU("index64"), index64, 100000, 0},
 	{"warpsum_10001_b128", CU("warpsum"), warpsum, 10001, 128},
+	{"votes_1000", CU("votes"), votes, 1000, 0},
 	{"backprop_1024", CU("backprop"), backprop, 1024, 0},
 	{"backprop_160", CU("backprop"), backprop, 160, 0},
 	{"bfs_5000", CU("bfs"), bfs, 5000, 0},

@@ -60,6 +60,26 @@ void ck_sinexp(size_t n, const float *x, float *s, float *e)
 	}
 }
 
+/* A warp's votes over its threads below n (the others have left). */
+void ck_votes(size_t n, const int32_t *x, uint32_t *b, int32_t *v)
+{
+	for (size_t w = 0; w < n; w += 32) {
+		uint32_t pos = 0, any = 0, all = 0, odd = 0, members = 0;
+		for (size_t i = w; i < w + 32 && i < n; i++) {
+			uint32_t bit = UINT32_C(1) << (i - w);
+			members |= bit;
+			pos |= x[i] > 0 ? bit : 0;
+			any |= x[i] > 5 ? bit : 0;
+			all |= x[i] > -5 ? bit : 0;
+			odd |= (x[i] & 1) ? bit : 0;
+		}
+		for (size_t i = w; i < w + 32 && i < n; i++) {
+			b[i] = pos;
+			v[i] = (any != 0) | (all == members) << 1 | (odd == 0 || odd == members) << 2;
+		}
+	}
+}
+
 void ck_approx(size_t n, const float *x, float *s, float *c, float *e, float *l, float *r)
 {
 	for (size_t i = 0; i < n; i++) {

@@ -23,6 +23,7 @@ void ck_reduce(size_t n, size_t B, const int32_t *x, int32_t *part);
 void ck_histogram(size_t n, const uint32_t *x, uint32_t bins[256]);
 /* libm's sinf and expf, which .approx only approaches (see the case). */
 void ck_sinexp(size_t n, const float *x, float *s, float *e);
+void ck_votes(size_t n, const int32_t *x, uint32_t *b, int32_t *v);
 void ck_approx(size_t n, const float *x, float *s, float *c, float *e, float *l, float *r);
 void ck_index64(size_t n, const int32_t *x, int32_t *y);
 void ck_warpsum(size_t n, size_t nwarps, const int32_t *x, int32_t *sums);
