@@ -515,3 +515,101 @@ ParameterizedTest(size_t *idx, cuda_simt, regmap, .timeout = 600)
 	regmap_case(*idx, SIMT_MAP_VLIW);
 	regmap_case(*idx, SIMT_MAP_SERIAL);
 }
+
+/* ---- Fig 12 from the CUDA workloads (doc/SIMT.md) ---- */
+
+typedef struct fig12_row {
+	char command[32], cls[8];
+	unsigned long long count, base, run;
+} fig12_row;
+
+/* The rows of --stats=commands' table "per isa/ command (Fig 12)". */
+static size_t fig12_rows(const char *out, fig12_row *rows, size_t max)
+{
+	const char *at = strstr(out, "per isa/ command (Fig 12):\n");
+	cr_assert_not_null(at, "no Fig 12 table in:\n%s", out);
+	at = strchr(at, '\n') + 1;
+	cr_assert(!strncmp(at, "  command  class  count  baseline cycles  run cycles  speedup\n", 62), "%s", at);
+	at = strchr(at, '\n') + 1;
+	size_t n = 0;
+	while (*at == ' ' && n < max) {
+		fig12_row *r = &rows[n];
+		double speedup;
+		cr_assert_eq(sscanf(at, "%31s %7s %llu %llu %llu %lf", r->command, r->cls, &r->count, &r->base,
+				    &r->run, &speedup), 6, "%.80s", at);
+		n++;
+		const char *nl = strchr(at, '\n');
+		if (!nl)
+			break;
+		at = nl + 1;
+	}
+	return n;
+}
+
+/* `infsim run K.ptx --launch @DIR/launch -l ... --check --stats=commands`
+ * (the commands doc/SIMT.md's "Fig 12 from the CUDA workloads" gives):
+ * the table is printed for a translated run; with the default latency
+ * (optimised) no command takes more cycles than at Table 1's static
+ * latency, the signed integer multiply (mad.lo.s32 of the thread index)
+ * is faster on every kernel; with -m latency=baseline the same commands
+ * run exactly their static cycles. */
+Test(fig12, cuda_cases, .timeout = 600)
+{
+	static const char *const names[] = { "saxpy_1000", "hotspot_100x77", "backprop_160", "sinexp_1000_approx" };
+	char dir[256];
+	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsim-fig12"));
+	for (size_t n = 0; n < sizeof names / sizeof *names; n++) {
+		ck_case c;
+		cr_assert_eq(ck_case_make(case_index(names[n]), &c), 0);
+		char sub[512];
+		snprintf(sub, sizeof sub, "%s/%s", dir, c.name);
+		char *cmd = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&cmd, &len);
+		cr_assert_not_null(f);
+		cr_assert_eq(ck_case_export(&c, sub, f), 0, "%s", c.name);
+		fclose(f);
+		cr_assert(!strncmp(cmd, "infsim run ", 11), "%s", cmd);
+		cmd[len - 1] = '\0'; /* the newline */
+		fig12_row opt[64], base[64];
+		size_t nopt = 0, nbase = 0;
+		for (int pass = 0; pass < 2; pass++) {
+			char args[8192];
+			/* in dir, not SRCDIR: fig13's runs there share its .stdout */
+			snprintf(args, sizeof args, "run %s/%s --check --stats=commands%s", SRCDIR, cmd + 11,
+				 pass ? " -m latency=baseline" : "");
+			proc_result r = proc_run_in(dir, INFSIM_BIN, args);
+			cr_assert_eq(r.status, 0, "infsim %s:\n%s%s", args, r.out, r.err);
+			if (pass)
+				nbase = fig12_rows(r.out, base, 64);
+			else
+				nopt = fig12_rows(r.out, opt, 64);
+			proc_result_free(&r);
+		}
+		cr_assert_gt(nopt, 0, "%s: an empty table", c.name);
+		cr_assert_eq(nbase, nopt, "%s: %zu rows at baseline latency, %zu optimised", c.name, nbase, nopt);
+		size_t faster = 0;
+		bool mul = false;
+		for (size_t i = 0; i < nopt; i++) {
+			const fig12_row *o = &opt[i], *b = &base[i];
+			cr_expect(o->run <= o->base, "%s: %s %s runs %llu cycles, %llu at Table 1's latency", c.name,
+				  o->command, o->cls, o->run, o->base);
+			faster += o->run < o->base;
+			if (!strcmp(o->command, "mul") && !strcmp(o->cls, "int")) {
+				mul = true;
+				cr_expect_lt(o->run, o->base, "%s: int mul not faster", c.name);
+			}
+			cr_expect(!strcmp(b->command, o->command) && !strcmp(b->cls, o->cls) &&
+				  b->count == o->count && b->base == o->base,
+				  "%s: row %zu: %s %s %llu %llu at baseline, %s %s %llu %llu optimised", c.name, i,
+				  b->command, b->cls, b->count, b->base, o->command, o->cls, o->count, o->base);
+			cr_expect_eq(b->run, b->base, "%s: %s %s at latency=baseline runs %llu cycles, not %llu",
+				     c.name, b->command, b->cls, b->run, b->base);
+		}
+		cr_expect(mul, "%s: no int mul row", c.name);
+		cr_expect_gt(faster, 0, "%s: no command is faster with latency=optimised", c.name);
+		free(cmd);
+		ck_case_free(&c);
+	}
+	cr_assert_eq(proc_rmdir(dir), 0);
+}

@@ -33,6 +33,8 @@ struct tgt {
 	simt_program p;
 	simt_machine *m;
 	int mapping;           /* SIMT_MAP_*: FILE, the program's own */
+	bool ptx;              /* tgt_ptx: a PTX module, which has no .machine line */
+	int latency;           /* PTX only: -m latency=, 0 unset (optimised), 1 baseline, 2 optimised */
 	bool check, bundles, fig13;
 	bool failed;           /* a bundle stopped the run with an error */
 	FILE *out;
@@ -94,12 +96,21 @@ static const tgt_type u32_type = { .kind = TGT_INT, .width = 32 };
 
 /* ---- open, settings, options ---- */
 
-/* mapping=VALUE, from -m (how "-m"), a -c file (file set) or --mapping. */
+/* mapping=VALUE (and for a PTX module latency=VALUE), from -m (how "-m"), a -c
+ * file (file set) or --mapping. */
 static int apply_setting(tgt *t, const tgt_setting *s, const char *how, diag *d)
 {
 	const char *why = NULL;
-	if (strcmp(s->key, "mapping"))
-		why = "unknown setting (the SIMT mode's is mapping=vliw|serial; the rest is the program's .machine line)";
+	if (t->ptx && !strcmp(s->key, "latency")) {
+		if (!strcmp(s->value, "baseline"))
+			t->latency = 1;
+		else if (!strcmp(s->value, "optimised"))
+			t->latency = 2;
+		else
+			why = "expected baseline or optimised";
+	} else if (strcmp(s->key, "mapping"))
+		why = t->ptx ? "unknown setting (the PTX target's are mapping=vliw|serial and latency=baseline|optimised)"
+			     : "unknown setting (the SIMT mode's is mapping=vliw|serial; the rest is the program's .machine line)";
 	else if (!strcmp(s->value, "vliw"))
 		t->mapping = SIMT_MAP_VLIW;
 	else if (!strcmp(s->value, "serial"))
@@ -213,6 +224,7 @@ static tgt *open_common(const tgt_load *a, bool ptx, tgt_status *st, diag *d)
 		return NULL;
 	}
 	t->mapping = SIMT_MAP_FILE;
+	t->ptx = ptx;
 	t->check = a->check;
 	t->out = a->out;
 	*st = TGT_USAGE;
@@ -270,6 +282,8 @@ static int ptx_program(tgt *t, int mapping, simt_program *q, diag *d)
 	if (simt_ptx_program(t->path, t->mod, t->calls, pl->nc, pl->base + pl->size,
 			     mapping == SIMT_MAP_SERIAL ? SIMT_MAP_SERIAL : SIMT_MAP_VLIW, q, d) < 0)
 		return -1;
+	if (t->latency)
+		q->latency_opt = t->latency == 2;
 	if (q != &t->p && t->p.init)
 		memcpy((uint8_t *)q->init + pl->base, (const uint8_t *)t->p.init + pl->base, pl->size);
 	return 0;
@@ -1954,7 +1968,8 @@ const tgt_ops tgt_ptx = {
 	.exts = ptx_exts,
 	.claims = ptx_claims,
 	.options = ptx_options,
-	.settings_help = "mapping=vliw|serial  translate the kernels into VLIW bundles or one operation a bundle (default: vliw)",
+	.settings_help = "mapping=vliw|serial  translate the kernels into VLIW bundles or one operation a bundle (default: vliw); "
+			 "latency=baseline|optimised  Table 1's static latencies, or the data-dependent ones (default: optimised)",
 	.can = TGT_CAN_DEFINE | TGT_CAN_LOAD | TGT_CAN_SAVE | TGT_CAN_CHECK | TGT_CAN_MACHINE,
 	.why_not = ptx_why_not,
 	.open = ptx_open,
