@@ -436,18 +436,28 @@ static bool reached(dbg_session *s, void *ctx)
 	return s->ops->count(s->tg, g->level) >= g->until;
 }
 
-/* N units of level u. */
-static int steps(dbg_session *s, const char *cmd, unsigned u, char *args)
+/* The count of a stepping command into *n: -1 (said why), 0 (nothing to
+ * do) or 1 (step). */
+static int step_count(dbg_session *s, const char *cmd, char *args, uint64_t *n)
 {
-	uint64_t n;
-	if (dbg_tgt_need_running(s) < 0 || count_arg(s, cmd, args, &n) < 0)
+	if (dbg_tgt_need_running(s) < 0 || count_arg(s, cmd, args, n) < 0)
 		return -1;
-	if (!n)
+	if (!*n)
 		return 0;
 	if (s->ops->ended(s->tg)) {
 		dbg_error(s, "The program is not being run: it has ended.");
 		return -1;
 	}
+	return 1;
+}
+
+/* N units of level u. */
+static int steps(dbg_session *s, const char *cmd, unsigned u, char *args)
+{
+	uint64_t n;
+	int go = step_count(s, cmd, args, &n);
+	if (go <= 0)
+		return go;
 	count_goal g = { u, s->ops->count(s->tg, u) + n };
 	return dbg_tgt_go(s, reached, &g, false);
 }
@@ -503,14 +513,9 @@ static int line_steps(dbg_session *s, const char *cmd, char *args)
 	if (!s->ops->step_lines || s->ops->nunits < 2)
 		return steps(s, cmd, s->ops->nunits > 1 ? 1 : 0, args);
 	uint64_t n;
-	if (dbg_tgt_need_running(s) < 0 || count_arg(s, cmd, args, &n) < 0)
-		return -1;
-	if (!n)
-		return 0;
-	if (s->ops->ended(s->tg)) {
-		dbg_error(s, "The program is not being run: it has ended.");
-		return -1;
-	}
+	int go = step_count(s, cmd, args, &n);
+	if (go <= 0)
+		return go;
 	line_goal g = { .left = n };
 	line_start(s, &g);
 	return dbg_tgt_go(s, line_done, &g, false);

@@ -294,6 +294,24 @@ static void fig13_row(const char *out, const char *mapping, uint64_t v[8])
 		v[i] = x[i];
 }
 
+/* Case name as tests/ck_export writes it, into a folder of dir: the
+ * command it prints ("infsim run SAMPLE ..."), without the newline. */
+static char *export_case(const char *name, const char *dir, ck_case *c)
+{
+	cr_assert_eq(ck_case_make(case_index(name), c), 0);
+	char sub[512];
+	snprintf(sub, sizeof sub, "%s/%s", dir, c->name);
+	char *cmd = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&cmd, &len);
+	cr_assert_not_null(f);
+	cr_assert_eq(ck_case_export(c, sub, f), 0, "%s", c->name);
+	fclose(f);
+	cr_assert(len > 11 && !strncmp(cmd, "infsim run ", 11), "%s", cmd);
+	cmd[len - 1] = '\0'; /* the newline */
+	return cmd;
+}
+
 /* `infsim run K.ptx --launch @DIR/launch -l ... --check --fig13` on the
  * cases as tests/ck_export writes them: both translations check out
  * against the PTX reference, the ratio line is printed, the serial one
@@ -307,17 +325,7 @@ Test(fig13, cuda_cases, .timeout = 600)
 	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsim-fig13"));
 	for (size_t n = 0; n < sizeof names / sizeof *names; n++) {
 		ck_case c;
-		cr_assert_eq(ck_case_make(case_index(names[n]), &c), 0);
-		char sub[512];
-		snprintf(sub, sizeof sub, "%s/%s", dir, c.name);
-		char *cmd = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&cmd, &len);
-		cr_assert_not_null(f);
-		cr_assert_eq(ck_case_export(&c, sub, f), 0, "%s", c.name);
-		fclose(f);
-		cr_assert(!strncmp(cmd, "infsim run ", 11), "%s", cmd);
-		cmd[len - 1] = '\0'; /* the newline */
+		char *cmd = export_case(names[n], dir, &c);
 		char args[8192];
 		/* in dir: the source tree may be read-only (make distcheck) */
 		snprintf(args, sizeof args, "run %s/%s --check --fig13", SRCDIR, cmd + 11);
@@ -561,17 +569,7 @@ Test(fig12, cuda_cases, .timeout = 600)
 	cr_assert_not_null(proc_tmpdir(dir, sizeof dir, "infsim-fig12"));
 	for (size_t n = 0; n < sizeof names / sizeof *names; n++) {
 		ck_case c;
-		cr_assert_eq(ck_case_make(case_index(names[n]), &c), 0);
-		char sub[512];
-		snprintf(sub, sizeof sub, "%s/%s", dir, c.name);
-		char *cmd = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&cmd, &len);
-		cr_assert_not_null(f);
-		cr_assert_eq(ck_case_export(&c, sub, f), 0, "%s", c.name);
-		fclose(f);
-		cr_assert(!strncmp(cmd, "infsim run ", 11), "%s", cmd);
-		cmd[len - 1] = '\0'; /* the newline */
+		char *cmd = export_case(names[n], dir, &c);
 		fig12_row opt[64], base[64];
 		size_t nopt = 0, nbase = 0;
 		for (int pass = 0; pass < 2; pass++) {
