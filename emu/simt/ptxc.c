@@ -1559,7 +1559,6 @@ static bool needed_now(const ts *s, int v)
 	return s->v[v].last >= s->now;
 }
 
-
 static int put(ts *s, const simt_instr *in)
 {
 	if (s->L.n == s->L.cap) {
