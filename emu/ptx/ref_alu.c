@@ -454,10 +454,10 @@ uint64_t ptx_alu_float(const ptx_ins *in, uint64_t a, uint64_t b, uint64_t c)
 	case PO_RCP: r = host_op(F_DIV, dbl, 1.0, x, 0, rnd); break;
 	case PO_SQRT: r = host_op(F_SQRT, dbl, x, 0, 0, rnd); break;
 	case PO_RSQRT: return fin32(in, f32(isa_fp_rsqrt(ISA_FMT_F32, ftz ? 0 : ISA_FL_IEEE, a)));
-	case PO_SIN: return approx_sincos((float)x, false);
-	case PO_COS: return approx_sincos((float)x, true);
-	case PO_EX2: return approx_ex2((float)x);
-	case PO_LG2: return approx_lg2((float)x);
+	case PO_SIN: return fin32(in, f32(approx_sincos((float)x, false)));
+	case PO_COS: return fin32(in, f32(approx_sincos((float)x, true)));
+	case PO_EX2: return fin32(in, f32(approx_ex2((float)x)));
+	case PO_LG2: return fin32(in, f32(approx_lg2((float)x)));
 	case PO_ABS: return ftz ? a & 0x7fffffffu : dbl ? a & NAN64 : a & 0x7fffffffu;
 	case PO_NEG: return dbl ? a ^ (UINT64_C(1) << 63) : a ^ 0x80000000u;
 	case PO_MIN: case PO_MAX: return fminmax(in, a, b, dbl);
