@@ -30,7 +30,7 @@
  *   em := em + e where cbig (the window's weight: the bigger one)  ew
  *   e := |e|; where cbig: X >>= e with sticky, then e := 0
  *   X := X ^ sub (~X: the subtract as ~(~X + Y))                   W
- *   where e > p + 1: mc >>= e - p - 1 in place with sticky, e := p + 1
+ *   where e >= p + 1: mc >>= e - p - 1 in place with sticky, e := p + 1
  *     (shifts with sticky compose)                  log2(p) (p + 1) + 4 ew
  *   for k = 0 .. p + 1: where e == k, X += c >> k (the shift is free:
  *     position i adds mc[i + k - p - 1]; positions below mc[0] are not
@@ -281,7 +281,7 @@ static void fma_add_const(const struct fma_rows *L, isa_prog *p, unsigned r,
 	}
 }
 
-/* Where e > p + 1 (c lies wholly below the window's top half): shift c's
+/* Where e >= p + 1 (c lies wholly below the product's top half): shift c's
  * significand by e - p - 1 in place, with sticky, and make e = p + 1, so
  * that one pass adds every such bitline's c (shifts with sticky
  * compose).  Returns whether any bitline has e >= p + 1. */
