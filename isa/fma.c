@@ -70,7 +70,7 @@ struct fma_rows {
 	unsigned em, ed;           /* ew rows each (see the header) */
 	unsigned sg, sub, zsign, inf, nan, cbig, isg;
 	isa_fpmd_operand a, b, c;
-	unsigned one, tnan, far, one2;
+	unsigned tnan, far, one2;
 	unsigned cutmp;            /* c's unpacking scratch */
 	unsigned norm, pack;
 	unsigned total;
@@ -104,7 +104,6 @@ static void fma_layout(const isa_cmd *c, struct fma_rows *L)
 	const unsigned R = r.next;
 	L->a = (isa_fpmd_operand){R, R + 1, R + 2, R + 3, R + 8, L->em};
 	L->b = (isa_fpmd_operand){R + 4, R + 5, R + 6, R + 7, L->X + 1 + f.p, L->ed};
-	L->one = R + 4;
 	L->cutmp = R + 4;
 	L->tnan = R + 4;
 	L->c = (isa_fpmd_operand){R, R + 1, R + 2, R + 3, R + 4 + us, L->ed};
@@ -144,6 +143,18 @@ static void fma_specials_ab(const isa_cmd *c, const struct fma_rows *L,
 	isa_emit(p, isa_u2(SRAM_FN_OR, L->cbig, L->a.zero, L->b.zero));
 }
 
+/* r += k (ew bits, the constant from the one row; ew + 1 cycles). */
+static void fma_add_const(const struct fma_rows *L, isa_prog *p, unsigned r,
+			  uint64_t k)
+{
+	isa_emit(p, isa_cpre(isa_w0(SRAM_FN_ONE, L->one2), SRAM_CPRE_0));
+	for (unsigned i = 0; i < L->ew; i++) {
+		const unsigned x = r + i;
+		isa_emit(p, (k >> i) & 1 ? isa_u2(SRAM_FN_ADD, x, x, L->one2)
+					 : isa_u1(SRAM_FN_INC, x, x));
+	}
+}
+
 /* em := em + ed + k, ew bits (2 ew + 1 cycles). */
 static void fma_exp_sum(const struct fma_rows *L, isa_prog *p, uint64_t k)
 {
@@ -151,12 +162,7 @@ static void fma_exp_sum(const struct fma_rows *L, isa_prog *p, uint64_t k)
 		sram_uop u = isa_u2(SRAM_FN_ADD, L->em + i, L->em + i, L->ed + i);
 		isa_emit(p, i ? u : isa_cpre(u, SRAM_CPRE_0));
 	}
-	isa_emit(p, isa_cpre(isa_w0(SRAM_FN_ONE, L->one), SRAM_CPRE_0));
-	for (unsigned i = 0; i < L->ew; i++) {
-		const unsigned r = L->em + i;
-		isa_emit(p, (k >> i) & 1 ? isa_u2(SRAM_FN_ADD, r, r, L->one)
-					 : isa_u1(SRAM_FN_INC, r, r));
-	}
+	fma_add_const(L, p, L->em, k);
 }
 
 /* c's part of the specials (8 cycles). */
@@ -267,18 +273,6 @@ static unsigned fma_kbound(const struct fma_rows *L, isa_prog *p, isa_ctl *ctl)
 			return b >= 31 ? UINT32_MAX : (2u << b) - 1;
 	}
 	return 0;
-}
-
-/* ed += k (ew bits, the constant from the one row; ew + 1 cycles). */
-static void fma_add_const(const struct fma_rows *L, isa_prog *p, unsigned r,
-			  uint64_t k)
-{
-	isa_emit(p, isa_cpre(isa_w0(SRAM_FN_ONE, L->one2), SRAM_CPRE_0));
-	for (unsigned i = 0; i < L->ew; i++) {
-		const unsigned x = r + i;
-		isa_emit(p, (k >> i) & 1 ? isa_u2(SRAM_FN_ADD, x, x, L->one2)
-					 : isa_u1(SRAM_FN_INC, x, x));
-	}
 }
 
 /* Where e >= p + 1 (c lies wholly below the product's top half): shift c's
