@@ -101,9 +101,7 @@ static int measure(const char *path, bool snapshots, int steps, figures *fg)
 	fg->step_wall = (bench_now() - w0) / steps;
 	fg->nsnaps = s.nrsnaps;
 	fg->bytes = s.rpool.bytes;
-	dbg_session_stop(&s);
-	dbg_bp_free_all(&s);
-	emu_program_free(&s.prog);
+	dbg_session_free(&s);
 	return rc;
 }
 

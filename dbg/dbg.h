@@ -354,6 +354,9 @@ int dbg_cmd_advance(dbg_session *s, char *args);
 int dbg_cmd_kill(dbg_session *s, char *args);
 int dbg_cmd_check(dbg_session *s, char *args);
 void dbg_session_stop(dbg_session *s);
+/* Everything a session holds (its machine, breakpoints, displays,
+ * variables, user commands, loads, settings' strings), as at its end. */
+void dbg_session_free(dbg_session *s);
 /* Run until the machine is before command cmd (> the position; ncmds:
  * the end), stopping on breakpoints and watchpoints as `continue`. */
 int dbg_run_to(dbg_session *s, size_t cmd);

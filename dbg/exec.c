@@ -36,6 +36,26 @@ void dbg_session_stop(dbg_session *s)
 	dbg_history_reset(s, NULL);
 }
 
+void dbg_session_free(dbg_session *s)
+{
+	dbg_session_stop(s);
+	dbg_logging_stop(s);
+	dbg_bp_free_all(s);
+	dbg_display_free_all(s);
+	dbg_vars_free(s);
+	dbg_user_free(s);
+	dbg_tgt_free(s);
+	dbg_loads_free(s);
+	dbg_valid_free(s);
+	emu_program_free(&s->prog);
+	dbg_tdfg_free(s);
+	free(s->safe_path);
+	free(s->log_path);
+	free(s->ckpts);
+	s->safe_path = s->log_path = NULL;
+	s->ckpts = NULL;
+}
+
 static void push_bound(dbg_session *s)
 {
 	if (s->nbounds == s->capbounds) {

@@ -589,23 +589,11 @@ int main(int argc, char **argv)
 		dbg_console_loop(&s);
 	dbg_tui_disable();
 	dbg_session_stop(&s); /* writes a recording still in progress */
-	free(s.safe_path);
 	rc = s.exit_set ? s.exit_code : o.batch ? session_status(&s) : EXIT_SUCCESS;
 	if (s.defining)
 		fprintf(stderr, "infsdb: the definition of \"%s\" was not ended by \"end\".\n",
 			s.defining->name);
-	dbg_logging_stop(&s);
-	dbg_bp_free_all(&s);
-	dbg_display_free_all(&s);
-	dbg_vars_free(&s);
-	dbg_user_free(&s);
-	free(s.log_path);
-	free(s.ckpts);
-	dbg_tgt_free(&s);
-	dbg_loads_free(&s);
-	dbg_valid_free(&s);
-	emu_program_free(&s.prog);
-	dbg_tdfg_free(&s);
+	dbg_session_free(&s);
 	options_free(&o);
 	/* A session whose output never reached stdout (a full disk, a
 	 * closed pipe) failed, as infsim's does. */

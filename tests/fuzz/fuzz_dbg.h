@@ -167,18 +167,7 @@ static bool fuzz_dbg_open(dbg_session *s, enum fuzz_dbg_prog which)
 /* What infsdb's main() frees at the end of a session. */
 static void fuzz_dbg_close(dbg_session *s)
 {
-	dbg_session_stop(s);
-	dbg_bp_free_all(s);
-	free(s->ckpts);
-	dbg_display_free_all(s);
-	dbg_logging_stop(s);
-	dbg_vars_free(s);
-	dbg_user_free(s);
-	free(s->log_path);
-	dbg_valid_free(s);
-	emu_program_free(&s->prog);
-	dbg_tdfg_free(s);
-	free(s->bounds);
+	dbg_session_free(s);
 	fuzz_dbg_clean();
 }
 
