@@ -3,8 +3,8 @@
 # tests/fuzz/fuzz.sh: `make fuzz`.  Builds every fuzz target
 # (tests/fuzz/fuzz_NAME.c that has a seed corpus tests/fuzz/corpus/NAME/)
 # with libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer against
-# the library's sources, then runs each for FUZZ_TIME seconds, one after
-# the other.  The corpus grows in the build folder (fuzz/corpus/NAME),
+# the library's sources, then runs each for FUZZ_TIME seconds, FUZZ_JOBS
+# (the number of processors) at a time.  The corpus grows in the build folder (fuzz/corpus/NAME),
 # crashes land in fuzz/crashes/NAME/: copy each into
 # tests/fuzz/regress/NAME/, where `make check` replays it for ever.
 # Environment (set by the Makefile): FUZZ_CC, FUZZ_WHY (why fuzzing is
@@ -65,8 +65,10 @@ objs="$built"
 compile ${FUZZ_DBG_SOURCES:-}
 dbg_objs="$built"
 touch "$out/obj/.built"
-status=0
-failed=""
+# Link every target first, then fuzz FUZZ_JOBS of them at a time (each
+# on one core for FUZZ_TIME seconds, as if alone): the run takes
+# FUZZ_TIME times the targets over the cores, not the targets' sum.
+names=""
 for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
   name=$(basename "$target" .c | sed 's/^fuzz_//')
   [ -d "$srcdir/tests/fuzz/corpus/$name" ] || { echo "fuzz $name: no seed corpus tests/fuzz/corpus/$name, skipped"; continue; }
@@ -80,12 +82,33 @@ for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
   # shellcheck disable=SC2086
   $FUZZ_CC ${FUZZ_OPT:--O1} $flags -fsanitize=fuzzer $incs "$target" $objs $extra ${FUZZ_LIBS:-} -lm -o "$out/fuzz_$name"
   mkdir -p "$out/corpus/$name" "$out/crashes/$name"
+  names="$names $name"
+done
+# fuzz NAME: its log in fuzz_NAME.log, "0" or "1" (crashed) in fuzz_NAME.rc
+fuzz_one() {
+  rc=0
+  (cd "$out/crashes/$1" && "$out/fuzz_$1" -max_total_time="$FUZZ_TIME" \
+      -timeout=20 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+      -artifact_prefix="$out/crashes/$1/" \
+      "$out/corpus/$1" "$srcdir/tests/fuzz/corpus/$1" > "$out/fuzz_$1.log" 2>&1) || rc=1
+  echo "$rc" > "$out/fuzz_$1.rc"
+}
+echo "fuzz: ${FUZZ_TIME}s per target, $jobs at a time:$names"
+running=0
+for name in $names; do
+  fuzz_one "$name" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then
+    wait
+    running=0
+  fi
+done
+wait
+status=0
+failed=""
+for name in $names; do
   log="$out/fuzz_$name.log"
-  echo "fuzz $name: ${FUZZ_TIME}s"
-  if ! (cd "$out/crashes/$name" && "$out/fuzz_$name" -max_total_time="$FUZZ_TIME" \
-        -timeout=20 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
-        -artifact_prefix="$out/crashes/$name/" \
-        "$out/corpus/$name" "$srcdir/tests/fuzz/corpus/$name" > "$log" 2>&1); then
+  if [ "$(cat "$out/fuzz_$name.rc")" != 0 ]; then
     echo "fuzz $name: FOUND A CRASH; see $log and $out/crashes/$name/"
     # What the sanitizer said, so that a CI log alone names the bug.
     sed -n '/==ERROR\|runtime error\|ALARM\|out-of-memory\|deadly signal/,$p' "$log" | head -60 | sed "s/^/  | /"
@@ -94,6 +117,8 @@ for target in "$srcdir"/tests/fuzz/fuzz_*.c; do
     done
     status=1
     failed="$failed $name"
+  else
+    echo "fuzz $name: no crash"
   fi
   grep -E '^#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss_mb' "$log" | sed "s/^/  /" || true
 done
