@@ -83,3 +83,18 @@ EXTRA_DIST += bench/nsc_traffic.sh
 .PHONY: bench-nsc
 bench-nsc: infsim$(EXEEXT)
 	sh $(srcdir)/bench/nsc_traffic.sh ./infsim$(EXEEXT) $(srcdir)/samples/nsc
+
+# `make figures`: the seed papers' headline figures from infsim's counts,
+# each beside the paper's published values (bench/figures.py,
+# bench/figures/paper.json; doc/FIGURES.md shows them), into figures/ of
+# the build folder.  FIGURES_ARGS: figure IDs, --quick, --scale=F.
+# tests/check_figures.sh runs it with --quick in make check.
+EXTRA_DIST += bench/figures.py bench/figures/paper.json bench/figures/README.md
+.PHONY: figures
+figures: infsim$(EXEEXT) tests/ck_export$(EXEEXT)
+	python3 $(srcdir)/bench/figures.py --infsim ./infsim$(EXEEXT) \
+	  --ck-export tests/ck_export$(EXEEXT) --out figures $(FIGURES_ARGS)
+clean-local: clean-figures
+.PHONY: clean-figures
+clean-figures:
+	rm -rf figures

@@ -313,6 +313,10 @@ EXTRA_DIST += tests/fuzz/fuzz_tdfg_json.c tests/fuzz/tdfg_json.dict \
 # that sees only that folder.
 TESTS += tests/check_layers.sh tests/staged_install.sh tests/check_spdx.sh tests/check_man.sh
 EXTRA_DIST += tests/check_layers.sh tests/staged_install.sh tests/check_spdx.sh tests/check_man.sh
+# bench/figures.py --quick: every figure drawn, the same twice (make figures)
+TESTS += tests/check_figures.sh
+EXTRA_DIST += tests/check_figures.sh
+tests/check_figures.log: infsim$(EXEEXT) tests/ck_export$(EXEEXT)
 TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
 # The suite runs many test processes at once, each with its Criterion
