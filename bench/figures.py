@@ -96,6 +96,10 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
+class RunError(Exception):
+    pass
+
+
 class Runner:
     """Runs infsim; the same command twice is run once."""
 
@@ -138,7 +142,8 @@ class Runner:
                 r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                    text=True, cwd=tmp)
                 if r.returncode != 0:
-                    sys.exit("figures.py: %s failed (exit %d):\n%s" % (shown, r.returncode, r.stderr))
+                    raise RunError("figures.py: %s failed (exit %d):\n%s" % (shown, r.returncode,
+                                                                          r.stderr))
                 with open(path) as f:
                     self.cache[key] = json.load(f)
         shown = shown.replace(SAMPLES + "/", "samples/").replace(
@@ -453,6 +458,69 @@ def is_fig14(run):
     return f
 
 
+def is_sweep(run, f, names):
+    """Figs 16 and 17: every tile of powers of two the machine accepts for
+    each workload's first region, its cycles over the JIT's pick's."""
+    picks, best, flat = [], [], []
+    for name in names:
+        opts, defs = wl.size_opts(run.infsim, name, "f32", run.quick, run.scale)
+        text = open(sample("workloads", "%s_f32.tdfg" % name)).read()
+        n = iter(range(1, 1000))
+        text = re.sub(r"load=\S+", lambda _: "init=random:%d" % next(n), text)
+        m = re.search(r"(?m)^region (\S+) (\S+)", text)
+        shape = wl.sizes_of(m.group(2), wl.params_of(text, defs))
+        bitlines = 64 if run.quick else 256
+
+        def with_tile(tile):
+            tt = re.sub(r"(?m)^(region \S+ \S+)", lambda g: g.group(1) + (
+                " tile=" + "x".join(map(str, tile)) if tile else ""), text, count=1)
+            return run.program("%s_%s.tdfg" % (name, "x".join(map(str, tile)) if tile else "jit"), tt)
+        jit = subprocess.run([run.infsim, "jit", with_tile(None)] + opts, capture_output=True,
+                             text=True, check=True)
+        pick = [int(v) for v in re.search(r"tile=(\S+)", jit.stdout).group(1).split("x")]
+        pst, _ = run.stats(["run", with_tile(pick)] + opts)
+        rows = {}
+        for tile in wl.tiles(shape, bitlines):
+            try:
+                st, cmd = run.stats(["run", with_tile(tile)] + opts)
+            except RunError:
+                continue  # a tile the machine cannot lay out
+            rows["x".join(map(str, tile))] = st["totals"]["cycles"]
+            f.add("x".join(map(str, tile)), name, st["totals"]["cycles"] / pst["totals"]["cycles"],
+                  cmd)
+        picks.append(name + " " + "x".join(map(str, pick)))
+        best.append(pst["totals"]["cycles"] / min(rows.values()))
+        # no tiling: the innermost dimension (the first) laid along the bitlines
+        inner = "x".join([str(bitlines)] + ["1"] * (len(shape) - 1))
+        if inner in rows:
+            flat.append(rows[inner] / pst["totals"]["cycles"])
+    key = "all 2D/3D benchmarks (Figs 16 and 17)"
+    f.beside((key, "runtime's tile vs oracle"), 100 * (mean(best) - 1),
+             "the mean over the workloads of the JIT's tile's cycles over the best tile's, - 1, "
+             "in %% (the JIT's: %s)" % ", ".join(picks))
+    if flat:
+        f.beside((key, "runtime's tile vs no tiling"), 100 * (mean(flat) - 1),
+                 "the mean over the workloads of the cycles with tile %dx1...x1 over the JIT's "
+                 "tile's, - 1, in %%" % bitlines)
+
+
+@figure
+def is_fig16(run):
+    f = Figure("is-fig16", "Infinity Stream Fig 16: cycles against the 2-d tile (over the JIT's tile)",
+               "cycles / cycles with the JIT's tile")
+    is_sweep(run, f, ["stencil2d", "conv2d"] if run.quick else
+             ["stencil2d", "dwt2d", "gauss_elim", "conv2d", "mm_outer", "mm_inner"])
+    return f
+
+
+@figure
+def is_fig17(run):
+    f = Figure("is-fig17", "Infinity Stream Fig 17: cycles against the 3-d tile (over the JIT's tile)",
+               "cycles / cycles with the JIT's tile")
+    is_sweep(run, f, ["stencil3d"] if run.quick else ["stencil3d", "conv3d"])
+    return f
+
+
 # ---------------------------------------------------------------- drawing
 
 PAPER = {}  # figure id -> its values in bench/figures/paper.json
@@ -600,7 +668,10 @@ def main(argv):
     for k, fn in known.items():
         if a.ids and k not in a.ids:
             continue
-        f = fn(run)
+        try:
+            f = fn(run)
+        except RunError as e:
+            sys.exit(str(e))
         write_dat(f, a.out)
         write_svg(f, a.out)
         figs.append(f)
