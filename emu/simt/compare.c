@@ -2,7 +2,8 @@
 /*
  * compare.c: where the machine and the reference meet (doc/SIMT.md,
  * "Reference"): every word of memory, then every register of the CTAs
- * the CBs still hold, bit for bit; the first difference is named.
+ * the CBs still hold (each CB the CTAs of its last run, several when
+ * packed), bit for bit; the first difference is named.
  */
 #include "machine_int.h"
 
@@ -53,7 +54,7 @@ int simt_first_diff(simt_machine *m, const simt_ref *r, bool regs, uint32_t skip
 	const simt_program *p = m->p;
 	const uint32_t *a = simt_machine_mem(m), *b = simt_ref_mem(r);
 	for (uint32_t w = 0; w < p->mem_bytes / 4; w++) {
-		if (a[w] == b[w] || (skip_run && simt_machine_mem_writer(m, w).run == skip_run))
+		if (a[w] == b[w] || (skip_run && simt_machine_mem_writer(m, w).run >= skip_run))
 			continue;
 		*x = (simt_diff){ .word = w, .got = a[w], .want = b[w] };
 		return 1;

@@ -56,8 +56,8 @@ static int grow(simt_cur *c, void **v, size_t *cap, size_t n, size_t elem)
 	return 0;
 }
 
-/* .machine cbs=N fp=ieee|ftz latency=baseline|optimised max_bundles=N
- * max_cycles=N mapping=vliw|serial regs=N */
+/* .machine cbs=N ctas_per_cb=N fp=ieee|ftz latency=baseline|optimised
+ * max_bundles=N max_cycles=N mapping=vliw|serial regs=N */
 static int machine_line(simt_cur *c, pstate *s)
 {
 	if (s->body_seen)
@@ -66,12 +66,16 @@ static int machine_line(simt_cur *c, pstate *s)
 		char key[32], val[32];
 		size_t at = c->pos;
 		if (!simt_word(c, key, sizeof key) || !simt_eat(c, '='))
-			return simt_err(c, at, "expected KEY=VALUE (cbs, fp, latency, mapping, max_bundles, max_cycles, regs)");
+			return simt_err(c, at, "expected KEY=VALUE (cbs, ctas_per_cb, fp, latency, mapping, max_bundles, max_cycles, regs)");
 		uint64_t v;
 		if (!strcmp(key, "cbs")) {
 			if (simt_count(c, "cbs", 1, SIMT_MAX_CBS, &v) < 0)
 				return -1;
 			s->p->cbs = (unsigned)v;
+		} else if (!strcmp(key, "ctas_per_cb")) {
+			if (simt_count(c, "ctas_per_cb", 1, SIMT_CB_THREADS, &v) < 0)
+				return -1;
+			s->p->ctas_per_cb = (unsigned)v;
 		} else if (!strcmp(key, "max_bundles")) {
 			if (simt_count(c, "max_bundles", 1, UINT64_C(1) << 40, &v) < 0)
 				return -1;
@@ -104,7 +108,7 @@ static int machine_line(simt_cur *c, pstate *s)
 				return simt_err(c, vat, fp ? "unknown fp mode '%s': expected ieee or ftz"
 						: "unknown latency '%s': expected baseline or optimised", val);
 		} else {
-			return simt_err(c, at, "unknown setting '%s': expected cbs, fp, latency, mapping, max_bundles, max_cycles or regs", key);
+			return simt_err(c, at, "unknown setting '%s': expected cbs, ctas_per_cb, fp, latency, mapping, max_bundles, max_cycles or regs", key);
 		}
 	}
 	return 0;
@@ -372,6 +376,7 @@ void simt_program_init(simt_program *p, const char *path, int mapping)
 	memset(p, 0, sizeof *p);
 	p->path = path;
 	p->cbs = 4;
+	p->ctas_per_cb = SIMT_CB_THREADS; /* as many as fit (simt_ctas_per_cb) */
 	p->latency_opt = 1;
 	p->max_bundles = UINT64_C(1) << 19;
 	/* a few seconds of the host at the emulator's 1.3-2.9 million cycles a

@@ -20,6 +20,7 @@ struct simt_ref {
 	uint32_t *keep;
 	uint32_t keep_first, keep_n, keep_block;
 	struct thread *th;            /* the threads of the CTA running */
+	const simt_launch *l;         /* its launch */
 	uint32_t xbar[SIMT_CB_THREADS]; /* a shuffle's source words */
 };
 
@@ -105,12 +106,15 @@ static int check_addr(const simt_ref *r, const simt_instr *in, const thread *th,
 }
 
 /* Word w of thread th's local memory: the documented layout (doc/SIMT.md,
- * "Local memory"), the CB being the CTA's number modulo cbs. */
+ * "Local memory"), a function of the program's settings: the CB and the
+ * bitline simt_cta_place gives the CTA's thread. */
 static uint32_t *local_word(simt_ref *r, const thread *th, uint32_t off)
 {
 	const simt_program *p = r->p;
+	unsigned cb, slot;
+	simt_cta_place(p, r->l, th->ctaid, &cb, &slot);
 	size_t word = (size_t)p->local_addr / 4 +
-		((size_t)(th->ctaid % p->cbs) * p->local_words + off / 4) * SIMT_CB_THREADS + th->tid;
+		((size_t)cb * p->local_words + off / 4) * SIMT_CB_THREADS + slot * th->ntid + th->tid;
 	return &r->mem[word];
 }
 
@@ -265,11 +269,13 @@ static int run_cta(simt_ref *r, const simt_kernel *k, const simt_launch *l, uint
 	}
 }
 
-/* Keep room for the registers of the CTAs the machine still holds at
- * the end of this launch: its last min(grid, cbs). */
+/* Keep room for the registers of the CTAs the machine may still hold at
+ * the end of this launch: its last min(grid, cbs x floor(1024 / block)),
+ * as many as its CBs' bitlines can hold, however they are packed. */
 static int keep_room(simt_ref *r, const simt_launch *l, diag *d)
 {
-	uint32_t n = l->grid < r->p->cbs ? l->grid : r->p->cbs;
+	uint64_t most = (uint64_t)r->p->cbs * (SIMT_CB_THREADS / l->block);
+	uint32_t n = l->grid < most ? l->grid : (uint32_t)most;
 	size_t words = (size_t)n * l->block * SIMT_REGS;
 	uint32_t *k = realloc(r->keep, words * sizeof *k);
 	if (!k) {
@@ -294,6 +300,7 @@ int simt_ref_run_ctas(simt_ref *r, uint64_t n, diag *d)
 	for (size_t li = 0; li < p->nl && n; li++) {
 		const simt_launch *l = &p->l[li];
 		const simt_kernel *k = &p->k[l->kernel];
+		r->l = l;
 		if (keep_room(r, l, d) < 0)
 			return -1;
 		for (uint32_t cta = 0; cta < l->grid && n; cta++, n--) {
