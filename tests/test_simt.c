@@ -252,7 +252,9 @@ Test(work, matvec)
 		}
 		cr_assert_eq(Y[i], bits(acc), "Y[%u]: %g, C %g", i, (double)f32(Y[i]), (double)acc);
 	}
-	cr_assert_eq(simt_machine_stats(b.m)->jumps_taken, 2 * 63, "the loop jumps back 63 times a CTA");
+	/* its 2 CTAs of 128 run together on one CB (packed), one loop for both */
+	cr_assert_eq(simt_machine_stats(b.m)->cb_groups, 1);
+	cr_assert_eq(simt_machine_stats(b.m)->jumps_taken, 63, "the loop jumps back 63 times a CB run");
 	both_free(&b);
 }
 
@@ -449,6 +451,9 @@ Test(errors, parse)
 	bad(".machine fp=half\n", "bad.simt:1:13: error: unknown fp mode 'half'");
 	bad(".machine colour=1\n", "unknown setting 'colour'");
 	bad(".machine mapping=diagonal\n", "bad.simt:1:18: error: expected vliw or serial after mapping=");
+	bad(".machine ctas_per_cb=0\n", "bad.simt:1:22: error: ctas_per_cb 0 out of range: expected 1 to 1024");
+	bad(".machine ctas_per_cb=1025\n", "bad.simt:1:22: error: ctas_per_cb 1025 out of range: expected 1 to 1024");
+	bad(".machine ctas_per_cb=all\n", "bad.simt:1:22: error: expected ctas_per_cb (a decimal number)");
 	bad(".global A u32 4\n.global A u32 4\n", "global 'A' declared twice");
 	bad(".global A u64 4\n", "bad.simt:1:11: error: expected the element type");
 	bad(".global A u32 2 = 1 2 3\n", "more values than the 2 elements");
@@ -581,7 +586,8 @@ Test(xbar, reduce)
 			cr_assert_eq(Y[cta * 256 + t], bits(f32(X[cta * 256 + t]) - mean), "Y[%u]",
 				     cta * 256 + t);
 	}
-	cr_assert_eq(simt_machine_stats(b.m)->shuffles, 8 * 9);
+	/* 8 CTAs of 256, four a CB: 2 CB runs of 9 shuffles */
+	cr_assert_eq(simt_machine_stats(b.m)->shuffles, 2 * 9);
 	both_free(&b);
 }
 
@@ -879,8 +885,9 @@ Test(translate, local_memory)
 		cr_assert_eq(o[g], t * t * 7 + t, "OUT[%u] = %u", g, o[g]);
 	}
 	const simt_stats *st = simt_machine_stats(b.m);
-	cr_assert_eq(st->spills, 2 * 2);
-	cr_assert_eq(st->reloads, 2 * 2);
+	/* both CTAs on CB 0 at once (packed): each st.local issues once */
+	cr_assert_eq(st->spills, 2);
+	cr_assert_eq(st->reloads, 2);
 	/* 4 local operations of 256 threads a CTA, 16 lines each; the
 	 * store of 512 words, 32 lines */
 	cr_assert_eq(st->mem_lines, 2 * 4 * 16 + 2 * 16, "%llu lines", (unsigned long long)st->mem_lines);
@@ -1263,4 +1270,144 @@ Test(simt, runaway_cycles)
 	diag_clear(&d);
 	cr_assert_lt(simt_parse("rt.simt", ".machine max_cycles=0\n", 22, &p, &d), 0);
 	cr_assert(strstr(d.msg, "rt.simt:1:"), "%s", d.msg);
+}
+
+/* ---- pack: several CTAs a control block (doc/SIMT.md, "The machine") ---- */
+
+/* Four CTAs of 256 on the one CB (cbs=1): every thread stores its
+ * %ctaid, %tid, the value of its down-neighbour (shfl.down by 1), of lane
+ * 300 (outside a CTA of 256) and of its CTA's lane 0.  A CTA's last
+ * thread reads its own value, not the next CTA's thread 0 on the next
+ * bitline; lane 300 is its own too, and lane 0 its own CTA's.  One CB run
+ * holds them all, every bitline busy; the registers of all four CTAs are
+ * the reference's at the end. */
+static const char pack_prog[] =
+	".machine cbs=1%s\n"
+	".global OUT u32 5120\n"
+	".thread k\n"
+	"\tmov.u32 %%t, %%tid\n"
+	"\tmov.u32 %%c, %%ctaid\n"
+	"\tmov.u32 %%n, %%ntid\n"
+	"\tmov.u32 %%k, 1000\n"
+	"\tmul.lo.u32 %%v0, %%c, %%k\n"
+	"\tadd.u32 %%v, %%v0, %%t\n"                 /* ctaid * 1000 + tid */
+	"\tshfl.down.b32 %%dn, %%v, 1\n"
+	"\tshfl.idx.b32 %%far, %%v, 300\n"
+	"\tshfl.idx.b32 %%l0, %%v, 0\n"
+	"\tmul.lo.u32 %%g0, %%c, %%n\n"
+	"\tadd.u32 %%g, %%g0, %%t\n"                 /* global id */
+	"\tmov.u32 %%five, 20\n"
+	"\tmul.lo.u32 %%o, %%g, %%five\n"
+	"\tmov.u32 %%base, OUT\n"
+	"\tadd.u32 %%a0, %%base, %%o\n"
+	"\tst.global.u32 [%%a0], %%c\n"
+	"\tmov.u32 %%four, 4\n"
+	"\tadd.u32 %%a1, %%a0, %%four\n"
+	"\tst.global.u32 [%%a1], %%t\n"
+	"\tadd.u32 %%a2, %%a1, %%four\n"
+	"\tst.global.u32 [%%a2], %%dn\n"
+	"\tadd.u32 %%a3, %%a2, %%four\n"
+	"\tst.global.u32 [%%a3], %%far\n"
+	"\tadd.u32 %%a4, %%a3, %%four\n"
+	"\tst.global.u32 [%%a4], %%l0\n"
+	".end\n"
+	".launch k 4 256\n";
+
+static void pack_run(both *b, const char *machine)
+{
+	char text[4096];
+	snprintf(text, sizeof text, pack_prog, machine);
+	both_run(b, text);
+}
+
+Test(pack, four_ctas_one_cb)
+{
+	for (int one = 0; one < 2; one++) {
+		both b;
+		pack_run(&b, one ? " ctas_per_cb=1" : "");
+		const uint32_t *o = gmem(&b, "OUT", simt_machine_mem(b.m));
+		for (unsigned g = 0; g < 1024; g++) {
+			unsigned c = g / 256, t = g % 256, v = c * 1000 + t;
+			cr_assert_eq(o[5 * g], c, "%%ctaid of thread %u: %u", g, o[5 * g]);
+			cr_assert_eq(o[5 * g + 1], t, "%%tid of thread %u: %u", g, o[5 * g + 1]);
+			cr_assert_eq(o[5 * g + 2], t == 255 ? v : v + 1, "shfl.down of CTA %u thread %u: %u", c, t, o[5 * g + 2]);
+			cr_assert_eq(o[5 * g + 3], v, "lane 300 of CTA %u thread %u: %u", c, t, o[5 * g + 3]);
+			cr_assert_eq(o[5 * g + 4], c * 1000, "lane 0 of CTA %u thread %u: %u", c, t, o[5 * g + 4]);
+		}
+		const simt_stats *st = simt_machine_stats(b.m);
+		cr_assert_eq(st->cb_runs, 4);
+		cr_assert_eq(st->cb_groups, one ? 4u : 1u, "%llu CB runs", (unsigned long long)st->cb_groups);
+		if (!one)
+			cr_assert_eq(st->thread_slots, st->lane_slots, "every bitline busy");
+		/* the CB holds CTA 3 (one a CB) or all four (packed) at the end */
+		uint32_t v;
+		cr_assert_eq(simt_machine_reg(b.m, 3, 255, 5, &v), 0);
+			cr_assert_eq(simt_machine_reg(b.m, 0, 7, 5, &v), one ? -1 : 0);
+		both_free(&b);
+	}
+}
+
+/* 64 CTAs of 32 threads on 4 CBs: packed, 32 CTAs a CB, CBs 0 and 1 run
+ * one CB run each; with ctas_per_cb=1 every CB runs 16 CTAs one after
+ * another.  The same memory; the packed run issues 32 times fewer bundles
+ * and its critical path is several times shorter. */
+Test(pack, fewer_cycles)
+{
+	static const char prog[] =
+		".machine%s\n.global A f32 2048 rand 3\n.global B f32 2048 rand 4\n.global C f32 2048\n"
+		".thread k\n"
+		"\tmov.u32 %%c, %%ctaid\n\tmov.u32 %%n, %%ntid\n\tmov.u32 %%t, %%tid\n"
+		"\tmul.lo.u32 %%g0, %%c, %%n\n\tadd.u32 %%g, %%g0, %%t\n\tshl.b32 %%o, %%g, 2\n"
+		"\tmov.u32 %%pa, A\n\tadd.u32 %%aa, %%pa, %%o\n\tld.global.f32 %%x, [%%aa]\n"
+		"\tmov.u32 %%pb, B\n\tadd.u32 %%ab, %%pb, %%o\n\tld.global.f32 %%y, [%%ab]\n"
+		"\tmul.f32 %%z, %%x, %%y\n"
+		"\tmov.u32 %%pc, C\n\tadd.u32 %%ac, %%pc, %%o\n\tst.global.f32 [%%ac], %%z\n"
+		".end\n.launch k 64 32\n";
+	char text[2048];
+	both packed, one;
+	snprintf(text, sizeof text, prog, "");
+	both_run(&packed, text);
+	snprintf(text, sizeof text, prog, " ctas_per_cb=1");
+	both_run(&one, text);
+	const simt_global *c = simt_global_find(&packed.p, "C");
+	cr_assert(!memcmp(simt_machine_mem(packed.m) + c->addr / 4, simt_machine_mem(one.m) + c->addr / 4,
+			  c->count * 4), "the packings store different C");
+	const simt_stats *p = simt_machine_stats(packed.m), *s = simt_machine_stats(one.m);
+	cr_assert_eq(p->cb_groups, 2);
+	cr_assert_eq(s->cb_groups, 64);
+	cr_assert_eq(s->bundles, 32 * p->bundles, "%llu and %llu bundles", (unsigned long long)s->bundles,
+		     (unsigned long long)p->bundles);
+	cr_assert_lt(4 * p->critical_path, s->critical_path, "critical path %llu packed, %llu one a CB",
+		     (unsigned long long)p->critical_path, (unsigned long long)s->critical_path);
+	cr_assert_lt(8 * p->compute_cycles, s->compute_cycles);
+	/* utilisation: 32 of 1024 lanes one a CB, all of them packed */
+	cr_assert_eq(32 * s->thread_slots, s->lane_slots);
+	cr_assert_eq(p->thread_slots, p->lane_slots);
+	both_free(&packed);
+	both_free(&one);
+}
+
+TestSuite(pack_cli, .init = make_tmpdir, .fini = remove_tmpdir);
+
+/* -m ctas_per_cb=N overrides the .machine line; a bad value is one message. */
+Test(pack_cli, option)
+{
+	result r = run("run " SRCDIR "/samples/simt/vecadd.simt --check -m ctas_per_cb=1");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "104 bundles, 160 instructions, 8 CTA runs"), "%s", r.out);
+	result_free(&r);
+	r = run("run " SRCDIR "/samples/simt/vecadd.simt --check");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "26 bundles, 40 instructions, 8 CTA runs"), "%s", r.out);
+	result_free(&r);
+	static const char *const badv[] = { "0", "1025", "two", "4x" };
+	for (size_t i = 0; i < sizeof badv / sizeof *badv; i++) {
+		r = run("run " SRCDIR "/samples/simt/vecadd.simt -m ctas_per_cb=%s", badv[i]);
+		char want[128];
+		snprintf(want, sizeof want, "infsim: -m ctas_per_cb=%s: expected 1 to 1024", badv[i]);
+		cr_assert_eq(r.status, 2, "%s", r.err);
+		cr_assert(!strncmp(r.err, want, strlen(want)), "got '%s', want '%s'", r.err, want);
+		cr_assert_eq(strstr(r.err, "error") ? 1 : 0, 0, "%s", r.err);
+		result_free(&r);
+	}
 }
