@@ -637,7 +637,7 @@ ParameterizedTest(size_t *idx, cuda_simt, one_cta_per_cb, .timeout = 600)
 	run_case_ctas(*idx, SIMT_MAP_VLIW, 1);
 }
 
-/* Four CTAs of 256 packed on CB 0: each stores ctaid * 1000 + tid to its
+/* Four CTAs of 256 packed on the one CB (cbs=1): each stores ctaid * 1000 + tid to its
  * shared s[tid], meets the others of its CTA at bar.sync, and reads
  * s[255 - tid]: another CTA's window or a barrier across CTAs would give
  * other numbers.  In CTA 1 alone threads below 10 go to another
@@ -660,6 +660,7 @@ static int packed_run(const char *body, unsigned ctas_per_cb, uint32_t *out, sim
 	simt_program p;
 	cr_assert_eq(simt_ptx_program("pk.ptx", m, &call, 1, BASE + 4096, SIMT_MAP_VLIW, &p, d), 0, "%s", d->msg);
 	p.ctas_per_cb = ctas_per_cb;
+	p.cbs = 1; /* one CB, so that the four CTAs may share it */
 	simt_machine *mc = simt_machine_new(&p, d);
 	cr_assert_not_null(mc, "%s", d->msg);
 	int rc = simt_machine_run(mc, d);

@@ -252,9 +252,9 @@ Test(work, matvec)
 		}
 		cr_assert_eq(Y[i], bits(acc), "Y[%u]: %g, C %g", i, (double)f32(Y[i]), (double)acc);
 	}
-	/* its 2 CTAs of 128 run together on one CB (packed), one loop for both */
-	cr_assert_eq(simt_machine_stats(b.m)->cb_groups, 1);
-	cr_assert_eq(simt_machine_stats(b.m)->jumps_taken, 63, "the loop jumps back 63 times a CB run");
+	/* 2 CTAs, no more than the 4 CBs: one a CB, side by side */
+	cr_assert_eq(simt_machine_stats(b.m)->cb_groups, 2);
+	cr_assert_eq(simt_machine_stats(b.m)->jumps_taken, 2 * 63, "the loop jumps back 63 times a CTA");
 	both_free(&b);
 }
 
@@ -586,8 +586,9 @@ Test(xbar, reduce)
 			cr_assert_eq(Y[cta * 256 + t], bits(f32(X[cta * 256 + t]) - mean), "Y[%u]",
 				     cta * 256 + t);
 	}
-	/* 8 CTAs of 256, four a CB: 2 CB runs of 9 shuffles */
-	cr_assert_eq(simt_machine_stats(b.m)->shuffles, 2 * 9);
+	/* 8 CTAs of 256 on 4 CBs, two a CB: 4 CB runs of 9 shuffles */
+	cr_assert_eq(simt_machine_stats(b.m)->cb_groups, 4);
+	cr_assert_eq(simt_machine_stats(b.m)->shuffles, 4 * 9);
 	both_free(&b);
 }
 
@@ -885,9 +886,9 @@ Test(translate, local_memory)
 		cr_assert_eq(o[g], t * t * 7 + t, "OUT[%u] = %u", g, o[g]);
 	}
 	const simt_stats *st = simt_machine_stats(b.m);
-	/* both CTAs on CB 0 at once (packed): each st.local issues once */
-	cr_assert_eq(st->spills, 2);
-	cr_assert_eq(st->reloads, 2);
+	/* 2 CTAs on 2 CBs: one a CB */
+	cr_assert_eq(st->spills, 2 * 2);
+	cr_assert_eq(st->reloads, 2 * 2);
 	/* 4 local operations of 256 threads a CTA, 16 lines each; the
 	 * store of 512 words, 32 lines */
 	cr_assert_eq(st->mem_lines, 2 * 4 * 16 + 2 * 16, "%llu lines", (unsigned long long)st->mem_lines);
@@ -1347,10 +1348,10 @@ Test(pack, four_ctas_one_cb)
 	}
 }
 
-/* 64 CTAs of 32 threads on 4 CBs: packed, 32 CTAs a CB, CBs 0 and 1 run
- * one CB run each; with ctas_per_cb=1 every CB runs 16 CTAs one after
- * another.  The same memory; the packed run issues 32 times fewer bundles
- * and its critical path is several times shorter. */
+/* 64 CTAs of 32 threads on 4 CBs: packed, 16 CTAs a CB (32 fit, but 16
+ * give each CB some), one CB run each; with ctas_per_cb=1 every CB runs
+ * 16 CTAs one after another.  The same memory; the packed run issues 16
+ * times fewer bundles and its critical path is several times shorter. */
 Test(pack, fewer_cycles)
 {
 	static const char prog[] =
@@ -1373,16 +1374,16 @@ Test(pack, fewer_cycles)
 	cr_assert(!memcmp(simt_machine_mem(packed.m) + c->addr / 4, simt_machine_mem(one.m) + c->addr / 4,
 			  c->count * 4), "the packings store different C");
 	const simt_stats *p = simt_machine_stats(packed.m), *s = simt_machine_stats(one.m);
-	cr_assert_eq(p->cb_groups, 2);
+	cr_assert_eq(p->cb_groups, 4);
 	cr_assert_eq(s->cb_groups, 64);
-	cr_assert_eq(s->bundles, 32 * p->bundles, "%llu and %llu bundles", (unsigned long long)s->bundles,
+	cr_assert_eq(s->bundles, 16 * p->bundles, "%llu and %llu bundles", (unsigned long long)s->bundles,
 		     (unsigned long long)p->bundles);
 	cr_assert_lt(4 * p->critical_path, s->critical_path, "critical path %llu packed, %llu one a CB",
 		     (unsigned long long)p->critical_path, (unsigned long long)s->critical_path);
 	cr_assert_lt(8 * p->compute_cycles, s->compute_cycles);
-	/* utilisation: 32 of 1024 lanes one a CB, all of them packed */
+	/* utilisation: 32 of 1024 lanes one a CB, 512 packed */
 	cr_assert_eq(32 * s->thread_slots, s->lane_slots);
-	cr_assert_eq(p->thread_slots, p->lane_slots);
+	cr_assert_eq(2 * p->thread_slots, p->lane_slots);
 	both_free(&packed);
 	both_free(&one);
 }
@@ -1398,7 +1399,7 @@ Test(pack_cli, option)
 	result_free(&r);
 	r = run("run " SRCDIR "/samples/simt/vecadd.simt --check");
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_assert(strstr(r.out, "26 bundles, 40 instructions, 8 CTA runs"), "%s", r.out);
+	cr_assert(strstr(r.out, "52 bundles, 80 instructions, 8 CTA runs"), "%s", r.out);
 	result_free(&r);
 	static const char *const badv[] = { "0", "1025", "two", "4x" };
 	for (size_t i = 0; i < sizeof badv / sizeof *badv; i++) {

@@ -2,8 +2,9 @@
 /*
  * machine.c: the SIMT machine (duality-cache §3.3).  Each CB is four TBs
  * of four 256x256 arrays (one sram "way" of infsim's geometry a TB, one
- * sram bank a CB).  A CB holds S = min(ctas_per_cb, 1024 / block) CTAs
- * at once (simt_cta_place): a launch's CTAs go to the CBs S at a time,
+ * sram bank a CB).  A CB holds S = min(ctas_per_cb, 1024 / block,
+ * ceil(grid / cbs)) CTAs at once (simt_ctas_per_cb, simt_cta_place): a
+ * launch's CTAs go to the CBs S at a time,
  * in turn, CTA i in slot i mod S of CB (i / S) mod cbs, its thread t on
  * the CB's bitline (i mod S) x block + t, which is bitline mod 256 of
  * TB bitline / 256.  The CTAs of a CB share its PC (lockstep); barriers

@@ -305,12 +305,19 @@ unsigned simt_instr_slot(const simt_program *p, const simt_instr *in);
 
 /* Several CTAs a CB (duality-cache §4: the compiler packs CTAs into a
  * control block; doc/SIMT.md, "The machine").  A CB of launch l holds
- * S = min(ctas_per_cb, floor(1024 / block)) CTAs at once, in lockstep
- * under its one PC; the bitlines past S x block idle. */
+ * S = min(ctas_per_cb, floor(1024 / block), ceil(grid / cbs)) CTAs at
+ * once, in lockstep under its one PC: as many as fit its bitlines, but
+ * no more than it takes to give every CB some (a launch of no more CTAs
+ * than CBs runs one a CB, side by side); the bitlines past S x block
+ * idle. */
 static inline unsigned simt_ctas_per_cb(const simt_program *p, const simt_launch *l)
 {
 	unsigned fit = l->block && l->block <= SIMT_CB_THREADS ? SIMT_CB_THREADS / l->block : 1;
-	return p->ctas_per_cb && p->ctas_per_cb < fit ? p->ctas_per_cb : fit;
+	unsigned cbs = p->cbs ? p->cbs : 1;
+	uint32_t spread = l->grid / cbs + (l->grid % cbs != 0);
+	if (p->ctas_per_cb && p->ctas_per_cb < fit)
+		fit = p->ctas_per_cb;
+	return spread && spread < fit ? (unsigned)spread : fit;
 }
 /* Where CTA cta of launch l runs: CTAs go to the CBs S at a time, in
  * order, CTAs g x S to g x S + S - 1 together on CB g mod cbs (g = cta /

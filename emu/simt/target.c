@@ -901,10 +901,10 @@ static void stats_machine(const tgt *t, tgt_stat *root)
 	tgt_stat *g = tgt_stat_group(root, "machine", "machine");
 	tgt_stat_str(g, "mapping", p->serial ? "serial" : "vliw", "mapping of .thread kernels");
 	tgt_stat_uint(g, "cbs", p->cbs, "control blocks");
-	tgt_stat_uint(g, "ctas_per_cb", p->ctas_per_cb, "most CTAs a CB holds at once (1024: as many as fit)");
+	tgt_stat_uint(g, "ctas_per_cb", p->ctas_per_cb, "CTAs a CB at most (1024: all fit)");
 	tgt_stat_str(g, "fp", p->ieee ? "ieee" : "ftz", "floating point");
 	tgt_stat_str(g, "latency", p->latency_opt ? "optimised" : "baseline", "latencies");
-	tgt_stat_uint(g, "max_bundles", p->max_bundles, "bundles a CTA may issue");
+	tgt_stat_uint(g, "max_bundles", p->max_bundles, "bundles a CB run may issue");
 	tgt_stat_uint(g, "regs", p->regs, "registers of an array the translator allocates");
 	tgt_stat_uint(g, "arrays_per_tb", SIMT_ARRAYS, "arrays of a TB (VLIW slots)");
 	tgt_stat_uint(g, "threads_per_tb", SIMT_TB_THREADS, "threads of a TB (bitlines)");
@@ -922,7 +922,7 @@ static void stats_run(const tgt *t, const simt_stats *s, tgt_stat *root)
 	tgt_stat *g = tgt_stat_group(root, "simt", "SIMT run");
 	tgt_stat_uint(g, "launches", t->p.nl, "launches");
 	tgt_stat_uint(g, "cta_runs", s->cb_runs, "CTA runs");
-	tgt_stat_uint(g, "cb_runs", s->cb_groups, "CB runs (CTAs run together on a CB)");
+	tgt_stat_uint(g, "cb_runs", s->cb_groups, "CB runs (CTAs run together)");
 	tgt_stat_uint(g, "bundles", s->bundles, "bundles issued");
 	tgt_stat_uint(g, "compute_cycles", s->compute_cycles, "compute cycles");
 	tgt_stat_uint(g, "baseline_cycles", s->baseline_cycles, "compute cycles at baseline latencies");
