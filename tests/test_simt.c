@@ -1412,3 +1412,92 @@ Test(pack_cli, option)
 		result_free(&r);
 	}
 }
+
+/* Four CTAs of 256 on the one CB, written as bundles: each thread stores
+ * v = ctaid * 1000 + tid to its CTA's shared s[tid], waits at bar.sync,
+ * reads s[255 - tid] and shuffles v down by one and from lane 300.  The
+ * four windows and barriers are each CTA's own: another CTA's window or
+ * a barrier that let a CTA on before its own threads had stored would
+ * give other numbers; both packings, against the reference and C. */
+static const char pack_bar[] =
+	".machine cbs=1 shared=1024%s\n"
+	".global OUT u32 4096\n"
+	".kernel k\n"
+	"\tmov.u32 r0, %%tid ; mov.u32 r3, %%ctaid ; mov.u32 r6, 1000\n"
+	"\tmov.u32 r7, r3\n"
+	"\tmul.lo.u32 r7, r7, r6 ; mov.u32 r4, r0\n"       /* r7 = ctaid * 1000 */
+	"\tmov.u32 r8, r0\n"
+	"\tadd.u32 r8, r8, r7 ; mov.u32 r10, r0\n"        /* r8 = v */
+	"\tshl.b32 r10, r10, 2\n"                          /* r10 = 4 tid */
+	"\tst.shared.u32 [r10], r8\n"
+	"\tbar.sync\n"
+	"\tmov.u32 r11, 1020\n"
+	"\tsub.u32 r11, r11, r10\n"                        /* 4 (255 - tid) */
+	"\tld.shared.u32 r5, [r11]\n"
+	"\tshfl.down.b32 r1, r8, 1\n"
+	"\tshfl.idx.b32 r2, r8, 300\n"
+	"\tshl.b32 r3, r3, 8\n"
+	"\tadd.u32 r3, r3, r4\n"
+	"\tshl.b32 r3, r3, 4 ; mov.u32 r6, OUT\n"
+	"\tmov.u32 r4, r6\n"
+	"\tadd.u32 r3, r3, r4\n"                           /* &OUT[4 global id] */
+	"\tst.global.u32 [r3], r5 ; mov.u32 r4, 4\n"
+	"\tadd.u32 r3, r3, r4\n"
+	"\tst.global.u32 [r3], r1\n"
+	"\tadd.u32 r3, r3, r4\n"
+	"\tst.global.u32 [r3], r2\n"
+	"\tadd.u32 r3, r3, r4\n"
+	"\tst.global.u32 [r3], r7\n"
+	".end\n"
+	".launch k 4 256\n";
+
+Test(pack, shared_barrier_shuffle)
+{
+	for (int one = 0; one < 2; one++) {
+		both b;
+		char text[4096];
+		snprintf(text, sizeof text, pack_bar, one ? " ctas_per_cb=1" : "");
+		both_run(&b, text);
+		const uint32_t *o = gmem(&b, "OUT", simt_machine_mem(b.m));
+		for (unsigned g = 0; g < 1024; g++) {
+			unsigned c = g / 256, t = g % 256, v = c * 1000 + t;
+			cr_assert_eq(o[4 * g], c * 1000 + 255 - t, "s[255 - tid] of CTA %u thread %u: %u", c, t, o[4 * g]);
+			cr_assert_eq(o[4 * g + 1], t == 255 ? v : v + 1, "shfl.down of CTA %u thread %u: %u", c, t, o[4 * g + 1]);
+			cr_assert_eq(o[4 * g + 2], v, "lane 300 of CTA %u thread %u: %u", c, t, o[4 * g + 2]);
+			cr_assert_eq(o[4 * g + 3], c * 1000, "%%ctaid of CTA %u thread %u: %u", c, t, o[4 * g + 3]);
+		}
+		cr_assert_eq(simt_machine_stats(b.m)->cb_groups, one ? 4u : 1u);
+		both_free(&b);
+	}
+}
+
+/* A barrier split in CTA 1 alone (its threads below 10 at another
+ * bar.sync) is refused naming CTA 1 by the machine, where the other three
+ * CTAs on the CB pass theirs, and by the reference; bad shared windows
+ * and addresses are located. */
+Test(pack, barrier_errors)
+{
+	static const char split[] =
+		".machine cbs=1\n.kernel k\n"
+		"\tmov.u32 r0, %tid ; mov.u32 r3, %ctaid ; mov.u32 r6, 1 ; mov.u32 r9, 10\n"
+		"\tmov.u32 r1, r3 ; mov.u32 r4, r0\n"
+		"\tmov.u32 r2, 1 ; mov.u32 r5, 10\n"
+		"\tsetp.eq.u32 p0, r1, r2 ; setp.lt.u32 p1, r4, r5\n"
+		"\t@!p0 bra A\n"
+		"\t@p1 bra B\n"
+		"A:\n\tbar.sync\n\texit\n"
+		"B:\n\tbar.sync\n\texit\n"
+		".end\n.launch k 4 256\n";
+	runtime_bad(split, "rt.simt:13:2: error: kernel 'k': CTA 1: every running thread waits at a bar.sync, "
+		    "but not at the same one (thread 0 waits here)");
+	runtime_bad(".machine shared=64\n.kernel k\n\tmov.u32 r0, 64\n\tld.shared.u32 r1, [r0]\n.end\n.launch k 2 4\n",
+		    "rt.simt:4:2: error: kernel 'k': thread 0 of CTA 0 loads from shared address 0x40, outside the CTA's shared memory (it holds 64 bytes)");
+	bad(".kernel k\n\tld.shared.u32 r1, [r0]\n.end\n.launch k 1 1\n",
+	    "bad.simt:2:2: error: ld.shared needs a shared window: .machine shared=BYTES");
+	bad(".machine shared=6\n", "bad.simt:1:17: error: shared=6: a multiple of 4 bytes");
+	bad(".machine shared=70000\n", "bad.simt:1:17: error: shared (bytes of a CTA's shared window) 70000 out of range");
+	bad(".kernel k\n\t@p0 bar.sync\n.end\n.launch k 1 1\n", "bad.simt:2:2: error: bar.sync takes no guard");
+	bad(".kernel k\n\tbar.wait\n.end\n.launch k 1 1\n", "bad.simt:2:2: error: expected bar.sync");
+	bad(".machine shared=16\n.thread k\n\tbar.sync\n.end\n.launch k 1 1\n",
+	    "bad.simt:3:2: error: bar.sync and shared memory are written as bundles");
+}

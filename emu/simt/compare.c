@@ -7,9 +7,9 @@
  */
 #include "machine_int.h"
 
-/* Where a differing word is: a global's element, padding, or local
- * memory (named by word index in the region; doc/SIMT.md, "Local
- * memory and spilling"). */
+/* Where a differing word is: a global's element, padding, shared or
+ * local memory (named by word index in the region; doc/SIMT.md, "Shared
+ * memory", "Local memory and spilling"). */
 const char *simt_word_owner(const simt_program *p, uint32_t addr, uint32_t *index)
 {
 	for (size_t i = 0; i < p->ng; i++)
@@ -17,6 +17,11 @@ const char *simt_word_owner(const simt_program *p, uint32_t addr, uint32_t *inde
 			*index = (addr - p->g[i].addr) / 4;
 			return p->g[i].name;
 		}
+	if (p->shared_bytes && addr >= p->shared_addr &&
+	    addr - p->shared_addr < (uint64_t)p->cbs * p->shared_windows * p->shared_bytes) {
+		*index = (addr - p->shared_addr) / 4;
+		return "(shared memory)";
+	}
 	if (p->local_words && addr >= p->local_addr) {
 		*index = (addr - p->local_addr) / 4;
 		return "(local memory)";

@@ -118,6 +118,26 @@ static uint32_t *local_word(simt_ref *r, const thread *th, uint32_t off)
 	return &r->mem[word];
 }
 
+/* The word at byte a of th's CTA's shared window, or NULL with d set:
+ * the window's place is the documented layout (doc/SIMT.md, "Shared
+ * memory"), a function of the program's settings like local memory's. */
+static uint32_t *shared_word(simt_ref *r, const thread *th, const simt_instr *in, uint32_t a,
+			     const char *kname, diag *d)
+{
+	const simt_program *p = r->p;
+	if (a % 4 == 0 && a < p->shared_bytes) {
+		unsigned cb, slot;
+		simt_cta_place(p, r->l, th->ctaid, &cb, &slot);
+		size_t at = p->shared_addr + ((size_t)cb * p->shared_windows + slot) * p->shared_bytes + a;
+		return &r->mem[at / 4];
+	}
+	diag_at(d, p->path, in->line, in->col,
+		"kernel '%s': thread %u of CTA %u %s shared address 0x%x, %s (it holds %u bytes)",
+		kname, th->tid, th->ctaid, in->opc == SIMT_LD ? "loads from" : "stores to", a,
+		a % 4 ? "not 4-byte aligned" : "outside the CTA's shared memory", p->shared_bytes);
+	return NULL;
+}
+
 /* One instruction; returns 1 if the thread branches, 2 if it exits, 0
  * to go on, -1 on an error. */
 static int step(simt_ref *r, thread *th, const simt_instr *in, const char *kname, diag *d)
@@ -125,10 +145,18 @@ static int step(simt_ref *r, thread *th, const simt_instr *in, const char *kname
 	if (in->guard >= 0 && th->p[in->guard] == (bool)in->guard_neg)
 		return 0;
 	uint32_t a = operand(th, &in->a), b = operand(th, &in->b), c = operand(th, &in->c);
+	uint32_t *w;
 	switch (in->opc) {
 	case SIMT_BRA: return 1;
 	case SIMT_EXIT: return 2;
+	case SIMT_BAR: return 0; /* the CTA has met there (run_cta) */
 	case SIMT_LD:
+		if (in->space == SIMT_SPACE_SHARED) {
+			if (!(w = shared_word(r, th, in, a, kname, d)))
+				return -1;
+			th->r[in->d] = *w;
+			return 0;
+		}
 		if (in->local) {
 			th->r[in->d] = *local_word(r, th, in->a.imm);
 			return 0;
@@ -138,6 +166,12 @@ static int step(simt_ref *r, thread *th, const simt_instr *in, const char *kname
 		th->r[in->d] = r->mem[a / 4];
 		return 0;
 	case SIMT_ST:
+		if (in->space == SIMT_SPACE_SHARED) {
+			if (!(w = shared_word(r, th, in, a, kname, d)))
+				return -1;
+			*w = b;
+			return 0;
+		}
 		if (in->local) {
 			*local_word(r, th, in->a.imm) = b;
 			return 0;
@@ -210,10 +244,17 @@ static int count_step(simt_ref *r, const simt_kernel *k, thread *th, diag *d)
 	return -1;
 }
 
-/* Run one thread alone until it ends or reaches a shuffle (not run). */
+/* Does bundle bu end in bar.sync? */
+static const simt_instr *barrier_of(const simt_bundle *bu)
+{
+	return bu->n && bu->in[bu->n - 1].opc == SIMT_BAR ? &bu->in[bu->n - 1] : NULL;
+}
+
+/* Run one thread alone until it ends or reaches a shuffle or a barrier
+ * (not run). */
 static int run_thread(simt_ref *r, const simt_kernel *k, thread *th, diag *d)
 {
-	while (!th->done && !shuffle_of(&k->b[th->pc]))
+	while (!th->done && !shuffle_of(&k->b[th->pc]) && !barrier_of(&k->b[th->pc]))
 		if (count_step(r, k, th, d) < 0 || run_bundle(r, k, th, NULL, d) < 0)
 			return -1;
 	return 0;
@@ -244,9 +285,28 @@ static int run_shuffle(simt_ref *r, const simt_kernel *k, thread *th, uint32_t n
 	return 0;
 }
 
-/* A CTA: each thread alone up to the next shuffle (all of it, without
- * one), then the shuffle for all of them at once, until every thread
- * has ended. */
+/* Every live thread of the CTA waits at a barrier: all at the same one,
+ * they pass it (its bundle runs for each); else an error. */
+static int run_barrier(simt_ref *r, const simt_kernel *k, thread *th, uint32_t n, uint32_t at,
+		       diag *d)
+{
+	const simt_instr *bar = barrier_of(&k->b[th[at].pc]);
+	for (uint32_t t = 0; t < n; t++)
+		if (!th[t].done && th[t].pc != th[at].pc) {
+			diag_at(d, r->p->path, bar->line, bar->col,
+				"kernel '%s': CTA %u: every running thread waits at a bar.sync, but not at the same one (thread %u waits here): a barrier in divergent code",
+				k->name, th[at].ctaid, at);
+			return -1;
+		}
+	for (uint32_t t = 0; t < n; t++)
+		if (!th[t].done && (count_step(r, k, &th[t], d) < 0 || run_bundle(r, k, &th[t], NULL, d) < 0))
+			return -1;
+	return 0;
+}
+
+/* A CTA: each thread alone up to the next shuffle or barrier (all of
+ * it, without one), then the shuffle or the barrier for all of them at
+ * once, until every thread has ended. */
 static int run_cta(simt_ref *r, const simt_kernel *k, const simt_launch *l, uint32_t cta,
 		   diag *d)
 {
@@ -264,7 +324,11 @@ static int run_cta(simt_ref *r, const simt_kernel *k, const simt_launch *l, uint
 		}
 		if (at < 0)
 			return 0;
-		if (run_shuffle(r, k, th, l->block, (uint32_t)at, d) < 0)
+		/* the first live thread's stop decides: a thread at the other
+		 * kind is at another bundle, an error either way */
+		if (barrier_of(&k->b[th[at].pc]) && !shuffle_of(&k->b[th[at].pc])
+		    ? run_barrier(r, k, th, l->block, (uint32_t)at, d) < 0
+		    : run_shuffle(r, k, th, l->block, (uint32_t)at, d) < 0)
 			return -1;
 	}
 }

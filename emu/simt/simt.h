@@ -52,6 +52,7 @@ INFSIM_BEGIN_DECLS
 #define SIMT_MAX_CBS 64
 #define SIMT_MEM_MAX (UINT64_C(64) << 20)
 #define SIMT_LOCAL_MAX 1024    /* bytes of local memory a thread */
+#define SIMT_SHARED_MAX 65536  /* bytes of a DC-PTX CTA's shared window */
 
 /* Element types: DC-PTX's .u32/.b32, .s32, .f32; a translated kernel's
  * also the 64-bit integers (two units), the 16-bit ones (the low 16 rows
