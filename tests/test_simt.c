@@ -18,7 +18,11 @@
  *              and --fig13, spilling to local memory at several register
  *              limits (spill.simt against C), ld.local/st.local by hand;
  *   errors     bad programs with their located messages, run-time errors;
- *   cli        infsim simt.
+ *   cli        infsim simt;
+ *   pack       several CTAs a CB: four CTAs of 256 on one CB with their
+ *              own %ctaid, shared window, barrier and shuffle lanes, in
+ *              both packings; fewer bundles and cycles with many small
+ *              CTAs; a barrier split in one packed CTA; ctas_per_cb=.
  */
 #include <criterion/criterion.h>
 #include <math.h>
