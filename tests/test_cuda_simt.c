@@ -10,7 +10,9 @@
  * aligned from 0x1000.  Fig 13 from the CUDA workloads (doc/SIMT.md):
  * the serial mapping keeps every value in array 0, and `infsim run
  * --fig13` of a case (as tests/ck_export writes it) checks both
- * translations and prints the ratio.
+ * translations and prints the ratio.  Several CTAs a CB (the default)
+ * and one (ctas_per_cb=1) give the same bits; the CTAs packed on a CB
+ * keep their own shared memory and barriers.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -77,7 +79,8 @@ static size_t calls_of(const ck_case *c, const loaded *ld, size_t from, simt_ptx
 	return n;
 }
 
-static void run_case(size_t idx, int mapping)
+/* ctas: the program's ctas_per_cb (0: the default, as many as fit). */
+static void run_case_ctas(size_t idx, int mapping, unsigned ctas)
 {
 	ck_case c;
 	cr_assert_eq(ck_case_make(idx, &c), 0);
@@ -121,6 +124,8 @@ static void run_case(size_t idx, int mapping)
 		diag_clear(&d);
 		int rc = simt_ptx_program(c.ptx, ld.m, calls, n, ld.size, mapping, &p, &d);
 		simt_machine *m = NULL;
+		if (rc == 0 && ctas)
+			p.ctas_per_cb = ctas;
 		if (rc == 0) {
 			/* every bundle prints (--bundles, infsdb's listing) */
 			char *txt = NULL;
@@ -178,6 +183,11 @@ static void run_case(size_t idx, int mapping)
 	free(mem);
 	ptx_module_free(ld.m);
 	ck_case_free(&c);
+}
+
+static void run_case(size_t idx, int mapping)
+{
+	run_case_ctas(idx, mapping, 0);
 }
 
 /* Every case's index, the parameters of both mappings' tests. */
@@ -611,4 +621,92 @@ Test(fig12, cuda_cases, .timeout = 600)
 		ck_case_free(&c);
 	}
 	cr_assert_eq(proc_rmdir(dir), 0);
+}
+
+/* ---- several CTAs a control block (doc/SIMT.md, "The machine") ---- */
+
+/* Every case again with one CTA a CB (-m ctas_per_cb=1): the same bits
+ * as plain C, as with the CTAs packed (the default, above). */
+ParameterizedTestParameters(cuda_simt, one_cta_per_cb)
+{
+	return every_case();
+}
+
+ParameterizedTest(size_t *idx, cuda_simt, one_cta_per_cb, .timeout = 600)
+{
+	run_case_ctas(*idx, SIMT_MAP_VLIW, 1);
+}
+
+/* Four CTAs of 256 packed on the one CB (cbs=1): each stores ctaid * 1000 + tid to its
+ * shared s[tid], meets the others of its CTA at bar.sync, and reads
+ * s[255 - tid]: another CTA's window or a barrier across CTAs would give
+ * other numbers.  In CTA 1 alone threads below 10 go to another
+ * bar.sync: that CTA's barrier is refused, naming it, while the other
+ * three pass theirs. */
+#define PK_HEAD ".version 7.0\n.target sm_52\n.address_size 64\n" \
+	".visible .entry k(.param .u64 p)\n{\n\t.shared .align 4 .b8 s[1024];\n" \
+	"\t.reg .pred %p<4>;\n\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<9>;\n" \
+	"\tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n" \
+	"\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ctaid.x;\n"
+
+static int packed_run(const char *body, unsigned ctas_per_cb, uint32_t *out, simt_stats *st, diag *d)
+{
+	char text[4096];
+	snprintf(text, sizeof text, "%s%s\tret;\n}\n", PK_HEAD, body);
+	ptx_module *m = NULL;
+	cr_assert_eq(ptx_read("pk.ptx", text, strlen(text), &m, d), 0, "%s", d->msg);
+	uint64_t arg = BASE;
+	simt_ptx_call call = { .kernel = 0, .gdim = { 4, 1, 1 }, .bdim = { 256, 1, 1 }, .args = &arg, .nargs = 1 };
+	simt_program p;
+	cr_assert_eq(simt_ptx_program("pk.ptx", m, &call, 1, BASE + 4096, SIMT_MAP_VLIW, &p, d), 0, "%s", d->msg);
+	p.ctas_per_cb = ctas_per_cb;
+	p.cbs = 1; /* one CB, so that the four CTAs may share it */
+	simt_machine *mc = simt_machine_new(&p, d);
+	cr_assert_not_null(mc, "%s", d->msg);
+	int rc = simt_machine_run(mc, d);
+	memcpy(out, (const uint8_t *)simt_machine_mem(mc) + BASE, 4096);
+	*st = *simt_machine_stats(mc);
+	simt_machine_free(mc);
+	simt_program_free(&p);
+	ptx_module_free(m);
+	return rc;
+}
+
+static const char pk_swap[] =
+	"\tmad.lo.s32 %r3, %r2, 1000, %r1;\n"
+	"\tmul.wide.u32 %rd3, %r1, 4;\n\tmov.u64 %rd4, s;\n\tadd.s64 %rd5, %rd4, %rd3;\n"
+	"\tst.shared.u32 [%rd5], %r3;\n"
+	"\tbar.sync 0;\n"
+	"\tsub.s32 %r4, 255, %r1;\n\tmul.wide.u32 %rd6, %r4, 4;\n\tadd.s64 %rd7, %rd4, %rd6;\n"
+	"\tld.shared.u32 %r5, [%rd7];\n"
+	"\tshl.b32 %r6, %r2, 8;\n\tadd.s32 %r7, %r6, %r1;\n\tmul.wide.u32 %rd8, %r7, 4;\n"
+	"\tadd.s64 %rd8, %rd2, %rd8;\n\tst.global.u32 [%rd8], %r5;\n";
+
+Test(pack, shared_and_barriers_per_cta)
+{
+	static uint32_t out[1024];
+	for (unsigned ctas = 1; ctas <= 4; ctas *= 4) {
+		simt_stats st;
+		diag d;
+		diag_clear(&d);
+		memset(out, 0xee, sizeof out);
+		cr_assert_eq(packed_run(pk_swap, ctas, out, &st, &d), 0, "%s", d.msg);
+		for (unsigned i = 0; i < 1024; i++)
+			cr_assert_eq(out[i], (i / 256) * 1000 + 255 - i % 256, "ctas_per_cb=%u: out[%u] = %u", ctas, i, out[i]);
+		cr_assert_eq(st.cb_runs, 4);
+		cr_assert_eq(st.cb_groups, ctas == 4 ? 1 : 4, "ctas_per_cb=%u: %llu CB runs", ctas,
+			     (unsigned long long)st.cb_groups);
+		if (ctas == 4) /* every bitline of the CB busy in every bundle */
+			cr_assert_eq(st.thread_slots, st.lane_slots);
+	}
+	/* CTA 1's threads 0-9 at another barrier: CTA 1 is named */
+	static const char split[] =
+		"\tsetp.eq.u32 %p1, %r2, 1;\n\tsetp.lt.u32 %p2, %r1, 10;\n\tand.pred %p3, %p1, %p2;\n"
+		"\t@%p3 bra LA;\n\tbar.sync 0;\n\tbra.uni LE;\nLA:\n\tbar.sync 0;\nLE:\n";
+	simt_stats st;
+	diag d;
+	diag_clear(&d);
+	cr_assert_lt(packed_run(split, 4, out, &st, &d), 0, "a split barrier ran");
+	cr_expect(strstr(d.msg, "pk.ptx:") && strstr(d.msg, "error: kernel 'k': CTA 1: ") &&
+		  strstr(d.msg, "bar.sync"), "%s", d.msg);
 }

@@ -18,7 +18,11 @@
  *              and --fig13, spilling to local memory at several register
  *              limits (spill.simt against C), ld.local/st.local by hand;
  *   errors     bad programs with their located messages, run-time errors;
- *   cli        infsim simt.
+ *   cli        infsim simt;
+ *   pack       several CTAs a CB: four CTAs of 256 on one CB with their
+ *              own %ctaid, shared window, barrier and shuffle lanes, in
+ *              both packings; fewer bundles and cycles with many small
+ *              CTAs; a barrier split in one packed CTA; ctas_per_cb=.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -252,6 +256,8 @@ Test(work, matvec)
 		}
 		cr_assert_eq(Y[i], bits(acc), "Y[%u]: %g, C %g", i, (double)f32(Y[i]), (double)acc);
 	}
+	/* 2 CTAs, no more than the 4 CBs: one a CB, side by side */
+	cr_assert_eq(simt_machine_stats(b.m)->cb_groups, 2);
 	cr_assert_eq(simt_machine_stats(b.m)->jumps_taken, 2 * 63, "the loop jumps back 63 times a CTA");
 	both_free(&b);
 }
@@ -449,6 +455,9 @@ Test(errors, parse)
 	bad(".machine fp=half\n", "bad.simt:1:13: error: unknown fp mode 'half'");
 	bad(".machine colour=1\n", "unknown setting 'colour'");
 	bad(".machine mapping=diagonal\n", "bad.simt:1:18: error: expected vliw or serial after mapping=");
+	bad(".machine ctas_per_cb=0\n", "bad.simt:1:22: error: ctas_per_cb 0 out of range: expected 1 to 1024");
+	bad(".machine ctas_per_cb=1025\n", "bad.simt:1:22: error: ctas_per_cb 1025 out of range: expected 1 to 1024");
+	bad(".machine ctas_per_cb=all\n", "bad.simt:1:22: error: expected ctas_per_cb (a decimal number)");
 	bad(".global A u32 4\n.global A u32 4\n", "global 'A' declared twice");
 	bad(".global A u64 4\n", "bad.simt:1:11: error: expected the element type");
 	bad(".global A u32 2 = 1 2 3\n", "more values than the 2 elements");
@@ -581,7 +590,9 @@ Test(xbar, reduce)
 			cr_assert_eq(Y[cta * 256 + t], bits(f32(X[cta * 256 + t]) - mean), "Y[%u]",
 				     cta * 256 + t);
 	}
-	cr_assert_eq(simt_machine_stats(b.m)->shuffles, 8 * 9);
+	/* 8 CTAs of 256 on 4 CBs, two a CB: 4 CB runs of 9 shuffles */
+	cr_assert_eq(simt_machine_stats(b.m)->cb_groups, 4);
+	cr_assert_eq(simt_machine_stats(b.m)->shuffles, 4 * 9);
 	both_free(&b);
 }
 
@@ -879,6 +890,7 @@ Test(translate, local_memory)
 		cr_assert_eq(o[g], t * t * 7 + t, "OUT[%u] = %u", g, o[g]);
 	}
 	const simt_stats *st = simt_machine_stats(b.m);
+	/* 2 CTAs on 2 CBs: one a CB */
 	cr_assert_eq(st->spills, 2 * 2);
 	cr_assert_eq(st->reloads, 2 * 2);
 	/* 4 local operations of 256 threads a CTA, 16 lines each; the
@@ -1263,4 +1275,233 @@ Test(simt, runaway_cycles)
 	diag_clear(&d);
 	cr_assert_lt(simt_parse("rt.simt", ".machine max_cycles=0\n", 22, &p, &d), 0);
 	cr_assert(strstr(d.msg, "rt.simt:1:"), "%s", d.msg);
+}
+
+/* ---- pack: several CTAs a control block (doc/SIMT.md, "The machine") ---- */
+
+/* Four CTAs of 256 on the one CB (cbs=1): every thread stores its
+ * %ctaid, %tid, the value of its down-neighbour (shfl.down by 1), of lane
+ * 300 (outside a CTA of 256) and of its CTA's lane 0.  A CTA's last
+ * thread reads its own value, not the next CTA's thread 0 on the next
+ * bitline; lane 300 is its own too, and lane 0 its own CTA's.  One CB run
+ * holds them all, every bitline busy; the registers of all four CTAs are
+ * the reference's at the end. */
+static const char pack_prog[] =
+	".machine cbs=1%s\n"
+	".global OUT u32 5120\n"
+	".thread k\n"
+	"\tmov.u32 %%t, %%tid\n"
+	"\tmov.u32 %%c, %%ctaid\n"
+	"\tmov.u32 %%n, %%ntid\n"
+	"\tmov.u32 %%k, 1000\n"
+	"\tmul.lo.u32 %%v0, %%c, %%k\n"
+	"\tadd.u32 %%v, %%v0, %%t\n"                 /* ctaid * 1000 + tid */
+	"\tshfl.down.b32 %%dn, %%v, 1\n"
+	"\tshfl.idx.b32 %%far, %%v, 300\n"
+	"\tshfl.idx.b32 %%l0, %%v, 0\n"
+	"\tmul.lo.u32 %%g0, %%c, %%n\n"
+	"\tadd.u32 %%g, %%g0, %%t\n"                 /* global id */
+	"\tmov.u32 %%five, 20\n"
+	"\tmul.lo.u32 %%o, %%g, %%five\n"
+	"\tmov.u32 %%base, OUT\n"
+	"\tadd.u32 %%a0, %%base, %%o\n"
+	"\tst.global.u32 [%%a0], %%c\n"
+	"\tmov.u32 %%four, 4\n"
+	"\tadd.u32 %%a1, %%a0, %%four\n"
+	"\tst.global.u32 [%%a1], %%t\n"
+	"\tadd.u32 %%a2, %%a1, %%four\n"
+	"\tst.global.u32 [%%a2], %%dn\n"
+	"\tadd.u32 %%a3, %%a2, %%four\n"
+	"\tst.global.u32 [%%a3], %%far\n"
+	"\tadd.u32 %%a4, %%a3, %%four\n"
+	"\tst.global.u32 [%%a4], %%l0\n"
+	".end\n"
+	".launch k 4 256\n";
+
+static void pack_run(both *b, const char *machine)
+{
+	char text[4096];
+	snprintf(text, sizeof text, pack_prog, machine);
+	both_run(b, text);
+}
+
+Test(pack, four_ctas_one_cb)
+{
+	for (int one = 0; one < 2; one++) {
+		both b;
+		pack_run(&b, one ? " ctas_per_cb=1" : "");
+		const uint32_t *o = gmem(&b, "OUT", simt_machine_mem(b.m));
+		for (unsigned g = 0; g < 1024; g++) {
+			unsigned c = g / 256, t = g % 256, v = c * 1000 + t;
+			cr_assert_eq(o[5 * g], c, "%%ctaid of thread %u: %u", g, o[5 * g]);
+			cr_assert_eq(o[5 * g + 1], t, "%%tid of thread %u: %u", g, o[5 * g + 1]);
+			cr_assert_eq(o[5 * g + 2], t == 255 ? v : v + 1, "shfl.down of CTA %u thread %u: %u", c, t, o[5 * g + 2]);
+			cr_assert_eq(o[5 * g + 3], v, "lane 300 of CTA %u thread %u: %u", c, t, o[5 * g + 3]);
+			cr_assert_eq(o[5 * g + 4], c * 1000, "lane 0 of CTA %u thread %u: %u", c, t, o[5 * g + 4]);
+		}
+		const simt_stats *st = simt_machine_stats(b.m);
+		cr_assert_eq(st->cb_runs, 4);
+		cr_assert_eq(st->cb_groups, one ? 4u : 1u, "%llu CB runs", (unsigned long long)st->cb_groups);
+		if (!one)
+			cr_assert_eq(st->thread_slots, st->lane_slots, "every bitline busy");
+		/* the CB holds CTA 3 (one a CB) or all four (packed) at the end */
+		uint32_t v;
+		cr_assert_eq(simt_machine_reg(b.m, 3, 255, 5, &v), 0);
+			cr_assert_eq(simt_machine_reg(b.m, 0, 7, 5, &v), one ? -1 : 0);
+		both_free(&b);
+	}
+}
+
+/* 64 CTAs of 32 threads on 4 CBs: packed, 16 CTAs a CB (32 fit, but 16
+ * give each CB some), one CB run each; with ctas_per_cb=1 every CB runs
+ * 16 CTAs one after another.  The same memory; the packed run issues 16
+ * times fewer bundles and its critical path is several times shorter. */
+Test(pack, fewer_cycles)
+{
+	static const char prog[] =
+		".machine%s\n.global A f32 2048 rand 3\n.global B f32 2048 rand 4\n.global C f32 2048\n"
+		".thread k\n"
+		"\tmov.u32 %%c, %%ctaid\n\tmov.u32 %%n, %%ntid\n\tmov.u32 %%t, %%tid\n"
+		"\tmul.lo.u32 %%g0, %%c, %%n\n\tadd.u32 %%g, %%g0, %%t\n\tshl.b32 %%o, %%g, 2\n"
+		"\tmov.u32 %%pa, A\n\tadd.u32 %%aa, %%pa, %%o\n\tld.global.f32 %%x, [%%aa]\n"
+		"\tmov.u32 %%pb, B\n\tadd.u32 %%ab, %%pb, %%o\n\tld.global.f32 %%y, [%%ab]\n"
+		"\tmul.f32 %%z, %%x, %%y\n"
+		"\tmov.u32 %%pc, C\n\tadd.u32 %%ac, %%pc, %%o\n\tst.global.f32 [%%ac], %%z\n"
+		".end\n.launch k 64 32\n";
+	char text[2048];
+	both packed, one;
+	snprintf(text, sizeof text, prog, "");
+	both_run(&packed, text);
+	snprintf(text, sizeof text, prog, " ctas_per_cb=1");
+	both_run(&one, text);
+	const simt_global *c = simt_global_find(&packed.p, "C");
+	cr_assert(!memcmp(simt_machine_mem(packed.m) + c->addr / 4, simt_machine_mem(one.m) + c->addr / 4,
+			  c->count * 4), "the packings store different C");
+	const simt_stats *p = simt_machine_stats(packed.m), *s = simt_machine_stats(one.m);
+	cr_assert_eq(p->cb_groups, 4);
+	cr_assert_eq(s->cb_groups, 64);
+	cr_assert_eq(s->bundles, 16 * p->bundles, "%llu and %llu bundles", (unsigned long long)s->bundles,
+		     (unsigned long long)p->bundles);
+	cr_assert_lt(4 * p->critical_path, s->critical_path, "critical path %llu packed, %llu one a CB",
+		     (unsigned long long)p->critical_path, (unsigned long long)s->critical_path);
+	cr_assert_lt(8 * p->compute_cycles, s->compute_cycles);
+	/* utilisation: 32 of 1024 lanes one a CB, 512 packed */
+	cr_assert_eq(32 * s->thread_slots, s->lane_slots);
+	cr_assert_eq(2 * p->thread_slots, p->lane_slots);
+	both_free(&packed);
+	both_free(&one);
+}
+
+TestSuite(pack_cli, .init = make_tmpdir, .fini = remove_tmpdir);
+
+/* -m ctas_per_cb=N overrides the .machine line; a bad value is one message. */
+Test(pack_cli, option)
+{
+	result r = run("run " SRCDIR "/samples/simt/vecadd.simt --check -m ctas_per_cb=1");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "104 bundles, 160 instructions, 8 CTA runs"), "%s", r.out);
+	result_free(&r);
+	r = run("run " SRCDIR "/samples/simt/vecadd.simt --check");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert(strstr(r.out, "52 bundles, 80 instructions, 8 CTA runs"), "%s", r.out);
+	result_free(&r);
+	static const char *const badv[] = { "0", "1025", "two", "4x" };
+	for (size_t i = 0; i < sizeof badv / sizeof *badv; i++) {
+		r = run("run " SRCDIR "/samples/simt/vecadd.simt -m ctas_per_cb=%s", badv[i]);
+		char want[128];
+		snprintf(want, sizeof want, "infsim: -m ctas_per_cb=%s: expected 1 to 1024", badv[i]);
+		cr_assert_eq(r.status, 2, "%s", r.err);
+		cr_assert(!strncmp(r.err, want, strlen(want)), "got '%s', want '%s'", r.err, want);
+		cr_assert_eq(strstr(r.err, "error") ? 1 : 0, 0, "%s", r.err);
+		result_free(&r);
+	}
+}
+
+/* Four CTAs of 256 on the one CB, written as bundles: each thread stores
+ * v = ctaid * 1000 + tid to its CTA's shared s[tid], waits at bar.sync,
+ * reads s[255 - tid] and shuffles v down by one and from lane 300.  The
+ * four windows and barriers are each CTA's own: another CTA's window or
+ * a barrier that let a CTA on before its own threads had stored would
+ * give other numbers; both packings, against the reference and C. */
+static const char pack_bar[] =
+	".machine cbs=1 shared=1024%s\n"
+	".global OUT u32 4096\n"
+	".kernel k\n"
+	"\tmov.u32 r0, %%tid ; mov.u32 r3, %%ctaid ; mov.u32 r6, 1000\n"
+	"\tmov.u32 r7, r3\n"
+	"\tmul.lo.u32 r7, r7, r6 ; mov.u32 r4, r0\n"       /* r7 = ctaid * 1000 */
+	"\tmov.u32 r8, r0\n"
+	"\tadd.u32 r8, r8, r7 ; mov.u32 r10, r0\n"        /* r8 = v */
+	"\tshl.b32 r10, r10, 2\n"                          /* r10 = 4 tid */
+	"\tst.shared.u32 [r10], r8\n"
+	"\tbar.sync\n"
+	"\tmov.u32 r11, 1020\n"
+	"\tsub.u32 r11, r11, r10\n"                        /* 4 (255 - tid) */
+	"\tld.shared.u32 r5, [r11]\n"
+	"\tshfl.down.b32 r1, r8, 1\n"
+	"\tshfl.idx.b32 r2, r8, 300\n"
+	"\tshl.b32 r3, r3, 8\n"
+	"\tadd.u32 r3, r3, r4\n"
+	"\tshl.b32 r3, r3, 4 ; mov.u32 r6, OUT\n"
+	"\tmov.u32 r4, r6\n"
+	"\tadd.u32 r3, r3, r4\n"                           /* &OUT[4 global id] */
+	"\tst.global.u32 [r3], r5 ; mov.u32 r4, 4\n"
+	"\tadd.u32 r3, r3, r4\n"
+	"\tst.global.u32 [r3], r1\n"
+	"\tadd.u32 r3, r3, r4\n"
+	"\tst.global.u32 [r3], r2\n"
+	"\tadd.u32 r3, r3, r4\n"
+	"\tst.global.u32 [r3], r7\n"
+	".end\n"
+	".launch k 4 256\n";
+
+Test(pack, shared_barrier_shuffle)
+{
+	for (int one = 0; one < 2; one++) {
+		both b;
+		char text[4096];
+		snprintf(text, sizeof text, pack_bar, one ? " ctas_per_cb=1" : "");
+		both_run(&b, text);
+		const uint32_t *o = gmem(&b, "OUT", simt_machine_mem(b.m));
+		for (unsigned g = 0; g < 1024; g++) {
+			unsigned c = g / 256, t = g % 256, v = c * 1000 + t;
+			cr_assert_eq(o[4 * g], c * 1000 + 255 - t, "s[255 - tid] of CTA %u thread %u: %u", c, t, o[4 * g]);
+			cr_assert_eq(o[4 * g + 1], t == 255 ? v : v + 1, "shfl.down of CTA %u thread %u: %u", c, t, o[4 * g + 1]);
+			cr_assert_eq(o[4 * g + 2], v, "lane 300 of CTA %u thread %u: %u", c, t, o[4 * g + 2]);
+			cr_assert_eq(o[4 * g + 3], c * 1000, "%%ctaid of CTA %u thread %u: %u", c, t, o[4 * g + 3]);
+		}
+		cr_assert_eq(simt_machine_stats(b.m)->cb_groups, one ? 4u : 1u);
+		both_free(&b);
+	}
+}
+
+/* A barrier split in CTA 1 alone (its threads below 10 at another
+ * bar.sync) is refused naming CTA 1 by the machine, where the other three
+ * CTAs on the CB pass theirs, and by the reference; bad shared windows
+ * and addresses are located. */
+Test(pack, barrier_errors)
+{
+	static const char split[] =
+		".machine cbs=1\n.kernel k\n"
+		"\tmov.u32 r0, %tid ; mov.u32 r3, %ctaid ; mov.u32 r6, 1 ; mov.u32 r9, 10\n"
+		"\tmov.u32 r1, r3 ; mov.u32 r4, r0\n"
+		"\tmov.u32 r2, 1 ; mov.u32 r5, 10\n"
+		"\tsetp.eq.u32 p0, r1, r2 ; setp.lt.u32 p1, r4, r5\n"
+		"\t@!p0 bra A\n"
+		"\t@p1 bra B\n"
+		"A:\n\tbar.sync\n\texit\n"
+		"B:\n\tbar.sync\n\texit\n"
+		".end\n.launch k 4 256\n";
+	runtime_bad(split, "rt.simt:13:2: error: kernel 'k': CTA 1: every running thread waits at a bar.sync, "
+		    "but not at the same one (thread 0 waits here)");
+	runtime_bad(".machine shared=64\n.kernel k\n\tmov.u32 r0, 64\n\tld.shared.u32 r1, [r0]\n.end\n.launch k 2 4\n",
+		    "rt.simt:4:2: error: kernel 'k': thread 0 of CTA 0 loads from shared address 0x40, outside the CTA's shared memory (it holds 64 bytes)");
+	bad(".kernel k\n\tld.shared.u32 r1, [r0]\n.end\n.launch k 1 1\n",
+	    "bad.simt:2:2: error: ld.shared needs a shared window: .machine shared=BYTES");
+	bad(".machine shared=6\n", "bad.simt:1:17: error: shared=6: a multiple of 4 bytes");
+	bad(".machine shared=70000\n", "bad.simt:1:17: error: shared (bytes of a CTA's shared window) 70000 out of range");
+	bad(".kernel k\n\t@p0 bar.sync\n.end\n.launch k 1 1\n", "bad.simt:2:2: error: bar.sync takes no guard");
+	bad(".kernel k\n\tbar.wait\n.end\n.launch k 1 1\n", "bad.simt:2:2: error: expected bar.sync");
+	bad(".machine shared=16\n.thread k\n\tbar.sync\n.end\n.launch k 1 1\n",
+	    "bad.simt:3:2: error: bar.sync and shared memory are written as bundles");
 }

@@ -659,10 +659,18 @@ Test(errors, settings_and_options)
 	tgt_setting key = { "cbs", "2", NULL, 0, 0 };
 	a.settings = &key;
 	open_fails("vecadd.simt", &a, TGT_USAGE,
-		   "-m cbs=2: unknown setting (the SIMT mode's is mapping=vliw|serial; the rest is the program's .machine line)");
+		   "-m cbs=2: unknown setting (the SIMT mode's are mapping=vliw|serial and ctas_per_cb=N; the rest is the program's .machine line)");
 	tgt_setting file = { "mapping", "x", "my.cfg", 3, 0 };
 	a.settings = &file;
 	open_fails("vecadd.simt", &a, TGT_USAGE, "my.cfg:3: error: mapping=x: expected vliw or serial");
+	tgt_setting ctas = { "ctas_per_cb", "0", "my.cfg", 4, 0 };
+	a.settings = &ctas;
+	open_fails("vecadd.simt", &a, TGT_USAGE,
+		   "my.cfg:4: error: ctas_per_cb=0: expected 1 to 1024 (the most CTAs a CB holds at once; default: as many as fit)");
+	tgt_setting many = { "ctas_per_cb", "1025", NULL, 0, 0 };
+	a.settings = &many;
+	open_fails("vecadd.simt", &a, TGT_USAGE,
+		   "-m ctas_per_cb=1025: expected 1 to 1024 (the most CTAs a CB holds at once; default: as many as fit)");
 	tgt_optval ov[] = { { option(o, "mapping"), "wide" } };
 	tgt_load b = { .opts = ov, .nopts = 1 };
 	open_fails("vecadd.simt", &b, TGT_USAGE, "--mapping=wide: expected vliw or serial");

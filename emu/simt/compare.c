@@ -2,13 +2,14 @@
 /*
  * compare.c: where the machine and the reference meet (doc/SIMT.md,
  * "Reference"): every word of memory, then every register of the CTAs
- * the CBs still hold, bit for bit; the first difference is named.
+ * the CBs still hold (each CB the CTAs of its last run, several when
+ * packed), bit for bit; the first difference is named.
  */
 #include "machine_int.h"
 
-/* Where a differing word is: a global's element, padding, or local
- * memory (named by word index in the region; doc/SIMT.md, "Local
- * memory and spilling"). */
+/* Where a differing word is: a global's element, padding, shared or
+ * local memory (named by word index in the region; doc/SIMT.md, "Shared
+ * memory", "Local memory and spilling"). */
 const char *simt_word_owner(const simt_program *p, uint32_t addr, uint32_t *index)
 {
 	for (size_t i = 0; i < p->ng; i++)
@@ -16,6 +17,11 @@ const char *simt_word_owner(const simt_program *p, uint32_t addr, uint32_t *inde
 			*index = (addr - p->g[i].addr) / 4;
 			return p->g[i].name;
 		}
+	if (p->shared_bytes && addr >= p->shared_addr &&
+	    addr - p->shared_addr < (uint64_t)p->cbs * p->shared_windows * p->shared_bytes) {
+		*index = (addr - p->shared_addr) / 4;
+		return "(shared memory)";
+	}
 	if (p->local_words && addr >= p->local_addr) {
 		*index = (addr - p->local_addr) / 4;
 		return "(local memory)";
@@ -53,7 +59,7 @@ int simt_first_diff(simt_machine *m, const simt_ref *r, bool regs, uint32_t skip
 	const simt_program *p = m->p;
 	const uint32_t *a = simt_machine_mem(m), *b = simt_ref_mem(r);
 	for (uint32_t w = 0; w < p->mem_bytes / 4; w++) {
-		if (a[w] == b[w] || (skip_run && simt_machine_mem_writer(m, w).run == skip_run))
+		if (a[w] == b[w] || (skip_run && simt_machine_mem_writer(m, w).run >= skip_run))
 			continue;
 		*x = (simt_diff){ .word = w, .got = a[w], .want = b[w] };
 		return 1;

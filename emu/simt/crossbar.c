@@ -10,10 +10,18 @@
  * lane is the crossbar's routing, set from the instruction (doc/SIMT.md,
  * "Exchange between threads").
  *
+ * The lanes are those of the thread's own CTA (a CB may hold several,
+ * simt_cta_place): lane j of the CTA on the CB's bitlines from base is
+ * bitline base + j, and a lane outside the CTA is one outside it still
+ * when a neighbouring CTA's threads are on those bitlines.  Warps are a
+ * CTA's threads 32 by 32 from its thread 0, so a warp never straddles
+ * two CTAs; a CTA whose size is not a multiple of 32 ends in a partial
+ * warp, whose missing lanes do not issue the shfl.sync.
+ *
  * A shuffle reads the registers of threads other than the one it
  * writes, so it has one meaning only when every live thread of the CTA
- * is at it: one issued with threads waiting at another bundle (a
- * divergent shuffle) stops the run with a message.  Translated PTX's
+ * is at it: one issued with threads of its CTA waiting at another
+ * bundle (a divergent shuffle) stops the run with a message.  Translated PTX's
  * shfl.sync (SIMT_SHFL_WARP) is a warp's: a thread may read only a lane
  * that issues it with it, else the run stops; the translator's vote
  * (SIMT_SHFL_ZERO) reads 0 from a lane that does not, which counts a
@@ -26,17 +34,24 @@
  */
 #include "machine_int.h"
 
+/* Every live thread of each CTA the shfl issues to is at it. */
 static int converged(simt_machine *m, const simt_kernel *k, const simt_instr *in,
 		     const simt_mask *act, diag *d)
 {
 	const simt_cb *cb = &m->cb;
-	for (unsigned t = 0; t < SIMT_CB_THREADS; t++) {
-		if (!simt_mask_bit(&cb->live, t) || simt_mask_bit(act, t))
-			continue;
-		diag_at(d, m->p->path, in->line, in->col,
-			"kernel '%s': CTA %u: shfl issued while thread %u waits at bundle %u (a shuffle needs every live thread of the CTA at it)",
-			k->name, cb->cta, t, (unsigned)cb->pc[t]);
-		return -1;
+	for (unsigned s = 0; s < cb->ctas; s++) {
+		unsigned from = s * cb->ntid, to = from + cb->ntid;
+		bool here = false;
+		for (unsigned t = from; t < to && !here; t++)
+			here = simt_mask_bit(act, t);
+		for (unsigned t = from; here && t < to; t++) {
+			if (!simt_mask_bit(&cb->live, t) || simt_mask_bit(act, t))
+				continue;
+			diag_at(d, m->p->path, in->line, in->col,
+				"kernel '%s': CTA %u: shfl issued while thread %u waits at bundle %u (a shuffle needs every live thread of the CTA at it)",
+				k->name, cb->cta + s, t - from, (unsigned)cb->pc[t]);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -51,18 +66,21 @@ int64_t simt_shfl_run(simt_machine *m, const simt_kernel *k, const simt_instr *i
 	/* Out through the port: every thread's source word (the lanes
 	 * that are not live hold what they last had). */
 	uint32_t *out = m->addr;
-	for (unsigned t = 0; t < cb->ntid; t++)
+	const unsigned lanes = simt_cb_lanes(cb);
+	for (unsigned t = 0; t < lanes; t++)
 		out[t] = (uint32_t)simt_port_read(m, cb->index, t, in->a.reg, 32);
 	uint64_t moved = 0;
-	for (unsigned t = 0; t < cb->ntid; t++) {
+	for (unsigned t = 0; t < lanes; t++) {
 		if (!simt_mask_bit(g, t))
 			continue;
+		/* the lanes of t's CTA, on the bitlines from base */
+		const uint32_t tid = simt_cb_tid(cb, t), base = t - tid;
 		uint32_t b = in->b.kind == SIMT_O_IMM ? (uint32_t)in->b.imm
 			: (uint32_t)simt_port_read(m, cb->index, t, in->b.reg, 32);
 		uint32_t j = in->off & SIMT_SHFL_WARP
-			? simt_shfl_lane_warp(in->cmp, t, b, (uint32_t)in->off & 0xffff)
-			: simt_shfl_lane(in->cmp, t, b, cb->ntid);
-		bool absent = j >= cb->ntid || !simt_mask_bit(act, j);
+			? simt_shfl_lane_warp(in->cmp, tid, b, (uint32_t)in->off & 0xffff)
+			: simt_shfl_lane(in->cmp, tid, b, cb->ntid);
+		bool absent = j >= cb->ntid || !simt_mask_bit(act, base + j);
 		if (warp && absent && (in->off & SIMT_SHFL_ZERO)) {
 			simt_port_write(m, cb->index, t, in->d, 0, 32);
 			moved++;
@@ -71,11 +89,11 @@ int64_t simt_shfl_run(simt_machine *m, const simt_kernel *k, const simt_instr *i
 		if (warp && absent) {
 			diag_at(d, m->p->path, in->line, in->col,
 				"kernel '%s': CTA %u: thread %u's shfl.sync reads thread %u, which is not at this shfl.sync",
-				k->name, cb->cta, t, j);
+				k->name, simt_cb_cta(cb, t), tid, j);
 			return -1;
 		}
-		simt_port_write(m, cb->index, t, in->d, out[j], 32);
-		moved += j != t;
+		simt_port_write(m, cb->index, t, in->d, out[base + j], 32);
+		moved += j != tid;
 	}
 	m->st.shuffles++;
 	m->st.shuffle_lanes += moved;

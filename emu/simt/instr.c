@@ -109,6 +109,9 @@ static int suffixes(simt_cur *c, size_t at, char *rest, simt_instr *in)
 			in->cmp = (uint8_t)k;
 		} else if ((in->opc == SIMT_LD || in->opc == SIMT_ST) && !strcmp(tok, "local")) {
 			in->local = 1;
+			in->space = SIMT_SPACE_LOCAL;
+		} else if ((in->opc == SIMT_LD || in->opc == SIMT_ST) && !strcmp(tok, "shared")) {
+			in->space = SIMT_SPACE_SHARED;
 		} else if (!((in->opc == SIMT_LD || in->opc == SIMT_ST) && !strcmp(tok, "global")) &&
 			   !(in->opc == SIMT_MUL && !strcmp(tok, "lo"))) {
 			return simt_err(c, at, "unknown suffix '.%s' of %s", tok,
@@ -139,6 +142,12 @@ static int mnemonic(simt_cur *c, simt_instr *in)
 	for (unsigned k = 0; k < SIMT_FMA; k++) /* DC-PTX's own */
 		if (!strcmp(w, opinfo[k].name))
 			opc = (int)k;
+	if (!strcmp(w, "bar")) { /* bar.sync: the CTA's barrier */
+		if (!dot || strcmp(dot, "sync"))
+			return simt_err(c, at, "expected bar.sync");
+		in->opc = SIMT_BAR;
+		return 0;
+	}
 	if (opc < 0)
 		return simt_err(c, at, "unknown instruction '%s'", w);
 	in->opc = (uint8_t)opc;
@@ -332,18 +341,27 @@ static int operands(simt_cur *c, const simt_program *p, simt_labels *lab, uint32
 		return branch_target(c, lab, index, slot);
 	case SIMT_EXIT:
 		return 0;
+	case SIMT_BAR:
+		return in->guard < 0 ? 0 : simt_err(c, (size_t)in->col - 1,
+			"bar.sync takes no guard: every running thread of the CTA waits there");
 	case SIMT_SETP:
 		if ((r = regnum(c, 'p', SIMT_PREDS)) < 0 || comma(c) < 0)
 			return -1;
 		in->pd = (uint8_t)r;
 		return src_list(c, in, 2);
 	case SIMT_ST:
+		if (in->space == SIMT_SPACE_SHARED && !p->shared_bytes)
+			return simt_err(c, (size_t)in->col - 1,
+					"st.shared needs a shared window: .machine shared=BYTES");
 		if (address(c, in, &in->a) < 0 || comma(c) < 0)
 			return -1;
 		return reg_operand(c, &in->b);
 	default:
 		break;
 	}
+	if (in->opc == SIMT_LD && in->space == SIMT_SPACE_SHARED && !p->shared_bytes)
+		return simt_err(c, (size_t)in->col - 1,
+				"ld.shared needs a shared window: .machine shared=BYTES");
 	if ((r = regnum(c, 'r', SIMT_REGS)) < 0 || comma(c) < 0)
 		return -1;
 	in->d = (uint8_t)r;

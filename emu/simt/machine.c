@@ -2,8 +2,13 @@
 /*
  * machine.c: the SIMT machine (duality-cache §3.3).  Each CB is four TBs
  * of four 256x256 arrays (one sram "way" of infsim's geometry a TB, one
- * sram bank a CB).  A launch's CTAs go to the CBs in turn (CTA i on CB
- * i mod cbs); a CTA's thread t sits on bitline t mod 256 of TB t / 256.
+ * sram bank a CB).  A CB holds S = min(ctas_per_cb, 1024 / block,
+ * ceil(grid / cbs)) CTAs at once (simt_ctas_per_cb, simt_cta_place): a
+ * launch's CTAs go to the CBs S at a time,
+ * in turn, CTA i in slot i mod S of CB (i / S) mod cbs, its thread t on
+ * the CB's bitline (i mod S) x block + t, which is bitline mod 256 of
+ * TB bitline / 256.  The CTAs of a CB share its PC (lockstep); barriers
+ * and shuffles are each CTA's own.
  *
  * The CB has one PC.  Each thread keeps where it is; the CB issues the
  * lowest PC of its live threads to the threads waiting there (its active
@@ -102,10 +107,12 @@ const simt_stats *simt_machine_stats(const simt_machine *m)
 
 int simt_machine_reg(simt_machine *m, unsigned cta, unsigned t, unsigned reg, uint32_t *out)
 {
-	unsigned cb = cta % m->p->cbs;
-	if (m->held[cb] != (int64_t)cta || t >= m->held_block || reg >= SIMT_REGS_MAX)
+	if (!m->held_slots || cta >= m->held_grid || t >= m->held_block || reg >= SIMT_REGS_MAX)
 		return -1;
-	*out = (uint32_t)simt_port_read(m, cb, t, reg, 32);
+	unsigned slot = cta % m->held_slots, cb = (cta / m->held_slots) % m->p->cbs;
+	if (m->held[cb] != (int64_t)(cta - slot))
+		return -1;
+	*out = (uint32_t)simt_port_read(m, cb, slot * m->held_block + t, reg, 32);
 	return 0;
 }
 
@@ -197,10 +204,11 @@ static void record_writes(simt_machine *m, const simt_kernel *k, const simt_bund
 	if (!m->kbase || (in->opc != SIMT_ST && !simt_opinfo_of(in->opc)->has_d))
 		return;
 	uint32_t bundle = m->kbase[k - m->p->k] + (uint32_t)(b - k->b);
-	simt_writer w = { (uint32_t)m->st.cb_runs + 1, bundle * SIMT_BUNDLE_MAX + i + 1 };
+	simt_writer w = { 0, bundle * SIMT_BUNDLE_MAX + i + 1 };
 	for (unsigned t = 0; t < SIMT_CB_THREADS; t++) {
 		if (!simt_mask_bit(g, t))
 			continue;
+		w.run = (uint32_t)m->st.cb_runs + 1 + t / m->cb.ntid;
 		if (in->opc == SIMT_ST || in->opc == SIMT_ATOM) {
 			unsigned n = simt_type_bits(in->type) / 8;
 			m->mem_w[m->addr[t] / 4] = w;
@@ -211,17 +219,20 @@ static void record_writes(simt_machine *m, const simt_kernel *k, const simt_bund
 	}
 }
 
-/* A CTA starts with its registers, latches and predicates cleared: the
- * runtime's launch writes the rows through the port. */
-static void cta_start(simt_machine *m, unsigned cb, uint32_t cta, const simt_launch *l)
+/* CTAs cta .. cta + n - 1 start together on CB cb with their registers,
+ * latches and predicates cleared: the runtime's launch writes the rows
+ * through the port. */
+static void cta_start(simt_machine *m, unsigned cb, uint32_t cta, unsigned n,
+		      const simt_launch *l)
 {
 	simt_cb *c = &m->cb;
 	memset(c, 0, sizeof *c);
 	c->index = cb;
 	c->cta = cta;
+	c->ctas = n;
 	c->ntid = l->block;
 	c->nctaid = l->grid;
-	for (unsigned t = 0; t < l->block; t++)
+	for (unsigned t = 0; t < n * l->block; t++)
 		simt_mask_put(&c->live, t, true);
 	for (unsigned tb = 0; tb < SIMT_TBS; tb++)
 		for (unsigned k = 0; k < SIMT_ARRAYS; k++) {
@@ -244,11 +255,19 @@ static int bundle_run(simt_machine *m, const simt_kernel *k, const simt_bundle *
 {
 	uint64_t run = 0, base = 0, mem = 0, serial = 0;
 	const simt_instr *last = &b->in[b->n - 1];
-	if (b->n && last->opc == SIMT_BAR && memcmp(act, &m->cb.live, sizeof *act)) {
-		diag_at(d, m->p->path, last->line, last->col,
-			"kernel '%s': CTA %u: bar.sync reached by %u of the CTA's %u running threads: a barrier in divergent code",
-			k->name, m->cb.cta, simt_mask_count(act), simt_mask_count(&m->cb.live));
-		return -1;
+	/* a barrier is each CTA's: every running thread of a CTA it issues to */
+	for (unsigned s = 0; b->n && last->opc == SIMT_BAR && s < m->cb.ctas; s++) {
+		unsigned here = 0, live = 0, n = m->cb.ntid;
+		for (unsigned t = s * n; t < (s + 1) * n; t++) {
+			here += simt_mask_bit(act, t);
+			live += simt_mask_bit(&m->cb.live, t);
+		}
+		if (here && here != live) {
+			diag_at(d, m->p->path, last->line, last->col,
+				"kernel '%s': CTA %u: bar.sync reached by %u of the CTA's %u running threads: a barrier in divergent code",
+				k->name, m->cb.cta + s, here, live);
+			return -1;
+		}
 	}
 	for (unsigned i = 0; i < b->n; i++) {
 		const simt_instr *in = &b->in[i];
@@ -317,35 +336,55 @@ static bool at_barrier(const simt_kernel *k, uint32_t pc)
 }
 
 /* The CB's PC: the lowest of its live threads'; act: those there.  A
- * thread at a barrier waits there until every live thread is at it:
- * the others run first, the lowest of theirs (UINT32_MAX - 1 when all
- * wait, at different barriers). */
-static uint32_t issue_pc_k(const simt_cb *c, const simt_kernel *k, simt_mask *act)
+ * thread at a barrier waits there until every live thread of its CTA is
+ * at it: the others run first, the lowest of theirs.  UINT32_MAX - 1
+ * when every live thread of some CTA waits at a barrier but not all at
+ * the same one (*stuck: that CTA's first live bitline; k NULL: no
+ * barriers, the lowest PC). */
+static uint32_t issue_pc_k(const simt_cb *c, const simt_kernel *k, simt_mask *act,
+			   unsigned *stuck)
 {
-	uint32_t pc = UINT32_MAX, run = UINT32_MAX;
-	unsigned live = 0, there = 0;
-	for (unsigned t = 0; t < SIMT_CB_THREADS; t++)
-		if (simt_mask_bit(&c->live, t)) {
-			live++;
-			if (c->pc[t] < pc)
-				pc = c->pc[t];
-			if (!at_barrier(k, c->pc[t]) && c->pc[t] < run)
-				run = c->pc[t];
-		}
-	for (unsigned t = 0; at_barrier(k, pc) && t < SIMT_CB_THREADS; t++)
-		there += simt_mask_bit(&c->live, t) && c->pc[t] == pc;
-	if (at_barrier(k, pc) && there < live)
-		pc = run == UINT32_MAX ? UINT32_MAX - 1 : run;
+	uint32_t pc = UINT32_MAX;
+	unsigned n = c->ntid ? c->ntid : SIMT_CB_THREADS;
 	memset(act, 0, sizeof *act);
-	for (unsigned t = 0; t < SIMT_CB_THREADS; t++)
-		if (simt_mask_bit(&c->live, t) && c->pc[t] == pc)
-			simt_mask_put(act, t, true);
+	for (unsigned s = 0; s * n < SIMT_CB_THREADS; s++) {
+		/* CTA s: do its live threads wait at one PC, all at barriers? */
+		unsigned end = (s + 1) * n < SIMT_CB_THREADS ? (s + 1) * n : SIMT_CB_THREADS;
+		uint32_t first = UINT32_MAX;
+		bool same = true, all_bar = true;
+		for (unsigned t = s * n; t < end; t++) {
+			if (!simt_mask_bit(&c->live, t))
+				continue;
+			if (first == UINT32_MAX)
+				first = c->pc[t];
+			same &= c->pc[t] == first;
+			all_bar &= at_barrier(k, c->pc[t]);
+		}
+		if (first == UINT32_MAX)
+			continue;
+		if (all_bar && !same) {
+			for (unsigned t = s * n; stuck && t < end; t++)
+				if (simt_mask_bit(&c->live, t)) {
+					*stuck = t;
+					break;
+				}
+			return UINT32_MAX - 1;
+		}
+		for (unsigned t = s * n; t < end; t++)
+			if (simt_mask_bit(&c->live, t) && (same || !at_barrier(k, c->pc[t])) &&
+			    c->pc[t] <= pc) {
+				if (c->pc[t] < pc)
+					memset(act, 0, sizeof *act);
+				pc = c->pc[t];
+				simt_mask_put(act, t, true);
+			}
+	}
 	return pc;
 }
 
 static uint32_t issue_pc(const simt_cb *c, simt_mask *act)
 {
-	return issue_pc_k(c, NULL, act);
+	return issue_pc_k(c, NULL, act, NULL);
 }
 
 
@@ -355,22 +394,25 @@ static int bundle_step(simt_machine *m, diag *d)
 	simt_cb *c = &m->cb;
 	const simt_kernel *k = &m->p->k[m->p->l[m->launch].kernel];
 	simt_mask act;
-	uint32_t pc = issue_pc_k(c, k, &act);
+	unsigned t = 0;
+	uint32_t pc = issue_pc_k(c, k, &act, &t);
 	if (pc == UINT32_MAX - 1) {
-		unsigned t = 0;
-		while (t + 1 < SIMT_CB_THREADS && !simt_mask_bit(&c->live, t))
-			t++;
 		const simt_instr *bar = &k->b[c->pc[t]].in[k->b[c->pc[t]].n - 1];
 		diag_at(d, m->p->path, bar->line, bar->col,
 			"kernel '%s': CTA %u: every running thread waits at a bar.sync, but not at the same one (thread %u waits here): a barrier in divergent code",
-			k->name, c->cta, t);
+			k->name, simt_cb_cta(c, t), simt_cb_tid(c, t));
 		return -1;
 	}
 	if (++m->issued > m->p->max_bundles || m->cta_cycles > m->p->max_cycles) {
 		const bool b = m->issued > m->p->max_bundles;
+		char who[48];
+		if (c->ctas > 1)
+			snprintf(who, sizeof who, "CTAs %u to %u", c->cta, c->cta + c->ctas - 1);
+		else
+			snprintf(who, sizeof who, "CTA %u", c->cta);
 		diag_at(d, m->p->path, k->b[pc].line, 0,
-			"kernel '%s': CTA %u did not end within %llu %s (a runaway loop? it was "
-			"issuing bundle %u; raise the bound with .machine %s=N)", k->name, c->cta,
+			"kernel '%s': %s did not end within %llu %s (a runaway loop? it was "
+			"issuing bundle %u; raise the bound with .machine %s=N)", k->name, who,
 			(unsigned long long)(b ? m->p->max_bundles : m->p->max_cycles),
 			b ? "bundles" : "cycles", pc, b ? "max_bundles" : "max_cycles");
 		return -1;
@@ -386,16 +428,17 @@ static int bundle_step(simt_machine *m, diag *d)
 	return 0;
 }
 
-/* The CTA that ran on the CB has ended; then the launch, perhaps. */
+/* The CTAs that ran on the CB have ended; then the launch, perhaps. */
 static void cta_end(simt_machine *m)
 {
 	const simt_program *p = m->p;
 	unsigned cb = m->cb.index;
 	m->cb_cycles[cb] += m->cta_cycles;
 	m->held[cb] = m->cb.cta;
-	m->st.cb_runs++;
+	m->st.cb_runs += m->cb.ctas;
+	m->st.cb_groups++;
 	m->running = false;
-	if (++m->next_cta < p->l[m->launch].grid)
+	if ((m->next_cta += m->cb.ctas) < p->l[m->launch].grid)
 		return;
 	uint64_t longest = 0;
 	for (unsigned c = 0; c < p->cbs; c++)
@@ -417,8 +460,12 @@ static bool cta_next(simt_machine *m)
 		for (unsigned c = 0; c < p->cbs; c++)
 			m->held[c] = -1;
 		m->held_block = l->block;
+		m->held_slots = simt_ctas_per_cb(p, l);
+		m->held_grid = l->grid;
 	}
-	cta_start(m, m->next_cta % p->cbs, m->next_cta, l);
+	unsigned cb, slot, s = simt_ctas_per_cb(p, l);
+	simt_cta_place(p, l, m->next_cta, &cb, &slot);
+	cta_start(m, cb, m->next_cta, l->grid - m->next_cta < s ? l->grid - m->next_cta : s, l);
 	m->running = true;
 	m->issued = 0;
 	m->cta_cycles = 0;
@@ -451,8 +498,10 @@ bool simt_machine_where(simt_machine *m, simt_where *w)
 	w->launch = (unsigned)m->launch;
 	w->kernel = m->p->l[m->launch].kernel;
 	w->cta = m->cb.cta;
+	w->ctas = m->cb.ctas;
+	w->ntid = m->cb.ntid;
 	w->cb = m->cb.index;
-	w->pc = issue_pc_k(&m->cb, &m->p->k[w->kernel], &w->active);
+	w->pc = issue_pc_k(&m->cb, &m->p->k[w->kernel], &w->active, NULL);
 	if (w->pc == UINT32_MAX - 1)
 		w->pc = issue_pc(&m->cb, &w->active);
 	memcpy(w->pred, m->cb.pred, sizeof w->pred);
@@ -492,6 +541,8 @@ void simt_machine_copy(simt_machine *dst, const simt_machine *src)
 	memcpy(dst->held, src->held, p->cbs * sizeof *dst->held);
 	memcpy(dst->cb_cycles, src->cb_cycles, p->cbs * sizeof *dst->cb_cycles);
 	dst->held_block = src->held_block;
+	dst->held_slots = src->held_slots;
+	dst->held_grid = src->held_grid;
 	dst->launch = src->launch;
 	dst->next_cta = src->next_cta;
 	dst->running = src->running;

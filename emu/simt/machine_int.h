@@ -14,17 +14,33 @@
 #define SIMT_TB_WORDS (SIMT_TB_THREADS / 64)
 
 
-/* One CB while it runs a CTA: the per-thread PCs (min-PC scheduling
+/* One CB while it runs its CTAs: the per-thread PCs (min-PC scheduling
  * gives the wired-OR jump of §3.3), the live threads, the predicates
- * (peripheral latches, one bit a thread), the CTA's numbers. */
+ * (peripheral latches, one bit a thread), the CTAs' numbers.  It holds
+ * CTAs cta .. cta + ctas - 1 of ntid threads (simt_cta_place): the
+ * thread on bitline t is thread t % ntid of CTA cta + t / ntid. */
 typedef struct simt_cb {
 	unsigned index;
 	uint32_t pc[SIMT_CB_THREADS];
 	simt_mask live;
 	simt_mask pred[SIMT_PREDS];
-	uint32_t cta, ntid, nctaid;
+	uint32_t cta, ctas, ntid, nctaid;
 	uint64_t cycles;      /* compute + memory, this CB, all its CTAs */
 } simt_cb;
+
+/* The bitlines the CB's CTAs take; the CTA and the thread of bitline t. */
+static inline unsigned simt_cb_lanes(const simt_cb *c)
+{
+	return c->ctas * c->ntid;
+}
+static inline uint32_t simt_cb_cta(const simt_cb *c, unsigned t)
+{
+	return c->ntid ? c->cta + t / c->ntid : c->cta;
+}
+static inline unsigned simt_cb_tid(const simt_cb *c, unsigned t)
+{
+	return c->ntid ? t % c->ntid : t;
+}
 
 struct simt_machine {
 	const simt_program *p;
@@ -33,14 +49,14 @@ struct simt_machine {
 	simt_stats st;
 	isa_prog prog;
 	simt_cb cb;
-	int64_t *held;        /* the CTA of the last launch each CB holds, -1 none */
-	uint32_t held_block;
+	int64_t *held;        /* the first CTA of the last launch each CB holds, -1 none */
+	uint32_t held_block, held_slots, held_grid; /* that launch's block, CTAs a CB, grid */
 	uint64_t *cb_cycles;  /* per CB */
 	/* where the run is: launch, next CTA, the CTA running on cb */
 	size_t launch;
 	uint32_t next_cta;
 	bool running;
-	uint64_t issued, cta_cycles;
+	uint64_t issued, cta_cycles; /* of the CB's run of its CTAs */
 	/* The writers (simt_machine_track), NULL unless tracked: a word of
 	 * memory each, a register of each thread of each CB each; kbase[k]
 	 * numbers kernel k's first bundle among all kernels'. */
@@ -91,7 +107,7 @@ int64_t simt_mem_run(simt_machine *m, const simt_kernel *k, const simt_instr *in
 int64_t simt_shfl_run(simt_machine *m, const simt_kernel *k, const simt_instr *in,
 		      const simt_mask *act, const simt_mask *g, diag *d);
 uint64_t simt_move_run(simt_machine *m, const simt_instr *in, const simt_mask *act);
-/* Special register which of thread t of the running CTA. */
+/* Special register which of the thread on bitline t of the running CB. */
 uint32_t simt_special_value(const simt_machine *m, unsigned which, unsigned t);
 
 #endif

@@ -38,7 +38,8 @@ static unsigned access_bytes(const simt_instr *in)
  * the offset, as a GPU's local memory is interleaved by thread, so the
  * same word of neighbouring threads shares a line (doc/SIMT.md, "Local
  * memory"); nothing is read from the arrays.  Shared and parameter
- * addresses are offsets into the CB's window and the launch's buffer. */
+ * addresses are offsets into the window of the thread's CTA (one a CTA
+ * the CB holds) and the launch's buffer. */
 static int addresses(simt_machine *m, const simt_kernel *k, const simt_instr *in,
 		     const simt_mask *act, uint32_t *addr, diag *d)
 {
@@ -62,7 +63,10 @@ static int addresses(simt_machine *m, const simt_kernel *k, const simt_instr *in
 			a &= 0xffffffffu;
 		uint64_t base = 0, size = p->mem_bytes;
 		if (space == SIMT_SPACE_SHARED) {
-			base = p->shared_addr + (uint64_t)cb->index * p->shared_bytes;
+			/* the window of the thread's CTA: its slot on the CB */
+			unsigned windows = p->shared_windows ? p->shared_windows : 1;
+			base = p->shared_addr + ((uint64_t)cb->index * windows + t / cb->ntid) *
+				p->shared_bytes;
 			size = p->shared_bytes;
 		} else if (space == SIMT_SPACE_PARAM) {
 			base = p->l[m->launch].param_addr;
@@ -80,7 +84,8 @@ static int addresses(simt_machine *m, const simt_kernel *k, const simt_instr *in
 		}
 		diag_at(d, p->path, in->line, in->col,
 			"kernel '%s': thread %u of CTA %u %s %saddress 0x%llx, %s (%s %llu bytes)",
-			k->name, t, cb->cta, verb, space == SIMT_SPACE_GLOBAL ? "" : space_names[space],
+			k->name, simt_cb_tid(cb, t), simt_cb_cta(cb, t), verb,
+			space == SIMT_SPACE_GLOBAL ? "" : space_names[space],
 			(unsigned long long)a, why,
 			space == SIMT_SPACE_GLOBAL ? "the globals hold" : "it holds", (unsigned long long)size);
 		return -1;
@@ -197,10 +202,12 @@ int64_t simt_mem_run(simt_machine *m, const simt_kernel *k, const simt_instr *in
 	return (local && in->a.kind == SIMT_O_IMM ? 0 : SIMT_REG_BITS) + data + lines;
 }
 
-/* A special register of thread t of the running CTA. */
-static uint32_t special(const simt_machine *m, unsigned which, unsigned t)
+/* A special register of the thread on bitline t of the running CB: its
+ * thread in its CTA and its CTA's number. */
+static uint32_t special(const simt_machine *m, unsigned which, unsigned bitline)
 {
 	const simt_cb *cb = &m->cb;
+	const unsigned t = simt_cb_tid(cb, bitline);
 	const simt_launch *l = &m->p->l[m->launch];
 	uint32_t b[3] = { cb->ntid, 1, 1 }, g[3] = { cb->nctaid, 1, 1 };
 	if (l->bdim[0]) {
@@ -208,7 +215,7 @@ static uint32_t special(const simt_machine *m, unsigned which, unsigned t)
 		memcpy(g, l->gdim, sizeof g);
 	}
 	uint32_t tid[3] = { t % b[0], t / b[0] % b[1], t / (b[0] * b[1]) };
-	uint32_t c = cb->cta, cta[3] = { c % g[0], c / g[0] % g[1], c / (g[0] * g[1]) };
+	uint32_t c = simt_cb_cta(cb, bitline), cta[3] = { c % g[0], c / g[0] % g[1], c / (g[0] * g[1]) };
 	switch (which) {
 	case SIMT_TID: return tid[0];
 	case SIMT_TID_Y: return tid[1];

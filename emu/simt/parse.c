@@ -56,8 +56,8 @@ static int grow(simt_cur *c, void **v, size_t *cap, size_t n, size_t elem)
 	return 0;
 }
 
-/* .machine cbs=N fp=ieee|ftz latency=baseline|optimised max_bundles=N
- * max_cycles=N mapping=vliw|serial regs=N */
+/* .machine cbs=N ctas_per_cb=N fp=ieee|ftz latency=baseline|optimised
+ * max_bundles=N max_cycles=N mapping=vliw|serial regs=N shared=BYTES */
 static int machine_line(simt_cur *c, pstate *s)
 {
 	if (s->body_seen)
@@ -66,12 +66,22 @@ static int machine_line(simt_cur *c, pstate *s)
 		char key[32], val[32];
 		size_t at = c->pos;
 		if (!simt_word(c, key, sizeof key) || !simt_eat(c, '='))
-			return simt_err(c, at, "expected KEY=VALUE (cbs, fp, latency, mapping, max_bundles, max_cycles, regs)");
+			return simt_err(c, at, "expected KEY=VALUE (cbs, ctas_per_cb, fp, latency, mapping, max_bundles, max_cycles, regs, shared)");
 		uint64_t v;
 		if (!strcmp(key, "cbs")) {
 			if (simt_count(c, "cbs", 1, SIMT_MAX_CBS, &v) < 0)
 				return -1;
 			s->p->cbs = (unsigned)v;
+		} else if (!strcmp(key, "shared")) {
+			if (simt_count(c, "shared (bytes of a CTA's shared window)", 0, SIMT_SHARED_MAX, &v) < 0)
+				return -1;
+			if (v % 4)
+				return simt_err(c, at + 7, "shared=%llu: a multiple of 4 bytes", (unsigned long long)v);
+			s->p->shared_bytes = (uint32_t)v;
+		} else if (!strcmp(key, "ctas_per_cb")) {
+			if (simt_count(c, "ctas_per_cb", 1, SIMT_CB_THREADS, &v) < 0)
+				return -1;
+			s->p->ctas_per_cb = (unsigned)v;
 		} else if (!strcmp(key, "max_bundles")) {
 			if (simt_count(c, "max_bundles", 1, UINT64_C(1) << 40, &v) < 0)
 				return -1;
@@ -104,7 +114,7 @@ static int machine_line(simt_cur *c, pstate *s)
 				return simt_err(c, vat, fp ? "unknown fp mode '%s': expected ieee or ftz"
 						: "unknown latency '%s': expected baseline or optimised", val);
 		} else {
-			return simt_err(c, at, "unknown setting '%s': expected cbs, fp, latency, mapping, max_bundles, max_cycles or regs", key);
+			return simt_err(c, at, "unknown setting '%s': expected cbs, ctas_per_cb, fp, latency, mapping, max_bundles, max_cycles, regs or shared", key);
 		}
 	}
 	return 0;
@@ -337,6 +347,36 @@ static int one_line(simt_cur *c, pstate *s)
 	return simt_at_end(c) ? 0 : simt_err(c, c->pos, "unexpected text at the end of the line");
 }
 
+/* The shared windows after the globals (.machine shared=BYTES): one for
+ * each CTA a CB may hold in any launch, min(floor(1024 / block),
+ * ceil(grid / cbs)), whatever ctas_per_cb says (a -m setting may change
+ * it after the parse), on every CB (doc/SIMT.md, "Shared memory"). */
+static int shared_region(simt_cur *c, simt_program *p)
+{
+	uint32_t windows = 1;
+	for (size_t i = 0; i < p->nl; i++) {
+		simt_program q = *p;
+		q.ctas_per_cb = SIMT_CB_THREADS;
+		unsigned s = simt_ctas_per_cb(&q, &p->l[i]);
+		windows = s > windows ? s : windows;
+	}
+	p->shared_addr = (p->mem_bytes + SIMT_LINE_BYTES - 1) / SIMT_LINE_BYTES * SIMT_LINE_BYTES;
+	p->shared_windows = windows;
+	if (!p->shared_bytes)
+		return 0;
+	uint64_t end = p->shared_addr + (uint64_t)p->cbs * windows * p->shared_bytes;
+	if (end > SIMT_MEM_MAX)
+		return simt_err(c, 0, "the globals and the shared windows of %u CBs (%u a CB of %u bytes) exceed %llu bytes",
+				p->cbs, windows, p->shared_bytes, (unsigned long long)SIMT_MEM_MAX);
+	uint32_t *mem = realloc(p->init, (size_t)end);
+	if (!mem)
+		return simt_err(c, 0, "out of memory");
+	memset((uint8_t *)mem + p->mem_bytes, 0, (size_t)(end - p->mem_bytes));
+	p->init = mem;
+	p->mem_bytes = (uint32_t)end;
+	return 0;
+}
+
 /* The local memory after the globals: as many words a thread as the
  * highest offset any ld.local or st.local names, for every thread of
  * every CB (doc/SIMT.md, "Local memory"). */
@@ -372,6 +412,7 @@ void simt_program_init(simt_program *p, const char *path, int mapping)
 	memset(p, 0, sizeof *p);
 	p->path = path;
 	p->cbs = 4;
+	p->ctas_per_cb = SIMT_CB_THREADS; /* as many as fit (simt_ctas_per_cb) */
 	p->latency_opt = 1;
 	p->max_bundles = UINT64_C(1) << 19;
 	/* a few seconds of the host at the emulator's 1.3-2.9 million cycles a
@@ -406,7 +447,7 @@ int simt_parse_mapped(const char *path, const char *text, size_t len, int mappin
 	if (!ret && p->nl == 0)
 		ret = simt_err(&c, 0, "no .launch: the program runs nothing");
 	if (!ret)
-		ret = local_region(&c, p);
+		ret = shared_region(&c, p) < 0 ? -1 : local_region(&c, p);
 	free(s.lab.name);
 	free(s.lab.at);
 	free(s.lab.line);

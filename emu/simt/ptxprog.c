@@ -65,9 +65,18 @@ int simt_ptx_program(const char *path, const ptx_module *m, const simt_ptx_call 
 	uint64_t param_at = at;
 	for (size_t i = 0; i < nc; i++)
 		at = align_up(at + m->k[c[i].kernel].param_bytes, 16);
+	/* a window for every CTA a CB may hold at once: as many as the
+	 * smallest block fits, whatever ctas_per_cb is set to later */
+	uint32_t windows = 1;
+	for (size_t i = 0; i < nc; i++) {
+		uint64_t b = (uint64_t)c[i].bdim[0] * c[i].bdim[1] * c[i].bdim[2];
+		if (b && b <= SIMT_CB_THREADS && SIMT_CB_THREADS / b > windows)
+			windows = (uint32_t)(SIMT_CB_THREADS / b);
+	}
 	p->shared_addr = (uint32_t)align_up(at, 256);
 	p->shared_bytes = (uint32_t)align_up(shared, 8);
-	at = p->shared_addr + (uint64_t)p->cbs * p->shared_bytes;
+	p->shared_windows = shared ? windows : 1;
+	at = p->shared_addr + (uint64_t)p->cbs * p->shared_windows * p->shared_bytes;
 	p->local_addr = (uint32_t)align_up(at, 256);
 	p->local_words = local_words;
 	at = p->local_addr + (uint64_t)p->cbs * local_words * SIMT_CB_THREADS * 4;

@@ -20,6 +20,7 @@ struct simt_ref {
 	uint32_t *keep;
 	uint32_t keep_first, keep_n, keep_block;
 	struct thread *th;            /* the threads of the CTA running */
+	const simt_launch *l;         /* its launch */
 	uint32_t xbar[SIMT_CB_THREADS]; /* a shuffle's source words */
 };
 
@@ -105,13 +106,36 @@ static int check_addr(const simt_ref *r, const simt_instr *in, const thread *th,
 }
 
 /* Word w of thread th's local memory: the documented layout (doc/SIMT.md,
- * "Local memory"), the CB being the CTA's number modulo cbs. */
+ * "Local memory"), a function of the program's settings: the CB and the
+ * bitline simt_cta_place gives the CTA's thread. */
 static uint32_t *local_word(simt_ref *r, const thread *th, uint32_t off)
 {
 	const simt_program *p = r->p;
+	unsigned cb, slot;
+	simt_cta_place(p, r->l, th->ctaid, &cb, &slot);
 	size_t word = (size_t)p->local_addr / 4 +
-		((size_t)(th->ctaid % p->cbs) * p->local_words + off / 4) * SIMT_CB_THREADS + th->tid;
+		((size_t)cb * p->local_words + off / 4) * SIMT_CB_THREADS + slot * th->ntid + th->tid;
 	return &r->mem[word];
+}
+
+/* The word at byte a of th's CTA's shared window, or NULL with d set:
+ * the window's place is the documented layout (doc/SIMT.md, "Shared
+ * memory"), a function of the program's settings like local memory's. */
+static uint32_t *shared_word(simt_ref *r, const thread *th, const simt_instr *in, uint32_t a,
+			     const char *kname, diag *d)
+{
+	const simt_program *p = r->p;
+	if (a % 4 == 0 && a < p->shared_bytes) {
+		unsigned cb, slot;
+		simt_cta_place(p, r->l, th->ctaid, &cb, &slot);
+		size_t at = p->shared_addr + ((size_t)cb * p->shared_windows + slot) * p->shared_bytes + a;
+		return &r->mem[at / 4];
+	}
+	diag_at(d, p->path, in->line, in->col,
+		"kernel '%s': thread %u of CTA %u %s shared address 0x%x, %s (it holds %u bytes)",
+		kname, th->tid, th->ctaid, in->opc == SIMT_LD ? "loads from" : "stores to", a,
+		a % 4 ? "not 4-byte aligned" : "outside the CTA's shared memory", p->shared_bytes);
+	return NULL;
 }
 
 /* One instruction; returns 1 if the thread branches, 2 if it exits, 0
@@ -121,10 +145,18 @@ static int step(simt_ref *r, thread *th, const simt_instr *in, const char *kname
 	if (in->guard >= 0 && th->p[in->guard] == (bool)in->guard_neg)
 		return 0;
 	uint32_t a = operand(th, &in->a), b = operand(th, &in->b), c = operand(th, &in->c);
+	uint32_t *w;
 	switch (in->opc) {
 	case SIMT_BRA: return 1;
 	case SIMT_EXIT: return 2;
+	case SIMT_BAR: return 0; /* the CTA has met there (run_cta) */
 	case SIMT_LD:
+		if (in->space == SIMT_SPACE_SHARED) {
+			if (!(w = shared_word(r, th, in, a, kname, d)))
+				return -1;
+			th->r[in->d] = *w;
+			return 0;
+		}
 		if (in->local) {
 			th->r[in->d] = *local_word(r, th, in->a.imm);
 			return 0;
@@ -134,6 +166,12 @@ static int step(simt_ref *r, thread *th, const simt_instr *in, const char *kname
 		th->r[in->d] = r->mem[a / 4];
 		return 0;
 	case SIMT_ST:
+		if (in->space == SIMT_SPACE_SHARED) {
+			if (!(w = shared_word(r, th, in, a, kname, d)))
+				return -1;
+			*w = b;
+			return 0;
+		}
 		if (in->local) {
 			*local_word(r, th, in->a.imm) = b;
 			return 0;
@@ -206,10 +244,17 @@ static int count_step(simt_ref *r, const simt_kernel *k, thread *th, diag *d)
 	return -1;
 }
 
-/* Run one thread alone until it ends or reaches a shuffle (not run). */
+/* Does bundle bu end in bar.sync? */
+static const simt_instr *barrier_of(const simt_bundle *bu)
+{
+	return bu->n && bu->in[bu->n - 1].opc == SIMT_BAR ? &bu->in[bu->n - 1] : NULL;
+}
+
+/* Run one thread alone until it ends or reaches a shuffle or a barrier
+ * (not run). */
 static int run_thread(simt_ref *r, const simt_kernel *k, thread *th, diag *d)
 {
-	while (!th->done && !shuffle_of(&k->b[th->pc]))
+	while (!th->done && !shuffle_of(&k->b[th->pc]) && !barrier_of(&k->b[th->pc]))
 		if (count_step(r, k, th, d) < 0 || run_bundle(r, k, th, NULL, d) < 0)
 			return -1;
 	return 0;
@@ -240,9 +285,28 @@ static int run_shuffle(simt_ref *r, const simt_kernel *k, thread *th, uint32_t n
 	return 0;
 }
 
-/* A CTA: each thread alone up to the next shuffle (all of it, without
- * one), then the shuffle for all of them at once, until every thread
- * has ended. */
+/* Every live thread of the CTA waits at a barrier: all at the same one,
+ * they pass it (its bundle runs for each); else an error. */
+static int run_barrier(simt_ref *r, const simt_kernel *k, thread *th, uint32_t n, uint32_t at,
+		       diag *d)
+{
+	const simt_instr *bar = barrier_of(&k->b[th[at].pc]);
+	for (uint32_t t = 0; t < n; t++)
+		if (!th[t].done && th[t].pc != th[at].pc) {
+			diag_at(d, r->p->path, bar->line, bar->col,
+				"kernel '%s': CTA %u: every running thread waits at a bar.sync, but not at the same one (thread %u waits here): a barrier in divergent code",
+				k->name, th[at].ctaid, at);
+			return -1;
+		}
+	for (uint32_t t = 0; t < n; t++)
+		if (!th[t].done && (count_step(r, k, &th[t], d) < 0 || run_bundle(r, k, &th[t], NULL, d) < 0))
+			return -1;
+	return 0;
+}
+
+/* A CTA: each thread alone up to the next shuffle or barrier (all of
+ * it, without one), then the shuffle or the barrier for all of them at
+ * once, until every thread has ended. */
 static int run_cta(simt_ref *r, const simt_kernel *k, const simt_launch *l, uint32_t cta,
 		   diag *d)
 {
@@ -260,16 +324,22 @@ static int run_cta(simt_ref *r, const simt_kernel *k, const simt_launch *l, uint
 		}
 		if (at < 0)
 			return 0;
-		if (run_shuffle(r, k, th, l->block, (uint32_t)at, d) < 0)
+		/* the first live thread's stop decides: a thread at the other
+		 * kind is at another bundle, an error either way */
+		if (barrier_of(&k->b[th[at].pc]) && !shuffle_of(&k->b[th[at].pc])
+		    ? run_barrier(r, k, th, l->block, (uint32_t)at, d) < 0
+		    : run_shuffle(r, k, th, l->block, (uint32_t)at, d) < 0)
 			return -1;
 	}
 }
 
-/* Keep room for the registers of the CTAs the machine still holds at
- * the end of this launch: its last min(grid, cbs). */
+/* Keep room for the registers of the CTAs the machine may still hold at
+ * the end of this launch: its last min(grid, cbs x floor(1024 / block)),
+ * as many as its CBs' bitlines can hold, however they are packed. */
 static int keep_room(simt_ref *r, const simt_launch *l, diag *d)
 {
-	uint32_t n = l->grid < r->p->cbs ? l->grid : r->p->cbs;
+	uint64_t most = (uint64_t)r->p->cbs * (SIMT_CB_THREADS / l->block);
+	uint32_t n = l->grid < most ? l->grid : (uint32_t)most;
 	size_t words = (size_t)n * l->block * SIMT_REGS;
 	uint32_t *k = realloc(r->keep, words * sizeof *k);
 	if (!k) {
@@ -294,6 +364,7 @@ int simt_ref_run_ctas(simt_ref *r, uint64_t n, diag *d)
 	for (size_t li = 0; li < p->nl && n; li++) {
 		const simt_launch *l = &p->l[li];
 		const simt_kernel *k = &p->k[l->kernel];
+		r->l = l;
 		if (keep_room(r, l, d) < 0)
 			return -1;
 		for (uint32_t cta = 0; cta < l->grid && n; cta++, n--) {

@@ -31,9 +31,9 @@ static void report_ops(FILE *f, const simt_stats *s)
 
 void simt_report(FILE *f, const simt_program *p, const simt_stats *s)
 {
-	fprintf(f, "simt: %zu launch%s, %" PRIu64 " CTA runs on %u CBs, fp=%s, latency=%s\n", p->nl,
-		p->nl == 1 ? "" : "es", s->cb_runs, p->cbs, p->ieee ? "ieee" : "ftz",
-		p->latency_opt ? "optimised" : "baseline");
+	fprintf(f, "simt: %zu launch%s, %" PRIu64 " CTA runs in %" PRIu64 " CB runs on %u CBs, fp=%s, latency=%s\n",
+		p->nl, p->nl == 1 ? "" : "es", s->cb_runs, s->cb_groups, p->cbs,
+		p->ieee ? "ieee" : "ftz", p->latency_opt ? "optimised" : "baseline");
 	fprintf(f, "  bundles issued       %" PRIu64 "\n", s->bundles);
 	fprintf(f, "  compute cycles       %" PRIu64 " (baseline latencies: %" PRIu64 ", %.2fx)\n",
 		s->compute_cycles, s->baseline_cycles, ratio(s->baseline_cycles, s->compute_cycles));

@@ -52,6 +52,7 @@ INFSIM_BEGIN_DECLS
 #define SIMT_MAX_CBS 64
 #define SIMT_MEM_MAX (UINT64_C(64) << 20)
 #define SIMT_LOCAL_MAX 1024    /* bytes of local memory a thread */
+#define SIMT_SHARED_MAX 65536  /* bytes of a DC-PTX CTA's shared window */
 
 /* Element types: DC-PTX's .u32/.b32, .s32, .f32; a translated kernel's
  * also the 64-bit integers (two units), the 16-bit ones (the low 16 rows
@@ -258,6 +259,9 @@ typedef struct simt_program {
 	uint32_t *init;         /* its initial words (mem_bytes / 4) */
 	/* .machine settings */
 	unsigned cbs;           /* control blocks run at once (1..64) */
+	unsigned ctas_per_cb;   /* at most this many CTAs a CB holds at once
+				 * (1..1024; SIMT_CB_THREADS, the default: as
+				 * many as fit its bitlines; see simt_cta_place) */
 	unsigned ieee;          /* 1: subnormals kept; 0: flush to zero */
 	unsigned latency_opt;   /* 1: data-dependent latency (§3.1.2) */
 	uint64_t max_bundles;   /* bound of a CTA run's bundles */
@@ -270,14 +274,15 @@ typedef struct simt_program {
 	unsigned regs;          /* registers of an array the translator
 				 * allocates (1..SIMT_REGS_PER_ARRAY) */
 	/* Local memory (spills): local_words words a thread, after the
-	 * globals at local_addr; word w of thread t of CB cb is at
-	 * local_addr + ((cb * local_words + w) * 1024 + t) * 4. */
+	 * globals at local_addr; word w of the thread on bitline t of CB cb
+	 * is at local_addr + ((cb * local_words + w) * 1024 + t) * 4. */
 	uint32_t local_addr, local_words;
 	/* Units of 32 wordlines an array's registers are counted in
 	 * (SIMT_REGS_PER_ARRAY for DC-PTX, SIMT_UNITS_MAX for translated
-	 * PTX), and each CB's shared memory window. */
+	 * PTX), and each CB's shared memory windows: shared_windows of
+	 * shared_bytes a CB, one a CTA it holds (simt_cta_place's slot). */
 	unsigned units;
-	uint32_t shared_addr, shared_bytes;
+	uint32_t shared_addr, shared_bytes, shared_windows;
 	/* CORDIC iterations of sin, cos, exp and log (isa_cmd.iters); 0:
 	 * ISA_CORDIC_DEFAULT */
 	unsigned cordic_iters;
@@ -298,6 +303,35 @@ static inline unsigned simt_reg_row(const simt_program *p, unsigned r)
 }
 /* The slot an instruction takes in a program of these units. */
 unsigned simt_instr_slot(const simt_program *p, const simt_instr *in);
+
+/* Several CTAs a CB (duality-cache §4: the compiler packs CTAs into a
+ * control block; doc/SIMT.md, "The machine").  A CB of launch l holds
+ * S = min(ctas_per_cb, floor(1024 / block), ceil(grid / cbs)) CTAs at
+ * once, in lockstep under its one PC: as many as fit its bitlines, but
+ * no more than it takes to give every CB some (a launch of no more CTAs
+ * than CBs runs one a CB, side by side); the bitlines past S x block
+ * idle. */
+static inline unsigned simt_ctas_per_cb(const simt_program *p, const simt_launch *l)
+{
+	unsigned fit = l->block && l->block <= SIMT_CB_THREADS ? SIMT_CB_THREADS / l->block : 1;
+	unsigned cbs = p->cbs ? p->cbs : 1;
+	uint32_t spread = l->grid / cbs + (l->grid % cbs != 0);
+	if (p->ctas_per_cb && p->ctas_per_cb < fit)
+		fit = p->ctas_per_cb;
+	return spread && spread < fit ? (unsigned)spread : fit;
+}
+/* Where CTA cta of launch l runs: CTAs go to the CBs S at a time, in
+ * order, CTAs g x S to g x S + S - 1 together on CB g mod cbs (g = cta /
+ * S), CTA cta in slot cta mod S: its thread t on the CB's bitline slot x
+ * block + t (bitline b on TB b / 256).  A function of the program alone:
+ * the layout of local and shared memory follows from it. */
+static inline void simt_cta_place(const simt_program *p, const simt_launch *l, uint32_t cta,
+				  unsigned *cb, unsigned *slot)
+{
+	unsigned s = simt_ctas_per_cb(p, l);
+	*cb = (unsigned)((cta / s) % p->cbs);
+	*slot = cta % s;
+}
 
 /* Parse DC-PTX text[0..len) (doc/SIMT.md).  0, or -1 with d naming
  * path:line:column.  path is kept, not copied. */
@@ -338,7 +372,8 @@ typedef struct simt_stats {
 	uint64_t shuffles;         /* shfl operations through the crossbar */
 	uint64_t shuffle_lanes;    /* words they moved between threads */
 	uint64_t jumps_taken;      /* branches where jump_en was set */
-	uint64_t cb_runs;          /* CTAs run */
+	uint64_t cb_runs;          /* CTAs run (finished) */
+	uint64_t cb_groups;        /* CB runs: the CTAs a CB ran together */
 	/* Fig 12: per isa/ command, cycles before and after the
 	 * data-dependent optimisations on this run's data. */
 	uint64_t op_count[64], op_base[64], op_opt[64];
@@ -362,11 +397,15 @@ int simt_machine_step(simt_machine *m, diag *d);
 typedef struct simt_mask { uint64_t w[SIMT_MASK_WORDS]; } simt_mask;
 typedef struct simt_where {
 	unsigned launch, kernel, cta, cb;
+	unsigned ctas, ntid;    /* the CB holds CTAs cta .. cta + ctas - 1 of
+				 * ntid threads: CTA cta + b / ntid's thread
+				 * b % ntid on bitline b */
 	uint32_t pc;
 	simt_mask active, live, pred[SIMT_PREDS];
 } simt_where;
 bool simt_machine_where(simt_machine *m, simt_where *w);
-/* A register of thread t of the running CTA, and the bundle it waits at. */
+/* A register of the thread on bitline t of the running CB, and the
+ * bundle it waits at. */
 uint32_t simt_machine_thread_reg(simt_machine *m, unsigned t, unsigned reg);
 uint32_t simt_machine_thread_pc(const simt_machine *m, unsigned t);
 /* The critical path so far: the finished launches' (stats.critical_path)
@@ -378,7 +417,8 @@ uint64_t simt_machine_cycles(const simt_machine *m);
 void simt_machine_copy(simt_machine *dst, const simt_machine *src);
 
 /* Who last wrote a word of memory or a register (for --check's report):
- * run is the CTA run (stats.cb_runs + 1 while it ran), at encodes the
+ * run is the CTA run (the writing thread's CTA counted from 1 over every
+ * launch's CTAs in order: stats.cb_runs + 1 + its slot while it ran), at encodes the
  * instruction (simt_writer_instr), 0 when nothing wrote it since the
  * start, SIMT_WRITER_OUTSIDE when a debugger or loader set it. */
 typedef struct simt_writer { uint32_t run, at; } simt_writer;
@@ -406,7 +446,7 @@ void simt_where_slots(const simt_program *p, const simt_where *w,
 
 /* Register reg of thread t of CTA cta of the last launch, read from the
  * arrays through the port: 0, or -1 if no CB holds that CTA any more
- * (only the last min(grid, cbs) CTAs are held at the end). */
+ * (at the end each CB holds the CTAs of its last run). */
 int simt_machine_reg(simt_machine *m, unsigned cta, unsigned t, unsigned reg,
 		     uint32_t *out);
 
@@ -436,8 +476,8 @@ typedef struct simt_diff {
 } simt_diff;
 /* 1 and *x if the machine and the reference differ, else 0.  regs: also
  * the registers (at the end only); skip_run: memory words whose writer's
- * run is skip_run (those the CTA still running stored) are not compared
- * (0: compare every word). */
+ * run is skip_run or later (those the CTAs still running stored) are not
+ * compared (0: compare every word). */
 int simt_first_diff(simt_machine *m, const simt_ref *r, bool regs, uint32_t skip_run,
 		    simt_diff *x);
 /* The global holding byte address addr and the element's index there,

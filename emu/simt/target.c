@@ -35,6 +35,7 @@ struct tgt {
 	int mapping;           /* SIMT_MAP_*: FILE, the program's own */
 	bool ptx;              /* tgt_ptx: a PTX module, which has no .machine line */
 	int latency;           /* PTX only: -m latency=, 0 unset (optimised), 1 baseline, 2 optimised */
+	unsigned ctas;         /* -m ctas_per_cb=N, 0 unset (DC-PTX: the .machine line's) */
 	bool check, bundles, fig13;
 	bool failed;           /* a bundle stopped the run with an error */
 	FILE *out;
@@ -96,12 +97,19 @@ static const tgt_type u32_type = { .kind = TGT_INT, .width = 32 };
 
 /* ---- open, settings, options ---- */
 
-/* mapping=VALUE (and for a PTX module latency=VALUE), from -m (how "-m"), a -c
- * file (file set) or --mapping. */
+/* mapping=VALUE, ctas_per_cb=N (and for a PTX module latency=VALUE), from
+ * -m (how "-m"), a -c file (file set) or --mapping. */
 static int apply_setting(tgt *t, const tgt_setting *s, const char *how, diag *d)
 {
 	const char *why = NULL;
-	if (t->ptx && !strcmp(s->key, "latency")) {
+	if (!strcmp(s->key, "ctas_per_cb")) {
+		char *end;
+		unsigned long v = s->value[0] >= '0' && s->value[0] <= '9' ? strtoul(s->value, &end, 10) : 0;
+		if (v >= 1 && v <= SIMT_CB_THREADS && !*end)
+			t->ctas = (unsigned)v;
+		else
+			why = "expected 1 to 1024 (the most CTAs a CB holds at once; default: as many as fit)";
+	} else if (t->ptx && !strcmp(s->key, "latency")) {
 		if (!strcmp(s->value, "baseline"))
 			t->latency = 1;
 		else if (!strcmp(s->value, "optimised"))
@@ -109,8 +117,8 @@ static int apply_setting(tgt *t, const tgt_setting *s, const char *how, diag *d)
 		else
 			why = "expected baseline or optimised";
 	} else if (strcmp(s->key, "mapping"))
-		why = t->ptx ? "unknown setting (the PTX target's are mapping=vliw|serial and latency=baseline|optimised)"
-			     : "unknown setting (the SIMT mode's is mapping=vliw|serial; the rest is the program's .machine line)";
+		why = t->ptx ? "unknown setting (the PTX target's are mapping=vliw|serial, ctas_per_cb=N and latency=baseline|optimised)"
+			     : "unknown setting (the SIMT mode's are mapping=vliw|serial and ctas_per_cb=N; the rest is the program's .machine line)";
 	else if (!strcmp(s->value, "vliw"))
 		t->mapping = SIMT_MAP_VLIW;
 	else if (!strcmp(s->value, "serial"))
@@ -252,6 +260,8 @@ static tgt *open_common(const tgt_load *a, bool ptx, tgt_status *st, diag *d)
 		}
 	} else if (simt_parse_mapped(t->path, t->text, t->len, t->mapping, &t->p, d) < 0) {
 		goto fail;
+	} else if (t->ctas) {
+		t->p.ctas_per_cb = t->ctas;
 	}
 	bool any = false;
 	for (size_t k = 0; k < t->p.nk; k++)
@@ -284,6 +294,8 @@ static int ptx_program(tgt *t, int mapping, simt_program *q, diag *d)
 		return -1;
 	if (t->latency)
 		q->latency_opt = t->latency == 2;
+	if (t->ctas)
+		q->ctas_per_cb = t->ctas;
 	if (q != &t->p && t->p.init)
 		memcpy((uint8_t *)q->init + pl->base, (const uint8_t *)t->p.init + pl->base, pl->size);
 	return 0;
@@ -505,6 +517,29 @@ static void bundle_loc(const tgt *t, const simt_bundle *b, tgt_loc *loc)
 	loc->col = b->n && b->in[0].line == b->line ? (unsigned)b->in[0].col : 1;
 }
 
+/* The CTAs the CB holds: "CTA 3", or "CTAs 0-3" when it holds several. */
+static const char *ctas_text(const simt_where *w, char *buf, size_t size)
+{
+	if (w->ctas > 1)
+		snprintf(buf, size, "CTAs %u-%u", w->cta, w->cta + w->ctas - 1);
+	else
+		snprintf(buf, size, "CTA %u", w->cta);
+	return buf;
+}
+
+/* The thread on the CB's bitline th: "thread 37 of CTA 0", and when it is
+ * another CTA's thread of another number, "thread 100 (thread 36 of CTA
+ * 1)" (the debugger's threads are the CB's bitlines). */
+static const char *thread_text(const simt_where *w, unsigned th, char *buf, size_t size)
+{
+	unsigned n = w->ntid ? w->ntid : 1;
+	if (th < n)
+		snprintf(buf, size, "thread %u of CTA %u", th, w->cta);
+	else
+		snprintf(buf, size, "thread %u (thread %u of CTA %u)", th, th % n, w->cta + th / n);
+	return buf;
+}
+
 static bool simt_where_(tgt *t, unsigned u, tgt_loc *loc)
 {
 	simt_where w;
@@ -514,7 +549,8 @@ static bool simt_where_(tgt *t, unsigned u, tgt_loc *loc)
 	const simt_program *p = &t->p;
 	const simt_kernel *k = &p->k[w.kernel];
 	const simt_launch *l = &p->l[w.launch];
-	char text[200];
+	char text[200], ctas[40];
+	ctas_text(&w, ctas, sizeof ctas);
 	if (u == UNIT_BUNDLE || u == UNIT_THREAD) {
 		uint32_t pc = w.pc;
 		if (u == UNIT_THREAD) {
@@ -526,8 +562,8 @@ static bool simt_where_(tgt *t, unsigned u, tgt_loc *loc)
 		bundle_text(t, &k->b[pc], text, sizeof text);
 		if (u == UNIT_BUNDLE) {
 			loc->index = simt_machine_stats(t->m)->bundles;
-			snprintf(loc->what, sizeof loc->what, "%s pc %u: %s (CTA %u on CB %u, %u threads)",
-				 k->name, pc, text, w.cta, w.cb, simt_mask_count(&w.active));
+			snprintf(loc->what, sizeof loc->what, "%s pc %u: %s (%s on CB %u, %u threads)",
+				 k->name, pc, text, ctas, w.cb, simt_mask_count(&w.active));
 		} else {
 			loc->index = t->tcount[t->thread];
 			snprintf(loc->what, sizeof loc->what, "thread %u %s at %s pc %u: %s", t->thread,
@@ -546,7 +582,7 @@ static bool simt_where_(tgt *t, unsigned u, tgt_loc *loc)
 	}
 	if (u == UNIT_CTA) {
 		loc->index = simt_machine_stats(t->m)->cb_runs;
-		snprintf(loc->what, sizeof loc->what, "CTA %u of %u of launch %u (%s) on CB %u", w.cta,
+		snprintf(loc->what, sizeof loc->what, "%s of %u of launch %u (%s) on CB %u", ctas,
 			 l->grid, w.launch, k->name, w.cb);
 	} else {
 		loc->index = w.launch;
@@ -605,7 +641,11 @@ static tgt_status differs(tgt *t, const simt_diff *x, diag *d)
 		snprintf(what, sizeof what, "r%u of thread %u of CTA %u", x->index, x->t, x->cta);
 		tgt_value_text(u32_type, x->got, got, sizeof got);
 		tgt_value_text(u32_type, x->want, want, sizeof want);
-		w = simt_machine_reg_writer(t->m, x->cta % t->p.cbs, x->t, x->index);
+		/* the CB and bitline of the CTA's thread (the last launch's) */
+		const simt_launch *l = &t->p.l[t->p.nl - 1];
+		unsigned cb, slot;
+		simt_cta_place(&t->p, l, x->cta, &cb, &slot);
+		w = simt_machine_reg_writer(t->m, cb, slot * l->block + x->t, x->index);
 	} else {
 		uint32_t idx;
 		const char *name = simt_word_owner(&t->p, x->word * 4, &idx);
@@ -768,6 +808,8 @@ static tgt_status fig13_one(tgt *t, int mapping, simt_stats *st, diag *d)
 	simt_program q;
 	if (simt_parse_mapped(t->path, t->text, t->len, mapping, &q, d) < 0)
 		return TGT_FAILED;
+	if (t->ctas)
+		q.ctas_per_cb = t->ctas;
 	for (size_t i = 0; i < q.ng && i < t->p.ng; i++)
 		memcpy(&q.init[q.g[i].addr / 4], &t->p.init[t->p.g[i].addr / 4], q.g[i].count * 4u);
 	tgt_status rc = TGT_FAILED;
@@ -859,9 +901,10 @@ static void stats_machine(const tgt *t, tgt_stat *root)
 	tgt_stat *g = tgt_stat_group(root, "machine", "machine");
 	tgt_stat_str(g, "mapping", p->serial ? "serial" : "vliw", "mapping of .thread kernels");
 	tgt_stat_uint(g, "cbs", p->cbs, "control blocks");
+	tgt_stat_uint(g, "ctas_per_cb", p->ctas_per_cb, "CTAs a CB at most (1024: all fit)");
 	tgt_stat_str(g, "fp", p->ieee ? "ieee" : "ftz", "floating point");
 	tgt_stat_str(g, "latency", p->latency_opt ? "optimised" : "baseline", "latencies");
-	tgt_stat_uint(g, "max_bundles", p->max_bundles, "bundles a CTA may issue");
+	tgt_stat_uint(g, "max_bundles", p->max_bundles, "bundles a CB run may issue");
 	tgt_stat_uint(g, "regs", p->regs, "registers of an array the translator allocates");
 	tgt_stat_uint(g, "arrays_per_tb", SIMT_ARRAYS, "arrays of a TB (VLIW slots)");
 	tgt_stat_uint(g, "threads_per_tb", SIMT_TB_THREADS, "threads of a TB (bitlines)");
@@ -879,6 +922,7 @@ static void stats_run(const tgt *t, const simt_stats *s, tgt_stat *root)
 	tgt_stat *g = tgt_stat_group(root, "simt", "SIMT run");
 	tgt_stat_uint(g, "launches", t->p.nl, "launches");
 	tgt_stat_uint(g, "cta_runs", s->cb_runs, "CTA runs");
+	tgt_stat_uint(g, "cb_runs", s->cb_groups, "CB runs (CTAs run together)");
 	tgt_stat_uint(g, "bundles", s->bundles, "bundles issued");
 	tgt_stat_uint(g, "compute_cycles", s->compute_cycles, "compute cycles");
 	tgt_stat_uint(g, "baseline_cycles", s->baseline_cycles, "compute cycles at baseline latencies");
@@ -1046,13 +1090,19 @@ static unsigned ptx_place(tgt *t, unsigned th, uint32_t r, uint32_t *pc, char *w
 		ptx_reg_name(pk, r, name, sizeof name);
 	else
 		snprintf(name, sizeof name, "register %u", (unsigned)r);
-	if (th >= t->m->cb.ntid) {
+	char who[64];
+	if (th >= w.ctas * w.ntid && w.ctas > 1) {
+		snprintf(why, size, "%s: CB %u has no thread %u (its CTAs %u-%u of %u threads are threads 0 to %u)",
+			 name, w.cb, th, w.cta, w.cta + w.ctas - 1, w.ntid, w.ctas * w.ntid - 1);
+		return SIMT_LOC_NONE;
+	}
+	if (th >= w.ctas * w.ntid) {
 		snprintf(why, size, "%s: CTA %u has no thread %u (its block has %u)", name, w.cta, th,
-			 t->m->cb.ntid);
+			 w.ntid);
 		return SIMT_LOC_NONE;
 	}
 	if (!simt_mask_bit(&w.live, th)) {
-		snprintf(why, size, "%s: thread %u of CTA %u has ended", name, th, w.cta);
+		snprintf(why, size, "%s: %s has ended", name, thread_text(&w, th, who, sizeof who));
 		return SIMT_LOC_NONE;
 	}
 	*pc = simt_machine_thread_pc(t->m, th);
@@ -1220,14 +1270,14 @@ static uint64_t simt_read(tgt *t, const tgt_sym *s, uint64_t index)
 	case S_REG: return simt_machine_thread_reg(m, th, n);
 	case S_PRED: return simt_mask_bit(&m->cb.pred[n], th);
 	case S_PC: return simt_machine_thread_pc(m, th);
-	case S_SPECIAL:
-		return n == SIMT_TID ? th : n == SIMT_NTID ? m->cb.ntid
-			: n == SIMT_CTAID ? m->cb.cta : m->cb.nctaid;
+	case S_SPECIAL: /* the thread's own CTA's, th a bitline of the CB */
+		return n == SIMT_TID ? simt_cb_tid(&m->cb, th) : n == SIMT_NTID ? m->cb.ntid
+			: n == SIMT_CTAID ? simt_cb_cta(&m->cb, th) : m->cb.nctaid;
 	case S_CYCLES: return simt_machine_cycles(m);
 	case S_BUNDLES: return simt_machine_stats(m)->bundles;
 	case S_INSTRUCTIONS: return t->instructions;
 	case S_THREAD: return t->thread;
-	case S_CTA: return m->cb.cta;
+	case S_CTA: return simt_cb_cta(&m->cb, t->thread);
 	case S_PTXREG: {
 		uint32_t pc;
 		char why[8];
@@ -1592,15 +1642,18 @@ static int info_threads(tgt *t, const char *args, FILE *out, diag *d)
 	simt_where w;
 	if (!running_where(t, &w, d))
 		return -1;
-	const unsigned ntid = t->p.l[w.launch].block;
+	const unsigned ntid = t->p.l[w.launch].block, lanes = w.ctas * ntid;
 	unsigned th = t->thread;
 	if (args && *args && !number_in(args, SIMT_CB_THREADS, &th)) {
 		say(d, "info threads %s: expected a thread from 0 to %d", args, SIMT_CB_THREADS - 1);
 		return -1;
 	}
 	if (args && *args) {
-		fprintf(out, "thread %u (TB %u, bitline %u) of CTA %u: %s, at pc %u\n", th,
-			th / SIMT_TB_THREADS, th % SIMT_TB_THREADS, w.cta,
+		char tid[24] = "";
+		if (th >= ntid)
+			snprintf(tid, sizeof tid, "; thread %u", th % ntid);
+		fprintf(out, "thread %u (TB %u, bitline %u%s) of CTA %u: %s, at pc %u\n", th,
+			th / SIMT_TB_THREADS, th % SIMT_TB_THREADS, tid, w.cta + th / ntid,
 			!simt_mask_bit(&w.live, th) ? "ended" : simt_mask_bit(&w.active, th) ? "issues next"
 			: "waiting", simt_machine_thread_pc(t->m, th));
 		for (unsigned r = 0; r < SIMT_ARRAYS * simt_units(&t->p); r++)
@@ -1612,17 +1665,23 @@ static int info_threads(tgt *t, const char *args, FILE *out, diag *d)
 		fputc('\n', out);
 		return 0;
 	}
-	fprintf(out, "CTA %u of launch %u (%s) on CB %u, %u threads, current thread %u\n", w.cta,
-		w.launch, t->p.k[w.kernel].name, w.cb, ntid, t->thread);
+	char ctas[40];
+	if (w.ctas > 1)
+		fprintf(out, "%s of launch %u (%s) on CB %u, %u threads each (thread T is thread T %% %u of CTA %u + T / %u), current thread %u\n",
+			ctas_text(&w, ctas, sizeof ctas), w.launch, t->p.k[w.kernel].name, w.cb, ntid,
+			ntid, w.cta, ntid, t->thread);
+	else
+		fprintf(out, "CTA %u of launch %u (%s) on CB %u, %u threads, current thread %u\n", w.cta,
+			w.launch, t->p.k[w.kernel].name, w.cb, ntid, t->thread);
 	fprintf(out, "issuing pc %u:", w.pc);
-	fprintf(out, " (%u threads)\n", print_ranges(out, &w.active, ntid));
+	fprintf(out, " (%u threads)\n", print_ranges(out, &w.active, lanes));
 	print_waiting(t, &w, out);
 	simt_mask done = { { 0 } };
-	for (unsigned i = 0; i < ntid; i++)
+	for (unsigned i = 0; i < lanes; i++)
 		simt_mask_put(&done, i, !simt_mask_bit(&w.live, i));
 	if (simt_mask_any(&done)) {
 		fprintf(out, "ended:");
-		fprintf(out, " (%u threads)\n", print_ranges(out, &done, ntid));
+		fprintf(out, " (%u threads)\n", print_ranges(out, &done, lanes));
 	}
 	return 0;
 }
@@ -1648,13 +1707,14 @@ static int info_registers(tgt *t, const char *args, FILE *out, diag *d)
 	uint32_t pc;
 	char why[256], name[40], val[96], where[40];
 	if (ptx_place(t, th, 0, &pc, why, sizeof why) == SIMT_LOC_NONE && pc == 0 &&
-	    (th >= t->m->cb.ntid || !simt_mask_bit(&w.live, th))) {
+	    (th >= w.ctas * w.ntid || !simt_mask_bit(&w.live, th))) {
 		say(d, "info registers: %s", strchr(why, ':') ? strchr(why, ':') + 2 : why);
 		return -1;
 	}
 	pc = simt_machine_thread_pc(t->m, th);
 	const simt_kernel *sk = &t->p.k[w.kernel];
-	fprintf(out, "thread %u of CTA %u %s at %s pc %u (%s:%d)\n", th, w.cta,
+	char who[64];
+	fprintf(out, "%s %s at %s pc %u (%s:%d)\n", thread_text(&w, th, who, sizeof who),
 		simt_mask_bit(&w.active, th) ? "issues" : "waits", sk->name, pc, base_name(t->path),
 		pc < sk->n ? sk->b[pc].line : 0);
 	for (uint32_t r = 0; r < pk->nregs; r++) {
@@ -1702,7 +1762,7 @@ static int info_divergence(tgt *t, const char *args, FILE *out, diag *d)
 	simt_where w;
 	if (!running_where(t, &w, d))
 		return -1;
-	const unsigned ntid = t->p.l[w.launch].block;
+	const unsigned ntid = w.ctas * t->p.l[w.launch].block; /* the CB's threads */
 	const simt_bundle *b = &t->p.k[w.kernel].b[w.pc];
 	simt_mask slot[SIMT_ARRAYS + 2];
 	simt_where_slots(&t->p, &w, slot);
@@ -1802,7 +1862,7 @@ static void view_divergence(tgt *t, FILE *out, unsigned width, unsigned height)
 			fprintf(out, "%.*s\n", (int)width, "the program has ended");
 		return;
 	}
-	const unsigned ntid = t->p.l[w.launch].block, per = (ntid + width - 8) / (width - 7);
+	const unsigned ntid = w.ctas * t->p.l[w.launch].block, per = (ntid + width - 8) / (width - 7);
 	const simt_bundle *b = &t->p.k[w.kernel].b[w.pc];
 	simt_mask slot[SIMT_ARRAYS + 2];
 	simt_where_slots(&t->p, &w, slot);
@@ -1902,7 +1962,8 @@ const tgt_ops tgt_simt = {
 	.exts = exts,
 	.claims = claims,
 	.options = options,
-	.settings_help = "mapping=vliw|serial  translate .thread kernels into VLIW bundles or one operation a bundle (default: the program's .machine mapping=)",
+	.settings_help = "mapping=vliw|serial  translate .thread kernels into VLIW bundles or one operation a bundle (default: the program's .machine mapping=); "
+			 "ctas_per_cb=N  at most N CTAs a CB at once (default: the program's .machine ctas_per_cb=, else as many as fit)",
 	.can = TGT_CAN_LOAD | TGT_CAN_SAVE | TGT_CAN_CHECK | TGT_CAN_MACHINE,
 	.why_not = simt_why_not,
 	.open = simt_open,
@@ -1969,6 +2030,7 @@ const tgt_ops tgt_ptx = {
 	.claims = ptx_claims,
 	.options = ptx_options,
 	.settings_help = "mapping=vliw|serial  translate the kernels into VLIW bundles or one operation a bundle (default: vliw); "
+			 "ctas_per_cb=N  at most N CTAs a CB at once (default: as many as fit); "
 			 "latency=baseline|optimised  Table 1's static latencies, or the data-dependent ones (default: optimised)",
 	.can = TGT_CAN_DEFINE | TGT_CAN_LOAD | TGT_CAN_SAVE | TGT_CAN_CHECK | TGT_CAN_MACHINE,
 	.why_not = ptx_why_not,

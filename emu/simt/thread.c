@@ -129,6 +129,9 @@ int simt_thread_line(simt_cur *c, const simt_program *p, simt_tprog *tp)
 	tinstr t = { .in = b.in[0], .def = -1, .use = { -1, -1, -1 } };
 	if (b.n != 1)
 		return simt_err(c, (size_t)b.in[1].col - 1, "one instruction a line in a .thread kernel");
+	if (t.in.opc == SIMT_BAR || t.in.space == SIMT_SPACE_SHARED)
+		return simt_err(c, (size_t)t.in.col - 1,
+				"bar.sync and shared memory are written as bundles, not in a .thread kernel");
 	if (t.in.opc == SIMT_BRA || t.in.opc == SIMT_EXIT)
 		return simt_err(c, (size_t)t.in.col - 1, "a .thread kernel is straight-line: no %s",
 				simt_opc_name(t.in.opc));
