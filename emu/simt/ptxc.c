@@ -1314,6 +1314,150 @@ static int lower_bfe(ts *s, unsigned ty, int d, opr a, opr b, opr c)
 	return op2(s, SIMT_SHR, ty, d, t, IMM(down));
 }
 
+/* ---- shf (issue 28): clang writes a 32-bit rotate as shf.l.wrap ----
+ * {b:a} is packed into a 64-bit temporary (b high), shifted by n (c &
+ * 31 with .wrap, min(c, 32) with .clamp) at 64 bits, and the high half
+ * (.l) or the low half (.r) taken, as the reference's (emu/ptx/ref_alu.c). */
+static int lower_shf(ts *s, const ptx_ins *in, int d, opr a, opr b, opr c)
+{
+	if (in_reg(s, &a, SIMT_U32) < 0 || in_reg(s, &b, SIMT_U32) < 0)
+		return -1;
+	int both = tmp(s, 64);
+	if (both < 0 || op2(s, SIMT_MOV, SIMT_U32, both, a, (opr){ 0 }) < 0)
+		return -1;
+	s->mo[s->nmo - 1].dpart = true;
+	s->mo[s->nmo - 1].dhalf = 0;
+	if (op2(s, SIMT_MOV, SIMT_U32, both, b, (opr){ 0 }) < 0)
+		return -1;
+	s->mo[s->nmo - 1].dpart = true;
+	s->mo[s->nmo - 1].dhalf = 1;
+	bool left = in->mod == PM_L;
+	opr n, t;
+	if (c.kind == SIMT_O_IMM) {
+		uint32_t k = (uint32_t)c.imm;
+		n = IMM((in->flags & PF_WRAP) ? k & 31 : k > 32 ? 32 : k);
+	} else {
+		opr k = IMM((in->flags & PF_WRAP) ? 31 : 32), n32;
+		if (in_reg(s, &c, SIMT_U32) < 0 || in_reg(s, &k, SIMT_U32) < 0 ||
+		    t2(s, (in->flags & PF_WRAP) ? SIMT_AND : SIMT_MIN, SIMT_U32, c, k, &n32) < 0 ||
+		    tw(s, 64, SIMT_CVT, SIMT_U64, n32, (opr){ 0 }, &n) < 0)
+			return -1;
+		last_stype(s, SIMT_U32);
+	}
+	if (tw(s, 64, left ? SIMT_SHL : SIMT_SHR, SIMT_U64, R(both), n, &t) < 0)
+		return -1;
+	return op2(s, SIMT_MOV, SIMT_U32, d, RH(t.v, left ? 1 : 0), (opr){ 0 });
+}
+
+/* ---- popc, clz, brev (issue 28): clang writes __builtin_popcount and
+ * __builtin_clz as popc.b32 and clz.b32 ----
+ * The machine has no such operation: they are the classic shift-and-mask
+ * sequences on 32-bit units (each step a logic op or an add of the
+ * machine's), a 64-bit value one half at a time. */
+
+/* *out := popc of the 32-bit x. */
+static int popc32(ts *s, opr x, opr *out)
+{
+	opr m1 = IMM(0x55555555u), m2 = IMM(0x33333333u), m4 = IMM(0x0f0f0f0fu), m6 = IMM(0x3fu);
+	opr t, u, v, w;
+	if (in_reg(s, &x, SIMT_U32) < 0 || in_reg(s, &m1, SIMT_U32) < 0 || in_reg(s, &m2, SIMT_U32) < 0 ||
+	    in_reg(s, &m4, SIMT_U32) < 0 || in_reg(s, &m6, SIMT_U32) < 0 ||
+	    /* pairs: x - ((x >> 1) & 0x55555555) */
+	    t2(s, SIMT_SHR, SIMT_U32, x, IMM(1), &t) < 0 || t2(s, SIMT_AND, SIMT_U32, t, m1, &t) < 0 ||
+	    t2(s, SIMT_SUB, SIMT_U32, x, t, &v) < 0 ||
+	    /* nibbles */
+	    t2(s, SIMT_SHR, SIMT_U32, v, IMM(2), &t) < 0 || t2(s, SIMT_AND, SIMT_U32, t, m2, &t) < 0 ||
+	    t2(s, SIMT_AND, SIMT_U32, v, m2, &u) < 0 || t2(s, SIMT_ADD, SIMT_U32, t, u, &v) < 0 ||
+	    /* bytes */
+	    t2(s, SIMT_SHR, SIMT_U32, v, IMM(4), &t) < 0 || t2(s, SIMT_ADD, SIMT_U32, v, t, &v) < 0 ||
+	    t2(s, SIMT_AND, SIMT_U32, v, m4, &v) < 0 ||
+	    /* the bytes' sum in the low byte */
+	    t2(s, SIMT_SHR, SIMT_U32, v, IMM(8), &t) < 0 || t2(s, SIMT_ADD, SIMT_U32, v, t, &v) < 0 ||
+	    t2(s, SIMT_SHR, SIMT_U32, v, IMM(16), &t) < 0 || t2(s, SIMT_ADD, SIMT_U32, v, t, &w) < 0)
+		return -1;
+	return t2(s, SIMT_AND, SIMT_U32, w, m6, out);
+}
+
+/* *out := clz of the 32-bit x: 32 - popc of x with every bit below its
+ * top one set. */
+static int clz32(ts *s, opr x, opr *out)
+{
+	opr t, p, k = IMM(32);
+	if (in_reg(s, &x, SIMT_U32) < 0 || in_reg(s, &k, SIMT_U32) < 0)
+		return -1;
+	for (unsigned sh = 1; sh <= 16; sh <<= 1)
+		if (t2(s, SIMT_SHR, SIMT_U32, x, IMM(sh), &t) < 0 || t2(s, SIMT_OR, SIMT_U32, x, t, &x) < 0)
+			return -1;
+	if (popc32(s, x, &p) < 0)
+		return -1;
+	return t2(s, SIMT_SUB, SIMT_U32, k, p, out);
+}
+
+/* *out := the 32-bit x's bits reversed: swaps of 1, 2, 4, 8, 16 bits. */
+static int brev32(ts *s, opr x, opr *out)
+{
+	static const uint32_t mk[] = { 0x55555555u, 0x33333333u, 0x0f0f0f0fu, 0x00ff00ffu, 0x0000ffffu };
+	if (in_reg(s, &x, SIMT_U32) < 0)
+		return -1;
+	for (unsigned i = 0, sh = 1; i < 5; i++, sh <<= 1) {
+		opr m = IMM(mk[i]), hi, lo, t;
+		if (in_reg(s, &m, SIMT_U32) < 0 || t2(s, SIMT_SHR, SIMT_U32, x, IMM(sh), &t) < 0 ||
+		    t2(s, SIMT_AND, SIMT_U32, t, m, &lo) < 0 || t2(s, SIMT_AND, SIMT_U32, x, m, &t) < 0 ||
+		    t2(s, SIMT_SHL, SIMT_U32, t, IMM(sh), &hi) < 0 || t2(s, SIMT_OR, SIMT_U32, hi, lo, &x) < 0)
+			return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+static int lower_bits(ts *s, const ptx_ins *in, unsigned ty, int d, opr a)
+{
+	bool w64 = bits_of_type(ty) == 64;
+	opr r, lo = a, hi;
+	if (bits_of_type(ty) == 16)
+		return fail(s, "'%s' is translated at 32 and 64 bits only", ptx_op_name(in->op));
+	if (in_reg(s, &a, ty) < 0)
+		return -1;
+	if (w64 && (half32(s, a, 0, &lo) < 0 || half32(s, a, 1, &hi) < 0))
+		return -1;
+	switch (in->op) {
+	case PO_POPC: {
+		if (!w64)
+			return popc32(s, a, &r) < 0 ? -1 : op2(s, SIMT_MOV, SIMT_U32, d, r, (opr){ 0 });
+		opr pl, ph;
+		if (popc32(s, lo, &pl) < 0 || popc32(s, hi, &ph) < 0)
+			return -1;
+		return op2(s, SIMT_ADD, SIMT_U32, d, pl, ph);
+	}
+	case PO_CLZ: {
+		if (!w64)
+			return clz32(s, a, &r) < 0 ? -1 : op2(s, SIMT_MOV, SIMT_U32, d, r, (opr){ 0 });
+		/* hi != 0 ? clz(hi) : 32 + clz(lo) */
+		opr cl, ch, k = IMM(32), z = IMM(0), c2;
+		int nz = new_val(s, 1);
+		if (nz < 0 || clz32(s, lo, &cl) < 0 || clz32(s, hi, &ch) < 0 || in_reg(s, &k, SIMT_U32) < 0 ||
+		    in_reg(s, &z, SIMT_U32) < 0 || t2(s, SIMT_ADD, SIMT_U32, cl, k, &c2) < 0 ||
+		    setp(s, nz, PC_NE, SIMT_U32, hi, z) < 0)
+			return -1;
+		return selv(s, SIMT_U32, d, nz, ch, c2);
+	}
+	default: { /* brev */
+		if (!w64)
+			return brev32(s, a, &r) < 0 ? -1 : op2(s, SIMT_MOV, SIMT_U32, d, r, (opr){ 0 });
+		opr rl, rh;
+		if (brev32(s, lo, &rl) < 0 || brev32(s, hi, &rh) < 0 || op2(s, SIMT_MOV, SIMT_U32, d, rh, (opr){ 0 }) < 0)
+			return -1;
+		s->mo[s->nmo - 1].dpart = true;
+		s->mo[s->nmo - 1].dhalf = 0;
+		if (op2(s, SIMT_MOV, SIMT_U32, d, rl, (opr){ 0 }) < 0)
+			return -1;
+		s->mo[s->nmo - 1].dpart = true;
+		s->mo[s->nmo - 1].dhalf = 1;
+		return 0;
+	}
+	}
+}
+
 static int lower_arith(ts *s, const ptx_ins *in, unsigned ty, int d, opr a, opr b, opr c)
 {
 	bool fl = ty == SIMT_F32;
@@ -1695,6 +1839,12 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 		break;
 	case PO_BFE:
 		rc = lower_bfe(s, ty, d, a, b, c);
+		break;
+	case PO_SHF:
+		rc = lower_shf(s, in, d, a, b, c);
+		break;
+	case PO_POPC: case PO_CLZ: case PO_BREV:
+		rc = lower_bits(s, in, ty, d, a);
 		break;
 	case PO_MEMBAR: case PO_FENCE:
 		/* a CB's threads run in lockstep on one memory: already ordered */
