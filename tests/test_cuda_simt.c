@@ -854,3 +854,41 @@ Test(translated_int, bfe)
 		}
 	}
 }
+
+Test(translated_int, shf)
+{
+	static const char *const mode[] = { "l.wrap", "r.wrap", "l.clamp", "r.clamp" };
+	static const unsigned amt[] = { 0, 1, 5, 27, 31, 32, 33, 63, 100 };
+	char body[512];
+	for (int k = 0; k < 4; k++) {
+		for (size_t i = 0; i < sizeof amt / sizeof *amt; i++) {
+			snprintf(body, sizeof body, "\tshf.%s.b32 %%r5, %%r2, %%r3, %u;\n\tcvt.u64.u32 %%rd13, %%r5;\n",
+				 mode[k], amt[i]);
+			op_case(32, body);
+		}
+		/* the amount in a register: c's low byte (0 .. 255) */
+		snprintf(body, sizeof body, "\tand.b32 %%r6, %%r4, 255;\n\tshf.%s.b32 %%r5, %%r2, %%r3, %%r6;\n"
+			 "\tcvt.u64.u32 %%rd13, %%r5;\n", mode[k]);
+		op_case(32, body);
+	}
+}
+
+Test(translated_int, popc_clz_brev)
+{
+	static const char *const body[] = {
+		"\tpopc.b32 %r5, %r2;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tclz.b32 %r5, %r2;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tbrev.b32 %r5, %r2;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tshr.u32 %r6, %r2, %r4;\n\tclz.b32 %r5, %r6;\n\tcvt.u64.u32 %rd13, %r5;\n",
+	};
+	static const char *const b64[] = {
+		"\tpopc.b64 %r5, %rd10;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tclz.b64 %r5, %rd10;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tshr.u64 %rd14, %rd10, %r4;\n\tclz.b64 %r5, %rd14;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tbrev.b64 %rd13, %rd10;\n",
+	};
+	for (size_t i = 0; i < sizeof body / sizeof *body; i++)
+		op_case(32, body[i]);
+	for (size_t i = 0; i < sizeof b64 / sizeof *b64; i++)
+		op_case(64, b64[i]);
+}
