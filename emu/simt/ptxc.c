@@ -12,7 +12,9 @@
  *     values (PTX registers and temporaries): immediates of arithmetic
  *     are set into a register first, mul.wide and 64-bit products are
  *     built from 16- and 32-bit products (a 64-bit product needs more
- *     scratch wordlines than an array has), unordered compares are the
+ *     scratch wordlines than an array has), mul.hi likewise, 64-bit
+ *     division is long division by 64-bit operations, popc/clz/brev are
+ *     shift-and-mask sequences, unordered compares are the
  *     negation of ordered ones, ld.param reads the launch's parameter
  *     buffer, and so on;
  *  4. allocation and emission, a block at a time: every block starts
