@@ -118,6 +118,7 @@ typedef struct ts {
 	int32_t *cs;           /* per module variable: a call sequence's (below) */
 	ilist L;               /* the block's instructions */
 	unsigned plog_rr;      /* the array the next predicate logic goes to */
+	size_t v_block;        /* the first value the block being emitted made */
 } ts;
 
 static int fail(ts *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -2102,12 +2103,14 @@ static simt_instr blank(const ts *s, unsigned opc, unsigned type)
  * in one block, and the block's memory operations keep their order in
  * the bundles (the scheduler's RES_MEM), so the old value's last load
  * comes before the new one's store.  Long lowerings (64-bit division)
- * spill many short-lived temporaries. */
+ * spill many short-lived temporaries.  Only the block's own temporaries
+ * are looked at (the scan stays as short as the block). */
 static bool reuse_home(ts *s, int v, unsigned n)
 {
 	if ((size_t)v < s->k->nregs)
 		return false;
-	for (size_t u = s->k->nregs; u < s->nv; u++) {
+	size_t from = s->v_block > s->k->nregs ? s->v_block : s->k->nregs;
+	for (size_t u = from; u < s->nv; u++) {
 		val *x = &s->v[u];
 		if ((int)u == v || x->home == NONE || x->last >= s->now || (x->bits == 64 ? 8u : 4u) != n)
 			continue;
@@ -2926,6 +2929,7 @@ static int emit_block(ts *s, size_t j)
 	b->bundle = (uint32_t)s->out->n;
 	s->nmo = 0;
 	s->L.n = 0;
+	s->v_block = s->nv;
 	for (uint32_t i = b->first; i < b->end; i++) {
 		s->line = s->k->ins[i].line;
 		s->col = s->k->ins[i].col;
