@@ -892,3 +892,55 @@ Test(translated_int, popc_clz_brev)
 	for (size_t i = 0; i < sizeof b64 / sizeof *b64; i++)
 		op_case(64, b64[i]);
 }
+
+/* Where the reference stops over a member mask, the machine stops too
+ * (the crossbar checks the translated shfl's mask), both located. */
+static void op_both_stop(const char *body, const char *want_ref, const char *want_machine)
+{
+	char text[8192];
+	snprintf(text, sizeof text, "%s\tand.b32 %%r12, %%r1, 31;\n\tshl.b32 %%r11, 1, %%r12;\n%s%s", OP_HEAD, body,
+		 OP_TAIL);
+	ptx_module *m = NULL;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(ptx_read("op.ptx", text, strlen(text), &m, &d), 0, "%s: %s", body, d.msg);
+	const uint64_t size = BASE + 0x800;
+	uint8_t *ref = calloc(1, size);
+	cr_assert_not_null(ref);
+	uint64_t args[4] = { BASE, BASE + 0x200, BASE + 0x400, BASE + 0x600 };
+	ptx_launch pl = { .kernel = 0, .args = args, .nargs = 4, .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+	ptx_mem pm = { ref, 0, size };
+	ptx_where w;
+	diag_clear(&d);
+	cr_assert_lt(ptx_ref_run(m, &pl, &pm, &w, &d), 0, "%s: the reference ran it", body);
+	cr_expect(strstr(d.msg, want_ref), "the reference: got '%s', wanted '%s'", d.msg, want_ref);
+	simt_ptx_call call = { .kernel = 0, .gdim = { 1, 1, 1 }, .bdim = { 32, 1, 1 }, .args = args, .nargs = 4 };
+	simt_program p;
+	diag_clear(&d);
+	cr_assert_eq(simt_ptx_program("op.ptx", m, &call, 1, size, SIMT_MAP_VLIW, &p, &d), 0, "%s", d.msg);
+	simt_machine *sm = simt_machine_new(&p, &d);
+	cr_assert_not_null(sm, "%s", d.msg);
+	diag_clear(&d);
+	cr_assert_lt(simt_machine_run(sm, &d), 0, "%s: the machine ran it", body);
+	cr_expect(strstr(d.msg, want_machine), "the machine: got '%s', wanted '%s'", d.msg, want_machine);
+	simt_machine_free(sm);
+	simt_program_free(&p);
+	free(ref);
+	ptx_module_free(m);
+}
+
+Test(translated_int, member_masks_stop_both)
+{
+	op_both_stop("\tshfl.sync.bfly.b32 %r5, %r2, 1, 31, 65535;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		     "member mask 0x0000ffff leaves out the thread itself",
+		     "op.ptx:32:2: error: kernel 'k': CTA 0: thread 16's shfl.sync member mask 0x0000ffff leaves out the thread itself");
+	/* each thread's mask: itself and lane ^ 2; it reads lane ^ 1 */
+	op_both_stop("\txor.b32 %r13, %r12, 2;\n\tshl.b32 %r14, 1, %r13;\n\tor.b32 %r7, %r11, %r14;\n"
+		     "\tshfl.sync.bfly.b32 %r5|%p1, %r2, 1, 31, %r7;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		     "which is not an active member of the warp",
+		     "shfl.sync reads thread 1, which is not in its member mask 0x00000005");
+	op_both_stop("\tnot.b32 %r7, %r11;\n\tsetp.ne.s32 %p1, %r2, 0;\n\tvote.sync.any.pred %p2, %p1, %r7;\n"
+		     "\tselp.u64 %rd13, 1, 0, %p2;\n",
+		     "vote.sync's member mask leaves out the thread itself",
+		     "thread 0's vote.sync member mask 0xfffffffe leaves out the thread itself");
+}

@@ -929,7 +929,15 @@ static int lower_rsqrt(ts *s, int d, opr a)
  * not running reads 0.  (Five butterfly shuffles would relay values
  * through lanes that may not be running: lane 4's bit reaches lane 8
  * only through lane 12 or lane 0.) */
+static int warp_or_checked(ts *s, opr x, opr mk, opr *out);
 static int warp_or(ts *s, opr x, opr *out)
+{
+	return warp_or_checked(s, x, (opr){ 0 }, out);
+}
+
+/* The same, the first shuffle checking that each thread is in its
+ * member mask mk (the crossbar's c; none: no check). */
+static int warp_or_checked(ts *s, opr x, opr mk, opr *out)
 {
 	opr acc = { 0 };
 	for (unsigned k = 0; k < 32; k++) {
@@ -942,6 +950,8 @@ static int warp_or(ts *s, opr x, opr *out)
 		m->a = x;
 		m->b = IMM(k);
 		m->d = t;
+		if (k == 0)
+			m->c = mk;
 		if (k == 0)
 			acc = R(t);
 		else if (t2(s, SIMT_OR, SIMT_U32, acc, R(t), &acc) < 0)
@@ -989,7 +999,22 @@ static int lower_vote(ts *s, const ptx_ins *in)
  * ~seg), in = j <= maxl; a thread not in range reads its own lane.  The
  * crossbar then moves the values as shfl.sync.idx with c = 31 (the lane
  * as computed). */
-static int lower_shfl_lanes(ts *s, unsigned mode, int d, int p, opr a, opr b, opr c)
+/* The member mask operand of shfl/vote as the crossbar's c: none for
+ * the immediate all ones (nothing to check), else the immediate or the
+ * register. */
+static int shfl_mask(ts *s, const ptx_opnd *o, opr *mk)
+{
+	*mk = (opr){ 0 };
+	if (o->kind == OK_IMM && (uint32_t)o->imm == 0xffffffffu)
+		return 0;
+	if (src(s, o, mk) < 0)
+		return -1;
+	if (mk->kind == SIMT_O_IMM)
+		mk->imm &= 0xffffffffu;
+	return mk->kind == SIMT_O_SPECIAL ? in_reg(s, mk, SIMT_U32) : 0;
+}
+
+static int lower_shfl_lanes(ts *s, unsigned mode, int d, int p, opr a, opr b, opr c, opr mk)
 {
 	opr lane = special(SIMT_LANEID), m31 = IMM(31), bv, cl, sh, seg, nseg, lo, hi, maxl, j, jsel;
 	int in = new_val(s, 1);
@@ -1022,6 +1047,7 @@ static int lower_shfl_lanes(ts *s, unsigned mode, int d, int p, opr a, opr b, op
 	x->in.off = (int32_t)(SIMT_SHFL_WARP | 0x1f);
 	x->a = a;
 	x->b = jsel;
+	x->c = mk;
 	x->d = d;
 	if (p == NONE)
 		return 0;
@@ -1041,7 +1067,7 @@ static int lower_vote_masked(ts *s, const ptx_ins *in)
 	    in_reg(s, &lane, SIMT_U32) < 0 || in_reg(s, &one, SIMT_U32) < 0 ||
 	    t2(s, SIMT_SHL, SIMT_U32, one, lane, &bit) < 0 ||
 	    sel(s, SIMT_U32, p, o[1].neg ? zero : bit, o[1].neg ? bit : zero, &b) < 0 ||
-	    warp_or(s, b, &ballot) < 0 || warp_or(s, bit, &members) < 0 ||
+	    warp_or_checked(s, b, mk, &ballot) < 0 || warp_or(s, bit, &members) < 0 ||
 	    t2(s, SIMT_AND, SIMT_U32, mk, members, &mask) < 0 || t2(s, SIMT_AND, SIMT_U32, ballot, mask, &bm) < 0)
 		return -1;
 	if (in->mod == PM_BALLOT)
@@ -1814,11 +1840,13 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 		/* the machine's crossbar with PTX's warp lanes (simt.h) */
 		static const uint8_t mode[] = { [PM_UP] = SIMT_SHFL_UP, [PM_DOWN] = SIMT_SHFL_DOWN,
 						[PM_BFLY] = SIMT_SHFL_BFLY, [PM_IDX] = SIMT_SHFL_IDX };
-		/* the member mask (o[4]) is not read: the crossbar stops the
-		 * run where a thread reads a lane that is not at the shfl
-		 * (doc/SIMT.md, "Translated PTX") */
+		/* a member mask other than all ones is the crossbar's c,
+		 * which it checks as the reference does (crossbar.c) */
+		opr mk = { 0 };
+		if (shfl_mask(s, &o[4], &mk) < 0)
+			return -1;
 		if (o[0].r[1] != PTX_NOREG || o[3].kind != OK_IMM) {
-			rc = lower_shfl_lanes(s, in->mod, d, o[0].r[1] != PTX_NOREG ? (int)o[0].r[1] : NONE, a, b, c);
+			rc = lower_shfl_lanes(s, in->mod, d, o[0].r[1] != PTX_NOREG ? (int)o[0].r[1] : NONE, a, b, c, mk);
 			break;
 		}
 		if (in_reg(s, &a, SIMT_U32) < 0)
@@ -1830,6 +1858,7 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 		x->in.off = (int32_t)(SIMT_SHFL_WARP | ((uint32_t)o[3].imm & 0x1f1f));
 		x->a = a;
 		x->b = b;
+		x->c = mk;
 		x->d = d;
 		break;
 	}
