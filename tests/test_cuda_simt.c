@@ -10,7 +10,10 @@
  * aligned from 0x1000.  Fig 13 from the CUDA workloads (doc/SIMT.md):
  * the serial mapping keeps every value in array 0, and `infsim run
  * --fig13` of a case (as tests/ck_export writes it) checks both
- * translations and prints the ratio.
+ * translations and prints the ratio.  `translated_int`: issue 28's
+ * integer and exchange lowerings (mul.hi, 64-bit division, bfe, shf,
+ * popc/clz/brev, shfl.sync d|p and register c, member masks) against
+ * the PTX reference bit for bit over edge and random operands.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
