@@ -13,6 +13,10 @@
  * translations and prints the ratio.  Several CTAs a CB (the default)
  * and one (ctas_per_cb=1) give the same bits; the CTAs packed on a CB
  * keep their own shared memory and barriers.
+ * `translated_int`: the
+ * integer and exchange lowerings (mul.hi, 64-bit division, bfe, shf,
+ * popc/clz/brev, shfl.sync d|p and register c, member masks) against
+ * the PTX reference bit for bit over edge and random operands.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -397,13 +401,12 @@ Test(translator, refusals_are_located)
 	untranslated("\tsqrt.rn.f32 %f1, %f2;\n", "t.ptx:10:2: error: kernel 'k': 'sqrt' is not translated");
 	untranslated("\tfma.rz.f32 %f1, %f2, %f3, %f4;\n",
 		     "t.ptx:10:2: error: kernel 'k': fma rounds to nearest even on the machine");
-	untranslated("\tshfl.sync.down.b32 %r1|%p1, %r2, 1, 31, -1;\n",
-		     "t.ptx:10:2: error: kernel 'k': shfl.sync with a predicate destination");
-	untranslated("\tshfl.sync.down.b32 %r1, %r2, 1, 31, %r3;\n",
-		     "t.ptx:10:2: error: kernel 'k': shfl.sync is translated with constant c and a full member mask");
-	untranslated("\tvote.sync.any.pred %p1, %p2, %r3;\n",
-		     "t.ptx:10:2: error: kernel 'k': vote.sync is translated with a full member mask");
-	untranslated("\tdiv.s64 %rd1, %rd2, %rd3;\n", "t.ptx:10:2: error: kernel 'k': 64-bit integer division");
+	untranslated("\tmad.hi.sat.s32 %r1, %r2, %r3, %r4;\n",
+		     "t.ptx:10:2: error: kernel 'k': mad.hi.sat is not translated");
+	untranslated("\tcvt.sat.s32.s64 %r1, %rd2;\n", "t.ptx:10:2: error: kernel 'k': cvt.sat is not translated");
+	untranslated("\tbfe.u32 %r1, %r2, %r3, 4;\n",
+		     "t.ptx:10:2: error: kernel 'k': bfe is translated with an immediate position and length only");
+	untranslated("\tprmt.b32 %r1, %r2, %r3, 4660;\n", "t.ptx:10:2: error: kernel 'k': 'prmt' is not translated");
 }
 
 /* ---- the register map infsdb reads PTX registers by ---- */
@@ -709,4 +712,337 @@ Test(pack, shared_and_barriers_per_cta)
 	cr_assert_lt(packed_run(split, 4, out, &st, &d), 0, "a split barrier ran");
 	cr_expect(strstr(d.msg, "pk.ptx:") && strstr(d.msg, "error: kernel 'k': CTA 1: ") &&
 		  strstr(d.msg, "bar.sync"), "%s", d.msg);
+}
+
+/* ---- integer and exchange translations vs the reference ----
+ * A kernel of one CTA of NT threads: thread t loads a[t], b[t], c[t]
+ * (u64), runs BODY on them (%rd10..12 whole, %r2..4 and %rs1..3 their
+ * low 32 and 16 bits), and stores %rd13 to d[t].  The reference and the
+ * machine (VLIW and serial) run it from the same memory, and every d
+ * must be the same bits. */
+#define OP_NT 64u
+#define OP_HEAD ".version 7.0\n.target sm_52\n.address_size 64\n" \
+	".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)\n{\n" \
+	"\t.reg .pred %p<8>;\n\t.reg .b16 %rs<16>;\n\t.reg .b32 %r<32>;\n\t.reg .b64 %rd<32>;\n" \
+	"\tld.param.u64 %rd1, [pa];\n\tld.param.u64 %rd2, [pb];\n\tld.param.u64 %rd3, [pc];\n" \
+	"\tld.param.u64 %rd4, [pd];\n\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd5, %r1, 8;\n" \
+	"\tadd.s64 %rd6, %rd1, %rd5;\n\tadd.s64 %rd7, %rd2, %rd5;\n\tadd.s64 %rd8, %rd3, %rd5;\n" \
+	"\tadd.s64 %rd9, %rd4, %rd5;\n\tld.global.u64 %rd10, [%rd6];\n\tld.global.u64 %rd11, [%rd7];\n" \
+	"\tld.global.u64 %rd12, [%rd8];\n\tcvt.u32.u64 %r2, %rd10;\n\tcvt.u32.u64 %r3, %rd11;\n" \
+	"\tcvt.u32.u64 %r4, %rd12;\n\tcvt.u16.u64 %rs1, %rd10;\n\tcvt.u16.u64 %rs2, %rd11;\n" \
+	"\tcvt.u16.u64 %rs3, %rd12;\n\tmov.u64 %rd13, 0;\n"
+#define OP_TAIL "\tst.global.u64 [%rd9], %rd13;\n\tret;\n}\n"
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+static uint64_t rnd64(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* Operands at width w: the edges 0, 1, -1, MIN, MAX paired every way,
+ * then random values (some small, as divisors are). */
+static void op_operands(unsigned w, uint64_t *a, uint64_t *b, uint64_t *c)
+{
+	uint64_t m = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+	uint64_t e[5] = { 0, 1, m, (m >> 1) + 1, m >> 1 };
+	for (unsigned t = 0; t < OP_NT; t++) {
+		if (t < 25) {
+			a[t] = e[t / 5];
+			b[t] = e[t % 5];
+		} else {
+			a[t] = rnd64() & m;
+			b[t] = t % 3 ? rnd64() & m : (rnd64() & 0xff) * (t % 2 ? 1 : m);
+		}
+		c[t] = rnd64() & m;
+		/* the bits above w are whatever: the body reads its width */
+		a[t] |= rnd64() & ~m;
+		b[t] |= rnd64() & ~m;
+	}
+}
+
+static void op_run(const char *what, const char *body, const uint64_t *a, const uint64_t *b, const uint64_t *c,
+		   unsigned nt)
+{
+	char text[8192];
+	snprintf(text, sizeof text, "%s%s%s", OP_HEAD, body, OP_TAIL);
+	ptx_module *m = NULL;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(ptx_read("op.ptx", text, strlen(text), &m, &d), 0, "%s: %s", what, d.msg);
+	const uint64_t at[4] = { BASE, BASE + 0x200, BASE + 0x400, BASE + 0x600 }, size = BASE + 0x800;
+	uint8_t *ref = calloc(1, size), *init = calloc(1, size);
+	cr_assert(ref && init);
+	memcpy(init + at[0], a, nt * 8);
+	memcpy(init + at[1], b, nt * 8);
+	memcpy(init + at[2], c, nt * 8);
+	memcpy(ref, init, size);
+	uint64_t args[4] = { at[0], at[1], at[2], at[3] };
+	ptx_launch pl = { .kernel = 0, .args = args, .nargs = 4, .grid = { 1, 1, 1 }, .block = { nt, 1, 1 } };
+	ptx_mem pm = { ref, 0, size };
+	ptx_where w;
+	diag_clear(&d);
+	cr_assert_eq(ptx_ref_run(m, &pl, &pm, &w, &d), 0, "%s: the reference: %s", what, d.msg);
+	for (int map = SIMT_MAP_VLIW; map <= SIMT_MAP_SERIAL; map++) {
+		simt_ptx_call call = { .kernel = 0, .gdim = { 1, 1, 1 }, .bdim = { nt, 1, 1 }, .args = args, .nargs = 4 };
+		simt_program p;
+		diag_clear(&d);
+		cr_assert_eq(simt_ptx_program("op.ptx", m, &call, 1, size, map, &p, &d), 0, "%s: %s", what, d.msg);
+		memcpy(p.init, init, size);
+		simt_machine *sm = simt_machine_new(&p, &d);
+		cr_assert_not_null(sm, "%s: %s", what, d.msg);
+		cr_assert_eq(simt_machine_run(sm, &d), 0, "%s: %s", what, d.msg);
+		const uint8_t *got = (const uint8_t *)simt_machine_mem(sm);
+		size_t bad = 0;
+		for (unsigned t = 0; t < nt; t++) {
+			uint64_t g, r;
+			memcpy(&g, got + at[3] + 8 * t, 8);
+			memcpy(&r, ref + at[3] + 8 * t, 8);
+			if (g != r && bad++ < 5)
+				cr_log_error("%s (%s): thread %u: a 0x%llx b 0x%llx c 0x%llx: machine 0x%llx, reference 0x%llx",
+					     what, map == SIMT_MAP_SERIAL ? "serial" : "vliw", t, (unsigned long long)a[t],
+					     (unsigned long long)b[t], (unsigned long long)c[t], (unsigned long long)g,
+					     (unsigned long long)r);
+		}
+		cr_expect_eq(bad, 0, "%s: %zu threads differ from the reference", what, bad);
+		simt_machine_free(sm);
+		simt_program_free(&p);
+	}
+	free(ref);
+	free(init);
+	ptx_module_free(m);
+}
+
+/* One instruction at width w over the edge and random operands. */
+static void op_case(unsigned w, const char *body)
+{
+	uint64_t a[OP_NT], b[OP_NT], c[OP_NT];
+	op_operands(w, a, b, c);
+	op_run(body, body, a, b, c, OP_NT);
+}
+
+Test(translated_int, mul_hi_mad_hi)
+{
+	static const char *const t16[] = {
+		"\tmul.hi.u16 %rs4, %rs1, %rs2;\n\tcvt.u64.u16 %rd13, %rs4;\n",
+		"\tmul.hi.s16 %rs4, %rs1, %rs2;\n\tcvt.u64.u16 %rd13, %rs4;\n",
+		"\tmad.hi.u16 %rs4, %rs1, %rs2, %rs3;\n\tcvt.u64.u16 %rd13, %rs4;\n",
+		"\tmad.hi.s16 %rs4, %rs1, %rs2, %rs3;\n\tcvt.u64.u16 %rd13, %rs4;\n",
+	};
+	static const char *const t32[] = {
+		"\tmul.hi.u32 %r5, %r2, %r3;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tmul.hi.s32 %r5, %r2, %r3;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tmad.hi.u32 %r5, %r2, %r3, %r4;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tmad.hi.s32 %r5, %r2, %r3, %r4;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tmul.hi.u32 %r5, %r2, -858993459;\n\tcvt.u64.u32 %rd13, %r5;\n", /* x / 10 */
+		"\tmul.hi.s32 %r5, %r2, 1717986919;\n\tcvt.u64.u32 %rd13, %r5;\n",
+	};
+	static const char *const t64[] = {
+		"\tmul.hi.u64 %rd13, %rd10, %rd11;\n",
+		"\tmul.hi.s64 %rd13, %rd10, %rd11;\n",
+		"\tmad.hi.u64 %rd13, %rd10, %rd11, %rd12;\n",
+		"\tmad.hi.s64 %rd13, %rd10, %rd11, %rd12;\n",
+		"\tmul.hi.u64 %rd13, %rd10, -3689348814741910323;\n",
+	};
+	for (size_t i = 0; i < sizeof t16 / sizeof *t16; i++)
+		op_case(16, t16[i]);
+	for (size_t i = 0; i < sizeof t32 / sizeof *t32; i++)
+		op_case(32, t32[i]);
+	for (size_t i = 0; i < sizeof t64 / sizeof *t64; i++)
+		op_case(64, t64[i]);
+}
+
+Test(translated_int, div_rem_64_and_16, .timeout = 600)
+{
+	static const char *const t64[] = {
+		"\tdiv.u64 %rd13, %rd10, %rd11;\n",
+		"\trem.u64 %rd13, %rd10, %rd11;\n",
+		"\tdiv.s64 %rd13, %rd10, %rd11;\n",
+		"\trem.s64 %rd13, %rd10, %rd11;\n",
+	};
+	static const char *const t16[] = {
+		"\tdiv.u16 %rs4, %rs1, %rs2;\n\tcvt.u64.u16 %rd13, %rs4;\n",
+		"\trem.u16 %rs4, %rs1, %rs2;\n\tcvt.u64.u16 %rd13, %rs4;\n",
+		"\tdiv.s16 %rs4, %rs1, %rs2;\n\tcvt.u64.u16 %rd13, %rs4;\n",
+		"\trem.s16 %rs4, %rs1, %rs2;\n\tcvt.u64.u16 %rd13, %rs4;\n",
+	};
+	for (size_t i = 0; i < sizeof t64 / sizeof *t64; i++)
+		op_case(64, t64[i]);
+	for (size_t i = 0; i < sizeof t16 / sizeof *t16; i++)
+		op_case(16, t16[i]);
+}
+
+Test(translated_int, wide_16_and_lo_64)
+{
+	static const char *const t16[] = {
+		"\tmul.wide.u16 %r5, %rs1, %rs2;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tmul.wide.s16 %r5, %rs1, %rs2;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tmad.wide.u16 %r5, %rs1, %rs2, %r4;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tmad.wide.s16 %r5, %rs1, %rs2, %r4;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tmul.lo.u16 %rs4, %rs1, %rs2;\n\tcvt.u64.u16 %rd13, %rs4;\n",
+	};
+	static const char *const t64[] = {
+		"\tmul.lo.s64 %rd13, %rd10, %rd11;\n",
+		"\tmad.lo.s64 %rd13, %rd10, %rd11, %rd12;\n",
+	};
+	for (size_t i = 0; i < sizeof t16 / sizeof *t16; i++)
+		op_case(16, t16[i]);
+	for (size_t i = 0; i < sizeof t64 / sizeof *t64; i++)
+		op_case(64, t64[i]);
+}
+
+/* shfl.sync with d|p and with c in a register (random lanes and c),
+ * vote.sync under masks: the result and the predicate as bits. */
+Test(translated_int, shfl_vote)
+{
+	static const char *const body[] = {
+		"\tshfl.sync.idx.b32 %r5|%p1, %r2, %r3, 31, -1;\n\tselp.u32 %r6, 1, 0, %p1;\n\tmov.b64 %rd13, {%r5, %r6};\n",
+		"\tshfl.sync.up.b32 %r5|%p1, %r2, %r3, 0, -1;\n\tselp.u32 %r6, 1, 0, %p1;\n\tmov.b64 %rd13, {%r5, %r6};\n",
+		"\tshfl.sync.down.b32 %r5|%p1, %r2, %r3, 31, -1;\n\tselp.u32 %r6, 1, 0, %p1;\n\tmov.b64 %rd13, {%r5, %r6};\n",
+		"\tshfl.sync.bfly.b32 %r5|%p1, %r2, %r3, 7711, -1;\n\tselp.u32 %r6, 1, 0, %p1;\n\tmov.b64 %rd13, {%r5, %r6};\n",
+		"\tshfl.sync.idx.b32 %r5|%p1, %r2, %r3, %r4, -1;\n\tselp.u32 %r6, 1, 0, %p1;\n\tmov.b64 %rd13, {%r5, %r6};\n",
+		"\tshfl.sync.up.b32 %r5|%p1, %r2, %r3, %r4, -1;\n\tselp.u32 %r6, 1, 0, %p1;\n\tmov.b64 %rd13, {%r5, %r6};\n",
+		"\tshfl.sync.down.b32 %r5|%p1, %r2, %r3, %r4, -1;\n\tselp.u32 %r6, 1, 0, %p1;\n\tmov.b64 %rd13, {%r5, %r6};\n",
+		"\tshfl.sync.bfly.b32 %r5, %r2, %r3, %r4, -1;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tshfl.sync.down.b32 %r5, %r2, %r3, 31, %r7;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		/* threads 16..31 of each warp leave: a mask of the first 16 */
+		"\tsetp.gt.u32 %p2, %r12, 15;\n\t@%p2 bra $L_end;\n\tand.b32 %r8, %r3, 15;\n"
+		"\tshfl.sync.bfly.b32 %r5|%p1, %r2, %r8, 31, 65535;\n\tselp.u32 %r6, 1, 0, %p1;\n"
+		"\tmov.b64 %rd13, {%r5, %r6};\n",
+		/* the odd lanes leave: a mask of the even ones */
+		"\tand.b32 %r13, %r12, 1;\n\tsetp.ne.u32 %p3, %r13, 0;\n\t@%p3 bra $L_end;\n"
+		"\tsetp.ne.s32 %p1, %r2, 0;\n\tvote.sync.ballot.b32 %r5, %p1, 1431655765;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tsetp.ne.s32 %p1, %r2, 0;\n\tvote.sync.ballot.b32 %r5, %p1, %r7;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tsetp.gt.u32 %p2, %r1, 40;\n\t@%p2 bra $L_end;\n\tand.b32 %r9, %r2, 3;\n\tsetp.ne.s32 %p1, %r9, 0;\n"
+		"\tvote.sync.all.pred %p4, %p1, %r7;\n\tvote.sync.any.pred %p5, %p1, %r7;\n"
+		"\tvote.sync.uni.pred %p6, %p1, %r7;\n\tselp.u32 %r5, 1, 0, %p4;\n\tselp.u32 %r6, 2, 0, %p5;\n"
+		"\tselp.u32 %r10, 4, 0, %p6;\n\tor.b32 %r5, %r5, %r6;\n\tor.b32 %r5, %r5, %r10;\n"
+		"\tcvt.u64.u32 %rd13, %r5;\n",
+	};
+	for (size_t i = 0; i < sizeof body / sizeof *body; i++) {
+		uint64_t a[OP_NT], b[OP_NT], c[OP_NT];
+		for (unsigned t = 0; t < OP_NT; t++) {
+			a[t] = rnd64() % 5 == 0 ? 0 : rnd64();
+			b[t] = rnd64() & (t % 2 ? 31 : 0xffffffffu);
+			c[t] = rnd64() & 0x1f1f;
+		}
+		/* the mask register %r7: the thread's own bit and random others */
+		char full[2048];
+		snprintf(full, sizeof full, "\tshr.u64 %%rd14, %%rd12, 32;\n\tcvt.u32.u64 %%r7, %%rd14;\n"
+			 "\tand.b32 %%r12, %%r1, 31;\n\tshl.b32 %%r11, 1, %%r12;\n\tor.b32 %%r7, %%r7, %%r11;\n%s"
+			 "$L_end:\n", body[i]);
+		for (unsigned t = 0; t < OP_NT; t++)
+			c[t] |= (rnd64() | (i == 8 ? UINT64_MAX : 0)) << 32;
+		op_run(body[i], full, a, b, c, OP_NT);
+	}
+}
+
+Test(translated_int, bfe)
+{
+	static const unsigned pl[][2] = { { 0, 0 }, { 0, 1 }, { 3, 5 }, { 8, 8 }, { 27, 5 }, { 28, 8 }, { 31, 1 },
+					  { 0, 32 }, { 5, 40 }, { 32, 3 }, { 40, 1 }, { 60, 4 }, { 0, 64 }, { 63, 2 },
+					  { 200, 9 }, { 7, 255 } };
+	for (size_t i = 0; i < sizeof pl / sizeof *pl; i++) {
+		char body[512];
+		static const char *const ty[] = { "u32", "s32" };
+		for (int k = 0; k < 2; k++) {
+			snprintf(body, sizeof body, "\tbfe.%s %%r5, %%r2, %u, %u;\n\tcvt.u64.u32 %%rd13, %%r5;\n", ty[k],
+				 pl[i][0], pl[i][1]);
+			op_case(32, body);
+			snprintf(body, sizeof body, "\tbfe.%c64 %%rd13, %%rd10, %u, %u;\n", ty[k][0], pl[i][0], pl[i][1]);
+			op_case(64, body);
+		}
+	}
+}
+
+Test(translated_int, shf)
+{
+	static const char *const mode[] = { "l.wrap", "r.wrap", "l.clamp", "r.clamp" };
+	static const unsigned amt[] = { 0, 1, 5, 27, 31, 32, 33, 63, 100 };
+	char body[512];
+	for (int k = 0; k < 4; k++) {
+		for (size_t i = 0; i < sizeof amt / sizeof *amt; i++) {
+			snprintf(body, sizeof body, "\tshf.%s.b32 %%r5, %%r2, %%r3, %u;\n\tcvt.u64.u32 %%rd13, %%r5;\n",
+				 mode[k], amt[i]);
+			op_case(32, body);
+		}
+		/* the amount in a register: c's low byte (0 .. 255) */
+		snprintf(body, sizeof body, "\tand.b32 %%r6, %%r4, 255;\n\tshf.%s.b32 %%r5, %%r2, %%r3, %%r6;\n"
+			 "\tcvt.u64.u32 %%rd13, %%r5;\n", mode[k]);
+		op_case(32, body);
+	}
+}
+
+Test(translated_int, popc_clz_brev)
+{
+	static const char *const body[] = {
+		"\tpopc.b32 %r5, %r2;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tclz.b32 %r5, %r2;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tbrev.b32 %r5, %r2;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tshr.u32 %r6, %r2, %r4;\n\tclz.b32 %r5, %r6;\n\tcvt.u64.u32 %rd13, %r5;\n",
+	};
+	static const char *const b64[] = {
+		"\tpopc.b64 %r5, %rd10;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tclz.b64 %r5, %rd10;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tshr.u64 %rd14, %rd10, %r4;\n\tclz.b64 %r5, %rd14;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		"\tbrev.b64 %rd13, %rd10;\n",
+	};
+	for (size_t i = 0; i < sizeof body / sizeof *body; i++)
+		op_case(32, body[i]);
+	for (size_t i = 0; i < sizeof b64 / sizeof *b64; i++)
+		op_case(64, b64[i]);
+}
+
+/* Where the reference stops over a member mask, the machine stops too
+ * (the crossbar checks the translated shfl's mask), both located. */
+static void op_both_stop(const char *body, const char *want_ref, const char *want_machine)
+{
+	char text[8192];
+	snprintf(text, sizeof text, "%s\tand.b32 %%r12, %%r1, 31;\n\tshl.b32 %%r11, 1, %%r12;\n%s%s", OP_HEAD, body,
+		 OP_TAIL);
+	ptx_module *m = NULL;
+	diag d;
+	diag_clear(&d);
+	cr_assert_eq(ptx_read("op.ptx", text, strlen(text), &m, &d), 0, "%s: %s", body, d.msg);
+	const uint64_t size = BASE + 0x800;
+	uint8_t *ref = calloc(1, size);
+	cr_assert_not_null(ref);
+	uint64_t args[4] = { BASE, BASE + 0x200, BASE + 0x400, BASE + 0x600 };
+	ptx_launch pl = { .kernel = 0, .args = args, .nargs = 4, .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+	ptx_mem pm = { ref, 0, size };
+	ptx_where w;
+	diag_clear(&d);
+	cr_assert_lt(ptx_ref_run(m, &pl, &pm, &w, &d), 0, "%s: the reference ran it", body);
+	cr_expect(strstr(d.msg, want_ref), "the reference: got '%s', wanted '%s'", d.msg, want_ref);
+	simt_ptx_call call = { .kernel = 0, .gdim = { 1, 1, 1 }, .bdim = { 32, 1, 1 }, .args = args, .nargs = 4 };
+	simt_program p;
+	diag_clear(&d);
+	cr_assert_eq(simt_ptx_program("op.ptx", m, &call, 1, size, SIMT_MAP_VLIW, &p, &d), 0, "%s", d.msg);
+	simt_machine *sm = simt_machine_new(&p, &d);
+	cr_assert_not_null(sm, "%s", d.msg);
+	diag_clear(&d);
+	cr_assert_lt(simt_machine_run(sm, &d), 0, "%s: the machine ran it", body);
+	cr_expect(strstr(d.msg, want_machine), "the machine: got '%s', wanted '%s'", d.msg, want_machine);
+	simt_machine_free(sm);
+	simt_program_free(&p);
+	free(ref);
+	ptx_module_free(m);
+}
+
+Test(translated_int, member_masks_stop_both)
+{
+	op_both_stop("\tshfl.sync.bfly.b32 %r5, %r2, 1, 31, 65535;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		     "member mask 0x0000ffff leaves out the thread itself",
+		     "op.ptx:32:2: error: kernel 'k': CTA 0: thread 16's shfl.sync member mask 0x0000ffff leaves out the thread itself");
+	/* each thread's mask: itself and lane ^ 2; it reads lane ^ 1 */
+	op_both_stop("\txor.b32 %r13, %r12, 2;\n\tshl.b32 %r14, 1, %r13;\n\tor.b32 %r7, %r11, %r14;\n"
+		     "\tshfl.sync.bfly.b32 %r5|%p1, %r2, 1, 31, %r7;\n\tcvt.u64.u32 %rd13, %r5;\n",
+		     "which is not an active member of the warp",
+		     "shfl.sync reads thread 1, which is not in its member mask 0x00000005");
+	op_both_stop("\tnot.b32 %r7, %r11;\n\tsetp.ne.s32 %p1, %r2, 0;\n\tvote.sync.any.pred %p2, %p1, %r7;\n"
+		     "\tselp.u64 %rd13, 1, 0, %p2;\n",
+		     "vote.sync's member mask leaves out the thread itself",
+		     "thread 0's vote.sync member mask 0xfffffffe leaves out the thread itself");
 }

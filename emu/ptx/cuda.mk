@@ -22,6 +22,7 @@ EXTRA_DIST += samples/cuda/backprop.cu samples/cuda/backprop.ptx \
 	samples/cuda/approx.cu samples/cuda/approx.ptx \
 	samples/cuda/votes.cu samples/cuda/votes.ptx \
 	samples/cuda/warpsum.cu samples/cuda/warpsum.ptx \
+	samples/cuda/digits.cu samples/cuda/digits.ptx \
 	samples/cuda/saxpy32.ptx samples/cuda/reduce32.ptx samples/cuda/bfs32.ptx \
 	samples/opencl/vadd.cl samples/opencl/vadd.ptx \
 	samples/opencl/transpose.cl samples/opencl/transpose.ptx \

@@ -29,8 +29,9 @@
  * >= n) return;`) as having left, as the reference counts it.
  *
  * Cycles: 32 to read the source register out, 32 to write the words
- * in; the crossbar is the memory port's, so a bundle has one memory or
- * crossbar operation.
+ * in, 32 more to read a member mask held in a register; the crossbar
+ * is the memory port's, so a bundle has one memory or crossbar
+ * operation.
  */
 #include "machine_int.h"
 
@@ -52,6 +53,35 @@ static int converged(simt_machine *m, const simt_kernel *k, const simt_instr *in
 				k->name, cb->cta + s, t - from, (unsigned)cb->pc[t]);
 			return -1;
 		}
+	}
+	return 0;
+}
+
+/* Translated PTX's member mask (the c operand of a warp shuffle, when
+ * the translator gives one: PTX's membermask other than all ones), as
+ * the PTX reference checks it (emu/ptx/ref.c): thread t must be in its
+ * mask, and so must the lane j it reads (not checked for a .zero
+ * shuffle, the translator's vote.sync, which reads 0 from a lane that
+ * is not there).  t is the thread's bitline, tid its thread in its
+ * CTA; the mask's word comes out through the port as the lane's does. */
+static int member_check(simt_machine *m, const simt_kernel *k, const simt_instr *in, uint32_t t,
+			uint32_t tid, uint32_t j, diag *d)
+{
+	simt_cb *cb = &m->cb;
+	uint32_t mask = in->c.kind == SIMT_O_IMM ? (uint32_t)in->c.imm
+		: (uint32_t)simt_port_read(m, cb->index, t, in->c.reg, 32);
+	if (!(mask >> (tid & 31) & 1)) {
+		diag_at(d, m->p->path, in->line, in->col,
+			"kernel '%s': CTA %u: thread %u's %s member mask 0x%08x leaves out the thread itself",
+			k->name, simt_cb_cta(cb, t), tid, in->off & SIMT_SHFL_ZERO ? "vote.sync" : "shfl.sync",
+			mask);
+		return -1;
+	}
+	if (!(in->off & SIMT_SHFL_ZERO) && !(mask >> (j & 31) & 1)) {
+		diag_at(d, m->p->path, in->line, in->col,
+			"kernel '%s': CTA %u: thread %u's shfl.sync reads thread %u, which is not in its member mask 0x%08x",
+			k->name, simt_cb_cta(cb, t), tid, j, mask);
+		return -1;
 	}
 	return 0;
 }
@@ -80,6 +110,8 @@ int64_t simt_shfl_run(simt_machine *m, const simt_kernel *k, const simt_instr *i
 		uint32_t j = in->off & SIMT_SHFL_WARP
 			? simt_shfl_lane_warp(in->cmp, tid, b, (uint32_t)in->off & 0xffff)
 			: simt_shfl_lane(in->cmp, tid, b, cb->ntid);
+		if (warp && in->c.kind != SIMT_O_NONE && member_check(m, k, in, t, tid, j, d) < 0)
+			return -1;
 		bool absent = j >= cb->ntid || !simt_mask_bit(act, base + j);
 		if (warp && absent && (in->off & SIMT_SHFL_ZERO)) {
 			simt_port_write(m, cb->index, t, in->d, 0, 32);
@@ -97,5 +129,5 @@ int64_t simt_shfl_run(simt_machine *m, const simt_kernel *k, const simt_instr *i
 	}
 	m->st.shuffles++;
 	m->st.shuffle_lanes += moved;
-	return 2 * SIMT_REG_BITS;
+	return (in->c.kind == SIMT_O_REG ? 3 : 2) * SIMT_REG_BITS;
 }

@@ -12,7 +12,9 @@
  *     values (PTX registers and temporaries): immediates of arithmetic
  *     are set into a register first, mul.wide and 64-bit products are
  *     built from 16- and 32-bit products (a 64-bit product needs more
- *     scratch wordlines than an array has), unordered compares are the
+ *     scratch wordlines than an array has), mul.hi likewise, 64-bit
+ *     division is long division by 64-bit operations, popc/clz/brev are
+ *     shift-and-mask sequences, unordered compares are the
  *     negation of ordered ones, ld.param reads the launch's parameter
  *     buffer, and so on;
  *  4. allocation and emission, a block at a time: every block starts
@@ -116,6 +118,7 @@ typedef struct ts {
 	int32_t *cs;           /* per module variable: a call sequence's (below) */
 	ilist L;               /* the block's instructions */
 	unsigned plog_rr;      /* the array the next predicate logic goes to */
+	size_t v_block;        /* the first value the block being emitted made */
 } ts;
 
 static int fail(ts *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -922,24 +925,39 @@ static int lower_rsqrt(ts *s, int d, opr a)
 }
 
 /* vote.sync: the OR over each warp's running threads of x, into every
- * lane, by five butterfly shuffles in which a lane that is not running
- * reads 0. */
+ * lane, by 32 shuffles .idx, lane i read by all, in which a lane that is
+ * not running reads 0.  (Five butterfly shuffles would relay values
+ * through lanes that may not be running: lane 4's bit reaches lane 8
+ * only through lane 12 or lane 0.) */
+static int warp_or_checked(ts *s, opr x, opr mk, opr *out);
 static int warp_or(ts *s, opr x, opr *out)
 {
-	for (unsigned k = 16; k; k >>= 1) {
+	return warp_or_checked(s, x, (opr){ 0 }, out);
+}
+
+/* The same, the first shuffle checking that each thread is in its
+ * member mask mk (the crossbar's c; none: no check). */
+static int warp_or_checked(ts *s, opr x, opr mk, opr *out)
+{
+	opr acc = { 0 };
+	for (unsigned k = 0; k < 32; k++) {
 		int t = tmp(s, 32);
 		mop *m = t < 0 ? NULL : add_mop(s, SIMT_SHFL, SIMT_U32);
 		if (!m)
 			return -1;
-		m->in.cmp = SIMT_SHFL_BFLY;
+		m->in.cmp = SIMT_SHFL_IDX;
 		m->in.off = (int32_t)(SIMT_SHFL_WARP | SIMT_SHFL_ZERO | 0x1f);
 		m->a = x;
 		m->b = IMM(k);
 		m->d = t;
-		if (t2(s, SIMT_OR, SIMT_U32, x, R(t), &x) < 0)
+		if (k == 0)
+			m->c = mk;
+		if (k == 0)
+			acc = R(t);
+		else if (t2(s, SIMT_OR, SIMT_U32, acc, R(t), &acc) < 0)
 			return -1;
 	}
-	*out = x;
+	*out = acc;
 	return 0;
 }
 
@@ -971,6 +989,99 @@ static int lower_vote(ts *s, const ptx_ins *in)
 	return plog(s, SIMT_PLOG_OR, d, q, false, r, false);
 }
 
+/* ---- shfl.sync's lane rule by ALU operations ----
+ * With a predicate destination (d|p) or a c in a register, the lane
+ * and PTX's in-range predicate are computed per thread as the
+ * reference does (emu/ptx/ref.c): lane = %laneid, b &= 31, clamp = c &
+ * 31, seg = c >> 8 & 31, maxl = (lane & seg) | (clamp & ~seg); up: j =
+ * lane - b, in = j >= maxl (signed); down: j = lane + b, in = j <=
+ * maxl; bfly: j = lane ^ b, in = j <= maxl; idx: j = (lane & seg) | (b &
+ * ~seg), in = j <= maxl; a thread not in range reads its own lane.  The
+ * crossbar then moves the values as shfl.sync.idx with c = 31 (the lane
+ * as computed). */
+/* The member mask operand of shfl/vote as the crossbar's c: none for
+ * the immediate all ones (nothing to check), else the immediate or the
+ * register. */
+static int shfl_mask(ts *s, const ptx_opnd *o, opr *mk)
+{
+	*mk = (opr){ 0 };
+	if (o->kind == OK_IMM && (uint32_t)o->imm == 0xffffffffu)
+		return 0;
+	if (src(s, o, mk) < 0)
+		return -1;
+	if (mk->kind == SIMT_O_IMM)
+		mk->imm &= 0xffffffffu;
+	return mk->kind == SIMT_O_SPECIAL ? in_reg(s, mk, SIMT_U32) : 0;
+}
+
+static int lower_shfl_lanes(ts *s, unsigned mode, int d, int p, opr a, opr b, opr c, opr mk)
+{
+	opr lane = special(SIMT_LANEID), m31 = IMM(31), bv, cl, sh, seg, nseg, lo, hi, maxl, j, jsel;
+	int in = new_val(s, 1);
+	if (in < 0 || in_reg(s, &lane, SIMT_U32) < 0 || in_reg(s, &m31, SIMT_U32) < 0 ||
+	    in_reg(s, &a, SIMT_U32) < 0 || in_reg(s, &b, SIMT_U32) < 0 || in_reg(s, &c, SIMT_U32) < 0 ||
+	    t2(s, SIMT_AND, SIMT_U32, b, m31, &bv) < 0 || t2(s, SIMT_AND, SIMT_U32, c, m31, &cl) < 0 ||
+	    t2(s, SIMT_SHR, SIMT_U32, c, IMM(8), &sh) < 0 || t2(s, SIMT_AND, SIMT_U32, sh, m31, &seg) < 0 ||
+	    t2(s, SIMT_NOT, SIMT_U32, seg, (opr){ 0 }, &nseg) < 0 ||
+	    t2(s, SIMT_AND, SIMT_U32, lane, seg, &lo) < 0 || t2(s, SIMT_AND, SIMT_U32, cl, nseg, &hi) < 0 ||
+	    t2(s, SIMT_OR, SIMT_U32, lo, hi, &maxl) < 0)
+		return -1;
+	unsigned cmp = PC_LE;
+	int rc;
+	switch (mode) {
+	case PM_UP: rc = t2(s, SIMT_SUB, SIMT_S32, lane, bv, &j); cmp = PC_GE; break;
+	case PM_DOWN: rc = t2(s, SIMT_ADD, SIMT_U32, lane, bv, &j); break;
+	case PM_BFLY: rc = t2(s, SIMT_XOR, SIMT_U32, lane, bv, &j); break;
+	default: {
+		opr bs;
+		rc = t2(s, SIMT_AND, SIMT_U32, bv, nseg, &bs) < 0 ? -1 : t2(s, SIMT_OR, SIMT_U32, lo, bs, &j);
+		break;
+	}
+	}
+	if (rc < 0 || setp(s, in, cmp, SIMT_S32, j, maxl) < 0 || sel(s, SIMT_U32, in, j, lane, &jsel) < 0)
+		return -1;
+	mop *x = add_mop(s, SIMT_SHFL, SIMT_U32);
+	if (!x)
+		return -1;
+	x->in.cmp = SIMT_SHFL_IDX;
+	x->in.off = (int32_t)(SIMT_SHFL_WARP | 0x1f);
+	x->a = a;
+	x->b = jsel;
+	x->c = mk;
+	x->d = d;
+	if (p == NONE)
+		return 0;
+	return plog(s, SIMT_PLOG_MOV, p, in, false, NONE, false);
+}
+
+/* vote.sync with a member mask other than all ones (an immediate or a
+ * register): as the reference, mask = the mask & the warp's threads at
+ * the vote, b = ballot & mask; ballot b, any b != 0, all b == mask, uni
+ * b == 0 or b == mask. */
+static int lower_vote_masked(ts *s, const ptx_ins *in)
+{
+	const ptx_opnd *o = in->o;
+	int p = (int)o[1].r[0], d = (int)o[0].r[0];
+	opr lane = special(SIMT_LANEID), one = IMM(1), zero = IMM(0), bit, b, ballot, members, mk, mask, bm;
+	if (src(s, &o[2], &mk) < 0 || in_reg(s, &mk, SIMT_U32) < 0 ||
+	    in_reg(s, &lane, SIMT_U32) < 0 || in_reg(s, &one, SIMT_U32) < 0 ||
+	    t2(s, SIMT_SHL, SIMT_U32, one, lane, &bit) < 0 ||
+	    sel(s, SIMT_U32, p, o[1].neg ? zero : bit, o[1].neg ? bit : zero, &b) < 0 ||
+	    warp_or_checked(s, b, mk, &ballot) < 0 || warp_or(s, bit, &members) < 0 ||
+	    t2(s, SIMT_AND, SIMT_U32, mk, members, &mask) < 0 || t2(s, SIMT_AND, SIMT_U32, ballot, mask, &bm) < 0)
+		return -1;
+	if (in->mod == PM_BALLOT)
+		return op2(s, SIMT_MOV, SIMT_U32, d, bm, (opr){ 0 });
+	if (in->mod == PM_ANY)
+		return setp(s, d, PC_NE, SIMT_U32, bm, IMM(0));
+	if (in->mod == PM_ALL)
+		return setp(s, d, PC_EQ, SIMT_U32, bm, mask);
+	int q = new_val(s, 1), r = new_val(s, 1);
+	if (r < 0 || setp(s, q, PC_EQ, SIMT_U32, bm, IMM(0)) < 0 || setp(s, r, PC_EQ, SIMT_U32, bm, mask) < 0)
+		return -1;
+	return plog(s, SIMT_PLOG_OR, d, q, false, r, false);
+}
+
 /* min/max.f32: the other operand when one is NaN (the machine's give
  * the canonical NaN), the canonical NaN when both are. */
 static int fminmax(ts *s, unsigned opc, int d, opr a, opr b)
@@ -992,6 +1103,388 @@ static int fminmax(ts *s, unsigned opc, int d, opr a, opr b)
 		return -1;
 	o->d = d, o->a = a, o->b = R(u), o->pd = only_b;
 	return 0;
+}
+
+/* ---- mul.hi, 64-bit division, 16-bit products ----
+ * isa/'s mul keeps the low n bits of its 2n-bit product (the high half
+ * is scratch it does not return), so the high halves are built from
+ * products that are exact: 16 x 16 bits in a 32-bit mul (mul_wide_u32),
+ * 32 x 32 from four of them, 64 x 64 from four 32 x 32 ones.  64-bit
+ * division is restoring long division by 64-bit shifts, compares,
+ * subtracts and selects: isa/'s div at 64 bits needs 256 scratch
+ * wordlines, more than an array has beside its operands. */
+
+/* d := p ? x : y at type (x, y registers). */
+static int selv(ts *s, unsigned type, int d, int p, opr x, opr y)
+{
+	mop *o = add_mop(s, SIMT_SELP, type);
+	if (!o)
+		return -1;
+	o->d = d, o->a = x, o->b = y, o->pd = p;
+	return 0;
+}
+
+/* *out := a new temporary of bits holding op(a, b) at type. */
+static int tw(ts *s, unsigned bits, unsigned opc, unsigned type, opr a, opr b, opr *out)
+{
+	int t = tmp(s, bits);
+	if (t < 0 || op2(s, opc, type, t, a, b) < 0)
+		return -1;
+	*out = R(t);
+	return 0;
+}
+
+/* *out := a new 64-bit temporary, the 32-bit x zero-extended. */
+static int zext64(ts *s, opr x, opr *out)
+{
+	int t = tmp(s, 64);
+	if (t < 0 || widen32(s, t, x, false) < 0)
+		return -1;
+	last_stype(s, SIMT_U32);
+	*out = R(t);
+	return 0;
+}
+
+/* *out := half h (0 low, 1 high) of the 64-bit register x, as a 32-bit
+ * temporary. */
+static int half32(ts *s, opr x, unsigned h, opr *out)
+{
+	return tw(s, 32, SIMT_MOV, SIMT_U32, RH(x.v, h), (opr){ 0 }, out);
+}
+
+/* d := the high 64 bits of the 128-bit product of a and b (64-bit):
+ * p_ij = a_i b_j of the 32-bit halves, exact in 64 bits; the middle
+ * column mid = hi(p00) + lo(p01) + lo(p10) carries into the high half.
+ * Signed: the unsigned high half less (a < 0 ? b : 0) and (b < 0 ? a :
+ * 0), mod 2^64. */
+static int mul_hi_64(ts *s, bool sg, int d, opr a, opr b)
+{
+	if (in_reg(s, &a, SIMT_U64) < 0 || in_reg(s, &b, SIMT_U64) < 0)
+		return -1;
+	opr a0, a1, b0, b1, h00, l01, l10, h01, h10, m1, mid, mc, t1, t2, t3;
+	int p00 = tmp(s, 64), p01 = tmp(s, 64), p10 = tmp(s, 64), p11 = tmp(s, 64);
+	if (p11 < 0 || half32(s, a, 0, &a0) < 0 || half32(s, a, 1, &a1) < 0 || half32(s, b, 0, &b0) < 0 ||
+	    half32(s, b, 1, &b1) < 0 || mul_wide_u32(s, p00, a0, b0) < 0 || mul_wide_u32(s, p01, a0, b1) < 0 ||
+	    mul_wide_u32(s, p10, a1, b0) < 0 || mul_wide_u32(s, p11, a1, b1) < 0)
+		return -1;
+	opr lo01, lo10;
+	if (half32(s, R(p01), 0, &lo01) < 0 || half32(s, R(p10), 0, &lo10) < 0 ||
+	    zext64(s, lo01, &l01) < 0 || zext64(s, lo10, &l10) < 0 ||
+	    tw(s, 64, SIMT_SHR, SIMT_U64, R(p00), IMM(32), &h00) < 0 ||
+	    tw(s, 64, SIMT_ADD, SIMT_U64, h00, l01, &m1) < 0 || tw(s, 64, SIMT_ADD, SIMT_U64, m1, l10, &mid) < 0 ||
+	    tw(s, 64, SIMT_SHR, SIMT_U64, mid, IMM(32), &mc) < 0 ||
+	    tw(s, 64, SIMT_SHR, SIMT_U64, R(p01), IMM(32), &h01) < 0 ||
+	    tw(s, 64, SIMT_SHR, SIMT_U64, R(p10), IMM(32), &h10) < 0 ||
+	    tw(s, 64, SIMT_ADD, SIMT_U64, R(p11), h01, &t1) < 0 || tw(s, 64, SIMT_ADD, SIMT_U64, t1, h10, &t2) < 0)
+		return -1;
+	if (!sg)
+		return op2(s, SIMT_ADD, SIMT_U64, d, t2, mc);
+	opr sa, sb, fa, fb, t4;
+	if (tw(s, 64, SIMT_ADD, SIMT_U64, t2, mc, &t3) < 0 ||
+	    tw(s, 64, SIMT_SHR, SIMT_S64, a, IMM(63), &sa) < 0 || tw(s, 64, SIMT_SHR, SIMT_S64, b, IMM(63), &sb) < 0 ||
+	    tw(s, 64, SIMT_AND, SIMT_U64, b, sa, &fa) < 0 || tw(s, 64, SIMT_AND, SIMT_U64, a, sb, &fb) < 0 ||
+	    tw(s, 64, SIMT_SUB, SIMT_U64, t3, fa, &t4) < 0)
+		return -1;
+	return op2(s, SIMT_SUB, SIMT_U64, d, t4, fb);
+}
+
+/* 16-bit a and b (type ty) extended to 32 bits: their product is exact
+ * in a 32-bit mul.  *out := that product (32 bits). */
+static int mul_16x16(ts *s, unsigned ty, opr a, opr b, opr *out)
+{
+	bool sg = ty == SIMT_S16;
+	opr x, y;
+	if (in_reg(s, &a, ty) < 0 || in_reg(s, &b, ty) < 0 ||
+	    tw(s, 32, SIMT_CVT, sg ? SIMT_S32 : SIMT_U32, a, (opr){ 0 }, &x) < 0)
+		return -1;
+	last_stype(s, ty);
+	if (tw(s, 32, SIMT_CVT, sg ? SIMT_S32 : SIMT_U32, b, (opr){ 0 }, &y) < 0)
+		return -1;
+	last_stype(s, ty);
+	return tw(s, 32, SIMT_MUL, SIMT_U32, x, y, out);
+}
+
+/* d := mul.hi of a and b at ty (16, 32 or 64 bits). */
+static int mul_hi(ts *s, unsigned ty, int d, opr a, opr b)
+{
+	bool sg = simt_type_signed(ty);
+	switch (bits_of_type(ty)) {
+	case 16: {
+		opr p, h;
+		if (mul_16x16(s, ty, a, b, &p) < 0 || tw(s, 32, SIMT_SHR, SIMT_U32, p, IMM(16), &h) < 0 ||
+		    op2(s, SIMT_CVT, SIMT_U16, d, h, (opr){ 0 }) < 0)
+			return -1;
+		last_stype(s, SIMT_U32);
+		return 0;
+	}
+	case 32: {
+		int w = tmp(s, 64);
+		if (w < 0 || (sg ? mul_wide_s32(s, w, a, b) : mul_wide_u32(s, w, a, b)) < 0)
+			return -1;
+		return op2(s, SIMT_MOV, SIMT_U32, d, RH(w, 1), (opr){ 0 });
+	}
+	default:
+		return mul_hi_64(s, sg, d, a, b);
+	}
+}
+
+/* q, r := n / v and n % v, 64-bit unsigned, by restoring long division:
+ * 64 steps of r = r << 1 | top bit of x, x <<= 1, and where r >= v, r -=
+ * v and x |= 1 (the quotient shifts into x as n shifts out).  r < v <
+ * 2^63 keeps r << 1 in 64 bits; a v of 2^63 or more has the quotient n
+ * >= v and the remainder n or n - v, chosen at the end.  v = 0 gives
+ * all ones and n, PTX's a / 0 and a % 0 (doc/PTX.md). */
+static int udivrem64(ts *s, opr n, opr v, opr *q, opr *r)
+{
+	opr one = IMM(1), zero = IMM(0), x = n, rr;
+	if (in_reg(s, &one, SIMT_U64) < 0 || in_reg(s, &zero, SIMT_U64) < 0)
+		return -1;
+	rr = zero;
+	for (unsigned i = 0; i < 64; i++) {
+		opr top, r2, r3, x2, x3, t;
+		int p = new_val(s, 1), rn = tmp(s, 64), xn = tmp(s, 64);
+		if (xn < 0 || tw(s, 64, SIMT_SHR, SIMT_U64, x, IMM(63), &top) < 0)
+			return -1;
+		if (i == 0) {
+			r3 = top;
+		} else if (tw(s, 64, SIMT_SHL, SIMT_U64, rr, IMM(1), &r2) < 0 ||
+			   tw(s, 64, SIMT_OR, SIMT_U64, r2, top, &r3) < 0) {
+			return -1;
+		}
+		if (tw(s, 64, SIMT_SHL, SIMT_U64, x, IMM(1), &x2) < 0 || setp(s, p, PC_HS, SIMT_U64, r3, v) < 0 ||
+		    tw(s, 64, SIMT_SUB, SIMT_U64, r3, v, &t) < 0 || selv(s, SIMT_U64, rn, p, t, r3) < 0 ||
+		    tw(s, 64, SIMT_OR, SIMT_U64, x2, one, &x3) < 0 || selv(s, SIMT_U64, xn, p, x3, x2) < 0)
+			return -1;
+		rr = R(rn);
+		x = R(xn);
+	}
+	int big = new_val(s, 1), ge = new_val(s, 1), qb = tmp(s, 64), rb = tmp(s, 64), qo = tmp(s, 64), ro = tmp(s, 64);
+	opr nd;
+	if (ro < 0 || setp(s, big, PC_LT, SIMT_S64, v, zero) < 0 || setp(s, ge, PC_HS, SIMT_U64, n, v) < 0 ||
+	    tw(s, 64, SIMT_SUB, SIMT_U64, n, v, &nd) < 0 || selv(s, SIMT_U64, qb, ge, one, zero) < 0 ||
+	    selv(s, SIMT_U64, rb, ge, nd, n) < 0 || selv(s, SIMT_U64, qo, big, R(qb), x) < 0 ||
+	    selv(s, SIMT_U64, ro, big, R(rb), rr) < 0)
+		return -1;
+	*q = R(qo);
+	*r = R(ro);
+	return 0;
+}
+
+/* d := a / b or a % b at 64 bits.  Signed: |a| and |b| divided
+ * unsigned (|MIN| = 2^63 is right unsigned), the quotient negated where
+ * the signs differ, the remainder where a < 0; b = 0 gives all ones and
+ * a (so MIN / -1 = MIN, MIN % -1 = 0, as the reference's). */
+static int div64(ts *s, unsigned ty, bool rem, int d, opr a, opr b)
+{
+	if (in_reg(s, &a, ty) < 0 || in_reg(s, &b, ty) < 0)
+		return -1;
+	opr q, r;
+	if (ty != SIMT_S64) {
+		if (udivrem64(s, a, b, &q, &r) < 0)
+			return -1;
+		return op2(s, SIMT_MOV, SIMT_U64, d, rem ? r : q, (opr){ 0 });
+	}
+	opr ua, ub, nq, zero = IMM(0);
+	if (in_reg(s, &zero, SIMT_U64) < 0 || tw(s, 64, SIMT_ABS, SIMT_S64, a, (opr){ 0 }, &ua) < 0 ||
+	    tw(s, 64, SIMT_ABS, SIMT_S64, b, (opr){ 0 }, &ub) < 0 || udivrem64(s, ua, ub, &q, &r) < 0)
+		return -1;
+	if (rem) {
+		int an = new_val(s, 1);
+		if (an < 0 || setp(s, an, PC_LT, SIMT_S64, a, zero) < 0 ||
+		    tw(s, 64, SIMT_NEG, SIMT_S64, r, (opr){ 0 }, &nq) < 0)
+			return -1;
+		return selv(s, SIMT_U64, d, an, nq, r);
+	}
+	opr x, ones = IMM(UINT64_MAX), qs;
+	int ng = new_val(s, 1), bz = new_val(s, 1), t = tmp(s, 64);
+	if (t < 0 || in_reg(s, &ones, SIMT_U64) < 0 || tw(s, 64, SIMT_XOR, SIMT_U64, a, b, &x) < 0 ||
+	    setp(s, ng, PC_LT, SIMT_S64, x, zero) < 0 || setp(s, bz, PC_EQ, SIMT_U64, b, zero) < 0 ||
+	    tw(s, 64, SIMT_NEG, SIMT_S64, q, (opr){ 0 }, &nq) < 0 || selv(s, SIMT_U64, t, ng, nq, q) < 0)
+		return -1;
+	qs = R(t);
+	return selv(s, SIMT_U64, d, bz, ones, qs);
+}
+
+/* d (32 bits) := mul.wide of 16-bit a and b. */
+static int mul_wide_16(ts *s, unsigned ty, int d, opr a, opr b)
+{
+	opr p;
+	if (mul_16x16(s, ty, a, b, &p) < 0)
+		return -1;
+	return op2(s, SIMT_MOV, SIMT_U32, d, p, (opr){ 0 });
+}
+
+/* ---- bfe: clang writes (x >> k) & (2^n - 1) as bfe ----
+ * With an immediate position pos and length len (as clang writes them):
+ * 0 when len = 0; at pos >= w, 0 (.u) or the sign everywhere (.s);
+ * else the field's e = min(len, w - pos) bits shifted to the top and
+ * back, logically (.u) or arithmetically (.s, so the field's top bit,
+ * or a's at pos + len > w, fills the rest), as the reference's bit loop
+ * (emu/ptx/ref_alu.c). */
+static int lower_bfe(ts *s, unsigned ty, int d, opr a, opr b, opr c)
+{
+	if (b.kind != SIMT_O_IMM || c.kind != SIMT_O_IMM)
+		return fail(s, "bfe is translated with an immediate position and length only");
+	unsigned w = bits_of_type(ty), pos = (unsigned)(b.imm & 0xff), len = (unsigned)(c.imm & 0xff);
+	bool sg = simt_type_signed(ty);
+	unsigned ut = w == 64 ? SIMT_U64 : SIMT_U32;
+	if (len == 0 || (pos >= w && !sg))
+		return op2(s, SIMT_MOV, ut, d, IMM(0), (opr){ 0 });
+	if (in_reg(s, &a, ty) < 0)
+		return -1;
+	if (pos >= w)
+		return op2(s, SIMT_SHR, ty, d, a, IMM(w - 1));
+	unsigned e = len < w - pos ? len : w - pos, up = w - pos - e, down = w - e;
+	opr t = a;
+	if (up && tw(s, w, SIMT_SHL, ut, a, IMM(up), &t) < 0)
+		return -1;
+	if (!down)
+		return op2(s, SIMT_MOV, ut, d, t, (opr){ 0 });
+	return op2(s, SIMT_SHR, ty, d, t, IMM(down));
+}
+
+/* ---- shf: clang writes a 32-bit rotate as shf.l.wrap ----
+ * {b:a} is packed into a 64-bit temporary (b high), shifted by n (c &
+ * 31 with .wrap, min(c, 32) with .clamp) at 64 bits, and the high half
+ * (.l) or the low half (.r) taken, as the reference's (emu/ptx/ref_alu.c). */
+static int lower_shf(ts *s, const ptx_ins *in, int d, opr a, opr b, opr c)
+{
+	if (in_reg(s, &a, SIMT_U32) < 0 || in_reg(s, &b, SIMT_U32) < 0)
+		return -1;
+	int both = tmp(s, 64);
+	if (both < 0 || op2(s, SIMT_MOV, SIMT_U32, both, a, (opr){ 0 }) < 0)
+		return -1;
+	s->mo[s->nmo - 1].dpart = true;
+	s->mo[s->nmo - 1].dhalf = 0;
+	if (op2(s, SIMT_MOV, SIMT_U32, both, b, (opr){ 0 }) < 0)
+		return -1;
+	s->mo[s->nmo - 1].dpart = true;
+	s->mo[s->nmo - 1].dhalf = 1;
+	bool left = in->mod == PM_L;
+	opr n, t;
+	if (c.kind == SIMT_O_IMM) {
+		uint32_t k = (uint32_t)c.imm;
+		n = IMM((in->flags & PF_WRAP) ? k & 31 : k > 32 ? 32 : k);
+	} else {
+		opr k = IMM((in->flags & PF_WRAP) ? 31 : 32), n32;
+		if (in_reg(s, &c, SIMT_U32) < 0 || in_reg(s, &k, SIMT_U32) < 0 ||
+		    t2(s, (in->flags & PF_WRAP) ? SIMT_AND : SIMT_MIN, SIMT_U32, c, k, &n32) < 0 ||
+		    tw(s, 64, SIMT_CVT, SIMT_U64, n32, (opr){ 0 }, &n) < 0)
+			return -1;
+		last_stype(s, SIMT_U32);
+	}
+	if (tw(s, 64, left ? SIMT_SHL : SIMT_SHR, SIMT_U64, R(both), n, &t) < 0)
+		return -1;
+	return op2(s, SIMT_MOV, SIMT_U32, d, RH(t.v, left ? 1 : 0), (opr){ 0 });
+}
+
+/* ---- popc, clz, brev: clang writes __builtin_popcount and
+ * __builtin_clz as popc.b32 and clz.b32 ----
+ * The machine has no such operation: they are the classic shift-and-mask
+ * sequences on 32-bit units (each step a logic op or an add of the
+ * machine's), a 64-bit value one half at a time. */
+
+/* *out := popc of the 32-bit x. */
+static int popc32(ts *s, opr x, opr *out)
+{
+	opr m1 = IMM(0x55555555u), m2 = IMM(0x33333333u), m4 = IMM(0x0f0f0f0fu), m6 = IMM(0x3fu);
+	opr t, u, v, w;
+	if (in_reg(s, &x, SIMT_U32) < 0 || in_reg(s, &m1, SIMT_U32) < 0 || in_reg(s, &m2, SIMT_U32) < 0 ||
+	    in_reg(s, &m4, SIMT_U32) < 0 || in_reg(s, &m6, SIMT_U32) < 0 ||
+	    /* pairs: x - ((x >> 1) & 0x55555555) */
+	    t2(s, SIMT_SHR, SIMT_U32, x, IMM(1), &t) < 0 || t2(s, SIMT_AND, SIMT_U32, t, m1, &t) < 0 ||
+	    t2(s, SIMT_SUB, SIMT_U32, x, t, &v) < 0 ||
+	    /* nibbles */
+	    t2(s, SIMT_SHR, SIMT_U32, v, IMM(2), &t) < 0 || t2(s, SIMT_AND, SIMT_U32, t, m2, &t) < 0 ||
+	    t2(s, SIMT_AND, SIMT_U32, v, m2, &u) < 0 || t2(s, SIMT_ADD, SIMT_U32, t, u, &v) < 0 ||
+	    /* bytes */
+	    t2(s, SIMT_SHR, SIMT_U32, v, IMM(4), &t) < 0 || t2(s, SIMT_ADD, SIMT_U32, v, t, &v) < 0 ||
+	    t2(s, SIMT_AND, SIMT_U32, v, m4, &v) < 0 ||
+	    /* the bytes' sum in the low byte */
+	    t2(s, SIMT_SHR, SIMT_U32, v, IMM(8), &t) < 0 || t2(s, SIMT_ADD, SIMT_U32, v, t, &v) < 0 ||
+	    t2(s, SIMT_SHR, SIMT_U32, v, IMM(16), &t) < 0 || t2(s, SIMT_ADD, SIMT_U32, v, t, &w) < 0)
+		return -1;
+	return t2(s, SIMT_AND, SIMT_U32, w, m6, out);
+}
+
+/* *out := clz of the 32-bit x: 32 - popc of x with every bit below its
+ * top one set. */
+static int clz32(ts *s, opr x, opr *out)
+{
+	opr t, p, k = IMM(32);
+	if (in_reg(s, &x, SIMT_U32) < 0 || in_reg(s, &k, SIMT_U32) < 0)
+		return -1;
+	for (unsigned sh = 1; sh <= 16; sh <<= 1)
+		if (t2(s, SIMT_SHR, SIMT_U32, x, IMM(sh), &t) < 0 || t2(s, SIMT_OR, SIMT_U32, x, t, &x) < 0)
+			return -1;
+	if (popc32(s, x, &p) < 0)
+		return -1;
+	return t2(s, SIMT_SUB, SIMT_U32, k, p, out);
+}
+
+/* *out := the 32-bit x's bits reversed: swaps of 1, 2, 4, 8, 16 bits. */
+static int brev32(ts *s, opr x, opr *out)
+{
+	static const uint32_t mk[] = { 0x55555555u, 0x33333333u, 0x0f0f0f0fu, 0x00ff00ffu, 0x0000ffffu };
+	if (in_reg(s, &x, SIMT_U32) < 0)
+		return -1;
+	for (unsigned i = 0, sh = 1; i < 5; i++, sh <<= 1) {
+		opr m = IMM(mk[i]), hi, lo, t;
+		if (in_reg(s, &m, SIMT_U32) < 0 || t2(s, SIMT_SHR, SIMT_U32, x, IMM(sh), &t) < 0 ||
+		    t2(s, SIMT_AND, SIMT_U32, t, m, &lo) < 0 || t2(s, SIMT_AND, SIMT_U32, x, m, &t) < 0 ||
+		    t2(s, SIMT_SHL, SIMT_U32, t, IMM(sh), &hi) < 0 || t2(s, SIMT_OR, SIMT_U32, hi, lo, &x) < 0)
+			return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+static int lower_bits(ts *s, const ptx_ins *in, unsigned ty, int d, opr a)
+{
+	bool w64 = bits_of_type(ty) == 64;
+	opr r, lo = a, hi;
+	if (bits_of_type(ty) == 16)
+		return fail(s, "'%s' is translated at 32 and 64 bits only", ptx_op_name(in->op));
+	if (in_reg(s, &a, ty) < 0)
+		return -1;
+	if (w64 && (half32(s, a, 0, &lo) < 0 || half32(s, a, 1, &hi) < 0))
+		return -1;
+	switch (in->op) {
+	case PO_POPC: {
+		if (!w64)
+			return popc32(s, a, &r) < 0 ? -1 : op2(s, SIMT_MOV, SIMT_U32, d, r, (opr){ 0 });
+		opr pl, ph;
+		if (popc32(s, lo, &pl) < 0 || popc32(s, hi, &ph) < 0)
+			return -1;
+		return op2(s, SIMT_ADD, SIMT_U32, d, pl, ph);
+	}
+	case PO_CLZ: {
+		if (!w64)
+			return clz32(s, a, &r) < 0 ? -1 : op2(s, SIMT_MOV, SIMT_U32, d, r, (opr){ 0 });
+		/* hi != 0 ? clz(hi) : 32 + clz(lo) */
+		opr cl, ch, k = IMM(32), z = IMM(0), c2;
+		int nz = new_val(s, 1);
+		if (nz < 0 || clz32(s, lo, &cl) < 0 || clz32(s, hi, &ch) < 0 || in_reg(s, &k, SIMT_U32) < 0 ||
+		    in_reg(s, &z, SIMT_U32) < 0 || t2(s, SIMT_ADD, SIMT_U32, cl, k, &c2) < 0 ||
+		    setp(s, nz, PC_NE, SIMT_U32, hi, z) < 0)
+			return -1;
+		return selv(s, SIMT_U32, d, nz, ch, c2);
+	}
+	default: { /* brev */
+		if (!w64)
+			return brev32(s, a, &r) < 0 ? -1 : op2(s, SIMT_MOV, SIMT_U32, d, r, (opr){ 0 });
+		opr rl, rh;
+		if (brev32(s, lo, &rl) < 0 || brev32(s, hi, &rh) < 0 || op2(s, SIMT_MOV, SIMT_U32, d, rh, (opr){ 0 }) < 0)
+			return -1;
+		s->mo[s->nmo - 1].dpart = true;
+		s->mo[s->nmo - 1].dhalf = 0;
+		if (op2(s, SIMT_MOV, SIMT_U32, d, rl, (opr){ 0 }) < 0)
+			return -1;
+		s->mo[s->nmo - 1].dpart = true;
+		s->mo[s->nmo - 1].dhalf = 1;
+		return 0;
+	}
+	}
 }
 
 static int lower_arith(ts *s, const ptx_ins *in, unsigned ty, int d, opr a, opr b, opr c)
@@ -1025,11 +1518,11 @@ static int lower_arith(ts *s, const ptx_ins *in, unsigned ty, int d, opr a, opr 
 		return fminmax(s, opc, d, a, b);
 	}
 	if ((opc == SIMT_DIV || opc == SIMT_REM) && !fl && bits_of_type(ty) == 64)
-		return fail(s, "64-bit integer division needs 256 scratch wordlines: it does not fit one array");
+		return div64(s, ty, opc == SIMT_REM, d, a, b);
 	if (opc == SIMT_MUL && !fl) {
 		if (in->mod == PM_WIDE) {
-			if (bits_of_type(ty) != 32)
-				return fail(s, "mul.wide of 16-bit values is not translated");
+			if (bits_of_type(ty) == 16)
+				return mul_wide_16(s, ty, d, a, b);
 			bool sg = ty == SIMT_S32;
 			if (b.kind == SIMT_O_IMM && is_pow2(b.imm & 0xffffffffu) && (b.imm & 0xffffffffu) < (1u << 31)) {
 				int w = tmp(s, 64);
@@ -1041,7 +1534,7 @@ static int lower_arith(ts *s, const ptx_ins *in, unsigned ty, int d, opr a, opr 
 			return sg ? mul_wide_s32(s, d, a, b) : mul_wide_u32(s, d, a, b);
 		}
 		if (in->mod == PM_HI)
-			return fail(s, "mul.hi is not translated");
+			return mul_hi(s, ty, d, a, b);
 		if (bits_of_type(ty) == 64) {
 			if (b.kind == SIMT_O_IMM && is_pow2(b.imm)) {
 				if (in_reg(s, &a, ty) < 0)
@@ -1181,15 +1674,17 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 				return fail(s, ".ftz is not translated: a translated kernel keeps subnormals (IEEE)");
 			goto fma;
 		}
-		if (in->mod == PM_HI)
-			return fail(s, "mad.hi is not translated");
+		if (in->mod == PM_HI && (in->flags & PF_SAT))
+			return fail(s, "mad.hi.sat is not translated");
 		{
-			int p = tmp(s, in->mod == PM_WIDE ? 64 : bits_of_type(ty));
+			unsigned w = bits_of_type(ty);
+			int p = tmp(s, in->mod == PM_WIDE ? 2 * w : w);
 			ptx_ins mul = *in;
 			mul.op = PO_MUL;
 			if (p < 0 || lower_arith(s, &mul, ty, p, a, b, c) < 0)
 				return -1;
-			unsigned at = in->mod == PM_WIDE ? (ty == SIMT_S32 ? SIMT_S64 : SIMT_U64) : ty;
+			unsigned at = in->mod != PM_WIDE ? ty : w == 16 ? (ty == SIMT_S16 ? SIMT_S32 : SIMT_U32)
+				: (ty == SIMT_S32 ? SIMT_S64 : SIMT_U64);
 			if (in_reg(s, &c, at) < 0)
 				return -1;
 			rc = op2(s, SIMT_ADD, at, d, R(p), c);
@@ -1337,17 +1832,23 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 		break;
 	case PO_VOTE:
 		if (o[2].kind != OK_IMM || (uint32_t)o[2].imm != 0xffffffffu)
-			return fail(s, "vote.sync is translated with a full member mask (0xffffffff) only");
-		rc = lower_vote(s, in);
+			rc = lower_vote_masked(s, in);
+		else
+			rc = lower_vote(s, in);
 		break;
 	case PO_SHFL: {
 		/* the machine's crossbar with PTX's warp lanes (simt.h) */
 		static const uint8_t mode[] = { [PM_UP] = SIMT_SHFL_UP, [PM_DOWN] = SIMT_SHFL_DOWN,
 						[PM_BFLY] = SIMT_SHFL_BFLY, [PM_IDX] = SIMT_SHFL_IDX };
-		if (o[0].r[1] != PTX_NOREG)
-			return fail(s, "shfl.sync with a predicate destination (d|p) is not translated");
-		if (o[3].kind != OK_IMM || o[4].kind != OK_IMM || (uint32_t)o[4].imm != 0xffffffffu)
-			return fail(s, "shfl.sync is translated with constant c and a full member mask (0xffffffff) only");
+		/* a member mask other than all ones is the crossbar's c,
+		 * which it checks as the reference does (crossbar.c) */
+		opr mk = { 0 };
+		if (shfl_mask(s, &o[4], &mk) < 0)
+			return -1;
+		if (o[0].r[1] != PTX_NOREG || o[3].kind != OK_IMM) {
+			rc = lower_shfl_lanes(s, in->mod, d, o[0].r[1] != PTX_NOREG ? (int)o[0].r[1] : NONE, a, b, c, mk);
+			break;
+		}
 		if (in_reg(s, &a, SIMT_U32) < 0)
 			return -1;
 		mop *x = add_mop(s, SIMT_SHFL, SIMT_U32);
@@ -1357,6 +1858,7 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 		x->in.off = (int32_t)(SIMT_SHFL_WARP | ((uint32_t)o[3].imm & 0x1f1f));
 		x->a = a;
 		x->b = b;
+		x->c = mk;
 		x->d = d;
 		break;
 	}
@@ -1366,6 +1868,15 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 		if (in->nops > 1)
 			return fail(s, "a barrier with a thread count is not translated");
 		rc = add_mop(s, SIMT_BAR, SIMT_U32) ? 0 : -1;
+		break;
+	case PO_BFE:
+		rc = lower_bfe(s, ty, d, a, b, c);
+		break;
+	case PO_SHF:
+		rc = lower_shf(s, in, d, a, b, c);
+		break;
+	case PO_POPC: case PO_CLZ: case PO_BREV:
+		rc = lower_bits(s, in, ty, d, a);
 		break;
 	case PO_MEMBAR: case PO_FENCE:
 		/* a CB's threads run in lockstep on one memory: already ordered */
@@ -1617,11 +2128,35 @@ static simt_instr blank(const ts *s, unsigned opc, unsigned type)
 	return in;
 }
 
+/* A temporary's home may be one a dead temporary had: temporaries live
+ * in one block, and the block's memory operations keep their order in
+ * the bundles (the scheduler's RES_MEM), so the old value's last load
+ * comes before the new one's store.  Long lowerings (64-bit division)
+ * spill many short-lived temporaries.  Only the block's own temporaries
+ * are looked at (the scan stays as short as the block). */
+static bool reuse_home(ts *s, int v, unsigned n)
+{
+	if ((size_t)v < s->k->nregs)
+		return false;
+	size_t from = s->v_block > s->k->nregs ? s->v_block : s->k->nregs;
+	for (size_t u = from; u < s->nv; u++) {
+		val *x = &s->v[u];
+		if ((int)u == v || x->home == NONE || x->last >= s->now || (x->bits == 64 ? 8u : 4u) != n)
+			continue;
+		s->v[v].home = x->home;
+		x->home = NONE;
+		return true;
+	}
+	return false;
+}
+
 static int home_of(ts *s, int v)
 {
 	if (s->v[v].home != NONE)
 		return 0;
 	unsigned n = s->v[v].bits == 64 ? 8 : 4;
+	if (reuse_home(s, v, n))
+		return 0;
 	if (s->local_bytes + n > SIMT_LOCAL_MAX)
 		return fail(s, "its values live across blocks need more than the %d bytes of local memory a thread has",
 			    SIMT_LOCAL_MAX);
@@ -2423,6 +2958,7 @@ static int emit_block(ts *s, size_t j)
 	b->bundle = (uint32_t)s->out->n;
 	s->nmo = 0;
 	s->L.n = 0;
+	s->v_block = s->nv;
 	for (uint32_t i = b->first; i < b->end; i++) {
 		s->line = s->k->ins[i].line;
 		s->col = s->k->ins[i].col;

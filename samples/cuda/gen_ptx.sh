@@ -41,7 +41,7 @@ cuda() { # NAME OUT EXTRA...
 for f in "$src"/samples/cuda/*.cu; do
 	n=$(basename "$f" .cu)
 	extra=
-	case $n in warpsum|votes) extra="-Xclang -target-feature -Xclang +ptx60" ;; esac
+	case $n in warpsum|votes|digits) extra="-Xclang -target-feature -Xclang +ptx60" ;; esac
 	# shellcheck disable=SC2086
 	cuda "$n" "$out/cuda/$n.ptx" $extra
 done

@@ -252,6 +252,72 @@ static void votes(ck_case *c, size_t n, size_t m)
 	a_i32(l, (int32_t)n), a_arr(l, x), a_arr(l, b), a_arr(l, v);
 }
 
+/* digits: x of every size (0 and single digits too), blocks of 256 */
+static void digits(ck_case *c, size_t n, size_t m)
+{
+	(void)m;
+	size_t x = arr(c, "x", 4, n, CK_INPUT), s = arr(c, "sum", 4, n, CK_EXACT), h = arr(c, "hist", 4, 10, CK_EXACT);
+	uint32_t *xv = INIT(c, x, uint32_t);
+	fill_u32(xv, n, 41, 0xffffffffu);
+	for (size_t i = 0; i < n; i++)
+		xv[i] >>= (xv[i] & 31); /* a spread of magnitudes */
+	xv[0] = 0, xv[1] = 9, xv[2] = 0xffffffffu, xv[3] = 1000000000u;
+	start_wants(c);
+	ck_digits(n, xv, WANT(c, s, uint32_t), WANT(c, h, uint32_t));
+	ck_launch *l = launch(c, "digits", blocks(n, 256), 1, 256, 1);
+	a_u32(l, (uint32_t)n), a_arr(l, x), a_arr(l, s), a_arr(l, h);
+}
+
+/* div64: random and edge dividends and divisors (0, 1, -1, MIN, MAX,
+ * small, 32-bit ones that take clang's div.u32 path) */
+static void div64(ck_case *c, size_t n, size_t m)
+{
+	(void)m;
+	size_t a = arr(c, "a", 8, n, CK_INPUT), b = arr(c, "b", 8, n, CK_INPUT);
+	size_t q = arr(c, "q", 8, n, CK_EXACT), r = arr(c, "r", 8, n, CK_EXACT), sq = arr(c, "sq", 8, n, CK_EXACT);
+	size_t sr = arr(c, "sr", 8, n, CK_EXACT), k = arr(c, "k", 8, n, CK_EXACT);
+	uint32_t *w = xcalloc(4 * n, 4);
+	fill_u32(w, 4 * n, 43, 0xffffffffu);
+	uint64_t *av = INIT(c, a, uint64_t), *bv = INIT(c, b, uint64_t);
+	static const uint64_t edge[] = { 0, 1, UINT64_MAX, UINT64_C(1) << 63, (UINT64_C(1) << 63) - 1, 7, 10,
+					 0xffffffffu, UINT64_C(0x100000000) };
+	for (size_t i = 0; i < n; i++) {
+		av[i] = (uint64_t)w[4 * i] << 32 | w[4 * i + 1];
+		bv[i] = (uint64_t)w[4 * i + 2] << 32 | w[4 * i + 3];
+		switch (i % 5) {
+		case 1: bv[i] >>= w[4 * i] % 64; break;        /* divisors of every size */
+		case 2: av[i] &= 0xffffffffu; bv[i] &= 0xffff; break; /* the 32-bit path */
+		case 3: bv[i] = (uint64_t)-(int64_t)(bv[i] >> (w[4 * i] % 64)); break; /* negative */
+		default: break;
+		}
+		if (i < 81) {
+			av[i] = edge[i / 9];
+			bv[i] = edge[i % 9];
+		}
+	}
+	free(w);
+	start_wants(c);
+	ck_div64(n, av, bv, WANT(c, q, uint64_t), WANT(c, r, uint64_t), WANT(c, sq, int64_t), WANT(c, sr, int64_t),
+		 WANT(c, k, uint64_t));
+	ck_launch *l = launch(c, "div64", blocks(n, 128), 1, 128, 1);
+	a_u32(l, (uint32_t)n), a_arr(l, a), a_arr(l, b), a_arr(l, q), a_arr(l, r), a_arr(l, sq), a_arr(l, sr),
+		a_arr(l, k);
+}
+
+/* rotate: n a multiple of 32, blocks of 64 */
+static void rotate(ck_case *c, size_t n, size_t m)
+{
+	(void)m;
+	size_t x = arr(c, "x", 4, n, CK_INPUT), s = arr(c, "s", 4, n, CK_INPUT);
+	size_t y = arr(c, "y", 4, n, CK_EXACT), mm = arr(c, "m", 4, n, CK_EXACT);
+	wk_fill_i32(INIT(c, x, int32_t), n, 45);
+	fill_u32(INIT(c, s, uint32_t), n, 47, 0xffffffffu);
+	start_wants(c);
+	ck_rotate(n, INIT(c, x, int32_t), INIT(c, s, uint32_t), WANT(c, y, int32_t), WANT(c, mm, int32_t));
+	ck_launch *l = launch(c, "rotate", blocks(n, 64), 1, 64, 1);
+	a_arr(l, x), a_arr(l, s), a_arr(l, y), a_arr(l, mm);
+}
+
 static void backprop(ck_case *c, size_t n_in, size_t m)
 {
 	(void)m;
@@ -507,6 +573,9 @@ static const ck_entry table[] = {
 	{"vadd_cl_call32_1000", "tests/data/ptx/vadd32.ptx", vadd, 1000, 0},
 	{"vadd_cl_call64_1000", "tests/data/ptx/vadd64.ptx", vadd, 1000, 0},
 	{"transpose_cl_45x70", "samples/opencl/transpose.ptx", transpose, 45, 70},
+	{"digits_3000", CU("digits"), digits, 3000, 0},
+	{"div64_1000", CU("digits"), div64, 1000, 0},
+	{"rotate_1024", CU("digits"), rotate, 1024, 0},
 };
 
 size_t ck_case_count(void) { return sizeof table / sizeof table[0]; }

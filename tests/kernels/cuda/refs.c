@@ -263,3 +263,40 @@ void ck_transpose(size_t rows, size_t cols, const uint32_t *in, uint32_t *out)
 		for (size_t c = 0; c < cols; c++)
 			out[c * rows + r] = in[r * cols + c];
 }
+
+void ck_digits(size_t n, const uint32_t *x, uint32_t *sum, uint32_t hist[10])
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t v = x[i], s = 0;
+		do {
+			s += v % 10;
+			hist[v % 10]++;
+			v /= 10;
+		} while (v);
+		sum[i] = s;
+	}
+}
+
+void ck_div64(size_t n, const uint64_t *a, const uint64_t *b, uint64_t *q, uint64_t *r, int64_t *sq,
+	      int64_t *sr, uint64_t *k)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t x = a[i], y = b[i] ? b[i] : 1;
+		q[i] = x / y;
+		r[i] = x % y;
+		int64_t sx = (int64_t)x, sy = (int64_t)y;
+		sq[i] = sy == -1 ? (int64_t)(0 - x) : sx / sy; /* wraps: MIN / -1 = MIN */
+		sr[i] = sy == -1 ? 0 : sx % sy;
+		k[i] = x / 1000;
+	}
+}
+
+void ck_rotate(size_t n, const int32_t *x, const uint32_t *s, int32_t *y, int32_t *m)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t base = i & ~(size_t)31, lane = i & 31;
+		y[i] = x[base + ((lane * 7 + s[i]) & 31)];
+		uint32_t u = (uint32_t)x[i];
+		m[i] = (int32_t)((uint32_t)x[base + (u / 10 & 31)] % 10);
+	}
+}

@@ -48,4 +48,12 @@ void ck_kmeans(size_t npoints, size_t nclusters, size_t nfeatures, const float *
 void ck_vadd(size_t n, const float *a, const float *b, float *c);
 void ck_transpose(size_t rows, size_t cols, const uint32_t *in, uint32_t *out);
 
+/* samples/cuda/digits.cu: decimal digit sums and their histogram
+ * (hist[10] counts, added to); 64-bit quotients and remainders; a warp
+ * rotation by computed lanes (n a multiple of 32). */
+void ck_digits(size_t n, const uint32_t *x, uint32_t *sum, uint32_t hist[10]);
+void ck_div64(size_t n, const uint64_t *a, const uint64_t *b, uint64_t *q, uint64_t *r, int64_t *sq,
+	      int64_t *sr, uint64_t *k);
+void ck_rotate(size_t n, const int32_t *x, const uint32_t *s, int32_t *y, int32_t *m);
+
 #endif
