@@ -360,7 +360,7 @@ Test(fig13, cuda_cases, .timeout = 600)
 
 #define TR_HEAD ".version 7.0\n.target sm_52\n.address_size 64\n" \
 	".visible .entry k(.param .u64 p)\n{\n\t.reg .pred %p<3>;\n\t.reg .b32 %r<9>;\n" \
-	"\t.reg .f32 %f<9>;\n\t.reg .b64 %rd<9>;\n"
+	"\t.reg .f32 %f<9>;\n\t.reg .b64 %rd<9>; .reg .b16 %rs<9>;\n"
 
 static void untranslated(const char *body, const char *want)
 {
@@ -382,9 +382,12 @@ static void untranslated(const char *body, const char *want)
 
 Test(translator, refusals_are_located)
 {
-	untranslated("\tsin.approx.ftz.f32 %f1, %f2;\n",
-		     "t.ptx:10:2: error: kernel 'k': .ftz is not translated");
-	untranslated("\tsqrt.rn.f32 %f1, %f2;\n", "t.ptx:10:2: error: kernel 'k': 'sqrt' is not translated");
+	untranslated("\tadd.rz.ftz.f32 %f1, %f2, %f3;\n",
+		     "t.ptx:10:2: error: kernel 'k': the machine's f32 arithmetic rounds to nearest even");
+	untranslated("\tsqrt.rn.f64 %rd1, %rd2;\n", "t.ptx:10:2: error: kernel 'k': the type .f64 does not run");
+	untranslated("\tadd.sat.ftz.f32 %f1, %f2, %f3;\n", "t.ptx:10:2: error: kernel 'k': .sat on f32 arithmetic");
+	untranslated("\tcvt.rn.f16.s32 %rs1, %r2;\n",
+		     "t.ptx:10:2: error: kernel 'k': cvt between f16 and an integer is not translated");
 	untranslated("\tfma.rz.f32 %f1, %f2, %f3, %f4;\n",
 		     "t.ptx:10:2: error: kernel 'k': fma rounds to nearest even on the machine");
 	untranslated("\tshfl.sync.down.b32 %r1|%p1, %r2, 1, 31, -1;\n",
