@@ -277,6 +277,7 @@ uint64_t ptx_alu_bfi(const ptx_ins *in, uint64_t f, uint64_t b, uint64_t c, uint
 /* ---- floats ---- */
 
 static double half_value(uint64_t h);
+#define H_NAN UINT64_C(0x7fff)
 
 /* A float result: NaN canonical, then .sat's clamp to [0, 1] (NaN to 0),
  * then .ftz's flush. */
@@ -483,7 +484,7 @@ bool ptx_alu_setp(const ptx_ins *in, uint64_t a, uint64_t b)
 {
 	if (ptx_type_float(in->type)) {
 		bool dbl = in->type == PT_F64;
-		if (!dbl && (in->flags & PF_FTZ)) {
+		if (in->type == PT_F32 && (in->flags & PF_FTZ)) {
 			a = flush32(a);
 			b = flush32(b);
 		}
@@ -602,10 +603,8 @@ uint64_t ptx_alu_cvt(const ptx_ins *in, uint64_t a)
 		double r = host_from_int(dt == PT_F64, sgn, iv, in->mod);
 		return dt == PT_F64 ? fin64(in, r) : fin32(in, (float)r);
 	}
-	if (dt == PT_F16) {
-		uint64_t h = isa_fp_from_double(ISA_FMT_F16, ISA_FL_IEEE, v);
-		return h;
-	}
+	if (dt == PT_F16) /* every NaN made is 0x7fff, as f16 arithmetic's */
+		return isnan(v) ? H_NAN : isa_fp_from_double(ISA_FMT_F16, ISA_FL_IEEE, v);
 	if (dt == st && in->mod >= PR_RNI) /* to an integral value */
 		v = in->mod == PR_RNI ? host_op(F_RINT, true, v, 0, 0, PR_RN)
 			: in->mod == PR_RZI ? trunc(v) : in->mod == PR_RMI ? floor(v) : ceil(v);
@@ -653,7 +652,6 @@ uint64_t ptx_alu_atom(const ptx_ins *in, uint64_t old, uint64_t b, uint64_t c)
  * Every NaN made is 0x7fff (as f32's is 0x7fffffff); .ftz flushes
  * subnormal inputs and results to the zero of their sign, .sat clamps to
  * [0, 1] (NaN to +0). */
-#define H_NAN UINT64_C(0x7fff)
 
 static bool h_isnan(uint64_t h) { return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu); }
 static bool h_isinf(uint64_t h) { return (h & 0x7fffu) == 0x7c00u; }

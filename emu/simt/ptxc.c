@@ -704,6 +704,7 @@ static int lower_ldst(ts *s, const ptx_ins *in, uint32_t idx)
 
 static int flush_to(ts *s, bool h, opr x, int d, opr *out);
 static int lower_cvt_half(ts *s, unsigned dt, unsigned st, int d, opr a);
+static int nan_or(ts *s, int d, opr a, opr x);
 
 static int lower_cvt(ts *s, const ptx_ins *in, int d, opr a)
 {
@@ -715,8 +716,12 @@ static int lower_cvt(ts *s, const ptx_ins *in, int d, opr a)
 	if (dt == SIMT_F16 || st == SIMT_F16)
 		return lower_cvt_half(s, dt, st, d, a);
 	bool dfl = dt == SIMT_F32, sfl = st == SIMT_F32;
-	if (dfl && sfl && (in->flags & PF_FTZ) && in->mod < PR_RNI)
-		return flush_to(s, false, a, d, NULL);
+	if (dfl && sfl && (in->flags & PF_FTZ) && in->mod < PR_RNI) {
+		int t = tmp(s, 32);
+		if (t < 0 || in_reg(s, &a, SIMT_F32) < 0 || flush_to(s, false, a, t, NULL) < 0)
+			return -1;
+		return nan_or(s, d, R(t), R(t)); /* the reference's NaN */
+	}
 	if (dfl && sfl && in->mod >= PR_RNI)
 		return fail(s, "cvt.rni/.rzi/.rmi/.rpi.f32.f32 (to an integral value) is not translated");
 	if (dfl && sfl)
@@ -1072,19 +1077,22 @@ static int flush(ts *s, bool h, opr *x)
 }
 
 /* min/max of type (f32, f16): the other operand when one is NaN, the
- * canonical NaN of the machine when both are (fminmax's rule). */
+ * reference's NaN (0x7fffffff, 0x7fff) when both are. */
 static int fminmax_t(ts *s, unsigned type, unsigned opc, int d, opr a, opr b)
 {
 	unsigned bits = type == SIMT_F16 ? 16 : 32;
 	int na = new_val(s, 1), nb = new_val(s, 1), only_a = new_val(s, 1), only_b = new_val(s, 1);
-	opr t, u;
-	if (only_b < 0 || tw(s, bits, opc, type, a, b, (opr){ 0 }, &t) < 0 ||
+	int both = new_val(s, 1);
+	opr t, u, v;
+	if (both < 0 || tw(s, bits, opc, type, a, b, (opr){ 0 }, &t) < 0 ||
 	    setp(s, na, PC_NAN, type, a, a) < 0 || setp(s, nb, PC_NAN, type, b, b) < 0 ||
 	    plog(s, SIMT_PLOG_AND, only_a, na, false, nb, true) < 0 ||
 	    plog(s, SIMT_PLOG_AND, only_b, nb, false, na, true) < 0 ||
-	    selw(s, bits, type, NONE, only_a, b, t, &u) < 0)
+	    plog(s, SIMT_PLOG_AND, both, na, false, nb, false) < 0 ||
+	    selw(s, bits, type, NONE, only_a, b, t, &u) < 0 ||
+	    selw(s, bits, type, NONE, only_b, a, u, &v) < 0)
 		return -1;
-	return selw(s, bits, type, d, only_b, a, u, NULL);
+	return selw(s, bits, type, d, both, IMM(bits == 16 ? 0x7fffu : 0x7fffffffu), v, NULL);
 }
 
 /* sqrt.f32 (.rn and .approx; doc/PTX.md): an a below 2^-64 scaled by
@@ -1325,15 +1333,19 @@ static int lower_half(ts *s, const ptx_ins *in, int d, opr a, opr b, opr c)
 	return pack_halves(s, d, rl, rh);
 }
 
-/* cvt between f16 and f32 (isa/'s cvt: to nearest even, IEEE) */
+/* cvt between f16 and f32 (isa/'s cvt: to nearest even, IEEE), a NaN
+ * made the reference's (0x7fff, 0x7fffffff) */
 static int lower_cvt_half(ts *s, unsigned dt, unsigned st, int d, opr a)
 {
 	if ((dt == SIMT_F16 && st != SIMT_F32) || (st == SIMT_F16 && dt != SIMT_F32))
 		return fail(s, "cvt between f16 and an integer is not translated (f16 <-> f32 is)");
-	if (in_reg(s, &a, st) < 0 || op2(s, SIMT_CVT, dt, d, a, (opr){ 0 }) < 0)
+	int t = tmp(s, dt == SIMT_F16 ? 16 : 32), p = new_val(s, 1);
+	if (p < 0 || in_reg(s, &a, st) < 0 || op2(s, SIMT_CVT, dt, t, a, (opr){ 0 }) < 0)
 		return -1;
 	last_stype(s, st);
-	return 0;
+	if (setp(s, p, PC_NAN, dt, R(t), R(t)) < 0)
+		return -1;
+	return selw(s, dt == SIMT_F16 ? 16 : 32, dt, d, p, IMM(dt == SIMT_F16 ? 0x7fffu : 0x7fffffffu), R(t), NULL);
 }
 
 static int lower_arith(ts *s, const ptx_ins *in, unsigned ty, int d, opr a, opr b, opr c)
