@@ -453,7 +453,7 @@ EXTRA_DIST += tests/fuzz/fuzz_ptx.c tests/fuzz/corpus/ptx/saxpy.ptx tests/fuzz/c
 	tests/fuzz/corpus/ptx/warp.ptx tests/fuzz/corpus/ptx/vadd32.ptx tests/fuzz/corpus/ptx/small_all.ptx \
 	tests/fuzz/corpus/ptx/refused_tex.ptx tests/fuzz/corpus/ptx/runaway.ptx \
 	tests/fuzz/corpus/ptx/votes.ptx tests/fuzz/corpus/ptx/approx.ptx tests/fuzz/corpus/ptx/vadd64_call.ptx \
-	tests/fuzz/corpus/ptx/digits.ptx
+	tests/fuzz/corpus/ptx/digits.ptx tests/fuzz/corpus/ptx/half.ptx tests/fuzz/corpus/ptx/ftz.ptx
 check_PROGRAMS += tests/test_nsc
 tests_test_nsc_SOURCES = tests/test_nsc.c
 tests_test_nsc_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'

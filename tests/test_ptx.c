@@ -1011,3 +1011,201 @@ Test(errors, launch_checks)
 	free(v.bytes);
 	ptx_module_free(m);
 }
+
+/* ---- f16 arithmetic on the reference (ptx_alu_half) against the host's
+ * binary16 (tests/fp_host.c: AVX512-FP16 or the exact double path) ---- */
+#include "fp_host.h"
+#include "ptx_int.h"
+
+static uint64_t half_ref(unsigned op, unsigned flags, uint64_t a, uint64_t b, uint64_t c)
+{
+	ptx_ins in;
+	memset(&in, 0, sizeof in);
+	in.op = (uint16_t)op;
+	in.type = PT_F16;
+	in.mod = op == PO_FMA ? PR_RN : PR_NONE;
+	in.flags = (uint8_t)flags;
+	return ptx_alu_float(&in, a, b, c);
+}
+
+static bool half_nan(uint64_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
+
+Test(ptx_half, unary_exhaustive)
+{
+	for (uint64_t a = 0; a < 65536; a++) {
+		cr_assert_eq(half_ref(PO_NEG, 0, a, 0, 0), a ^ 0x8000, "neg 0x%llx", (unsigned long long)a);
+		cr_assert_eq(half_ref(PO_ABS, 0, a, 0, 0), a & 0x7fff, "abs 0x%llx", (unsigned long long)a);
+		uint64_t fl = (a & 0x7c00) ? a : a & 0x8000;
+		cr_assert_eq(half_ref(PO_NEG, PF_FTZ, a, 0, 0), fl ^ 0x8000, "neg.ftz 0x%llx", (unsigned long long)a);
+	}
+}
+
+Test(ptx_half, binary_random)
+{
+	static const unsigned ops[] = { PO_ADD, PO_SUB, PO_MUL, PO_FMA };
+	static const unsigned hops[] = { ISA_FADD, ISA_FSUB, ISA_FMUL, ISA_FMA };
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	for (unsigned i = 0; i < 400000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		uint64_t a = x & 0xffff, b = (x >> 16) & 0xffff, c = (x >> 32) & 0xffff;
+		unsigned k = i % 4;
+		uint64_t r = half_ref(ops[k], 0, a, b, c);
+		uint64_t h = fp_host_op(hops[k], ISA_FMT_F16, ISA_FL_IEEE, a, b, c);
+		if (half_nan(h))
+			cr_assert_eq(r, 0x7fff, "op %u 0x%llx 0x%llx 0x%llx: 0x%llx, not PTX's NaN", k,
+				     (unsigned long long)a, (unsigned long long)b, (unsigned long long)c,
+				     (unsigned long long)r);
+		else
+			cr_assert_eq(r, h, "op %u 0x%llx 0x%llx 0x%llx: 0x%llx, the host 0x%llx", k,
+				     (unsigned long long)a, (unsigned long long)b, (unsigned long long)c,
+				     (unsigned long long)r, (unsigned long long)h);
+	}
+}
+
+static uint64_t hflush(uint64_t h) { return (h & 0x7c00) ? h : h & 0x8000; }
+
+/* The host's answer for an f16 op with PTX's modifiers: flushed inputs
+ * (.ftz), the host's IEEE binary16 op, PTX's NaN, the result flushed,
+ * then .sat's clamp. */
+static uint64_t half_host(unsigned hop, unsigned flags, uint64_t a, uint64_t b, uint64_t c)
+{
+	if (flags & PF_FTZ)
+		a = hflush(a), b = hflush(b), c = hflush(c);
+	uint64_t h = fp_host_op(hop, ISA_FMT_F16, ISA_FL_IEEE, a, b, c);
+	if (half_nan(h))
+		h = 0x7fff;
+	if (flags & PF_FTZ)
+		h = hflush(h);
+	if (flags & PF_SAT) {
+		double v = fp_host_value(ISA_FMT_F16, ISA_FL_IEEE, h);
+		h = isnan(v) || v <= 0 ? 0 : v > 1 ? 0x3c00 : h;
+	}
+	return h;
+}
+
+Test(ptx_half, unary_exhaustive_ftz)
+{
+	for (uint64_t a = 0; a < 65536; a++) {
+		uint64_t f = hflush(a);
+		cr_assert_eq(half_ref(PO_ABS, PF_FTZ, a, 0, 0), f & 0x7fff, "abs.ftz 0x%llx", (unsigned long long)a);
+		/* min/max of a value with itself is itself (a NaN: PTX's NaN) */
+		uint64_t w = half_nan(a) ? 0x7fff : a;
+		cr_assert_eq(half_ref(PO_MIN, 0, a, a, 0), w, "min 0x%llx", (unsigned long long)a);
+		cr_assert_eq(half_ref(PO_MAX, PF_FTZ, a, a, 0), half_nan(a) ? 0x7fff : f, "max.ftz 0x%llx",
+			     (unsigned long long)a);
+		/* a + -0 is a exactly, a * 1 too: every value through the rounding */
+		cr_assert_eq(half_ref(PO_ADD, 0, a, 0x8000, 0), w, "add 0x%llx, -0", (unsigned long long)a);
+		cr_assert_eq(half_ref(PO_MUL, PF_FTZ, a, 0x3c00, 0), half_nan(a) ? 0x7fff : f, "mul.ftz 0x%llx, 1",
+			     (unsigned long long)a);
+	}
+}
+
+Test(ptx_half, modifiers_minmax_setp_random)
+{
+	static const unsigned ops[] = { PO_ADD, PO_SUB, PO_MUL, PO_FMA };
+	static const unsigned hops[] = { ISA_FADD, ISA_FSUB, ISA_FMUL, ISA_FMA };
+	static const unsigned fl[] = { PF_FTZ, PF_SAT, PF_FTZ | PF_SAT };
+	uint64_t x = 0x2545f4914f6cdd1du;
+	for (unsigned i = 0; i < 300000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		uint64_t a = x & 0xffff, b = (x >> 16) & 0xffff, c = (x >> 32) & 0xffff;
+		if (i & 1) /* subnormals and values near the smallest normal */
+			a &= 0x87ff, b &= 0x87ff;
+		unsigned k = i % 4, f = fl[i % 3];
+		uint64_t r = half_ref(ops[k], f, a, b, c), h = half_host(hops[k], f, a, b, c);
+		cr_assert_eq(r, h, "op %u flags %u 0x%llx 0x%llx 0x%llx: 0x%llx, the host 0x%llx", k, f,
+			     (unsigned long long)a, (unsigned long long)b, (unsigned long long)c,
+			     (unsigned long long)r, (unsigned long long)h);
+		/* min/max: the other for one NaN, PTX's NaN for two, -0 < +0 */
+		bool ftz = i & 2;
+		uint64_t fa = ftz ? hflush(a) : a, fb = ftz ? hflush(b) : b;
+		double u = fp_host_value(ISA_FMT_F16, ISA_FL_IEEE, fa), v = fp_host_value(ISA_FMT_F16, ISA_FL_IEEE, fb);
+		uint64_t lo, hi;
+		if (isnan(u) && isnan(v))
+			lo = hi = 0x7fff;
+		else if (isnan(u) || isnan(v))
+			lo = hi = isnan(u) ? fb : fa;
+		else if (u == v && u == 0)
+			lo = (fa & 0x8000) ? fa : fb, hi = (fa & 0x8000) ? fb : fa;
+		else
+			lo = u < v ? fa : fb, hi = u < v ? fb : fa;
+		cr_assert_eq(half_ref(PO_MIN, ftz ? PF_FTZ : 0, a, b, 0), lo, "min 0x%llx 0x%llx", (unsigned long long)a,
+			     (unsigned long long)b);
+		cr_assert_eq(half_ref(PO_MAX, ftz ? PF_FTZ : 0, a, b, 0), hi, "max 0x%llx 0x%llx", (unsigned long long)a,
+			     (unsigned long long)b);
+		/* setp.f16: the host's compare of the (flushed) values */
+		ptx_ins in;
+		memset(&in, 0, sizeof in);
+		in.op = PO_SETP;
+		in.type = PT_F16;
+		in.flags = ftz ? PF_FTZ : 0;
+		in.mod = (uint8_t)(i % 2 ? PC_LTU : PC_GE);
+		bool un = isnan(u) || isnan(v), want = i % 2 ? un || u < v : !un && u >= v;
+		cr_assert_eq(ptx_alu_setp(&in, a, b), want, "setp 0x%llx 0x%llx", (unsigned long long)a,
+			     (unsigned long long)b);
+	}
+}
+
+/* The reader takes f16x2 in text: each half against the host. */
+Test(ptx_half, f16x2_in_text)
+{
+	enum { N = 1024 };
+	uint64_t in[N], in2[N], out[N];
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	for (size_t i = 0; i < N; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		in[i] = x & 0xffffffffu, in2[i] = x >> 32;
+	}
+	run_body("\tfma.rn.ftz.f16x2 %r5, %r1, %r3, %r1;\n\tmov.b32 {%h1, %h2}, %r5;\n"
+		 "\tsub.sat.f16 %h3, %h1, %h2;\n\tmov.b32 %r6, {%h3, %h2};\n\tcvt.u64.u32 %rd7, %r6;", in, in2, out, N);
+	for (size_t i = 0; i < N; i++) {
+		uint64_t lo = half_host(ISA_FMA, PF_FTZ, in[i] & 0xffff, in2[i] & 0xffff, in[i] & 0xffff);
+		uint64_t hi = half_host(ISA_FMA, PF_FTZ, in[i] >> 16, in2[i] >> 16, in[i] >> 16);
+		uint64_t d = half_host(ISA_FSUB, PF_SAT, lo, hi, 0);
+		cr_assert_eq(out[i], d | hi << 16, "0x%llx 0x%llx: 0x%llx", (unsigned long long)in[i],
+			     (unsigned long long)in2[i], (unsigned long long)out[i]);
+	}
+}
+
+Test(ptx_half, refused_forms)
+{
+	refused(KHEAD "\t.reg .b16 %h<3>;\n\tdiv.rn.f16 %h1, %h2, %h2;\n}\n", "t.ptx:10:2: error: 'div.rn.f16' is not in");
+	refused(KHEAD "\t.reg .b16 %h<3>;\n\tfma.f16 %h1, %h2, %h2, %h2;\n}\n", "t.ptx:10:2: error: 'fma.f16' is not in");
+	refused(KHEAD "\t.reg .b16 %h<3>;\n\tadd.rz.f16 %h1, %h2, %h2;\n}\n", "t.ptx:10:2: error: 'add.rz.f16' is not in");
+	refused(KHEAD "\tsetp.lt.f16x2 %p1|%p2, %r1, %r2;\n}\n", "t.ptx:9:2: error: 'setp.lt.f16x2' is not in");
+	refused(KHEAD "\tsqrt.approx.f16x2 %r1, %r2;\n}\n", "t.ptx:9:2: error: 'sqrt.approx.f16x2' is not in");
+}
+
+/* div.approx, div.full, rcp.approx and sqrt (.rn, .approx) with .ftz:
+ * the host's IEEE operations on the flushed inputs, the result flushed. */
+Test(ops, div_rcp_sqrt_approx_full_ftz)
+{
+	uint64_t in[NF], in2[NF], out[NF];
+	fin(in, in2);
+	static const char *const body[] = {
+		"\tdiv.approx.ftz.f32 %f3, %f1, %f2;", "\tdiv.full.ftz.f32 %f3, %f1, %f2;",
+		"\trcp.approx.ftz.f32 %f3, %f2;", "\tsqrt.approx.ftz.f32 %f3, %f1;", "\tsqrt.rn.f32 %f3, %f1;",
+		"\tdiv.approx.f32 %f3, %f1, %f2;",
+	};
+	for (int k = 0; k < 6; k++) {
+		char b[256];
+		snprintf(b, sizeof b, "%s\n\tmov.b32 %%r5, %%f3;\n\tcvt.u64.u32 %%rd7, %%r5;", body[k]);
+		run_body(b, in, in2, out, NF);
+		for (size_t i = 0; i < NF; i++) {
+			volatile float x = fvals[i], y = bitsf((uint32_t)in2[i]), w;
+			if (k != 4 && k != 5)
+				x = flush(x), y = flush(y);
+			switch (k) {
+			case 0: { volatile float q = flush(1.0f / y); w = x * q; break; }
+			case 1: w = x / y; break;
+			case 2: w = 1.0f / y; break;
+			case 5: { volatile float q = 1.0f / y; w = x * q; break; }
+			default: w = sqrtf(x); break;
+			}
+			if (k != 4 && k != 5)
+				w = flush(w);
+			cr_assert_eq((uint32_t)out[i], isnan(w) ? 0x7fffffffu : fbits(w), "%s %a %a", body[k],
+				     (double)fvals[i], (double)bitsf((uint32_t)in2[i]));
+		}
+	}
+}

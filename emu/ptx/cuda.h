@@ -256,6 +256,131 @@ INFS_CUDA_FN unsigned int min(unsigned int a, unsigned int b) { return a < b ? a
 INFS_CUDA_FN unsigned int max(unsigned int a, unsigned int b) { return a > b ? a : b; }
 INFS_CUDA_FN int abs(int a) { return __builtin_abs(a); }
 
+/* ---- half precision (sm_53 and up: --cuda-gpu-arch=sm_60) ----
+ * __half is IEEE binary16 bits, __half2 two of them (.x the low half);
+ * clang 14 has no f16 builtins for these, so each is the instruction
+ * itself, as inline PTX ("h": a .b16 register, "r": .b32):
+ *   __hadd __hsub __hmul      add.f16 sub.f16 mul.f16 (to nearest even)
+ *   __hfma                    fma.rn.f16
+ *   __hadd_sat __hfma_sat     add.sat.f16 fma.rn.sat.f16 (clamped to [0, 1])
+ *   __hneg __habs             neg.f16 abs.f16
+ *   __hmin __hmax             min.f16 max.f16 (a NaN operand gives the other)
+ *   __hlt __hle __hgt __hge __heq __hne   setp.{lt,...}.f16 (ordered)
+ *   __hadd2 __hsub2 __hmul2 __hfma2 __hneg2 __habs2 __hmin2 __hmax2: .f16x2
+ *   __float2half __half2float cvt.rn.f16.f32, cvt.f32.f16
+ *   __floats2half2_rn(a, b)   {a, b} as halves; __low2half __high2half
+ *   the operators + - * and unary - of __half and __half2 are the above. */
+typedef struct __half { unsigned short x; } __half;
+typedef struct __half2 { unsigned int x; } __half2;
+#define INFS_H2(op, text)                                                              \
+	INFS_CUDA_FN __half op(__half a, __half b)                                     \
+	{                                                                              \
+		__half r;                                                              \
+		asm(text ".f16 %0, %1, %2;" : "=h"(r.x) : "h"(a.x), "h"(b.x));          \
+		return r;                                                              \
+	}                                                                              \
+	INFS_CUDA_FN __half2 op##2(__half2 a, __half2 b)                               \
+	{                                                                              \
+		__half2 r;                                                             \
+		asm(text ".f16x2 %0, %1, %2;" : "=r"(r.x) : "r"(a.x), "r"(b.x));        \
+		return r;                                                              \
+	}
+#define INFS_H1(op, text)                                                              \
+	INFS_CUDA_FN __half op(__half a)                                               \
+	{                                                                              \
+		__half r;                                                              \
+		asm(text ".f16 %0, %1;" : "=h"(r.x) : "h"(a.x));                        \
+		return r;                                                              \
+	}                                                                              \
+	INFS_CUDA_FN __half2 op##2(__half2 a)                                          \
+	{                                                                              \
+		__half2 r;                                                             \
+		asm(text ".f16x2 %0, %1;" : "=r"(r.x) : "r"(a.x));                      \
+		return r;                                                              \
+	}
+INFS_H2(__hadd, "add")
+INFS_H2(__hsub, "sub")
+INFS_H2(__hmul, "mul")
+INFS_H2(__hmin, "min")
+INFS_H2(__hmax, "max")
+INFS_H1(__hneg, "neg")
+INFS_H1(__habs, "abs")
+INFS_CUDA_FN __half __hfma(__half a, __half b, __half c)
+{
+	__half r;
+	asm("fma.rn.f16 %0, %1, %2, %3;" : "=h"(r.x) : "h"(a.x), "h"(b.x), "h"(c.x));
+	return r;
+}
+INFS_CUDA_FN __half2 __hfma2(__half2 a, __half2 b, __half2 c)
+{
+	__half2 r;
+	asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(r.x) : "r"(a.x), "r"(b.x), "r"(c.x));
+	return r;
+}
+INFS_CUDA_FN __half __hadd_sat(__half a, __half b)
+{
+	__half r;
+	asm("add.sat.f16 %0, %1, %2;" : "=h"(r.x) : "h"(a.x), "h"(b.x));
+	return r;
+}
+INFS_CUDA_FN __half __hfma_sat(__half a, __half b, __half c)
+{
+	__half r;
+	asm("fma.rn.sat.f16 %0, %1, %2, %3;" : "=h"(r.x) : "h"(a.x), "h"(b.x), "h"(c.x));
+	return r;
+}
+#define INFS_HCMP(op, cmp)                                                             \
+	INFS_CUDA_FN bool op(__half a, __half b)                                       \
+	{                                                                              \
+		unsigned short r;                                                      \
+		asm("{ .reg .pred %%p; setp." cmp ".f16 %%p, %1, %2; selp.u16 %0, 1, 0, %%p; }" \
+		    : "=h"(r) : "h"(a.x), "h"(b.x));                                     \
+		return r != 0;                                                         \
+	}
+INFS_HCMP(__hlt, "lt")
+INFS_HCMP(__hle, "le")
+INFS_HCMP(__hgt, "gt")
+INFS_HCMP(__hge, "ge")
+INFS_HCMP(__heq, "eq")
+INFS_HCMP(__hne, "ne")
+INFS_CUDA_FN __half __float2half(float f)
+{
+	__half r;
+	asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r.x) : "f"(f));
+	return r;
+}
+INFS_CUDA_FN float __half2float(__half h)
+{
+	float f;
+	asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h.x));
+	return f;
+}
+INFS_CUDA_FN __half2 __halves2half2(__half lo, __half hi)
+{
+	__half2 r;
+	r.x = (unsigned int)lo.x | (unsigned int)hi.x << 16;
+	return r;
+}
+INFS_CUDA_FN __half2 __floats2half2_rn(float a, float b)
+{
+	return __halves2half2(__float2half(a), __float2half(b));
+}
+INFS_CUDA_FN __half __low2half(__half2 h) { __half r; r.x = (unsigned short)h.x; return r; }
+INFS_CUDA_FN __half __high2half(__half2 h) { __half r; r.x = (unsigned short)(h.x >> 16); return r; }
+INFS_CUDA_FN __half operator+(__half a, __half b) { return __hadd(a, b); }
+INFS_CUDA_FN __half operator-(__half a, __half b) { return __hsub(a, b); }
+INFS_CUDA_FN __half operator*(__half a, __half b) { return __hmul(a, b); }
+INFS_CUDA_FN __half operator-(__half a) { return __hneg(a); }
+INFS_CUDA_FN bool operator<(__half a, __half b) { return __hlt(a, b); }
+INFS_CUDA_FN bool operator>(__half a, __half b) { return __hgt(a, b); }
+INFS_CUDA_FN __half2 operator+(__half2 a, __half2 b) { return __hadd2(a, b); }
+INFS_CUDA_FN __half2 operator-(__half2 a, __half2 b) { return __hsub2(a, b); }
+INFS_CUDA_FN __half2 operator*(__half2 a, __half2 b) { return __hmul2(a, b); }
+INFS_CUDA_FN __half2 operator-(__half2 a) { return __hneg2(a); }
+#undef INFS_H1
+#undef INFS_H2
+#undef INFS_HCMP
+
 #undef INFS_CUDA_FN
 
 #endif

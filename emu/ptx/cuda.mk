@@ -24,6 +24,7 @@ EXTRA_DIST += samples/cuda/backprop.cu samples/cuda/backprop.ptx \
 	samples/cuda/warpsum.cu samples/cuda/warpsum.ptx \
 	samples/cuda/digits.cu samples/cuda/digits.ptx \
 	samples/cuda/saxpy32.ptx samples/cuda/reduce32.ptx samples/cuda/bfs32.ptx \
+	samples/cuda/half.cu samples/cuda/half.ptx samples/cuda/ftz.cu samples/cuda/ftz.ptx \
 	samples/opencl/vadd.cl samples/opencl/vadd.ptx \
 	samples/opencl/transpose.cl samples/opencl/transpose.ptx \
 	samples/cuda/gen_ptx.sh doc/CUDA.md

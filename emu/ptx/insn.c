@@ -41,7 +41,7 @@ static int find(word w, const char *const *names, int count)
 
 static const char *const type_names[] = {
 	NULL, "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64",
-	"s8", "s16", "s32", "s64", "f16", "f32", "f64", "pred"
+	"s8", "s16", "s32", "s64", "f16", "f32", "f64", "pred", "f16x2"
 };
 static const char *const cmp_names[] = {
 	"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
@@ -70,7 +70,7 @@ static const char *const ignored_mem[] = {
 
 unsigned ptx_type_bits(unsigned t)
 {
-	static const uint8_t bits[] = {0, 8, 16, 32, 64, 8, 16, 32, 64, 8, 16, 32, 64, 16, 32, 64, 1};
+	static const uint8_t bits[] = {0, 8, 16, 32, 64, 8, 16, 32, 64, 8, 16, 32, 64, 16, 32, 64, 1, 32};
 	return t < sizeof bits ? bits[t] : 0;
 }
 
@@ -148,6 +148,28 @@ static unsigned kinds_of(unsigned op)
 	}
 }
 
+/* f16 and f16x2 arithmetic (sm_53 on): add sub mul and fma with .rn
+ * (fma must say it) .ftz .sat; neg abs min max with .ftz; setp.f16
+ * (not .f16x2); moves, loads and stores take the types as bits. */
+static bool half_op(unsigned op, const ptx_ins *in)
+{
+	bool rn = in->mod == PR_NONE || in->mod == PR_RN;
+	switch (op) {
+	case PO_ADD: case PO_SUB: case PO_MUL:
+		return rn;
+	case PO_FMA:
+		return in->mod == PR_RN;
+	case PO_NEG: case PO_ABS: case PO_MIN: case PO_MAX:
+		return !(in->flags & PF_SAT);
+	case PO_SETP:
+		return in->type == PT_F16;
+	case PO_MOV: case PO_LD: case PO_LDU: case PO_ST: case PO_CVT: case PO_SELP:
+		return true; /* checked below as for any type */
+	default:
+		return false;
+	}
+}
+
 int ptx_decode_opcode(ptx_lex *x, const ptx_tok_t *t, ptx_ins *in)
 {
 	word parts[12];
@@ -170,7 +192,7 @@ int ptx_decode_opcode(ptx_lex *x, const ptx_tok_t *t, ptx_ins *in)
 	for (size_t p = 1; p < np; p++) {
 		word w = parts[p];
 		int v;
-		if ((k & K_TYPE) && (v = find(w, type_names, 17)) > 0) {
+		if ((k & K_TYPE) && (v = find(w, type_names, 18)) > 0) {
 			if (ntypes == 0)
 				in->type = (uint8_t)v;
 			else if (ntypes == 1 && (k & K_TWOTYPES))
@@ -261,7 +283,7 @@ int ptx_decode_opcode(ptx_lex *x, const ptx_tok_t *t, ptx_ins *in)
 						  in->space == PS_SHARED) && ty != PT_PRED && ty != PT_F16;
 		break;
 	case PO_SETP:
-		ok = ntypes == 1 && have_cmp && ty != PT_PRED && ty != PT_F16;
+		ok = ntypes == 1 && have_cmp && ty != PT_PRED && ty != PT_F16X2;
 		break;
 	case PO_TESTP:
 		ok = have_mode && (ty == PT_F32 || ty == PT_F64);
@@ -275,8 +297,18 @@ int ptx_decode_opcode(ptx_lex *x, const ptx_tok_t *t, ptx_ins *in)
 	}
 	if (!ok)
 		return refuse(x, t);
-	/* the types each op computes on; f16 only moves and converts */
+	/* the types each op computes on; f16 and f16x2: add sub mul fma neg
+	 * abs min max (half_op) and setp.f16 */
 	bool fl = ptx_type_float(ty);
+	if (ty == PT_F16 || ty == PT_F16X2) {
+		if (!half_op(op, in))
+			return refuse(x, t);
+		if (op != PO_SETP && op != PO_MOV && op != PO_LD && op != PO_LDU && op != PO_ST &&
+		    op != PO_CVT && op != PO_SELP)
+			return 0;
+	}
+	if (ty == PT_F16X2 && (op == PO_CVT || op == PO_SELP))
+		return refuse(x, t);
 	switch (op) {
 	case PO_ADD: case PO_SUB: case PO_MUL: case PO_MAD:
 		if (fl)

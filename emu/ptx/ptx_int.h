@@ -41,7 +41,8 @@
 /* Value types of instructions and registers. */
 enum ptx_type {
 	PT_NONE, PT_B8, PT_B16, PT_B32, PT_B64, PT_U8, PT_U16, PT_U32, PT_U64,
-	PT_S8, PT_S16, PT_S32, PT_S64, PT_F16, PT_F32, PT_F64, PT_PRED
+	PT_S8, PT_S16, PT_S32, PT_S64, PT_F16, PT_F32, PT_F64, PT_PRED,
+	PT_F16X2   /* two f16 in a 32-bit register, the low half first */
 };
 unsigned ptx_type_bits(unsigned t);
 bool ptx_type_signed(unsigned t);
@@ -219,6 +220,9 @@ uint64_t ptx_alu_float(const ptx_ins *i, uint64_t a, uint64_t b, uint64_t c);
 uint64_t ptx_alu_bfi(const ptx_ins *i, uint64_t f, uint64_t b, uint64_t c, uint64_t e);
 bool ptx_alu_setp(const ptx_ins *i, uint64_t a, uint64_t b);
 uint64_t ptx_alu_cvt(const ptx_ins *i, uint64_t a);
+/* An f16 or f16x2 instruction (add sub mul fma neg abs min max):
+ * IEEE binary16, correctly rounded, plain C (doc/PTX.md). */
+uint64_t ptx_alu_half(const ptx_ins *i, uint64_t a, uint64_t b, uint64_t c);
 /* An atomic's new memory value from the old one (*ret: what d gets). */
 uint64_t ptx_alu_atom(const ptx_ins *i, uint64_t old, uint64_t b, uint64_t c);
 

@@ -258,7 +258,7 @@ static int call(run *R, thr *t, const ptx_ins *in)
 
 static bool is_float_op(const ptx_ins *in)
 {
-	return ptx_type_float(in->type);
+	return ptx_type_float(in->type) || in->type == PT_F16X2;
 }
 
 /* One instruction of thread t.  0 (t->pc moved, or t waiting or done),

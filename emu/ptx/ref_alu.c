@@ -276,6 +276,9 @@ uint64_t ptx_alu_bfi(const ptx_ins *in, uint64_t f, uint64_t b, uint64_t c, uint
 
 /* ---- floats ---- */
 
+static double half_value(uint64_t h);
+#define H_NAN UINT64_C(0x7fff)
+
 /* A float result: NaN canonical, then .sat's clamp to [0, 1] (NaN to 0),
  * then .ftz's flush. */
 static uint64_t fin32(const ptx_ins *in, float r)
@@ -420,6 +423,8 @@ static uint32_t approx_lg2(float a)
 
 uint64_t ptx_alu_float(const ptx_ins *in, uint64_t a, uint64_t b, uint64_t c)
 {
+	if (in->type == PT_F16 || in->type == PT_F16X2)
+		return ptx_alu_half(in, a, b, c);
 	bool dbl = in->type == PT_F64;
 	bool ftz = !dbl && (in->flags & PF_FTZ);
 	if (!dbl) {
@@ -479,11 +484,16 @@ bool ptx_alu_setp(const ptx_ins *in, uint64_t a, uint64_t b)
 {
 	if (ptx_type_float(in->type)) {
 		bool dbl = in->type == PT_F64;
-		if (!dbl && (in->flags & PF_FTZ)) {
+		if (in->type == PT_F32 && (in->flags & PF_FTZ)) {
 			a = flush32(a);
 			b = flush32(b);
 		}
-		double x = dbl ? f64(a) : f32(a), y = dbl ? f64(b) : f32(b);
+		if (in->type == PT_F16 && (in->flags & PF_FTZ)) {
+			a = (a & 0x7c00u) ? a & 0xffffu : a & 0x8000u;
+			b = (b & 0x7c00u) ? b & 0xffffu : b & 0x8000u;
+		}
+		double x = in->type == PT_F16 ? half_value(a) : dbl ? f64(a) : f32(a);
+		double y = in->type == PT_F16 ? half_value(b) : dbl ? f64(b) : f32(b);
 		bool un = isnan(x) || isnan(y);
 		switch (in->mod) {
 		case PC_EQ: return !un && x == y;
@@ -593,10 +603,8 @@ uint64_t ptx_alu_cvt(const ptx_ins *in, uint64_t a)
 		double r = host_from_int(dt == PT_F64, sgn, iv, in->mod);
 		return dt == PT_F64 ? fin64(in, r) : fin32(in, (float)r);
 	}
-	if (dt == PT_F16) {
-		uint64_t h = isa_fp_from_double(ISA_FMT_F16, ISA_FL_IEEE, v);
-		return h;
-	}
+	if (dt == PT_F16) /* every NaN made is 0x7fff, as f16 arithmetic's */
+		return isnan(v) ? H_NAN : isa_fp_from_double(ISA_FMT_F16, ISA_FL_IEEE, v);
 	if (dt == st && in->mod >= PR_RNI) /* to an integral value */
 		v = in->mod == PR_RNI ? host_op(F_RINT, true, v, 0, 0, PR_RN)
 			: in->mod == PR_RZI ? trunc(v) : in->mod == PR_RMI ? floor(v) : ceil(v);
@@ -634,4 +642,175 @@ uint64_t ptx_alu_atom(const ptx_ins *in, uint64_t old, uint64_t b, uint64_t c)
 	case PA_INC: return old >= b ? 0 : old + 1;
 	default: return (old == 0 || old > b) ? b : old - 1;
 	}
+}
+
+/* ---- f16 and f16x2 (IEEE binary16), plain C ----
+ * A half is m * 2^(e - 25) (normal, biased exponent e 1..30, m the
+ * significand with its leading 1, 11 bits) or f * 2^-24 (subnormal): every
+ * sum or product of halves, and a * b + c, is an exact integer multiple
+ * of 2^-48, held in 128 bits and rounded once to nearest even here.
+ * Every NaN made is 0x7fff (as f32's is 0x7fffffff); .ftz flushes
+ * subnormal inputs and results to the zero of their sign, .sat clamps to
+ * [0, 1] (NaN to +0). */
+
+static bool h_isnan(uint64_t h) { return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu); }
+static bool h_isinf(uint64_t h) { return (h & 0x7fffu) == 0x7c00u; }
+static uint64_t h_flush(uint64_t h) { return (h & 0x7c00u) ? h : h & 0x8000u; }
+
+/* |h| = *m * 2^(*e) (finite h) */
+static void h_split(uint64_t h, uint64_t *m, int *e)
+{
+	unsigned be = (unsigned)(h >> 10) & 0x1f, f = (unsigned)h & 0x3ff;
+	*m = be ? (f | 0x400u) : f;
+	*e = be ? (int)be - 25 : -24;
+}
+
+static double half_value(uint64_t h)
+{
+	h &= 0xffffu;
+	if (h_isnan(h))
+		return NAN;
+	if (h_isinf(h))
+		return (h & 0x8000u) ? -INFINITY : INFINITY;
+	uint64_t m;
+	int e;
+	h_split(h, &m, &e);
+	double v = ldexp((double)m, e);
+	return (h & 0x8000u) ? -v : v;
+}
+
+/* (neg ? -1 : 1) * m * 2^e rounded to the nearest half, ties to even */
+static uint64_t h_round(bool neg, u128 m, int e)
+{
+	uint64_t s = neg ? 0x8000u : 0;
+	if (m == 0)
+		return s;
+	int p = 127;
+	while (!((m >> p) & 1))
+		p--;
+	int q = p + e - 10; /* the quantum of an 11-bit significand */
+	if (q < -24)
+		q = -24;
+	u128 r;
+	if (q > e) {
+		int sh = q - e;
+		if (sh > 127) {
+			r = 0;
+		} else {
+			u128 rem = m & (((u128)1 << sh) - 1), half = (u128)1 << (sh - 1);
+			r = m >> sh;
+			if (rem > half || (rem == half && (r & 1)))
+				r++;
+		}
+	} else {
+		r = m << (e - q);
+	}
+	if (r == 2048) {
+		r = 1024;
+		q++;
+	}
+	if (q + 24 >= 30 && r >= 1024 && (q + 24) * 1024 + (int)r >= 0x7c00)
+		return s | 0x7c00u;
+	return s | (uint64_t)((q + 24) * 1024 + (int)r);
+}
+
+/* a op b, op add (sub: b negated), mul, or fma a * b + c */
+static uint64_t h_arith(unsigned op, uint64_t a, uint64_t b, uint64_t c)
+{
+	if (op == PO_SUB) {
+		b ^= 0x8000u;
+		op = PO_ADD;
+	}
+	if (h_isnan(a) || h_isnan(b) || (op == PO_FMA && h_isnan(c)))
+		return H_NAN;
+	bool sa = a >> 15, sb = b >> 15, sc = c >> 15 & 1;
+	if (op == PO_ADD) {
+		if (h_isinf(a) || h_isinf(b)) {
+			if (h_isinf(a) && h_isinf(b) && sa != sb)
+				return H_NAN;
+			return h_isinf(a) ? a : b;
+		}
+	} else {
+		bool sp = sa != sb, zero = !(a & 0x7fffu) || !(b & 0x7fffu);
+		if (h_isinf(a) || h_isinf(b)) {
+			if (zero)
+				return H_NAN;
+			if (op == PO_FMA && h_isinf(c) && sc != sp)
+				return H_NAN;
+			return (sp ? 0x8000u : 0) | 0x7c00u;
+		}
+		if (op == PO_FMA && h_isinf(c))
+			return c;
+	}
+	uint64_t ma, mb, mc;
+	int ea, eb, ec;
+	h_split(a, &ma, &ea);
+	h_split(b, &mb, &eb);
+	s128 x, y; /* the two terms, in units of 2^-48 */
+	bool zx, zy, nx, ny;
+	if (op == PO_ADD) {
+		x = (s128)((u128)ma << (ea + 48));
+		y = (s128)((u128)mb << (eb + 48));
+		nx = sa, ny = sb, zx = ma == 0, zy = mb == 0;
+	} else {
+		x = (s128)((u128)(ma * mb) << (ea + eb + 48));
+		nx = sa != sb, zx = ma == 0 || mb == 0;
+		if (op == PO_MUL)
+			return zx ? (nx ? 0x8000u : 0) : h_round(nx, (u128)x, -48);
+		h_split(c, &mc, &ec);
+		y = (s128)((u128)mc << (ec + 48));
+		ny = sc, zy = mc == 0;
+	}
+	s128 sum = (nx ? -x : x) + (ny ? -y : y);
+	if (sum == 0) /* an exact zero: -0 only from -0 + -0 */
+		return (zx && zy && nx && ny) ? 0x8000u : 0;
+	return sum < 0 ? h_round(true, (u128)-sum, -48) : h_round(false, (u128)sum, -48);
+}
+
+static bool h_less(uint64_t x, uint64_t y) /* -0 < +0, neither NaN */
+{
+	double u = half_value(x), v = half_value(y);
+	if (u == 0 && v == 0)
+		return (x >> 15) && !(y >> 15);
+	return u < v;
+}
+
+static uint64_t h_one(const ptx_ins *in, uint64_t a, uint64_t b, uint64_t c)
+{
+	a &= 0xffffu, b &= 0xffffu, c &= 0xffffu;
+	bool ftz = in->flags & PF_FTZ;
+	if (ftz)
+		a = h_flush(a), b = h_flush(b), c = h_flush(c);
+	uint64_t r;
+	switch (in->op) {
+	case PO_NEG: return a ^ 0x8000u;
+	case PO_ABS: return a & 0x7fffu;
+	case PO_MIN: case PO_MAX:
+		if (h_isnan(a) && h_isnan(b))
+			return H_NAN;
+		if (h_isnan(a) || h_isnan(b))
+			return h_isnan(a) ? b : a;
+		if (in->op == PO_MIN)
+			return h_less(b, a) ? b : a;
+		return h_less(a, b) ? b : a;
+	default:
+		r = h_arith(in->op, a, b, c);
+		break;
+	}
+	if (ftz)
+		r = h_flush(r);
+	if (in->flags & PF_SAT) {
+		if (h_isnan(r) || (r & 0x8000u))
+			r = 0;
+		else if (half_value(r) > 1.0)
+			r = 0x3c00u;
+	}
+	return r;
+}
+
+uint64_t ptx_alu_half(const ptx_ins *in, uint64_t a, uint64_t b, uint64_t c)
+{
+	if (in->type == PT_F16)
+		return h_one(in, a, b, c);
+	return h_one(in, a, b, c) | h_one(in, a >> 16, b >> 16, c >> 16) << 16;
 }

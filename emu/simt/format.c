@@ -11,7 +11,7 @@
 
 static const char *type_name(unsigned t)
 {
-	static const char *const n[] = { "u32", "s32", "f32", "u64", "s64", "u16", "s16", "u8", "s8", "q32" };
+	static const char *const n[] = { "u32", "s32", "f32", "u64", "s64", "u16", "s16", "u8", "s8", "q32", "f16" };
 	return t < SIMT_TYPE_COUNT ? n[t] : "?";
 }
 
@@ -56,6 +56,8 @@ void simt_format_instr(FILE *f, const simt_program *p, const simt_instr *in)
 	if (in->opc == SIMT_SHFL)
 		fprintf(f, ".%s%s%s", shfl[in->cmp], in->off & SIMT_SHFL_WARP ? ".warp" : "",
 			in->off & SIMT_SHFL_ZERO ? ".zero" : "");
+	if (in->ftz)
+		fputs(".ftz", f);
 	if (oi->ntypes || in->type != SIMT_U32)
 		fprintf(f, ".%s", type_name(in->type));
 	if (in->opc == SIMT_CVT)

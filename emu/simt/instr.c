@@ -409,7 +409,7 @@ unsigned simt_type_bits(unsigned type)
 {
 	switch (type) {
 	case SIMT_U64: case SIMT_S64: return 64;
-	case SIMT_U16: case SIMT_S16: return 16;
+	case SIMT_U16: case SIMT_S16: case SIMT_F16: return 16;
 	case SIMT_U8: case SIMT_S8: return 8;
 	default: return 32;
 	}
@@ -418,7 +418,7 @@ unsigned simt_type_bits(unsigned type)
 bool simt_type_signed(unsigned type)
 {
 	return type == SIMT_S32 || type == SIMT_S64 || type == SIMT_S16 || type == SIMT_S8 ||
-	       type == SIMT_F32 || type == SIMT_Q32;
+	       type == SIMT_F32 || type == SIMT_Q32 || type == SIMT_F16;
 }
 
 /* Registers (bits 0..23) and predicates (bits 24..31) an instruction

@@ -30,7 +30,8 @@ static const char *isa_name(const simt_instr *in)
 
 static unsigned fmt_of(unsigned type)
 {
-	return type == SIMT_F32 ? ISA_FMT_F32 : type == SIMT_Q32 ? ISA_FMT_FIX : ISA_FMT_INT;
+	return type == SIMT_F32 ? ISA_FMT_F32 : type == SIMT_Q32 ? ISA_FMT_FIX
+		: type == SIMT_F16 ? ISA_FMT_F16 : ISA_FMT_INT;
 }
 
 /* The first scratch wordline of an instruction. */
@@ -75,9 +76,12 @@ int simt_isa_cmd(const simt_program *p, const simt_instr *in, unsigned ieee, isa
 {
 	*via_temp = false;
 	*why = NULL;
+	if (in->ftz) /* PTX's .ftz: hardware mode for this command */
+		ieee = 0;
 	/* int <-> int conversions of one width are the same bits: a copy
 	 * (other widths: slot.c's simt_cvt_int). */
-	bool same_bits = in->opc == SIMT_CVT && in->type != SIMT_F32 && in->stype != SIMT_F32;
+	bool same_bits = in->opc == SIMT_CVT && in->type != SIMT_F32 && in->stype != SIMT_F32 &&
+			 in->type != SIMT_F16 && in->stype != SIMT_F16;
 	const char *name = same_bits ? "copy" : in->opc == SIMT_CVT ? "cvt" : isa_name(in);
 	unsigned fmt = (same_bits || (in->opc == SIMT_MOV)) ? ISA_FMT_INT : fmt_of(in->type);
 	int op = in->opc == SIMT_CVT && !same_bits ? ISA_CVT : isa_lookup_fmt(name, fmt);

@@ -241,9 +241,11 @@ static int simt_type_of(ts *s, unsigned pt, unsigned *out)
 	case PT_S16: *out = SIMT_S16; return 0;
 	case PT_B8: case PT_U8: *out = SIMT_U8; return 0;
 	case PT_S8: *out = SIMT_S8; return 0;
+	case PT_F16: *out = SIMT_F16; return 0;
+	case PT_F16X2: *out = SIMT_U32; return 0; /* two halves: lower_half */
 	default:
-		return fail(s, "the type .%s does not run on the SIMT machine's bitlines yet (they hold 8- to 64-bit integers and f32)",
-			    pt == PT_F64 ? "f64" : pt == PT_F16 ? "f16" : "pred");
+		return fail(s, "the type .%s does not run on the SIMT machine's bitlines yet (they hold 8- to 64-bit integers, f16 and f32)",
+			    pt == PT_F64 ? "f64" : "pred");
 	}
 }
 
@@ -427,7 +429,7 @@ static int setp(ts *s, int p, unsigned cmp, unsigned type, opr a, opr b)
 {
 	if (in_reg(s, &a, type) < 0 || in_reg(s, &b, type) < 0)
 		return -1;
-	bool fl = type == SIMT_F32;
+	bool fl = type == SIMT_F32 || type == SIMT_F16;
 	unsigned c = 0, ut = type;
 	bool neg = false;
 	switch (cmp) {
@@ -649,6 +651,8 @@ static int lower_ldst(ts *s, const ptx_ins *in, uint32_t idx)
 	unsigned ty;
 	if (simt_type_of(s, in->type, &ty) < 0)
 		return -1;
+	if (ty == SIMT_F16) /* bits in memory */
+		ty = SIMT_U16;
 	uint8_t space = 0;
 	if (space_of(s, in->space, &space) < 0)
 		return -1;
@@ -701,6 +705,10 @@ static int lower_ldst(ts *s, const ptx_ins *in, uint32_t idx)
 	return 0;
 }
 
+static int flush_to(ts *s, bool h, opr x, int d, opr *out);
+static int lower_cvt_half(ts *s, unsigned dt, unsigned st, int d, opr a);
+static int nan_or(ts *s, int d, opr a, opr x);
+
 static int lower_cvt(ts *s, const ptx_ins *in, int d, opr a)
 {
 	unsigned dt, st;
@@ -708,7 +716,17 @@ static int lower_cvt(ts *s, const ptx_ins *in, int d, opr a)
 		return fail(s, "cvt.sat is not translated");
 	if (simt_type_of(s, in->type, &dt) < 0 || simt_type_of(s, in->stype, &st) < 0)
 		return -1;
+	if (dt == SIMT_F16 || st == SIMT_F16)
+		return lower_cvt_half(s, dt, st, d, a);
 	bool dfl = dt == SIMT_F32, sfl = st == SIMT_F32;
+	if (dfl && sfl && (in->flags & PF_FTZ) && in->mod < PR_RNI) {
+		int t = tmp(s, 32);
+		if (t < 0 || in_reg(s, &a, SIMT_F32) < 0 || flush_to(s, false, a, t, NULL) < 0)
+			return -1;
+		return nan_or(s, d, R(t), R(t)); /* the reference's NaN */
+	}
+	if (dfl && sfl && in->mod >= PR_RNI)
+		return fail(s, "cvt.rni/.rzi/.rmi/.rpi.f32.f32 (to an integral value) is not translated");
 	if (dfl && sfl)
 		return op2(s, SIMT_MOV, SIMT_U32, d, a, (opr){ 0 });
 	if (dfl && in->mod != PR_RN && in->mod != PR_NONE)
@@ -1487,6 +1505,343 @@ static int lower_bits(ts *s, const ptx_ins *in, unsigned ty, int d, opr a)
 	}
 }
 
+
+/* ---- .ftz, div/rcp/sqrt and f16 (doc/SIMT.md, "Translated PTX") ----
+ * PTX's .ftz reads a subnormal input as the zero of its sign and flushes
+ * a subnormal result.  isa/'s hardware mode (doc/FLOAT.md) reads inputs
+ * the same way but flushes a result that is tiny after rounding with an
+ * unbounded exponent, where the reference flushes the IEEE result when it
+ * is subnormal: the two differ where the exact result lies in
+ * [2^-126 - 2^-150, 2^-126) (f32; IEEE rounds it up to the smallest
+ * normal, hardware mode to 0).  A sum of two numbers that are 0 or at
+ * least 2^-126 in magnitude is exact below 2^-126, so add/sub and the
+ * compares run as one command in hardware mode (mop .ftz); every other
+ * operation flushes its inputs, runs in IEEE mode and flushes its
+ * result, each flush (x & exponent) == 0 ? x & sign : x. */
+
+/* The mop just added runs its isa/ command in hardware mode. */
+static void last_ftz(ts *s)
+{
+	s->mo[s->nmo - 1].in.ftz = 1;
+}
+
+/* *out := a new temporary of bits holding op(a, b, c) of type (tw: op(a, b)). */
+static int tw3(ts *s, unsigned bits, unsigned opc, unsigned type, opr a, opr b, opr c, opr *out)
+{
+	int t = tmp(s, bits);
+	if (t < 0 || op3(s, opc, type, t, a, b, c) < 0)
+		return -1;
+	*out = R(t);
+	return 0;
+}
+
+/* d (or a new temporary, *out) := p ? x : y, of type and bits. */
+static int selw(ts *s, unsigned bits, unsigned type, int d, int p, opr x, opr y, opr *out)
+{
+	if (d == NONE && (d = tmp(s, bits)) < 0)
+		return -1;
+	if (in_reg(s, &x, type) < 0 || in_reg(s, &y, type) < 0)
+		return -1;
+	mop *o = add_mop(s, SIMT_SELP, type);
+	if (!o)
+		return -1;
+	o->d = d, o->a = x, o->b = y, o->pd = p;
+	if (out)
+		*out = R(d);
+	return 0;
+}
+
+/* d (NONE: a new temporary) := x flushed (.ftz), f16 when h, else f32. */
+static int flush_to(ts *s, bool h, opr x, int d, opr *out)
+{
+	unsigned it = h ? SIMT_U16 : SIMT_U32, bits = h ? 16 : 32;
+	opr em, sm, e, sg;
+	int p = new_val(s, 1);
+	if (p < 0 || in_reg(s, &x, it) < 0 || fimm(s, &em, h ? 0x7c00u : 0x7f800000u, it) < 0 ||
+	    tw3(s, bits, SIMT_AND, it, x, em, (opr){ 0 }, &e) < 0 || setp(s, p, PC_EQ, it, e, IMM(0)) < 0 ||
+	    fimm(s, &sm, h ? 0x8000u : 0x80000000u, it) < 0 ||
+	    tw3(s, bits, SIMT_AND, it, x, sm, (opr){ 0 }, &sg) < 0)
+		return -1;
+	return selw(s, bits, h ? SIMT_F16 : SIMT_F32, d, p, sg, x, out);
+}
+
+static int flush(ts *s, bool h, opr *x)
+{
+	return flush_to(s, h, *x, NONE, x);
+}
+
+/* min/max of type (f32, f16): the other operand when one is NaN, the
+ * reference's NaN (0x7fffffff, 0x7fff) when both are. */
+static int fminmax_t(ts *s, unsigned type, unsigned opc, int d, opr a, opr b)
+{
+	unsigned bits = type == SIMT_F16 ? 16 : 32;
+	int na = new_val(s, 1), nb = new_val(s, 1), only_a = new_val(s, 1), only_b = new_val(s, 1);
+	int both = new_val(s, 1);
+	opr t, u, v;
+	if (both < 0 || tw3(s, bits, opc, type, a, b, (opr){ 0 }, &t) < 0 ||
+	    setp(s, na, PC_NAN, type, a, a) < 0 || setp(s, nb, PC_NAN, type, b, b) < 0 ||
+	    plog(s, SIMT_PLOG_AND, only_a, na, false, nb, true) < 0 ||
+	    plog(s, SIMT_PLOG_AND, only_b, nb, false, na, true) < 0 ||
+	    plog(s, SIMT_PLOG_AND, both, na, false, nb, false) < 0 ||
+	    selw(s, bits, type, NONE, only_a, b, t, &u) < 0 ||
+	    selw(s, bits, type, NONE, only_b, a, u, &v) < 0)
+		return -1;
+	return selw(s, bits, type, d, both, IMM(bits == 16 ? 0x7fffu : 0x7fffffffu), v, NULL);
+}
+
+/* sqrt.f32 (.rn and .approx; doc/PTX.md): an a below 2^-64 scaled by
+ * 2^80 first (the result by 2^-40 after, so that the residuals below are
+ * normal), y = rsqrt's sequence (lower_rsqrt), s = a y, h = y / 2, then
+ * twice s := fma(fma(-s, s, a), h, s), then the rounding step; the
+ * specials: NaN and a < 0 give the NaN, +-0 itself, +inf +inf.  Every
+ * step is IEEE f32 (round to nearest even), so the bits are the
+ * reference's: over every f32 input it is the correctly rounded root
+ * (measured, doc/PTX.md). */
+static int lower_sqrt(ts *s, int d, opr a)
+{
+	opr tiny, big, sc, a2, y, sv, half, h, ns, r, s1, ns1, r1, s2, post, res, zero, inf, x1, x2, x3;
+	int psub = new_val(s, 1), pz = new_val(s, 1), pi = new_val(s, 1), pn = new_val(s, 1);
+	if (pn < 0 || in_reg(s, &a, SIMT_F32) < 0 ||
+	    fimm(s, &tiny, 0x1f800000u, SIMT_F32) < 0 || setp(s, psub, PC_LT, SIMT_F32, a, tiny) < 0 ||
+	    fimm(s, &big, 0x67800000u, SIMT_F32) < 0 ||  /* 2^80 */
+	    t2(s, SIMT_MUL, SIMT_F32, a, big, &sc) < 0 || sel(s, SIMT_F32, psub, sc, a, &a2) < 0)
+		return -1;
+	int yv = tmp(s, 32);
+	if (yv < 0 || lower_rsqrt(s, yv, a2) < 0)
+		return -1;
+	y = R(yv);
+	if (t2(s, SIMT_MUL, SIMT_F32, a2, y, &sv) < 0 || fimm(s, &half, 0x3f000000u, SIMT_F32) < 0 ||
+	    t2(s, SIMT_MUL, SIMT_F32, half, y, &h) < 0 ||
+	    t2(s, SIMT_NEG, SIMT_F32, sv, (opr){ 0 }, &ns) < 0 || t3(s, SIMT_FMA, SIMT_F32, ns, sv, a2, &r) < 0 ||
+	    t3(s, SIMT_FMA, SIMT_F32, r, h, sv, &s1) < 0 ||
+	    t2(s, SIMT_NEG, SIMT_F32, s1, (opr){ 0 }, &ns1) < 0 || t3(s, SIMT_FMA, SIMT_F32, ns1, s1, a2, &r1) < 0 ||
+	    t3(s, SIMT_FMA, SIMT_F32, r1, h, s1, &s2) < 0)
+		return -1;
+	/* rounded to nearest: the neighbour su (sd) when a - s2 su > 0
+	 * (a - sd s2 < 0), each residual one fma, its sign exact */
+	opr su, sd, ns2, nsd, eu, ed, s3, s4, z, one;
+	int pu = new_val(s, 1), pd = new_val(s, 1);
+	if (pd < 0 || fimm(s, &one, 1, SIMT_U32) < 0 ||
+	    t2(s, SIMT_ADD, SIMT_U32, s2, one, &su) < 0 || t2(s, SIMT_SUB, SIMT_U32, s2, one, &sd) < 0 ||
+	    t2(s, SIMT_NEG, SIMT_F32, s2, (opr){ 0 }, &ns2) < 0 || t3(s, SIMT_FMA, SIMT_F32, ns2, su, a2, &eu) < 0 ||
+	    t2(s, SIMT_NEG, SIMT_F32, sd, (opr){ 0 }, &nsd) < 0 || t3(s, SIMT_FMA, SIMT_F32, nsd, s2, a2, &ed) < 0 ||
+	    fimm(s, &z, 0, SIMT_F32) < 0 || setp(s, pu, PC_GT, SIMT_F32, eu, z) < 0 ||
+	    setp(s, pd, PC_LT, SIMT_F32, ed, z) < 0 || sel(s, SIMT_F32, pd, sd, s2, &s3) < 0 ||
+	    sel(s, SIMT_F32, pu, su, s3, &s4) < 0 ||
+	    sel(s, SIMT_F32, psub, IMM(0x2b800000u), IMM(0x3f800000u), &post) < 0 || /* 2^-40 or 1 */
+	    t2(s, SIMT_MUL, SIMT_F32, s4, post, &res) < 0 ||
+	    fimm(s, &zero, 0, SIMT_F32) < 0 || fimm(s, &inf, 0x7f800000u, SIMT_F32) < 0 ||
+	    setp(s, pz, PC_EQ, SIMT_F32, a, zero) < 0 || setp(s, pi, PC_EQ, SIMT_F32, a, inf) < 0 ||
+	    setp(s, pn, PC_LT, SIMT_F32, a, zero) < 0 ||
+	    sel(s, SIMT_F32, pz, a, res, &x1) < 0 || fsel(s, NONE, pi, 0x7f800000u, x1, &x2) < 0 ||
+	    fsel(s, NONE, pn, 0x7fffffffu, x2, &x3) < 0)
+		return -1;
+	return nan_or(s, d, a, x3);
+}
+
+/* The f32 forms lower_arith and lower refuse no more: .ftz on add sub
+ * mul fma mad div rcp sqrt min max abs neg, div.approx (a times the
+ * rounded reciprocal, the quotient flushed under .ftz), div.full (the
+ * IEEE division), rcp.rn and rcp.approx (1 / a), sqrt.rn and .approx. */
+static bool f32_extra(const ptx_ins *in)
+{
+	if (in->type != PT_F32)
+		return false;
+	switch (in->op) {
+	case PO_ADD: case PO_SUB: case PO_MUL: case PO_FMA: case PO_MAD: case PO_MIN: case PO_MAX:
+	case PO_NEG: case PO_ABS:
+		return (in->flags & PF_FTZ) != 0;
+	case PO_DIV:
+		return (in->flags & (PF_FTZ | PF_APPROX | PF_FULL)) != 0;
+	case PO_RCP: case PO_SQRT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int lower_f32_extra(ts *s, const ptx_ins *in, int d, opr a, opr b, opr c)
+{
+	bool ftz = (in->flags & PF_FTZ) != 0;
+	if (in->flags & PF_SAT)
+		return fail(s, ".sat on f32 arithmetic is not translated");
+	if (in->mod != PR_NONE && in->mod != PR_RN)
+		return fail(s, "the machine's f32 arithmetic rounds to nearest even: .rz, .rm and .rp are not translated");
+	if (in_reg(s, &a, SIMT_F32) < 0 || in_reg(s, &b, SIMT_F32) < 0 || in_reg(s, &c, SIMT_F32) < 0)
+		return -1;
+	if (in->op == PO_ADD || in->op == PO_SUB) { /* hardware mode is .ftz here */
+		int t = tmp(s, 32);
+		if (t < 0 || op2(s, in->op == PO_ADD ? SIMT_ADD : SIMT_SUB, SIMT_F32, t, a, b) < 0)
+			return -1;
+		last_ftz(s);
+		return nan_or(s, d, R(t), R(t)); /* the reference's NaN */
+	}
+	if (ftz && (flush(s, false, &a) < 0 || (b.kind == SIMT_O_REG && flush(s, false, &b) < 0) ||
+		    (c.kind == SIMT_O_REG && flush(s, false, &c) < 0)))
+		return -1;
+	bool flush_out = ftz, arith = true;
+	int t = tmp(s, 32);
+	opr one, q;
+	int rc;
+	if (t < 0)
+		return -1;
+	switch (in->op) {
+	case PO_MUL: rc = op2(s, SIMT_MUL, SIMT_F32, t, a, b); break;
+	case PO_FMA: case PO_MAD: rc = op3(s, SIMT_FMA, SIMT_F32, t, a, b, c); break;
+	case PO_MIN: case PO_MAX:
+		arith = false; /* a flushed operand, or the NaN */
+		rc = fminmax_t(s, SIMT_F32, in->op == PO_MIN ? SIMT_MIN : SIMT_MAX, d, a, b);
+		break;
+	case PO_NEG: case PO_ABS:
+		arith = false;
+		rc = op2(s, in->op == PO_NEG ? SIMT_NEG : SIMT_ABS, SIMT_F32, d, a, (opr){ 0 });
+		break;
+	case PO_DIV:
+		if (!(in->flags & PF_APPROX)) {
+			rc = op2(s, SIMT_DIV, SIMT_F32, t, a, b);
+			break;
+		}
+		if (fimm(s, &one, 0x3f800000u, SIMT_F32) < 0 || t2(s, SIMT_DIV, SIMT_F32, one, b, &q) < 0 ||
+		    (ftz && flush(s, false, &q) < 0))
+			return -1;
+		rc = op2(s, SIMT_MUL, SIMT_F32, t, a, q);
+		break;
+	case PO_RCP:
+		if (fimm(s, &one, 0x3f800000u, SIMT_F32) < 0)
+			return -1;
+		rc = op2(s, SIMT_DIV, SIMT_F32, t, one, a);
+		break;
+	case PO_SQRT:
+		rc = lower_sqrt(s, t, a);
+		break;
+	default:
+		return fail(s, "not translated");
+	}
+	if (rc < 0 || !arith)
+		return rc;
+	/* the reference's NaN (0x7fffffff; the machine's is 0x7fc00000) */
+	int u = flush_out ? tmp(s, 32) : d;
+	if (u < 0 || nan_or(s, u, R(t), R(t)) < 0)
+		return -1;
+	return flush_out ? flush_to(s, false, R(u), d, NULL) : 0;
+}
+
+/* ---- f16 ----
+ * A .f16 value is 16 bits (the low rows of a unit), computed by isa/'s
+ * .f16 commands in IEEE mode; .f16x2 is two of them in a 32-bit register,
+ * lowered a half at a time.  The machine's NaN (0x7e00) becomes PTX's
+ * 0x7fff, .ftz flushes inputs and result (flush_to), .sat is max(+0),
+ * min(1) and NaN to +0. */
+static int lower_half1(ts *s, const ptx_ins *in, int d, opr a, opr b, opr c)
+{
+	bool ftz = (in->flags & PF_FTZ) != 0, sat = (in->flags & PF_SAT) != 0;
+	if (in_reg(s, &a, SIMT_F16) < 0 || in_reg(s, &b, SIMT_F16) < 0 || in_reg(s, &c, SIMT_F16) < 0)
+		return -1;
+	if (ftz && (flush(s, true, &a) < 0 || (b.kind == SIMT_O_REG && flush(s, true, &b) < 0) ||
+		    (c.kind == SIMT_O_REG && flush(s, true, &c) < 0)))
+		return -1;
+	opr t, u, v, k;
+	switch (in->op) {
+	case PO_NEG: case PO_ABS:
+		return op2(s, in->op == PO_NEG ? SIMT_NEG : SIMT_ABS, SIMT_F16, d, a, (opr){ 0 });
+	case PO_MIN: case PO_MAX:
+		return fminmax_t(s, SIMT_F16, in->op == PO_MIN ? SIMT_MIN : SIMT_MAX, d, a, b);
+	case PO_ADD: case PO_SUB: case PO_MUL:
+		if (tw3(s, 16, in->op == PO_ADD ? SIMT_ADD : in->op == PO_SUB ? SIMT_SUB : SIMT_MUL, SIMT_F16, a, b,
+		       (opr){ 0 }, &t) < 0)
+			return -1;
+		break;
+	case PO_FMA:
+		if (tw3(s, 16, SIMT_FMA, SIMT_F16, a, b, c, &t) < 0)
+			return -1;
+		break;
+	default:
+		return fail(s, "'%s.f16' is not translated", ptx_op_name(in->op));
+	}
+	int pn = new_val(s, 1);
+	if (pn < 0 || setp(s, pn, PC_NAN, SIMT_F16, t, t) < 0)
+		return -1;
+	if (!sat)
+		return ftz ? selw(s, 16, SIMT_F16, NONE, pn, IMM(0x7fff), t, &u) < 0 ? -1 : flush_to(s, true, u, d, NULL)
+			   : selw(s, 16, SIMT_F16, d, pn, IMM(0x7fff), t, NULL);
+	if (ftz && flush(s, true, &t) < 0)
+		return -1;
+	if (fimm(s, &k, 0, SIMT_F16) < 0 || tw3(s, 16, SIMT_MAX, SIMT_F16, t, k, (opr){ 0 }, &u) < 0 ||
+	    fimm(s, &k, 0x3c00u, SIMT_F16) < 0 || tw3(s, 16, SIMT_MIN, SIMT_F16, u, k, (opr){ 0 }, &v) < 0)
+		return -1;
+	return selw(s, 16, SIMT_F16, d, pn, IMM(0), v, NULL);
+}
+
+/* the low (hi false) or high half of a 32-bit value, as a 16-bit one */
+static int half_of(ts *s, opr x, bool hi, opr *out)
+{
+	if (in_reg(s, &x, SIMT_U32) < 0)
+		return -1;
+	if (hi && tw3(s, 32, SIMT_SHR, SIMT_U32, x, IMM(16), (opr){ 0 }, &x) < 0)
+		return -1;
+	if (tw3(s, 16, SIMT_CVT, SIMT_U16, x, (opr){ 0 }, (opr){ 0 }, out) < 0)
+		return -1;
+	last_stype(s, SIMT_U32);
+	return 0;
+}
+
+/* d (32 bits) := hi << 16 | lo, of two 16-bit values */
+static int pack_halves(ts *s, int d, opr lo, opr hi)
+{
+	opr l, h, hs;
+	if (tw3(s, 32, SIMT_CVT, SIMT_U32, lo, (opr){ 0 }, (opr){ 0 }, &l) < 0)
+		return -1;
+	last_stype(s, SIMT_U16);
+	if (tw3(s, 32, SIMT_CVT, SIMT_U32, hi, (opr){ 0 }, (opr){ 0 }, &h) < 0)
+		return -1;
+	last_stype(s, SIMT_U16);
+	if (tw3(s, 32, SIMT_SHL, SIMT_U32, h, IMM(16), (opr){ 0 }, &hs) < 0)
+		return -1;
+	return op2(s, SIMT_OR, SIMT_U32, d, hs, l);
+}
+
+static bool half_arith(const ptx_ins *in)
+{
+	if (in->type != PT_F16 && in->type != PT_F16X2)
+		return false;
+	switch (in->op) {
+	case PO_ADD: case PO_SUB: case PO_MUL: case PO_FMA: case PO_NEG: case PO_ABS: case PO_MIN: case PO_MAX:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int lower_half(ts *s, const ptx_ins *in, int d, opr a, opr b, opr c)
+{
+	if (in->type == PT_F16)
+		return lower_half1(s, in, d, a, b, c);
+	opr x[3] = { a, b, c }, lo[3] = { { 0 } }, hi[3] = { { 0 } }, rl, rh;
+	for (int i = 0; i < 3; i++)
+		if (x[i].kind != SIMT_O_NONE && (half_of(s, x[i], false, &lo[i]) < 0 || half_of(s, x[i], true, &hi[i]) < 0))
+			return -1;
+	int tl = tmp(s, 16), th = tmp(s, 16);
+	if (th < 0 || lower_half1(s, in, tl, lo[0], lo[1], lo[2]) < 0 || lower_half1(s, in, th, hi[0], hi[1], hi[2]) < 0)
+		return -1;
+	rl = R(tl), rh = R(th);
+	return pack_halves(s, d, rl, rh);
+}
+
+/* cvt between f16 and f32 (isa/'s cvt: to nearest even, IEEE), a NaN
+ * made the reference's (0x7fff, 0x7fffffff) */
+static int lower_cvt_half(ts *s, unsigned dt, unsigned st, int d, opr a)
+{
+	if ((dt == SIMT_F16 && st != SIMT_F32) || (st == SIMT_F16 && dt != SIMT_F32))
+		return fail(s, "cvt between f16 and an integer is not translated (f16 <-> f32 is)");
+	int t = tmp(s, dt == SIMT_F16 ? 16 : 32), p = new_val(s, 1);
+	if (p < 0 || in_reg(s, &a, st) < 0 || op2(s, SIMT_CVT, dt, t, a, (opr){ 0 }) < 0)
+		return -1;
+	last_stype(s, st);
+	if (setp(s, p, PC_NAN, dt, R(t), R(t)) < 0)
+		return -1;
+	return selw(s, dt == SIMT_F16 ? 16 : 32, dt, d, p, IMM(dt == SIMT_F16 ? 0x7fffu : 0x7fffffffu), R(t), NULL);
+}
+
 static int lower_arith(ts *s, const ptx_ins *in, unsigned ty, int d, opr a, opr b, opr c)
 {
 	bool fl = ty == SIMT_F32;
@@ -1641,7 +1996,11 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 	}
 	int d = o[0].kind == OK_REG ? (int)o[0].r[0] : NONE;
 	int rc = 0;
-	switch (in->op) {
+	if (f32_extra(in))
+		rc = lower_f32_extra(s, in, d, a, b, c);
+	else if (half_arith(in))
+		rc = lower_half(s, in, d, a, b, c);
+	else switch (in->op) {
 	case PO_ADD: case PO_SUB: case PO_MUL: case PO_DIV: case PO_REM:
 	case PO_MIN: case PO_MAX: case PO_SHL: case PO_SHR:
 		rc = lower_arith(s, in, ty, d, a, b, c);
@@ -1703,21 +2062,30 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 	case PO_SIN: case PO_COS: case PO_EX2: case PO_LG2:
 		if (ty != SIMT_F32 || !(in->flags & PF_APPROX))
 			return fail(s, "'%s' is translated as %s.approx.f32 only", ptx_op_name(in->op), ptx_op_name(in->op));
-		if (in->flags & PF_FTZ)
-			return fail(s, ".ftz is not translated: a translated kernel keeps subnormals (IEEE)");
 		if (in_reg(s, &a, SIMT_F32) < 0)
 			return -1;
+		if (in->flags & PF_FTZ) { /* the sequence on the flushed input, the result flushed */
+			int t = tmp(s, 32);
+			if (t < 0 || flush(s, false, &a) < 0)
+				return -1;
+			rc = in->op == PO_EX2 ? lower_ex2(s, t, a) : in->op == PO_LG2 ? lower_lg2(s, t, a)
+				: lower_sincos(s, t, a, in->op == PO_COS);
+			rc = rc < 0 ? -1 : flush_to(s, false, R(t), d, NULL);
+			break;
+		}
 		rc = in->op == PO_EX2 ? lower_ex2(s, d, a) : in->op == PO_LG2 ? lower_lg2(s, d, a)
 			: lower_sincos(s, d, a, in->op == PO_COS);
 		break;
 	case PO_RSQRT:
 		if (ty != SIMT_F32 || !(in->flags & PF_APPROX))
 			return fail(s, "rsqrt is translated as rsqrt.approx.f32 only");
-		if (in->flags & PF_FTZ)
-			return fail(s, ".ftz is not translated: a translated kernel keeps subnormals (IEEE)");
 		if (in_reg(s, &a, SIMT_F32) < 0)
 			return -1;
 		rc = lower_rsqrt(s, d, a);
+		/* .ftz: isa_fp_rsqrt's hardware mode, every step (its result
+		 * is never subnormal) */
+		for (size_t i = first; rc == 0 && (in->flags & PF_FTZ) && i < s->nmo; i++)
+			s->mo[i].in.ftz = 1;
 		break;
 	case PO_RCP:
 		if (ty != SIMT_F32 || (in->flags & (PF_APPROX | PF_FTZ)) || (in->mod != PR_RN && in->mod != PR_NONE))
@@ -1745,11 +2113,13 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 		break;
 	}
 	case PO_SETP: {
-		if (in->flags & PF_FTZ)
-			return fail(s, ".ftz is not translated: a translated kernel keeps subnormals (IEEE)");
 		int q = o[0].r[1] != PTX_NOREG || in->boolop ? new_val(s, 1) : d;
 		if (q < 0 || setp(s, q, in->mod, ty, a, b) < 0)
 			return -1;
+		/* .ftz: the compares in hardware mode (DAZ, as PTX reads them) */
+		for (size_t i = first; (in->flags & PF_FTZ) && i < s->nmo; i++)
+			if (s->mo[i].in.opc == SIMT_SETP)
+				s->mo[i].in.ftz = 1;
 		if (!in->boolop && o[0].r[1] == PTX_NOREG)
 			break;
 		int e = NONE;
@@ -1779,6 +2149,18 @@ static int lower(ts *s, const ptx_ins *in, uint32_t idx)
 		if (o[0].kind == OK_VEC || o[1].kind == OK_VEC) {
 			const ptx_opnd *v = o[0].kind == OK_VEC ? &o[0] : &o[1];
 			unsigned eb = s->k->regbits[v->r[0]];
+			if (eb == 16 && v->n == 2 && bits_of_type(ty) == 32) { /* f16x2 and b16 pairs */
+				if (o[0].kind == OK_VEC) {
+					opr l, h;
+					rc = half_of(s, R((int)o[1].r[0]), false, &l) < 0 ||
+					     half_of(s, R((int)o[1].r[0]), true, &h) < 0 ||
+					     op2(s, SIMT_MOV, SIMT_U16, (int)v->r[0], l, (opr){ 0 }) < 0 ||
+					     op2(s, SIMT_MOV, SIMT_U16, (int)v->r[1], h, (opr){ 0 }) < 0 ? -1 : 0;
+				} else {
+					rc = pack_halves(s, d, R((int)v->r[0]), R((int)v->r[1]));
+				}
+				break;
+			}
 			if (eb != 32 || v->n != 2 || bits_of_type(ty) != 64)
 				return fail(s, "mov packs and unpacks two 32-bit halves of a 64-bit register only");
 			for (unsigned i = 0; i < 2 && !rc; i++) {
@@ -2470,7 +2852,7 @@ static int pbring(ts *s, int p, const int *ppin, bool load)
 static unsigned scratch_need(const simt_instr *in)
 {
 	static const char *const cmp[] = { "eq", "ne", "lt", "le", "gt", "ge" };
-	bool fl = in->type == SIMT_F32;
+	bool fl = in->type == SIMT_F32 || in->type == SIMT_F16;
 	bool sg = simt_type_signed(in->type);
 	bool imm = in->b.kind == SIMT_O_IMM;
 	const char *name;
@@ -2493,7 +2875,7 @@ static unsigned scratch_need(const simt_instr *in)
 	case SIMT_EXP: name = "exp"; break;
 	case SIMT_LOG: name = "log"; break;
 	case SIMT_CVT:
-		if (in->type != SIMT_F32 && in->stype != SIMT_F32)
+		if (in->type != SIMT_F32 && in->stype != SIMT_F32 && in->type != SIMT_F16 && in->stype != SIMT_F16)
 			return 0;
 		name = "cvt";
 		break;
@@ -2501,7 +2883,8 @@ static unsigned scratch_need(const simt_instr *in)
 	}
 	isa_cmd c;
 	memset(&c, 0, sizeof c);
-	const unsigned fmt = fl ? ISA_FMT_F32 : in->type == SIMT_Q32 ? ISA_FMT_FIX : ISA_FMT_INT;
+	const unsigned fmt = in->type == SIMT_F16 ? ISA_FMT_F16 : fl ? ISA_FMT_F32
+		: in->type == SIMT_Q32 ? ISA_FMT_FIX : ISA_FMT_INT;
 	int op = !strcmp(name, "cvt") ? ISA_CVT : isa_lookup_fmt(name, fmt);
 	if (op < 0)
 		return 0; /* the machine names the missing command at run time */
@@ -2510,11 +2893,12 @@ static unsigned scratch_need(const simt_instr *in)
 	c.fmt = (uint8_t)fmt;
 	c.is_signed = fl || sg;
 	if (in->opc == SIMT_CVT) {
-		c.sfmt = (uint8_t)(in->stype == SIMT_F32 ? ISA_FMT_F32 : in->stype == SIMT_Q32 ? ISA_FMT_FIX : ISA_FMT_INT);
+		c.sfmt = (uint8_t)(in->stype == SIMT_F32 ? ISA_FMT_F32 : in->stype == SIMT_F16 ? ISA_FMT_F16
+				   : in->stype == SIMT_Q32 ? ISA_FMT_FIX : ISA_FMT_INT);
 		c.swidth = (uint8_t)simt_type_bits(in->stype);
 		c.ssigned = in->stype == SIMT_F32 || simt_type_signed(in->stype);
 	}
-	c.flags = ISA_FL_IEEE;
+	c.flags = in->ftz ? 0 : ISA_FL_IEEE;
 	c.iters = ISA_CORDIC_DEFAULT;
 	c.d = in->opc == SIMT_SETP ? ISA_TAG : 0;
 	c.a = 64;

@@ -182,13 +182,13 @@ static int step(simt_ref *r, thread *th, const simt_instr *in, const char *kname
 		return 0;
 	case SIMT_SETP: {
 		bool pv = false;
-		simt_ref_alu(in, a, b, c, false, r->p->ieee, &pv);
+		simt_ref_alu(in, a, b, c, false, r->p->ieee && !in->ftz, &pv);
 		th->p[in->pd] = pv;
 		return 0;
 	}
 	default: {
 		bool unused;
-		th->r[in->d] = simt_ref_alu(in, a, b, c, th->p[in->pd], r->p->ieee, &unused);
+		th->r[in->d] = simt_ref_alu(in, a, b, c, th->p[in->pd], r->p->ieee && !in->ftz, &unused);
 		return 0;
 	}
 	}

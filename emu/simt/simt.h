@@ -62,6 +62,8 @@ enum simt_type { SIMT_U32, SIMT_S32, SIMT_F32, SIMT_U64, SIMT_S64, SIMT_U16, SIM
 		 SIMT_U8, SIMT_S8,
 		 SIMT_Q32,   /* translated PTX only: isa/'s .q32 fixed point, the
 			      * CORDIC commands' type (3 integer bits) */
+		 SIMT_F16,   /* translated PTX only: IEEE binary16, the low 16
+			      * rows of a unit (isa/'s .f16) */
 		 SIMT_TYPE_COUNT };
 unsigned simt_type_bits(unsigned type);   /* 32, 64, 16 or 8 */
 bool simt_type_signed(unsigned type);
@@ -183,6 +185,9 @@ typedef struct simt_instr {
 	uint8_t scratch;    /* first unit of its array the micro-program may
 			     * use as scratch (0: program.units) */
 	uint8_t d;          /* destination register */
+	uint8_t ftz;        /* translated PTX only: the isa/ command in
+			     * hardware mode (DAZ/FTZ, doc/FLOAT.md) whatever
+			     * program.ieee says (PTX's .ftz, ptxc.c) */
 	int32_t off;        /* ld/st/atom: added to the address */
 	simt_operand a, b, c;
 	uint32_t target;    /* bra: the bundle index of its label */

@@ -204,6 +204,7 @@ int simt_slot_run(simt_machine *m, const simt_instr *in, const simt_mask *act,
 	bool via_temp;
 	const char *why;
 	bool int_cvt = in->opc == SIMT_CVT && in->type != SIMT_F32 && in->stype != SIMT_F32 &&
+		       in->type != SIMT_F16 && in->stype != SIMT_F16 &&
 		       simt_type_bits(in->type) != simt_type_bits(in->stype);
 	if (!int_cvt && simt_isa_cmd(m->p, in, m->p->ieee, &c, &via_temp, &why) < 0) {
 		diag_at(d, m->p->path, in->line, in->col, "%s", why);

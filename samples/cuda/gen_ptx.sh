@@ -35,13 +35,18 @@ mkdir -p "$out/cuda" "$out/opencl"
 cuda() { # NAME OUT EXTRA...
 	n=$1; o=$2; shift 2
 	"$clang" -x cuda --cuda-device-only -nocudainc -nocudalib --cuda-path=/nonexistent \
-		--cuda-gpu-arch=sm_52 -O2 -S -include infsim/cuda.h -I"$inc" "$@" \
+		--cuda-gpu-arch="${arch:-sm_52}" -O2 -S -include infsim/cuda.h -I"$inc" "$@" \
 		"$src/samples/cuda/$n.cu" -o "$o"
 }
 for f in "$src"/samples/cuda/*.cu; do
 	n=$(basename "$f" .cu)
 	extra=
-	case $n in warpsum|votes|digits) extra="-Xclang -target-feature -Xclang +ptx60" ;; esac
+	arch=
+	case $n in
+	warpsum|votes|digits) extra="-Xclang -target-feature -Xclang +ptx60" ;;
+	half) arch=sm_60 ;;                          # f16 arithmetic: sm_53 on
+	ftz) extra="-fcuda-flush-denormals-to-zero" ;; # .ftz on f32 arithmetic
+	esac
 	# shellcheck disable=SC2086
 	cuda "$n" "$out/cuda/$n.ptx" $extra
 done

@@ -102,6 +102,60 @@ static void fill_u32(uint32_t *v, size_t n, uint64_t seed, uint32_t mask)
 
 /* ---- one builder per kernel: n, m are the table's sizes ---- */
 
+/* half.cu: halves of magnitude in [2^-4, 4) or 0, both signs (every sum,
+ * product and fma of them exact in a double: refs.c) */
+static void half(ck_case *c, size_t n, size_t m)
+{
+	(void)m;
+	size_t x = arr(c, "x", 2, n, CK_INPUT), y = arr(c, "y", 2, n, CK_INPUT), z = arr(c, "z", 2, n, CK_INPUT);
+	size_t h = arr(c, "h", 2, n, CK_EXACT), p = arr(c, "p", 4, n / 2, CK_INPUT);
+	size_t q = arr(c, "q", 4, n / 2, CK_INPUT), r = arr(c, "r", 4, n / 2, CK_EXACT);
+	size_t cm = arr(c, "cmp", 4, n, CK_EXACT);
+	float *t = malloc(3 * n * sizeof *t);
+	if (!t)
+		abort();
+	fill_f32(t, 3 * n, 41, 0x1p-5f); /* [-4, 4) */
+	uint16_t *hv[3] = { INIT(c, x, uint16_t), INIT(c, y, uint16_t), INIT(c, z, uint16_t) };
+	for (size_t i = 0; i < 3 * n; i++) {
+		float v = fabsf(t[i]) < 0x1p-4f ? (i % 7 ? 0x1p-4f : 0.0f) : t[i];
+		hv[i % 3][i / 3] = ck_f2h(v);
+	}
+	for (size_t i = 0; i < n / 2; i++) {
+		INIT(c, p, uint32_t)[i] = hv[0][2 * i] | (uint32_t)hv[1][2 * i + 1] << 16;
+		INIT(c, q, uint32_t)[i] = hv[2][2 * i] | (uint32_t)hv[0][2 * i + 1] << 16;
+	}
+	free(t);
+	start_wants(c);
+	ck_half(n, hv[0], hv[1], hv[2], WANT(c, h, uint16_t), INIT(c, p, uint32_t), INIT(c, q, uint32_t),
+		WANT(c, r, uint32_t), WANT(c, cm, int32_t));
+	ck_launch *l = launch(c, "half_ops", blocks(n, 128), 1, 128, 1);
+	a_i32(l, (int32_t)n), a_arr(l, x), a_arr(l, y), a_arr(l, z), a_arr(l, h), a_arr(l, p), a_arr(l, q),
+		a_arr(l, r), a_arr(l, cm);
+}
+
+/* ftz.cu: normals, subnormals (every fifth) and zeros, both signs */
+static void ftz(ck_case *c, size_t n, size_t m)
+{
+	(void)m;
+	size_t x = arr(c, "x", 4, n, CK_INPUT), y = arr(c, "y", 4, n, CK_INPUT);
+	size_t o = arr(c, "o", 4, 8 * n, CK_EXACT), cc = arr(c, "c", 4, n, CK_EXACT);
+	float *xv = INIT(c, x, float), *yv = INIT(c, y, float);
+	fill_f32(xv, n, 43, 1.0f);
+	fill_f32(yv, n, 47, 0x1p-7f);
+	for (size_t i = 0; i < n; i++) {
+		if (i % 5 == 1)
+			xv[i] *= 0x1p-135f; /* subnormal (or 0) */
+		if (i % 5 == 2)
+			yv[i] *= 0x1p-128f;
+		if (i % 5 == 3) /* products and quotients near 2^-126 */
+			xv[i] *= 0x1p-120f;
+	}
+	start_wants(c);
+	ck_ftz(n, xv, yv, WANT(c, o, float), WANT(c, cc, int32_t));
+	ck_launch *l = launch(c, "ftz_ops", blocks(n, 128), 1, 128, 1);
+	a_i32(l, (int32_t)n), a_arr(l, x), a_arr(l, y), a_arr(l, o), a_arr(l, cc);
+}
+
 static void saxpy(ck_case *c, size_t n, size_t m)
 {
 	(void)m;
@@ -576,6 +630,8 @@ static const ck_entry table[] = {
 	{"digits_3000", CU("digits"), digits, 3000, 0},
 	{"div64_1000", CU("digits"), div64, 1000, 0},
 	{"rotate_1024", CU("digits"), rotate, 1024, 0},
+	{"half_1000", CU("half"), half, 1000, 0},
+	{"ftz_1000", CU("ftz"), ftz, 1000, 0},
 };
 
 size_t ck_case_count(void) { return sizeof table / sizeof table[0]; }

@@ -3,6 +3,7 @@
 #include "refs.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -298,5 +299,119 @@ void ck_rotate(size_t n, const int32_t *x, const uint32_t *s, int32_t *y, int32_
 		y[i] = x[base + ((lane * 7 + s[i]) & 31)];
 		uint32_t u = (uint32_t)x[i];
 		m[i] = (int32_t)((uint32_t)x[base + (u / 10 & 31)] % 10);
+	}
+}
+
+/* ---- half.cu: binary16 from doubles (every sum, product and the fma of
+ * the case's inputs is exact in a double), rounded once to nearest even;
+ * a NaN is 0x7fff (PTX's); min/max give the other operand for one NaN. */
+static double h2d(uint16_t h)
+{
+	int e = (h >> 10) & 0x1f, f = h & 0x3ff;
+	double v = e == 31 ? (f ? NAN : INFINITY) : e ? ldexp(1024 + f, e - 25) : ldexp(f, -24);
+	return (h & 0x8000) ? -v : v;
+}
+
+static uint16_t d2h(double v)
+{
+	if (isnan(v))
+		return 0x7fff;
+	uint16_t s = signbit(v) ? 0x8000 : 0;
+	v = fabs(v);
+	if (v >= 65520.0)
+		return s | 0x7c00;
+	if (v == 0)
+		return s;
+	int e;
+	frexp(v, &e); /* v in [2^(e-1), 2^e) */
+	int q = e - 11 < -24 ? -24 : e - 11;
+	double m = nearbyint(ldexp(v, -q)); /* to nearest even */
+	return s | (uint16_t)((q + 24) * 1024 + (int)m);
+}
+
+uint16_t ck_f2h(float f) { return d2h(f); }
+
+static uint16_t hmin(uint16_t a, uint16_t b, bool max)
+{
+	double x = h2d(a), y = h2d(b);
+	if (isnan(x) && isnan(y))
+		return 0x7fff;
+	if (isnan(x) || isnan(y))
+		return isnan(x) ? b : a;
+	if (x == y) /* -0 < +0 */
+		return ((a >> 15) == max) ? b : a;
+	return (x < y) != max ? a : b;
+}
+
+static uint16_t hsat(uint16_t h)
+{
+	double v = h2d(h);
+	return isnan(v) || v <= 0 ? 0 : v > 1 ? 0x3c00 : h;
+}
+
+static uint16_t half_elem(uint16_t a, uint16_t b, uint16_t c)
+{
+	uint16_t t = d2h(h2d(d2h(fma(h2d(a), h2d(b), h2d(c)))) - h2d(d2h(h2d(a) * h2d(b))));
+	t = hmin(hmin(t, c, false), (c & 0x7fff) ^ 0x8000, true);
+	uint16_t u = hsat(d2h(h2d(t) + h2d(a))), w = hsat(d2h(fma(h2d(a), h2d(b), h2d(t))));
+	return d2h(h2d(u) + h2d(w));
+}
+
+static uint16_t half2_elem(uint16_t u, uint16_t v)
+{
+	uint16_t w = d2h(h2d(d2h(fma(h2d(u), h2d(v), h2d(u)))) - h2d(d2h(h2d(u) * h2d(v))));
+	w = hmin(hmin(w, v, false), (v & 0x7fff) ^ 0x8000, true);
+	return d2h(h2d(w) + h2d(u ^ 0x8000));
+}
+
+void ck_half(size_t n, const uint16_t *x, const uint16_t *y, const uint16_t *z, uint16_t *h,
+	     const uint32_t *p, const uint32_t *q, uint32_t *r, int32_t *cmp)
+{
+	for (size_t i = 0; i < n; i++) {
+		double a = h2d(x[i]), b = h2d(y[i]), c = h2d(z[i]);
+		h[i] = half_elem(x[i], y[i], z[i]);
+		cmp[i] = (a < b) + 2 * (b >= c) + 4 * (a != c && !isnan(a) && !isnan(c));
+	}
+	for (size_t i = 0; i < n / 2; i++)
+		r[i] = half2_elem((uint16_t)p[i], (uint16_t)q[i]) |
+		       (uint32_t)half2_elem((uint16_t)(p[i] >> 16), (uint16_t)(q[i] >> 16)) << 16;
+}
+
+/* ---- ftz.cu: a subnormal input or result is the zero of its sign on
+ * the instructions clang marked .ftz; a NaN is 0x7fffffff. */
+static float fz(float v)
+{
+	uint32_t u;
+	memcpy(&u, &v, 4);
+	if (isnan(v))
+		u = 0x7fffffffu;
+	else if (!(u & 0x7f800000u))
+		u &= 0x80000000u;
+	memcpy(&v, &u, 4);
+	return v;
+}
+
+static float fcanon(float v)
+{
+	if (isnan(v)) {
+		uint32_t u = 0x7fffffffu;
+		memcpy(&v, &u, 4);
+	}
+	return v;
+}
+
+void ck_ftz(size_t n, const float *x, const float *y, float *o, int32_t *c)
+{
+	for (size_t i = 0; i < n; i++) {
+		volatile float a = x[i], b = y[i], fa = fz(a), fb = fz(b);
+		volatile float s = fz(fa + fb), p = fz(fa * fb);
+		volatile float f = fcanon(fmaf(a, b, s));     /* fma.rn.f32 (a builtin: no .ftz) */
+		volatile float q = fz(fa / fb), rb = 1.0f / b;  /* div.rn.ftz; div.approx */
+		volatile float d = fcanon(a * rb), r = fz(1.0f / fb), t = fcanon(sqrtf(fabsf(a)));
+		volatile float nb = -fb, mn = fcanon(fminf(a, nb)), mx = fcanon(fmaxf(p, s));
+		o[8 * i + 0] = s, o[8 * i + 1] = p, o[8 * i + 2] = f, o[8 * i + 3] = q;
+		o[8 * i + 4] = d, o[8 * i + 5] = r, o[8 * i + 6] = t;
+		o[8 * i + 7] = fz(fz(mn) - fz(mx));
+		c[i] = fa < fb;
 	}
 }

@@ -47,6 +47,12 @@ void ck_kmeans(size_t npoints, size_t nclusters, size_t nfeatures, const float *
 	       const float *clusters, int32_t *membership);
 void ck_vadd(size_t n, const float *a, const float *b, float *c);
 void ck_transpose(size_t rows, size_t cols, const uint32_t *in, uint32_t *out);
+/* samples/cuda/half.cu: halves as bits (round to nearest even) */
+uint16_t ck_f2h(float f);
+void ck_half(size_t n, const uint16_t *x, const uint16_t *y, const uint16_t *z, uint16_t *h,
+	     const uint32_t *p, const uint32_t *q, uint32_t *r, int32_t *cmp);
+/* samples/cuda/ftz.cu: f32 with .ftz where clang wrote it */
+void ck_ftz(size_t n, const float *x, const float *y, float *o, int32_t *c);
 
 /* samples/cuda/digits.cu: decimal digit sums and their histogram
  * (hist[10] counts, added to); 64-bit quotients and remainders; a warp
