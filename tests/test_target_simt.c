@@ -639,6 +639,22 @@ Test(options, mapping)
 	cr_assert_gt(bundles[1], bundles[0], "serial issues more bundles");
 }
 
+/* Fig 9's active CBs: a launch's CTAs over the CTAs a CB's 1024 threads
+ * hold, however the machine packs them (vecadd: 8 CTAs of 256, 4 a CB). */
+Test(stats, active_cbs)
+{
+	for (int i = 0; i < 2; i++) {
+		tgt_setting s = { "ctas_per_cb", i ? "1" : "4", NULL, 0, 0 };
+		tgt_load a = { .settings = &s, .nsettings = 1 };
+		opened x;
+		cr_assert_not_null(open_with(&x, "vecadd.simt", &a), "%s", x.d.msg);
+		cr_assert_eq(x.o->run(x.t, &x.d), TGT_OK, "%s", x.d.msg);
+		cr_expect_eq(stat_of(&x, "simt.active_cbs"), 2.0, "ctas_per_cb=%s: %g active CBs", s.value,
+			     stat_of(&x, "simt.active_cbs"));
+		closed(&x);
+	}
+}
+
 /* ---- errors ---- */
 
 static void open_fails(const char *name, tgt_load *a, tgt_status want, const char *msg)

@@ -917,6 +917,20 @@ static void stats_machine(const tgt *t, tgt_stat *root)
 }
 
 /* The numbers simt_report prints (report.c), one key each. */
+/* Fig 9's "average number of active Control Blocks" of a kernel: the
+ * CBs that hold all of a launch's CTAs at once, as many CTAs a CB as its
+ * 1024 threads take (however many CBs the machine has), averaged over
+ * the program's launches. */
+static double active_cbs(const simt_program *p)
+{
+	double sum = 0;
+	for (size_t i = 0; i < p->nl; i++) {
+		const unsigned per = p->l[i].block ? SIMT_CB_THREADS / p->l[i].block : 1;
+		sum += (double)((p->l[i].grid + per - 1) / (per ? per : 1));
+	}
+	return p->nl ? sum / (double)p->nl : 0;
+}
+
 static void stats_run(const tgt *t, const simt_stats *s, tgt_stat *root)
 {
 	tgt_stat *g = tgt_stat_group(root, "simt", "SIMT run");
@@ -936,7 +950,8 @@ static void stats_run(const tgt *t, const simt_stats *s, tgt_stat *root)
 	tgt_stat_uint(g, "slot_ops", s->slot_ops, "slots filled");
 	tgt_stat_real(g, "slots_per_bundle", ratio(s->slot_ops, s->bundles), "slots a bundle");
 	tgt_stat_real(g, "cb_utilisation_pct", 100.0 * ratio(s->thread_slots, s->lane_slots),
-		      "CB utilisation (%)");
+		      "CB lane occupancy (%)");
+	tgt_stat_real(g, "active_cbs", active_cbs(&t->p), "active CBs a launch (Fig 9)");
 	tgt_stat_uint(g, "mem_requests", s->mem_requests, "memory requests");
 	tgt_stat_uint(g, "mem_lines", s->mem_lines, "lines");
 	tgt_stat_uint(g, "mshr_merges", s->mshr_merges, "MSHR merges");
