@@ -914,7 +914,17 @@ Test(msgs, copy_by_hand)
 	cr_assert_eq(s->msgs[NSC_M_END], 2);
 	cr_assert_eq(s->msgs[NSC_M_DATA], 0);
 	cr_assert_eq(s->msgs[NSC_M_FORWARD], 0);
-	cr_assert_eq(s->byte_hops[NSC_C_OFFLOAD], 6 * 32);
+	/* Fig 12's classes: every message of the offload is offloaded traffic.
+	 * Element i is at bank i / 16.  At the end of block k (iterations
+	 * 8k..8k+7) the store stream is at element 8k+7's bank (0+0+1+1+2+2+
+	 * 3+3 = 12 hops for its credits, done and commits) and the load, run
+	 * 16 ahead, at element min(8k+23, 63)'s (1+1+2+2+3+3+3+3 = 18 hops);
+	 * configs go to bank 0 (0 hops), end messages to bank 3. */
+	cr_assert_eq(s->byte_hops[NSC_C_CONTROL], 0);
+	cr_assert_eq(s->byte_hops[NSC_C_DATA], 0);
+	cr_assert_eq(nsc_stats_sync_hops(s), 2 * 8 * 18 + 2 * 8 * 12 + 8 * 12);
+	cr_assert_eq(s->byte_hops[NSC_C_OFFLOAD], 6 * 32 + 2 * 8 * 18 + 2 * 8 * 12 + 8 * 12 + 2 * 8 * 3);
+	cr_assert_eq(nsc_stats_coord_hops(s), s->byte_hops[NSC_C_OFFLOAD] - 6 * 32);
 	cr_assert_eq(s->credits, 128);
 	cr_assert_eq(s->commits, 64);
 	/* without offload: 4 lines of a and 4 of b fetched to the core, one hop
@@ -937,7 +947,91 @@ Test(msgs, sum_by_hand)
 	prog_run(&g);
 	cr_assert_eq(geti(&g.m, 1, 0), 64 * 63 / 2);
 	cr_assert_eq(g.st.msgs[NSC_M_DATA], 1);
-	cr_assert_eq(g.st.msgs[NSC_M_MIGRATE], 6);
+	cr_assert_eq(g.st.msgs[NSC_M_MIGRATE], 3);   /* the load's; the sum is folded into it */
+	cr_assert_eq(g.st.msg_byte_hops[NSC_M_DATA], 16 * 3);
+	prog_close(&g);
+}
+
+/* Fig 2(a)'s Σ a[i] folded into the load stream a[i] (doc/STREAMS.md,
+ * "Folded reductions"): one config, 3 migrations (banks 0..3) carrying
+ * the partial (32 + 8 bytes, one hop each), one credit and one done per
+ * block of 8 (18 hops in all: the load runs 16 ahead, as in
+ * copy_by_hand), one end to bank 3, and
+ * the sum once, from bank 3 to the core at tile 0 (3 hops).  As a stream
+ * of its own the reduction had its own config, 3 migrations, 8 credits,
+ * 8 done and an end. */
+Test(msgs, folded_reduction_by_hand)
+{
+	prog g;
+	open_text(&g, "array a i32 64 init=iota\narray s i64 1\nstreams i < 64\nload x = a[i]\nreduce t i64 += x\nend\ns[0] = t\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	const nsc_stats *s = &g.st;
+	cr_assert_eq(geti(&g.m, 1, 0), 64 * 63 / 2);
+	cr_assert_eq(s->msgs[NSC_M_CONFIG], 1);
+	cr_assert_eq(s->msgs[NSC_M_MIGRATE], 3);
+	cr_assert_eq(s->msgs[NSC_M_CREDIT], 8);
+	cr_assert_eq(s->msgs[NSC_M_DONE], 8);
+	cr_assert_eq(s->msgs[NSC_M_COMMIT], 0);
+	cr_assert_eq(s->msgs[NSC_M_RANGE], 0);
+	cr_assert_eq(s->msgs[NSC_M_END], 1);
+	cr_assert_eq(s->msgs[NSC_M_DATA], 1);
+	cr_assert_eq(s->msgs[NSC_M_FORWARD], 0);
+	cr_assert_eq(s->credits, 64);
+	cr_assert_eq(s->msg_byte_hops[NSC_M_MIGRATE], 3 * 40);
+	cr_assert_eq(s->byte_hops[NSC_C_OFFLOAD], 3 * 40 + 2 * 8 * 18 + 8 * 3);
+	cr_assert_eq(s->byte_hops[NSC_C_DATA], 16 * 3);   /* s[0] is at bank 0: the store costs 0 hops */
+	cr_assert_eq(s->byte_hops[NSC_C_CONTROL], 0);
+	/* at the core: 4 lines of a (0+1+2+3 hops), and no sum to send */
+	g.s.floating = NSC_FLOAT_CORE;
+	prog_run(&g);
+	cr_assert_eq(geti(&g.m, 1, 0), 64 * 63 / 2);
+	cr_assert_eq(nsc_stats_byte_hops(s), (72 + 8) * (0 + 1 + 2 + 3));
+	prog_close(&g);
+}
+
+/* The fold's rule: two fields of one record (a[2i], a[2i+1]) fold; a
+ * term over two arrays (a[i], b[i]) is not one walk, and stays a stream of
+ * its own (its own config and end). */
+Test(msgs, fold_rule)
+{
+	prog g;
+	open_text(&g, "array a i32 128 init=iota\narray r i64 1\nstreams i < 64\nload x = a[2*i]\n"
+		      "load y = a[2*i + 1]\nreduce t i64 += x * y\nend\nr[0] = t\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	int64_t want = 0;
+	for (int64_t i = 0; i < 64; i++)
+		want += (2 * i) * (2 * i + 1);
+	cr_assert_eq(geti(&g.m, 1, 0), want);
+	cr_assert_eq(g.st.msgs[NSC_M_CONFIG], 2);   /* x and y; t is folded into x */
+	cr_assert_eq(g.st.msgs[NSC_M_END], 2);
+	cr_assert_eq(g.st.msgs[NSC_M_DATA], 1);
+	prog_close(&g);
+	open_text(&g, "array a i32 64 init=iota\narray b i32 64 init=iota\nstreams i < 64\nload x = a[i]\n"
+		      "load y = b[i]\nreduce t i64 += x * y\nend\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	cr_assert_eq(g.st.msgs[NSC_M_CONFIG], 3);
+	cr_assert_eq(g.st.msgs[NSC_M_END], 3);
+	prog_close(&g);
+}
+
+/* Fig 12's classes, message by message: credits, ranges and commits are
+ * offloaded traffic, the core's requests control. */
+Test(msgs, classes_of_fig12)
+{
+	prog g;
+	open_text(&g, "array i32v i32 64 init=iota\narray b i32 64\nstreams i < 64\nload x = i32v[i]\n"
+		      "load y = b[x]\nend\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	cr_assert_gt(g.st.msgs[NSC_M_RANGE], 0);
+	cr_assert_gt(g.st.msgs[NSC_M_CREDIT], 0);
+	/* every byte-hop of coordination is in the offloaded class, none in control */
+	cr_assert_eq(g.st.byte_hops[NSC_C_CONTROL], 0);
+	cr_assert_geq(g.st.byte_hops[NSC_C_OFFLOAD], nsc_stats_coord_hops(&g.st));
+	cr_assert_gt(nsc_stats_coord_hops(&g.st), 0);
 	prog_close(&g);
 }
 

@@ -248,6 +248,10 @@ static char *report_from_tree(const tgt_stat *r)
 		fprintf(f, "traffic %-9s byte-hops %llu (offloaded %llu, control %llu, data %llu)\n", text[w],
 			(unsigned long long)u(r, p[4]), (unsigned long long)u(r, p[5]), (unsigned long long)u(r, c[0]),
 			(unsigned long long)u(r, d[0]));
+		snprintf(c[1], 96, "traffic.%s.byte_hops_sync", what[w]);
+		snprintf(d[1], 96, "traffic.%s.byte_hops_coordination", what[w]);
+		fprintf(f, "traffic %-9s byte-hops of range-sync %llu, of coordination %llu\n", text[w],
+			(unsigned long long)u(r, c[1]), (unsigned long long)u(r, d[1]));
 	}
 	fprintf(f, "byte-hops offload / core-only %.3f\n", tgt_stat_number(tgt_stat_get(r, "traffic.byte_hops_ratio")));
 	fclose(f);

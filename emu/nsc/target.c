@@ -765,6 +765,8 @@ static void stat_traffic(tgt_stat *g, const nsc_stats *s)
 	tgt_stat_uint(g, "byte_hops_offloaded", s->byte_hops[NSC_C_OFFLOAD], "byte-hops offloaded");
 	tgt_stat_uint(g, "byte_hops_control", s->byte_hops[NSC_C_CONTROL], "byte-hops control");
 	tgt_stat_uint(g, "byte_hops_data", s->byte_hops[NSC_C_DATA], "byte-hops data");
+	tgt_stat_uint(g, "byte_hops_sync", nsc_stats_sync_hops(s), "byte-hops of range-sync");
+	tgt_stat_uint(g, "byte_hops_coordination", nsc_stats_coord_hops(s), "byte-hops of coordination");
 }
 
 /* The same program from the same memory with every stream at the core:
