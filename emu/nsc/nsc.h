@@ -268,7 +268,7 @@ const char *nsc_class_name(nsc_class c);
 typedef struct nsc_stats {
 	uint64_t msgs[NSC_NMSG];
 	uint64_t bytes[NSC_NCLASS], byte_hops[NSC_NCLASS];
-	uint64_t msg_byte_hops[NSC_NMSG];   /* byte-hops by kind of message */
+	uint64_t msg_bytes[NSC_NMSG], msg_byte_hops[NSC_NMSG];   /* by kind of message */
 	uint64_t iters, regions;
 	uint64_t streams_floated, streams_core;
 	uint64_t elems_bank, elems_core;
@@ -294,6 +294,7 @@ uint64_t nsc_stats_byte_hops(const nsc_stats *s);
  * before it followed Fig 12; part of the offloaded class now). */
 uint64_t nsc_stats_sync_hops(const nsc_stats *s);
 uint64_t nsc_stats_coord_hops(const nsc_stats *s);
+uint64_t nsc_stats_coord_bytes(const nsc_stats *s);
 
 /* ---- running ---- */
 
