@@ -315,6 +315,90 @@ Test(work, hotspot)
 	prog_close(&g);
 }
 
+static float hot3(float c, float w, float e, float n, float s, float b, float t, float p)
+{
+	return c * 0.4f + (w + e) * 0.1f + (n + s) * 0.1f + (b + t) * 0.1f + p * 0.05f + 0.004f;
+}
+
+/* Table VI's hotspot3D: the 7-point update on the interior cells, in C. */
+Test(work, hotspot3d)
+{
+	prog g;
+	prog_sample(&g, "hotspot3d.nsc", NULL, 0);
+	enum { Z = 4, Y = 16, X = 32, ITER = 4, L = Y * X };
+	static float t[2][Z * L], pw[Z * L];
+	for (int i = 0; i < Z * L; i++) {
+		t[0][i] = getf(&g.init, arr(&g, "T0"), (uint64_t)i);
+		t[1][i] = 0;
+		pw[i] = getf(&g.init, arr(&g, "PW"), (uint64_t)i);
+	}
+	for (int it = 0; it < ITER; it++) {
+		float *a = t[it % 2], *o = t[1 - it % 2];
+		for (int z = 1; z < Z - 1; z++)
+			for (int y = 1; y < Y - 1; y++)
+				for (int x = 1; x < X - 1; x++) {
+					int c = z * L + y * X + x;
+					o[c] = hot3(a[c], a[c - 1], a[c + 1], a[c - X], a[c + X], a[c - L], a[c + L], pw[c]);
+				}
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&g, k);
+		prog_run(&g);
+		expect_floats(&g, "T0", t[0], Z * L);
+		expect_floats(&g, "T1", t[1], Z * L);
+	}
+	prog_close(&g);
+}
+
+/* Table VI's scluster: each point's cost to its centre, then pgain's
+ * distances to ITER candidates, the points they would take, and the gain. */
+Test(work, scluster)
+{
+	prog g;
+	prog_sample(&g, "scluster.nsc", NULL, 0);
+	enum { N = 512, D = 4, K = 16, ITER = 5 };
+	static float pt[N * D], ctr[K * D], cost[N], gain[ITER];
+	static int64_t sw[ITER * N];
+	int asg[N];
+	for (int i = 0; i < N * D; i++)
+		pt[i] = getf(&g.init, arr(&g, "P"), (uint64_t)i);
+	for (int i = 0; i < K * D; i++)
+		ctr[i] = getf(&g.init, arr(&g, "C"), (uint64_t)i);
+	for (int i = 0; i < N; i++) {
+		asg[i] = (int)geti(&g.init, arr(&g, "asg"), (uint64_t)i);
+		cr_assert(asg[i] >= 0 && asg[i] < K);
+		const float *p = &pt[i * D], *c = &ctr[asg[i] * D];
+		cost[i] = (p[0] - c[0]) * (p[0] - c[0]) + (p[1] - c[1]) * (p[1] - c[1]) + (p[2] - c[2]) * (p[2] - c[2]) +
+			  (p[3] - c[3]) * (p[3] - c[3]);
+	}
+	for (int x = 0; x < ITER; x++) {
+		const float *px = &pt[x * (N / ITER) * D];
+		float acc = 0.0f;
+		for (int i = 0; i < N; i++) {
+			const float *p = &pt[i * D];
+			float q0 = (p[0] - px[0]) * (p[0] - px[0]), q1 = (p[1] - px[1]) * (p[1] - px[1]);
+			float q2 = (p[2] - px[2]) * (p[2] - px[2]), q3 = (p[3] - px[3]) * (p[3] - px[3]);
+			float d = q0 + q1 + q2 + q3;
+			sw[x * N + i] = d < cost[i];
+			float v = d - cost[i];
+			acc = acc + (0.0f < v ? 0.0f : v);
+		}
+		gain[x] = acc;
+	}
+	int64_t some = 0;
+	for (int i = 0; i < ITER * N; i++)
+		some += sw[i];
+	cr_assert(some > 0 && some < ITER * N, "sw is all %lld", (long long)sw[0]);
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&g, k);
+		prog_run(&g);
+		expect_floats(&g, "cost", cost, N);
+		expect_ints(&g, "sw", sw, ITER * N);
+		expect_floats(&g, "G", gain, ITER);
+	}
+	prog_close(&g);
+}
+
 Test(work, srad)
 {
 	prog g;
@@ -659,7 +743,8 @@ Test(work, hash_join)
 /* ---- ref: every sample equals the reference in every setting ---- */
 
 static const char *const samples[] = {
-	"histogram.nsc", "pathfinder.nsc", "hotspot.nsc", "srad.nsc", "svm.nsc", "bfs_push.nsc",
+	"histogram.nsc", "pathfinder.nsc", "hotspot.nsc", "hotspot3d.nsc", "srad.nsc", "scluster.nsc", "svm.nsc",
+	"bfs_push.nsc",
 	"sssp.nsc", "pr_push.nsc", "bfs_pull.nsc", "pr_pull.nsc", "bin_tree.nsc", "hash_join.nsc",
 };
 #define NSAMPLES (sizeof samples / sizeof samples[0])
