@@ -941,6 +941,23 @@ Test(float, aliasing_load_stays)
 	prog_close(&g);
 }
 
+/* A load whose computation names a stream kept at the core (C, one line)
+ * stays at the core too: floated and issued ahead, it computed with a
+ * value the core had not loaded yet (scluster's first region did). */
+Test(float, load_computing_on_a_core_stream)
+{
+	prog g;
+	open_text(&g, "array C i32 16 init=iota:5\narray P i32 1024 init=iota\narray O i32 1024\n"
+		      "streams i < 1024\nload c = C[3]\nload e = P[i] -> $ + c\nstore O[i] = e\nend\n");
+	g.s.cache_bytes = 512;
+	prog_run(&g);
+	for (uint64_t i = 0; i < 1024; i++)
+		cr_assert_eq(geti(&g.m, arr(&g, "O"), i), (int64_t)i + 15, "O[%llu]", (unsigned long long)i);
+	expect_ref(&g);
+	cr_assert_eq(g.st.streams_floated, 1);   /* the store alone */
+	prog_close(&g);
+}
+
 Test(float, indirect_reduce_length)
 {
 	/* §IV-C: an indirect reduction floats only when longer than 4 x 64 */
