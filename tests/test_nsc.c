@@ -315,6 +315,90 @@ Test(work, hotspot)
 	prog_close(&g);
 }
 
+static float hot3(float c, float w, float e, float n, float s, float b, float t, float p)
+{
+	return c * 0.4f + (w + e) * 0.1f + (n + s) * 0.1f + (b + t) * 0.1f + p * 0.05f + 0.004f;
+}
+
+/* Table VI's hotspot3D: the 7-point update on the interior cells, in C. */
+Test(work, hotspot3d)
+{
+	prog g;
+	prog_sample(&g, "hotspot3d.nsc", NULL, 0);
+	enum { Z = 4, Y = 16, X = 32, ITER = 4, L = Y * X };
+	static float t[2][Z * L], pw[Z * L];
+	for (int i = 0; i < Z * L; i++) {
+		t[0][i] = getf(&g.init, arr(&g, "T0"), (uint64_t)i);
+		t[1][i] = 0;
+		pw[i] = getf(&g.init, arr(&g, "PW"), (uint64_t)i);
+	}
+	for (int it = 0; it < ITER; it++) {
+		float *a = t[it % 2], *o = t[1 - it % 2];
+		for (int z = 1; z < Z - 1; z++)
+			for (int y = 1; y < Y - 1; y++)
+				for (int x = 1; x < X - 1; x++) {
+					int c = z * L + y * X + x;
+					o[c] = hot3(a[c], a[c - 1], a[c + 1], a[c - X], a[c + X], a[c - L], a[c + L], pw[c]);
+				}
+	}
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&g, k);
+		prog_run(&g);
+		expect_floats(&g, "T0", t[0], Z * L);
+		expect_floats(&g, "T1", t[1], Z * L);
+	}
+	prog_close(&g);
+}
+
+/* Table VI's scluster: each point's cost to its centre, then pgain's
+ * distances to ITER candidates, the points they would take, and the gain. */
+Test(work, scluster)
+{
+	prog g;
+	prog_sample(&g, "scluster.nsc", NULL, 0);
+	enum { N = 512, D = 4, K = 16, ITER = 5 };
+	static float pt[N * D], ctr[K * D], cost[N], gain[ITER];
+	static int64_t sw[ITER * N];
+	int asg[N];
+	for (int i = 0; i < N * D; i++)
+		pt[i] = getf(&g.init, arr(&g, "P"), (uint64_t)i);
+	for (int i = 0; i < K * D; i++)
+		ctr[i] = getf(&g.init, arr(&g, "C"), (uint64_t)i);
+	for (int i = 0; i < N; i++) {
+		asg[i] = (int)geti(&g.init, arr(&g, "asg"), (uint64_t)i);
+		cr_assert(asg[i] >= 0 && asg[i] < K);
+		const float *p = &pt[i * D], *c = &ctr[asg[i] * D];
+		cost[i] = (p[0] - c[0]) * (p[0] - c[0]) + (p[1] - c[1]) * (p[1] - c[1]) + (p[2] - c[2]) * (p[2] - c[2]) +
+			  (p[3] - c[3]) * (p[3] - c[3]);
+	}
+	for (int x = 0; x < ITER; x++) {
+		const float *px = &pt[x * (N / ITER) * D];
+		float acc = 0.0f;
+		for (int i = 0; i < N; i++) {
+			const float *p = &pt[i * D];
+			float q0 = (p[0] - px[0]) * (p[0] - px[0]), q1 = (p[1] - px[1]) * (p[1] - px[1]);
+			float q2 = (p[2] - px[2]) * (p[2] - px[2]), q3 = (p[3] - px[3]) * (p[3] - px[3]);
+			float d = q0 + q1 + q2 + q3;
+			sw[x * N + i] = d < cost[i];
+			float v = d - cost[i];
+			acc = acc + (0.0f < v ? 0.0f : v);
+		}
+		gain[x] = acc;
+	}
+	int64_t some = 0;
+	for (int i = 0; i < ITER * N; i++)
+		some += sw[i];
+	cr_assert(some > 0 && some < ITER * N, "sw is all %lld", (long long)sw[0]);
+	for (size_t k = 0; k < NMODES; k++) {
+		set_mode(&g, k);
+		prog_run(&g);
+		expect_floats(&g, "cost", cost, N);
+		expect_ints(&g, "sw", sw, ITER * N);
+		expect_floats(&g, "G", gain, ITER);
+	}
+	prog_close(&g);
+}
+
 Test(work, srad)
 {
 	prog g;
@@ -659,7 +743,8 @@ Test(work, hash_join)
 /* ---- ref: every sample equals the reference in every setting ---- */
 
 static const char *const samples[] = {
-	"histogram.nsc", "pathfinder.nsc", "hotspot.nsc", "srad.nsc", "svm.nsc", "bfs_push.nsc",
+	"histogram.nsc", "pathfinder.nsc", "hotspot.nsc", "hotspot3d.nsc", "srad.nsc", "scluster.nsc", "svm.nsc",
+	"bfs_push.nsc",
 	"sssp.nsc", "pr_push.nsc", "bfs_pull.nsc", "pr_pull.nsc", "bin_tree.nsc", "hash_join.nsc",
 };
 #define NSAMPLES (sizeof samples / sizeof samples[0])
@@ -856,6 +941,23 @@ Test(float, aliasing_load_stays)
 	prog_close(&g);
 }
 
+/* A load whose computation names a stream kept at the core (C, one line)
+ * stays at the core too: floated and issued ahead, it computed with a
+ * value the core had not loaded yet (scluster's first region did). */
+Test(float, load_computing_on_a_core_stream)
+{
+	prog g;
+	open_text(&g, "array C i32 16 init=iota:5\narray P i32 1024 init=iota\narray O i32 1024\n"
+		      "streams i < 1024\nload c = C[3]\nload e = P[i] -> $ + c\nstore O[i] = e\nend\n");
+	g.s.cache_bytes = 512;
+	prog_run(&g);
+	for (uint64_t i = 0; i < 1024; i++)
+		cr_assert_eq(geti(&g.m, arr(&g, "O"), i), (int64_t)i + 15, "O[%llu]", (unsigned long long)i);
+	expect_ref(&g);
+	cr_assert_eq(g.st.streams_floated, 1);   /* the store alone */
+	prog_close(&g);
+}
+
 Test(float, indirect_reduce_length)
 {
 	/* §IV-C: an indirect reduction floats only when longer than 4 x 64 */
@@ -914,7 +1016,17 @@ Test(msgs, copy_by_hand)
 	cr_assert_eq(s->msgs[NSC_M_END], 2);
 	cr_assert_eq(s->msgs[NSC_M_DATA], 0);
 	cr_assert_eq(s->msgs[NSC_M_FORWARD], 0);
-	cr_assert_eq(s->byte_hops[NSC_C_OFFLOAD], 6 * 32);
+	/* Fig 12's classes: every message of the offload is offloaded traffic.
+	 * Element i is at bank i / 16.  At the end of block k (iterations
+	 * 8k..8k+7) the store stream is at element 8k+7's bank (0+0+1+1+2+2+
+	 * 3+3 = 12 hops for its credits, done and commits) and the load, run
+	 * 16 ahead, at element min(8k+23, 63)'s (1+1+2+2+3+3+3+3 = 18 hops);
+	 * configs go to bank 0 (0 hops), end messages to bank 3. */
+	cr_assert_eq(s->byte_hops[NSC_C_CONTROL], 0);
+	cr_assert_eq(s->byte_hops[NSC_C_DATA], 0);
+	cr_assert_eq(nsc_stats_sync_hops(s), 2 * 8 * 18 + 2 * 8 * 12 + 8 * 12);
+	cr_assert_eq(s->byte_hops[NSC_C_OFFLOAD], 6 * 32 + 2 * 8 * 18 + 2 * 8 * 12 + 8 * 12 + 2 * 8 * 3);
+	cr_assert_eq(nsc_stats_coord_hops(s), s->byte_hops[NSC_C_OFFLOAD] - 6 * 32);
 	cr_assert_eq(s->credits, 128);
 	cr_assert_eq(s->commits, 64);
 	/* without offload: 4 lines of a and 4 of b fetched to the core, one hop
@@ -937,7 +1049,91 @@ Test(msgs, sum_by_hand)
 	prog_run(&g);
 	cr_assert_eq(geti(&g.m, 1, 0), 64 * 63 / 2);
 	cr_assert_eq(g.st.msgs[NSC_M_DATA], 1);
-	cr_assert_eq(g.st.msgs[NSC_M_MIGRATE], 6);
+	cr_assert_eq(g.st.msgs[NSC_M_MIGRATE], 3);   /* the load's; the sum is folded into it */
+	cr_assert_eq(g.st.msg_byte_hops[NSC_M_DATA], 16 * 3);
+	prog_close(&g);
+}
+
+/* Fig 2(a)'s Σ a[i] folded into the load stream a[i] (doc/STREAMS.md,
+ * "Folded reductions"): one config, 3 migrations (banks 0..3) carrying
+ * the partial (32 + 8 bytes, one hop each), one credit and one done per
+ * block of 8 (18 hops in all: the load runs 16 ahead, as in
+ * copy_by_hand), one end to bank 3, and
+ * the sum once, from bank 3 to the core at tile 0 (3 hops).  As a stream
+ * of its own the reduction had its own config, 3 migrations, 8 credits,
+ * 8 done and an end. */
+Test(msgs, folded_reduction_by_hand)
+{
+	prog g;
+	open_text(&g, "array a i32 64 init=iota\narray s i64 1\nstreams i < 64\nload x = a[i]\nreduce t i64 += x\nend\ns[0] = t\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	const nsc_stats *s = &g.st;
+	cr_assert_eq(geti(&g.m, 1, 0), 64 * 63 / 2);
+	cr_assert_eq(s->msgs[NSC_M_CONFIG], 1);
+	cr_assert_eq(s->msgs[NSC_M_MIGRATE], 3);
+	cr_assert_eq(s->msgs[NSC_M_CREDIT], 8);
+	cr_assert_eq(s->msgs[NSC_M_DONE], 8);
+	cr_assert_eq(s->msgs[NSC_M_COMMIT], 0);
+	cr_assert_eq(s->msgs[NSC_M_RANGE], 0);
+	cr_assert_eq(s->msgs[NSC_M_END], 1);
+	cr_assert_eq(s->msgs[NSC_M_DATA], 1);
+	cr_assert_eq(s->msgs[NSC_M_FORWARD], 0);
+	cr_assert_eq(s->credits, 64);
+	cr_assert_eq(s->msg_byte_hops[NSC_M_MIGRATE], 3 * 40);
+	cr_assert_eq(s->byte_hops[NSC_C_OFFLOAD], 3 * 40 + 2 * 8 * 18 + 8 * 3);
+	cr_assert_eq(s->byte_hops[NSC_C_DATA], 16 * 3);   /* s[0] is at bank 0: the store costs 0 hops */
+	cr_assert_eq(s->byte_hops[NSC_C_CONTROL], 0);
+	/* at the core: 4 lines of a (0+1+2+3 hops), and no sum to send */
+	g.s.floating = NSC_FLOAT_CORE;
+	prog_run(&g);
+	cr_assert_eq(geti(&g.m, 1, 0), 64 * 63 / 2);
+	cr_assert_eq(nsc_stats_byte_hops(s), (72 + 8) * (0 + 1 + 2 + 3));
+	prog_close(&g);
+}
+
+/* The fold's rule: two fields of one record (a[2i], a[2i+1]) fold; a
+ * term over two arrays (a[i], b[i]) is not one walk, and stays a stream of
+ * its own (its own config and end). */
+Test(msgs, fold_rule)
+{
+	prog g;
+	open_text(&g, "array a i32 128 init=iota\narray r i64 1\nstreams i < 64\nload x = a[2*i]\n"
+		      "load y = a[2*i + 1]\nreduce t i64 += x * y\nend\nr[0] = t\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	int64_t want = 0;
+	for (int64_t i = 0; i < 64; i++)
+		want += (2 * i) * (2 * i + 1);
+	cr_assert_eq(geti(&g.m, 1, 0), want);
+	cr_assert_eq(g.st.msgs[NSC_M_CONFIG], 2);   /* x and y; t is folded into x */
+	cr_assert_eq(g.st.msgs[NSC_M_END], 2);
+	cr_assert_eq(g.st.msgs[NSC_M_DATA], 1);
+	prog_close(&g);
+	open_text(&g, "array a i32 64 init=iota\narray b i32 64 init=iota\nstreams i < 64\nload x = a[i]\n"
+		      "load y = b[i]\nreduce t i64 += x * y\nend\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	cr_assert_eq(g.st.msgs[NSC_M_CONFIG], 3);
+	cr_assert_eq(g.st.msgs[NSC_M_END], 3);
+	prog_close(&g);
+}
+
+/* Fig 12's classes, message by message: credits, ranges and commits are
+ * offloaded traffic, the core's requests control. */
+Test(msgs, classes_of_fig12)
+{
+	prog g;
+	open_text(&g, "array i32v i32 64 init=iota\narray b i32 64\nstreams i < 64\nload x = i32v[i]\n"
+		      "load y = b[x]\nend\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	cr_assert_gt(g.st.msgs[NSC_M_RANGE], 0);
+	cr_assert_gt(g.st.msgs[NSC_M_CREDIT], 0);
+	/* every byte-hop of coordination is in the offloaded class, none in control */
+	cr_assert_eq(g.st.byte_hops[NSC_C_CONTROL], 0);
+	cr_assert_geq(g.st.byte_hops[NSC_C_OFFLOAD], nsc_stats_coord_hops(&g.st));
+	cr_assert_gt(nsc_stats_coord_hops(&g.st), 0);
 	prog_close(&g);
 }
 

@@ -235,19 +235,23 @@ static char *report_from_tree(const tgt_stat *r)
 	static const char *const what[] = { "offload", "core_only" }, *const text[] = { "offload", "core-only" };
 	for (int w = 0; w < 2; w++) {
 		char p[6][96];
-		static const char *const k[] = { "bytes", "bytes_offloaded", "bytes_control", "bytes_data", "byte_hops",
-						 "byte_hops_offloaded" };
+		static const char *const k[] = { "bytes", "fig12_bytes_offloaded", "fig12_bytes_control",
+						 "fig12_bytes_data", "byte_hops", "fig12_byte_hops_offloaded" };
 		for (int i = 0; i < 6; i++)
 			snprintf(p[i], sizeof p[i], "traffic.%s.%s", what[w], k[i]);
 		char c[2][96], d[2][96];
-		snprintf(c[0], 96, "traffic.%s.byte_hops_control", what[w]);
-		snprintf(d[0], 96, "traffic.%s.byte_hops_data", what[w]);
+		snprintf(c[0], 96, "traffic.%s.fig12_byte_hops_control", what[w]);
+		snprintf(d[0], 96, "traffic.%s.fig12_byte_hops_data", what[w]);
 		fprintf(f, "traffic %-9s bytes %llu (offloaded %llu, control %llu, data %llu)\n", text[w],
 			(unsigned long long)u(r, p[0]), (unsigned long long)u(r, p[1]), (unsigned long long)u(r, p[2]),
 			(unsigned long long)u(r, p[3]));
 		fprintf(f, "traffic %-9s byte-hops %llu (offloaded %llu, control %llu, data %llu)\n", text[w],
 			(unsigned long long)u(r, p[4]), (unsigned long long)u(r, p[5]), (unsigned long long)u(r, c[0]),
 			(unsigned long long)u(r, d[0]));
+		snprintf(c[1], 96, "traffic.%s.byte_hops_sync", what[w]);
+		snprintf(d[1], 96, "traffic.%s.byte_hops_coordination", what[w]);
+		fprintf(f, "traffic %-9s byte-hops of range-sync %llu, of coordination %llu\n", text[w],
+			(unsigned long long)u(r, c[1]), (unsigned long long)u(r, d[1]));
 	}
 	fprintf(f, "byte-hops offload / core-only %.3f\n", tgt_stat_number(tgt_stat_get(r, "traffic.byte_hops_ratio")));
 	fclose(f);
@@ -303,6 +307,13 @@ static void stats_equal_report(const char *name, const char *floating, nsc_float
 	cr_assert_eq(u(root, "machine.window"), 4);
 	cr_assert_eq(u(root, "machine.interleave"), 64);
 	cr_assert_eq(u(root, "totals.cycles"), o.ops->count(o.t, 0));
+	/* format 2's split keeps its meaning: coordination counted as control */
+	cr_assert_eq(u(root, "traffic.offload.byte_hops_control"),
+		     u(root, "traffic.offload.fig12_byte_hops_control") + u(root, "traffic.offload.byte_hops_coordination"));
+	cr_assert_eq(u(root, "traffic.offload.byte_hops_offloaded") + u(root, "traffic.offload.byte_hops_coordination"),
+		     u(root, "traffic.offload.fig12_byte_hops_offloaded"));
+	cr_assert_eq(u(root, "traffic.offload.bytes_control") + u(root, "traffic.offload.bytes_offloaded"),
+		     u(root, "traffic.offload.fig12_bytes_control") + u(root, "traffic.offload.fig12_bytes_offloaded"));
 	/* the tiles' rows (JSON) add up to the totals */
 	char *json = stats_json(&o), want[64];
 	snprintf(want, sizeof want, "\"float\": \"%s\"", floating);

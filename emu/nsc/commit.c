@@ -70,7 +70,10 @@ static int reduce_elem(rstate *g, int s, uint64_t it, rec *rc)
 	int key = g->key[s];
 	unsigned b = key >= 0 ? nsc_bank_of(rc->pa[key], g->e->s->interleave) : eng_core_tile(g);
 	unsigned at = b;
-	if (g->fl[s] && key < 0) {
+	if (g->fl[s] && g->host[s] >= 0) {
+		/* folded: the term is reduced at the host's element (Fig 2a) */
+		at = nsc_bank_of(rc->pa[g->host[s]], g->e->s->interleave);
+	} else if (g->fl[s] && key < 0) {
 		/* an affine reduction travels with its first operand (§IV-C) */
 		for (int k = CH; k >= 0; k--)
 			if (nsc_expr_uses(g->e->p, st->val, NSC_E_STREAM, k) && (k == CH || g->fl[k]))
@@ -102,19 +105,19 @@ void eng_sync_block(rstate *g, uint64_t k)
 		if (!g->fl[s] || !g->placed[s] || (s < CH && s >= g->r->nstreams))
 			continue;
 		unsigned b = g->bank[s], core = eng_core_tile(g);
-		nsc_send(e->st, NSC_M_CREDIT, NSC_C_CONTROL, NSC_HDR, core, b);
-		nsc_send(e->st, NSC_M_DONE, NSC_C_CONTROL, NSC_HDR, b, core);
+		nsc_send(e->st, NSC_M_CREDIT, NSC_C_OFFLOAD, NSC_HDR, core, b);
+		nsc_send(e->st, NSC_M_DONE, NSC_C_OFFLOAD, NSC_HDR, b, core);
 		e->st->credits += k;
 		e->st->dones += k;
 		if (e->s->sync_free)
 			continue;
 		const nsc_stream *st = s < CH ? &g->r->s[s] : NULL;
 		if (st && store_like(st)) {
-			nsc_send(e->st, NSC_M_COMMIT, NSC_C_CONTROL, NSC_HDR, core, b);
+			nsc_send(e->st, NSC_M_COMMIT, NSC_C_OFFLOAD, NSC_HDR, core, b);
 			e->st->commits += k;
 		}
 		if (!st || (st->kind == NSC_S_LOAD && st->addr != NSC_A_AFFINE))
-			nsc_send(e->st, NSC_M_RANGE, NSC_C_CONTROL, NSC_HDR + 16, b, core);
+			nsc_send(e->st, NSC_M_RANGE, NSC_C_OFFLOAD, NSC_HDR + 16, b, core);
 	}
 }
 
@@ -150,7 +153,7 @@ static void abort_offload(rstate *g, uint64_t it)
 	e->st->aborts++;
 	for (int s = 0; s <= CH; s++)
 		if (g->fl[s] && g->placed[s])
-			nsc_send(e->st, NSC_M_END, NSC_C_CONTROL, NSC_HDR, eng_core_tile(g), g->bank[s]);
+			nsc_send(e->st, NSC_M_END, NSC_C_OFFLOAD, NSC_HDR, eng_core_tile(g), g->bank[s]);
 	memset(g->fl, 0, sizeof g->fl);
 	memset(g->placed, 0, sizeof g->placed);
 	if (g->r->ndims == 0 && it < g->issued) {

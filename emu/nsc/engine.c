@@ -38,13 +38,15 @@ uint64_t eng_pa_of(const rstate *g, int arr, int64_t i)
 	return a->base + (uint64_t)i * nsc_type_size(a->type);
 }
 
-/* A floated stream's element at bank b: a migrate when it moves (§IV-B). */
+/* A floated stream's element at bank b: a migrate when it moves (§IV-B),
+ * 32 bytes and 8 more for each reduction folded into the stream (its
+ * partial travels with it, Fig 2a). */
 void eng_place(rstate *g, int s, unsigned b)
 {
 	if (g->placed[s] && g->bank[s] != b)
-		nsc_send(g->e->st, NSC_M_MIGRATE, NSC_C_OFFLOAD, 32, g->bank[s], b);
+		nsc_send(g->e->st, NSC_M_MIGRATE, NSC_C_OFFLOAD, 32 + 8 * g->nfold[s], g->bank[s], b);
 	if (!g->placed[s])
-		nsc_send(g->e->st, NSC_M_CONFIG, NSC_C_CONTROL, 64, eng_core_tile(g), b);
+		nsc_send(g->e->st, NSC_M_CONFIG, NSC_C_OFFLOAD, 64, eng_core_tile(g), b);
 	g->placed[s] = true;
 	g->bank[s] = b;
 }
@@ -114,7 +116,7 @@ void eng_route(rstate *g, int s, const rec *rc, uint64_t pa)
 	int from = st->addr == NSC_A_POINTER ? CH : st->base;
 	unsigned fb = nsc_bank_of(rc->pa[from], g->e->s->interleave);
 	if (!g->placed[s])
-		nsc_send(g->e->st, NSC_M_CONFIG, NSC_C_CONTROL, 64, eng_core_tile(g), fb);
+		nsc_send(g->e->st, NSC_M_CONFIG, NSC_C_OFFLOAD, 64, eng_core_tile(g), fb);
 	g->placed[s] = true;
 	g->bank[s] = b;
 	if (fb != b)

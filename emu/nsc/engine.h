@@ -42,6 +42,8 @@ typedef struct rstate {
 	nsc_val acc[CH], part[CH][NSC_BANKS];
 	bool has_part[CH][NSC_BANKS];
 	int key[CH];             /* reduce: its indirect stream (per-bank partials), -1 */
+	int host[CH];            /* reduce: the load stream (or CH, the chase) it is folded into, -1 */
+	unsigned nfold[CH + 1];  /* reductions folded into each stream (their partials migrate with it) */
 	uint64_t acc_n[CH + 1], miss_n[CH + 1];
 	pending pend[CH + 1];    /* values on their way, this block */
 	bool used[CH + 1];       /* a load's value is used by another stream */
@@ -55,6 +57,8 @@ rec *eng_slot(rstate *g, uint64_t it);
 unsigned eng_core_tile(const rstate *g);
 uint64_t eng_pa_of(const rstate *g, int arr, int64_t i);
 void eng_place(rstate *g, int s, unsigned b);
+/* The folding of floated reductions into the stream they reduce (region_run.c). */
+void eng_fold_reductions(rstate *g);
 void eng_core_touch(rstate *g, int s, uint64_t pa, bool write);
 void eng_ctx_of(const rstate *g, uint64_t it, const rec *rc, nsc_ctx *c);
 int eng_eval_at(rstate *g, int x, const nsc_ctx *c, bool bank, nsc_val *out);

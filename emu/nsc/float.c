@@ -71,6 +71,13 @@ static bool decide_one(nsc_eng *e, const nsc_region *r, int ri, int s, uint64_t 
 	case NSC_S_LOAD:
 		if (nsc_region_writes(r, st->arr))
 			return false;
+		/* a load computing on a stream at the core stays there: issued
+		 * ahead at a bank it would compute before the core has the value */
+		for (int k = 0; k < r->nstreams; k++)
+			if (nsc_expr_uses(e->p, st->val, NSC_E_STREAM, k) && !fl[k])
+				return false;
+		if (nsc_expr_uses(e->p, st->val, NSC_E_STREAM, NSC_MAX_STREAMS) && !fl[NSC_MAX_STREAMS])
+			return false;
 		break;
 	default:
 		break;

@@ -18,9 +18,11 @@ EXTRA_DIST += doc/STREAMS.md \
 	samples/nsc/hash_join.nsc \
 	samples/nsc/histogram.nsc \
 	samples/nsc/hotspot.nsc \
+	samples/nsc/hotspot3d.nsc \
 	samples/nsc/pathfinder.nsc \
 	samples/nsc/pr_pull.nsc \
 	samples/nsc/pr_push.nsc \
+	samples/nsc/scluster.nsc \
 	samples/nsc/srad.nsc \
 	samples/nsc/sssp.nsc \
 	samples/nsc/svm.nsc

@@ -28,6 +28,8 @@ void nsc_send(nsc_stats *st, nsc_msg m, nsc_class c, unsigned bytes, unsigned fr
 	st->msgs[m]++;
 	st->bytes[c] += bytes;
 	st->byte_hops[c] += (uint64_t)bytes * nsc_hops(from, to);
+	st->msg_bytes[m] += bytes;
+	st->msg_byte_hops[m] += (uint64_t)bytes * nsc_hops(from, to);
 	st->tile_msgs_out[from % NSC_BANKS]++;
 	st->tile_msgs_in[to % NSC_BANKS]++;
 	st->tile_bytes_out[from % NSC_BANKS] += bytes;
@@ -56,6 +58,23 @@ uint64_t nsc_stats_bytes(const nsc_stats *s)
 uint64_t nsc_stats_byte_hops(const nsc_stats *s)
 {
 	return s->byte_hops[0] + s->byte_hops[1] + s->byte_hops[2];
+}
+
+uint64_t nsc_stats_sync_hops(const nsc_stats *s)
+{
+	return s->msg_byte_hops[NSC_M_CREDIT] + s->msg_byte_hops[NSC_M_DONE] + s->msg_byte_hops[NSC_M_COMMIT] +
+	       s->msg_byte_hops[NSC_M_RANGE];
+}
+
+uint64_t nsc_stats_coord_hops(const nsc_stats *s)
+{
+	return nsc_stats_sync_hops(s) + s->msg_byte_hops[NSC_M_CONFIG] + s->msg_byte_hops[NSC_M_END];
+}
+
+uint64_t nsc_stats_coord_bytes(const nsc_stats *s)
+{
+	return s->msg_bytes[NSC_M_CREDIT] + s->msg_bytes[NSC_M_DONE] + s->msg_bytes[NSC_M_COMMIT] +
+	       s->msg_bytes[NSC_M_RANGE] + s->msg_bytes[NSC_M_CONFIG] + s->msg_bytes[NSC_M_END];
 }
 
 void nsc_settings_default(nsc_settings *s)

@@ -256,13 +256,19 @@ typedef enum nsc_msg {
 } nsc_msg;
 const char *nsc_msg_name(nsc_msg m);
 
-/* NSC Fig 12's classes: offloaded (between SE_L3s), control, data. */
+/* NSC Fig 12's classes (§VII-B): offloaded, "data and coordination
+ * messages for near-data computing (e.g. credits, indirect ranges,
+ * commits, etc.)": config, migrate, forward, credit, done, commit, range,
+ * end and values between banks; control, "coherence/prefetch messages":
+ * the core's requests; data, "non-offloaded data accesses and
+ * writebacks": lines, writebacks and values to or from the core. */
 typedef enum nsc_class { NSC_C_OFFLOAD, NSC_C_CONTROL, NSC_C_DATA, NSC_NCLASS } nsc_class;
 const char *nsc_class_name(nsc_class c);
 
 typedef struct nsc_stats {
 	uint64_t msgs[NSC_NMSG];
 	uint64_t bytes[NSC_NCLASS], byte_hops[NSC_NCLASS];
+	uint64_t msg_bytes[NSC_NMSG], msg_byte_hops[NSC_NMSG];   /* by kind of message */
 	uint64_t iters, regions;
 	uint64_t streams_floated, streams_core;
 	uint64_t elems_bank, elems_core;
@@ -282,6 +288,13 @@ typedef struct nsc_stats {
 
 uint64_t nsc_stats_bytes(const nsc_stats *s);
 uint64_t nsc_stats_byte_hops(const nsc_stats *s);
+/* Byte-hops of range synchronisation (credit, done, commit, range: NSC
+ * §VII-B's "range-synchronization itself accounts for only 11%"), and of
+ * all coordination (those, config and end: what infsim classed as control
+ * before it followed Fig 12; part of the offloaded class now). */
+uint64_t nsc_stats_sync_hops(const nsc_stats *s);
+uint64_t nsc_stats_coord_hops(const nsc_stats *s);
+uint64_t nsc_stats_coord_bytes(const nsc_stats *s);
 
 /* ---- running ---- */
 

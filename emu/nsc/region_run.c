@@ -53,6 +53,7 @@ static int configure(rstate *g)
 		} else if (st->addr != NSC_A_NONE && nsc_eval_int(e, st->idx, &c, &g->off[s]) < 0)
 			return -1;   /* the base's value is 0 in c: what is left is w */
 		g->key[s] = -1;
+		g->host[s] = -1;
 		for (int k = 0; k <= CH; k++)
 			if (nsc_expr_uses(e->p, st->val, NSC_E_STREAM, k) || nsc_expr_uses(e->p, st->idx, NSC_E_STREAM, k))
 				g->used[k] = true;
@@ -72,6 +73,66 @@ static int configure(rstate *g)
 		g->next_p = g->from_p;
 	}
 	return 0;
+}
+
+/* The walk a term's stream k belongs to, for folding: 1 when k walks
+ * the same records as h (h affine: an affine load of h's array with h's
+ * strides, its first element less than a line from h's; h the chase: a
+ * pointer load of the chased array less than a line from the node). */
+static bool same_walk(const rstate *g, int h, int k)
+{
+	const nsc_region *r = g->r;
+	if (k == h)
+		return true;
+	if (k == CH || r->s[k].kind != NSC_S_LOAD)
+		return false;
+	const nsc_stream *sk = &r->s[k];
+	int64_t esz = (int64_t)nsc_type_size(g->e->p->arrays[sk->arr].type);
+	if (h == CH) {
+		int64_t off = g->off[k] < 0 ? -g->off[k] : g->off[k];
+		return sk->addr == NSC_A_POINTER && sk->arr == r->chase_arr && off < (int64_t)NSC_LINE / esz;
+	}
+	const nsc_stream *sh = &r->s[h];
+	if (sk->addr != NSC_A_AFFINE || sh->addr != NSC_A_AFFINE || sk->arr != sh->arr)
+		return false;
+	for (int d = 0; d < r->ndims; d++)
+		if (g->co[k][d] != g->co[h][d])
+			return false;
+	int64_t dc = g->c0[k] - g->c0[h];
+	return (dc < 0 ? -dc : dc) < (int64_t)NSC_LINE / esz;
+}
+
+/* A floated affine or pointer reduction is folded into the stream it
+ * reduces (doc/STREAMS.md, "Folded reductions"): when every stream its
+ * term reads is floated and walks one load stream's records (same_walk),
+ * that stream (the lowest-numbered one read, or the chase when the term
+ * reads the chased pointer) is its host; the reduction then has no
+ * configuration, migrations, credits, done or end messages of its own:
+ * its partial travels with the host and comes back once at the end. */
+void eng_fold_reductions(rstate *g)
+{
+	const nsc_region *r = g->r;
+	const nsc_program *p = g->e->p;
+	for (int s = 0; s < r->nstreams; s++) {
+		const nsc_stream *st = &r->s[s];
+		g->host[s] = -1;
+		if (st->kind != NSC_S_REDUCE || !g->fl[s] || g->key[s] >= 0)
+			continue;
+		int h = nsc_expr_uses(p, st->val, NSC_E_STREAM, CH) ? CH : -1;
+		for (int k = 0; k < r->nstreams && h < 0; k++)
+			if (nsc_expr_uses(p, st->val, NSC_E_STREAM, k))
+				h = k;
+		if (h < 0 || (h < CH && r->s[h].kind != NSC_S_LOAD) || !g->fl[h])
+			continue;
+		bool ok = true;
+		for (int k = 0; k <= CH && ok; k++)
+			if (nsc_expr_uses(p, st->val, NSC_E_STREAM, k))
+				ok = (k == CH || k < r->nstreams) && g->fl[k] && same_walk(g, h, k);
+		if (!ok)
+			continue;
+		g->host[s] = h;
+		g->nfold[h]++;
+	}
 }
 
 /* Run-ahead only when no floated load reads what the region writes
@@ -110,7 +171,10 @@ static void finish_reductions(rstate *g)
 				nsc_send(e->st, NSC_M_DATA, NSC_C_DATA, NSC_HDR + 8, b, eng_core_tile(g));
 			}
 		}
-		if (g->fl[s] && g->key[s] < 0 && g->placed[s])
+		int h = g->host[s];
+		if (g->fl[s] && h >= 0 && g->placed[h])   /* folded: once, from the host's last bank */
+			nsc_send(e->st, NSC_M_DATA, NSC_C_DATA, NSC_HDR + 8, g->bank[h], eng_core_tile(g));
+		else if (g->fl[s] && g->key[s] < 0 && g->placed[s])
 			nsc_send(e->st, NSC_M_DATA, NSC_C_DATA, NSC_HDR + 8, g->bank[s], eng_core_tile(g));
 		e->slots[st->slot] = acc;
 	}
@@ -121,7 +185,7 @@ static void finish(rstate *g)
 	nsc_eng *e = g->e;
 	for (int s = 0; s <= CH; s++) {
 		if (g->fl[s] && g->placed[s])
-			nsc_send(e->st, NSC_M_END, NSC_C_CONTROL, NSC_HDR, eng_core_tile(g), g->bank[s]);
+			nsc_send(e->st, NSC_M_END, NSC_C_OFFLOAD, NSC_HDR, eng_core_tile(g), g->bank[s]);
 		if (s < g->r->nstreams || s == CH) {
 			nsc_hist *h = &e->hist[g->ri][s];
 			if (!g->fl[s] && g->acc_n[s]) {
@@ -184,6 +248,7 @@ rstate *nsc_region_begin(nsc_eng *e, const nsc_region *r, int ri)
 		return NULL;
 	}
 	nsc_float_decide(e, r, ri, g->n, g->fl);
+	eng_fold_reductions(g);
 	for (int s = 0; s <= CH; s++) {
 		e->st->streams_floated += g->fl[s];
 		e->st->streams_core += !g->fl[s] && (s < r->nstreams || (s == CH && !r->ndims));

@@ -17,6 +17,8 @@ static void traffic(FILE *f, const char *what, const nsc_stats *s)
 	fprintf(f, "traffic %-9s byte-hops %" PRIu64 " (offloaded %" PRIu64 ", control %" PRIu64 ", data %" PRIu64
 		   ")\n", what, nsc_stats_byte_hops(s), s->byte_hops[NSC_C_OFFLOAD], s->byte_hops[NSC_C_CONTROL],
 		s->byte_hops[NSC_C_DATA]);
+	fprintf(f, "traffic %-9s byte-hops of range-sync %" PRIu64 ", of coordination %" PRIu64 "\n", what,
+		nsc_stats_sync_hops(s), nsc_stats_coord_hops(s));
 }
 
 void nsc_report(FILE *f, const nsc_stats *s, const nsc_stats *base)

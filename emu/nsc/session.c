@@ -313,8 +313,10 @@ bool nsc_session_stream(const nsc_session *ss, int k, nsc_stream_state *out)
 	out->value = g->last.v[slot];
 	if (out->s && out->s->kind == NSC_S_REDUCE) {
 		out->value = reduce_so_far(g, k, &out->partials);
-		out->placed = g->key[k] < 0 && g->placed[slot];
-		out->elem_bank = g->bank[slot];
+		int h = g->host[k] >= 0 ? g->host[k] : slot;   /* folded: where its host is */
+		out->placed = g->key[k] < 0 && g->placed[h];
+		out->bank = g->bank[h];
+		out->elem_bank = g->bank[h];
 	}
 	bool issues = slot == CH || g->r->s[k].kind == NSC_S_LOAD;
 	out->ahead = issues && g->fl[slot] && g->issued > g->it ? g->issued - g->it : 0;

@@ -754,17 +754,29 @@ static void stat_machine(const tgt *t, tgt_stat *root)
 	tgt_stat_uint(g, "banks", NSC_BANKS, "L3 banks (8x8 mesh)");
 }
 
-/* Traffic by class, in bytes and bytes x hops (NSC Fig 12). */
+/* Traffic by class, in bytes and bytes x hops.  The fig12_ keys are NSC
+ * Fig 12's classes (coordination is offloaded traffic; nsc.h); the keys
+ * without it keep the meaning format 2 gave them, infsim's first split,
+ * where config, credit, done, commit, range and end were control. */
 static void stat_traffic(tgt_stat *g, const nsc_stats *s)
 {
+	const uint64_t cb = nsc_stats_coord_bytes(s), ch = nsc_stats_coord_hops(s);
 	tgt_stat_uint(g, "bytes", nsc_stats_bytes(s), NULL);
-	tgt_stat_uint(g, "bytes_offloaded", s->bytes[NSC_C_OFFLOAD], "bytes offloaded");
-	tgt_stat_uint(g, "bytes_control", s->bytes[NSC_C_CONTROL], "bytes control");
+	tgt_stat_uint(g, "bytes_offloaded", s->bytes[NSC_C_OFFLOAD] - cb, "bytes offloaded");
+	tgt_stat_uint(g, "bytes_control", s->bytes[NSC_C_CONTROL] + cb, "bytes control");
 	tgt_stat_uint(g, "bytes_data", s->bytes[NSC_C_DATA], "bytes data");
 	tgt_stat_uint(g, "byte_hops", nsc_stats_byte_hops(s), "byte-hops");
-	tgt_stat_uint(g, "byte_hops_offloaded", s->byte_hops[NSC_C_OFFLOAD], "byte-hops offloaded");
-	tgt_stat_uint(g, "byte_hops_control", s->byte_hops[NSC_C_CONTROL], "byte-hops control");
+	tgt_stat_uint(g, "byte_hops_offloaded", s->byte_hops[NSC_C_OFFLOAD] - ch, "byte-hops offloaded");
+	tgt_stat_uint(g, "byte_hops_control", s->byte_hops[NSC_C_CONTROL] + ch, "byte-hops control");
 	tgt_stat_uint(g, "byte_hops_data", s->byte_hops[NSC_C_DATA], "byte-hops data");
+	tgt_stat_uint(g, "fig12_bytes_offloaded", s->bytes[NSC_C_OFFLOAD], "Fig 12 bytes offloaded");
+	tgt_stat_uint(g, "fig12_bytes_control", s->bytes[NSC_C_CONTROL], "Fig 12 bytes control");
+	tgt_stat_uint(g, "fig12_bytes_data", s->bytes[NSC_C_DATA], "Fig 12 bytes data");
+	tgt_stat_uint(g, "fig12_byte_hops_offloaded", s->byte_hops[NSC_C_OFFLOAD], "Fig 12 byte-hops offloaded");
+	tgt_stat_uint(g, "fig12_byte_hops_control", s->byte_hops[NSC_C_CONTROL], "Fig 12 byte-hops control");
+	tgt_stat_uint(g, "fig12_byte_hops_data", s->byte_hops[NSC_C_DATA], "Fig 12 byte-hops data");
+	tgt_stat_uint(g, "byte_hops_sync", nsc_stats_sync_hops(s), "byte-hops of range-sync");
+	tgt_stat_uint(g, "byte_hops_coordination", ch, "byte-hops of coordination");
 }
 
 /* The same program from the same memory with every stream at the core:
