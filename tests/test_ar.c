@@ -662,6 +662,27 @@ Test(link, naive_root_is_slower)
 		ar_program_free(by[root].p);
 }
 
+/* §VI-A 3: for reduce "PEI ... needs to bring part of the data on chip
+ * and offload it with the instruction".  One UpdateRR of 16 i32 with no
+ * second operand: a load (request 16 B, response 16 + 64 B: normal),
+ * the PEI carrying the block to S's vault (16 + 80 B) and the Gather's
+ * store (32 B): active. */
+Test(pei, one_operand_update_ships_its_data)
+{
+	static const char text[] = "array A i32 16 init=iota\narray S i32 1\n"
+				   "UpdateRR A[0], nil, S[0], sum\nGather S[0], 1\n";
+	ar_config c;
+	ar_config_default(&c);
+	run_result r = run_text("one.ar", text, &c, NULL, 0);
+	cr_assert_eq(r.rc, 0, "%s", r.d.msg);
+	cr_expect_eq(get(&r, "S", 0), 120);
+	cr_expect_eq(r.st.pei_host_normal, 16 + 80);
+	cr_expect_eq(r.st.pei_host_active, 96 + 32);
+	cr_expect_eq(r.st.pei_pk.packets, 4);
+	cr_expect_eq(r.st.pei_cube_compute[1], 16);   /* S (at 4096) is in cube 1 */
+	ar_program_free(r.p);
+}
+
 /* ---- Fig 3b: the compute point of an irregular pair ---- */
 
 Test(route, fig3)
