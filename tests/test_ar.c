@@ -660,6 +660,23 @@ Test(link, naive_root_is_slower)
 		     (unsigned long long)ra);
 	for (int root = 0; root < 3; root++)
 		ar_program_free(by[root].p);
+	/* link-bytes 0 is the untimed model of before: its cycles exactly */
+	static const uint64_t untimed[3] = { 4170, 4168, 4154 };
+	for (int root = 0; root < 3; root++) {
+		ar_config c;
+		ar_config_default(&c);
+		c.root = (ar_root_policy)root;
+		c.link_bytes = 0;
+		char *text = proc_slurp(SAMPLES "reduce.ar", NULL);
+		cr_assert_not_null(text);
+		run_result r = run_text("reduce.ar", text, &c, defs, 1);
+		free(text);
+		cr_assert_eq(r.rc, 0, "%s", r.d.msg);
+		cr_expect_eq(r.st.cycles, untimed[root], "root %d: %llu cycles", root,
+			     (unsigned long long)r.st.cycles);
+		cr_expect_eq(r.st.link_waits, 0);
+		ar_program_free(r.p);
+	}
 }
 
 /* §VI-A 3: for reduce "PEI ... needs to bring part of the data on chip
