@@ -8,14 +8,16 @@
  *     host API of Fig 5 (UpdateRR, UpdateRI, UpdateII, Gather) run by
  *     several host threads, for-loops and index arrays (ar_parse);
  *   - the network (a 16-cube Dragonfly or a 4x4 mesh, 4 host
- *     controllers, minimal routing, address -> cube/vault interleave) and
+ *     controllers, minimal routing, links of Table I's bandwidth with
+ *     per-link queues, address -> cube/vault interleave) and
  *     the Active-Routing Engine of every cube (flow table, operand
  *     buffers, ALU) as an event-driven simulation that computes every
  *     value (ar_run);
  *   - the PEI baseline counted on the same program (§VI);
  *   - statistics: packets and bytes x hops by type, host <-> network
  *     bytes, per-cube compute and operand counts, tree depth, stalls,
- *     the Fig 10 ratios against PEI, the Fig 11 heat map as SVG;
+ *     link waits, the Update round trip of Fig 9, the Fig 10 ratios
+ *     against PEI, the Fig 11 heat map as SVG;
  *   - the target the generic fronts drive (target.c: tgt_ar; `infsim
  *     run X.ar` and `infsdb X.ar`), with --check's independent
  *     reference (ref.c).
