@@ -1065,6 +1065,11 @@ Test(cli, run_dispatches_on_ar)
 	cr_expect_eq(r.status, 2);
 	cr_expect(strstr(r.err, "infsim: -m buffers=70000: expected a number from 1 to 65536\n"), "%s", r.err);
 	result_free(&r);
+	r = run("ar " SAMPLES "mac.ar --link-bytes=fast");
+	cr_expect_eq(r.status, 2);
+	cr_expect(strstr(r.err, "infsim: -m link-bytes=fast: expected a number from 0 to 4096\n"),
+		  "%s", r.err);
+	result_free(&r);
 	r = run("ar --help");
 	cr_expect_eq(r.status, 0);
 	cr_expect(strstr(r.out, "Usage: infsim ar PROG [OPTION]..."), "%s", r.out);
