@@ -55,6 +55,11 @@ EXTRA_DIST += bench/ar_paper.sh
 .PHONY: bench-ar
 bench-ar: infsim$(EXEEXT)
 	sh $(srcdir)/bench/ar_paper.sh ./infsim$(EXEEXT) $(srcdir)/samples/ar
+# `make bench-ar-roots`: Figs 8 and 9, the three root policies (about 10 s).
+EXTRA_DIST += bench/ar_roots.sh
+.PHONY: bench-ar-roots
+bench-ar-roots: infsim$(EXEEXT)
+	sh $(srcdir)/bench/ar_roots.sh ./infsim$(EXEEXT) $(srcdir)/samples/ar
 
 # Table 3's workloads at the paper's sizes (samples/workloads/), plain and
 # with --check, against their C kernels; the Fig 14 and Fig 13 pictures

@@ -459,7 +459,11 @@ Test(errors, settings)
 		   "my.cfg:3: error: flow-entries=x: expected a number from 1 to 65536");
 	open_fails((tgt_setting){ "colour", "red", NULL, 0, 0 }, TGT_USAGE,
 		   "-m colour=red: error: unknown setting (expected root, net, interleave, "
-		   "flow-entries, buffers, max-events or max-memory)");
+		   "flow-entries, buffers, link-bytes, max-events or max-memory)");
+	open_fails((tgt_setting){ "link-bytes", "4097", NULL, 0, 0 }, TGT_USAGE,
+		   "-m link-bytes=4097: error: expected a number from 0 to 4096");
+	open_fails((tgt_setting){ "link-bytes", "-1", "my.cfg", 2, 0 }, TGT_USAGE,
+		   "my.cfg:2: error: link-bytes=-1: expected a number from 0 to 4096");
 }
 
 Test(errors, defines_and_options)

@@ -8,14 +8,16 @@
  *     host API of Fig 5 (UpdateRR, UpdateRI, UpdateII, Gather) run by
  *     several host threads, for-loops and index arrays (ar_parse);
  *   - the network (a 16-cube Dragonfly or a 4x4 mesh, 4 host
- *     controllers, minimal routing, address -> cube/vault interleave) and
+ *     controllers, minimal routing, links of Table I's bandwidth with
+ *     per-link queues, address -> cube/vault interleave) and
  *     the Active-Routing Engine of every cube (flow table, operand
  *     buffers, ALU) as an event-driven simulation that computes every
  *     value (ar_run);
  *   - the PEI baseline counted on the same program (§VI);
  *   - statistics: packets and bytes x hops by type, host <-> network
  *     bytes, per-cube compute and operand counts, tree depth, stalls,
- *     the Fig 10 ratios against PEI, the Fig 11 heat map as SVG;
+ *     link waits, the Update round trip of Fig 9, the Fig 10 ratios
+ *     against PEI, the Fig 11 heat map as SVG;
  *   - the target the generic fronts drive (target.c: tgt_ar; `infsim
  *     run X.ar` and `infsdb X.ar`), with --check's independent
  *     reference (ref.c).
@@ -69,6 +71,9 @@ typedef struct ar_config {
 	unsigned buffers;         /* per cube (Table I: 128) */
 	uint64_t max_events;      /* bound on simulated events */
 	uint64_t max_memory;      /* bound on the bytes of all arrays */
+	unsigned link_bytes;      /* bytes a link carries per cycle each way
+				   * (Table I: 16 lanes x 12.5 Gb/s at 1250 MHz
+				   * = 20); 0: no limit, no queueing */
 } ar_config;
 
 void ar_config_default(ar_config *c);
@@ -92,6 +97,15 @@ typedef struct ar_stats {
 	uint64_t stall_table_cycles, stall_buffer_cycles;
 	unsigned max_table, max_buffers;  /* peak occupancy of any cube */
 	uint64_t cycles, events;
+	/* The links (doc "The network"): packets that waited for a busy
+	 * link, and the wait, in 1/link_bytes cycles (1/1 with no limit). */
+	uint64_t link_waits, link_wait_units;
+	uint64_t cube_link_wait[AR_CUBES]; /* the same, per sending cube */
+	/* Fig 9: the round trip of every Update (and assignment) computed:
+	 * issue -> operand requests out, less the stall (request); waits for
+	 * a flow-table entry or buffer (stall); requests out -> last operand
+	 * in (response).  Cycles, summed over `lat_count` operations. */
+	uint64_t lat_request, lat_stall, lat_response, lat_count;
 	/* PEI baseline on the same program (§VI). */
 	ar_traffic pei_pk;                /* all PEI packets */
 	uint64_t pei_host_active, pei_host_normal;

@@ -85,7 +85,7 @@ static void request_operand(ar_sim *s, int cube, int buf, uint32_t upd, uint8_t 
 	ar_event ev = { .kind = EV_OPREAD, .cube = (int8_t)at, .from = (int8_t)cube, .a = upd,
 			.b = (uint32_t)buf, .slot = slot, .e0 = (uint8_t)e0, .k = (uint8_t)k,
 			.addr = addr };
-	ar_sim_push(s, ev, (uint64_t)hops * AR_LAT_LINK);
+	ar_sim_send(s, ev, s->now, -1, cube, at, -1, ar_pk_bytes(AR_PK_OPREQ, 0));
 	s->upd[upd].reads_left++;
 }
 
@@ -146,7 +146,10 @@ static void check_done(ar_sim *s, int cube, ar_entry *e)
 			.has = has, .value = v, .count = cnt };
 	unsigned bytes = ar_pk_bytes(AR_PK_GRESP, 16);
 	ar_sim_count(s, AR_PK_GRESP, bytes, e->parent < 0 ? 0 : 1, e->parent < 0);
-	ar_sim_push(s, ev, e->parent < 0 ? AR_LAT_HOST : AR_LAT_LINK);
+	if (e->parent < 0)
+		ar_sim_send(s, ev, s->now, -1, cube, cube, e->root, bytes);
+	else
+		ar_sim_send(s, ev, s->now, -1, cube, e->parent, -1, bytes);
 	e->used = false;
 	if (!flow_entries_here(&s->cube[cube], s->c->flow_entries * AR_HOSTS, e->flow))
 		s->cube[cube].nent--;
@@ -185,6 +188,16 @@ static void commit_in_order(ar_sim *s, int cube, ar_entry *e, int ei)
 	}
 }
 
+/* Fig 9: an Update's operands are all in (now). */
+static void note_latency(ar_sim *s, uint32_t ui)
+{
+	const ar_upd *u = &s->upd[ui];
+	s->st->lat_request += u->t_sent - u->t_issue - u->stall;
+	s->st->lat_stall += u->stall;
+	s->st->lat_response += s->now - u->t_sent;
+	s->st->lat_count++;
+}
+
 static void write_assign(ar_sim *s, int cube, ar_buffer *b)
 {
 	const ar_upd *u = &s->upd[b->upd];
@@ -210,7 +223,9 @@ static bool compute_here(ar_sim *s, int cube, uint32_t ui, ar_entry *e)
 {
 	ar_cube *cb = &s->cube[cube];
 	ar_upd *u = &s->upd[ui];
+	u->t_sent = s->now;
 	if (u->op.op == AR_OP_CONST) {
+		note_latency(s, ui);
 		ar_buffer tmp = { .upd = ui };
 		write_assign(s, cube, &tmp);
 		retire_upd(s, ui);
@@ -219,6 +234,7 @@ static bool compute_here(ar_sim *s, int cube, uint32_t ui, ar_entry *e)
 	int bi = alloc_buffer(s, cb);
 	if (bi < 0)
 		return false;
+	u = &s->upd[ui];
 	ar_buffer *b = &cb->buf[bi];
 	b->entry = e ? (int)(e - cb->ent) : -1;
 	b->upd = ui;
@@ -254,7 +270,7 @@ static bool try_update(ar_sim *s, ar_event *ev)
 		ar_event fw = { .kind = EV_UPDATE, .cube = (int8_t)next, .from = (int8_t)cube,
 				.a = ev->a, .depth = (uint16_t)(ev->depth + 1) };
 		s->st->pk[AR_PK_UPDATE].byte_hops += u->bytes;
-		ar_sim_push(s, fw, AR_LAT_LINK);
+		ar_sim_send(s, fw, s->now, -1, cube, next, -1, u->bytes);
 		return true;
 	}
 	if (!compute_here(s, cube, ev->a, e)) {
@@ -281,7 +297,7 @@ static void gather_request(ar_sim *s, const ar_event *ev)
 		ar_event g = { .kind = EV_GREQ, .cube = (int8_t)c, .from = (int8_t)cube, .a = ev->a,
 			       .b = ev->b };
 		ar_sim_count(s, AR_PK_GREQ, ar_pk_bytes(AR_PK_GREQ, 0), 1, false);
-		ar_sim_push(s, g, AR_LAT_LINK);
+		ar_sim_send(s, g, s->now, -1, cube, c, -1, ar_pk_bytes(AR_PK_GREQ, 0));
 	}
 	check_done(s, cube, e);
 }
@@ -331,6 +347,8 @@ void ar_are_request(ar_sim *s, ar_event *ev)
 	ar_cube *cb = &s->cube[(int)ev->cube];
 	ev->stall = STALL_NONE;
 	ev->since = s->now;
+	if (ev->kind == EV_UPDATE)
+		ev->count = s->now;
 	if (ar_wait_has(&cb->wait, key_of(s, ev)) || !try_request(s, ev)) {
 		count_stall(s, ev, true);
 		push_pending(s, cb, ev);
@@ -357,7 +375,14 @@ static void wake_pass(ar_sim *s, ar_cube *cb)
 	while (!s->failed && (at = ar_wait_next(&cb->wait))) {
 		ar_event ev = *at;
 		uint8_t was = ev.stall;
+		/* an Update's wait here (count: when it came) is in its round
+		 * trip's stall if it goes now */
+		uint64_t waited = ev.kind == EV_UPDATE ? s->now - ev.count : 0;
+		if (waited)
+			s->upd[ev.a].stall += waited;
 		if (surely_no_buffer(s, cb, &ev) || !try_request(s, &ev)) {
+			if (waited)
+				s->upd[ev.a].stall -= waited;
 			if (!was && ev.stall) {
 				ev.since = s->now;
 				count_stall(s, &ev, true);
@@ -406,12 +431,13 @@ void ar_are_opread(ar_sim *s, const ar_event *ev)
 		ar_sim_kick_host(s);
 	}
 	unsigned hops = ar_hops(s->c, ev->cube, ev->from);
-	ar_sim_count(s, AR_PK_OPRESP, ar_pk_bytes(AR_PK_OPRESP, ev->k * u->op.esize), hops, false);
+	unsigned bytes = ar_pk_bytes(AR_PK_OPRESP, ev->k * u->op.esize);
+	ar_sim_count(s, AR_PK_OPRESP, bytes, hops, false);
 	ar_event r = *ev;
 	r.kind = EV_OPRESP;
 	r.cube = ev->from;
 	r.from = ev->cube;
-	ar_sim_push(s, r, AR_LAT_VAULT + (uint64_t)hops * AR_LAT_LINK);
+	ar_sim_send(s, r, s->now + AR_LAT_VAULT, -1, ev->cube, ev->from, -1, bytes);
 }
 
 void ar_are_opresp(ar_sim *s, const ar_event *ev)
@@ -421,6 +447,7 @@ void ar_are_opresp(ar_sim *s, const ar_event *ev)
 	ar_buffer *b = &cb->buf[ev->b];
 	if (--b->need)
 		return;
+	note_latency(s, b->upd);
 	if (b->entry < 0) {
 		write_assign(s, cube, b);
 		b->used = false;

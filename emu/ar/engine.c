@@ -33,7 +33,7 @@ void ar_config_default(ar_config *c)
 {
 	*c = (ar_config){ .root = AR_ROOT_ADDR, .net = AR_NET_DRAGONFLY, .interleave = 4096,
 			  .flow_entries = 16, .buffers = 128, .max_events = 1000000000ull,
-			  .max_memory = 1ull << 30 };
+			  .max_memory = 1ull << 30, .link_bytes = AR_LINK_BYTES };
 }
 
 void ar_addr_name(const ar_program *p, uint64_t addr, char *buf, size_t size)
@@ -220,9 +220,10 @@ static int issue_update(ar_sim *s, const ar_hostop *op)
 	}
 	if (op->op != AR_OP_CONST)
 		s->reads_out++;
-	ar_event ev = { .kind = EV_UPDATE, .cube = (int8_t)ar_host_cube(s->c, (unsigned)root),
-			.from = -1, .a = (uint32_t)ui };
-	return ar_sim_push(s, ev, AR_LAT_HOST);
+	u->t_issue = s->now;
+	int at = ar_host_cube(s->c, (unsigned)root);
+	ar_event ev = { .kind = EV_UPDATE, .cube = (int8_t)at, .from = -1, .a = (uint32_t)ui };
+	return ar_sim_send(s, ev, s->now, root, at, at, -1, u->bytes);
 }
 
 static int issue_gather(ar_sim *s, const ar_hostop *op)

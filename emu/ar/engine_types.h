@@ -8,10 +8,13 @@
 
 #include "ar_private.h"
 
-/* Latencies in cycles of the 1250 MHz crossbar clock (Table I).  They
- * only order events and measure stalls: links have no bandwidth limit. */
+/* Latencies in cycles of the 1250 MHz crossbar clock (Table I): the
+ * head of a packet crosses a hop in AR_LAT_LINK cycles once the link is
+ * free; its bytes take bytes / link_bytes cycles on the link (virtual
+ * cut-through: once per route, at the last hop, besides the waits). */
 #define AR_LAT_LINK 4     /* one cube-to-cube hop */
 #define AR_LAT_HOST 8     /* host controller <-> its cube */
+#define AR_LINK_BYTES 20  /* 16 lanes x 12.5 Gb/s = 25 GB/s = 20 B per 0.8 ns cycle */
 #define AR_LAT_VAULT 25   /* tRCD + tCAS, 20.1 ns */
 
 typedef enum {
@@ -37,6 +40,7 @@ typedef struct ar_upd {
 	int root, dest, flow;   /* root host 0..3, compute cube, flow or -1 */
 	unsigned bytes, reads_left;
 	uint32_t next_free;
+	uint64_t t_issue, t_sent, stall;   /* Fig 9's round trip (cycles) */
 } ar_upd;
 
 /* A flow round at the host controllers (§IV-E: trees merged there). */
@@ -108,6 +112,15 @@ typedef struct ar_cube {
 	bool waking, rewake;
 } ar_cube;
 
+/* One one-way link's busy times, [a, b) in 1/link_bytes cycles, sorted,
+ * disjoint, ending after now (net.c). */
+#define AR_LINK_SLOTS 8
+typedef struct ar_link {
+	uint64_t a[AR_LINK_SLOTS], b[AR_LINK_SLOTS];
+	unsigned n;
+	uint64_t fifo;         /* the end of the last claim made for its own cycle */
+} ar_link;
+
 typedef struct ar_sim {
 	ar_program *p;
 	const ar_config *c;
@@ -131,6 +144,10 @@ typedef struct ar_sim {
 	bool has_op, host_done, host_scheduled, failed;
 	ar_hostop op;
 	uint64_t reads_out, writes_out;
+	/* Each link's busy times: cube x -> y, and controller h's link down
+	 * (to its cube) and up. */
+	ar_link link[AR_CUBES][AR_CUBES];
+	ar_link host_link[AR_HOSTS][2];
 } ar_sim;
 
 /* engine.c */
@@ -138,6 +155,18 @@ int ar_sim_push(ar_sim *s, ar_event ev, uint64_t delay);
 void ar_sim_kick_host(ar_sim *s);
 void ar_sim_count(ar_sim *s, ar_pktype t, unsigned bytes, unsigned hops, bool host_link);
 void ar_addr_name(const ar_program *p, uint64_t addr, char *buf, size_t size);
+
+/* net.c: a packet of `bytes` sent at cycle t (>= now) along the minimal
+ * route from cube `from` to cube `to`, host link first if host >= 0
+ * (controller host down to its cube; `from` is then that cube) or last
+ * if up >= 0 (from `to`, which is the controller's cube, up to it).
+ * A packet claims each link of its route when it is sent, at the time
+ * its head gets there, and takes the first idle time there long enough
+ * for its bytes; the cycle the whole packet has arrived. */
+uint64_t ar_net_send(ar_sim *s, uint64_t t, int host, int from, int to, int up, unsigned bytes);
+/* ar_net_send then ar_sim_push at the arrival; -1 out of memory. */
+int ar_sim_send(ar_sim *s, ar_event ev, uint64_t t, int host, int from, int to, int up,
+		unsigned bytes);
 
 /* wait.c: a cube's waiting packets.  A pass: ar_wait_begin, then
  * ar_wait_next and ar_wait_done (processed or kept) per packet, until

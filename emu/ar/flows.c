@@ -108,7 +108,8 @@ void ar_flow_start_gather(ar_sim *s, int f)
 		ar_event g = { .kind = EV_GREQ, .cube = (int8_t)ar_host_cube(s->c, (unsigned)h),
 			       .from = -1, .a = (uint32_t)f, .b = (uint32_t)h };
 		ar_sim_count(s, AR_PK_GREQ, ar_pk_bytes(AR_PK_GREQ, 0), 0, true);
-		ar_sim_push(s, g, AR_LAT_HOST);
+		int at = ar_host_cube(s->c, (unsigned)h);
+		ar_sim_send(s, g, s->now, h, at, at, -1, ar_pk_bytes(AR_PK_GREQ, 0));
 	}
 }
 
@@ -142,11 +143,12 @@ void ar_flow_tree_done(ar_sim *s, const ar_event *ev)
 		return;
 	}
 	int cube = ar_cube_of(s->c, fl->target);
-	int host = ar_host_cube(s->c, (unsigned)ar_nearest_host(s->c, cube));
+	int hi = ar_nearest_host(s->c, cube);
+	int host = ar_host_cube(s->c, (unsigned)hi);
 	unsigned hops = ar_hops(s->c, host, cube);
 	ar_sim_count(s, AR_PK_COMMIT, ar_pk_bytes(AR_PK_COMMIT, 16), hops, true);
 	ar_event c = { .kind = EV_COMMIT, .cube = (int8_t)cube, .a = ev->a, .value = v };
-	ar_sim_push(s, c, AR_LAT_HOST + (uint64_t)hops * AR_LAT_LINK);
+	ar_sim_send(s, c, s->now, hi, host, cube, -1, ar_pk_bytes(AR_PK_COMMIT, 16));
 }
 
 /* The commit reaches the target's vault: target = old (+) result. */

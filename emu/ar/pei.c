@@ -6,6 +6,8 @@
  * and shipped with the PEI to the vault of the other (src1), which
  * computes the products and returns the partial to the host; the host
  * accumulates and stores the target when the Gather's barrier closes.
+ * An Update with one operand loads it and ships it with an atomic PEI
+ * to the target's vault.
  * Assignments are ordinary loads and stores.  Every packet crosses the
  * host link of the controller nearest the cube it goes to, then the
  * minimal route to that cube.  Loads are "normal" data, PEI packets and
@@ -70,11 +72,22 @@ void ar_pei_count(const ar_config *c, const ar_hostop *op, ar_stats *st)
 		st->pei_cube_compute[ar_cube_of(c, op->target)]++;
 		return;
 	}
-	unsigned shipped = 0;
-	if (op->has_b) {
-		load_src2(c, st, op);
-		shipped = op->n * op->esize;
+	if (!op->has_b) {
+		/* One operand (reduce, rand_reduce): §VI-A 3, "in PEI, it needs
+		 * to bring part of the data on chip and offload it with the
+		 * instruction", and §VI-B 1, PEI "can only optimize atomic
+		 * updates": the operand is loaded into the host and shipped with
+		 * an atomic PEI to the target's vault, which adds it in (no
+		 * result comes back). */
+		unsigned k = op->n;
+		load(c, st, op->a1, k, op->esize);
+		int tc = ar_cube_of(c, op->target);
+		packet(c, st, tc, ar_pk_bytes(AR_PK_UPDATE, 8 + k * op->esize + 4), false);
+		st->pei_cube_compute[tc] += op->n;
+		return;
 	}
+	load_src2(c, st, op);
+	unsigned shipped = op->n * op->esize;
 	int cube = ar_cube_of(c, op->a1);
 	packet(c, st, cube, ar_pk_bytes(AR_PK_UPDATE, 8 + shipped + 4), false);
 	packet(c, st, cube, ar_pk_bytes(AR_PK_GRESP, 8), false);

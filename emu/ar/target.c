@@ -70,7 +70,8 @@ struct tgt_snap {
 
 static const char *const exts[] = { ".ar", NULL };
 
-#define SETTING_KEYS "root, net, interleave, flow-entries, buffers, max-events or max-memory"
+#define SETTING_KEYS "root, net, interleave, flow-entries, buffers, link-bytes, max-events or " \
+	"max-memory"
 
 static const tgt_option options[] = {
 	{ "root", TGT_OPT_ARG | TGT_OPT_SETTING, "naive|tid|addr", "the ARTree roots (default addr; §IV-E)" },
@@ -79,6 +80,8 @@ static const tgt_option options[] = {
 	  "bytes per cube in the address map (a power of two, default 4096)" },
 	{ "flow-entries", TGT_OPT_ARG | TGT_OPT_SETTING, "N", "flow-table entries per cube (default 16)" },
 	{ "buffers", TGT_OPT_ARG | TGT_OPT_SETTING, "N", "operand buffers per cube (default 128)" },
+	{ "link-bytes", TGT_OPT_ARG | TGT_OPT_SETTING, "N",
+	  "bytes a link carries per cycle each way (default 20; 0: no limit)" },
 	{ "max-events", TGT_OPT_ARG | TGT_OPT_SETTING, "N", "stop a run after N events (default 1e9)" },
 	{ "max-memory", TGT_OPT_ARG | TGT_OPT_SETTING, "BYTES", "bound on all arrays (default 1 GiB)" },
 	{ "heatmap", TGT_OPT_ARG, "FILE.svg", "draw the Fig 11 heat map after the run" },
@@ -123,7 +126,7 @@ static int set_number(ar_config *c, const tgt_setting *s, bool opt, diag *d)
 	static const struct { const char *key; uint64_t lo, hi; } keys[] = {
 		{ "interleave", 64, UINT64_MAX }, { "flow-entries", 1, 65536 },
 		{ "buffers", 1, 65536 }, { "max-events", 1, UINT64_MAX },
-		{ "max-memory", 64, UINT64_MAX },
+		{ "max-memory", 64, UINT64_MAX }, { "link-bytes", 0, 4096 },
 	};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		if (strcmp(s->key, keys[i].key))
@@ -148,7 +151,8 @@ static int set_number(ar_config *c, const tgt_setting *s, bool opt, diag *d)
 		case 1: c->flow_entries = (unsigned)v; break;
 		case 2: c->buffers = (unsigned)v; break;
 		case 3: c->max_events = v; break;
-		default: c->max_memory = v; break;
+		case 4: c->max_memory = v; break;
+		default: c->link_bytes = (unsigned)v; break;
 		}
 		return 0;
 	}
@@ -659,6 +663,7 @@ static void stats_machine(const tgt *t, tgt_stat *root)
 	tgt_stat_uint(m, "interleave", c->interleave, "interleave (bytes)");
 	tgt_stat_uint(m, "flow_entries", c->flow_entries, "flow entries per cube");
 	tgt_stat_uint(m, "buffers", c->buffers, "operand buffers per cube");
+	tgt_stat_uint(m, "link_bytes", c->link_bytes, "link bytes per cycle (0: no limit)");
 	tgt_stat_uint(m, "max_events", c->max_events, "max events");
 	tgt_stat_uint(m, "max_memory", c->max_memory, "max memory (bytes)");
 }
@@ -695,7 +700,7 @@ static void stats_traffic(const ar_stats *st, tgt_stat *root)
 	tgt_stat_real(f, "byte_hops", ratio(hops, st->pei_pk.byte_hops), "bytes x hops");
 }
 
-static void stats_engines(const ar_stats *st, tgt_stat *root)
+static void stats_engines(const ar_stats *st, unsigned link_bytes, tgt_stat *root)
 {
 	tgt_stat *tr = tgt_stat_group(root, "trees", "trees");
 	tgt_stat_uint(tr, "trees", st->trees, NULL);
@@ -711,6 +716,18 @@ static void stats_engines(const ar_stats *st, tgt_stat *root)
 	tgt_stat_uint(s, "buffer_cycles", st->stall_buffer_cycles, "operand buffers (cycles)");
 	tgt_stat_uint(s, "max_table", st->max_table, "peak entries in use");
 	tgt_stat_uint(s, "max_buffers", st->max_buffers, "peak buffers in use");
+	double rate = link_bytes ? (double)link_bytes : 1.0;
+	tgt_stat *n = tgt_stat_group(root, "links", "links");
+	tgt_stat_uint(n, "waits", st->link_waits, "packets that waited for a link");
+	tgt_stat_real(n, "wait_cycles", (double)st->link_wait_units / rate, "cycles waited");
+	double k = st->lat_count ? (double)st->lat_count : 1.0;
+	tgt_stat *f = tgt_stat_group(root, "fig9", "Fig 9 (Update round trip, mean cycles)");
+	tgt_stat_uint(f, "updates", st->lat_count, "Updates and assignments");
+	tgt_stat_real(f, "request", (double)st->lat_request / k, "request");
+	tgt_stat_real(f, "stall", (double)st->lat_stall / k, "stall");
+	tgt_stat_real(f, "response", (double)st->lat_response / k, "response");
+	tgt_stat_real(f, "total", (double)(st->lat_request + st->lat_stall + st->lat_response) / k,
+		      "round trip");
 	tgt_stat *l = tgt_stat_list(root, "cubes", "per cube", TGT_STAT_DETAIL);
 	for (int c = 0; c < AR_CUBES; c++) {
 		tgt_stat *r = tgt_stat_row(l);
@@ -719,6 +736,8 @@ static void stats_engines(const ar_stats *st, tgt_stat *root)
 		tgt_stat_uint(r, "operands", st->cube_operands[c], "operands (elements read)");
 		tgt_stat_uint(r, "updates", st->cube_updates[c], NULL);
 		tgt_stat_uint(r, "pei", st->pei_cube_compute[c], "PEI compute");
+		tgt_stat_real(r, "link_wait", (double)st->cube_link_wait[c] / rate,
+			      "link wait (cycles)");
 	}
 }
 
@@ -741,7 +760,7 @@ static void stats(tgt *t, tgt_stat *root)
 	tgt_stat_uint(tot, "pei_host_bytes", st->pei_host_active + st->pei_host_normal,
 		      "host <-> network bytes (PEI)");
 	stats_traffic(st, root);
-	stats_engines(st, root);
+	stats_engines(st, t->c.link_bytes, root);
 	tgt_stat *e = tgt_stat_group(root, "end_state", "end state");
 	tgt_stat_bool(e, "ended", t->ended, "run ended");
 	tgt_stat_bool(e, "clean", st->end_clean, "every table, buffer and queue empty");
@@ -1147,7 +1166,7 @@ const tgt_ops tgt_ar = {
 	.claims = claims,
 	.options = options,
 	.settings_help = "root=naive|tid|addr, net=dragonfly|mesh, interleave=BYTES, "
-			 "flow-entries=N, buffers=N, max-events=N, max-memory=BYTES",
+			 "flow-entries=N, buffers=N, link-bytes=N, max-events=N, max-memory=BYTES",
 	.can = TGT_CAN_DEFINE | TGT_CAN_LOAD | TGT_CAN_SAVE | TGT_CAN_CHECK | TGT_CAN_MACHINE,
 	.why_not = why_not,
 	.open = open_target,
