@@ -66,17 +66,19 @@ class Figure:
                 return v
         return None
 
-    def beside(self, key, infsim, how, x=None, series=None, pick=None):
+    def beside(self, key, infsim, how, x=None, series=None, pick=None, paper=None):
         """The paper's value of bench/figures/paper.json this figure's
         entry with key (its workload or x, its series), beside infsim's
         value formed as how says; drawn as a bar beside infsim's bar
         (x, series) when x is given.  pick: the number from the entry
-        (default: its in_figure_unit, else its value)."""
+        (default: its in_figure_unit, else its value); paper: a value
+        formed from the paper's (how says how)."""
         entry = next((v for v in PAPER.get(self.id, [])
                       if (v.get("workload", v.get("x")), v.get("series")) == key), None)
         if entry is None:
             sys.exit("figures.py: %s: bench/figures/paper.json has no value %r" % (self.id, key))
-        value = pick(entry) if pick else entry.get("in_figure_unit", entry["value"])
+        value = paper if paper is not None else pick(entry) if pick else \
+            entry.get("in_figure_unit", entry["value"])
         if x is not None:
             if self.value(x, series) is None:
                 self.points.append((str(x), series, infsim, how))
@@ -235,6 +237,20 @@ def dc_cases(run):
 
 
 @figure
+def dc_fig9(run):
+    f = Figure("dc-fig9", "Duality Cache Fig 9: active control blocks of each kernel",
+               "CBs a launch's CTAs fill (mean over launches)")
+    for case in dc_cases(run):
+        st, cmd = run.stats(["run"] + run.cuda_case(case))
+        f.add(case.split("_")[0], "active CBs", st["simt"]["active_cbs"], cmd)
+    f.beside(("reference line", "560 CBs in total (dark orange line)"),
+             max(v for _, _, v, _ in f.points),
+             "the largest of the kernels' active CBs at the cases' sizes (the paper's line is "
+             "the CBs of its two sockets)")
+    return f
+
+
+@figure
 def dc_fig12(run):
     f = Figure("dc-fig12", "Duality Cache Fig 12: speedup of data-dependent latency over Table 1's",
                "cycles at Table 1's latency / cycles as run")
@@ -368,15 +384,60 @@ def ar_names(run):
     return AR_WORKLOADS[:4] + AR_WORKLOADS[6:7] if run.quick else AR_WORKLOADS
 
 
+# Figs 8 and 9: sizes whose arrays cover all 16 cubes (bench/ar_roots.sh)
+AR_ROOT_SIZES = [("reduce", ["-D", "N=65536"], ["-D", "N=16384"]),
+                 ("rand_reduce", ["-D", "N=65536"], ["-D", "N=16384"]),
+                 ("mac", ["-D", "N=65536"], ["-D", "N=16384"]),
+                 ("rand_mac", ["-D", "N=65536"], ["-D", "N=16384"]),
+                 ("spmv", ["-D", "N=512", "-D", "K=64"], ["-D", "N=128", "-D", "K=16"]),
+                 ("backprop", ["-D", "IN=16384"], ["-D", "IN=4096"]),
+                 ("sgemm", ["-D", "N=128"], ["-D", "N=32"]),
+                 ("lud", ["-D", "N=128"], ["-D", "N=32"]),
+                 ("pagerank", ["-D", "V=16384"], ["-D", "V=1024"])]
+AR_MICRO = {"reduce", "rand_reduce", "mac", "rand_mac"}
+
+
 @figure
 def ar_fig8(run):
-    f = Figure("ar-fig8", "Active-Routing Fig 8: runtime by tree root, normalised to the naive root",
-               "cycles / naive root's cycles")
-    for name, full, small in ar_names(run):
+    f = Figure("ar-fig8", "Active-Routing Fig 8: runtime by tree root, speedup over the naive root",
+               "naive root's cycles / cycles")
+    ratio = {"bench": [], "micro": []}
+    for name, full, small in AR_ROOT_SIZES:
         naive, _ = ar_run(run, name, full, small, "naive")
-        for root in ("naive", "tid", "addr"):
+        cyc = {}
+        for root in ("tid", "addr"):
             st, cmd = ar_run(run, name, full, small, root)
-            f.add(name, root, st["totals"]["cycles"] / naive["totals"]["cycles"], cmd)
+            cyc[root] = st["totals"]["cycles"]
+            f.add(name, root, naive["totals"]["cycles"] / cyc[root], cmd)
+        ratio["micro" if name in AR_MICRO else "bench"].append(cyc["tid"] / cyc["addr"])
+    # the paper's speedups are over PEI, which infsim counts but does not
+    # time: what compares is ART-addr over ART-tid, its ratio of the two
+    def paper(workload, series, field="value"):
+        return next(v[field] for v in PAPER["ar-fig8"] if v.get("series") == series
+                    and str(v.get("workload", "")).startswith(workload))
+    tid, addr = paper("geomean", "ART-tid", "in_figure_unit"), paper("geomean", "ART-addr",
+                                                                     "in_figure_unit")
+    f.beside(("geomean", "ART-addr"), geomean(ratio["bench"]),
+             "the geometric mean over the benchmarks of ART-tid's cycles / ART-addr's (the "
+             "paper's: its ART-addr speedup over PEI over its ART-tid one, %g / %g)" % (addr, tid),
+             paper=addr / tid)
+    mkey = paper("microbenchmarks", "ART-addr", "workload")
+    mtid, maddr = paper("microbenchmarks", "ART-tid"), paper("microbenchmarks", "ART-addr")
+    f.beside((mkey, "ART-addr"), mean(ratio["micro"]),
+             "the mean over the microbenchmarks of ART-tid's cycles / ART-addr's (the paper's: "
+             "%gx / %gx)" % (maddr, mtid), paper=maddr / mtid)
+    return f
+
+
+@figure
+def ar_fig9(run):
+    f = Figure("ar-fig9", "Active-Routing Fig 9: an Update's round trip, request + stall + response",
+               "cycles a round trip (mean over Updates)", kind="stacked")
+    for name, full, small in AR_ROOT_SIZES:
+        for root in ("tid", "addr"):
+            st, cmd = ar_run(run, name, full, small, root)
+            for part in ("request", "stall", "response"):
+                f.add("%s %s" % (name, root), part, st["fig9"][part], cmd)
     return f
 
 
@@ -587,7 +648,7 @@ def write_svg(f, out):
     plots = []
     if f.kind == "stacked":
         gp += ["set style data histograms", "set style histogram rowstacked",
-               "set boxwidth 0.8", "set xtics rotate by -30 noenhanced", "set yrange [0:1]",
+               "set boxwidth 0.8", "set xtics rotate by -30 noenhanced", "set yrange [0:*]",
                "set style fill solid 0.8 border -1"]
         for i, (label, _, _) in enumerate(cols):
             plots.append("%s using %d%s title %s" % (
