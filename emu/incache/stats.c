@@ -103,9 +103,8 @@ static void jit_stats(const tgt *t, tgt_stat *root)
 	tgt_stat_uint(jg, "region_runs", g->nregions, "region runs");
 	tgt_stat_uint(jg, "lowered", j->misses, NULL);
 	tgt_stat_uint(jg, "reused", j->hits, NULL);
-	tgt_stat_uint(jg, "lat_node", lat_node(t), "cycles per node (--lat-jit)");
-	tgt_stat_uint(jg, "lat_cmd_bank", lat_cmd(t), "cycles per command and bank "
-		      "(--lat-jit-cmd)");
+	tgt_stat_uint(jg, "lat_node", lat_node(t), "cycles per node");
+	tgt_stat_uint(jg, "lat_cmd_bank", lat_cmd(t), "per command and bank");
 	tgt_stat_uint(jg, "banks", banks, NULL);
 	tgt_stat_uint(jg, "cycles", emu_paper_tdfg_jit_cycles(g, j, lat_node(t), lat_cmd(t), banks),
 		      "cycles (the model)");
@@ -134,7 +133,8 @@ static void jit_stats(const tgt *t, tgt_stat *root)
 	tgt_stat *h = tgt_stat_group(root, "host", "measured on the host (varies from run to "
 				     "run; no figure uses it)");
 	tgt_stat_real(h, "jit_seconds", emu_paper_tdfg_jit_seconds(j), "the JIT's time, s");
-	tgt_stat *hl = tgt_stat_list(h, "jit_lowering_ms", "each lowering's time, ms", 0);
+	tgt_stat *hl = tgt_stat_list(h, "jit_lowering_ms", "each lowering's time, ms",
+				     TGT_STAT_DETAIL);
 	for (size_t m = 0; m < j->misses; m++) {
 		tgt_stat *row = tgt_stat_row(hl);
 		tgt_stat_uint(row, "lowering", m + 1, NULL);
