@@ -244,7 +244,10 @@ def table(results, out):
         cyc = sum(p["cycles"][k] for k in PARTS if k != "jit")
         ratio = "%.0fx" % (r["plain_s"] / r["kernel_s"]) if r["kernel_s"] > 0 else "-"
         ok = r["plain_ok"] and r.get("check_ok", True)
-        bits = "%d of %d" % (p["on_bitlines"], p["compute_commands"])
+        # Fig 14's dots: operations on elements, near-memory streams
+        # included (doc/USAGE.md, "Operations on bitlines")
+        bits = "%.1f%% (%d of %d)" % (100.0 * p["on_bitlines"] / p["ops"] if p["ops"] else 0.0,
+                                      p["on_bitlines"], p["ops"])
         has_c = r["name"] not in STRM or "c_ok" in r
         lines.append("| %s | %s | %.2f | %s | %s | %s | %s | %s | %d | %s |" % (
             label, "%.3f" % r["kernel_s"] if has_c else "-", r["plain_s"], ratio,

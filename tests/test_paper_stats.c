@@ -8,7 +8,9 @@
  */
 #include <criterion/criterion.h>
 
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "proc.h"
@@ -93,7 +95,7 @@ Test(paper, shift_traffic_and_cycles)
 /* s = reduce.add a over 64 elements, 4 tiles: the halving steps h = 32
  * and 16 move data across tiles (mv.inter, 8 and 4 cycles) and their add
  * and copy back (8 + 8 each) are the final reduce: 44 cycles, 4 of the 13
- * compute commands.  The steps h = 8, 4, 2, 1 stay in array 0: mv.intra
+ * compute commands (96 of the 190 element operations).  The steps h = 8, 4, 2, 1 stay in array 0: mv.intra
  * of 64, 32, 16 and 8 cycles (120), and with the first copy the compute
  * is 9 commands of 8 cycles (72). */
 Test(paper, reduce_final_and_bitlines)
@@ -105,7 +107,12 @@ Test(paper, reduce_final_and_bitlines)
 	num(d, "paper.cycles.intra_tile_move", 120);
 	num(d, "paper.cycles.inter_tile_move", 0);
 	num(d, "paper.cycles.final_reduce", 44);
-	num(d, "paper.on_bitlines", 9);
+	num(d, "paper.compute_commands_on_bitlines", 9);
+	/* operations on elements: the copy 64, the in-array steps' adds and
+	 * copies 2 x (8 + 4 + 2 + 1) = 30; the final reduce's 2 x (32 + 16) */
+	num(d, "paper.on_bitlines", 94);
+	num(d, "paper.ops_final_reduce", 96);
+	num(d, "paper.ops", 190);
 	num(d, "paper.compute_commands", 13);
 	num(d, "paper.by_node[label=4: s].runs", 1);
 	num(d, "paper.by_node[label=4: s].commands", 19);
@@ -139,4 +146,153 @@ Test(paper, stream_has_no_jit)
 	cr_expect_null(stats_at(d, "paper.by_node.0"));
 	cr_expect_null(stats_at(d, "jit"));
 	json_object_put(d);
+}
+
+/* ---- issue 29: every statistic the same on every run and host ---- */
+
+/* One add of 64 elements in memory and an update stream of 64 elements
+ * near memory, on one bank (four arrays of 16 bitlines). */
+#define UPDATE "machine wordlines=512 bitlines=16 arrays=4 ways=1 mesh=1x1\n" \
+	"region r 64 tile=16\na = input i32 init=iota\nb = input i32 init=iota\n" \
+	"s = add.i32 a, b\nu = strm.update.add.i32 a, b\noutput s, u\n"
+
+/* The JIT's bar is a model of its work (doc/USAGE.md, "The JIT's
+ * cycles"), never the host's time: the region run has 4 nodes (a, b, s,
+ * u) and 2 commands (the add, the sync before the stream), on 1 bank:
+ * 4 x 1000 + 2 x 4 x 1 = 4008 cycles; with --lat-jit=10 --lat-jit-cmd=3,
+ * 4 x 10 + 2 x 3 x 1 = 46.  The host's measured time is in "host" only. */
+Test(paper, jit_cycles_are_a_model_of_its_work)
+{
+	write_file("u.tdfg", UPDATE);
+	json_object *d = stats_of("u.tdfg");
+	num(d, "paper.cycles.jit", 4008);
+	num(d, "jit.cycles", 4008);
+	num(d, "jit.lowerings.0.nodes", 4);
+	num(d, "jit.lowerings.0.commands", 2);
+	num(d, "jit.lowerings.0.cycles", 4008);
+	cr_expect_null(stats_at(d, "jit.lowerings.0.ms"), "the host's time is not the JIT's");
+	json_object *h = stats_at(d, "host.jit_seconds");
+	cr_expect(h && (json_object_is_type(h, json_type_double) ||
+			json_object_is_type(h, json_type_int)), "host.jit_seconds");
+	num(d, "host.jit_lowering_ms.0.lowering", 1);
+	json_object_put(d);
+	d = stats_of("u.tdfg --lat-jit=10 --lat-jit-cmd=3");
+	num(d, "paper.cycles.jit", 46);
+	num(d, "paper.eq2.0.lat_jit", 10);
+	json_object_put(d);
+	result r = run("run u.tdfg --lat-jit-cmd=x");
+	cr_expect_neq(r.status, 0);
+	cr_expect(strstr(r.err, "--lat-jit-cmd"), "%s", r.err);
+	result_free(&r);
+}
+
+/* Fig 14's dots count operations on elements, near-memory streams
+ * included: the add does 64 on bitlines, the update stream 64 adds at
+ * the banks, so 64 of 128 (not "1 of 1 compute commands", 100%). */
+Test(paper, operations_on_bitlines_count_the_streams)
+{
+	write_file("u.tdfg", UPDATE);
+	json_object *d = stats_of("u.tdfg");
+	num(d, "paper.ops", 128);
+	num(d, "paper.on_bitlines", 64);
+	num(d, "paper.ops_near_mem", 64);
+	num(d, "paper.ops_final_reduce", 0);
+	num(d, "paper.compute_commands", 1);
+	json_object_put(d);
+	result r = run("run u.tdfg --stats=full");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "on bitlines          64    in final reduce       0    "
+			 "near memory          64"), "%s", r.out);
+	result_free(&r);
+}
+
+/* A reduce whose tile covers the reduced dimension (16 of 16) has no
+ * final reduce (Fig 16, T = 128): on a 2x2 mesh the sync before its
+ * stream is a barrier, 2 x (1 + 1) x 6 = 24 cycles (doc/MOVEMENT.md),
+ * counted as a sync; the 4 halving steps stay in the arrays: 9 compute
+ * commands (a copy, then 4 adds and copies) of 32 cycles = 288, and the
+ * moves by 8, 4, 2, 1 bitlines 480 cycles. */
+Test(paper, one_tile_over_the_reduced_dimension_has_no_final_reduce)
+{
+	write_file("r1.tdfg", "machine wordlines=512 bitlines=16 arrays=4 ways=1 mesh=2x2\n"
+		   "region r 16x16 tile=16x1\na = input i32 init=iota\n"
+		   "s = strm.reduce.add.i32 a, 0\noutput s\n");
+	json_object *d = stats_of("r1.tdfg");
+	num(d, "paper.cycles.final_reduce", 0);
+	num(d, "paper.cycles.sync", 24);
+	num(d, "paper.cycles.compute", 288);
+	num(d, "paper.cycles.intra_tile_move", 480);
+	num(d, "paper.cycles.inter_tile_move", 0);
+	num(d, "paper.ops_final_reduce", 0);
+	num(d, "paper.compute_commands_on_bitlines", 9);
+	/* operations on elements, in each of the 16 arrays (one column
+	 * each): the copy over 16 bitlines, then each step's add and copy
+	 * over bitlines 0..8, 0..12, 0..14, 0..15 (the JIT's masks): 16 + 2 x
+	 * (8 + 12 + 14 + 15) = 114, so 1824 */
+	num(d, "paper.on_bitlines", 1824);
+	json_object_put(d);
+}
+
+/* The validation path (a lowered stream run with --tdfg) runs the strm
+ * nodes' streams from the tDFG: the same Near-Mem, Mix and near-memory
+ * operations as the tDFG's own run (kmeans_out_f32: 1337 and 32768). */
+Test(paper, validation_path_keeps_near_mem_and_mix)
+{
+	char src[512];
+	snprintf(src, sizeof src, "%s/samples/workloads/kmeans_out_f32.tdfg", SRCDIR);
+	result r = run("jit '%s' -o k.ins", src);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	result_free(&r);
+	char args[1024];
+	snprintf(args, sizeof args, "'%s'", src);
+	json_object *t = stats_of(args);
+	snprintf(args, sizeof args, "k.ins --tdfg '%s'", src);
+	json_object *v = stats_of(args);
+	num(t, "paper.cycles.near_mem", 1337);
+	num(t, "paper.cycles.mix", 32768);
+	static const char *const same[] = {
+		"paper.cycles.near_mem", "paper.cycles.mix", "paper.cycles.transpose",
+		"paper.ops_near_mem", "paper.on_bitlines", "paper.traffic.stream_offload.bytes",
+		"paper.traffic.stream_control.byte_hops",
+	};
+	for (size_t i = 0; i < sizeof same / sizeof *same; i++)
+		num(v, same[i], stats_num(t, same[i]));
+	json_object_put(t);
+	json_object_put(v);
+}
+
+/* Two runs of every sample of samples/workloads/ (their own small
+ * sizes) give the same statistics: the JSON documents compared whole,
+ * byte for byte, after taking out the "host" group (the host's measured
+ * JIT time, which no figure uses). */
+Test(paper, every_workload_sample_gives_the_same_statistics_twice, .timeout = 900)
+{
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s/samples/workloads", SRCDIR);
+	DIR *dp = opendir(dir);
+	cr_assert_not_null(dp, "%s", dir);
+	unsigned n = 0;
+	for (struct dirent *e; (e = readdir(dp));) {
+		const size_t len = strlen(e->d_name);
+		if (len < 6 || strcmp(e->d_name + len - 5, ".tdfg"))
+			continue;
+		char *text[2];
+		for (int k = 0; k < 2; k++) {
+			result r = run("run '%s/%s' --stats=json", dir, e->d_name);
+			cr_assert_eq(r.status, 0, "%s: %s", e->d_name, r.err);
+			json_object *d = stats_parse(r.out);
+			cr_assert(json_object_object_get_ex(d, "host", NULL), "%s: no host group",
+				  e->d_name);
+			json_object_object_del(d, "host");
+			text[k] = strdup(json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN));
+			json_object_put(d);
+			result_free(&r);
+		}
+		cr_expect_str_eq(text[0], text[1], "%s: two runs differ", e->d_name);
+		free(text[0]);
+		free(text[1]);
+		n++;
+	}
+	closedir(dp);
+	cr_expect_geq(n, 30u, "only %u samples", n);
 }

@@ -39,6 +39,7 @@ struct tgt {
 	unsigned sets[2];      /* --inputs: random and edge sets to generate */
 	double tp_core;        /* --tp-core, 0: Eq. 2's default */
 	long lat_jit;          /* --lat-jit, -1: Eq. 2's default */
+	long lat_jit_cmd;      /* --lat-jit-cmd, -1: EMU_PAPER_LAT_JIT_CMD */
 
 	emu_program p;         /* the stream that runs (lowered) */
 	bool is_tdfg;          /* p was lowered by the JIT from t */

@@ -13,6 +13,8 @@
 #include "report.h"
 #include "tdfg_stats.h"
 
+static uint64_t lat_node(const tgt *t);
+
 /* Eq. 2 (§4.3) for each region as written, at its first run, its
  * Σ Lat_op from this run's cycles.  0, or -1 when out of memory. */
 static int eq2_stats(const tgt *t, emu_paper *pp)
@@ -35,7 +37,7 @@ static int eq2_stats(const tgt *t, emu_paper *pp)
 			continue; /* a region never run */
 		emu_eq2 e;
 		emu_eq2_region(g, r, cyc, t->tp_core > 0 ? t->tp_core : EMU_EQ2_TP_CORE,
-			       t->lat_jit >= 0 ? (uint64_t)t->lat_jit : EMU_EQ2_LAT_JIT, &e);
+			       lat_node(t), &e);
 		struct emu_paper_eq2 q = {.line = g->regions[r].line, .n_elem = e.n_elem,
 			.n_op = e.n_op, .n_node = e.n_node, .lat_ops = e.lat_ops, .lat_jit = e.lat_jit,
 			.mem = e.mem, .tp_core = e.tp_core, .core = e.core, .in_memory = e.in_memory};
@@ -46,37 +48,66 @@ static int eq2_stats(const tgt *t, emu_paper *pp)
 	return rc;
 }
 
+static uint64_t lat_node(const tgt *t)
+{
+	return t->lat_jit >= 0 ? (uint64_t)t->lat_jit : EMU_EQ2_LAT_JIT;
+}
+
+static uint64_t lat_cmd(const tgt *t)
+{
+	return t->lat_jit_cmd >= 0 ? (uint64_t)t->lat_jit_cmd : EMU_PAPER_LAT_JIT_CMD;
+}
+
 /* The paper's statistics (paper.h): for a tDFG, with the JIT's final
- * reduce, time and groups.  0, or -1 when out of memory. */
+ * reduce, modelled cycles and groups.  0, or -1 when out of memory. */
 static int paper_stats(const tgt *t, emu_paper *pp)
 {
 	const size_t n = t->p.ncmds;
+	const emu_strm_stats *ss = &t->strm;
 	if (!t->is_tdfg) {
 		emu_paper_collect(pp, t->em, t->cc, n, NULL, 0);
+		/* --tdfg: the strm markers' streams ran from the tDFG, as in
+		 * the tDFG's own run (emu_valid_strm): the same Near-Mem, Mix
+		 * and stream traffic */
+		if (t->valid)
+			emu_paper_streams(pp, ss->near_cycles, ss->final_cycles,
+					  ss->ttu_out_cycles + ss->ttu_in_cycles, ss->bytes,
+					  ss->byte_hops);
+		if (t->valid)
+			emu_paper_stream_ops(pp, ss->uops);
 		return 0;
 	}
 	uint8_t *final = calloc(n + 1, 1);
 	if (!final)
 		return -1;
 	emu_paper_tdfg_final(&t->t, &t->j, &t->p, final, n);
-	emu_paper_collect(pp, t->em, t->cc, n, final, emu_paper_tdfg_jit_seconds(&t->j));
+	emu_paper_collect(pp, t->em, t->cc, n, final,
+			  emu_paper_tdfg_jit_cycles(&t->t, &t->j, lat_node(t), lat_cmd(t),
+						    t->em->st.nbanks));
 	free(final);
-	const emu_strm_stats *ss = &t->strm;
 	emu_paper_streams(pp, ss->near_cycles, ss->final_cycles,
 			  ss->ttu_out_cycles + ss->ttu_in_cycles, ss->bytes, ss->byte_hops);
+	emu_paper_stream_ops(pp, ss->uops);
 	return eq2_stats(t, pp) < 0 ? -1 : emu_paper_tdfg_groups(pp, &t->t, &t->j, t->cc, n);
 }
 
 /* The JIT's memo (§4): how many region runs were lowered and reused,
- * and the time each lowering took. */
+ * and each lowering's nodes, commands and modelled cycles; the host's
+ * measured time apart, in "host". */
 static void jit_stats(const tgt *t, tgt_stat *root)
 {
 	const emu_jit *j = &t->j;
 	const emu_tdfg *g = &t->t;
+	const unsigned banks = t->em->st.nbanks;
 	tgt_stat *jg = tgt_stat_group(root, "jit", "JIT");
 	tgt_stat_uint(jg, "region_runs", g->nregions, "region runs");
 	tgt_stat_uint(jg, "lowered", j->misses, NULL);
 	tgt_stat_uint(jg, "reused", j->hits, NULL);
+	tgt_stat_uint(jg, "lat_node", lat_node(t), "cycles per node");
+	tgt_stat_uint(jg, "lat_cmd_bank", lat_cmd(t), "per command and bank");
+	tgt_stat_uint(jg, "banks", banks, NULL);
+	tgt_stat_uint(jg, "cycles", emu_paper_tdfg_jit_cycles(g, j, lat_node(t), lat_cmd(t), banks),
+		      "cycles (the model)");
 	tgt_stat *l = tgt_stat_list(jg, "lowerings", NULL, 0);
 	for (size_t m = 0; m < j->misses; m++) {
 		const emu_tregion *r = &g->regions[j->lowerings[m].region];
@@ -90,6 +121,23 @@ static void jit_stats(const tgt *t, tgt_stat *root)
 			k += (size_t)snprintf(params + k, sizeof params - k, "%s%s = %lld", p ? ", " : "",
 					      r->param[p], (long long)r->pv[p]);
 		tgt_stat_str(row, "params", params, NULL);
+		uint64_t nn, nc;
+		const uint64_t cyc = emu_paper_tdfg_jit_lowering(g, j, m, lat_node(t), lat_cmd(t),
+								 banks, &nn, &nc);
+		tgt_stat_uint(row, "nodes", nn, NULL);
+		tgt_stat_uint(row, "commands", nc, NULL);
+		tgt_stat_uint(row, "cycles", cyc, NULL);
+	}
+	/* Measured on the host: different on every run, so apart, and no
+	 * figure uses it. */
+	tgt_stat *h = tgt_stat_group(root, "host", "measured on the host (varies from run to "
+				     "run; no figure uses it)");
+	tgt_stat_real(h, "jit_seconds", emu_paper_tdfg_jit_seconds(j), "the JIT's time, s");
+	tgt_stat *hl = tgt_stat_list(h, "jit_lowering_ms", "each lowering's time, ms",
+				     TGT_STAT_DETAIL);
+	for (size_t m = 0; m < j->misses; m++) {
+		tgt_stat *row = tgt_stat_row(hl);
+		tgt_stat_uint(row, "lowering", m + 1, NULL);
 		tgt_stat_real(row, "ms", j->lowerings[m].seconds * 1e3, NULL);
 	}
 }

@@ -18,7 +18,8 @@
 
 static const char *const exts[] = { ".ins", ".inb", ".tdfg", ".json", NULL };
 
-enum { OPT_TDFG, OPT_TYPE, OPT_INPUTS, OPT_STEPI, OPT_TP_CORE, OPT_LAT_JIT };
+enum { OPT_TDFG, OPT_TYPE, OPT_INPUTS, OPT_STEPI, OPT_TP_CORE, OPT_LAT_JIT,
+       OPT_LAT_JIT_CMD };
 
 static const tgt_option options[] = {
 	[OPT_TDFG] = { "tdfg", TGT_OPT_ARG, "FILE", "validate the stream against the tDFG it was "
@@ -37,7 +38,9 @@ static const tgt_option options[] = {
 	[OPT_TP_CORE] = { "tp-core", TGT_OPT_ARG, "N", "Eq. 2's TP_core, the core's operations "
 			  "per cycle (16), for the offload decision the statistics give" },
 	[OPT_LAT_JIT] = { "lat-jit", TGT_OPT_ARG, "N", "Eq. 2's Lat_JIT, the JIT's cycles per "
-			  "node (1000)" },
+			  "node (1000), in Eq. 2 and in the JIT's cycles of the statistics" },
+	[OPT_LAT_JIT_CMD] = { "lat-jit-cmd", TGT_OPT_ARG, "N", "the JIT's cycles per command "
+			      "and L3 bank (4), in the JIT's cycles of the statistics" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -164,6 +167,16 @@ static int take_options(tgt *t, diag *d)
 			if (errno || end == v || *end || t->lat_jit < 0 || t->lat_jit > 1000000000L) {
 				diag_file(d, "--lat-jit", "'%s': expected the JIT's cycles per node, 0 "
 					  "to 1000000000", v);
+				return -1;
+			}
+			break;
+		case OPT_LAT_JIT_CMD:
+			errno = 0;
+			t->lat_jit_cmd = strtol(v, &end, 10);
+			if (errno || end == v || *end || t->lat_jit_cmd < 0 ||
+			    t->lat_jit_cmd > 1000000L) {
+				diag_file(d, "--lat-jit-cmd", "'%s': expected the JIT's cycles per "
+					  "command and bank, 0 to 1000000", v);
 				return -1;
 			}
 			break;
@@ -432,6 +445,7 @@ static tgt *open_target(const tgt_load *a, tgt_status *st, diag *d)
 	}
 	t->a = *a;
 	t->lat_jit = -1;
+	t->lat_jit_cmd = -1;
 	emu_program_init(&t->p);
 	emu_tdfg_init(&t->vt);
 	t->defs = inc_defs(a->defs, a->ndefs);

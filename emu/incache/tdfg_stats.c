@@ -4,11 +4,15 @@
 
 #include <stdio.h>
 
+/* A move that leaves its tile.  A sync is not one: it belongs to the
+ * step it is in (the barrier after a step's inter-array moves is part of
+ * that step), and the sync alone after a reduce's last in-tile step,
+ * before its stream, waits for the partials, not for a final reduce (with
+ * one tile over the reduced dimension there is none, Fig 16). */
 static bool crosses_tiles(const emu_cmd *c)
 {
 	return c->kind == EMU_CMD_MOVE && (c->mv.kind == EMU_MOVE_INTER ||
-					   c->mv.kind == EMU_MOVE_BCAST ||
-					   c->mv.kind == EMU_MOVE_SYNC);
+					   c->mv.kind == EMU_MOVE_BCAST);
 }
 
 /* A reduce node's commands from i: a step is its moves then the commands
@@ -72,6 +76,28 @@ int emu_paper_tdfg_groups(emu_paper *p, const emu_tdfg *t, const emu_jit *j,
 		if (t->regions[r].tmpl < p->nregions)
 			p->regions[t->regions[r].tmpl].runs++;
 	return 0;
+}
+
+uint64_t emu_paper_tdfg_jit_lowering(const emu_tdfg *t, const emu_jit *j, size_t m,
+				     uint64_t lat_node, uint64_t lat_cmd_bank, unsigned banks,
+				     uint64_t *nodes, uint64_t *cmds)
+{
+	const emu_tregion *r = &t->regions[j->lowerings[m].region];
+	const uint64_t nn = r->node1 - r->node0, nc = r->cmd1 - r->cmd0;
+	if (nodes)
+		*nodes = nn;
+	if (cmds)
+		*cmds = nc;
+	return nn * lat_node + nc * lat_cmd_bank * banks;
+}
+
+uint64_t emu_paper_tdfg_jit_cycles(const emu_tdfg *t, const emu_jit *j, uint64_t lat_node,
+				   uint64_t lat_cmd_bank, unsigned banks)
+{
+	uint64_t c = 0;
+	for (size_t m = 0; m < j->misses; m++)
+		c += emu_paper_tdfg_jit_lowering(t, j, m, lat_node, lat_cmd_bank, banks, NULL, NULL);
+	return c;
 }
 
 double emu_paper_tdfg_jit_seconds(const emu_jit *j)

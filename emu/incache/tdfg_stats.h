@@ -23,7 +23,20 @@ void emu_paper_tdfg_final(const emu_tdfg *t, const emu_jit *j, const emu_program
  * out of memory. */
 int emu_paper_tdfg_groups(emu_paper *p, const emu_tdfg *t, const emu_jit *j,
 			  const emu_cmd_cycles *cc, size_t n);
-/* The JIT's host time: the sum over its lowerings. */
+/* The JIT's cycles, a model of its work (doc/USAGE.md, "The JIT's
+ * cycles"): each region run it lowers costs lat_node cycles per node
+ * (Eq. 2's N_node x Lat_JIT, §4.3) plus lat_cmd_bank cycles per command
+ * and bank (§4.2's step 3, mapping each command to the L3 banks, "O(N_bank
+ * x N_cmd)"); a run it reuses (§4, memoisation) costs nothing.  Lowering
+ * m's nodes and commands in *nodes and *cmds (either may be NULL). */
+uint64_t emu_paper_tdfg_jit_lowering(const emu_tdfg *t, const emu_jit *j, size_t m,
+				     uint64_t lat_node, uint64_t lat_cmd_bank, unsigned banks,
+				     uint64_t *nodes, uint64_t *cmds);
+/* The sum of emu_paper_tdfg_jit_lowering over j's lowerings. */
+uint64_t emu_paper_tdfg_jit_cycles(const emu_tdfg *t, const emu_jit *j, uint64_t lat_node,
+				   uint64_t lat_cmd_bank, unsigned banks);
+/* The JIT's time measured on the host (the sum over its lowerings): it
+ * varies from run to run, so only the statistics' `host` group shows it. */
 double emu_paper_tdfg_jit_seconds(const emu_jit *j);
 
 #endif

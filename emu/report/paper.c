@@ -74,23 +74,27 @@ static void traffic(emu_paper *p, const emu_machine *em)
 }
 
 void emu_paper_collect(emu_paper *p, const emu_machine *em, const emu_cmd_cycles *cc,
-		       size_t n, const uint8_t *final, double jit_seconds)
+		       size_t n, const uint8_t *final, uint64_t jit_cycles)
 {
 	memset(p->cycles, 0, sizeof p->cycles);
 	memset(p->bytes, 0, sizeof p->bytes);
 	memset(p->byte_hops, 0, sizeof p->byte_hops);
 	p->ops = p->ops_bitlines = 0;
+	p->elem_bitlines = p->elem_final = p->elem_near = 0;
 	for (size_t i = 0; i < n; i++) {
 		const emu_cmd *c = &em->prog->cmds[i];
 		const bool fin = final && final[i];
 		p->cycles[part_of(c, fin)] += cc[i].cycles;
 		if (c->kind == EMU_CMD_COMPUTE) {
+			const uint64_t e = emu_pattern_size(&c->arrays) *
+					   emu_pattern_size(&c->bitlines);
 			p->ops++;
 			p->ops_bitlines += !fin;
+			*(fin ? &p->elem_final : &p->elem_bitlines) += e;
 		}
 	}
 	p->cycles[EMU_PAPER_TRANSPOSE] = em->st.ttu_cycles;
-	p->cycles[EMU_PAPER_JIT] = (uint64_t)(jit_seconds * EMU_PAPER_CLOCK_HZ + 0.5);
+	p->cycles[EMU_PAPER_JIT] = jit_cycles;
 	traffic(p, em);
 }
 
@@ -106,6 +110,11 @@ void emu_paper_streams(emu_paper *p, uint64_t near, uint64_t final, uint64_t ttu
 		p->bytes[EMU_TRAFFIC_STREAM_OFFLOAD + k] += bytes[k];
 		p->byte_hops[EMU_TRAFFIC_STREAM_OFFLOAD + k] += byte_hops[k];
 	}
+}
+
+void emu_paper_stream_ops(emu_paper *p, uint64_t ops)
+{
+	p->elem_near += ops;
 }
 
 int emu_paper_eq2_add(emu_paper *p, const struct emu_paper_eq2 *e)
@@ -183,8 +192,12 @@ void emu_paper_text(FILE *f, const emu_paper *p)
 	for (unsigned k = 0; k < EMU_TRAFFIC_KINDS; k++)
 		fprintf(f, "    %-22s %14" PRIu64 " %16" PRIu64 "\n", traffic_names[k],
 			p->bytes[k], p->byte_hops[k]);
-	fprintf(f, "  operations on bitlines   %" PRIu64 " of %" PRIu64 " compute commands (%s)\n",
-		p->ops_bitlines, p->ops, percent(p->ops_bitlines, p->ops, pc, sizeof pc));
+	const uint64_t ops = p->elem_bitlines + p->elem_final + p->elem_near;
+	fprintf(f, "  operations on bitlines   %" PRIu64 " of %" PRIu64 " operations (%s); "
+		"final reduce %" PRIu64 ", near memory %" PRIu64 "\n", p->elem_bitlines, ops,
+		percent(p->elem_bitlines, ops, pc, sizeof pc), p->elem_final, p->elem_near);
+	fprintf(f, "  compute commands         %" PRIu64 ", %" PRIu64 " outside a final reduce\n",
+		p->ops, p->ops_bitlines);
 	for (size_t i = 0; i < p->neq2; i++) {
 		const struct emu_paper_eq2 *e = &p->eq2[i];
 		fprintf(f, "  Eq. 2, region '%s' (line %d): N_elem*N_op/TP_core = %" PRIu64 "*%" PRIu64
@@ -223,8 +236,11 @@ void emu_paper_json(FILE *f, const emu_paper *p)
 	for (unsigned k = 0; k < EMU_TRAFFIC_KINDS; k++)
 		fprintf(f, "%s\n      \"%s\": {\"bytes\": %" PRIu64 ", \"byte_hops\": %" PRIu64 "}",
 			k ? "," : "", traffic_names[k], p->bytes[k], p->byte_hops[k]);
-	fprintf(f, "\n    },\n    \"compute_commands\": %" PRIu64 ", \"on_bitlines\": %" PRIu64,
-		p->ops, p->ops_bitlines);
+	fprintf(f, "\n    },\n    \"compute_commands\": %" PRIu64 ", \"compute_commands_on_bitlines\": %"
+		PRIu64 ",\n    \"ops\": %" PRIu64 ", \"on_bitlines\": %" PRIu64 ", \"ops_final_reduce\": %"
+		PRIu64 ", \"ops_near_mem\": %" PRIu64, p->ops, p->ops_bitlines,
+		p->elem_bitlines + p->elem_final + p->elem_near, p->elem_bitlines, p->elem_final,
+		p->elem_near);
 	if (p->neq2)
 		fprintf(f, ",\n    \"eq2\": [");
 	for (size_t i = 0; i < p->neq2; i++) {

@@ -29,7 +29,8 @@ typedef enum emu_paper_part {
 	EMU_PAPER_INTER,         /* inter-tile shifts and broadcasts */
 	EMU_PAPER_SYNC,          /* the barriers */
 	EMU_PAPER_FINAL_REDUCE,  /* a reduction's steps across tiles */
-	EMU_PAPER_JIT,           /* the JIT's host time at the system clock */
+	EMU_PAPER_JIT,           /* the JIT's work, modelled per node and per
+				  * command (tdfg_stats.h), never measured */
 	EMU_PAPER_NEAR_MEM,      /* strm streams at the banks (gathers; the cost model
 				  * of doc/TDFG.md, "strm nodes") */
 	EMU_PAPER_MIX,           /* transposes between the arrays and the streams */
@@ -48,8 +49,11 @@ typedef enum emu_paper_traffic {
 	EMU_TRAFFIC_KINDS
 } emu_paper_traffic;
 
-/* The system clock of infinity-stream Table 2, for the JIT's time. */
+/* The system clock of infinity-stream Table 2. */
 #define EMU_PAPER_CLOCK_HZ 2.0e9
+/* The JIT's cycles per command and L3 bank (§4.2's step 3): infsim's
+ * choice, `infsim run --lat-jit-cmd`. */
+#define EMU_PAPER_LAT_JIT_CMD 4u
 
 /* A group of commands: a tDFG node (its line) or a region. */
 typedef struct emu_paper_group {
@@ -62,6 +66,14 @@ typedef struct emu_paper {
 	uint64_t bytes[EMU_TRAFFIC_KINDS], byte_hops[EMU_TRAFFIC_KINDS];
 	/* compute commands, and of those the ones outside a final reduce */
 	uint64_t ops, ops_bitlines;
+	/* Fig 14's dots, "the percentage of ops offloaded to bitlines" (§8):
+	 * operations on elements (Eq. 2's N_elem x N_op).  A compute command
+	 * outside a final reduce does one on each element it selects (its
+	 * arrays x its bitlines): elem_bitlines; one inside a final reduce
+	 * stands for the paper's near-memory final reduce: elem_final; a
+	 * near-memory stream's operations (the engines' count, emu/nsc):
+	 * elem_near. */
+	uint64_t elem_bitlines, elem_final, elem_near;
 	emu_paper_group *nodes, *regions;  /* owned; NULL outside a tDFG */
 	size_t nnodes, nregions;
 	/* Eq. 2 (§4.3) for each region as written, at its first run. */
@@ -80,14 +92,16 @@ typedef struct emu_paper {
  * transpose to mix), and their traffic by class (offload, control, data). */
 void emu_paper_streams(emu_paper *p, uint64_t near, uint64_t final, uint64_t ttu,
 		       const uint64_t bytes[3], const uint64_t byte_hops[3]);
+/* Add ops operations of near-memory streams (elem_near). */
+void emu_paper_stream_ops(emu_paper *p, uint64_t ops);
 /* Add Eq. 2's record e (copied).  0, or -1 when out of memory. */
 int emu_paper_eq2_add(emu_paper *p, const struct emu_paper_eq2 *e);
 
 /* The breakdown of em's run, cc[0..n) each command's cycles (report.h).
- * final (NULL: none) marks the commands of a final reduce; jit_seconds is
- * the JIT's host time (0 for a stream). */
+ * final (NULL: none) marks the commands of a final reduce; jit_cycles are
+ * the JIT's modelled cycles (0 for a stream). */
 void emu_paper_collect(emu_paper *p, const emu_machine *em, const emu_cmd_cycles *cc,
-		       size_t n, const uint8_t *final, double jit_seconds);
+		       size_t n, const uint8_t *final, uint64_t jit_cycles);
 /* Count command i (cycles cc[i]) into group g of the array *gs (grown to
  * at least g + 1 entries, labelled label when new).  0, or -1 when out of
  * memory. */

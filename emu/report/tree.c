@@ -179,7 +179,17 @@ static void paper_tree(tgt_stat *root, const emu_paper *pp)
 	for (unsigned k = 0; k < EMU_PAPER_PARTS; k++)
 		all += pp->cycles[k];
 	tgt_stat_uint(p, "compute_commands", pp->ops, "compute commands");
-	tgt_stat_uint(p, "on_bitlines", pp->ops_bitlines, "of those, on bitlines");
+	tgt_stat_uint(p, "compute_commands_on_bitlines", pp->ops_bitlines, "not final reduce");
+	/* Fig 14's dots: operations on elements */
+	tgt_stat_uint(p, "ops", pp->elem_bitlines + pp->elem_final + pp->elem_near, "operations");
+	tgt_stat_uint(p, "on_bitlines", pp->elem_bitlines, "on bitlines");
+	tgt_stat_uint(p, "ops_final_reduce", pp->elem_final, "in final reduce");
+	tgt_stat_uint(p, "ops_near_mem", pp->elem_near, "near memory");
+	/* the short text keeps the dot's two numbers and the total */
+	static const char *const detail[] = {"compute_commands", "compute_commands_on_bitlines",
+					     "ops_final_reduce", "ops_near_mem"};
+	for (size_t k = 0; k < sizeof detail / sizeof *detail; k++)
+		tgt_stat_detail(p, detail[k]);
 	tgt_stat_uint(p, "total_cycles", all, "cycles, all parts");
 	tgt_stat *c = tgt_stat_group(p, "cycles", "cycles (Fig 14)");
 	for (unsigned k = 0; k < EMU_PAPER_PARTS; k++)

@@ -150,6 +150,13 @@ tgt_stat *tgt_stat_group(tgt_stat *g, const char *key, const char *title)
 	return slot(g, N_GROUP, key, title);
 }
 
+void tgt_stat_detail(tgt_stat *g, const char *key)
+{
+	tgt_stat *n = g ? find_kid(g, key) : NULL;
+	if (n && n->kind != N_GROUP && n->kind != N_LIST)
+		n->flags |= TGT_STAT_DETAIL;
+}
+
 tgt_stat *tgt_stat_list(tgt_stat *g, const char *key, const char *title, unsigned flags)
 {
 	tgt_stat *n = slot(g, N_LIST, key, title);
@@ -413,13 +420,13 @@ static bool values_equal(const tgt_stat *a, const tgt_stat *b)
 
 /* A group's values, packed TEXT_COLUMNS a line when they are short; a
  * long one (a list of numbers, a long string) has a line of its own. */
-static void values_text(FILE *f, const tgt_stat *g, int indent)
+static void values_text(FILE *f, const tgt_stat *g, int indent, bool full)
 {
 	size_t lw = 0, vw = 0;
 	char buf[CELL];
 	for (size_t i = 0; i < g->nkids; i++) {
 		const tgt_stat *n = g->kids[i];
-		if (!is_value(n))
+		if (!is_value(n) || (!full && (n->flags & TGT_STAT_DETAIL)))
 			continue;
 		value_text(n, buf, sizeof buf);
 		if (strlen(label_of(n)) > lw)
@@ -434,7 +441,7 @@ static void values_text(FILE *f, const tgt_stat *g, int indent)
 	size_t col = 0;
 	for (size_t i = 0; i < g->nkids; i++) {
 		const tgt_stat *n = g->kids[i];
-		if (!is_value(n))
+		if (!is_value(n) || (!full && (n->flags & TGT_STAT_DETAIL)))
 			continue;
 		value_text(n, buf, sizeof buf);
 		const bool lone = strlen(buf) > TEXT_SHORT_VALUE || n->kind == N_UINTS;
@@ -608,7 +615,7 @@ static bool like_groups(const tgt_stat *g)
 
 static void group_text(FILE *f, const tgt_stat *g, int indent, bool full)
 {
-	values_text(f, g, indent);
+	values_text(f, g, indent, full);
 	for (size_t i = 0; i < g->nkids; i++) {
 		const tgt_stat *n = g->kids[i];
 		if (n->kind == N_GROUP && like_groups(n)) {

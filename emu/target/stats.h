@@ -67,6 +67,10 @@ void tgt_stat_bool(tgt_stat *g, const char *key, bool v, const char *label);
 void tgt_stat_uints(tgt_stat *g, const char *key, const uint64_t *v, size_t n,
 		    const char *label);
 
+/* Mark g's value key a detail: in the JSON and the full text form
+ * (--stats=full), left out of the short text. */
+void tgt_stat_detail(tgt_stat *g, const char *key);
+
 /* The tree is incomplete (a target ran out of memory making it): the
  * writers then fail, as on the tree's own out of memory. */
 void tgt_stat_failed(tgt_stat *g);
