@@ -198,12 +198,12 @@ Test(tui_ar, flows_at_a_flow_breakpoint)
 	tmux_keys("run");
 	/* before the Update's arrival: the tables are empty, the listing marks
 	 * the UpdateRR's line */
-	char *s = tmux_wait_for("[flows] event 8: cycle 9: cube 0 receives an Update of S[0]",
+	char *s = tmux_wait_for("[flows] event 11: cycle 12: cube 0 receives an Update of S[0]",
 				"every flow table is empty", NULL);
 	cr_assert(strstr(s, "=> 9      UpdateRR A[i], B[i], S[0], mac"), "%s", s);
 	free(s);
 	tmux_keys("stepi");
-	s = tmux_wait_for("[flows] event 9: cycle 9: the host issues its next operation",
+	s = tmux_wait_for("[flows] event 12: cycle 12: the host issues its next operation",
 			  "cube 0: 1 of 16 flows, 1 of 128 buffers, 0 waiting", NULL);
 	cr_assert(strstr(s, "  S[0] (mac), tree of host 0: parent the host, children {}"), "%s", s);
 	free(s);
@@ -215,7 +215,7 @@ Test(tui_ar, flows_at_a_flow_breakpoint)
 			   "flows.", NULL));
 	tmux_keys("delete 1");
 	tmux_keys("continue");
-	free(tmux_wait_for("[flows] the program ended after 1751 events, cycle 330",
+	free(tmux_wait_for("[flows] the program ended after 1899 events, cycle 1113",
 			   "every flow table is empty", NULL));
 }
 
