@@ -346,8 +346,8 @@ def nsc_fig12(run):
     for w in nsc_names(run):
         st, cmd = nsc_run(run, w)
         off, core = st["traffic"]["offload"], st["traffic"]["core_only"]
-        for cls in ("offloaded", "control", "data"):
-            f.add(w, cls, off["byte_hops_" + cls] / core["byte_hops"], cmd)
+        for cls in ("offloaded", "control", "data"):  # Fig 12's classes (doc/STREAMS.md)
+            f.add(w, cls, off["fig12_byte_hops_" + cls] / core["byte_hops"], cmd)
         f.add(w, "total", off["byte_hops"] / core["byte_hops"], cmd)
         free, cmd = nsc_run(run, w, ["--sync=free"])
         f.add(w, "total, sync=free", free["traffic"]["offload"]["byte_hops"] / core["byte_hops"], cmd)
@@ -521,10 +521,12 @@ def is_fig14(run):
 
 def is_sweep(run, f, names):
     """Figs 16 and 17: every tile of powers of two the machine accepts for
-    each workload's first region, its cycles over the JIT's pick's."""
+    each workload's first region, its cycles over the JIT's pick's, at
+    half the --scale of Figs 13 and 14."""
     picks, best, flat = [], [], []
     for name in names:
-        opts, defs = wl.size_opts(run.infsim, name, "f32", run.quick, run.scale)
+        # half --scale: a figure is every tile's run, some of them slow
+        opts, defs = wl.size_opts(run.infsim, name, "f32", run.quick, run.scale / 2)
         text = open(sample("workloads", "%s_f32.tdfg" % name)).read()
         n = iter(range(1, 1000))
         text = re.sub(r"load=\S+", lambda _: "init=random:%d" % next(n), text)
