@@ -290,7 +290,8 @@ def dc_fig13(run):
     f.beside(("average", "compute speedup"), mean(v for _, _, v, _ in f.points),
              "the mean over the kernels of serial / vliw compute cycles", x="mean", series="speedup")
     f.beside(("average", "memory accesses saved (green dots)"), mean(saved),
-             "the mean over the kernels of 1 - vliw / serial memory requests, in %")
+             "the mean over the kernels of 1 - vliw / serial memory requests, in %",
+             pick=lambda e: e["value"])
     return f
 
 
@@ -443,12 +444,12 @@ def ar_fig9(run):
 
 @figure
 def ar_fig10(run):
-    f = Figure("ar-fig10", "Active-Routing Fig 10: data movement, Active-Routing / PEI",
-               "byte-hops, ART / PEI")
+    f = Figure("ar-fig10", "Active-Routing Fig 10: host <-> network data, Active-Routing / PEI",
+               "bytes between the host and the cubes, ART / PEI")
     for name, full, small in ar_names(run):
         for root in ("tid", "addr"):
             st, cmd = ar_run(run, name, full, small, root)
-            f.add(name, "ART-" + root, st["fig10"]["byte_hops"], cmd)
+            f.add(name, "ART-" + root, st["fig10"]["host_bytes"], cmd)
     return f
 
 
