@@ -22,3 +22,20 @@ EXTRA_DIST += doc/vima_fig5.dat doc/vima_fig5.svg
 EXTRA_DIST += doc/workloads_fig14.dat doc/workloads_fig14.svg doc/workloads_fig13.dat doc/workloads_fig13.svg
 EXTRA_DIST += doc/ACTIVE-ROUTING.md
 EXTRA_DIST += doc/tutorial-jit.md
+# doc/FIGURES.md and its pictures and tables (make figures writes them)
+EXTRA_DIST += doc/FIGURES.md \
+	doc/figures/ar-fig10.svg doc/figures/ar-fig10.dat \
+	doc/figures/ar-fig8.svg doc/figures/ar-fig8.dat \
+	doc/figures/ar-fig9.svg doc/figures/ar-fig9.dat \
+	doc/figures/dc-fig12.svg doc/figures/dc-fig12.dat \
+	doc/figures/dc-fig13.svg doc/figures/dc-fig13.dat \
+	doc/figures/dc-fig9.svg doc/figures/dc-fig9.dat \
+	doc/figures/is-fig13.svg doc/figures/is-fig13.dat \
+	doc/figures/is-fig14.svg doc/figures/is-fig14.dat \
+	doc/figures/is-fig16.svg doc/figures/is-fig16.dat \
+	doc/figures/is-fig17.svg doc/figures/is-fig17.dat \
+	doc/figures/nsc-fig11.svg doc/figures/nsc-fig11.dat \
+	doc/figures/nsc-fig12.svg doc/figures/nsc-fig12.dat \
+	doc/figures/nsc-fig1b.svg doc/figures/nsc-fig1b.dat \
+	doc/figures/vima-fig5.svg doc/figures/vima-fig5.dat \
+	doc/figures/vima-table1.svg doc/figures/vima-table1.dat
