@@ -524,6 +524,7 @@ tests_test_cuda_simt_LDADD = tests/libkernels.la $(TEST_LIBS)
 # A case of tests/kernels/cuda/ as a launch text and .npy files for
 # infsim run (doc/SIMT.md, "Fig 13 from the CUDA workloads"): make tests/ck_export
 EXTRA_PROGRAMS += tests/ck_export
+CLEANFILES += tests/ck_export$(EXEEXT)
 tests_ck_export_SOURCES = tests/ck_export.c
 tests_ck_export_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/tests
 tests_ck_export_LDADD = tests/libkernels.la libinfsim_core.la -lm
