@@ -673,7 +673,7 @@ Test(cli, stats_text_and_json)
 	char *js = read_tmp("s.json", NULL);
 	cr_assert_not_null(js);
 	json_object *d = stats_parse(js);
-	cr_expect_str_eq(json_object_get_string(stats_at(d, "format")), "infsim-stats 2");
+	cr_expect_str_eq(json_object_get_string(stats_at(d, "format")), "infsim-stats 3");
 	cr_expect_str_eq(json_object_get_string(stats_at(d, "system")), "stream");
 	cr_expect_eq(stats_num(d, "totals.commands"), 3);
 	cr_expect_eq(stats_num(d, "totals.baseline_cycles"), 64);

@@ -93,7 +93,7 @@ static int paper_stats(const tgt *t, emu_paper *pp)
 
 /* The JIT's memo (§4): how many region runs were lowered and reused,
  * and each lowering's nodes, commands and modelled cycles; the host's
- * measured time apart, in "host". */
+ * measured time apart, in "measured". */
 static void jit_stats(const tgt *t, tgt_stat *root)
 {
 	const emu_jit *j = &t->j;
@@ -130,7 +130,7 @@ static void jit_stats(const tgt *t, tgt_stat *root)
 	}
 	/* Measured on the host: different on every run, so apart, and no
 	 * figure uses it. */
-	tgt_stat *h = tgt_stat_group(root, "host", "measured on the host (varies from run to "
+	tgt_stat *h = tgt_stat_group(root, "measured", "measured on the host (varies from run to "
 				     "run; no figure uses it)");
 	tgt_stat_real(h, "jit_seconds", emu_paper_tdfg_jit_seconds(j), "the JIT's time, s");
 	tgt_stat *hl = tgt_stat_list(h, "jit_lowering_ms", "each lowering's time, ms",

@@ -37,7 +37,7 @@
 INFSIM_BEGIN_DECLS
 
 /* The JSON document's "format". */
-#define TGT_STATS_FORMAT "infsim-stats 2"
+#define TGT_STATS_FORMAT "infsim-stats 3"
 
 typedef struct tgt_stat tgt_stat;
 
