@@ -44,7 +44,7 @@ class Figure:
         self.title = title
         self.quantity = quantity  # the y axis
         self.xlabel = xlabel
-        self.kind = kind          # bars (x are categories), stacked, or lines (x numbers)
+        self.kind = kind          # bars (x are categories), stacked, lines (x numbers) or heatmap
         self.log = log
         self.points = []          # (x, series, value, command)
         self.paper_bars = {}      # (x, series) -> the paper's value, drawn beside infsim's
@@ -454,6 +454,19 @@ def ar_fig10(run):
     return f
 
 
+@figure
+def ar_fig11(run):
+    f = Figure("ar-fig11", "Active-Routing Fig 11: spmv's compute points and operands by cube",
+               "element operations / operands", kind="heatmap", xlabel="cube")
+    name, full, small = next(w for w in AR_ROOT_SIZES if w[0] == "spmv")
+    for root in ("tid", "addr"):
+        st, cmd = ar_run(run, name, full, small, root)
+        for c in st["cubes"]:
+            f.add(c["cube"], "ART-%s compute" % root, c["compute"], cmd)
+            f.add(c["cube"], "ART-%s operands" % root, c["operands"], cmd)
+    return f
+
+
 # ---------------------------------------------------------------- Infinity Stream
 
 sys.path.insert(0, HERE)
@@ -636,6 +649,8 @@ def write_svg(f, out):
         cols.append(("infsim " + s if len(series) > 1 or f.paper_bars else "infsim", s, False))
         if any((x, s) in f.paper_bars for x in xs):
             cols.append(("paper " + s if len(series) > 1 else "paper", s, True))
+    if f.kind == "heatmap":
+        return write_heatmap(f, out, xs, series, val)
     if f.kind == "stacked":  # the parts of one bar; the paper's values are in the table
         cols = [(s, s, False) for s in series]
     with open(data, "w") as o:
@@ -674,12 +689,48 @@ def write_svg(f, out):
             plots.append("%s using 1:%d title %s %s" % (
                 gp_quote(data), i + 2, gp_quote(label), "dt 2" if paper else "lw 2"))
     gp.append("plot " + ", ".join(plots))
+    gnuplot(gp, f, out)
+    os.remove(data)
+
+
+def gnuplot(gp, f, out):
     script = os.path.join(out, f.id + ".gp")
     with open(script, "w") as o:
         o.write("\n".join(gp) + "\n")
     subprocess.run(["gnuplot", script], check=True)
     os.remove(script)
-    os.remove(data)
+
+
+def write_heatmap(f, out, xs, series, val):
+    """One panel a series, the x (cubes 0..n-1) on a square grid (cube c
+    at column c mod side, row c / side), darker = more."""
+    side = math.isqrt(len(xs))
+    if side * side != len(xs):
+        sys.exit("figures.py: %s: %d cells do not make a square" % (f.id, len(xs)))
+    cols = 2 if len(series) > 1 else 1
+    rows = (len(series) + cols - 1) // cols
+    gp = ["set terminal svg size %d,%d dynamic font 'sans,11' background '#ffffff'"
+          % (360 * cols, 330 * rows + 30),
+          "set output %s" % gp_quote(os.path.join(out, f.id + ".svg")),
+          "set multiplot layout %d,%d title %s noenhanced" % (rows, cols, gp_quote(f.title)),
+          "set palette defined (0 '#ffffff', 1 '#08306b')", "set size ratio 1",
+          "set xrange [-0.5:%g]" % (side - 0.5), "set yrange [%g:-0.5]" % (side - 0.5),
+          "set xtics 1", "set ytics 1", "unset key", "set cbrange [0:*]"]
+    datas = []
+    for k, s in enumerate(series):
+        data = os.path.join(out, "%s.%d.gpdat" % (f.id, k))
+        with open(data, "w") as o:
+            for r in range(side):
+                o.write(" ".join(repr(float(val.get((xs[r * side + c], s)) or 0))
+                                 for c in range(side)) + "\n")
+        datas.append(data)
+        gp += ["set title %s noenhanced" % gp_quote(s),
+               "plot %s matrix with image pixels, '' matrix using 1:2:(sprintf('%%g', $3)) "
+               "with labels font ',8'" % gp_quote(data)]
+    gp.append("unset multiplot")
+    gnuplot(gp, f, out)
+    for d in datas:
+        os.remove(d)
 
 
 def write_md(figs, out):

@@ -25,6 +25,7 @@ EXTRA_DIST += doc/tutorial-jit.md
 # doc/FIGURES.md and its pictures and tables (make figures writes them)
 EXTRA_DIST += doc/FIGURES.md \
 	doc/figures/ar-fig10.svg doc/figures/ar-fig10.dat \
+	doc/figures/ar-fig11.svg doc/figures/ar-fig11.dat \
 	doc/figures/ar-fig8.svg doc/figures/ar-fig8.dat \
 	doc/figures/ar-fig9.svg doc/figures/ar-fig9.dat \
 	doc/figures/dc-fig12.svg doc/figures/dc-fig12.dat \

@@ -3,7 +3,8 @@
 # tests/check_figures.sh: bench/figures.py --quick measures and draws
 # every figure (doc/FIGURES.md) at small sizes: each has its table and
 # its picture, and a second run writes the same tables, byte for byte
-# (every figure is a count of the emulated machine, never a host time).
+# (every figure is a count of the emulated machine, never a host time);
+# doc/FIGURES.md shows every figure, and doc/figures/ has its picture.
 # bench/figures/paper.json, where the papers' values are, parses and
 # gives every value the paper's own words.
 set -eu
@@ -26,6 +27,11 @@ for id in $(python3 "$top/bench/figures.py" --list); do
   grep -q '</svg>' "$tmp/a/$id.svg" || { echo "check_figures: $id.svg is not a whole SVG"; exit 1; }
   grep -q "^### .*($id)" "$tmp/a/figures.md" || { echo "check_figures: $id is not in figures.md"; exit 1; }
   cmp "$tmp/a/$id.dat" "$tmp/b/$id.dat" || { echo "check_figures: two runs of $id differ"; exit 1; }
+  # and doc/FIGURES.md shows it, with its picture and table
+  grep -q "^### .*($id)" "$top/doc/FIGURES.md" || { echo "check_figures: doc/FIGURES.md has no $id"; exit 1; }
+  [ -s "$top/doc/figures/$id.svg" ] && [ -s "$top/doc/figures/$id.dat" ] ||
+    { echo "check_figures: doc/figures/ lacks $id.svg or $id.dat"; exit 1; }
+  grep -q "doc/figures/$id.svg" "$top/doc/local.mk" || { echo "check_figures: doc/local.mk does not ship $id.svg"; exit 1; }
   n=$((n + 1))
 done
 python3 - "$top/bench/figures/paper.json" <<'PY'
