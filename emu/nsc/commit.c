@@ -151,6 +151,7 @@ static void abort_offload(rstate *g, uint64_t it)
 	nsc_eng *e = g->e;
 	eng_flush_values(g);
 	e->st->aborts++;
+	g->aborted = true;
 	for (int s = 0; s <= CH; s++)
 		if (g->fl[s] && g->placed[s])
 			nsc_send(e->st, NSC_M_END, NSC_C_OFFLOAD, NSC_HDR, eng_core_tile(g), g->bank[s]);

@@ -85,8 +85,13 @@ int nsc_eval(nsc_eng *e, int xi, const nsc_ctx *c, nsc_val *out)
 		int64_t i = nsc_val_as_int(a);
 		if (nsc_index_check(e, x->ref, i, x->line, x->col) < 0)
 			return -1;
-		e->st->core_loads++;
-		nsc_core_access(e, e->p->arrays[x->ref].base + (uint64_t)i * nsc_type_size(e->p->arrays[x->ref].type), false);
+		const uint64_t pa = e->p->arrays[x->ref].base + (uint64_t)i * nsc_type_size(e->p->arrays[x->ref].type);
+		if (e->outer >= 0) {   /* an open nest's outer stream reads it at its bank */
+			nsc_nest_outer_access(e, e->outer, x->ref, pa);
+		} else {
+			e->st->core_loads++;
+			nsc_core_access(e, pa, false);
+		}
 		*out = nsc_mem_get(e->m, x->ref, (uint64_t)i);
 		return 0;
 	}

@@ -43,7 +43,14 @@ uint64_t eng_pa_of(const rstate *g, int arr, int64_t i)
  * partial travels with it, Fig 2a). */
 void eng_place(rstate *g, int s, unsigned b)
 {
-	if (g->placed[s] && g->bank[s] != b)
+	if (g->inst[s]) {
+		/* a nest's next instance: started at its first element's bank
+		 * by the outer stream (or, with no outer element, where the
+		 * stream is), its start and trip count in the message */
+		const nsc_nest *n = &g->e->nest[g->ri];
+		nsc_send(g->e->st, NSC_M_INSTANCE, NSC_C_OFFLOAD, NSC_HDR + 16, n->has_src ? n->src : g->bank[s], b);
+		g->inst[s] = false;
+	} else if (g->placed[s] && g->bank[s] != b)
 		nsc_send(g->e->st, NSC_M_MIGRATE, NSC_C_OFFLOAD, 32 + 8 * g->nfold[s], g->bank[s], b);
 	if (!g->placed[s])
 		nsc_send(g->e->st, NSC_M_CONFIG, NSC_C_OFFLOAD, 64, eng_core_tile(g), b);
@@ -115,7 +122,14 @@ void eng_route(rstate *g, int s, const rec *rc, uint64_t pa)
 	}
 	int from = st->addr == NSC_A_POINTER ? CH : st->base;
 	unsigned fb = nsc_bank_of(rc->pa[from], g->e->s->interleave);
-	if (!g->placed[s])
+	if (g->inst[s]) {
+		/* a nest's next instance: its requests come from its base; a new
+		 * offset comes from the outer stream */
+		const nsc_nest *n = &g->e->nest[g->ri];
+		if (n->off[s] != g->off[s])
+			nsc_send(g->e->st, NSC_M_INSTANCE, NSC_C_OFFLOAD, NSC_HDR + 16, n->has_src ? n->src : fb, fb);
+		g->inst[s] = false;
+	} else if (!g->placed[s])
 		nsc_send(g->e->st, NSC_M_CONFIG, NSC_C_OFFLOAD, 64, eng_core_tile(g), fb);
 	g->placed[s] = true;
 	g->bank[s] = b;

@@ -49,6 +49,9 @@ typedef struct rstate {
 	bool used[CH + 1];       /* a load's value is used by another stream */
 	uint64_t it, block;      /* the next iteration to commit; iterations since a sync */
 	bool over;               /* no more iterations (a chase ended) */
+	bool nested;             /* an instance of an open nest (nest.c) */
+	bool inst[CH + 1];       /* nested: placed by an earlier instance, its instance message not sent yet */
+	bool aborted;            /* an alias ended the offload */
 	rec last;                /* the last committed iteration (infsdb, session.c) */
 	bool has_last;
 } rstate;

@@ -42,17 +42,22 @@ static uint64_t array_lines(const nsc_program *p, int a)
 	return a < 0 ? 0 : (p->arrays[a].count * nsc_type_size(p->arrays[a].type) + NSC_LINE - 1) / NSC_LINE;
 }
 
-static bool decide_one(nsc_eng *e, const nsc_region *r, int ri, int s, uint64_t n, const bool *fl)
+static bool decide_one(nsc_eng *e, const nsc_region *r, int ri, int s, uint64_t n, uint64_t trips, const bool *fl)
 {
 	const nsc_stream *st = &r->s[s];
 	nsc_hist *h = &e->hist[ri][s];
 	/* An indirect or pointer stream may touch all of its array; an affine
 	 * one its pattern, summed over the instances of a region nested in a
-	 * core loop (the nest is one stream to the engines, Fig 8). */
+	 * core loop (the nest is one stream to the engines, Fig 8): a nested
+	 * region's instances to come, n x trips iterations, or those so far. */
+	const uint64_t all_its = trips > 1 && n > UINT64_MAX / trips ? UINT64_MAX : n * trips;
 	uint64_t lines = st->addr == NSC_A_AFFINE ? footprint_lines(e->p, st, n) : array_lines(e->p, st->arr);
 	if (st->addr == NSC_A_AFFINE) {
 		h->lines += lines;
-		lines = h->lines < array_lines(e->p, st->arr) ? h->lines : array_lines(e->p, st->arr);
+		const uint64_t cnt = e->p->arrays[st->arr].count;
+		const uint64_t nest = footprint_lines(e->p, st, all_its < cnt ? all_its : cnt);
+		lines = h->lines > nest ? h->lines : nest;
+		lines = lines < array_lines(e->p, st->arr) ? lines : array_lines(e->p, st->arr);
 	}
 	bool big = lines * NSC_LINE > e->s->cache_bytes;
 	bool fits = big || by_history(h);
@@ -66,7 +71,7 @@ static bool decide_one(nsc_eng *e, const nsc_region *r, int ri, int s, uint64_t 
 			}
 		if (nsc_expr_uses(e->p, st->val, NSC_E_STREAM, NSC_MAX_STREAMS))
 			all &= fl[NSC_MAX_STREAMS];
-		return all && (!indirect || n > 4 * NSC_BANKS);
+		return all && (!indirect || all_its > 4 * NSC_BANKS);
 	}
 	case NSC_S_LOAD:
 		if (nsc_region_writes(r, st->arr))
@@ -89,7 +94,7 @@ static bool decide_one(nsc_eng *e, const nsc_region *r, int ri, int s, uint64_t 
 	return fits;
 }
 
-void nsc_float_decide(nsc_eng *e, const nsc_region *r, int ri, uint64_t n, bool *fl)
+void nsc_float_decide(nsc_eng *e, const nsc_region *r, int ri, uint64_t n, uint64_t trips, bool *fl)
 {
 	const nsc_float_mode m = e->s->floating;
 	for (int s = 0; s <= NSC_MAX_STREAMS; s++)
@@ -103,6 +108,6 @@ void nsc_float_decide(nsc_eng *e, const nsc_region *r, int ri, uint64_t n, bool 
 		if (m == NSC_FLOAT_BANK)
 			fl[s] = st->addr != NSC_A_POINTER || fl[NSC_MAX_STREAMS];
 		else
-			fl[s] = decide_one(e, r, ri, s, n, fl);
+			fl[s] = decide_one(e, r, ri, s, n, trips ? trips : 1, fl);
 	}
 }

@@ -6,7 +6,7 @@
 libinfsim_core_la_SOURCES += emu/nsc/nsc.h emu/nsc/nsc_int.h emu/nsc/engine.h \
 	emu/nsc/lex.c emu/nsc/expr.c emu/nsc/parse.c emu/nsc/region.c emu/nsc/value.c \
 	emu/nsc/mem.c emu/nsc/files.c emu/nsc/cache.c emu/nsc/noc.c emu/nsc/core.c \
-	emu/nsc/engine.c emu/nsc/commit.c emu/nsc/region_run.c emu/nsc/float.c \
+	emu/nsc/engine.c emu/nsc/commit.c emu/nsc/region_run.c emu/nsc/float.c emu/nsc/nest.c \
 	emu/nsc/session.c emu/nsc/ref.c emu/nsc/report.c \
 	emu/nsc/target.c
 pkginclude_HEADERS += emu/nsc/nsc.h

@@ -40,7 +40,7 @@ const char *nsc_msg_name(nsc_msg m)
 {
 	static const char *const names[NSC_NMSG] = {
 		"config", "migrate", "forward", "credit", "range", "commit", "done", "end",
-		"data", "request", "line", "writeback" };
+		"data", "request", "line", "writeback", "instance" };
 	return names[m];
 }
 
@@ -68,13 +68,15 @@ uint64_t nsc_stats_sync_hops(const nsc_stats *s)
 
 uint64_t nsc_stats_coord_hops(const nsc_stats *s)
 {
-	return nsc_stats_sync_hops(s) + s->msg_byte_hops[NSC_M_CONFIG] + s->msg_byte_hops[NSC_M_END];
+	return nsc_stats_sync_hops(s) + s->msg_byte_hops[NSC_M_CONFIG] + s->msg_byte_hops[NSC_M_END] +
+	       s->msg_byte_hops[NSC_M_INSTANCE];
 }
 
 uint64_t nsc_stats_coord_bytes(const nsc_stats *s)
 {
 	return s->msg_bytes[NSC_M_CREDIT] + s->msg_bytes[NSC_M_DONE] + s->msg_bytes[NSC_M_COMMIT] +
-	       s->msg_bytes[NSC_M_RANGE] + s->msg_bytes[NSC_M_CONFIG] + s->msg_bytes[NSC_M_END];
+	       s->msg_bytes[NSC_M_RANGE] + s->msg_bytes[NSC_M_CONFIG] + s->msg_bytes[NSC_M_END] +
+	       s->msg_bytes[NSC_M_INSTANCE];
 }
 
 void nsc_settings_default(nsc_settings *s)

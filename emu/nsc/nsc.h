@@ -226,6 +226,7 @@ typedef struct nsc_settings {
 	unsigned interleave;     /* static NUCA interleave in bytes: 64 (NSC), 1024 (Infinity Stream) */
 	nsc_float_mode floating;
 	bool sync_free;          /* §V: no range or commit messages */
+	bool no_nest;            /* nest=off: a region nested in a core loop is configured by the core each time */
 	unsigned range_iters;    /* R: iterations per range message (8) */
 	unsigned window;         /* run-ahead: iterations issued before the core commits them */
 	unsigned cache_bytes;    /* the private cache of the floating decision */
@@ -252,14 +253,14 @@ unsigned nsc_hops(unsigned from, unsigned to);
 typedef enum nsc_msg {
 	NSC_M_CONFIG, NSC_M_MIGRATE, NSC_M_FORWARD, NSC_M_CREDIT, NSC_M_RANGE,
 	NSC_M_COMMIT, NSC_M_DONE, NSC_M_END, NSC_M_DATA, NSC_M_REQ, NSC_M_LINE,
-	NSC_M_WRITEBACK, NSC_NMSG
+	NSC_M_WRITEBACK, NSC_M_INSTANCE, NSC_NMSG
 } nsc_msg;
 const char *nsc_msg_name(nsc_msg m);
 
 /* NSC Fig 12's classes (§VII-B): offloaded, "data and coordination
  * messages for near-data computing (e.g. credits, indirect ranges,
  * commits, etc.)": config, migrate, forward, credit, done, commit, range,
- * end and values between banks; control, "coherence/prefetch messages":
+ * end, instance (a nested stream's next instance) and values between banks; control, "coherence/prefetch messages":
  * the core's requests; data, "non-offloaded data accesses and
  * writebacks": lines, writebacks and values to or from the core. */
 typedef enum nsc_class { NSC_C_OFFLOAD, NSC_C_CONTROL, NSC_C_DATA, NSC_NCLASS } nsc_class;

@@ -115,6 +115,31 @@ typedef struct nsc_hist {
 	uint64_t lines;       /* lines of the instances so far (affine streams) */
 } nsc_hist;
 
+/* A region nested in a core loop (nest.c; doc/STREAMS.md, "Nested
+ * streams", NSC Fig 4d and Fig 8): once one of its instances floats, the
+ * nest is open until the loop exits: its floating decision and its
+ * streams' placement carry from instance to instance, each later
+ * instance is started at the banks by an instance message from the outer
+ * stream (the elements its configuration reads), and credits and done
+ * count blocks of R iterations over the whole nest. */
+typedef struct nsc_nest {
+	bool open;
+	bool fl[NSC_MAX_STREAMS + 1];
+	bool placed[NSC_MAX_STREAMS + 1];
+	unsigned bank[NSC_MAX_STREAMS + 1];
+	int64_t off[NSC_MAX_STREAMS];     /* indirect offsets of the last instance */
+	uint64_t block;                   /* inner iterations since the last sync */
+	/* the outer stream: one per array whose elements the configuration reads */
+	int oarr[NSC_MAX_STREAMS];
+	unsigned obank[NSC_MAX_STREAMS];
+	uint64_t oblock[NSC_MAX_STREAMS];
+	int nouter;
+	bool has_src;                     /* an outer element was read this outer iteration */
+	unsigned src;                     /* its bank: where the instance message starts */
+	uint64_t preds;                   /* guards' predicates not yet sent to the core */
+	unsigned pred_bank;
+} nsc_nest;
+
 typedef struct nsc_eng {
 	const nsc_program *p;
 	nsc_mem *m;
@@ -128,6 +153,11 @@ typedef struct nsc_eng {
 	uint64_t max_iters;
 	uint64_t work;       /* loop trips and region iterations so far (nsc_work_charge) */
 	uint64_t *const *writer;   /* who last wrote each element (nsc_session_track), or NULL */
+	int *nest_for;       /* per region: the FOR statement it is nested in (nest.c), -1 */
+	int *nest_stmt;      /* per statement: the region whose nest a let or guard belongs to, -1 */
+	nsc_nest *nest;      /* per region */
+	int outer;           /* core loads go to this region's outer stream (an open nest), -1 */
+	uint64_t nest_trips; /* the enclosing loop's trips left, at a nested region's s_cfg */
 } nsc_eng;
 
 /* Where an expression is evaluated: a region's iteration, or the core. */
@@ -155,8 +185,17 @@ int nsc_region_step(rstate *g);
 void nsc_region_end(rstate *g);
 void nsc_region_free(rstate *g);
 int nsc_index_check(nsc_eng *e, int arr, int64_t i, int line, int col);
-/* The floating decision of region ri's streams for N iterations (float.c). */
-void nsc_float_decide(nsc_eng *e, const nsc_region *r, int ri, uint64_t n, bool *fl);
+/* The floating decision of region ri's streams for N iterations (float.c),
+ * the region nested in a loop of `trips` trips left (1: not nested; the
+ * nest is one stream to the engines, Fig 8). */
+void nsc_float_decide(nsc_eng *e, const nsc_region *r, int ri, uint64_t n, uint64_t trips, bool *fl);
+/* nest.c: which regions are nested streams (nest_for, nest_stmt: arrays
+ * of nrg and nst entries); a core load of an open nest's outer stream; a
+ * guard's predicate sent to the core; a nest closed as its loop exits. */
+void nsc_nest_find(const nsc_program *p, int *nest_for, int *nest_stmt);
+void nsc_nest_outer_access(nsc_eng *e, int ri, int arr, uint64_t pa);
+void nsc_nest_predicate(nsc_eng *e, int ri);
+void nsc_nest_close(nsc_eng *e, int ri);
 /* Does a stream of r write array a (store, update, atomic)? */
 bool nsc_region_writes(const nsc_region *r, int a);
 

@@ -180,11 +180,11 @@ static void finish_reductions(rstate *g)
 	}
 }
 
-static void finish(rstate *g)
+static void finish(rstate *g, bool ends)
 {
 	nsc_eng *e = g->e;
 	for (int s = 0; s <= CH; s++) {
-		if (g->fl[s] && g->placed[s])
+		if (ends && g->fl[s] && g->placed[s])
 			nsc_send(e->st, NSC_M_END, NSC_C_OFFLOAD, NSC_HDR, eng_core_tile(g), g->bank[s]);
 		if (s < g->r->nstreams || s == CH) {
 			nsc_hist *h = &e->hist[g->ri][s];
@@ -242,12 +242,37 @@ rstate *nsc_region_begin(nsc_eng *e, const nsc_region *r, int ri)
 	g->e = e;
 	g->r = r;
 	g->ri = ri;
-	if (configure(g) < 0) {
+	/* nested (nest.c): e->nest_trips > 0, the loop's trips left */
+	nsc_nest *nn = e->nest_trips ? &e->nest[ri] : NULL;
+	if (nn && nn->open)
+		e->outer = ri;   /* the outer stream reads the configuration's elements */
+	const int crc = configure(g);
+	e->outer = -1;
+	if (crc < 0) {
 		e->st->regions++;
 		free(g);
 		return NULL;
 	}
-	nsc_float_decide(e, r, ri, g->n, g->fl);
+	if (nn && nn->open) {
+		memcpy(g->fl, nn->fl, sizeof g->fl);
+	} else {
+		nsc_float_decide(e, r, ri, g->n, nn ? e->nest_trips : 1, g->fl);
+		bool any = false;
+		for (int s = 0; s <= CH; s++)
+			any |= g->fl[s];
+		if (nn && any) {   /* the nest's first floated instance configures it */
+			memset(nn, 0, sizeof *nn);
+			nn->open = true;
+			memcpy(nn->fl, g->fl, sizeof nn->fl);
+		}
+	}
+	if (nn && nn->open) {
+		g->nested = true;
+		memcpy(g->placed, nn->placed, sizeof g->placed);
+		memcpy(g->bank, nn->bank, sizeof g->bank);
+		memcpy(g->inst, nn->placed, sizeof g->inst);
+		g->block = nn->block;
+	}
 	eng_fold_reductions(g);
 	for (int s = 0; s <= CH; s++) {
 		e->st->streams_floated += g->fl[s];
@@ -266,10 +291,34 @@ rstate *nsc_region_begin(nsc_eng *e, const nsc_region *r, int ri)
 /* s_end: the last block's messages, end messages, reductions' results. */
 void nsc_region_end(rstate *g)
 {
+	nsc_eng *e = g->e;
+	nsc_nest *nn = g->nested ? &e->nest[g->ri] : NULL;
+	if (nn && g->aborted) {
+		/* the alias sent the instance's end messages; the outer stream's
+		 * follow, and the next instance is configured afresh */
+		memset(nn->placed, 0, sizeof nn->placed);
+		nsc_nest_close(e, g->ri);
+		nn = NULL;
+	}
+	if (nn) {
+		/* an instance of an open nest: its streams stay configured, the
+		 * block of R iterations goes on into the next instance */
+		eng_flush_values(g);
+		nn->block = g->block;
+		memcpy(nn->placed, g->placed, sizeof nn->placed);
+		memcpy(nn->bank, g->bank, sizeof nn->bank);
+		memcpy(nn->off, g->off, sizeof nn->off);
+		nn->has_src = false;
+		finish(g, false);
+		return;
+	}
 	if (g->block)
 		eng_sync_block(g, g->block);
 	g->block = 0;
-	finish(g);
+	/* "Streams with known length can be silently released in SE_L3
+	 * (after committing all work)" (NSC §IV-B): only a chase, whose
+	 * length the data decides, is ended by a message */
+	finish(g, g->r->ndims == 0);
 }
 
 /* A region that ended or failed: counted, freed. */

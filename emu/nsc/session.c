@@ -38,8 +38,12 @@ nsc_session *nsc_session_new(const nsc_program *p, nsc_mem *m, const nsc_setting
 		ss->e.slots = calloc((size_t)p->nslots + 1, sizeof *ss->e.slots);
 		ss->e.hist = calloc((size_t)p->nrg + 1, sizeof *ss->e.hist);
 		ss->loops = calloc((size_t)p->nst + 1, sizeof *ss->loops);
+		ss->e.nest_for = calloc((size_t)p->nrg + 1, sizeof *ss->e.nest_for);
+		ss->e.nest_stmt = calloc((size_t)p->nst + 1, sizeof *ss->e.nest_stmt);
+		ss->e.nest = calloc((size_t)p->nrg + 1, sizeof *ss->e.nest);
+		ss->e.outer = -1;
 	}
-	if (!ss || !ss->e.slots || !ss->e.hist || !ss->loops) {
+	if (!ss || !ss->e.slots || !ss->e.hist || !ss->loops || !ss->e.nest_for || !ss->e.nest_stmt || !ss->e.nest) {
 		diag_file(d, p->file, "out of memory");
 		nsc_session_free(ss);
 		return NULL;
@@ -50,6 +54,10 @@ nsc_session *nsc_session_new(const nsc_program *p, nsc_mem *m, const nsc_setting
 	}
 	for (int i = 0; i < p->nslots; i++)
 		ss->e.slots[i] = nsc_val_int(0);
+	nsc_nest_find(p, ss->e.nest_for, ss->e.nest_stmt);
+	if (s->no_nest)
+		for (int i = 0; i < p->nrg; i++)
+			ss->e.nest_for[i] = -1;
 	return ss;
 }
 
@@ -62,6 +70,9 @@ void nsc_session_free(nsc_session *ss)
 	nsc_cache_free(&ss->e.cache);
 	free(ss->e.slots);
 	free(ss->e.hist);
+	free(ss->e.nest_for);
+	free(ss->e.nest_stmt);
+	free(ss->e.nest);
 	free(ss->loops);
 	free(ss);
 }
@@ -105,14 +116,21 @@ nsc_session *nsc_session_copy(const nsc_session *ss, nsc_mem *m, nsc_stats *st, 
 	c->e.slots = malloc(((size_t)p->nslots + 1) * sizeof *c->e.slots);
 	c->e.hist = malloc(((size_t)p->nrg + 1) * sizeof *c->e.hist);
 	c->loops = malloc(((size_t)p->nst + 1) * sizeof *c->loops);
+	c->e.nest_for = malloc(((size_t)p->nrg + 1) * sizeof *c->e.nest_for);
+	c->e.nest_stmt = malloc(((size_t)p->nst + 1) * sizeof *c->e.nest_stmt);
+	c->e.nest = malloc(((size_t)p->nrg + 1) * sizeof *c->e.nest);
 	c->g = ss->g ? region_copy(ss->g, &c->e) : NULL;
-	if (!c->e.slots || !c->e.hist || !c->loops || (ss->g && !c->g)) {
+	if (!c->e.slots || !c->e.hist || !c->loops || !c->e.nest_for || !c->e.nest_stmt || !c->e.nest ||
+	    (ss->g && !c->g)) {
 		diag_file(d, p->file, "out of memory");
 		goto fail;
 	}
 	memcpy(c->e.slots, ss->e.slots, ((size_t)p->nslots + 1) * sizeof *c->e.slots);
 	memcpy(c->e.hist, ss->e.hist, ((size_t)p->nrg + 1) * sizeof *c->e.hist);
 	memcpy(c->loops, ss->loops, ((size_t)p->nst + 1) * sizeof *c->loops);
+	memcpy(c->e.nest_for, ss->e.nest_for, ((size_t)p->nrg + 1) * sizeof *c->e.nest_for);
+	memcpy(c->e.nest_stmt, ss->e.nest_stmt, ((size_t)p->nst + 1) * sizeof *c->e.nest_stmt);
+	memcpy(c->e.nest, ss->e.nest, ((size_t)p->nrg + 1) * sizeof *c->e.nest);
 	if (nsc_cache_copy(&c->e.cache, &ss->e.cache, d) < 0)
 		goto fail;
 	return c;
@@ -163,8 +181,12 @@ static void pass_ends(nsc_session *ss)
 			ss->pc = l->at + 1;
 			return;
 		}
-		if (open->kind == NSC_ST_FOR && l)
+		if (open->kind == NSC_ST_FOR && l) {
+			for (int r = 0; r < p->nrg; r++)   /* the nests in this loop end with it */
+				if (ss->e.nest_for[r] == l->at)
+					nsc_nest_close(&ss->e, r);
 			ss->nloops--;
+		}
 		ss->pc++;
 	}
 }
@@ -177,9 +199,16 @@ static int stmt_step(nsc_session *ss, nsc_step *out)
 	nsc_ctx c = { .chase_arr = -1 };
 	nsc_val v;
 	*out = (nsc_step){ NSC_EV_STMT, ss->pc, -1, 0, s->line };
+	/* a let or guard of an open nest: the outer stream reads its elements */
+	const int nest = e->nest_stmt[ss->pc];
+	const int outer = nest >= 0 && e->nest_for[nest] >= 0 && e->nest[nest].open ? nest : -1;
+	int rc;
 	switch (s->kind) {
 	case NSC_ST_LET:
-		if (nsc_eval(e, s->e1, &c, &v) < 0)
+		e->outer = outer;
+		rc = nsc_eval(e, s->e1, &c, &v);
+		e->outer = -1;
+		if (rc < 0)
 			return -1;
 		e->slots[s->slot] = v;
 		ss->pc++;
@@ -192,14 +221,26 @@ static int stmt_step(nsc_session *ss, nsc_step *out)
 	case NSC_ST_FOR:
 		return stmt_for(ss, s);
 	case NSC_ST_IF:
-		if (nsc_eval(e, s->e1, &c, &v) < 0)
+		e->outer = outer;
+		rc = nsc_eval(e, s->e1, &c, &v);
+		e->outer = -1;
+		if (rc < 0)
 			return -1;
+		if (outer >= 0)
+			nsc_nest_predicate(e, outer);
 		ss->pc = nsc_val_true(v) ? ss->pc + 1 : s->end + 1;
 		return 0;
 	case NSC_ST_STREAMS:
 		out->ev = NSC_EV_CONFIG;
 		out->region = s->ref;
+		e->nest_trips = 0;
+		for (int k = ss->nloops - 1; k >= 0 && e->nest_for[s->ref] >= 0; k--)
+			if (ss->loops[k].at == e->nest_for[s->ref]) {
+				e->nest_trips = (uint64_t)(ss->loops[k].n - ss->loops[k].i);
+				break;
+			}
 		ss->g = nsc_region_begin(e, &e->p->rg[s->ref], s->ref);
+		e->nest_trips = 0;
 		return ss->g ? 0 : -1;
 	case NSC_ST_END:
 		break;

@@ -143,6 +143,8 @@ static const tgt_option options[] = {
 	  "the floating decision: auto, core (every stream at the core) or bank (every stream offloaded)" },
 	{ "interleave", TGT_OPT_ARG | TGT_OPT_SETTING, "BYTES", "static NUCA interleave, a power of two (64; 1024)" },
 	{ "sync", TGT_OPT_ARG | TGT_OPT_SETTING, "MODE", "range (range synchronisation, the default) or free" },
+	{ "nest", TGT_OPT_ARG | TGT_OPT_SETTING, "MODE",
+	  "on (a region nested in a core loop is one nested stream configuration, the default) or off" },
 	{ "range", TGT_OPT_ARG | TGT_OPT_SETTING, "R", "iterations per range message (8)" },
 	{ "window", TGT_OPT_ARG | TGT_OPT_SETTING, "W", "iterations issued ahead of the core (16)" },
 	{ "cache", TGT_OPT_ARG | TGT_OPT_SETTING, "BYTES", "the private cache of the floating decision (262144)" },
@@ -156,7 +158,7 @@ static const tgt_option options[] = {
 };
 
 static const char settings_help[] =
-	"float=auto|core|bank, interleave=BYTES (64), sync=range|free, range=R (8), window=W (16), "
+	"float=auto|core|bank, interleave=BYTES (64), sync=range|free, nest=on|off, range=R (8), window=W (16), "
 	"cache=BYTES (262144), core=TILE (0), max-iters=N (2^32), max-work=N (none)";
 
 /* A whole message in d, as it is (the option at fault names itself). */
@@ -198,6 +200,10 @@ static int set_one(nsc_settings *s, const char *key, const char *v, char *why, s
 		if (strcmp(v, "range") && strcmp(v, "free"))
 			return snprintf(why, n, "expected range or free"), -1;
 		s->sync_free = v[0] == 'f';
+	} else if (!strcmp(key, "nest")) {
+		if (strcmp(v, "on") && strcmp(v, "off"))
+			return snprintf(why, n, "expected on or off"), -1;
+		s->no_nest = v[1] == 'f';
 	} else if (!strcmp(key, "interleave")) {
 		if (number(v, 8, 1 << 20, &x, why, n) < 0)
 			return -1;
@@ -226,7 +232,7 @@ static int apply_settings(tgt *t, const tgt_load *a, diag *d)
 		const tgt_setting *g = &a->settings[i];
 		int rc = set_one(&t->s, g->key, g->value, why, sizeof why);
 		if (rc == 1)
-			snprintf(why, sizeof why, "unknown setting (nsc has float, interleave, sync, range, window, "
+			snprintf(why, sizeof why, "unknown setting (nsc has float, interleave, sync, nest, range, window, "
 				 "cache, core, max-iters and max-work)");
 		if (rc && g->file)
 			diag_at(d, g->file, (int)g->line, 0, "%s=%s: %s", g->key, g->value, why);
@@ -744,6 +750,7 @@ static void stat_machine(const tgt *t, tgt_stat *root)
 	tgt_stat_str(g, "float", fl[s->floating], "floating decision");
 	tgt_stat_uint(g, "interleave", s->interleave, "interleave (bytes)");
 	tgt_stat_str(g, "sync", s->sync_free ? "free" : "range", "synchronisation");
+	tgt_stat_str(g, "nest", s->no_nest ? "off" : "on", "nested stream configurations");
 	tgt_stat_uint(g, "range", s->range_iters, "iterations per range message");
 	tgt_stat_uint(g, "window", s->window, "run-ahead window (iterations)");
 	tgt_stat_uint(g, "cache", s->cache_bytes, "private cache (bytes)");
@@ -814,6 +821,13 @@ static void stat_counts(const nsc_stats *s, tgt_stat *root)
 	g = tgt_stat_group(root, "messages", "messages");
 	for (int m = 0; m < NSC_NMSG; m++)
 		tgt_stat_uint(g, nsc_msg_name((nsc_msg)m), s->msgs[m], NULL);
+	/* byte-hops by kind of message: details (the JSON, --stats=full) */
+	for (int m = 0; m < NSC_NMSG; m++) {
+		char key[32];
+		snprintf(key, sizeof key, "%s_byte_hops", nsc_msg_name((nsc_msg)m));
+		tgt_stat_uint(g, key, s->msg_byte_hops[m], NULL);
+		tgt_stat_detail(g, key);
+	}
 	g = tgt_stat_group(root, "sync", "synchronisation (in iterations)");
 	tgt_stat_uint(g, "credits", s->credits, NULL);
 	tgt_stat_uint(g, "done", s->dones, NULL);
