@@ -13,6 +13,8 @@
  *   float     the decision: footprint against the private cache, history,
  *             aliasing loads, indirect reductions longer than 4 x banks;
  *   msgs      message invariants and hand-counted hops and messages;
+ *   nest      nested stream configurations: svm and bfs_pull offloaded,
+ *             messages by hand, what the program's structure makes a nest;
  *   errors    bad programs, each with its one located message;
  *   cli       infsim nsc / infsim run PROG.nsc, --check, --stats, files.
  */
@@ -1013,7 +1015,7 @@ Test(msgs, copy_by_hand)
 	cr_assert_eq(s->msgs[NSC_M_DONE], 16);
 	cr_assert_eq(s->msgs[NSC_M_COMMIT], 8);
 	cr_assert_eq(s->msgs[NSC_M_RANGE], 0);
-	cr_assert_eq(s->msgs[NSC_M_END], 2);
+	cr_assert_eq(s->msgs[NSC_M_END], 0);   /* known lengths: released at the banks (§IV-B) */
 	cr_assert_eq(s->msgs[NSC_M_DATA], 0);
 	cr_assert_eq(s->msgs[NSC_M_FORWARD], 0);
 	/* Fig 12's classes: every message of the offload is offloaded traffic.
@@ -1021,11 +1023,11 @@ Test(msgs, copy_by_hand)
 	 * 8k..8k+7) the store stream is at element 8k+7's bank (0+0+1+1+2+2+
 	 * 3+3 = 12 hops for its credits, done and commits) and the load, run
 	 * 16 ahead, at element min(8k+23, 63)'s (1+1+2+2+3+3+3+3 = 18 hops);
-	 * configs go to bank 0 (0 hops), end messages to bank 3. */
+	 * configs go to bank 0 (0 hops); no end messages. */
 	cr_assert_eq(s->byte_hops[NSC_C_CONTROL], 0);
 	cr_assert_eq(s->byte_hops[NSC_C_DATA], 0);
 	cr_assert_eq(nsc_stats_sync_hops(s), 2 * 8 * 18 + 2 * 8 * 12 + 8 * 12);
-	cr_assert_eq(s->byte_hops[NSC_C_OFFLOAD], 6 * 32 + 2 * 8 * 18 + 2 * 8 * 12 + 8 * 12 + 2 * 8 * 3);
+	cr_assert_eq(s->byte_hops[NSC_C_OFFLOAD], 6 * 32 + 2 * 8 * 18 + 2 * 8 * 12 + 8 * 12);
 	cr_assert_eq(nsc_stats_coord_hops(s), s->byte_hops[NSC_C_OFFLOAD] - 6 * 32);
 	cr_assert_eq(s->credits, 128);
 	cr_assert_eq(s->commits, 64);
@@ -1058,10 +1060,10 @@ Test(msgs, sum_by_hand)
  * "Folded reductions"): one config, 3 migrations (banks 0..3) carrying
  * the partial (32 + 8 bytes, one hop each), one credit and one done per
  * block of 8 (18 hops in all: the load runs 16 ahead, as in
- * copy_by_hand), one end to bank 3, and
- * the sum once, from bank 3 to the core at tile 0 (3 hops).  As a stream
- * of its own the reduction had its own config, 3 migrations, 8 credits,
- * 8 done and an end. */
+ * copy_by_hand), no end (its length is known: it is released at bank 3),
+ * and the sum once, from bank 3 to the core at tile 0 (3 hops).  As a
+ * stream of its own the reduction had its own config, 3 migrations, 8
+ * credits and 8 done. */
 Test(msgs, folded_reduction_by_hand)
 {
 	prog g;
@@ -1076,12 +1078,12 @@ Test(msgs, folded_reduction_by_hand)
 	cr_assert_eq(s->msgs[NSC_M_DONE], 8);
 	cr_assert_eq(s->msgs[NSC_M_COMMIT], 0);
 	cr_assert_eq(s->msgs[NSC_M_RANGE], 0);
-	cr_assert_eq(s->msgs[NSC_M_END], 1);
+	cr_assert_eq(s->msgs[NSC_M_END], 0);
 	cr_assert_eq(s->msgs[NSC_M_DATA], 1);
 	cr_assert_eq(s->msgs[NSC_M_FORWARD], 0);
 	cr_assert_eq(s->credits, 64);
 	cr_assert_eq(s->msg_byte_hops[NSC_M_MIGRATE], 3 * 40);
-	cr_assert_eq(s->byte_hops[NSC_C_OFFLOAD], 3 * 40 + 2 * 8 * 18 + 8 * 3);
+	cr_assert_eq(s->byte_hops[NSC_C_OFFLOAD], 3 * 40 + 2 * 8 * 18);
 	cr_assert_eq(s->byte_hops[NSC_C_DATA], 16 * 3);   /* s[0] is at bank 0: the store costs 0 hops */
 	cr_assert_eq(s->byte_hops[NSC_C_CONTROL], 0);
 	/* at the core: 4 lines of a (0+1+2+3 hops), and no sum to send */
@@ -1107,7 +1109,7 @@ Test(msgs, fold_rule)
 		want += (2 * i) * (2 * i + 1);
 	cr_assert_eq(geti(&g.m, 1, 0), want);
 	cr_assert_eq(g.st.msgs[NSC_M_CONFIG], 2);   /* x and y; t is folded into x */
-	cr_assert_eq(g.st.msgs[NSC_M_END], 2);
+	cr_assert_eq(g.st.msgs[NSC_M_END], 0);
 	cr_assert_eq(g.st.msgs[NSC_M_DATA], 1);
 	prog_close(&g);
 	open_text(&g, "array a i32 64 init=iota\narray b i32 64 init=iota\nstreams i < 64\nload x = a[i]\n"
@@ -1115,7 +1117,7 @@ Test(msgs, fold_rule)
 	g.s.floating = NSC_FLOAT_BANK;
 	prog_run(&g);
 	cr_assert_eq(g.st.msgs[NSC_M_CONFIG], 3);
-	cr_assert_eq(g.st.msgs[NSC_M_END], 3);
+	cr_assert_eq(g.st.msgs[NSC_M_END], 0);
 	prog_close(&g);
 }
 
@@ -1134,6 +1136,159 @@ Test(msgs, classes_of_fig12)
 	cr_assert_eq(g.st.byte_hops[NSC_C_CONTROL], 0);
 	cr_assert_geq(g.st.byte_hops[NSC_C_OFFLOAD], nsc_stats_coord_hops(&g.st));
 	cr_assert_gt(nsc_stats_coord_hops(&g.st), 0);
+	prog_close(&g);
+}
+
+/* ---- nest: nested stream configurations (doc/STREAMS.md, "Nested streams") ---- */
+
+/* svm's inner loop is a region per sample whose configuration is the
+ * sample's alone (NSC Fig 4d): one nest of 64 x 32 iterations.  As a nest
+ * its indirect reduction is longer than 4 x 64 (§IV-C) and floats, so the
+ * µops run at the banks; the scores are the C kernel's (work::svm) and the
+ * reference's, bit for bit. */
+Test(nest, svm_offloads)
+{
+	prog g;
+	prog_sample(&g, "svm.nsc", NULL, 0);
+	g.s.cache_bytes = 512;
+	prog_run(&g);
+	cr_assert_gt(g.st.uops_bank, 0);
+	cr_assert_eq(g.st.uops_core, 0);
+	cr_assert_gt(g.st.partials, 0);
+	expect_ref(&g);
+	expect_invariants(&g.st);
+	prog_close(&g);
+}
+
+/* bfs_pull's region per unvisited vertex, under the guard dist[v] == INF,
+ * configured from in_off[v] and in_off[v + 1]: a conditional nest whose
+ * outer stream reads in_off and dist at the banks.  Its min= reduction
+ * floats; the distances are the C breadth-first search's. */
+Test(nest, bfs_pull_offloads)
+{
+	graph gr;
+	kronecker(&gr, 8, 8, 2);
+	prog p;
+	graph_prog(&p, "bfs_pull.nsc", &gr);
+	load_ints(&p, "in_off", gr.ioff, gr.v + 1);
+	load_ints(&p, "in_col", gr.icol, gr.e);
+	int64_t want[256];
+	bfs(&gr, 12, want, 1000000);
+	p.s.cache_bytes = 512;
+	prog_run(&p);
+	expect_ints(&p, "dist", want, (uint64_t)gr.v);
+	cr_assert_gt(p.st.uops_bank, 0);
+	/* a few nests opened near the end of a level are short enough to keep
+	 * their reduction at the core (§IV-C) */
+	cr_assert_geq(p.st.uops_bank * 100, 99 * (p.st.uops_bank + p.st.uops_core));
+	expect_ref(&p);
+	expect_invariants(&p.st);
+	prog_close(&p);
+	graph_free(&gr);
+}
+
+/* One configuration for the nest, an instance message for each later
+ * instance, blocks of R iterations across instances, no end messages;
+ * with nest=off each instance is configured from the core again. */
+Test(nest, messages_by_hand)
+{
+	prog g;
+	open_text(&g, "array A i32 256 init=iota\narray O i64 8\nfor s < 8\nstreams k < 32\nload x = A[s*32 + k]\n"
+		      "reduce t i64 += x\nend\nO[s] = t\nend\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	for (int s = 0; s < 8; s++)
+		cr_assert_eq(geti(&g.m, 1, (uint64_t)s), 32 * 32 * s + 31 * 32 / 2);
+	cr_assert_eq(g.st.msgs[NSC_M_CONFIG], 1);
+	cr_assert_eq(g.st.msgs[NSC_M_INSTANCE], 7);
+	cr_assert_eq(g.st.msgs[NSC_M_END], 0);
+	cr_assert_eq(g.st.msgs[NSC_M_CREDIT], 32);
+	/* an instance message is 8 + 16 bytes, from the bank of A[32s - 1],
+	 * where the stream is (bank 2s - 1), to that of A[32s] (bank 2s): one
+	 * hop, but 8 from tile 7 to tile 8 (s = 4) */
+	cr_assert_eq(g.st.msg_byte_hops[NSC_M_INSTANCE], (6 + 8) * 24);
+	expect_invariants(&g.st);
+	expect_ref(&g);
+	g.s.no_nest = true;
+	prog_run(&g);
+	cr_assert_eq(g.st.msgs[NSC_M_CONFIG], 8);
+	cr_assert_eq(g.st.msgs[NSC_M_INSTANCE], 0);
+	expect_ref(&g);
+	prog_close(&g);
+	/* 12 iterations an instance: the blocks of 8 run on across instances
+	 * (96 iterations, 12 credits), where each instance alone sent 2 */
+	open_text(&g, "array A i32 256 init=iota\narray O i64 8\nfor s < 8\nstreams k < 12\nload x = A[s*32 + k]\n"
+		      "reduce t i64 += x\nend\nO[s] = t\nend\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	cr_assert_eq(g.st.msgs[NSC_M_CREDIT], 12);
+	cr_assert_eq(g.st.credits, 96);
+	expect_invariants(&g.st);
+	g.s.no_nest = true;
+	prog_run(&g);
+	cr_assert_eq(g.st.msgs[NSC_M_CREDIT], 16);
+	prog_close(&g);
+}
+
+/* What is a nest: a let the core reads after the region is not the
+ * nest's (its region is configured by the core each time); a region
+ * configured from another region's reduction in the same loop is not one
+ * either, while that other region is; a guard over outer data is. */
+Test(nest, recognised_from_the_program)
+{
+	prog g;
+	open_text(&g, "array A i32 256 init=iota\narray O i64 8\nfor s < 8\nlet b = s*32\nstreams k < 32\n"
+		      "load x = A[b + k]\nreduce t i64 += x\nend\nO[s] = t + b\nend\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	cr_assert_eq(g.st.msgs[NSC_M_CONFIG], 8);
+	cr_assert_eq(g.st.msgs[NSC_M_INSTANCE], 0);
+	expect_ref(&g);
+	prog_close(&g);
+	open_text(&g, "array A i32 256 init=iota\narray O i64 8\nfor s < 8\nstreams k < 4\nload y = A[s + k]\n"
+		      "reduce u i64 += y\nend\nstreams k < 32\nload x = A[u + k]\nreduce t i64 += x\nend\nO[s] = t\nend\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	cr_assert_eq(g.st.msgs[NSC_M_CONFIG], 1 + 8);
+	cr_assert_eq(g.st.msgs[NSC_M_INSTANCE], 7);
+	expect_ref(&g);
+	prog_close(&g);
+	/* G[0] = 0: no instance at s = 0; the nest opens at s = 1, and from
+	 * s = 2 the outer stream reads G[s] (guard and let) at its bank */
+	open_text(&g, "array G i32 8 init=iota\narray A i32 256 init=iota\narray O i64 8\nfor s < 8\nif G[s] > 0\n"
+		      "let b = G[s] * 32\nstreams k < 32\nload x = A[b + k]\nreduce t i64 += x\nend\nO[s] = t\nend\nend\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	prog_run(&g);
+	cr_assert_eq(g.st.core_loads, 3);
+	cr_assert_eq(g.st.msgs[NSC_M_CONFIG], 2);   /* A's stream and the outer stream of G */
+	cr_assert_eq(g.st.msgs[NSC_M_INSTANCE], 6);
+	expect_invariants(&g.st);
+	expect_ref(&g);
+	g.s.no_nest = true;
+	prog_run(&g);
+	cr_assert_eq(g.st.core_loads, 15);
+	expect_ref(&g);
+	prog_close(&g);
+}
+
+/* An alias inside a nest ends the offload of that instance (Fig 7b), the
+ * nest closes, and a later instance configures it afresh; the results
+ * are the reference's. */
+Test(nest, alias_inside)
+{
+	prog g;
+	open_text(&g, "array A i32 256 init=iota\narray O i64 8\nfor s < 8\nstreams k < 32\nload x = A[s*32 + k]\n"
+		      "reduce t i64 += x\nend\nO[s] = t\nend\n");
+	g.s.floating = NSC_FLOAT_BANK;
+	const nsc_alias al = { 70, 0, 75, { .k = 'i', .u.i = 1000 } };   /* A[75] before iteration 70 */
+	g.s.aliases = &al;
+	g.s.naliases = 1;
+	prog_run(&g);
+	cr_assert_eq(g.st.aborts, 1);
+	cr_assert_eq(g.st.msgs[NSC_M_CONFIG], 2);
+	cr_assert_eq(geti(&g.m, 1, 2), 32 * 32 * 2 + 31 * 32 / 2 + 1000 - 75);
+	expect_invariants(&g.st);
+	expect_ref(&g);
 	prog_close(&g);
 }
 

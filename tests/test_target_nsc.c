@@ -219,8 +219,8 @@ static char *report_from_tree(const tgt_stat *r)
 		(unsigned long long)u(r, "streams.uops"), tgt_stat_number(tgt_stat_get(r, "streams.uops_bank_percent")));
 	fprintf(f, "messages");
 	static const char *const m[] = { "config", "migrate", "forward", "credit", "range", "commit", "done", "end",
-					 "data", "request", "line", "writeback" };
-	for (int k = 0; k < 12; k++) {
+					 "data", "request", "line", "writeback", "instance" };
+	for (int k = 0; k < 13; k++) {
 		char p[64];
 		snprintf(p, sizeof p, "messages.%s", m[k]);
 		fprintf(f, " %s %llu", m[k], (unsigned long long)u(r, p));
@@ -526,7 +526,7 @@ Test(errors, settings)
 	open_fails("histogram", &x, TGT_USAGE, "cfg.txt:3: error: window=x: expected a number from 0 to 1024");
 	s = (tgt_setting){ "root", "tid", NULL, 0, 0 };
 	open_fails("histogram", &x, TGT_USAGE,
-		   "-m root=tid: unknown setting (nsc has float, interleave, sync, range, window, cache, core, "
+		   "-m root=tid: unknown setting (nsc has float, interleave, sync, nest, range, window, cache, core, "
 		   "max-iters and max-work)");
 	s = (tgt_setting){ "max-work", "0", NULL, 0, 0 };
 	open_fails("histogram", &x, TGT_USAGE, "-m max-work=0: expected a number from 1 to 9223372036854775807");
@@ -553,7 +553,7 @@ Test(errors, defines_and_aliases)
 	cr_assert_eq(o.st, TGT_FAILED);
 	cr_assert(strstr(o.d.msg, path) == o.d.msg, "%s", o.d.msg);
 	close_sample(&o);
-	const tgt_option *alias = &nsc_ops()->options[9];
+	const tgt_option *alias = &nsc_ops()->options[10];
 	cr_assert_str_eq(alias->name, "alias");
 	tgt_optval ov = { alias, "3:Q[1]=2" };
 	x = (extra){ .opts = &ov, .nopts = 1 };

@@ -124,6 +124,8 @@ static bool nest_one(const nsc_program *p, int f, int r, int *nest_stmt, bool *a
 	bool ok = true;
 	for (int d = 0; d < rg->ndims && ok; d++)
 		ok = nest_expr(&n, rg->dim_len[d]);
+	if (rg->ndims == 0)
+		ok = nest_expr(&n, rg->chase_from) && nest_expr(&n, rg->chase_next) && nest_expr(&n, rg->chase_until);
 	for (int k = 0; k < rg->nstreams && ok; k++)
 		ok = nest_expr(&n, rg->s[k].idx) && nest_expr(&n, rg->s[k].val) && nest_expr(&n, rg->s[k].init);
 	for (int i = f + 1; i < r && ok; i++)
@@ -162,7 +164,7 @@ void nsc_nest_find(const nsc_program *p, int *nest_for, int *nest_stmt)
 	if (assigned && let_of && use)
 		for (int r = 0; r < p->nst; r++) {
 			const nsc_stmt *s = &p->st[r];
-			if (s->kind != NSC_ST_STREAMS || p->rg[s->ref].ndims == 0)
+			if (s->kind != NSC_ST_STREAMS)
 				continue;
 			int f = -1;
 			for (int i = r - 1; i >= 0 && f < 0; i--)

@@ -253,10 +253,14 @@ rstate *nsc_region_begin(nsc_eng *e, const nsc_region *r, int ri)
 		free(g);
 		return NULL;
 	}
+	nsc_float_decide(e, r, ri, g->n, nn ? e->nest_trips : 1, g->fl);
 	if (nn && nn->open) {
-		memcpy(g->fl, nn->fl, sizeof g->fl);
+		/* a stream of the nest stays floated; one the history now
+		 * floats joins it (configured from the core) */
+		for (int s = 0; s <= CH; s++)
+			g->fl[s] |= nn->fl[s];
+		memcpy(nn->fl, g->fl, sizeof nn->fl);
 	} else {
-		nsc_float_decide(e, r, ri, g->n, nn ? e->nest_trips : 1, g->fl);
 		bool any = false;
 		for (int s = 0; s <= CH; s++)
 			any |= g->fl[s];
