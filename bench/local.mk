@@ -84,10 +84,13 @@ bench-workloads: infsim$(EXEEXT) bench/workload_case$(EXEEXT)
 	  $(srcdir)/samples/workloads bench-workloads $(WORKLOADS_ARGS)
 # `make bench-nsc`: the NoC traffic of the near-stream workloads with and
 # without offload, by class (doc/STREAMS.md, NSC Fig 1b and Fig 12).
-EXTRA_DIST += bench/nsc_traffic.sh
+# bench/nsc_gap.py: Fig 12's traffic split by mechanism, and variant runs
+# each without one (doc/STREAMS.md, "Next to NSC Fig 12").
+EXTRA_DIST += bench/nsc_traffic.sh bench/nsc_gap.py
 .PHONY: bench-nsc
 bench-nsc: infsim$(EXEEXT)
 	sh $(srcdir)/bench/nsc_traffic.sh ./infsim$(EXEEXT) $(srcdir)/samples/nsc
+	python3 $(srcdir)/bench/nsc_gap.py --infsim ./infsim$(EXEEXT) --samples $(srcdir)/samples/nsc
 
 # `make figures`: the seed papers' headline figures from infsim's counts,
 # each beside the paper's published values (bench/figures.py,

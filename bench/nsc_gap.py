@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """bench/nsc_gap.py: where NSC Fig 12's traffic goes, by mechanism.
 
-    python3 bench/nsc_gap.py [--infsim ./infsim] [--samples samples/nsc]
+    python3 bench/nsc_gap.py [--infsim ./infsim] [--samples samples/nsc] [-- OPTION...]
 
 Runs each workload of samples/nsc/ as bench/nsc_traffic.sh does (64 B
 interleave, --cache=512, core at tile 0) with `--stats=json`, and prints:
@@ -14,6 +14,8 @@ interleave, --cache=512, core at tile 0) with `--stats=json`, and prints:
    mechanism (--nest=off, --range=64, --range=128, --sync=free, ...), and
    the mean ratio with a mechanism's byte-hops taken out of the offloaded
    run (what it would be if those messages cost nothing).
+
+OPTIONs after `--` go to every run (`-- --range=128`: the table at R = 128).
 
 A measurement, not a test (doc/STREAMS.md, "Next to NSC Fig 12").
 """
@@ -37,7 +39,7 @@ GROUPS = [
 ]
 
 VARIANTS = [
-    ("defaults (nested, R = 8)", []),
+    ("as given (defaults: nested, R = 8)", []),
     ("--nest=off", ["--nest=off"]),
     ("--sync=free", ["--sync=free"]),
     ("--range=64", ["--range=64"]),
@@ -68,13 +70,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--infsim", default="./infsim")
     ap.add_argument("--samples", default="samples/nsc")
+    ap.add_argument("extra", nargs="*", help="options for every run")
     a = ap.parse_args()
     base = {}
-    print("offloaded run's byte-hops by mechanism (share of its total), defaults")
+    print("offloaded run's byte-hops by mechanism (share of its total), %s" % (" ".join(a.extra) or "defaults"))
     print("%-11s %7s" % ("workload", "ratio") + "".join(" %7s" % g[0].split()[0][:7] for g in GROUPS))
     shares = {g[0]: [] for g in GROUPS}
     for w in WORKLOADS:
-        d = run(a.infsim, "%s/%s.nsc" % (a.samples, w), [])
+        d = run(a.infsim, "%s/%s.nsc" % (a.samples, w), a.extra)
         base[w] = d
         k = kinds(d)
         tot = d["traffic"]["offload"]["byte_hops"]
@@ -89,7 +92,7 @@ def main():
     print()
     print("mean ratio offload / core-only (14 workloads)")
     for name, extra in VARIANTS:
-        r = [run(a.infsim, "%s/%s.nsc" % (a.samples, w), extra)["traffic"]["byte_hops_ratio"] if extra
+        r = [run(a.infsim, "%s/%s.nsc" % (a.samples, w), a.extra + extra)["traffic"]["byte_hops_ratio"] if extra
              else base[w]["traffic"]["byte_hops_ratio"] for w in WORKLOADS]
         print("  %-28s %.3f (%+.0f%%)" % (name, sum(r) / n, 100 * (sum(r) / n - 1)))
     print("mean ratio with a mechanism's byte-hops taken out of the offloaded run")

@@ -6,7 +6,7 @@
  * iteration instantiates a new inner loop stream. A conditional inner
  * loop can also be nested, as long as the condition purely depends on
  * outer streams"; Fig 8).  The nesting is read from the program as
- * written: an affine `streams` region inside a `for` loop is nested in it
+ * written: a `streams` region (affine or a chase) inside a `for` loop is nested in it
  * when everything its configuration reads (trip counts, indices, offsets,
  * computations' invariants, reductions' starts) and every `if` between the
  * loop and the region is computed from the loop's variable, scalars the
