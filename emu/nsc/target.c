@@ -1245,10 +1245,11 @@ static tgt_snap *tn_save(tgt *t, diag *d)
 	s->has_last = t->has_last;
 	s->failed = t->failed;
 	/* memory, writers, the private cache's lines (tag, age, dirty), the
-	 * loops, the floating history, a region's ring */
+	 * loops and the nests' statements, the floating history, the nests
+	 * (about 420 bytes a region), a region's ring */
 	s->bytes = sizeof *s + mem_bytes(&t->p, 0) + (t->wr ? mem_bytes(&t->p, 8) : 0) +
-		   (size_t)(t->s.cache_bytes / NSC_LINE + 1) * 17 + ((size_t)t->p.nst + 1) * 24 +
-		   ((size_t)t->p.nrg + 1) * (NSC_MAX_STREAMS + 1) * 32 + ((size_t)t->s.window + 1) * 400;
+		   (size_t)(t->s.cache_bytes / NSC_LINE + 1) * 17 + ((size_t)t->p.nst + 1) * 28 +
+		   ((size_t)t->p.nrg + 1) * ((NSC_MAX_STREAMS + 1) * 32 + 424) + ((size_t)t->s.window + 1) * 400;
 	return s;
 }
 
