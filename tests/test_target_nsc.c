@@ -522,6 +522,8 @@ Test(errors, settings)
 	open_fails("histogram", &x, TGT_USAGE, "-m interleave=96: expected a power of two");
 	s = (tgt_setting){ "core", "64", NULL, 0, 0 };
 	open_fails("histogram", &x, TGT_USAGE, "-m core=64: expected a number from 0 to 63");
+	s = (tgt_setting){ "nest", "no", NULL, 0, 0 };
+	open_fails("histogram", &x, TGT_USAGE, "-m nest=no: expected on or off");
 	s = (tgt_setting){ "window", "x", "cfg.txt", 3, 0 };
 	open_fails("histogram", &x, TGT_USAGE, "cfg.txt:3: error: window=x: expected a number from 0 to 1024");
 	s = (tgt_setting){ "root", "tid", NULL, 0, 0 };
