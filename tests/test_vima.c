@@ -1201,6 +1201,10 @@ Test(ops, documented_in_vima_md)
  * that does not exist; its whole output is test_dbg's), seen as a
  * user's shell sees it: results on standard output, errors on standard
  * error, exit status 1. */
+/* vima_t.vima's cycles to its end (infsim run --stats) */
+#define VIMA_T_CYCLES 87
+#define VIMA_T_CYCLES_S "87"
+
 Test(cli, infsdb_transcript)
 {
 	proc_result r = proc_run_in(tmpdir, INFSDB_BIN, "-batch -nx -x " SRCDIR
@@ -1215,7 +1219,7 @@ Test(cli, infsdb_transcript)
 		"B[0]@2 = {5, 5}\n",
 		"Watchpoint 1: A[3]\n\nOld value = 3\nNew value = 9\n",
 		"Watchpoint 1: A[3]\n\nOld value = 9\nNew value = 5\n",
-		"The program ended after 4 instructions, cycle 77.\n",
+		"The program ended after 4 instructions, cycle " VIMA_T_CYCLES_S ".\n",
 		"$1 = 5\n",
 		"   0  yes    no       2  0x00000300  B[64]\n"
 		"   1  yes    no       1  0x00000200  B[0]\n"
@@ -1233,8 +1237,8 @@ Test(cli, infsdb_transcript)
 }
 
 /* The cycles of a VIMA run: infsdb's `info stats` at the end against
- * `infsim run --stats=json`'s totals.cycles (the old console's "program
- * finished" left out the final write-back: 63 cycles against 77). */
+ * `infsim run --stats=json`'s totals.cycles (both with the final
+ * write-back: vima_t.vima's last 18 cycles). */
 static unsigned long long json_cycles(const char *json)
 {
 	const char *tot = strstr(json, "\"totals\"");
@@ -1273,7 +1277,7 @@ Test(cli, infsdb_cycles_are_infsim_run_s)
 		cr_expect(strstr(d.out, end), "%s: the end line is not at cycle %llu:\n%s", progs[i],
 			  want, d.out);
 		if (i == 0)
-			cr_expect_eq(want, 77);
+			cr_expect_eq(want, VIMA_T_CYCLES);
 		proc_result_free(&d);
 		result_free(&r);
 	}
@@ -1283,31 +1287,99 @@ Test(cli, infsdb_cycles_are_infsim_run_s)
 
 Test(cost, one_and_two_misses)
 {
-	/* copy of one 8 KB vector: tag 1 + one miss 21 + transfers 8 + int alu 8
-	 * + status 4; the final flush writes the line back: 21 more */
+	/* copy of one 8 KB vector: tag 1 + one miss + transfers 8 + int alu 8
+	 * + status 2; the miss puts 4 sub-requests on each vault's 10 GB/s
+	 * bus: 18 DRAM cycles (10.8 ns) + 4 x 6.4 ns = 36.4 ns, 37 cycles; the
+	 * final flush writes the line back: 37 more */
 	vm m;
 	vm_open(&m, "array A i32 2048\narray B i32 2048\ncopy.i32 B, A\n", 0, NULL);
 	vm_run_ok(&m);
-	cr_assert_eq(m.u.st.cyc_dram, 21 + 21);
-	cr_assert_eq(m.u.st.cycles, 1 + 21 + 8 + 8 + 4 + 21);
+	cr_assert_eq(m.u.st.cyc_dram, 37 + 37);
+	cr_assert_eq(m.u.st.cycles, 1 + 37 + 8 + 8 + 2 + 37);
 	vm_close(&m);
-	/* add.f32: two misses together; A at 0 (banks 0-3) and B at 8 KB (banks
-	 * 4-7): 8 sub-requests per vault on 8 banks: 9+9+8*4 = 50 DRAM cycles,
-	 * 31 VIMA cycles; fp alu 13 */
+	/* add.f32: two misses together, 8 sub-requests per vault: 10.8 +
+	 * 8 x 6.4 = 62.0043 ns, 63 cycles; fp alu 13.  A at 0 (banks 0-3) and
+	 * B at 8 KB (banks 4-7) */
 	vm_open(&m, "array A f32 2048\narray B f32 2048\narray C f32 2048\nadd.f32 C, A, B\n", 0, NULL);
 	vm_run_ok(&m);
-	cr_assert_eq(m.u.st.cycles, 1 + 31 + 8 + 13 + 4 + 21);
+	cr_assert_eq(m.u.st.cycles, 1 + 63 + 8 + 13 + 2 + 37);
 	vm_close(&m);
-	/* A at 0 and C at 16 KB share banks 0-3: two per bank, 33+22 = 55 DRAM
-	 * cycles, 34 VIMA cycles */
+	/* A at 0 and C at 16 KB share banks 0-3: two per bank, tRC + 18 DRAM
+	 * cycles + a burst = 36.8 ns, within the bus's 62 ns: the same time */
 	vm_open(&m, "array A f32 2048\narray B f32 2048\narray C f32 2048\nadd.f32 B, A, C\n", 0, NULL);
 	vm_run_ok(&m);
-	cr_assert_eq(m.u.st.cycles, 1 + 34 + 8 + 13 + 4 + 21);
+	cr_assert_eq(m.u.st.cycles, 1 + 63 + 8 + 13 + 2 + 37);
 	cr_assert_eq(m.u.st.cache_accesses, 2 + 1 + 1);
-	/* 24 KB moved at 4.8 pJ/bit, 4 line accesses at 194 pJ, 81 cycles of
+	/* 24 KB moved at 4.8 pJ/bit, 4 line accesses at 194 pJ, 124 cycles of
 	 * 7334 mW static */
-	cr_assert_float_eq(vima_energy_pj(&m.u.st), 24576 * 8 * 4.8 + 4 * 194.0 + 81 * 7334.0, 1e-3);
+	cr_assert_float_eq(vima_energy_pj(&m.u.st), 24576 * 8 * 4.8 + 4 * 194.0 + 124 * 7334.0, 1e-3);
 	vm_close(&m);
+}
+
+/* The memory's peak is 320 GB/s (§II-B: 32 vaults of 10 GB/s): no batch,
+ * and no run, moves more than 320 bytes per VIMA cycle. */
+Test(cost, peak_bandwidth)
+{
+	/* the flush of 8 dirty lines, one batch of 64 KB: 32 sub-requests per
+	 * vault, 10.8 + 32 x 6.4 = 215.6 ns: 216 cycles, 303 B per cycle */
+	vm m;
+	vm_open(&m, "array A i32 16384\nfor i = 0, 16384, 2048\nmov.i32 A[i], 7\nend\n", 0, NULL);
+	cr_assert_eq(vima_run(&m.u, &m.d), VIMA_STEP_END, "%s", m.d.msg);
+	const uint64_t before = m.u.st.cyc_dram;
+	vima_flush(&m.u);
+	cr_assert_eq(m.u.st.cyc_dram - before, 216);
+	cr_assert_leq(65536.0 / (double)(m.u.st.cyc_dram - before), 320.0);
+	vm_close(&m);
+	/* vecsum, 3 x 4 MB, 512 instructions of tag 1 + transfers 8 + fp alu
+	 * 13 + status 2 and their misses: the first 3 fetch 2 lines (63
+	 * cycles); from the 4th on, each fill batch also writes back the dirty
+	 * C line a fill evicts, 12 sub-requests a vault: 10.8 + 12 x 6.4 ns, 88
+	 * cycles; the flush writes the last 3 C lines, 88.  219 B per cycle */
+	result r = run("vima " VECSUM " --stats=json -q");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	const double bytes = 3.0 * 4 * 1048576, cycles = (double)json_cycles(r.out);
+	cr_assert_leq(bytes / cycles, 320.0, "%.1f B per cycle", bytes / cycles);
+	cr_assert_eq(json_cycles(r.out), 3 * (63 + 24) + 509 * (88 + 24) + 88, "%llu",
+		     json_cycles(r.out));
+	result_free(&r);
+}
+
+/* VecSum streams: every line count from 3 to 12 has the same misses, and
+ * the same cycles (the commit's victim leaves through the write buffer
+ * with the next misses, whichever line it is). */
+Test(cost, vecsum_cycles_do_not_swing_with_lines)
+{
+	unsigned long long lo = ~0ull, hi = 0;
+	for (int lines = 3; lines <= 12; lines++) {
+		result r = run("vima " VECSUM " -D N=262144 --lines=%d --stats=json -q", lines);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		const unsigned long long c = json_cycles(r.out);
+		lo = c < lo ? c : lo;
+		hi = c > hi ? c : hi;
+		result_free(&r);
+	}
+	cr_assert_leq(hi - lo, 2, "cycles from %llu to %llu", lo, hi);
+}
+
+/* Stop-and-go's bubbles: 2 cycles an instruction, 2% to 4% of the
+ * streaming kernels' cycles (§III-C: "varying between 2% and 4%"). */
+Test(cost, stop_and_go_share)
+{
+	const char *progs[] = { "memset", "memcopy" };
+	for (size_t i = 0; i < 2; i++) {
+		vm m;
+		char path[512];
+		snprintf(path, sizeof path, "%s/samples/vima/%s.vima", SRCDIR, progs[i]);
+		memset(&m, 0, sizeof m);
+		cr_assert_eq(vima_load(path, NULL, &m.p, &m.d), 0, "%s", m.d.msg);
+		cr_assert_eq(vima_unit_init(&m.u, &m.p, NULL, 0, &m.d), 0, "%s", m.d.msg);
+		cr_assert_eq(vima_run(&m.u, &m.d), VIMA_STEP_END, "%s", m.d.msg);
+		vima_flush(&m.u);
+		cr_assert_eq(m.u.st.cyc_gap, 2 * m.u.st.insns);
+		const double share = (double)m.u.st.cyc_gap / (double)m.u.st.cycles;
+		cr_assert(share >= 0.02 && share <= 0.04, "%s: %.2f%%", progs[i], 100 * share);
+		vm_close(&m);
+	}
 }
 
 Test(cli, load_errors_and_dump)

@@ -182,6 +182,8 @@ void vima_unit_assign(vima_unit *dst, const vima_unit *src)
 	dst->clock = src->clock;
 	memcpy(dst->batch, src->batch, sizeof dst->batch);
 	dst->batch_n = src->batch_n;
+	memcpy(dst->pend, src->pend, sizeof dst->pend);
+	dst->pend_n = src->pend_n;
 	dst->pc = src->pc;
 	dst->fault_insn = src->fault_insn;
 	dst->fault_stmt = src->fault_stmt;

@@ -230,6 +230,9 @@ typedef struct vima_unit {
 	/* sub-requests of the batch now being issued, per vault and bank */
 	uint32_t batch[VIMA_VAULTS][VIMA_BANKS];
 	uint32_t batch_n;
+	/* the write buffer: a commit's victim, sent with the next batch */
+	uint32_t pend[VIMA_VAULTS][VIMA_BANKS];
+	uint32_t pend_n;
 	vima_pc pc;
 	uint32_t *pt;          /* the page table: per page, frame << 2 | permissions (mmu.c) */
 	uint64_t fault_insn;   /* the instruction that faulted, 0 if none */

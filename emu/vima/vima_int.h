@@ -58,8 +58,10 @@ void vima_cache_flush(vima_unit *u);
 
 /* dram.c: sub-requests and their time (§III-D, Table I). */
 void vima_dram_line(vima_unit *u, uint64_t addr, bool write);
-/* The time of the sub-requests issued since the last call, in VIMA
- * cycles; the batch is emptied. */
+/* Move the batch into the write buffer: it leaves with the next batch. */
+void vima_dram_defer(vima_unit *u);
+/* The time of the sub-requests issued since the last call, with the write
+ * buffer's, in VIMA cycles; both are emptied. */
 uint64_t vima_dram_batch_cycles(vima_unit *u);
 /* The cycles an FU takes on a vector of vbytes. */
 uint64_t vima_fu_cycles(vima_fu fu, bool fp, unsigned vbytes);
