@@ -182,7 +182,7 @@ static uint64_t ref_sra_unsigned(vima_type t, uint64_t a, uint64_t b)
 			     : ref_i64(VIMA_OP_sra, a, b);
 }
 
-/* The reference's answer for element a, b; for mad, acc + a*b. */
+/* The reference's answer for element a, b. */
 static uint64_t ref_of(vima_op op, vima_type t, uint64_t a, uint64_t b)
 {
 	if (op == VIMA_OP_sra && (t == VIMA_U32 || t == VIMA_U64))
@@ -221,18 +221,20 @@ static void check_op(vima_op op, vima_type t)
 	const unsigned sz = vima_type_size(t), n = 256 / sz;
 	char text[512];
 	const char *tn = vima_type_name(t);
-	const char *ops = in->form == VIMA_FORM_VV ? "D, A, B" : in->form == VIMA_FORM_V ? "D, A"
-			  : in->form == VIMA_FORM_R ? "S, A, B" : "D, S";
+	const char *ops = in->form == VIMA_FORM_VV || in->form == VIMA_FORM_R ? "D, A, B"
+			  : in->form == VIMA_FORM_V ? "D, A" : "D, S";
 	snprintf(text, sizeof text, "vima vector=256\narray A %s %u\narray B %s %u\narray D %s %u\n"
 		 "array S %s 1\n%s.%s %s\n", tn, n, tn, n, tn, n, tn, in->name, tn, ops);
 	for (unsigned round = 0; round < 6; round++) {
-		uint8_t a[256], b[256], s[256] = { 0 };
-		uint64_t av[64], bv[64], sv = operand(t, round * 7, 1);
+		uint8_t a[256], b[256], dd[256], s[256] = { 0 };
+		uint64_t av[64], bv[64], dv[64], sv = operand(t, round * 7, 1);
 		for (unsigned j = 0; j < n; j++) {
 			av[j] = operand(t, j, round);
 			bv[j] = operand(t, j * 5 + 3, round);
+			dv[j] = operand(t, j * 3 + 1, round);
 			memcpy(a + j * sz, &av[j], sz);
 			memcpy(b + j * sz, &bv[j], sz);
+			memcpy(dd + j * sz, &dv[j], sz);
 		}
 		memcpy(s, &sv, sz == 8 ? 8 : 4);
 		vm m;
@@ -240,29 +242,21 @@ static void check_op(vima_op op, vima_type t)
 		vm_set(&m, "A", a);
 		vm_set(&m, "B", b);
 		vm_set(&m, "S", s);
+		vm_set(&m, "D", dd);
 		vm_run_ok(&m);
-		uint8_t *d = vm_get(&m, "D"), *so = vm_get(&m, "S");
-		uint64_t acc = sv;
+		uint8_t *d = vm_get(&m, "D");
 		for (unsigned j = 0; j < n; j++) {
 			uint64_t got = 0, want;
 			memcpy(&got, d + j * sz, sz);
-			if (in->form == VIMA_FORM_R) {
-				acc = ref_of(VIMA_OP_add, t, acc, ref_of(VIMA_OP_mul, t, av[j], bv[j]));
-				continue;
-			}
-			want = in->form == VIMA_FORM_I ? sv : ref_of(op, t, av[j], bv[j]);
+			want = in->form == VIMA_FORM_I ? sv
+			       : in->form == VIMA_FORM_R
+			       ? ref_of(VIMA_OP_add, t, dv[j], ref_of(VIMA_OP_mul, t, av[j], bv[j]))
+			       : ref_of(op, t, av[j], bv[j]);
 			cr_assert_eq(got, want, "%s.%s element %u: a=0x%llx b=0x%llx: got 0x%llx, want 0x%llx",
 				     in->name, tn, j, (unsigned long long)av[j], (unsigned long long)bv[j],
 				     (unsigned long long)got, (unsigned long long)want);
 		}
-		if (in->form == VIMA_FORM_R) {
-			uint64_t got = 0;
-			memcpy(&got, so, sz);
-			cr_assert_eq(got, acc, "mad.%s: got 0x%llx, want 0x%llx", tn,
-				     (unsigned long long)got, (unsigned long long)acc);
-		}
 		free(d);
-		free(so);
 		vm_close(&m);
 	}
 }
@@ -780,9 +774,9 @@ static const pfault page_faults[] = {
 	/* the broadcast element, read by the host */
 	{ "vima vector=256\narray A i32 64\nmov.i32 A, A[70]\n", 1, 0,
 	  "A[70]: a read of 4 bytes in an unmapped page (address 0x10000000118)" },
-	/* mad reads and writes its accumulator */
+	/* mad reads and writes its destination */
 	{ "vima vector=256\narray A i32 64\narray S i32 1 perm=ro\nmad.i32 S, A, A\n", 1, 0,
-	  "S[0]: a read and write of 4 bytes in a read-only page (address 0x20000000000)" },
+	  "S[0]: a read and write of 256 bytes in a read-only page (address 0x20000000000)" },
 	/* host stores: the host core's own translation */
 	{ "vima vector=256\narray A i32 64\nmov.i32 A, 2\nhost A[64] = 1\n", 0, 1,
 	  "A[64]: a write of 4 bytes in an unmapped page (address 0x10000000100)" },
@@ -915,26 +909,28 @@ Test(coherence, host_write_writes_back_and_invalidates)
 }
 
 /* A host load sees VIMA's result still in the vector cache (DRAM is
- * stale), and a VIMA mad's scalar reaches memory through the host. */
+ * stale), and mad, which reads its destination, sees the host's store. */
 Test(coherence, host_loads_and_mad)
 {
 	const char *text =
 		"vima vector=256\n"
-		"array A i32 64\narray B i32 64\narray S i32 4\n"
+		"array A i32 64\narray B i32 64\narray S i32 64\n"
 		"mov.i32 A, 7\n"
 		"mov.i32 B, A[9]\n"         /* the host reads A[9] from the vector cache */
 		"host S[1] = 10\n"
-		"mad.i32 S[1], A, B\n"      /* 10 + 64 * 49 */
-		"host S[2] = S[1]\n";
+		"mad.i32 S, A, B\n"         /* S[j] + 7 * 7 */
+		"host S[2] = S[1]\n";       /* from the vector cache again */
 	vm m;
 	vm_open(&m, text, 0, NULL);
 	vm_run_ok(&m);
-	cr_assert_eq(m.u.st.host_loads_vcache, 1);
+	cr_assert_eq(m.u.st.host_loads_vcache, 2);
+	/* S[1]'s host line before mad, S[2]'s at the end */
+	cr_assert_eq(m.u.st.host_lines_written_back, 2);
 	int32_t *b = (int32_t *)vm_get(&m, "B"), *s = (int32_t *)vm_get(&m, "S");
-	for (int i = 0; i < 64; i++)
+	for (int i = 0; i < 64; i++) {
 		cr_assert_eq(b[i], 7);
-	cr_assert_eq(s[1], 10 + 64 * 49);
-	cr_assert_eq(s[2], 10 + 64 * 49);
+		cr_assert_eq(s[i], i == 1 || i == 2 ? 10 + 49 : 49, "S[%d] = %d", i, s[i]);
+	}
 	free(b), free(s);
 	vm_close(&m);
 }
@@ -1160,7 +1156,7 @@ Test(cli, usage_errors)
 	result_free(&r);
 	r = run("commands vima");
 	cr_assert_eq(r.status, 0);
-	cr_assert(strstr(r.out, "mad    s,a,b"), "%s", r.out);
+	cr_assert(strstr(r.out, "mad    d+a*b"), "%s", r.out);
 	result_free(&r);
 	r = run("vima --help");
 	cr_assert_eq(r.status, 0);

@@ -13,8 +13,7 @@
  *   4. the FUs compute the result into the fill buffer;
  *   5. the status signal: a page fault (injected at instruction k) drops
  *      the fill buffer, so nothing of k is visible; otherwise the fill
- *      buffer becomes the destination's cache line (or, for mad, the
- *      scalar goes back to the host, which stores it), and the
+ *      buffer becomes the destination's cache line, and the
  *      instruction commits.  The next one dispatches only then.
  */
 #include <stdarg.h>
@@ -131,7 +130,8 @@ static int resolve(vima_unit *u, const vima_stmt *s, operands *o, diag *d)
 {
 	const vima_form f = vima_op_info_of(s->op)->form;
 	o->nsrc = f == VIMA_FORM_VV || f == VIMA_FORM_R ? 2 : f == VIMA_FORM_V ? 1 : 0;
-	int rc = address(u, s, 0, f != VIMA_FORM_R, f != VIMA_FORM_R,
+	/* mad reads its destination too */
+	int rc = address(u, s, 0, true, true,
 			 f == VIMA_FORM_R ? VIMA_PERM_R | VIMA_PERM_W : VIMA_PERM_W, &o->dst, d);
 	for (unsigned k = 0; rc == 0 && k < o->nsrc; k++)
 		rc = address(u, s, (int)k + 1, true, false, VIMA_PERM_R, &o->src[k], d);
@@ -143,6 +143,8 @@ static int resolve(vima_unit *u, const vima_stmt *s, operands *o, diag *d)
 	 * a line this instruction has touched while it has fewer lines. */
 	uint64_t tags[4];
 	unsigned nt = 0;
+	if (f == VIMA_FORM_R)
+		tags[nt++] = o->dst;
 	for (unsigned k = 0; k < o->nsrc; k++) {
 		uint64_t t[2];
 		for (unsigned j = 0, n = lines_of(u, o->src[k], t); j < n; j++) {
@@ -159,11 +161,10 @@ static int resolve(vima_unit *u, const vima_stmt *s, operands *o, diag *d)
 	return 0;
 }
 
-static void coherence(vima_unit *u, const vima_stmt *s, const operands *o)
+static void coherence(vima_unit *u, const operands *o)
 {
 	uint64_t t[2];
-	if (vima_op_info_of(s->op)->form != VIMA_FORM_R)
-		vima_host_writeback(u, o->dst, u->vbytes);
+	vima_host_writeback(u, o->dst, u->vbytes);
 	for (unsigned k = 0; k < o->nsrc; k++)
 		for (unsigned j = 0, n = lines_of(u, o->src[k], t); j < n; j++)
 			vima_host_writeback(u, t[j], u->vbytes);
@@ -188,13 +189,13 @@ static int insn(vima_unit *u, const vima_stmt *s, diag *d)
 		u->fault_insn = u->st.insns + 1;
 		return VIMA_STEP_FAULT;
 	}
-	coherence(u, s, &o);
+	coherence(u, &o);
 	charge(u, &u->st.cyc_tag, 1);
 	uint64_t imm = s->imm;
 	if (in->form == VIMA_FORM_I && s->imm_ref)
 		vima_host_load(u, o.src[0], (uint8_t *)&imm, sz, true); /* little-endian host */
-	if (in->form == VIMA_FORM_R)
-		vima_host_load(u, o.dst, (uint8_t *)&imm, sz, true);
+	if (in->form == VIMA_FORM_R) /* the destination's line, the addend, read first */
+		memcpy(u->fill, vima_cache_read(u, o.dst)->data, u->vbytes);
 	const uint8_t *a = o.nsrc > 0 ? source(u, o.src[0], 0) : NULL;
 	const uint8_t *b = o.nsrc > 1 ? source(u, o.src[1], 1) : NULL;
 	charge(u, &u->st.cyc_dram, vima_dram_batch_cycles(u));
@@ -202,7 +203,7 @@ static int insn(vima_unit *u, const vima_stmt *s, diag *d)
 	charge(u, &u->st.cyc_xfer, u->vbytes == VIMA_VECTOR ? 8 : 1);
 	const bool fp = vima_type_is_float(s->type);
 	uint64_t fu = vima_fu_cycles(in->fu, fp, u->vbytes);
-	if (in->form == VIMA_FORM_R) /* the products, then the adder tree */
+	if (in->form == VIMA_FORM_R) /* the products, then the sums */
 		fu += vima_fu_cycles(VIMA_FU_ALU, fp, u->vbytes);
 	charge(u, &u->st.cyc_fu, fu);
 	if (u->ro.fault_at == u->st.insns + 1) {
@@ -213,13 +214,8 @@ static int insn(vima_unit *u, const vima_stmt *s, diag *d)
 	/* the write buffer holds one line: one still there from the last
 	 * commit (no miss of this instruction took it) leaves now */
 	charge(u, &u->st.cyc_dram, vima_dram_batch_cycles(u));
-	if (in->form == VIMA_FORM_R) {
-		vima_host_store(u, o.dst, (const uint8_t *)&imm, sz);
-		charge(u, &u->st.cyc_dram, vima_dram_batch_cycles(u));
-	} else {
-		vima_cache_commit(u, o.dst);
-		vima_dram_defer(u);
-	}
+	vima_cache_commit(u, o.dst);
+	vima_dram_defer(u);
 	charge(u, &u->st.cyc_gap, GAP_CYCLES);
 	u->st.insns++;
 	u->st.by_op[s->op]++;

@@ -677,8 +677,7 @@ static int insn_operands(cur *c, vima_stmt *s)
 {
 	const vima_op_info *in = vima_op_info_of(s->op);
 	const unsigned sz = vima_type_size(s->type);
-	if (ref(c, &s->ref[0], sz, in->form == VIMA_FORM_R ? "the scalar (an element)"
-							   : "the destination vector") < 0 ||
+	if (ref(c, &s->ref[0], sz, "the destination vector") < 0 ||
 	    comma(c) < 0)
 		return -1;
 	if (in->form == VIMA_FORM_I)

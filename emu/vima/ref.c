@@ -11,13 +11,14 @@
  * integers wrap, shift counts are taken modulo the width, x / 0 is all
  * ones and INT_MIN / -1 is INT_MIN; floats are IEEE with every NaN an
  * arithmetic instruction makes canonical; max and min order -0 below +0;
- * mad adds the rounded products in element order.  The loops are walked
- * here too.  Only the parsed program (its statements and the postfix
- * code of its index expressions, vima_eval) is shared.
+ * mad adds each element's rounded product to the destination's element.
+ * The loops are walked here too.  Only the parsed program (its
+ * statements and the postfix code of its index expressions, vima_eval)
+ * is shared.
  *
  * It also remembers which unit last wrote each vector line (an
- * instruction writes a whole line) and each element a host store or a
- * mad wrote (a small table by address), so a difference can name the
+ * instruction writes a whole line) and each element a host store
+ * wrote (a small table by address), so a difference can name the
  * instruction behind it.
  */
 #include <math.h>
@@ -125,7 +126,7 @@ static int grow_table(vima_reference *r)
 	return 0;
 }
 
-/* Element at addr written by w (host stores and mad: at most one entry
+/* Element at addr written by w (host stores: at most one entry
  * per element, so the table stays within the memory's size). */
 static int wrote_element(vima_reference *r, uint64_t addr, vima_writer w)
 {
@@ -261,30 +262,19 @@ static uint64_t elem_op(vima_op op, vima_type t, uint64_t x, uint64_t y)
 	}
 }
 
-/* s + a[0]*b[0] + a[1]*b[1] + ..., each product and sum on its own. */
-static uint64_t mad(vima_type t, size_t n, const uint8_t *a, const uint8_t *b, uint64_t s)
+/* mad, one element: x + a*b, the product rounded, then the sum. */
+static uint64_t mad(vima_type t, uint64_t x, uint64_t a, uint64_t b)
 {
-	const unsigned sz = vima_type_size(t);
 	if (t == VIMA_F32) {
-		float acc = as_f32(s);
-		for (size_t j = 0; j < n; j++) {
-			const float p = as_f32(get(a + j * sz, sz)) * as_f32(get(b + j * sz, sz));
-			acc = acc + p;
-		}
-		return canon32(acc);
+		const float p = as_f32(a) * as_f32(b);
+		return canon32(as_f32(x) + p);
 	}
 	if (t == VIMA_F64) {
-		double acc = as_f64(s);
-		for (size_t j = 0; j < n; j++) {
-			const double p = as_f64(get(a + j * sz, sz)) * as_f64(get(b + j * sz, sz));
-			acc = acc + p;
-		}
-		return canon64(acc);
+		const double p = as_f64(a) * as_f64(b);
+		return canon64(as_f64(x) + p);
 	}
-	const uint64_t mask = sz == 8 ? UINT64_MAX : UINT32_MAX;
-	for (size_t j = 0; j < n; j++)
-		s += get(a + j * sz, sz) * get(b + j * sz, sz);
-	return s & mask;
+	const uint64_t mask = t == VIMA_I64 || t == VIMA_U64 ? UINT64_MAX : UINT32_MAX;
+	return (x + a * b) & mask;
 }
 
 /* ---- statements ---- */
@@ -328,7 +318,7 @@ static int ref_insn(vima_reference *r, const vima_stmt *s, vima_writer w, diag *
 	const unsigned sz = vima_type_size(s->type);
 	const uint64_t n = r->vbytes / sz;
 	uint64_t dst, a = 0, b = 0, at = 0;
-	int rc = ref_addr(r, s, 0, form == VIMA_FORM_R ? 1 : n, form != VIMA_FORM_R, true, &dst, d);
+	int rc = ref_addr(r, s, 0, n, true, true, &dst, d);
 	if (rc == 0 && form != VIMA_FORM_I)
 		rc = ref_addr(r, s, 1, n, false, false, &a, d);
 	if (rc == 0 && (form == VIMA_FORM_VV || form == VIMA_FORM_R))
@@ -337,18 +327,17 @@ static int ref_insn(vima_reference *r, const vima_stmt *s, vima_writer w, diag *
 		rc = ref_addr(r, s, 1, 1, false, false, &at, d);
 	if (rc != 0)
 		return rc;
-	if (form == VIMA_FORM_R) {
-		put(r->mem + dst, sz, mad(s->type, n, r->mem + a, r->mem + b, get(r->mem + dst, sz)));
-		return wrote_element(r, dst, w) < 0 ? ref_fail(r, s, d, "out of memory") : 0;
-	}
 	uint64_t value = s->imm;
 	if (form == VIMA_FORM_I && s->imm_ref)
 		value = get(r->mem + at, sz);
 	/* every source is read before the destination is written */
 	for (uint64_t j = 0; j < n; j++) {
 		const uint64_t x = form == VIMA_FORM_I ? value : get(r->mem + a + j * sz, sz);
-		const uint64_t y = form == VIMA_FORM_VV ? get(r->mem + b + j * sz, sz) : 0;
-		put(r->tmp + j * sz, sz, form == VIMA_FORM_I ? x : elem_op(s->op, s->type, x, y));
+		const uint64_t y = form == VIMA_FORM_VV || form == VIMA_FORM_R
+				   ? get(r->mem + b + j * sz, sz) : 0;
+		put(r->tmp + j * sz, sz, form == VIMA_FORM_I ? x
+			: form == VIMA_FORM_R ? mad(s->type, get(r->mem + dst + j * sz, sz), x, y)
+			: elem_op(s->op, s->type, x, y));
 	}
 	memcpy(r->mem + dst, r->tmp, r->vbytes);
 	r->lines[dst / r->vbytes] = w;

@@ -66,9 +66,9 @@ int vima_op_lookup(const char *s, size_t len);
 int vima_type_lookup(const char *s, size_t len);
 
 /* d[j] = op(a[j], b[j]) for j < n elements of type t (b unused by the V
- * form; a unused by I, which broadcasts *imm).  The R form (mad) reads
- * *imm as the accumulator and writes the sum there; d is unused.  d may
- * be a or b.  Buffers hold little-endian elements, any alignment. */
+ * form; a unused by I, which broadcasts *imm).  The R form (mad) also
+ * reads d: d[j] = d[j] + a[j]*b[j].  d may be a or b (not for mad).
+ * Buffers hold little-endian elements, any alignment. */
 void vima_op_exec(vima_op op, vima_type t, size_t n, uint8_t *d,
 		  const uint8_t *a, const uint8_t *b, uint64_t *imm);
 
