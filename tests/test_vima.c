@@ -1156,7 +1156,7 @@ Test(cli, usage_errors)
 	result_free(&r);
 	r = run("commands vima");
 	cr_assert_eq(r.status, 0);
-	cr_assert(strstr(r.out, "mad    d+a*b"), "%s", r.out);
+	cr_assert(strstr(r.out, "mad    d,a,b"), "%s", r.out);
 	result_free(&r);
 	r = run("vima --help");
 	cr_assert_eq(r.status, 0);

@@ -1058,7 +1058,7 @@ static const char *const vt_exts[] = { ".vima", NULL };
 static void vt_commands(FILE *out)
 {
 	fprintf(out, "%-6s %-5s %-22s %s\n", "name", "form", "types", "semantics");
-	static const char *const forms[] = { "d,a,b", "d,a", "d,v", "d+a*b" };
+	static const char *const forms[] = { "d,a,b", "d,a", "d,v", "d,a,b" };
 	for (int op = 0; op < VIMA_NOPS; op++) {
 		const vima_op_info *in = vima_op_info_of((vima_op)op);
 		char types[64] = "";
