@@ -349,6 +349,7 @@ EXTRA_DIST += tests/dbg/ar_mac.cmds tests/dbg/ar_mac.out tests/dbg/ar_root.cmds 
 	tests/dbg/ar_root.out tests/dbg/ar_load.cmds tests/dbg/ar_load.out tests/dbg/ar_A.npy \
 	tests/dbg/ar_B.npy tests/dbg/ar_stats.cmds tests/dbg/ar_stats.out
 EXTRA_DIST += tests/dbg/vima_watch.cmds tests/dbg/vima_watch.out tests/dbg/vima_t.vima \
+	tests/dbg/vima_fault.cmds tests/dbg/vima_fault.out tests/dbg/vima_pf.vima \
 	tests/dbg/vima_options.cmds tests/dbg/vima_options.out tests/dbg/vima_A.npy \
 	tests/dbg/simt_div.cmds tests/dbg/simt_div.out tests/dbg/simt_div.simt \
 	tests/dbg/simt_define.cmds tests/dbg/simt_define.out tests/dbg/tui_view.cmds \

@@ -210,6 +210,7 @@ Test(transcript, ar_load) { transcript("ar_load"); }
 Test(transcript, ar_stats) { transcript("ar_stats"); }
 Test(transcript, vima_watch) { transcript("vima_watch"); }
 Test(transcript, vima_options) { transcript("vima_options"); }
+Test(transcript, vima_fault) { transcript("vima_fault"); }
 Test(transcript, simt_div) { transcript("simt_div"); }
 Test(transcript, simt_define) { transcript("simt_define"); }
 Test(transcript, ptx_step) { transcript("ptx_step"); }

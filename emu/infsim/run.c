@@ -507,14 +507,23 @@ static int run_program(const tgt_ops *ops, run_opts *o, const char *text, size_t
 		rc = resolve(&f);
 	if (!rc)
 		rc = prepare(&f);
-	if (!rc)
+	bool fault = false;
+	if (!rc) {
 		rc = after_run(&f, ops->run(f.t, &f.d));
+		/* a precise fault leaves the memory its handler sees: -s saves it,
+		 * -e checks it, --stats counts up to it; the status stays 5 */
+		fault = rc == TGT_FAULT;
+		if (fault)
+			rc = 0;
+	}
 	if (!rc)
 		rc = outputs(&f);
 	if (!rc && o->stats)
 		rc = write_stats(&f);
-	if (!rc)
+	if (!rc && !fault)
 		summary(&f);
+	if (!rc && fault)
+		rc = TGT_FAULT;
 	if (f.t)
 		ops->close(f.t);
 	tgt_opts_settings_free(&st);

@@ -13,20 +13,32 @@
  * different bank, and the 4 banks of consecutive lines alternate.
  *
  * Time: the sub-requests the sequencer issues together (the misses of one
- * instruction, or one write-back) form a batch.  With closed rows every
- * sub-request is an activate, a column access and a precharge: it
- * completes tRCD + tCAS + tBURST DRAM cycles after it starts, and its
- * bank takes the next one tRC = tRAS + tRP later.  A vault's data bus
- * carries one 64 B burst per tBURST.  The batch ends when the slowest
- * vault does.  DRAM cycles (1666 MHz) become VIMA cycles (1 GHz) rounding
- * up.
+ * instruction with their victims' write-backs, a host store's write-back,
+ * the final flush) form a batch.  With closed rows every sub-request is an
+ * activate, a column access and a precharge: it completes tRCD + tCAS +
+ * its burst after it starts, and its bank takes the next one tRC = tRAS +
+ * tRP later.  A vault's data bus carries 10 GB/s, one 64 B burst per
+ * 6.4 ns: 32 vaults x 10 GB/s is the 320 GB/s the paper gives the memory
+ * (§II-B, [18], [19]), so no batch moves more.  The batch ends when the
+ * slowest vault does.
+ *
+ * The write-back of the line a commit evicts goes to a one-line write
+ * buffer and leaves with the next batch the sequencer issues (the next
+ * instruction's misses, or at the latest the next commit's, a host
+ * store's or the flush), so its DRAM latency overlaps instead of adding
+ * a batch of its own (doc/VIMA.md, "Cost model").
+ *
+ * Times are counted in units of 1/8330 ns: a DRAM cycle (1666 MHz) is
+ * 5000 of them, a 64 B burst at 10 GB/s 53312.  A batch's time becomes
+ * VIMA cycles (1 GHz) rounding up.
  */
 #include "vima_int.h"
 
 /* Table I: DRAM@1666 MHz, CAS-RP-RCD-RAS-CWD = 9-9-9-24-7. */
-enum { T_CAS = 9, T_RP = 9, T_RCD = 9, T_RAS = 24, T_CWD = 7,
-       T_BURST = 4 /* 64 B at 16 B per DRAM cycle (infsim's choice) */ };
-enum { DRAM_MHZ = 1666, VIMA_MHZ = 1000 };
+enum { T_CAS = 9, T_RP = 9, T_RCD = 9, T_RAS = 24, T_CWD = 7 };
+/* In units of 1/8330 ns: one DRAM cycle, one 64 B burst on a vault's bus
+ * at 10 GB/s (6.4 ns), and one VIMA cycle. */
+enum { U_DRAM = 5000, U_BURST = 53312, U_VIMA = 8330 };
 
 /* Table I's energies (pJ) and static powers (mW). */
 #define PJ_PER_BIT_VIMA 4.8
@@ -54,27 +66,38 @@ void vima_dram_line(vima_unit *u, uint64_t addr, bool write)
 	u->st.energy_dram_pj += PJ_PER_BIT_VIMA * 8.0 * u->vbytes;
 }
 
+void vima_dram_defer(vima_unit *u)
+{
+	for (unsigned v = 0; v < VIMA_VAULTS; v++)
+		for (unsigned b = 0; b < VIMA_BANKS; b++) {
+			u->pend[v][b] += u->batch[v][b];
+			u->batch[v][b] = 0;
+		}
+	u->pend_n += u->batch_n;
+	u->batch_n = 0;
+}
+
 uint64_t vima_dram_batch_cycles(vima_unit *u)
 {
-	if (u->batch_n == 0)
+	if (u->batch_n + u->pend_n == 0)
 		return 0;
-	const uint64_t lat = T_RCD + (T_CAS > T_CWD ? T_CAS : T_CWD) + T_BURST;
-	const uint64_t trc = T_RAS + T_RP;
+	const uint64_t lat = (uint64_t)(T_RCD + (T_CAS > T_CWD ? T_CAS : T_CWD)) * U_DRAM + U_BURST;
+	const uint64_t trc = (uint64_t)(T_RAS + T_RP) * U_DRAM;
 	uint64_t worst = 0;
 	for (unsigned v = 0; v < VIMA_VAULTS; v++) {
 		uint64_t nv = 0;
 		for (unsigned b = 0; b < VIMA_BANKS; b++) {
-			const uint64_t k = u->batch[v][b];
+			const uint64_t k = u->batch[v][b] + u->pend[v][b];
 			nv += k;
 			if (k && (k - 1) * trc + lat > worst)
 				worst = (k - 1) * trc + lat;
-			u->batch[v][b] = 0;
+			u->batch[v][b] = u->pend[v][b] = 0;
 		}
-		if (nv && T_RCD + T_CAS + nv * T_BURST > worst)
-			worst = T_RCD + T_CAS + nv * T_BURST;
+		if (nv && (uint64_t)(T_RCD + T_CAS) * U_DRAM + nv * U_BURST > worst)
+			worst = (uint64_t)(T_RCD + T_CAS) * U_DRAM + nv * U_BURST;
 	}
-	u->batch_n = 0;
-	return (worst * VIMA_MHZ + DRAM_MHZ - 1) / DRAM_MHZ;
+	u->batch_n = u->pend_n = 0;
+	return (worst + U_VIMA - 1) / U_VIMA;
 }
 
 /* Table I: 256 int units, alu/mul/div 8-12-28 cycles, and 256 fp units,

@@ -5,14 +5,15 @@
  * §III-D).
  *
  * An instruction (stop-and-go, one in flight):
- *   1. translate its operands (bounds, the destination on a line);
+ *   1. translate its operands (the destination on a line; the page
+ *      table's permissions, mmu.c: a refused access is a page fault
+ *      raised before the instruction leaves the host);
  *   2. coherence: the host's dirty lines inside its lines go to DRAM;
  *   3. tag check; the source lines that miss are fetched together;
  *   4. the FUs compute the result into the fill buffer;
  *   5. the status signal: a page fault (injected at instruction k) drops
  *      the fill buffer, so nothing of k is visible; otherwise the fill
- *      buffer becomes the destination's cache line (or, for mad, the
- *      scalar goes back to the host, which stores it), and the
+ *      buffer becomes the destination's cache line, and the
  *      instruction commits.  The next one dispatches only then.
  */
 #include <stdarg.h>
@@ -20,7 +21,11 @@
 
 #include "vima_int.h"
 
-#define GAP_CYCLES 4 /* the status signal's round trip (infsim's choice) */
+/* The gap between two instructions (stop-and-go, §III-C): 4 CPU cycles at
+ * 2 GHz: the status signal up to the core and the next instruction down
+ * (Table I: "Inst. lat. 1 CPU cycle" each), the commit and the dispatch
+ * from the MOB (one cycle each). */
+#define GAP_CYCLES 2
 
 static int fail(const vima_unit *u, const vima_stmt *s, int col, diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -64,10 +69,12 @@ static int eval(vima_unit *u, const vima_stmt *s, vima_code c, int col, int64_t 
 	return eval_at(u, &u->pc, s, c, col, v, d);
 }
 
-/* The byte address of operand k: a whole vector inside its array (on a
- * line boundary when `line`), or one element. */
+/* The physical byte address of operand k: a whole vector (on a line
+ * boundary when `line`) or one element, translated for access need
+ * (VIMA_PERM_R, VIMA_PERM_W).  0; 1, a page fault, with u->fault_why
+ * saying which access and why; or -1 with d. */
 static int address(vima_unit *u, const vima_stmt *s, int k, bool vector, bool line,
-		   uint64_t *addr, diag *d)
+		   unsigned need, uint64_t *addr, diag *d)
 {
 	const vima_ref *r = &s->ref[k];
 	const vima_array *a = &u->p->arrays[r->array];
@@ -76,20 +83,20 @@ static int address(vima_unit *u, const vima_stmt *s, int k, bool vector, bool li
 	int64_t i;
 	if (eval(u, s, r->index, r->col, &i, d) < 0)
 		return -1;
-	if (i < 0 || (uint64_t)i > a->count || a->count - (uint64_t)i < (uint64_t)n) {
-		if (vector)
-			return fail(u, s, r->col, d, "%s[%lld] is not a vector inside %s: elements "
-				    "%lld..%lld, of %llu", a->name, (long long)i, a->name,
-				    (long long)i, (long long)i + n - 1, (unsigned long long)a->count);
-		return fail(u, s, r->col, d, "%s[%lld] is outside %s (%llu elements)", a->name,
-			    (long long)i, a->name, (unsigned long long)a->count);
-	}
 	if (line && i % n != 0)
 		return fail(u, s, r->col, d, "destination %s[%lld] does not start a vector line "
 			    "(an index that is a multiple of %lld); VIMA writes whole lines",
 			    a->name, (long long)i, (long long)n);
-	*addr = a->base + (uint64_t)i * sz;
-	return 0;
+	uint64_t va;
+	char why[96];
+	if (!vima_va(u->p, r->array, i, &va))
+		snprintf(why, sizeof why, "outside the address space");
+	else if (vima_translate(u, va, (uint64_t)n * sz, need, addr, why, sizeof why) == 0)
+		return 0;
+	snprintf(u->fault_why, sizeof u->fault_why, "%s[%lld]: a %s of %llu bytes %s", a->name,
+		 (long long)i, need == VIMA_PERM_R ? "read" : need == VIMA_PERM_W ? "write"
+		 : "read and write", (unsigned long long)n * sz, why);
+	return 1;
 }
 
 /* The lines a source vector at addr covers: one, or two when unaligned. */
@@ -118,21 +125,26 @@ typedef struct operands {
 	unsigned nsrc;
 } operands;
 
+/* Translate s's operands: 0, 1 (a page fault), or -1 with d. */
 static int resolve(vima_unit *u, const vima_stmt *s, operands *o, diag *d)
 {
 	const vima_form f = vima_op_info_of(s->op)->form;
 	o->nsrc = f == VIMA_FORM_VV || f == VIMA_FORM_R ? 2 : f == VIMA_FORM_V ? 1 : 0;
-	if (address(u, s, 0, f != VIMA_FORM_R, f != VIMA_FORM_R, &o->dst, d) < 0)
-		return -1;
-	for (unsigned k = 0; k < o->nsrc; k++)
-		if (address(u, s, (int)k + 1, true, false, &o->src[k], d) < 0)
-			return -1;
-	if (f == VIMA_FORM_I && s->imm_ref && address(u, s, 1, false, false, &o->src[0], d) < 0)
-		return -1;
+	/* mad reads its destination too */
+	int rc = address(u, s, 0, true, true,
+			 f == VIMA_FORM_R ? VIMA_PERM_R | VIMA_PERM_W : VIMA_PERM_W, &o->dst, d);
+	for (unsigned k = 0; rc == 0 && k < o->nsrc; k++)
+		rc = address(u, s, (int)k + 1, true, false, VIMA_PERM_R, &o->src[k], d);
+	if (rc == 0 && f == VIMA_FORM_I && s->imm_ref)
+		rc = address(u, s, 1, false, false, VIMA_PERM_R, &o->src[0], d);
+	if (rc != 0)
+		return rc;
 	/* Sources stay in the cache until the FUs read them; LRU never evicts
 	 * a line this instruction has touched while it has fewer lines. */
 	uint64_t tags[4];
 	unsigned nt = 0;
+	if (f == VIMA_FORM_R)
+		tags[nt++] = o->dst;
 	for (unsigned k = 0; k < o->nsrc; k++) {
 		uint64_t t[2];
 		for (unsigned j = 0, n = lines_of(u, o->src[k], t); j < n; j++) {
@@ -149,11 +161,10 @@ static int resolve(vima_unit *u, const vima_stmt *s, operands *o, diag *d)
 	return 0;
 }
 
-static void coherence(vima_unit *u, const vima_stmt *s, const operands *o)
+static void coherence(vima_unit *u, const operands *o)
 {
 	uint64_t t[2];
-	if (vima_op_info_of(s->op)->form != VIMA_FORM_R)
-		vima_host_writeback(u, o->dst, u->vbytes);
+	vima_host_writeback(u, o->dst, u->vbytes);
 	for (unsigned k = 0; k < o->nsrc; k++)
 		for (unsigned j = 0, n = lines_of(u, o->src[k], t); j < n; j++)
 			vima_host_writeback(u, t[j], u->vbytes);
@@ -171,15 +182,20 @@ static int insn(vima_unit *u, const vima_stmt *s, diag *d)
 	const vima_op_info *in = vima_op_info_of(s->op);
 	const unsigned sz = vima_type_size(s->type);
 	operands o;
-	if (resolve(u, s, &o, d) < 0)
+	const int tr = resolve(u, s, &o, d);
+	if (tr < 0)
 		return -1;
-	coherence(u, s, &o);
+	if (tr > 0) { /* the host's translation refused it: it never reaches the unit */
+		u->fault_insn = u->st.insns + 1;
+		return VIMA_STEP_FAULT;
+	}
+	coherence(u, &o);
 	charge(u, &u->st.cyc_tag, 1);
 	uint64_t imm = s->imm;
 	if (in->form == VIMA_FORM_I && s->imm_ref)
 		vima_host_load(u, o.src[0], (uint8_t *)&imm, sz, true); /* little-endian host */
-	if (in->form == VIMA_FORM_R)
-		vima_host_load(u, o.dst, (uint8_t *)&imm, sz, true);
+	if (in->form == VIMA_FORM_R) /* the destination's line, the addend, read first */
+		memcpy(u->fill, vima_cache_read(u, o.dst)->data, u->vbytes);
 	const uint8_t *a = o.nsrc > 0 ? source(u, o.src[0], 0) : NULL;
 	const uint8_t *b = o.nsrc > 1 ? source(u, o.src[1], 1) : NULL;
 	charge(u, &u->st.cyc_dram, vima_dram_batch_cycles(u));
@@ -187,18 +203,19 @@ static int insn(vima_unit *u, const vima_stmt *s, diag *d)
 	charge(u, &u->st.cyc_xfer, u->vbytes == VIMA_VECTOR ? 8 : 1);
 	const bool fp = vima_type_is_float(s->type);
 	uint64_t fu = vima_fu_cycles(in->fu, fp, u->vbytes);
-	if (in->form == VIMA_FORM_R) /* the products, then the adder tree */
+	if (in->form == VIMA_FORM_R) /* the products, then the sums */
 		fu += vima_fu_cycles(VIMA_FU_ALU, fp, u->vbytes);
 	charge(u, &u->st.cyc_fu, fu);
 	if (u->ro.fault_at == u->st.insns + 1) {
 		u->fault_insn = u->st.insns + 1;
+		u->fault_why[0] = '\0';
 		return VIMA_STEP_FAULT; /* the fill buffer is dropped */
 	}
-	if (in->form == VIMA_FORM_R)
-		vima_host_store(u, o.dst, (const uint8_t *)&imm, sz);
-	else
-		vima_cache_commit(u, o.dst);
+	/* the write buffer holds one line: one still there from the last
+	 * commit (no miss of this instruction took it) leaves now */
 	charge(u, &u->st.cyc_dram, vima_dram_batch_cycles(u));
+	vima_cache_commit(u, o.dst);
+	vima_dram_defer(u);
 	charge(u, &u->st.cyc_gap, GAP_CYCLES);
 	u->st.insns++;
 	u->st.by_op[s->op]++;
@@ -207,16 +224,19 @@ static int insn(vima_unit *u, const vima_stmt *s, diag *d)
 
 static int host(vima_unit *u, const vima_stmt *s, diag *d)
 {
-	uint64_t dst, v = s->imm;
+	uint64_t dst, src = 0, v = s->imm;
 	const unsigned sz = vima_type_size(s->type);
-	if (address(u, s, 0, false, false, &dst, d) < 0)
+	int rc = s->imm_ref ? address(u, s, 1, false, false, VIMA_PERM_R, &src, d) : 0;
+	if (rc == 0)
+		rc = address(u, s, 0, false, false, VIMA_PERM_W, &dst, d);
+	if (rc < 0)
 		return -1;
-	if (s->imm_ref) {
-		uint64_t src;
-		if (address(u, s, 1, false, false, &src, d) < 0)
-			return -1;
-		vima_host_load(u, src, (uint8_t *)&v, sz, true);
+	if (rc > 0) {
+		u->fault_host = u->st.host_stmts + 1;
+		return VIMA_STEP_FAULT;
 	}
+	if (s->imm_ref)
+		vima_host_load(u, src, (uint8_t *)&v, sz, true);
 	vima_host_store(u, dst, (const uint8_t *)&v, sz);
 	charge(u, &u->st.cyc_dram, vima_dram_batch_cycles(u));
 	u->st.host_stmts++;

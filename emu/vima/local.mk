@@ -6,7 +6,7 @@
 libinfsim_core_la_SOURCES += emu/vima/vima.h emu/vima/vima_int.h emu/vima/ops.def emu/vima/ops_loop.h \
 	emu/vima/ops.c emu/vima/expr.c emu/vima/parse.c emu/vima/load.c \
 	emu/vima/dram.c emu/vima/cache.c emu/vima/host.c emu/vima/exec.c \
-	emu/vima/unit.c emu/vima/report.c \
+	emu/vima/unit.c emu/vima/mmu.c emu/vima/report.c \
 	emu/vima/ref.c emu/vima/target.c
 pkginclude_HEADERS += emu/vima/vima.h emu/vima/ops.def
 EXTRA_DIST += emu/vima/README.md
@@ -14,7 +14,7 @@ EXTRA_DIST += emu/vima/README.md
 EXTRA_DIST += samples/vima/memset.vima samples/vima/memcopy.vima samples/vima/vecsum.vima \
 	samples/vima/stencil.vima samples/vima/matmul.vima samples/vima/knn.vima \
 	samples/vima/mlp.vima tests/fuzz/fuzz_vima.c \
-	tests/fuzz/corpus/vima/knn.vima tests/fuzz/corpus/vima/matmul.vima tests/fuzz/corpus/vima/memcopy.vima tests/fuzz/corpus/vima/memset.vima tests/fuzz/corpus/vima/mlp.vima tests/fuzz/corpus/vima/small_all.vima tests/fuzz/corpus/vima/stencil.vima tests/fuzz/corpus/vima/vecsum.vima
+	tests/fuzz/corpus/vima/knn.vima tests/fuzz/corpus/vima/matmul.vima tests/fuzz/corpus/vima/memcopy.vima tests/fuzz/corpus/vima/memset.vima tests/fuzz/corpus/vima/mlp.vima tests/fuzz/corpus/vima/perm.vima tests/fuzz/corpus/vima/small_all.vima tests/fuzz/corpus/vima/stencil.vima tests/fuzz/corpus/vima/vecsum.vima
 # make fuzz-vima: build the libFuzzer target with clang and run it for
 # FUZZ_SECONDS (doc/VIMA.md, "Fuzzing"); not part of `make check`.  It
 # fuzzes the unit, so the target's table (target.c) stays out.

@@ -11,8 +11,8 @@
  * round-to-nearest-even and subnormals kept; every NaN an arithmetic
  * instruction produces is the canonical quiet NaN (0x7fc00000,
  * 0x7ff8000000000000) so results do not depend on the host's NaN payload
- * rules; abs, copy and mov move bits.  mad multiplies and adds in
- * separate, rounded steps, in element order.
+ * rules; abs, copy and mov move bits.  mad multiplies and adds each
+ * element in separate, rounded steps.
  */
 #include <math.h>
 #include <string.h>
@@ -157,16 +157,15 @@ static uint64_t elem(vima_op op, vima_type t, uint64_t a, uint64_t b)
 	}
 }
 
-/* mad: acc + a[0]*b[0] + a[1]*b[1] + ..., each product and each sum
- * rounded (or wrapped) on its own, in element order. */
-static uint64_t mad(vima_type t, size_t n, const uint8_t *a, const uint8_t *b, uint64_t acc)
+/* mad: d[j] = d[j] + a[j]*b[j], the product and the sum each rounded (or
+ * wrapped) on its own (NEON's VMLA, not a fused multiply-add). */
+static void mad(vima_type t, size_t n, uint8_t *d, const uint8_t *a, const uint8_t *b)
 {
 	const unsigned sz = vima_type_size(t);
 	for (size_t j = 0; j < n; j++) {
 		const uint64_t p = elem(VIMA_OP_mul, t, load(a + j * sz, sz), load(b + j * sz, sz));
-		acc = elem(VIMA_OP_add, t, acc, p);
+		store(d + j * sz, sz, elem(VIMA_OP_add, t, load(d + j * sz, sz), p));
 	}
-	return acc;
 }
 
 /* One loop per type and instruction, so that the compiler folds the
@@ -214,7 +213,7 @@ void vima_op_exec(vima_op op, vima_type t, size_t n, uint8_t *d,
 	};
 	const unsigned sz = vima_type_size(t);
 	if (op == VIMA_OP_mad) {
-		*imm = mad(t, n, a, b, *imm);
+		mad(t, n, d, a, b);
 		return;
 	}
 	if (op == VIMA_OP_mov) {

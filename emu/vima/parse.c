@@ -508,14 +508,56 @@ static int stmt_const(cur *c)
 	return 0;
 }
 
+static int array_init(cur *c, vima_array *a);
+
+/* perm=rw|ro|none, after "perm" (doc/VIMA.md, "Address translation"). */
+static int array_perm(cur *c, vima_array *a)
+{
+	char kind[VIMA_NAME_MAX];
+	skip(c);
+	size_t st = c->pos;
+	if (ident(c, kind, "rw, ro or none") < 0)
+		return -1;
+	if (!strcmp(kind, "rw"))
+		a->perm = VIMA_PERM_R | VIMA_PERM_W;
+	else if (!strcmp(kind, "ro"))
+		a->perm = VIMA_PERM_R;
+	else if (!strcmp(kind, "none"))
+		a->perm = 0;
+	else
+		return err(c, st, "unknown permission '%s'; expected rw, ro or none", kind);
+	return 0;
+}
+
+/* The array's options: init=... and perm=..., each at most once. */
+static int array_opts(cur *c, vima_array *a)
+{
+	bool seen[2] = { false, false };
+	while (!at_end(c)) {
+		char key[VIMA_NAME_MAX];
+		skip(c);
+		size_t st = c->pos;
+		if (ident(c, key, "init= or perm=") < 0)
+			return -1;
+		const int k = !strcmp(key, "init") ? 0 : !strcmp(key, "perm") ? 1 : -1;
+		if (k < 0)
+			return err(c, st, "unknown array option '%s'; expected init= or perm=", key);
+		if (seen[k])
+			return err(c, st, "a second %s= for array %s; expected one", key, a->name);
+		seen[k] = true;
+		if (expect(c, '=', k ? "after perm" : "after init") < 0 ||
+		    (k ? array_perm(c, a) : array_init(c, a)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int array_init(cur *c, vima_array *a)
 {
 	char kind[VIMA_NAME_MAX];
 	skip(c);
 	size_t st = c->pos;
-	if (ident(c, kind, "init=") < 0 || strcmp(kind, "init") != 0)
-		return err(c, st, "expected init=zero, init=iota, init=const:VALUE or init=random:SEED");
-	if (expect(c, '=', "after init") < 0 || ident(c, kind, "zero, iota, const or random") < 0)
+	if (ident(c, kind, "zero, iota, const or random") < 0)
 		return -1;
 	if (!strcmp(kind, "zero") || !strcmp(kind, "iota")) {
 		a->init = kind[0] == 'z' ? VIMA_INIT_ZERO : VIMA_INIT_IOTA;
@@ -523,7 +565,7 @@ static int array_init(cur *c, vima_array *a)
 	}
 	bool isc = !strcmp(kind, "const");
 	if (!isc && strcmp(kind, "random") != 0)
-		return err(c, st + 5, "unknown init '%s'; expected zero, iota, const:VALUE or random:SEED", kind);
+		return err(c, st, "unknown init '%s'; expected zero, iota, const:VALUE or random:SEED", kind);
 	if (expect(c, ':', isc ? "before the constant" : "before the seed") < 0)
 		return -1;
 	a->init = isc ? VIMA_INIT_CONST : VIMA_INIT_RANDOM;
@@ -565,7 +607,8 @@ static int stmt_array(cur *c)
 	a->bytes = a->count * size;
 	a->base = c->mem;
 	a->line = c->line;
-	if (!at_end(c) && array_init(c, a) < 0)
+	a->perm = VIMA_PERM_R | VIMA_PERM_W;
+	if (array_opts(c, a) < 0)
 		return -1;
 	p->narrays++;
 	c->mem = (a->base + a->bytes + vb - 1) / vb * vb;
@@ -634,8 +677,7 @@ static int insn_operands(cur *c, vima_stmt *s)
 {
 	const vima_op_info *in = vima_op_info_of(s->op);
 	const unsigned sz = vima_type_size(s->type);
-	if (ref(c, &s->ref[0], sz, in->form == VIMA_FORM_R ? "the scalar (an element)"
-							   : "the destination vector") < 0 ||
+	if (ref(c, &s->ref[0], sz, "the destination vector") < 0 ||
 	    comma(c) < 0)
 		return -1;
 	if (in->form == VIMA_FORM_I)

@@ -11,13 +11,14 @@
  * integers wrap, shift counts are taken modulo the width, x / 0 is all
  * ones and INT_MIN / -1 is INT_MIN; floats are IEEE with every NaN an
  * arithmetic instruction makes canonical; max and min order -0 below +0;
- * mad adds the rounded products in element order.  The loops are walked
- * here too.  Only the parsed program (its statements and the postfix
- * code of its index expressions, vima_eval) is shared.
+ * mad adds each element's rounded product to the destination's element.
+ * The loops are walked here too.  Only the parsed program (its
+ * statements and the postfix code of its index expressions, vima_eval)
+ * is shared.
  *
  * It also remembers which unit last wrote each vector line (an
- * instruction writes a whole line) and each element a host store or a
- * mad wrote (a small table by address), so a difference can name the
+ * instruction writes a whole line) and each element a host store
+ * wrote (a small table by address), so a difference can name the
  * instruction behind it.
  */
 #include <math.h>
@@ -125,7 +126,7 @@ static int grow_table(vima_reference *r)
 	return 0;
 }
 
-/* Element at addr written by w (host stores and mad: at most one entry
+/* Element at addr written by w (host stores: at most one entry
  * per element, so the table stays within the memory's size). */
 static int wrote_element(vima_reference *r, uint64_t addr, vima_writer w)
 {
@@ -261,48 +262,53 @@ static uint64_t elem_op(vima_op op, vima_type t, uint64_t x, uint64_t y)
 	}
 }
 
-/* s + a[0]*b[0] + a[1]*b[1] + ..., each product and sum on its own. */
-static uint64_t mad(vima_type t, size_t n, const uint8_t *a, const uint8_t *b, uint64_t s)
+/* mad, one element: x + a*b, the product rounded, then the sum. */
+static uint64_t mad(vima_type t, uint64_t x, uint64_t a, uint64_t b)
 {
-	const unsigned sz = vima_type_size(t);
 	if (t == VIMA_F32) {
-		float acc = as_f32(s);
-		for (size_t j = 0; j < n; j++) {
-			const float p = as_f32(get(a + j * sz, sz)) * as_f32(get(b + j * sz, sz));
-			acc = acc + p;
-		}
-		return canon32(acc);
+		const float p = as_f32(a) * as_f32(b);
+		return canon32(as_f32(x) + p);
 	}
 	if (t == VIMA_F64) {
-		double acc = as_f64(s);
-		for (size_t j = 0; j < n; j++) {
-			const double p = as_f64(get(a + j * sz, sz)) * as_f64(get(b + j * sz, sz));
-			acc = acc + p;
-		}
-		return canon64(acc);
+		const double p = as_f64(a) * as_f64(b);
+		return canon64(as_f64(x) + p);
 	}
-	const uint64_t mask = sz == 8 ? UINT64_MAX : UINT32_MAX;
-	for (size_t j = 0; j < n; j++)
-		s += get(a + j * sz, sz) * get(b + j * sz, sz);
-	return s & mask;
+	const uint64_t mask = t == VIMA_I64 || t == VIMA_U64 ? UINT64_MAX : UINT32_MAX;
+	return (x + a * b) & mask;
 }
 
 /* ---- statements ---- */
 
-/* The byte address of operand k of s: n elements inside the array, and
- * (line) at an index that is a multiple of n. */
+/* The byte address of operand k of s: n elements, at an index that is a
+ * multiple of n (line), through the reference's own reading of the page
+ * table (doc/VIMA.md, "Address translation"): the address
+ * ((array + 1) << 40) + index * size lies in the mapping of the array its
+ * bits 40 and up name, which covers the array's bytes rounded up to whole
+ * vectors, and that array's perm= allows the access (write: rw; read: rw
+ * or ro).  0, 2 for a page fault, or -1 with d. */
 static int ref_addr(vima_reference *r, const vima_stmt *s, int k, uint64_t n, bool line,
-		    uint64_t *addr, diag *d)
+		    bool write, uint64_t *addr, diag *d)
 {
-	const vima_array *a = &r->p->arrays[s->ref[k].array];
-	int64_t i;
+	const int ai = s->ref[k].array;
+	const int64_t sz = vima_type_size(r->p->arrays[ai].type);
+	int64_t i, off, va;
 	const char *why;
 	if (vima_eval(r->p, s->ref[k].index, r->vars, &i, &why) < 0)
 		return ref_fail(r, s, d, why);
-	if (i < 0 || (uint64_t)i > a->count || a->count - (uint64_t)i < n ||
-	    (line && (uint64_t)i % n != 0))
-		return ref_fail(r, s, d, "an operand outside its array");
-	*addr = a->base + (uint64_t)i * vima_type_size(a->type);
+	if (line && i % (int64_t)n != 0)
+		return ref_fail(r, s, d, "a destination that does not start a line");
+	if (__builtin_mul_overflow(i, sz, &off) ||
+	    __builtin_add_overflow((int64_t)(ai + 1) * ((int64_t)1 << 40), off, &va) || va < 0)
+		return 2;
+	const uint64_t region = (uint64_t)va >> 40;
+	if (region < 1 || region > r->p->narrays)
+		return 2;
+	const vima_array *m = &r->p->arrays[region - 1];
+	const uint64_t o = (uint64_t)va - (region << 40);
+	const uint64_t mapped = (m->bytes + r->vbytes - 1) / r->vbytes * r->vbytes;
+	if (o + n * (uint64_t)sz > mapped || m->perm == 0 || (write && m->perm != 3))
+		return 2;
+	*addr = m->base + o;
 	return 0;
 }
 
@@ -311,29 +317,27 @@ static int ref_insn(vima_reference *r, const vima_stmt *s, vima_writer w, diag *
 	const vima_form form = vima_op_info_of(s->op)->form;
 	const unsigned sz = vima_type_size(s->type);
 	const uint64_t n = r->vbytes / sz;
-	uint64_t dst, a = 0, b = 0;
-	if (ref_addr(r, s, 0, form == VIMA_FORM_R ? 1 : n, form != VIMA_FORM_R, &dst, d) < 0)
-		return -1;
-	if (form != VIMA_FORM_I && ref_addr(r, s, 1, n, false, &a, d) < 0)
-		return -1;
-	if ((form == VIMA_FORM_VV || form == VIMA_FORM_R) && ref_addr(r, s, 2, n, false, &b, d) < 0)
-		return -1;
-	if (form == VIMA_FORM_R) {
-		put(r->mem + dst, sz, mad(s->type, n, r->mem + a, r->mem + b, get(r->mem + dst, sz)));
-		return wrote_element(r, dst, w) < 0 ? ref_fail(r, s, d, "out of memory") : 0;
-	}
+	uint64_t dst, a = 0, b = 0, at = 0;
+	int rc = ref_addr(r, s, 0, n, true, true, &dst, d);
+	if (rc == 0 && form != VIMA_FORM_I)
+		rc = ref_addr(r, s, 1, n, false, false, &a, d);
+	if (rc == 0 && (form == VIMA_FORM_VV || form == VIMA_FORM_R))
+		rc = ref_addr(r, s, 2, n, false, false, &b, d);
+	if (rc == 0 && form == VIMA_FORM_I && s->imm_ref)
+		rc = ref_addr(r, s, 1, 1, false, false, &at, d);
+	if (rc != 0)
+		return rc;
 	uint64_t value = s->imm;
-	if (form == VIMA_FORM_I && s->imm_ref) {
-		uint64_t at;
-		if (ref_addr(r, s, 1, 1, false, &at, d) < 0)
-			return -1;
+	if (form == VIMA_FORM_I && s->imm_ref)
 		value = get(r->mem + at, sz);
-	}
 	/* every source is read before the destination is written */
 	for (uint64_t j = 0; j < n; j++) {
 		const uint64_t x = form == VIMA_FORM_I ? value : get(r->mem + a + j * sz, sz);
-		const uint64_t y = form == VIMA_FORM_VV ? get(r->mem + b + j * sz, sz) : 0;
-		put(r->tmp + j * sz, sz, form == VIMA_FORM_I ? x : elem_op(s->op, s->type, x, y));
+		const uint64_t y = form == VIMA_FORM_VV || form == VIMA_FORM_R
+				   ? get(r->mem + b + j * sz, sz) : 0;
+		put(r->tmp + j * sz, sz, form == VIMA_FORM_I ? x
+			: form == VIMA_FORM_R ? mad(s->type, get(r->mem + dst + j * sz, sz), x, y)
+			: elem_op(s->op, s->type, x, y));
 	}
 	memcpy(r->mem + dst, r->tmp, r->vbytes);
 	r->lines[dst / r->vbytes] = w;
@@ -343,15 +347,14 @@ static int ref_insn(vima_reference *r, const vima_stmt *s, vima_writer w, diag *
 static int ref_host(vima_reference *r, const vima_stmt *s, vima_writer w, diag *d)
 {
 	const unsigned sz = vima_type_size(s->type);
-	uint64_t dst, v = s->imm;
-	if (ref_addr(r, s, 0, 1, false, &dst, d) < 0)
-		return -1;
-	if (s->imm_ref) {
-		uint64_t src;
-		if (ref_addr(r, s, 1, 1, false, &src, d) < 0)
-			return -1;
+	uint64_t dst, src = 0, v = s->imm;
+	int rc = ref_addr(r, s, 0, 1, false, true, &dst, d);
+	if (rc == 0 && s->imm_ref)
+		rc = ref_addr(r, s, 1, 1, false, false, &src, d);
+	if (rc != 0)
+		return rc;
+	if (s->imm_ref)
 		v = get(r->mem + src, sz);
-	}
 	put(r->mem + dst, sz, v);
 	return wrote_element(r, dst, w) < 0 ? ref_fail(r, s, d, "out of memory") : 0;
 }
@@ -405,9 +408,16 @@ int vima_ref_step(vima_reference *r, size_t *stmt, diag *d)
 		}
 		const bool insn = s->kind == VIMA_S_INSN;
 		vima_writer w = { ++r->units, insn ? ++r->insns : ++r->hosts, (uint32_t)r->next };
-		if ((insn ? ref_insn(r, s, w, d) : ref_host(r, s, w, d)) < 0)
+		const int rc = insn ? ref_insn(r, s, w, d) : ref_host(r, s, w, d);
+		if (rc < 0)
 			return -1;
-		*stmt = r->next++;
+		*stmt = r->next;
+		if (rc == 2) { /* a page fault: nothing of it done, and the program stops */
+			r->units--;
+			*(insn ? &r->insns : &r->hosts) -= 1;
+			return 2;
+		}
+		r->next++;
 		return 1;
 	}
 	return 0;

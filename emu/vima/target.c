@@ -182,15 +182,24 @@ static void finish(tgt *t, tgt_status end, const char *msg)
 
 static void fault_msg(const tgt *t, diag *d)
 {
-	const vima_stmt *s = &t->p.stmts[t->u.fault_stmt];
-	diag_at(d, t->p.path, s->line, s->col, "page fault at VIMA instruction %" PRIu64
-		" (%s.%s): instructions 1 to %" PRIu64 " committed, nothing of %" PRIu64
-		" or after", t->u.fault_insn, vima_op_info_of(s->op)->name, vima_type_name(s->type),
-		t->u.fault_insn - 1, t->u.fault_insn);
+	const vima_unit *u = &t->u;
+	const vima_stmt *s = &t->p.stmts[u->fault_stmt];
+	if (u->fault_host) /* a host store's own access (the host core's fault) */
+		diag_at(d, t->p.path, s->line, s->col, "page fault at host store %" PRIu64 ": %s; "
+			"VIMA instructions 1 to %" PRIu64 " committed, nothing of host store %" PRIu64
+			" or after", u->fault_host, u->fault_why, u->st.insns, u->fault_host);
+	else
+		diag_at(d, t->p.path, s->line, s->col, "page fault at VIMA instruction %" PRIu64
+			" (%s.%s): %s%sinstructions 1 to %" PRIu64 " committed, nothing of %" PRIu64
+			" or after", u->fault_insn, vima_op_info_of(s->op)->name,
+			vima_type_name(s->type), u->fault_why, u->fault_why[0] ? "; " : "",
+			u->fault_insn - 1, u->fault_insn);
 }
 
-/* The reference runs the unit the machine just ran (statement stmt). */
-static void ref_follow(tgt *t, long stmt)
+/* The reference runs the unit the machine just ran (statement stmt; -1:
+ * none, the machine ran to the end), which the machine committed, or
+ * whose access the page table refused (faulted). */
+static void ref_follow(tgt *t, long stmt, bool faulted)
 {
 	if (!t->check || t->pos.ref_err[0])
 		return;
@@ -202,6 +211,10 @@ static void ref_follow(tgt *t, long stmt)
 	const size_t size = sizeof t->pos.ref_err;
 	if (rc < 0)
 		snprintf(why, size, "%s", rd.msg);
+	else if (stmt >= 0 && (rc == 2) != faulted)
+		snprintf(why, size, "%s:%d: error: the %s raised a page fault at line %d where the %s "
+			 "ran on", t->p.path, t->p.stmts[stmt].line, faulted ? "machine" : "reference",
+			 t->p.stmts[stmt].line, faulted ? "reference" : "machine");
 	else if (stmt >= 0 && (rc == 0 || (long)at != stmt))
 		snprintf(why, size, "%s:%d: error: the reference ran %s where the machine ran line %d",
 			 t->p.path, t->p.stmts[stmt].line, rc == 0 ? "to the end" : "another statement",
@@ -235,7 +248,7 @@ static tgt_status run_out(tgt *t, diag *d)
 		finish(t, TGT_FAILED, d->msg);
 		return TGT_FAILED;
 	}
-	ref_follow(t, -1);
+	ref_follow(t, -1, false);
 	return ended(t, d);
 }
 
@@ -255,15 +268,17 @@ static tgt_status step_unit(tgt *t, diag *d)
 		return TGT_FAILED;
 	}
 	if (rc == VIMA_STEP_FAULT) {
+		if (t->u.fault_why[0]) /* a real fault: the reference must find it too */
+			ref_follow(t, (long)t->u.pc.next, true);
 		fault_msg(t, d);
 		finish(t, TGT_FAULT, d->msg);
 		return TGT_FAULT;
 	}
 	if (rc == VIMA_STEP_END) { /* not reached: the last unit's step ran out */
-		ref_follow(t, -1);
+		ref_follow(t, -1, false);
 		return ended(t, d);
 	}
-	ref_follow(t, (long)t->u.pc.next - 1);
+	ref_follow(t, (long)t->u.pc.next - 1, false);
 	look_ahead(t);
 	return t->pos.next < 0 ? run_out(t, d) : TGT_OK;
 }
@@ -1043,7 +1058,7 @@ static const char *const vt_exts[] = { ".vima", NULL };
 static void vt_commands(FILE *out)
 {
 	fprintf(out, "%-6s %-5s %-22s %s\n", "name", "form", "types", "semantics");
-	static const char *const forms[] = { "d,a,b", "d,a", "d,v", "s,a,b" };
+	static const char *const forms[] = { "d,a,b", "d,a", "d,v", "d,a,b" };
 	for (int op = 0; op < VIMA_NOPS; op++) {
 		const vima_op_info *in = vima_op_info_of((vima_op)op);
 		char types[64] = "";

@@ -92,6 +92,7 @@ static int unit_alloc(vima_unit *u, const vima_program *p, const vima_run_opts *
 		  u->gather[1];
 	for (unsigned i = 0; ok && i < u->nlines; i++)
 		ok = (u->lines[i].data = malloc(u->vbytes)) != NULL;
+	ok = ok && vima_mmu_init(u) == 0;
 	if (!ok) {
 		vima_unit_free(u);
 		diag_file(d, p->path, "out of memory for %llu bytes of arrays",
@@ -116,6 +117,7 @@ void vima_unit_free(vima_unit *u)
 	for (unsigned i = 0; u->lines && i < u->nlines; i++)
 		free(u->lines[i].data);
 	free(u->lines);
+	free(u->pt);
 	free(u->mem);
 	free(u->hdata);
 	free(u->hstate);
@@ -180,8 +182,12 @@ void vima_unit_assign(vima_unit *dst, const vima_unit *src)
 	dst->clock = src->clock;
 	memcpy(dst->batch, src->batch, sizeof dst->batch);
 	dst->batch_n = src->batch_n;
+	memcpy(dst->pend, src->pend, sizeof dst->pend);
+	dst->pend_n = src->pend_n;
 	dst->pc = src->pc;
 	dst->fault_insn = src->fault_insn;
 	dst->fault_stmt = src->fault_stmt;
+	dst->fault_host = src->fault_host;
+	memcpy(dst->fault_why, src->fault_why, sizeof dst->fault_why);
 	dst->st = src->st;
 }

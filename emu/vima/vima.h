@@ -66,9 +66,9 @@ int vima_op_lookup(const char *s, size_t len);
 int vima_type_lookup(const char *s, size_t len);
 
 /* d[j] = op(a[j], b[j]) for j < n elements of type t (b unused by the V
- * form; a unused by I, which broadcasts *imm).  The R form (mad) reads
- * *imm as the accumulator and writes the sum there; d is unused.  d may
- * be a or b.  Buffers hold little-endian elements, any alignment. */
+ * form; a unused by I, which broadcasts *imm).  The R form (mad) also
+ * reads d: d[j] = d[j] + a[j]*b[j].  d may be a or b (not for mad).
+ * Buffers hold little-endian elements, any alignment. */
 void vima_op_exec(vima_op op, vima_type t, size_t n, uint8_t *d,
 		  const uint8_t *a, const uint8_t *b, uint64_t *imm);
 
@@ -94,8 +94,15 @@ typedef struct vima_array {
 	uint64_t bytes;        /* count * element size */
 	vima_init init;
 	uint64_t init_arg;     /* the constant's bits, or the seed */
+	unsigned perm;         /* its pages: VIMA_PERM_R | VIMA_PERM_W (rw, the default), R (ro), 0 (none) */
 	int line;
 } vima_array;
+
+/* Page permissions (doc/VIMA.md, "Address translation"): an array's
+ * `perm=rw|ro|none`.  Array k is mapped at virtual address
+ * (k + 1) << VIMA_REGION_SHIFT, one page per vector line of it. */
+enum { VIMA_PERM_R = 1, VIMA_PERM_W = 2 };
+#define VIMA_REGION_SHIFT 40
 
 /* An integer expression in postfix form: a slice of the program's code. */
 typedef struct vima_code { uint32_t start, len; } vima_code;
@@ -223,9 +230,15 @@ typedef struct vima_unit {
 	/* sub-requests of the batch now being issued, per vault and bank */
 	uint32_t batch[VIMA_VAULTS][VIMA_BANKS];
 	uint32_t batch_n;
+	/* the write buffer: a commit's victim, sent with the next batch */
+	uint32_t pend[VIMA_VAULTS][VIMA_BANKS];
+	uint32_t pend_n;
 	vima_pc pc;
+	uint32_t *pt;          /* the page table: per page, frame << 2 | permissions (mmu.c) */
 	uint64_t fault_insn;   /* the instruction that faulted, 0 if none */
 	int fault_stmt;
+	uint64_t fault_host;   /* the host store whose access faulted (from 1), 0 if none */
+	char fault_why[256];   /* a translation fault: the access and why; "" when injected */
 	vima_stats st;
 } vima_unit;
 
@@ -237,8 +250,9 @@ void vima_unit_free(vima_unit *u);
 enum { VIMA_STEP_END = 0, VIMA_STEP_OK = 1, VIMA_STEP_FAULT = 2 };
 /* Run statements up to and including the next VIMA instruction or host
  * store.  VIMA_STEP_OK, VIMA_STEP_END at the end, VIMA_STEP_FAULT when
- * the instruction raised the injected page fault (nothing of it
- * committed), or -1 with a located message in d. */
+ * the instruction raised a page fault (injected, or an access the page
+ * table refuses: fault_why says which; nothing of it committed), or -1
+ * with a located message in d. */
 int vima_step(vima_unit *u, diag *d);
 /* vima_step to the end: VIMA_STEP_END, VIMA_STEP_FAULT or -1. */
 int vima_run(vima_unit *u, diag *d);

@@ -29,6 +29,19 @@ int vima_advance(const vima_unit *u, vima_pc *pc, diag *d);
 int vima_unit_clone(vima_unit *dst, const vima_unit *src, diag *d);
 void vima_unit_assign(vima_unit *dst, const vima_unit *src);
 
+/* mmu.c: address translation and permissions (§III-C).  The virtual
+ * address of element index of array a; false when it is outside the
+ * 64-bit address space. */
+bool vima_va(const vima_program *p, int a, int64_t index, uint64_t *va);
+/* Build u->pt from the program's arrays.  0, or -1 out of memory. */
+int vima_mmu_init(vima_unit *u);
+/* Translate the len bytes at va (within one or two pages) for access
+ * need (VIMA_PERM_R and/or VIMA_PERM_W): 0 with the physical address in
+ * *pa, or 1 (a page fault) with why (as "in a read-only page") in
+ * why[0..n). */
+int vima_translate(const vima_unit *u, uint64_t va, uint64_t len, unsigned need, uint64_t *pa,
+		   char *why, size_t n);
+
 /* cache.c: the vector cache (§III-D). */
 /* The line holding byte address tag (a multiple of the line size), or -1. */
 int vima_cache_find(const vima_unit *u, uint64_t tag);
@@ -45,8 +58,10 @@ void vima_cache_flush(vima_unit *u);
 
 /* dram.c: sub-requests and their time (§III-D, Table I). */
 void vima_dram_line(vima_unit *u, uint64_t addr, bool write);
-/* The time of the sub-requests issued since the last call, in VIMA
- * cycles; the batch is emptied. */
+/* Move the batch into the write buffer: it leaves with the next batch. */
+void vima_dram_defer(vima_unit *u);
+/* The time of the sub-requests issued since the last call, with the write
+ * buffer's, in VIMA cycles; both are emptied. */
 uint64_t vima_dram_batch_cycles(vima_unit *u);
 /* The cycles an FU takes on a vector of vbytes. */
 uint64_t vima_fu_cycles(vima_fu fu, bool fp, unsigned vbytes);
@@ -96,7 +111,8 @@ void vima_ref_free(vima_reference *r);
 /* A whole copy (a snapshot); 0, or -1 out of memory. */
 int vima_ref_clone(vima_reference *dst, const vima_reference *src);
 /* Run the loop statements and then one unit: 1 (*stmt is the unit's
- * statement), 0 at the end, or -1 with d. */
+ * statement), 2 when that unit raised a page fault (nothing of it done),
+ * 0 at the end, or -1 with d. */
 int vima_ref_step(vima_reference *r, size_t *stmt, diag *d);
 /* The unit that last wrote the element at addr (seq 0: none did). */
 vima_writer vima_ref_writer(const vima_reference *r, uint64_t addr);
