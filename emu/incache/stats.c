@@ -35,13 +35,20 @@ static int eq2_stats(const tgt *t, emu_paper *pp)
 			r = w;
 		if (r >= g->nregions)
 			continue; /* a region never run */
-		emu_eq2 e;
-		emu_eq2_region(g, r, cyc, t->tp_core > 0 ? t->tp_core : EMU_EQ2_TP_CORE,
-			       lat_node(t), &e);
+		emu_eq2 e, ran;
+		inc_eq2(t, r, &e);
+		emu_eq2_region(g, r, cyc, e.tp_core, e.lat_jit, &ran);
 		struct emu_paper_eq2 q = {.line = g->regions[r].line, .n_elem = e.n_elem,
 			.n_op = e.n_op, .n_node = e.n_node, .lat_ops = e.lat_ops, .lat_jit = e.lat_jit,
-			.mem = e.mem, .tp_core = e.tp_core, .core = e.core, .in_memory = e.in_memory};
+			.mem = e.mem, .tp_core = e.tp_core, .core = e.core, .in_memory = e.in_memory,
+			.lat_ops_run = ran.lat_ops};
 		snprintf(q.region, sizeof q.region, "%s", g->regions[r].name);
+		snprintf(q.offload, sizeof q.offload, "%s", inc_offload_names[t->offload]);
+		for (size_t k = 0; k < g->nregions; k++)
+			if (g->tregions ? g->regions[k].tmpl == w : k == w) {
+				q.runs++;
+				q.runs_near += t->near && t->near[k];
+			}
 		rc = emu_paper_eq2_add(pp, &q);
 	}
 	free(cyc);
