@@ -36,43 +36,55 @@ static char *slurp(const char *name, size_t *n)
 	return buf;
 }
 
-/* The workload w's array a, saved after an in-memory run and after a
- * run near memory (with --check, extra: more options): the same bytes,
- * and every region run went near memory. */
+/* The workload w's array a, saved after an in-memory run (In-L3) and
+ * after a run of every region near memory (Near-L3) and at the core
+ * (Base), each with --check (extra: more options): the same bytes, and
+ * every region run moved, its streams' cycles counted. */
 static void same_bits(const char *w, const char *a, const char *extra, unsigned runs)
 {
 	result r = run("run '%s' %s --check -s %s=in.npy", w, extra, a);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert_not(strstr(r.out, "near memory"), "%s", r.out);
 	result_free(&r);
-	r = run("run '%s' %s --check --offload=near -s %s=near.npy --stats=json "
-		"--stats-file=s.json", w, extra, a);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	result_free(&r);
-	size_t n1, n2;
-	char *b1 = slurp("in.npy", &n1), *b2 = slurp("near.npy", &n2);
-	cr_assert_eq(n1, n2);
-	cr_assert(n1 > 128 && memcmp(b1, b2, n1) == 0, "%s: %s differs near memory", w, a);
-	free(b1);
-	free(b2);
-	size_t n;
-	char *js = slurp("s.json", &n);
-	js[n < (1 << 22) ? n : n - 1] = '\0';
-	json_object *d = stats_parse(js);
-	uint64_t near = 0;
-	char path[64];
-	for (size_t i = 0;; i++) {
-		snprintf(path, sizeof path, "paper.eq2.%zu.runs_near", i);
-		if (!stats_at(d, path))
-			break;
-		near += (uint64_t)stats_num(d, path);
-		snprintf(path, sizeof path, "paper.eq2.%zu.offload", i);
-		cr_expect_str_eq(json_object_get_string(stats_at(d, path)), "near");
+	static const char *const mode[2] = {"near", "core"};
+	for (unsigned m = 0; m < 2; m++) {
+		r = run("run '%s' %s --check --offload=%s -s %s=moved.npy --stats=json "
+			"--stats-file=s.json", w, extra, mode[m], a);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		result_free(&r);
+		size_t n1, n2;
+		char *b1 = slurp("in.npy", &n1), *b2 = slurp("moved.npy", &n2);
+		cr_assert_eq(n1, n2);
+		cr_assert(n1 > 128 && memcmp(b1, b2, n1) == 0, "%s: %s differs with --offload=%s",
+			  w, a, mode[m]);
+		free(b1);
+		free(b2);
+		size_t n;
+		char *js = slurp("s.json", &n);
+		js[n < (1 << 22) ? n : n - 1] = '\0';
+		json_object *d = stats_parse(js);
+		uint64_t moved = 0;
+		char path[64];
+		for (size_t i = 0;; i++) {
+			snprintf(path, sizeof path, "paper.eq2.%zu.runs_near", i);
+			if (!stats_at(d, path))
+				break;
+			moved += (uint64_t)stats_num(d, path);
+			snprintf(path, sizeof path, "paper.eq2.%zu.offload", i);
+			cr_expect_str_eq(json_object_get_string(stats_at(d, path)), mode[m]);
+		}
+		cr_expect_eq(moved, runs, "%s", w);
+		cr_expect_eq(stats_num(d, "offload.runs_moved"), runs, "%s", w);
+		cr_expect_eq(stats_num(d, "paper.cycles.compute"), 0, "no bitline compute");
+		if (m == 0)
+			cr_expect_gt(stats_num(d, "paper.cycles.near_mem"), 0);
+		else
+			cr_expect_gt(stats_num(d, "offload.core_cycles"), 0);
+		cr_expect_str_eq(json_object_get_string(stats_at(d, "offload.config")),
+				 m ? "Base" : "Near-L3");
+		json_object_put(d);
+		free(js);
 	}
-	cr_expect_eq(near, runs, "%s", w);
-	cr_expect_gt(stats_num(d, "paper.cycles.near_mem"), 0);
-	json_object_put(d);
-	free(js);
 }
 
 Test(offload, near_gives_the_same_bits_i32)
@@ -82,6 +94,14 @@ Test(offload, near_gives_the_same_bits_i32)
 	same_bits(WORKLOAD("mm_outer_i32.tdfg"), "C", "", 16);
 	same_bits(WORKLOAD("stencil2d_i32.tdfg"), "B", "", 10);
 	same_bits(WORKLOAD("conv2d_i32.tdfg"), "Y", "", 1);
+}
+
+/* strm nodes: a gather's stream and a strm.reduce's in-memory part as
+ * streams too */
+Test(offload, strm_nodes_move_too)
+{
+	same_bits(WORKLOAD("gather_mlp_in_i32.tdfg"), "YT", "", 17);
+	same_bits(WORKLOAD("gather_mlp_out_i32.tdfg"), "Y", "", 17);
 }
 
 Test(offload, near_gives_the_same_bits_f32)
@@ -168,12 +188,12 @@ Test(offload, what_cannot_run_near_memory)
 	/* f32 on the arrays' default fp mode (subnormals flushed) */
 	refused("run '" WORKLOAD("vec_add_f32.tdfg") "' --offload=near", 1,
 		"the banks' IEEE single precision keeps subnormals, the arrays flush them");
-	/* a strm node */
-	refused("run '" WORKLOAD("gather_mlp_in_i32.tdfg") "' --offload=near", 1,
-		"node 'g' (line 35) cannot run near memory: a strm node");
+	/* a predicate (kmeans' compare): the banks' ALU has none */
+	refused("run '" WORKLOAD("kmeans_in_i32.tdfg") "' --offload=core", 1,
+		"--offload=core: region 'assign': node 'hit' (line 49) cannot run near memory");
 	refused("run '" SRCDIR "/samples/vadd_i32.ins' --offload=near", 1,
 		"vadd_i32.ins: error: --offload=near: a stream runs as written; where regions run "
 		"is chosen for a tDFG (.tdfg, .json)");
 	refused("run '" WORKLOAD("vec_add_i32.tdfg") "' --offload=far", 2,
-		"--offload 'far': expected in, auto or near");
+		"--offload 'far': expected in, auto, near or core");
 }

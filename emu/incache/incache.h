@@ -91,9 +91,10 @@ int inc_need_commands(const emu_program *p, diag *d);
  * or NULL out of memory. */
 emu_tdfg_def *inc_defs(const tgt_def *defs, size_t n);
 
-/* --offload=in|auto|near: where each region run goes (§4.3). */
-enum inc_offload { INC_OFFLOAD_IN = 0, INC_OFFLOAD_AUTO, INC_OFFLOAD_NEAR };
-extern const char *const inc_offload_names[3];
+/* --offload=in|auto|near|core: where each region run goes (§4.3; core:
+ * the paper's Base, near: its Near-L3, in: In-L3 with the strm nodes). */
+enum inc_offload { INC_OFFLOAD_IN = 0, INC_OFFLOAD_AUTO, INC_OFFLOAD_NEAR, INC_OFFLOAD_CORE };
+extern const char *const inc_offload_names[4];
 
 /* run.c */
 /* Where each region run goes (t->near): Eq. 2 (emu_eq2_model) under

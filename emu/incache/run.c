@@ -161,15 +161,16 @@ int inc_decide(tgt *t, diag *d)
 	for (size_t r = 0; r < g->nregions; r++) {
 		char why[256];
 		const long bad = emu_near_unfit(g, r, why, sizeof why);
-		if (t->offload == INC_OFFLOAD_NEAR && bad >= 0) {
+		const bool all = t->offload == INC_OFFLOAD_NEAR || t->offload == INC_OFFLOAD_CORE;
+		if (all && bad >= 0) {
 			const emu_tnode *x = &g->nodes[bad];
-			diag_at(d, g->path, x->line, x->op_col, "--offload=near: region '%s': %s",
-				g->regions[r].name, why);
+			diag_at(d, g->path, x->line, x->op_col, "--offload=%s: region '%s': %s",
+				inc_offload_names[t->offload], g->regions[r].name, why);
 			return -1;
 		}
 		emu_eq2 e;
 		inc_eq2(t, r, &e);
-		t->near[r] = bad < 0 && (t->offload == INC_OFFLOAD_NEAR || !e.in_memory);
+		t->near[r] = bad < 0 && (all || !e.in_memory);
 	}
 	return 0;
 }
@@ -202,7 +203,9 @@ tgt_status inc_near_run(tgt *t, size_t r, diag *d)
 	/* the stream's reference keeps pace: the same streams on its values */
 	emu_ref *ref = t->ref && t->checked == rg->cmd0 ? t->ref : NULL;
 	for (size_t n = rg->node0; n < rg->node1; n++) {
-		if (emu_near_exec(g, &t->p, t->em, ref, n, &t->strm, d) < 0)
+		const double tp = t->offload == INC_OFFLOAD_CORE
+					  ? (t->tp_core > 0 ? t->tp_core : EMU_EQ2_TP_CORE) : 0;
+		if (emu_near_exec(g, &t->p, t->em, ref, n, tp, &t->strm, d) < 0)
 			return TGT_FAILED;
 		if (t->tref) {
 			const tgt_status st = check_tnode(t, (long)n, d);
@@ -352,11 +355,15 @@ void inc_summary(tgt *t, char *buf, size_t size)
 	if (t->sets_run)
 		MORE(" (the given data and %u generated input set%s)", t->sets_run,
 		     t->sets_run == 1 ? "" : "s");
-	if (t->near_runs)
+	if (t->near_runs && t->offload == INC_OFFLOAD_CORE)
+		MORE("; %" PRIu64 " region run%s at the core (--offload=core): %" PRIu64 " nodes as "
+		     "streams of the core, %" PRIu64 " cycles", t->near_runs,
+		     t->near_runs == 1 ? "" : "s", t->strm.near_nodes, t->strm.core_cycles);
+	else if (t->near_runs)
 		MORE("; %" PRIu64 " region run%s near memory (--offload=%s): %" PRIu64 " nodes on "
 		     "the stream engines, %" PRIu64 " cycles", t->near_runs,
 		     t->near_runs == 1 ? "" : "s", inc_offload_names[t->offload], t->strm.near_nodes,
-		     t->strm.near_cycles);
+		     t->strm.near_cycles + t->strm.final_cycles);
 	if (t->is_tdfg && t->t.program)
 		MORE("; %zu region runs, %zu lowered, %zu reused", t->t.nregions, t->j.misses,
 		     t->j.hits);

@@ -149,6 +149,29 @@ static void jit_stats(const tgt *t, tgt_stat *root)
 	}
 }
 
+/* Where the region runs went (--offload, §4.3; the paper's Base,
+ * Near-L3 and In-L3): the runs moved off the bitlines, their nodes, and
+ * the cycles and bytes of their streams (at the banks, or at the core). */
+static void offload_stats(const tgt *t, tgt_stat *root)
+{
+	const emu_strm_stats *ss = &t->strm;
+	static const char *const config[4] = {"In-L3", "In-L3 and Near-L3 by Eq. 2", "Near-L3",
+					      "Base"};
+	tgt_stat *g = tgt_stat_group(root, "offload", "where the regions ran (--offload)");
+	tgt_stat_str(g, "offload", inc_offload_names[t->offload], "--offload");
+	tgt_stat_str(g, "config", config[t->offload], "the paper's configuration");
+	tgt_stat_uint(g, "region_runs", t->t.nregions, "region runs");
+	tgt_stat_uint(g, "runs_moved", t->near_runs, t->offload == INC_OFFLOAD_CORE
+						      ? "at the core" : "near memory");
+	tgt_stat_uint(g, "nodes", ss->near_nodes, "their nodes as streams");
+	tgt_stat_uint(g, "elements", ss->near_elems, "elements they produced");
+	tgt_stat_uint(g, "core_cycles", ss->core_cycles, "at the core (Base)");
+	uint64_t by = 0;
+	for (unsigned c = 0; c < EMU_STRM_CLASSES; c++)
+		by += ss->bytes[c];
+	tgt_stat_uint(g, "stream_bytes", by, "the streams' bytes (strm nodes too)");
+}
+
 void inc_stats(tgt *t, tgt_stat *root)
 {
 	emu_paper pp = {0};
@@ -157,5 +180,7 @@ void inc_stats(tgt *t, tgt_stat *root)
 			      EMU_TREE_COMMANDS);
 	if (t->is_tdfg)
 		jit_stats(t, root);
+	if (t->is_tdfg && t->offload != INC_OFFLOAD_IN)
+		offload_stats(t, root);
 	emu_paper_free(&pp);
 }

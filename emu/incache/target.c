@@ -21,7 +21,7 @@ static const char *const exts[] = { ".ins", ".inb", ".tdfg", ".json", NULL };
 enum { OPT_TDFG, OPT_TYPE, OPT_INPUTS, OPT_STEPI, OPT_TP_CORE, OPT_LAT_JIT,
        OPT_LAT_JIT_CMD, OPT_OFFLOAD };
 
-const char *const inc_offload_names[3] = {"in", "auto", "near"};
+const char *const inc_offload_names[4] = {"in", "auto", "near", "core"};
 
 static const tgt_option options[] = {
 	[OPT_TDFG] = { "tdfg", TGT_OPT_ARG, "FILE", "validate the stream against the tDFG it was "
@@ -43,9 +43,10 @@ static const tgt_option options[] = {
 			  "node (1000), in Eq. 2 and in the JIT's cycles of the statistics" },
 	[OPT_LAT_JIT_CMD] = { "lat-jit-cmd", TGT_OPT_ARG, "N", "the JIT's cycles per command "
 			      "and L3 bank (4), in the JIT's cycles of the statistics" },
-	[OPT_OFFLOAD] = { "offload", TGT_OPT_ARG, "in|auto|near", "where a tDFG's regions run: "
-			  "in memory, on the bitlines (in, the default); as Eq. 2 decides for each "
-			  "region run (auto); or near memory, on the stream engines (near)" },
+	[OPT_OFFLOAD] = { "offload", TGT_OPT_ARG, "in|auto|near|core", "where a tDFG's regions "
+			  "run: in memory, on the bitlines (in, the default: In-L3); as Eq. 2 decides "
+			  "for each region run (auto); near memory, on the stream engines (near: "
+			  "Near-L3); or at the core (core: Base)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -177,10 +178,10 @@ static int take_options(tgt *t, diag *d)
 			break;
 		case OPT_OFFLOAD: {
 			unsigned k = 0;
-			while (k < 3 && strcmp(v, inc_offload_names[k]) != 0)
+			while (k < 4 && strcmp(v, inc_offload_names[k]) != 0)
 				k++;
-			if (k == 3) {
-				diag_file(d, "--offload", "'%s': expected in, auto or near", v);
+			if (k == 4) {
+				diag_file(d, "--offload", "'%s': expected in, auto, near or core", v);
 				return -1;
 			}
 			t->offload = k;

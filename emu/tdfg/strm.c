@@ -116,6 +116,7 @@ typedef struct job {
 	size_t len;
 	FILE *f;
 	bool near;             /* a node of a region run near memory */
+	double core_tp;        /* > 0: the streams run at the core (Base), TP_core */
 } job;
 
 /* A tensor's elements out of the arrays through the transpose unit. */
@@ -183,7 +184,8 @@ static int engines(job *j, int (*fill)(job *, nsc_mem *, void *),
 	}
 	nsc_settings_default(&s);
 	s.interleave = 1024;             /* Infinity Stream's NUCA interleave (Table 2) */
-	s.floating = NSC_FLOAT_BANK;     /* a strm node runs at the banks (§3.3) */
+	/* a strm node runs at the banks (§3.3); at the core for Base */
+	s.floating = j->core_tp > 0 ? NSC_FLOAT_CORE : NSC_FLOAT_BANK;
 	int rc = nsc_mem_init(&m, &p, &pd);
 	if (rc == 0)
 		rc = fill(j, &m, arg);
@@ -207,7 +209,15 @@ static int engines(job *j, int (*fill)(job *, nsc_mem *, void *),
 		const uint64_t cyc = EMU_STRM_LAT_SE * ((ns.iters + NSC_BANKS - 1) / NSC_BANKS) +
 				     (bh + EMU_STRM_LINK_BYTES * NSC_BANKS - 1) /
 				     (EMU_STRM_LINK_BYTES * NSC_BANKS);
-		if (j->x->kind != EMU_TN_REDUCE || j->near)
+		/* At the core (Base): the iterations at TP_core a cycle (Eq. 2's
+		 * peak core), and every byte through the core's one link. */
+		uint64_t by = 0;
+		for (unsigned c = 0; c < EMU_STRM_CLASSES; c++)
+			by += ns.bytes[c];
+		if (j->core_tp > 0)
+			j->st->core_cycles += (uint64_t)((double)ns.iters / j->core_tp + 0.999999) +
+					      (by + EMU_STRM_LINK_BYTES - 1) / EMU_STRM_LINK_BYTES;
+		else if (j->x->kind != EMU_TN_REDUCE || j->near)
 			j->st->near_cycles += cyc;
 		else
 			j->st->final_cycles += cyc;
@@ -892,9 +902,9 @@ long emu_near_unfit(const emu_tdfg *t, size_t run, char *why, size_t size)
 		const char *what = NULL;
 		if (x->cmd1 == x->cmd0 && x->kind != EMU_TN_REDUCE)
 			continue; /* nothing runs for it (an input, a tensor) */
-		if (x->strm || x->kind == EMU_TN_GATHER || x->kind == EMU_TN_UPDATE)
-			what = "a strm node (its in-memory part has no stream of its own)";
-		else if (!near_type(x))
+		if (x->kind == EMU_TN_GATHER || x->kind == EMU_TN_UPDATE)
+			continue; /* a stream already */
+		if (!near_type(x))
 			what = "its type has no stream engine type (i8, u8, i32, u32, i64, f32)";
 		else if (x->kind == EMU_TN_COMPUTE || x->kind == EMU_TN_REDUCE) {
 			if (!*near_expr(x, t->geom.fp_ieee != 0))
@@ -1020,7 +1030,7 @@ static void near_text(job *j, const nearv *v)
 
 /* A reduce's text: its operand in A0, halved along dim k step by step
  * over the operand's domain, in place. */
-static void near_reduce_text(job *j, const nearv *v)
+static void near_reduce_text(job *j, const nearv *v, uint64_t T)
 {
 	const emu_tnode *x = j->x, *s = &j->t->nodes[x->arg[0]];
 	const unsigned k = x->dim;
@@ -1029,9 +1039,14 @@ static void near_reduce_text(job *j, const nearv *v)
 	fprintf(j->f, "array A0 %s %" PRIu64 "\n", near_type(x), v->n);
 	const char *op = x->c.op == ISA_MIN ? "min(u0, u1)" : x->c.op == ISA_MAX ? "max(u0, u1)"
 										: "u0 + u1";
-	for (uint64_t len = s->dom.hi[k] - s->dom.lo[k]; len > 1;) {
+	/* a strm.reduce halves each tile of T positions (its in-memory
+	 * part), a reduce the whole dimension */
+	const uint64_t all = s->dom.hi[k] - s->dom.lo[k];
+	for (uint64_t c0 = 0, len = T; c0 < all; c0 += T, len = T)
+	for (; len > 1;) {
 		const uint64_t h = (len + 1) / 2;
 		emu_box b = s->dom;
+		b.lo[k] += c0;
 		b.hi[k] = b.lo[k] + (len - h);
 		near_loops(j->f, &b);
 		fputs("load u0 = A0[", j->f);
@@ -1069,9 +1084,15 @@ static int near_node(job *j, const emu_buffer *b)
 		goto done;
 	}
 	cells_of(j, b, v.out);
-	if (x->kind == EMU_TN_REDUCE)
-		near_reduce_text(j, &v);
-	else
+	if (x->kind == EMU_TN_REDUCE && x->strm) {
+		/* the partials at each tile's first position: the operand's box */
+		const unsigned k = x->dim;
+		v.dom = &j->t->nodes[x->arg[0]].dom;
+		near_reduce_text(j, &v, b->ndims && b->tile[k] ? b->tile[k] : j->g->tile[k]);
+	} else if (x->kind == EMU_TN_REDUCE) {
+		const emu_box *sd = &j->t->nodes[x->arg[0]].dom;
+		near_reduce_text(j, &v, sd->hi[x->dim] - sd->lo[x->dim]);
+	} else
 		near_text(j, &v);
 	if (fflush(j->f) != 0) {
 		diag_file(j->d, j->t->path, "out of memory for node '%s'", x->name);
@@ -1090,7 +1111,7 @@ done:
 }
 
 int emu_near_exec(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_ref *ref,
-		  size_t n, emu_strm_stats *st, diag *d)
+		  size_t n, double core_tp, emu_strm_stats *st, diag *d)
 {
 	const emu_tnode *x = &t->nodes[n];
 	if (x->cmd1 == x->cmd0 && x->kind != EMU_TN_REDUCE)
@@ -1113,7 +1134,7 @@ int emu_near_exec(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_
 		emu_strm_stats mine;
 		memset(&mine, 0, sizeof mine);
 		job j = {.t = t, .x = x, .g = &t->regions[x->region], .p = p, .d = d, .cmd = cmd,
-			 .line = x->line, .near = true};
+			 .line = x->line, .near = true, .core_tp = core_tp};
 		if (pass == 0) {
 			if (!em)
 				continue;
@@ -1125,13 +1146,25 @@ int emu_near_exec(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_
 			j.ref = ref; /* its own run, its statistics apart */
 			j.st = &mine;
 		}
-		if (!(j.f = open_memstream(&j.text, &j.len))) {
-			diag_file(d, t->path, "out of memory for node '%s'", x->name);
-			return -1;
+		int rc = 0;
+		/* a gather's or a store's stream is the node (its commands
+		 * only a sync); a strm.reduce's in-memory part streams, then
+		 * its final reduce */
+		if (x->kind != EMU_TN_GATHER && x->kind != EMU_TN_UPDATE) {
+			if (!(j.f = open_memstream(&j.text, &j.len))) {
+				diag_file(d, t->path, "out of memory for node '%s'", x->name);
+				return -1;
+			}
+			rc = near_node(&j, b);
+			fclose(j.f);
+			free(j.text);
+			j.text = NULL;
+			j.len = 0;
 		}
-		const int rc = near_node(&j, b);
-		fclose(j.f);
-		free(j.text);
+		if (rc == 0 && (x->strm || x->kind == EMU_TN_GATHER || x->kind == EMU_TN_UPDATE)) {
+			j.near = x->kind != EMU_TN_REDUCE; /* the fold stays Final Reduce */
+			rc = run_job(&j, b);
+		}
 		emu_strm_lot_free(&mine.lot);
 		if (rc < 0)
 			return -1;
