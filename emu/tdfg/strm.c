@@ -872,7 +872,20 @@ static const char *near_type(const emu_tnode *x)
  * has none that gives the arrays' bits). */
 static const char *near_expr(const emu_tnode *x, bool ieee)
 {
-	const bool f = x->fmt == ISA_FMT_F32, u64 = x->width == 64 && !x->is_signed;
+	const bool u64 = x->width == 64 && !x->is_signed;
+	if (x->fmt == ISA_FMT_F32) {
+		/* IEEE single precision at the banks: the arrays' bits only
+		 * when they keep subnormals too (fp=ieee) */
+		if (!ieee)
+			return x->c.op == ISA_COPY ? "u0" : "";
+		switch (x->c.op) {
+		case ISA_ADD: case ISA_FADD: return "u0 + u1";
+		case ISA_SUB: case ISA_FSUB: return "u0 - u1";
+		case ISA_MUL: case ISA_FMUL: return "u0 * u1";
+		case ISA_COPY: return "u0";
+		default: return "";
+		}
+	}
 	switch (x->c.op) {
 	case ISA_ADD: return "u0 + u1";
 	case ISA_SUB: return "u0 - u1";
@@ -885,13 +898,16 @@ static const char *near_expr(const emu_tnode *x, bool ieee)
 	case ISA_COPY: return "u0";
 	case ISA_MIN: return u64 ? "" : "min(u0, u1)";
 	case ISA_MAX: return u64 ? "" : "max(u0, u1)";
-	/* IEEE single precision at the banks: the arrays' bits only when
-	 * they keep subnormals too (fp=ieee) */
-	case ISA_FADD: return f && ieee ? "u0 + u1" : "";
-	case ISA_FSUB: return f && ieee ? "u0 - u1" : "";
-	case ISA_FMUL: return f && ieee ? "u0 * u1" : "";
 	default: return "";
 	}
+}
+
+/* An f32 add, sub or mul (what fp=ieee lets the banks compute). */
+static bool f32_arith(const emu_tnode *x)
+{
+	const unsigned o = x->c.op;
+	return x->fmt == ISA_FMT_F32 && (o == ISA_ADD || o == ISA_SUB || o == ISA_MUL ||
+					  o == ISA_FADD || o == ISA_FSUB || o == ISA_FMUL);
 }
 
 long emu_near_unfit(const emu_tdfg *t, size_t run, char *why, size_t size)
@@ -908,13 +924,14 @@ long emu_near_unfit(const emu_tdfg *t, size_t run, char *why, size_t size)
 			what = "its type has no stream engine type (i8, u8, i32, u32, i64, f32)";
 		else if (x->kind == EMU_TN_COMPUTE || x->kind == EMU_TN_REDUCE) {
 			if (!*near_expr(x, t->geom.fp_ieee != 0))
-				what = x->fmt == ISA_FMT_F32 && !t->geom.fp_ieee &&
-				       (x->c.op == ISA_FADD || x->c.op == ISA_FSUB || x->c.op == ISA_FMUL)
+				what = f32_arith(x) && !t->geom.fp_ieee
 					       ? "the banks' IEEE single precision keeps subnormals, "
 						 "the arrays flush them (fp=ieee gives the same bits)"
 					       : "the banks' ALU has no operation that gives its bits";
-			else if (x->kind == EMU_TN_REDUCE && x->c.op != ISA_ADD &&
-				 x->c.op != ISA_FADD && x->c.op != ISA_MIN && x->c.op != ISA_MAX)
+			else if (x->kind == EMU_TN_REDUCE &&
+				 (x->fmt == ISA_FMT_F32 ? x->c.op != ISA_ADD && x->c.op != ISA_FADD
+							: x->c.op != ISA_ADD && x->c.op != ISA_MIN &&
+								  x->c.op != ISA_MAX))
 				what = "the banks' ALU has no operation that gives its bits";
 			for (unsigned a = 0; !what && a < x->nargs; a++)
 				if (!near_type(&t->nodes[x->arg[a]]))
