@@ -197,3 +197,29 @@ Test(offload, what_cannot_run_near_memory)
 	refused("run '" WORKLOAD("vec_add_i32.tdfg") "' --offload=far", 2,
 		"--offload 'far': expected in, auto, near or core");
 }
+
+/* The statistics of each configuration hold doc/stats.schema.json, its
+ * offload group included. */
+Test(offload, statistics_hold_the_schema)
+{
+	static const char *const mode[3] = {"auto", "near", "core"};
+	for (unsigned m = 0; m < 3; m++) {
+		result r = run("run '" WORKLOAD("gather_mlp_in_i32.tdfg") "' --offload=%s "
+			       "--stats=json --stats-file=s%u.json", mode[m], m);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		result_free(&r);
+	}
+	char cmd[2048], *out = NULL;
+	snprintf(cmd, sizeof cmd, "cd '%s' && python3 -c 'import json, sys, jsonschema\n"
+		 "schema = json.load(open(sys.argv[1]))\n"
+		 "for f in sys.argv[2:]:\n"
+		 "    d = json.load(open(f))\n"
+		 "    assert \"offload\" in d, f\n"
+		 "    jsonschema.validate(d, schema)\n"
+		 "print(\"valid\")' '%s/doc/stats.schema.json' s0.json s1.json s2.json 2>&1",
+		 tmpdir, SRCDIR);
+	const int st = proc_shell(cmd, &out);
+	cr_expect_eq(st, 0, "%s", out ? out : "");
+	cr_expect(out && strstr(out, "valid"), "%s", out ? out : "");
+	free(out);
+}
