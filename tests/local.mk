@@ -424,6 +424,11 @@ check_PROGRAMS += tests/test_strm
 tests_test_strm_SOURCES = tests/test_strm.c tests/stats_json.c tests/stats_json.h
 tests_test_strm_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
 tests_test_strm_LDADD = tests/libkernels.la $(TEST_LIBS) $(JSONC_LIBS)
+# --offload: regions near memory (emu/tdfg/strm.c, emu_near_exec; Eq. 2).
+check_PROGRAMS += tests/test_offload
+tests_test_offload_SOURCES = tests/test_offload.c tests/stats_json.c tests/stats_json.h
+tests_test_offload_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'
+tests_test_offload_LDADD = $(TEST_LIBS) $(JSONC_LIBS)
 check_PROGRAMS += tests/test_paper_stats
 tests_test_paper_stats_SOURCES = tests/test_paper_stats.c tests/stats_json.c tests/stats_json.h
 tests_test_paper_stats_CFLAGS = $(TEST_CFLAGS) -DINFSIM_BIN='"$(abs_top_builddir)/infsim"' -DSRCDIR='"$(abs_top_srcdir)"'

@@ -40,6 +40,10 @@ struct tgt {
 	double tp_core;        /* --tp-core, 0: Eq. 2's default */
 	long lat_jit;          /* --lat-jit, -1: Eq. 2's default */
 	long lat_jit_cmd;      /* --lat-jit-cmd, -1: EMU_PAPER_LAT_JIT_CMD */
+	unsigned offload;      /* --offload: enum inc_offload */
+	uint8_t *near;         /* per region run of a tDFG: it runs near memory
+				* (inc_decide), or NULL before the run starts */
+	uint64_t near_runs;    /* region runs that ran near memory */
 
 	emu_program p;         /* the stream that runs (lowered) */
 	bool is_tdfg;          /* p was lowered by the JIT from t */
@@ -87,7 +91,23 @@ int inc_need_commands(const emu_program *p, diag *d);
  * or NULL out of memory. */
 emu_tdfg_def *inc_defs(const tgt_def *defs, size_t n);
 
+/* --offload=in|auto|near|core: where each region run goes (§4.3; core:
+ * the paper's Base, near: its Near-L3, in: In-L3 with the strm nodes). */
+enum inc_offload { INC_OFFLOAD_IN = 0, INC_OFFLOAD_AUTO, INC_OFFLOAD_NEAR, INC_OFFLOAD_CORE };
+extern const char *const inc_offload_names[4];
+
 /* run.c */
+/* Where each region run goes (t->near): Eq. 2 (emu_eq2_model) under
+ * --offload=auto, every run that can under near (one that cannot is an
+ * error naming its node).  0, or -1 with d set. */
+int inc_decide(tgt *t, diag *d);
+/* Eq. 2 of region run r as the decision takes it (the JIT's model). */
+void inc_eq2(const tgt *t, size_t r, emu_eq2 *e);
+/* The region run that starts at command i and goes near memory, or -1;
+ * inc_near_run runs it (its nodes' streams, --check's comparisons) and
+ * moves the machine past its commands. */
+long inc_near_at(const tgt *t, size_t i);
+tgt_status inc_near_run(tgt *t, size_t r, diag *d);
 tgt_status inc_run(tgt *t, diag *d);
 tgt_status inc_check(tgt *t, diag *d);
 const char *inc_report(const tgt *t);

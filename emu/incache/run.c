@@ -77,12 +77,21 @@ static int run_measured(tgt *t, size_t i, diag *d)
 
 /* After command i of a tDFG's stream, under --check: if it finished a
  * node, compare the node's domain with what the tDFG means (tdfg.h). */
+static tgt_status check_tnode(tgt *t, long n, diag *d);
+
 static tgt_status check_node(tgt *t, size_t i, diag *d)
 {
 	const long n = emu_jit_node_of(&t->j, i);
+	if (n < 0 || t->t.nodes[n].cmd1 != i + 1)
+		return TGT_OK;
+	return check_tnode(t, n, d);
+}
+
+/* Node n compared with what the tDFG means. */
+static tgt_status check_tnode(tgt *t, long n, diag *d)
+{
 	emu_mismatch mm;
-	if (n < 0 || t->t.nodes[n].cmd1 != i + 1 ||
-	    emu_tref_compare(t->tref, &t->p, t->em, (size_t)n, &mm))
+	if (emu_tref_compare(t->tref, &t->p, t->em, (size_t)n, &mm))
 		return TGT_OK;
 	const emu_tdfg *g = &t->t;
 	if (!mm.buf) {
@@ -105,9 +114,14 @@ static tgt_status check_node(tgt *t, size_t i, diag *d)
 		if (r->nparams && m < sizeof run)
 			snprintf(run + m, sizeof run - m, ")");
 	}
-	diag_at(d, g->path, x->line, x->col, "--check: node '%s'%s (commands %zu..%zu) "
-		"does not compute what the tDFG means: %s",
-		emu_tnode_label(g, x, label, sizeof label), run, x->cmd0 + 1, x->cmd1, what);
+	if (t->near && t->near[x->region])
+		diag_at(d, g->path, x->line, x->col, "--check: node '%s'%s (near memory) does not "
+			"compute what the tDFG means: %s", emu_tnode_label(g, x, label, sizeof label),
+			run, what);
+	else
+		diag_at(d, g->path, x->line, x->col, "--check: node '%s'%s (commands %zu..%zu) "
+			"does not compute what the tDFG means: %s",
+			emu_tnode_label(g, x, label, sizeof label), run, x->cmd0 + 1, x->cmd1, what);
 	return differs(t, d->msg);
 }
 
@@ -124,12 +138,86 @@ static tgt_status validate(tgt *t, diag *d)
 	return rc < 0 ? TGT_FAILED : rc == 0 ? differs(t, t->vrep.text) : TGT_OK;
 }
 
+void inc_eq2(const tgt *t, size_t r, emu_eq2 *e)
+{
+	emu_eq2_model(&t->t, r, t->tp_core > 0 ? t->tp_core : EMU_EQ2_TP_CORE,
+		      t->lat_jit >= 0 ? (uint64_t)t->lat_jit : EMU_EQ2_LAT_JIT, e);
+}
+
+int inc_decide(tgt *t, diag *d)
+{
+	if (t->near || t->offload == INC_OFFLOAD_IN)
+		return 0;
+	if (!t->is_tdfg) {
+		diag_file(d, t->p.path, "--offload=%s: a stream runs as written; where regions "
+			  "run is chosen for a tDFG (.tdfg, .json)", inc_offload_names[t->offload]);
+		return -1;
+	}
+	const emu_tdfg *g = &t->t;
+	if (!(t->near = calloc(g->nregions ? g->nregions : 1, 1))) {
+		diag_file(d, g->path, "out of memory for the offload decision");
+		return -1;
+	}
+	for (size_t r = 0; r < g->nregions; r++) {
+		char why[256];
+		const long bad = emu_near_unfit(g, r, why, sizeof why);
+		const bool all = t->offload == INC_OFFLOAD_NEAR || t->offload == INC_OFFLOAD_CORE;
+		if (all && bad >= 0) {
+			const emu_tnode *x = &g->nodes[bad];
+			diag_at(d, g->path, x->line, x->op_col, "--offload=%s: region '%s': %s",
+				inc_offload_names[t->offload], g->regions[r].name, why);
+			return -1;
+		}
+		emu_eq2 e;
+		inc_eq2(t, r, &e);
+		t->near[r] = bad < 0 && (all || !e.in_memory);
+	}
+	return 0;
+}
+
 tgt_status inc_start(tgt *t, diag *d)
 {
 	if (t->started)
 		return TGT_OK;
+	if (inc_decide(t, d) < 0)
+		return TGT_FAILED;
 	t->started = true;
 	return validate(t, d);
+}
+
+long inc_near_at(const tgt *t, size_t i)
+{
+	if (!t->near || t->em->upc != 0)
+		return -1;
+	const long n = emu_jit_node_of(&t->j, i);
+	if (n < 0)
+		return -1;
+	const size_t r = t->t.nodes[n].region;
+	return t->near[r] && t->t.regions[r].cmd0 == i ? (long)r : -1;
+}
+
+tgt_status inc_near_run(tgt *t, size_t r, diag *d)
+{
+	const emu_tdfg *g = &t->t;
+	const emu_tregion *rg = &g->regions[r];
+	/* the stream's reference keeps pace: the same streams on its values */
+	emu_ref *ref = t->ref && t->checked == rg->cmd0 ? t->ref : NULL;
+	for (size_t n = rg->node0; n < rg->node1; n++) {
+		const double tp = t->offload == INC_OFFLOAD_CORE
+					  ? (t->tp_core > 0 ? t->tp_core : EMU_EQ2_TP_CORE) : 0;
+		if (emu_near_exec(g, &t->p, t->em, ref, n, tp, &t->strm, d) < 0)
+			return TGT_FAILED;
+		if (t->tref) {
+			const tgt_status st = check_tnode(t, (long)n, d);
+			if (st != TGT_OK)
+				return st;
+		}
+	}
+	t->em->pc = rg->cmd1;
+	if (ref)
+		t->checked = rg->cmd1;
+	t->near_runs++;
+	return TGT_OK;
 }
 
 tgt_status inc_after_cmd(tgt *t, size_t i, diag *d)
@@ -211,7 +299,12 @@ tgt_status inc_run(tgt *t, diag *d)
 	if (st == TGT_OK && t->em->upc != 0)
 		st = inc_step(t, 1, d);
 	const size_t n = t->p.ncmds;
-	for (size_t i = t->em->pc; st == TGT_OK && i < n; i++) {
+	for (size_t i = t->em->pc; st == TGT_OK && i < n; i = t->em->pc) {
+		const long near = inc_near_at(t, i);
+		if (near >= 0) {
+			st = inc_near_run(t, (size_t)near, d);
+			continue;
+		}
 		if (run_measured(t, i, d) < 0) {
 			st = t->em->hazard_stop ? TGT_HAZARD : TGT_FAILED;
 			break;
@@ -262,6 +355,15 @@ void inc_summary(tgt *t, char *buf, size_t size)
 	if (t->sets_run)
 		MORE(" (the given data and %u generated input set%s)", t->sets_run,
 		     t->sets_run == 1 ? "" : "s");
+	if (t->near_runs && t->offload == INC_OFFLOAD_CORE)
+		MORE("; %" PRIu64 " region run%s at the core (--offload=core): %" PRIu64 " nodes as "
+		     "streams of the core, %" PRIu64 " cycles", t->near_runs,
+		     t->near_runs == 1 ? "" : "s", t->strm.near_nodes, t->strm.core_cycles);
+	else if (t->near_runs)
+		MORE("; %" PRIu64 " region run%s near memory (--offload=%s): %" PRIu64 " nodes on "
+		     "the stream engines, %" PRIu64 " cycles", t->near_runs,
+		     t->near_runs == 1 ? "" : "s", inc_offload_names[t->offload], t->strm.near_nodes,
+		     t->strm.near_cycles + t->strm.final_cycles);
 	if (t->is_tdfg && t->t.program)
 		MORE("; %zu region runs, %zu lowered, %zu reused", t->t.nregions, t->j.misses,
 		     t->j.hits);

@@ -35,13 +35,20 @@ static int eq2_stats(const tgt *t, emu_paper *pp)
 			r = w;
 		if (r >= g->nregions)
 			continue; /* a region never run */
-		emu_eq2 e;
-		emu_eq2_region(g, r, cyc, t->tp_core > 0 ? t->tp_core : EMU_EQ2_TP_CORE,
-			       lat_node(t), &e);
+		emu_eq2 e, ran;
+		inc_eq2(t, r, &e);
+		emu_eq2_region(g, r, cyc, e.tp_core, e.lat_jit, &ran);
 		struct emu_paper_eq2 q = {.line = g->regions[r].line, .n_elem = e.n_elem,
 			.n_op = e.n_op, .n_node = e.n_node, .lat_ops = e.lat_ops, .lat_jit = e.lat_jit,
-			.mem = e.mem, .tp_core = e.tp_core, .core = e.core, .in_memory = e.in_memory};
+			.mem = e.mem, .tp_core = e.tp_core, .core = e.core, .in_memory = e.in_memory,
+			.lat_ops_run = ran.lat_ops};
 		snprintf(q.region, sizeof q.region, "%s", g->regions[r].name);
+		snprintf(q.offload, sizeof q.offload, "%s", inc_offload_names[t->offload]);
+		for (size_t k = 0; k < g->nregions; k++)
+			if (g->tregions ? g->regions[k].tmpl == w : k == w) {
+				q.runs++;
+				q.runs_near += t->near && t->near[k];
+			}
 		rc = emu_paper_eq2_add(pp, &q);
 	}
 	free(cyc);
@@ -142,6 +149,29 @@ static void jit_stats(const tgt *t, tgt_stat *root)
 	}
 }
 
+/* Where the region runs went (--offload, §4.3; the paper's Base,
+ * Near-L3 and In-L3): the runs moved off the bitlines, their nodes, and
+ * the cycles and bytes of their streams (at the banks, or at the core). */
+static void offload_stats(const tgt *t, tgt_stat *root)
+{
+	const emu_strm_stats *ss = &t->strm;
+	static const char *const config[4] = {"In-L3", "In-L3 and Near-L3 by Eq. 2", "Near-L3",
+					      "Base"};
+	tgt_stat *g = tgt_stat_group(root, "offload", "where the regions ran (--offload)");
+	tgt_stat_str(g, "offload", inc_offload_names[t->offload], "--offload");
+	tgt_stat_str(g, "config", config[t->offload], "the paper's configuration");
+	tgt_stat_uint(g, "region_runs", t->t.nregions, "region runs");
+	tgt_stat_uint(g, "runs_moved", t->near_runs, t->offload == INC_OFFLOAD_CORE
+						      ? "at the core" : "near memory");
+	tgt_stat_uint(g, "nodes", ss->near_nodes, "their nodes as streams");
+	tgt_stat_uint(g, "elements", ss->near_elems, "elements they produced");
+	tgt_stat_uint(g, "core_cycles", ss->core_cycles, "at the core (Base)");
+	uint64_t by = 0;
+	for (unsigned c = 0; c < EMU_STRM_CLASSES; c++)
+		by += ss->bytes[c];
+	tgt_stat_uint(g, "stream_bytes", by, "the streams' bytes (strm nodes too)");
+}
+
 void inc_stats(tgt *t, tgt_stat *root)
 {
 	emu_paper pp = {0};
@@ -150,5 +180,7 @@ void inc_stats(tgt *t, tgt_stat *root)
 			      EMU_TREE_COMMANDS);
 	if (t->is_tdfg)
 		jit_stats(t, root);
+	if (t->is_tdfg && t->offload != INC_OFFLOAD_IN)
+		offload_stats(t, root);
 	emu_paper_free(&pp);
 }

@@ -41,6 +41,9 @@ static tgt_status finished(tgt *t, diag *d)
 static tgt_status one_command(tgt *t, diag *d)
 {
 	const size_t pc = t->em->pc;
+	const long near = inc_near_at(t, pc);
+	if (near >= 0)
+		return inc_near_run(t, (size_t)near, d);
 	if (t->em->upc == 0) {
 		if (emu_run_cmd(t->em, d) < 0)
 			return t->em->hazard_stop ? TGT_HAZARD : TGT_FAILED;

@@ -19,7 +19,9 @@
 static const char *const exts[] = { ".ins", ".inb", ".tdfg", ".json", NULL };
 
 enum { OPT_TDFG, OPT_TYPE, OPT_INPUTS, OPT_STEPI, OPT_TP_CORE, OPT_LAT_JIT,
-       OPT_LAT_JIT_CMD };
+       OPT_LAT_JIT_CMD, OPT_OFFLOAD };
+
+const char *const inc_offload_names[4] = {"in", "auto", "near", "core"};
 
 static const tgt_option options[] = {
 	[OPT_TDFG] = { "tdfg", TGT_OPT_ARG, "FILE", "validate the stream against the tDFG it was "
@@ -36,11 +38,15 @@ static const tgt_option options[] = {
 			 "ones); N 1 to 1000" },
 	[OPT_STEPI] = { "stepi", 0, NULL, "run one micro-op at a time (same bits, slower)" },
 	[OPT_TP_CORE] = { "tp-core", TGT_OPT_ARG, "N", "Eq. 2's TP_core, the core's operations "
-			  "per cycle (16), for the offload decision the statistics give" },
+			  "per cycle (16), for the offload decision (--offload=auto) and the statistics" },
 	[OPT_LAT_JIT] = { "lat-jit", TGT_OPT_ARG, "N", "Eq. 2's Lat_JIT, the JIT's cycles per "
 			  "node (1000), in Eq. 2 and in the JIT's cycles of the statistics" },
 	[OPT_LAT_JIT_CMD] = { "lat-jit-cmd", TGT_OPT_ARG, "N", "the JIT's cycles per command "
 			      "and L3 bank (4), in the JIT's cycles of the statistics" },
+	[OPT_OFFLOAD] = { "offload", TGT_OPT_ARG, "in|auto|near|core", "where a tDFG's regions "
+			  "run: in memory, on the bitlines (in, the default: In-L3); as Eq. 2 decides "
+			  "for each region run (auto); near memory, on the stream engines (near: "
+			  "Near-L3); or at the core (core: Base)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -170,6 +176,17 @@ static int take_options(tgt *t, diag *d)
 				return -1;
 			}
 			break;
+		case OPT_OFFLOAD: {
+			unsigned k = 0;
+			while (k < 4 && strcmp(v, inc_offload_names[k]) != 0)
+				k++;
+			if (k == 4) {
+				diag_file(d, "--offload", "'%s': expected in, auto, near or core", v);
+				return -1;
+			}
+			t->offload = k;
+			break;
+		}
 		case OPT_LAT_JIT_CMD:
 			errno = 0;
 			t->lat_jit_cmd = strtol(v, &end, 10);
@@ -424,6 +441,7 @@ static void close_target(tgt *t)
 	}
 	if (t->em)
 		emu_machine_free(t->em);
+	free(t->near);
 	free(t->cc);
 	free(t->bank_before);
 	free(t->report);

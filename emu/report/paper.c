@@ -202,9 +202,11 @@ void emu_paper_text(FILE *f, const emu_paper *p)
 		const struct emu_paper_eq2 *e = &p->eq2[i];
 		fprintf(f, "  Eq. 2, region '%s' (line %d): N_elem*N_op/TP_core = %" PRIu64 "*%" PRIu64
 			"/%g = %.1f; sum Lat_op + N_node*Lat_JIT = %" PRIu64 " + %" PRIu64 "*%" PRIu64
-			" = %" PRIu64 ": %s\n", e->region, e->line, e->n_elem, e->n_op, e->tp_core,
+			" = %" PRIu64 ": %s; --offload=%s: %" PRIu64 " of %" PRIu64 " run%s near "
+			"memory\n", e->region, e->line, e->n_elem, e->n_op, e->tp_core,
 			e->core, e->lat_ops, e->n_node, e->lat_jit, e->mem,
-			e->in_memory ? "in memory (tDFG)" : "streams (sDFG)");
+			e->in_memory ? "in memory (tDFG)" : "streams (sDFG)", e->offload,
+			e->runs_near, e->runs, e->runs == 1 ? "" : "s");
 	}
 	if (p->nregions)
 		groups_text(f, "by region", p->regions, p->nregions);
@@ -248,9 +250,11 @@ void emu_paper_json(FILE *f, const emu_paper *p)
 		fprintf(f, "%s\n      {\"region\": \"%s\", \"line\": %d, \"n_elem\": %" PRIu64
 			", \"n_op\": %" PRIu64 ", \"tp_core\": %g, \"core_cycles\": %.1f, "
 			"\"lat_ops\": %" PRIu64 ", \"n_node\": %" PRIu64 ", \"lat_jit\": %" PRIu64
-			", \"mem_cycles\": %" PRIu64 ", \"in_memory\": %s}", i ? "," : "", e->region,
-			e->line, e->n_elem, e->n_op, e->tp_core, e->core, e->lat_ops, e->n_node,
-			e->lat_jit, e->mem, e->in_memory ? "true" : "false");
+			", \"mem_cycles\": %" PRIu64 ", \"in_memory\": %s, \"lat_ops_run\": %" PRIu64
+			", \"offload\": \"%s\", \"runs\": %" PRIu64 ", \"runs_near\": %" PRIu64 "}",
+			i ? "," : "", e->region, e->line, e->n_elem, e->n_op, e->tp_core, e->core,
+			e->lat_ops, e->n_node, e->lat_jit, e->mem, e->in_memory ? "true" : "false",
+			e->lat_ops_run, e->offload, e->runs, e->runs_near);
 	}
 	if (p->neq2)
 		fprintf(f, "\n    ]");

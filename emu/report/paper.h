@@ -83,6 +83,11 @@ typedef struct emu_paper {
 		uint64_t n_elem, n_op, n_node, lat_ops, lat_jit, mem;
 		double tp_core, core;
 		bool in_memory;
+		/* lat_ops is the JIT's model (what decides, §4.3); lat_ops_run
+		 * the cycles its commands took in this run (0 near memory) */
+		uint64_t lat_ops_run;
+		char offload[8];           /* --offload: in, auto, near */
+		uint64_t runs, runs_near;  /* its runs; those near memory */
 	} *eq2;                            /* owned */
 	size_t neq2;
 } emu_paper;

@@ -168,6 +168,10 @@ static void eq2_tree(tgt_stat *p, const emu_paper *pp)
 		tgt_stat_uint(r, "lat_jit", e->lat_jit, "Lat_JIT");
 		tgt_stat_uint(r, "mem_cycles", e->mem, "memory cycles");
 		tgt_stat_bool(r, "in_memory", e->in_memory, "in memory (tDFG)");
+		tgt_stat_uint(r, "lat_ops_run", e->lat_ops_run, "its commands' cycles in this run");
+		tgt_stat_str(r, "offload", e->offload, "--offload");
+		tgt_stat_uint(r, "runs", e->runs, "runs");
+		tgt_stat_uint(r, "runs_near", e->runs_near, "runs near memory");
 	}
 }
 

@@ -35,6 +35,7 @@
 #include "hazard.h"
 #include "nsc.h"
 #include "tdfg.h"
+#include "tile_cost.h"
 
 long emu_strm_first(const emu_tdfg *t)
 {
@@ -114,6 +115,8 @@ typedef struct job {
 	char *text;            /* the stream program (.nsc) */
 	size_t len;
 	FILE *f;
+	bool near;             /* a node of a region run near memory */
+	double core_tp;        /* > 0: the streams run at the core (Base), TP_core */
 } job;
 
 /* A tensor's elements out of the arrays through the transpose unit. */
@@ -181,7 +184,8 @@ static int engines(job *j, int (*fill)(job *, nsc_mem *, void *),
 	}
 	nsc_settings_default(&s);
 	s.interleave = 1024;             /* Infinity Stream's NUCA interleave (Table 2) */
-	s.floating = NSC_FLOAT_BANK;     /* a strm node runs at the banks (§3.3) */
+	/* a strm node runs at the banks (§3.3); at the core for Base */
+	s.floating = j->core_tp > 0 ? NSC_FLOAT_CORE : NSC_FLOAT_BANK;
 	int rc = nsc_mem_init(&m, &p, &pd);
 	if (rc == 0)
 		rc = fill(j, &m, arg);
@@ -205,7 +209,15 @@ static int engines(job *j, int (*fill)(job *, nsc_mem *, void *),
 		const uint64_t cyc = EMU_STRM_LAT_SE * ((ns.iters + NSC_BANKS - 1) / NSC_BANKS) +
 				     (bh + EMU_STRM_LINK_BYTES * NSC_BANKS - 1) /
 				     (EMU_STRM_LINK_BYTES * NSC_BANKS);
-		if (j->x->kind != EMU_TN_REDUCE)
+		/* At the core (Base): the iterations at TP_core a cycle (Eq. 2's
+		 * peak core), and every byte through the core's one link. */
+		uint64_t by = 0;
+		for (unsigned c = 0; c < EMU_STRM_CLASSES; c++)
+			by += ns.bytes[c];
+		if (j->core_tp > 0)
+			j->st->core_cycles += (uint64_t)((double)ns.iters / j->core_tp + 0.999999) +
+					      (by + EMU_STRM_LINK_BYTES - 1) / EMU_STRM_LINK_BYTES;
+		else if (j->x->kind != EMU_TN_REDUCE || j->near)
 			j->st->near_cycles += cyc;
 		else
 			j->st->final_cycles += cyc;
@@ -824,6 +836,366 @@ void emu_eq2_region(const emu_tdfg *t, size_t run, const uint64_t *cycles, doubl
 			e->lat_ops += cycles[c];
 	}
 	e->core = (double)e->n_elem * (double)e->n_op / tp_core;
+	e->mem = e->lat_ops + e->n_node * lat_jit;
+	e->in_memory = e->core > (double)e->mem;
+}
+
+/* ---- a region near memory (§4.3: Eq. 2 chose the streams) ----
+ *
+ * Each node of the run with commands becomes a stream program over its
+ * domain, run by the engines of emu/nsc at the banks: core loops over
+ * dimensions 2 and 1, a region along dimension 0, one load stream per
+ * operand (a shift's at its offset, a broadcast's at the operand's first
+ * position along its dimension) and a store stream of the node's value,
+ * computed by the banks' ALU.  A reduce folds pairwise as on the
+ * bitlines (h = ceil(len/2), position j takes OP(j, j + h)), one region
+ * a step.  The operands leave the arrays and the value enters them
+ * through the transpose unit, as a strm node's. */
+
+/* The engines' type of x (nsc_type_of), or NULL when it has none. */
+static const char *near_type(const emu_tnode *x)
+{
+	if (x->fmt == ISA_FMT_F32)
+		return x->width == 32 ? "f32" : NULL;
+	if (x->fmt != ISA_FMT_INT)
+		return NULL;
+	if (x->width == 8)
+		return x->is_signed ? "i8" : "u8";
+	if (x->width == 32)
+		return x->is_signed ? "i32" : "u32";
+	if (x->width == 64)
+		return "i64";
+	return NULL;
+}
+
+/* The banks' expression for compute op c over u0, u1 ("" when the ALU
+ * has none that gives the arrays' bits). */
+static const char *near_expr(const emu_tnode *x, bool ieee)
+{
+	const bool u64 = x->width == 64 && !x->is_signed;
+	if (x->fmt == ISA_FMT_F32) {
+		/* IEEE single precision at the banks: the arrays' bits only
+		 * when they keep subnormals too (fp=ieee) */
+		if (!ieee)
+			return x->c.op == ISA_COPY ? "u0" : "";
+		switch (x->c.op) {
+		case ISA_ADD: case ISA_FADD: return "u0 + u1";
+		case ISA_SUB: case ISA_FSUB: return "u0 - u1";
+		case ISA_MUL: case ISA_FMUL: return "u0 * u1";
+		case ISA_COPY: return "u0";
+		default: return "";
+		}
+	}
+	switch (x->c.op) {
+	case ISA_ADD: return "u0 + u1";
+	case ISA_SUB: return "u0 - u1";
+	case ISA_MUL: return "u0 * u1";
+	case ISA_AND: return "u0 & u1";
+	case ISA_OR: return "u0 | u1";
+	case ISA_XOR: return "u0 ^ u1";
+	case ISA_NOT: return "~u0";
+	case ISA_NEG: return "-u0";
+	case ISA_COPY: return "u0";
+	case ISA_MIN: return u64 ? "" : "min(u0, u1)";
+	case ISA_MAX: return u64 ? "" : "max(u0, u1)";
+	default: return "";
+	}
+}
+
+/* An f32 add, sub or mul (what fp=ieee lets the banks compute). */
+static bool f32_arith(const emu_tnode *x)
+{
+	const unsigned o = x->c.op;
+	return x->fmt == ISA_FMT_F32 && (o == ISA_ADD || o == ISA_SUB || o == ISA_MUL ||
+					  o == ISA_FADD || o == ISA_FSUB || o == ISA_FMUL);
+}
+
+long emu_near_unfit(const emu_tdfg *t, size_t run, char *why, size_t size)
+{
+	const emu_tregion *r = &t->regions[run];
+	for (size_t i = r->node0; i < r->node1; i++) {
+		const emu_tnode *x = &t->nodes[i];
+		const char *what = NULL;
+		if (x->cmd1 == x->cmd0 && x->kind != EMU_TN_REDUCE)
+			continue; /* nothing runs for it (an input, a tensor) */
+		if (x->kind == EMU_TN_GATHER || x->kind == EMU_TN_UPDATE)
+			continue; /* a stream already */
+		if (!near_type(x))
+			what = "its type has no stream engine type (i8, u8, i32, u32, i64, f32)";
+		else if (x->kind == EMU_TN_COMPUTE || x->kind == EMU_TN_REDUCE) {
+			if (!*near_expr(x, t->geom.fp_ieee != 0))
+				what = f32_arith(x) && !t->geom.fp_ieee
+					       ? "the banks' IEEE single precision keeps subnormals, "
+						 "the arrays flush them (fp=ieee gives the same bits)"
+					       : "the banks' ALU has no operation that gives its bits";
+			else if (x->kind == EMU_TN_REDUCE &&
+				 (x->fmt == ISA_FMT_F32 ? x->c.op != ISA_ADD && x->c.op != ISA_FADD
+							: x->c.op != ISA_ADD && x->c.op != ISA_MIN &&
+								  x->c.op != ISA_MAX))
+				what = "the banks' ALU has no operation that gives its bits";
+			for (unsigned a = 0; !what && a < x->nargs; a++)
+				if (!near_type(&t->nodes[x->arg[a]]))
+					what = "an operand's type has no stream engine type";
+		} else if (x->kind != EMU_TN_CONST && x->kind != EMU_TN_SHIFT &&
+			   x->kind != EMU_TN_BCAST && x->kind != EMU_TN_STORE) {
+			what = "its kind of node has no stream";
+		}
+		if (what) {
+			char label[96];
+			snprintf(why, size, "node '%s' (line %d) cannot run near memory: %s",
+				 emu_tnode_label(t, x, label, sizeof label), x->line, what);
+			return (long)i;
+		}
+	}
+	return -1;
+}
+
+/* The flat index of position (a + lo0, b + lo1, c + lo2), each
+ * coordinate moved by -off[k], or fixed at fix[k] where fixk[k]. */
+static void near_index(FILE *f, const uint64_t *S, const emu_box *dom, const int64_t *off,
+		       int fixk, uint64_t fix)
+{
+	static const char *const v[3] = {"a", "b", "c"};
+	const uint64_t str[3] = {1, S[0], S[0] * S[1]};
+	for (unsigned k = 0; k < EMU_LAYOUT_DIMS; k++) {
+		if (k)
+			fputs(" + ", f);
+		if ((int)k == fixk)
+			fprintf(f, "%" PRIu64 " * %" PRIu64, fix, str[k]);
+		else
+			fprintf(f, "(%s + %" PRId64 ") * %" PRIu64, v[k],
+				(int64_t)dom->lo[k] - (off ? off[k] : 0), str[k]);
+	}
+}
+
+typedef struct nearv {
+	uint64_t *in[3];       /* the operands' cells */
+	uint64_t *out;         /* the node's cells */
+	unsigned nin;
+	uint64_t n;
+	const emu_box *dom;    /* what the store writes */
+	uint64_t konst;        /* a const's bits */
+} nearv;
+
+static int near_fill(job *j, nsc_mem *m, void *arg)
+{
+	nearv *v = arg;
+	for (unsigned a = 0; a < v->nin; a++)
+		for (uint64_t e = 0; e < v->n; e++)
+			nsc_mem_set_bits(m, (int)a, e, v->in[a][e]);
+	if (j->x->kind == EMU_TN_CONST)
+		nsc_mem_set_bits(m, 0, 0, v->konst);
+	if (j->x->kind != EMU_TN_REDUCE) /* a reduce folds in its operand's array */
+		for (uint64_t e = 0; e < v->n; e++)
+			nsc_mem_set_bits(m, (int)(v->nin ? v->nin : 1), e, v->out[e]);
+	return 0;
+}
+
+static void near_back(job *j, const nsc_mem *m, void *arg)
+{
+	nearv *v = arg;
+	const uint64_t *S = j->g->shape;
+	const int a = j->x->kind == EMU_TN_REDUCE ? 0 : (int)(v->nin ? v->nin : 1);
+	for (uint64_t i2 = v->dom->lo[2]; i2 < v->dom->hi[2]; i2++)
+		for (uint64_t i1 = v->dom->lo[1]; i1 < v->dom->hi[1]; i1++)
+			for (uint64_t i0 = v->dom->lo[0]; i0 < v->dom->hi[0]; i0++) {
+				const uint64_t e = i0 + S[0] * (i1 + S[1] * i2);
+				v->out[e] = nsc_mem_bits(m, a, e) & isa_mask(j->x->width);
+			}
+}
+
+/* The loops over box b, the streams along dimension 0 inside; the
+ * number of `end`s to close. */
+static void near_loops(FILE *f, const emu_box *b)
+{
+	fprintf(f, "for c < %" PRIu64 "\nfor b < %" PRIu64 "\nstreams a < %" PRIu64 "\n",
+		b->hi[2] - b->lo[2], b->hi[1] - b->lo[1], b->hi[0] - b->lo[0]);
+}
+
+/* The .nsc text of node x (not a reduce): arrays A0.. (operands, or K
+ * for a const) then X; the store over x's domain. */
+static void near_text(job *j, const nearv *v)
+{
+	const emu_tnode *x = j->x;
+	const uint64_t *S = j->g->shape;
+	for (unsigned a = 0; a < v->nin; a++)
+		fprintf(j->f, "array A%u %s %" PRIu64 "\n", a, near_type(&j->t->nodes[x->arg[a]]),
+			v->n);
+	if (x->kind == EMU_TN_CONST)
+		fprintf(j->f, "array K %s 1\n", near_type(x));
+	fprintf(j->f, "array X %s %" PRIu64 "\n", near_type(x), v->n);
+	if (x->kind == EMU_TN_CONST)
+		fprintf(j->f, "let k = K[0]\n");
+	near_loops(j->f, &x->dom);
+	for (unsigned a = 0; a < v->nin; a++) {
+		fprintf(j->f, "load u%u = A%u[", a, a);
+		if (x->kind == EMU_TN_SHIFT)
+			near_index(j->f, S, &x->dom, x->off, -1, 0);
+		else if (x->kind == EMU_TN_BCAST)
+			near_index(j->f, S, &x->dom, NULL, x->dim,
+				   j->t->nodes[x->arg[0]].dom.lo[x->dim]);
+		else
+			near_index(j->f, S, &x->dom, NULL, -1, 0);
+		fputs("]\n", j->f);
+	}
+	fputs("store X[", j->f);
+	near_index(j->f, S, &x->dom, NULL, -1, 0);
+	fprintf(j->f, "] = %s\nend\nend\nend\n",
+		x->kind == EMU_TN_CONST ? "k" : x->kind == EMU_TN_COMPUTE
+			? near_expr(x, j->t->geom.fp_ieee != 0) : "u0");
+}
+
+/* A reduce's text: its operand in A0, halved along dim k step by step
+ * over the operand's domain, in place. */
+static void near_reduce_text(job *j, const nearv *v, uint64_t T)
+{
+	const emu_tnode *x = j->x, *s = &j->t->nodes[x->arg[0]];
+	const unsigned k = x->dim;
+	const uint64_t *S = j->g->shape;
+	const uint64_t str[3] = {1, S[0], S[0] * S[1]};
+	fprintf(j->f, "array A0 %s %" PRIu64 "\n", near_type(x), v->n);
+	const char *op = x->c.op == ISA_MIN ? "min(u0, u1)" : x->c.op == ISA_MAX ? "max(u0, u1)"
+										: "u0 + u1";
+	/* a strm.reduce halves each tile of T positions (its in-memory
+	 * part), a reduce the whole dimension */
+	const uint64_t all = s->dom.hi[k] - s->dom.lo[k];
+	for (uint64_t c0 = 0, len = T; c0 < all; c0 += T, len = T)
+	for (; len > 1;) {
+		const uint64_t h = (len + 1) / 2;
+		emu_box b = s->dom;
+		b.lo[k] += c0;
+		b.hi[k] = b.lo[k] + (len - h);
+		near_loops(j->f, &b);
+		fputs("load u0 = A0[", j->f);
+		near_index(j->f, S, &b, NULL, -1, 0);
+		fputs("]\nload u1 = A0[", j->f);
+		near_index(j->f, S, &b, NULL, -1, 0);
+		fprintf(j->f, " + %" PRIu64 "]\nstore A0[", h * str[k]);
+		near_index(j->f, S, &b, NULL, -1, 0);
+		fprintf(j->f, "] = %s\nend\nend\nend\n", op);
+		len = h;
+	}
+}
+
+static int near_node(job *j, const emu_buffer *b)
+{
+	const emu_tnode *x = j->x;
+	nearv v = {.n = b->length, .dom = &x->dom, .konst = x->value};
+	int rc = -1;
+	if (x->kind != EMU_TN_CONST)
+		v.nin = x->nargs;
+	for (unsigned a = 0; a < v.nin; a++) {
+		const emu_tnode *o = &j->t->nodes[x->arg[a]];
+		const emu_buffer *ob = o->buf >= 0 && (size_t)o->buf < j->p->nbufs
+					       ? &j->p->bufs[o->buf] : NULL;
+		if (!ob || ob->length != b->length) {
+			diag_at(j->d, j->t->path, x->line, x->op_col, "node '%s': an operand has no "
+				"tensor of the region's sizes to stream", x->name);
+			goto done;
+		}
+		if (ordering(j->em, ob, j->cmd, j->line, j->d) < 0 || !(v.in[a] = take_out(j, ob)))
+			goto done;
+	}
+	if (!(v.out = malloc(b->length * sizeof *v.out))) {
+		diag_file(j->d, j->t->path, "out of memory for node '%s'", x->name);
+		goto done;
+	}
+	cells_of(j, b, v.out);
+	if (x->kind == EMU_TN_REDUCE && x->strm) {
+		/* the partials at each tile's first position: the operand's box */
+		const unsigned k = x->dim;
+		v.dom = &j->t->nodes[x->arg[0]].dom;
+		near_reduce_text(j, &v, b->ndims && b->tile[k] ? b->tile[k] : j->g->tile[k]);
+	} else if (x->kind == EMU_TN_REDUCE) {
+		const emu_box *sd = &j->t->nodes[x->arg[0]].dom;
+		near_reduce_text(j, &v, sd->hi[x->dim] - sd->lo[x->dim]);
+	} else
+		near_text(j, &v);
+	if (fflush(j->f) != 0) {
+		diag_file(j->d, j->t->path, "out of memory for node '%s'", x->name);
+		goto done;
+	}
+	if (engines(j, near_fill, near_back, &v) == 0 && put_in(j, b, v.out) == 0) {
+		rc = 0;
+		j->st->near_elems += (x->dom.hi[0] - x->dom.lo[0]) * (x->dom.hi[1] - x->dom.lo[1]) *
+				     (x->dom.hi[2] - x->dom.lo[2]);
+	}
+done:
+	for (unsigned a = 0; a < v.nin; a++)
+		free(v.in[a]);
+	free(v.out);
+	return rc;
+}
+
+int emu_near_exec(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_ref *ref,
+		  size_t n, double core_tp, emu_strm_stats *st, diag *d)
+{
+	const emu_tnode *x = &t->nodes[n];
+	if (x->cmd1 == x->cmd0 && x->kind != EMU_TN_REDUCE)
+		return 0;
+	if (x->buf < 0 || (size_t)x->buf >= p->nbufs) {
+		diag_at(d, t->path, x->line, x->op_col, "node '%s' has no tensor in the stream",
+			x->name);
+		return -1;
+	}
+	const emu_buffer *b = &p->bufs[x->buf];
+	const emu_box *db = x->kind == EMU_TN_REDUCE ? &t->nodes[x->arg[0]].dom : &x->dom;
+	if (db->hi[0] <= db->lo[0] || db->hi[1] <= db->lo[1] || db->hi[2] <= db->lo[2])
+		return 0; /* an empty domain: nothing to stream */
+	if (emu_strm_lot_init(&st->lot, p->nbufs) < 0) {
+		diag_file(d, t->path, "out of memory for node '%s'", x->name);
+		return -1;
+	}
+	const size_t cmd = t->regions[x->region].cmd0;
+	for (int pass = 0; pass < 2; pass++) {
+		emu_strm_stats mine;
+		memset(&mine, 0, sizeof mine);
+		job j = {.t = t, .x = x, .g = &t->regions[x->region], .p = p, .d = d, .cmd = cmd,
+			 .line = x->line, .near = true, .core_tp = core_tp};
+		if (pass == 0) {
+			if (!em)
+				continue;
+			j.em = em;
+			j.st = st;
+		} else {
+			if (!ref)
+				break;
+			j.ref = ref; /* its own run, its statistics apart */
+			j.st = &mine;
+		}
+		int rc = 0;
+		/* a gather's or a store's stream is the node (its commands
+		 * only a sync); a strm.reduce's in-memory part streams, then
+		 * its final reduce */
+		if (x->kind != EMU_TN_GATHER && x->kind != EMU_TN_UPDATE) {
+			if (!(j.f = open_memstream(&j.text, &j.len))) {
+				diag_file(d, t->path, "out of memory for node '%s'", x->name);
+				return -1;
+			}
+			rc = near_node(&j, b);
+			fclose(j.f);
+			free(j.text);
+			j.text = NULL;
+			j.len = 0;
+		}
+		if (rc == 0 && (x->strm || x->kind == EMU_TN_GATHER || x->kind == EMU_TN_UPDATE)) {
+			j.near = x->kind != EMU_TN_REDUCE; /* the fold stays Final Reduce */
+			rc = run_job(&j, b);
+		}
+		emu_strm_lot_free(&mine.lot);
+		if (rc < 0)
+			return -1;
+	}
+	st->near_nodes += em != NULL;
+	return 0;
+}
+
+void emu_eq2_model(const emu_tdfg *t, size_t run, double tp_core, uint64_t lat_jit,
+		   emu_eq2 *e)
+{
+	const emu_tregion *r = &t->regions[run];
+	emu_eq2_region(t, run, NULL, tp_core, lat_jit, e);
+	e->lat_ops = emu_jit_tile_cost(t, r, r->tile);
 	e->mem = e->lat_ops + e->n_node * lat_jit;
 	e->in_memory = e->core > (double)e->mem;
 }

@@ -347,6 +347,10 @@ typedef struct emu_strm_stats {
 	/* The cost model (doc/TDFG.md, "strm nodes"): cycles of the
 	 * gathers' streams (Fig 14's Near-Mem) and of the final reduces'. */
 	uint64_t near_cycles, final_cycles;
+	/* Regions run near memory (§4.3, emu_near_exec): their nodes and
+	 * the elements those produced (their cycles are in near_cycles). */
+	uint64_t near_nodes, near_elems;
+	uint64_t core_cycles;      /* the streams run at the core (Base) */
 	emu_strm_lot lot;
 } emu_strm_stats;
 
@@ -372,6 +376,26 @@ typedef struct emu_eq2 {
 #define EMU_EQ2_LAT_JIT 1000u   /* cycles per node lowered */
 void emu_eq2_region(const emu_tdfg *t, size_t run, const uint64_t *cycles, double tp_core,
 		    uint64_t lat_jit, emu_eq2 *e);
+
+/* A region run near memory instead of on the bitlines (§4.3: Eq. 2, or
+ * infsim run --offload=near): each node with commands a stream program
+ * of the engines of emu/nsc (strm.c, doc/TDFG.md, "In or near memory").
+ * emu_near_unfit: the first node of run that has no such stream (why
+ * says which and why), or -1 when the run can go near memory.
+ * emu_near_exec: node n's stream instead of its commands, on em (its
+ * cycles, traffic and transposes into st) and, unless NULL, on the
+ * stream's reference model ref, from its own values; em may be NULL.
+ * core_tp > 0: the streams run at the core instead (Base, infsim run
+ * --offload=core), core_tp operations a cycle (core_cycles).
+ * 0, or -1 with d set at the node. */
+long emu_near_unfit(const emu_tdfg *t, size_t run, char *why, size_t size);
+int emu_near_exec(const emu_tdfg *t, const emu_program *p, emu_machine *em, emu_ref *ref,
+		  size_t n, double core_tp, emu_strm_stats *st, diag *d);
+/* Eq. 2 for run before it runs, Σ Lat_op from the JIT's model of the
+ * run's commands on its tile (emu_jit_tile_cost, tile_cost.c): what
+ * decides where the run goes. */
+void emu_eq2_model(const emu_tdfg *t, size_t run, double tp_core, uint64_t lat_jit,
+		   emu_eq2 *e);
 
 /* t's first strm node, or -1. */
 long emu_strm_first(const emu_tdfg *t);
