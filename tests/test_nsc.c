@@ -527,16 +527,23 @@ Test(work, bfs_push)
 	graph_free(&gr);
 }
 
+/* bfs_pull.nsc on a Kronecker graph of 256 vertices, with the C
+ * breadth-first search's distances from vertex 12 in want. */
+static void bfs_pull_prog(prog *p, graph *gr, int64_t want[256])
+{
+	kronecker(gr, 8, 8, 2);
+	graph_prog(p, "bfs_pull.nsc", gr);
+	load_ints(p, "in_off", gr->ioff, gr->v + 1);
+	load_ints(p, "in_col", gr->icol, gr->e);
+	bfs(gr, 12, want, 1000000);
+}
+
 Test(work, bfs_pull)
 {
 	graph gr;
-	kronecker(&gr, 8, 8, 2);
 	prog p;
-	graph_prog(&p, "bfs_pull.nsc", &gr);
-	load_ints(&p, "in_off", gr.ioff, gr.v + 1);
-	load_ints(&p, "in_col", gr.icol, gr.e);
 	int64_t want[256];
-	bfs(&gr, 12, want, 1000000);
+	bfs_pull_prog(&p, &gr, want);
 	run_graph_modes(&p, "dist", want, gr.v);
 	prog_close(&p);
 	graph_free(&gr);
@@ -1167,13 +1174,9 @@ Test(nest, svm_offloads)
 Test(nest, bfs_pull_offloads)
 {
 	graph gr;
-	kronecker(&gr, 8, 8, 2);
 	prog p;
-	graph_prog(&p, "bfs_pull.nsc", &gr);
-	load_ints(&p, "in_off", gr.ioff, gr.v + 1);
-	load_ints(&p, "in_col", gr.icol, gr.e);
 	int64_t want[256];
-	bfs(&gr, 12, want, 1000000);
+	bfs_pull_prog(&p, &gr, want);
 	p.s.cache_bytes = 512;
 	prog_run(&p);
 	expect_ints(&p, "dist", want, (uint64_t)gr.v);
