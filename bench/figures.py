@@ -110,7 +110,7 @@ class Runner:
         self.scale = scale
         self.ck_export = ck_export
         self.quick = quick
-        self.out = out
+        self.out = os.path.abspath(out)  # the runs work in a folder of their own
         self.cache = {}
 
     def program(self, name, text):

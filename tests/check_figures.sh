@@ -16,11 +16,14 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+top=$(cd "$top" && pwd)
+b=$(cd "$b" && pwd)
+# --out relative, as `make figures` gives it
 fig() {
-  python3 "$top/bench/figures.py" --infsim "$b/infsim" --ck-export "$b/tests/ck_export" --quick --out "$1"
+  (cd "$tmp" && python3 "$top/bench/figures.py" --infsim "$b/infsim" --ck-export "$b/tests/ck_export" --quick --out "$1")
 }
-fig "$tmp/a" >/dev/null
-fig "$tmp/b" >/dev/null
+fig a >/dev/null
+fig b >/dev/null
 n=0
 for id in $(python3 "$top/bench/figures.py" --list); do
   [ -s "$tmp/a/$id.dat" ] || { echo "check_figures: no $id.dat"; exit 1; }
