@@ -148,9 +148,11 @@ class Runner:
                                                                           r.stderr))
                 with open(path) as f:
                     self.cache[key] = json.load(f)
-        shown = shown.replace(SAMPLES + "/", "samples/").replace(
+        # what the figures wrote by its name in OUT (OUT may be inside the
+        # source tree), the samples by theirs in the tree
+        shown = shown.replace(self.out + "/", "").replace(SAMPLES + "/", "samples/").replace(
             os.path.normpath(os.path.join(HERE, "..")) + "/", "")
-        return self.cache[key], shown.replace(os.path.abspath(self.out) + "/", "")
+        return self.cache[key], shown
 
 
 def sample(*parts):
